@@ -1,0 +1,113 @@
+"""Round robin schedules from the FIDE Berger tables (Handbook C.05, Annex 1).
+
+The whole schedule is fixed before the first game, so the organiser can publish
+it and the scheduler can create every round's matches up front. Berger tables
+(rather than the simple "circle" rotation) are used because they balance the
+first seat: over one cycle every player has the first seat either
+``floor((n-1)/2)`` or ``ceil((n-1)/2)`` times and never more than two games in
+a row with the same seat, the same guarantee chess arbiters rely on for colours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+P = TypeVar("P", bound=Hashable)
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing(Generic[P]):
+    """One game of a round: ``first`` takes the first seat (white).
+
+    ``second is None`` marks a bye (the player was paired with the dummy).
+    """
+
+    round: int
+    table: int
+    first: P
+    second: P | None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.second is None
+
+
+def berger_table(n: int) -> list[list[tuple[int, int]]]:
+    """Berger pairings by pairing number (1-based) for an even ``n``.
+
+    Round ``r`` pivots on player ``p = ((r-1) * n/2) mod (n-1) + 1``: ``p`` meets
+    ``n`` (``p`` has the first seat in odd rounds, ``n`` in even rounds) and the
+    other boards pair ``p+i`` (first seat) with ``p-i`` counting modulo
+    ``n-1``. This reproduces the published tables, e.g. for six players round
+    1 is 1-6, 2-5, 3-4 and round 2 is 6-4, 5-3, 1-2.
+    """
+    if n < 2 or n % 2:
+        raise ValueError("berger_table needs an even number of players >= 2")
+    m = n - 1
+    rounds = []
+    for r in range(1, n):
+        pivot = ((r - 1) * (n // 2)) % m + 1
+        games = [(pivot, n) if r % 2 else (n, pivot)]
+        for i in range(1, n // 2):
+            games.append(((pivot - 1 + i) % m + 1, (pivot - 1 - i) % m + 1))
+        rounds.append(games)
+    return rounds
+
+
+def round_robin_rounds(
+    participants: Sequence[P],
+    *,
+    cycles: int = 1,
+    reverse_last_two_rounds: bool = True,
+) -> list[list[Pairing[P]]]:
+    """Every round of a (multi-)cycle round robin over ``participants``.
+
+    ``participants`` are in pairing-number order (seed 1 first; draw lots or
+    sort by rating before calling). An odd field gets a dummy as the last
+    pairing number and whoever meets it has a bye that round, listed last.
+    Each further cycle repeats the first with seats swapped. With two or more
+    cycles FIDE recommends playing the first cycle's last two rounds in reverse
+    order, which stops the seat swap at the cycle boundary from giving anyone a
+    third game in a row with the same seat (for every field size except four,
+    where two players still get one such run); ``reverse_last_two_rounds``
+    controls that.
+    """
+    players = list(participants)
+    if len(players) < 2:
+        raise ValueError("a round robin needs at least two participants")
+    if len(set(players)) != len(players):
+        raise ValueError("participants must be distinct")
+    if cycles < 1:
+        raise ValueError("cycles must be at least 1")
+    n = len(players) + len(players) % 2
+    table = berger_table(n)
+    if cycles > 1 and reverse_last_two_rounds and len(table) >= 2:
+        table = [*table[:-2], table[-1], table[-2]]
+
+    def player(number: int) -> P | None:
+        return players[number - 1] if number <= len(players) else None
+
+    rounds: list[list[Pairing[P]]] = []
+    for cycle in range(cycles):
+        for games in table:
+            number = len(rounds) + 1
+            played, byes = [], []
+            for a, b in games:
+                first, second = (a, b) if cycle % 2 == 0 else (b, a)
+                pa, pb = player(first), player(second)
+                if pa is None or pb is None:
+                    byes.append(pa if pb is None else pb)
+                else:
+                    played.append((pa, pb))
+            row = [
+                Pairing(round=number, table=i + 1, first=a, second=b)
+                for i, (a, b) in enumerate(played)
+            ]
+            row += [
+                Pairing(round=number, table=len(row) + i + 1, first=p, second=None)
+                for i, p in enumerate(byes)
+            ]
+            rounds.append(row)
+    return rounds

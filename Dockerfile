@@ -1,0 +1,33 @@
+# Production image: one image, three roles (web, worker, beat) chosen by command.
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    DJANGO_SETTINGS_MODULE=config.settings.production
+
+# bubblewrap and libseccomp: the bot sandbox; curl: container health checks.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends bubblewrap libseccomp2 curl gcc \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY config ./config
+COPY accounts ./accounts
+COPY gameplay ./gameplay
+COPY league ./league
+COPY bots ./bots
+RUN pip install .
+COPY . .
+
+# collectstatic needs settings that load; these build-time values never ship.
+RUN SECRET_KEY=build DATABASE_URL=postgres://build@localhost/build \
+    REDIS_URL=redis://localhost:6379/0 ALLOWED_HOSTS=build \
+    python manage.py collectstatic --no-input
+
+RUN useradd --system --uid 10001 --home /app arena && chown -R arena /app
+USER arena
+EXPOSE 8000
+CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", \
+     "--ws", "websockets", "--proxy-headers", "--lifespan", "off"]

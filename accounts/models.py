@@ -1,0 +1,26 @@
+"""Players' accounts.
+
+A custom user model from the first migration, because swapping it later is
+painful; it adds only the public display name shown on boards and rankings.
+"""
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class User(AbstractUser):
+    display_name = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="Shown on boards, brackets and rankings; defaults to the username.",
+    )
+
+    class Meta:
+        ordering = ["username"]
+
+    def __str__(self) -> str:
+        return self.public_name
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username

@@ -1,0 +1,71 @@
+"""Account pages: sign-up, profile, API tokens. Thin: forms and services do the work."""
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts import selectors, services
+from accounts.forms import ProfileForm, SignUpForm
+from accounts.profile import profile_sections
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:profile", username=request.user.username)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.user_create(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+            display_name=form.cleaned_data.get("display_name", ""),
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome to Kung Fu Arena, {user.public_name}!")
+        return redirect("home")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "accounts/signup.html", {"form": form}, status=status)
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    user = selectors.user_by_username(username=username)
+    return render(
+        request,
+        "accounts/profile.html",
+        {"profile_user": user, "sections": profile_sections(user=user)},
+    )
+
+
+@login_required
+def profile_edit(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Profile saved.")
+        return redirect("accounts:profile", username=request.user.username)
+    return render(request, "accounts/profile_edit.html", {"form": form})
+
+
+@login_required
+def api_tokens(request: HttpRequest) -> HttpResponse:
+    token = selectors.api_token_for(user=request.user)
+    return render(request, "accounts/api_tokens.html", {"token": token})
+
+
+@login_required
+@require_POST
+def api_token_regenerate(request: HttpRequest) -> HttpResponse:
+    services.api_token_regenerate(user=request.user)
+    messages.success(request, "A new API token was created; the old one no longer works.")
+    return redirect("accounts:api_tokens")
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest) -> HttpResponse:
+    services.api_token_revoke(user=request.user)
+    messages.success(request, "Your API token was revoked.")
+    return redirect("accounts:api_tokens")

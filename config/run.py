@@ -1,0 +1,117 @@
+"""`make run`: the whole platform in one terminal.
+
+Starts the embedded Redis (unless REDIS_URL is set), migrates, loads the demo
+data, then runs the web server (HTTP + WebSockets), a Celery worker and Celery
+beat under honcho, which prefixes every line with its process name. Ctrl-C stops
+every process it started, the embedded Redis included.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from honcho.manager import Manager
+
+
+def _fail(message: str) -> None:
+    print(f"\nmake run: {message}\n", file=sys.stderr)
+    sys.exit(1)
+
+
+def _manage(*args: str) -> None:
+    result = subprocess.run([sys.executable, "manage.py", *args], check=False)
+    if result.returncode != 0:
+        _fail(f"'manage.py {' '.join(args)}' failed (exit {result.returncode}).")
+
+
+def _announce_when_healthy(url: str, *, timeout: float = 90.0) -> None:
+    """Print the address once /healthz says every part is up."""
+    deadline = time.monotonic() + timeout
+    last = ""
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}healthz", timeout=3) as response:
+                if response.status == 200:
+                    print(
+                        f"\n  Kung Fu Arena is up: {url}\n"
+                        f"  Admin: {url}admin/   API: {url}api/   Ctrl-C stops it.\n",
+                        flush=True,
+                    )
+                    return
+        except urllib.error.HTTPError as exc:
+            last = json.loads(exc.read() or b"{}").get("failing", "")
+        except (OSError, ValueError):
+            pass
+        time.sleep(1)
+    print(f"\nmake run: not healthy after {timeout:.0f} s (failing: {last})", flush=True)
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.development")
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    from config.embedded_redis import EmbeddedRedisError
+
+    started_redis = False
+    if settings.USING_EMBEDDED_REDIS:
+        try:
+            started_redis = settings.EMBEDDED_REDIS.start()
+        except EmbeddedRedisError as exc:
+            _fail(str(exc))
+        print(f"embedded Redis at {settings.REDIS_URL}", flush=True)
+    else:
+        from config.health import check_redis
+
+        error = check_redis()
+        if error:
+            _fail(f"Redis at REDIS_URL={settings.REDIS_URL} is unreachable: {error}")
+
+    host = os.environ.get("HOST", "127.0.0.1")
+    port = os.environ.get("PORT", "8000")
+    url = f"http://{host}:{port}/"
+    python = sys.executable
+    env = {**os.environ, "REDIS_URL": settings.REDIS_URL, "PYTHONUNBUFFERED": "1"}
+    try:
+        _manage("migrate", "--no-input")
+        _manage("seed_demo")
+        manager = Manager()
+        manager.add_process(
+            "web",
+            f"{python} -m uvicorn config.asgi:application --host {host} "
+            f"--port {port} --ws websockets --lifespan off",
+            env=env,
+        )
+        manager.add_process(
+            "worker",
+            f"{python} -m celery -A config worker -l INFO -Q default,ratings,bots "
+            "--concurrency 2 -n worker@%h",
+            env=env,
+        )
+        manager.add_process(
+            "beat",
+            f"{python} -m celery -A config beat -l INFO "
+            "--scheduler django_celery_beat.schedulers:DatabaseScheduler",
+            env=env,
+        )
+        threading.Thread(target=_announce_when_healthy, args=(url,), daemon=True).start()
+        manager.loop()
+        code = manager.returncode or 0
+    finally:
+        if started_redis:
+            settings.EMBEDDED_REDIS.stop()
+            print("embedded Redis stopped", flush=True)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,238 @@
+"""Settings shared by every mode, all driven by environment variables."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+
+from config.embedded_redis import default_embedded_redis
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+# A local .env is convenient in development; production passes real variables.
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+DEBUG = env.bool("DEBUG", default=False)
+SECRET_KEY = env.str("SECRET_KEY", default="")
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_celery_beat",
+    "channels",
+    "accounts",
+    "gameplay",
+    "league",
+    "bots",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+WSGI_APPLICATION = None
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database: SQLite by default, DATABASE_URL selects PostgreSQL (psycopg 3).
+DATABASES = {
+    "default": env.db(
+        "DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Web, worker and beat share one SQLite file: WAL lets readers run beside the
+    # writer, IMMEDIATE transactions serialise writers instead of failing late.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 30,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
+else:
+    # Keep connections between requests; health checks drop dead ones.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: REDIS_URL when given, otherwise the embedded server (see README).
+EMBEDDED_REDIS = default_embedded_redis()
+REDIS_URL = env.str("REDIS_URL", default="") or EMBEDDED_REDIS.url
+USING_EMBEDDED_REDIS = REDIS_URL == EMBEDDED_REDIS.url
+
+
+def _celery_url(redis_url: str) -> str:
+    """Kombu spells a Unix-socket Redis ``redis+socket://``; redis-py ``unix://``."""
+    if redis_url.startswith("unix://"):
+        return "redis+socket://" + redis_url.removeprefix("unix://")
+    return redis_url
+
+
+CHANNEL_LAYERS = {
+    "default": {
+        # Pub/sub costs 2-4x less CPU per message than the list-based layer.
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {
+            # redis-py's asyncio pool defaults to 100 connections; say it outright.
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "max_connections": env.int("REDIS_MAX_CONNECTIONS", default=50),
+                }
+            ],
+            "prefix": env.str("CHANNELS_PREFIX", default="kfa"),
+        },
+    }
+}
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env.str("CACHE_PREFIX", default="kfa"),
+        "TIMEOUT": 300,
+    }
+}
+
+# --- Celery: Redis broker and results; beat schedules live in the database.
+CELERY_BROKER_URL = _celery_url(REDIS_URL)
+CELERY_RESULT_BACKEND = _celery_url(REDIS_URL)
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_RESULT_EXPIRES = timedelta(days=1)
+CELERY_TASK_ACKS_LATE = True  # a task lost with its worker is redelivered
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long bot matches must not hoard tasks
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=900)
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=840)
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_TIMEZONE = "UTC"
+
+# --- Accounts and auth.
+AUTH_USER_MODEL = "accounts.User"
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+AUTH_PASSWORD_VALIDATORS = [
+    {
+        "NAME": "django.contrib.auth.password_validation."
+        "UserAttributeSimilarityValidator"
+    },
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 8},
+    },
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- E-mail: console by default, SMTP when EMAIL_URL is given.
+if env.str("EMAIL_URL", default=""):
+    vars().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="arena@localhost")
+
+# --- REST API.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticatedOrReadOnly",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_THROTTLE_ANON", default="120/min"),
+        "user": env.str("API_THROTTLE_USER", default="600/min"),
+    },
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Kung Fu Arena API",
+    "DESCRIPTION": "Leagues, matches, ratings, tournaments and bots for four "
+    "Kung Fu card games.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Serve Swagger UI from our own static files, not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+}
+
+# --- Internationalisation and static files.
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+    },
+}
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=VAR_DIR / "media")
+MEDIA_URL = "media/"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+}
+
+# --- Bots: uploaded code only ever runs inside the sandbox.
+BOT_SANDBOX_ALLOW_UNSANDBOXED = env.bool("BOT_SANDBOX_ALLOW_UNSANDBOXED", default=False)

@@ -1,0 +1,10 @@
+"""Development: debug on, a fixed throwaway secret, embedded services by default."""
+
+from .base import *  # noqa: F403
+from .base import env
+
+DEBUG = env.bool("DEBUG", default=True)
+SECRET_KEY = SECRET_KEY or "dev-only-insecure-secret-key-change-me"  # noqa: F405
+# uvicorn serves no static files itself; let WhiteNoise find them in the sources.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,37 @@
+"""Production: refuses to start with an unsafe configuration."""
+
+from django.core.exceptions import ImproperlyConfigured
+
+from .base import *  # noqa: F403
+from .base import env
+
+DEBUG = False
+if not SECRET_KEY:  # noqa: F405
+    raise ImproperlyConfigured(
+        "SECRET_KEY is not set: production refuses to start without a secret."
+    )
+if BOT_SANDBOX_ALLOW_UNSANDBOXED:  # noqa: F405
+    raise ImproperlyConfigured(
+        "BOT_SANDBOX_ALLOW_UNSANDBOXED is a development-only override; "
+        "production never runs uploaded bots outside the sandbox."
+    )
+if not env.str("DATABASE_URL", default=""):
+    raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL in production.")
+if not env.str("REDIS_URL", default=""):
+    raise ImproperlyConfigured(
+        "REDIS_URL must be set in production; the embedded Redis is for development."
+    )
+if not env.list("ALLOWED_HOSTS", default=[]):
+    raise ImproperlyConfigured("ALLOWED_HOSTS must list the public host names.")
+
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=3600)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+# /healthz is probed over plain HTTP from inside the compose network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405
+    "whitenoise.storage.CompressedManifestStaticFilesStorage"
+)

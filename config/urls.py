@@ -1,0 +1,42 @@
+"""Top-level URL map: pages, the API under /api/, health and admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from accounts import api as accounts_api
+from config import views
+from config.api import ApiRootView, register_api_index
+from config.health import healthz
+
+register_api_index("me", "api-me")
+register_api_index("token", "api-token")
+register_api_index("schema", "api-schema")
+register_api_index("docs", "api-docs")
+
+api_patterns = [
+    path("", ApiRootView.as_view(), name="api-root"),
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("me/", accounts_api.MeView.as_view(), name="api-me"),
+    path(
+        "users/<str:username>/",
+        accounts_api.UserDetailView.as_view(),
+        name="api-user-detail",
+    ),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path(
+        "docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"
+    ),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("api/", include(api_patterns)),
+    path("", include("gameplay.urls")),
+    path("", include("league.urls")),
+    path("", include("bots.urls")),
+]

@@ -1,0 +1,15 @@
+"""The home page: what the arena is and where to go next."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from gameplay.catalog import game_catalog
+from league.selectors import league_list
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "home.html",
+        {"games": game_catalog(), "leagues": league_list()[:6]},
+    )

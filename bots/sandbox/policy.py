@@ -1,0 +1,108 @@
+"""Sandbox configuration, limits and errors.
+
+Everything here is plain data so that the Django settings layer can build a
+:class:`SandboxConfig` from its own values and pass it in; this package never
+imports Django and can be tested (and reasoned about) on its own.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+#: Where the uploaded bot's code is mounted (read-only) inside the sandbox.
+BOT_MOUNT = "/bot"
+#: The bot's writable, size-capped home and working directory inside the sandbox.
+WORK_DIR = "/home/bot"
+#: The uid/gid the bot sees inside its user namespace. The host-side uid is the
+#: per-slot one (``uid_base + slot``); this is only what ``os.getuid()`` returns.
+INNER_UID = 1000
+INNER_GID = 1000
+
+
+class SandboxError(Exception):
+    """The sandbox could not be set up for one bot (bad bot directory, spawn error)."""
+
+
+class SandboxUnavailable(SandboxError):
+    """No working sandbox on this machine, so uploaded bots are refused.
+
+    Raised instead of silently running untrusted code unprotected. The only way
+    around it is the development-only ``allow_unsandboxed=True`` override, which
+    production settings refuse.
+    """
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Kernel-enforced resource limits for one bot process tree.
+
+    These are the backstop behind the worker-side deadlines: the deadlines decide
+    forfeits, the limits make sure a hostile bot cannot hurt the machine while the
+    worker is not looking (between moves, or if the worker itself is stuck).
+    """
+
+    #: RLIMIT_CPU for the whole match (soft -> SIGXCPU, soft+1 -> SIGKILL). Per-move
+    #: time is enforced by the worker's deadline, this caps a match's total burn.
+    cpu_seconds: int = 60
+    #: RLIMIT_AS: a Python bot with the stdlib needs ~30 MiB of address space; 512 MiB
+    #: leaves room for search trees while stopping a 1 GiB allocation.
+    address_space_bytes: int = 512 * 1024 * 1024
+    #: RLIMIT_NPROC for the slot's uid: bwrap, its pid-1 reaper, the bot and a few
+    #: threads. A fork bomb hits EAGAIN at this count.
+    max_processes: int = 32
+    #: RLIMIT_FSIZE: no single file larger than this (Python ignores SIGXFSZ, so
+    #: the write fails with EFBIG instead of killing the bot).
+    file_size_bytes: int = 8 * 1024 * 1024
+    #: RLIMIT_NOFILE: a bot needs stdin/stdout/stderr and a handful more.
+    open_files: int = 64
+    #: tmpfs size for the bot's home/work directory.
+    work_tmpfs_bytes: int = 16 * 1024 * 1024
+    #: tmpfs size for /tmp.
+    tmp_tmpfs_bytes: int = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SandboxConfig:
+    """How to build the sandbox on this host.
+
+    ``slot`` selects the host-side uid ``uid_base + slot`` when the worker runs as
+    root. A slot must be used by one bot at a time (see
+    :class:`bots.sandbox.runner.SlotAllocator`), because the cleanup kills every
+    process of the slot uid.
+    """
+
+    bwrap_path: str = "/usr/bin/bwrap"
+    #: The interpreter bots run with. Debian's system Python lives under /usr,
+    #: which is bound read-only anyway, so no part of /root (pyenv) is exposed.
+    interpreter: str = "/usr/bin/python3"
+    #: -I: isolated mode (ignore PYTHON* variables, no user site, no cwd on path);
+    #: -u: unbuffered stdio so a bot that forgets ``flush()`` still answers.
+    interpreter_args: tuple[str, ...] = ("-I", "-u")
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
+    #: First host uid/gid of the per-slot range; slot N runs as uid_base + N.
+    uid_base: int = 60000
+    slot_count: int = 64
+    #: Directory holding the per-slot lock files.
+    lock_dir: str = "/run/kungfu-arena-sandbox"
+    #: Extra host directories to bind read-only at the same path (e.g. an
+    #: interpreter prefix outside /usr).
+    extra_ro_binds: tuple[str, ...] = ()
+    #: Seconds to wait for a bot to exit on its own after its stdin is closed.
+    close_grace_seconds: float = 0.2
+
+    def host_uid(self, slot: int) -> int:
+        """Return the unprivileged host uid that runs ``slot``."""
+        if not 0 <= slot < self.slot_count:
+            raise ValueError(f"slot {slot} outside 0..{self.slot_count - 1}")
+        return self.uid_base + slot
+
+    @property
+    def per_slot_uid(self) -> bool:
+        """True when bots get their own host uid (only root can switch to it).
+
+        A non-root worker runs bwrap under its own uid: user, pid and network
+        namespaces plus seccomp still isolate the bot, but the host-side uid is
+        shared with the worker (documented as the degraded development mode).
+        """
+        return os.geteuid() == 0

@@ -1,0 +1,497 @@
+"""Spawning one untrusted bot inside bubblewrap, and making sure it dies.
+
+Layers, outermost first (docs/sandbox.md explains each one):
+
+* host uid: as root, the worker starts bwrap already switched to the slot's own
+  unprivileged uid (``uid_base + slot``), so on the host every bot process belongs
+  to a uid that can neither signal nor ptrace the worker, RLIMIT_NPROC counts only
+  that slot, and cleanup can kill "everything of that uid" atomically;
+* rlimits and the parent-death signal, set between fork and exec;
+* bubblewrap: new user, mount, pid, network, ipc, uts and cgroup namespaces, no
+  nested user namespaces, a tmpfs root with /usr read-only, the bot directory
+  read-only, size-capped tmpfs home and /tmp, a cleared environment, a new session
+  and no capabilities;
+* the seccomp filter from :mod:`bots.sandbox.seccomp`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import functools
+import os
+import resource
+import signal
+import stat
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .policy import (
+    BOT_MOUNT,
+    INNER_GID,
+    INNER_UID,
+    WORK_DIR,
+    SandboxConfig,
+    SandboxError,
+    SandboxLimits,
+)
+from .seccomp import data_pipe, filter_pipe
+
+_PR_SET_PDEATHSIG = 1
+# Loaded at import so the fork child only calls an already-resolved function.
+_libc = ctypes.CDLL(None, use_errno=True)
+_prctl = _libc.prctl
+_prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
+_prctl.restype = ctypes.c_int
+
+#: Top-level host paths that are merged-/usr symlinks on Debian; they are recreated
+#: as symlinks (or bound read-only where they are real directories).
+_SYSTEM_TOP_LEVEL = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+_PASSWD = f"bot:x:{INNER_UID}:{INNER_GID}:bot:{WORK_DIR}:/usr/sbin/nologin\n".encode()
+_GROUP = f"bot:x:{INNER_GID}:\n".encode()
+
+
+@dataclass(frozen=True)
+class BwrapFeatures:
+    """What the installed bubblewrap supports (parsed once from ``--help``)."""
+
+    version: str
+    disable_userns: bool
+    ro_bind_fd: bool
+    tmpfs_size: bool
+
+
+@functools.cache
+def bwrap_features(bwrap_path: str) -> BwrapFeatures:
+    """Probe ``bwrap_path``; raise :class:`SandboxError` when it cannot run."""
+    try:
+        version = subprocess.run(
+            [bwrap_path, "--version"], capture_output=True, timeout=5, check=True
+        ).stdout.decode(errors="replace")
+        helptext = subprocess.run(
+            [bwrap_path, "--help"], capture_output=True, timeout=5, check=False
+        ).stdout.decode(errors="replace")
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise SandboxError(f"bubblewrap not usable at {bwrap_path}: {exc}") from exc
+    return BwrapFeatures(
+        version=version.strip(),
+        disable_userns="--disable-userns" in helptext,
+        ro_bind_fd="--ro-bind-fd" in helptext,
+        tmpfs_size="--size" in helptext,
+    )
+
+
+def _rlimit_pairs(limits: SandboxLimits, *, nproc: bool) -> list[tuple[int, int, int]]:
+    pairs = [
+        (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
+        (resource.RLIMIT_AS, limits.address_space_bytes, limits.address_space_bytes),
+        (resource.RLIMIT_FSIZE, limits.file_size_bytes, limits.file_size_bytes),
+        (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files),
+        (resource.RLIMIT_CORE, 0, 0),
+    ]
+    if nproc:
+        pairs.append(
+            (resource.RLIMIT_NPROC, limits.max_processes, limits.max_processes)
+        )
+    return pairs
+
+
+def make_preexec(
+    limits: SandboxLimits, *, nproc: bool, parent_pid: int
+) -> Callable[[], None]:
+    """Return the fork-child hook: rlimits, then the parent-death signal.
+
+    It runs after subprocess has switched uid (``Popen(user=...)``), which matters:
+    the kernel clears PR_SET_PDEATHSIG on every credential change, so it must be set
+    last. If the worker already died between fork and here, exit at once instead of
+    running an orphan. The hook only makes plain syscalls, so it is safe after fork.
+    """
+    pairs = _rlimit_pairs(limits, nproc=nproc)
+
+    def preexec() -> None:
+        for which, soft, hard in pairs:
+            _, cur_hard = resource.getrlimit(which)
+            if cur_hard != resource.RLIM_INFINITY:
+                hard = min(hard, cur_hard)
+                soft = min(soft, hard)
+            resource.setrlimit(which, (soft, hard))
+        if _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0) != 0:
+            os._exit(126)
+        if os.getppid() != parent_pid:
+            os._exit(126)
+
+    return preexec
+
+
+def kill_uid(uid: int) -> None:
+    """SIGKILL every process of host ``uid``, atomically, from a forked helper.
+
+    ``kill(-1, SIGKILL)`` sent *as* that uid reaches every process the uid may
+    signal (all of its own, in any namespace) in one pass under the kernel's task
+    list lock, so a fork bomb cannot outrun it the way a /proc scan can be outrun.
+    Only meaningful (and only allowed) for a per-slot uid and a root worker.
+    """
+    if uid == 0 or os.geteuid() != 0:
+        raise ValueError("kill_uid needs a root worker and a non-root target uid")
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the forked helper
+        try:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(-1, signal.SIGKILL)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def processes_of_uid(uid: int, *, include_zombies: bool = False) -> list[int]:
+    """Return pids whose real uid is ``uid`` (a /proc scan, for checks and tests).
+
+    Zombies are left out by default: they run nothing and hold no resources but a
+    pid until their (possibly foreign) parent reaps them.
+    """
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/status", "rb") as fh:
+                state = b""
+                for line in fh:
+                    if line.startswith(b"State:"):
+                        state = line.split()[1]
+                    elif line.startswith(b"Uid:"):
+                        if int(line.split()[1]) == uid and (
+                            include_zombies or state not in (b"Z", b"X")
+                        ):
+                            found.append(int(entry.name))
+                        break
+        except OSError:
+            continue
+    return found
+
+
+class SlotAllocator:
+    """Hands out sandbox slots with one ``flock`` per slot, across processes.
+
+    Several Celery worker processes on one host share the uid range; a slot is
+    taken by locking its file, and the lock dies with the process that holds it,
+    so a crashed worker never leaks a slot. A freshly taken slot is swept
+    (:func:`kill_uid`) before use in case anything of a previous owner survived.
+    """
+
+    def __init__(self, config: SandboxConfig) -> None:
+        self._config = config
+        self._dir = Path(config.lock_dir)
+
+    def acquire(self) -> tuple[int, int]:
+        """Return ``(slot, lock_fd)``; raise :class:`SandboxError` when all busy."""
+        self._dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for slot in range(self._config.slot_count):
+            path = self._dir / f"slot-{slot}.lock"
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            kill_uid(self._config.host_uid(slot))
+            return slot, fd
+        raise SandboxError("all sandbox slots are busy")
+
+    @staticmethod
+    def release(lock_fd: int) -> None:
+        """Free a slot taken with :meth:`acquire`."""
+        os.close(lock_fd)
+
+
+def _check_bot_dir(bot_dir: Path) -> None:
+    """Fail early and clearly if the slot uid would not be able to read the bot.
+
+    The bot runs as an unrelated uid, so its directory and files must be readable
+    by "other"; otherwise it would die with a confusing ImportError/EACCES inside.
+    """
+    st = bot_dir.stat()
+    if not stat.S_ISDIR(st.st_mode):
+        raise SandboxError(f"bot path {bot_dir} is not a directory")
+    if st.st_mode & 0o005 != 0o005:
+        raise SandboxError(f"bot directory {bot_dir} must be world-readable (o+rx)")
+    main = bot_dir / "main.py"
+    if main.exists() and main.stat().st_mode & 0o004 != 0o004:
+        raise SandboxError(f"{main} must be world-readable (o+r)")
+
+
+def _interpreter_prefix(interpreter: str) -> str | None:
+    """Return the install prefix to bind when the interpreter lives outside /usr."""
+    real = Path(os.path.realpath(interpreter))
+    if real.is_relative_to("/usr"):
+        return None
+    # <prefix>/bin/python3.X -> <prefix>
+    return str(real.parent.parent)
+
+
+def build_bwrap_argv(
+    config: SandboxConfig,
+    features: BwrapFeatures,
+    *,
+    command: Sequence[str],
+    fds: dict[str, int],
+) -> list[str]:
+    """Return the full bwrap command line for ``command``.
+
+    ``fds`` maps roles (``seccomp``, ``passwd``, ``group``, ``bot``, and
+    ``bind:<path>`` for extra read-only binds) to descriptors that the caller
+    passes to the child.
+    """
+    limits = config.limits
+    argv = [config.bwrap_path, "--unshare-all", "--unshare-user"]
+    if features.disable_userns:
+        argv += ["--disable-userns", "--assert-userns-disabled"]
+    argv += [
+        "--uid", str(INNER_UID), "--gid", str(INNER_GID),
+        "--hostname", "arena-bot",
+        "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        "--clearenv",
+        "--setenv", "PATH", "/usr/bin:/bin",
+        "--setenv", "HOME", WORK_DIR,
+        "--setenv", "LANG", "C.UTF-8",
+        "--ro-bind", "/usr", "/usr",
+    ]  # fmt: skip
+    for top in _SYSTEM_TOP_LEVEL:
+        if os.path.islink(top):
+            argv += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            argv += ["--ro-bind", top, top]
+    argv += [
+        "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
+        "--ro-bind-data", str(fds["passwd"]), "/etc/passwd",
+        "--ro-bind-data", str(fds["group"]), "/etc/group",
+        "--proc", "/proc",
+        "--dev", "/dev",
+        "--size", str(limits.work_tmpfs_bytes), "--tmpfs", WORK_DIR,
+        "--size", str(limits.tmp_tmpfs_bytes), "--tmpfs", "/tmp",
+    ]  # fmt: skip
+    if "bot" in fds:
+        argv += ["--ro-bind-fd", str(fds["bot"]), BOT_MOUNT]
+    for role, fd in fds.items():
+        if role.startswith("bind:"):
+            argv += ["--ro-bind-fd", str(fd), role.removeprefix("bind:")]
+    argv += [
+        "--remount-ro", "/",
+        "--chdir", WORK_DIR,
+        "--seccomp", str(fds["seccomp"]),
+        "--",
+        *command,
+    ]  # fmt: skip
+    return argv
+
+
+@dataclass
+class SandboxedProcess:
+    """A running sandbox (or, in dev override mode, an unsandboxed process).
+
+    ``popen`` is bwrap itself; the bot is its grandchild inside the namespaces.
+    :meth:`kill` is idempotent and guarantees that nothing of the bot survives.
+    """
+
+    popen: subprocess.Popen[bytes]
+    sandboxed: bool
+    slot: int | None = None
+    host_uid: int | None = None
+    _lock_fd: int | None = field(default=None, repr=False)
+    _killed: bool = field(default=False, repr=False)
+
+    @property
+    def pid(self) -> int:
+        """Host pid of bwrap (or of the bot itself when unsandboxed)."""
+        return self.popen.pid
+
+    def kill(self) -> int:
+        """Kill the whole sandbox and reap bwrap; return bwrap's exit status.
+
+        The namespace's pid 1 (bwrap's child) is killed first: the kernel then
+        kills every process in the pid namespace and bwrap, seeing its child die,
+        reaps it and exits by itself, so no zombie is left to the host's init.
+        Only if that does not happen promptly is bwrap killed too. With a per-slot
+        uid, a final atomic sweep of the uid catches anything else.
+        """
+        if self._killed:
+            return self.popen.wait()
+        self._killed = True
+        try:
+            if self.sandboxed:
+                children = _children(self.popen.pid)
+                for child in children:
+                    _sigkill(child)
+                try:
+                    self.popen.wait(timeout=1.0 if children else 0)
+                except subprocess.TimeoutExpired:
+                    _sigkill(self.popen.pid)
+            else:
+                os.killpg(self.popen.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if self.host_uid is not None:
+            kill_uid(self.host_uid)
+        rc = self.popen.wait()
+        if self.host_uid is not None:
+            for _ in range(100):
+                if not processes_of_uid(self.host_uid):
+                    break
+                kill_uid(self.host_uid)
+                time.sleep(0.005)
+        if self._lock_fd is not None:
+            SlotAllocator.release(self._lock_fd)
+            self._lock_fd = None
+        return rc
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            return [int(child) for child in fh.read().split()]
+    except OSError:
+        return []
+
+
+def _sigkill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _open_path(path: str) -> int:
+    return os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+
+
+def spawn_sandboxed(
+    config: SandboxConfig,
+    *,
+    bot_dir: str | os.PathLike[str] | None,
+    command: Sequence[str],
+    allocator: SlotAllocator | None = None,
+) -> SandboxedProcess:
+    """Start ``command`` inside the sandbox with piped stdin/stdout/stderr.
+
+    ``command`` runs inside the sandbox, typically ``[interpreter, *args,
+    "/bot/main.py"]``. Raises :class:`SandboxError` on any set-up failure; the
+    descriptors and the slot are released on every path.
+    """
+    features = bwrap_features(config.bwrap_path)
+    if not features.ro_bind_fd:
+        raise SandboxError(f"{features.version} lacks --ro-bind-fd (need >= 0.8)")
+    fds: dict[str, int] = {}
+    slot = lock_fd = host_uid = None
+    try:
+        if bot_dir is not None:
+            path = Path(bot_dir)
+            _check_bot_dir(path)
+            fds["bot"] = _open_path(str(path))
+        binds = list(config.extra_ro_binds)
+        prefix = _interpreter_prefix(config.interpreter)
+        if prefix is not None:
+            binds.append(prefix)
+        for bind in binds:
+            fds[f"bind:{bind}"] = _open_path(bind)
+        fds["seccomp"] = filter_pipe()
+        fds["passwd"] = data_pipe(_PASSWD)
+        fds["group"] = data_pipe(_GROUP)
+        argv = build_bwrap_argv(config, features, command=command, fds=fds)
+
+        per_slot = config.per_slot_uid
+        if per_slot:
+            slot, lock_fd = (allocator or SlotAllocator(config)).acquire()
+            host_uid = config.host_uid(slot)
+        preexec = make_preexec(config.limits, nproc=per_slot, parent_pid=os.getpid())
+        try:
+            popen = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=tuple(fds.values()),
+                env={},
+                cwd="/",
+                close_fds=True,
+                process_group=0,
+                user=host_uid,
+                group=host_uid,
+                extra_groups=[] if per_slot else None,
+                preexec_fn=preexec,
+            )
+        except OSError as exc:
+            raise SandboxError(f"could not start bubblewrap: {exc}") from exc
+        proc = SandboxedProcess(
+            popen=popen, sandboxed=True, slot=slot, host_uid=host_uid, _lock_fd=lock_fd
+        )
+        lock_fd = None  # owned by proc now
+        return proc
+    finally:
+        for fd in fds.values():
+            os.close(fd)
+        if lock_fd is not None:
+            SlotAllocator.release(lock_fd)
+
+
+def spawn_unsandboxed(
+    config: SandboxConfig, *, bot_dir: str | os.PathLike[str], command: Sequence[str]
+) -> SandboxedProcess:
+    """Development-only: run the bot as a plain child with rlimits and nothing else.
+
+    Reached only through the explicit ``allow_unsandboxed=True`` override, which
+    production settings refuse. ``command`` is the same as for the sandbox; its
+    ``/bot`` paths are rewritten to the real directory.
+    """
+    real = os.fspath(bot_dir)
+    argv = [part.replace(BOT_MOUNT, real, 1) if part.startswith(BOT_MOUNT) else part
+            for part in command]  # fmt: skip
+    preexec = make_preexec(config.limits, nproc=False, parent_pid=os.getpid())
+    try:
+        popen = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": real},
+            cwd=real,
+            close_fds=True,
+            process_group=0,
+            preexec_fn=preexec,
+        )
+    except OSError as exc:
+        raise SandboxError(f"could not start bot: {exc}") from exc
+    return SandboxedProcess(popen=popen, sandboxed=False)
+
+
+def describe_exit(returncode: int | None) -> str:
+    """Human-readable exit status (bwrap reports a signal N as 128+N)."""
+    if returncode is None:
+        return "still running"
+    if returncode < 0:
+        return f"killed by signal {signal.Signals(-returncode).name}"
+    if returncode > 128:
+        try:
+            return f"killed by signal {signal.Signals(returncode - 128).name}"
+        except ValueError:
+            return f"exit code {returncode}"
+    return f"exit code {returncode}"
+
+
+__all__ = [
+    "BwrapFeatures",
+    "SandboxedProcess",
+    "SlotAllocator",
+    "build_bwrap_argv",
+    "bwrap_features",
+    "describe_exit",
+    "kill_uid",
+    "processes_of_uid",
+    "spawn_sandboxed",
+    "spawn_unsandboxed",
+]

@@ -1,0 +1,221 @@
+"""Start-up self-test: prove the isolation on this host before running any bot.
+
+A worker calls :func:`sandbox_available` before it accepts bot jobs (the result
+is cached per configuration). The test runs a probe through exactly the same
+spawn path as a real bot and checks from inside that each layer is in force, and
+from outside that the sandbox runs under an unprivileged host uid and leaves no
+process behind. A sandbox that starts but fails any check counts as unavailable:
+a half-working sandbox is worse than a refusal, because it looks safe.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+
+from .policy import SandboxConfig, SandboxError
+from .runner import bwrap_features, processes_of_uid, spawn_sandboxed
+from .seccomp import SeccompUnavailable, compiled_filter
+
+#: The probe, run with the bots' interpreter inside the sandbox. It prints one
+#: JSON object of named boolean checks, then waits for stdin to close so the
+#: worker can inspect the live process tree from the host side.
+PROBE = r"""
+import ctypes, json, os, resource, socket, sys
+checks = {}
+def fails(fn):
+    try:
+        fn()
+    except OSError:
+        return True
+    return False
+def status():
+    out = {}
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            key, _, value = line.partition(":")
+            out[key] = value.strip()
+    return out
+st = status()
+checks["uid_unprivileged"] = os.getuid() != 0 and os.geteuid() != 0
+checks["no_capabilities"] = int(st["CapEff"], 16) == 0 and int(st["CapPrm"], 16) == 0
+checks["no_new_privs"] = st.get("NoNewPrivs") == "1"
+checks["seccomp_active"] = st.get("Seccomp") == "2"
+checks["inet_blocked"] = fails(lambda: socket.socket(socket.AF_INET))
+checks["inet6_blocked"] = fails(lambda: socket.socket(socket.AF_INET6))
+with open("/proc/net/dev") as fh:
+    ifaces = {l.split(":")[0].strip() for l in fh.readlines()[2:]}
+checks["network_namespace_empty"] = ifaces <= {"lo"}
+checks["host_sockets_hidden"] = not any(
+    os.path.exists(p) for p in ("/run", "/var/run", "/var/run/postgresql")
+)
+checks["shadow_unreadable"] = fails(lambda: open("/etc/shadow").read())
+checks["work_hidden"] = not os.path.exists("/work") and not os.path.exists("/root")
+with open("/etc/passwd") as fh:
+    checks["host_passwd_hidden"] = [l.split(":")[0] for l in fh] == ["bot"]
+def write(path):
+    with open(path, "w") as fh:
+        fh.write("x")
+checks["system_read_only"] = all(
+    fails(lambda p=p: write(p)) for p in ("/usr/x", "/x", "/etc/x", "/bot/x")
+)
+home = os.environ["HOME"]
+checks["work_dir_writable"] = not fails(lambda: write(os.path.join(home, "x")))
+checks["environment_clean"] = set(os.environ) <= {"PATH", "HOME", "LANG", "PWD"}
+libc = ctypes.CDLL(None, use_errno=True)
+checks["userns_denied"] = libc.unshare(0x10000000) != 0
+checks["ptrace_denied"] = libc.ptrace(16, 1, 0, 0) != 0  # PTRACE_ATTACH pid 1
+pids = [p for p in os.listdir("/proc") if p.isdigit()]
+checks["pid_namespace"] = len(pids) <= 4 and os.getpid() <= 4
+checks["core_dumps_off"] = resource.getrlimit(resource.RLIMIT_CORE) == (0, 0)
+INF = resource.RLIM_INFINITY
+checks["cpu_limited"] = resource.getrlimit(resource.RLIMIT_CPU)[0] != INF
+checks["memory_limited"] = resource.getrlimit(resource.RLIMIT_AS)[0] != INF
+print(json.dumps(checks), flush=True)
+sys.stdin.read()
+"""
+
+
+@dataclass(frozen=True)
+class SandboxStatus:
+    """Outcome of the self-test; ``ok`` is the only thing callers must check."""
+
+    ok: bool
+    reason: str
+    checks: dict[str, bool] = field(default_factory=dict, hash=False)
+    bwrap_version: str = ""
+    per_slot_uid: bool = False
+    duration_s: float = 0.0
+
+
+def _host_uids(pid: int) -> set[int]:
+    """Real uids of ``pid`` and all its descendants (host view)."""
+    uids: set[int] = set()
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            with open(f"/proc/{current}/status") as fh:
+                for line in fh:
+                    if line.startswith("Uid:"):
+                        uids.add(int(line.split()[1]))
+                        break
+            with open(f"/proc/{current}/task/{current}/children") as fh:
+                todo.extend(int(child) for child in fh.read().split())
+        except OSError:
+            continue
+    return uids
+
+
+def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStatus:
+    """Run the probe and return the verdict (never raises for a broken sandbox)."""
+    started = time.monotonic()
+
+    def verdict(ok: bool, reason: str, **extra: object) -> SandboxStatus:
+        return SandboxStatus(
+            ok=ok, reason=reason, duration_s=time.monotonic() - started, **extra
+        )
+
+    if not os.path.exists(config.bwrap_path):
+        return verdict(False, f"bubblewrap not found at {config.bwrap_path}")
+    try:
+        features = bwrap_features(config.bwrap_path)
+        compiled_filter()
+    except (SandboxError, SeccompUnavailable) as exc:
+        return verdict(False, str(exc))
+    if not os.path.exists(config.interpreter):
+        return verdict(False, f"bot interpreter {config.interpreter} not found")
+
+    bot_dir = tempfile.mkdtemp(prefix="kungfu-selftest-")
+    try:
+        os.chmod(bot_dir, 0o755)
+        command = [config.interpreter, "-I", "-S", "-c", PROBE]
+        try:
+            proc = spawn_sandboxed(config, bot_dir=bot_dir, command=command)
+        except SandboxError as exc:
+            return verdict(False, f"sandbox does not start: {exc}")
+        try:
+            line, stderr = _read_probe(proc.popen, timeout)
+            host_uids = _host_uids(proc.pid)
+        finally:
+            proc.kill()
+        host_uid = proc.host_uid
+    finally:
+        shutil.rmtree(bot_dir, ignore_errors=True)
+
+    try:
+        checks: dict[str, bool] = json.loads(line)
+    except ValueError:
+        tail = stderr.decode(errors="replace")[-2000:]
+        return verdict(False, f"probe gave no report: {tail or 'no output'}")
+    checks["host_uid_unprivileged"] = bool(host_uids) and 0 not in host_uids
+    if host_uid is not None:
+        checks["host_uid_is_slot_uid"] = host_uids == {host_uid}
+        checks["nothing_survives"] = not processes_of_uid(host_uid)
+    failed = sorted(name for name, passed in checks.items() if not passed)
+    extra = {
+        "checks": checks,
+        "bwrap_version": features.version,
+        "per_slot_uid": host_uid is not None,
+    }
+    if failed:
+        return verdict(False, "isolation checks failed: " + ", ".join(failed), **extra)
+    return verdict(True, "sandbox verified", **extra)
+
+
+def _read_probe(popen: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, bytes]:
+    """Read the probe's single report line (bounded in time and size)."""
+    stdout, stderr = popen.stdout, popen.stderr
+    assert stdout is not None and stderr is not None
+    deadline = time.monotonic() + timeout
+    out = bytearray()
+    err = bytearray()
+    fds = {stdout.fileno(): out, stderr.fileno(): err}
+    for fd in fds:
+        os.set_blocking(fd, False)
+    while b"\n" not in out and fds and time.monotonic() < deadline:
+        ready, _, _ = select.select(list(fds), [], [], deadline - time.monotonic())
+        for fd in ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                fds.pop(fd)
+            elif len(fds[fd]) < 65536:
+                fds[fd] += chunk
+    return bytes(out.split(b"\n", 1)[0]), bytes(err)
+
+
+_cache: dict[SandboxConfig, SandboxStatus] = {}
+_cache_lock = threading.Lock()
+
+
+def sandbox_available(config: SandboxConfig | None = None) -> SandboxStatus:
+    """Return the cached self-test verdict for ``config`` (running it once)."""
+    config = config or SandboxConfig()
+    with _cache_lock:
+        status = _cache.get(config)
+        if status is None:
+            status = run_selftest(config)
+            _cache[config] = status
+        return status
+
+
+def reset_sandbox_cache() -> None:
+    """Forget cached verdicts (after installing bubblewrap, or in tests)."""
+    with _cache_lock:
+        _cache.clear()
+
+
+__all__ = [
+    "PROBE",
+    "SandboxStatus",
+    "reset_sandbox_cache",
+    "run_selftest",
+    "sandbox_available",
+]

@@ -1,0 +1,1325 @@
+"""Duelo: Kung Fu (Mandala Jogos, 2016): the complete rules as a state machine.
+
+Representation, chosen for speed and a lossless JSON round trip:
+
+* A card is one character ``"1"``..``"8"``: its Focus. Copies of a card are
+  indistinguishable at the table, so cards carry no identity at all, which also
+  means face-down cards can never leak a stable id.
+* The deck, the discard pile, hands and prize piles are strings (immutable), so
+  cloning a state copies a dict and a handful of short lists, never the cards.
+  The deck string runs bottom to top: the top card is ``deck[-1]``.
+* Every decision is its own small menu (choose a card, then face up or down,
+  then a target, then the opponent's answer, then each optional effect) and the
+  state records whose decision it is in ``phase``/``actor``/``ctx``.
+
+Every reading of an ambiguous rule is listed, with the rulebook section it
+interprets, in ``docs/rules/duelo.md``; comments here name the reading briefly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gameplay.rules import rng as _rng
+from gameplay.rules.base import Action, Event, State
+from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+
+RULES_VERSION = "duelo-1"
+
+NAMES = {
+    "1": "Disciple",
+    "2": "Drunken Fists",
+    "3": "Crane Style",
+    "4": "Snake Style",
+    "5": "Monkey Style",
+    "6": "Tiger Style",
+    "7": "Dragon Style",
+    "8": "Master of Kung Fu",
+}
+FOCUS = {k: int(k) for k in NAMES}
+KINDS = "12345678"
+# One box (24 cards) and two boxes without the second Master (47 cards).
+BASE_DECK = "111111222333444555666778"
+DOUBLE_DECK = "1" * 12 + "2" * 6 + "3" * 6 + "4" * 6 + "5" * 6 + "6" * 6 + "7777" + "8"
+MAX_ROUNDS = 12  # the box holds 12 Victory Markers
+
+KEY = [str(i) for i in range(8)]  # seat -> key of an event's private part
+
+# Phases. The actor of each phase is stored in state["actor"].
+CARD = "card"  # active player chooses the card to play
+FACE = "face"  # ... then face up or face down
+TARGET = "target"  # ... then, face down, the opponent to duel
+ANSWER = "answer"  # the challenged opponent answers face down
+C_DISCIPLE = "c_disciple"  # combat Disciple: reveal the top card to copy its Focus?
+C_MONKEY = "c_monkey"  # combat Monkey: put the hand under the deck and redraw?
+C_MONKEY_ORDER = "c_monkey_order"  # ... which card goes under next
+DRAGON_DRAW = "dragon_draw"  # Dragon won or tied: draw one card or two?
+U_DISCIPLE = "u_disciple"  # discard Disciple: reveal the top card to copy its effect?
+DRUNK_PUT = "drunk_put"  # Drunken Fists: which card goes back on top next
+SNAKE_TARGET = "snake_target"  # Snake: which opponent separates a card
+SNAKE_SEPARATE = "snake_separate"  # ... that opponent chooses the card
+SNAKE_GUESS = "snake_guess"  # ... the active player guesses odd or even
+MONKEY_A = "monkey_a"  # Monkey: first of the two players who swap hands
+MONKEY_B = "monkey_b"  # ... second player
+TIGER_TARGET = "tiger_target"  # Tiger: whose hand to look at next turn
+DRAGON_PEEK = "dragon_peek"  # Dragon: keep the top card on top or move it under
+OVER = "over"
+
+PHASES = (
+    CARD,
+    FACE,
+    TARGET,
+    ANSWER,
+    C_DISCIPLE,
+    C_MONKEY,
+    C_MONKEY_ORDER,
+    DRAGON_DRAW,
+    U_DISCIPLE,
+    DRUNK_PUT,
+    SNAKE_TARGET,
+    SNAKE_SEPARATE,
+    SNAKE_GUESS,
+    MONKEY_A,
+    MONKEY_B,
+    TIGER_TARGET,
+    DRAGON_PEEK,
+)
+
+PROMPTS = {
+    CARD: "choose the card to play",
+    FACE: "play the card face up (discard effect) or face down (duel)",
+    TARGET: "choose the opponent to duel",
+    ANSWER: "answer the duel with a face-down card",
+    C_DISCIPLE: "Disciple: reveal the top card to copy its Focus?",
+    C_MONKEY: "Monkey Style: put your hand under the deck and redraw (Focus 1)?",
+    C_MONKEY_ORDER: "Monkey Style: choose the next card to put under the deck",
+    DRAGON_DRAW: "Dragon Style: draw one card or two?",
+    U_DISCIPLE: "Disciple: reveal the top card to copy its discard effect?",
+    DRUNK_PUT: "Drunken Fists: choose a card to put on top of the deck",
+    SNAKE_TARGET: "Snake Style: choose the opponent who separates a card",
+    SNAKE_SEPARATE: "Snake Style: separate one card from your hand",
+    SNAKE_GUESS: "Snake Style: guess whether the separated card is odd or even",
+    MONKEY_A: "Monkey Style: choose the first player whose hand is swapped",
+    MONKEY_B: "Monkey Style: choose the second player whose hand is swapped",
+    TIGER_TARGET: "Tiger Style: choose the opponent whose hand you look at next turn",
+    DRAGON_PEEK: "Dragon Style: keep the top card on top or put it under the deck?",
+    OVER: "the game is over",
+}
+
+# Phases of a face-up play (the played card is on the table, face up) and of a
+# revealed duel, used by observe() to describe the table.
+_UP_PHASES = frozenset(
+    {
+        U_DISCIPLE,
+        DRUNK_PUT,
+        SNAKE_TARGET,
+        SNAKE_SEPARATE,
+        SNAKE_GUESS,
+        MONKEY_A,
+        MONKEY_B,
+        TIGER_TARGET,
+        DRAGON_PEEK,
+    }
+)
+_DUEL_PHASES = frozenset({C_DISCIPLE, C_MONKEY, C_MONKEY_ORDER, DRAGON_DRAW})
+_PEEK_PHASES = frozenset({C_DISCIPLE, U_DISCIPLE, DRAGON_PEEK})
+
+
+class _RoundOver(Exception):
+    """Raised deep inside an effect when the round ends (deck out / last standing).
+
+    Unwinding with an exception keeps every effect's code linear: a draw from an
+    empty deck can happen in the middle of Drunken Fists, a duel prize or Dragon's
+    extra card, and the round must end right there.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# ---------------------------------------------------------------------------
+# Action catalogue: every id that can ever appear, with its label, built once.
+
+
+def _action_info() -> dict[str, Action]:
+    info: dict[str, Action] = {}
+
+    def add(aid: str, label: str, **fields: Any) -> None:
+        info[aid] = {"id": aid, "label": label, **fields}
+
+    for k, name in NAMES.items():
+        f = FOCUS[k]
+        add(f"card:{k}", f"{name} ({f})", type="card", card=f)
+        add(f"answer:{k}", f"Answer with {name} ({f})", type="answer", card=f)
+        add(f"bottom:{k}", f"Put {name} under the deck", type="bottom", card=f)
+        add(f"put:{k}", f"Put {name} on top of the deck", type="put", card=f)
+        add(f"separate:{k}", f"Separate {name} ({f})", type="separate", card=f)
+    for o in range(8):
+        add(f"target:{o}", f"Duel seat {o}", type="target", seat=o)
+        add(f"snake:{o}", f"Seat {o} separates a card", type="snake", seat=o)
+        add(f"swap:{o}", f"Swap the hand of seat {o}", type="swap", seat=o)
+        add(f"tiger:{o}", f"Look at seat {o}'s hand next turn", type="tiger", seat=o)
+    add("face:up", "Play face up (discard effect)", type="face", face="up")
+    add("face:down", "Play face down (duel)", type="face", face="down")
+    add("reveal:no", "Do not reveal", type="reveal", reveal=False)
+    add("reveal:yes", "Reveal the card and copy it", type="reveal", reveal=True)
+    add("monkey:skip", "Keep your hand (Focus 5)", type="monkey", use=False)
+    add("monkey:use", "Put your hand under the deck, redraw (Focus 1)", type="monkey")
+    info["monkey:use"]["use"] = True
+    add("dragon:one", "Draw one card", type="dragon", draws=1)
+    add("dragon:two", "Draw two cards", type="dragon", draws=2)
+    add("guess:odd", "Guess ODD", type="guess", guess="odd")
+    add("guess:even", "Guess EVEN", type="guess", guess="even")
+    add("peek:keep", "Leave the card on top", type="peek", bottom=False)
+    add("peek:bottom", "Put the card under the deck", type="peek", bottom=True)
+    return info
+
+
+ACTION_INFO = _action_info()
+
+_MENUS: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
+def _menu(prefix: str, hand: str) -> tuple[str, ...]:
+    """Ids ``prefix + kind`` for the distinct kinds in ``hand``, lowest first.
+
+    Cached per (prefix, hand string): there are only a few thousand hands, and
+    this is the hottest function of a playout.
+    """
+    key = (prefix, hand)
+    menu = _MENUS.get(key)
+    if menu is None:
+        menu = _MENUS[key] = tuple(prefix + k for k in sorted(set(hand)))
+    return menu
+
+
+_RINGS = [[tuple((a + i) % n for i in range(1, n)) for a in range(n)] for n in range(9)]
+_SEAT_IDS = {p: [f"{p}{o}" for o in range(8)] for p in ("target:", "snake:", "swap:")}
+_SEAT_IDS["tiger:"] = [f"tiger:{o}" for o in range(8)]
+_FIXED = {
+    FACE: ("face:up", "face:down"),
+    C_DISCIPLE: ("reveal:no", "reveal:yes"),
+    U_DISCIPLE: ("reveal:no", "reveal:yes"),
+    C_MONKEY: ("monkey:skip", "monkey:use"),
+    DRAGON_DRAW: ("dragon:one", "dragon:two"),
+    SNAKE_GUESS: ("guess:odd", "guess:even"),
+    DRAGON_PEEK: ("peek:keep", "peek:bottom"),
+}
+_UP_ONLY = ("face:up",)
+
+
+def _opponents(s: State, a: int) -> list[int]:
+    """Opponents ``a`` may target: alive and not protected by Crane Style."""
+    alive = s["alive"]
+    crane = s["crane"]
+    return [o for o in _RINGS[s["n"]][a] if alive[o] and not crane[o]]
+
+
+def _ids(s: State) -> tuple[str, ...] | list[str]:
+    """Legal action ids of the current actor; the first one is the timeout default."""
+    ph = s["phase"]
+    a = s["actor"]
+    if ph == CARD:
+        return _menu("card:", s["hands"][a])
+    if ph == ANSWER:
+        return _menu("answer:", s["hands"][a])
+    if ph == FACE:
+        alive = s["alive"]
+        crane = s["crane"]
+        for o in _RINGS[s["n"]][a]:
+            if alive[o] and not crane[o]:
+                return _FIXED[FACE]
+        return _UP_ONLY
+    fixed = _FIXED.get(ph)
+    if fixed is not None:
+        return fixed
+    if ph == TARGET:
+        ids = _SEAT_IDS["target:"]
+        return [ids[o] for o in _opponents(s, a)]
+    if ph == DRUNK_PUT:
+        return _menu("put:", s["hands"][a])
+    if ph == C_MONKEY_ORDER:
+        return _menu("bottom:", s["hands"][a])
+    if ph == SNAKE_SEPARATE:
+        return _menu("separate:", s["hands"][a])
+    if ph == SNAKE_TARGET:
+        ids = _SEAT_IDS["snake:"]
+        hands = s["hands"]
+        return [ids[o] for o in _opponents(s, a) if hands[o]]
+    if ph == TIGER_TARGET:
+        ids = _SEAT_IDS["tiger:"]
+        return [ids[o] for o in _opponents(s, a)]
+    if ph == MONKEY_A:
+        ids = _SEAT_IDS["swap:"]
+        return [ids[a]] + [ids[o] for o in _opponents(s, a)]
+    if ph == MONKEY_B:
+        ids = _SEAT_IDS["swap:"]
+        first = s["ctx"]["swap"]
+        return [ids[o] for o in [a, *_opponents(s, a)] if o != first]
+    return ()
+
+
+# ---------------------------------------------------------------------------
+# Small helpers used by the effects.
+
+
+def _event(type_: str, public: dict[str, Any], private: dict | None = None) -> Event:
+    return {"type": type_, "public": public, "private": private or {}}
+
+
+def _cards(cards: str) -> list[int]:
+    """Public/own card list as Focus values, sorted so order reveals nothing."""
+    return sorted(FOCUS[c] for c in cards)
+
+
+def _draw(s: State, ev: list[Event], seat: int) -> None:
+    """Draw the top card for ``seat``; an empty deck refills once or ends the round."""
+    deck = s["deck"]
+    if not deck:
+        cfg = s["cfg"]
+        if cfg["reshuffle_discard"] and not s["reshuffled"] and s["discard"]:
+            # Optional rule for 4 players: the first time a draw meets an empty
+            # deck, the discard pile becomes the new deck.
+            s["reshuffled"] = True
+            s["rng"], deck = _rng.shuffled(s["rng"], s["discard"])
+            s["discard"] = ""
+            ev.append(_event("reshuffle", {"deck_count": len(deck)}))
+        else:
+            raise _RoundOver("deck_out")
+    c = deck[-1]
+    s["deck"] = deck[:-1]
+    s["hands"][seat] += c
+    ev.append(
+        _event(
+            "draw",
+            {"seat": seat, "deck_count": len(deck) - 1},
+            {KEY[seat]: {"card": FOCUS[c]}},
+        )
+    )
+
+
+def _peek(s: State) -> tuple[str, str]:
+    """The card a Disciple looks at: the deck's top, else the set-aside card."""
+    deck = s["deck"]
+    if deck:
+        return deck[-1], "deck"
+    return s["aside"], "set_aside"
+
+
+def _eliminate(s: State, ev: list[Event], seat: int, reason: str) -> None:
+    """Take ``seat`` out of the round; the hand goes to the discard pile face up."""
+    s["alive"][seat] = False
+    hand = s["hands"][seat]
+    s["hands"][seat] = ""
+    s["discard"] += hand
+    s["out"].append(seat)
+    s["crane"][seat] = False
+    s["tiger"][seat] = -1
+    ev.append(
+        _event("eliminated", {"seat": seat, "reason": reason, "hand": _cards(hand)})
+    )
+    if s["alive"].count(True) <= 1:
+        raise _RoundOver("last_standing")
+
+
+def _tiger_look(s: State, ev: list[Event], seat: int, target: int) -> None:
+    ev.append(
+        _event(
+            "tiger_look",
+            {"seat": seat, "target": target},
+            {KEY[seat]: {"target": target, "hand": _cards(s["hands"][target])}},
+        )
+    )
+
+
+def _remove(s: State, seat: int, card: str) -> None:
+    s["hands"][seat] = s["hands"][seat].replace(card, "", 1)
+
+
+# ---------------------------------------------------------------------------
+# Turn structure.
+
+
+def _begin_turn(s: State, ev: list[Event]) -> None:
+    a = s["turn"]
+    s["phase"] = CARD
+    s["actor"] = a
+    s["ctx"] = {}
+    ev.append(_event("turn", {"seat": a, "turn": s["turns"]}))
+    if s["crane"][a]:
+        s["crane"][a] = False  # Crane protection lasts until its owner's next turn
+        ev.append(_event("protection_ends", {"seat": a}))
+    t = s["tiger"][a]
+    if t >= 0:
+        s["tiger"][a] = -1
+        if s["alive"][t] and not s["crane"][t]:
+            _tiger_look(s, ev, a, t)
+        else:
+            ev.append(_event("tiger_fizzles", {"seat": a, "target": t}))
+    _draw(s, ev, a)
+
+
+def _end_turn(s: State, ev: list[Event]) -> None:
+    a = s["turn"]
+    n = s["n"]
+    alive = s["alive"]
+    hands = s["hands"]
+    for x in (a, *_RINGS[n][a]):
+        if alive[x] and not hands[x]:
+            _eliminate(s, ev, x, "no_cards")
+    for x in _RINGS[n][a]:
+        if alive[x]:
+            s["turn"] = x
+            break
+    s["turns"] += 1
+    _begin_turn(s, ev)
+
+
+def _finish_up(s: State, ev: list[Event]) -> None:
+    """End of a face-up play: the card goes to the discard pile, then the turn ends."""
+    a = s["turn"]
+    k = s["table"]
+    s["table"] = ""
+    s["discard"] += k
+    if k == "8":
+        _eliminate(s, ev, a, "master_discarded")
+    _end_turn(s, ev)
+
+
+def _discard_effect(s: State, ev: list[Event], a: int, k: str) -> bool:
+    """Start the discard effect of kind ``k``; True when it waits for a decision."""
+    ctx = s["ctx"]
+    if k == "1":
+        peek, source = _peek(s)
+        ctx["peek"] = peek
+        s["phase"] = U_DISCIPLE
+        ev.append(
+            _event(
+                "disciple_look",
+                {"seat": a, "source": source},
+                {KEY[a]: {"card": FOCUS[peek], "source": source}},
+            )
+        )
+        return True
+    if k == "2":
+        _draw(s, ev, a)
+        _draw(s, ev, a)
+        ctx["left"] = 2
+        s["phase"] = DRUNK_PUT
+        return True
+    if k == "3":
+        s["crane"][a] = True
+        ev.append(_event("protected", {"seat": a}))
+        return False
+    if k == "4":
+        hands = s["hands"]
+        if not any(hands[o] for o in _opponents(s, a)):
+            ev.append(_event("fizzles", {"seat": a, "card": 4}))
+            return False
+        s["phase"] = SNAKE_TARGET
+        return True
+    if k == "5":
+        if not _opponents(s, a):
+            # Only the player themself is eligible: one player cannot swap.
+            ev.append(_event("fizzles", {"seat": a, "card": 5}))
+            return False
+        s["phase"] = MONKEY_A
+        return True
+    if k == "6":
+        if not _opponents(s, a):
+            ev.append(_event("fizzles", {"seat": a, "card": 6}))
+            return False
+        s["phase"] = TIGER_TARGET
+        return True
+    if k == "7":
+        deck = s["deck"]
+        if not deck:
+            ev.append(_event("dragon_look", {"seat": a, "empty": True}))
+            _draw(s, ev, a)
+            return False
+        ctx["peek"] = deck[-1]
+        s["phase"] = DRAGON_PEEK
+        ev.append(
+            _event("dragon_look", {"seat": a}, {KEY[a]: {"card": FOCUS[deck[-1]]}})
+        )
+        return True
+    return False  # the Master has no discard effect
+
+
+# ---------------------------------------------------------------------------
+# Decision handlers: (state copy, events, acting seat, argument after the colon).
+
+
+def _h_card(s: State, ev: list[Event], a: int, k: str) -> None:
+    _remove(s, a, k)
+    s["table"] = k
+    s["ctx"] = {"card": k}
+    s["phase"] = FACE
+
+
+def _h_face(s: State, ev: list[Event], a: int, face: str) -> None:
+    k = s["ctx"]["card"]
+    if face == "up":
+        ev.append(_event("play_up", {"seat": a, "card": FOCUS[k]}))
+        if not _discard_effect(s, ev, a, k):
+            _finish_up(s, ev)
+    else:
+        ev.append(_event("play_down", {"seat": a}, {KEY[a]: {"card": FOCUS[k]}}))
+        s["phase"] = TARGET
+
+
+def _h_target(s: State, ev: list[Event], a: int, arg: str) -> None:
+    o = int(arg)
+    s["ctx"]["def"] = o
+    s["phase"] = ANSWER
+    s["actor"] = o
+    ev.append(_event("challenge", {"attacker": a, "defender": o}))
+
+
+def _h_answer(s: State, ev: list[Event], o: int, dk: str) -> None:
+    ctx = s["ctx"]
+    a = s["turn"]
+    ak = ctx["card"]
+    _remove(s, o, dk)
+    s["table"] = ak + dk
+    ctx["dk"] = dk
+    ctx["fa"] = FOCUS[ak]
+    ctx["fd"] = FOCUS[dk]
+    ev.append(
+        _event(
+            "duel_reveal",
+            {"attacker": a, "defender": o, "cards": [FOCUS[ak], FOCUS[dk]]},
+        )
+    )
+    # Crane Style ignores the opponent's combat effect. Effects that need a
+    # decision are queued active player first (simultaneous effects rule).
+    a_on = dk != "3"
+    d_on = ak != "3"
+    fx = []
+    for seat, k, on in ((a, ak, a_on), (o, dk, d_on)):
+        if not on:
+            continue
+        # Disciple v Disciple always ties, so looking gains nothing; a Monkey
+        # redraw still changes the hand even when it cannot change the result.
+        if (k == "1" and ak != dk) or k == "5":
+            fx.append([seat, k])
+    ctx["fx"] = fx
+    _next_fx(s, ev)
+
+
+def _next_fx(s: State, ev: list[Event]) -> None:
+    ctx = s["ctx"]
+    fx = ctx["fx"]
+    if not fx:
+        _resolve_duel(s, ev)
+        return
+    seat, k = fx[0]
+    ctx["fx"] = fx[1:]
+    s["actor"] = seat
+    if k == "1":
+        peek, source = _peek(s)
+        ctx["peek"] = peek
+        s["phase"] = C_DISCIPLE
+        ev.append(
+            _event(
+                "disciple_look",
+                {"seat": seat, "source": source},
+                {KEY[seat]: {"card": FOCUS[peek], "source": source}},
+            )
+        )
+    else:
+        s["phase"] = C_MONKEY
+
+
+def _h_c_disciple(s: State, ev: list[Event], seat: int, arg: str) -> None:
+    ctx = s["ctx"]
+    peek = ctx.pop("peek")
+    if arg == "yes":
+        ctx["fa" if seat == s["turn"] else "fd"] = FOCUS[peek]
+        ev.append(_event("disciple_reveal", {"seat": seat, "card": FOCUS[peek]}))
+    _next_fx(s, ev)
+
+
+def _h_c_monkey(s: State, ev: list[Event], seat: int, arg: str) -> None:
+    ctx = s["ctx"]
+    if arg == "use":
+        ctx["fa" if seat == s["turn"] else "fd"] = 1
+        hand = s["hands"][seat]
+        ctx["mleft"] = len(hand)
+        ev.append(_event("monkey_redraw", {"seat": seat, "hand_count": len(hand)}))
+        if hand:
+            s["phase"] = C_MONKEY_ORDER
+            return
+    _next_fx(s, ev)
+
+
+def _h_c_monkey_order(s: State, ev: list[Event], seat: int, k: str) -> None:
+    _remove(s, seat, k)
+    s["deck"] = k + s["deck"]  # each card goes beneath the ones placed before it
+    ev.append(
+        _event(
+            "put_under",
+            {"seat": seat, "deck_count": len(s["deck"])},
+            {KEY[seat]: {"card": FOCUS[k]}},
+        )
+    )
+    if s["hands"][seat]:
+        return
+    for _ in range(s["ctx"]["mleft"]):
+        _draw(s, ev, seat)
+    _next_fx(s, ev)
+
+
+def _resolve_duel(s: State, ev: list[Event]) -> None:
+    ctx = s["ctx"]
+    a = s["turn"]
+    o = ctx["def"]
+    ak = ctx["card"]
+    dk = ctx["dk"]
+    fa = ctx["fa"]
+    fd = ctx["fd"]
+    a_on = dk != "3"
+    d_on = ak != "3"
+    if ak == dk:
+        w, why = -1, "same_name"
+    elif ak == "4" and a_on and fd & 1:
+        w, why = a, "snake"
+    elif dk == "4" and d_on and fa & 1:
+        w, why = o, "snake"
+    elif fa == fd:
+        w, why = -1, "same_focus"
+    else:
+        low = (ak == "2" and a_on) or (dk == "2" and d_on)
+        w = a if (fa < fd) == low else o
+        why = "lowest_focus" if low else "highest_focus"
+    ev.append(
+        _event(
+            "duel_result",
+            {
+                "attacker": a,
+                "defender": o,
+                "cards": [FOCUS[ak], FOCUS[dk]],
+                "focus": [fa, fd],
+                "winner": w if w >= 0 else None,
+                "tie": w < 0,
+                "reason": why,
+            },
+        )
+    )
+    ctx["winner"] = w
+    prizes = s["prizes"]
+    s["table"] = ""
+    if w < 0:
+        prizes[a] += dk
+        prizes[o] += ak
+        if ak == "6" and a_on:
+            _tiger_look(s, ev, a, o)
+        if dk == "6" and d_on:
+            _tiger_look(s, ev, o, a)
+        ctx["drawq"] = [a, o]
+    else:
+        lose = o if w == a else a
+        wk, lk = (ak, dk) if w == a else (dk, ak)
+        prizes[w] += lk
+        s["discard"] += wk
+        if wk == "6" and (a_on if w == a else d_on):
+            _tiger_look(s, ev, w, lose)
+        if lk == "8":
+            _eliminate(s, ev, lose, "master_lost")
+        ctx["drawq"] = [w]
+    _next_draw(s, ev)
+
+
+def _next_draw(s: State, ev: list[Event]) -> None:
+    """Prize draws, active player first; a Dragon with its effect asks first."""
+    ctx = s["ctx"]
+    a = s["turn"]
+    ak = ctx["card"]
+    dk = ctx["dk"]
+    q = ctx["drawq"]
+    while q:
+        x = q[0]
+        q = q[1:]
+        ctx["drawq"] = q
+        dragon = (ak == "7" and dk != "3") if x == a else (dk == "7" and ak != "3")
+        if dragon:
+            s["phase"] = DRAGON_DRAW
+            s["actor"] = x
+            return
+        _draw(s, ev, x)
+    _end_turn(s, ev)
+
+
+def _h_dragon_draw(s: State, ev: list[Event], seat: int, arg: str) -> None:
+    _draw(s, ev, seat)
+    if arg == "two":
+        ev.append(_event("dragon_extra", {"seat": seat}))
+        _draw(s, ev, seat)
+    _next_draw(s, ev)
+
+
+def _h_u_disciple(s: State, ev: list[Event], a: int, arg: str) -> None:
+    ctx = s["ctx"]
+    peek = ctx.pop("peek")
+    if arg == "yes":
+        ev.append(_event("disciple_reveal", {"seat": a, "card": FOCUS[peek]}))
+        ctx["copied"] = peek
+        # A revealed Disciple only "reveals that same Disciple": no effect.
+        if peek != "1" and _discard_effect(s, ev, a, peek):
+            return
+    _finish_up(s, ev)
+
+
+def _h_drunk_put(s: State, ev: list[Event], a: int, k: str) -> None:
+    _remove(s, a, k)
+    s["deck"] += k  # the second card chosen ends up on top
+    ev.append(
+        _event(
+            "put_on_top",
+            {"seat": a, "deck_count": len(s["deck"])},
+            {KEY[a]: {"card": FOCUS[k]}},
+        )
+    )
+    ctx = s["ctx"]
+    ctx["left"] -= 1
+    if not ctx["left"]:
+        _finish_up(s, ev)
+
+
+def _h_snake_target(s: State, ev: list[Event], a: int, arg: str) -> None:
+    o = int(arg)
+    s["ctx"]["target"] = o
+    s["phase"] = SNAKE_SEPARATE
+    s["actor"] = o
+    ev.append(_event("snake_target", {"seat": a, "target": o}))
+
+
+def _h_snake_separate(s: State, ev: list[Event], o: int, k: str) -> None:
+    s["ctx"]["sep"] = k
+    s["phase"] = SNAKE_GUESS
+    s["actor"] = s["turn"]
+    ev.append(_event("snake_separated", {"seat": o}, {KEY[o]: {"card": FOCUS[k]}}))
+
+
+def _h_snake_guess(s: State, ev: list[Event], a: int, guess: str) -> None:
+    ctx = s["ctx"]
+    o = ctx["target"]
+    k = ctx["sep"]
+    correct = (FOCUS[k] & 1 == 1) == (guess == "odd")
+    public: dict[str, Any] = {"seat": a, "target": o, "guess": guess}
+    public["correct"] = correct
+    if correct:
+        public["card"] = FOCUS[k]  # discarded face up, so everyone sees it
+    seen = {"card": FOCUS[k]}
+    ev.append(_event("snake_guess", public, {KEY[a]: seen, KEY[o]: dict(seen)}))
+    if correct:
+        _remove(s, o, k)
+        s["discard"] += k
+        if k == "8":
+            _eliminate(s, ev, o, "master_discarded")
+    _finish_up(s, ev)
+
+
+def _h_monkey_a(s: State, ev: list[Event], a: int, arg: str) -> None:
+    s["ctx"]["swap"] = int(arg)
+    s["phase"] = MONKEY_B
+
+
+def _h_monkey_b(s: State, ev: list[Event], a: int, arg: str) -> None:
+    x = s["ctx"]["swap"]
+    y = int(arg)
+    hands = s["hands"]
+    hands[x], hands[y] = hands[y], hands[x]
+    ev.append(
+        _event(
+            "hands_swapped",
+            {"seat": a, "seats": [x, y], "hand_counts": [len(hands[x]), len(hands[y])]},
+            {KEY[x]: {"hand": _cards(hands[x])}, KEY[y]: {"hand": _cards(hands[y])}},
+        )
+    )
+    _finish_up(s, ev)
+
+
+def _h_tiger_target(s: State, ev: list[Event], a: int, arg: str) -> None:
+    o = int(arg)
+    s["tiger"][a] = o
+    ev.append(_event("tiger_mark", {"seat": a, "target": o}))
+    _finish_up(s, ev)
+
+
+def _h_dragon_peek(s: State, ev: list[Event], a: int, arg: str) -> None:
+    if arg == "bottom":
+        deck = s["deck"]
+        s["deck"] = deck[-1] + deck[:-1]
+    ev.append(_event("dragon_peek", {"seat": a, "to_bottom": arg == "bottom"}))
+    _draw(s, ev, a)
+    _finish_up(s, ev)
+
+
+_HANDLERS = {
+    CARD: _h_card,
+    FACE: _h_face,
+    TARGET: _h_target,
+    ANSWER: _h_answer,
+    C_DISCIPLE: _h_c_disciple,
+    C_MONKEY: _h_c_monkey,
+    C_MONKEY_ORDER: _h_c_monkey_order,
+    DRAGON_DRAW: _h_dragon_draw,
+    U_DISCIPLE: _h_u_disciple,
+    DRUNK_PUT: _h_drunk_put,
+    SNAKE_TARGET: _h_snake_target,
+    SNAKE_SEPARATE: _h_snake_separate,
+    SNAKE_GUESS: _h_snake_guess,
+    MONKEY_A: _h_monkey_a,
+    MONKEY_B: _h_monkey_b,
+    TIGER_TARGET: _h_tiger_target,
+    DRAGON_PEEK: _h_dragon_peek,
+}
+
+
+# ---------------------------------------------------------------------------
+# Rounds, scoring and the match.
+
+
+def _ranks(keys: list[tuple]) -> list[int]:
+    """Competition ranking ("1224"): 1 + the number of strictly better keys."""
+    return [1 + sum(1 for other in keys if other > k) for k in keys]
+
+
+def _start_round(s: State, ev: list[Event], starter: int, order: str | None) -> None:
+    n = s["n"]
+    s["round"] += 1
+    if order is None:
+        full = DOUBLE_DECK if n > 4 else BASE_DECK
+        s["rng"], order = _rng.shuffled(s["rng"], full)
+    deck = order
+    aside = deck[-1]  # the first card off the top is set aside, unseen
+    deck = deck[:-1]
+    hands = [""] * n
+    for i in range(n):
+        x = (starter + i) % n
+        hands[x] = deck[-2:]
+        deck = deck[:-2]
+    s.update(
+        deck=deck,
+        aside=aside,
+        discard="",
+        hands=hands,
+        prizes=[""] * n,
+        hidden=[""] * n,
+        alive=[True] * n,
+        crane=[False] * n,
+        tiger=[-1] * n,
+        reshuffled=False,
+        out=[],
+        turn=starter,
+        starter=starter,
+        table="",
+        ctx={},
+    )
+    ev.append(
+        _event(
+            "round_start",
+            {"round": s["round"], "starter": starter, "deck_count": len(deck)},
+            {KEY[x]: {"hand": _cards(hands[x])} for x in range(n)},
+        )
+    )
+    _begin_turn(s, ev)
+
+
+def _end_round(s: State, ev: list[Event], reason: str) -> None:
+    n = s["n"]
+    s["discard"] += s["table"]  # a card still in play is discarded with the round
+    s["table"] = ""
+    s["ctx"] = {}
+    alive = s["alive"]
+    hands = s["hands"]
+    hidden = s["hidden"]
+    prizes = s["prizes"]
+    record: dict[str, Any] = {"round": s["round"], "reason": reason}
+    if reason == "deck_out":
+        live = [i for i in range(n) if alive[i]]
+        record["hands"] = [_cards(hands[i]) if alive[i] else None for i in range(n)]
+        best = max((max(hands[i]) for i in live if hands[i]), default="")
+        if best:
+            # Every player holding a card of the highest Focus sets one aside.
+            for i in live:
+                if best in hands[i]:
+                    hands[i] = hands[i].replace(best, "", 1)
+                    hidden[i] += best
+    points = [len(prizes[i]) + len(hidden[i]) for i in range(n)]
+    pfocus = [sum(FOCUS[c] for c in prizes[i]) for i in range(n)]
+    out = s["out"]
+    keys: list[tuple] = []
+    for i in range(n):
+        if alive[i]:
+            keys.append(
+                (1, points[i], pfocus[i]) if reason == "deck_out" else (1, 0, 0)
+            )
+        else:
+            keys.append((0, out.index(i), 0))
+    places = _ranks(keys)
+    winners = [i for i in range(n) if places[i] == 1]
+    record.update(
+        winners=winners,
+        placements=places,
+        points=points,
+        prize_focus=pfocus,
+        face_down_prizes=[_cards(h) for h in hidden],
+    )
+    s["history"].append(record)
+    markers = s["markers"]
+    for w in winners:
+        markers[w] += 1
+    ev.append(_event("round_over", {k: v for k, v in record.items()}))
+    target = s["cfg"]["rounds"]
+    if target == 1:
+        _finish(
+            s,
+            ev,
+            {
+                "winners": winners,
+                "placements": places,
+                "scores": {"points": points, "prize_focus": pfocus},
+                "reason": reason,
+            },
+        )
+        return
+    top = max(markers)
+    leaders = [i for i in range(n) if markers[i] == top]
+    if top >= target and len(leaders) == 1:
+        _finish(
+            s,
+            ev,
+            {
+                "winners": leaders,
+                "placements": _ranks([(m,) for m in markers]),
+                "scores": {"markers": list(markers), "rounds_played": s["round"]},
+                "reason": "match",
+            },
+        )
+        return
+    # The round's winner starts the next; of several, the first clockwise from
+    # the previous starter.
+    prev = s["starter"]
+    nxt = next(x for x in ((prev + i) % n for i in range(n)) if x in winners)
+    _start_round(s, ev, nxt, None)
+
+
+def _finish(s: State, ev: list[Event], result: dict[str, Any]) -> None:
+    s["phase"] = OVER
+    s["actor"] = -1
+    s["result"] = result
+    ev.append(_event("game_over", {k: v for k, v in result.items()}))
+
+
+# ---------------------------------------------------------------------------
+# Config.
+
+_OPTIONS = ("players", "start", "reshuffle_discard", "rounds", "deck")
+
+
+def _validate(config: Any) -> dict[str, Any]:
+    if not isinstance(config, dict):
+        raise InvalidConfig(f"config must be a dict, not {type(config).__name__}")
+    unknown = sorted(str(k) for k in config if k not in _OPTIONS)
+    if unknown:
+        raise InvalidConfig(
+            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}"
+        )
+    players = config.get("players", 2)
+    if type(players) is not int or not 2 <= players <= 8:
+        raise InvalidConfig(f"players must be an integer from 2 to 8, got {players!r}")
+    start = config.get("start", "random")
+    if type(start) is int:
+        if not 0 <= start < players:
+            raise InvalidConfig(
+                f"start seat must be from 0 to {players - 1}, got {start!r}"
+            )
+    elif start not in ("random", "highest_focus"):
+        raise InvalidConfig(
+            f"start must be 'random', 'highest_focus' or a seat number, got {start!r}"
+        )
+    reshuffle = config.get("reshuffle_discard", False)
+    if type(reshuffle) is not bool:
+        raise InvalidConfig(
+            f"reshuffle_discard must be true or false, got {reshuffle!r}"
+        )
+    rounds = config.get("rounds", 1)
+    if type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS:
+        raise InvalidConfig(
+            f"rounds (round wins needed) must be from 1 to {MAX_ROUNDS}, got {rounds!r}"
+        )
+    deck = config.get("deck")
+    if deck is not None:
+        full = DOUBLE_DECK if players > 4 else BASE_DECK
+        if not isinstance(deck, list) or any(
+            type(c) is not int or not 1 <= c <= 8 for c in deck
+        ):
+            raise InvalidConfig(
+                "deck must be a list of card Focus values 1-8, top first"
+            )
+        if sorted(deck) != sorted(FOCUS[c] for c in full):
+            raise InvalidConfig(
+                f"deck must hold exactly the {len(full)} cards of the "
+                f"{'doubled ' if players > 4 else ''}deck "
+                f"(counts per Focus 1-8: {[full.count(k) for k in KINDS]}), "
+                f"got counts {[deck.count(f) for f in range(1, 9)]}"
+            )
+        deck = list(deck)
+    return {
+        "players": players,
+        "start": start,
+        "reshuffle_discard": reshuffle,
+        "rounds": rounds,
+        "deck": deck,
+    }
+
+
+# ---------------------------------------------------------------------------
+# The engine object.
+
+
+class DueloGame:
+    """Duelo: Kung Fu behind the engine contract of ``gameplay.rules``."""
+
+    id = "duelo"
+    name = "Duelo: Kung Fu"
+    min_players = 2
+    max_players = 8
+    rules_version = RULES_VERSION
+
+    def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """Normalized config (every option present) or InvalidConfig."""
+        return _validate(config)
+
+    def setup(self, config: dict[str, Any], seed: int) -> State:
+        """A new game (the first round dealt, the first player about to choose)."""
+        cfg = _validate(config)
+        if type(seed) is not int:
+            raise InvalidConfig(f"seed must be an integer, got {seed!r}")
+        n = cfg["players"]
+        s: State = {
+            "game": self.id,
+            "rules_version": RULES_VERSION,
+            "cfg": cfg,
+            "rng": _rng.seed_state(seed),
+            "n": n,
+            "round": 0,
+            "markers": [0] * n,
+            "history": [],
+            "turns": 0,
+            "start_draw": [],
+            "result": None,
+        }
+        start = cfg["start"]
+        if start == "random":
+            s["rng"], starter = _rng.randbelow(s["rng"], n)
+        elif start == "highest_focus":
+            starter = self._highest_focus_draw(s)
+        else:
+            starter = start
+        order = None
+        if cfg["deck"] is not None:
+            order = "".join(str(c) for c in reversed(cfg["deck"]))
+        ev: list[Event] = []
+        _start_round(s, ev, starter, order)
+        return s
+
+    @staticmethod
+    def _highest_focus_draw(s: State) -> int:
+        """Each contender draws from a fresh shuffle; ties for highest draw again."""
+        full = DOUBLE_DECK if s["n"] > 4 else BASE_DECK
+        contenders = list(range(s["n"]))
+        while True:
+            s["rng"], deck = _rng.shuffled(s["rng"], full)
+            draws = [[x, FOCUS[deck[-1 - i]]] for i, x in enumerate(contenders)]
+            s["start_draw"].append(draws)
+            best = max(f for _, f in draws)
+            contenders = [x for x, f in draws if f == best]
+            if len(contenders) == 1:
+                return contenders[0]
+
+    # -- queries -----------------------------------------------------------
+
+    def _check(self, state: State) -> None:
+        if not isinstance(state, dict) or state.get("rules_version") != RULES_VERSION:
+            found = state.get("rules_version") if isinstance(state, dict) else None
+            raise GameError(
+                f"not a {self.id} state of rules version {RULES_VERSION} "
+                f"(got {found!r})"
+            )
+
+    def actors(self, state: State) -> list[int]:
+        """The seat to act ([] once the game is over); Duelo never has two."""
+        a = state["actor"]
+        return [] if a < 0 else [a]
+
+    def legal_action_ids(self, state: State, seat: int) -> list[str]:
+        """Fast path: just the ids, first one being the timeout default."""
+        if seat != state["actor"] or state["actor"] < 0:
+            return []
+        return list(_ids(state))
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """The menu for ``seat`` ([] when it is not that seat's decision)."""
+        return [dict(ACTION_INFO[i]) for i in self.legal_action_ids(state, seat)]
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        r = state["result"]
+        if r is None:
+            return None
+        return {
+            "winners": list(r["winners"]),
+            "placements": list(r["placements"]),
+            "scores": {
+                k: (list(v) if isinstance(v, list) else v)
+                for k, v in r["scores"].items()
+            },
+            "reason": r["reason"],
+        }
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == OVER
+
+    def timeout_action(self, state: State, seat: int) -> str:
+        """The documented default when ``seat``'s clock runs out.
+
+        Every menu is ordered so that its first entry is the cautious default:
+        the lowest-Focus card (the Master last), face up, the next opponent to
+        the left, and declining every optional effect.
+        """
+        ids = self.legal_action_ids(state, seat)
+        if not ids:
+            raise IllegalAction(f"seat {seat} has no decision to make now")
+        return ids[0]
+
+    # -- transitions ---------------------------------------------------------
+
+    def apply(
+        self, state: State, seat: int, action_id: str
+    ) -> tuple[State, list[Event]]:
+        """Apply one decision; never mutates ``state``.
+
+        Validation happens before any copy is made, so a refused action costs
+        nothing and leaves the caller's state exactly as it was.
+        """
+        self._check(state)
+        if type(action_id) is not str:
+            raise IllegalAction(
+                f"malformed action {action_id!r}: an action is its string id, "
+                "e.g. 'card:3'"
+            )
+        actor = state["actor"]
+        if actor < 0:
+            raise IllegalAction("the game is over; no more actions are accepted")
+        if seat != actor or type(seat) is not int:
+            raise IllegalAction(
+                f"seat {seat!r} may not act now: waiting for seat {actor} "
+                f"({PROMPTS[state['phase']]})"
+            )
+        ids = _ids(state)
+        if action_id not in ids:
+            raise IllegalAction(
+                f"action {action_id!r} is not legal for seat {seat} in phase "
+                f"{state['phase']!r} ({PROMPTS[state['phase']]}); legal: "
+                + ", ".join(ids)
+            )
+        s = self.clone(state)
+        ev: list[Event] = []
+        try:
+            _HANDLERS[s["phase"]](s, ev, seat, action_id[action_id.index(":") + 1 :])
+        except _RoundOver as end:
+            _end_round(s, ev, end.reason)
+        return s, ev
+
+    def clone(self, state: State) -> State:
+        """A copy safe to mutate: the dict, its lists and ``ctx``; strings shared."""
+        s = state.copy()
+        s["hands"] = state["hands"][:]
+        s["prizes"] = state["prizes"][:]
+        s["hidden"] = state["hidden"][:]
+        s["alive"] = state["alive"][:]
+        s["crane"] = state["crane"][:]
+        s["tiger"] = state["tiger"][:]
+        s["markers"] = state["markers"][:]
+        s["out"] = state["out"][:]
+        s["history"] = state["history"][:]
+        s["ctx"] = state["ctx"].copy()
+        return s
+
+    # -- information ---------------------------------------------------------
+
+    def observe(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know now, built field by field from an allow-list.
+
+        Hidden information (other hands, deck order, the set-aside card, a
+        face-down card not yet revealed, the RNG state) is never copied in. The
+        only secrets that appear are those an effect shows this seat right now:
+        the card a Disciple or Dragon is looking at, and the card this seat
+        separated for Snake Style. Earlier private sights arrive as events.
+        """
+        n = state["n"]
+        if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+            raise GameError(f"seat must be None or 0..{n - 1}, got {seat!r}")
+        ph = state["phase"]
+        ctx = state["ctx"]
+        a = state["turn"]
+        hands = state["hands"]
+        alive = state["alive"]
+        crane = state["crane"]
+        tiger = state["tiger"]
+        prizes = state["prizes"]
+        hidden = state["hidden"]
+        actor = state["actor"]
+        cfg = state["cfg"]
+        seats = []
+        for i in range(n):
+            seats.append(
+                {
+                    "seat": i,
+                    "alive": alive[i],
+                    "hand_count": len(hands[i]),
+                    "prizes": [FOCUS[c] for c in prizes[i]],
+                    "face_down_prizes": [FOCUS[c] for c in hidden[i]],
+                    "protected": crane[i],
+                    "tiger_target": tiger[i] if tiger[i] >= 0 else None,
+                }
+            )
+        obs: dict[str, Any] = {
+            "game": self.id,
+            "rules_version": RULES_VERSION,
+            "seat": seat,
+            "players": n,
+            "round": state["round"],
+            "rounds_to_win": cfg["rounds"],
+            "markers": list(state["markers"]),
+            "turn": a,
+            "turns": state["turns"],
+            "phase": ph,
+            "actors": [] if actor < 0 else [actor],
+            "prompt": PROMPTS[ph],
+            "deck_count": len(state["deck"]),
+            "discard": [FOCUS[c] for c in state["discard"]],
+            "reshuffle_available": cfg["reshuffle_discard"] and not state["reshuffled"],
+            "seats": seats,
+            "hand": None if seat is None else _cards(hands[seat]),
+            "play": None,
+            "duel": None,
+            "private": {},
+            "start_draw": [[list(d) for d in r] for r in state["start_draw"]],
+            "rounds": [_copy_record(r) for r in state["history"]],
+            "result": self.result(state),
+        }
+        if ph == FACE:
+            obs["play"] = {
+                "seat": a,
+                "face": None,
+                "card": FOCUS[ctx["card"]] if seat == a else None,
+            }
+        elif ph in _UP_PHASES:
+            copied = ctx.get("copied")
+            obs["play"] = {
+                "seat": a,
+                "face": "up",
+                "card": FOCUS[ctx["card"]],
+                "copied": FOCUS[copied] if copied else None,
+            }
+            if ph == DRUNK_PUT:
+                obs["play"]["to_put_back"] = ctx["left"]
+            elif ph in (SNAKE_SEPARATE, SNAKE_GUESS):
+                obs["play"]["target"] = ctx["target"]
+            elif ph == MONKEY_B:
+                obs["play"]["first_swap"] = ctx["swap"]
+        elif ph in (TARGET, ANSWER):
+            obs["duel"] = {
+                "attacker": a,
+                "defender": ctx.get("def"),
+                "cards": [FOCUS[ctx["card"]] if seat == a else None, None],
+            }
+        elif ph in _DUEL_PHASES:
+            w = ctx.get("winner")
+            obs["duel"] = {
+                "attacker": a,
+                "defender": ctx["def"],
+                "cards": [FOCUS[ctx["card"]], FOCUS[ctx["dk"]]],
+                "focus": [ctx["fa"], ctx["fd"]],
+                "winner": None if w is None or w < 0 else w,
+                "tie": w == -1,
+                "decided": w is not None,
+            }
+        if seat is not None and seat == actor and ph in _PEEK_PHASES:
+            source = "deck" if state["deck"] else "set_aside"
+            obs["private"] = {"peek": FOCUS[ctx["peek"]], "source": source}
+        if ph == SNAKE_GUESS and seat == ctx["target"]:
+            obs["private"] = {"separated": FOCUS[ctx["sep"]]}
+        return obs
+
+    def determinize(self, state: State, seat: int, rng_seed: int) -> State:
+        """A full state ``seat`` cannot tell apart from ``state`` right now.
+
+        Everything ``seat``'s observation shows stays fixed (own hand, public
+        piles, counts, a card it is peeking at); every card hidden from it (other
+        hands, the deck below any peeked card, the set-aside card, an opponent's
+        unrevealed face-down card) is dealt again at random from the pool of
+        those cards, and the RNG is reseeded so future shuffles are unknown too.
+        Private sights from earlier turns (Tiger, Drunken Fists, Monkey) are not
+        used: a bot that remembers them can reject samples that contradict them.
+        """
+        s = self.clone(state)
+        n = s["n"]
+        ph = s["phase"]
+        ctx = s["ctx"]
+        fixed_top = seat == s["actor"] and ph in _PEEK_PHASES
+        deck = s["deck"]
+        pool = []
+        keep_top = ""
+        if fixed_top and deck:
+            keep_top = deck[-1]
+            pool.append(deck[:-1])
+        else:
+            pool.append(deck)
+        keep_aside = fixed_top and not deck
+        if not keep_aside:
+            pool.append(s["aside"])
+        others = [i for i in range(n) if i != seat and s["hands"][i]]
+        for i in others:
+            pool.append(s["hands"][i])
+        hidden_table = ph in (FACE, TARGET, ANSWER) and seat != s["turn"]
+        if hidden_table:
+            pool.append(s["table"])
+        r, cards = _rng.shuffled(_rng.seed_state(rng_seed), "".join(pool))
+        pos = 0
+
+        def take(count: int) -> str:
+            nonlocal pos
+            part = cards[pos : pos + count]
+            pos += count
+            return part
+
+        s["deck"] = take(len(deck) - (1 if keep_top else 0)) + keep_top
+        if not keep_aside:
+            s["aside"] = take(1)
+        for i in others:
+            s["hands"][i] = take(len(state["hands"][i]))
+        if hidden_table:
+            s["table"] = take(1)
+            ctx["card"] = s["table"]
+        if ph in _PEEK_PHASES and not fixed_top:
+            ctx["peek"] = _peek(s)[0]
+        if ph == SNAKE_GUESS and seat != ctx["target"]:
+            r, j = _rng.randbelow(r, len(s["hands"][ctx["target"]]))
+            ctx["sep"] = s["hands"][ctx["target"]][j]
+        s["rng"] = r
+        return s
+
+
+def _copy_record(r: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in r.items():
+        if isinstance(v, list):
+            out[k] = [list(x) if isinstance(x, list) else x for x in v]
+        else:
+            out[k] = v
+    return out

@@ -55,11 +55,13 @@ FAULT_REASONS = frozenset(
 class BotFault(Exception):
     """The bot broke the transport contract; it forfeits with ``reason``."""
 
-    def __init__(self, reason: str, detail: str = "") -> None:
+    def __init__(self, reason: str, detail: str = "", *, stderr: str = "") -> None:
         if reason not in FAULT_REASONS:
             raise ValueError(f"unknown bot fault reason {reason!r}")
         self.reason = reason
         self.detail = detail
+        #: The bot's bounded stderr tail at the time of the fault, for its owner.
+        self.stderr = stderr
         super().__init__(f"{reason}: {detail}" if detail else reason)
 
 
@@ -322,7 +324,7 @@ class BotProcess:
     def _fault(self, reason: str, detail: str) -> None:
         """Kill the bot and raise: a faulted bot is never talked to again."""
         self.close()
-        raise BotFault(reason, detail)
+        raise BotFault(reason, detail, stderr=self.stderr_tail)
 
     # -- lifecycle ----------------------------------------------------------------
 

@@ -83,8 +83,10 @@ class SandboxConfig:
     #: First host uid/gid of the per-slot range; slot N runs as uid_base + N.
     uid_base: int = 60000
     slot_count: int = 64
-    #: Directory holding the per-slot lock files.
+    #: Directory holding the per-slot lock files and staged bot code (root-owned).
     lock_dir: str = "/run/kungfu-arena-sandbox"
+    #: Largest bot code tree staged for a run (the upload limit is lower).
+    max_bot_bytes: int = 64 * 1024 * 1024
     #: Extra host directories to bind read-only at the same path (e.g. an
     #: interpreter prefix outside /usr).
     extra_ro_binds: tuple[str, ...] = ()

@@ -22,6 +22,7 @@ import fcntl
 import functools
 import os
 import resource
+import shutil
 import signal
 import stat
 import subprocess
@@ -193,7 +194,9 @@ class SlotAllocator:
 
     def acquire(self) -> tuple[int, int]:
         """Return ``(slot, lock_fd)``; raise :class:`SandboxError` when all busy."""
-        self._dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # 0711: the slot uids may traverse to their staged code, nothing more.
+        self._dir.mkdir(mode=0o711, parents=True, exist_ok=True)
+        self._dir.chmod(0o711)
         for slot in range(self._config.slot_count):
             path = self._dir / f"slot-{slot}.lock"
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
@@ -211,21 +214,49 @@ class SlotAllocator:
         """Free a slot taken with :meth:`acquire`."""
         os.close(lock_fd)
 
+    def stage_dir(self, slot: int) -> Path:
+        """Where the slot's snapshot of the bot code is staged."""
+        return self._dir / f"slot-{slot}"
 
-def _check_bot_dir(bot_dir: Path) -> None:
-    """Fail early and clearly if the slot uid would not be able to read the bot.
 
-    The bot runs as an unrelated uid, so its directory and files must be readable
-    by "other"; otherwise it would die with a confusing ImportError/EACCES inside.
+def stage_bot_dir(source: Path, dest: Path, *, max_bytes: int) -> None:
+    """Copy the bot's code into a fresh directory the slot uid can read.
+
+    Run as root before each start, so the bot sees an immutable snapshot that
+    does not depend on how (or where) the upload was stored: directories become
+    0755 and files 0644 (the slot uid is "other"), symlinks are copied as links
+    and never followed (following them as root could copy host files in), and
+    anything else (fifos, devices, sockets) or an oversized tree is refused.
     """
-    st = bot_dir.stat()
-    if not stat.S_ISDIR(st.st_mode):
-        raise SandboxError(f"bot path {bot_dir} is not a directory")
-    if st.st_mode & 0o005 != 0o005:
-        raise SandboxError(f"bot directory {bot_dir} must be world-readable (o+rx)")
-    main = bot_dir / "main.py"
-    if main.exists() and main.stat().st_mode & 0o004 != 0o004:
-        raise SandboxError(f"{main} must be world-readable (o+r)")
+    if not source.is_dir():
+        raise SandboxError(f"bot path {source} is not a directory")
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(mode=0o755)
+    total = 0
+    for root, dirs, files in os.walk(source, followlinks=False):
+        rel = Path(root).relative_to(source)
+        target_root = dest / rel
+        for name in dirs + files:
+            src = Path(root) / name
+            dst = target_root / name
+            st = src.lstat()
+            if stat.S_ISLNK(st.st_mode):
+                os.symlink(os.readlink(src), dst)
+            elif stat.S_ISDIR(st.st_mode):
+                dst.mkdir(mode=0o755)
+            elif stat.S_ISREG(st.st_mode):
+                total += st.st_size
+                if total > max_bytes:
+                    raise SandboxError(f"bot code exceeds {max_bytes} bytes")
+                fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                with os.fdopen(fd, "rb") as fin, open(dst, "xb") as fout:
+                    shutil.copyfileobj(fin, fout)
+                dst.chmod(0o644)
+            else:
+                raise SandboxError(f"bot code may not contain special file {src}")
+        dirs[:] = [d for d in dirs if not (Path(root) / d).is_symlink()]
+        target_root.chmod(0o755)
 
 
 def _interpreter_prefix(interpreter: str) -> str | None:
@@ -243,12 +274,13 @@ def build_bwrap_argv(
     *,
     command: Sequence[str],
     fds: dict[str, int],
+    bot_source: str | None = None,
 ) -> list[str]:
     """Return the full bwrap command line for ``command``.
 
-    ``fds`` maps roles (``seccomp``, ``passwd``, ``group``, ``bot``, and
-    ``bind:<path>`` for extra read-only binds) to descriptors that the caller
-    passes to the child.
+    ``fds`` maps roles (``seccomp``, ``passwd``, ``group``) to descriptors that
+    the caller passes to the child; ``bot_source`` is the host directory mounted
+    read-only at /bot.
     """
     limits = config.limits
     argv = [config.bwrap_path, "--unshare-all", "--unshare-user"]
@@ -278,11 +310,14 @@ def build_bwrap_argv(
         "--size", str(limits.work_tmpfs_bytes), "--tmpfs", WORK_DIR,
         "--size", str(limits.tmp_tmpfs_bytes), "--tmpfs", "/tmp",
     ]  # fmt: skip
-    if "bot" in fds:
-        argv += ["--ro-bind-fd", str(fds["bot"]), BOT_MOUNT]
-    for role, fd in fds.items():
-        if role.startswith("bind:"):
-            argv += ["--ro-bind-fd", str(fd), role.removeprefix("bind:")]
+    if bot_source is not None:
+        argv += ["--ro-bind", bot_source, BOT_MOUNT]
+    binds = list(config.extra_ro_binds)
+    prefix = _interpreter_prefix(config.interpreter)
+    if prefix is not None:
+        binds.append(prefix)
+    for bind in binds:
+        argv += ["--ro-bind", bind, bind]
     argv += [
         "--remount-ro", "/",
         "--chdir", WORK_DIR,
@@ -306,6 +341,7 @@ class SandboxedProcess:
     slot: int | None = None
     host_uid: int | None = None
     _lock_fd: int | None = field(default=None, repr=False)
+    _staged: Path | None = field(default=None, repr=False)
     _killed: bool = field(default=False, repr=False)
 
     @property
@@ -347,6 +383,9 @@ class SandboxedProcess:
                     break
                 kill_uid(self.host_uid)
                 time.sleep(0.005)
+        if self._staged is not None:
+            shutil.rmtree(self._staged, ignore_errors=True)
+            self._staged = None
         if self._lock_fd is not None:
             SlotAllocator.release(self._lock_fd)
             self._lock_fd = None
@@ -366,10 +405,6 @@ def _sigkill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def _open_path(path: str) -> int:
-    return os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-
-
 def spawn_sandboxed(
     config: SandboxConfig,
     *,
@@ -384,30 +419,31 @@ def spawn_sandboxed(
     descriptors and the slot are released on every path.
     """
     features = bwrap_features(config.bwrap_path)
-    if not features.ro_bind_fd:
-        raise SandboxError(f"{features.version} lacks --ro-bind-fd (need >= 0.8)")
+    if not features.tmpfs_size:
+        raise SandboxError(f"{features.version} lacks --size (need >= 0.7)")
     fds: dict[str, int] = {}
-    slot = lock_fd = host_uid = None
+    slot = lock_fd = host_uid = staged = None
     try:
+        per_slot = config.per_slot_uid
+        if per_slot:
+            allocator = allocator or SlotAllocator(config)
+            slot, lock_fd = allocator.acquire()
+            host_uid = config.host_uid(slot)
+        bot_source: str | None = None
         if bot_dir is not None:
-            path = Path(bot_dir)
-            _check_bot_dir(path)
-            fds["bot"] = _open_path(str(path))
-        binds = list(config.extra_ro_binds)
-        prefix = _interpreter_prefix(config.interpreter)
-        if prefix is not None:
-            binds.append(prefix)
-        for bind in binds:
-            fds[f"bind:{bind}"] = _open_path(bind)
+            if per_slot:
+                assert allocator is not None and slot is not None
+                staged = allocator.stage_dir(slot)
+                stage_bot_dir(Path(bot_dir), staged, max_bytes=config.max_bot_bytes)
+                bot_source = str(staged)
+            else:
+                bot_source = os.path.realpath(bot_dir)
         fds["seccomp"] = filter_pipe()
         fds["passwd"] = data_pipe(_PASSWD)
         fds["group"] = data_pipe(_GROUP)
-        argv = build_bwrap_argv(config, features, command=command, fds=fds)
-
-        per_slot = config.per_slot_uid
-        if per_slot:
-            slot, lock_fd = (allocator or SlotAllocator(config)).acquire()
-            host_uid = config.host_uid(slot)
+        argv = build_bwrap_argv(
+            config, features, command=command, fds=fds, bot_source=bot_source
+        )
         preexec = make_preexec(config.limits, nproc=per_slot, parent_pid=os.getpid())
         try:
             popen = subprocess.Popen(
@@ -428,13 +464,20 @@ def spawn_sandboxed(
         except OSError as exc:
             raise SandboxError(f"could not start bubblewrap: {exc}") from exc
         proc = SandboxedProcess(
-            popen=popen, sandboxed=True, slot=slot, host_uid=host_uid, _lock_fd=lock_fd
+            popen=popen,
+            sandboxed=True,
+            slot=slot,
+            host_uid=host_uid,
+            _lock_fd=lock_fd,
+            _staged=staged,
         )
-        lock_fd = None  # owned by proc now
+        lock_fd = staged = None  # owned by proc now
         return proc
     finally:
         for fd in fds.values():
             os.close(fd)
+        if staged is not None:
+            shutil.rmtree(staged, ignore_errors=True)
         if lock_fd is not None:
             SlotAllocator.release(lock_fd)
 

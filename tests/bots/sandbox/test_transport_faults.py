@@ -1,0 +1,156 @@
+"""Bots that break the line protocol: silence, lateness, huge lines, garbage,
+stderr floods and crashes each end in a typed BotFault (or, for stderr, in a
+bounded log) without the worker ever blocking."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bots.protocol.transport import STDERR_CAP, BotFault, TimeControl
+
+from .conftest import StartBot, needs_bwrap
+
+pytestmark = [needs_bwrap, pytest.mark.sandbox]
+
+
+def test_bot_that_never_answers_times_out(start_bot: StartBot) -> None:
+    bot = start_bot(
+        """
+        while read() is not None:
+            pass
+        """,
+        time_control=TimeControl(startup=0.5, per_move=0.2, bank=0),
+    )
+    started = time.monotonic()
+    with pytest.raises(BotFault) as fault:
+        bot.handshake({"type": "hello"})
+    assert fault.value.reason == "timeout"
+    assert 0.45 <= time.monotonic() - started < 1.5
+
+
+def test_bot_that_never_starts_times_out(start_bot: StartBot) -> None:
+    bot = start_bot(
+        """
+        time.sleep(60)
+        """,
+        time_control=TimeControl(startup=0.4),
+    )
+    with pytest.raises(BotFault) as fault:
+        bot.handshake({"type": "hello"})
+    assert fault.value.reason == "timeout"
+
+
+def test_late_answers_drain_the_bank_then_time_out(start_bot: StartBot) -> None:
+    bot = start_bot(
+        """
+        read()
+        answer({"ready": True})
+        while (msg := read()) is not None:
+            time.sleep(msg["sleep"])
+            answer({"slept": msg["sleep"]})
+        """,
+        time_control=TimeControl(startup=5, per_move=0.2, bank=0.35),
+    )
+    bot.handshake({})
+    assert bot.request({"sleep": 0.05}) == {"slept": 0.05}
+    assert bot.bank_left == pytest.approx(0.35)
+    assert bot.request({"sleep": 0.4}) == {"slept": 0.4}  # 0.2 over, from the bank
+    assert 0.05 <= bot.bank_left <= 0.16
+    with pytest.raises(BotFault) as fault:
+        bot.request({"sleep": 0.4})  # only ~0.15 s of bank left
+    assert fault.value.reason == "timeout"
+
+
+def test_hundred_mebibyte_line_is_cut_off_early(start_bot: StartBot) -> None:
+    bot = start_bot(
+        """
+        read()
+        chunk = "x" * (1 << 20)
+        for _ in range(100):
+            sys.stdout.write(chunk)
+        sys.stdout.write("\\n")
+        """
+    )
+    started = time.monotonic()
+    with pytest.raises(BotFault) as fault:
+        bot.handshake({})
+    assert fault.value.reason == "line_too_long"
+    assert time.monotonic() - started < 2.0
+    assert len(bot._buffer) <= 2 * 65536  # never buffered the whole line
+
+
+@pytest.mark.parametrize(
+    "line", ["this is not json", "[1, 2, 3]", '{"unterminated": ', "\xff\xfe"]
+)
+def test_garbage_output_is_malformed(start_bot: StartBot, line: str) -> None:
+    bot = start_bot(
+        f"""
+        read()
+        sys.stdout.buffer.write({line!r}.encode("latin-1") + b"\\n")
+        sys.stdout.flush()
+        time.sleep(5)
+        """
+    )
+    with pytest.raises(BotFault) as fault:
+        bot.handshake({})
+    assert fault.value.reason == "malformed_output"
+
+
+def test_stderr_flood_is_bounded_and_does_not_block(start_bot: StartBot) -> None:
+    bot = start_bot(
+        """
+        read()
+        junk = "e" * 65536
+        for _ in range(800):  # 50 MiB of stderr before answering
+            sys.stderr.write(junk)
+        sys.stderr.write("LAST-WORDS\\n")
+        sys.stderr.flush()
+        answer({"ok": True})
+        """
+    )
+    assert bot.handshake({}) == {"ok": True}
+    bot.close()
+    tail = bot.stderr_tail
+    assert tail.rstrip().endswith("LAST-WORDS")
+    assert len(tail.encode()) <= STDERR_CAP + 100
+    assert "earlier bytes dropped" in tail
+
+
+def test_crash_reports_exit_code_and_stderr(start_bot: StartBot) -> None:
+    bot = start_bot(
+        """
+        read()
+        sys.stderr.write("about to fail\\n")
+        sys.exit(3)
+        """
+    )
+    with pytest.raises(BotFault) as fault:
+        bot.handshake({})
+    assert fault.value.reason == "crash"
+    assert "exit code 3" in fault.value.detail
+    assert "about to fail" in fault.value.stderr
+
+
+def test_illegal_action_fault_is_typed_and_reasons_are_closed() -> None:
+    fault = BotFault("illegal_action", "action 99 is not legal")
+    assert fault.reason == "illegal_action"
+    assert str(fault) == "illegal_action: action 99 is not legal"
+    with pytest.raises(ValueError):
+        BotFault("bad_vibes")
+
+
+def test_bot_that_stops_reading_cannot_block_the_worker(start_bot: StartBot) -> None:
+    bot = start_bot(
+        """
+        time.sleep(60)
+        """,
+        time_control=TimeControl(startup=5, per_move=0.3, bank=0),
+    )
+    big = {"blob": "y" * (1 << 20)}  # far more than a pipe buffer
+    started = time.monotonic()
+    with pytest.raises(BotFault) as fault:
+        bot.request(big)
+    assert fault.value.reason == "timeout"
+    assert time.monotonic() - started < 1.5

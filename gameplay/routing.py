@@ -2,4 +2,8 @@
 
 from django.urls import path
 
-websocket_urlpatterns: list = []
+from gameplay.consumers import MatchConsumer
+
+websocket_urlpatterns = [
+    path("ws/match/<uuid:public_id>/", MatchConsumer.as_asgi()),
+]

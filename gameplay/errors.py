@@ -1,0 +1,53 @@
+"""Errors the match services raise, each with a stable machine-readable code.
+
+Consumers and API views turn these into error frames and 4xx responses; the code
+lets clients react (resync on ``stale_version``) without parsing prose.
+"""
+
+from __future__ import annotations
+
+
+class MatchError(Exception):
+    code = "match_error"
+    status = 400
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+
+class MatchNotFound(MatchError):
+    code = "not_found"
+    status = 404
+
+
+class Forbidden(MatchError):
+    code = "forbidden"
+    status = 403
+
+
+class NotYourTurn(MatchError):
+    code = "not_your_turn"
+    status = 409
+
+
+class StaleVersion(MatchError):
+    code = "stale_version"
+    status = 409
+
+
+class IllegalMove(MatchError):
+    code = "illegal_action"
+    status = 400
+
+
+class NotActive(MatchError):
+    code = "not_active"
+    status = 409
+
+
+class BadRequest(MatchError):
+    code = "malformed"
+    status = 400

@@ -1,0 +1,327 @@
+"""Lobby services: open tables, direct challenges and the quick-play queue.
+
+A table is simply a match in the ``waiting`` state with open seats; starting it
+is ``services.match_start``. Everything here locks what it changes, so two
+players racing for the last seat cannot both get it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from gameplay import broadcast, services
+from gameplay.errors import BadRequest, Forbidden, MatchNotFound, NotActive
+from gameplay.models import (
+    Challenge,
+    ChallengeStatus,
+    Match,
+    MatchStatus,
+    QueueEntry,
+    Seat,
+)
+from gameplay.services import BUILTIN_PREFIX, SeatSpec
+
+# league registers a provider so that rated quick play can pair near ratings
+# without gameplay importing league: (user, game) -> rating or None.
+RatingProvider = Callable[[User, str], float | None]
+_rating_provider: RatingProvider | None = None
+
+
+def set_rating_provider(provider: RatingProvider | None) -> None:
+    global _rating_provider
+    _rating_provider = provider
+
+
+def _rating_of(user: User, game: str) -> float | None:
+    return _rating_provider(user, game) if _rating_provider else None
+
+
+def _locked_table(match_id: int) -> Match:
+    try:
+        match = Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist as exc:
+        raise MatchNotFound("no such table") from exc
+    if match.status != MatchStatus.WAITING:
+        raise NotActive("this table has already started or closed")
+    return match
+
+
+def table_create(
+    *,
+    host: User,
+    game: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    rated: bool = False,
+    time_control: dict[str, Any] | None = None,
+    spectator_delay: int = 0,
+) -> Match:
+    """Open a table with the host in seat 0 and the other seats open."""
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise BadRequest("players must be a whole number")
+    seats = [SeatSpec(user=host)] + [SeatSpec() for _ in range(players - 1)]
+    return services.match_create(
+        game=game,
+        seats=seats,
+        config=options,
+        rated=rated,
+        time_control=time_control,
+        host=host,
+        spectator_delay=spectator_delay,
+    )
+
+
+def _start_if_full(match: Match) -> None:
+    if not any(seat.is_open for seat in match.seats.all()):
+        transaction.on_commit(lambda: services.match_start(match_id=match.pk))
+
+
+@transaction.atomic
+def table_join(*, match_id: int, user: User) -> Seat:
+    """Take the first open seat; a full table starts by itself."""
+    match = _locked_table(match_id)
+    if match.seats.filter(user=user).exists():
+        raise BadRequest("you already have a seat at this table")
+    seat = match.seats.filter(user__isnull=True, agent="").order_by("number").first()
+    if seat is None:
+        raise BadRequest("this table is full")
+    seat.user = user
+    seat.save(update_fields=["user"])
+    _start_if_full(match)
+    transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
+    return seat
+
+
+@transaction.atomic
+def table_leave(*, match_id: int, user: User) -> None:
+    """Give a seat back; the host leaving closes the table."""
+    match = _locked_table(match_id)
+    seat = match.seats.filter(user=user).first()
+    if seat is None:
+        raise BadRequest("you have no seat at this table")
+    if match.host_id == user.pk:
+        match.status = MatchStatus.ABORTED
+        match.end_reason = "host left"
+        match.finished_at = timezone.now()
+        match.save()
+    else:
+        seat.user = None
+        seat.save(update_fields=["user"])
+    transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
+
+
+@transaction.atomic
+def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
+    """The host seats a built-in bot of the chosen strength in an open seat."""
+    match = _locked_table(match_id)
+    if match.host_id != user.pk:
+        raise Forbidden("only the host can seat bots")
+    agent = f"{BUILTIN_PREFIX}{bot}"
+    services.validate_agent(agent)
+    seat = match.seats.filter(user__isnull=True, agent="").order_by("number").first()
+    if seat is None:
+        raise BadRequest("this table has no open seat")
+    seat.agent = agent
+    seat.save(update_fields=["agent"])
+    _start_if_full(match)
+    transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
+    return seat
+
+
+@transaction.atomic
+def table_start(*, match_id: int, user: User) -> Match:
+    """The host starts now; open seats are removed and the player count shrinks."""
+    match = _locked_table(match_id)
+    if match.host_id != user.pk:
+        raise Forbidden("only the host can start this table")
+    seats = list(match.seats.order_by("number"))
+    filled = [seat for seat in seats if not seat.is_open]
+    from gameplay.rules import GameError, get_game
+
+    try:
+        match.config = get_game(match.game).validate_config(
+            {**match.config, "players": len(filled)}
+        )
+    except GameError as exc:
+        raise BadRequest(f"cannot start with {len(filled)} player(s): {exc}") from exc
+    for seat in seats:
+        if seat.is_open:
+            seat.delete()
+    for number, seat in enumerate(filled):
+        if seat.number != number:
+            Seat.objects.filter(pk=seat.pk).update(number=number)
+    match.save(update_fields=["config"])
+    return services.match_start(match_id=match.pk)
+
+
+# --- Challenges ------------------------------------------------------------------
+
+
+def challenge_create(
+    *,
+    challenger: User,
+    challenged: User,
+    game: str,
+    options: dict[str, Any] | None = None,
+    rated: bool = False,
+    time_control: dict[str, Any] | None = None,
+) -> Challenge:
+    if challenger.pk == challenged.pk:
+        raise BadRequest("you cannot challenge yourself")
+    if Challenge.objects.filter(
+        challenger=challenger,
+        challenged=challenged,
+        game=game,
+        status=ChallengeStatus.PENDING,
+    ).exists():
+        raise BadRequest("you already have a pending challenge to this player")
+    from gameplay.rules import GameError, get_game
+
+    try:
+        config = get_game(game).validate_config({**(options or {}), "players": 2})
+    except GameError as exc:
+        raise BadRequest(str(exc)) from exc
+    return Challenge.objects.create(
+        challenger=challenger,
+        challenged=challenged,
+        game=game,
+        config=config,
+        rated=rated,
+        time_control=services.validate_time_control(time_control),
+    )
+
+
+def _locked_pending_challenge(challenge_id: int) -> Challenge:
+    try:
+        challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
+    except Challenge.DoesNotExist as exc:
+        raise MatchNotFound("no such challenge") from exc
+    if challenge.status != ChallengeStatus.PENDING:
+        raise NotActive(f"this challenge was already {challenge.status}")
+    return challenge
+
+
+@transaction.atomic
+def challenge_accept(*, challenge_id: int, user: User) -> Match:
+    challenge = _locked_pending_challenge(challenge_id)
+    if challenge.challenged_id != user.pk:
+        raise Forbidden("this challenge is not addressed to you")
+    match = services.match_create(
+        game=challenge.game,
+        seats=[
+            SeatSpec(user=challenge.challenger),
+            SeatSpec(user=challenge.challenged),
+        ],
+        config=challenge.config,
+        rated=challenge.rated,
+        time_control=challenge.time_control,
+        host=challenge.challenger,
+    )
+    challenge.status = ChallengeStatus.ACCEPTED
+    challenge.match = match
+    challenge.save(update_fields=["status", "match"])
+    return services.match_start(match_id=match.pk)
+
+
+@transaction.atomic
+def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
+    challenge = _locked_pending_challenge(challenge_id)
+    if user.pk == challenge.challenged_id:
+        challenge.status = ChallengeStatus.DECLINED
+    elif user.pk == challenge.challenger_id:
+        challenge.status = ChallengeStatus.CANCELLED
+    else:
+        raise Forbidden("this challenge is not yours")
+    challenge.save(update_fields=["status"])
+    return challenge
+
+
+# --- Quick play ------------------------------------------------------------------
+
+BASE_WINDOW = 100.0
+WINDOW_GROWTH_PER_SECOND = 10.0
+MAX_WINDOW = 1000.0
+
+
+def rating_window(*, waited_seconds: float) -> float:
+    """How far apart two rated players may be: wider the longer they wait."""
+    return min(MAX_WINDOW, BASE_WINDOW + WINDOW_GROWTH_PER_SECOND * waited_seconds)
+
+
+def queue_join(
+    *, user: User, game: str, players: int = 2, rated: bool = False
+) -> Match | None:
+    """Join the quick-play queue; returns the match if this completed a table."""
+    from gameplay.rules import GameError, get_game
+
+    try:
+        get_game(game).validate_config({"players": players})
+    except GameError as exc:
+        raise BadRequest(str(exc)) from exc
+    try:
+        with transaction.atomic():
+            QueueEntry.objects.create(
+                user=user,
+                game=game,
+                players=players,
+                rated=rated,
+                rating=_rating_of(user, game) if rated else None,
+            )
+    except IntegrityError as exc:
+        raise BadRequest("you are already waiting in this game's queue") from exc
+    return queue_pair(game=game)
+
+
+def queue_leave(*, user: User, game: str) -> bool:
+    deleted, _ = QueueEntry.objects.filter(user=user, game=game).delete()
+    return bool(deleted)
+
+
+def _compatible(group: list[QueueEntry], candidate: QueueEntry, now: datetime) -> bool:
+    if not candidate.rated:
+        return True
+    for entry in group:
+        if entry.rating is None or candidate.rating is None:
+            continue
+        waited = (now - min(entry.joined_at, candidate.joined_at)).total_seconds()
+        if abs(entry.rating - candidate.rating) > rating_window(waited_seconds=waited):
+            return False
+    return True
+
+
+@transaction.atomic
+def queue_pair(*, game: str, now: datetime | None = None) -> Match | None:
+    """Seat the longest-waiting compatible players together; one table per call."""
+    now = now or timezone.now()
+    entries = list(
+        QueueEntry.objects.select_for_update()
+        .filter(game=game)
+        .select_related("user")
+        .order_by("joined_at")
+    )
+    for anchor in entries:
+        group = [anchor]
+        for candidate in entries:
+            if candidate is anchor or candidate.players != anchor.players:
+                continue
+            if candidate.rated != anchor.rated:
+                continue
+            if _compatible(group, candidate, now):
+                group.append(candidate)
+            if len(group) == anchor.players:
+                break
+        if len(group) == anchor.players:
+            match = services.match_create(
+                game=game,
+                seats=[SeatSpec(user=entry.user) for entry in group],
+                rated=anchor.rated,
+            )
+            QueueEntry.objects.filter(pk__in=[entry.pk for entry in group]).delete()
+            return services.match_start(match_id=match.pk)
+    return None

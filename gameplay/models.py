@@ -1,0 +1,237 @@
+"""Matches: who sits where, the engine state, and the ordered log of everything done.
+
+A match row is the single writer's lock: every change goes through
+``gameplay.services`` which locks it, re-validates through the rules engine,
+applies, bumps ``version`` and appends to the log, all in one transaction.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class MatchStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting for players"
+    ACTIVE = "active", "In play"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+class Match(models.Model):
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    game = models.CharField(max_length=20, db_index=True)
+    config = models.JSONField(default=dict, help_text="Validated engine options.")
+    rated = models.BooleanField(default=False)
+    status = models.CharField(
+        max_length=10,
+        choices=MatchStatus.choices,
+        default=MatchStatus.WAITING,
+        db_index=True,
+    )
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hosted_matches",
+    )
+    # Secret until the end; the hash is published at the start so anyone can
+    # check afterwards that the deal was fixed before the first move.
+    seed = models.BigIntegerField(null=True, blank=True)
+    seed_hash = models.CharField(max_length=64, blank=True)
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    # Time control: {"per_move": seconds or null, "total": seconds or null}.
+    time_control = models.JSONField(default=dict, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    spectator_delay = models.PositiveSmallIntegerField(
+        default=0, help_text="Spectators see the game this many moves behind."
+    )
+    # Generic hook for leagues, tournaments and ladders: gameplay never reads it.
+    context = models.CharField(max_length=80, blank=True, db_index=True)
+    result = models.JSONField(null=True, blank=True)
+    end_reason = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    finish_announced_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"{self.game} match {self.public_id}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+
+
+class Seat(models.Model):
+    """One place at a match: a person, a built-in bot, or an uploaded bot."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    # "" for a person; "builtin:<name>" for a built-in bot; "bot:<version id>"
+    # for an uploaded bot driven by the bots app.
+    agent = models.CharField(max_length=40, blank=True)
+    label = models.CharField(max_length=60, blank=True)
+    clock_ms = models.BigIntegerField(
+        null=True, blank=True, help_text="Total time left, when the match has one."
+    )
+    connected = models.PositiveSmallIntegerField(default=0)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+    # A person who left a table of three or more: a bot plays on, they still lose.
+    replaced_by_bot = models.BooleanField(default=False)
+    forfeited = models.BooleanField(default=False)
+    placement = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of {self.match_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.agent) or self.replaced_by_bot
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and not self.agent
+
+    @property
+    def display_name(self) -> str:
+        if self.label:
+            return self.label
+        if self.user_id:
+            return self.user.public_name
+        if self.agent:
+            return self.agent.split(":", 1)[-1].title() + " bot"
+        return "Open seat"
+
+
+class ActionKind(models.TextChoices):
+    MOVE = "move", "Move"
+    TIMEOUT = "timeout", "Clock expired: default action"
+    BOT_TAKEOVER = "takeover", "Move by the bot that replaced a leaver"
+
+
+class MatchAction(models.Model):
+    """One applied action; ``version`` is the match version it produced."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    version = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action_id = models.CharField(max_length=80)
+    kind = models.CharField(
+        max_length=10, choices=ActionKind.choices, default=ActionKind.MOVE
+    )
+    # Engine events with public and per-seat private parts (chance outcomes
+    # included). Served only through ``gameplay.rules.view_events``.
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "version"], name="unique_action_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"v{self.version} seat {self.seat}: {self.action_id}"
+
+
+class MatchSnapshot(models.Model):
+    """The engine state every few versions, so replays need not start at zero."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "version"], name="unique_snapshot_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"snapshot v{self.version} of {self.match_id}"
+
+
+class ChallengeStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    ACCEPTED = "accepted", "Accepted"
+    DECLINED = "declined", "Declined"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Challenge(models.Model):
+    """A direct invitation from one player to another."""
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_sent",
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+    )
+    game = models.CharField(max_length=20)
+    config = models.JSONField(default=dict)
+    rated = models.BooleanField(default=False)
+    time_control = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        max_length=10, choices=ChallengeStatus.choices, default=ChallengeStatus.PENDING
+    )
+    match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} challenges {self.challenged} to {self.game}"
+
+
+class QueueEntry(models.Model):
+    """A player waiting in the quick-play queue of one game."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    game = models.CharField(max_length=20)
+    players = models.PositiveSmallIntegerField(default=2)
+    rated = models.BooleanField(default=False)
+    rating = models.FloatField(null=True, blank=True)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="one_queue_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} queued for {self.game}"

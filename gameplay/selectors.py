@@ -1,0 +1,211 @@
+"""Match reads: what each seat, spectator or replay viewer may see.
+
+Everything a client receives about a match is built here, from the engine's
+allow-listed observations and ``view_events``; nothing copies the raw state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
+
+from accounts.models import User
+from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
+from gameplay.rules import get_game, view_events
+
+PROTOCOL_VERSION = 1
+
+
+def match_by_public_id(*, public_id: str) -> Match:
+    return get_object_or_404(
+        Match.objects.prefetch_related("seats__user"), public_id=public_id
+    )
+
+
+def seats_public(*, match: Match) -> list[dict[str, Any]]:
+    from gameplay.services import seat_deadline
+
+    out = []
+    for seat in match.seats.all():
+        deadline = (
+            seat_deadline(match=match, seat=seat)
+            if match.status == MatchStatus.ACTIVE
+            else None
+        )
+        out.append(
+            {
+                "number": seat.number,
+                "name": seat.display_name,
+                "username": seat.user.username if seat.user_id else None,
+                "is_bot": seat.is_bot,
+                "agent": seat.agent or None,
+                "connected": seat.connected > 0 or seat.is_bot,
+                "replaced_by_bot": seat.replaced_by_bot,
+                "forfeited": seat.forfeited,
+                "clock_ms": seat.clock_ms,
+                "deadline": deadline.isoformat() if deadline else None,
+                "placement": seat.placement,
+            }
+        )
+    return out
+
+
+def _frame_base(match: Match) -> dict[str, Any]:
+    frame: dict[str, Any] = {
+        "type": "state",
+        "protocol": PROTOCOL_VERSION,
+        "match": str(match.public_id),
+        "game": match.game,
+        "status": match.status,
+        "version": match.version,
+        "rated": match.rated,
+        "time_control": match.time_control,
+        "seed_hash": match.seed_hash,
+        "seats": seats_public(match=match),
+    }
+    if match.is_over:
+        frame["result"] = match.result
+        frame["end_reason"] = match.end_reason
+        frame["seed"] = str(match.seed) if match.seed is not None else None
+    return frame
+
+
+def seat_frame(
+    *, match: Match, seat: int, events: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """What one seat sees now: its own observation, events and legal actions."""
+    frame = _frame_base(match)
+    frame["seat"] = seat
+    if match.state is None:
+        frame.update(view=None, events=[], legal=[], actors=[])
+        return frame
+    engine = get_game(match.game)
+    actors = engine.actors(match.state) if match.status == MatchStatus.ACTIVE else []
+    frame["view"] = engine.observe(match.state, seat)
+    frame["events"] = view_events(events or [], seat)
+    frame["actors"] = actors
+    frame["legal"] = engine.legal_actions(match.state, seat) if seat in actors else []
+    return frame
+
+
+def spectator_version(*, match: Match) -> int:
+    """The version spectators are shown: held back by the delay while in play."""
+    if match.status == MatchStatus.ACTIVE and match.spectator_delay:
+        return max(0, match.version - match.spectator_delay)
+    return match.version
+
+
+def spectator_frame(
+    *, match: Match, events: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The public view, delayed by the table's spectator delay while in play."""
+    frame = _frame_base(match)
+    frame["seat"] = None
+    if match.state is None:
+        frame.update(view=None, events=[], legal=[], actors=[])
+        return frame
+    engine = get_game(match.game)
+    shown = spectator_version(match=match)
+    if shown == match.version:
+        state = match.state
+        shown_events = events or []
+    else:
+        state = state_at(match=match, version=shown)
+        action = MatchAction.objects.filter(match=match, version=shown).first()
+        shown_events = action.events if action else []
+        frame["version"] = shown
+        frame["delayed_by"] = match.version - shown
+    frame["view"] = engine.observe(state, None)
+    frame["events"] = view_events(shown_events, None)
+    frame["actors"] = engine.actors(state) if match.status == MatchStatus.ACTIVE else []
+    frame["legal"] = []
+    return frame
+
+
+def state_at(*, match: Match, version: int) -> dict[str, Any]:
+    """Rebuild the engine state at ``version`` from the nearest snapshot and the log."""
+    if version == match.version and match.state is not None:
+        return match.state
+    snapshot = (
+        MatchSnapshot.objects.filter(match=match, version__lte=version)
+        .order_by("-version")
+        .first()
+    )
+    if snapshot is None:
+        raise ValueError(f"match {match.pk} has no snapshot at or before {version}")
+    engine = get_game(match.game)
+    state = snapshot.state
+    for action in MatchAction.objects.filter(
+        match=match, version__gt=snapshot.version, version__lte=version
+    ).order_by("version"):
+        state, _ = engine.apply(state, action.seat, action.action_id)
+    return state
+
+
+def events_since(
+    *, match: Match, seat: int | None, after_version: int
+) -> list[dict[str, Any]]:
+    """Every logged step after ``after_version`` as ``seat`` may see it (resume)."""
+    limit = match.version if seat is not None else spectator_version(match=match)
+    steps = MatchAction.objects.filter(
+        match=match, version__gt=after_version, version__lte=limit
+    ).order_by("version")
+    return [
+        {
+            "version": step.version,
+            "seat": step.seat,
+            "kind": step.kind,
+            "events": view_events(step.events, seat),
+        }
+        for step in steps
+    ]
+
+
+def user_seat(*, match: Match, user: User | None) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in match.seats.all():
+        if seat.user_id == user.pk:
+            return seat
+    return None
+
+
+def open_tables(*, game: str | None = None) -> QuerySet[Match]:
+    tables = Match.objects.filter(status=MatchStatus.WAITING).prefetch_related(
+        "seats__user"
+    )
+    if game:
+        tables = tables.filter(game=game)
+    return tables.order_by("-created_at")
+
+
+def live_matches(*, game: str | None = None) -> QuerySet[Match]:
+    matches = Match.objects.filter(status=MatchStatus.ACTIVE).prefetch_related(
+        "seats__user"
+    )
+    if game:
+        matches = matches.filter(game=game)
+    return matches.order_by("-started_at")
+
+
+def recent_matches(
+    *, user: User | None = None, game: str | None = None, limit: int = 20
+) -> list[Match]:
+    matches = Match.objects.filter(status=MatchStatus.FINISHED)
+    if user is not None:
+        matches = matches.filter(seats__user=user)
+    if game:
+        matches = matches.filter(game=game)
+    return list(
+        matches.prefetch_related("seats__user").order_by("-finished_at")[:limit]
+    )
+
+
+def matches_for_user(*, user: User) -> QuerySet[Match]:
+    return (
+        Match.objects.filter(Q(seats__user=user) | Q(host=user))
+        .distinct()
+        .prefetch_related("seats__user")
+    )

@@ -1,0 +1,701 @@
+"""Match writes: create, start, act, finish, resign, abort, forfeit, clocks, bots.
+
+One writer per match: every function that changes a match locks its row with
+``select_for_update``, re-validates through the rules engine, applies, bumps
+``version`` and appends to the ordered log inside one transaction. Broadcasting
+and the "match finished" announcement happen only after the commit, so nobody is
+ever told about a move that was rolled back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from gameplay import broadcast
+from gameplay.errors import (
+    BadRequest,
+    Forbidden,
+    IllegalMove,
+    MatchError,
+    MatchNotFound,
+    NotActive,
+    NotYourTurn,
+    StaleVersion,
+)
+from gameplay.models import (
+    ActionKind,
+    Match,
+    MatchAction,
+    MatchSnapshot,
+    MatchStatus,
+    Seat,
+)
+from gameplay.rules import GameError, IllegalAction, get_game
+from gameplay.signals import match_finished
+
+logger = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 25
+MAX_ACTION_ID_LENGTH = 80
+BUILTIN_PREFIX = "builtin:"
+# The bot that plays on for a person who left a table of three or more.
+TAKEOVER_BOT = "builtin:heuristic"
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in one seat when a match is created (all empty = open seat)."""
+
+    user: User | None = None
+    agent: str = ""
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class ActOutcome:
+    version: int
+    events: list[dict[str, Any]]
+    finished: bool
+
+
+def seed_commitment(*, public_id: str, seed: int) -> str:
+    """The published hash of a match's seed: sha256 of "<match uuid>:<seed>"."""
+    return hashlib.sha256(f"{public_id}:{seed}".encode()).hexdigest()
+
+
+def validate_time_control(time_control: dict[str, Any] | None) -> dict[str, Any]:
+    time_control = dict(time_control or {})
+    unknown = set(time_control) - {"per_move", "total"}
+    if unknown:
+        raise BadRequest(f"unknown time-control field(s): {', '.join(sorted(unknown))}")
+    clean: dict[str, Any] = {}
+    for key, low, high in (("per_move", 5, 3600), ("total", 30, 7 * 86400)):
+        value = time_control.get(key)
+        if value in (None, "", 0):
+            continue
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise BadRequest(f"time control {key} must be a whole number of seconds")
+        if not low <= value <= high:
+            raise BadRequest(f"time control {key} must be between {low} and {high} s")
+        clean[key] = value
+    return clean
+
+
+def validate_agent(agent: str) -> None:
+    if not agent:
+        return
+    if agent.startswith(BUILTIN_PREFIX):
+        from gameplay.rules.bots import available_bots
+
+        name = agent.removeprefix(BUILTIN_PREFIX)
+        if name not in available_bots():
+            raise BadRequest(
+                f"unknown built-in bot {name!r}; choose from "
+                + ", ".join(available_bots())
+            )
+    elif not agent.startswith("bot:"):
+        raise BadRequest(f"unknown seat agent {agent!r}")
+
+
+@transaction.atomic
+def match_create(
+    *,
+    game: str,
+    seats: list[SeatSpec],
+    config: dict[str, Any] | None = None,
+    rated: bool = False,
+    time_control: dict[str, Any] | None = None,
+    host: User | None = None,
+    context: str = "",
+    spectator_delay: int = 0,
+) -> Match:
+    """Create a match in the waiting state; seats may be left open for a lobby."""
+    try:
+        engine = get_game(game)
+    except GameError as exc:
+        raise BadRequest(str(exc)) from exc
+    if not isinstance(config or {}, dict):
+        raise BadRequest("options must be a JSON object")
+    try:
+        clean_config = engine.validate_config({**(config or {}), "players": len(seats)})
+    except GameError as exc:
+        raise BadRequest(str(exc)) from exc
+    if not 0 <= spectator_delay <= 50:
+        raise BadRequest("spectator delay must be between 0 and 50 moves")
+    users = [spec.user.pk for spec in seats if spec.user is not None]
+    if len(users) != len(set(users)):
+        raise BadRequest("a player can take only one seat at a match")
+    for spec in seats:
+        validate_agent(spec.agent)
+    match = Match.objects.create(
+        game=game,
+        config=clean_config,
+        rated=rated,
+        host=host,
+        time_control=validate_time_control(time_control),
+        context=context,
+        spectator_delay=spectator_delay,
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            match=match,
+            number=number,
+            user=spec.user,
+            agent=spec.agent,
+            label=spec.label,
+        )
+        for number, spec in enumerate(seats)
+    )
+    return match
+
+
+def _locked(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist as exc:
+        raise MatchNotFound("no such match") from exc
+
+
+@transaction.atomic
+def match_start(*, match_id: int) -> Match:
+    """Deal: draw a secret seed, publish its hash, set up the engine state."""
+    match = _locked(match_id)
+    if match.status != MatchStatus.WAITING:
+        raise NotActive("this match has already started")
+    seats = list(match.seats.all())
+    if any(seat.is_open for seat in seats):
+        raise BadRequest("every seat must be filled before the match starts")
+    engine = get_game(match.game)
+    seed = secrets.randbits(62)
+    match.seed = seed
+    match.seed_hash = seed_commitment(public_id=str(match.public_id), seed=seed)
+    match.state = engine.setup(match.config, seed)
+    match.version = 0
+    match.status = MatchStatus.ACTIVE
+    now = timezone.now()
+    match.started_at = match.turn_started_at = now
+    total = match.time_control.get("total")
+    if total:
+        Seat.objects.filter(match=match).update(clock_ms=total * 1000)
+    match.save()
+    MatchSnapshot.objects.create(match=match, version=0, state=match.state)
+    state = match.state
+    transaction.on_commit(
+        lambda: broadcast.match_changed(match_id=match.pk, state=state)
+    )
+    transaction.on_commit(lambda: _after_change(match.pk))
+    return match
+
+
+def _seat_of(match: Match, number: int) -> Seat:
+    try:
+        return match.seats.get(number=number)
+    except Seat.DoesNotExist as exc:
+        raise BadRequest(f"seat {number} does not exist at this match") from exc
+
+
+def seat_for_user(*, match: Match, user: User | None) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return match.seats.filter(user=user).first()
+
+
+def _charge_clock(match: Match, seat: Seat, now: datetime) -> None:
+    """Take the time since the turn began off the mover's total clock."""
+    if match.time_control.get("total") and match.turn_started_at and seat.clock_ms:
+        spent = int((now - match.turn_started_at).total_seconds() * 1000)
+        seat.clock_ms = max(0, seat.clock_ms - spent)
+        seat.save(update_fields=["clock_ms"])
+
+
+def _apply(
+    match: Match, seat: Seat, action_id: str, *, kind: str = ActionKind.MOVE
+) -> ActOutcome:
+    """Apply one validated action to a locked match (inside a transaction)."""
+    engine = get_game(match.game)
+    if seat.number not in engine.actors(match.state):
+        raise NotYourTurn("it is not your turn to act")
+    try:
+        new_state, events = engine.apply(match.state, seat.number, action_id)
+    except IllegalAction as exc:
+        raise IllegalMove(str(exc)) from exc
+    now = timezone.now()
+    _charge_clock(match, seat, now)
+    match.state = new_state
+    match.version += 1
+    match.turn_started_at = now
+    MatchAction.objects.create(
+        match=match,
+        version=match.version,
+        seat=seat.number,
+        action_id=action_id,
+        kind=kind,
+        events=events,
+        created_at=now,
+    )
+    if match.version % SNAPSHOT_EVERY == 0:
+        MatchSnapshot.objects.create(
+            match=match, version=match.version, state=new_state
+        )
+    finished = engine.is_over(new_state)
+    if finished:
+        _finish(match, reason="completed")
+    else:
+        match.save(update_fields=["state", "version", "turn_started_at"])
+    match_pk, version = match.pk, match.version
+    transaction.on_commit(
+        lambda: broadcast.match_changed(
+            match_id=match_pk, state=new_state, events=events, version=version
+        )
+    )
+    transaction.on_commit(lambda: _after_change(match_pk))
+    return ActOutcome(version=match.version, events=events, finished=finished)
+
+
+def match_act(
+    *,
+    match_id: int,
+    user: User | None,
+    action_id: Any,
+    expected_version: Any = None,
+    seat_number: int | None = None,
+) -> ActOutcome:
+    """A person's move. Every refusal raises a MatchError and changes nothing."""
+    if not isinstance(action_id, str) or not action_id:
+        raise BadRequest("action must be a non-empty string id")
+    if len(action_id) > MAX_ACTION_ID_LENGTH:
+        raise BadRequest("action id is too long")
+    if expected_version is not None and (
+        not isinstance(expected_version, int) or isinstance(expected_version, bool)
+    ):
+        raise BadRequest("version must be an integer")
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise NotActive("this match is not in play")
+        seat = seat_for_user(match=match, user=user)
+        if seat is None:
+            raise Forbidden("you have no seat at this match")
+        if seat_number is not None and seat_number != seat.number:
+            raise Forbidden("that seat is not yours")
+        if seat.replaced_by_bot or seat.forfeited:
+            raise Forbidden("you left this match; a bot plays your seat")
+        if expected_version is not None and expected_version != match.version:
+            raise StaleVersion(
+                f"the match is at version {match.version}, not {expected_version}"
+            )
+        return _apply(match, seat, action_id)
+
+
+def match_system_act(
+    *,
+    match_id: int,
+    seat_number: int,
+    action_id: str,
+    expected_version: int,
+    kind: str = ActionKind.MOVE,
+) -> ActOutcome:
+    """A move by a bot seat (built-in or uploaded), driven by the server."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise NotActive("this match is not in play")
+        if expected_version != match.version:
+            raise StaleVersion(f"the match moved on to version {match.version}")
+        seat = _seat_of(match, seat_number)
+        if not seat.is_bot:
+            raise Forbidden("only bot seats are played by the server")
+        return _apply(match, seat, action_id, kind=kind)
+
+
+def _final_result(match: Match, engine_result: dict[str, Any] | None) -> dict[str, Any]:
+    """The engine's result, with forfeited seats placed last (a leaver loses)."""
+    seats = list(match.seats.all())
+    n = len(seats)
+    forfeited = sorted(seat.number for seat in seats if seat.forfeited)
+    if engine_result and engine_result.get("placements"):
+        placements = list(engine_result["placements"])
+    else:
+        placements = [1] * n
+    if forfeited:
+        survivors = [s for s in range(n) if s not in forfeited]
+        order = sorted(survivors, key=lambda s: placements[s])
+        ranked: list[int] = [0] * n
+        for s in survivors:
+            # Rank among survivors keeps their ties: 1 + number strictly better.
+            ranked[s] = 1 + sum(1 for o in order if placements[o] < placements[s])
+        worst = len(survivors) + 1
+        for s in forfeited:
+            ranked[s] = worst
+        placements = ranked
+    winners = [s for s in range(n) if placements[s] == 1]
+    result = {
+        "placements": placements,
+        "winners": winners,
+        "forfeited": forfeited,
+        "engine": engine_result,
+    }
+    return result
+
+
+def _finish(match: Match, *, reason: str) -> None:
+    """Close a locked match: store the result, reveal the seed, announce once."""
+    engine = get_game(match.game)
+    engine_result = engine.result(match.state) if match.state else None
+    match.result = _final_result(match, engine_result)
+    match.status = MatchStatus.FINISHED
+    match.end_reason = reason
+    match.finished_at = timezone.now()
+    match.save()
+    for number, place in enumerate(match.result["placements"]):
+        Seat.objects.filter(match=match, number=number).update(placement=place)
+    match_pk = match.pk
+    transaction.on_commit(lambda: match_announce_finished(match_id=match_pk))
+
+
+def match_announce_finished(*, match_id: int) -> bool:
+    """Send ``match_finished`` once per match, however often this is called."""
+    claimed = Match.objects.filter(
+        pk=match_id,
+        status=MatchStatus.FINISHED,
+        finish_announced_at__isnull=True,
+    ).update(finish_announced_at=timezone.now())
+    if claimed:
+        match_finished.send(sender=Match, match_id=match_id)
+    return bool(claimed)
+
+
+def _forfeit_seat(match: Match, seat: Seat, *, reason: str) -> None:
+    """A seat gives up: two players end the match; more let a bot play on."""
+    active_people = [
+        s for s in match.seats.all() if not s.forfeited and s.number != seat.number
+    ]
+    seat.forfeited = True
+    if len(match.seats.all()) <= 2 or len(active_people) <= 1:
+        seat.save(update_fields=["forfeited"])
+        _finish(match, reason=reason)
+    else:
+        seat.replaced_by_bot = True
+        seat.save(update_fields=["forfeited", "replaced_by_bot"])
+        match.save(update_fields=["state"])
+    match_pk, state = match.pk, match.state
+    transaction.on_commit(
+        lambda: broadcast.match_changed(match_id=match_pk, state=state)
+    )
+    transaction.on_commit(lambda: _after_change(match_pk))
+
+
+@transaction.atomic
+def match_resign(*, match_id: int, user: User) -> Match:
+    match = _locked(match_id)
+    if match.status != MatchStatus.ACTIVE:
+        raise NotActive("this match is not in play")
+    seat = seat_for_user(match=match, user=user)
+    if seat is None or seat.forfeited:
+        raise Forbidden("you have no seat to resign at this match")
+    _forfeit_seat(match, seat, reason="resigned")
+    return match
+
+
+@transaction.atomic
+def match_forfeit(*, match_id: int, seat_number: int, reason: str) -> Match:
+    """The server forfeits a seat (clock exhausted, bot fault, no-show)."""
+    match = _locked(match_id)
+    if match.status != MatchStatus.ACTIVE:
+        raise NotActive("this match is not in play")
+    seat = _seat_of(match, seat_number)
+    if seat.forfeited:
+        return match
+    _forfeit_seat(match, seat, reason=reason)
+    return match
+
+
+@transaction.atomic
+def match_abort(*, match_id: int, user: User | None, reason: str = "aborted") -> Match:
+    """Call a match off without a result (no rating change).
+
+    The host may abort a table that has not started; a seated player may abort a
+    started match only before anyone has moved. ``user=None`` is the server.
+    """
+    match = _locked(match_id)
+    if match.is_over:
+        raise NotActive("this match is already over")
+    if user is not None:
+        seat = seat_for_user(match=match, user=user)
+        is_host = match.host_id == user.pk
+        if match.status == MatchStatus.WAITING and not is_host:
+            raise Forbidden("only the host can call off this table")
+        if match.status == MatchStatus.ACTIVE and (seat is None or match.version > 0):
+            raise Forbidden("a match can be aborted only before the first move")
+    match.status = MatchStatus.ABORTED
+    match.end_reason = reason
+    match.finished_at = timezone.now()
+    match.save()
+    match_pk, state = match.pk, match.state
+    transaction.on_commit(
+        lambda: broadcast.match_changed(match_id=match_pk, state=state)
+    )
+    return match
+
+
+# --- Clocks -----------------------------------------------------------------
+
+
+def seat_deadline(*, match: Match, seat: Seat) -> datetime | None:
+    """When ``seat``'s clock runs out for the current turn, if it has a clock."""
+    if match.turn_started_at is None:
+        return None
+    limits = []
+    per_move = match.time_control.get("per_move")
+    if per_move:
+        limits.append(per_move * 1000)
+    if match.time_control.get("total") and seat.clock_ms is not None:
+        limits.append(seat.clock_ms)
+    if not limits:
+        return None
+    return match.turn_started_at + timedelta(milliseconds=min(limits))
+
+
+def match_expire_clocks(*, match_id: int, now: datetime | None = None) -> list[str]:
+    """Apply what an expired clock means; returns what was done (for the log).
+
+    A per-move limit that runs out plays the rules doc's default action for the
+    seat, logged as a timeout. A total clock that runs out forfeits the seat.
+    Never a silent random move.
+    """
+    now = now or timezone.now()
+    done: list[str] = []
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            return done
+        engine = get_game(match.game)
+        for number in engine.actors(match.state):
+            seat = _seat_of(match, number)
+            if seat.is_bot:
+                continue
+            deadline = seat_deadline(match=match, seat=seat)
+            if deadline is None or now < deadline:
+                continue
+            total_left = (
+                seat.clock_ms
+                - int((now - match.turn_started_at).total_seconds() * 1000)
+                if match.time_control.get("total") and seat.clock_ms is not None
+                else None
+            )
+            if total_left is not None and total_left <= 0:
+                seat.clock_ms = 0
+                seat.save(update_fields=["clock_ms"])
+                _forfeit_seat(match, seat, reason="time forfeit")
+                done.append(f"seat {number}: time forfeit")
+            else:
+                action_id = engine.timeout_action(match.state, number)
+                _apply(match, seat, action_id, kind=ActionKind.TIMEOUT)
+                done.append(f"seat {number}: timeout, played {action_id}")
+            break  # one step per call: the state changed, deadlines restart
+    for line in done:
+        logger.info("match %s clock: %s", match_id, line)
+    return done
+
+
+# --- Bots in live matches ------------------------------------------------------
+
+
+def _after_change(match_id: int) -> None:
+    """After every committed change: let built-in bots move, re-arm the clock."""
+    from gameplay import tasks
+
+    tasks.schedule_bot_turns(match_id=match_id)
+    tasks.schedule_clock_check(match_id=match_id)
+
+
+def builtin_bot_seats_to_act(*, match: Match) -> list[Seat]:
+    if match.status != MatchStatus.ACTIVE:
+        return []
+    actors = set(get_game(match.game).actors(match.state))
+    return [
+        seat
+        for seat in match.seats.all()
+        if seat.number in actors
+        and (seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot)
+    ]
+
+
+def match_play_builtin_bots(*, match_id: int, max_steps: int = 500) -> int:
+    """Let built-in bots make every move that is theirs; returns moves made.
+
+    The bot thinks without holding the row lock (ISMCTS may take a while), then
+    submits with the version it thought at; a stale version means a person moved
+    in the meantime, and it simply thinks again.
+    """
+    from gameplay.rules.bots import decision_context, get_bot
+
+    moves = 0
+    for _ in range(max_steps):
+        match = Match.objects.get(pk=match_id)
+        seats = builtin_bot_seats_to_act(match=match)
+        if not seats:
+            break
+        seat = seats[0]
+        name = (TAKEOVER_BOT if seat.replaced_by_bot else seat.agent).removeprefix(
+            BUILTIN_PREFIX
+        )
+        engine = get_game(match.game)
+        seed = (match.seed or 0) ^ (match.version * 7919 + seat.number)
+        ctx = decision_context(engine, match.state, seat.number, seed)
+        action_id = get_bot(name).choose(ctx)
+        kind = ActionKind.BOT_TAKEOVER if seat.replaced_by_bot else ActionKind.MOVE
+        try:
+            match_system_act(
+                match_id=match_id,
+                seat_number=seat.number,
+                action_id=action_id,
+                expected_version=match.version,
+                kind=kind,
+            )
+        except (StaleVersion, NotActive):
+            continue
+        except MatchError:
+            logger.exception("built-in bot %s made a refused move", name)
+            raise
+        moves += 1
+    return moves
+
+
+# --- Presence, grace period, claims ---------------------------------------------
+
+GRACE_SECONDS = 60
+
+
+def seat_connected(*, match_id: int, user: User) -> Seat | None:
+    """A seat's player opened a connection (several tabs count separately)."""
+    with transaction.atomic():
+        seat = (
+            Seat.objects.select_for_update()
+            .filter(match_id=match_id, user=user)
+            .first()
+        )
+        if seat is None:
+            return None
+        seat.connected += 1
+        seat.disconnected_at = None
+        seat.save(update_fields=["connected", "disconnected_at"])
+    transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
+    return seat
+
+
+def seat_disconnected(*, match_id: int, user: User) -> Seat | None:
+    """A connection closed; the last one starts the grace period."""
+    from gameplay import tasks
+
+    with transaction.atomic():
+        seat = (
+            Seat.objects.select_for_update()
+            .filter(match_id=match_id, user=user)
+            .first()
+        )
+        if seat is None:
+            return None
+        seat.connected = max(0, seat.connected - 1)
+        if seat.connected == 0:
+            seat.disconnected_at = timezone.now()
+        seat.save(update_fields=["connected", "disconnected_at"])
+    if seat.connected == 0 and seat.disconnected_at is not None:
+        stamp = seat.disconnected_at.isoformat()
+        from django.conf import settings
+
+        if not settings.CELERY_TASK_ALWAYS_EAGER:
+            tasks.seat_grace_expired.apply_async(
+                (match_id, seat.number, stamp), countdown=GRACE_SECONDS + 1
+            )
+    broadcast.match_changed(match_id=match_id)
+    return seat
+
+
+def _absent_past_grace(seat: Seat, now: datetime) -> bool:
+    return (
+        not seat.is_bot
+        and seat.connected == 0
+        and seat.disconnected_at is not None
+        and now - seat.disconnected_at >= timedelta(seconds=GRACE_SECONDS)
+    )
+
+
+def seat_grace_expired(
+    *,
+    match_id: int,
+    seat_number: int,
+    disconnected_at: str,
+    now: datetime | None = None,
+) -> str:
+    """The grace period of an absent seat ran out.
+
+    At tables of three or more a built-in bot takes the seat over so the others'
+    game goes on (the leaver still loses). With two players nothing happens by
+    itself: the opponent may claim the win or abort.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            return "match not in play"
+        seat = _seat_of(match, seat_number)
+        if (
+            seat.disconnected_at is None
+            or seat.disconnected_at.isoformat() != disconnected_at
+            or not _absent_past_grace(seat, now)
+        ):
+            return "player is back"
+        if match.seats.count() <= 2:
+            return "opponent may claim"
+        _forfeit_seat(match, seat, reason="left")
+        return "bot took over"
+
+
+@transaction.atomic
+def match_claim(*, match_id: int, user: User, claim: str) -> Match:
+    """Claim the win (or abort) when every opponent is gone past the grace period."""
+    if claim not in ("win", "abort"):
+        raise BadRequest("claim must be 'win' or 'abort'")
+    match = _locked(match_id)
+    if match.status != MatchStatus.ACTIVE:
+        raise NotActive("this match is not in play")
+    seat = seat_for_user(match=match, user=user)
+    if seat is None or seat.forfeited:
+        raise Forbidden("you have no seat at this match")
+    now = timezone.now()
+    absent = [
+        s
+        for s in match.seats.all()
+        if s.number != seat.number and not s.forfeited and _absent_past_grace(s, now)
+    ]
+    others = [
+        s for s in match.seats.all() if s.number != seat.number and not s.forfeited
+    ]
+    if not absent or len(absent) != len(others):
+        raise Forbidden(
+            f"you can claim only when your opponent has been away for "
+            f"{GRACE_SECONDS} seconds"
+        )
+    if claim == "abort":
+        match.status = MatchStatus.ABORTED
+        match.end_reason = "abandoned"
+        match.finished_at = now
+        match.save()
+        transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
+        return match
+    for other in absent:
+        other.forfeited = True
+        other.save(update_fields=["forfeited"])
+    _finish(match, reason="abandoned")
+    transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
+    return match

@@ -1,0 +1,90 @@
+"""Celery tasks for live matches: built-in bot moves and clock expiry.
+
+Tasks take ids, are idempotent (every step re-checks the match under its lock),
+and are enqueued only after the change that triggers them has committed.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from gameplay import services
+from gameplay.models import Match, MatchStatus
+
+# Eager mode (tests, single-process use) would recurse: a bot move commits, which
+# schedules bot moves again. The running loop picks up the next move itself.
+_playing = threading.local()
+
+
+@shared_task(name="gameplay.play_builtin_bots", time_limit=600, soft_time_limit=580)
+def play_builtin_bots(match_id: int) -> int:
+    active = getattr(_playing, "matches", None)
+    if active is None:
+        active = _playing.matches = set()
+    if match_id in active:
+        return 0
+    active.add(match_id)
+    try:
+        return services.match_play_builtin_bots(match_id=match_id)
+    finally:
+        active.discard(match_id)
+
+
+def schedule_bot_turns(*, match_id: int) -> None:
+    """Queue the built-in bots' moves if a built-in bot is to act."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not services.builtin_bot_seats_to_act(match=match):
+        return
+    play_builtin_bots.delay(match_id)
+
+
+@shared_task(name="gameplay.expire_clock", time_limit=60)
+def expire_clock(match_id: int) -> list[str]:
+    return services.match_expire_clocks(match_id=match_id)
+
+
+def schedule_clock_check(*, match_id: int) -> None:
+    """Arm a check for the earliest deadline of the seats now to act.
+
+    In eager mode a countdown cannot be honoured, so nothing is armed; the
+    periodic sweep (and tests calling the service with a chosen time) cover it.
+    """
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    match = Match.objects.filter(pk=match_id, status=MatchStatus.ACTIVE).first()
+    if match is None or not match.time_control:
+        return
+    deadlines = [
+        d
+        for seat in match.seats.all()
+        if (d := services.seat_deadline(match=match, seat=seat)) is not None
+    ]
+    if deadlines:
+        delay = max(0.0, (min(deadlines) - timezone.now()).total_seconds()) + 0.05
+        expire_clock.apply_async((match_id,), countdown=delay)
+
+
+@shared_task(name="gameplay.sweep_expired_clocks", time_limit=60)
+def sweep_expired_clocks() -> int:
+    """Safety net run by beat: catch any deadline whose armed check was lost."""
+    shortest = timedelta(seconds=5)
+    candidates = Match.objects.filter(
+        status=MatchStatus.ACTIVE, turn_started_at__lte=timezone.now() - shortest
+    ).exclude(Q(time_control={}) | Q(time_control__isnull=True))
+    acted = 0
+    for match_id in candidates.values_list("pk", flat=True)[:500]:
+        acted += bool(services.match_expire_clocks(match_id=match_id))
+    return acted
+
+
+@shared_task(name="gameplay.seat_grace_expired", time_limit=60)
+def seat_grace_expired(match_id: int, seat_number: int, disconnected_at: str) -> str:
+    return services.seat_grace_expired(
+        match_id=match_id, seat_number=seat_number, disconnected_at=disconnected_at
+    )

@@ -259,6 +259,21 @@ def stage_bot_dir(source: Path, dest: Path, *, max_bytes: int) -> None:
         target_root.chmod(0o755)
 
 
+def _inner_nproc_prefix(limits: SandboxLimits) -> list[str]:
+    """Command prefix that sets RLIMIT_NPROC inside the sandbox (shared-uid mode).
+
+    Without a per-slot uid, an RLIMIT_NPROC set before bwrap would count every
+    process of the worker's own uid. Set inside the sandbox's user namespace
+    instead, the kernel counts only the bot's processes there (ucounts are per
+    user namespace), while the outer levels keep the worker's limit.
+    """
+    prlimit = "/usr/bin/prlimit"
+    if not os.path.exists(prlimit):
+        raise SandboxError("util-linux prlimit is needed to cap bot processes")
+    n = limits.max_processes
+    return [prlimit, f"--nproc={n}:{n}", "--"]
+
+
 def _interpreter_prefix(interpreter: str) -> str | None:
     """Return the install prefix to bind when the interpreter lives outside /usr."""
     real = Path(os.path.realpath(interpreter))
@@ -441,6 +456,8 @@ def spawn_sandboxed(
         fds["seccomp"] = filter_pipe()
         fds["passwd"] = data_pipe(_PASSWD)
         fds["group"] = data_pipe(_GROUP)
+        if not per_slot:
+            command = [*_inner_nproc_prefix(config.limits), *command]
         argv = build_bwrap_argv(
             config, features, command=command, fds=fds, bot_source=bot_source
         )

@@ -78,6 +78,8 @@ checks["core_dumps_off"] = resource.getrlimit(resource.RLIMIT_CORE) == (0, 0)
 INF = resource.RLIM_INFINITY
 checks["cpu_limited"] = resource.getrlimit(resource.RLIMIT_CPU)[0] != INF
 checks["memory_limited"] = resource.getrlimit(resource.RLIMIT_AS)[0] != INF
+checks["processes_limited"] = resource.getrlimit(resource.RLIMIT_NPROC)[0] != INF
+checks["files_limited"] = resource.getrlimit(resource.RLIMIT_NOFILE)[0] <= 4096
 print(json.dumps(checks), flush=True)
 sys.stdin.read()
 """

@@ -48,6 +48,8 @@ def test_selftest_proves_every_layer(sandbox_config: SandboxConfig) -> None:
         "core_dumps_off",
         "cpu_limited",
         "memory_limited",
+        "processes_limited",
+        "files_limited",
         "host_uid_unprivileged",
     }
     assert expected <= set(status.checks)

@@ -1,0 +1,51 @@
+"""Helpers for match tests: seated players and a driver that plays legal moves."""
+
+from __future__ import annotations
+
+import pytest
+
+from gameplay import services
+from gameplay.models import Match
+from gameplay.rules import get_game
+from gameplay.services import SeatSpec
+from tests.factories import UserFactory
+
+
+@pytest.fixture
+def players(db):
+    return [UserFactory(username=f"p{i}") for i in range(8)]
+
+
+def start_match(users, *, game="duelo", config=None, **kwargs) -> Match:
+    match = services.match_create(
+        game=game,
+        seats=[SeatSpec(user=user) for user in users],
+        config=config or {},
+        **kwargs,
+    )
+    return services.match_start(match_id=match.pk)
+
+
+def first_legal(match: Match) -> tuple[int, str]:
+    """The seat to act and its first legal action id."""
+    match.refresh_from_db()
+    engine = get_game(match.game)
+    seat = engine.actors(match.state)[0]
+    return seat, engine.legal_action_ids(match.state, seat)[0]
+
+
+def play_to_end(match: Match, users, max_steps: int = 2000) -> int:
+    steps = 0
+    while steps < max_steps:
+        match.refresh_from_db()
+        if match.is_over:
+            return steps
+        seat, action = first_legal(match)
+        services.match_act(
+            match_id=match.pk,
+            user=users[seat],
+            action_id=action,
+            expected_version=match.version,
+        )
+        steps += 1
+    raise AssertionError("game did not end")

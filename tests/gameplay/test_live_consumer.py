@@ -13,8 +13,8 @@ from django.contrib.auth.models import AnonymousUser
 
 from gameplay import selectors
 from gameplay.models import Match, MatchAction, MatchStatus
-from gameplay.rules import get_game, view_events
 from gameplay.routing import websocket_urlpatterns
+from gameplay.rules import get_game, view_events
 from tests.gameplay.conftest import start_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -1,0 +1,59 @@
+"""Built-in bots that play any seat through the same view a human seat gets.
+
+Usage (the host builds the context from the real state; the bot never sees it)::
+
+    from gameplay.rules.bots import decision_context, get_bot
+    bot = get_bot("ismcts", iterations=300)
+    ctx = decision_context(game, state, seat, seed)
+    action_id = bot.choose(ctx)
+
+Bots are deterministic given ``ctx.seed``. ``BOT_STRENGTHS`` labels each bot for a
+"fill this seat with a bot" menu; docs/bots-builtin.md has the measured strengths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gameplay.rules.bots.base import Bot, DecisionContext, decision_context
+from gameplay.rules.bots.heuristic import HeuristicBot
+from gameplay.rules.bots.ismcts import ISMCTSBot
+from gameplay.rules.bots.random_bot import RandomBot
+
+__all__ = [
+    "BOT_STRENGTHS",
+    "Bot",
+    "DecisionContext",
+    "available_bots",
+    "decision_context",
+    "get_bot",
+]
+
+_FACTORIES: dict[str, Callable[..., Bot]] = {
+    "heuristic": HeuristicBot,
+    "ismcts": ISMCTSBot,
+    "random": RandomBot,
+}
+
+# Label per bot for menus, ordered by measured strength (docs/bots-builtin.md).
+BOT_STRENGTHS: dict[str, str] = {
+    "random": "Beginner",
+    "heuristic": "Intermediate",
+    "ismcts": "Strong",
+}
+
+
+def available_bots() -> list[str]:
+    """Names accepted by :func:`get_bot`, sorted."""
+    return sorted(_FACTORIES)
+
+
+def get_bot(name: str, **options: Any) -> Bot:
+    """A new bot; unknown names or options raise ValueError saying what is allowed."""
+    factory = _FACTORIES.get(name) if isinstance(name, str) else None
+    if factory is None:
+        raise ValueError(
+            f"unknown bot {name!r}; available bots: {', '.join(available_bots())}"
+        )
+    return factory(**options)

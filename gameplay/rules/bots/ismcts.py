@@ -1,0 +1,208 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+Cowling, Powley and Whitehouse (2012). Each iteration:
+
+1. *determinize*: draw a full state from ``ctx.sample_state`` (consistent with what
+   this seat observes, and nothing more);
+2. *select* down the tree with UCB1, considering only the children whose action is
+   legal in this determinization, and counting for each child how often it was
+   available (the "availability" count replaces the parent visit count in UCB, so
+   rarely-legal moves are not over-explored);
+3. *expand* one untried legal action;
+4. *roll out* to the end of the game with a cheap policy;
+5. *back up* the result: each node's reward is that of the player who chose the
+   action leading to it, so opponents (and chance-free multi-step decisions of any
+   player) are searched in the same tree, each player maximizing their own share.
+
+Edges are keyed by (acting seat, action id), so a node stands for "what this seat
+has seen happen", and every player's decision points, including several decisions
+in a row by one player, are ordinary levels of the tree.
+
+The budget is an iteration count (deterministic: tests and simulations) and/or a
+wall-clock limit (live play only; a clock makes choices depend on machine speed).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from gameplay.rules.base import Game, State
+from gameplay.rules.bots.base import MASK63, DecisionContext, check_options, make_rng
+
+RolloutPolicy = Callable[[State, int, list[str], random.Random], str]
+
+# game id -> module with ``policy(state, seat, ids, rng)``; other games roll out
+# uniformly at random.
+ROLLOUT_POLICIES: dict[str, str] = {"duelo": "gameplay.rules.bots.duelo_rollout"}
+
+
+def _uniform(state: State, seat: int, ids: list[str], rng: random.Random) -> str:
+    return ids[int(rng.random() * len(ids))]
+
+
+def rollout_policy_for(game_id: str) -> RolloutPolicy:
+    module = ROLLOUT_POLICIES.get(game_id)
+    if module is None:
+        return _uniform
+    return importlib.import_module(module).policy
+
+
+class Node:
+    """Statistics of one edge (the action into this node) and its children."""
+
+    __slots__ = ("avail", "children", "reward", "seat", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat  # who chose the action leading here
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 1
+        self.children: dict[tuple[int, str], Node] = {}
+
+
+def rewards(game: Game, state: State) -> dict[int, float]:
+    """Each winner gets an equal share of one win (a shared win of k gives 1/k)."""
+    winners = game.result(state)["winners"]
+    share = 1.0 / len(winners) if winners else 0.0
+    return dict.fromkeys(winners, share)
+
+
+class ISMCTSBot:
+    """SO-ISMCTS with UCB1; see the module docstring."""
+
+    name = "ismcts"
+    OPTIONS: dict[str, tuple[type, ...]] = {
+        "iterations": (int,),
+        "time_limit": (int, float),
+        "exploration": (int, float),
+        "max_rollout_steps": (int,),
+    }
+
+    def __init__(
+        self,
+        *,
+        iterations: int | None = 300,
+        time_limit: float | None = None,
+        exploration: float = 0.7,
+        max_rollout_steps: int = 2000,
+        **unknown: Any,
+    ) -> None:
+        opts = {
+            k: v
+            for k, v in {
+                "iterations": iterations,
+                "time_limit": time_limit,
+                "exploration": exploration,
+                "max_rollout_steps": max_rollout_steps,
+            }.items()
+            if v is not None
+        }
+        check_options(self.name, {**opts, **unknown}, self.OPTIONS)
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"bot 'ismcts' iterations must be >= 1, got {iterations}")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"bot 'ismcts' time_limit must be > 0, got {time_limit}")
+        if iterations is None and time_limit is None:
+            raise ValueError("bot 'ismcts' needs iterations, time_limit or both")
+        if exploration < 0:
+            raise ValueError(
+                f"bot 'ismcts' exploration must be >= 0, got {exploration}"
+            )
+        if max_rollout_steps < 1:
+            raise ValueError("bot 'ismcts' max_rollout_steps must be >= 1")
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = float(exploration)
+        self.max_rollout_steps = max_rollout_steps
+
+    def choose(self, ctx: DecisionContext) -> str:
+        legal = ctx.legal_ids
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(ctx)
+        me = ctx.seat
+        best, best_key = legal[0], (-1, -1.0)
+        for aid in legal:  # most visited, then best mean; menu order breaks ties
+            child = root.children.get((me, aid))
+            if child is None:
+                continue
+            key = (child.visits, child.reward / child.visits if child.visits else 0.0)
+            if key > best_key:
+                best, best_key = aid, key
+        return best
+
+    def search(self, ctx: DecisionContext) -> Node:
+        """Run the iterations and return the root (useful for tests and analysis)."""
+        game = ctx.game
+        rng = make_rng(ctx.seed)
+        rollout = rollout_policy_for(game.id)
+        root = Node(-1)
+        c = self.exploration
+        deadline = (
+            time.perf_counter() + self.time_limit
+            if self.time_limit is not None
+            else None
+        )
+        is_over = game.is_over
+        actors = game.actors
+        legal_ids = game.legal_action_ids
+        apply = game.apply
+        log = math.log
+        sqrt = math.sqrt
+        it = 0
+        while True:
+            if self.iterations is not None and it >= self.iterations:
+                break
+            if deadline is not None and it and time.perf_counter() >= deadline:
+                break
+            it += 1
+            state = ctx.sample_state(rng.getrandbits(63) & MASK63)
+            node = root
+            path = [root]
+            # Selection and expansion.
+            while not is_over(state):
+                seat = actors(state)[0]
+                ids = legal_ids(state, seat)
+                children = node.children
+                untried = []
+                best_child, best_id, best_u = None, "", -1.0
+                for aid in ids:
+                    child = children.get((seat, aid))
+                    if child is None:
+                        untried.append(aid)
+                        continue
+                    child.avail += 1
+                    if untried:
+                        continue
+                    u = child.reward / child.visits + c * sqrt(
+                        log(child.avail) / child.visits
+                    )
+                    if u > best_u:
+                        best_child, best_id, best_u = child, aid, u
+                if untried:
+                    aid = untried[int(rng.random() * len(untried))]
+                    child = children[(seat, aid)] = Node(seat)
+                    state, _ = apply(state, seat, aid)
+                    path.append(child)
+                    break
+                state, _ = apply(state, seat, best_id)
+                node = best_child
+                path.append(node)
+            # Rollout.
+            steps = 0
+            while not is_over(state) and steps < self.max_rollout_steps:
+                seat = actors(state)[0]
+                aid = rollout(state, seat, legal_ids(state, seat), rng)
+                state, _ = apply(state, seat, aid)
+                steps += 1
+            share = rewards(game, state) if is_over(state) else {}
+            # Backpropagation.
+            for n in path:
+                n.visits += 1
+                n.reward += share.get(n.seat, 0.0)
+        return root

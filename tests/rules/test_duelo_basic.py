@@ -51,7 +51,7 @@ def test_random_playout_ends_with_a_result() -> None:
         (seat,) = GAME.actors(state)
         actions = GAME.legal_actions(state, seat)
         assert actions and all(a["label"] for a in actions)
-        state, events = GAME.apply(state, seat, rnd.choice(actions)["id"])
+        state, _events = GAME.apply(state, seat, rnd.choice(actions)["id"])
         steps += 1
         assert steps < 2000
     result = GAME.result(state)

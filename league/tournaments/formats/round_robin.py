@@ -10,28 +10,11 @@ a row with the same seat, the same guarantee chess arbiters rely on for colours.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from collections.abc import Sequence
 
-P = TypeVar("P", bound=Hashable)
+from league.tournaments.formats.base import P, Pairing
 
-
-@dataclass(frozen=True, slots=True)
-class Pairing(Generic[P]):
-    """One game of a round: ``first`` takes the first seat (white).
-
-    ``second is None`` marks a bye (the player was paired with the dummy).
-    """
-
-    round: int
-    table: int
-    first: P
-    second: P | None
-
-    @property
-    def is_bye(self) -> bool:
-        return self.second is None
+__all__ = ["Pairing", "berger_table", "round_robin_rounds"]
 
 
 def berger_table(n: int) -> list[list[tuple[int, int]]]:

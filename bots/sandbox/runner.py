@@ -26,7 +26,6 @@ import shutil
 import signal
 import stat
 import subprocess
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,6 +178,10 @@ def processes_of_uid(uid: int, *, include_zombies: bool = False) -> list[int]:
     return found
 
 
+_CLEAN = b"clean\n"
+_BUSY = b"busy\n\n"
+
+
 class SlotAllocator:
     """Hands out sandbox slots with one ``flock`` per slot, across processes.
 
@@ -205,14 +208,23 @@ class SlotAllocator:
             except BlockingIOError:
                 os.close(fd)
                 continue
-            kill_uid(self._config.host_uid(slot))
+            # The lock file says whether the last holder swept the slot on release.
+            # If it did not (it crashed, or never finished), sweep now: whatever
+            # survived must not share the uid (and RLIMIT_NPROC) with the new bot.
+            if os.pread(fd, 16, 0) != _CLEAN:
+                kill_uid(self._config.host_uid(slot))
+            os.pwrite(fd, _BUSY, 0)
             return slot, fd
         raise SandboxError("all sandbox slots are busy")
 
     @staticmethod
-    def release(lock_fd: int) -> None:
-        """Free a slot taken with :meth:`acquire`."""
-        os.close(lock_fd)
+    def release(lock_fd: int, *, clean: bool) -> None:
+        """Free a slot taken with :meth:`acquire`; ``clean`` after a full sweep."""
+        try:
+            if clean:
+                os.pwrite(lock_fd, _CLEAN, 0)
+        finally:
+            os.close(lock_fd)
 
     def stage_dir(self, slot: int) -> Path:
         """Where the slot's snapshot of the bot code is staged."""
@@ -304,6 +316,10 @@ def build_bwrap_argv(
     argv += [
         "--uid", str(INNER_UID), "--gid", str(INNER_GID),
         "--hostname", "arena-bot",
+        # --as-pid-1: the bot itself is the namespace's pid 1, so when it exits the
+        # kernel kills everything it left behind, and bwrap reaps it directly (a
+        # separate reaper would be orphaned to the host's init as a zombie).
+        "--as-pid-1",
         "--die-with-parent", "--new-session", "--cap-drop", "ALL",
         "--clearenv",
         "--setenv", "PATH", "/usr/bin:/bin",
@@ -389,20 +405,17 @@ class SandboxedProcess:
                 os.killpg(self.popen.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        swept = False
         if self.host_uid is not None:
+            # Atomic: kill(-1) as the slot uid reaches every process of the slot.
             kill_uid(self.host_uid)
+            swept = True
         rc = self.popen.wait()
-        if self.host_uid is not None:
-            for _ in range(100):
-                if not processes_of_uid(self.host_uid):
-                    break
-                kill_uid(self.host_uid)
-                time.sleep(0.005)
         if self._staged is not None:
             shutil.rmtree(self._staged, ignore_errors=True)
             self._staged = None
         if self._lock_fd is not None:
-            SlotAllocator.release(self._lock_fd)
+            SlotAllocator.release(self._lock_fd, clean=swept)
             self._lock_fd = None
         return rc
 
@@ -496,7 +509,7 @@ def spawn_sandboxed(
         if staged is not None:
             shutil.rmtree(staged, ignore_errors=True)
         if lock_fd is not None:
-            SlotAllocator.release(lock_fd)
+            SlotAllocator.release(lock_fd, clean=False)
 
 
 def spawn_unsandboxed(

@@ -201,7 +201,7 @@ def test_detached_daemon_does_not_survive(
     assert bot.handshake({}) == {"daemonized": True}
     uid = bot.process.host_uid
     assert uid is not None
-    assert len(processes_of_uid(uid)) >= 3  # bwrap, its init, bot (+ daemon)
+    assert len(processes_of_uid(uid)) >= 3  # bwrap, bot (pid 1 inside), daemon
     if main_exits:
         bot.send({"exit": True})
         bot.process.popen.wait(timeout=5)

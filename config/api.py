@@ -34,3 +34,14 @@ class ApiRootView(APIView):
             except NoReverseMatch:
                 continue
         return Response(index)
+
+
+def api_exception_handler(exc, context):
+    """DRF's handler, plus match errors as `{"code", "detail"}` with their status."""
+    from rest_framework.views import exception_handler
+
+    from gameplay.errors import MatchError
+
+    if isinstance(exc, MatchError):
+        return Response({"code": exc.code, "detail": exc.message}, status=exc.status)
+    return exception_handler(exc, context)

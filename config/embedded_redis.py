@@ -17,6 +17,8 @@ from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = BASE_DIR / "var" / "redis"
+# Servers this process started, so stop() can reap them (no zombies left behind).
+_children: dict[Path, subprocess.Popen] = {}
 
 
 class EmbeddedRedisError(RuntimeError):
@@ -77,7 +79,7 @@ class EmbeddedRedis:
                 "port 0",
                 f"unixsocket {self.socket_path}",
                 "unixsocketperm 700",
-                "daemonize yes",
+                "daemonize no",
                 f"pidfile {self.pidfile}",
                 f"dir {self.directory}",
                 "dbfilename dump.rdb",
@@ -90,13 +92,16 @@ class EmbeddedRedis:
         conf_path = self.directory / "redis.conf"
         conf_path.write_text(config + "\n")
         try:
-            subprocess.run(
+            # A child in its own session: Ctrl-C in a terminal reaches our runner,
+            # which then stops the server in order instead of racing it.
+            _children[self.socket_path] = subprocess.Popen(
                 [executable, str(conf_path)],
-                check=True,
-                capture_output=True,
-                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
             )
-        except (OSError, subprocess.SubprocessError) as exc:
+        except OSError as exc:
             raise EmbeddedRedisError(
                 f"could not start the embedded Redis ({executable}): {exc}"
             ) from exc
@@ -104,27 +109,47 @@ class EmbeddedRedis:
         while time.monotonic() < deadline:
             if self.is_running():
                 return True
+            if _children[self.socket_path].poll() is not None:
+                break
             time.sleep(0.05)
+        self.stop()
         raise EmbeddedRedisError(
             f"the embedded Redis did not come up within {timeout:.0f} s; "
             f"see {self.directory / 'redis.log'}"
         )
 
     def stop(self, *, timeout: float = 10.0) -> None:
-        """Stop the server and wait until its process is gone."""
-        pid = self.pid()
-        if pid is None:
-            return
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            return
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and self.pid() is not None:
-            time.sleep(0.05)
-        if self.pid() is not None:
-            os.kill(pid, signal.SIGKILL)
+        """Stop the server and wait until its process is gone (and reaped)."""
+        child = _children.pop(self.socket_path, None)
+        pid = child.pid if child is not None else self.pid()
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            if child is not None:
+                try:
+                    child.wait(timeout=timeout)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    child.wait()
+            else:
+                deadline = time.monotonic() + timeout
+                while time.monotonic() < deadline and _alive(pid):
+                    time.sleep(0.05)
+                if _alive(pid):
+                    os.kill(pid, signal.SIGKILL)
         self.socket_path.unlink(missing_ok=True)
+        self.pidfile.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs; a zombie waiting for another parent counts as dead."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
 
 
 def default_embedded_redis() -> EmbeddedRedis:

@@ -50,7 +50,9 @@ def _announce_when_healthy(url: str, *, timeout: float = 90.0) -> None:
         except (OSError, ValueError):
             pass
         time.sleep(1)
-    print(f"\nmake run: not healthy after {timeout:.0f} s (failing: {last})", flush=True)
+    print(
+        f"\nmake run: not healthy after {timeout:.0f} s (failing: {last})", flush=True
+    )
 
 
 def main() -> None:
@@ -103,7 +105,9 @@ def main() -> None:
             "--scheduler django_celery_beat.schedulers:DatabaseScheduler",
             env=env,
         )
-        threading.Thread(target=_announce_when_healthy, args=(url,), daemon=True).start()
+        threading.Thread(
+            target=_announce_when_healthy, args=(url,), daemon=True
+        ).start()
         manager.loop()
         code = manager.returncode or 0
     finally:

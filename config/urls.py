@@ -24,6 +24,7 @@ api_patterns = [
         accounts_api.UserDetailView.as_view(),
         name="api-user-detail",
     ),
+    path("", include("gameplay.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(
         "docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"

@@ -70,3 +70,67 @@ def game_catalog() -> list[GameInfo]:
 def game_choices() -> list[tuple[str, str]]:
     """(id, name) pairs for model and form choices: only games with an engine."""
     return [(info.id, info.name) for info in game_catalog()]
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One option a host may set on a public table (a safe subset of the engine's)."""
+
+    key: str
+    label: str
+    kind: str  # "choice", "bool" or "int"
+    default: object
+    choices: tuple[tuple[str, str], ...] = ()
+    min_value: int = 0
+    max_value: int = 0
+    help_text: str = ""
+
+
+# Engine options such as a stacked deck exist for tests and puzzles; public tables
+# expose only these, so nobody can set up a rated game with a known deal.
+TABLE_OPTIONS: dict[str, tuple[TableOption, ...]] = {
+    "duelo": (
+        TableOption(
+            "start",
+            "Who starts",
+            "choice",
+            "random",
+            choices=(("random", "At random"), ("highest_focus", "Highest Focus draw")),
+        ),
+        TableOption(
+            "rounds",
+            "Round wins needed",
+            "int",
+            1,
+            min_value=1,
+            max_value=5,
+            help_text="Victory markers: each round's winner starts the next.",
+        ),
+        TableOption(
+            "reshuffle_discard",
+            "Reshuffle the discard pile once (optional rule for 4 players)",
+            "bool",
+            False,
+        ),
+    ),
+}
+
+
+def table_options(game_id: str) -> tuple[TableOption, ...]:
+    return TABLE_OPTIONS.get(game_id, ())
+
+
+def clean_table_options(game_id: str, options: object) -> dict[str, object]:
+    """Keep a lobby's options to the public subset; anything else is refused."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError("options must be a JSON object")
+    allowed = {option.key for option in table_options(game_id)}
+    refused = sorted(str(key) for key in options if key not in allowed)
+    if refused:
+        raise ValueError(
+            f"option(s) {', '.join(refused)} cannot be set at public tables; "
+            f"allowed: {', '.join(sorted(allowed)) or 'none'}"
+        )
+    return dict(options)

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from gameplay import broadcast, services
+from gameplay.catalog import clean_table_options
 from gameplay.errors import BadRequest, Forbidden, MatchNotFound, NotActive
 from gameplay.models import (
     Challenge,
@@ -65,6 +66,7 @@ def table_create(
     """Open a table with the host in seat 0 and the other seats open."""
     if not isinstance(players, int) or isinstance(players, bool):
         raise BadRequest("players must be a whole number")
+    options = _public_options(game, options)
     seats = [SeatSpec(user=host)] + [SeatSpec() for _ in range(players - 1)]
     return services.match_create(
         game=game,
@@ -75,6 +77,13 @@ def table_create(
         host=host,
         spectator_delay=spectator_delay,
     )
+
+
+def _public_options(game: str, options: object) -> dict[str, Any]:
+    try:
+        return clean_table_options(game, options)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from exc
 
 
 def _start_if_full(match: Match) -> None:
@@ -183,8 +192,9 @@ def challenge_create(
         raise BadRequest("you already have a pending challenge to this player")
     from gameplay.rules import GameError, get_game
 
+    options = _public_options(game, options)
     try:
-        config = get_game(game).validate_config({**(options or {}), "players": 2})
+        config = get_game(game).validate_config({**options, "players": 2})
     except GameError as exc:
         raise BadRequest(str(exc)) from exc
     return Challenge.objects.create(

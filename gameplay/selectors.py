@@ -209,3 +209,107 @@ def matches_for_user(*, user: User) -> QuerySet[Match]:
         .distinct()
         .prefetch_related("seats__user")
     )
+
+
+# --- Replays ---------------------------------------------------------------------
+
+
+def parse_perspective(*, value: str | None, players: int) -> tuple[str, int | None]:
+    """``full`` (default), ``spectator`` or ``seat:N`` -> (kind, seat)."""
+    value = (value or "full").strip()
+    if value in ("full", "spectator"):
+        return value, None
+    if value.startswith("seat:"):
+        number = value.removeprefix("seat:")
+        if number.isdigit() and int(number) < players:
+            return "seat", int(number)
+    raise ValueError(
+        f"perspective must be 'full', 'spectator' or 'seat:N' with N below {players}"
+    )
+
+
+def match_replay(*, match: Match, perspective: str = "full") -> dict[str, Any]:
+    """Every step of a finished match, as one perspective saw it.
+
+    Only finished matches have replays: before the end even "what seat N knew"
+    would tell a spectator what seat N holds.
+    """
+    players = match.config.get("players") or match.seats.count()
+    kind, seat = parse_perspective(value=perspective, players=players)
+    engine = get_game(match.game)
+    state = engine.setup(match.config, match.seed)
+    view_seat = seat if kind == "seat" else None
+
+    def frame(version, actor, action_id, label, step_kind, events):
+        step = {
+            "version": version,
+            "seat": actor,
+            "action_id": action_id,
+            "label": label,
+            "kind": step_kind,
+            "events": events if kind == "full" else view_events(events, view_seat),
+            "view": engine.observe(state, view_seat),
+        }
+        if kind == "full":
+            step["hands"] = [engine.observe(state, s)["hand"] for s in range(players)]
+        return step
+
+    steps = [frame(0, None, None, None, "deal", [])]
+    for action in match.actions.order_by("version"):
+        labels = {
+            a["id"]: a.get("label") for a in engine.legal_actions(state, action.seat)
+        }
+        state, events = engine.apply(state, action.seat, action.action_id)
+        steps.append(
+            frame(
+                action.version,
+                action.seat,
+                action.action_id,
+                labels.get(action.action_id),
+                action.kind,
+                events,
+            )
+        )
+    return {
+        "match": str(match.public_id),
+        "game": match.game,
+        "perspective": perspective or "full",
+        "seed": str(match.seed),
+        "seed_hash": match.seed_hash,
+        "config": match.config,
+        "players": [s.display_name for s in match.seats.all()],
+        "result": match.result,
+        "end_reason": match.end_reason,
+        "steps": steps,
+    }
+
+
+def match_record(*, match: Match) -> dict[str, Any]:
+    """The downloadable record: enough to re-derive every deal and every step."""
+    return {
+        "format": "kungfu-arena-match/1",
+        "match": str(match.public_id),
+        "game": match.game,
+        "rules_version": (match.state or {}).get("rules_version"),
+        "config": match.config,
+        "seed": str(match.seed),
+        "seed_hash": match.seed_hash,
+        "seed_hash_method": 'sha256("<match>:<seed>")',
+        "players": [
+            {"seat": s.number, "name": s.display_name, "agent": s.agent or None}
+            for s in match.seats.all()
+        ],
+        "actions": [
+            {
+                "version": a.version,
+                "seat": a.seat,
+                "action": a.action_id,
+                "kind": a.kind,
+            }
+            for a in match.actions.order_by("version")
+        ],
+        "result": match.result,
+        "end_reason": match.end_reason,
+        "started_at": match.started_at.isoformat() if match.started_at else None,
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+    }

@@ -1,9 +1,29 @@
-"""Game pages."""
+"""Game, lobby, match and replay pages. Thin: parse, authorise, call a service."""
 
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from __future__ import annotations
 
-from gameplay.catalog import game_catalog
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from gameplay import lobby, selectors
+from gameplay.catalog import GameInfo, game_catalog
+from gameplay.errors import MatchError
+from gameplay.forms import BotSeatForm, ChallengeForm, QuickPlayForm, TableForm
+from gameplay.models import Challenge, ChallengeStatus, Match, MatchStatus, QueueEntry
+
+
+def _game_or_404(game_id: str) -> GameInfo:
+    for info in game_catalog():
+        if info.id == game_id:
+            return info
+    raise Http404("No such game.")
 
 
 def game_list(request: HttpRequest) -> HttpResponse:
@@ -11,7 +31,229 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 
 def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
-    games = {info.id: info for info in game_catalog()}
-    if game_id not in games:
-        raise Http404("No such game.")
-    return render(request, "gameplay/game_detail.html", {"game": games[game_id]})
+    """The game's lobby: open tables, live matches, quick play and challenges."""
+    game = _game_or_404(game_id)
+    user = request.user if request.user.is_authenticated else None
+    context = {
+        "game": game,
+        "tables": selectors.open_tables(game=game.id)[:30],
+        "live": selectors.live_matches(game=game.id)[:30],
+        "recent": selectors.recent_matches(game=game.id, limit=10),
+        "table_form": TableForm(game=game, initial={"players": game.min_players}),
+        "quick_form": QuickPlayForm(game=game),
+        "challenge_form": ChallengeForm(),
+    }
+    if user:
+        context["queued"] = QueueEntry.objects.filter(user=user, game=game.id).first()
+        context["challenges_in"] = Challenge.objects.filter(
+            challenged=user, game=game.id, status=ChallengeStatus.PENDING
+        ).select_related("challenger")
+        context["challenges_out"] = Challenge.objects.filter(
+            challenger=user, game=game.id, status=ChallengeStatus.PENDING
+        ).select_related("challenged")
+        context["my_matches"] = (
+            selectors.matches_for_user(user=user)
+            .filter(game=game.id, status__in=[MatchStatus.ACTIVE, MatchStatus.WAITING])
+            .order_by("-created_at")[:10]
+        )
+    return render(request, "gameplay/game_detail.html", context)
+
+
+def _report(request: HttpRequest, exc: MatchError) -> None:
+    messages.error(request, exc.message)
+
+
+@login_required
+@require_POST
+def table_create(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = _game_or_404(game_id)
+    form = TableForm(request.POST, game=game)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            messages.error(request, f"{field}: {' '.join(errors)}")
+        return redirect("gameplay:game_detail", game_id=game.id)
+    try:
+        match = lobby.table_create(
+            host=request.user,
+            game=game.id,
+            players=form.cleaned_data["players"],
+            options=form.options(),
+            rated=form.cleaned_data["rated"],
+            time_control=form.time_control(),
+            spectator_delay=form.cleaned_data["spectator_delay"] or 0,
+        )
+    except MatchError as exc:
+        _report(request, exc)
+        return redirect("gameplay:game_detail", game_id=game.id)
+    return redirect("gameplay:match", public_id=match.public_id)
+
+
+@login_required
+@require_POST
+def quick_play(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = _game_or_404(game_id)
+    if request.POST.get("leave"):
+        lobby.queue_leave(user=request.user, game=game.id)
+        messages.success(request, "You left the quick-play queue.")
+        return redirect("gameplay:game_detail", game_id=game.id)
+    form = QuickPlayForm(request.POST, game=game)
+    if not form.is_valid():
+        messages.error(request, "Choose a number of players.")
+        return redirect("gameplay:game_detail", game_id=game.id)
+    try:
+        match = lobby.queue_join(
+            user=request.user,
+            game=game.id,
+            players=form.cleaned_data["players"],
+            rated=form.cleaned_data["rated"],
+        )
+    except MatchError as exc:
+        _report(request, exc)
+        return redirect("gameplay:game_detail", game_id=game.id)
+    if match is not None:
+        return redirect("gameplay:match", public_id=match.public_id)
+    messages.success(
+        request, "You are in the queue; this page shows your game when it starts."
+    )
+    return redirect("gameplay:game_detail", game_id=game.id)
+
+
+@login_required
+@require_POST
+def challenge_create(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = _game_or_404(game_id)
+    form = ChallengeForm(request.POST)
+    if form.is_valid():
+        opponent = User.objects.filter(
+            username__iexact=form.cleaned_data["username"], is_active=True
+        ).first()
+        if opponent is None:
+            messages.error(request, "No player with that username.")
+        else:
+            per_move = form.cleaned_data.get("per_move")
+            try:
+                lobby.challenge_create(
+                    challenger=request.user,
+                    challenged=opponent,
+                    game=game.id,
+                    rated=form.cleaned_data["rated"],
+                    time_control={"per_move": per_move} if per_move else {},
+                )
+                messages.success(request, f"Challenge sent to {opponent.public_name}.")
+            except MatchError as exc:
+                _report(request, exc)
+    else:
+        messages.error(request, "Enter the username of the player to challenge.")
+    return redirect("gameplay:game_detail", game_id=game.id)
+
+
+@login_required
+@require_POST
+def challenge_answer(
+    request: HttpRequest, challenge_id: int, answer: str
+) -> HttpResponse:
+    if answer not in ("accept", "decline"):
+        raise Http404("No such answer.")
+    challenge = get_object_or_404(Challenge, pk=challenge_id)
+    try:
+        if answer == "accept":
+            match = lobby.challenge_accept(challenge_id=challenge.pk, user=request.user)
+            return redirect("gameplay:match", public_id=match.public_id)
+        lobby.challenge_decline(challenge_id=challenge.pk, user=request.user)
+        messages.success(
+            request,
+            "Challenge withdrawn."
+            if challenge.challenger_id == request.user.pk
+            else "Challenge declined.",
+        )
+    except MatchError as exc:
+        _report(request, exc)
+    return redirect("gameplay:game_detail", game_id=challenge.game)
+
+
+def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
+    match = selectors.match_by_public_id(public_id=public_id)
+    user = request.user if request.user.is_authenticated else None
+    seat = selectors.user_seat(match=match, user=user)
+    context = {
+        "match": match,
+        "game": _game_or_404(match.game),
+        "seat": seat,
+        "is_host": user is not None and match.host_id == user.pk,
+        "bot_form": BotSeatForm(),
+    }
+    if match.status != MatchStatus.WAITING:
+        frame = (
+            selectors.seat_frame(match=match, seat=seat.number)
+            if seat is not None
+            else selectors.spectator_frame(match=match)
+        )
+        context.update(
+            initial_frame=frame,
+            ws_path=f"/ws/match/{match.public_id}/",
+            seat_json=json.dumps(seat.number if seat else None),
+            replay_url=reverse("gameplay:replay", args=[match.public_id]),
+        )
+    return render(request, "gameplay/match.html", context)
+
+
+@login_required
+@require_POST
+def table_action(request: HttpRequest, public_id: str, action: str) -> HttpResponse:
+    match = get_object_or_404(Match, public_id=public_id)
+    try:
+        if action == "join":
+            lobby.table_join(match_id=match.pk, user=request.user)
+        elif action == "leave":
+            lobby.table_leave(match_id=match.pk, user=request.user)
+            if match.host_id == request.user.pk:
+                messages.success(request, "Table closed.")
+                return redirect("gameplay:game_detail", game_id=match.game)
+        elif action == "bot":
+            form = BotSeatForm(request.POST)
+            if not form.is_valid():
+                messages.error(request, "Choose a bot.")
+            else:
+                lobby.table_fill_with_bot(
+                    match_id=match.pk, user=request.user, bot=form.cleaned_data["bot"]
+                )
+        elif action == "start":
+            lobby.table_start(match_id=match.pk, user=request.user)
+        else:
+            raise Http404("No such table action.")
+    except MatchError as exc:
+        _report(request, exc)
+    return redirect("gameplay:match", public_id=match.public_id)
+
+
+def replay_page(request: HttpRequest, public_id: str) -> HttpResponse:
+    match = selectors.match_by_public_id(public_id=public_id)
+    if match.status != MatchStatus.FINISHED:
+        return render(
+            request, "gameplay/replay_unavailable.html", {"match": match}, status=409
+        )
+    return render(
+        request,
+        "gameplay/replay.html",
+        {
+            "match": match,
+            "replay_api": reverse("api-match-replay", args=[match.public_id]),
+            "record_url": reverse("gameplay:record", args=[match.public_id]),
+            "seats": [(s.number, s.display_name) for s in match.seats.all()],
+        },
+    )
+
+
+def match_record_download(request: HttpRequest, public_id: str) -> HttpResponse:
+    match = selectors.match_by_public_id(public_id=public_id)
+    if match.status != MatchStatus.FINISHED:
+        return JsonResponse(
+            {"detail": "The record is published when the match ends."}, status=409
+        )
+    response = JsonResponse(
+        selectors.match_record(match=match), json_dumps_params={"indent": 2}
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="match-{match.public_id}.json"'
+    )
+    return response

@@ -7,6 +7,7 @@ session and stopped at its end so no server outlives the run.
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
@@ -17,18 +18,18 @@ _started_embedded_redis = False
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     global _started_embedded_redis
-    if os.environ.get("REDIS_URL"):
-        return
-    from config.embedded_redis import default_embedded_redis
+    from django.conf import settings
 
-    _started_embedded_redis = default_embedded_redis().start()
+    if settings.USING_EMBEDDED_REDIS:
+        _started_embedded_redis = settings.EMBEDDED_REDIS.start()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _started_embedded_redis:
-        from config.embedded_redis import default_embedded_redis
+        from django.conf import settings
 
-        default_embedded_redis().stop()
+        settings.EMBEDDED_REDIS.stop()
+        shutil.rmtree(settings.EMBEDDED_REDIS.directory, ignore_errors=True)
 
 
 @pytest.fixture

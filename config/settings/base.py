@@ -73,9 +73,7 @@ TEMPLATES = [
 
 # --- Database: SQLite by default, DATABASE_URL selects PostgreSQL (psycopg 3).
 DATABASES = {
-    "default": env.db(
-        "DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
-    )
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web, worker and beat share one SQLite file: WAL lets readers run beside the
@@ -96,7 +94,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: REDIS_URL when given, otherwise the embedded server (see README).
 EMBEDDED_REDIS = default_embedded_redis()
 REDIS_URL = env.str("REDIS_URL", default="") or EMBEDDED_REDIS.url
-USING_EMBEDDED_REDIS = REDIS_URL == EMBEDDED_REDIS.url
+USING_EMBEDDED_REDIS = EMBEDDED_REDIS.url == REDIS_URL
 
 
 def _celery_url(redis_url: str) -> str:
@@ -195,6 +193,7 @@ REST_FRAMEWORK = {
         "user": env.str("API_THROTTLE_USER", default="600/min"),
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.api.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kung Fu Arena API",

@@ -1,0 +1,101 @@
+"""Lobby forms: a table's options are built from the game's public option list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from gameplay.catalog import GameInfo, table_options
+
+
+class TableForm(forms.Form):
+    players = forms.TypedChoiceField(coerce=int, label="Players")
+    per_move = forms.IntegerField(
+        label="Seconds per move",
+        required=False,
+        min_value=5,
+        max_value=3600,
+        help_text="Leave empty for no per-move limit.",
+    )
+    total = forms.IntegerField(
+        label="Total minutes per player",
+        required=False,
+        min_value=1,
+        max_value=7 * 24 * 60,
+    )
+    rated = forms.BooleanField(label="Rated", required=False)
+    spectator_delay = forms.IntegerField(
+        label="Spectator delay (moves)", min_value=0, max_value=50, initial=0
+    )
+
+    def __init__(self, *args: Any, game: GameInfo, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.fields["players"].choices = [
+            (n, str(n)) for n in range(game.min_players, game.max_players + 1)
+        ]
+        for option in table_options(game.id):
+            name = f"opt_{option.key}"
+            if option.kind == "choice":
+                self.fields[name] = forms.ChoiceField(
+                    label=option.label, choices=option.choices, initial=option.default
+                )
+            elif option.kind == "bool":
+                self.fields[name] = forms.BooleanField(
+                    label=option.label, required=False, initial=option.default
+                )
+            else:
+                self.fields[name] = forms.IntegerField(
+                    label=option.label,
+                    min_value=option.min_value,
+                    max_value=option.max_value,
+                    initial=option.default,
+                )
+            self.fields[name].help_text = option.help_text
+
+    def options(self) -> dict[str, Any]:
+        return {
+            option.key: self.cleaned_data[f"opt_{option.key}"]
+            for option in table_options(self.game.id)
+        }
+
+    def time_control(self) -> dict[str, int]:
+        control = {}
+        if self.cleaned_data.get("per_move"):
+            control["per_move"] = self.cleaned_data["per_move"]
+        if self.cleaned_data.get("total"):
+            control["total"] = self.cleaned_data["total"] * 60
+        return control
+
+
+class ChallengeForm(forms.Form):
+    username = forms.CharField(label="Player to challenge", max_length=150)
+    rated = forms.BooleanField(label="Rated", required=False)
+    per_move = forms.IntegerField(
+        label="Seconds per move", required=False, min_value=5, max_value=3600
+    )
+
+
+class QuickPlayForm(forms.Form):
+    players = forms.TypedChoiceField(coerce=int, label="Players")
+    rated = forms.BooleanField(label="Rated", required=False)
+
+    def __init__(self, *args: Any, game: GameInfo, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].choices = [
+            (n, str(n)) for n in range(game.min_players, game.max_players + 1)
+        ]
+
+
+class BotSeatForm(forms.Form):
+    bot = forms.ChoiceField(label="Bot")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from gameplay.rules.bots import BOT_STRENGTHS, available_bots
+
+        self.fields["bot"].choices = [
+            (name, f"{BOT_STRENGTHS.get(name, name.title())} ({name})")
+            for name in available_bots()
+        ]

@@ -8,6 +8,7 @@ share one server, and a pidfile plus a socket lets any of them find it again.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -123,10 +124,8 @@ class EmbeddedRedis:
         child = _children.pop(self.socket_path, None)
         pid = child.pid if child is not None else self.pid()
         if pid is not None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
             if child is not None:
                 try:
                     child.wait(timeout=timeout)

@@ -18,6 +18,7 @@ interprets, in ``docs/rules/duelo.md``; comments here name the reading briefly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gameplay.rules import rng as _rng
@@ -177,6 +178,8 @@ def _action_info() -> dict[str, Action]:
 
 
 ACTION_INFO = _action_info()
+# Action id -> the part after the colon, handed to the phase's handler.
+ACTION_ARG = {aid: aid.split(":", 1)[1] for aid in ACTION_INFO}
 
 _MENUS: dict[tuple[str, str], tuple[str, ...]] = {}
 
@@ -216,48 +219,87 @@ def _opponents(s: State, a: int) -> list[int]:
     return [o for o in _RINGS[s["n"]][a] if alive[o] and not crane[o]]
 
 
+def _ids_face(s: State) -> tuple[str, ...]:
+    a = s["actor"]
+    alive = s["alive"]
+    crane = s["crane"]
+    for o in _RINGS[s["n"]][a]:
+        if alive[o] and not crane[o]:
+            return _FIXED[FACE]
+    return _UP_ONLY
+
+
+def _hand_menu(prefix: str) -> Callable[[State], tuple[str, ...]]:
+    cache: dict[str, tuple[str, ...]] = {}
+
+    def ids(s: State) -> tuple[str, ...]:
+        hand = s["hands"][s["actor"]]
+        menu = cache.get(hand)
+        if menu is None:
+            menu = cache[hand] = _menu(prefix, hand)
+        return menu
+
+    return ids
+
+
+def _ids_target(s: State) -> list[str]:
+    ids = _SEAT_IDS["target:"]
+    return [ids[o] for o in _opponents(s, s["actor"])]
+
+
+def _ids_snake_target(s: State) -> list[str]:
+    ids = _SEAT_IDS["snake:"]
+    hands = s["hands"]
+    return [ids[o] for o in _opponents(s, s["actor"]) if hands[o]]
+
+
+def _ids_tiger_target(s: State) -> list[str]:
+    ids = _SEAT_IDS["tiger:"]
+    return [ids[o] for o in _opponents(s, s["actor"])]
+
+
+def _ids_monkey_a(s: State) -> list[str]:
+    ids = _SEAT_IDS["swap:"]
+    a = s["actor"]
+    return [ids[a]] + [ids[o] for o in _opponents(s, a)]
+
+
+def _ids_monkey_b(s: State) -> list[str]:
+    ids = _SEAT_IDS["swap:"]
+    a = s["actor"]
+    first = s["ctx"]["swap"]
+    return [ids[o] for o in [a, *_opponents(s, a)] if o != first]
+
+
+def _constant(ids: tuple[str, ...]) -> Callable[[State], tuple[str, ...]]:
+    return lambda s: ids
+
+
+def _ids_over(s: State) -> tuple[str, ...]:
+    return ()
+
+
+# Phase -> function returning the actor's legal ids (first = timeout default).
+_IDS: dict[str, Callable[[State], tuple[str, ...] | list[str]]] = {
+    CARD: _hand_menu("card:"),
+    ANSWER: _hand_menu("answer:"),
+    FACE: _ids_face,
+    TARGET: _ids_target,
+    DRUNK_PUT: _hand_menu("put:"),
+    C_MONKEY_ORDER: _hand_menu("bottom:"),
+    SNAKE_SEPARATE: _hand_menu("separate:"),
+    SNAKE_TARGET: _ids_snake_target,
+    TIGER_TARGET: _ids_tiger_target,
+    MONKEY_A: _ids_monkey_a,
+    MONKEY_B: _ids_monkey_b,
+    OVER: _ids_over,
+    **{ph: _constant(ids) for ph, ids in _FIXED.items() if ph != FACE},
+}
+
+
 def _ids(s: State) -> tuple[str, ...] | list[str]:
     """Legal action ids of the current actor; the first one is the timeout default."""
-    ph = s["phase"]
-    a = s["actor"]
-    if ph == CARD:
-        return _menu("card:", s["hands"][a])
-    if ph == ANSWER:
-        return _menu("answer:", s["hands"][a])
-    if ph == FACE:
-        alive = s["alive"]
-        crane = s["crane"]
-        for o in _RINGS[s["n"]][a]:
-            if alive[o] and not crane[o]:
-                return _FIXED[FACE]
-        return _UP_ONLY
-    fixed = _FIXED.get(ph)
-    if fixed is not None:
-        return fixed
-    if ph == TARGET:
-        ids = _SEAT_IDS["target:"]
-        return [ids[o] for o in _opponents(s, a)]
-    if ph == DRUNK_PUT:
-        return _menu("put:", s["hands"][a])
-    if ph == C_MONKEY_ORDER:
-        return _menu("bottom:", s["hands"][a])
-    if ph == SNAKE_SEPARATE:
-        return _menu("separate:", s["hands"][a])
-    if ph == SNAKE_TARGET:
-        ids = _SEAT_IDS["snake:"]
-        hands = s["hands"]
-        return [ids[o] for o in _opponents(s, a) if hands[o]]
-    if ph == TIGER_TARGET:
-        ids = _SEAT_IDS["tiger:"]
-        return [ids[o] for o in _opponents(s, a)]
-    if ph == MONKEY_A:
-        ids = _SEAT_IDS["swap:"]
-        return [ids[a]] + [ids[o] for o in _opponents(s, a)]
-    if ph == MONKEY_B:
-        ids = _SEAT_IDS["swap:"]
-        first = s["ctx"]["swap"]
-        return [ids[o] for o in [a, *_opponents(s, a)] if o != first]
-    return ()
+    return _IDS[s["phase"]](s)
 
 
 # ---------------------------------------------------------------------------
@@ -313,7 +355,7 @@ def _eliminate(s: State, ev: list[Event], seat: int, reason: str) -> None:
     hand = s["hands"][seat]
     s["hands"][seat] = ""
     s["discard"] += hand
-    s["out"].append(seat)
+    s["out"] = [*s["out"], seat]  # copy-on-write: clone() shares this list
     s["crane"][seat] = False
     s["tiger"][seat] = -1
     ev.append(
@@ -835,7 +877,7 @@ def _end_round(s: State, ev: list[Event], reason: str) -> None:
     s["ctx"] = {}
     alive = s["alive"]
     hands = s["hands"]
-    hidden = s["hidden"]
+    hidden = s["hidden"] = s["hidden"][:]  # copy-on-write, see clone()
     prizes = s["prizes"]
     record: dict[str, Any] = {"round": s["round"], "reason": reason}
     if reason == "deck_out":
@@ -868,8 +910,8 @@ def _end_round(s: State, ev: list[Event], reason: str) -> None:
         prize_focus=pfocus,
         face_down_prizes=[_cards(h) for h in hidden],
     )
-    s["history"].append(record)
-    markers = s["markers"]
+    s["history"] = [*s["history"], record]
+    markers = s["markers"] = s["markers"][:]
     for w in winners:
         markers[w] += 1
     ev.append(_event("round_over", {k: v for k, v in record.items()}))
@@ -1105,7 +1147,8 @@ class DueloGame:
         Validation happens before any copy is made, so a refused action costs
         nothing and leaves the caller's state exactly as it was.
         """
-        self._check(state)
+        if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
+            self._check(state)
         if type(action_id) is not str:
             raise IllegalAction(
                 f"malformed action {action_id!r}: an action is its string id, "
@@ -1129,23 +1172,25 @@ class DueloGame:
         s = self.clone(state)
         ev: list[Event] = []
         try:
-            _HANDLERS[s["phase"]](s, ev, seat, action_id[action_id.index(":") + 1 :])
+            _HANDLERS[s["phase"]](s, ev, seat, ACTION_ARG[action_id])
         except _RoundOver as end:
             _end_round(s, ev, end.reason)
         return s, ev
 
     def clone(self, state: State) -> State:
-        """A copy safe to mutate: the dict, its lists and ``ctx``; strings shared."""
+        """A copy the engine may mutate: the dict, the lists it edits, ``ctx``.
+
+        Cards are strings (immutable), and the lists that change at most once a
+        round (``hidden``, ``markers``, ``out``, ``history``) are replaced rather
+        than edited by the engine, so they are shared. Callers treat states as
+        values and never edit them in place.
+        """
         s = state.copy()
         s["hands"] = state["hands"][:]
         s["prizes"] = state["prizes"][:]
-        s["hidden"] = state["hidden"][:]
         s["alive"] = state["alive"][:]
         s["crane"] = state["crane"][:]
         s["tiger"] = state["tiger"][:]
-        s["markers"] = state["markers"][:]
-        s["out"] = state["out"][:]
-        s["history"] = state["history"][:]
         s["ctx"] = state["ctx"].copy()
         return s
 

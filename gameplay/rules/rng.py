@@ -9,6 +9,8 @@ machine and Python version, which the global ``random`` module does not promise.
 
 from __future__ import annotations
 
+import math
+
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 
@@ -44,14 +46,32 @@ def randbelow(state: str, bound: int) -> tuple[str, int]:
     return state, x % bound
 
 
+def _words_for(n: int) -> int:
+    """64-bit words whose product space exceeds n! by at least 2**64."""
+    perms = math.factorial(n)
+    return (perms.bit_length() + 63) // 64 + 1
+
+
+_WORDS = [_words_for(n) for n in range(64)]
+
+
 def shuffled(state: str, items: str) -> tuple[str, str]:
-    """Fisher-Yates shuffle of a string of card characters."""
-    cards = list(items)
-    n = len(cards)
+    """A uniformly random permutation of a string of card characters.
+
+    One big random number (a few 64-bit outputs) is read in the mixed radix
+    n, n-1, ..., 2 to drive a Fisher-Yates shuffle: a handful of generator calls
+    instead of one per card, with a bias below 2**-64.
+    """
+    n = len(items)
     if n < 2:
         return state, items
-    state, raw = draw(state, n - 1)
-    for k, i in enumerate(range(n - 1, 0, -1)):
-        j = raw[k] % (i + 1)
+    words = _WORDS[n] if n < 64 else _words_for(n)
+    state, raw = draw(state, words)
+    r = 0
+    for x in raw:
+        r = (r << 64) | x
+    cards = list(items)
+    for i in range(n - 1, 0, -1):
+        r, j = divmod(r, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return state, "".join(cards)

@@ -699,3 +699,76 @@ def match_claim(*, match_id: int, user: User, claim: str) -> Match:
     _finish(match, reason="abandoned")
     transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
     return match
+
+
+# --- Server-driven matches (bot ladders, simulations) -----------------------------
+
+
+def match_record_steps(
+    *,
+    match_id: int,
+    steps: list[tuple[int, str]],
+    expected_version: int,
+    forfeit: tuple[int, str] | None = None,
+) -> ActOutcome:
+    """Apply many server-driven moves under one lock, in one transaction.
+
+    Bot-vs-bot matches are played in a worker at machine speed; writing each
+    move in its own transaction would cost more than playing it. The moves still
+    go through the engine one by one, the log gets every step, and the match
+    finishes through the same path (result, seed reveal, one announcement).
+    ``forfeit`` (seat, reason) ends the match afterwards, e.g. a crashed bot.
+    """
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise NotActive("this match is not in play")
+        if expected_version != match.version:
+            raise StaleVersion(f"the match moved on to version {match.version}")
+        engine = get_game(match.game)
+        state = match.state
+        rows = []
+        all_events: list[dict[str, Any]] = []
+        now = timezone.now()
+        for seat_number, action_id in steps:
+            if seat_number not in engine.actors(state):
+                raise NotYourTurn(f"seat {seat_number} is not to act")
+            try:
+                state, events = engine.apply(state, seat_number, action_id)
+            except IllegalAction as exc:
+                raise IllegalMove(str(exc)) from exc
+            match.version += 1
+            rows.append(
+                MatchAction(
+                    match=match,
+                    version=match.version,
+                    seat=seat_number,
+                    action_id=action_id,
+                    events=events,
+                    created_at=now,
+                )
+            )
+            if match.version % SNAPSHOT_EVERY == 0:
+                MatchSnapshot.objects.create(
+                    match=match, version=match.version, state=state
+                )
+            all_events = events
+        MatchAction.objects.bulk_create(rows)
+        match.state = state
+        match.turn_started_at = now
+        finished = engine.is_over(state)
+        if finished:
+            _finish(match, reason="completed")
+        else:
+            match.save(update_fields=["state", "version", "turn_started_at"])
+            if forfeit is not None:
+                seat = _seat_of(match, forfeit[0])
+                _forfeit_seat(match, seat, reason=forfeit[1])
+                finished = match.status == MatchStatus.FINISHED
+        match_pk, version = match.pk, match.version
+        transaction.on_commit(
+            lambda: broadcast.match_changed(
+                match_id=match_pk, state=state, events=all_events, version=version
+            )
+        )
+        return ActOutcome(version=match.version, events=all_events, finished=finished)

@@ -185,3 +185,72 @@ def test_bad_options_are_refused(players) -> None:
         services.match_create(
             game="duelo", seats=[SeatSpec(user=players[0]), SeatSpec(user=players[0])]
         )
+
+
+def test_record_steps_plays_a_whole_bot_match_in_one_transaction(
+    players, django_capture_on_commit_callbacks
+) -> None:
+    received = []
+
+    def receiver(sender, match_id, **kwargs):
+        received.append(match_id)
+
+    match = services.match_create(
+        game="duelo",
+        seats=[SeatSpec(agent="bot:1"), SeatSpec(agent="bot:2")],
+        context="ladder:duelo",
+    )
+    match = services.match_start(match_id=match.pk)
+    engine = get_game("duelo")
+    state, steps = match.state, []
+    while not engine.is_over(state):
+        seat = engine.actors(state)[0]
+        action = engine.legal_action_ids(state, seat)[-1]
+        steps.append((seat, action))
+        state, _ = engine.apply(state, seat, action)
+    match_finished.connect(receiver)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            outcome = services.match_record_steps(
+                match_id=match.pk, steps=steps, expected_version=0
+            )
+    finally:
+        match_finished.disconnect(receiver)
+    match.refresh_from_db()
+    assert outcome.finished and match.status == MatchStatus.FINISHED
+    assert match.state == state
+    assert match.actions.count() == len(steps) == match.version
+    assert received == [match.pk]
+
+
+def test_record_steps_refuses_an_illegal_step_and_keeps_nothing(players) -> None:
+    match = services.match_create(
+        game="duelo", seats=[SeatSpec(agent="bot:1"), SeatSpec(agent="bot:2")]
+    )
+    match = services.match_start(match_id=match.pk)
+    engine = get_game("duelo")
+    seat = engine.actors(match.state)[0]
+    good = engine.legal_action_ids(match.state, seat)[0]
+    with pytest.raises(IllegalMove):
+        services.match_record_steps(
+            match_id=match.pk,
+            steps=[(seat, good), (seat, "card:42")],
+            expected_version=0,
+        )
+    match.refresh_from_db()
+    assert match.version == 0 and not match.actions.exists()
+
+
+def test_record_steps_with_forfeit_ends_two_player_match(players) -> None:
+    match = services.match_create(
+        game="duelo", seats=[SeatSpec(agent="bot:1"), SeatSpec(agent="bot:2")]
+    )
+    match = services.match_start(match_id=match.pk)
+    seat = get_game("duelo").actors(match.state)[0]
+    services.match_record_steps(
+        match_id=match.pk, steps=[], expected_version=0, forfeit=(seat, "bot timeout")
+    )
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    assert match.end_reason == "bot timeout"
+    assert match.result["winners"] == [1 - seat]

@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import select
+import subprocess
 import time
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -316,8 +317,8 @@ class BotProcess:
     def _raise_crash(self, what: str) -> None:
         # Give the process a moment to finish exiting so the status is real.
         try:
-            rc = self.process.popen.wait(timeout=0.5)
-        except Exception:
+            rc: int | None = self.process.popen.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
             rc = None
         self._fault("crash", f"{what}; {describe_exit(rc)}")
 
@@ -358,23 +359,46 @@ class BotProcess:
             popen.stdin.close()
         except OSError:
             pass
-        grace_end = time.monotonic() + self.close_grace
-        while popen.poll() is None and time.monotonic() < grace_end:
-            if self._err is not None:
-                self._read_stderr_blocking_briefly()
-            else:
-                time.sleep(0.005)
+        self._await_exit(time.monotonic() + self.close_grace)
         self._drain_stderr()
         self._exit_status = self.process.kill()
         for stream in (popen.stdout, popen.stderr):
             if stream is not None:
                 stream.close()
 
-    def _read_stderr_blocking_briefly(self) -> None:
-        assert self._err is not None
-        ready, _, _ = select.select([self._err], [], [], 0.005)
-        if ready:
-            self._read_stderr()
+    def _await_exit(self, deadline: float) -> None:
+        """Give the bot until ``deadline`` to exit on its own, collecting stderr.
+
+        Event-driven: stderr reaches EOF exactly when the last process holding it
+        (the bot and bwrap) is gone, so there is no sleep-polling. Extra stdout is
+        read and dropped so a bot blocked on a full stdout pipe can still exit.
+        """
+        popen = self.process.popen
+        while popen.poll() is None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            fds = [fd for fd in (self._err, self._out if self._out_open else None)
+                   if fd is not None]  # fmt: skip
+            if not fds:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    popen.wait(timeout=remaining)
+                return
+            ready, _, _ = select.select(fds, [], [], remaining)
+            for fd in ready:
+                if fd == self._err:
+                    self._read_stderr()
+                else:
+                    self._discard_stdout()
+
+    def _discard_stdout(self) -> None:
+        try:
+            chunk = os.read(self._out, 65536)
+        except BlockingIOError:
+            return
+        if not chunk:
+            self._out_open = False
+            self._poll.unregister(self._out)
 
     def __enter__(self) -> BotProcess:
         return self

@@ -137,6 +137,50 @@ def pairing_profile(
     }
 
 
+def pairable(players: Iterable[int], allowed) -> bool:
+    """True if ``players`` split into pairs that all satisfy ``allowed``."""
+    import networkx as nx
+
+    nodes = list(players)
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from(
+        (a, b) for i, a in enumerate(nodes) for b in nodes[i + 1 :] if allowed(a, b)
+    )
+    return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == len(nodes)
+
+
+def second_bye_forced(players: Sequence[int], history: Sequence[SwissGame]) -> bool:
+    """True if no player without a bye can sit out with the rest paired."""
+    records = player_records(history)
+
+    def fresh(p: int) -> bool:
+        return p not in records or records[p].byes == 0
+
+    def no_rematch(a: int, b: int) -> bool:
+        return a not in records or b not in records[a].opponents
+
+    return not any(
+        pairable([q for q in players if q != p], no_rematch)
+        for p in players
+        if fresh(p)
+    )
+
+
+def no_complete_pairing(players: Sequence[int], history: Sequence[SwissGame]) -> bool:
+    """True if every way to pair the round (any bye) repeats a game."""
+    records = player_records(history)
+
+    def no_rematch(a: int, b: int) -> bool:
+        return a not in records or b not in records[a].opponents
+
+    if len(players) % 2 == 0:
+        return not pairable(players, no_rematch)
+    return not any(
+        pairable([q for q in players if q != p], no_rematch) for p in players
+    )
+
+
 # Criteria both engines rank first, in our priority order; "lower is better"
 # after the sign flip on the bye group (the bye should go as low as possible).
 HARD_ORDER = ("bye_group", "absolute_seat_violations", "far_pairs", "cross_pairs")
@@ -203,7 +247,19 @@ def classify(
         return "other bye recipient in the same group"
     if po == pr:
         return "equal quality, other choice"
-    return "trade-off on " + ", ".join(n for n in SOFT_ORDER if po[n] != pr[n])
+    so = (
+        po["mild_seat_violations"] + po["strong_seat_violations"],
+        po["strong_seat_violations"],
+        po["repeat_floats"],
+    )
+    sr = (
+        pr["mild_seat_violations"] + pr["strong_seat_violations"],
+        pr["strong_seat_violations"],
+        pr["repeat_floats"],
+    )
+    names = ("seat preferences met", "strong seat preferences met", "repeated floats")
+    first = next(n for n, a, b in zip(names, so, sr, strict=True) if a != b)
+    return f"{'ours' if so < sr else 'reference'} better on {first}"
 
 
 def compare(
@@ -215,7 +271,7 @@ def compare(
     (one third draws). Returns the count per kind of difference and a list of
     hard-rule violations by our engine (expected empty).
     """
-    from league.tournaments.formats.swiss import pair_swiss_round
+    from league.tournaments.formats.swiss import SwissPairingError, pair_swiss_round
 
     kinds: Counter = Counter()
     problems: list[str] = []
@@ -227,14 +283,26 @@ def compare(
         history: list[SwissGame] = []
         for r in range(1, total + 1):
             ref = dutch_pairings(players, history, total_rounds=total)
-            mine = pair_swiss_round(players, history)
+            try:
+                mine = pair_swiss_round(players, history)
+            except SwissPairingError:
+                if not no_complete_pairing(players, history):
+                    problems.append(
+                        f"seed {seed} round {r}: gave up on a pairable round"
+                    )
+                kinds[
+                    "no complete pairing exists (ours refuses, reference leaves "
+                    "players unpaired or repeats a game)"
+                ] += 1
+                break
             opairs = [(p.first, p.second) for p in mine if not p.is_bye]
             obye = next((p.first for p in mine if p.is_bye), None)
             records = player_records(history)
             for a, b in opairs:
                 if a in records and b in records[a].opponents:
                     problems.append(f"seed {seed} round {r}: rematch {a}-{b}")
-            if obye is not None and obye in records and records[obye].byes:
+            repeat_bye = obye is not None and obye in records and records[obye].byes
+            if repeat_bye and not second_bye_forced(players, history):
                 problems.append(f"seed {seed} round {r}: second bye for {obye}")
             kind = classify(players, history, (opairs, obye), ref)
             kinds[kind] += 1

@@ -20,6 +20,20 @@ INNER_UID = 1000
 INNER_GID = 1000
 
 
+def default_interpreter() -> str:
+    """The distribution's Python under /usr, which the sandbox binds read-only.
+
+    Debian's ``/usr/bin/python3`` where installed; otherwise the official Docker
+    images' ``/usr/local/bin/python3`` (also under /usr). Never a pyenv or
+    virtualenv interpreter: those live under /root or the project tree, which
+    the sandbox must not expose.
+    """
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.path.exists(candidate):
+            return candidate
+    return "/usr/bin/python3"
+
+
 class SandboxError(Exception):
     """The sandbox could not be set up for one bot (bad bot directory, spawn error)."""
 
@@ -48,9 +62,10 @@ class SandboxLimits:
     #: RLIMIT_AS: a Python bot with the stdlib needs ~30 MiB of address space; 512 MiB
     #: leaves room for search trees while stopping a 1 GiB allocation.
     address_space_bytes: int = 512 * 1024 * 1024
-    #: RLIMIT_NPROC for the slot's uid: bwrap, its pid-1 reaper, the bot and a few
-    #: threads. A fork bomb hits EAGAIN at this count.
-    max_processes: int = 32
+    #: RLIMIT_NPROC for the slot's uid: bwrap, the bot and a few threads or helper
+    #: processes. A fork bomb hits EAGAIN at this count. Kept small because memory
+    #: is capped per process (RLIMIT_AS), so the worst case is this times that.
+    max_processes: int = 16
     #: RLIMIT_FSIZE: no single file larger than this (Python ignores SIGXFSZ, so
     #: the write fails with EFBIG instead of killing the bot).
     file_size_bytes: int = 8 * 1024 * 1024
@@ -75,7 +90,7 @@ class SandboxConfig:
     bwrap_path: str = "/usr/bin/bwrap"
     #: The interpreter bots run with. Debian's system Python lives under /usr,
     #: which is bound read-only anyway, so no part of /root (pyenv) is exposed.
-    interpreter: str = "/usr/bin/python3"
+    interpreter: str = field(default_factory=default_interpreter)
     #: -I: isolated mode (ignore PYTHON* variables, no user site, no cwd on path);
     #: -u: unbuffered stdio so a bot that forgets ``flush()`` still answers.
     interpreter_args: tuple[str, ...] = ("-I", "-u")

@@ -102,24 +102,40 @@ def _rlimit_pairs(limits: SandboxLimits, *, nproc: bool) -> list[tuple[int, int,
 
 
 def make_preexec(
-    limits: SandboxLimits, *, nproc: bool, parent_pid: int
+    limits: SandboxLimits, *, host_uid: int | None, parent_pid: int
 ) -> Callable[[], None]:
-    """Return the fork-child hook: rlimits, then the parent-death signal.
+    """Return the fork-child hook that runs just before bwrap is executed.
 
-    It runs after subprocess has switched uid (``Popen(user=...)``), which matters:
-    the kernel clears PR_SET_PDEATHSIG on every credential change, so it must be set
-    last. If the worker already died between fork and here, exit at once instead of
-    running an orphan. The hook only makes plain syscalls, so it is safe after fork.
+    Order matters, so it is done here rather than through ``Popen(user=...)``:
+
+    1. ``oom_score_adj`` 1000 while still root (after a uid change the process is
+       no longer dumpable and its /proc files belong to root): if bots together
+       exhaust memory, the OOM killer takes a bot, never the worker or a service;
+    2. rlimits (RLIMIT_NPROC only with a per-slot uid, where it counts that slot);
+    3. drop to the slot's uid/gid with no supplementary groups;
+    4. PR_SET_PDEATHSIG last, because the kernel clears it on every credential
+       change; and if the worker already died since the fork, exit at once.
+
+    Only plain syscalls, so it is safe to run between fork and exec.
     """
-    pairs = _rlimit_pairs(limits, nproc=nproc)
+    pairs = _rlimit_pairs(limits, nproc=host_uid is not None)
 
     def preexec() -> None:
+        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+        try:
+            os.write(fd, b"1000")
+        finally:
+            os.close(fd)
         for which, soft, hard in pairs:
             _, cur_hard = resource.getrlimit(which)
             if cur_hard != resource.RLIM_INFINITY:
                 hard = min(hard, cur_hard)
                 soft = min(soft, hard)
             resource.setrlimit(which, (soft, hard))
+        if host_uid is not None:
+            os.setgroups([])
+            os.setresgid(host_uid, host_uid, host_uid)
+            os.setresuid(host_uid, host_uid, host_uid)
         if _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0) != 0:
             os._exit(126)
         if os.getppid() != parent_pid:
@@ -474,7 +490,7 @@ def spawn_sandboxed(
         argv = build_bwrap_argv(
             config, features, command=command, fds=fds, bot_source=bot_source
         )
-        preexec = make_preexec(config.limits, nproc=per_slot, parent_pid=os.getpid())
+        preexec = make_preexec(config.limits, host_uid=host_uid, parent_pid=os.getpid())
         try:
             popen = subprocess.Popen(
                 argv,
@@ -486,12 +502,9 @@ def spawn_sandboxed(
                 cwd="/",
                 close_fds=True,
                 process_group=0,
-                user=host_uid,
-                group=host_uid,
-                extra_groups=[] if per_slot else None,
                 preexec_fn=preexec,
             )
-        except OSError as exc:
+        except (OSError, subprocess.SubprocessError) as exc:
             raise SandboxError(f"could not start bubblewrap: {exc}") from exc
         proc = SandboxedProcess(
             popen=popen,
@@ -524,7 +537,7 @@ def spawn_unsandboxed(
     real = os.fspath(bot_dir)
     argv = [part.replace(BOT_MOUNT, real, 1) if part.startswith(BOT_MOUNT) else part
             for part in command]  # fmt: skip
-    preexec = make_preexec(config.limits, nproc=False, parent_pid=os.getpid())
+    preexec = make_preexec(config.limits, host_uid=None, parent_pid=os.getpid())
     try:
         popen = subprocess.Popen(
             argv,
@@ -537,7 +550,7 @@ def spawn_unsandboxed(
             process_group=0,
             preexec_fn=preexec,
         )
-    except OSError as exc:
+    except (OSError, subprocess.SubprocessError) as exc:
         raise SandboxError(f"could not start bot: {exc}") from exc
     return SandboxedProcess(popen=popen, sandboxed=False)
 

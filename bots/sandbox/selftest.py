@@ -79,6 +79,8 @@ INF = resource.RLIM_INFINITY
 checks["cpu_limited"] = resource.getrlimit(resource.RLIMIT_CPU)[0] != INF
 checks["memory_limited"] = resource.getrlimit(resource.RLIMIT_AS)[0] != INF
 checks["processes_limited"] = resource.getrlimit(resource.RLIMIT_NPROC)[0] != INF
+with open("/proc/self/oom_score_adj") as fh:
+    checks["oom_killer_first"] = fh.read().strip() == "1000"
 checks["files_limited"] = resource.getrlimit(resource.RLIMIT_NOFILE)[0] <= 4096
 print(json.dumps(checks), flush=True)
 sys.stdin.read()

@@ -50,6 +50,7 @@ def test_selftest_proves_every_layer(sandbox_config: SandboxConfig) -> None:
         "memory_limited",
         "processes_limited",
         "files_limited",
+        "oom_killer_first",
         "host_uid_unprivileged",
     }
     assert expected <= set(status.checks)

@@ -1,0 +1,261 @@
+"""Swiss rounds for 3- to 5-player games: tables by standing, placement points.
+
+Multiplayer games have no "pair", so the Swiss idea becomes: seat players of
+similar standing together, avoid sitting with the same opponents again, and
+score every table on one scale. Tables are filled in standing order (the
+leaders play each other), then a local search swaps players between tables
+while that lowers the number of repeated opponents; a small penalty for
+moving a player away from their standing's table keeps the tables "by
+standing". The search is deterministic (fixed scan order, strict improvement
+only), so re-running a round gives the same tables.
+
+Placement points put every table size on the 2-player scale: first place 1,
+last 0, evenly spaced in between, tied places share the average. A win at a
+five-player table is therefore worth as much as at a three-player table,
+which keeps mixed table sizes fair within one round.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+__all__ = [
+    "MultiplayerStanding",
+    "Table",
+    "TableResult",
+    "multiplayer_standings",
+    "placement_points",
+    "seat_multiplayer_round",
+    "table_sizes",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One table of a round; ``seats[0]`` plays first."""
+
+    round: int
+    table: int
+    seats: tuple[Hashable, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """A finished table: ``seats`` as played, ``placements`` 1 = best (ties equal)."""
+
+    round: int
+    seats: tuple[Hashable, ...]
+    placements: Mapping[Hashable, int]
+
+    def __post_init__(self) -> None:
+        if set(self.seats) != set(self.placements) or len(set(self.seats)) != len(
+            self.seats
+        ):
+            raise ValueError("placements must name exactly the seated players")
+
+
+@dataclass(frozen=True, slots=True)
+class MultiplayerStanding:
+    rank: int
+    participant: Hashable
+    score: float
+    wins: int
+    opponent_score: float
+    played: int
+    first_seats: int
+
+
+@dataclass(slots=True)
+class _Record:
+    score: float = 0.0
+    wins: int = 0
+    played: int = 0
+    firsts: int = 0
+    seat_shares: list[float] = field(default_factory=list)
+    tables: list[tuple[Hashable, ...]] = field(default_factory=list)
+
+
+def placement_points(placements: Mapping[Hashable, int]) -> dict[Hashable, float]:
+    """Points per player: 1 for first, 0 for last, linear, ties share the average."""
+    size = len(placements)
+    if size < 2:
+        raise ValueError("a table needs at least two players")
+    ordered = sorted(placements.values())
+    out: dict[Hashable, float] = {}
+    for player, place in placements.items():
+        first = ordered.index(place)
+        last = first + ordered.count(place) - 1
+        positions = range(first, last + 1)
+        out[player] = math.fsum((size - 1 - k) / (size - 1) for k in positions) / len(
+            positions
+        )
+    return out
+
+
+def table_sizes(
+    players: int, *, min_size: int = 3, max_size: int = 5, preferred: int = 4
+) -> list[int]:
+    """Split ``players`` into table sizes within [min_size, max_size].
+
+    Chooses the table count whose (as even as possible) sizes stay closest to
+    ``preferred``; on a tie, fewer and larger tables. Larger tables come first.
+    """
+    if not 2 <= min_size <= preferred <= max_size:
+        raise ValueError("need 2 <= min_size <= preferred <= max_size")
+    best: tuple[tuple[int, int], list[int]] | None = None
+    for count in range(1, players // min_size + 1):
+        base, extra = divmod(players, count)
+        sizes = [base + 1] * extra + [base] * (count - extra)
+        if sizes[0] > max_size or sizes[-1] < min_size:
+            continue
+        key = (sum(abs(s - preferred) for s in sizes), count)
+        if best is None or key < best[0]:
+            best = (key, sizes)
+    if best is None:
+        raise ValueError(
+            f"{players} players cannot fill tables of {min_size}-{max_size}"
+        )
+    return best[1]
+
+
+def _records(results: Iterable[TableResult]) -> dict[Hashable, _Record]:
+    records: dict[Hashable, _Record] = {}
+    for res in sorted(results, key=lambda r: r.round):
+        points = placement_points(res.placements)
+        best = min(res.placements.values())
+        size = len(res.seats)
+        for index, p in enumerate(res.seats):
+            rec = records.setdefault(p, _Record())
+            rec.score += points[p]
+            rec.played += 1
+            rec.wins += res.placements[p] == best
+            rec.firsts += index == 0
+            rec.seat_shares.append(index / (size - 1))
+            rec.tables.append(res.seats)
+    return records
+
+
+def _opponent_score(p: Hashable, records: dict[Hashable, _Record]) -> float:
+    """Sum over the player's tables of the mean final score of the others."""
+    total = []
+    for seats in records[p].tables:
+        others = [records[q].score for q in seats if q != p]
+        total.append(math.fsum(others) / len(others))
+    return math.fsum(total)
+
+
+def multiplayer_standings(
+    participants: Sequence[Hashable], results: Iterable[TableResult]
+) -> list[MultiplayerStanding]:
+    """Standings: placement points, then wins, then opponents' strength, then seed.
+
+    Opponents' strength is the table analogue of Buchholz: for each table the
+    mean final score of the other players, summed over the player's tables.
+    """
+    records = _records(results)
+    players = list(participants)
+    for p in players:
+        records.setdefault(p, _Record())
+    seed = {p: i for i, p in enumerate(players)}
+    strength = {p: _opponent_score(p, records) for p in players}
+    ranked = sorted(
+        players,
+        key=lambda p: (-records[p].score, -records[p].wins, -strength[p], seed[p]),
+    )
+    return [
+        MultiplayerStanding(
+            rank=i + 1,
+            participant=p,
+            score=records[p].score,
+            wins=records[p].wins,
+            opponent_score=strength[p],
+            played=records[p].played,
+            first_seats=records[p].firsts,
+        )
+        for i, p in enumerate(ranked)
+    ]
+
+
+def _seat_order(
+    players: Iterable[Hashable], records: dict[Hashable, _Record], rank: dict
+) -> tuple[Hashable, ...]:
+    """First seat to whoever had it least; then later seats to those who sat early.
+
+    Mean seat share is 0 for always-first and 1 for always-last; sorting by it
+    descending rotates players through the positions over the event.
+    """
+
+    def key(p: Hashable) -> tuple:
+        shares = records[p].seat_shares
+        mean = math.fsum(shares) / len(shares) if shares else 0.5
+        return (records[p].firsts, -mean, rank[p])
+
+    ordered = sorted(players, key=key)
+    return tuple(ordered)
+
+
+def seat_multiplayer_round(
+    participants: Sequence[Hashable],
+    results: Iterable[TableResult],
+    *,
+    min_size: int = 3,
+    max_size: int = 5,
+    preferred_size: int = 4,
+) -> list[Table]:
+    """Tables for the next round; ``participants`` in seed order.
+
+    Returns tables in standing order (table 1 = leaders), each with its seat
+    order. Raises ``ValueError`` if the field cannot fill legal tables.
+    """
+    results = list(results)
+    players = list(participants)
+    if len(set(players)) != len(players):
+        raise ValueError("participants must be distinct")
+    sizes = table_sizes(
+        len(players), min_size=min_size, max_size=max_size, preferred=preferred_size
+    )
+    round_number = max((r.round for r in results), default=0) + 1
+    records = _records(results)
+    for p in players:
+        records.setdefault(p, _Record())
+    standing = [s.participant for s in multiplayer_standings(players, results)]
+    rank = {p: i for i, p in enumerate(standing)}
+    met: Counter = Counter()
+    for res in results:
+        for a, b in itertools.combinations(res.seats, 2):
+            met[frozenset((a, b))] += 1
+
+    tables: list[list[Hashable]] = []
+    start = 0
+    for size in sizes:
+        tables.append(standing[start : start + size])
+        start += size
+    home = {p: i for i, t in enumerate(tables) for p in t}
+    # A repeated opponent outweighs any displacement a swap can cause.
+    repeat_weight = len(players) * len(tables) + 1
+
+    def member_cost(p: Hashable, table: list[Hashable], index: int) -> int:
+        repeats = sum(met[frozenset((p, q))] for q in table if q != p)
+        return repeat_weight * repeats + abs(index - home[p])
+
+    improved = True
+    while improved:
+        improved = False
+        for (i, ti), (j, tj) in itertools.combinations(enumerate(tables), 2):
+            for a_pos, b_pos in itertools.product(range(len(ti)), range(len(tj))):
+                a, b = ti[a_pos], tj[b_pos]
+                before = member_cost(a, ti, i) + member_cost(b, tj, j)
+                ti[a_pos], tj[b_pos] = b, a
+                after = member_cost(b, ti, i) + member_cost(a, tj, j)
+                if after < before:
+                    improved = True
+                else:
+                    ti[a_pos], tj[b_pos] = a, b
+    return [
+        Table(round=round_number, table=i + 1, seats=_seat_order(t, records, rank))
+        for i, t in enumerate(tables)
+    ]

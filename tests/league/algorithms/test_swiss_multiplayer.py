@@ -1,0 +1,183 @@
+"""Multiplayer Swiss: table sizes, seating by standing, repeats, placement points."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from league.tournaments.formats.swiss_multiplayer import (
+    TableResult,
+    multiplayer_standings,
+    placement_points,
+    seat_multiplayer_round,
+    table_sizes,
+)
+
+
+def test_placement_points():
+    assert placement_points({"a": 1, "b": 2, "c": 3, "d": 4}) == {
+        "a": 1.0,
+        "b": pytest.approx(2 / 3),
+        "c": pytest.approx(1 / 3),
+        "d": 0.0,
+    }
+    # Single-winner game: the losers share places 2-4 -> (2/3 + 1/3 + 0) / 3.
+    shared = placement_points({"w": 1, "x": 2, "y": 2, "z": 2})
+    assert shared["w"] == 1.0 and shared["x"] == pytest.approx(1 / 3)
+    assert placement_points({"a": 1, "b": 1, "c": 3}) == {
+        "a": 0.75,
+        "b": 0.75,
+        "c": 0.0,
+    }
+    # Every table hands out size/2 points in total, whatever the ties.
+    assert sum(shared.values()) == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes"),
+    [
+        (3, [3]),
+        (4, [4]),
+        (5, [5]),
+        (6, [3, 3]),
+        (7, [4, 3]),
+        (8, [4, 4]),
+        (9, [5, 4]),
+        (10, [5, 5]),
+        (11, [4, 4, 3]),
+        (13, [5, 4, 4]),
+        (17, [5, 4, 4, 4]),
+    ],
+)
+def test_table_sizes(n, sizes):
+    assert table_sizes(n) == sizes
+
+
+def test_table_sizes_rejects_impossible():
+    with pytest.raises(ValueError):
+        table_sizes(2)
+    with pytest.raises(ValueError):
+        table_sizes(7, min_size=4, max_size=5, preferred=4)  # 7 = neither 4+4 nor 5
+    with pytest.raises(ValueError):
+        table_sizes(8, min_size=5, max_size=4)
+
+
+def test_first_round_seats_by_seed_in_blocks():
+    tables = seat_multiplayer_round(list(range(1, 12)), [])
+    assert [sorted(t.seats) for t in tables] == [
+        [1, 2, 3, 4],
+        [5, 6, 7, 8],
+        [9, 10, 11],
+    ]
+    assert tables[0].seats == (1, 2, 3, 4) and tables[0].round == 1
+
+
+def _play(tables, rnd, *, single_winner=False):
+    out = []
+    for t in tables:
+        if single_winner:
+            winner = rnd.choice(t.seats)
+            places = {p: 1 if p == winner else 2 for p in t.seats}
+        else:
+            places = {p: rnd.randint(1, len(t.seats)) for p in t.seats}
+        out.append(TableResult(round=t.round, seats=t.seats, placements=places))
+    return out
+
+
+def _total_cost(tables, met, home, weight):
+    cost = 0
+    for i, t in enumerate(tables):
+        for a, b in itertools.combinations(t, 2):
+            cost += weight * met[frozenset((a, b))]
+        cost += sum(abs(i - home[p]) for p in t)
+    return cost
+
+
+@given(
+    st.integers(min_value=3, max_value=23),
+    st.integers(min_value=1, max_value=6),
+    st.integers(min_value=0, max_value=2**32 - 1),
+    st.booleans(),
+)
+@settings(max_examples=80, deadline=None)
+def test_rounds_are_complete_legal_and_locally_optimal(n, rounds, seed, single):
+    rnd = random.Random(seed)
+    players = [f"p{i}" for i in range(n)]
+    results: list[TableResult] = []
+    for _ in range(rounds):
+        tables = seat_multiplayer_round(players, results)
+        seated = [p for t in tables for p in t.seats]
+        assert sorted(seated) == sorted(players)
+        assert all(3 <= len(t.seats) <= 5 for t in tables)
+        # No swap between two tables lowers repeats (+ displacement penalty).
+        standing = [s.participant for s in multiplayer_standings(players, results)]
+        home, start = {}, 0
+        for i, t in enumerate(tables):
+            for p in standing[start : start + len(t.seats)]:
+                home[p] = i
+            start += len(t.seats)
+        met = Counter()
+        for res in results:
+            for a, b in itertools.combinations(res.seats, 2):
+                met[frozenset((a, b))] += 1
+        weight = n * len(tables) + 1
+        seats = [list(t.seats) for t in tables]
+        best = _total_cost(seats, met, home, weight)
+        for ti, tj in itertools.combinations(seats, 2):
+            for x, y in itertools.product(range(len(ti)), range(len(tj))):
+                ti[x], tj[y] = tj[y], ti[x]
+                assert _total_cost(seats, met, home, weight) >= best
+                ti[x], tj[y] = tj[y], ti[x]
+        # The first seat goes to a player with the fewest first seats so far.
+        firsts = Counter(r.seats[0] for r in results)
+        for t in tables:
+            assert firsts[t.seats[0]] == min(firsts[p] for p in t.seats)
+        results += _play(tables, rnd, single_winner=single)
+    standings = multiplayer_standings(players, results)
+    assert sum(s.score for s in standings) == pytest.approx(
+        sum(len(r.seats) / 2 for r in results)
+    )
+    scores = [s.score for s in standings]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_repeat_opponents_are_avoided_when_possible():
+    """Eight players, two tables of four: round 2 can mix the tables fully."""
+    players = list(range(8))
+    rnd = random.Random(3)
+    results = _play(seat_multiplayer_round(players, []), rnd)
+    second = seat_multiplayer_round(players, results)
+    met = {frozenset(p) for r in results for p in itertools.combinations(r.seats, 2)}
+    repeats = [
+        pair
+        for t in second
+        for pair in itertools.combinations(t.seats, 2)
+        if frozenset(pair) in met
+    ]
+    # Two tables of four from two old tables of four: at least 2 players of one
+    # old table must share a new table (pigeonhole), so 4 repeated pairs minimum.
+    assert len(repeats) == 4
+
+
+def test_standings_tiebreaks():
+    results = [
+        TableResult(1, ("a", "b", "c"), {"a": 1, "b": 2, "c": 3}),
+        TableResult(1, ("d", "e", "f"), {"d": 2, "e": 1, "f": 3}),
+        TableResult(2, ("b", "d", "a"), {"b": 1, "d": 2, "a": 3}),
+        TableResult(2, ("e", "c", "f"), {"e": 2, "c": 1, "f": 3}),
+    ]
+    table = multiplayer_standings(list("abcdef"), results)
+    rows = {s.participant: s for s in table}
+    assert rows["b"].score == 1.5 and rows["e"].score == 1.5
+    assert rows["a"].score == 1.0 and rows["d"].score == 1.0 and rows["c"].score == 1.0
+    # b and e: equal score and one win each; b's opponents are stronger.
+    assert rows["b"].opponent_score > rows["e"].opponent_score
+    assert [s.participant for s in table][:2] == ["b", "e"]
+    assert rows["a"].first_seats == 1 and rows["b"].first_seats == 1
+    with pytest.raises(ValueError):
+        TableResult(1, ("a", "b"), {"a": 1})

@@ -1,0 +1,1 @@
+"""Rating algorithms (pure Python); the Django models and services live beside."""

@@ -1,0 +1,65 @@
+"""Pure tournament formats: no Django, no I/O, deterministic.
+
+The Django services store participants' ids and results and call these
+functions to produce the next round or to advance a bracket; see
+``docs/tournaments.md`` for the rules each one implements.
+"""
+
+from league.tournaments.formats.base import Pairing
+from league.tournaments.formats.elimination import (
+    Bracket,
+    BracketMatch,
+    BracketRound,
+    advance,
+    bracket_rounds,
+    double_elimination,
+    playable_matches,
+    single_elimination,
+    standard_seed_order,
+    void_result,
+)
+from league.tournaments.formats.round_robin import berger_table, round_robin_rounds
+from league.tournaments.formats.swiss import (
+    SwissGame,
+    SwissPairingError,
+    SwissStanding,
+    pair_swiss_round,
+    swiss_standings,
+)
+from league.tournaments.formats.swiss_multiplayer import (
+    MultiplayerStanding,
+    Table,
+    TableResult,
+    multiplayer_standings,
+    placement_points,
+    seat_multiplayer_round,
+    table_sizes,
+)
+
+__all__ = [
+    "Bracket",
+    "BracketMatch",
+    "BracketRound",
+    "MultiplayerStanding",
+    "Pairing",
+    "SwissGame",
+    "SwissPairingError",
+    "SwissStanding",
+    "Table",
+    "TableResult",
+    "advance",
+    "berger_table",
+    "bracket_rounds",
+    "double_elimination",
+    "multiplayer_standings",
+    "pair_swiss_round",
+    "placement_points",
+    "playable_matches",
+    "round_robin_rounds",
+    "seat_multiplayer_round",
+    "single_elimination",
+    "standard_seed_order",
+    "swiss_standings",
+    "table_sizes",
+    "void_result",
+]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 from pathlib import Path
 
 import pytest
@@ -222,3 +223,26 @@ def test_nested_user_namespace_is_refused(start_bot: StartBot) -> None:
     for key in ("user", "mount", "net"):
         assert reply[key]["ok"] is False, (key, reply[key])
     assert reply["cli_rc"] != 0
+
+
+def test_host_abstract_unix_sockets_are_unreachable(start_bot: StartBot) -> None:
+    """Abstract Unix sockets have no file to hide; the network namespace scopes
+    them, so a listener of the host (e.g. a local agent) is out of reach."""
+    name = f"\0kungfu-arena-test-{os.getpid()}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(name)
+        listener.listen(1)
+        bot = start_bot(
+            """
+            import socket
+            name = read()["name"]
+            def connect():
+                with socket.socket(socket.AF_UNIX) as s:
+                    s.connect("\\0" + name)
+                    return "connected"
+            answer(attempt(connect))
+            """
+        )
+        reply = bot.handshake({"name": name[1:]})
+    assert reply["ok"] is False
+    assert "Connection refused" in reply["error"] or "No such" in reply["error"]

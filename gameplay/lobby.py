@@ -88,7 +88,7 @@ def _public_options(game: str, options: object) -> dict[str, Any]:
 
 def _start_if_full(match: Match) -> None:
     if not any(seat.is_open for seat in match.seats.all()):
-        transaction.on_commit(lambda: services.match_start(match_id=match.pk))
+        services.match_start(match_id=match.pk)
 
 
 @transaction.atomic

@@ -253,3 +253,50 @@ def test_timeout_defaults_are_cautious() -> None:
 def test_json_round_trip_of_a_fresh_state_is_lossless() -> None:
     state = GAME.setup({"players": 8, "rounds": 3, "reshuffle_discard": True}, 9)
     assert json.loads(json.dumps(state)) == state
+
+
+def test_active_monkey_redraw_happens_before_the_opposing_disciple_looks() -> None:
+    # Reading R8: active player first, so the Disciple sees the new top card.
+    state = make_state([[5, 3], [1, 2], [7]], [8, *FILLER])
+    state, _ = run(state, "card:5", "face:down", "target:1", "answer:1")
+    state, _ = run(state, "monkey:use", "bottom:3")
+    # The Monkey drew the 8 back; the Disciple now looks at a 1.
+    assert hand(state, 0) == [8]
+    assert GAME.observe(state, 1)["private"] == {"peek": 1, "source": "deck"}
+
+
+def test_monkey_redraw_with_an_empty_hand_only_lowers_focus() -> None:
+    state = make_state([[5], [2, 3], [7]], FILLER)
+    state, events = run(
+        state, "card:5", "face:down", "target:1", "answer:2", "monkey:use"
+    )
+    assert duel_result(events)["focus"] == [1, 2]
+    assert duel_result(events)["winner"] == 0
+
+
+def test_monkey_swap_fizzles_when_nobody_else_can_be_chosen() -> None:
+    state = make_state([[3, 1], [5, 2]], FILLER)
+    state, _ = run(state, "card:3", "face:up")
+    state, events = run(state, "card:5", "face:up")
+    assert of_type(events, "fizzles")[0]["public"] == {"seat": 1, "card": 5}
+
+
+def test_dragon_face_up_with_empty_deck_ends_the_round() -> None:
+    state = make_state([[7, 2], [6], [1]], [])
+    state, events = run(state, "card:7", "face:up")
+    assert of_type(events, "dragon_look")[0]["public"] == {"seat": 0, "empty": True}
+    assert GAME.result(state)["reason"] == "deck_out"
+
+
+def test_shared_round_win_gives_markers_and_first_winner_clockwise_starts() -> None:
+    state = GAME.setup({"players": 3, "rounds": 2, "start": 1}, seed=2)
+    state["hands"] = ["1", "31", "1"]
+    state["deck"] = ""
+    state["phase"], state["actor"], state["turn"], state["ctx"] = "card", 1, 1, {}
+    # Seat 1 plays Crane; seat 2 cannot draw: everyone holds a 1, points tie
+    # (one face-down card each), Focus ties: a three-way shared round win.
+    state, events = run(state, "card:3", "face:up")
+    over = of_type(events, "round_over")[0]["public"]
+    assert over["winners"] == [0, 1, 2]
+    assert state["markers"] == [1, 1, 1] and state["round"] == 2
+    assert GAME.actors(state) == [1]  # first winner clockwise from seat 1

@@ -1,0 +1,1215 @@
+/*
+ * Duelo: Kung Fu board: pure functions from a server frame (or a replay step)
+ * to plain data, plus small DOM renderers for that data.
+ *
+ * Used by the live match page (live-match.js), the replay viewer (replay.js)
+ * and the node unit tests (tests/frontend/), so everything that decides *what*
+ * to show lives in pure functions (boardModel, formatEvent, groupLegal, ...)
+ * and the DOM code only draws the result. In the browser this file defines
+ * window.DueloBoard; in node it is a CommonJS module.
+ */
+(function (root, factory) {
+  "use strict";
+  var api = factory();
+  if (typeof module === "object" && module.exports) {
+    module.exports = api;
+  } else {
+    root.DueloBoard = api;
+  }
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  // ---------------------------------------------------------------------------
+  // The eight cards (rulebook: "The Cards"). `count` is for one box (2-4
+  // players); the 5-8 player variant doubles every card but the Master.
+
+  var CARDS = {
+    1: {
+      focus: 1, name: "Disciple", count: 6, glyph: "徒",
+      discard: "Look at the top card of the deck; you may reveal it to copy its discard effect.",
+      combat: "Look at the top card of the deck; you may reveal it to copy its Focus.",
+    },
+    2: {
+      focus: 2, name: "Drunken Fists", count: 3, glyph: "醉",
+      discard: "Draw two cards, then put two cards from your hand on top of the deck.",
+      combat: "In this duel the LOWEST Focus wins.",
+    },
+    3: {
+      focus: 3, name: "Crane Style", count: 3, glyph: "鶴",
+      discard: "Until your next turn you cannot be targeted by duels or discard effects.",
+      combat: "Ignore your opponent's combat effect.",
+    },
+    4: {
+      focus: 4, name: "Snake Style", count: 3, glyph: "蛇",
+      discard: "An opponent separates a card; guess ODD or EVEN, and if right it is discarded.",
+      combat: "Defeats cards of ODD Focus.",
+    },
+    5: {
+      focus: 5, name: "Monkey Style", count: 3, glyph: "猴",
+      discard: "Two players exchange hands (you may be one of them).",
+      combat: "You may put your hand under the deck and draw as many; this card becomes Focus 1.",
+    },
+    6: {
+      focus: 6, name: "Tiger Style", count: 3, glyph: "虎",
+      discard: "Choose an opponent: at the start of your next turn, look at their hand.",
+      combat: "If you win or tie, look at your opponent's hand.",
+    },
+    7: {
+      focus: 7, name: "Dragon Style", count: 2, glyph: "龍",
+      discard: "Look at the top card, you may put it under the deck, then draw a card.",
+      combat: "If you win or tie, you may draw one extra card.",
+    },
+    8: {
+      focus: 8, name: "Master of Kung Fu", count: 1, glyph: "師",
+      discard: "None. Discarding the Master for any reason eliminates you.",
+      combat: "None. Losing a duel with the Master eliminates you.",
+    },
+  };
+
+  /** Everything needed to draw one face-up card; null for an unknown Focus. */
+  function cardInfo(focus, players) {
+    var card = CARDS[focus];
+    if (!card) return null;
+    var doubled = (players || 0) > 4 && focus !== 8;
+    return {
+      focus: card.focus,
+      name: card.name,
+      glyph: card.glyph,
+      count: doubled ? card.count * 2 : card.count,
+      discard: card.discard,
+      combat: card.combat,
+      label: card.name + " (" + card.focus + ")",
+      className: "kcard kcard-" + card.focus,
+    };
+  }
+
+  /** The reference table: one row per card, in Focus order. */
+  function cardTable(players) {
+    var rows = [];
+    for (var f = 1; f <= 8; f++) rows.push(cardInfo(f, players));
+    return rows;
+  }
+
+  function cardName(focus) {
+    var card = CARDS[focus];
+    return card ? card.name + " (" + focus + ")" : "a card";
+  }
+
+  function cardList(cards) {
+    if (!cards || !cards.length) return "no cards";
+    return cards.map(cardName).join(", ");
+  }
+
+  function plural(n, one, many) {
+    return n + " " + (n === 1 ? one : many);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Names. `ctx` = {names: [seat names], viewer: seat or null, useYou: bool}.
+
+  function seatName(ctx, seat) {
+    if (seat === null || seat === undefined) return "nobody";
+    if (ctx.useYou !== false && ctx.viewer === seat) return "You";
+    var names = ctx.names || [];
+    return names[seat] || "Seat " + seat;
+  }
+
+  function possessive(ctx, seat) {
+    var name = seatName(ctx, seat);
+    if (name === "You") return "Your";
+    return name + (/s$/.test(name) ? "'" : "'s");
+  }
+
+  /** Object form: "your" mid-sentence for the viewer. */
+  function possessiveLower(ctx, seat) {
+    var p = possessive(ctx, seat);
+    return p === "Your" ? "your" : p;
+  }
+
+  function objectName(ctx, seat) {
+    var name = seatName(ctx, seat);
+    return name === "You" ? "you" : name;
+  }
+
+  /** Subject + verb agreeing with "You": verb(ctx, 1, "draw", "draws"). */
+  function subj(ctx, seat, you, other) {
+    var name = seatName(ctx, seat);
+    return name + " " + (name === "You" ? you : other);
+  }
+
+  var ELIMINATION = {
+    no_cards: "no cards left in hand at the end of a turn",
+    master_lost: "a duel lost with the Master of Kung Fu",
+    master_discarded: "the Master of Kung Fu was discarded",
+  };
+
+  var DUEL_REASONS = {
+    same_name: "same card: a tie",
+    same_focus: "same Focus: a tie",
+    snake: "Snake Style defeats odd Focus",
+    lowest_focus: "Drunken Fists: lowest Focus wins",
+    highest_focus: "highest Focus wins",
+  };
+
+  var ROUND_REASONS = {
+    deck_out: "the deck ran out",
+    last_standing: "one player left standing",
+    match: "round wins reached",
+  };
+
+  var END_REASONS = {
+    completed: "The game was played to the end.",
+    resigned: "A player resigned.",
+    aborted: "The match was called off before the first move.",
+    abandoned: "A player left and did not come back.",
+    left: "A player left and a bot finished their seat.",
+    "time forfeit": "A player ran out of time.",
+  };
+
+  function endReasonText(reason) {
+    if (!reason) return "";
+    return END_REASONS[reason] || "Ended: " + String(reason).replace(/_/g, " ") + ".";
+  }
+
+  function winnersText(ctx, winners) {
+    if (!winners || !winners.length) return "nobody wins";
+    var names = winners.map(function (w) { return seatName(ctx, w); });
+    var verb = winners.length === 1 && names[0] !== "You" ? "wins" : "win";
+    if (names.length === 1) return names[0] + " " + verb;
+    return names.slice(0, -1).join(", ") + " and " + names[names.length - 1] + " " + verb;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Events. Each formatter gets (public part, ctx) and returns the public
+  // sentence; PRIVATE formatters get (private part, public part, ctx, owner)
+  // and return what that seat alone saw.
+
+  var PUBLIC = {
+    round_start: function (p, ctx) {
+      return "Round " + p.round + " begins: " + subj(ctx, p.starter, "start", "starts") +
+        " (" + plural(p.deck_count, "card", "cards") + " in the deck).";
+    },
+    turn: function (p, ctx) {
+      return "Turn " + (p.turn + 1) + ": " + possessive(ctx, p.seat) + " turn.";
+    },
+    protection_ends: function (p, ctx) {
+      return possessive(ctx, p.seat) + " Crane Style protection ends.";
+    },
+    draw: function (p, ctx) {
+      return subj(ctx, p.seat, "draw", "draws") + " a card (" +
+        plural(p.deck_count, "card", "cards") + " left in the deck).";
+    },
+    reshuffle: function (p) {
+      return "The discard pile is shuffled into a new deck of " + plural(p.deck_count, "card", "cards") + ".";
+    },
+    play_up: function (p, ctx) {
+      return subj(ctx, p.seat, "play", "plays") + " " + cardName(p.card) + " face up.";
+    },
+    play_down: function (p, ctx) {
+      return subj(ctx, p.seat, "play", "plays") + " a card face down to duel.";
+    },
+    challenge: function (p, ctx) {
+      return subj(ctx, p.attacker, "challenge", "challenges") + " " +
+        objectName(ctx, p.defender) + " to a duel.";
+    },
+    duel_reveal: function (p, ctx) {
+      return "Duel revealed: " + possessive(ctx, p.attacker) + " " + cardName(p.cards[0]) +
+        " against " + possessiveLower(ctx, p.defender) + " " + cardName(p.cards[1]) + ".";
+    },
+    disciple_look: function (p, ctx) {
+      var where = p.source === "set_aside" ? "the card set aside (the deck is empty)" : "the top card of the deck";
+      return subj(ctx, p.seat, "look", "looks") + " at " + where + " (Disciple).";
+    },
+    disciple_reveal: function (p, ctx) {
+      return subj(ctx, p.seat, "reveal", "reveals") + " " + cardName(p.card) + " and copies it (Disciple).";
+    },
+    monkey_redraw: function (p, ctx) {
+      return subj(ctx, p.seat, "put", "puts") + " " + plural(p.hand_count, "card", "cards") +
+        " under the deck and draws as many; Monkey Style becomes Focus 1.";
+    },
+    put_under: function (p, ctx) {
+      return subj(ctx, p.seat, "put", "puts") + " a card under the deck.";
+    },
+    duel_result: function (p, ctx) {
+      var focus = p.focus ? " (Focus " + p.focus[0] + " against " + p.focus[1] + ")" : "";
+      var why = DUEL_REASONS[p.reason] || String(p.reason || "");
+      if (p.tie) {
+        return "The duel is a tie" + focus + ": " + why + ". Both take the other's card as a prize.";
+      }
+      var loser = p.winner === p.attacker ? p.defender : p.attacker;
+      return subj(ctx, p.winner, "win", "wins") + " the duel against " + objectName(ctx, loser) +
+        focus + ": " + why + ".";
+    },
+    dragon_extra: function (p, ctx) {
+      return subj(ctx, p.seat, "draw", "draws") + " an extra card (Dragon Style).";
+    },
+    eliminated: function (p, ctx) {
+      var why = ELIMINATION[p.reason] || String(p.reason || "").replace(/_/g, " ");
+      var text = subj(ctx, p.seat, "are", "is") + " eliminated: " + why + ".";
+      if (p.hand && p.hand.length) text += " Discarded hand: " + cardList(p.hand) + ".";
+      return text;
+    },
+    protected: function (p, ctx) {
+      return subj(ctx, p.seat, "are", "is") + " protected by Crane Style until " +
+        (seatName(ctx, p.seat) === "You" ? "your" : "their") + " next turn.";
+    },
+    fizzles: function (p, ctx) {
+      return possessive(ctx, p.seat) + " " + cardName(p.card) + " has no effect: no opponent can be chosen.";
+    },
+    snake_target: function (p, ctx) {
+      var target = seatName(ctx, p.target);
+      return subj(ctx, p.seat, "make", "makes") + " " + (target === "You" ? "you" : target) +
+        " separate a card (Snake Style).";
+    },
+    snake_separated: function (p, ctx) {
+      return subj(ctx, p.seat, "separate", "separates") + " a card.";
+    },
+    snake_guess: function (p, ctx) {
+      var text = subj(ctx, p.seat, "guess", "guesses") + " " + String(p.guess).toUpperCase();
+      if (p.correct) {
+        return text + ": right! " + subj(ctx, p.target, "discard", "discards") + " " + cardName(p.card) + ".";
+      }
+      return text + ": wrong, the card stays in " + possessiveLower(ctx, p.target) + " hand.";
+    },
+    hands_swapped: function (p, ctx) {
+      var a = p.seats[0], b = p.seats[1];
+      return subj(ctx, p.seat, "swap", "swaps") + " the hands of " + objectName(ctx, a) + " and " +
+        objectName(ctx, b) + " (Monkey Style): " + plural(p.hand_counts[0], "card", "cards") + " and " +
+        plural(p.hand_counts[1], "card", "cards") + ".";
+    },
+    tiger_mark: function (p, ctx) {
+      return subj(ctx, p.seat, "will look", "will look") + " at " + possessiveLower(ctx, p.target) +
+        " hand next turn (Tiger Style).";
+    },
+    tiger_look: function (p, ctx) {
+      return subj(ctx, p.seat, "look", "looks") + " at " + possessiveLower(ctx, p.target) + " hand (Tiger Style).";
+    },
+    tiger_fizzles: function (p, ctx) {
+      return possessive(ctx, p.seat) + " Tiger Style look at " + possessiveLower(ctx, p.target) +
+        " hand fails: protected or out of the round.";
+    },
+    dragon_look: function (p, ctx) {
+      if (p.empty) return subj(ctx, p.seat, "find", "finds") + " the deck empty (Dragon Style).";
+      return subj(ctx, p.seat, "look", "looks") + " at the top card of the deck (Dragon Style).";
+    },
+    dragon_peek: function (p, ctx) {
+      return subj(ctx, p.seat, p.to_bottom ? "put" : "leave", p.to_bottom ? "puts" : "leaves") +
+        " the card " + (p.to_bottom ? "under the deck." : "on top of the deck.");
+    },
+    put_on_top: function (p, ctx) {
+      return subj(ctx, p.seat, "put", "puts") + " a card on top of the deck (Drunken Fists).";
+    },
+    round_over: function (p, ctx) {
+      var text = "Round " + p.round + " over (" + (ROUND_REASONS[p.reason] || p.reason) + "): " +
+        winnersText(ctx, p.winners) + ".";
+      if (p.hands) {
+        var shown = [];
+        p.hands.forEach(function (hand, seat) {
+          if (hand) shown.push(seatName(ctx, seat) + ": " + cardList(hand));
+        });
+        if (shown.length) text += " Hands revealed: " + shown.join("; ") + ".";
+      }
+      if (p.points) {
+        text += " Points: " + p.points.map(function (pts, seat) {
+          return seatName(ctx, seat) + " " + pts;
+        }).join(", ") + ".";
+      }
+      return text;
+    },
+    game_over: function (p, ctx) {
+      return "Game over: " + winnersText(ctx, p.winners) + " (" + (ROUND_REASONS[p.reason] || p.reason) + ").";
+    },
+  };
+
+  var PRIVATE = {
+    round_start: function (s) { return "Your hand: " + cardList(s.hand) + "."; },
+    draw: function (s) { return "You drew " + cardName(s.card) + "."; },
+    play_down: function (s) { return "You played " + cardName(s.card) + " face down."; },
+    disciple_look: function (s) {
+      return "You saw " + cardName(s.card) + (s.source === "set_aside" ? " (the card set aside)." : " on top of the deck.");
+    },
+    put_under: function (s) { return "You put " + cardName(s.card) + " under the deck."; },
+    snake_separated: function (s) { return "You separated " + cardName(s.card) + "."; },
+    snake_guess: function (s) { return "The separated card was " + cardName(s.card) + "."; },
+    hands_swapped: function (s) { return "Your new hand: " + cardList(s.hand) + "."; },
+    tiger_look: function (s, p, ctx) {
+      return "You saw " + possessiveLower(Object.assign({}, ctx, { useYou: false }), s.target) + " hand: " + cardList(s.hand) + ".";
+    },
+    dragon_look: function (s) { return "You saw " + cardName(s.card) + " on top of the deck."; },
+    put_on_top: function (s) { return "You put " + cardName(s.card) + " on top of the deck."; },
+  };
+
+  /** Every event type the Duelo engine emits (the tests hold the engine to it). */
+  var EVENT_TYPES = Object.keys(PUBLIC).sort();
+
+  function isPerSeatPrivate(priv) {
+    var keys = Object.keys(priv || {});
+    return keys.length > 0 && keys.every(function (k) { return /^\d+$/.test(k); });
+  }
+
+  /** Third-person wording of one seat's private part, for the full-reveal replay. */
+  function thirdPerson(text, ctx, owner) {
+    var name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
+    return text
+      .replace(/^Your /, possessive(Object.assign({}, ctx, { useYou: false }), owner) + " ")
+      .replace(/^You saw /, name + " saw ")
+      .replace(/^You /, name + " ")
+      .replace(/^The separated card was/, "The separated card (seen by " + name + ") was");
+  }
+
+  /**
+   * One event as log entries: the public sentence, then private ones.
+   *
+   * A seat's own events carry `private` as that seat's part ({card: 6});
+   * a full-reveal replay carries raw events whose `private` maps seat numbers
+   * to parts ({"0": {card: 6}}): each becomes a "reveal" entry naming its seat.
+   */
+  function formatEvent(ev, ctx) {
+    ctx = ctx || {};
+    var type = ev && ev.type;
+    var pub = (ev && ev.public) || {};
+    var priv = (ev && ev.private) || {};
+    var entries = [];
+    var fmt = PUBLIC[type];
+    entries.push({
+      scope: "public",
+      type: type,
+      text: fmt ? fmt(pub, ctx) : "Event: " + String(type).replace(/_/g, " ") + ".",
+      known: !!fmt,
+    });
+    var pfmt = PRIVATE[type];
+    if (!pfmt) return entries;
+    if (ctx.allPrivate || isPerSeatPrivate(priv)) {
+      Object.keys(priv).sort().forEach(function (key) {
+        var owner = Number(key);
+        var text = pfmt(priv[key], pub, Object.assign({}, ctx, { viewer: owner }), owner);
+        entries.push({
+          scope: "reveal", type: type, seat: owner, known: true,
+          text: thirdPerson(text, ctx, owner),
+        });
+      });
+    } else if (Object.keys(priv).length) {
+      var own = pfmt(priv, pub, ctx, ctx.viewer);
+      if (ctx.useYou === false && ctx.viewer !== null && ctx.viewer !== undefined) {
+        own = thirdPerson(own, ctx, ctx.viewer);
+      }
+      entries.push({ scope: "private", type: type, seat: ctx.viewer, known: true, text: own });
+    }
+    return entries;
+  }
+
+  /** Log entries for a list of steps ({version, seat, kind, events}). */
+  function formatSteps(steps, ctx) {
+    var out = [];
+    (steps || []).forEach(function (step) {
+      if (step.kind === "timeout") {
+        out.push({
+          scope: "public", type: "timeout", version: step.version, known: true,
+          text: possessive(ctx, step.seat) + " clock ran out: the default choice was played.",
+        });
+      } else if (step.kind === "takeover") {
+        out.push({
+          scope: "public", type: "takeover", version: step.version, known: true,
+          text: "A bot moved for " + objectName(ctx, step.seat) + ", who left the match.",
+        });
+      }
+      (step.events || []).forEach(function (ev) {
+        formatEvent(ev, ctx).forEach(function (entry) {
+          entry.version = step.version;
+          out.push(entry);
+        });
+      });
+    });
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Decisions. Legal actions are grouped into one control per kind of choice.
+
+  var CARD_TYPES = { card: 1, answer: 1, bottom: 1, put: 1, separate: 1 };
+  var SEAT_TYPES = { target: 1, snake: 1, swap: 1, tiger: 1 };
+
+  var SEAT_LABELS = {
+    target: function (name, own) { return own ? "Duel yourself" : "Duel " + name; },
+    snake: function (name) { return name + " separates a card"; },
+    swap: function (name, own) { return own ? "Your own hand" : name + "'s hand"; },
+    tiger: function (name) { return "Look at " + name + "'s hand next turn"; },
+  };
+
+  var GROUP_TITLES = {
+    card: "Choose the card to play",
+    answer: "Answer the duel: choose a card to play face down",
+    bottom: "Choose the next card to put under the deck",
+    put: "Choose a card to put on top of the deck",
+    separate: "Choose the card to separate",
+    target: "Choose the opponent to duel",
+    snake: "Choose the opponent who separates a card",
+    swap: "Choose a player whose hand is swapped",
+    tiger: "Choose whose hand you look at next turn",
+    face: "Face up or face down?",
+    reveal: "Reveal the card?",
+    monkey: "Use Monkey Style's combat effect?",
+    dragon: "How many cards to draw?",
+    guess: "Odd or even?",
+    peek: "Where does the card go?",
+  };
+
+  /**
+   * Legal actions -> [{kind: "cards"|"seats"|"choice", type, title, actions}].
+   * Each action gets a `text` for its button (seat numbers become names).
+   */
+  function groupLegal(legal, ctx) {
+    ctx = ctx || {};
+    var groups = [];
+    var byType = {};
+    (legal || []).forEach(function (action) {
+      var type = action.type || String(action.id).split(":")[0];
+      var kind = CARD_TYPES[type] ? "cards" : SEAT_TYPES[type] ? "seats" : "choice";
+      var group = byType[type];
+      if (!group) {
+        group = byType[type] = {
+          kind: kind, type: type, title: GROUP_TITLES[type] || "Choose", actions: [],
+        };
+        groups.push(group);
+      }
+      var text = action.label || action.id;
+      if (kind === "seats" && SEAT_LABELS[type]) {
+        var own = action.seat === ctx.viewer;
+        var name = own ? "your" : (ctx.names && ctx.names[action.seat]) || "Seat " + action.seat;
+        text = SEAT_LABELS[type](name, own);
+      }
+      group.actions.push(Object.assign({}, action, { text: text }));
+    });
+    return groups;
+  }
+
+  /** Human wording of an applied action id (replay step labels). */
+  function describeAction(actionId, actor, ctx, fallback) {
+    if (!actionId) return fallback || "";
+    var parts = String(actionId).split(":");
+    var kind = parts[0], arg = parts[1];
+    var n = Number(arg);
+    var who = seatName(ctx, actor);
+    var other = function () { return objectName(ctx, n); };
+    var you = who === "You";
+    switch (kind) {
+      case "card": return who + (you ? " choose " : " chooses ") + (ctx.hideCards ? "a card" : cardName(n)) + ".";
+      case "answer": return who + (you ? " answer" : " answers") + " the duel" + (ctx.hideCards ? "." : " with " + cardName(n) + ".");
+      case "bottom": return who + (you ? " put " : " puts ") + (ctx.hideCards ? "a card" : cardName(n)) + " under the deck.";
+      case "put": return who + (you ? " put " : " puts ") + (ctx.hideCards ? "a card" : cardName(n)) + " on top of the deck.";
+      case "separate": return who + (you ? " separate " : " separates ") + (ctx.hideCards ? "a card" : cardName(n)) + ".";
+      case "target": return who + (you ? " duel " : " duels ") + other() + ".";
+      case "snake": return who + (you ? " pick " : " picks ") + other() + " to separate a card.";
+      case "swap": return who + (you ? " pick " : " picks ") + (n === actor ? (you ? "your own" : "their own") : possessiveLower(ctx, n)) + " hand to swap.";
+      case "tiger": return who + (you ? " mark " : " marks ") + other() + " for Tiger Style.";
+      case "face": return who + (you ? " play" : " plays") + " the card face " + arg + ".";
+      case "reveal": return who + (arg === "yes" ? (you ? " reveal" : " reveals") + " the card." : (you ? " do" : " does") + " not reveal.");
+      case "monkey": return who + (arg === "use" ? (you ? " redraw" : " redraws") + " with Monkey Style." : (you ? " keep" : " keeps") + " the hand.");
+      case "dragon": return who + (you ? " draw " : " draws ") + (arg === "two" ? "two cards." : "one card.");
+      case "guess": return who + (you ? " guess " : " guesses ") + String(arg).toUpperCase() + ".";
+      case "peek": return who + (arg === "bottom" ? (you ? " put" : " puts") + " the card under the deck." : (you ? " leave" : " leaves") + " the card on top.");
+      default: return fallback || String(actionId);
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // Clocks.
+
+  /** Milliseconds left on a seat's clock at `nowMs`, or null when untimed. */
+  function clockRemaining(seat, nowMs, running) {
+    if (!seat) return null;
+    if (running && seat.deadline) {
+      var deadline = Date.parse(seat.deadline);
+      if (!isNaN(deadline)) return Math.max(0, deadline - nowMs);
+    }
+    if (seat.clock_ms !== null && seat.clock_ms !== undefined) return Math.max(0, seat.clock_ms);
+    return null;
+  }
+
+  function formatClock(ms) {
+    if (ms === null || ms === undefined) return "";
+    var total = Math.ceil(ms / 1000);
+    var h = Math.floor(total / 3600);
+    var m = Math.floor((total % 3600) / 60);
+    var s = total % 60;
+    var mm = (h && m < 10 ? "0" : "") + m;
+    return (h ? h + ":" : "") + mm + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  // ---------------------------------------------------------------------------
+  // The board model: everything the table shows, as plain data.
+
+  var PHASE_WAIT = {
+    card: "choosing a card to play",
+    face: "deciding face up or face down",
+    target: "choosing an opponent to duel",
+    answer: "answering the duel",
+    c_disciple: "deciding whether to reveal (Disciple)",
+    c_monkey: "deciding on Monkey Style's redraw",
+    c_monkey_order: "putting cards under the deck (Monkey Style)",
+    dragon_draw: "choosing to draw one or two cards (Dragon Style)",
+    u_disciple: "deciding whether to reveal (Disciple)",
+    drunk_put: "putting cards back on the deck (Drunken Fists)",
+    snake_target: "choosing who separates a card (Snake Style)",
+    snake_separate: "separating a card (Snake Style)",
+    snake_guess: "guessing odd or even (Snake Style)",
+    monkey_a: "choosing hands to swap (Monkey Style)",
+    monkey_b: "choosing hands to swap (Monkey Style)",
+    tiger_target: "choosing whose hand to look at (Tiger Style)",
+    dragon_peek: "deciding where the top card goes (Dragon Style)",
+  };
+
+  function capitalize(text) {
+    return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  }
+
+  /**
+   * frame: a live `state` frame, or a replay step shaped like one
+   *   ({view, seat, seats, legal, status, hands?}).
+   * opts: {names, nowMs, readOnly}.
+   */
+  function boardModel(frame, opts) {
+    opts = opts || {};
+    var view = frame.view || null;
+    var viewer = frame.seat === undefined ? null : frame.seat;
+    var platformSeats = frame.seats || [];
+    var names = opts.names || platformSeats.map(function (s, i) { return s.name || "Seat " + i; });
+    var ctx = { names: names, viewer: viewer, useYou: opts.useYou !== false };
+    var status = frame.status || "active";
+    // A replay shows every step "as it was": the actor and turn highlighted.
+    var active = status === "active" || opts.readOnly === true;
+    var clocksRun = status === "active";
+    var actors = view ? view.actors || [] : [];
+    var players = view ? view.players : platformSeats.length;
+    var nowMs = opts.nowMs === undefined ? Date.now() : opts.nowMs;
+    var fullHands = frame.hands || null;
+
+    var seats = [];
+    var count = view ? view.seats.length : platformSeats.length;
+    for (var i = 0; i < count; i++) {
+      var vs = view ? view.seats[i] : {};
+      var ps = platformSeats[i] || {};
+      var isActor = actors.indexOf(i) >= 0;
+      var hand = null;
+      if (viewer === i && view && view.hand) hand = view.hand.slice();
+      else if (fullHands && fullHands[i]) hand = fullHands[i].slice();
+      var clock = clockRemaining(ps, nowMs, clocksRun && isActor);
+      seats.push({
+        seat: i,
+        name: names[i] || "Seat " + i,
+        isYou: viewer === i,
+        alive: vs.alive !== false,
+        handCount: vs.hand_count || 0,
+        hand: hand,
+        prizes: (vs.prizes || []).slice(),
+        faceDownPrizes: (vs.face_down_prizes || []).length,
+        points: (vs.prizes || []).length + (vs.face_down_prizes || []).length,
+        protected: !!vs.protected,
+        tigerTarget: vs.tiger_target === undefined ? null : vs.tiger_target,
+        tigerTargetName: vs.tiger_target === null || vs.tiger_target === undefined ? null : seatName(ctx, vs.tiger_target),
+        isTurn: view ? view.turn === i && active : false,
+        isActor: isActor && active,
+        connected: ps.connected === undefined ? null : !!ps.connected,
+        isBot: !!ps.is_bot,
+        forfeited: !!ps.forfeited,
+        replacedByBot: !!ps.replaced_by_bot,
+        clockMs: clock,
+        clockRunning: !!(clocksRun && isActor && ps.deadline),
+        clockText: formatClock(clock),
+        clockLow: clock !== null && clock < 10000 && clocksRun && isActor,
+        markers: view && view.markers ? view.markers[i] : 0,
+        placement: ps.placement === undefined ? null : ps.placement,
+      });
+    }
+
+    var discard = view ? (view.discard || []).slice() : [];
+    var table = null;
+    if (view && view.duel) {
+      var d = view.duel;
+      table = {
+        kind: "duel",
+        attacker: d.attacker,
+        defender: d.defender,
+        attackerName: seatName(ctx, d.attacker),
+        defenderName: d.defender === null || d.defender === undefined ? null : seatName(ctx, d.defender),
+        cards: (d.cards || [null, null]).slice(),
+        focus: d.focus ? d.focus.slice() : null,
+        decided: !!d.decided,
+        tie: !!d.tie,
+        winner: d.winner === undefined ? null : d.winner,
+      };
+    } else if (view && view.play) {
+      var p = view.play;
+      table = {
+        kind: "play",
+        seat: p.seat,
+        seatName: seatName(ctx, p.seat),
+        face: p.face,
+        card: p.card === undefined ? null : p.card,
+        copied: p.copied || null,
+        target: p.target === undefined ? null : p.target,
+        targetName: p.target === undefined || p.target === null ? null : seatName(ctx, p.target),
+        toPutBack: p.to_put_back || null,
+        firstSwap: p.first_swap === undefined ? null : p.first_swap,
+        firstSwapName: p.first_swap === undefined || p.first_swap === null ? null : seatName(ctx, p.first_swap),
+      };
+    }
+
+    var sight = null;
+    if (view && view.private) {
+      if (view.private.peek) {
+        sight = {
+          card: view.private.peek,
+          text: "You are looking at " + cardName(view.private.peek) +
+            (view.private.source === "set_aside" ? ", the card set aside." : ", the top card of the deck."),
+        };
+      } else if (view.private.separated) {
+        sight = {
+          card: view.private.separated,
+          text: "You separated " + cardName(view.private.separated) + ".",
+        };
+      }
+    }
+
+    var myTurn = viewer !== null && actors.indexOf(viewer) >= 0 && status === "active";
+    var legal = frame.legal || [];
+    var statusLine;
+    if (!view) statusLine = "Waiting for the deal.";
+    else if (status === "aborted") statusLine = "The match was called off.";
+    else if (status === "finished" || !actors.length) statusLine = "The game is over.";
+    else if (myTurn) statusLine = "Your move: " + view.prompt + ".";
+    else statusLine = actors.map(function (a) { return seatName(ctx, a); }).join(", ") +
+      " " + (actors.length === 1 && actors[0] === viewer ? "are" : "is") + " " + (PHASE_WAIT[view.phase] || view.prompt) + ".";
+
+    return {
+      viewer: viewer,
+      spectator: viewer === null,
+      names: names,
+      status: status,
+      version: frame.version === undefined ? null : frame.version,
+      delayedBy: frame.delayed_by || null,
+      players: players,
+      round: view ? view.round : null,
+      roundsToWin: view ? view.rounds_to_win : null,
+      phase: view ? view.phase : null,
+      prompt: view ? capitalize(view.prompt) : "",
+      statusLine: statusLine,
+      turn: view ? view.turn : null,
+      turnName: view ? seatName(ctx, view.turn) : null,
+      actors: actors.slice(),
+      myTurn: myTurn,
+      deckCount: view ? view.deck_count : 0,
+      reshuffleAvailable: view ? !!view.reshuffle_available : false,
+      discard: discard,
+      discardTop: discard.length ? discard[discard.length - 1] : null,
+      seats: seats,
+      hand: viewer !== null && view && view.hand ? view.hand.slice() : null,
+      table: table,
+      sight: sight,
+      groups: myTurn && !opts.readOnly ? groupLegal(legal, ctx) : [],
+    };
+  }
+
+  /** The order seats sit around the table as seen by `viewer`: the viewer last. */
+  function seatingOrder(count, viewer) {
+    var order = [];
+    var start = viewer === null || viewer === undefined ? 0 : viewer + 1;
+    for (var i = 0; i < count; i++) order.push((start + i) % count);
+    if (viewer !== null && viewer !== undefined) order.pop();
+    return order;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Results.
+
+  function ordinal(n) {
+    var s = ["th", "st", "nd", "rd"];
+    var v = n % 100;
+    return n + (s[(v - 20) % 10] || s[v] || s[0]);
+  }
+
+  /** The results screen as data: placements in order, scores, the seed. */
+  function resultModel(frame, opts) {
+    opts = opts || {};
+    var seats = frame.seats || [];
+    var names = opts.names || seats.map(function (s, i) { return s.name || "Seat " + i; });
+    var ctx = { names: names, viewer: frame.seat === undefined ? null : frame.seat, useYou: opts.useYou !== false };
+    var result = frame.result || {};
+    var engine = result.engine || null;
+    var placements = result.placements || [];
+    var winners = result.winners || [];
+    var forfeited = result.forfeited || [];
+    var scores = engine && engine.scores ? engine.scores : {};
+    var rows = names.map(function (name, seat) {
+      return {
+        seat: seat,
+        name: seatName(ctx, seat) === "You" ? name + " (you)" : name,
+        place: placements[seat] === undefined ? null : placements[seat],
+        placeText: placements[seat] === undefined ? "" : ordinal(placements[seat]),
+        winner: winners.indexOf(seat) >= 0,
+        forfeited: forfeited.indexOf(seat) >= 0,
+        points: scores.points ? scores.points[seat] : null,
+        prizeFocus: scores.prize_focus ? scores.prize_focus[seat] : null,
+        markers: scores.markers ? scores.markers[seat] : null,
+      };
+    });
+    rows.sort(function (a, b) {
+      var pa = a.place === null ? 99 : a.place;
+      var pb = b.place === null ? 99 : b.place;
+      return pa - pb || a.seat - b.seat;
+    });
+    var aborted = frame.status === "aborted";
+    var headline;
+    if (aborted) headline = "Match called off: no result.";
+    else if (winners.length) headline = capitalize(winnersText(ctx, winners)) + "!";
+    else headline = "The game is over.";
+    var youWon = ctx.viewer !== null && winners.indexOf(ctx.viewer) >= 0;
+    return {
+      aborted: aborted,
+      headline: headline,
+      youWon: youWon,
+      endReason: endReasonText(frame.end_reason),
+      gameReason: engine && engine.reason ? ROUND_REASONS[engine.reason] || engine.reason : null,
+      rows: aborted ? [] : rows,
+      hasPoints: !!scores.points,
+      hasMarkers: !!scores.markers,
+      seed: frame.seed === undefined ? null : frame.seed,
+      seedHash: frame.seed_hash || null,
+      match: frame.match || null,
+    };
+  }
+
+  /** SHA-256 hex of "<match>:<seed>", the published seed commitment. */
+  function sha256Hex(text, cryptoImpl) {
+    var c = cryptoImpl || (typeof crypto !== "undefined" ? crypto : null);
+    if (!c || !c.subtle) {
+      return Promise.reject(new Error("this browser cannot compute SHA-256 (needs a secure context)"));
+    }
+    var bytes = new TextEncoder().encode(text);
+    return c.subtle.digest("SHA-256", bytes).then(function (buf) {
+      return Array.prototype.map.call(new Uint8Array(buf), function (b) {
+        return (b < 16 ? "0" : "") + b.toString(16);
+      }).join("");
+    });
+  }
+
+  function verifySeed(match, seed, seedHash, cryptoImpl) {
+    return sha256Hex(match + ":" + seed, cryptoImpl).then(function (hex) {
+      return { ok: hex === String(seedHash || "").toLowerCase(), computed: hex };
+    });
+  }
+
+  // ---------------------------------------------------------------------------
+  // DOM rendering (browser only). `doc` defaults to the global document.
+
+  function h(doc, tag, attrs, children) {
+    var el = doc.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (key) {
+        var value = attrs[key];
+        if (value === null || value === undefined || value === false) return;
+        if (key === "text") el.textContent = value;
+        else if (key === "className") el.className = value;
+        else if (key === "onclick") el.addEventListener("click", value);
+        else el.setAttribute(key, value === true ? "" : value);
+      });
+    }
+    (children || []).forEach(function (child) {
+      if (child === null || child === undefined || child === false) return;
+      el.appendChild(typeof child === "string" ? doc.createTextNode(child) : child);
+    });
+    return el;
+  }
+
+  /** A face-up card; `size` is "lg", "md" or "sm". */
+  function cardEl(doc, focus, size, attrs) {
+    var info = cardInfo(focus);
+    if (!info) return cardBackEl(doc, size);
+    var tag = attrs && attrs.onclick ? "button" : "div";
+    var base = {
+      className: info.className + " kcard-" + (size || "md"),
+      title: info.name + " (Focus " + info.focus + "): " + info.discard + " / Duel: " + info.combat,
+    };
+    if (tag === "button") base.type = "button";
+    if (tag === "div") { base.role = "img"; base["aria-label"] = info.label; }
+    var el = h(doc, tag, Object.assign(base, attrs || {}), [
+      h(doc, "span", { className: "kcard-focus", "aria-hidden": "true", text: String(info.focus) }),
+      h(doc, "span", { className: "kcard-glyph", "aria-hidden": "true", text: info.glyph }),
+      h(doc, "span", { className: "kcard-name", text: info.name }),
+      size === "lg" ? h(doc, "span", { className: "kcard-effect", "aria-hidden": "true", text: info.discard }) : null,
+    ]);
+    return el;
+  }
+
+  function cardBackEl(doc, size, label) {
+    return h(doc, "div", {
+      className: "kcard kcard-back kcard-" + (size || "md"),
+      role: label ? "img" : null,
+      "aria-label": label || null,
+      "aria-hidden": label ? null : "true",
+    }, [h(doc, "span", { className: "kcard-back-mark", text: "功" })]);
+  }
+
+  function clear(el) {
+    while (el.firstChild) el.removeChild(el.firstChild);
+    return el;
+  }
+
+  function seatBadges(doc, seat) {
+    var badges = [];
+    if (seat.isTurn) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Turn" }));
+    if (seat.protected) badges.push(h(doc, "span", { className: "badge seat-badge crane", title: "Protected by Crane Style until their next turn", text: "鶴 Protected" }));
+    if (seat.tigerTargetName) badges.push(h(doc, "span", { className: "badge seat-badge tiger", title: "Tiger Style: will look at this hand next turn", text: "虎 → " + seat.tigerTargetName }));
+    if (!seat.alive) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Out" }));
+    if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
+    else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
+    if (seat.markers) badges.push(h(doc, "span", { className: "badge seat-badge marker", title: "Rounds won", text: "★ " + seat.markers }));
+    return badges;
+  }
+
+  function presenceEl(doc, seat) {
+    if (seat.connected === null) return null;
+    var text = seat.isBot ? "bot" : seat.connected ? "online" : "away";
+    return h(doc, "span", {
+      className: "presence " + (seat.isBot ? "bot" : seat.connected ? "on" : "off"),
+      title: seat.isBot ? "Played by a bot" : seat.connected ? "Connected" : "Not connected",
+    }, [h(doc, "span", { className: "presence-dot", "aria-hidden": "true" }), text]);
+  }
+
+  function prizesEl(doc, seat) {
+    var cards = seat.prizes.map(function (f) { return cardEl(doc, f, "sm"); });
+    for (var i = 0; i < seat.faceDownPrizes; i++) cards.push(cardBackEl(doc, "sm", "face-down prize"));
+    return h(doc, "div", { className: "prizes" }, [
+      h(doc, "span", { className: "pile-label", text: "Prizes · " + seat.points }),
+      h(doc, "div", { className: "prize-row" }, cards.length ? cards : [h(doc, "span", { className: "muted small", text: "none yet" })]),
+    ]);
+  }
+
+  function handEl(doc, seat, size) {
+    if (seat.hand) {
+      return h(doc, "div", { className: "hand hand-open", "aria-label": seat.name + "'s hand: " + cardList(seat.hand) },
+        seat.hand.map(function (f) { return cardEl(doc, f, size || "sm"); }));
+    }
+    var backs = [];
+    for (var i = 0; i < Math.min(seat.handCount, 8); i++) backs.push(cardBackEl(doc, "sm"));
+    return h(doc, "div", { className: "hand hand-closed", role: "img", "aria-label": plural(seat.handCount, "card", "cards") + " in hand" },
+      backs.concat([h(doc, "span", { className: "hand-count", text: "×" + seat.handCount })]));
+  }
+
+  function seatEl(doc, seat, opts) {
+    var classes = ["seat"];
+    if (seat.isActor) classes.push("is-actor");
+    if (seat.isTurn) classes.push("is-turn");
+    if (!seat.alive || seat.forfeited) classes.push("is-out");
+    if (seat.isYou) classes.push("is-you");
+    if (seat.protected) classes.push("is-protected");
+    if (opts && opts.targeted) classes.push("is-targeted");
+    var clock = seat.clockText ? h(doc, "span", {
+      className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
+      "data-seat": seat.seat, title: seat.clockRunning ? "Time left for this decision" : "Time left",
+      text: seat.clockText,
+    }) : null;
+    return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + seat.seat + ": " + seat.name, "data-seat": seat.seat }, [
+      h(doc, "header", { className: "seat-head" }, [
+        h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou ? " (you)" : "") }),
+        presenceEl(doc, seat),
+        clock,
+      ]),
+      h(doc, "div", { className: "seat-badges" }, seatBadges(doc, seat)),
+      opts && opts.noHand ? null : handEl(doc, seat),
+      prizesEl(doc, seat),
+    ]);
+  }
+
+  function tableEl(doc, model) {
+    var t = model.table;
+    if (!t) {
+      return h(doc, "div", { className: "table-play empty" }, [
+        h(doc, "span", { className: "muted", text: model.turnName ? possessive({ names: model.names, viewer: model.viewer }, model.turn) + " turn" : "" }),
+      ]);
+    }
+    if (t.kind === "duel") {
+      var side = function (idx, name) {
+        var card = t.cards[idx];
+        var focus = t.focus ? t.focus[idx] : null;
+        var changed = focus !== null && card !== null && focus !== card;
+        var won = t.decided && !t.tie && t.winner === (idx === 0 ? t.attacker : t.defender);
+        return h(doc, "div", { className: "duel-side" + (won ? " won" : "") }, [
+          h(doc, "span", { className: "duel-name", text: name || "…" }),
+          card ? cardEl(doc, card, "md") : cardBackEl(doc, "md", "face-down card"),
+          changed ? h(doc, "span", { className: "badge", text: "Focus " + focus }) : null,
+        ]);
+      };
+      return h(doc, "div", { className: "table-play duel", "aria-label": "Duel" }, [
+        side(0, t.attackerName),
+        h(doc, "span", { className: "duel-vs", "aria-hidden": "true", text: "VS" }),
+        side(1, t.defenderName || "choosing…"),
+      ]);
+    }
+    var extra = [];
+    if (t.copied) extra.push("copying " + cardName(t.copied));
+    if (t.toPutBack) extra.push(plural(t.toPutBack, "card", "cards") + " to put back");
+    if (t.targetName) extra.push("target: " + t.targetName);
+    if (t.firstSwapName) extra.push("swapping " + t.firstSwapName + "'s hand with…");
+    return h(doc, "div", { className: "table-play single" }, [
+      h(doc, "span", { className: "duel-name", text: t.seatName + (t.face === "up" ? " played face up" : " is playing") }),
+      t.card ? cardEl(doc, t.card, "md") : cardBackEl(doc, "md", "a card, not yet revealed"),
+      extra.length ? h(doc, "span", { className: "small muted", text: extra.join(" · ") }) : null,
+    ]);
+  }
+
+  function centerEl(doc, model) {
+    var discardList = model.discard.length ? h(doc, "details", { className: "discard-all" }, [
+      h(doc, "summary", { text: "All " + model.discard.length }),
+      h(doc, "div", { className: "discard-list" }, model.discard.slice().reverse().map(function (f) { return cardEl(doc, f, "sm"); })),
+    ]) : null;
+    return h(doc, "div", { className: "board-center-inner" }, [
+      h(doc, "div", { className: "pile deck" }, [
+        h(doc, "span", { className: "pile-label", text: "Deck" }),
+        model.deckCount ? h(doc, "div", { className: "stack" }, [cardBackEl(doc, "md", model.deckCount + " cards in the deck")]) :
+          h(doc, "div", { className: "kcard kcard-md kcard-empty", text: "empty" }),
+        h(doc, "span", { className: "pile-count", text: plural(model.deckCount, "card", "cards") }),
+      ]),
+      tableEl(doc, model),
+      h(doc, "div", { className: "pile discard" }, [
+        h(doc, "span", { className: "pile-label", text: "Discard" }),
+        model.discardTop ? cardEl(doc, model.discardTop, "md") : h(doc, "div", { className: "kcard kcard-md kcard-empty", text: "empty" }),
+        h(doc, "span", { className: "pile-count", text: plural(model.discard.length, "card", "cards") }),
+        discardList,
+      ]),
+    ]);
+  }
+
+  /** Action controls; `onAct(action)` is called with the chosen legal action. */
+  function actionsEl(doc, model, onAct, disabled) {
+    var wrap = h(doc, "div", { className: "actions" });
+    model.groups.forEach(function (group) {
+      var items;
+      if (group.kind === "cards") {
+        items = group.actions.map(function (action) {
+          return cardEl(doc, action.card, "md", {
+            onclick: function () { onAct(action); },
+            "aria-label": action.text,
+            className: cardInfo(action.card).className + " kcard-md kcard-choice",
+            disabled: disabled,
+          });
+        });
+      } else {
+        items = group.actions.map(function (action) {
+          return h(doc, "button", {
+            type: "button",
+            className: group.kind === "seats" ? "seat-choice" : "choice",
+            disabled: disabled,
+            onclick: function () { onAct(action); },
+            text: action.text,
+          });
+        });
+      }
+      wrap.appendChild(h(doc, "fieldset", { className: "action-group action-" + group.kind }, [
+        h(doc, "legend", { text: group.title }),
+        h(doc, "div", { className: "action-items" }, items),
+      ]));
+    });
+    return wrap;
+  }
+
+  /**
+   * Draw the table into `root` (a .kfa-board element with data-role slots).
+   * opts: {onAct, pending}. Returns the model drawn.
+   */
+  function renderBoard(root, model, opts) {
+    opts = opts || {};
+    var doc = root.ownerDocument;
+    var slot = function (name) { return root.querySelector('[data-role="' + name + '"]'); };
+    var targets = {};
+    if (model.table && model.table.kind === "duel" && model.table.defender !== null) targets[model.table.defender] = true;
+
+    var opponents = slot("opponents");
+    if (opponents) {
+      clear(opponents);
+      seatingOrder(model.seats.length, model.viewer).forEach(function (i) {
+        opponents.appendChild(seatEl(doc, model.seats[i], { targeted: targets[i] }));
+      });
+    }
+    var center = slot("center");
+    if (center) clear(center).appendChild(centerEl(doc, model));
+
+    var you = slot("you");
+    if (you) {
+      clear(you);
+      you.hidden = model.viewer === null;
+      if (model.viewer !== null && model.seats[model.viewer]) {
+        var me = model.seats[model.viewer];
+        var handCards = (model.hand || []).map(function (f) { return cardEl(doc, f, "lg"); });
+        you.appendChild(seatEl(doc, me, { noHand: true, targeted: targets[me.seat] }));
+        you.appendChild(h(doc, "div", { className: "my-hand", "aria-label": "Your hand" }, handCards.length ? handCards :
+          [h(doc, "span", { className: "muted", text: me.alive ? "Your hand is empty." : "You are out of this round." })]));
+      }
+    }
+
+    var prompt = slot("prompt");
+    var status = slot("status");
+    if (status && !prompt) status.textContent = model.statusLine;
+    var round = slot("round");
+    if (round) {
+      round.textContent = model.round ? "Round " + model.round + (model.roundsToWin > 1 ? " · first to " + model.roundsToWin + " round wins" : "") : "";
+    }
+    var delay = slot("delay");
+    if (delay) {
+      delay.hidden = !model.delayedBy;
+      delay.textContent = model.delayedBy ? "Delayed by " + plural(model.delayedBy, "move", "moves") : "";
+    }
+    var sight = slot("sight");
+    if (sight) {
+      clear(sight);
+      sight.hidden = !model.sight;
+      if (model.sight) {
+        sight.appendChild(cardEl(doc, model.sight.card, "sm"));
+        sight.appendChild(h(doc, "span", { text: model.sight.text }));
+      }
+    }
+    if (prompt) {
+      clear(prompt);
+      prompt.classList.toggle("my-turn", model.myTurn);
+      prompt.appendChild(h(doc, "p", { className: "prompt-text", text: model.statusLine }));
+      if (model.groups.length && opts.onAct) prompt.appendChild(actionsEl(doc, model, opts.onAct, !!opts.pending));
+      if (opts.pending) prompt.appendChild(h(doc, "p", { className: "small muted", text: "Sending your choice…" }));
+    }
+    root.classList.toggle("is-spectator", model.spectator);
+    root.classList.toggle("is-my-turn", model.myTurn);
+    return model;
+  }
+
+  /** Refresh only the clock labels (called every second). */
+  function tickClocks(root, frame, nowMs) {
+    var seats = frame.seats || [];
+    var actors = frame.view ? frame.view.actors || [] : [];
+    var active = frame.status === "active";
+    Array.prototype.forEach.call(root.querySelectorAll(".clock[data-seat]"), function (el) {
+      var i = Number(el.getAttribute("data-seat"));
+      var running = active && actors.indexOf(i) >= 0;
+      var ms = clockRemaining(seats[i], nowMs, running);
+      el.textContent = formatClock(ms);
+      el.classList.toggle("low", running && ms !== null && ms < 10000);
+    });
+  }
+
+  /** Append log entries to an <ol>; entries marked `current` are highlighted. */
+  function renderLog(list, entries, opts) {
+    opts = opts || {};
+    var doc = list.ownerDocument;
+    if (opts.replace) clear(list);
+    entries.forEach(function (entry) {
+      var label = entry.scope === "private" ? "Only you" : entry.scope === "reveal" ? "Hidden" : null;
+      list.appendChild(h(doc, "li", {
+        className: "log-entry log-" + entry.scope + (entry.current ? " current" : ""),
+        "data-version": entry.version === undefined ? null : entry.version,
+      }, [
+        label ? h(doc, "span", { className: "log-tag", text: label }) : null,
+        entry.text,
+      ]));
+    });
+    if (opts.scroll !== false) list.scrollTop = list.scrollHeight;
+  }
+
+  /** The results panel for a finished or aborted match. */
+  function resultsEl(doc, res, opts) {
+    opts = opts || {};
+    var table = null;
+    if (res.rows.length) {
+      var headCells = [h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" })];
+      if (res.hasPoints) headCells.push(h(doc, "th", { className: "num", text: "Points" }), h(doc, "th", { className: "num", text: "Prize Focus" }));
+      if (res.hasMarkers) headCells.push(h(doc, "th", { className: "num", text: "Rounds won" }));
+      table = h(doc, "table", { className: "results-table" }, [
+        h(doc, "thead", {}, [h(doc, "tr", {}, headCells)]),
+        h(doc, "tbody", {}, res.rows.map(function (row) {
+          var cells = [
+            h(doc, "td", { text: (row.winner ? "🏆 " : "") + row.placeText }),
+            h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") }),
+          ];
+          if (res.hasPoints) cells.push(h(doc, "td", { className: "num", text: String(row.points) }), h(doc, "td", { className: "num", text: String(row.prizeFocus) }));
+          if (res.hasMarkers) cells.push(h(doc, "td", { className: "num", text: String(row.markers) }));
+          return h(doc, "tr", { className: row.winner ? "winner" : null }, cells);
+        })),
+      ]);
+    }
+    var verifyOut = h(doc, "span", { className: "verify-out", "aria-live": "polite" });
+    var verifyBtn = res.seed !== null && res.seedHash ? h(doc, "button", {
+      type: "button", className: "secondary small",
+      onclick: function () {
+        verifyOut.textContent = "…";
+        verifySeed(res.match, res.seed, res.seedHash).then(function (r) {
+          verifyOut.textContent = r.ok ? "✓ matches the published hash" : "✗ does not match (" + r.computed.slice(0, 12) + "…)";
+          verifyOut.className = "verify-out " + (r.ok ? "ok" : "bad");
+        }, function (err) {
+          verifyOut.textContent = "✗ " + err.message;
+          verifyOut.className = "verify-out bad";
+        });
+      },
+      text: "Verify seed",
+    }) : null;
+    return h(doc, "div", { className: "results-inner" }, [
+      h(doc, "h2", { text: res.headline }),
+      h(doc, "p", { className: "muted", text: [res.endReason, res.gameReason ? "Last round: " + res.gameReason + "." : ""].join(" ").trim() }),
+      table,
+      res.seed !== null ? h(doc, "dl", { className: "seed-info" }, [
+        h(doc, "dt", { text: "Seed" }), h(doc, "dd", {}, [h(doc, "code", { text: String(res.seed) })]),
+        h(doc, "dt", { text: "Published hash" }), h(doc, "dd", {}, [h(doc, "code", { className: "hash", text: res.seedHash || "" })]),
+      ]) : null,
+      h(doc, "p", { className: "results-actions" }, [
+        verifyBtn, verifyOut,
+        opts.replayUrl && !res.aborted ? h(doc, "a", { className: "button", href: opts.replayUrl, text: "Watch the replay" }) : null,
+      ]),
+    ]);
+  }
+
+  /** Fill a container with the reference table of the eight cards. */
+  function renderCardReference(container, players) {
+    var doc = container.ownerDocument;
+    clear(container);
+    container.appendChild(h(doc, "table", { className: "card-ref" }, [
+      h(doc, "thead", {}, [h(doc, "tr", {}, [
+        h(doc, "th", { text: "Card" }), h(doc, "th", { className: "num", text: "Copies" }),
+        h(doc, "th", { text: "Face up (discard effect)" }), h(doc, "th", { text: "Face down (combat effect)" }),
+      ])]),
+      h(doc, "tbody", {}, cardTable(players).map(function (c) {
+        return h(doc, "tr", {}, [
+          h(doc, "td", { className: "card-ref-card" }, [cardEl(doc, c.focus, "sm"), h(doc, "strong", { text: c.name })]),
+          h(doc, "td", { className: "num", text: String(c.count) }),
+          h(doc, "td", { text: c.discard }),
+          h(doc, "td", { text: c.combat }),
+        ]);
+      })),
+    ]));
+  }
+
+  return {
+    CARDS: CARDS,
+    EVENT_TYPES: EVENT_TYPES,
+    cardInfo: cardInfo,
+    cardTable: cardTable,
+    cardName: cardName,
+    cardList: cardList,
+    formatEvent: formatEvent,
+    formatSteps: formatSteps,
+    groupLegal: groupLegal,
+    describeAction: describeAction,
+    clockRemaining: clockRemaining,
+    formatClock: formatClock,
+    boardModel: boardModel,
+    seatingOrder: seatingOrder,
+    resultModel: resultModel,
+    endReasonText: endReasonText,
+    sha256Hex: sha256Hex,
+    verifySeed: verifySeed,
+    // DOM
+    h: h,
+    cardEl: cardEl,
+    cardBackEl: cardBackEl,
+    renderBoard: renderBoard,
+    renderLog: renderLog,
+    renderCardReference: renderCardReference,
+    resultsEl: resultsEl,
+    tickClocks: tickClocks,
+  };
+});

@@ -1,0 +1,532 @@
+/*
+ * Live match page: the WebSocket client (LiveClient) and the page that draws
+ * its frames with DueloBoard.
+ *
+ * Protocol (docs/protocol/live.md): the server sends `state` frames (a seat's
+ * own view, or the public view), `history` (the logged steps after a version,
+ * in answer to `sync`), `ack`, `error` and `pong`. The client sends `act` with
+ * the version the choice was made at, `sync` with the last version whose
+ * events it has, `resign`, `abort`, `claim` and `ping`.
+ *
+ * LiveClient has no DOM code so the node tests can drive it with a fake
+ * socket; in node this file exports it, in the browser it starts the page.
+ */
+(function (root, factory) {
+  "use strict";
+  var api = factory();
+  if (typeof module === "object" && module.exports) {
+    module.exports = api;
+  } else {
+    root.LiveMatch = api;
+    if (root.KFA_MATCH && root.document) {
+      var start = function () { api.startPage(root); };
+      if (root.document.readyState === "loading") root.document.addEventListener("DOMContentLoaded", start);
+      else start();
+    }
+  }
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  var PING_EVERY_MS = 20000;
+  var PONG_TIMEOUT_MS = 10000;
+  var BACKOFF_BASE_MS = 500;
+  var BACKOFF_MAX_MS = 15000;
+  // Close codes after which reconnecting cannot help.
+  var FINAL_CLOSE_CODES = { 4403: "You may not watch this match.", 4404: "This match does not exist." };
+
+  /** Delay before reconnect attempt `attempt` (0-based), with +-25% jitter. */
+  function backoffDelay(attempt, random) {
+    var base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * Math.pow(2, attempt));
+    var r = typeof random === "function" ? random() : Math.random();
+    return Math.round(base * (0.75 + 0.5 * r));
+  }
+
+  /** Absolute ws:// or wss:// URL for a path served by the page's host. */
+  function socketUrl(path, loc) {
+    if (/^wss?:\/\//.test(path)) return path;
+    var scheme = loc.protocol === "https:" ? "wss://" : "ws://";
+    return scheme + loc.host + path;
+  }
+
+  /**
+   * opts: {url, WebSocket, initialFrame, setTimeout, clearTimeout, now,
+   *        random, onFrame(frame), onSteps(steps), onStatus(status, info),
+   *        onError(error), onAck(ack)}
+   *
+   * Keeps `frame` (the newest state) and `loggedVersion` (the last version
+   * whose events were passed to onSteps). A state frame that skips a version,
+   * or advances without its events, means something was missed: the client
+   * asks for the history since `loggedVersion` (sync) and carries on.
+   */
+  function LiveClient(opts) {
+    this.opts = opts;
+    this.WS = opts.WebSocket;
+    this.setTimeout = opts.setTimeout || setTimeout;
+    this.clearTimeout = opts.clearTimeout || clearTimeout;
+    this.now = opts.now || Date.now;
+    this.frame = opts.initialFrame || null;
+    // The log starts empty: the first sync asks for everything since version 0.
+    this.loggedVersion = 0;
+    this.syncing = false;
+    this.pending = {};
+    this.nextRequest = 1;
+    this.attempt = 0;
+    this.ws = null;
+    this.stopped = false;
+    this.timers = {};
+    this.status = "idle";
+    this.lastHeardAt = 0;
+  }
+
+  LiveClient.prototype._timer = function (name, ms, fn) {
+    if (this.timers[name]) this.clearTimeout(this.timers[name]);
+    var self = this;
+    this.timers[name] = this.setTimeout(function () {
+      self.timers[name] = null;
+      fn();
+    }, ms);
+  };
+
+  LiveClient.prototype._cancel = function (name) {
+    if (this.timers[name]) this.clearTimeout(this.timers[name]);
+    this.timers[name] = null;
+  };
+
+  LiveClient.prototype._setStatus = function (status, info) {
+    this.status = status;
+    if (this.opts.onStatus) this.opts.onStatus(status, info || {});
+  };
+
+  LiveClient.prototype.connect = function () {
+    if (this.stopped) return;
+    this._cancel("reconnect");
+    var self = this;
+    var ws;
+    this._setStatus(this.attempt ? "reconnecting" : "connecting", { attempt: this.attempt });
+    try {
+      ws = new this.WS(this.opts.url);
+    } catch (err) {
+      this._scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = function () {
+      if (self.ws !== ws) return;
+      self.attempt = 0;
+      self.lastHeardAt = self.now();
+      self._setStatus("open");
+      self.sync();
+      self._schedulePing();
+    };
+    ws.onmessage = function (msg) {
+      if (self.ws !== ws) return;
+      var frame;
+      try {
+        frame = JSON.parse(msg.data);
+      } catch (err) {
+        return;
+      }
+      self.lastHeardAt = self.now();
+      self.handle(frame);
+    };
+    ws.onclose = function (ev) {
+      if (self.ws !== ws) return;
+      self.ws = null;
+      self._cancel("ping");
+      self._cancel("pong");
+      self.syncing = false;
+      self._dropPending("The connection dropped before the server answered; the table will show whether your choice was applied.");
+      var code = ev && ev.code;
+      if (FINAL_CLOSE_CODES[code]) {
+        self.stopped = true;
+        self._setStatus("closed", { reason: FINAL_CLOSE_CODES[code] });
+        return;
+      }
+      self._scheduleReconnect();
+    };
+    ws.onerror = function () {
+      // A close event always follows; reconnection is handled there.
+    };
+  };
+
+  LiveClient.prototype._scheduleReconnect = function () {
+    if (this.stopped) return;
+    var delay = backoffDelay(this.attempt, this.opts.random);
+    this.attempt += 1;
+    this._setStatus("waiting", { delay: delay, until: this.now() + delay, attempt: this.attempt });
+    var self = this;
+    this._timer("reconnect", delay, function () { self.connect(); });
+  };
+
+  /** Skip the backoff wait (the browser came back online, the tab is visible). */
+  LiveClient.prototype.reconnectNow = function () {
+    if (this.stopped || this.ws) return;
+    this.connect();
+  };
+
+  LiveClient.prototype.stop = function () {
+    this.stopped = true;
+    var self = this;
+    Object.keys(this.timers).forEach(function (name) { self._cancel(name); });
+    if (this.ws) {
+      var ws = this.ws;
+      this.ws = null;
+      ws.close(1000);
+    }
+    this._setStatus("closed", { reason: "stopped" });
+  };
+
+  LiveClient.prototype._schedulePing = function () {
+    var self = this;
+    this._timer("ping", PING_EVERY_MS, function () {
+      if (!self.ws) return;
+      self.send({ type: "ping" });
+      self._timer("pong", PONG_TIMEOUT_MS, function () {
+        // Nothing heard since the ping: the connection is dead even if the
+        // browser has not noticed. Closing it triggers the reconnect.
+        if (self.ws && self.now() - self.lastHeardAt >= PONG_TIMEOUT_MS) self.ws.close(4000);
+      });
+      self._schedulePing();
+    });
+  };
+
+  LiveClient.prototype.send = function (message) {
+    if (!this.ws || this.ws.readyState !== 1) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  };
+
+  /** Ask for every step after the last version whose events we have. */
+  LiveClient.prototype.sync = function () {
+    if (this.send({ type: "sync", version: this.loggedVersion })) this.syncing = true;
+  };
+
+  /**
+   * Send a decision chosen while looking at `version` (defaults to the shown
+   * frame's). Returns the request id, or null when offline.
+   */
+  LiveClient.prototype.act = function (actionId, version) {
+    var v = version === undefined ? (this.frame ? this.frame.version : null) : version;
+    var requestId = "a" + this.nextRequest++;
+    if (!this.send({ type: "act", action: actionId, version: v, request_id: requestId })) {
+      if (this.opts.onError) this.opts.onError({ code: "offline", message: "Not connected; your choice was not sent. Wait for the connection to come back." });
+      return null;
+    }
+    this.pending[requestId] = { action: actionId, version: v };
+    return requestId;
+  };
+
+  LiveClient.prototype.command = function (type, extra) {
+    var message = Object.assign({ type: type, request_id: "c" + this.nextRequest++ }, extra || {});
+    if (!this.send(message)) {
+      if (this.opts.onError) this.opts.onError({ code: "offline", message: "Not connected; try again when the connection is back." });
+      return null;
+    }
+    return message.request_id;
+  };
+
+  LiveClient.prototype.hasPending = function () {
+    return Object.keys(this.pending).length > 0;
+  };
+
+  LiveClient.prototype._dropPending = function (message) {
+    var had = this.hasPending();
+    this.pending = {};
+    if (had && this.opts.onError) this.opts.onError({ code: "connection_lost", message: message });
+  };
+
+  LiveClient.prototype._log = function (steps) {
+    var fresh = [];
+    for (var i = 0; i < steps.length; i++) {
+      if (steps[i].version > this.loggedVersion) {
+        fresh.push(steps[i]);
+        this.loggedVersion = steps[i].version;
+      }
+    }
+    if (fresh.length && this.opts.onSteps) this.opts.onSteps(fresh);
+  };
+
+  LiveClient.prototype.handle = function (frame) {
+    switch (frame.type) {
+      case "state": return this._state(frame);
+      case "history":
+        this.syncing = false;
+        return this._log(frame.steps || []);
+      case "ack":
+        delete this.pending[frame.request_id];
+        if (this.opts.onAck) this.opts.onAck(frame);
+        return;
+      case "error":
+        if (frame.request_id !== null && frame.request_id !== undefined) delete this.pending[frame.request_id];
+        if (frame.code === "stale_version") this.sync();
+        if (this.opts.onError) this.opts.onError(frame);
+        return;
+      case "pong":
+        this._cancel("pong");
+        return;
+      default:
+        return;
+    }
+  };
+
+  LiveClient.prototype._state = function (frame) {
+    var shown = this.frame;
+    var v = frame.version;
+    if (v > this.loggedVersion) {
+      var events = frame.events || [];
+      if (v === this.loggedVersion + 1 && events.length && !this.syncing) {
+        this._log([{ version: v, seat: null, kind: "move", events: events }]);
+      } else if (!this.syncing) {
+        this.sync();
+      }
+    }
+    // Frames can cross a sync answer; never step the table back in time.
+    if (shown && v < shown.version && shown.match === frame.match) return;
+    this.frame = frame;
+    if (this.opts.onFrame) this.opts.onFrame(frame);
+  };
+
+  // ---------------------------------------------------------------------------
+  // The page.
+
+  var ERROR_TEXT = {
+    stale_version: "The game moved on before your choice arrived, so it was not applied. The table is up to date again: please choose again.",
+    not_your_turn: "It is not your turn: your choice was not applied.",
+    illegal_action: "That move is not allowed now.",
+    rate_limited: "Too many messages too quickly; slow down a little.",
+    not_active: "This match is not in play any more.",
+    forbidden: "Not allowed.",
+    malformed: "The server could not read that request.",
+  };
+
+  function startPage(win) {
+    var B = win.DueloBoard;
+    var doc = win.document;
+    var cfg = win.KFA_MATCH;
+    var board = doc.getElementById("kfa-board");
+    var initialEl = doc.getElementById("initial-frame");
+    if (!board || !initialEl || !B) return null;
+    var slot = function (name) { return board.querySelector('[data-role="' + name + '"]'); };
+    var initial = JSON.parse(initialEl.textContent);
+    var seatOf = function (frame) { return frame.seat === undefined ? cfg.seat : frame.seat; };
+    var baseTitle = doc.title;
+    var awaySince = {};
+    var GRACE_MS = 60000;
+    var errorTimer = null;
+    var client;
+
+    B.renderCardReference(slot("card-reference"), (initial.view && initial.view.players) || (initial.seats || []).length);
+
+    function names(frame) {
+      return (frame.seats || []).map(function (s, i) { return s.name || "Seat " + i; });
+    }
+
+    function showError(err) {
+      var box = slot("error");
+      if (!box) return;
+      var friendly = ERROR_TEXT[err.code];
+      box.textContent = "";
+      box.appendChild(B.h(doc, "strong", { text: friendly || err.message || "Something went wrong." }));
+      if (friendly && err.message && friendly.indexOf(err.message) < 0) {
+        box.appendChild(B.h(doc, "span", { className: "small", text: " (" + err.message + ")" }));
+      }
+      box.appendChild(B.h(doc, "button", {
+        type: "button", className: "link-dismiss", "aria-label": "Dismiss", text: "×",
+        onclick: function () { box.hidden = true; },
+      }));
+      box.hidden = false;
+      if (errorTimer) win.clearTimeout(errorTimer);
+      errorTimer = win.setTimeout(function () { box.hidden = true; }, 15000);
+      draw(client.frame);
+    }
+
+    function confirmThen(title, text, okText, fn) {
+      var dialog = slot("confirm");
+      if (!dialog || typeof dialog.showModal !== "function") {
+        if (win.confirm(title + "\n\n" + text)) fn();
+        return;
+      }
+      slot("confirm-title").textContent = title;
+      slot("confirm-text").textContent = text;
+      slot("confirm-ok").textContent = okText;
+      dialog.returnValue = "";
+      dialog.onclose = function () {
+        if (dialog.returnValue === "ok") fn();
+      };
+      dialog.showModal();
+    }
+
+    function updateControls(frame) {
+      var controls = slot("controls");
+      if (!controls) return;
+      var me = seatOf(frame);
+      var seats = frame.seats || [];
+      var mine = me === null || me === undefined ? null : seats[me];
+      var active = frame.status === "active";
+      controls.hidden = !(mine && active && !mine.forfeited);
+      if (controls.hidden) return;
+      var resign = controls.querySelector('[data-control="resign"]');
+      var claimWin = controls.querySelector('[data-control="claim-win"]');
+      var abort = controls.querySelector('[data-control="abort"]');
+      var note = slot("claim-note");
+      // Abort is allowed before the first move; after that only by claim.
+      var others = seats.filter(function (s, i) { return i !== me && !s.forfeited && !s.is_bot; });
+      var now = Date.now();
+      others.forEach(function (s, i) {
+        if (s.connected) delete awaySince[s.number];
+        else if (!awaySince[s.number]) awaySince[s.number] = s.disconnected_at ? Date.parse(s.disconnected_at) : now;
+      });
+      var allAway = others.length > 0 && others.every(function (s) { return !s.connected; });
+      var waitMs = allAway ? Math.max.apply(null, others.map(function (s) { return GRACE_MS - (now - awaySince[s.number]); })) : null;
+      var canClaim = allAway && waitMs <= 0;
+      claimWin.hidden = !canClaim;
+      abort.hidden = !(frame.version === 0 || canClaim);
+      abort.textContent = frame.version === 0 ? "Abort match" : "Call off (no result)";
+      abort.dataset.mode = frame.version === 0 ? "abort" : "claim";
+      resign.hidden = false;
+      note.hidden = !allAway;
+      note.textContent = !allAway ? "" : canClaim
+        ? "Your opponents have been away for over a minute: you may claim the win or call the match off."
+        : "Your opponents are away. If they are not back in " + Math.ceil(waitMs / 1000) + " s you may claim the win.";
+    }
+
+    function updateTitle(model) {
+      doc.title = (model.myTurn ? "● Your move · " : "") + baseTitle;
+    }
+
+    function drawResults(frame) {
+      var box = slot("results");
+      if (!box) return;
+      var over = frame.status === "finished" || frame.status === "aborted";
+      if (!over) {
+        box.hidden = true;
+        return;
+      }
+      if (box.dataset.version === String(frame.version) + frame.status && !box.hidden) return;
+      box.dataset.version = String(frame.version) + frame.status;
+      box.textContent = "";
+      box.appendChild(B.resultsEl(doc, B.resultModel(frame, { names: names(frame) }), { replayUrl: cfg.replayUrl }));
+      box.hidden = false;
+    }
+
+    function draw(frame) {
+      if (!frame) return;
+      var model = B.boardModel(frame, { names: names(frame) });
+      B.renderBoard(board, model, {
+        pending: client.hasPending(),
+        onAct: function (action) {
+          client.act(action.id, frame.version);
+          draw(client.frame);
+        },
+      });
+      updateControls(frame);
+      drawResults(frame);
+      updateTitle(model);
+    }
+
+    var connection = slot("connection");
+    function showStatus(status, info) {
+      if (!connection) return;
+      var text = {
+        connecting: "Connecting…",
+        reconnecting: "Reconnecting…",
+        open: "Connected",
+        closed: info.reason && info.reason !== "stopped" ? info.reason : "Disconnected",
+      }[status];
+      if (status === "waiting") {
+        var secs = Math.max(1, Math.ceil((info.until - Date.now()) / 1000));
+        text = "Connection lost · retrying in " + secs + " s";
+      }
+      connection.className = "conn conn-" + status;
+      connection.querySelector(".conn-text").textContent = text;
+      connection.dataset.until = status === "waiting" ? String(info.until) : "";
+      if (status === "waiting" && !connection.querySelector(".conn-retry")) {
+        connection.appendChild(B.h(doc, "button", {
+          type: "button", className: "conn-retry small secondary", text: "Retry now",
+          onclick: function () { client.reconnectNow(); },
+        }));
+      } else if (status !== "waiting") {
+        var retry = connection.querySelector(".conn-retry");
+        if (retry) retry.remove();
+      }
+    }
+
+    var logList = slot("log");
+    function appendSteps(steps) {
+      var frame = client.frame || initial;
+      var ctx = { names: names(frame), viewer: seatOf(frame) };
+      var entries = B.formatSteps(steps, ctx);
+      if (logList.dataset.loaded !== "1") {
+        logList.textContent = "";
+        logList.dataset.loaded = "1";
+      }
+      B.renderLog(logList, entries);
+    }
+
+    client = new LiveClient({
+      url: socketUrl(cfg.wsPath, win.location),
+      WebSocket: win.WebSocket,
+      initialFrame: initial,
+      onFrame: draw,
+      onSteps: appendSteps,
+      onStatus: showStatus,
+      onError: showError,
+      onAck: function () {
+        var box = slot("error");
+        if (box) box.hidden = true;
+        draw(client.frame);
+      },
+    });
+
+    board.addEventListener("click", function (ev) {
+      var button = ev.target.closest("[data-control]");
+      if (!button) return;
+      var control = button.getAttribute("data-control");
+      if (control === "resign") {
+        confirmThen("Resign this match?", "You will lose the match. At a table of three or more, a bot plays on in your seat.", "Resign", function () {
+          client.command("resign");
+        });
+      } else if (control === "claim-win") {
+        confirmThen("Claim the win?", "Your opponents have been away past the grace period. Claiming ends the match with you as the winner.", "Claim win", function () {
+          client.command("claim", { claim: "win" });
+        });
+      } else if (control === "abort") {
+        var claim = button.dataset.mode === "claim";
+        confirmThen(claim ? "Call the match off?" : "Abort this match?",
+          claim ? "The match ends without a result and without rating changes." : "Nobody has moved yet: the match ends without a result.",
+          claim ? "Call off" : "Abort", function () {
+            if (claim) client.command("claim", { claim: "abort" });
+            else client.command("abort");
+          });
+      }
+    });
+
+    draw(initial);
+    if (logList) {
+      logList.textContent = "";
+      logList.appendChild(B.h(doc, "li", { className: "log-entry muted", text: "Loading the game log…" }));
+    }
+    win.setInterval(function () {
+      if (client.frame) B.tickClocks(board, client.frame, Date.now());
+      if (client.status === "waiting") showStatus("waiting", { until: Number(connection.dataset.until) });
+      if (client.frame && client.frame.status === "active") updateControls(client.frame);
+    }, 500);
+    win.addEventListener("online", function () { client.reconnectNow(); });
+    doc.addEventListener("visibilitychange", function () {
+      if (doc.visibilityState === "visible") client.reconnectNow();
+    });
+    client.connect();
+    win.kfaClient = client;
+    return client;
+  }
+
+  return {
+    LiveClient: LiveClient,
+    backoffDelay: backoffDelay,
+    socketUrl: socketUrl,
+    startPage: startPage,
+    ERROR_TEXT: ERROR_TEXT,
+    PING_EVERY_MS: PING_EVERY_MS,
+    PONG_TIMEOUT_MS: PONG_TIMEOUT_MS,
+  };
+});

@@ -1334,7 +1334,10 @@ class DueloGame:
         hidden_table = ph in (FACE, TARGET, ANSWER) and seat != s["turn"]
         if hidden_table:
             pool.append(s["table"])
-        r, cards = _rng.shuffled(_rng.seed_state(rng_seed), "".join(pool))
+        # Sorted first: the sample must depend only on what ``seat`` knows, not on
+        # where the hidden cards really are (bots rely on this; see bots tests).
+        hidden = "".join(sorted("".join(pool)))
+        r, cards = _rng.shuffled(_rng.seed_state(rng_seed), hidden)
         pos = 0
 
         def take(count: int) -> str:

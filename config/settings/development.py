@@ -1,5 +1,7 @@
 """Development: debug on, a fixed throwaway secret, embedded services by default."""
 
+import warnings
+
 from .base import *  # noqa: F403
 from .base import env
 
@@ -8,3 +10,9 @@ SECRET_KEY = SECRET_KEY or "dev-only-insecure-secret-key-change-me"  # noqa: F40
 # uvicorn serves no static files itself; let WhiteNoise find them in the sources.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# WhiteNoise serves files with a synchronous iterator; under ASGI Django warns on
+# every static file. Harmless here, and noise in `make run`'s log.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators"
+)

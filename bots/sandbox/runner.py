@@ -26,6 +26,7 @@ import shutil
 import signal
 import stat
 import subprocess
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,13 @@ _libc = ctypes.CDLL(None, use_errno=True)
 _prctl = _libc.prctl
 _prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
 _prctl.restype = ctypes.c_int
+_setns = _libc.setns
+_setns.argtypes = (ctypes.c_int, ctypes.c_int)
+_setns.restype = ctypes.c_int
+_unshare = _libc.unshare
+_unshare.argtypes = (ctypes.c_int,)
+_unshare.restype = ctypes.c_int
+_CLONE_NEWNET = 0x40000000
 
 #: Top-level host paths that are merged-/usr symlinks on Debian; they are recreated
 #: as symlinks (or bound read-only where they are real directories).
@@ -102,7 +110,11 @@ def _rlimit_pairs(limits: SandboxLimits, *, nproc: bool) -> list[tuple[int, int,
 
 
 def make_preexec(
-    limits: SandboxLimits, *, host_uid: int | None, parent_pid: int
+    limits: SandboxLimits,
+    *,
+    host_uid: int | None,
+    parent_pid: int,
+    netns_fd: int | None = None,
 ) -> Callable[[], None]:
     """Return the fork-child hook that runs just before bwrap is executed.
 
@@ -111,6 +123,8 @@ def make_preexec(
     1. ``oom_score_adj`` 1000 while still root (after a uid change the process is
        no longer dumpable and its /proc files belong to root): if bots together
        exhaust memory, the OOM killer takes a bot, never the worker or a service;
+       and, given ``netns_fd``, join the slot's empty network namespace (needs
+       CAP_SYS_ADMIN, so also before the drop);
     2. rlimits (RLIMIT_NPROC only with a per-slot uid, where it counts that slot);
     3. drop to the slot's uid/gid with no supplementary groups;
     4. PR_SET_PDEATHSIG last, because the kernel clears it on every credential
@@ -126,6 +140,8 @@ def make_preexec(
             os.write(fd, b"1000")
         finally:
             os.close(fd)
+        if netns_fd is not None and _setns(netns_fd, _CLONE_NEWNET) != 0:
+            os._exit(126)
         for which, soft, hard in pairs:
             _, cur_hard = resource.getrlimit(which)
             if cur_hard != resource.RLIM_INFINITY:
@@ -142,6 +158,49 @@ def make_preexec(
             os._exit(126)
 
     return preexec
+
+
+_slot_netns: dict[int, int] = {}
+
+
+def slot_network_namespace(slot: int) -> int:
+    """Return an fd of the slot's own empty network namespace (root only).
+
+    Creating a network namespace is the most expensive part of starting bwrap,
+    and tearing one down keeps a kernel worker busy afterwards. A root worker
+    therefore creates one empty namespace per slot, once, and each bot of that
+    slot joins it (bwrap ``--share-net`` after ``setns`` in the fork hook). It is
+    never shared between concurrent bots (a slot runs one bot at a time, and
+    everything of the previous bot is dead before the next starts), it has no
+    interface but a loopback that is down, and it is owned by the host's user
+    namespace, so a bot holds no capability over it at all.
+    """
+    fd = _slot_netns.get(slot)
+    if fd is not None:
+        return fd
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the forked helper
+        try:
+            os.close(read_fd)
+            ok = _unshare(_CLONE_NEWNET) == 0
+            os.write(write_fd, b"1" if ok else b"0")
+            os.close(write_fd)
+            time.sleep(30)
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    try:
+        ok = os.read(read_fd, 1) == b"1"
+        if not ok:
+            raise SandboxError("could not create a network namespace for the slot")
+        fd = os.open(f"/proc/{pid}/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+    finally:
+        os.close(read_fd)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    _slot_netns[slot] = fd
+    return fd
 
 
 def kill_uid(uid: int) -> None:
@@ -318,6 +377,7 @@ def build_bwrap_argv(
     command: Sequence[str],
     fds: dict[str, int],
     bot_source: str | None = None,
+    joined_netns: bool = False,
 ) -> list[str]:
     """Return the full bwrap command line for ``command``.
 
@@ -327,6 +387,10 @@ def build_bwrap_argv(
     """
     limits = config.limits
     argv = [config.bwrap_path, "--unshare-all", "--unshare-user"]
+    if joined_netns:
+        # Already inside the slot's empty network namespace (see
+        # slot_network_namespace); bwrap need not create another.
+        argv.append("--share-net")
     if features.disable_userns:
         argv += ["--disable-userns", "--assert-userns-disabled"]
     argv += [
@@ -487,10 +551,21 @@ def spawn_sandboxed(
         fds["group"] = data_pipe(_GROUP)
         if not per_slot:
             command = [*_inner_nproc_prefix(config.limits), *command]
+        netns_fd = slot_network_namespace(slot) if slot is not None else None
         argv = build_bwrap_argv(
-            config, features, command=command, fds=fds, bot_source=bot_source
+            config,
+            features,
+            command=command,
+            fds=fds,
+            bot_source=bot_source,
+            joined_netns=netns_fd is not None,
         )
-        preexec = make_preexec(config.limits, host_uid=host_uid, parent_pid=os.getpid())
+        preexec = make_preexec(
+            config.limits,
+            host_uid=host_uid,
+            parent_pid=os.getpid(),
+            netns_fd=netns_fd,
+        )
         try:
             popen = subprocess.Popen(
                 argv,

@@ -19,6 +19,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from .policy import SandboxConfig, SandboxError
 from .runner import bwrap_features, processes_of_uid, spawn_sandboxed
@@ -53,6 +54,7 @@ checks["inet6_blocked"] = fails(lambda: socket.socket(socket.AF_INET6))
 with open("/proc/net/dev") as fh:
     ifaces = {l.split(":")[0].strip() for l in fh.readlines()[2:]}
 checks["network_namespace_empty"] = ifaces <= {"lo"}
+checks["netns"] = os.readlink("/proc/self/ns/net")
 checks["host_sockets_hidden"] = not any(
     os.path.exists(p) for p in ("/run", "/var/run", "/var/run/postgresql")
 )
@@ -155,10 +157,16 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
         shutil.rmtree(bot_dir, ignore_errors=True)
 
     try:
-        checks: dict[str, bool] = json.loads(line)
+        checks: dict[str, Any] = json.loads(line)
     except ValueError:
         tail = stderr.decode(errors="replace")[-2000:]
         return verdict(False, f"probe gave no report: {tail or 'no output'}")
+    # Not the worker's network namespace (matters with per-slot namespaces, which
+    # bwrap joins with --share-net: a failed join must never mean host network).
+    checks["own_network_namespace"] = checks.pop("netns", "") not in (
+        "",
+        os.readlink("/proc/self/ns/net"),
+    )
     checks["host_uid_unprivileged"] = bool(host_uids) and 0 not in host_uids
     if host_uid is not None:
         checks["host_uid_is_slot_uid"] = host_uids == {host_uid}

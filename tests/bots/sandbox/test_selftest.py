@@ -35,6 +35,7 @@ def test_selftest_proves_every_layer(sandbox_config: SandboxConfig) -> None:
         "inet_blocked",
         "inet6_blocked",
         "network_namespace_empty",
+        "own_network_namespace",
         "host_sockets_hidden",
         "shadow_unreadable",
         "work_hidden",

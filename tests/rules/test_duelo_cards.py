@@ -406,3 +406,12 @@ def test_master_last_opponent_eliminated_ends_the_game() -> None:
     state, _events = run(state, "card:2", "face:down", "target:1", "answer:8")
     assert GAME.result(state)["winners"] == [0]
     assert GAME.result(state)["reason"] == "last_standing"
+
+
+def test_disciple_copying_the_master_does_nothing_and_eliminates_nobody() -> None:
+    # Master notes: it has no discard effect; only discarding it eliminates.
+    state = make_state([[1, 5], [6], [7]], [8, *FILLER])
+    state, events = run(state, "card:1", "face:up", "reveal:yes")
+    assert not of_type(events, "eliminated")
+    assert state["alive"] == [True, True, True]
+    assert hand(state, 1) == [6, 8]  # the Master stayed on top; seat 1 drew it

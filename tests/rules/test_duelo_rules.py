@@ -300,3 +300,47 @@ def test_shared_round_win_gives_markers_and_first_winner_clockwise_starts() -> N
     assert over["winners"] == [0, 1, 2]
     assert state["markers"] == [1, 1, 1] and state["round"] == 2
     assert GAME.actors(state) == [1]  # first winner clockwise from seat 1
+
+
+DECLINE = {
+    "face": "face:up",
+    "c_disciple": "reveal:no",
+    "u_disciple": "reveal:no",
+    "c_monkey": "monkey:skip",
+    "dragon_draw": "dragon:one",
+    "snake_guess": "guess:odd",
+    "dragon_peek": "peek:keep",
+}
+HAND_MENUS = {"card", "answer", "separate", "put", "bottom"}
+
+
+def test_timeout_default_matches_the_documented_rule_at_every_decision() -> None:
+    """docs/rules/duelo.md: lowest card (Master last), decline, next to the left."""
+    import random
+
+    seen = set()
+    for seed in range(150):
+        rnd = random.Random(seed)
+        n = 2 + seed % 7
+        state = GAME.setup({"players": n}, seed)
+        while not GAME.is_over(state):
+            (seat,) = GAME.actors(state)
+            ids = GAME.legal_action_ids(state, seat)
+            default = GAME.timeout_action(state, seat)
+            phase = state["phase"]
+            seen.add(phase)
+            kind = default.split(":")[0]
+            if phase in DECLINE:
+                assert default == DECLINE[phase]
+            elif kind in HAND_MENUS:
+                cards = sorted({int(a.split(":")[1]) for a in ids})
+                without_master = [c for c in cards if c != 8] or cards
+                assert default == f"{kind}:{without_master[0]}"
+            elif phase == "monkey_a" or (phase == "monkey_b" and f"swap:{seat}" in ids):
+                assert default == f"swap:{seat}"
+            else:
+                seats = [int(a.split(":")[1]) for a in ids]
+                nearest = min(seats, key=lambda o: (o - seat) % n or n)
+                assert default == f"{kind}:{nearest}", (phase, ids)
+            state, _ = GAME.apply(state, seat, rnd.choice(ids))
+    assert len(seen) >= 15  # nearly every decision point was exercised

@@ -599,6 +599,7 @@ def _h_c_monkey(s: State, ev: list[Event], seat: int, arg: str) -> None:
 def _h_c_monkey_order(s: State, ev: list[Event], seat: int, k: str) -> None:
     _remove(s, seat, k)
     s["deck"] = k + s["deck"]  # each card goes beneath the ones placed before it
+    s["ctx"]["under"] = s["ctx"].get("under", "") + k  # known to the player
     ev.append(
         _event(
             "put_under",
@@ -725,6 +726,7 @@ def _h_drunk_put(s: State, ev: list[Event], a: int, k: str) -> None:
     )
     ctx = s["ctx"]
     ctx["left"] -= 1
+    ctx["put"] = ctx.get("put", "") + k  # the player knows what is on top now
     if not ctx["left"]:
         _finish_up(s, ev)
 
@@ -1299,14 +1301,22 @@ class DueloGame:
             obs["private"] = {"peek": FOCUS[ctx["peek"]], "source": source}
         if ph == SNAKE_GUESS and seat == ctx["target"]:
             obs["private"] = {"separated": FOCUS[ctx["sep"]]}
+        if seat is not None and seat == actor:
+            if ph == DRUNK_PUT and "put" in ctx:
+                # Cards this player put back on top so far, bottom to top.
+                obs["private"] = {"put_back": [FOCUS[c] for c in ctx["put"]]}
+            elif ph == C_MONKEY_ORDER and "under" in ctx:
+                # Cards this player put under the deck so far, in that order.
+                obs["private"] = {"put_under": [FOCUS[c] for c in ctx["under"]]}
         return obs
 
     def determinize(self, state: State, seat: int, rng_seed: int) -> State:
         """A full state ``seat`` cannot tell apart from ``state`` right now.
 
         Everything ``seat``'s observation shows stays fixed (own hand, public
-        piles, counts, a card it is peeking at); every card hidden from it (other
-        hands, the deck below any peeked card, the set-aside card, an opponent's
+        piles, counts, a card it is peeking at, the cards it has just put on top
+        of or under the deck in the current decision); every card hidden from it
+        (other hands, the rest of the deck, the set-aside card, an opponent's
         unrevealed face-down card) is dealt again at random from the pool of
         those cards, and the RNG is reseeded so future shuffles are unknown too.
         Private sights from earlier turns (Tiger, Drunken Fists, Monkey) are not
@@ -1319,12 +1329,14 @@ class DueloGame:
         fixed_top = seat == s["actor"] and ph in _PEEK_PHASES
         deck = s["deck"]
         pool = []
-        keep_top = ""
+        keep_top = keep_bottom = ""
         if fixed_top and deck:
             keep_top = deck[-1]
-            pool.append(deck[:-1])
-        else:
-            pool.append(deck)
+        elif seat == s["actor"] and ph == DRUNK_PUT:
+            keep_top = deck[len(deck) - len(ctx.get("put", "")) :]
+        elif seat == s["actor"] and ph == C_MONKEY_ORDER:
+            keep_bottom = deck[: len(ctx.get("under", ""))]
+        pool.append(deck[len(keep_bottom) : len(deck) - len(keep_top)])
         keep_aside = fixed_top and not deck
         if not keep_aside:
             pool.append(s["aside"])
@@ -1346,7 +1358,8 @@ class DueloGame:
             pos += count
             return part
 
-        s["deck"] = take(len(deck) - (1 if keep_top else 0)) + keep_top
+        middle = len(deck) - len(keep_top) - len(keep_bottom)
+        s["deck"] = keep_bottom + take(middle) + keep_top
         if not keep_aside:
             s["aside"] = take(1)
         for i in others:

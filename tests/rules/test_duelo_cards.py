@@ -415,3 +415,18 @@ def test_disciple_copying_the_master_does_nothing_and_eliminates_nobody() -> Non
     assert not of_type(events, "eliminated")
     assert state["alive"] == [True, True, True]
     assert hand(state, 1) == [6, 8]  # the Master stayed on top; seat 1 drew it
+
+
+def test_cards_just_put_back_stay_known_to_their_player() -> None:
+    state = make_state([[2, 8], [6], [7]], [5, 4, *FILLER])
+    state, _ = run(state, "card:2", "face:up", "put:8")
+    assert GAME.observe(state, 0)["private"] == {"put_back": [8]}
+    assert GAME.observe(state, 1)["private"] == {}
+    for seed in range(20):
+        assert GAME.determinize(state, 0, seed)["deck"][-1] == "8"
+    state = make_state([[5, 8, 3], [6], [1]], [7, 7, *FILLER])
+    state, _ = run(state, "card:5", "face:down", "target:1", "answer:6")
+    state, _ = run(state, "monkey:use", "bottom:8")
+    assert GAME.observe(state, 0)["private"] == {"put_under": [8]}
+    for seed in range(20):
+        assert GAME.determinize(state, 0, seed)["deck"][0] == "8"

@@ -131,8 +131,13 @@ def perturb_hidden(state: dict[str, Any], seat: int, rnd: random.Random) -> dict
     s = GAME.clone(state)
     ph = s["phase"]
     deck = list(s["deck"])
-    peeking = s["actor"] == seat and ph in ("c_disciple", "u_disciple", "dragon_peek")
+    mine = s["actor"] == seat
+    peeking = mine and ph in ("c_disciple", "u_disciple", "dragon_peek")
     usable = list(range(len(deck) - 1 if peeking and deck else len(deck)))
+    if mine and ph == "drunk_put":  # it knows the cards it put back on top
+        usable = usable[: len(deck) - len(s["ctx"].get("put", ""))]
+    if mine and ph == "c_monkey_order":  # and the cards it put under the deck
+        usable = usable[len(s["ctx"].get("under", "")) :]
     if not usable:
         return s
     for other in range(s["n"]):

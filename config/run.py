@@ -63,6 +63,17 @@ def main() -> None:
     from django.conf import settings
 
     from config.embedded_redis import EmbeddedRedisError
+    from config.health import check_database
+
+    error = check_database()
+    if error:
+        database = settings.DATABASES["default"]
+        where = database.get("HOST") or database.get("NAME")
+        _fail(
+            f"the database ({database['ENGINE'].rsplit('.', 1)[-1]} at {where}) "
+            f"is unreachable: {error.splitlines()[0]}\n"
+            "Check DATABASE_URL, or unset it to use the built-in SQLite database."
+        )
 
     started_redis = False
     if settings.USING_EMBEDDED_REDIS:
@@ -76,7 +87,10 @@ def main() -> None:
 
         error = check_redis()
         if error:
-            _fail(f"Redis at REDIS_URL={settings.REDIS_URL} is unreachable: {error}")
+            _fail(
+                f"Redis at REDIS_URL={settings.REDIS_URL} is unreachable: {error}\n"
+                "Start it, fix REDIS_URL, or unset REDIS_URL to use the embedded Redis."
+            )
 
     host = os.environ.get("HOST", "127.0.0.1")
     port = os.environ.get("PORT", "8000")

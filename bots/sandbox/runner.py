@@ -6,7 +6,8 @@ Layers, outermost first (docs/sandbox.md explains each one):
   unprivileged uid (``uid_base + slot``), so on the host every bot process belongs
   to a uid that can neither signal nor ptrace the worker, RLIMIT_NPROC counts only
   that slot, and cleanup can kill "everything of that uid" atomically;
-* rlimits and the parent-death signal, set between fork and exec;
+* the slot's own empty network namespace, OOM priority, rlimits and the
+  parent-death signal, set between fork and exec;
 * bubblewrap: new user, mount, pid, network, ipc, uts and cgroup namespaces, no
   nested user namespaces, a tmpfs root with /usr read-only, the bot directory
   read-only, size-capped tmpfs home and /tmp, a cleared environment, a new session
@@ -107,7 +108,6 @@ class BwrapFeatures:
 
     version: str
     disable_userns: bool
-    ro_bind_fd: bool
     tmpfs_size: bool
 
 
@@ -126,7 +126,6 @@ def bwrap_features(bwrap_path: str) -> BwrapFeatures:
     return BwrapFeatures(
         version=version.strip(),
         disable_userns="--disable-userns" in helptext,
-        ro_bind_fd="--ro-bind-fd" in helptext,
         tmpfs_size="--size" in helptext,
     )
 
@@ -299,8 +298,9 @@ class SlotAllocator:
 
     Several Celery worker processes on one host share the uid range; a slot is
     taken by locking its file, and the lock dies with the process that holds it,
-    so a crashed worker never leaks a slot. A freshly taken slot is swept
-    (:func:`kill_uid`) before use in case anything of a previous owner survived.
+    so a crashed worker never leaks a slot. The file's content records whether the
+    last holder released the slot after a full sweep; if not, the slot is swept
+    (:func:`kill_uid`) before reuse in case anything of that holder survived.
     """
 
     def __init__(self, config: SandboxConfig) -> None:
@@ -487,7 +487,7 @@ def build_bwrap_argv(
 class SandboxedProcess:
     """A running sandbox (or, in dev override mode, an unsandboxed process).
 
-    ``popen`` is bwrap itself; the bot is its grandchild inside the namespaces.
+    ``popen`` is bwrap itself; the bot is its child, pid 1 of the namespaces.
     :meth:`kill` is idempotent and guarantees that nothing of the bot survives.
     """
 
@@ -507,9 +507,9 @@ class SandboxedProcess:
     def kill(self) -> int:
         """Kill the whole sandbox and reap bwrap; return bwrap's exit status.
 
-        The namespace's pid 1 (bwrap's child) is killed first: the kernel then
-        kills every process in the pid namespace and bwrap, seeing its child die,
-        reaps it and exits by itself, so no zombie is left to the host's init.
+        The namespace's pid 1 (the bot, bwrap's child) is killed first: the kernel
+        then kills every process in the pid namespace and bwrap, seeing its child
+        die, reaps it and exits by itself, so no zombie is left to the host's init.
         Only if that does not happen promptly is bwrap killed too. With a per-slot
         uid, a final atomic sweep of the uid catches anything else.
         """

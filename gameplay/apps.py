@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class GameplayConfig(AppConfig):
     name = "gameplay"
     verbose_name = "Gameplay"
+
+    def ready(self) -> None:
+        from accounts.profile import register_profile_section
+        from gameplay.profile import recent_games_section
+
+        register_profile_section(recent_games_section, order=50)

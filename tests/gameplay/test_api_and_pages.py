@@ -168,3 +168,12 @@ def test_table_page_forms(players, client) -> None:
     client.force_login(players[0])
     page = client.get(table_url)
     assert page.status_code == 200
+
+
+def test_profile_lists_finished_games_with_replay_links(players, client) -> None:
+    match = start_match(players[:2])
+    play_to_end(match, players[:2])
+    page = client.get(reverse("accounts:profile", args=["p0"])).content.decode()
+    assert "Games" in page
+    assert reverse("gameplay:replay", args=[match.public_id]) in page
+    assert players[1].public_name in page

@@ -147,6 +147,18 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TIMEZONE = "UTC"
+# Queues: "default" (live-match bots, clocks), "ratings", "bots" (sandboxed matches).
+CELERY_TASK_ROUTES = {
+    "gameplay.*": {"queue": "default"},
+}
+# Beat copies these into the database schedule (django-celery-beat) at start-up.
+CELERY_BEAT_SCHEDULE = {
+    "gameplay-sweep-expired-clocks": {
+        "task": "gameplay.sweep_expired_clocks",
+        "schedule": 5.0,  # armed per-turn checks do the precise work; this is a net
+        "options": {"expires": 5.0},
+    },
+}
 
 # --- Accounts and auth.
 AUTH_USER_MODEL = "accounts.User"

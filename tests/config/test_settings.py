@@ -99,8 +99,12 @@ def test_production_cookies_are_secure() -> None:
     env["DJANGO_SETTINGS_MODULE"] = "config.settings.production"
     env["CSRF_TRUSTED_ORIGINS"] = "https://arena.example.com"
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
-        text=True, timeout=60,
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True"]

@@ -81,6 +81,7 @@ class ISMCTSBot:
         "time_limit": (int, float),
         "exploration": (int, float),
         "max_rollout_steps": (int,),
+        "variant": (str,),
     }
 
     def __init__(
@@ -90,6 +91,7 @@ class ISMCTSBot:
         time_limit: float | None = None,
         exploration: float = 0.7,
         max_rollout_steps: int = 2000,
+        variant: str = "mo",
         **unknown: Any,
     ) -> None:
         opts = {
@@ -99,6 +101,7 @@ class ISMCTSBot:
                 "time_limit": time_limit,
                 "exploration": exploration,
                 "max_rollout_steps": max_rollout_steps,
+                "variant": variant,
             }.items()
             if v is not None
         }
@@ -115,6 +118,11 @@ class ISMCTSBot:
             )
         if max_rollout_steps < 1:
             raise ValueError("bot 'ismcts' max_rollout_steps must be >= 1")
+        if variant not in ("mo", "so"):
+            raise ValueError(
+                f"bot 'ismcts' variant must be 'mo' or 'so', got {variant!r}"
+            )
+        self.variant = variant
         self.iterations = iterations
         self.time_limit = time_limit
         self.exploration = float(exploration)
@@ -137,11 +145,14 @@ class ISMCTSBot:
         return best
 
     def search(self, ctx: DecisionContext) -> Node:
-        """Run the iterations and return the root (useful for tests and analysis)."""
+        """Run the iterations and return this seat's root (for tests and analysis)."""
         game = ctx.game
         rng = make_rng(ctx.seed)
         rollout = rollout_policy_for(game.id)
-        root = Node(-1)
+        players = len(ctx.observation.get("seats") or ()) or game.max_players
+        mo = self.variant == "mo"
+        trees = [Node(-1) for _ in range(players if mo else 1)]
+        tree_of = list(range(players)) if mo else [0] * game.max_players
         c = self.exploration
         deadline = (
             time.perf_counter() + self.time_limit
@@ -154,6 +165,7 @@ class ISMCTSBot:
         apply = game.apply
         log = math.log
         sqrt = math.sqrt
+        ntrees = len(trees)
         it = 0
         while True:
             if self.iterations is not None and it >= self.iterations:
@@ -162,15 +174,15 @@ class ISMCTSBot:
                 break
             it += 1
             state = ctx.sample_state(rng.getrandbits(63) & MASK63)
-            node = root
-            path = [root]
-            # Selection and expansion.
+            cur = trees[:]
+            paths = [[t] for t in trees]
+            # Selection and expansion, in the acting seat's own tree.
             while not is_over(state):
                 seat = actors(state)[0]
                 ids = legal_ids(state, seat)
-                children = node.children
+                children = cur[tree_of[seat]].children
                 untried = []
-                best_child, best_id, best_u = None, "", -1.0
+                best_id, best_u = "", -1.0
                 for aid in ids:
                     child = children.get((seat, aid))
                     if child is None:
@@ -183,16 +195,22 @@ class ISMCTSBot:
                         log(child.avail) / child.visits
                     )
                     if u > best_u:
-                        best_child, best_id, best_u = child, aid, u
-                if untried:
-                    aid = untried[int(rng.random() * len(untried))]
-                    child = children[(seat, aid)] = Node(seat)
-                    state, _ = apply(state, seat, aid)
-                    path.append(child)
+                        best_id, best_u = aid, u
+                expand = bool(untried)
+                aid = untried[int(rng.random() * len(untried))] if expand else best_id
+                state, events = apply(state, seat, aid)
+                for t in range(ntrees):
+                    # Each seat's tree follows the move as that seat saw it: its
+                    # own moves by id, others' moves by their public events only,
+                    # so no seat plans on a card it could not have seen.
+                    key = (seat, aid if not mo or t == seat else _public(events))
+                    node = cur[t].children.get(key)
+                    if node is None:
+                        node = cur[t].children[key] = Node(seat)
+                    cur[t] = node
+                    paths[t].append(node)
+                if expand:
                     break
-                state, _ = apply(state, seat, best_id)
-                node = best_child
-                path.append(node)
             # Rollout.
             steps = 0
             while not is_over(state) and steps < self.max_rollout_steps:
@@ -201,8 +219,14 @@ class ISMCTSBot:
                 state, _ = apply(state, seat, aid)
                 steps += 1
             share = rewards(game, state) if is_over(state) else {}
-            # Backpropagation.
-            for n in path:
-                n.visits += 1
-                n.reward += share.get(n.seat, 0.0)
-        return root
+            # Backpropagation: every edge earns the reward of the seat that chose it.
+            for path in paths:
+                for n in path:
+                    n.visits += 1
+                    n.reward += share.get(n.seat, 0.0)
+        return trees[tree_of[ctx.seat]]
+
+
+def _public(events: list[dict[str, Any]]) -> str:
+    """What every seat saw of a move: the public parts of its events."""
+    return repr([(e["type"], e["public"]) for e in events])

@@ -166,8 +166,12 @@ def _locked(match_id: int) -> Match:
 
 
 @transaction.atomic
-def match_start(*, match_id: int) -> Match:
-    """Deal: draw a secret seed, publish its hash, set up the engine state."""
+def match_start(*, match_id: int, seed: int | None = None) -> Match:
+    """Deal: draw a secret seed, publish its hash, set up the engine state.
+
+    ``seed`` is for server-made matches only (bot ladders replay one deal with
+    the seats rotated); people's matches always get a freshly drawn seed.
+    """
     match = _locked(match_id)
     if match.status != MatchStatus.WAITING:
         raise NotActive("this match has already started")
@@ -175,7 +179,8 @@ def match_start(*, match_id: int) -> Match:
     if any(seat.is_open for seat in seats):
         raise BadRequest("every seat must be filled before the match starts")
     engine = get_game(match.game)
-    seed = secrets.randbits(62)
+    if seed is None:
+        seed = secrets.randbits(62)
     match.seed = seed
     match.seed_hash = seed_commitment(public_id=str(match.public_id), seed=seed)
     match.state = engine.setup(match.config, seed)

@@ -25,42 +25,42 @@
 
   var CARDS = {
     1: {
-      focus: 1, name: "Disciple", count: 6, glyph: "徒",
+      focus: 1, name: "Disciple", count: 6,
       discard: "Look at the top card of the deck; you may reveal it to copy its discard effect.",
       combat: "Look at the top card of the deck; you may reveal it to copy its Focus.",
     },
     2: {
-      focus: 2, name: "Drunken Fists", count: 3, glyph: "醉",
+      focus: 2, name: "Drunken Fists", count: 3,
       discard: "Draw two cards, then put two cards from your hand on top of the deck.",
       combat: "In this duel the LOWEST Focus wins.",
     },
     3: {
-      focus: 3, name: "Crane Style", count: 3, glyph: "鶴",
+      focus: 3, name: "Crane Style", count: 3,
       discard: "Until your next turn you cannot be targeted by duels or discard effects.",
       combat: "Ignore your opponent's combat effect.",
     },
     4: {
-      focus: 4, name: "Snake Style", count: 3, glyph: "蛇",
+      focus: 4, name: "Snake Style", count: 3,
       discard: "An opponent separates a card; guess ODD or EVEN, and if right it is discarded.",
       combat: "Defeats cards of ODD Focus.",
     },
     5: {
-      focus: 5, name: "Monkey Style", count: 3, glyph: "猴",
+      focus: 5, name: "Monkey Style", count: 3,
       discard: "Two players exchange hands (you may be one of them).",
       combat: "You may put your hand under the deck and draw as many; this card becomes Focus 1.",
     },
     6: {
-      focus: 6, name: "Tiger Style", count: 3, glyph: "虎",
+      focus: 6, name: "Tiger Style", count: 3,
       discard: "Choose an opponent: at the start of your next turn, look at their hand.",
       combat: "If you win or tie, look at your opponent's hand.",
     },
     7: {
-      focus: 7, name: "Dragon Style", count: 2, glyph: "龍",
+      focus: 7, name: "Dragon Style", count: 2,
       discard: "Look at the top card, you may put it under the deck, then draw a card.",
       combat: "If you win or tie, you may draw one extra card.",
     },
     8: {
-      focus: 8, name: "Master of Kung Fu", count: 1, glyph: "師",
+      focus: 8, name: "Master of Kung Fu", count: 1,
       discard: "None. Discarding the Master for any reason eliminates you.",
       combat: "None. Losing a duel with the Master eliminates you.",
     },
@@ -74,7 +74,6 @@
     return {
       focus: card.focus,
       name: card.name,
-      glyph: card.glyph,
       count: doubled ? card.count * 2 : card.count,
       discard: card.discard,
       combat: card.combat,
@@ -559,6 +558,12 @@
     dragon_peek: "deciding where the top card goes (Dragon Style)",
   };
 
+  /** End a prompt with a full stop unless it already ends a sentence. */
+  function sentence(text) {
+    text = String(text || "");
+    return /[.?!]$/.test(text) ? text : text + ".";
+  }
+
   function capitalize(text) {
     return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
   }
@@ -677,7 +682,7 @@
     if (!view) statusLine = "Waiting for the deal.";
     else if (status === "aborted") statusLine = "The match was called off.";
     else if (status === "finished" || !actors.length) statusLine = "The game is over.";
-    else if (myTurn) statusLine = "Your move: " + view.prompt + ".";
+    else if (myTurn) statusLine = "Your move: " + sentence(view.prompt);
     else statusLine = actors.map(function (a) { return seatName(ctx, a); }).join(", ") +
       " " + (actors.length === 1 && actors[0] === viewer ? "are" : "is") + " " + (PHASE_WAIT[view.phase] || view.prompt) + ".";
 
@@ -834,7 +839,7 @@
     if (tag === "div") { base.role = "img"; base["aria-label"] = info.label; }
     var el = h(doc, tag, Object.assign(base, attrs || {}), [
       h(doc, "span", { className: "kcard-focus", "aria-hidden": "true", text: String(info.focus) }),
-      h(doc, "span", { className: "kcard-glyph", "aria-hidden": "true", text: info.glyph }),
+      h(doc, "span", { className: "kcard-seal", "aria-hidden": "true", text: String(info.focus) }),
       h(doc, "span", { className: "kcard-name", text: info.name }),
       size === "lg" ? h(doc, "span", { className: "kcard-effect", "aria-hidden": "true", text: info.discard }) : null,
     ]);
@@ -847,7 +852,7 @@
       role: label ? "img" : null,
       "aria-label": label || null,
       "aria-hidden": label ? null : "true",
-    }, [h(doc, "span", { className: "kcard-back-mark", text: "功" })]);
+    }, [h(doc, "span", { className: "kcard-back-mark" })]);
   }
 
   function clear(el) {
@@ -858,8 +863,8 @@
   function seatBadges(doc, seat) {
     var badges = [];
     if (seat.isTurn) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Turn" }));
-    if (seat.protected) badges.push(h(doc, "span", { className: "badge seat-badge crane", title: "Protected by Crane Style until their next turn", text: "鶴 Protected" }));
-    if (seat.tigerTargetName) badges.push(h(doc, "span", { className: "badge seat-badge tiger", title: "Tiger Style: will look at this hand next turn", text: "虎 → " + seat.tigerTargetName }));
+    if (seat.protected) badges.push(h(doc, "span", { className: "badge seat-badge crane", title: "Protected by Crane Style until their next turn", text: "Crane: protected" }));
+    if (seat.tigerTargetName) badges.push(h(doc, "span", { className: "badge seat-badge tiger", title: "Tiger Style: will look at this hand next turn", text: "Tiger → " + seat.tigerTargetName }));
     if (!seat.alive) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Out" }));
     if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
     else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
@@ -904,7 +909,7 @@
     if (seat.isYou) classes.push("is-you");
     if (seat.protected) classes.push("is-protected");
     if (opts && opts.targeted) classes.push("is-targeted");
-    var clock = seat.clockText ? h(doc, "span", {
+    var clock = seat.clockText && opts && opts.clocks ? h(doc, "span", {
       className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
       "data-seat": seat.seat, title: seat.clockRunning ? "Time left for this decision" : "Time left",
       text: seat.clockText,
@@ -1028,7 +1033,7 @@
     if (opponents) {
       clear(opponents);
       seatingOrder(model.seats.length, model.viewer).forEach(function (i) {
-        opponents.appendChild(seatEl(doc, model.seats[i], { targeted: targets[i] }));
+        opponents.appendChild(seatEl(doc, model.seats[i], { targeted: targets[i], clocks: model.status === "active" }));
       });
     }
     var center = slot("center");
@@ -1040,8 +1045,19 @@
       you.hidden = model.viewer === null;
       if (model.viewer !== null && model.seats[model.viewer]) {
         var me = model.seats[model.viewer];
-        var handCards = (model.hand || []).map(function (f) { return cardEl(doc, f, "lg"); });
-        you.appendChild(seatEl(doc, me, { noHand: true, targeted: targets[me.seat] }));
+        // While a card from the hand is to be chosen, the hand cards are the buttons.
+        var cardGroup = opts.onAct ? model.groups.filter(function (g) { return g.kind === "cards"; })[0] : null;
+        var handCards = (model.hand || []).map(function (f) {
+          var action = cardGroup ? cardGroup.actions.filter(function (a) { return a.card === f; })[0] : null;
+          if (!action) return cardEl(doc, f, "lg");
+          return cardEl(doc, f, "lg", {
+            onclick: function () { opts.onAct(action); },
+            "aria-label": action.text,
+            className: cardInfo(f).className + " kcard-lg kcard-choice",
+            disabled: !!opts.pending,
+          });
+        });
+        you.appendChild(seatEl(doc, me, { noHand: true, targeted: targets[me.seat], clocks: model.status === "active" }));
         you.appendChild(h(doc, "div", { className: "my-hand", "aria-label": "Your hand" }, handCards.length ? handCards :
           [h(doc, "span", { className: "muted", text: me.alive ? "Your hand is empty." : "You are out of this round." })]));
       }
@@ -1124,7 +1140,7 @@
         h(doc, "thead", {}, [h(doc, "tr", {}, headCells)]),
         h(doc, "tbody", {}, res.rows.map(function (row) {
           var cells = [
-            h(doc, "td", { text: (row.winner ? "🏆 " : "") + row.placeText }),
+            h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
             h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") }),
           ];
           if (res.hasPoints) cells.push(h(doc, "td", { className: "num", text: String(row.points) }), h(doc, "td", { className: "num", text: String(row.prizeFocus) }));

@@ -61,8 +61,9 @@
   function LiveClient(opts) {
     this.opts = opts;
     this.WS = opts.WebSocket;
-    this.setTimeout = opts.setTimeout || setTimeout;
-    this.clearTimeout = opts.clearTimeout || clearTimeout;
+    // Wrapped: the browser's timers refuse to be called as methods of another object.
+    this.setTimeout = opts.setTimeout || function (fn, ms) { return setTimeout(fn, ms); };
+    this.clearTimeout = opts.clearTimeout || function (id) { clearTimeout(id); };
     this.now = opts.now || Date.now;
     this.frame = opts.initialFrame || null;
     // The log starts empty: the first sync asks for everything since version 0.

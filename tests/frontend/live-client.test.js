@@ -1,0 +1,210 @@
+// The live WebSocket client (static/js/live-match.js) against a fake socket
+// and fake timers: sync on connect, version gaps, acts, errors, reconnects.
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const L = require("../../static/js/live-match.js");
+
+function harness(extra) {
+  const sockets = [];
+  const timers = [];
+  let now = 1000;
+  class FakeSocket {
+    constructor(url) {
+      this.url = url;
+      this.sent = [];
+      this.readyState = 0;
+      this.closedWith = null;
+      sockets.push(this);
+    }
+    send(text) { this.sent.push(JSON.parse(text)); }
+    close(code) { this.closedWith = code; this.readyState = 3; this.onclose({ code }); }
+    open() { this.readyState = 1; this.onopen(); }
+    receive(frame) { this.onmessage({ data: JSON.stringify(frame) }); }
+    drop(code) { this.readyState = 3; this.onclose({ code: code || 1006 }); }
+  }
+  const seen = { frames: [], steps: [], statuses: [], errors: [], acks: [] };
+  const client = new L.LiveClient(Object.assign({
+    url: "ws://test/ws/match/x/",
+    WebSocket: FakeSocket,
+    initialFrame: { type: "state", match: "x", version: 4, status: "active" },
+    setTimeout: (fn, ms) => { timers.push({ fn, at: now + ms, ms, live: true }); return timers.length; },
+    clearTimeout: (id) => { if (timers[id - 1]) timers[id - 1].live = false; },
+    now: () => now,
+    random: () => 0.5,
+    onFrame: (f) => seen.frames.push(f),
+    onSteps: (s) => seen.steps.push(...s),
+    onStatus: (s, info) => seen.statuses.push([s, info]),
+    onError: (e) => seen.errors.push(e),
+    onAck: (a) => seen.acks.push(a),
+  }, extra || {}));
+  const advance = (ms) => {
+    now += ms;
+    for (const t of timers) {
+      if (t.live && t.at <= now) { t.live = false; t.fn(); }
+    }
+  };
+  return { client, sockets, timers, seen, advance, ws: () => sockets[sockets.length - 1] };
+}
+
+const state = (version, events, extra) => Object.assign({ type: "state", match: "x", version, status: "active", events: events || [] }, extra || {});
+const E = (n) => [{ type: "turn", public: { seat: 0, turn: n }, private: {} }];
+
+test("on connect the client asks for the whole log (sync from version 0)", () => {
+  const h = harness();
+  h.client.connect();
+  assert.equal(h.ws().url, "ws://test/ws/match/x/");
+  h.ws().open();
+  assert.deepEqual(h.ws().sent, [{ type: "sync", version: 0 }]);
+  assert.deepEqual(h.seen.statuses.map((s) => s[0]), ["connecting", "open"]);
+  h.ws().receive(state(4));
+  h.ws().receive({ type: "history", after_version: 0, steps: [1, 2, 3, 4].map((v) => ({ version: v, seat: 0, kind: "move", events: E(v) })) });
+  assert.deepEqual(h.seen.steps.map((s) => s.version), [1, 2, 3, 4]);
+  assert.equal(h.client.loggedVersion, 4);
+  assert.equal(h.ws().sent.length, 1, "no second sync while the first is answered");
+});
+
+test("the next version with its events is logged; a skipped version triggers a resync", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive({ type: "history", after_version: 0, steps: [{ version: 1, seat: 0, kind: "move", events: E(1) }] });
+  h.ws().receive(state(2, E(2)));
+  assert.deepEqual(h.seen.steps.map((s) => s.version), [1, 2]);
+  assert.equal(h.ws().sent.length, 1);
+  h.ws().receive(state(4, E(4)));
+  assert.deepEqual(h.ws().sent[1], { type: "sync", version: 2 }, "gap 3 -> ask for everything after 2");
+  assert.deepEqual(h.seen.steps.map((s) => s.version), [1, 2], "version 4's events wait for the history");
+  assert.equal(h.client.frame.version, 4, "the table still shows the newest state");
+  h.ws().receive({ type: "history", after_version: 2, steps: [3, 4].map((v) => ({ version: v, seat: 1, kind: "move", events: E(v) })) });
+  assert.deepEqual(h.seen.steps.map((s) => s.version), [1, 2, 3, 4]);
+});
+
+test("a frame that advances without events also resyncs; presence frames do not", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive({ type: "history", after_version: 0, steps: [{ version: 1, seat: 0, kind: "move", events: E(1) }] });
+  h.ws().receive(state(1, []));
+  assert.equal(h.ws().sent.length, 1, "same version, no events: a presence change");
+  h.ws().receive(state(2, []));
+  assert.deepEqual(h.ws().sent[1], { type: "sync", version: 1 });
+});
+
+test("an older frame never replaces a newer one", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive(state(6));
+  h.ws().receive(state(5));
+  assert.equal(h.client.frame.version, 6);
+  assert.deepEqual(h.seen.frames.map((f) => f.version), [6]);
+});
+
+test("act sends the version the choice was made at, and the ack clears it", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  const id = h.client.act("card:3", 4);
+  assert.deepEqual(h.ws().sent[1], { type: "act", action: "card:3", version: 4, request_id: id });
+  assert.equal(h.client.hasPending(), true);
+  h.ws().receive({ type: "ack", version: 5, request_id: id });
+  assert.equal(h.client.hasPending(), false);
+  assert.equal(h.seen.acks.length, 1);
+  const implicit = h.client.act("face:up");
+  assert.equal(h.ws().sent[2].version, 4, "defaults to the shown frame's version");
+  assert.equal(h.ws().sent[2].request_id, implicit);
+});
+
+test("a stale_version error is shown and triggers a resync", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive({ type: "history", after_version: 0, steps: [{ version: 1, seat: 0, kind: "move", events: E(1) }] });
+  const id = h.client.act("card:3", 1);
+  h.ws().receive({ type: "error", code: "stale_version", message: "the match is at version 2, not 1", request_id: id });
+  assert.equal(h.client.hasPending(), false);
+  assert.equal(h.seen.errors[0].code, "stale_version");
+  assert.deepEqual(h.ws().sent[2], { type: "sync", version: 1 });
+  assert.ok(L.ERROR_TEXT.stale_version.length > 20);
+});
+
+test("acting while offline reports an error instead of silently dropping the move", () => {
+  const h = harness();
+  assert.equal(h.client.act("card:1"), null);
+  assert.equal(h.seen.errors[0].code, "offline");
+});
+
+test("a dropped connection backs off exponentially and resumes from the last logged version", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive({ type: "history", after_version: 0, steps: [7].map((v) => ({ version: v, seat: 0, kind: "move", events: E(v) })) });
+  const id = h.client.act("card:2", 7);
+  h.ws().drop();
+  assert.equal(h.seen.errors.pop().code, "connection_lost", "the unanswered act is reported");
+  assert.equal(h.client.hasPending(), false);
+  assert.ok(id);
+  const waits = [];
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const [status, info] = h.seen.statuses[h.seen.statuses.length - 1];
+    assert.equal(status, "waiting");
+    waits.push(info.delay);
+    h.advance(info.delay);
+    assert.equal(h.sockets.length, attempt + 2, "a new socket after the wait");
+    h.ws().drop();
+  }
+  assert.deepEqual(waits, [500, 1000, 2000, 4000]);
+  h.advance(8000);
+  h.ws().open();
+  assert.deepEqual(h.ws().sent, [{ type: "sync", version: 7 }]);
+  assert.equal(h.client.attempt, 0, "backoff resets once connected");
+});
+
+test("backoff is capped and jittered", () => {
+  assert.equal(L.backoffDelay(0, () => 0.5), 500);
+  assert.equal(L.backoffDelay(20, () => 0.5), 15000);
+  assert.equal(L.backoffDelay(20, () => 0), 11250);
+  assert.equal(L.backoffDelay(20, () => 1), 18750);
+});
+
+test("close codes that cannot improve stop reconnecting", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().drop(4404);
+  const [status, info] = h.seen.statuses[h.seen.statuses.length - 1];
+  assert.equal(status, "closed");
+  assert.match(info.reason, /does not exist/);
+  h.advance(60000);
+  assert.equal(h.sockets.length, 1);
+});
+
+test("ping keeps the socket alive; silence after a ping closes and reconnects", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.advance(L.PING_EVERY_MS);
+  assert.deepEqual(h.ws().sent[1], { type: "ping" });
+  h.ws().receive({ type: "pong", request_id: null });
+  h.advance(L.PONG_TIMEOUT_MS);
+  assert.equal(h.ws().closedWith, null, "pong arrived: still open");
+  h.advance(L.PING_EVERY_MS - L.PONG_TIMEOUT_MS);
+  assert.deepEqual(h.ws().sent[2], { type: "ping" });
+  h.advance(L.PONG_TIMEOUT_MS);
+  assert.equal(h.sockets[0].closedWith, 4000, "no answer: the dead socket is closed");
+  assert.equal(h.seen.statuses[h.seen.statuses.length - 1][0], "waiting");
+});
+
+test("commands carry a request id; socket URLs follow the page's scheme", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.client.command("claim", { claim: "win" });
+  assert.equal(h.ws().sent[1].type, "claim");
+  assert.equal(h.ws().sent[1].claim, "win");
+  assert.ok(h.ws().sent[1].request_id);
+  assert.equal(L.socketUrl("/ws/match/a/", { protocol: "https:", host: "arena.example" }), "wss://arena.example/ws/match/a/");
+  assert.equal(L.socketUrl("/ws/match/a/", { protocol: "http:", host: "localhost:8000" }), "ws://localhost:8000/ws/match/a/");
+  assert.equal(L.socketUrl("ws://other/x", { protocol: "https:", host: "h" }), "ws://other/x");
+});

@@ -259,7 +259,7 @@ class BotProcess:
     def _decode(self, line: bytes) -> dict[str, Any]:
         try:
             value = json.loads(line)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, RecursionError) as exc:  # incl. UnicodeDecodeError
             self._fault("malformed_output", f"not JSON: {exc}")
         if not isinstance(value, dict):
             self._fault("malformed_output", "a line must hold one JSON object")

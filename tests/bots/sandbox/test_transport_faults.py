@@ -98,6 +98,30 @@ def test_garbage_output_is_malformed(start_bot: StartBot, line: str) -> None:
     assert fault.value.reason == "malformed_output"
 
 
+@pytest.mark.parametrize(
+    "payload",
+    ['{"deep": ' + "[" * 5000 + "]" * 5000 + "}", '{"big": ' + "9" * 60000 + "}"],
+    ids=["nested-5000", "60000-digit-number"],
+)
+def test_pathological_json_is_malformed_not_a_worker_error(
+    start_bot: StartBot, payload: str
+) -> None:
+    """Nesting that overflows the decoder's recursion limit, or an integer too
+    long to convert, must end as a bot fault, never as an exception that would
+    take the match runner down."""
+    bot = start_bot(
+        f"""
+        read()
+        sys.stdout.write({payload!r} + "\\n")
+        sys.stdout.flush()
+        time.sleep(5)
+        """
+    )
+    with pytest.raises(BotFault) as fault:
+        bot.handshake({})
+    assert fault.value.reason == "malformed_output"
+
+
 def test_stderr_flood_is_bounded_and_does_not_block(start_bot: StartBot) -> None:
     bot = start_bot(
         """

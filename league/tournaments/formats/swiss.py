@@ -31,7 +31,7 @@ A single global optimisation cannot get stuck the way greedy bracket pairing
 can (it never needs backtracking), and every rule above is a term that tests
 can check directly. The price is that it is not the FIDE Dutch system to the
 letter; ``docs/tournaments.md`` lists where and why the two differ, measured
-against an A.7-conformant Dutch implementation in the test suite.
+in the test suite against a Dutch implementation reported as A.7-conformant.
 
 Seats are allocated like FIDE colours (C.04.3 E): both preferences if
 compatible, else the stronger, else alternate from the last round in which the

@@ -18,6 +18,10 @@ from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
 from league.tournaments.formats.swiss import SwissGame, player_records
 
 
+class IncompleteReferencePairing(Exception):
+    """The reference left more than one player unpaired."""
+
+
 def dutch_pairings(
     participants: Sequence[int], history: Sequence[SwissGame], *, total_rounds: int
 ) -> tuple[list[tuple[int, int]], int | None]:
@@ -81,13 +85,16 @@ def dutch_pairings(
             bye_value=1.0,
             max_byes_per_player=1,
         )
-    pairs, bye = [], None
+    pairs, byes = [], []
     for row in out:
         if row.get("bye") or row.get("black_id") is None:
-            bye = row["white_id"]
+            byes.append(row["white_id"])
         else:
             pairs.append((row["white_id"], row["black_id"]))
-    return pairs, bye
+    if len(byes) > 1:
+        # The reference found no complete pairing and left several players out.
+        raise IncompleteReferencePairing(byes)
+    return pairs, (byes[0] if byes else None)
 
 
 def pairing_profile(
@@ -282,7 +289,10 @@ def compare(
         players = list(range(1, n + 1))
         history: list[SwissGame] = []
         for r in range(1, total + 1):
-            ref = dutch_pairings(players, history, total_rounds=total)
+            try:
+                ref = dutch_pairings(players, history, total_rounds=total)
+            except IncompleteReferencePairing:
+                ref = None
             try:
                 mine = pair_swiss_round(players, history)
             except SwissPairingError:
@@ -304,6 +314,9 @@ def compare(
             repeat_bye = obye is not None and obye in records and records[obye].byes
             if repeat_bye and not second_bye_forced(players, history):
                 problems.append(f"seed {seed} round {r}: second bye for {obye}")
+            if ref is None:
+                kinds["ours complete, reference leaves several players unpaired"] += 1
+                break
             kind = classify(players, history, (opairs, obye), ref)
             kinds[kind] += 1
             if r == 1 and kind != "identical":

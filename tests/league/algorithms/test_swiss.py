@@ -342,6 +342,7 @@ DOCUMENTED_KINDS = (
     "ours better on ",
     "reference better on seat preferences met",
     "no complete pairing exists",
+    "ours complete, reference leaves several players unpaired",
 )
 
 

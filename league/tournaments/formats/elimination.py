@@ -404,6 +404,16 @@ def _dependents(bracket: Bracket, match_id: str) -> set[str]:
     return found
 
 
+def dependent_matches(bracket: Bracket, match_id: str) -> set[str]:
+    """Ids of every match whose slots depend, directly or not, on ``match_id``.
+
+    These are the results a void would undo (e.g. to warn the organiser).
+    """
+    if match_id not in bracket.matches:
+        raise KeyError(f"no match {match_id!r}")
+    return _dependents(bracket, match_id)
+
+
 def void_result(bracket: Bracket, match_id: str) -> Bracket:
     """Undo a decided match and every result that depended on it.
 

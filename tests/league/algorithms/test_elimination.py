@@ -15,6 +15,7 @@ from league.tournaments.formats.elimination import (
     advance,
     bracket_rounds,
     bracket_size,
+    dependent_matches,
     double_elimination,
     playable_matches,
     single_elimination,
@@ -140,6 +141,9 @@ def test_void_result_reopens_downstream():
     assert voided.matches["W1-2"].state == "ready"
     assert voided.matches["W2-1"].state == "pending"
     assert voided.matches["W2-1"].participants == ["A", None]
+    assert dependent_matches(bracket, "W1-2") == {"W2-1", "W3-1"}
+    with pytest.raises(KeyError):
+        dependent_matches(bracket, "nope")
     fixed = advance(voided, "W1-2", "E")
     assert fixed.matches["W2-1"].participants == ["A", "E"]
     with pytest.raises(ValueError):

@@ -356,6 +356,11 @@
       .replace(/^The separated card was/, "The separated card (seen by " + name + ") was");
   }
 
+  /** The label of a private log entry: "Only you", or "Only Ana" in a replay. */
+  function privateTag(ctx, seat) {
+    return ctx.useYou === false ? "Only " + seatName(Object.assign({}, ctx, { useYou: false }), seat) : "Only you";
+  }
+
   /**
    * One event as log entries: the public sentence, then private ones.
    *
@@ -384,7 +389,7 @@
         var text = pfmt(priv[key], pub, Object.assign({}, ctx, { viewer: owner }), owner);
         entries.push({
           scope: "reveal", type: type, seat: owner, known: true,
-          text: thirdPerson(text, ctx, owner),
+          text: thirdPerson(text, ctx, owner), tag: "Secret",
         });
       });
     } else if (Object.keys(priv).length) {
@@ -392,7 +397,7 @@
       if (ctx.useYou === false && ctx.viewer !== null && ctx.viewer !== undefined) {
         own = thirdPerson(own, ctx, ctx.viewer);
       }
-      entries.push({ scope: "private", type: type, seat: ctx.viewer, known: true, text: own });
+      entries.push({ scope: "private", type: type, seat: ctx.viewer, known: true, text: own, tag: privateTag(ctx, ctx.viewer) });
     }
     return entries;
   }
@@ -683,11 +688,11 @@
     else if (status === "aborted") statusLine = "The match was called off.";
     else if (status === "finished" || !actors.length) statusLine = "The game is over.";
     else if (myTurn) statusLine = "Your move: " + sentence(view.prompt);
-    else statusLine = actors.map(function (a) { return seatName(ctx, a); }).join(", ") +
-      " " + (actors.length === 1 && actors[0] === viewer ? "are" : "is") + " " + (PHASE_WAIT[view.phase] || view.prompt) + ".";
+    else statusLine = subj(ctx, actors[0], "are", "is") + " " + (PHASE_WAIT[view.phase] || view.prompt) + ".";
 
     return {
       viewer: viewer,
+      useYou: ctx.useYou,
       spectator: viewer === null,
       names: names,
       status: status,
@@ -916,7 +921,7 @@
     }) : null;
     return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + seat.seat + ": " + seat.name, "data-seat": seat.seat }, [
       h(doc, "header", { className: "seat-head" }, [
-        h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou ? " (you)" : "") }),
+        h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && !(opts && opts.noYou) ? " (you)" : "") }),
         presenceEl(doc, seat),
         clock,
       ]),
@@ -929,9 +934,11 @@
   function tableEl(doc, model) {
     var t = model.table;
     if (!t) {
-      return h(doc, "div", { className: "table-play empty" }, [
-        h(doc, "span", { className: "muted", text: model.turnName ? possessive({ names: model.names, viewer: model.viewer }, model.turn) + " turn" : "" }),
-      ]);
+      var idle = "";
+      if (model.status === "aborted") idle = "Match called off";
+      else if (model.status === "finished" || model.phase === "over") idle = "Game over";
+      else if (model.turnName) idle = possessive({ names: model.names, viewer: model.viewer, useYou: model.useYou }, model.turn) + " turn";
+      return h(doc, "div", { className: "table-play empty" }, [h(doc, "span", { className: "muted", text: idle })]);
     }
     if (t.kind === "duel") {
       var side = function (idx, name) {
@@ -1033,7 +1040,7 @@
     if (opponents) {
       clear(opponents);
       seatingOrder(model.seats.length, model.viewer).forEach(function (i) {
-        opponents.appendChild(seatEl(doc, model.seats[i], { targeted: targets[i], clocks: model.status === "active" }));
+        opponents.appendChild(seatEl(doc, model.seats[i], { targeted: targets[i], clocks: model.status === "active", noYou: !model.useYou }));
       });
     }
     var center = slot("center");
@@ -1057,7 +1064,7 @@
             disabled: !!opts.pending,
           });
         });
-        you.appendChild(seatEl(doc, me, { noHand: true, targeted: targets[me.seat], clocks: model.status === "active" }));
+        you.appendChild(seatEl(doc, me, { noHand: true, targeted: targets[me.seat], clocks: model.status === "active", noYou: !model.useYou }));
         you.appendChild(h(doc, "div", { className: "my-hand", "aria-label": "Your hand" }, handCards.length ? handCards :
           [h(doc, "span", { className: "muted", text: me.alive ? "Your hand is empty." : "You are out of this round." })]));
       }
@@ -1116,7 +1123,7 @@
     var doc = list.ownerDocument;
     if (opts.replace) clear(list);
     entries.forEach(function (entry) {
-      var label = entry.scope === "private" ? "Only you" : entry.scope === "reveal" ? "Hidden" : null;
+      var label = entry.scope === "public" ? null : entry.tag || (entry.scope === "private" ? "Only you" : "Secret");
       list.appendChild(h(doc, "li", {
         className: "log-entry log-" + entry.scope + (entry.current ? " current" : ""),
         "data-version": entry.version === undefined ? null : entry.version,

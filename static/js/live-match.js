@@ -291,7 +291,7 @@
   // The page.
 
   var ERROR_TEXT = {
-    stale_version: "The game moved on before your choice arrived, so it was not applied. The table is up to date again: please choose again.",
+    stale_version: "Too late: the game moved on before your choice arrived, so it was not applied. Look at the table and choose again.",
     not_your_turn: "It is not your turn: your choice was not applied.",
     illegal_action: "That move is not allowed now.",
     rate_limited: "Too many messages too quickly; slow down a little.",

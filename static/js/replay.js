@@ -82,10 +82,10 @@
     var entries = [deal];
     if (p.kind === "full" && first && first.hands) {
       first.hands.forEach(function (hand, seat) {
-        entries.push({ scope: "reveal", version: 0, known: true, seat: seat, text: (ctx.names[seat] || "Seat " + seat) + " was dealt " + B.cardList(hand) + "." });
+        entries.push({ scope: "reveal", tag: "Secret", version: 0, known: true, seat: seat, text: (ctx.names[seat] || "Seat " + seat) + " was dealt " + B.cardList(hand) + "." });
       });
     } else if (p.kind === "seat" && first && first.view && first.view.hand) {
-      entries.push({ scope: "private", version: 0, known: true, seat: p.seat, text: (ctx.names[p.seat] || "Seat " + p.seat) + " was dealt " + B.cardList(first.view.hand) + "." });
+      entries.push({ scope: "private", tag: "Only " + (ctx.names[p.seat] || "Seat " + p.seat), version: 0, known: true, seat: p.seat, text: (ctx.names[p.seat] || "Seat " + p.seat) + " was dealt " + B.cardList(first.view.hand) + "." });
     }
     entries = entries.concat(B.formatSteps(data.steps.slice(1, index + 1), ctx));
     var current = data.steps[index].version;

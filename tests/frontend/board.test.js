@@ -42,6 +42,7 @@ test("private parts: what only the viewer saw, marked private", () => {
   assert.deepEqual(entries.map((e) => e.scope), ["public", "private"]);
   assert.equal(entries[0].text, "You draw a card (12 cards left in the deck).");
   assert.equal(entries[1].text, "You drew Tiger Style (6).");
+  assert.equal(entries[1].tag, "Only you");
 });
 
 test("public view of the same event names the player and adds nothing private", () => {
@@ -144,6 +145,7 @@ test("full reveal: raw per-seat private parts become named 'reveal' entries", ()
   assert.deepEqual(entries.map((e) => e.scope), ["public", "reveal", "reveal"]);
   assert.equal(entries[0].text, "Bruno swaps the hands of Ana and Chen (Monkey Style): 1 card and 2 cards.");
   assert.equal(entries[1].text, "Ana's new hand: Snake Style (4).");
+  assert.equal(entries[1].tag, "Secret");
   assert.equal(entries[2].text, "Chen's new hand: Disciple (1), Master of Kung Fu (8).");
   const draw = B.formatEvent(ev("draw", { seat: 2, deck_count: 3 }, { 2: { card: 6 } }), ctx(null, { allPrivate: true, useYou: false }));
   assert.equal(draw[1].text, "Chen drew Tiger Style (6).");
@@ -163,6 +165,7 @@ test("what seat N knew: names instead of 'You' when useYou is off", () => {
   assert.equal(entries[0].text, "Bruno draws a card (3 cards left in the deck).");
   assert.equal(entries[1].scope, "private");
   assert.equal(entries[1].text, "Bruno drew Drunken Fists (2).");
+  assert.equal(entries[1].tag, "Only Bruno");
 });
 
 test("unknown event types are shown plainly and flagged", () => {
@@ -280,4 +283,33 @@ test("resultModel: placements in order, winners, reasons, aborted matches", () =
   assert.equal(aborted.rows.length, 0);
   assert.equal(aborted.headline, "Match called off: no result.");
   assert.equal(B.endReasonText("time forfeit"), "A player ran out of time.");
+});
+
+test("boardModel: spectator delay, aborted matches and an empty frame", () => {
+  const view = {
+    seat: null, players: 2, round: 1, rounds_to_win: 1, markers: [0, 0], turn: 1, turns: 3, phase: "card",
+    actors: [1], prompt: "choose the card to play", deck_count: 12, discard: [3, 6], reshuffle_available: false,
+    seats: [
+      { seat: 0, alive: true, hand_count: 2, prizes: [4], face_down_prizes: [], protected: true, tiger_target: null },
+      { seat: 1, alive: true, hand_count: 3, prizes: [], face_down_prizes: [8], protected: false, tiger_target: 0 },
+    ],
+    hand: null, play: null, duel: null, private: {},
+  };
+  const frame = { status: "active", version: 9, delayed_by: 3, seat: null, view, legal: [], seats: [{ name: "Ana" }, { name: "Bruno" }] };
+  const model = B.boardModel(frame, { nowMs: 0 });
+  assert.equal(model.delayedBy, 3);
+  assert.equal(model.statusLine, "Bruno is choosing a card to play.");
+  assert.equal(model.discardTop, 6);
+  assert.equal(model.seats[0].protected, true);
+  assert.equal(model.seats[1].tigerTargetName, "Ana");
+  assert.equal(model.seats[1].points, 1, "a face-down prize counts as a point");
+  assert.equal(model.seats[1].isActor, true);
+  assert.equal(model.seats[0].isActor, false);
+  const aborted = B.boardModel(Object.assign({}, frame, { status: "aborted", delayed_by: undefined }), { nowMs: 0 });
+  assert.equal(aborted.statusLine, "The match was called off.");
+  assert.equal(aborted.delayedBy, null);
+  assert.equal(aborted.seats[1].isActor, false);
+  const empty = B.boardModel({ status: "active", seat: 0, view: null, seats: [{ name: "Ana" }], legal: [] });
+  assert.equal(empty.statusLine, "Waiting for the deal.");
+  assert.equal(empty.groups.length, 0);
 });

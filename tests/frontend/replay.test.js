@@ -52,6 +52,11 @@ test("what seat 1 knew: only seat 1's hand, and other seats' card choices hidden
     });
     assert.equal(model.groups.length, 0);
   }
+  const own = seat.steps.findIndex((s, i) => i > 0 && s.view.actors[0] === 1 && s.view.phase !== "over");
+  assert.ok(own > 0, "the fixture has a step where seat 1 decides");
+  const ownModel = B.boardModel(R.stepFrame(seat, own), { names: seat.players, readOnly: true, useYou: false });
+  assert.match(ownModel.statusLine, new RegExp("^" + seat.players[1] + " is "), "names, not 'You', in a replay");
+  assert.equal(ownModel.myTurn, false, "no controls in a replay");
   const other = seat.steps.findIndex((s) => s.seat !== 1 && /^card:/.test(s.action_id || ""));
   assert.ok(other > 0, "the fixture has another seat choosing a card");
   assert.match(R.stepLabel(seat, other), /chooses a card\.$/);

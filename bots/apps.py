@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class BotsConfig(AppConfig):
     name = "bots"
     verbose_name = "Bots"
+
+    def ready(self) -> None:
+        # League rates "bot:<version id>" seats as the bot that owns the version
+        # and seats bot entrants with their active version, through this hook.
+        from bots import directory
+
+        directory.register()

@@ -19,3 +19,32 @@ class UserFactory(factory.django.DjangoModelFactory):
     def _save(obj, create, extracted, **kwargs):
         if create:
             obj.save()
+
+
+# --- bots (appended by the bots app) ----------------------------------------------
+
+
+class BotFactory(factory.django.DjangoModelFactory):
+    """A bot row without code; use bots.services to store real versions."""
+
+    class Meta:
+        model = "bots.Bot"
+
+    owner = factory.SubFactory(UserFactory)
+    game = "duelo"
+    name = factory.Sequence(lambda n: f"bot{n}")
+
+
+class BotVersionFactory(factory.django.DjangoModelFactory):
+    """A version row only (no files): for pages, lists and ladder pairing."""
+
+    class Meta:
+        model = "bots.BotVersion"
+
+    bot = factory.SubFactory(BotFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    sha256 = "0" * 64
+    filename = "main.py"
+    upload_bytes = 100
+    unpacked_bytes = 100
+    file_count = 1

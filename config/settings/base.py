@@ -150,6 +150,7 @@ CELERY_TIMEZONE = "UTC"
 # Queues: "default" (live-match bots, clocks), "ratings", "bots" (sandboxed matches).
 CELERY_TASK_ROUTES = {
     "gameplay.*": {"queue": "default"},
+    "bots.*": {"queue": "bots"},  # only bot workers (sandbox-capable) consume it
 }
 # Beat copies these into the database schedule (django-celery-beat) at start-up.
 CELERY_BEAT_SCHEDULE = {
@@ -157,6 +158,18 @@ CELERY_BEAT_SCHEDULE = {
         "task": "gameplay.sweep_expired_clocks",
         "schedule": 5.0,  # armed per-turn checks do the precise work; this is a net
         "options": {"expires": 5.0},
+    },
+    # Idempotent per game and period (LadderRound is unique per slot).
+    "bots-ladder-rounds": {
+        "task": "bots.ladder_schedule",
+        "schedule": timedelta(minutes=30),
+        "options": {"expires": 25 * 60},
+    },
+    # Bot workers report their sandbox verdict; stuck validations are re-queued.
+    "bots-sandbox-heartbeat": {
+        "task": "bots.sandbox_heartbeat",
+        "schedule": timedelta(minutes=5),
+        "options": {"expires": 4 * 60},
     },
 }
 
@@ -247,3 +260,4 @@ LOGGING = {
 
 # --- Bots: uploaded code only ever runs inside the sandbox.
 BOT_SANDBOX_ALLOW_UNSANDBOXED = env.bool("BOT_SANDBOX_ALLOW_UNSANDBOXED", default=False)
+BOT_MAX_PER_OWNER = env.int("BOT_MAX_PER_OWNER", default=5)  # keeps the ladder fair

@@ -1,0 +1,185 @@
+"""Uploaded bots, their immutable versions, per-match logs and ladder rounds.
+
+A :class:`Bot` is the identity people see and ratings follow (owner, game, name);
+its code lives in :class:`BotVersion` rows that never change once stored, so a
+replay or a rating event always refers to exactly the code that played. Match
+seats name a version as ``"bot:<version id>"``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class BotStatus(models.TextChoices):
+    #: No version has passed validation yet (the first one may still be running).
+    PENDING = "pending", "Waiting for a valid version"
+    ACTIVE = "active", "Active"
+    #: The owner retired the bot: it keeps its history but plays no more.
+    RETIRED = "retired", "Retired"
+
+
+class Bot(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
+    )
+    game = models.CharField(max_length=20, db_index=True)
+    name = models.CharField(max_length=40)
+    description = models.CharField(max_length=200, blank=True)
+    #: Public source: anyone may read the code of its versions on the bot page.
+    source_public = models.BooleanField(default=False)
+    status = models.CharField(
+        max_length=10, choices=BotStatus.choices, default=BotStatus.PENDING
+    )
+    #: The version that plays scheduled matches (the newest one that validated).
+    active_version = models.ForeignKey(
+        "BotVersion",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    #: Set by staff (abuse, resource hogging); a disabled bot plays nothing.
+    disabled = models.BooleanField(default=False)
+    disabled_reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "game", "name"], name="unique_bot_name_per_owner"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game})"
+
+    @property
+    def plays(self) -> bool:
+        """True when scheduled matches may pick this bot."""
+        return (
+            self.status == BotStatus.ACTIVE
+            and not self.disabled
+            and self.active_version_id is not None
+        )
+
+
+class VersionStatus(models.TextChoices):
+    VALIDATING = "validating", "Validating"
+    ACTIVE = "active", "Active"
+    FAILED = "failed", "Failed validation"
+    RETIRED = "retired", "Retired"
+
+
+class BotVersion(models.Model):
+    """One immutable upload: a single ``main.py`` or a zip with ``main.py``.
+
+    The files live read-only under ``MEDIA_ROOT/bots/<id>/``; ``sha256`` is the
+    checksum of the upload as received, so an author can check what runs.
+    """
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    sha256 = models.CharField(max_length=64)
+    filename = models.CharField(max_length=120)
+    upload_bytes = models.PositiveIntegerField()
+    unpacked_bytes = models.PositiveIntegerField()
+    file_count = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=10,
+        choices=VersionStatus.choices,
+        default=VersionStatus.VALIDATING,
+        db_index=True,
+    )
+    #: Why the version has its status, in words for the owner.
+    status_detail = models.CharField(max_length=300, blank=True)
+    #: Validation games: per game the seat, placement, decisions and any fault.
+    validation_report = models.JSONField(default=dict, blank=True)
+    #: Bounded tail of the bot's stderr during validation (owner only).
+    validation_stderr = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    validated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["bot", "-number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bot", "number"], name="unique_bot_version_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bot.name} v{self.number}"
+
+    @property
+    def agent(self) -> str:
+        """What a match seat played by this version stores."""
+        return f"bot:{self.pk}"
+
+
+class BotMatchLog(models.Model):
+    """What one version did in one match: decisions, time, and how it ended.
+
+    Kept for the owner (stderr is theirs alone) and for the crash and timeout
+    counts on the bot page.
+    """
+
+    version = models.ForeignKey(
+        BotVersion, on_delete=models.CASCADE, related_name="match_logs"
+    )
+    match = models.ForeignKey(
+        "gameplay.Match", on_delete=models.CASCADE, related_name="bot_logs"
+    )
+    seat = models.PositiveSmallIntegerField()
+    decisions = models.PositiveIntegerField(default=0)
+    think_ms = models.PositiveIntegerField(default=0)
+    #: "" for a clean match, otherwise the transport's fault reason.
+    fault = models.CharField(max_length=20, blank=True, db_index=True)
+    fault_detail = models.CharField(max_length=300, blank=True)
+    stderr = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "seat"], name="unique_bot_log_per_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.version} in match {self.match_id} seat {self.seat}"
+
+
+class LadderRound(models.Model):
+    """One scheduled round of ladder matches for a game.
+
+    ``slot`` numbers the beat period the round belongs to; the unique
+    constraint makes scheduling idempotent (a repeated or duplicated beat tick
+    finds the round already there and creates nothing).
+    """
+
+    game = models.CharField(max_length=20)
+    slot = models.BigIntegerField()
+    duplicate = models.BooleanField(
+        default=False, help_text="Each pairing replays one deal with seats rotated."
+    )
+    match_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "slot"], name="unique_round_slot"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} ladder round {self.slot}"
+
+    @property
+    def context(self) -> str:
+        """The prefix of ``Match.context`` for this round's matches."""
+        return f"bots:ladder:{self.pk}"

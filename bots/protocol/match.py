@@ -1,0 +1,474 @@
+"""Protocol v1, match level: one match between N agents, driven by the engine.
+
+This module is the part of the bot runner that knows games but not Django: the
+server (``bots.runner``) and the local ``botmatch`` command both drive matches
+through :class:`MatchPlayer`, so an author's bot meets exactly the messages,
+limits and forfeit rules it will meet on the server. Where the two differ -
+recording moves, who plays the built-in seats, what a forfeit does to the
+match - is behind the small :class:`MatchHost` interface.
+
+Uploaded bots are :class:`ProcessAgent` (a sandboxed process behind
+:class:`~bots.protocol.transport.BotProcess`); built-in bots are
+:class:`BuiltinAgent`, which decide in-process from the same seat view
+(:func:`gameplay.rules.bots.decision_context`). See ``docs/protocol/bots.md``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bots.protocol.transport import BotFault, BotProcess, TimeControl
+from bots.sandbox import SandboxConfig
+from gameplay.rules import Event, Game, State, view_events
+
+PROTOCOL_VERSION = 1
+#: The bot that plays on for a forfeited seat at tables of three or more (the
+#: same one gameplay's services use for people who leave).
+TAKEOVER_BOT = "heuristic"
+#: A safety net far above any real game length: an engine bug must not spin.
+MAX_STEPS = 20_000
+#: How long a finished bot may take to read its game_over line.
+GAME_OVER_GRACE_S = 0.2
+
+
+def forfeit_reason(fault: BotFault) -> str:
+    """The short reason a match stores for a bot's forfeit (e.g. ``bot timeout``)."""
+    return f"bot {fault.reason}"
+
+
+def builtin_seed(match_seed: int, version: int, seat: int) -> int:
+    """Per-decision seed of a built-in bot, the same formula live matches use."""
+    return match_seed ^ (version * 7919 + seat)
+
+
+@dataclass
+class SeatLog:
+    """What one seat's agent did: the basis of the owner's log and the summary."""
+
+    seat: int
+    agent: str
+    decisions: int = 0
+    think_s: float = 0.0
+    fault: str = ""
+    fault_detail: str = ""
+    stderr: str = ""
+
+    @property
+    def think_ms(self) -> int:
+        return round(self.think_s * 1000)
+
+
+class Agent(Protocol):
+    """One seat's player: an uploaded bot process or a built-in bot."""
+
+    log: SeatLog
+
+    def launch(self) -> None: ...
+
+    def greet(self, hello: dict[str, Any]) -> None: ...
+
+    def decide(
+        self, game: Game, state: State, seat: int, events: list[Event], version: int
+    ) -> str: ...
+
+    def finish(self, message: dict[str, Any]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class ProcessAgent:
+    """An uploaded bot, run in the sandbox and spoken to in JSON lines."""
+
+    def __init__(
+        self,
+        bot_dir: str | os.PathLike[str],
+        *,
+        seat: int,
+        label: str,
+        config: SandboxConfig | None = None,
+        time_control: TimeControl | None = None,
+        allow_unsandboxed: bool = False,
+    ) -> None:
+        self.bot_dir = bot_dir
+        self.config = config
+        self.time_control = time_control or TimeControl()
+        self.allow_unsandboxed = allow_unsandboxed
+        self.log = SeatLog(seat=seat, agent=label)
+        self.process: BotProcess | None = None
+        self._step = 0
+
+    def launch(self) -> None:
+        """Start the process (raises SandboxUnavailable when refused)."""
+        self.process = BotProcess.start(
+            self.bot_dir,
+            config=self.config,
+            time_control=self.time_control,
+            allow_unsandboxed=self.allow_unsandboxed,
+        )
+
+    def greet(self, hello: dict[str, Any]) -> None:
+        assert self.process is not None
+        answer = self.process.handshake(hello)
+        if answer.get("ready") is not True:
+            self._fault(
+                "malformed_output", 'the answer to hello must be {"ready": true}'
+            )
+
+    def decide(
+        self, game: Game, state: State, seat: int, events: list[Event], version: int
+    ) -> str:
+        assert self.process is not None
+        legal = game.legal_actions(state, seat)
+        tc = self.time_control
+        self._step += 1
+        message = {
+            "type": "act",
+            "step": self._step,
+            "version": version,
+            "observation": game.observe(state, seat),
+            "events": view_events(events, seat),
+            "legal": legal,
+            "deadline_ms": round((tc.per_move + self.process.bank_left) * 1000),
+            "per_move_ms": round(tc.per_move * 1000),
+            "bank_ms": round(self.process.bank_left * 1000),
+        }
+        started = time.perf_counter()
+        answer = self.process.request(message)
+        self.log.think_s += time.perf_counter() - started
+        self.log.decisions += 1
+        action = answer.get("action")
+        if not isinstance(action, str):
+            self._fault(
+                "malformed_output", 'an answer must be {"action": "<legal id>"}'
+            )
+        if not any(option["id"] == action for option in legal):
+            self._fault(
+                "illegal_action", f"{action[:80]!r} is not among the legal actions"
+            )
+        return action
+
+    def finish(self, message: dict[str, Any]) -> None:
+        """Send game_over; best effort, the match is decided already.
+
+        Closing is left to the caller, which sends every seat its game_over
+        first so that all bots wind down in parallel.
+        """
+        if self.process is not None:
+            with contextlib.suppress(BotFault):
+                self.process.send(
+                    message, deadline=time.monotonic() + GAME_OVER_GRACE_S
+                )
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.close()
+            self.log.stderr = self.process.stderr_tail
+
+    def _fault(self, reason: str, detail: str) -> None:
+        assert self.process is not None
+        self.process.close()
+        raise BotFault(reason, detail, stderr=self.process.stderr_tail)
+
+
+class BuiltinAgent:
+    """A built-in bot deciding in-process from the seat's view, never the state."""
+
+    def __init__(self, name: str, *, seat: int, match_seed: int) -> None:
+        from gameplay.rules.bots import get_bot
+
+        self.bot = get_bot(name)
+        self.match_seed = match_seed
+        self.log = SeatLog(seat=seat, agent=f"builtin:{name}")
+
+    def launch(self) -> None:
+        return None
+
+    def greet(self, hello: dict[str, Any]) -> None:
+        return None
+
+    def decide(
+        self, game: Game, state: State, seat: int, events: list[Event], version: int
+    ) -> str:
+        from gameplay.rules.bots import decision_context
+
+        started = time.perf_counter()
+        ctx = decision_context(
+            game, state, seat, builtin_seed(self.match_seed, version, seat)
+        )
+        action = self.bot.choose(ctx)
+        self.log.think_s += time.perf_counter() - started
+        self.log.decisions += 1
+        return action
+
+    def finish(self, message: dict[str, Any]) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+class MatchHost(Protocol):
+    """Where a match lives: in memory (``botmatch``) or in the database."""
+
+    def record(self, seat: int, action_id: str) -> None:
+        """An agent's move the player applied; the host stores it."""
+
+    def play_builtin(self, *, seat: int, state: State, version: int) -> list[Any]:
+        """Let built-in (or takeover) seats move; return the ``(seat, id)`` made."""
+
+    def forfeit(self, *, seat: int, reason: str) -> tuple[bool, list[Any]]:
+        """Forfeit ``seat``; return (match over, moves others made meanwhile)."""
+
+    def finish(self) -> dict[str, Any]:
+        """Store what is left; return the result (placements, winners, ...)."""
+
+
+@dataclass
+class MatchOutcome:
+    result: dict[str, Any]
+    logs: list[SeatLog]
+    steps: int
+    end_reason: str = "completed"
+    faults: dict[int, str] = field(default_factory=dict)
+
+
+class MatchPlayer:
+    """Plays one match to its end, whatever the agents do.
+
+    Every agent fault forfeits that seat through the host and play goes on
+    (three or more players) or ends (two players); the player never raises for
+    a bot's behaviour, only for infrastructure failures such as a refused
+    sandbox, after closing every process it started.
+    """
+
+    def __init__(
+        self,
+        *,
+        game: Game,
+        state: State,
+        agents: dict[int, Agent],
+        host: MatchHost,
+        config: dict[str, Any],
+        version: int = 0,
+        match_seed: int = 0,
+    ) -> None:
+        self.game = game
+        self.state = state
+        self.agents = agents
+        self.host = host
+        self.config = config
+        self.version = version
+        self.match_seed = match_seed
+        self.forfeited: set[int] = set()
+        self.faults: dict[int, str] = {}
+        self.pending: dict[int, list[Event]] = {seat: [] for seat in agents}
+        self.ended = False
+        self.end_reason = "completed"
+
+    def hello(self, seat: int) -> dict[str, Any]:
+        agent = self.agents[seat]
+        tc = getattr(agent, "time_control", TimeControl())
+        return {
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "game": self.game.id,
+            "rules_version": self.game.rules_version,
+            "seat": seat,
+            "players": self.config.get("players", len(self.agents)),
+            "config": self.config,
+            "time": {
+                "startup_ms": round(tc.startup * 1000),
+                "per_move_ms": round(tc.per_move * 1000),
+                "bank_ms": round(tc.bank * 1000),
+            },
+        }
+
+    def play(self) -> MatchOutcome:
+        try:
+            return self._play()
+        finally:
+            for agent in self.agents.values():
+                agent.close()
+
+    def _play(self) -> MatchOutcome:
+        # Start every process first so their interpreters boot in parallel.
+        for agent in self.agents.values():
+            agent.launch()
+        for seat, agent in sorted(self.agents.items()):
+            if self.ended:
+                break
+            try:
+                agent.greet(self.hello(seat))
+            except BotFault as fault:
+                self._forfeit(seat, fault)
+        steps = 0
+        while not self.ended and not self.game.is_over(self.state):
+            steps += 1
+            if steps > MAX_STEPS:
+                raise RuntimeError(f"match exceeded {MAX_STEPS} steps")
+            actors = self.game.actors(self.state)
+            if not actors:
+                break
+            seat = actors[0]
+            agent = self.agents.get(seat)
+            if agent is None or seat in self.forfeited:
+                moves = self.host.play_builtin(
+                    seat=seat, state=self.state, version=self.version
+                )
+                if not moves:
+                    raise RuntimeError(f"no built-in move for seat {seat}")
+                for mover, action_id in moves:
+                    self._apply(mover, action_id)
+                continue
+            events = self.pending.get(seat, [])
+            try:
+                action_id = agent.decide(
+                    self.game, self.state, seat, events, self.version
+                )
+            except BotFault as fault:
+                self._forfeit(seat, fault)
+                continue
+            self.pending[seat] = []
+            self._apply(seat, action_id)
+            self.host.record(seat, action_id)
+        result = self.host.finish()
+        observation_over = {
+            "type": "game_over",
+            "result": {
+                key: result.get(key) for key in ("placements", "winners", "forfeited")
+            },
+            "reason": self.end_reason,
+        }
+        for seat, agent in self.agents.items():
+            if seat in self.forfeited:
+                continue
+            agent.finish(
+                {
+                    **observation_over,
+                    "observation": self.game.observe(self.state, seat),
+                    "events": view_events(self.pending.get(seat, []), seat),
+                }
+            )
+        return MatchOutcome(
+            result=result,
+            logs=[agent.log for agent in self.agents.values()],
+            steps=self.version,
+            end_reason=self.end_reason,
+            faults=dict(self.faults),
+        )
+
+    def _apply(self, seat: int, action_id: str) -> None:
+        self.state, events = self.game.apply(self.state, seat, action_id)
+        self.version += 1
+        for pending in self.pending.values():
+            pending.extend(events)
+
+    def _forfeit(self, seat: int, fault: BotFault) -> None:
+        agent = self.agents[seat]
+        agent.close()
+        agent.log.fault = fault.reason
+        agent.log.fault_detail = fault.detail[:300]
+        if fault.stderr:
+            agent.log.stderr = fault.stderr
+        self.forfeited.add(seat)
+        self.faults[seat] = fault.reason
+        reason = forfeit_reason(fault)
+        ended, moves = self.host.forfeit(seat=seat, reason=reason)
+        for mover, action_id in moves:
+            self._apply(mover, action_id)
+        if ended:
+            self.ended = True
+            self.end_reason = reason
+
+
+def local_result(
+    game: Game, state: State, *, players: int, forfeited: set[int]
+) -> dict[str, Any]:
+    """Placements as the match services compute them: forfeited seats last."""
+    engine = game.result(state) if game.is_over(state) else None
+    placements = list((engine or {}).get("placements") or [1] * players)
+    if forfeited:
+        survivors = [s for s in range(players) if s not in forfeited]
+        ranked = [0] * players
+        for s in survivors:
+            ranked[s] = 1 + sum(1 for o in survivors if placements[o] < placements[s])
+        for s in forfeited:
+            ranked[s] = len(survivors) + 1
+        placements = ranked
+    return {
+        "placements": placements,
+        "winners": [s for s in range(players) if placements[s] == 1],
+        "forfeited": sorted(forfeited),
+        "engine": engine,
+    }
+
+
+class LocalHost:
+    """An in-memory match: what ``botmatch`` and validation games use.
+
+    Forfeits follow the match services' rule: with two players, or one player
+    left, the match ends; otherwise the takeover bot plays the seat on.
+    """
+
+    def __init__(self, *, game: Game, players: int, match_seed: int) -> None:
+        self.game = game
+        self.players = players
+        self.match_seed = match_seed
+        self.forfeited: set[int] = set()
+        self.builtins: dict[int, BuiltinAgent] = {}
+        self.player: MatchPlayer | None = None
+
+    def bind(self, player: MatchPlayer) -> None:
+        self.player = player
+
+    def record(self, seat: int, action_id: str) -> None:
+        return None
+
+    def play_builtin(self, *, seat: int, state: State, version: int) -> list[Any]:
+        agent = self.builtins.get(seat)
+        if agent is None:
+            agent = self.builtins[seat] = BuiltinAgent(
+                TAKEOVER_BOT, seat=seat, match_seed=self.match_seed
+            )
+        return [(seat, agent.decide(self.game, state, seat, [], version))]
+
+    def forfeit(self, *, seat: int, reason: str) -> tuple[bool, list[Any]]:
+        self.forfeited.add(seat)
+        remaining = self.players - len(self.forfeited)
+        return (self.players <= 2 or remaining <= 1), []
+
+    def finish(self) -> dict[str, Any]:
+        assert self.player is not None
+        return local_result(
+            self.game,
+            self.player.state,
+            players=self.players,
+            forfeited=self.forfeited,
+        )
+
+
+def play_local_match(
+    *,
+    game: Game,
+    config: dict[str, Any],
+    seed: int,
+    agents: dict[int, Agent],
+) -> MatchOutcome:
+    """Play a whole match in memory (no database), e.g. for ``botmatch``."""
+    clean = game.validate_config({**config, "players": len(agents)})
+    state = game.setup(clean, seed)
+    host = LocalHost(game=game, players=len(agents), match_seed=seed)
+    player = MatchPlayer(
+        game=game,
+        state=state,
+        agents=agents,
+        host=host,
+        config=clean,
+        match_seed=seed,
+    )
+    host.bind(player)
+    return player.play()

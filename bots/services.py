@@ -1,0 +1,584 @@
+"""Bot writes: uploads, validation, staff actions, bot matches and the ladder.
+
+Uploaded code is untrusted: it is checked in memory before anything is stored
+(:mod:`bots.uploads`), stored read-only, and only ever run in the sandbox (or
+under the development-only override). Matches between bots go through
+gameplay's match services like every other match, so results, replays and
+ratings need nothing bot-specific.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import secrets
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from bots import conf
+from bots.errors import (
+    BotError,
+    BotForbidden,
+    BotNotFound,
+    SandboxRefused,
+    UploadRefused,
+)
+from bots.models import (
+    Bot,
+    BotMatchLog,
+    BotStatus,
+    BotVersion,
+    LadderRound,
+    VersionStatus,
+)
+from bots.protocol.match import (
+    Agent,
+    BuiltinAgent,
+    MatchOutcome,
+    MatchPlayer,
+    ProcessAgent,
+    play_local_match,
+)
+from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
+from bots.storage import remove_tree, write_bot_tree
+from bots.uploads import UploadError, inspect_upload
+from gameplay.errors import NotActive
+from gameplay.models import Match, MatchStatus
+from gameplay.rules import available_games, get_game
+from gameplay.services import (
+    SeatSpec,
+    match_abort,
+    match_create,
+    match_forfeit,
+    match_start,
+)
+
+logger = logging.getLogger(__name__)
+
+#: Cache key of the last sandbox verdict a bots worker reported (see
+#: :func:`sandbox_report`); the web process may not be able to run bwrap itself.
+SANDBOX_VERDICT_KEY = "bots:sandbox-verdict"
+SANDBOX_VERDICT_TTL = 30 * 60
+#: Match.context prefix of every match the bots app creates.
+CONTEXT_PREFIX = "bots:"
+
+
+def version_dir(version: BotVersion | int) -> Path:
+    """Where a version's files live: ``MEDIA_ROOT/bots/<version id>/``."""
+    pk = version if isinstance(version, int) else version.pk
+    return Path(settings.MEDIA_ROOT) / "bots" / str(pk)
+
+
+# --- The sandbox gate ------------------------------------------------------------
+
+
+def sandbox_report(*, ok: bool, reason: str) -> None:
+    """A bots worker says whether its sandbox passed the self-test.
+
+    Web processes run no bots and (in the production containers) cannot create
+    the namespaces bwrap needs, so they take the workers' word for it.
+    """
+    cache.set(
+        SANDBOX_VERDICT_KEY,
+        {"ok": ok, "reason": reason, "at": timezone.now().isoformat()},
+        SANDBOX_VERDICT_TTL,
+    )
+
+
+def sandbox_gate() -> tuple[bool, str]:
+    """(uploads accepted, why): the override, else a worker's report, else local."""
+    if conf.allow_unsandboxed():
+        return True, (
+            "development override BOT_SANDBOX_ALLOW_UNSANDBOXED is on: bots run "
+            "WITHOUT the sandbox"
+        )
+    verdict = cache.get(SANDBOX_VERDICT_KEY)
+    if verdict is not None:
+        return bool(verdict["ok"]), str(verdict["reason"])
+    status = sandbox_available(conf.sandbox_config())
+    return status.ok, status.reason
+
+
+def _require_sandbox() -> None:
+    ok, reason = sandbox_gate()
+    if not ok:
+        raise SandboxRefused(
+            "Bot uploads are refused: the sandbox that runs uploaded bots is not "
+            f"available on this server ({reason}). Nothing was stored."
+        )
+
+
+# --- Uploads ---------------------------------------------------------------------
+
+
+def _check_game(game: str) -> None:
+    if game not in available_games():
+        raise UploadRefused(
+            f"There is no game {game!r} to write bots for; choose one of "
+            + ", ".join(available_games())
+            + "."
+        )
+
+
+def _store_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:
+    """Check ``data`` for ``bot``'s game and store it as its next version."""
+    try:
+        unpacked = inspect_upload(filename=filename, data=data, game=bot.game)
+    except UploadError as exc:
+        raise UploadRefused(str(exc)) from exc
+    last = bot.versions.order_by("-number").values_list("number", flat=True).first()
+    version = BotVersion.objects.create(
+        bot=bot,
+        number=(last or 0) + 1,
+        sha256=unpacked.sha256,
+        filename=unpacked.filename,
+        upload_bytes=unpacked.upload_bytes,
+        unpacked_bytes=unpacked.unpacked_bytes,
+        file_count=len(unpacked.files),
+        status_detail="Waiting for its validation games against the random bot.",
+    )
+    target = version_dir(version)
+    # The row's id names the directory. SQLite may hand a rolled-back id out
+    # again, so whatever an aborted upload left there is cleared first.
+    remove_tree(target)
+    write_bot_tree(unpacked.files, target, read_only=True)
+    transaction.on_commit(lambda: _enqueue_validation(version.pk))
+    return version
+
+
+def _enqueue_validation(version_id: int) -> None:
+    from bots import tasks
+
+    tasks.validate_version.delay(version_id)
+
+
+@transaction.atomic
+def bot_create(
+    *,
+    owner: User,
+    game: str,
+    name: str,
+    filename: str,
+    data: bytes,
+    source_public: bool = False,
+    description: str = "",
+) -> BotVersion:
+    """Create a bot with its first version; validation starts after commit."""
+    _check_game(game)
+    name = name.strip()
+    if not name:
+        raise UploadRefused("Give the bot a name.")
+    if len(name) > 40:
+        raise UploadRefused("A bot name has at most 40 characters.")
+    limit = conf.max_bots_per_owner()
+    # Lock the owner's row: two parallel uploads cannot both take the last place.
+    User.objects.select_for_update().filter(pk=owner.pk).first()
+    owned = Bot.objects.filter(owner=owner).exclude(status=BotStatus.RETIRED).count()
+    if owned >= limit:
+        raise UploadRefused(
+            f"You already have {owned} bots; the limit is {limit}. Retire one "
+            "or upload a new version of an existing bot instead."
+        )
+    if Bot.objects.filter(owner=owner, game=game, name__iexact=name).exists():
+        raise UploadRefused(f"You already have a {game} bot called {name!r}.")
+    _require_sandbox()
+    try:
+        with transaction.atomic():
+            bot = Bot.objects.create(
+                owner=owner,
+                game=game,
+                name=name,
+                source_public=source_public,
+                description=description[:200],
+            )
+    except IntegrityError as exc:
+        raise UploadRefused(f"You already have a {game} bot called {name!r}.") from exc
+    return _store_version(bot=bot, filename=filename, data=data)
+
+
+def _bot_for_owner(bot_id: int, user: User) -> Bot:
+    try:
+        bot = Bot.objects.select_for_update().get(pk=bot_id)
+    except Bot.DoesNotExist as exc:
+        raise BotNotFound("No such bot.") from exc
+    if bot.owner_id != user.pk:
+        raise BotForbidden("Only the bot's owner can do that.")
+    return bot
+
+
+@transaction.atomic
+def bot_version_upload(
+    *,
+    bot_id: int,
+    user: User,
+    filename: str,
+    data: bytes,
+    game: str | None = None,
+) -> BotVersion:
+    """A new version of an existing bot; ``game``, when given, must be the bot's."""
+    bot = _bot_for_owner(bot_id, user)
+    if bot.status == BotStatus.RETIRED:
+        raise UploadRefused("This bot is retired; create a new bot instead.")
+    if game is not None and game != bot.game:
+        raise UploadRefused(
+            f"This is a {bot.game} bot; a version for {game!r} cannot be added to it."
+        )
+    _require_sandbox()
+    return _store_version(bot=bot, filename=filename, data=data)
+
+
+@transaction.atomic
+def bot_update(
+    *,
+    bot_id: int,
+    user: User,
+    source_public: bool | None = None,
+    description: str | None = None,
+    retired: bool | None = None,
+) -> Bot:
+    """Owner settings: source visibility, description, retiring the bot."""
+    bot = _bot_for_owner(bot_id, user)
+    if source_public is not None:
+        bot.source_public = source_public
+    if description is not None:
+        bot.description = description[:200]
+    if retired:
+        bot.status = BotStatus.RETIRED
+    bot.save()
+    return bot
+
+
+@transaction.atomic
+def bot_set_disabled(
+    *, bot_id: int, staff: User, disabled: bool, reason: str = ""
+) -> Bot:
+    """Staff switch a bot off (or back on); a disabled bot is scheduled nowhere."""
+    if not staff.is_staff:
+        raise BotForbidden("Only staff can disable or enable bots.")
+    try:
+        bot = Bot.objects.select_for_update().get(pk=bot_id)
+    except Bot.DoesNotExist as exc:
+        raise BotNotFound("No such bot.") from exc
+    bot.disabled = disabled
+    bot.disabled_reason = reason.strip()[:200] if disabled else ""
+    bot.save(update_fields=["disabled", "disabled_reason"])
+    logger.info(
+        "bot %s %s by %s: %s",
+        bot.pk,
+        "disabled" if disabled else "enabled",
+        staff,
+        reason,
+    )
+    return bot
+
+
+# --- Validation ------------------------------------------------------------------
+
+
+def _validation_seed(version: BotVersion, game_number: int) -> int:
+    """Deterministic per version, so a re-run validation plays the same deals."""
+    return int(version.sha256[:15], 16) + game_number
+
+
+def bot_version_validate(*, version_id: int) -> str:
+    """Play the validation games of a new version; returns its status.
+
+    Idempotent: a version that is no longer validating is left alone. Without a
+    working sandbox (and no override) the version stays validating with the
+    reason in its detail; a later run (beat retries pending versions) finishes
+    the job once a sandboxed worker is available.
+    """
+    version = BotVersion.objects.select_related("bot").filter(pk=version_id).first()
+    if version is None or version.status != VersionStatus.VALIDATING:
+        return version.status if version else "missing"
+    config = conf.sandbox_config()
+    status = sandbox_available(config)
+    sandbox_report(ok=status.ok, reason=status.reason)
+    if not status.ok and not conf.allow_unsandboxed():
+        BotVersion.objects.filter(pk=version.pk).update(
+            status_detail=(
+                "Waiting for a bot worker with a working sandbox "
+                f"({status.reason[:200]}); validation runs as soon as one is up."
+            )[:300]
+        )
+        return VersionStatus.VALIDATING
+    game = get_game(version.bot.game)
+    report: dict[str, Any] = {"games": [], "opponent": "builtin:random"}
+    stderr_parts: list[str] = []
+    failure = ""
+    try:
+        for number in range(conf.validation_games()):
+            seat = number % 2
+            seed = _validation_seed(version, number)
+            agents: dict[int, Agent] = {
+                seat: ProcessAgent(
+                    version_dir(version),
+                    seat=seat,
+                    label=str(version),
+                    config=config,
+                    time_control=conf.time_control(),
+                    allow_unsandboxed=conf.allow_unsandboxed(),
+                ),
+                1 - seat: BuiltinAgent("random", seat=1 - seat, match_seed=seed),
+            }
+            outcome = play_local_match(game=game, config={}, seed=seed, agents=agents)
+            log = outcome.logs[0] if outcome.logs[0].seat == seat else outcome.logs[1]
+            report["games"].append(
+                {
+                    "seat": seat,
+                    "seed": seed,
+                    "placement": outcome.result["placements"][seat],
+                    "decisions": log.decisions,
+                    "think_ms": log.think_ms,
+                    "fault": log.fault,
+                    "fault_detail": log.fault_detail,
+                }
+            )
+            if log.stderr:
+                stderr_parts.append(f"--- game {number + 1} (seat {seat}) ---\n")
+                stderr_parts.append(log.stderr)
+            if log.fault:
+                failure = (
+                    f"Game {number + 1} (seat {seat}) was forfeited: "
+                    f"{log.fault.replace('_', ' ')} - {log.fault_detail}"
+                )
+                break
+    except (SandboxUnavailable, SandboxError) as exc:
+        BotVersion.objects.filter(pk=version.pk).update(
+            status_detail=f"Waiting for a working sandbox: {exc}"[:300]
+        )
+        return VersionStatus.VALIDATING
+    stderr = "".join(stderr_parts)[-64 * 1024 :]
+    with transaction.atomic():
+        version = BotVersion.objects.select_for_update().get(pk=version.pk)
+        if version.status != VersionStatus.VALIDATING:
+            return version.status
+        version.validation_report = report
+        version.validation_stderr = stderr
+        version.validated_at = timezone.now()
+        if failure:
+            version.status = VersionStatus.FAILED
+            version.status_detail = failure[:300]
+            version.save()
+            return version.status
+        games = report["games"]
+        wins = sum(1 for g in games if g["placement"] == 1)
+        version.status = VersionStatus.ACTIVE
+        version.status_detail = (
+            f"Passed: {len(games)} games against the random bot, {wins} won."
+        )
+        version.save()
+        bot = Bot.objects.select_for_update().get(pk=version.bot_id)
+        BotVersion.objects.filter(bot=bot, status=VersionStatus.ACTIVE).exclude(
+            pk=version.pk
+        ).update(status=VersionStatus.RETIRED, status_detail="Replaced by a newer one.")
+        bot.active_version = version
+        if bot.status != BotStatus.RETIRED:
+            bot.status = BotStatus.ACTIVE
+        bot.save(update_fields=["active_version", "status"])
+    return VersionStatus.ACTIVE
+
+
+# --- Bot matches -----------------------------------------------------------------
+
+
+def _agent_version_id(agent: str) -> int | None:
+    if agent.startswith("bot:") and agent[4:].isdigit():
+        return int(agent[4:])
+    return None
+
+
+def bot_match_play(*, match_id: int) -> MatchOutcome | None:
+    """Play a match whose seats are all bots, in this process, and record it.
+
+    For the ladder, validation-free friendlies and league tournaments alike: a
+    waiting match is started, an active one is played on from its stored state
+    (so a task redelivered after a worker died resumes), a finished one is left
+    alone. Uploaded bots run in the sandbox; built-in seats are played by
+    gameplay's built-in bot service. A bot whose version is gone or whose bot
+    staff disabled forfeits before the first move. Raises
+    :class:`~bots.sandbox.SandboxUnavailable` when bots cannot be run here.
+    """
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.is_over:
+        return None
+    seats = list(match.seats.all())
+    if any(not seat.is_bot for seat in seats):
+        raise BotError("bot_match_play plays only matches whose seats are all bots")
+    if match.status == MatchStatus.WAITING:
+        with contextlib.suppress(NotActive):
+            match_start(match_id=match_id)
+    version_ids = {
+        seat.number: vid
+        for seat in seats
+        if (vid := _agent_version_id(seat.agent)) is not None
+    }
+    versions = BotVersion.objects.select_related("bot").in_bulk(version_ids.values())
+    for number, vid in version_ids.items():
+        version = versions.get(vid)
+        if version is None or version.bot.disabled:
+            why = "bot disabled" if version is not None else "bot version missing"
+            try:
+                match_forfeit(match_id=match_id, seat_number=number, reason=why)
+            except NotActive:
+                return None
+    match.refresh_from_db()
+    if match.is_over:
+        return None
+    game = get_game(match.game)
+    config = conf.sandbox_config()
+    agents: dict[int, Agent] = {}
+    for number, vid in version_ids.items():
+        version = versions.get(vid)
+        if version is None or version.bot.disabled:
+            continue
+        agents[number] = ProcessAgent(
+            version_dir(version),
+            seat=number,
+            label=version.agent,
+            config=config,
+            time_control=conf.time_control(),
+            allow_unsandboxed=conf.allow_unsandboxed(),
+        )
+    from bots.runner import DatabaseHost
+
+    host = DatabaseHost(match_id=match.pk, version=match.version)
+    player = MatchPlayer(
+        game=game,
+        state=match.state,
+        agents=agents,
+        host=host,
+        config=match.config,
+        version=match.version,
+        match_seed=match.seed or 0,
+    )
+    for seat in seats:
+        if seat.forfeited:
+            player.forfeited.add(seat.number)
+    outcome = player.play()
+    BotMatchLog.objects.bulk_create(
+        [
+            BotMatchLog(
+                version_id=version_ids[log.seat],
+                match_id=match.pk,
+                seat=log.seat,
+                decisions=log.decisions,
+                think_ms=log.think_ms,
+                fault=log.fault,
+                fault_detail=log.fault_detail[:300],
+                stderr=log.stderr[-64 * 1024 :],
+            )
+            for log in outcome.logs
+            if log.seat in version_ids
+        ],
+        ignore_conflicts=True,
+    )
+    return outcome
+
+
+def bot_match_abandon(*, match_id: int, reason: str) -> None:
+    """Call off a bots-app match that cannot be played here (no sandbox)."""
+    with contextlib.suppress(NotActive):
+        match_abort(match_id=match_id, user=None, reason=reason[:40])
+
+
+# --- The ladder ------------------------------------------------------------------
+
+
+def ladder_slot(*, when: datetime) -> int:
+    """The beat period ``when`` falls in (whole periods since the epoch)."""
+    return int(when.timestamp() // (conf.ladder_period_minutes() * 60))
+
+
+def ladder_pairings(
+    strengths: dict[int, float], *, rng: random.Random, jitter: float = 50.0
+) -> list[tuple[int, int]]:
+    """Pair every bot with a near-rated one; each bot plays at least once.
+
+    Strengths get a little random jitter so neighbours vary between rounds
+    instead of the same two bots meeting forever; then neighbours in the
+    sorted order are paired, and an odd bot out meets its nearest neighbour
+    (who thus plays twice).
+    """
+    order = sorted(strengths, key=lambda b: strengths[b] + rng.gauss(0, jitter))
+    pairs = [(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)]
+    if len(order) % 2 == 1 and len(order) > 1:
+        pairs.append((order[-1], order[-2]))
+    return pairs
+
+
+def ladder_round_schedule(
+    *, game: str, when: datetime | None = None, duplicate: bool | None = None
+) -> LadderRound | None:
+    """Create this period's ladder round for ``game`` with its matches started.
+
+    Idempotent per (game, period): a second call in the same period finds the
+    round and returns None. Matches are enqueued on the bots queue after the
+    commit. With ``duplicate``, each pairing plays one deal twice with the seats
+    rotated (the same seed), which cancels most of the luck of the deal.
+    """
+    from bots.ratings import pairing_strength
+
+    when = when or timezone.now()
+    duplicate = conf.ladder_duplicate() if duplicate is None else duplicate
+    slot = ladder_slot(when=when)
+    with transaction.atomic():
+        ladder_round, created = LadderRound.objects.get_or_create(
+            game=game, slot=slot, defaults={"duplicate": duplicate}
+        )
+        if not created:
+            return None
+        bots = list(
+            Bot.objects.filter(
+                game=game,
+                status=BotStatus.ACTIVE,
+                disabled=False,
+                active_version__isnull=False,
+            ).select_related("active_version")
+        )
+        by_id = {bot.pk: bot for bot in bots}
+        strengths = {bot.pk: pairing_strength(bot=bot) for bot in bots}
+        rng = random.Random(f"{game}:{slot}")
+        match_ids: list[int] = []
+        for index, (a, b) in enumerate(ladder_pairings(strengths, rng=rng)):
+            # Seats alternate between rounds, and duplicates play both orders.
+            first = [by_id[a], by_id[b]]
+            if (slot + index) % 2:
+                first.reverse()
+            orders = [first, first[::-1]] if duplicate else [first]
+            seed = secrets.randbits(62) if duplicate else None
+            for rotation, order in enumerate(orders):
+                match = match_create(
+                    game=game,
+                    seats=[
+                        SeatSpec(
+                            agent=bot.active_version.agent,
+                            label=f"{bot.name} v{bot.active_version.number}",
+                        )
+                        for bot in order
+                    ],
+                    config={},
+                    rated=True,
+                    context=f"{ladder_round.context}:{index}:{rotation}",
+                )
+                match_start(match_id=match.pk, seed=seed)
+                match_ids.append(match.pk)
+        ladder_round.match_count = len(match_ids)
+        ladder_round.save(update_fields=["match_count"])
+        transaction.on_commit(lambda: _enqueue_matches(match_ids))
+    return ladder_round
+
+
+def _enqueue_matches(match_ids: list[int]) -> None:
+    from bots import tasks
+
+    for match_id in match_ids:
+        tasks.play_match.delay(match_id)

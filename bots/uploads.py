@@ -1,0 +1,204 @@
+"""Checking an uploaded bot before anything is stored.
+
+An upload is untrusted input from the network: a zip can claim small sizes and
+expand to gigabytes, name files ``../../etc/x`` or ``/abs``, or contain symlinks
+that point out of the bot directory. Everything is checked in memory and the
+decompressed bytes are counted as they come out (never trusting the sizes the
+zip declares), so a refused upload leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+#: Largest upload accepted, as sent (a .py file or the zip itself).
+MAX_UPLOAD_BYTES = 1024 * 1024
+#: Largest total size of the unpacked files.
+MAX_UNPACKED_BYTES = 5 * 1024 * 1024
+#: Most files (and directories) a zip may hold.
+MAX_FILES = 200
+#: Longest relative path inside a bot.
+MAX_PATH_LENGTH = 200
+ENTRYPOINT = "main.py"
+
+
+class UploadError(ValueError):
+    """The upload is refused; the message is shown to the author as is."""
+
+
+@dataclass(frozen=True)
+class UnpackedBot:
+    """A checked upload: relative POSIX path -> file contents."""
+
+    files: dict[str, bytes]
+    sha256: str
+    filename: str
+    upload_bytes: int
+
+    @property
+    def unpacked_bytes(self) -> int:
+        return sum(len(data) for data in self.files.values())
+
+
+def _human(n: int) -> str:
+    return f"{n / (1024 * 1024):g} MiB" if n >= 1024 * 1024 else f"{n // 1024} KiB"
+
+
+def declared_game(source: bytes) -> str | None:
+    """The ``GAME = "<id>"`` a bot may declare at module level (never executed).
+
+    The SDK's examples declare it, so uploading a Duelo bot to a bot of another
+    game is caught before validation wastes a sandbox on it.
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id == "GAME"
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            return node.value.value
+    return None
+
+
+def _check_source(files: dict[str, bytes], *, game: str) -> None:
+    source = files[ENTRYPOINT]
+    try:
+        text = source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UploadError(f"{ENTRYPOINT} is not UTF-8 text ({exc.reason}).") from exc
+    try:
+        # compile() only parses and builds code objects; nothing is executed.
+        compile(text, ENTRYPOINT, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        raise UploadError(
+            f"{ENTRYPOINT} has a syntax error at line {exc.lineno}: {exc.msg}."
+        ) from exc
+    except ValueError as exc:
+        raise UploadError(f"{ENTRYPOINT} cannot be compiled: {exc}.") from exc
+    declared = declared_game(source)
+    if declared is not None and declared != game:
+        raise UploadError(
+            f'This bot declares GAME = "{declared}" but is being uploaded for '
+            f'"{game}". Upload it to a {declared} bot or fix the declaration.'
+        )
+
+
+def _safe_path(name: str) -> str:
+    """Normalise a member name or refuse it (absolute, .., drive, backslash)."""
+    if "\\" in name or "\x00" in name:
+        raise UploadError(f"Refused path {name!r}: backslashes are not allowed.")
+    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        raise UploadError(f"Refused path {name!r}: absolute paths are not allowed.")
+    parts = [part for part in PurePosixPath(name).parts if part not in ("", ".")]
+    if ".." in parts:
+        raise UploadError(f"Refused path {name!r}: '..' is not allowed.")
+    if not parts:
+        raise UploadError(f"Refused path {name!r}: empty name.")
+    path = "/".join(parts)
+    if len(path) > MAX_PATH_LENGTH:
+        raise UploadError(f"Refused path {name[:60]!r}...: longer than 200 characters.")
+    return path
+
+
+def _unzip(data: bytes) -> dict[str, bytes]:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
+        raise UploadError(f"The zip file cannot be read: {exc}.") from exc
+    if len(members) > MAX_FILES:
+        raise UploadError(
+            f"The zip holds {len(members)} entries; at most {MAX_FILES} are allowed."
+        )
+    files: dict[str, bytes] = {}
+    total = 0
+    for info in members:
+        path = _safe_path(info.filename)
+        mode = info.external_attr >> 16
+        if stat.S_ISLNK(mode):
+            raise UploadError(f"Refused {path}: symbolic links are not allowed.")
+        if info.is_dir():
+            continue
+        if stat.S_IFMT(mode) and not stat.S_ISREG(mode):
+            raise UploadError(f"Refused {path}: only regular files are allowed.")
+        if info.flag_bits & 0x1:
+            raise UploadError(f"Refused {path}: encrypted entries are not allowed.")
+        if path in files:
+            raise UploadError(f"Refused {path}: it appears twice in the zip.")
+        budget = MAX_UNPACKED_BYTES - total
+        if info.file_size > budget:
+            raise UploadError(
+                f"The unpacked bot would exceed {_human(MAX_UNPACKED_BYTES)}."
+            )
+        chunks = []
+        try:
+            with archive.open(info) as member:
+                # Count what really comes out: declared sizes can lie.
+                while chunk := member.read(65536):
+                    budget -= len(chunk)
+                    if budget < 0:
+                        raise UploadError(
+                            "The unpacked bot would exceed "
+                            f"{_human(MAX_UNPACKED_BYTES)}."
+                        )
+                    chunks.append(chunk)
+        except (zipfile.BadZipFile, NotImplementedError, OSError, EOFError) as exc:
+            raise UploadError(f"Cannot unpack {path}: {exc}.") from exc
+        content = b"".join(chunks)
+        total += len(content)
+        files[path] = content
+    return _strip_wrapper(files)
+
+
+def _strip_wrapper(files: dict[str, bytes]) -> dict[str, bytes]:
+    """Accept ``mybot/main.py``: zipping a folder wraps everything in its name."""
+    if ENTRYPOINT in files or not files:
+        return files
+    tops = {path.split("/", 1)[0] for path in files}
+    if len(tops) == 1 and all("/" in path for path in files):
+        prefix = tops.pop() + "/"
+        return {path.removeprefix(prefix): data for path, data in files.items()}
+    return files
+
+
+def inspect_upload(*, filename: str, data: bytes, game: str) -> UnpackedBot:
+    """Check an upload for ``game``; return its files or raise :class:`UploadError`."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise UploadError(
+            f"The upload is {_human(len(data))}; at most "
+            f"{_human(MAX_UPLOAD_BYTES)} is accepted."
+        )
+    if not data:
+        raise UploadError("The uploaded file is empty.")
+    lower = filename.lower()
+    if lower.endswith(".zip") or data[:4] == b"PK\x03\x04":
+        files = _unzip(data)
+        if ENTRYPOINT not in files:
+            raise UploadError(
+                f"The zip has no {ENTRYPOINT} at its top level (or inside one "
+                "top-level folder); the platform runs that file."
+            )
+    elif lower.endswith(".py"):
+        files = {ENTRYPOINT: data}
+    else:
+        raise UploadError("Upload a single .py file or a .zip holding main.py.")
+    _check_source(files, game=game)
+    return UnpackedBot(
+        files=files,
+        sha256=hashlib.sha256(data).hexdigest(),
+        filename=PurePosixPath(filename.replace("\\", "/")).name[:120] or "main.py",
+        upload_bytes=len(data),
+    )

@@ -1,0 +1,82 @@
+"""Sources of small test bots, well-behaved and misbehaving, as upload bytes."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+FIRST_LEGAL = b"""
+import kungfu_bot
+
+GAME = "duelo"
+
+kungfu_bot.run(lambda turn: turn.legal_ids[0])
+"""
+
+# Prints stderr lines, then plays the first legal action.
+CHATTY = b"""
+import sys
+import kungfu_bot
+
+def choose(turn):
+    print("thinking about step", turn.step, file=sys.stderr)
+    return turn.legal_ids[-1]
+
+kungfu_bot.run(choose)
+"""
+
+GARBAGE = b"""
+import sys
+sys.stdin.readline()
+print('{"ready": true}', flush=True)
+sys.stdin.readline()
+print("this is not json", flush=True)
+sys.stdin.read()
+"""
+
+ILLEGAL = b"""
+import kungfu_bot
+kungfu_bot.run(lambda turn: "card:99")
+"""
+
+SLEEPER = b"""
+import time
+import kungfu_bot
+
+def choose(turn):
+    if turn.step >= 2:
+        time.sleep(30)
+    return turn.legal_ids[0]
+
+kungfu_bot.run(choose)
+"""
+
+CRASHER = b"""
+import sys
+import kungfu_bot
+
+def choose(turn):
+    print("about to crash", file=sys.stderr, flush=True)
+    raise SystemExit(3)
+
+kungfu_bot.run(choose)
+"""
+
+NO_HELLO = b"""
+import sys
+print("I refuse", file=sys.stderr)
+"""
+
+
+def zip_bytes(
+    files: dict[str, bytes | str], *, symlinks: dict[str, str] | None = None
+) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+        for name, target in (symlinks or {}).items():
+            info = zipfile.ZipInfo(name)
+            info.external_attr = 0o120777 << 16
+            archive.writestr(info, target)
+    return buffer.getvalue()

@@ -1,0 +1,60 @@
+"""Fixtures for the bots app: media in a temporary directory, sandbox markers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from bots.sandbox import reset_sandbox_cache
+from tests.factories import UserFactory
+
+HAVE_BWRAP = shutil.which("bwrap") is not None or os.path.exists("/usr/bin/bwrap")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``sandbox`` need bubblewrap; they skip only if it is absent."""
+    if HAVE_BWRAP:
+        return
+    skip = pytest.mark.skip(reason="bubblewrap (bwrap) is not installed")
+    for item in items:
+        if "sandbox" in item.keywords and "tests/bots/sandbox" not in str(item.path):
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path):
+    """Each test stores bot code in its own directory (readable by slot uids)."""
+    root = tmp_path / "media"
+    root.mkdir()
+    os.chmod(tmp_path, 0o755)
+    settings.MEDIA_ROOT = str(root)
+    return root
+
+
+@pytest.fixture(autouse=True)
+def no_sandbox_verdict_cache():
+    """Upload gates read a worker's cached verdict; tests start without one."""
+    from django.core.cache import cache
+
+    from bots.services import SANDBOX_VERDICT_KEY
+
+    cache.delete(SANDBOX_VERDICT_KEY)
+    yield
+    cache.delete(SANDBOX_VERDICT_KEY)
+    reset_sandbox_cache()
+
+
+@pytest.fixture
+def fast_time(settings):
+    """Short protocol limits so timeout tests take a fraction of a second."""
+    from bots.protocol.transport import TimeControl
+
+    settings.BOT_TIME_CONTROL = TimeControl(startup=5.0, per_move=0.3, bank=0.2)
+    settings.BOT_VALIDATION_GAMES = 2
+
+
+@pytest.fixture
+def owner(db):
+    return UserFactory(username="author")

@@ -190,6 +190,7 @@ class BotProcess:
         A bot that stops reading its stdin fills the pipe; the write then waits at
         most until ``deadline`` (monotonic seconds) before a ``timeout`` fault.
         """
+        self._check_open()
         data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
         if deadline is None:
             deadline = time.monotonic() + self.time_control.per_move
@@ -218,6 +219,7 @@ class BotProcess:
 
     def receive(self, *, deadline: float) -> dict[str, Any]:
         """Read one JSON object line, waiting until ``deadline`` (monotonic)."""
+        self._check_open()
         while True:
             newline = self._buffer.find(b"\n")
             if newline >= 0:
@@ -255,6 +257,12 @@ class BotProcess:
         return answer
 
     # -- internals ----------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        """Refuse I/O after close: the pipe descriptors' numbers may already belong
+        to another file (a database socket, say), so they must never be touched."""
+        if self._closed:
+            raise BotFault("crash", "the bot process is already closed")
 
     def _decode(self, line: bytes) -> dict[str, Any]:
         try:

@@ -5,6 +5,7 @@ bounded log) without the worker ever blocking."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -178,3 +179,25 @@ def test_bot_that_stops_reading_cannot_block_the_worker(start_bot: StartBot) -> 
         bot.request(big)
     assert fault.value.reason == "timeout"
     assert time.monotonic() - started < 1.5
+
+
+def test_io_after_close_is_a_fault_not_a_write_to_a_reused_descriptor(
+    start_bot: StartBot, tmp_path: Path
+) -> None:
+    bot = start_bot(
+        """
+        while (msg := read()) is not None:
+            answer(msg)
+        """
+    )
+    assert bot.handshake({"n": 1}) == {"n": 1}
+    bot.close()
+    # Whatever opens next may get the bot's old descriptor number.
+    with open(tmp_path / "innocent.txt", "w+") as innocent:
+        with pytest.raises(BotFault) as fault:
+            bot.send({"type": "game_over"})
+        assert fault.value.reason == "crash"
+        with pytest.raises(BotFault):
+            bot.receive(deadline=time.monotonic() + 0.1)
+        innocent.seek(0)
+        assert innocent.read() == ""

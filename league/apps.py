@@ -4,3 +4,20 @@ from django.apps import AppConfig
 class LeagueConfig(AppConfig):
     name = "league"
     verbose_name = "Leagues, ratings and tournaments"
+
+    def ready(self) -> None:
+        """Hook league into gameplay and accounts without them importing league."""
+        from accounts.profile import register_profile_section
+        from gameplay import lobby
+        from gameplay.signals import match_finished
+        from league import profile, receivers
+        from league.ratings.selectors import rating_for_user
+
+        match_finished.connect(
+            receivers.on_match_finished, dispatch_uid="league.match_finished"
+        )
+        lobby.set_rating_provider(
+            lambda user, game: rating_for_user(user=user, game=game)
+        )
+        register_profile_section(profile.ratings_section, order=20)
+        register_profile_section(profile.head_to_head_section, order=30)

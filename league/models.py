@@ -77,3 +77,521 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name or f"{self.league.name} season {self.number}"
+
+
+# --- Participants: a person or a bot, one identity for ratings and entries --------
+
+
+class ParticipantType(models.TextChoices):
+    USER = "user", "Person"
+    BOT = "bot", "Uploaded bot"
+    BUILTIN = "builtin", "Built-in bot"
+
+
+class Participant(models.Model):
+    """Whoever can hold a rating or enter a competition: a person or a bot.
+
+    One row per identity, keyed ``user:<id>``, ``bot:<bot id>`` or
+    ``builtin:<name>``. Bots are referred to by id only (no foreign key), so
+    league neither imports nor migrates against the bots app; the bots app tells
+    league about its bots through ``league.participants.register_bot_directory``.
+    """
+
+    key = models.CharField(max_length=60, unique=True)
+    type = models.CharField(max_length=10, choices=ParticipantType.choices)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="participant",
+    )
+    bot_id = models.PositiveBigIntegerField(null=True, blank=True, unique=True)
+    # Who may register or withdraw a bot; refreshed from the bot directory.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="owned_participants",
+    )
+    name = models.CharField(max_length=80, db_index=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_bot(self) -> bool:
+        return self.type != ParticipantType.USER
+
+
+# --- Ratings ---------------------------------------------------------------------
+
+
+class PoolScope(models.TextChoices):
+    GLOBAL = "global", "Global ladder"
+    LEAGUE = "league", "League"
+    SEASON = "season", "Season"
+
+
+class RatingPool(models.Model):
+    """One Elo table: a game plus a scope (global ladder, a league, a season).
+
+    The pool row is also the lock that serialises rating updates: every writer
+    takes ``select_for_update`` on it first, so two matches finishing at once are
+    applied one after the other, in the order of ``last_seq``.
+    """
+
+    game = models.CharField(max_length=20, db_index=True)
+    scope = models.CharField(max_length=10, choices=PoolScope.choices)
+    league = models.ForeignKey(
+        League,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rating_pools",
+    )
+    season = models.OneToOneField(
+        Season,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rating_pool",
+    )
+    participants = models.CharField(
+        max_length=10, choices=ParticipantKind.choices, default=ParticipantKind.MIXED
+    )
+    # Overrides of league.ratings.elo.EloConfig fields (initial_rating, ...).
+    config = models.JSONField(default=dict, blank=True)
+    # Ratings carried over from another pool (a previous season) start here.
+    seeded_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    last_seq = models.PositiveBigIntegerField(default=0)
+    rated_matches = models.PositiveIntegerField(default=0)
+    rating_count = models.PositiveIntegerField(default=0)
+    recomputed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "scope", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(scope="global"),
+                name="one_global_pool_per_game",
+            ),
+            models.UniqueConstraint(
+                fields=["league"],
+                condition=models.Q(scope="league"),
+                name="one_pool_per_league",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.scope == PoolScope.SEASON and self.season_id:
+            return f"{self.season} ({self.game})"
+        if self.scope == PoolScope.LEAGUE and self.league_id:
+            return f"{self.league} ({self.game})"
+        return f"{self.game} global ladder"
+
+
+class Rating(models.Model):
+    """A participant's current state in one pool (replayable from the events)."""
+
+    pool = models.ForeignKey(
+        RatingPool, on_delete=models.CASCADE, related_name="ratings"
+    )
+    participant = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="ratings"
+    )
+    # Full float precision: rounding before storing would let incremental and
+    # recomputed ratings drift apart (see league/ratings/elo.py).
+    rating = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    reached_elite = models.BooleanField(
+        default=False, help_text="Ever reached the elite threshold (2400): K=10."
+    )
+    peak = models.FloatField()
+    # Counters over this pool's own matches (carried-over games excluded).
+    played = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    points = models.FloatField(default=0.0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pool", "-rating"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pool", "participant"], name="one_rating_per_pool"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["pool", "-rating", "id"], name="rating_rank_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.participant_id} in pool {self.pool_id}: {self.rating:.0f}"
+
+    @property
+    def provisional(self) -> bool:
+        from league.ratings.config import pool_elo_config
+        from league.ratings.elo import is_provisional
+
+        return is_provisional(games=self.games, config=pool_elo_config(self.pool))
+
+
+class RatingSeed(models.Model):
+    """A carried-over starting state: what a recompute starts this pool from."""
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="seeds")
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE)
+    rating = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    reached_elite = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pool", "participant"], name="one_seed_per_pool"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seed of {self.participant_id} in pool {self.pool_id}"
+
+
+class RatingEvent(models.Model):
+    """One participant's rating change from one match in one pool.
+
+    Unique per (pool, match, participant): applying a result twice finds the
+    rows and does nothing. ``seq`` numbers the pool's matches in the order they
+    were applied; a recompute replays in that order, which is what makes it
+    reproduce the incremental ratings exactly. The rows are the chart history.
+    """
+
+    pool = models.ForeignKey(
+        RatingPool, on_delete=models.CASCADE, related_name="events"
+    )
+    match = models.ForeignKey(
+        "gameplay.Match", on_delete=models.CASCADE, related_name="rating_events"
+    )
+    participant = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="rating_events"
+    )
+    seq = models.PositiveBigIntegerField()
+    placement = models.PositiveSmallIntegerField()
+    players = models.PositiveSmallIntegerField()
+    # Pairwise points against the other players divided by (players - 1): 1 for
+    # a win, 0.5 for a draw in a two-player game.
+    score = models.FloatField()
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    delta = models.FloatField()
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pool", "seq"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pool", "match", "participant"], name="one_event_per_match"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["pool", "seq"], name="event_seq_idx"),
+            models.Index(fields=["participant", "pool", "seq"], name="event_hist_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.participant_id} {self.delta:+.1f} (match {self.match_id})"
+
+
+class MatchVoid(models.Model):
+    """A match whose result an organiser voided: it feeds no pool any more."""
+
+    match = models.OneToOneField(
+        "gameplay.Match", on_delete=models.CASCADE, related_name="league_void"
+    )
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"void of match {self.match_id}"
+
+
+# --- Registrations ---------------------------------------------------------------
+
+
+class RegistrationStatus(models.TextChoices):
+    PENDING = "pending", "Awaiting organiser approval"
+    APPROVED = "approved", "Registered"
+    REJECTED = "rejected", "Rejected"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+
+
+class Registration(models.Model):
+    """A participant's entry in a season."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="registrations"
+    )
+    participant = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="registrations"
+    )
+    status = models.CharField(
+        max_length=10,
+        choices=RegistrationStatus.choices,
+        default=RegistrationStatus.APPROVED,
+    )
+    registered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["season", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "participant"], name="one_registration_per_season"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.participant} in {self.season}"
+
+
+class Invitation(models.Model):
+    """An organiser's invitation to an invite-only league (used on registration)."""
+
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="invitations"
+    )
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "participant"], name="one_invitation_per_league"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.participant} invited to {self.league}"
+
+
+# --- Tournaments -----------------------------------------------------------------
+
+
+class TournamentFormat(models.TextChoices):
+    ROUND_ROBIN = "round_robin", "Round robin"
+    DOUBLE_ROUND_ROBIN = "double_round_robin", "Double round robin"
+    SWISS = "swiss", "Swiss"
+    SINGLE_ELIM = "single_elim", "Single elimination"
+    DOUBLE_ELIM = "double_elim", "Double elimination"
+
+
+class TournamentStatus(models.TextChoices):
+    REGISTRATION = "registration", "Registration open"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class SeedingMethod(models.TextChoices):
+    RATING = "rating", "By rating"
+    MANUAL = "manual", "By hand"
+
+
+class Tournament(models.Model):
+    """A tournament of two-player games; optional league and season."""
+
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=100)
+    game = models.CharField(max_length=20, db_index=True)
+    league = models.ForeignKey(
+        League,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="tournaments",
+    )
+    season = models.ForeignKey(
+        Season,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="tournaments",
+    )
+    format = models.CharField(max_length=20, choices=TournamentFormat.choices)
+    participants = models.CharField(
+        max_length=10, choices=ParticipantKind.choices, default=ParticipantKind.MIXED
+    )
+    status = models.CharField(
+        max_length=15,
+        choices=TournamentStatus.choices,
+        default=TournamentStatus.REGISTRATION,
+    )
+    seeding = models.CharField(
+        max_length=10, choices=SeedingMethod.choices, default=SeedingMethod.RATING
+    )
+    rated = models.BooleanField(default=True)
+    swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    third_place = models.BooleanField(default=False)
+    options = models.JSONField(default=dict, blank=True)
+    time_control = models.JSONField(default=dict, blank=True)
+    round_hours = models.FloatField(
+        default=24.0, help_text="Each round's deadline, counted from its start."
+    )
+    starts_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="created_tournaments",
+    )
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_tournaments"
+    )
+    # Elimination formats keep the bracket here (formats.elimination to_dict()).
+    bracket = models.JSONField(null=True, blank=True)
+    champion = models.ForeignKey(
+        "Entrant", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_elimination(self) -> bool:
+        return self.format in (
+            TournamentFormat.SINGLE_ELIM,
+            TournamentFormat.DOUBLE_ELIM,
+        )
+
+
+class Entrant(models.Model):
+    """A participant entered in a tournament; ``seed`` is the pairing number."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entrants"
+    )
+    participant = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="entries"
+    )
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    withdrawn = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tournament", "seed", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "participant"], name="one_entry_per_tournament"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.participant)
+
+
+class RoundStatus(models.TextChoices):
+    SCHEDULED = "scheduled", "Scheduled"
+    RUNNING = "running", "In play"
+    COMPLETE = "complete", "Complete"
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=10, choices=RoundStatus.choices, default=RoundStatus.SCHEDULED
+    )
+    starts_at = models.DateTimeField()
+    deadline = models.DateTimeField()
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="unique_round_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of {self.tournament}"
+
+
+class PairingStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for its round"
+    PLAYING = "playing", "In play"
+    DONE = "done", "Decided"
+    BYE = "bye", "Bye"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class PairingOutcome(models.TextChoices):
+    PLAYED = "played", "Played"
+    FORFEIT = "forfeit", "Forfeit (no-show)"
+    DOUBLE_FORFEIT = "double_forfeit", "Both no-shows"
+    BYE = "bye", "Bye"
+
+
+class Pairing(models.Model):
+    """One game of a round: ``first`` takes seat 0; no ``second`` is a bye."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="pairings"
+    )
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    table = models.PositiveSmallIntegerField()
+    bracket_match = models.CharField(max_length=12, blank=True)
+    first = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    status = models.CharField(
+        max_length=10, choices=PairingStatus.choices, default=PairingStatus.PENDING
+    )
+    match = models.ForeignKey(
+        "gameplay.Match",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournament_pairings",
+    )
+    first_points = models.FloatField(null=True, blank=True)
+    second_points = models.FloatField(null=True, blank=True)
+    winner = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    outcome = models.CharField(
+        max_length=15, choices=PairingOutcome.choices, blank=True
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "table"]
+
+    def __str__(self) -> str:
+        return f"{self.first} v {self.second or 'bye'} ({self.round})"
+
+    @property
+    def context(self) -> str:
+        return f"tournament:{self.tournament_id}:{self.pk}"

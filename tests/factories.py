@@ -1,6 +1,9 @@
 """factory_boy factories shared by the whole suite."""
 
+from datetime import timedelta
+
 import factory
+from django.utils import timezone
 
 from accounts.models import User
 
@@ -19,6 +22,80 @@ class UserFactory(factory.django.DjangoModelFactory):
     def _save(obj, create, extracted, **kwargs):
         if create:
             obj.save()
+
+
+# --- league ---------------------------------------------------------------------
+
+
+class LeagueFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "league.League"
+        skip_postgeneration_save = True
+
+    slug = factory.Sequence(lambda n: f"league-{n}")
+    name = factory.Sequence(lambda n: f"League {n}")
+    game = "duelo"
+    participants = "mixed"
+
+
+class SeasonFactory(factory.django.DjangoModelFactory):
+    """A season whose registration window is open now."""
+
+    class Meta:
+        model = "league.Season"
+
+    league = factory.SubFactory(LeagueFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    status = "open"
+    registration_opens_at = factory.LazyFunction(
+        lambda: timezone.now() - timedelta(days=1)
+    )
+    registration_closes_at = factory.LazyAttribute(
+        lambda s: s.registration_opens_at + timedelta(days=10)
+    )
+    starts_at = factory.LazyAttribute(lambda s: s.registration_opens_at)
+    ends_at = factory.LazyAttribute(lambda s: s.starts_at + timedelta(days=60))
+
+
+def finished_match(
+    seats,
+    placements,
+    *,
+    game: str = "duelo",
+    rated: bool = True,
+    context: str = "",
+):
+    """A finished match written directly (no engine): for rating-service tests.
+
+    ``seats`` holds users or agent strings ("builtin:random", "bot:7");
+    ``placements`` the rank per seat, like ``Match.result["placements"]``.
+    """
+    from gameplay.models import Match, MatchStatus, Seat
+
+    match = Match.objects.create(
+        game=game,
+        config={"players": len(seats)},
+        rated=rated,
+        status=MatchStatus.FINISHED,
+        context=context,
+        result={
+            "placements": list(placements),
+            "winners": [i for i, p in enumerate(placements) if p == 1],
+            "forfeited": [],
+        },
+        finished_at=timezone.now(),
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            match=match,
+            number=i,
+            user=None if isinstance(who, str) else who,
+            agent=who if isinstance(who, str) else "",
+            placement=placements[i],
+        )
+        for i, who in enumerate(seats)
+    )
+    return match
 
 
 # --- bots (appended by the bots app) ----------------------------------------------

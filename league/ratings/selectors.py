@@ -1,0 +1,242 @@
+"""Rating reads: rankings pages, a player's history and head-to-head records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+from gameplay.models import Match, MatchStatus, Seat
+from league.models import Participant, PoolScope, Rating, RatingEvent, RatingPool
+from league.ratings.config import pool_elo_config
+from league.ratings.elo import display_rating, is_provisional
+
+
+def pools(*, game: str | None = None) -> QuerySet[RatingPool]:
+    qs = RatingPool.objects.select_related("league", "season__league")
+    if game:
+        qs = qs.filter(game=game)
+    return qs.order_by("game", "scope", "pk")
+
+
+def default_pool(*, game: str) -> RatingPool | None:
+    return RatingPool.objects.filter(scope=PoolScope.GLOBAL, game=game).first()
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    rank: int
+    participant: Participant
+    rating: int
+    exact: float
+    games: int
+    played: int
+    wins: int
+    points: float
+    peak: int
+    provisional: bool
+    last_played_at: datetime | None
+
+
+class _CountedPaginator(Paginator):
+    """A paginator told its count: the pool keeps it, so no COUNT(*) per page."""
+
+    def __init__(self, object_list, per_page, *, count: int) -> None:
+        super().__init__(object_list, per_page)
+        self._known_count = count
+
+    @property
+    def count(self) -> int:
+        return self._known_count
+
+
+def ranking_page(
+    *, pool: RatingPool, page: int | str = 1, search: str = "", per_page: int = 50
+) -> tuple[Page, list[RankingRow]]:
+    """One page of a pool's ranking, best first; ranks are pool-wide.
+
+    Without a search the rank is the row's position (page offset + index), read
+    from the (pool, -rating, id) index. With a search each shown row's rank is
+    counted separately (one indexed COUNT per row, at most ``per_page``).
+    """
+    config = pool_elo_config(pool)
+    qs = (
+        Rating.objects.filter(pool=pool)
+        .select_related("participant")
+        .order_by("-rating", "id")
+    )
+    search = search.strip()
+    if search:
+        qs = qs.filter(
+            Q(participant__name__icontains=search)
+            | Q(participant__user__username__icontains=search)
+        )
+        paginator = Paginator(qs, per_page)
+    else:
+        paginator = _CountedPaginator(qs, per_page, count=pool.rating_count)
+    page_obj = paginator.get_page(page)
+    rows = []
+    offset = (page_obj.number - 1) * per_page
+    for index, r in enumerate(page_obj.object_list):
+        if search:
+            rank = (
+                Rating.objects.filter(pool=pool)
+                .filter(Q(rating__gt=r.rating) | Q(rating=r.rating, id__lt=r.pk))
+                .count()
+                + 1
+            )
+        else:
+            rank = offset + index + 1
+        rows.append(
+            RankingRow(
+                rank=rank,
+                participant=r.participant,
+                rating=display_rating(r.rating),
+                exact=r.rating,
+                games=r.games,
+                played=r.played,
+                wins=r.wins,
+                points=r.points,
+                peak=display_rating(r.peak),
+                provisional=is_provisional(games=r.games, config=config),
+                last_played_at=r.last_played_at,
+            )
+        )
+    return page_obj, rows
+
+
+def rating_for_user(*, user: User, game: str) -> float | None:
+    """The lobby's rating provider: the user's global-ladder rating, if any."""
+    return (
+        Rating.objects.filter(
+            pool__scope=PoolScope.GLOBAL,
+            pool__game=game,
+            participant__key=f"user:{user.pk}",
+        )
+        .values_list("rating", flat=True)
+        .first()
+    )
+
+
+def participant_ratings(*, participant: Participant) -> QuerySet[Rating]:
+    return (
+        Rating.objects.filter(participant=participant)
+        .select_related("pool", "pool__league", "pool__season__league")
+        .order_by("pool__game", "pool__scope", "pool_id")
+    )
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    seq: int
+    when: datetime
+    rating: float
+    delta: float
+    placement: int
+    players: int
+    match_public_id: str
+
+
+def rating_history(
+    *, participant: Participant, pool: RatingPool, limit: int = 500
+) -> list[HistoryPoint]:
+    """The participant's last ``limit`` rating events in the pool, oldest first."""
+    events = list(
+        RatingEvent.objects.filter(participant=participant, pool=pool)
+        .select_related("match")
+        .order_by("-seq")[:limit]
+    )
+    events.reverse()
+    return [
+        HistoryPoint(
+            seq=e.seq,
+            when=e.created,
+            rating=e.rating_after,
+            delta=e.delta,
+            placement=e.placement,
+            players=e.players,
+            match_public_id=str(e.match.public_id),
+        )
+        for e in events
+    ]
+
+
+@dataclass
+class HeadToHead:
+    opponent_key: str
+    opponent_name: str
+    opponent_username: str | None
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+def head_to_head(
+    *, user: User, game: str | None = None, limit: int = 1000
+) -> list[HeadToHead]:
+    """Wins, draws and losses against each opponent over finished matches.
+
+    Multiplayer matches count pairwise (finishing ahead of someone is a win
+    against them), like the ratings do. Looks at the last ``limit`` matches.
+    """
+    my_seats = Seat.objects.filter(
+        user=user, match__status=MatchStatus.FINISHED, placement__isnull=False
+    )
+    if game:
+        my_seats = my_seats.filter(match__game=game)
+    mine = dict(
+        my_seats.order_by("-match__finished_at").values_list("match_id", "placement")[
+            :limit
+        ]
+    )
+    if not mine:
+        return []
+    records: dict[str, HeadToHead] = {}
+    others = (
+        Seat.objects.filter(match_id__in=list(mine), placement__isnull=False)
+        .exclude(user=user)
+        .select_related("user")
+    )
+    for seat in others:
+        if seat.user_id:
+            key, name, username = (
+                f"user:{seat.user_id}",
+                seat.user.public_name,
+                seat.user.username,
+            )
+        else:
+            key, name, username = f"agent:{seat.agent}", seat.display_name, None
+        rec = records.setdefault(key, HeadToHead(key, name, username))
+        my_place = mine[seat.match_id]
+        if my_place < seat.placement:
+            rec.wins += 1
+        elif my_place == seat.placement:
+            rec.draws += 1
+        else:
+            rec.losses += 1
+    return sorted(records.values(), key=lambda r: (-r.played, r.opponent_name))
+
+
+def recent_rated_matches(*, pool: RatingPool, limit: int = 10) -> list[Match]:
+    ids = list(
+        RatingEvent.objects.filter(pool=pool)
+        .order_by("-seq")
+        .values_list("match_id", flat=True)
+        .distinct()[: limit * 8]
+    )
+    seen: list[int] = []
+    for mid in ids:
+        if mid not in seen:
+            seen.append(mid)
+    return list(
+        Match.objects.filter(pk__in=seen[:limit])
+        .prefetch_related("seats__user")
+        .order_by("-finished_at")
+    )

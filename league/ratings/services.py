@@ -1,0 +1,574 @@
+"""Rating writes: apply a finished match to every pool it feeds, void, recompute.
+
+Concurrency: a pool's row is locked (``select_for_update``) before anything in
+the pool is read, so two matches finishing at the same moment are applied one
+after the other, each seeing the other's result. A match feeding several pools
+is applied pool by pool, each in its own short transaction, always in ascending
+pool id, so two writers can never wait on each other in a cycle.
+
+Idempotency: one ``RatingEvent`` per (pool, match, participant). A second
+application finds the events under the lock and does nothing; the unique
+constraint backs that up.
+
+Order: every application takes the pool's next ``seq``; a recompute replays the
+matches in ``seq`` order through ``elo.replay_pool`` (the same kernel as
+``elo.rate_match``), which is why it reproduces the incremental ratings exactly.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from gameplay.models import Match, MatchStatus
+from league.errors import Conflict, Invalid, NotFound
+from league.models import (
+    League,
+    MatchVoid,
+    Participant,
+    PoolScope,
+    Rating,
+    RatingEvent,
+    RatingPool,
+    RatingSeed,
+    Season,
+)
+from league.participants import kind_allows, participant_for_seat
+from league.ratings import elo
+from league.ratings.config import pool_elo_config
+
+logger = logging.getLogger(__name__)
+
+
+# --- Pools -----------------------------------------------------------------------
+
+
+def pool_global(*, game: str) -> RatingPool:
+    """The game's global ladder (created on first use, open to people and bots)."""
+    pool, _ = RatingPool.objects.get_or_create(
+        scope=PoolScope.GLOBAL, game=game, defaults={"league": None}
+    )
+    return pool
+
+
+def pool_for_league(*, league: League) -> RatingPool:
+    pool, _ = RatingPool.objects.get_or_create(
+        scope=PoolScope.LEAGUE,
+        league=league,
+        defaults={
+            "game": league.game,
+            "participants": league.participants,
+            "config": league.options.get("elo", {}),
+        },
+    )
+    return pool
+
+
+def pool_for_season(*, season: Season) -> RatingPool:
+    """The season's pool; a new one starts from the previous season's if carried."""
+    existing = RatingPool.objects.filter(season=season).first()
+    if existing is not None:
+        return existing
+    league = season.league
+    previous = (
+        RatingPool.objects.filter(
+            scope=PoolScope.SEASON,
+            season__league=league,
+            season__number__lt=season.number,
+        )
+        .order_by("-season__number")
+        .first()
+    )
+    with transaction.atomic():
+        pool, created = RatingPool.objects.get_or_create(
+            scope=PoolScope.SEASON,
+            season=season,
+            defaults={
+                "game": league.game,
+                "league": league,
+                "participants": league.participants,
+                "config": league.options.get("elo", {}),
+                "seeded_from": previous if league.carry_ratings_over else None,
+            },
+        )
+        if created and pool.seeded_from_id:
+            RatingSeed.objects.bulk_create(
+                RatingSeed(
+                    pool=pool,
+                    participant_id=r.participant_id,
+                    rating=r.rating,
+                    games=r.games,
+                    reached_elite=r.reached_elite,
+                )
+                for r in Rating.objects.filter(pool=previous)
+            )
+    return pool
+
+
+def _parse_context(context: str) -> tuple[int | None, int | None, int | None]:
+    """(league id, season id, tournament id) named by a match context."""
+    parts = context.split(":")
+    try:
+        if parts[0] == "league" and len(parts) >= 2:
+            league_id = int(parts[1])
+            season_id = (
+                int(parts[3]) if len(parts) >= 4 and parts[2] == "season" else None
+            )
+            return league_id, season_id, None
+        if parts[0] == "tournament" and len(parts) >= 2:
+            return None, None, int(parts[1])
+    except ValueError:
+        pass
+    return None, None, None
+
+
+def pools_for_match(match: Match) -> list[RatingPool]:
+    """Every pool a finished match feeds, in ascending id (the lock order).
+
+    The game's global ladder when the match is rated; the league's and the
+    season's pools when its context puts it in a league (directly or through a
+    tournament of that league). A voided match feeds nothing.
+    """
+    if MatchVoid.objects.filter(match_id=match.pk).exists():
+        return []
+    pools: list[RatingPool] = []
+    if match.rated:
+        pools.append(pool_global(game=match.game))
+    league_id, season_id, tournament_id = _parse_context(match.context or "")
+    if tournament_id is not None:
+        from league.models import Tournament
+
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is not None and tournament.rated:
+            league_id, season_id = tournament.league_id, tournament.season_id
+    if league_id is not None:
+        league = League.objects.filter(pk=league_id).first()
+        if league is not None and league.game == match.game:
+            pools.append(pool_for_league(league=league))
+            season = (
+                Season.objects.filter(pk=season_id, league=league).first()
+                if season_id
+                else None
+            )
+            if season is not None:
+                pools.append(pool_for_season(season=season))
+    return sorted(pools, key=lambda p: p.pk)
+
+
+# --- Applying a match -----------------------------------------------------------------
+
+
+def _pairwise_score(rank: int, ranks: list[int]) -> float:
+    """Points against the other players divided by their number (1 = beat all)."""
+    total = sum(1.0 if rank < r else 0.5 if rank == r else 0.0 for r in ranks)
+    return (total - 0.5) / (len(ranks) - 1)  # the player's own draw with itself
+
+
+def match_placements(match: Match) -> dict[Participant, int] | None:
+    """Each participant's rank in a finished match, or None if it cannot be rated."""
+    if match.status != MatchStatus.FINISHED or not match.result:
+        return None
+    ranks = match.result.get("placements") or []
+    seats = list(match.seats.select_related("user").order_by("number"))
+    if len(seats) < 2 or len(ranks) != len(seats):
+        return None
+    placements: dict[Participant, int] = {}
+    for seat in seats:
+        participant = participant_for_seat(seat)
+        if participant is None or participant in placements:
+            return None
+        placements[participant] = int(ranks[seat.number])
+    return placements
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    pool_id: int
+    applied: bool
+    reason: str = ""
+
+
+def rating_apply_match(*, match_id: int) -> list[ApplyResult]:
+    """Apply a finished match to every pool it feeds (safe to call repeatedly)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return []
+    pools = pools_for_match(match)
+    if not pools:
+        return []
+    placements = match_placements(match)
+    if placements is None:
+        logger.info("match %s cannot be rated (unfinished or unknown seats)", match_id)
+        return [ApplyResult(p.pk, False, "not ratable") for p in pools]
+    when = match.finished_at or timezone.now()
+    return [
+        rating_apply_to_pool(
+            pool_id=pool.pk, match_id=match.pk, placements=placements, when=when
+        )
+        for pool in pools
+    ]
+
+
+def rating_apply_to_pool(
+    *,
+    pool_id: int,
+    match_id: int,
+    placements: dict[Participant, int],
+    when: datetime,
+) -> ApplyResult:
+    """Apply one match's placements to one pool under the pool's lock."""
+    with transaction.atomic():
+        pool = RatingPool.objects.select_for_update().get(pk=pool_id)
+        if RatingEvent.objects.filter(pool=pool, match_id=match_id).exists():
+            return ApplyResult(pool.pk, False, "already applied")
+        if MatchVoid.objects.filter(match_id=match_id).exists():
+            return ApplyResult(pool.pk, False, "voided")
+        if not all(kind_allows(pool.participants, p) for p in placements):
+            return ApplyResult(pool.pk, False, "participant kind not allowed")
+        config = pool_elo_config(pool)
+        ids = [p.pk for p in placements]
+        ratings = {
+            r.participant_id: r
+            for r in Rating.objects.filter(pool=pool, participant_id__in=ids)
+        }
+        missing = [pid for pid in ids if pid not in ratings]
+        seeds = (
+            {
+                s.participant_id: s
+                for s in RatingSeed.objects.filter(
+                    pool=pool, participant_id__in=missing
+                )
+            }
+            if missing and pool.seeded_from_id
+            else {}
+        )
+        states: dict[int, elo.PlayerState] = {}
+        for pid in ids:
+            if pid in ratings:
+                r = ratings[pid]
+                states[pid] = elo.PlayerState(r.rating, r.games, r.reached_elite)
+            elif pid in seeds:
+                s = seeds[pid]
+                states[pid] = elo.PlayerState(s.rating, s.games, s.reached_elite)
+            else:
+                states[pid] = elo.initial_state(config=config)
+        by_id = {p.pk: rank for p, rank in placements.items()}
+        changes = elo.rate_match(by_id, states, config=config)
+        seq = pool.last_seq + 1
+        ranks = list(by_id.values())
+        events, new_ratings, updated = [], [], []
+        for pid, change in changes.items():
+            rank = by_id[pid]
+            score = _pairwise_score(rank, ranks)
+            events.append(
+                RatingEvent(
+                    pool=pool,
+                    match_id=match_id,
+                    participant_id=pid,
+                    seq=seq,
+                    placement=rank,
+                    players=len(ranks),
+                    score=score,
+                    rating_before=change.rating_before,
+                    rating_after=change.rating_after,
+                    # after - before, exactly what a recompute can rebuild.
+                    delta=change.rating_after - change.rating_before,
+                    created=when,
+                )
+            )
+            rating = ratings.get(pid)
+            if rating is None:
+                new_ratings.append(
+                    Rating(
+                        pool=pool,
+                        participant_id=pid,
+                        rating=change.rating_after,
+                        games=change.games_after,
+                        reached_elite=change.reached_elite_after,
+                        peak=max(change.rating_before, change.rating_after),
+                        played=1,
+                        wins=int(rank == 1),
+                        points=score,
+                        last_played_at=when,
+                    )
+                )
+            else:
+                rating.rating = change.rating_after
+                rating.games = change.games_after
+                rating.reached_elite = change.reached_elite_after
+                rating.peak = max(rating.peak, change.rating_after)
+                rating.played += 1
+                rating.wins += int(rank == 1)
+                rating.points += score
+                last = rating.last_played_at
+                rating.last_played_at = when if last is None else max(last, when)
+                updated.append(rating)
+        RatingEvent.objects.bulk_create(events)
+        if new_ratings:
+            Rating.objects.bulk_create(new_ratings)
+        if updated:
+            Rating.objects.bulk_update(
+                updated,
+                [
+                    "rating",
+                    "games",
+                    "reached_elite",
+                    "peak",
+                    "played",
+                    "wins",
+                    "points",
+                    "last_played_at",
+                ],
+            )
+        RatingPool.objects.filter(pk=pool.pk).update(
+            last_seq=seq,
+            rated_matches=pool.rated_matches + 1,
+            rating_count=pool.rating_count + len(new_ratings),
+        )
+    return ApplyResult(pool.pk, True)
+
+
+# --- Void, correct, recompute -----------------------------------------------------
+
+
+def rating_void_match(
+    *, match_id: int, by=None, reason: str = "", recompute: bool = True
+) -> list[int]:
+    """Take a match out of every pool; returns the ids of the pools it touched.
+
+    The ``MatchVoid`` row keeps a late or repeated "match finished" task from
+    applying it again. Each touched pool is recomputed (now, or by the caller
+    when ``recompute`` is false), since every later rating depended on it.
+    """
+    if not Match.objects.filter(pk=match_id).exists():
+        raise NotFound("no such match")
+    with transaction.atomic():
+        MatchVoid.objects.get_or_create(
+            match_id=match_id, defaults={"voided_by": by, "reason": reason[:200]}
+        )
+        pool_ids = sorted(
+            set(
+                RatingEvent.objects.filter(match_id=match_id).values_list(
+                    "pool_id", flat=True
+                )
+            )
+        )
+    for pool_id in pool_ids:
+        with transaction.atomic():
+            RatingPool.objects.select_for_update().get(pk=pool_id)
+            RatingEvent.objects.filter(pool_id=pool_id, match_id=match_id).delete()
+            RatingPool.objects.filter(pk=pool_id).update(
+                rated_matches=RatingEvent.objects.filter(pool_id=pool_id)
+                .values("match_id")
+                .distinct()
+                .count()
+            )
+        if recompute:
+            rating_recompute_pool(pool_id=pool_id)
+    return pool_ids
+
+
+def rating_correct_match(*, match_id: int, placements: dict[int, int]) -> list[int]:
+    """Replace a match's placements (participant id -> rank) in every pool it fed.
+
+    The match keeps its place in each pool's order; everything after it is
+    recomputed.
+    """
+    events = list(RatingEvent.objects.filter(match_id=match_id))
+    if not events:
+        raise Conflict("this match has no rating events to correct")
+    fed = {e.participant_id for e in events}
+    if set(placements) != fed:
+        raise Invalid("placements must name exactly the match's participants")
+    if any(
+        not isinstance(r, int) or isinstance(r, bool) or r < 1
+        for r in placements.values()
+    ):
+        raise Invalid("placements must be positive whole numbers")
+    ranks = list(placements.values())
+    with transaction.atomic():
+        for event in events:
+            event.placement = placements[event.participant_id]
+            event.score = _pairwise_score(event.placement, ranks)
+        RatingEvent.objects.bulk_update(events, ["placement", "score"])
+    pool_ids = sorted({e.pool_id for e in events})
+    for pool_id in pool_ids:
+        rating_recompute_pool(pool_id=pool_id)
+    return pool_ids
+
+
+@dataclass(frozen=True)
+class RecomputeResult:
+    pool_id: int
+    matches: int
+    events_changed: int
+    ratings: int
+
+
+def _grouped(
+    rows: list[tuple[int, int, int, int]],
+) -> Iterator[dict[int, int]]:
+    """Placements per match from (seq, event id, participant, placement) rows."""
+    current_seq = None
+    placements: dict[int, int] = {}
+    for seq, _, pid, rank in rows:
+        if seq != current_seq:
+            if placements:
+                yield placements
+            placements, current_seq = {}, seq
+        placements[pid] = rank
+    if placements:
+        yield placements
+
+
+def rating_recompute_pool(
+    *,
+    pool_id: int,
+    progress: Callable[[Iterable[dict[int, int]], int], Iterable[dict[int, int]]]
+    | None = None,
+) -> RecomputeResult:
+    """Replay the pool from its events (in ``seq`` order) and rewrite what differs.
+
+    ``progress(iterable, total)`` may wrap the match stream (the management
+    command passes a tqdm bar). The pool stays locked for the whole replay so no
+    update lands in between.
+    """
+    with transaction.atomic():
+        pool = RatingPool.objects.select_for_update().get(pk=pool_id)
+        config = pool_elo_config(pool)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT seq, id, participant_id, placement, rating_before,"
+                " rating_after, delta, score FROM league_ratingevent"
+                " WHERE pool_id = %s ORDER BY seq, participant_id",
+                [pool.pk],
+            )
+            rows = cursor.fetchall()
+        initial = {
+            s.participant_id: elo.PlayerState(s.rating, s.games, s.reached_elite)
+            for s in RatingSeed.objects.filter(pool=pool)
+        }
+        matches_total = len({r[0] for r in rows})
+        stream: Iterable[dict[int, int]] = _grouped([r[:4] for r in rows])
+        if progress is not None:
+            stream = progress(stream, matches_total)
+        replay = elo.replay_pool(
+            stream, config=config, initial=initial, keep_history=True
+        )
+        history = replay.history or []
+        changed: list[tuple[int, float, float, float]] = []
+        stats: dict[int, list] = {}
+        index = -1
+        current_seq = None
+        for seq, event_id, pid, rank, before, after, delta, score in rows:
+            if seq != current_seq:
+                index += 1
+                current_seq = seq
+            new_before, new_after = history[index][pid]
+            new_delta = new_after - new_before
+            if (new_before, new_after, new_delta) != (before, after, delta):
+                changed.append((event_id, new_before, new_after, new_delta))
+            st = stats.get(pid)
+            if st is None:
+                st = stats[pid] = [max(new_before, new_after), 0, 0, 0.0, None]
+            else:
+                st[0] = max(st[0], new_after)
+            st[1] += 1
+            st[2] += int(rank == 1)
+            st[3] += score
+        last_played = dict(
+            RatingEvent.objects.filter(pool=pool)
+            .values("participant_id")
+            .annotate(last=Max("created"))
+            .values_list("participant_id", "last")
+        )
+        for pid, st in stats.items():
+            st[4] = last_played.get(pid)
+        _write_event_values(changed)
+        _write_ratings(pool, replay.states, stats)
+        RatingPool.objects.filter(pk=pool.pk).update(
+            rated_matches=matches_total,
+            rating_count=len(stats),
+            recomputed_at=timezone.now(),
+        )
+    return RecomputeResult(pool.pk, matches_total, len(changed), len(stats))
+
+
+def _write_event_values(changed: list[tuple[int, float, float, float]]) -> None:
+    """Bulk UPDATE ... FROM (VALUES ...): one statement per few thousand rows."""
+    if not changed:
+        return
+    table = RatingEvent._meta.db_table
+    postgres = connection.vendor == "postgresql"
+    chunk = 5000
+    with connection.cursor() as cursor:
+        for start in range(0, len(changed), chunk):
+            part = changed[start : start + chunk]
+            if postgres:
+                first = "(%s::bigint, %s::double precision, %s::double precision,"
+                first += " %s::double precision)"
+                values = ", ".join([first] + ["(%s, %s, %s, %s)"] * (len(part) - 1))
+            else:
+                values = ", ".join(["(%s, %s, %s, %s)"] * len(part))
+            params = [x for row in part for x in row]
+            if postgres:
+                sql = (
+                    f"UPDATE {table} AS e SET rating_before = v.b, rating_after = v.a,"
+                    f" delta = v.d FROM (VALUES {values}) AS v(id, b, a, d)"
+                    " WHERE e.id = v.id"
+                )
+            else:
+                sql = (
+                    f"WITH v(id, b, a, d) AS (VALUES {values}) UPDATE {table}"
+                    " SET rating_before = v.b, rating_after = v.a, delta = v.d"
+                    f" FROM v WHERE {table}.id = v.id"
+                )
+            cursor.execute(sql, params)
+
+
+def _write_ratings(
+    pool: RatingPool, states: dict[int, elo.PlayerState], stats: dict[int, list]
+) -> None:
+    """Make the pool's Rating rows equal to the replay (only differing rows written)."""
+    existing = {r.participant_id: r for r in Rating.objects.filter(pool=pool)}
+    stale = [r.pk for pid, r in existing.items() if pid not in stats]
+    if stale:
+        Rating.objects.filter(pk__in=stale).delete()
+    fields = [
+        "rating",
+        "games",
+        "reached_elite",
+        "peak",
+        "played",
+        "wins",
+        "points",
+        "last_played_at",
+    ]
+    create, update = [], []
+    for pid, (peak, played, wins, points, last) in stats.items():
+        state = states[pid]
+        values = {
+            "rating": state.rating,
+            "games": state.games,
+            "reached_elite": state.reached_elite,
+            "peak": peak,
+            "played": played,
+            "wins": wins,
+            "points": points,
+            "last_played_at": last,
+        }
+        row = existing.get(pid)
+        if row is None:
+            create.append(Rating(pool=pool, participant_id=pid, **values))
+        elif any(getattr(row, k) != v for k, v in values.items()):
+            for k, v in values.items():
+                setattr(row, k, v)
+            update.append(row)
+    Rating.objects.bulk_create(create, batch_size=2000)
+    Rating.objects.bulk_update(update, fields, batch_size=1000)

@@ -1,0 +1,55 @@
+"""Fixtures for the league tests: players, and matches played through gameplay."""
+
+from __future__ import annotations
+
+import pytest
+
+from gameplay import services
+from gameplay.models import Match
+from gameplay.rules import get_game
+from gameplay.services import SeatSpec
+from tests.factories import UserFactory
+
+
+@pytest.fixture
+def users(db):
+    return [UserFactory(username=f"u{i}") for i in range(10)]
+
+
+def play_out(match: Match, max_steps: int = 3000) -> Match:
+    """Finish an active match with each seat's first legal move (people's seats
+    through ``match_act``, bot seats through ``match_system_act``)."""
+    engine = get_game(match.game)
+    for _ in range(max_steps):
+        match.refresh_from_db()
+        if match.is_over:
+            return match
+        seat_number = engine.actors(match.state)[0]
+        seat = match.seats.get(number=seat_number)
+        action = engine.legal_action_ids(match.state, seat_number)[0]
+        if seat.user_id and not seat.replaced_by_bot:
+            services.match_act(
+                match_id=match.pk,
+                user=seat.user,
+                action_id=action,
+                expected_version=match.version,
+            )
+        else:
+            services.match_system_act(
+                match_id=match.pk,
+                seat_number=seat_number,
+                action_id=action,
+                expected_version=match.version,
+            )
+    raise AssertionError("match did not end")
+
+
+def play_match(users, *, rated: bool = True, context: str = "") -> Match:
+    match = services.match_create(
+        game="duelo",
+        seats=[SeatSpec(user=u) for u in users],
+        rated=rated,
+        context=context,
+    )
+    services.match_start(match_id=match.pk)
+    return play_out(match)

@@ -150,10 +150,13 @@ CELERY_TIMEZONE = "UTC"
 # Queues: "default" (live-match bots, clocks), "ratings", "bots" (sandboxed matches).
 CELERY_TASK_ROUTES = {
     "gameplay.*": {"queue": "default"},
+    "league.ratings_*": {"queue": "ratings"},
     "bots.*": {"queue": "bots"},  # only bot workers (sandbox-capable) consume it
 }
 # Beat copies these into the database schedule (django-celery-beat) at start-up.
 CELERY_BEAT_SCHEDULE = {
+    # Tournament rounds: create due matches, forfeit no-shows; season statuses.
+    "league-tournaments-tick": {"task": "league.tournaments_tick", "schedule": 60.0},
     "gameplay-sweep-expired-clocks": {
         "task": "gameplay.sweep_expired_clocks",
         "schedule": 5.0,  # armed per-turn checks do the precise work; this is a net

@@ -69,6 +69,21 @@ _GROUP = f"bot:x:{INNER_GID}:\n".encode()
 _etc_dirs: dict[str, str] = {}
 
 
+def private_dir(path: Path) -> None:
+    """Create ``path`` (mode 0711) or check that the worker's uid owns it.
+
+    It holds the slot locks, the fake /etc and the staged bot code, so a
+    directory someone else created first (and could swap files in) is refused.
+    0711: slot uids may traverse it to reach their staged code, never list it.
+    """
+    path.mkdir(mode=0o711, parents=True, exist_ok=True)
+    st = path.lstat()
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+        raise SandboxError(f"{path} is not a directory owned by the worker's uid")
+    if stat.S_IMODE(st.st_mode) != 0o711:
+        path.chmod(0o711)
+
+
 def static_etc(config: SandboxConfig) -> str:
     """Return a directory to mount as the sandbox's /etc (built once per process).
 
@@ -86,10 +101,7 @@ def static_etc(config: SandboxConfig) -> str:
     cached = _etc_dirs.get(key)
     if cached is not None and os.path.isdir(cached):
         return cached
-    base.mkdir(mode=0o711, parents=True, exist_ok=True)
-    if base.stat().st_uid != os.geteuid():
-        raise SandboxError(f"{base} is not owned by the worker's uid")
-    base.chmod(0o711)
+    private_dir(base)
     etc = base / "etc"
     etc.mkdir(mode=0o755, exist_ok=True)
     etc.chmod(0o755)
@@ -306,12 +318,13 @@ class SlotAllocator:
     def __init__(self, config: SandboxConfig) -> None:
         self._config = config
         self._dir = Path(config.lock_dir)
+        self._checked = False
 
     def acquire(self) -> tuple[int, int]:
         """Return ``(slot, lock_fd)``; raise :class:`SandboxError` when all busy."""
-        # 0711: the slot uids may traverse to their staged code, nothing more.
-        self._dir.mkdir(mode=0o711, parents=True, exist_ok=True)
-        self._dir.chmod(0o711)
+        if not self._checked:
+            private_dir(self._dir)
+            self._checked = True
         for slot in range(self._config.slot_count):
             path = self._dir / f"slot-{slot}.lock"
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)

@@ -32,6 +32,9 @@ DENIED_SYSCALLS: tuple[str, ...] = (
     "ptrace",
     "process_vm_readv",
     "process_vm_writev",
+    "process_madvise",
+    "pidfd_getfd",
+    "kcmp",
     "mount",
     "umount2",
     "pivot_root",
@@ -72,6 +75,7 @@ DENIED_SYSCALLS: tuple[str, ...] = (
     "vhangup",
     "iopl",
     "ioperm",
+    "uselib",
 )
 
 #: clone() flags that create namespaces. Checked on clone's first argument; the

@@ -1,0 +1,39 @@
+"""Helpers for bot tests: stored versions and all-bot matches."""
+
+from __future__ import annotations
+
+from bots import services
+from bots.models import Bot, BotStatus, BotVersion, VersionStatus
+from gameplay.models import Match
+from gameplay.services import SeatSpec, match_create
+
+
+def stored_version(
+    owner, source: bytes, *, name: str, active: bool = True
+) -> BotVersion:
+    """A version stored through the upload service, marked active (no validation)."""
+    original = services._enqueue_validation
+    services._enqueue_validation = lambda pk: None
+    try:
+        version = services.bot_create(
+            owner=owner, game="duelo", name=name, filename=f"{name}.py", data=source
+        )
+    finally:
+        services._enqueue_validation = original
+    if active:
+        BotVersion.objects.filter(pk=version.pk).update(status=VersionStatus.ACTIVE)
+        Bot.objects.filter(pk=version.bot_id).update(
+            status=BotStatus.ACTIVE, active_version=version
+        )
+        version.refresh_from_db()
+    return version
+
+
+def bot_match(*agents: str, context: str = "test") -> Match:
+    """A waiting match with the given seat agents (``bot:<id>``, ``builtin:x``)."""
+    return match_create(
+        game="duelo",
+        seats=[SeatSpec(agent=agent, label=agent) for agent in agents],
+        config={},
+        context=context,
+    )

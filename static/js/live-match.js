@@ -69,7 +69,13 @@
     // The log starts empty: the first sync asks for everything since version 0.
     this.loggedVersion = 0;
     this.syncing = false;
+    // Events of frames that arrived while a sync was being answered, by version.
+    this.buffered = {};
+    this.resyncs = 0;
     this.pending = {};
+    // The version an acknowledged act produced: until a frame that new arrives,
+    // the shown choices are already used up.
+    this.ackedVersion = 0;
     this.nextRequest = 1;
     this.attempt = 0;
     this.ws = null;
@@ -230,6 +236,11 @@
     return Object.keys(this.pending).length > 0;
   };
 
+  /** True while a choice is in flight or its result has not been shown yet. */
+  LiveClient.prototype.isBusy = function () {
+    return this.hasPending() || (!!this.frame && this.frame.version < this.ackedVersion);
+  };
+
   LiveClient.prototype._dropPending = function (message) {
     var had = this.hasPending();
     this.pending = {};
@@ -251,10 +262,10 @@
     switch (frame.type) {
       case "state": return this._state(frame);
       case "history":
-        this.syncing = false;
-        return this._log(frame.steps || []);
+        return this._history(frame);
       case "ack":
         delete this.pending[frame.request_id];
+        if (typeof frame.version === "number" && frame.version > this.ackedVersion) this.ackedVersion = frame.version;
         if (this.opts.onAck) this.opts.onAck(frame);
         return;
       case "error":
@@ -270,14 +281,36 @@
     }
   };
 
+  LiveClient.prototype._history = function (frame) {
+    var before = this.loggedVersion;
+    this.syncing = false;
+    this._log(frame.steps || []);
+    // Frames that came in while the history was on its way may carry the steps
+    // right after it; anything still missing means asking again (a few times
+    // at most, so a server that cannot answer is not asked forever).
+    var buffered = this.buffered;
+    this.buffered = {};
+    while (buffered[this.loggedVersion + 1]) {
+      this._log([buffered[this.loggedVersion + 1]]);
+    }
+    if (this.loggedVersion > before) this.resyncs = 0;
+    if (this.frame && this.frame.version > this.loggedVersion && this.resyncs < 3) {
+      this.resyncs += 1;
+      this.sync();
+    }
+  };
+
   LiveClient.prototype._state = function (frame) {
     var shown = this.frame;
     var v = frame.version;
     if (v > this.loggedVersion) {
       var events = frame.events || [];
-      if (v === this.loggedVersion + 1 && events.length && !this.syncing) {
-        this._log([{ version: v, seat: null, kind: "move", events: events }]);
-      } else if (!this.syncing) {
+      var step = { version: v, seat: null, kind: "move", events: events };
+      if (this.syncing) {
+        if (events.length) this.buffered[v] = step;
+      } else if (v === this.loggedVersion + 1 && events.length) {
+        this._log([step]);
+      } else {
         this.sync();
       }
     }
@@ -414,7 +447,7 @@
       if (!frame) return;
       var model = B.boardModel(frame, { names: names(frame) });
       B.renderBoard(board, model, {
-        pending: client.hasPending(),
+        pending: client.isBusy(),
         onAct: function (action) {
           client.act(action.id, frame.version);
           draw(client.frame);

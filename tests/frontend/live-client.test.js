@@ -28,7 +28,7 @@ function harness(extra) {
   const client = new L.LiveClient(Object.assign({
     url: "ws://test/ws/match/x/",
     WebSocket: FakeSocket,
-    initialFrame: { type: "state", match: "x", version: 4, status: "active" },
+    initialFrame: { type: "state", match: "x", version: 0, status: "active" },
     setTimeout: (fn, ms) => { timers.push({ fn, at: now + ms, ms, live: true }); return timers.length; },
     clearTimeout: (id) => { if (timers[id - 1]) timers[id - 1].live = false; },
     now: () => now,
@@ -92,6 +92,34 @@ test("a frame that advances without events also resyncs; presence frames do not"
   assert.deepEqual(h.ws().sent[1], { type: "sync", version: 1 });
 });
 
+test("frames that arrive during a sync are kept; a history that falls short is asked again", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive(state(3));
+  // The history was computed at version 3; versions 4 and 5 arrive meanwhile.
+  h.ws().receive(state(4, E(4)));
+  h.ws().receive(state(6, E(6)));
+  h.ws().receive({ type: "history", after_version: 0, steps: [1, 2, 3].map((v) => ({ version: v, seat: 0, kind: "move", events: E(v) })) });
+  assert.deepEqual(h.seen.steps.map((s) => s.version), [1, 2, 3, 4], "buffered 4 is logged, 6 is not contiguous");
+  assert.deepEqual(h.ws().sent[h.ws().sent.length - 1], { type: "sync", version: 4 }, "5 and 6 are asked for");
+  h.ws().receive({ type: "history", after_version: 4, steps: [5, 6].map((v) => ({ version: v, seat: 0, kind: "move", events: E(v) })) });
+  assert.deepEqual(h.seen.steps.map((s) => s.version), [1, 2, 3, 4, 5, 6]);
+  const sent = h.ws().sent.length;
+  h.ws().receive(state(6));
+  assert.equal(h.ws().sent.length, sent, "caught up: no more syncs");
+});
+
+test("a server whose history never catches up is not asked forever", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive(state(9));
+  for (let i = 0; i < 6; i++) h.ws().receive({ type: "history", after_version: 0, steps: [] });
+  const syncs = h.ws().sent.filter((m) => m.type === "sync").length;
+  assert.equal(syncs, 4, "the first sync and three retries");
+});
+
 test("an older frame never replaces a newer one", () => {
   const h = harness();
   h.client.connect();
@@ -112,6 +140,10 @@ test("act sends the version the choice was made at, and the ack clears it", () =
   h.ws().receive({ type: "ack", version: 5, request_id: id });
   assert.equal(h.client.hasPending(), false);
   assert.equal(h.seen.acks.length, 1);
+  assert.equal(h.client.isBusy(), true, "acknowledged, but version 5 is not on the table yet");
+  h.ws().receive(state(5, E(5)));
+  assert.equal(h.client.isBusy(), false);
+  h.client.frame = state(4);
   const implicit = h.client.act("face:up");
   assert.equal(h.ws().sent[2].version, 4, "defaults to the shown frame's version");
   assert.equal(h.ws().sent[2].request_id, implicit);

@@ -7,9 +7,7 @@ from accounts.models import User
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(
-        required=True, help_text="Used only for password resets."
-    )
+    email = forms.EmailField(required=True, help_text="Used only for password resets.")
 
     class Meta:
         model = User

@@ -59,7 +59,9 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
 @require_POST
 def api_token_regenerate(request: HttpRequest) -> HttpResponse:
     services.api_token_regenerate(user=request.user)
-    messages.success(request, "A new API token was created; the old one no longer works.")
+    messages.success(
+        request, "A new API token was created; the old one no longer works."
+    )
     return redirect("accounts:api_tokens")
 
 

@@ -43,7 +43,7 @@ def test_sign_up_creates_account_and_signs_in(client) -> None:
             "password2",
             "too common",
         ),
-        ({"password2": "different-pass-99"}, "password2", "didn’t match"),
+        ({"password2": "different-pass-99"}, "password2", "didn\u2019t match"),
     ],
 )
 def test_bad_sign_up_is_refused_and_changes_nothing(

@@ -491,8 +491,13 @@
       var ctx = { names: names(frame), viewer: seatOf(frame) };
       var entries = B.formatSteps(steps, ctx);
       if (logList.dataset.loaded !== "1") {
+        // The backlog is filled silently; only new events are announced.
         logList.textContent = "";
         logList.dataset.loaded = "1";
+        logList.setAttribute("aria-live", "off");
+        B.renderLog(logList, entries);
+        win.setTimeout(function () { logList.setAttribute("aria-live", "polite"); }, 0);
+        return;
       }
       B.renderLog(logList, entries);
     }

@@ -126,6 +126,8 @@
     var verifyOut = q(panel, "verify-out");
     var seedLine = q(panel, "seed-line");
     var logList = q(board, "log");
+    // The log is redrawn at every step; the step label is what gets announced.
+    logList.setAttribute("aria-live", "off");
     var cache = {};
     var data = null;
     var index = 0;

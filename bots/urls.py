@@ -6,4 +6,16 @@ app_name = "bots"
 
 urlpatterns = [
     path("bots/", views.bot_list, name="list"),
+    path("bots/new/", views.bot_new, name="new"),
+    path("bots/by/<str:username>/", views.owner_bots, name="owner"),
+    path("bots/<int:bot_id>/", views.bot_detail, name="detail"),
+    path("bots/<int:bot_id>/logs/", views.bot_logs, name="logs"),
+    path("bots/<int:bot_id>/versions/", views.bot_version_new, name="version_new"),
+    path(
+        "bots/<int:bot_id>/versions/<int:number>/source/",
+        views.bot_source,
+        name="source",
+    ),
+    path("bots/<int:bot_id>/settings/", views.bot_settings, name="settings"),
+    path("bots/<int:bot_id>/disable/", views.bot_disable, name="disable"),
 ]

@@ -1,10 +1,215 @@
-"""Bot pages."""
+"""Bot pages: lists, upload, a bot's page, owner logs, source, staff switch."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from bots import selectors, services
+from bots.errors import BotError
+from bots.forms import (
+    BotCreateForm,
+    BotSettingsForm,
+    DisableForm,
+    VersionUploadForm,
+    read_upload,
+)
+from bots.ratings import bot_rating, bot_rating_chart
 from gameplay.catalog import game_catalog
 
 
 def bot_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "bots/bot_list.html", {"games": game_catalog()})
+    """Every game's uploaded bots, plus the built-in ones with their strengths."""
+    games = game_catalog()
+    selected = request.GET.get("game") or ""
+    if selected and selected not in {g.id for g in games}:
+        raise Http404("no such game")
+    sections = [
+        {"game": game, "bots": list(selectors.bot_list(game=game.id))}
+        for game in games
+        if not selected or game.id == selected
+    ]
+    mine = (
+        list(selectors.bot_list(owner=request.user, include_retired=True))
+        if request.user.is_authenticated
+        else []
+    )
+    gate_ok, gate_reason = services.sandbox_gate()
+    return render(
+        request,
+        "bots/bot_list.html",
+        {
+            "games": games,
+            "selected": selected,
+            "sections": sections,
+            "builtins": selectors.builtin_bots(),
+            "mine": mine,
+            "uploads_open": gate_ok,
+            "gate_reason": gate_reason,
+        },
+    )
+
+
+def owner_bots(request: HttpRequest, username: str) -> HttpResponse:
+    owner = get_object_or_404(User, username=username)
+    return render(
+        request,
+        "bots/owner_bots.html",
+        {"owner": owner, "bots": list(selectors.bot_list(owner=owner))},
+    )
+
+
+@login_required
+def bot_new(request: HttpRequest) -> HttpResponse:
+    form = BotCreateForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            version = services.bot_create(
+                owner=request.user,
+                game=form.cleaned_data["game"],
+                name=form.cleaned_data["name"],
+                description=form.cleaned_data["description"],
+                source_public=form.cleaned_data["source_public"],
+                filename=upload.name,
+                data=read_upload(upload),
+            )
+        except BotError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(
+                request,
+                f"{version} uploaded: it plays its validation games against the "
+                "random bot now.",
+            )
+            return redirect("bots:detail", bot_id=version.bot_id)
+    gate_ok, gate_reason = services.sandbox_gate()
+    return render(
+        request,
+        "bots/bot_new.html",
+        {"form": form, "uploads_open": gate_ok, "gate_reason": gate_reason},
+    )
+
+
+def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
+    bot = selectors.bot_get(bot_id=bot_id)
+    is_owner = selectors.can_see_logs(user=request.user, bot=bot)
+    context = {
+        "bot": bot,
+        "is_owner": is_owner,
+        "can_read_source": selectors.can_read_source(user=request.user, bot=bot),
+        "versions": selectors.bot_versions(bot=bot),
+        "record": selectors.bot_record(bot=bot),
+        "recent": selectors.bot_recent_matches(bot=bot),
+        "rating": bot_rating(bot=bot),
+        "chart": bot_rating_chart(bot=bot),
+        "upload_form": VersionUploadForm(),
+        "settings_form": BotSettingsForm(
+            initial={"description": bot.description, "source_public": bot.source_public}
+        ),
+        "disable_form": DisableForm(),
+    }
+    return render(request, "bots/bot_detail.html", context)
+
+
+@login_required
+def bot_logs(request: HttpRequest, bot_id: int) -> HttpResponse:
+    bot = selectors.bot_get(bot_id=bot_id)
+    if not selectors.can_see_logs(user=request.user, bot=bot):
+        return render(request, "bots/forbidden.html", {"bot": bot}, status=403)
+    return render(
+        request,
+        "bots/bot_logs.html",
+        {
+            "bot": bot,
+            "versions": selectors.bot_versions(bot=bot),
+            "logs": selectors.bot_logs(bot=bot),
+        },
+    )
+
+
+def bot_source(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
+    bot = selectors.bot_get(bot_id=bot_id)
+    if not selectors.can_read_source(user=request.user, bot=bot):
+        return render(request, "bots/forbidden.html", {"bot": bot}, status=403)
+    version = get_object_or_404(bot.versions, number=number)
+    files = selectors.version_files(version=version)
+    path = request.GET.get("file") or "main.py"
+    if path not in files:
+        raise Http404("no such file")
+    return render(
+        request,
+        "bots/bot_source.html",
+        {
+            "bot": bot,
+            "version": version,
+            "files": files,
+            "path": path,
+            "source": selectors.version_source(version=version, path=path),
+        },
+    )
+
+
+@login_required
+@require_POST
+def bot_version_new(request: HttpRequest, bot_id: int) -> HttpResponse:
+    form = VersionUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, "Choose a file to upload.")
+        return redirect("bots:detail", bot_id=bot_id)
+    upload = form.cleaned_data["file"]
+    try:
+        version = services.bot_version_upload(
+            bot_id=bot_id,
+            user=request.user,
+            filename=upload.name,
+            data=read_upload(upload),
+        )
+    except BotError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Version {version.number} uploaded; validating.")
+    return redirect("bots:detail", bot_id=bot_id)
+
+
+@login_required
+@require_POST
+def bot_settings(request: HttpRequest, bot_id: int) -> HttpResponse:
+    form = BotSettingsForm(request.POST)
+    retire = request.POST.get("retire") == "1"
+    try:
+        if retire:
+            services.bot_update(bot_id=bot_id, user=request.user, retired=True)
+            messages.success(request, "The bot is retired; it plays no more matches.")
+        elif form.is_valid():
+            services.bot_update(
+                bot_id=bot_id,
+                user=request.user,
+                description=form.cleaned_data["description"],
+                source_public=form.cleaned_data["source_public"],
+            )
+            messages.success(request, "Settings saved.")
+    except BotError as exc:
+        messages.error(request, exc.message)
+    return redirect("bots:detail", bot_id=bot_id)
+
+
+@login_required
+@require_POST
+def bot_disable(request: HttpRequest, bot_id: int) -> HttpResponse:
+    form = DisableForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    disable = request.POST.get("disabled", "1") == "1"
+    try:
+        services.bot_set_disabled(
+            bot_id=bot_id, staff=request.user, disabled=disable, reason=reason
+        )
+    except BotError as exc:
+        messages.error(request, exc.message)
+        return redirect("bots:detail", bot_id=bot_id)
+    messages.success(request, "Bot disabled." if disable else "Bot enabled again.")
+    return redirect("bots:detail", bot_id=bot_id)

@@ -1,0 +1,216 @@
+"""Bot endpoints of the public API: list, upload (multipart), detail, logs, staff.
+
+Views parse and authorise; the services check uploads and raise ``BotError``s,
+which the project's exception handler answers as ``{"code", "detail"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from bots import selectors, services
+from bots.errors import BotForbidden
+from bots.forms import read_upload
+from bots.models import BotVersion
+
+
+class BotCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=40)
+    game = serializers.CharField(max_length=20)
+    description = serializers.CharField(max_length=200, required=False, default="")
+    source_public = serializers.BooleanField(required=False, default=False)
+    file = serializers.FileField()
+
+
+class VersionCreateSerializer(serializers.Serializer):
+    file = serializers.FileField()
+    game = serializers.CharField(max_length=20, required=False)
+
+
+class DisableSerializer(serializers.Serializer):
+    disabled = serializers.BooleanField()
+    reason = serializers.CharField(max_length=200, required=False, default="")
+
+
+def version_data(version: BotVersion, *, owner: bool) -> dict[str, Any]:
+    data = {
+        "number": version.number,
+        "status": version.status,
+        "sha256": version.sha256,
+        "filename": version.filename,
+        "upload_bytes": version.upload_bytes,
+        "unpacked_bytes": version.unpacked_bytes,
+        "file_count": version.file_count,
+        "created_at": version.created_at,
+        "validated_at": version.validated_at,
+    }
+    if owner:
+        data["status_detail"] = version.status_detail
+        data["validation_report"] = version.validation_report
+    return data
+
+
+def _valid(serializer_class, request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class BotListView(APIView):
+    """Uploaded bots (filter by ``game`` or ``owner``); POST uploads a new bot."""
+
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(
+        operation_id="bots_list",
+        parameters=[
+            OpenApiParameter("game", str, description="Only this game's bots"),
+            OpenApiParameter("owner", str, description="Only this user's bots"),
+        ],
+        responses={200: dict},
+    )
+    def get(self, request: Request) -> Response:
+        owner = None
+        if request.query_params.get("owner"):
+            owner = User.objects.filter(username=request.query_params["owner"]).first()
+            if owner is None:
+                return Response({"results": []})
+        bots = selectors.bot_list(game=request.query_params.get("game"), owner=owner)
+        return Response({"results": [selectors.bot_summary(bot=b) for b in bots[:200]]})
+
+    @extend_schema(request=BotCreateSerializer, responses={201: dict})
+    def post(self, request: Request) -> Response:
+        data = _valid(BotCreateSerializer, request)
+        version = services.bot_create(
+            owner=request.user,
+            game=data["game"],
+            name=data["name"],
+            description=data["description"],
+            source_public=data["source_public"],
+            filename=data["file"].name,
+            data=read_upload(data["file"]),
+        )
+        body = selectors.bot_summary(bot=version.bot)
+        body["version"] = version_data(version, owner=True)
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class BuiltinBotListView(APIView):
+    """The built-in bots of every game, with their strength labels."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        return Response(
+            {
+                "results": [
+                    {"name": b.name, "agent": b.agent, "strength": b.strength}
+                    for b in selectors.builtin_bots()
+                ]
+            }
+        )
+
+
+class BotDetailView(APIView):
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = selectors.bot_get(bot_id=bot_id)
+        owner = selectors.can_see_logs(user=request.user, bot=bot)
+        body = selectors.bot_summary(bot=bot)
+        body["versions"] = [
+            version_data(v, owner=owner) for v in selectors.bot_versions(bot=bot)
+        ]
+        body["recent_matches"] = [
+            {
+                "match": str(row.match.public_id),
+                "seat": row.seat.number,
+                "placement": row.seat.placement,
+                "end_reason": row.match.end_reason,
+                "fault": row.fault,
+                "opponents": row.opponents,
+            }
+            for row in selectors.bot_recent_matches(bot=bot)
+        ]
+        return Response(body)
+
+
+class BotVersionCreateView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(request=VersionCreateSerializer, responses={201: dict})
+    def post(self, request: Request, bot_id: int) -> Response:
+        data = _valid(VersionCreateSerializer, request)
+        version = services.bot_version_upload(
+            bot_id=bot_id,
+            user=request.user,
+            filename=data["file"].name,
+            data=read_upload(data["file"]),
+            game=data.get("game"),
+        )
+        return Response(
+            version_data(version, owner=True), status=status.HTTP_201_CREATED
+        )
+
+
+class BotLogsView(APIView):
+    """Validation reports, per-match logs and stderr: the owner's alone."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, bot_id: int) -> Response:
+        bot = selectors.bot_get(bot_id=bot_id)
+        if not selectors.can_see_logs(user=request.user, bot=bot):
+            raise BotForbidden("Only the bot's owner can read its logs.")
+        return Response(
+            {
+                "versions": [
+                    {
+                        **version_data(v, owner=True),
+                        "validation_stderr": v.validation_stderr,
+                    }
+                    for v in selectors.bot_versions(bot=bot)
+                ],
+                "matches": [
+                    {
+                        "match": str(log.match.public_id),
+                        "version": log.version.number,
+                        "seat": log.seat,
+                        "decisions": log.decisions,
+                        "think_ms": log.think_ms,
+                        "fault": log.fault,
+                        "fault_detail": log.fault_detail,
+                        "stderr": log.stderr,
+                    }
+                    for log in selectors.bot_logs(bot=bot)
+                ],
+            }
+        )
+
+
+class BotDisableView(APIView):
+    """Staff only: disable a bot (it is scheduled nowhere) or enable it again."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=DisableSerializer, responses={200: dict})
+    def post(self, request: Request, bot_id: int) -> Response:
+        data = _valid(DisableSerializer, request)
+        bot = services.bot_set_disabled(
+            bot_id=bot_id,
+            staff=request.user,
+            disabled=data["disabled"],
+            reason=data["reason"],
+        )
+        return Response(selectors.bot_summary(bot=bot))

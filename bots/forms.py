@@ -1,0 +1,47 @@
+"""Upload and staff forms. The services do every real check; forms only parse."""
+
+from __future__ import annotations
+
+from django import forms
+
+from bots.uploads import MAX_UPLOAD_BYTES
+from gameplay.catalog import game_choices
+
+UPLOAD_HELP = (
+    "A single .py file, or a .zip with main.py at its top (up to 1 MiB, 5 MiB "
+    "unpacked, 200 files). Standard library only; kungfu_bot (the SDK) is provided."
+)
+
+
+class BotCreateForm(forms.Form):
+    name = forms.CharField(max_length=40)
+    game = forms.ChoiceField(choices=())
+    description = forms.CharField(max_length=200, required=False)
+    source_public = forms.BooleanField(
+        required=False, label="Anyone may read the source"
+    )
+    file = forms.FileField(help_text=UPLOAD_HELP)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = game_choices()
+
+
+class VersionUploadForm(forms.Form):
+    file = forms.FileField(help_text=UPLOAD_HELP)
+
+
+class BotSettingsForm(forms.Form):
+    description = forms.CharField(max_length=200, required=False)
+    source_public = forms.BooleanField(
+        required=False, label="Anyone may read the source"
+    )
+
+
+class DisableForm(forms.Form):
+    reason = forms.CharField(max_length=200, required=False)
+
+
+def read_upload(upload) -> bytes:
+    """At most one byte over the limit, so the service can refuse it by size."""
+    return upload.read(MAX_UPLOAD_BYTES + 1)

@@ -1,0 +1,192 @@
+"""Bot reads for pages and the API: lists, a bot's record, its owner's logs."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+
+from accounts.models import User
+from bots.models import Bot, BotMatchLog, BotStatus, BotVersion
+from bots.storage import list_files, read_source
+from gameplay.models import Match, MatchStatus, Seat
+
+
+@dataclass(frozen=True)
+class BuiltinBot:
+    name: str
+    agent: str
+    strength: str
+
+
+def builtin_bots() -> list[BuiltinBot]:
+    """The built-in bots every game offers, weakest first, with their labels."""
+    from gameplay.rules.bots import BOT_STRENGTHS, available_bots
+
+    names = [name for name in BOT_STRENGTHS if name in available_bots()]
+    names += [name for name in available_bots() if name not in BOT_STRENGTHS]
+    return [
+        BuiltinBot(
+            name=name, agent=f"builtin:{name}", strength=BOT_STRENGTHS.get(name, "")
+        )
+        for name in names
+    ]
+
+
+def bot_list(
+    *, game: str | None = None, owner: User | None = None, include_retired: bool = False
+) -> QuerySet[Bot]:
+    bots = Bot.objects.select_related("owner", "active_version")
+    if game:
+        bots = bots.filter(game=game)
+    if owner is not None:
+        bots = bots.filter(owner=owner)
+    if not include_retired:
+        bots = bots.exclude(status=BotStatus.RETIRED)
+    return bots.order_by("game", "name", "pk")
+
+
+def bot_get(*, bot_id: int) -> Bot:
+    return get_object_or_404(
+        Bot.objects.select_related("owner", "active_version"), pk=bot_id
+    )
+
+
+def bot_versions(*, bot: Bot) -> list[BotVersion]:
+    return list(bot.versions.order_by("-number"))
+
+
+def _agents(bot: Bot) -> list[str]:
+    return [f"bot:{pk}" for pk in bot.versions.values_list("pk", flat=True)]
+
+
+@dataclass(frozen=True)
+class BotMatchRow:
+    match: Match
+    seat: Seat
+    opponents: list[str]
+    fault: str
+
+
+def bot_recent_matches(*, bot: Bot, limit: int = 20) -> list[BotMatchRow]:
+    """The bot's latest finished matches with its seat, opponents and any fault."""
+    seats = list(
+        Seat.objects.filter(agent__in=_agents(bot), match__status=MatchStatus.FINISHED)
+        .select_related("match")
+        .prefetch_related("match__seats")
+        .order_by("-match__finished_at")[:limit]
+    )
+    faults = dict(
+        BotMatchLog.objects.filter(
+            match_id__in=[seat.match_id for seat in seats]
+        ).values_list("match_id", "fault")
+    )
+    return [
+        BotMatchRow(
+            match=seat.match,
+            seat=seat,
+            opponents=[
+                other.display_name
+                for other in seat.match.seats.all()
+                if other.number != seat.number
+            ],
+            fault=faults.get(seat.match_id, ""),
+        )
+        for seat in seats
+    ]
+
+
+@dataclass(frozen=True)
+class BotRecord:
+    matches: int
+    wins: int
+    faults: dict[str, int]
+    mean_decision_ms: float | None
+
+    @property
+    def crashes(self) -> int:
+        return self.faults.get("crash", 0)
+
+    @property
+    def timeouts(self) -> int:
+        return self.faults.get("timeout", 0)
+
+
+def bot_record(*, bot: Bot) -> BotRecord:
+    """Totals over every logged match: played, won, faults by reason, speed."""
+    logs = BotMatchLog.objects.filter(version__bot=bot)
+    faults = Counter(logs.exclude(fault="").values_list("fault", flat=True))
+    totals = list(logs.values_list("decisions", "think_ms"))
+    decisions = sum(d for d, _ in totals)
+    think = sum(t for _, t in totals)
+    wins = Seat.objects.filter(
+        agent__in=_agents(bot), match__status=MatchStatus.FINISHED, placement=1
+    ).count()
+    return BotRecord(
+        matches=len(totals),
+        wins=wins,
+        faults=dict(faults),
+        mean_decision_ms=(think / decisions) if decisions else None,
+    )
+
+
+def bot_logs(*, bot: Bot, limit: int = 50) -> list[BotMatchLog]:
+    """Per-match logs with stderr, newest first: for the owner only."""
+    return list(
+        BotMatchLog.objects.filter(version__bot=bot)
+        .select_related("version", "match")
+        .order_by("-created_at")[:limit]
+    )
+
+
+def can_see_logs(*, user: User | None, bot: Bot) -> bool:
+    """Logs and stderr belong to the owner (they may contain the bot's secrets)."""
+    return user is not None and user.is_authenticated and user.pk == bot.owner_id
+
+
+def can_read_source(*, user: User | None, bot: Bot) -> bool:
+    return bot.source_public or can_see_logs(user=user, bot=bot)
+
+
+def version_files(*, version: BotVersion) -> list[str]:
+    from bots.services import version_dir
+
+    return list_files(version_dir(version))
+
+
+def version_source(*, version: BotVersion, path: str) -> str:
+    from bots.services import version_dir
+
+    return read_source(version_dir(version), path)
+
+
+def bot_summary(*, bot: Bot) -> dict[str, Any]:
+    """The public facts about a bot (API and pages share it)."""
+    from bots.ratings import bot_rating
+
+    record = bot_record(bot=bot)
+    rating = bot_rating(bot=bot)
+    return {
+        "id": bot.pk,
+        "name": bot.name,
+        "game": bot.game,
+        "owner": bot.owner.username,
+        "description": bot.description,
+        "status": bot.status,
+        "disabled": bot.disabled,
+        "disabled_reason": bot.disabled_reason,
+        "source_public": bot.source_public,
+        "active_version": bot.active_version.number if bot.active_version else None,
+        "rating": round(rating) if rating is not None else None,
+        "matches": record.matches,
+        "wins": record.wins,
+        "faults": record.faults,
+        "mean_decision_ms": (
+            round(record.mean_decision_ms, 2)
+            if record.mean_decision_ms is not None
+            else None
+        ),
+    }

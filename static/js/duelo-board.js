@@ -654,6 +654,7 @@
         kind: "play",
         seat: p.seat,
         seatName: seatName(ctx, p.seat),
+        caption: p.face === "up" ? subj(ctx, p.seat, "played", "played") + " face up" : subj(ctx, p.seat, "are playing", "is playing"),
         face: p.face,
         card: p.card === undefined ? null : p.card,
         copied: p.copied || null,
@@ -964,7 +965,7 @@
     if (t.targetName) extra.push("target: " + t.targetName);
     if (t.firstSwapName) extra.push("swapping " + t.firstSwapName + "'s hand with…");
     return h(doc, "div", { className: "table-play single" }, [
-      h(doc, "span", { className: "duel-name", text: t.seatName + (t.face === "up" ? " played face up" : " is playing") }),
+      h(doc, "span", { className: "duel-name", text: t.caption }),
       t.card ? cardEl(doc, t.card, "md") : cardBackEl(doc, "md", "a card, not yet revealed"),
       extra.length ? h(doc, "span", { className: "small muted", text: extra.join(" · ") }) : null,
     ]);

@@ -285,6 +285,7 @@
     var before = this.loggedVersion;
     this.syncing = false;
     this._log(frame.steps || []);
+    if (before === this.loggedVersion && this.opts.onSteps) this.opts.onSteps([]);
     // Frames that came in while the history was on its way may carry the steps
     // right after it; anything still missing means asking again (a few times
     // at most, so a server that cannot answer is not asked forever).
@@ -490,11 +491,14 @@
       var frame = client.frame || initial;
       var ctx = { names: names(frame), viewer: seatOf(frame) };
       var entries = B.formatSteps(steps, ctx);
-      if (logList.dataset.loaded !== "1") {
+      var first = logList.dataset.loaded !== "1";
+      if (!entries.length && !first) return;
+      Array.prototype.forEach.call(logList.querySelectorAll(".log-placeholder"), function (li) { li.remove(); });
+      if (first) {
         // The backlog is filled silently; only new events are announced.
-        logList.textContent = "";
         logList.dataset.loaded = "1";
         logList.setAttribute("aria-live", "off");
+        if (!entries.length) logList.appendChild(B.h(doc, "li", { className: "log-entry log-placeholder muted", text: "Nothing to report yet." }));
         B.renderLog(logList, entries);
         win.setTimeout(function () { logList.setAttribute("aria-live", "polite"); }, 0);
         return;
@@ -543,7 +547,7 @@
     draw(initial);
     if (logList) {
       logList.textContent = "";
-      logList.appendChild(B.h(doc, "li", { className: "log-entry muted", text: "Loading the game log…" }));
+      logList.appendChild(B.h(doc, "li", { className: "log-entry log-placeholder muted", text: "Loading the game log…" }));
     }
     win.setInterval(function () {
       if (client.frame) B.tickClocks(board, client.frame, Date.now());

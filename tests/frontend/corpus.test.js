@@ -100,6 +100,12 @@ for (const [label, file] of sources) {
     assert.equal(model.table.kind, "duel");
     assert.equal(model.table.defender, answer.seat);
     assert.deepEqual(model.table.cards, [null, null], "the defender does not see the attacker's card");
+    const face = B.boardModel(corpus.seat_frames.face);
+    assert.equal(face.table.kind, "play");
+    assert.equal(face.table.caption, "You are playing");
+    assert.ok(face.table.card >= 1, "you see the card you are about to play");
+    const up = B.boardModel(corpus.seat_frames.u_disciple || corpus.seat_frames.drunk_put);
+    assert.equal(up.table.caption, "You played face up");
     const target = B.boardModel(corpus.seat_frames.target);
     assert.equal(target.table.cards[0], corpus.seat_frames.target.view.duel.cards[0]);
     assert.ok(target.table.cards[0] >= 1, "the attacker sees their own card");

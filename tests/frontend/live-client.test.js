@@ -115,7 +115,10 @@ test("a server whose history never catches up is not asked forever", () => {
   h.client.connect();
   h.ws().open();
   h.ws().receive(state(9));
+  let calls = 0;
+  h.client.opts.onSteps = (steps) => { calls += 1; assert.equal(steps.length, 0); };
   for (let i = 0; i < 6; i++) h.ws().receive({ type: "history", after_version: 0, steps: [] });
+  assert.equal(calls, 6, "an empty history is still reported (the page stops saying 'Loading')");
   const syncs = h.ws().sent.filter((m) => m.type === "sync").length;
   assert.equal(syncs, 4, "the first sync and three retries");
 });

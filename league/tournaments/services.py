@@ -813,10 +813,10 @@ def tournament_advance(
     """
     _require_organiser(tournament, by)
     now = now or timezone.now()
-    if tournament.status != TournamentStatus.RUNNING:
-        raise Conflict("only a running tournament can be advanced")
     with transaction.atomic():
         locked = _locked(tournament.pk)
+        if locked.status != TournamentStatus.RUNNING:
+            raise Conflict("only a running tournament can be advanced")
         locked.rounds.filter(status=RoundStatus.SCHEDULED).update(starts_at=now)
     tournament_start_due_rounds(tournament_id=tournament.pk, now=now)
     with transaction.atomic():

@@ -1,0 +1,192 @@
+"""Tournament reads: standings with tiebreaks, the bracket as drawable columns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+
+from league.models import (
+    Entrant,
+    Pairing,
+    PairingStatus,
+    Tournament,
+    TournamentFormat,
+)
+from league.tournaments.formats import elimination, swiss
+from league.tournaments.services import _swiss_history, standings_tiebreaks
+
+TIEBREAK_LABELS = {
+    "buchholz_cut1": "Buchholz Cut-1",
+    "buchholz": "Buchholz",
+    "sonneborn_berger": "Sonneborn-Berger",
+    "direct_encounter": "Direct encounter",
+}
+
+
+def tournament_list(*, game: str | None = None) -> QuerySet[Tournament]:
+    qs = Tournament.objects.select_related("league", "season", "champion__participant")
+    if game:
+        qs = qs.filter(game=game)
+    return qs
+
+
+def tournament_by_slug(*, slug: str) -> Tournament:
+    return get_object_or_404(
+        Tournament.objects.select_related("league", "season", "champion__participant"),
+        slug=slug,
+    )
+
+
+def entrants(*, tournament: Tournament) -> list[Entrant]:
+    return list(
+        tournament.entrants.select_related("participant__user").order_by(
+            "seed", "created_at", "pk"
+        )
+    )
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    entrant: Entrant
+    score: float
+    played: int
+    byes: int
+    first_seats: int
+    tiebreaks: dict[str, float]
+
+
+def standings(*, tournament: Tournament) -> list[StandingRow]:
+    """Score, then the format's tiebreaks (see ``standings_tiebreaks``)."""
+    field_ = [e for e in entrants(tournament=tournament) if not e.withdrawn]
+    by_id = {e.pk: e for e in field_}
+    rows = swiss.swiss_standings(
+        list(by_id),
+        _swiss_history(tournament),
+        tiebreaks=standings_tiebreaks(tournament),
+    )
+    return [
+        StandingRow(
+            rank=r.rank,
+            entrant=by_id[r.participant],
+            score=r.score,
+            played=r.played,
+            byes=r.byes,
+            first_seats=r.first_seats,
+            tiebreaks=r.tiebreaks,
+        )
+        for r in rows
+    ]
+
+
+def rounds(*, tournament: Tournament) -> list[tuple]:
+    """[(round, [pairings])] in order, for the results tables."""
+    pairings = (
+        Pairing.objects.filter(tournament=tournament)
+        .exclude(status=PairingStatus.CANCELLED)
+        .select_related(
+            "round", "first__participant", "second__participant", "winner", "match"
+        )
+        .order_by("round__number", "table")
+    )
+    out: dict[int, tuple] = {}
+    for p in pairings:
+        out.setdefault(p.round.number, (p.round, []))[1].append(p)
+    return list(out.values())
+
+
+@dataclass
+class SlotView:
+    name: str
+    seed: int | None
+    state: str  # "won", "lost", "", "empty"
+
+
+@dataclass
+class MatchView:
+    id: str
+    state: str
+    slots: list[SlotView]
+    pairing: Pairing | None = None
+
+
+@dataclass
+class RoundView:
+    title: str
+    matches: list[MatchView]
+
+
+@dataclass
+class SectionView:
+    title: str
+    rounds: list[RoundView] = field(default_factory=list)
+
+
+@dataclass
+class BracketView:
+    sections: list[SectionView]
+    champion: Entrant | None
+
+
+SECTION_TITLES = {
+    "W": "Winners bracket",
+    "L": "Losers bracket",
+    "P3": "Finals",
+    "GF": "Finals",
+}
+
+
+def bracket_view(*, tournament: Tournament) -> BracketView | None:
+    """Columns per section (winners, losers, finals) ready for HTML/CSS drawing."""
+    if not tournament.bracket:
+        return None
+    bracket = elimination.Bracket.from_dict(tournament.bracket)
+    by_id = {e.pk: e for e in entrants(tournament=tournament)}
+    pairings = {
+        p.bracket_match: p
+        for p in tournament.pairings.exclude(status=PairingStatus.CANCELLED)
+        .select_related("match")
+        .order_by("pk")
+    }
+    sections: dict[str, SectionView] = {}
+    single = tournament.format == TournamentFormat.SINGLE_ELIM
+    for column in elimination.bracket_rounds(bracket):
+        title = "Bracket" if single and column.section == "W" else None
+        title = title or SECTION_TITLES[column.section]
+        section = sections.setdefault(title, SectionView(title=title))
+        views = []
+        for m in column.matches:
+            slots = []
+            for slot in m.slots:
+                entrant = by_id.get(slot.participant)
+                if entrant is None:
+                    name = "bye" if slot.resolved else _source_label(slot.source)
+                    slots.append(SlotView(name=name, seed=None, state="empty"))
+                    continue
+                state = ""
+                if m.state == "done":
+                    state = "won" if m.winner == entrant.pk else "lost"
+                slots.append(
+                    SlotView(
+                        name=entrant.participant.name, seed=entrant.seed, state=state
+                    )
+                )
+            views.append(
+                MatchView(
+                    id=m.id, state=m.state, slots=slots, pairing=pairings.get(m.id)
+                )
+            )
+        section.rounds.append(RoundView(title=column.title, matches=views))
+    champion = by_id.get(bracket.champion) if bracket.champion is not None else None
+    return BracketView(sections=list(sections.values()), champion=champion)
+
+
+def _source_label(source: str) -> str:
+    kind, _, ref = source.partition(":")
+    if kind == "winner":
+        return f"winner of {ref}"
+    if kind == "loser":
+        return f"loser of {ref}"
+    return "—"

@@ -76,42 +76,39 @@ def _shorten(replay: dict[str, Any], head: int = 14, tail: int = 3) -> dict[str,
     return replay
 
 
-def match_samples(seed: int = 5) -> dict[str, Any]:
-    """Frames of one real three-player match, from the deal to the result.
+# Decisions the frame tests look at; games are played until all have been seen.
+REQUIRED_FRAMES = {"card", "face", "target", "answer", "waiting"}
+FACE_UP_FRAMES = {"u_disciple", "drunk_put", "snake_target", "tiger_target"}
 
-    Needs a database (a pytest ``db`` fixture, or ``main`` below which rolls
-    everything back).
-    """
-    from accounts.models import User
+
+def _play(users, seed: int, seat_frames: dict, spectator_frames: list):
+    """Play one match with random legal moves; the deal is fixed by ``seed``."""
+    from unittest import mock
+
     from gameplay import selectors, services
     from gameplay.models import Match, MatchStatus
     from gameplay.rules import get_game
 
     engine = get_game("duelo")
-    users = [
-        User.objects.create_user(
-            username=f"corpus-{name.lower()}-{seed}", display_name=name
-        )
-        for name in NAMES
-    ]
     match = services.match_create(
         game="duelo",
         seats=[services.SeatSpec(user=user) for user in users],
         config={"start": 0},
         time_control={"per_move": 60},
     )
-    match = services.match_start(match_id=match.pk)
+    # A fixed deal (the seed is otherwise secret and random) keeps the corpus
+    # reproducible; the published hash is still computed from it as usual.
+    with mock.patch.object(services.secrets, "randbits", return_value=seed):
+        match = services.match_start(match_id=match.pk)
     rnd = random.Random(seed)
-    seat_frames: dict[str, dict[str, Any]] = {}
-    spectator_frames: list[dict[str, Any]] = []
     while True:
         match = Match.objects.prefetch_related("seats__user").get(pk=match.pk)
         if match.status != MatchStatus.ACTIVE:
-            break
+            return match
         actor = engine.actors(match.state)[0]
         frame = selectors.seat_frame(match=match, seat=actor)
         seat_frames.setdefault(frame["view"]["phase"], frame)
-        if match.version in (0, 6, 20):
+        if spectator_frames is not None and match.version in (0, 6, 20):
             spectator_frames.append(selectors.spectator_frame(match=match))
         ids = engine.legal_action_ids(match.state, actor)
         outcome = services.match_act(
@@ -120,31 +117,65 @@ def match_samples(seed: int = 5) -> dict[str, Any]:
             action_id=rnd.choice(ids),
             expected_version=match.version,
         )
-        if match.version == 9:
+        if "waiting" not in seat_frames and outcome.version >= 10:
             # What a seat that is not acting sees right after a move.
             match = Match.objects.prefetch_related("seats__user").get(pk=match.pk)
-            watcher = (actor + 1) % len(users)
+            busy = engine.actors(match.state)
+            watcher = next(i for i in range(len(users)) if i not in busy)
             seat_frames["waiting"] = selectors.seat_frame(
                 match=match, seat=watcher, events=outcome.events
             )
+
+
+def match_samples(seed: int = 5, max_matches: int = 40) -> dict[str, Any]:
+    """Frames of real three-player matches, from the deal to the result.
+
+    The first match that lasts 20 moves gives the spectator frames, the history,
+    the results and the replays; further matches (fixed seeds) are played only
+    until every decision in ``REQUIRED_FRAMES`` has been seen. Needs a database
+    (a pytest ``db`` fixture, or ``main`` below which rolls everything back).
+    """
+    from accounts.models import User
+    from gameplay import selectors
+
+    users = [
+        User.objects.create_user(username=f"corpus-{name.lower()}", display_name=name)
+        for name in NAMES
+    ]
+    seat_frames: dict[str, dict[str, Any]] = {}
+    main = None
+    spectator_frames: list[dict[str, Any]] = []
+    for n in range(max_matches):
+        frames: list[dict[str, Any]] = []
+        match = _play(users, seed + n, seat_frames, frames if main is None else None)
+        if main is None and match.version >= 20:
+            main, spectator_frames = match, frames
+        seen = set(seat_frames)
+        if main is not None and seen >= REQUIRED_FRAMES and FACE_UP_FRAMES & seen:
+            break
+    else:
+        raise AssertionError(
+            f"{max_matches} matches did not reach every decision the tests need: "
+            f"seen {sorted(seat_frames)}"
+        )
     history = {
         "type": "history",
         "after_version": 0,
-        "steps": selectors.events_since(match=match, seat=0, after_version=0)[:12],
+        "steps": selectors.events_since(match=main, seat=0, after_version=0)[:12],
     }
     return {
         "names": NAMES,
         "seat_frames": seat_frames,
         "spectator_frames": spectator_frames,
-        "finished_seat": selectors.seat_frame(match=match, seat=0),
-        "finished_spectator": selectors.spectator_frame(match=match),
+        "finished_seat": selectors.seat_frame(match=main, seat=0),
+        "finished_spectator": selectors.spectator_frame(match=main),
         "history": history,
-        "replay_full": _shorten(selectors.match_replay(match=match)),
+        "replay_full": _shorten(selectors.match_replay(match=main)),
         "replay_seat": _shorten(
-            selectors.match_replay(match=match, perspective="seat:1")
+            selectors.match_replay(match=main, perspective="seat:1")
         ),
         "replay_spectator": _shorten(
-            selectors.match_replay(match=match, perspective="spectator")
+            selectors.match_replay(match=main, perspective="spectator")
         ),
     }
 

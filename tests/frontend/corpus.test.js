@@ -104,7 +104,9 @@ for (const [label, file] of sources) {
     assert.equal(face.table.kind, "play");
     assert.equal(face.table.caption, "You are playing");
     assert.ok(face.table.card >= 1, "you see the card you are about to play");
-    const up = B.boardModel(corpus.seat_frames.u_disciple || corpus.seat_frames.drunk_put);
+    const upPhase = ["u_disciple", "drunk_put", "snake_target", "tiger_target"].find((p) => corpus.seat_frames[p]);
+    assert.ok(upPhase, "the corpus has a face-up play");
+    const up = B.boardModel(corpus.seat_frames[upPhase]);
     assert.equal(up.table.caption, "You played face up");
     const target = B.boardModel(corpus.seat_frames.target);
     assert.equal(target.table.cards[0], corpus.seat_frames.target.view.duel.cards[0]);

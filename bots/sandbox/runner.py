@@ -509,7 +509,6 @@ class SandboxedProcess:
     slot: int | None = None
     host_uid: int | None = None
     _lock_fd: int | None = field(default=None, repr=False)
-    _staged: Path | None = field(default=None, repr=False)
     _killed: bool = field(default=False, repr=False)
 
     @property
@@ -520,15 +519,21 @@ class SandboxedProcess:
     def kill(self) -> int:
         """Kill the whole sandbox and reap bwrap; return bwrap's exit status.
 
-        The namespace's pid 1 (the bot, bwrap's child) is killed first: the kernel
-        then kills every process in the pid namespace and bwrap, seeing its child
-        die, reaps it and exits by itself, so no zombie is left to the host's init.
-        Only if that does not happen promptly is bwrap killed too. With a per-slot
-        uid, a final atomic sweep of the uid catches anything else.
+        The namespace's pid 1 (the bot, bwrap's child) is killed first. The kernel
+        then kills every process in the pid namespace, and pid 1's exit completes
+        only once they are all gone; bwrap, seeing its child die, reaps it and
+        exits by itself, so no zombie is left to the host's init. A bwrap that
+        exits by itself is therefore proof that nothing of the bot is left (bot
+        processes cannot leave their pid namespace: setns and unshare are denied
+        and they have no capabilities). Only if bwrap has to be killed itself
+        (stuck, or still setting up) is the slot uid swept with :func:`kill_uid`.
+
+        The staged code is left in place; restaging the slot replaces it.
         """
         if self._killed:
             return self.popen.wait()
         self._killed = True
+        exited_by_itself = True
         try:
             if self.sandboxed:
                 children = _children(self.popen.pid)
@@ -537,22 +542,18 @@ class SandboxedProcess:
                 try:
                     self.popen.wait(timeout=1.0 if children else 0)
                 except subprocess.TimeoutExpired:
+                    exited_by_itself = False
                     _sigkill(self.popen.pid)
             else:
                 os.killpg(self.popen.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        swept = False
-        if self.host_uid is not None:
+        if self.host_uid is not None and not exited_by_itself:
             # Atomic: kill(-1) as the slot uid reaches every process of the slot.
             kill_uid(self.host_uid)
-            swept = True
         rc = self.popen.wait()
-        if self._staged is not None:
-            shutil.rmtree(self._staged, ignore_errors=True)
-            self._staged = None
         if self._lock_fd is not None:
-            SlotAllocator.release(self._lock_fd, clean=swept)
+            SlotAllocator.release(self._lock_fd, clean=True)
             self._lock_fd = None
         return rc
 
@@ -638,12 +639,7 @@ def spawn_sandboxed(
         except (OSError, subprocess.SubprocessError) as exc:
             raise SandboxError(f"could not start bubblewrap: {exc}") from exc
         proc = SandboxedProcess(
-            popen=popen,
-            sandboxed=True,
-            slot=slot,
-            host_uid=host_uid,
-            _lock_fd=lock_fd,
-            _staged=staged,
+            popen=popen, sandboxed=True, slot=slot, host_uid=host_uid, _lock_fd=lock_fd
         )
         lock_fd = staged = None  # owned by proc now
         return proc

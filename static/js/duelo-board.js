@@ -682,12 +682,16 @@
       }
     }
 
-    var myTurn = viewer !== null && actors.indexOf(viewer) >= 0 && status === "active";
+    // A seat that resigned or left is played by a bot: its player only watches.
+    var mine = viewer !== null ? platformSeats[viewer] || {} : {};
+    var benched = !!(mine.forfeited || mine.replaced_by_bot);
+    var myTurn = viewer !== null && actors.indexOf(viewer) >= 0 && status === "active" && !benched;
     var legal = frame.legal || [];
     var statusLine;
     if (!view) statusLine = "Waiting for the deal.";
     else if (status === "aborted") statusLine = "The match was called off.";
     else if (status === "finished" || !actors.length) statusLine = "The game is over.";
+    else if (benched && status === "active") statusLine = "You left this match: a bot plays your seat.";
     else if (myTurn) statusLine = "Your move: " + sentence(view.prompt);
     else statusLine = subj(ctx, actors[0], "are", "is") + " " + (PHASE_WAIT[view.phase] || view.prompt) + ".";
 

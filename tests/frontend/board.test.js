@@ -313,3 +313,14 @@ test("boardModel: spectator delay, aborted matches and an empty frame", () => {
   assert.equal(empty.statusLine, "Waiting for the deal.");
   assert.equal(empty.groups.length, 0);
 });
+
+test("a seat that left is played by a bot: its player gets no controls", () => {
+  const frame = JSON.parse(JSON.stringify(require("./fixtures/duelo.json").seat_frames.card));
+  assert.ok(B.boardModel(frame, { nowMs: 0 }).groups.length > 0);
+  frame.seats[frame.seat].replaced_by_bot = true;
+  frame.seats[frame.seat].forfeited = true;
+  const model = B.boardModel(frame, { nowMs: 0 });
+  assert.equal(model.myTurn, false);
+  assert.equal(model.groups.length, 0);
+  assert.equal(model.statusLine, "You left this match: a bot plays your seat.");
+});

@@ -509,6 +509,7 @@ class SandboxedProcess:
     slot: int | None = None
     host_uid: int | None = None
     _lock_fd: int | None = field(default=None, repr=False)
+    _staged: Path | None = field(default=None, repr=False)
     _killed: bool = field(default=False, repr=False)
 
     @property
@@ -528,7 +529,8 @@ class SandboxedProcess:
         and they have no capabilities). Only if bwrap has to be killed itself
         (stuck, or still setting up) is the slot uid swept with :func:`kill_uid`.
 
-        The staged code is left in place; restaging the slot replaces it.
+        The staged copy of the bot's code is removed here, off the next start's
+        critical path.
         """
         if self._killed:
             return self.popen.wait()
@@ -552,6 +554,9 @@ class SandboxedProcess:
             # Atomic: kill(-1) as the slot uid reaches every process of the slot.
             kill_uid(self.host_uid)
         rc = self.popen.wait()
+        if self._staged is not None:
+            shutil.rmtree(self._staged, ignore_errors=True)
+            self._staged = None
         if self._lock_fd is not None:
             SlotAllocator.release(self._lock_fd, clean=True)
             self._lock_fd = None
@@ -639,7 +644,12 @@ def spawn_sandboxed(
         except (OSError, subprocess.SubprocessError) as exc:
             raise SandboxError(f"could not start bubblewrap: {exc}") from exc
         proc = SandboxedProcess(
-            popen=popen, sandboxed=True, slot=slot, host_uid=host_uid, _lock_fd=lock_fd
+            popen=popen,
+            sandboxed=True,
+            slot=slot,
+            host_uid=host_uid,
+            _lock_fd=lock_fd,
+            _staged=staged,
         )
         lock_fd = staged = None  # owned by proc now
         return proc

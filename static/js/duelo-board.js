@@ -236,6 +236,8 @@
         return "The duel is a tie" + focus + ": " + why + ". Both take the other's card as a prize.";
       }
       var loser = p.winner === p.attacker ? p.defender : p.attacker;
+      // The winner's Focus first, so "X wins (Focus 6 against 3)" reads right.
+      if (p.focus && p.winner === p.defender) focus = " (Focus " + p.focus[1] + " against " + p.focus[0] + ")";
       return subj(ctx, p.winner, "win", "wins") + " the duel against " + objectName(ctx, loser) +
         focus + ": " + why + ".";
     },

@@ -75,6 +75,8 @@ const PUBLIC_CASES = [
     "The duel is a tie (Focus 6 against 1): same card: a tie. Both take the other's card as a prize."],
   [ev("duel_result", { attacker: 2, defender: 0, cards: [4, 5], focus: [4, 5], winner: 2, tie: false, reason: "snake" }),
     "Chen wins the duel against you (Focus 4 against 5): Snake Style defeats odd Focus."],
+  [ev("duel_result", { attacker: 2, defender: 0, cards: [3, 6], focus: [3, 6], winner: 0, tie: false, reason: "highest_focus" }),
+    "You win the duel against Chen (Focus 6 against 3): highest Focus wins."],
   [ev("dragon_extra", { seat: 1 }), "Bruno draws an extra card (Dragon Style)."],
   [ev("eliminated", { seat: 2, reason: "master_lost", hand: [1, 4] }),
     "Chen is eliminated: a duel lost with the Master of Kung Fu. Discarded hand: Disciple (1), Snake Style (4)."],

@@ -25,6 +25,7 @@ api_patterns = [
         name="api-user-detail",
     ),
     path("", include("gameplay.api_urls")),
+    path("", include("league.api_urls")),
     path("", include("bots.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(

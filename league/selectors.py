@@ -1,9 +1,24 @@
-"""League reads."""
+"""League reads: leagues, seasons, standings and what a visitor may do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from league.models import League
+from accounts.models import User
+from league.models import (
+    League,
+    Participant,
+    Rating,
+    RatingPool,
+    Registration,
+    RegistrationStatus,
+    Season,
+)
+from league.ratings.config import pool_elo_config
+from league.ratings.elo import display_rating, is_provisional
 
 
 def league_list(*, game: str | None = None) -> QuerySet[League]:
@@ -15,3 +30,81 @@ def league_list(*, game: str | None = None) -> QuerySet[League]:
 
 def league_by_slug(*, slug: str) -> League:
     return get_object_or_404(League, slug=slug)
+
+
+def season_by_number(*, league: League, number: int) -> Season:
+    return get_object_or_404(Season, league=league, number=number)
+
+
+@dataclass(frozen=True)
+class SeasonStanding:
+    rank: int
+    participant: Participant
+    status: str
+    played: int
+    wins: int
+    points: float
+    rating: int | None
+    provisional: bool
+
+
+def season_standings(*, season: Season) -> list[SeasonStanding]:
+    """Registered participants by points (pairwise points per game), then wins,
+    then rating; those who have not played yet follow, in registration order."""
+    pool = RatingPool.objects.filter(season=season).first()
+    config = pool_elo_config(pool) if pool else None
+    ratings = (
+        {r.participant_id: r for r in Rating.objects.filter(pool=pool)} if pool else {}
+    )
+    registrations = list(
+        Registration.objects.filter(
+            season=season,
+            status__in=[RegistrationStatus.APPROVED, RegistrationStatus.PENDING],
+        ).select_related("participant__user")
+    )
+    known = {r.participant_id for r in registrations}
+    rows = []
+    for reg in registrations:
+        rating = ratings.get(reg.participant_id)
+        rows.append((reg.participant, reg.status, rating))
+    # Players who played season games but withdrew still appear in the table.
+    extra = [pid for pid in ratings if pid not in known]
+    for p in Participant.objects.filter(pk__in=extra):
+        rows.append((p, RegistrationStatus.WITHDRAWN, ratings[p.pk]))
+    rows.sort(
+        key=lambda row: (
+            row[2] is None,
+            -(row[2].points if row[2] else 0),
+            -(row[2].wins if row[2] else 0),
+            -(row[2].rating if row[2] else 0),
+        )
+    )
+    return [
+        SeasonStanding(
+            rank=i,
+            participant=p,
+            status=status,
+            played=r.played if r else 0,
+            wins=r.wins if r else 0,
+            points=r.points if r else 0.0,
+            rating=display_rating(r.rating) if r else None,
+            provisional=is_provisional(games=r.games, config=config) if r else True,
+        )
+        for i, (p, status, r) in enumerate(rows, start=1)
+    ]
+
+
+def registration_of(*, season: Season, user: User) -> Registration | None:
+    if not user.is_authenticated:
+        return None
+    return (
+        Registration.objects.filter(season=season, participant__key=f"user:{user.pk}")
+        .exclude(status=RegistrationStatus.WITHDRAWN)
+        .first()
+    )
+
+
+def pending_registrations(*, league: League) -> QuerySet[Registration]:
+    return Registration.objects.filter(
+        season__league=league, status=RegistrationStatus.PENDING
+    ).select_related("participant", "season")

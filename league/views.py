@@ -1,10 +1,72 @@
-"""League pages."""
+"""League, season, tournament and rankings pages.
 
+Views parse the form, call one service and redirect with a message; a
+``LeagueError`` becomes an error message and nothing changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
 
 from gameplay.catalog import game_catalog
-from league import selectors
+from league import selectors, services
+from league.errors import LeagueError
+from league.forms import InviteForm, SeasonDatesForm, TournamentForm
+from league.models import League, Pairing, PoolScope, RatingPool, Season, Tournament
+from league.participants import bot_directory
+from league.ratings import selectors as rating_selectors
+from league.tournaments import selectors as tournament_selectors
+from league.tournaments import services as tournament_services
+
+
+def _back(request: HttpRequest, fallback: str) -> str:
+    target = request.POST.get("next") or ""
+    return (
+        target if target.startswith("/") and not target.startswith("//") else fallback
+    )
+
+
+def league_action(view: Callable) -> Callable:
+    """POST-only, signed-in; service errors become messages, then redirect back."""
+
+    @wraps(view)
+    @login_required
+    @require_POST
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            target, message = view(request, *args, **kwargs)
+        except LeagueError as exc:
+            messages.error(request, exc.message)
+            return redirect(_back(request, request.META.get("HTTP_REFERER") or "/"))
+        if message:
+            messages.success(request, message)
+        return redirect(_back(request, target))
+
+    return wrapper
+
+
+def _games() -> dict[str, str]:
+    return {g.id: g.name for g in game_catalog()}
+
+
+def _my_bots(user) -> list:
+    """The user's bots, if the bots app offers a way to list them."""
+    directory = bot_directory()
+    lister = getattr(directory, "bots_owned_by", None)
+    if not user.is_authenticated or lister is None:
+        return []
+    return list(lister(user.pk))
+
+
+# --- Leagues and seasons --------------------------------------------------------------
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
@@ -15,19 +77,314 @@ def league_list(request: HttpRequest) -> HttpResponse:
         {
             "leagues": selectors.league_list(game=game),
             "games": game_catalog(),
+            "game_names": _games(),
             "selected_game": game,
+            "tournaments": tournament_selectors.tournament_list(game=game)[:10],
         },
     )
 
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = selectors.league_by_slug(slug=slug)
+    seasons = list(league.seasons.all())
+    organiser = services.is_organiser(league=league, user=request.user)
+    for season in seasons:
+        season.my_registration = selectors.registration_of(
+            season=season, user=request.user
+        )
+        season.window_open = services.registration_window_open(season)
     return render(
         request,
         "league/league_detail.html",
-        {"league": league, "seasons": league.seasons.all()},
+        {
+            "league": league,
+            "game_name": _games().get(league.game, league.game),
+            "seasons": seasons,
+            "tournaments": league.tournaments.all(),
+            "is_organiser": organiser,
+            "pending": selectors.pending_registrations(league=league)
+            if organiser
+            else [],
+            "invite_form": InviteForm(),
+            "season_form": SeasonDatesForm(),
+            "my_bots": [b for b in _my_bots(request.user) if b.game == league.game],
+        },
     )
 
 
+def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    league = selectors.league_by_slug(slug=slug)
+    season = selectors.season_by_number(league=league, number=number)
+    pool = RatingPool.objects.filter(season=season).first()
+    return render(
+        request,
+        "league/season_detail.html",
+        {
+            "league": league,
+            "season": season,
+            "standings": selectors.season_standings(season=season),
+            "my_registration": selectors.registration_of(
+                season=season, user=request.user
+            ),
+            "window_open": services.registration_window_open(season),
+            "pool": pool,
+            "recent": rating_selectors.recent_rated_matches(pool=pool) if pool else [],
+            "tournaments": season.tournaments.all(),
+        },
+    )
+
+
+def _season(slug: str, number: int) -> Season:
+    league = selectors.league_by_slug(slug=slug)
+    return selectors.season_by_number(league=league, number=number)
+
+
+def _bot_id(request: HttpRequest) -> int | None:
+    raw = request.POST.get("bot_id") or ""
+    return int(raw) if raw.isdigit() else None
+
+
+@league_action
+def season_register(request: HttpRequest, slug: str, number: int):
+    season = _season(slug, number)
+    registration = services.season_register(
+        season=season, user=request.user, bot_id=_bot_id(request)
+    )
+    pending = registration.status == "pending"
+    return (
+        reverse("league:season", args=[slug, number]),
+        f"{registration.participant.name} "
+        + ("asked to join: an organiser will decide." if pending else "is registered."),
+    )
+
+
+@league_action
+def season_withdraw(request: HttpRequest, slug: str, number: int):
+    season = _season(slug, number)
+    registration = services.season_withdraw(
+        season=season, user=request.user, bot_id=_bot_id(request)
+    )
+    return (
+        reverse("league:season", args=[slug, number]),
+        f"{registration.participant.name} withdrew.",
+    )
+
+
+@league_action
+def registration_decide(request: HttpRequest, slug: str, registration_id: int):
+    approve = request.POST.get("decision") == "approve"
+    registration = services.registration_decide(
+        registration_id=registration_id, by=request.user, approve=approve
+    )
+    verb = "approved" if approve else "rejected"
+    return reverse("league:detail", args=[slug]), f"{registration.participant} {verb}."
+
+
+@league_action
+def league_invite(request: HttpRequest, slug: str):
+    league = selectors.league_by_slug(slug=slug)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        raise_invalid("give a username to invite")
+    invitation = services.league_invite(
+        league=league, by=request.user, username=form.cleaned_data["username"]
+    )
+    return reverse("league:detail", args=[slug]), f"{invitation.participant} invited."
+
+
+@league_action
+def league_rollover(request: HttpRequest, slug: str):
+    league = selectors.league_by_slug(slug=slug)
+    form = SeasonDatesForm(request.POST)
+    if not form.is_valid():
+        raise_invalid("every date is needed: " + form.errors.as_text())
+    season = services.season_rollover(
+        league=league, by=request.user, **form.cleaned_data
+    )
+    return reverse("league:season", args=[slug, season.number]), f"{season} opened."
+
+
+def raise_invalid(message: str) -> None:
+    from league.errors import Invalid
+
+    raise Invalid(message)
+
+
+# --- Rankings -------------------------------------------------------------------------
+
+
 def rankings(request: HttpRequest) -> HttpResponse:
-    return render(request, "league/rankings.html", {"games": game_catalog()})
+    games = game_catalog()
+    asked_game = request.GET.get("game") or ""
+    game = asked_game or (games[0].id if games else "")
+    pool_id = request.GET.get("pool") or ""
+    pool = None
+    if pool_id.isdigit():
+        pool = RatingPool.objects.filter(pk=int(pool_id)).first()
+        # Switching the game in the form wins over a pool of the previous game.
+        if pool is not None and asked_game and pool.game != asked_game:
+            pool = None
+        if pool is not None:
+            game = pool.game
+    if pool is None:
+        pool = RatingPool.objects.filter(scope=PoolScope.GLOBAL, game=game).first()
+    search = request.GET.get("q", "")[:80]
+    page = rows = None
+    if pool is not None:
+        page, rows = rating_selectors.ranking_page(
+            pool=pool, page=request.GET.get("page", 1), search=search
+        )
+    return render(
+        request,
+        "league/rankings.html",
+        {
+            "games": games,
+            "selected_game": game,
+            "pools": rating_selectors.pools(game=game),
+            "pool": pool,
+            "page": page,
+            "rows": rows,
+            "search": search,
+        },
+    )
+
+
+# --- Tournaments ----------------------------------------------------------------------
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        return _tournament_create(request)
+    return render(
+        request,
+        "league/tournament_list.html",
+        {
+            "tournaments": tournament_selectors.tournament_list()[:100],
+            "form": TournamentForm(),
+            "game_names": _games(),
+        },
+    )
+
+
+def _tournament_create(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('accounts:login')}?next={request.path}")
+    form = TournamentForm(request.POST)
+    league = None
+    league_slug = request.POST.get("league") or ""
+    if league_slug:
+        league = League.objects.filter(slug=league_slug).first()
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = tournament_services.tournament_create(
+                by=request.user, league=league, **data
+            )
+        except LeagueError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"{tournament.name} created: now take entries.")
+            return redirect("league:tournament", tournament.slug)
+    return render(
+        request,
+        "league/tournament_list.html",
+        {
+            "tournaments": tournament_selectors.tournament_list()[:100],
+            "form": form,
+            "game_names": _games(),
+        },
+        status=400,
+    )
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_selectors.tournament_by_slug(slug=slug)
+    entrants = tournament_selectors.entrants(tournament=tournament)
+    user = request.user
+    entered = user.is_authenticated and any(
+        e.participant.user_id == user.pk for e in entrants
+    )
+    context = {
+        "tournament": tournament,
+        "game_name": _games().get(tournament.game, tournament.game),
+        "entrants": entrants,
+        "entered": entered,
+        "can_organise": tournament_services.can_organise(
+            tournament=tournament, user=user
+        ),
+        "rounds": tournament_selectors.rounds(tournament=tournament),
+        "my_bots": [b for b in _my_bots(user) if b.game == tournament.game],
+    }
+    if tournament.is_elimination:
+        context["bracket"] = tournament_selectors.bracket_view(tournament=tournament)
+    else:
+        context["standings"] = tournament_selectors.standings(tournament=tournament)
+        context["tiebreak_labels"] = [
+            tournament_selectors.TIEBREAK_LABELS[t]
+            for t in tournament_services.standings_tiebreaks(tournament)
+        ]
+    return render(request, "league/tournament_detail.html", context)
+
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+@league_action
+def tournament_enter(request: HttpRequest, slug: str):
+    entrant = tournament_services.tournament_enter(
+        tournament=_tournament(slug), user=request.user, bot_id=_bot_id(request)
+    )
+    return reverse("league:tournament", args=[slug]), f"{entrant} entered."
+
+
+@league_action
+def tournament_withdraw(request: HttpRequest, slug: str):
+    tournament_services.tournament_withdraw(
+        tournament=_tournament(slug), user=request.user, bot_id=_bot_id(request)
+    )
+    return reverse("league:tournament", args=[slug]), "Entry withdrawn."
+
+
+@league_action
+def tournament_action(request: HttpRequest, slug: str, action: str):
+    tournament = _tournament(slug)
+    target = reverse("league:tournament", args=[slug])
+    if action == "seed-rating":
+        tournament_services.tournament_seed(
+            tournament=tournament, by=request.user, method="rating"
+        )
+        return target, "Seeded by rating."
+    if action == "seed-manual":
+        seeds = []
+        for entrant in tournament.entrants.all():
+            raw = request.POST.get(f"seed_{entrant.pk}", "")
+            if not raw.isdigit():
+                raise_invalid(f"give {entrant} a seed number")
+            seeds.append((int(raw), entrant.pk))
+        order = [pk for _, pk in sorted(seeds)]
+        if len({s for s, _ in seeds}) != len(seeds):
+            raise_invalid("each seed number may be used once")
+        tournament_services.tournament_seed(
+            tournament=tournament, by=request.user, method="manual", order=order
+        )
+        return target, "Seeds saved."
+    if action == "start":
+        tournament_services.tournament_start(tournament=tournament, by=request.user)
+        return target, "Tournament started: round 1 is on."
+    if action == "advance":
+        tournament_services.tournament_advance(tournament=tournament, by=request.user)
+        return target, "Open rounds closed; no-shows forfeited."
+    raise_invalid(f"unknown action {action!r}")
+    return target, ""
+
+
+@league_action
+def pairing_void(request: HttpRequest, slug: str, pairing_id: int):
+    pairing = get_object_or_404(Pairing, pk=pairing_id, tournament__slug=slug)
+    tournament_services.pairing_void(
+        pairing_id=pairing.pk, by=request.user, reason=request.POST.get("reason", "")
+    )
+    return reverse(
+        "league:tournament", args=[slug]
+    ), "Result voided: the game is replayed."

@@ -1,0 +1,515 @@
+"""League, season, rating and tournament endpoints of the public API.
+
+Views parse input and call services; a ``LeagueError`` becomes
+``{"code", "detail"}`` with its status, so a refused request says why and the
+services guarantee it changed nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from league import presenters, selectors, services
+from league.errors import LeagueError, NotFound
+from league.models import League, Pairing, Participant, RatingPool, Season, Tournament
+from league.ratings import selectors as rating_selectors
+from league.tournaments import selectors as tournament_selectors
+from league.tournaments import services as tournament_services
+
+
+class LeagueAPIView(APIView):
+    """Turns service errors into clear, structured answers."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, LeagueError):
+            return Response(
+                {"code": exc.code, "detail": exc.message}, status=exc.status
+            )
+        return super().handle_exception(exc)
+
+
+def _valid(serializer_class, request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _page(request: Request) -> int | str:
+    return request.query_params.get("page", 1)
+
+
+# --- Leagues and seasons ------------------------------------------------------------
+
+
+class LeagueListView(LeagueAPIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, required=False)],
+        responses={200: dict},
+    )
+    def get(self, request: Request) -> Response:
+        leagues = selectors.league_list(game=request.query_params.get("game"))
+        leagues = leagues.prefetch_related("organisers")
+        return Response([presenters.league(lg) for lg in leagues])
+
+
+class LeagueDetailView(LeagueAPIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, slug: str) -> Response:
+        league = selectors.league_by_slug(slug=slug)
+        data = presenters.league(league, seasons=True)
+        data["tournaments"] = [
+            presenters.tournament(t) for t in league.tournaments.all()
+        ]
+        return Response(data)
+
+
+class SeasonStandingsView(LeagueAPIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, season_id: int) -> Response:
+        season = get_object_or_404(
+            Season.objects.select_related("league"), pk=season_id
+        )
+        return Response(
+            {
+                "season": presenters.season(season),
+                "standings": [
+                    {
+                        "rank": row.rank,
+                        "participant": presenters.participant(row.participant),
+                        "status": row.status,
+                        "played": row.played,
+                        "wins": row.wins,
+                        "points": row.points,
+                        "rating": row.rating,
+                        "provisional": row.provisional,
+                    }
+                    for row in selectors.season_standings(season=season)
+                ],
+            }
+        )
+
+
+class RegistrationSerializer(serializers.Serializer):
+    bot_id = serializers.IntegerField(required=False, min_value=1)
+    game = serializers.CharField(required=False, max_length=20)
+
+
+class SeasonRegistrationView(LeagueAPIView):
+    """POST registers the caller (or their bot); DELETE withdraws."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=RegistrationSerializer, responses={201: dict})
+    def post(self, request: Request, season_id: int) -> Response:
+        data = _valid(RegistrationSerializer, request)
+        season = get_object_or_404(
+            Season.objects.select_related("league"), pk=season_id
+        )
+        registration = services.season_register(
+            season=season,
+            user=request.user,
+            bot_id=data.get("bot_id"),
+            game=data.get("game"),
+        )
+        return Response(
+            presenters.registration(registration), status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(request=RegistrationSerializer, responses={200: dict})
+    def delete(self, request: Request, season_id: int) -> Response:
+        data = _valid(RegistrationSerializer, request)
+        season = get_object_or_404(Season, pk=season_id)
+        registration = services.season_withdraw(
+            season=season, user=request.user, bot_id=data.get("bot_id")
+        )
+        return Response(presenters.registration(registration))
+
+
+class DecisionSerializer(serializers.Serializer):
+    approve = serializers.BooleanField()
+
+
+class RegistrationDecisionView(LeagueAPIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=DecisionSerializer, responses={200: dict})
+    def post(self, request: Request, registration_id: int) -> Response:
+        data = _valid(DecisionSerializer, request)
+        registration = services.registration_decide(
+            registration_id=registration_id, by=request.user, approve=data["approve"]
+        )
+        return Response(presenters.registration(registration))
+
+
+class InvitationSerializer(serializers.Serializer):
+    username = serializers.CharField(required=False, max_length=150)
+    bot_id = serializers.IntegerField(required=False, min_value=1)
+
+
+class LeagueInvitationView(LeagueAPIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=InvitationSerializer, responses={201: dict})
+    def post(self, request: Request, slug: str) -> Response:
+        data = _valid(InvitationSerializer, request)
+        league = selectors.league_by_slug(slug=slug)
+        invitation = services.league_invite(
+            league=league,
+            by=request.user,
+            username=data.get("username"),
+            bot_id=data.get("bot_id"),
+        )
+        return Response(
+            {
+                "league": league.slug,
+                "participant": presenters.participant(invitation.participant),
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class SeasonDatesSerializer(serializers.Serializer):
+    name = serializers.CharField(required=False, max_length=80, default="")
+    registration_opens_at = serializers.DateTimeField()
+    registration_closes_at = serializers.DateTimeField()
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    rollover = serializers.BooleanField(
+        default=True, help_text="Finish the current seasons first (carry or reset)."
+    )
+
+
+class LeagueSeasonsView(LeagueAPIView):
+    """POST (organisers): roll the league over into a new season."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=SeasonDatesSerializer, responses={201: dict})
+    def post(self, request: Request, slug: str) -> Response:
+        data = _valid(SeasonDatesSerializer, request)
+        league = selectors.league_by_slug(slug=slug)
+        create = (
+            services.season_rollover if data.pop("rollover") else services.season_create
+        )
+        season = create(league=league, by=request.user, **data)
+        return Response(presenters.season(season), status=status.HTTP_201_CREATED)
+
+
+class LeagueMatchSerializer(serializers.Serializer):
+    participants = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), min_length=2, max_length=8
+    )
+    rated = serializers.BooleanField(default=False)
+
+
+class SeasonMatchView(LeagueAPIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=LeagueMatchSerializer, responses={201: dict})
+    def post(self, request: Request, season_id: int) -> Response:
+        data = _valid(LeagueMatchSerializer, request)
+        season = get_object_or_404(
+            Season.objects.select_related("league"), pk=season_id
+        )
+        match = services.league_match_create(
+            season=season,
+            by=request.user,
+            participant_ids=data["participants"],
+            rated=data["rated"],
+        )
+        return Response(
+            {"match": str(match.public_id), "context": match.context},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+# --- Ratings --------------------------------------------------------------------------
+
+
+class PoolListView(LeagueAPIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, required=False)],
+        responses={200: dict},
+    )
+    def get(self, request: Request) -> Response:
+        pools = rating_selectors.pools(game=request.query_params.get("game"))
+        return Response([presenters.pool(p) for p in pools])
+
+
+class RankingsView(LeagueAPIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("pool", int, required=False),
+            OpenApiParameter("game", str, required=False),
+            OpenApiParameter("search", str, required=False),
+            OpenApiParameter("page", int, required=False),
+        ],
+        responses={200: dict},
+    )
+    def get(self, request: Request) -> Response:
+        pool = _pool_from(request.query_params)
+        page, rows = rating_selectors.ranking_page(
+            pool=pool,
+            page=_page(request),
+            search=request.query_params.get("search", ""),
+        )
+        return Response(
+            {
+                "pool": presenters.pool(pool),
+                "page": page.number,
+                "pages": page.paginator.num_pages,
+                "count": page.paginator.count,
+                "results": [presenters.ranking_row(r) for r in rows],
+            }
+        )
+
+
+def _pool_from(params) -> RatingPool:
+    pool_id = params.get("pool")
+    if pool_id:
+        if not str(pool_id).isdigit():
+            raise NotFound("no such rating pool")
+        pool = RatingPool.objects.filter(pk=int(pool_id)).first()
+    else:
+        pool = rating_selectors.default_pool(game=params.get("game") or "duelo")
+    if pool is None:
+        raise NotFound("no such rating pool (no rated game yet?)")
+    return pool
+
+
+class PlayerRatingsView(LeagueAPIView):
+    """A player's ratings in every pool, with the history of each."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, username: str) -> Response:
+        user = get_object_or_404(User, username=username)
+        participant = Participant.objects.filter(key=f"user:{user.pk}").first()
+        out = []
+        if participant is not None:
+            for rating in rating_selectors.participant_ratings(participant=participant):
+                history = rating_selectors.rating_history(
+                    participant=participant, pool=rating.pool
+                )
+                out.append(
+                    {
+                        "pool": presenters.pool(rating.pool),
+                        "rating": rating.rating,
+                        "games": rating.games,
+                        "peak": rating.peak,
+                        "provisional": rating.provisional,
+                        "history": [presenters.history_point(h) for h in history],
+                    }
+                )
+        return Response({"username": user.username, "ratings": out})
+
+
+class PlayerHeadToHeadView(LeagueAPIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, required=False)],
+        responses={200: dict},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        user = get_object_or_404(User, username=username)
+        records = rating_selectors.head_to_head(
+            user=user, game=request.query_params.get("game")
+        )
+        return Response(
+            {
+                "username": user.username,
+                "records": [presenters.head_to_head(r) for r in records],
+            }
+        )
+
+
+# --- Tournaments ----------------------------------------------------------------------
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    game = serializers.CharField(max_length=20)
+    format = serializers.CharField(max_length=20)
+    league = serializers.SlugField(required=False)
+    season = serializers.IntegerField(required=False)
+    participants = serializers.CharField(required=False, default="mixed")
+    rated = serializers.BooleanField(default=True)
+    swiss_rounds = serializers.IntegerField(required=False, min_value=1, max_value=20)
+    third_place = serializers.BooleanField(default=False)
+    options = serializers.DictField(required=False, default=dict)
+    time_control = serializers.DictField(required=False, default=dict)
+    round_hours = serializers.FloatField(default=24.0)
+    starts_at = serializers.DateTimeField(required=False)
+    seeding = serializers.CharField(required=False, default="rating")
+
+
+class TournamentListView(LeagueAPIView):
+    def get_permissions(self):
+        return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, required=False)],
+        responses={200: dict},
+    )
+    def get(self, request: Request) -> Response:
+        tournaments = tournament_selectors.tournament_list(
+            game=request.query_params.get("game")
+        )[:200]
+        return Response([presenters.tournament(t) for t in tournaments])
+
+    @extend_schema(request=TournamentCreateSerializer, responses={201: dict})
+    def post(self, request: Request) -> Response:
+        data = _valid(TournamentCreateSerializer, request)
+        league = season = None
+        if data.get("season"):
+            season = Season.objects.filter(pk=data["season"]).first()
+            if season is None:
+                raise NotFound("no such season")
+        if data.get("league"):
+            league = League.objects.filter(slug=data["league"]).first()
+            if league is None:
+                raise NotFound("no such league")
+        tournament = tournament_services.tournament_create(
+            by=request.user,
+            name=data["name"],
+            game=data["game"],
+            format=data["format"],
+            league=league,
+            season=season,
+            participants=data["participants"],
+            rated=data["rated"],
+            swiss_rounds=data.get("swiss_rounds"),
+            third_place=data["third_place"],
+            options=data["options"],
+            time_control=data["time_control"],
+            round_hours=data["round_hours"],
+            starts_at=data.get("starts_at"),
+            seeding=data["seeding"],
+        )
+        return Response(
+            presenters.tournament(tournament), status=status.HTTP_201_CREATED
+        )
+
+
+class TournamentDetailView(LeagueAPIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, slug: str) -> Response:
+        t = tournament_selectors.tournament_by_slug(slug=slug)
+        data = presenters.tournament(t)
+        data["entrants"] = [
+            presenters.entrant(e) for e in tournament_selectors.entrants(tournament=t)
+        ]
+        data["pairings"] = [
+            presenters.pairing(p)
+            for _, pairings in tournament_selectors.rounds(tournament=t)
+            for p in pairings
+        ]
+        if t.is_elimination:
+            data["bracket"] = presenters.bracket(
+                tournament_selectors.bracket_view(tournament=t)
+            )
+        else:
+            data["standings"] = [
+                presenters.standing(r)
+                for r in tournament_selectors.standings(tournament=t)
+            ]
+        return Response(data)
+
+
+class EntrySerializer(serializers.Serializer):
+    bot_id = serializers.IntegerField(required=False, min_value=1)
+
+
+class TournamentEntryView(LeagueAPIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=EntrySerializer, responses={201: dict})
+    def post(self, request: Request, slug: str) -> Response:
+        data = _valid(EntrySerializer, request)
+        t = get_object_or_404(Tournament, slug=slug)
+        entrant = tournament_services.tournament_enter(
+            tournament=t, user=request.user, bot_id=data.get("bot_id")
+        )
+        return Response(presenters.entrant(entrant), status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=EntrySerializer, responses={204: None})
+    def delete(self, request: Request, slug: str) -> Response:
+        data = _valid(EntrySerializer, request)
+        t = get_object_or_404(Tournament, slug=slug)
+        tournament_services.tournament_withdraw(
+            tournament=t, user=request.user, bot_id=data.get("bot_id")
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SeedSerializer(serializers.Serializer):
+    method = serializers.ChoiceField(choices=["rating", "manual"])
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False
+    )
+
+
+class TournamentActionView(LeagueAPIView):
+    """Organiser actions: ``seed``, ``start`` and ``advance``."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=SeedSerializer, responses={200: dict})
+    def post(self, request: Request, slug: str, action: str) -> Response:
+        t = get_object_or_404(Tournament, slug=slug)
+        if action == "seed":
+            data = _valid(SeedSerializer, request)
+            entrants = tournament_services.tournament_seed(
+                tournament=t,
+                by=request.user,
+                method=data["method"],
+                order=data.get("order"),
+            )
+            return Response([presenters.entrant(e) for e in entrants])
+        if action == "start":
+            t = tournament_services.tournament_start(tournament=t, by=request.user)
+        elif action == "advance":
+            t = tournament_services.tournament_advance(tournament=t, by=request.user)
+        else:
+            raise NotFound(f"no tournament action {action!r}")
+        return Response(presenters.tournament(t))
+
+
+class VoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, max_length=200, default="")
+
+
+class PairingVoidView(LeagueAPIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=VoidSerializer, responses={200: dict})
+    def post(self, request: Request, pairing_id: int) -> Response:
+        data = _valid(VoidSerializer, request)
+        pairing = tournament_services.pairing_void(
+            pairing_id=pairing_id, by=request.user, reason=data["reason"]
+        )
+        pairing = Pairing.objects.select_related("round", "match").get(pk=pairing.pk)
+        return Response(presenters.pairing(pairing))

@@ -1,0 +1,50 @@
+"""Forms for the organiser tools and tournament creation on the pages."""
+
+from __future__ import annotations
+
+from django import forms
+
+from gameplay.catalog import game_choices
+from league.models import ParticipantKind, SeedingMethod, TournamentFormat
+
+
+class SeasonDatesForm(forms.Form):
+    name = forms.CharField(max_length=80, required=False)
+    registration_opens_at = forms.DateTimeField(
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    registration_closes_at = forms.DateTimeField(
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    starts_at = forms.DateTimeField(
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    ends_at = forms.DateTimeField(
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(max_length=150)
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    game = forms.ChoiceField(choices=game_choices)
+    format = forms.ChoiceField(choices=TournamentFormat.choices)
+    participants = forms.ChoiceField(
+        choices=ParticipantKind.choices,
+        initial=ParticipantKind.MIXED,
+        help_text="Ignored in a league: the league decides.",
+    )
+    swiss_rounds = forms.IntegerField(
+        min_value=1, max_value=20, required=False, help_text="Swiss only."
+    )
+    third_place = forms.BooleanField(
+        required=False, help_text="Single elimination: play for third place."
+    )
+    rated = forms.BooleanField(required=False, initial=True)
+    seeding = forms.ChoiceField(choices=SeedingMethod.choices)
+    round_hours = forms.FloatField(
+        min_value=0.05, max_value=720, initial=24, help_text="Deadline of each round."
+    )

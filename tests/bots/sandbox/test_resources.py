@@ -82,7 +82,7 @@ def test_infinite_loop_hits_the_move_deadline(start_bot: StartBot) -> None:
     with pytest.raises(BotFault) as fault:
         bot.request({"type": "act"})
     assert fault.value.reason == "timeout"
-    assert 0.45 <= time.monotonic() - started < 2.0
+    assert 0.45 <= time.monotonic() - started < 3.0
 
 
 def test_cpu_rlimit_kills_a_spinning_bot_nobody_is_waiting_on(

@@ -28,7 +28,7 @@ def test_bot_that_never_answers_times_out(start_bot: StartBot) -> None:
     with pytest.raises(BotFault) as fault:
         bot.handshake({"type": "hello"})
     assert fault.value.reason == "timeout"
-    assert 0.45 <= time.monotonic() - started < 1.5
+    assert 0.45 <= time.monotonic() - started < 3.0
 
 
 def test_bot_that_never_starts_times_out(start_bot: StartBot) -> None:
@@ -52,15 +52,15 @@ def test_late_answers_drain_the_bank_then_time_out(start_bot: StartBot) -> None:
             time.sleep(msg["sleep"])
             answer({"slept": msg["sleep"]})
         """,
-        time_control=TimeControl(startup=5, per_move=0.2, bank=0.35),
+        time_control=TimeControl(startup=5, per_move=0.3, bank=0.6),
     )
     bot.handshake({})
     assert bot.request({"sleep": 0.05}) == {"slept": 0.05}
-    assert bot.bank_left == pytest.approx(0.35)
-    assert bot.request({"sleep": 0.4}) == {"slept": 0.4}  # 0.2 over, from the bank
-    assert 0.05 <= bot.bank_left <= 0.16
+    assert bot.bank_left == pytest.approx(0.6)  # in time: the bank is untouched
+    assert bot.request({"sleep": 0.6}) == {"slept": 0.6}  # ~0.3 s over, from the bank
+    assert 0.1 <= bot.bank_left <= 0.31
     with pytest.raises(BotFault) as fault:
-        bot.request({"sleep": 0.4})  # only ~0.15 s of bank left
+        bot.request({"sleep": 1.2})  # 0.3 s per move + at most 0.3 s of bank
     assert fault.value.reason == "timeout"
 
 
@@ -78,7 +78,7 @@ def test_hundred_mebibyte_line_is_cut_off_early(start_bot: StartBot) -> None:
     with pytest.raises(BotFault) as fault:
         bot.handshake({})
     assert fault.value.reason == "line_too_long"
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < 3.0
     assert len(bot._buffer) <= 2 * 65536  # never buffered the whole line
 
 
@@ -178,7 +178,7 @@ def test_bot_that_stops_reading_cannot_block_the_worker(start_bot: StartBot) -> 
     with pytest.raises(BotFault) as fault:
         bot.request(big)
     assert fault.value.reason == "timeout"
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < 3.0
 
 
 def test_io_after_close_is_a_fault_not_a_write_to_a_reused_descriptor(

@@ -44,7 +44,11 @@ def match_changed(
         return
     try:
         match = Match.objects.prefetch_related("seats__user").get(pk=match_id)
-        if state is not None and version is not None and version == match.version:
+        if version is not None and version != match.version:
+            # The match moved on before this broadcast ran: the newer version's
+            # own broadcast carries its events; these would be misfiled.
+            events = None
+        elif state is not None:
             match.state = state
         send = async_to_sync(layer.group_send)
         for seat in match.seats.all():

@@ -42,6 +42,11 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
                 "is_bot": seat.is_bot,
                 "agent": seat.agent or None,
                 "connected": seat.connected > 0 or seat.is_bot,
+                "disconnected_at": (
+                    seat.disconnected_at.isoformat()
+                    if seat.disconnected_at and not seat.is_bot
+                    else None
+                ),
                 "replaced_by_bot": seat.replaced_by_bot,
                 "forfeited": seat.forfeited,
                 "clock_ms": seat.clock_ms,
@@ -79,12 +84,14 @@ def seat_frame(
     frame = _frame_base(match)
     frame["seat"] = seat
     if match.state is None:
-        frame.update(view=None, events=[], legal=[], actors=[])
+        frame.update(view=None, events=None, legal=[], actors=[])
         return frame
     engine = get_game(match.game)
     actors = engine.actors(match.state) if match.status == MatchStatus.ACTIVE else []
     frame["view"] = engine.observe(match.state, seat)
-    frame["events"] = view_events(events or [], seat)
+    # None = this frame does not carry its step's events (connect, presence):
+    # the client fetches them with `sync`. A list, even empty, is the step's own.
+    frame["events"] = None if events is None else view_events(events, seat)
     frame["actors"] = actors
     frame["legal"] = engine.legal_actions(match.state, seat) if seat in actors else []
     return frame
@@ -104,13 +111,13 @@ def spectator_frame(
     frame = _frame_base(match)
     frame["seat"] = None
     if match.state is None:
-        frame.update(view=None, events=[], legal=[], actors=[])
+        frame.update(view=None, events=None, legal=[], actors=[])
         return frame
     engine = get_game(match.game)
     shown = spectator_version(match=match)
     if shown == match.version:
         state = match.state
-        shown_events = events or []
+        shown_events = events
     else:
         state = state_at(match=match, version=shown)
         action = MatchAction.objects.filter(match=match, version=shown).first()
@@ -118,7 +125,7 @@ def spectator_frame(
         frame["version"] = shown
         frame["delayed_by"] = match.version - shown
     frame["view"] = engine.observe(state, None)
-    frame["events"] = view_events(shown_events, None)
+    frame["events"] = None if shown_events is None else view_events(shown_events, None)
     frame["actors"] = engine.actors(state) if match.status == MatchStatus.ACTIVE else []
     frame["legal"] = []
     return frame

@@ -305,11 +305,13 @@
     var shown = this.frame;
     var v = frame.version;
     if (v > this.loggedVersion) {
-      var events = frame.events || [];
-      var step = { version: v, seat: null, kind: "move", events: events };
+      // events is null when the frame does not carry its step's events
+      // (connect, presence); an array, even empty, is that step's own.
+      var known = Array.isArray(frame.events);
+      var step = { version: v, seat: null, kind: "move", events: frame.events || [] };
       if (this.syncing) {
-        if (events.length) this.buffered[v] = step;
-      } else if (v === this.loggedVersion + 1 && events.length) {
+        if (known) this.buffered[v] = step;
+      } else if (v === this.loggedVersion + 1 && known) {
         this._log([step]);
       } else {
         this.sync();

@@ -48,7 +48,8 @@ function harness(extra) {
   return { client, sockets, timers, seen, advance, ws: () => sockets[sockets.length - 1] };
 }
 
-const state = (version, events, extra) => Object.assign({ type: "state", match: "x", version, status: "active", events: events || [] }, extra || {});
+// events undefined -> null: a frame that does not carry its step's events.
+const state = (version, events, extra) => Object.assign({ type: "state", match: "x", version, status: "active", events: events === undefined ? null : events }, extra || {});
 const E = (n) => [{ type: "turn", public: { seat: 0, turn: n }, private: {} }];
 
 test("on connect the client asks for the whole log (sync from version 0)", () => {
@@ -81,15 +82,18 @@ test("the next version with its events is logged; a skipped version triggers a r
   assert.deepEqual(h.seen.steps.map((s) => s.version), [1, 2, 3, 4]);
 });
 
-test("a frame that advances without events also resyncs; presence frames do not", () => {
+test("a frame that advances without its events resyncs; presence frames and empty steps do not", () => {
   const h = harness();
   h.client.connect();
   h.ws().open();
   h.ws().receive({ type: "history", after_version: 0, steps: [{ version: 1, seat: 0, kind: "move", events: E(1) }] });
-  h.ws().receive(state(1, []));
+  h.ws().receive(state(1, null));
   assert.equal(h.ws().sent.length, 1, "same version, no events: a presence change");
   h.ws().receive(state(2, []));
-  assert.deepEqual(h.ws().sent[1], { type: "sync", version: 1 });
+  assert.equal(h.ws().sent.length, 1, "a step whose own events are empty is simply logged");
+  assert.equal(h.client.loggedVersion, 2);
+  h.ws().receive(state(3, null));
+  assert.deepEqual(h.ws().sent[1], { type: "sync", version: 2 });
 });
 
 test("frames that arrive during a sync are kept; a history that falls short is asked again", () => {

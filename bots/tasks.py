@@ -18,7 +18,7 @@ from django.utils import timezone
 from bots import conf, services
 from bots.models import BotVersion, VersionStatus
 from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
-from gameplay.models import Match
+from gameplay.models import Match, MatchStatus
 from gameplay.rules import available_games
 
 logger = logging.getLogger(__name__)
@@ -26,6 +26,9 @@ logger = logging.getLogger(__name__)
 #: A version still validating after this long is queued again by the heartbeat
 #: (its first task was lost, or no sandboxed worker was up at the time).
 STALE_VALIDATION = timedelta(minutes=10)
+#: A bots-app match still in play after this long lost its worker (or its task
+#: gave up); the heartbeat queues it again and the runner resumes it.
+STALE_MATCH = timedelta(minutes=15)
 
 
 @shared_task(name="bots.validate_version", time_limit=300, soft_time_limit=280)
@@ -71,21 +74,31 @@ def ladder_schedule() -> dict[str, int]:
 
 @shared_task(name="bots.sandbox_heartbeat", time_limit=60)
 def sandbox_heartbeat() -> bool:
-    """Beat: report this worker's sandbox verdict and re-queue stuck validations.
+    """Beat: report this worker's sandbox verdict and re-queue stuck work.
 
     Routed to the bots queue, so only a worker that would run bots answers; the
     web processes read the verdict to refuse uploads when no sandbox works.
+    Validations and bot matches that should long be done are queued again;
+    both tasks are idempotent, so a duplicate does no harm.
     """
     status = sandbox_available(conf.sandbox_config())
     services.sandbox_report(ok=status.ok, reason=status.reason)
-    if status.ok or conf.allow_unsandboxed():
-        stuck = BotVersion.objects.filter(
-            status=VersionStatus.VALIDATING,
-            created_at__lte=timezone.now() - STALE_VALIDATION,
-        ).values_list("pk", flat=True)[:100]
-        for version_id in stuck:
-            validate_version.delay(version_id)
-    return status.ok
+    if not status.ok and not conf.allow_unsandboxed():
+        return False
+    now = timezone.now()
+    stuck = BotVersion.objects.filter(
+        status=VersionStatus.VALIDATING, created_at__lte=now - STALE_VALIDATION
+    ).values_list("pk", flat=True)[:100]
+    for version_id in stuck:
+        validate_version.delay(version_id)
+    stalled = Match.objects.filter(
+        status=MatchStatus.ACTIVE,
+        context__startswith=services.CONTEXT_PREFIX,
+        started_at__lte=now - STALE_MATCH,
+    ).values_list("pk", flat=True)[:100]
+    for match_id in stalled:
+        play_match.delay(match_id)
+    return True
 
 
 @worker_ready.connect

@@ -1,0 +1,94 @@
+"""Tasks: thin wrappers that re-queue, retry and give up the way they should."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from bots import services, tasks
+from bots.models import BotVersion
+from bots.sandbox import SandboxStatus, SandboxUnavailable
+from gameplay.models import Match, MatchStatus
+from gameplay.services import match_start
+from tests.bots.botsrc import FIRST_LEGAL
+from tests.bots.helpers import bot_match, stored_version
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def queued(monkeypatch):
+    calls = {"validate": [], "play": []}
+    monkeypatch.setattr(
+        tasks.validate_version, "delay", lambda pk: calls["validate"].append(pk)
+    )
+    monkeypatch.setattr(tasks.play_match, "delay", lambda pk: calls["play"].append(pk))
+    return calls
+
+
+def sandbox(monkeypatch, ok: bool) -> None:
+    monkeypatch.setattr(
+        tasks,
+        "sandbox_available",
+        lambda config: SandboxStatus(ok=ok, reason="ok" if ok else "no bwrap"),
+    )
+
+
+def test_heartbeat_requeues_stuck_work_and_reports(owner, queued, monkeypatch):
+    sandbox(monkeypatch, True)
+    version = stored_version(owner, FIRST_LEGAL, name="slow", active=False)
+    fresh = stored_version(owner, FIRST_LEGAL + b"\n", name="fresh", active=False)
+    BotVersion.objects.filter(pk=version.pk).update(
+        created_at=timezone.now() - timedelta(hours=1)
+    )
+    stalled = bot_match(fresh.agent, fresh.agent, context="bots:ladder:1:0:0")
+    match_start(match_id=stalled.pk)
+    Match.objects.filter(pk=stalled.pk).update(
+        started_at=timezone.now() - timedelta(hours=1)
+    )
+    other = bot_match(fresh.agent, fresh.agent, context="tournament:3")
+    match_start(match_id=other.pk)
+    Match.objects.filter(pk=other.pk).update(
+        started_at=timezone.now() - timedelta(hours=1)
+    )
+    assert tasks.sandbox_heartbeat() is True
+    assert queued == {"validate": [version.pk], "play": [stalled.pk]}
+    assert services.sandbox_gate() == (True, "ok")
+
+
+def test_heartbeat_without_sandbox_only_reports(owner, queued, monkeypatch):
+    sandbox(monkeypatch, False)
+    version = stored_version(owner, FIRST_LEGAL, name="slow", active=False)
+    BotVersion.objects.filter(pk=version.pk).update(
+        created_at=timezone.now() - timedelta(hours=1)
+    )
+    assert tasks.sandbox_heartbeat() is False
+    assert queued == {"validate": [], "play": []}
+    assert services.sandbox_gate() == (False, "no bwrap")
+
+
+def test_play_match_gives_up_on_a_missing_sandbox(owner, monkeypatch):
+    version = stored_version(owner, FIRST_LEGAL, name="b")
+    ladder = bot_match(version.agent, version.agent, context="bots:ladder:9:0:0")
+    league = bot_match(version.agent, version.agent, context="tournament:1")
+
+    def refuse(*, match_id):
+        raise SandboxUnavailable("no sandbox here")
+
+    monkeypatch.setattr(services, "bot_match_play", refuse)
+    monkeypatch.setattr(tasks.play_match, "max_retries", 0)
+    assert tasks.play_match.apply(args=(ladder.pk,)).get() == "not played"
+    assert tasks.play_match.apply(args=(league.pk,)).get() == "not played"
+    assert Match.objects.get(pk=ladder.pk).status == MatchStatus.ABORTED
+    # A tournament's match is the tournament's to settle; it is left as it was.
+    assert Match.objects.get(pk=league.pk).status == MatchStatus.WAITING
+
+
+@pytest.mark.sandbox
+def test_play_match_task_plays_and_is_idempotent(owner):
+    version = stored_version(owner, FIRST_LEGAL, name="b")
+    match = bot_match(version.agent, version.agent)
+    assert "completed" in tasks.play_match.apply(args=(match.pk,)).get()
+    assert tasks.play_match.apply(args=(match.pk,)).get() == "nothing to play"

@@ -33,8 +33,10 @@ from typing import Any
 from bots.sandbox import (
     SandboxConfig,
     SandboxedProcess,
+    SandboxStatus,
     SandboxUnavailable,
     describe_exit,
+    run_selftest,
     sandbox_available,
     spawn_sandboxed,
     spawn_unsandboxed,
@@ -42,6 +44,20 @@ from bots.sandbox import (
 from bots.sandbox.policy import BOT_MOUNT
 
 logger = logging.getLogger(__name__)
+
+# The worker-facing API in one place: the transport plus the sandbox's verdict.
+__all__ = [
+    "FAULT_REASONS",
+    "LINE_CAP",
+    "STDERR_CAP",
+    "BotFault",
+    "BotProcess",
+    "SandboxStatus",
+    "SandboxUnavailable",
+    "TimeControl",
+    "run_selftest",
+    "sandbox_available",
+]
 
 #: Longest accepted line from a bot, newline excluded.
 LINE_CAP = 64 * 1024

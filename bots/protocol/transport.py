@@ -308,11 +308,18 @@ class BotProcess:
             chunk = os.read(self._out, want)
         except BlockingIOError:
             return
-        if chunk:
-            self._buffer += chunk
-        else:
+        if not chunk:
             self._out_open = False
             self._poll.unregister(self._out)
+            return
+        self._buffer += chunk
+        # Also bound what piles up while the worker is busy writing to the bot or
+        # has not asked for anything: a bot must not grow the worker's memory.
+        if len(self._buffer) > self.line_cap:
+            if self._buffer.find(b"\n", 0, self.line_cap + 1) < 0:
+                self._fault("line_too_long", f"line exceeds {self.line_cap} bytes")
+            if len(self._buffer) > 4 * self.line_cap:
+                self._fault("malformed_output", "too much output nobody asked for")
 
     def _read_stderr(self) -> None:
         if self._err is None:

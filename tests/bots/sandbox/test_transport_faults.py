@@ -201,3 +201,23 @@ def test_io_after_close_is_a_fault_not_a_write_to_a_reused_descriptor(
             bot.receive(deadline=time.monotonic() + 0.1)
         innocent.seek(0)
         assert innocent.read() == ""
+
+
+@pytest.mark.parametrize("newlines", [False, True], ids=["one-line", "many-lines"])
+def test_output_flood_while_the_worker_writes_is_bounded(
+    start_bot: StartBot, newlines: bool
+) -> None:
+    """A bot that floods stdout and never reads stdin, while the worker is stuck
+    writing a big message to it: the worker's buffer must stay bounded."""
+    bot = start_bot(
+        f"""
+        chunk = ("x" * 1000 + "\\n") if {newlines!r} else "x" * 65536
+        while True:
+            sys.stdout.write(chunk)
+        """,
+        time_control=TimeControl(startup=5, per_move=2, bank=0),
+    )
+    with pytest.raises(BotFault) as fault:
+        bot.send({"blob": "y" * (1 << 20)}, deadline=time.monotonic() + 2)
+    assert fault.value.reason in {"line_too_long", "malformed_output"}
+    assert len(bot._buffer) <= 4 * 65536 + 65536

@@ -484,6 +484,20 @@ def bot_match_play(*, match_id: int) -> MatchOutcome | None:
     return outcome
 
 
+def bot_matches_waiting_for_a_runner() -> list[int]:
+    """Ids of matches in play whose seats are all bots, one at least uploaded.
+
+    Oldest first. Such a match moves only when the bots runner plays it.
+    """
+    return list(
+        Match.objects.filter(status=MatchStatus.ACTIVE, seats__agent__startswith="bot:")
+        .exclude(seats__agent="")
+        .distinct()
+        .order_by("started_at")
+        .values_list("pk", flat=True)
+    )
+
+
 def bot_match_abandon(*, match_id: int, reason: str) -> None:
     """Call off a bots-app match that cannot be played here (no sandbox)."""
     with contextlib.suppress(NotActive):

@@ -13,12 +13,13 @@ from datetime import timedelta
 
 from celery import shared_task
 from celery.signals import worker_ready
+from django.core.cache import cache
 from django.utils import timezone
 
 from bots import conf, services
 from bots.models import BotVersion, VersionStatus
 from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
-from gameplay.models import Match, MatchStatus
+from gameplay.models import Match
 from gameplay.rules import available_games
 
 logger = logging.getLogger(__name__)
@@ -26,9 +27,10 @@ logger = logging.getLogger(__name__)
 #: A version still validating after this long is queued again by the heartbeat
 #: (its first task was lost, or no sandboxed worker was up at the time).
 STALE_VALIDATION = timedelta(minutes=10)
-#: A bots-app match still in play after this long lost its worker (or its task
-#: gave up); the heartbeat queues it again and the runner resumes it.
-STALE_MATCH = timedelta(minutes=15)
+#: Cache key prefix of the per-match "being played" lock, and its lifetime: longer
+#: than a match task may run, so only a dead worker's lock ever expires.
+MATCH_LOCK_PREFIX = "bots:playing:"
+MATCH_LOCK_SECONDS = 660
 
 
 @shared_task(name="bots.validate_version", time_limit=300, soft_time_limit=280)
@@ -45,12 +47,27 @@ def validate_version(version_id: int) -> str:
     acks_late=True,
 )
 def play_match(self, match_id: int) -> str:
-    """Play one all-bot match; a sandbox failure retries, then calls it off."""
+    """Play one all-bot match; a sandbox failure retries, then calls it off.
+
+    A per-match lock (in the cache, outliving the task's time limit) keeps two
+    workers from playing the same match when it was queued twice; a worker that
+    died leaves the lock to expire, and the match is picked up again.
+    """
+    lock = f"{MATCH_LOCK_PREFIX}{match_id}"
+    if not cache.add(lock, self.request.id or "eager", timeout=MATCH_LOCK_SECONDS):
+        return "already being played"
+    try:
+        return _play_match(self, match_id)
+    finally:
+        cache.delete(lock)
+
+
+def _play_match(task, match_id: int) -> str:
     try:
         outcome = services.bot_match_play(match_id=match_id)
     except (SandboxUnavailable, SandboxError) as exc:
-        if self.request.retries < self.max_retries:
-            raise self.retry(exc=exc, countdown=60) from exc
+        if task.request.retries < task.max_retries:
+            raise task.retry(exc=exc, countdown=60) from exc
         match = Match.objects.filter(pk=match_id).only("context").first()
         if match is not None and match.context.startswith(services.CONTEXT_PREFIX):
             services.bot_match_abandon(match_id=match_id, reason="sandbox unavailable")
@@ -78,27 +95,38 @@ def sandbox_heartbeat() -> bool:
 
     Routed to the bots queue, so only a worker that would run bots answers; the
     web processes read the verdict to refuse uploads when no sandbox works.
-    Validations and bot matches that should long be done are queued again;
-    both tasks are idempotent, so a duplicate does no harm.
+    Validations that should long be done are queued again (idempotent).
     """
     status = sandbox_available(conf.sandbox_config())
     services.sandbox_report(ok=status.ok, reason=status.reason)
     if not status.ok and not conf.allow_unsandboxed():
         return False
-    now = timezone.now()
     stuck = BotVersion.objects.filter(
-        status=VersionStatus.VALIDATING, created_at__lte=now - STALE_VALIDATION
+        status=VersionStatus.VALIDATING,
+        created_at__lte=timezone.now() - STALE_VALIDATION,
     ).values_list("pk", flat=True)[:100]
     for version_id in stuck:
         validate_version.delay(version_id)
-    stalled = Match.objects.filter(
-        status=MatchStatus.ACTIVE,
-        context__startswith=services.CONTEXT_PREFIX,
-        started_at__lte=now - STALE_MATCH,
-    ).values_list("pk", flat=True)[:100]
-    for match_id in stalled:
-        play_match.delay(match_id)
     return True
+
+
+@shared_task(name="bots.pick_up_matches", time_limit=60)
+def pick_up_matches() -> int:
+    """Beat: queue every all-bot match in play that nobody is playing.
+
+    League tournaments seat bot entrants and start their matches without
+    knowing the bots app; this finds them (and any ladder match whose task was
+    lost or whose worker died) and hands them to the runner.
+    """
+    status = sandbox_available(conf.sandbox_config())
+    if not status.ok and not conf.allow_unsandboxed():
+        return 0  # nothing could play them here; the heartbeat reports why
+    queued = 0
+    for match_id in services.bot_matches_waiting_for_a_runner()[:200]:
+        if cache.get(f"{MATCH_LOCK_PREFIX}{match_id}") is None:
+            play_match.delay(match_id)
+            queued += 1
+    return queued
 
 
 @worker_ready.connect

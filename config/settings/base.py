@@ -168,6 +168,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(minutes=30),
         "options": {"expires": 25 * 60},
     },
+    # All-bot matches nobody plays yet (tournaments, lost tasks) go to the runner.
+    "bots-pick-up-matches": {
+        "task": "bots.pick_up_matches",
+        "schedule": 30.0,
+        "options": {"expires": 25.0},
+    },
     # Bot workers report their sandbox verdict; stuck validations are re-queued.
     "bots-sandbox-heartbeat": {
         "task": "bots.sandbox_heartbeat",

@@ -36,26 +36,61 @@ def sandbox(monkeypatch, ok: bool) -> None:
     )
 
 
-def test_heartbeat_requeues_stuck_work_and_reports(owner, queued, monkeypatch):
+def test_heartbeat_requeues_stuck_validations_and_reports(owner, queued, monkeypatch):
     sandbox(monkeypatch, True)
     version = stored_version(owner, FIRST_LEGAL, name="slow", active=False)
-    fresh = stored_version(owner, FIRST_LEGAL + b"\n", name="fresh", active=False)
+    stored_version(owner, FIRST_LEGAL + b"\n", name="fresh", active=False)
     BotVersion.objects.filter(pk=version.pk).update(
         created_at=timezone.now() - timedelta(hours=1)
     )
-    stalled = bot_match(fresh.agent, fresh.agent, context="bots:ladder:1:0:0")
-    match_start(match_id=stalled.pk)
-    Match.objects.filter(pk=stalled.pk).update(
-        started_at=timezone.now() - timedelta(hours=1)
-    )
-    other = bot_match(fresh.agent, fresh.agent, context="tournament:3")
-    match_start(match_id=other.pk)
-    Match.objects.filter(pk=other.pk).update(
-        started_at=timezone.now() - timedelta(hours=1)
-    )
     assert tasks.sandbox_heartbeat() is True
-    assert queued == {"validate": [version.pk], "play": [stalled.pk]}
+    assert queued == {"validate": [version.pk], "play": []}
     assert services.sandbox_gate() == (True, "ok")
+
+
+def test_all_bot_matches_in_play_are_picked_up_once(owner, queued, monkeypatch):
+    from django.core.cache import cache
+
+    from gameplay.services import SeatSpec, match_create
+    from tests.factories import UserFactory
+
+    sandbox(monkeypatch, True)
+    version = stored_version(owner, FIRST_LEGAL, name="b")
+    tournament = bot_match(version.agent, version.agent, context="tournament:3")
+    match_start(match_id=tournament.pk)
+    mixed = bot_match(version.agent, "builtin:random")
+    match_start(match_id=mixed.pk)
+    bot_match(version.agent, version.agent)  # waiting: its creator starts it
+    builtins_only = bot_match("builtin:random", "builtin:heuristic")
+    match_start(match_id=builtins_only.pk)  # gameplay's own bots play it
+    with_person = match_create(
+        game="duelo",
+        seats=[SeatSpec(user=UserFactory()), SeatSpec(agent=version.agent)],
+        config={},
+    )
+    match_start(match_id=with_person.pk)
+    cache.set(f"{tasks.MATCH_LOCK_PREFIX}{mixed.pk}", "worker-1", 60)
+    try:
+        assert tasks.pick_up_matches() == 1
+    finally:
+        cache.delete(f"{tasks.MATCH_LOCK_PREFIX}{mixed.pk}")
+    assert queued["play"] == [tournament.pk]
+    sandbox(monkeypatch, False)
+    assert tasks.pick_up_matches() == 0
+
+
+def test_a_match_being_played_is_not_played_twice(owner):
+    from django.core.cache import cache
+
+    version = stored_version(owner, FIRST_LEGAL, name="b")
+    match = bot_match(version.agent, version.agent)
+    cache.set(f"{tasks.MATCH_LOCK_PREFIX}{match.pk}", "worker-1", 60)
+    try:
+        result = tasks.play_match.apply(args=(match.pk,)).get()
+    finally:
+        cache.delete(f"{tasks.MATCH_LOCK_PREFIX}{match.pk}")
+    assert result == "already being played"
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.WAITING
 
 
 def test_heartbeat_without_sandbox_only_reports(owner, queued, monkeypatch):

@@ -424,21 +424,26 @@ def bot_match_play(*, match_id: int) -> MatchOutcome | None:
     versions = BotVersion.objects.select_related("bot").in_bulk(version_ids.values())
     for number, vid in version_ids.items():
         version = versions.get(vid)
-        if version is None or version.bot.disabled:
-            why = "bot disabled" if version is not None else "bot version missing"
-            try:
-                match_forfeit(match_id=match_id, seat_number=number, reason=why)
-            except NotActive:
-                return None
+        if version is None or not version_dir(version).is_dir():
+            why = "bot version missing"
+        elif version.bot.disabled:
+            why = "bot disabled"
+        else:
+            continue
+        try:
+            match_forfeit(match_id=match_id, seat_number=number, reason=why)
+        except NotActive:
+            return None
     match.refresh_from_db()
     if match.is_over:
         return None
+    forfeited_now = {seat.number for seat in match.seats.all() if seat.forfeited}
     game = get_game(match.game)
     config = conf.sandbox_config()
     agents: dict[int, Agent] = {}
     for number, vid in version_ids.items():
         version = versions.get(vid)
-        if version is None or version.bot.disabled:
+        if number in forfeited_now or version is None:
             continue
         agents[number] = ProcessAgent(
             version_dir(version),
@@ -460,9 +465,7 @@ def bot_match_play(*, match_id: int) -> MatchOutcome | None:
         version=match.version,
         match_seed=match.seed or 0,
     )
-    for seat in seats:
-        if seat.forfeited:
-            player.forfeited.add(seat.number)
+    player.forfeited |= forfeited_now
     outcome = player.play()
     BotMatchLog.objects.bulk_create(
         [

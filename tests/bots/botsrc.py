@@ -80,3 +80,14 @@ def zip_bytes(
             info.external_attr = 0o120777 << 16
             archive.writestr(info, target)
     return buffer.getvalue()
+
+
+# Answers hello, then one 100 KiB line.
+LONG_LINE = b"""
+import sys
+sys.stdin.readline()
+print('{"ready": true}', flush=True)
+sys.stdin.readline()
+print('{"action": "' + "x" * 100_000 + '"}', flush=True)
+sys.stdin.read()
+"""

@@ -19,6 +19,7 @@ from tests.bots.botsrc import (
     FIRST_LEGAL,
     GARBAGE,
     ILLEGAL,
+    LONG_LINE,
     NO_HELLO,
     SLEEPER,
 )
@@ -85,6 +86,7 @@ def test_clean_match_between_two_uploaded_bots(owner, good, survivors):
         (SLEEPER, "timeout", "deadline"),
         (CRASHER, "crash", "exit code 3"),
         (NO_HELLO, "crash", "exit code 0"),
+        (LONG_LINE, "line_too_long", "exceeds"),
     ],
 )
 def test_faulty_bot_forfeits_and_the_worker_carries_on(
@@ -146,6 +148,22 @@ def test_disabled_bot_forfeits_before_the_first_move(owner, good):
     match.refresh_from_db()
     assert match.end_reason == "bot disabled"
     assert match.result["placements"] == [1, 2]
+
+
+def test_a_version_whose_files_are_gone_forfeits(owner, good):
+    from bots.storage import remove_tree
+
+    lost = stored_version(owner, CHATTY, name="lost")
+    remove_tree(services.version_dir(lost))
+    assert not services.version_dir(lost).exists()
+    match = bot_match(lost.agent, good.agent)
+    assert services.bot_match_play(match_id=match.pk) is None
+    match.refresh_from_db()
+    assert match.end_reason == "bot version missing"
+    follow_up = bot_match(good.agent, good.agent)
+    services.bot_match_play(match_id=follow_up.pk)
+    follow_up.refresh_from_db()
+    assert follow_up.end_reason == "completed"
 
 
 def test_matches_with_people_are_refused(good):

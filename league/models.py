@@ -225,8 +225,10 @@ class Rating(models.Model):
     class Meta:
         ordering = ["pool", "-rating"]
         constraints = [
+            # Participant first: the apply path looks up a match's few players
+            # (participant IN (...) AND pool = x) and must not scan the pool.
             models.UniqueConstraint(
-                fields=["pool", "participant"], name="one_rating_per_pool"
+                fields=["participant", "pool"], name="one_rating_per_participant_pool"
             ),
         ]
         indexes = [

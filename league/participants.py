@@ -119,6 +119,31 @@ def bot_info(*, bot_id: int) -> BotInfo:
     return info
 
 
+def participants_for_seats(seats: list[Seat]) -> list[Participant | None]:
+    """``participant_for_seat`` for a whole match, with one query for its people.
+
+    Rating updates run for every finished match; looking the players up one by
+    one would cost a round trip per seat.
+    """
+    user_seats = {seat.user_id: seat for seat in seats if seat.user_id is not None}
+    found = {
+        p.user_id: p
+        for p in Participant.objects.filter(
+            key__in=[f"user:{uid}" for uid in user_seats]
+        )
+    }
+    out: list[Participant | None] = []
+    for seat in seats:
+        if seat.user_id is None:
+            out.append(participant_for_seat(seat))
+            continue
+        participant = found.get(seat.user_id)
+        if participant is None or participant.name != seat.user.public_name:
+            participant = participant_for_user(seat.user)
+        out.append(participant)
+    return out
+
+
 def participant_for_seat(seat: Seat) -> Participant | None:
     """Who a seat stands for in ratings; None when it cannot be told.
 

@@ -65,7 +65,7 @@ def ranking_page(
     config = pool_elo_config(pool)
     qs = (
         Rating.objects.filter(pool=pool)
-        .select_related("participant")
+        .select_related("participant__user")
         .order_by("-rating", "id")
     )
     search = search.strip()
@@ -78,8 +78,19 @@ def ranking_page(
     else:
         paginator = _CountedPaginator(qs, per_page, count=pool.rating_count)
     page_obj = paginator.get_page(page)
-    rows = []
     offset = (page_obj.number - 1) * per_page
+    if not search:
+        # Deferred join: find the page's ids on the (pool, -rating, id) index
+        # alone, then load just those rows with their participants. Joining
+        # before the OFFSET would touch every skipped row too.
+        ids = list(
+            Rating.objects.filter(pool=pool)
+            .order_by("-rating", "id")
+            .values_list("id", flat=True)[offset : offset + per_page]
+        )
+        loaded = Rating.objects.filter(pk__in=ids).select_related("participant__user")
+        page_obj.object_list = sorted(loaded, key=lambda r: (-r.rating, r.pk))
+    rows = []
     for index, r in enumerate(page_obj.object_list):
         if search:
             rank = (

@@ -866,7 +866,7 @@ def pairing_void(
             bracket = elimination.Bracket.from_dict(tournament.bracket)
             bracket = elimination.void_result(bracket, pairing.bracket_match)
             tournament.bracket = bracket.to_dict()
-            dependents = elimination._dependents(bracket, pairing.bracket_match)
+            dependents = elimination.dependent_matches(bracket, pairing.bracket_match)
             for other in tournament.pairings.filter(
                 bracket_match__in=dependents
             ).exclude(status=PairingStatus.CANCELLED):

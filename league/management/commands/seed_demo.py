@@ -1,12 +1,20 @@
-"""Demo data for `make run`: an admin, a few players, one league per game.
+"""Demo data for `make run`: an admin, a few players, one league per game,
+rated league games and a tournament bracket.
 
 Idempotent: running it again changes nothing and prints the same admin password,
 which is kept under var/ (ignored by git) so a re-run can show it again.
+
+The games are real: played through the gameplay services, the demo players
+choosing random legal moves and built-in bots thinking for themselves, with
+Celery in eager mode so ratings and the bracket are updated before the command
+returns (the worker may not be running yet).
 """
 
 from __future__ import annotations
 
+import random
 import secrets
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
@@ -30,8 +38,13 @@ DEMO_PASSWORD = "kungfu-demo-2026"
 class Command(BaseCommand):
     help = "Create the demo admin, players and leagues (safe to run repeatedly)."
 
-    @transaction.atomic
     def handle(self, *args, **options) -> None:
+        password = self._accounts_and_leagues()
+        demo_league_play(stdout=self.stdout)
+        return password
+
+    @transaction.atomic
+    def _accounts_and_leagues(self) -> str:
         password_file = settings.VAR_DIR / "admin-password.txt"
         admin = User.objects.filter(username="admin").first()
         if admin is None:
@@ -88,3 +101,114 @@ class Command(BaseCommand):
         self.stdout.write(f"  admin password: {password}")
         players = ", ".join(name for name, _ in DEMO_PLAYERS)
         self.stdout.write(f"  demo players ({players}) password: {DEMO_PASSWORD}")
+
+
+DEMO_LEAGUE = "duelo-open"
+DEMO_CUP = "duelo-demo-cup"
+DEMO_GAMES = 14
+
+
+def _play_out(match_id: int, rng: random.Random) -> None:
+    """Finish a started match: people pick random legal moves, bots their own."""
+    from gameplay import services
+    from gameplay.models import Match
+    from gameplay.rules import get_game
+
+    for _ in range(5000):
+        match = Match.objects.get(pk=match_id)
+        if match.is_over:
+            return
+        engine = get_game(match.game)
+        seat = match.seats.get(number=engine.actors(match.state)[0])
+        if seat.is_bot:
+            services.match_play_builtin_bots(match_id=match_id)
+            continue
+        services.match_act(
+            match_id=match_id,
+            user=seat.user,
+            action_id=rng.choice(engine.legal_action_ids(match.state, seat.number)),
+            expected_version=match.version,
+        )
+    raise RuntimeError(f"demo match {match_id} did not finish")
+
+
+@contextmanager
+def _eager_celery():
+    from config.celery import app
+
+    saved = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+def demo_league_play(*, stdout) -> None:
+    """Season registrations, rated league games and a tournament (once)."""
+    from league import services as league_services
+    from league.models import Registration, Tournament
+    from league.participants import participant_for_builtin
+    from league.tournaments import services as tournament_services
+
+    league = League.objects.filter(slug=DEMO_LEAGUE).first()
+    if league is None:
+        return
+    admin = User.objects.get(username="admin")
+    league.organisers.add(admin)
+    season = league.seasons.order_by("-number").first()
+    if season is None:
+        return
+    league_services.season_update_statuses()
+    season.refresh_from_db()
+    players = [User.objects.get(username=name) for name, _ in DEMO_PLAYERS]
+    rng = random.Random(2026)
+    with _eager_celery():
+        if not Registration.objects.filter(season=season).exists():
+            registrations = [
+                league_services.season_register(season=season, user=user)
+                for user in players
+            ]
+            if season.status == SeasonStatus.RUNNING:
+                for _ in range(DEMO_GAMES):
+                    table = rng.sample(registrations, rng.choice([2, 2, 3, 4]))
+                    match = league_services.league_match_create(
+                        season=season,
+                        by=admin,
+                        participant_ids=[r.participant_id for r in table],
+                        rated=True,
+                    )
+                    _play_out(match.pk, rng)
+            stdout.write(f"  {DEMO_GAMES} rated league games played")
+        if not Tournament.objects.filter(slug=DEMO_CUP).exists():
+            cup = tournament_services.tournament_create(
+                by=admin,
+                name="Duelo demo cup",
+                game="duelo",
+                format="double_elim",
+                league=league,
+                round_hours=72,
+            )
+            Tournament.objects.filter(pk=cup.pk).update(slug=DEMO_CUP)
+            cup.refresh_from_db()
+            for user in players:
+                tournament_services.tournament_enter(tournament=cup, user=user)
+            for name in ("random", "heuristic"):
+                tournament_services.tournament_add_entrant(
+                    tournament=cup,
+                    by=admin,
+                    participant_id=participant_for_builtin(name).pk,
+                )
+            tournament_services.tournament_start(tournament=cup, by=admin)
+            # Play until only the grand final is left, so the bracket shows
+            # finished rounds and a game still to be played.
+            for _ in range(40):
+                open_pairings = list(
+                    cup.pairings.filter(status="playing").select_related("match")
+                )
+                if not open_pairings or any(
+                    p.bracket_match.startswith("GF") for p in open_pairings
+                ):
+                    break
+                _play_out(open_pairings[0].match_id, rng)
+            stdout.write("  demo cup bracket ready")

@@ -21,6 +21,13 @@ class BuiltinBot:
     agent: str
     strength: str
 
+    @property
+    def label(self) -> str:
+        return _BUILTIN_LABELS.get(self.name, self.name.title())
+
+
+_BUILTIN_LABELS = {"ismcts": "ISMCTS (Monte Carlo tree search)"}
+
 
 def builtin_bots() -> list[BuiltinBot]:
     """The built-in bots every game offers, weakest first, with their labels."""

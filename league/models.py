@@ -399,6 +399,7 @@ class TournamentFormat(models.TextChoices):
     ROUND_ROBIN = "round_robin", "Round robin"
     DOUBLE_ROUND_ROBIN = "double_round_robin", "Double round robin"
     SWISS = "swiss", "Swiss"
+    SWISS_TABLES = "swiss_tables", "Swiss, tables of 3-5"
     SINGLE_ELIM = "single_elim", "Single elimination"
     DOUBLE_ELIM = "double_elim", "Double elimination"
 
@@ -484,6 +485,11 @@ class Tournament(models.Model):
             TournamentFormat.SINGLE_ELIM,
             TournamentFormat.DOUBLE_ELIM,
         )
+
+    @property
+    def is_tables(self) -> bool:
+        """Multiplayer Swiss: games of 3-5 players instead of pairs."""
+        return self.format == TournamentFormat.SWISS_TABLES
 
 
 class Entrant(models.Model):
@@ -597,3 +603,29 @@ class Pairing(models.Model):
     @property
     def context(self) -> str:
         return f"tournament:{self.tournament_id}:{self.pk}"
+
+
+class TableSeat(models.Model):
+    """One seat at a multiplayer Swiss table (format ``swiss_tables``).
+
+    A two-player pairing needs only ``first`` and ``second``; a table of 3-5
+    lists its players here in seat order, with their placement and placement
+    points once the game is over.
+    """
+
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="seats")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    placement = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pairing", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pairing", "seat"], name="unique_table_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} at seat {self.seat} of pairing {self.pairing_id}"

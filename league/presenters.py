@@ -151,6 +151,15 @@ def pairing(p: Pairing) -> dict[str, Any]:
         "winner": p.winner_id,
         "match": str(p.match.public_id) if p.match_id else None,
         "deadline": p.round.deadline,
+        "table_seats": [
+            {
+                "seat": s.seat,
+                "entrant": s.entrant_id,
+                "placement": s.placement,
+                "points": s.points,
+            }
+            for s in p.seats.all()
+        ],
     }
 
 

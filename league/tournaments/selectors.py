@@ -14,14 +14,16 @@ from league.models import (
     Tournament,
     TournamentFormat,
 )
-from league.tournaments.formats import elimination, swiss
-from league.tournaments.services import _swiss_history, standings_tiebreaks
+from league.tournaments.formats import elimination
+from league.tournaments.services import standings_rows
 
 TIEBREAK_LABELS = {
     "buchholz_cut1": "Buchholz Cut-1",
     "buchholz": "Buchholz",
     "sonneborn_berger": "Sonneborn-Berger",
     "direct_encounter": "Direct encounter",
+    "wins": "Wins",
+    "opponent_score": "Opponents' score",
 }
 
 
@@ -60,24 +62,20 @@ class StandingRow:
 
 def standings(*, tournament: Tournament) -> list[StandingRow]:
     """Score, then the format's tiebreaks (see ``standings_tiebreaks``)."""
-    field_ = [e for e in entrants(tournament=tournament) if not e.withdrawn]
-    by_id = {e.pk: e for e in field_}
-    rows = swiss.swiss_standings(
-        list(by_id),
-        _swiss_history(tournament),
-        tiebreaks=standings_tiebreaks(tournament),
-    )
+    by_id = {e.pk: e for e in entrants(tournament=tournament)}
     return [
         StandingRow(
-            rank=r.rank,
-            entrant=by_id[r.participant],
-            score=r.score,
-            played=r.played,
-            byes=r.byes,
-            first_seats=r.first_seats,
-            tiebreaks=r.tiebreaks,
+            rank=rank,
+            entrant=by_id[entrant_id],
+            score=score,
+            played=played,
+            byes=byes,
+            first_seats=firsts,
+            tiebreaks=tiebreaks,
         )
-        for r in rows
+        for rank, entrant_id, score, played, byes, firsts, tiebreaks in standings_rows(
+            tournament
+        )
     ]
 
 
@@ -89,6 +87,7 @@ def rounds(*, tournament: Tournament) -> list[tuple]:
         .select_related(
             "round", "first__participant", "second__participant", "winner", "match"
         )
+        .prefetch_related("seats__entrant__participant")
         .order_by("round__number", "table")
     )
     out: dict[int, tuple] = {}

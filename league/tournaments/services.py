@@ -46,6 +46,7 @@ from league.models import (
     RoundStatus,
     Season,
     SeedingMethod,
+    TableSeat,
     Tournament,
     TournamentFormat,
     TournamentStatus,
@@ -58,7 +59,12 @@ from league.ratings.services import (
     rating_void_match,
 )
 from league.services import is_organiser, resolve_entrant
-from league.tournaments.formats import elimination, round_robin, swiss
+from league.tournaments.formats import (
+    elimination,
+    round_robin,
+    swiss,
+    swiss_multiplayer,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -139,14 +145,19 @@ def tournament_create(
         raise Invalid(f"unknown participant kind {participants!r}")
     if game not in available_games():
         raise Invalid(f"no playable game {game!r}")
-    if format == TournamentFormat.SWISS and not (
-        isinstance(swiss_rounds, int) and 1 <= swiss_rounds <= 20
-    ):
+    is_swiss = format in (TournamentFormat.SWISS, TournamentFormat.SWISS_TABLES)
+    if is_swiss and not (isinstance(swiss_rounds, int) and 1 <= swiss_rounds <= 20):
         raise Invalid("a Swiss tournament needs between 1 and 20 rounds")
     if not 0.05 <= float(round_hours) <= 24 * 30:
         raise Invalid("round deadlines must be between 3 minutes and 30 days")
     try:
-        config = get_game(game).validate_config({**(options or {}), "players": 2})
+        engine = get_game(game)
+        size = 2
+        if format == TournamentFormat.SWISS_TABLES:
+            size = 3
+            if engine.max_players < 3:
+                raise Invalid(f"{engine.name} is a two-player game: no tables of 3-5")
+        config = engine.validate_config({**(options or {}), "players": size})
         clean_tc = gameplay_services.validate_time_control(time_control)
     except (GameError, MatchError) as exc:
         raise Invalid(str(exc)) from exc
@@ -165,7 +176,7 @@ def tournament_create(
             format=format,
             participants=participants,
             rated=rated,
-            swiss_rounds=swiss_rounds if format == TournamentFormat.SWISS else None,
+            swiss_rounds=swiss_rounds if is_swiss else None,
             third_place=third_place and format == TournamentFormat.SINGLE_ELIM,
             options=config,
             time_control=clean_tc,
@@ -336,6 +347,8 @@ def tournament_start(
         entrants = list(tournament.entrants.select_related("participant"))
         if len(entrants) < 2:
             raise Conflict("a tournament needs at least two entrants")
+        if tournament.is_tables and len(entrants) < 3:
+            raise Conflict("tables of 3-5 need at least three entrants")
         if (
             tournament.format == TournamentFormat.SWISS
             and tournament.swiss_rounds >= len(entrants) + len(entrants) % 2
@@ -406,8 +419,31 @@ def _swiss_history(tournament: Tournament) -> list[swiss.SwissGame]:
     return games
 
 
+def _table_results(tournament: Tournament) -> list[swiss_multiplayer.TableResult]:
+    """Finished multiplayer tables as the formats expect them (entrant ids).
+
+    A table where nobody showed up scores nothing and is no meeting: left out.
+    """
+    results = []
+    pairings = tournament.pairings.filter(status=PairingStatus.DONE).select_related(
+        "round"
+    )
+    for pairing in pairings.prefetch_related("seats"):
+        seats = sorted(pairing.seats.all(), key=lambda s: s.seat)
+        if any(s.placement is None for s in seats):
+            continue
+        results.append(
+            swiss_multiplayer.TableResult(
+                round=pairing.round.number,
+                seats=tuple(s.entrant_id for s in seats),
+                placements={s.entrant_id: s.placement for s in seats},
+            )
+        )
+    return results
+
+
 def _total_rounds(tournament: Tournament, entrants: int) -> int:
-    if tournament.format == TournamentFormat.SWISS:
+    if tournament.format in (TournamentFormat.SWISS, TournamentFormat.SWISS_TABLES):
         return tournament.swiss_rounds or 0
     cycles = 2 if tournament.format == TournamentFormat.DOUBLE_ROUND_ROBIN else 1
     return (entrants + entrants % 2 - 1) * cycles
@@ -420,6 +456,26 @@ def _next_round(tournament: Tournament, starts_at: datetime) -> Round | None:
     if played >= _total_rounds(tournament, len(entrants)):
         return None
     ids = [e.pk for e in entrants]
+    if tournament.is_tables:
+        try:
+            tables = swiss_multiplayer.seat_multiplayer_round(
+                ids, _table_results(tournament)
+            )
+        except ValueError as exc:
+            raise Conflict(str(exc)) from exc
+        rnd = _new_round(tournament, starts_at)
+        for table in tables:
+            pairing = Pairing.objects.create(
+                tournament=tournament,
+                round=rnd,
+                table=table.table,
+                first_id=table.seats[0],
+            )
+            TableSeat.objects.bulk_create(
+                TableSeat(pairing=pairing, entrant_id=eid, seat=number)
+                for number, eid in enumerate(table.seats)
+            )
+        return rnd
     if tournament.format == TournamentFormat.SWISS:
         try:
             pairings = swiss.pair_swiss_round(ids, _swiss_history(tournament))
@@ -468,11 +524,23 @@ def _bracket_new_round(
     return rnd
 
 
+def _seat_entrants(pairing: Pairing) -> list[Entrant]:
+    """The pairing's players in seat order (a pair, or a multiplayer table)."""
+    if pairing.tournament.is_tables:
+        return [
+            s.entrant
+            for s in pairing.seats.select_related("entrant__participant").order_by(
+                "seat"
+            )
+        ]
+    return [pairing.first, pairing.second]
+
+
 def _create_match(pairing: Pairing) -> Match | None:
     """Create and start the pairing's gameplay match; None if a seat cannot sit."""
     tournament = pairing.tournament
     seats = []
-    for entrant in (pairing.first, pairing.second):
+    for entrant in _seat_entrants(pairing):
         try:
             user, agent = seat_agent_for(entrant.participant)
         except (Invalid, NotFound) as exc:
@@ -498,7 +566,7 @@ def _start_pairing(pairing: Pairing) -> None:
     if match is None:
         # An entrant that cannot be seated (a bot without a playable version)
         # loses by forfeit; if neither can sit, both do.
-        _double_or_single_forfeit(pairing, no_shows=_unseatable(pairing))
+        _record_no_shows(pairing, no_shows=_unseatable(pairing))
         return
     pairing.match = match
     pairing.status = PairingStatus.PLAYING
@@ -507,7 +575,7 @@ def _start_pairing(pairing: Pairing) -> None:
 
 def _unseatable(pairing: Pairing) -> list[int]:
     out = []
-    for seat, entrant in enumerate((pairing.first, pairing.second)):
+    for seat, entrant in enumerate(_seat_entrants(pairing)):
         try:
             seat_agent_for(entrant.participant)
         except (Invalid, NotFound):
@@ -566,9 +634,46 @@ def _decide(
     pairing.save()
 
 
-def _double_or_single_forfeit(pairing: Pairing, *, no_shows: list[int]) -> None:
-    """Record a forfeit without a played game (seat numbers of the no-shows)."""
+def _decide_table(pairing: Pairing, ranks: list[int | None], outcome: str) -> None:
+    """Store a multiplayer table's result: placements and placement points.
+
+    ``ranks`` per seat; all ``None`` means nobody showed up (nobody scores).
+    """
+    seats = list(pairing.seats.order_by("seat"))
+    if all(r is None for r in ranks):
+        for seat in seats:
+            seat.placement, seat.points = None, 0.0
+        winner_id = None
+    else:
+        by_entrant = {s.entrant_id: ranks[s.seat] for s in seats}
+        points = swiss_multiplayer.placement_points(by_entrant)
+        for seat in seats:
+            seat.placement, seat.points = (
+                by_entrant[seat.entrant_id],
+                points[seat.entrant_id],
+            )
+        winner_id = next(s.entrant_id for s in seats if s.placement == 1)
+    TableSeat.objects.bulk_update(seats, ["placement", "points"])
+    pairing.outcome = outcome
+    pairing.status = PairingStatus.DONE
+    pairing.winner_id = winner_id
+    pairing.decided_at = timezone.now()
+    pairing.save()
+
+
+def _record_no_shows(pairing: Pairing, *, no_shows: list[int]) -> None:
+    """Record a result without a played game (seat numbers of the no-shows)."""
     tournament = pairing.tournament
+    if tournament.is_tables:
+        count = pairing.seats.count()
+        if len(no_shows) == count:
+            _decide_table(pairing, [None] * count, PairingOutcome.DOUBLE_FORFEIT)
+        else:
+            # Those present share first place, the absent share last.
+            ranks = [count if s in no_shows else 1 for s in range(count)]
+            _decide_table(pairing, ranks, PairingOutcome.FORFEIT)
+        _after_decision(tournament, pairing, timezone.now())
+        return
     if len(no_shows) == 1:
         first, second = (0.0, 1.0) if no_shows == [0] else (1.0, 0.0)
         _decide(pairing, first=first, second=second, outcome=PairingOutcome.FORFEIT)
@@ -615,12 +720,16 @@ def pairing_record_match(*, match_id: int) -> bool:
             return False
         placements = (match.result or {}).get("placements") or [1, 1]
         forfeited = (match.result or {}).get("forfeited") or []
+        outcome = PairingOutcome.FORFEIT if forfeited else PairingOutcome.PLAYED
+        if tournament.is_tables:
+            _decide_table(pairing, list(placements), outcome)
+            _after_decision(tournament, pairing, timezone.now())
+            return True
         a, b = placements[0], placements[1]
         if a == b and tournament.is_elimination:
             _start_pairing(pairing)
             return True
         first = 1.0 if a < b else 0.5 if a == b else 0.0
-        outcome = PairingOutcome.FORFEIT if forfeited else PairingOutcome.PLAYED
         _decide(pairing, first=first, second=1.0 - first, outcome=outcome)
         _after_decision(tournament, pairing, timezone.now())
     return True
@@ -658,8 +767,8 @@ def _round_maybe_complete(tournament: Tournament, rnd: Round, now: datetime) -> 
         return
     new = _next_round(tournament, now)
     if new is None:
-        standings = _standings_rows(tournament)
-        _finish(tournament, champion_id=standings[0].participant if standings else None)
+        ranked = ranked_entrant_ids(tournament)
+        _finish(tournament, champion_id=ranked[0] if ranked else None)
     else:
         _start_round_now(tournament, new)
 
@@ -686,19 +795,48 @@ def _finish(tournament: Tournament, *, champion_id: int | None) -> None:
     tournament.save(update_fields=["status", "champion", "finished_at"])
 
 
-def _standings_rows(tournament: Tournament) -> list[swiss.SwissStanding]:
+def standings_rows(tournament: Tournament) -> list[tuple]:
+    """(rank, entrant id, score, played, byes, first seats, tiebreaks) rows."""
     entrants = [e.pk for e in _seeded(tournament)]
-    return swiss.swiss_standings(
-        entrants, _swiss_history(tournament), tiebreaks=standings_tiebreaks(tournament)
-    )
+    if tournament.is_tables:
+        return [
+            (
+                r.rank,
+                r.participant,
+                r.score,
+                r.played,
+                0,
+                r.first_seats,
+                {"wins": float(r.wins), "opponent_score": r.opponent_score},
+            )
+            for r in swiss_multiplayer.multiplayer_standings(
+                entrants, _table_results(tournament)
+            )
+        ]
+    return [
+        (r.rank, r.participant, r.score, r.played, r.byes, r.first_seats, r.tiebreaks)
+        for r in swiss.swiss_standings(
+            entrants,
+            _swiss_history(tournament),
+            tiebreaks=standings_tiebreaks(tournament),
+        )
+    ]
 
 
-def standings_tiebreaks(tournament: Tournament) -> tuple[swiss.Tiebreak, ...]:
+def ranked_entrant_ids(tournament: Tournament) -> list[int]:
+    return [row[1] for row in standings_rows(tournament)]
+
+
+def standings_tiebreaks(tournament: Tournament) -> tuple[str, ...]:
     """Swiss: Buchholz Cut-1, Buchholz, Sonneborn-Berger, direct encounter.
 
     A round robin has everyone meet everyone, so Buchholz says nothing there;
-    direct encounter, then Sonneborn-Berger, is what round robins use.
+    direct encounter, then Sonneborn-Berger, is what round robins use. Tables
+    of 3-5 rank by placement points, then wins, then opponents' score (the
+    multiplayer Buchholz), as ``formats.swiss_multiplayer`` defines.
     """
+    if tournament.is_tables:
+        return ("wins", "opponent_score")
     if tournament.format == TournamentFormat.SWISS:
         return swiss.DEFAULT_TIEBREAKS
     return ("direct_encounter", "sonneborn_berger")
@@ -732,22 +870,30 @@ def _enforce_deadline(tournament: Tournament, rnd: Round, now: datetime) -> int:
         if match is None:
             continue
         if match.status == MatchStatus.ABORTED:
-            _double_or_single_forfeit(pairing, no_shows=[0, 1])
+            _record_no_shows(pairing, no_shows=list(range(match.seats.count())))
             decided += 1
             continue
         if match.status != MatchStatus.ACTIVE:
             continue
-        no_shows = [s for s in (0, 1) if not _showed_up(match, s)]
-        if len(no_shows) == 1:
-            gameplay_services.match_forfeit(
-                match_id=match.pk, seat_number=no_shows[0], reason="no-show"
-            )
-            decided += 1
-        elif len(no_shows) == 2:
+        count = match.seats.count()
+        no_shows = [s for s in range(count) if not _showed_up(match, s)]
+        if no_shows and len(no_shows) == count:
             gameplay_services.match_abort(
                 match_id=match.pk, user=None, reason="no-show"
             )
-            _double_or_single_forfeit(pairing, no_shows=[0, 1])
+            _record_no_shows(pairing, no_shows=no_shows)
+            decided += 1
+        elif no_shows:
+            # Each absent seat forfeits; at a table of three or more a bot
+            # plays on for it, and the game ends once one player is left.
+            for seat_number in no_shows:
+                if not Match.objects.filter(
+                    pk=match.pk, status=MatchStatus.ACTIVE
+                ).exists():
+                    break
+                gameplay_services.match_forfeit(
+                    match_id=match.pk, seat_number=seat_number, reason="no-show"
+                )
             decided += 1
     return decided
 
@@ -857,7 +1003,7 @@ def pairing_void(
         if pairing.status != PairingStatus.DONE:
             raise Conflict("only a decided pairing can be voided")
         if (
-            tournament.format == TournamentFormat.SWISS
+            tournament.format in (TournamentFormat.SWISS, TournamentFormat.SWISS_TABLES)
             and tournament.rounds.filter(number__gt=pairing.round.number).exists()
         ):
             raise Conflict("later Swiss rounds were paired from this result")
@@ -881,6 +1027,9 @@ def pairing_void(
             affected = [pairing]
         if pairing.match_id:
             voided_matches.append(pairing.match_id)
+        TableSeat.objects.filter(pairing__in=affected).update(
+            placement=None, points=None
+        )
         for p in affected:
             p.status = PairingStatus.PENDING
             p.first_points = p.second_points = None

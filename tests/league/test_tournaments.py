@@ -411,3 +411,49 @@ def test_advance_forfeits_no_shows_now(
     ) == {PairingOutcome.DOUBLE_FORFEIT}
     with pytest.raises(PermissionDenied):
         ts.tournament_advance(tournament=t, by=users[0])
+
+
+def test_multiplayer_swiss_tables_play_through(
+    users, organiser, run, django_capture_on_commit_callbacks
+) -> None:
+    t = _make(organiser, users[:7], "swiss_tables", swiss_rounds=2)
+    _start(t, organiser, django_capture_on_commit_callbacks)
+    first = list(t.pairings.filter(round__number=1).prefetch_related("seats"))
+    assert sorted(p.seats.count() for p in first) == [3, 4]  # 7 players: 4 + 3
+    assert all(p.match.seats.count() == p.seats.count() for p in first)
+    run(t)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED and t.rounds.count() == 2
+    table = selectors.standings(tournament=t)
+    assert len(table) == 7
+    # Every table hands out size/2 placement points: 2 + 1.5 per round.
+    assert sum(row.score for row in table) == pytest.approx(2 * 3.5)
+    assert set(table[0].tiebreaks) == {"wins", "opponent_score"}
+    assert t.champion_id == table[0].entrant.pk
+    # The tables fed the global ladder as multiplayer matches.
+    assert RatingEvent.objects.filter(players=4).count() == 8
+
+
+def test_multiplayer_table_no_show_forfeits_and_game_goes_on(
+    users, organiser, django_capture_on_commit_callbacks
+) -> None:
+    t = _make(organiser, users[:3], "swiss_tables", swiss_rounds=1, round_hours=1)
+    _start(t, organiser, django_capture_on_commit_callbacks)
+    pairing = t.pairings.get()
+    match = pairing.match
+    present = [s for s in match.seats.all()][:2]
+    for seat in present:
+        gameplay_services.seat_connected(match_id=match.pk, user=seat.user)
+    with django_capture_on_commit_callbacks(execute=True):
+        ts.tournaments_tick(now=timezone.now() + timedelta(hours=2))
+    match.refresh_from_db()
+    absent = match.seats.get(number=2)
+    assert absent.forfeited and absent.replaced_by_bot
+    assert match.status == MatchStatus.ACTIVE  # two people still play
+    with django_capture_on_commit_callbacks(execute=True):
+        play_out(match)
+    pairing.refresh_from_db()
+    assert pairing.status == PairingStatus.DONE
+    assert pairing.outcome == PairingOutcome.FORFEIT
+    last = pairing.seats.get(seat=2)
+    assert last.placement == 3 and last.points == 0.0

@@ -295,23 +295,23 @@ class MatchPlayer:
             self._close_all()
 
     def _close_all(self) -> None:
-        """Close every agent; several sandboxes wind down in parallel threads.
+        for thread in self._start_closing():
+            thread.join()
 
-        Closing waits for the bot to exit and sweeps its slot, mostly waiting
-        on the kernel, so overlapping the closes shortens every match.
+    def _start_closing(self) -> list[threading.Thread]:
+        """Close every agent in its own thread; the caller joins them.
+
+        Closing waits for the bot to exit and tears its sandbox down, mostly
+        waiting on the kernel, so the closes overlap each other and the
+        recording of the result. Closing twice is harmless.
         """
-        agents = list(self.agents.values())
-        if len(agents) < 2:
-            for agent in agents:
-                agent.close()
-            return
         threads = [
-            threading.Thread(target=agent.close, name="bot-close") for agent in agents
+            threading.Thread(target=agent.close, name="bot-close")
+            for agent in self.agents.values()
         ]
         for thread in threads:
             thread.start()
-        for thread in threads:
-            thread.join()
+        return threads
 
     def _play(self) -> MatchOutcome:
         # Start every process first so their interpreters boot in parallel.
@@ -354,11 +354,16 @@ class MatchPlayer:
             self.pending[seat] = []
             self._apply(seat, action_id)
             self.host.record(seat, action_id)
-        result = self.host.finish()
-        observation_over = {
+        # The bots hear the result computed here by the services' own rule, so
+        # they can wind down while the host records the match.
+        players = int(self.config.get("players") or len(self.agents))
+        told = local_result(
+            self.game, self.state, players=players, forfeited=self.forfeited
+        )
+        over = {
             "type": "game_over",
             "result": {
-                key: result.get(key) for key in ("placements", "winners", "forfeited")
+                key: told[key] for key in ("placements", "winners", "forfeited")
             },
             "reason": self.end_reason,
         }
@@ -367,11 +372,17 @@ class MatchPlayer:
                 continue
             agent.finish(
                 {
-                    **observation_over,
+                    **over,
                     "observation": self.game.observe(self.state, seat),
                     "events": view_events(self.pending.get(seat, []), seat),
                 }
             )
+        closing = self._start_closing()
+        try:
+            result = self.host.finish()
+        finally:
+            for thread in closing:
+                thread.join()
         return MatchOutcome(
             result=result,
             logs=[agent.log for agent in self.agents.values()],

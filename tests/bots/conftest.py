@@ -51,7 +51,7 @@ def fast_time(settings):
     """Short protocol limits so timeout tests take a fraction of a second."""
     from bots.protocol.transport import TimeControl
 
-    settings.BOT_TIME_CONTROL = TimeControl(startup=5.0, per_move=0.3, bank=0.2)
+    settings.BOT_TIME_CONTROL = TimeControl(startup=5.0, per_move=0.5, bank=0.5)
     settings.BOT_VALIDATION_GAMES = 2
 
 

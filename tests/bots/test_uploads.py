@@ -133,8 +133,8 @@ def test_any_member_names_are_refused_or_stay_inside(names):
         files.setdefault(name, "x = 1\n")
     try:
         data = zip_bytes(files)
-    except (ValueError, UnicodeEncodeError):
-        return
+    except (ValueError, UnicodeEncodeError, IndexError):
+        return  # a name the zip library itself cannot write
     try:
         bot = inspect_upload(filename="bot.zip", data=data, game="duelo")
     except UploadError:

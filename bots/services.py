@@ -51,7 +51,7 @@ from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
 from bots.storage import remove_tree, write_bot_tree
 from bots.uploads import UploadError, inspect_upload
 from gameplay.errors import NotActive
-from gameplay.models import Match, MatchStatus
+from gameplay.models import Match, MatchStatus, Seat
 from gameplay.rules import available_games, get_game
 from gameplay.services import (
     SeatSpec,
@@ -492,11 +492,12 @@ def bot_matches_waiting_for_a_runner() -> list[int]:
 
     Oldest first. Such a match moves only when the bots runner plays it.
     """
+    uploaded = Seat.objects.filter(agent__startswith="bot:").values("match_id")
+    people = Seat.objects.filter(agent="").values("match_id")
     return list(
-        Match.objects.filter(status=MatchStatus.ACTIVE, seats__agent__startswith="bot:")
-        .exclude(seats__agent="")
-        .distinct()
-        .order_by("started_at")
+        Match.objects.filter(status=MatchStatus.ACTIVE, pk__in=uploaded)
+        .exclude(pk__in=people)
+        .order_by("started_at", "pk")
         .values_list("pk", flat=True)
     )
 

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .launcher import LaunchedProcess, default_launcher
 from .policy import (
     BOT_MOUNT,
     INNER_GID,
@@ -504,7 +505,7 @@ class SandboxedProcess:
     :meth:`kill` is idempotent and guarantees that nothing of the bot survives.
     """
 
-    popen: subprocess.Popen[bytes]
+    popen: subprocess.Popen[bytes] | LaunchedProcess
     sandboxed: bool
     slot: int | None = None
     host_uid: int | None = None
@@ -545,7 +546,7 @@ class SandboxedProcess:
                     self.popen.wait(timeout=1.0 if children else 0)
                 except subprocess.TimeoutExpired:
                     exited_by_itself = False
-                    _sigkill(self.popen.pid)
+                    self.popen.kill()
             else:
                 os.killpg(self.popen.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -617,32 +618,18 @@ def spawn_sandboxed(
             config,
             features,
             command=command,
-            fds=fds,
+            fds={"seccomp": 3},  # where the launcher puts it in the child
             etc_dir=static_etc(config),
             bot_source=bot_source,
             joined_netns=netns_fd is not None,
         )
-        preexec = make_preexec(
-            config.limits,
-            host_uid=host_uid,
-            parent_pid=os.getpid(),
+        popen = default_launcher().spawn(
+            argv,
+            seccomp_fd=fds["seccomp"],
             netns_fd=netns_fd,
+            uid=host_uid,
+            rlimits=_rlimit_pairs(config.limits, nproc=host_uid is not None),
         )
-        try:
-            popen = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                pass_fds=tuple(fds.values()),
-                env={},
-                cwd="/",
-                close_fds=True,
-                process_group=0,
-                preexec_fn=preexec,
-            )
-        except (OSError, subprocess.SubprocessError) as exc:
-            raise SandboxError(f"could not start bubblewrap: {exc}") from exc
         proc = SandboxedProcess(
             popen=popen,
             sandboxed=True,

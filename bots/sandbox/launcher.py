@@ -1,0 +1,380 @@
+"""A small fork server that starts the sandboxes of one worker process.
+
+Why: starting bwrap needs a real ``fork()`` (the fork hook sets OOM priority,
+joins the slot's network namespace, sets rlimits, drops to the slot uid and sets
+the parent-death signal), and ``fork()`` costs in proportion to the forking
+process's memory map. A Django/Celery worker is large: forking it cost about
+10 ms per bot on our 2-core VM, a fifth of a whole bot match. The launcher is a
+fresh, small Python process started once per worker process (with ``vfork``,
+no hook), and it does the fork for each bot instead.
+
+Trust: the launcher runs with the worker's privileges and listens only on one
+end of a ``socketpair`` that the worker created; bots never get a descriptor of
+it. When the worker process dies its end of the socket closes, and the launcher
+kills every bwrap it started and exits; each bwrap also has the parent-death
+signal towards the (single-threaded) launcher. So a worker killed mid-match
+still takes its bots with it, and, unlike a parent-death signal set from the
+worker, it does not matter which worker *thread* started a bot.
+
+Protocol (``SOCK_SEQPACKET``, one JSON object per message). Worker to launcher:
+``{"id", "argv", "uid", "rlimits", "netns"}`` with the child's stdin, stdout,
+stderr and seccomp descriptors (and the network namespace) attached, or
+``{"kill": pid}``. Launcher to worker: ``{"id", "pid"}`` once bwrap has been
+executed (``{"id", "error"}`` if not), and ``{"exit": pid, "code": returncode}``
+when it reaps a child. Only the launcher signals its children, and only while
+they are unreaped, so a recycled pid can never be hit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+from .policy import SandboxError
+
+#: The launcher program: standard library only, started with ``-I -S``.
+LAUNCHER_SOURCE = r"""
+import ctypes, fcntl, json, os, resource, select, signal, socket, sys
+
+PARENT = int(sys.argv[1])
+libc = ctypes.CDLL(None, use_errno=True)
+PR_SET_PDEATHSIG = 1
+CLONE_NEWNET = 0x40000000
+# No parent-death signal here: it would fire when the worker *thread* that
+# happened to start the launcher exits. The worker process's death is seen as
+# EOF on the socket instead (below), which is process-wide.
+if os.getppid() != PARENT:
+    os._exit(1)
+SELF = os.getpid()
+sock = socket.socket(fileno=int(sys.argv[2]))
+wake_r, wake_w = os.pipe()
+os.set_blocking(wake_w, False)
+signal.set_wakeup_fd(wake_w)
+signal.signal(signal.SIGCHLD, lambda *_: None)
+children = set()
+
+
+def send(message):
+    sock.send(json.dumps(message).encode())
+
+
+def reap():
+    while children:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        children.discard(pid)
+        send({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
+
+
+def child(req, fds, err_w):
+    try:
+        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+        os.write(fd, b"1000")
+        os.close(fd)
+        if req["netns"] and libc.setns(fds[4], CLONE_NEWNET) != 0:
+            raise OSError(ctypes.get_errno(), "setns")
+        # Descriptors: first out of the way (>= 100), then onto 0-3, rest closed.
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100) for fd in fds[:4]]
+        err_w = fcntl.fcntl(err_w, fcntl.F_DUPFD_CLOEXEC, 100)
+        for target, source in enumerate(high):
+            os.dup2(source, target, inheritable=True)
+        os.closerange(4, err_w)
+        os.closerange(err_w + 1, 1 << 16)
+        os.setpgid(0, 0)
+        os.chdir("/")
+        for which, soft, hard in req["rlimits"]:
+            cur_hard = resource.getrlimit(which)[1]
+            if cur_hard != resource.RLIM_INFINITY:
+                hard = min(hard, cur_hard)
+                soft = min(soft, hard)
+            resource.setrlimit(which, (soft, hard))
+        uid = req["uid"]
+        if uid is not None:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl")
+        if os.getppid() != SELF:
+            os._exit(127)
+        os.execve(req["argv"][0], req["argv"], {})
+    except BaseException as exc:
+        try:
+            os.write(err_w, repr(exc).encode()[:1000])
+        finally:
+            os._exit(127)
+
+
+def spawn(req, fds):
+    err_r, err_w = os.pipe2(os.O_CLOEXEC)
+    pid = os.fork()
+    if pid == 0:
+        os.close(err_r)
+        child(req, fds, err_w)
+    children.add(pid)
+    os.close(err_w)
+    error = b""
+    while chunk := os.read(err_r, 1024):
+        error += chunk
+    os.close(err_r)
+    if error:
+        children.discard(pid)
+        os.waitpid(pid, 0)
+        send({"id": req["id"], "error": error.decode(errors="replace")})
+    else:
+        send({"id": req["id"], "pid": pid})
+
+
+while True:
+    ready, _, _ = select.select([sock, wake_r], [], [])
+    if wake_r in ready:
+        os.read(wake_r, 4096)
+        reap()
+    if sock not in ready:
+        continue
+    data, fds, _flags, _addr = socket.recv_fds(sock, 65536, 8)
+    if not data:  # the worker is gone (or done): take every sandbox with it
+        for pid in children:
+            os.kill(pid, signal.SIGKILL)
+        os._exit(0)
+    try:
+        req = json.loads(data)
+        if "kill" in req:
+            if req["kill"] in children:
+                os.kill(req["kill"], signal.SIGKILL)
+        else:
+            spawn(req, fds)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    reap()
+"""
+
+
+class LaunchedProcess:
+    """The part of ``subprocess.Popen`` the sandbox uses, for a launcher child."""
+
+    def __init__(
+        self,
+        launcher: Launcher,
+        pid: int,
+        pipes: tuple[IO[bytes], IO[bytes], IO[bytes]],
+    ) -> None:
+        self._launcher = launcher
+        self.pid = pid
+        self.stdin: IO[bytes] | None = pipes[0]
+        self.stdout: IO[bytes] | None = pipes[1]
+        self.stderr: IO[bytes] | None = pipes[2]
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self._launcher.exit_code(self.pid, timeout=0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            code = self._launcher.exit_code(self.pid, timeout=timeout)
+            if code is None:
+                raise subprocess.TimeoutExpired("bwrap", timeout or 0)
+            self.returncode = code
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            self._launcher.kill(self.pid)
+
+
+class Launcher:
+    """Client side: one launcher process per worker process, started lazily."""
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        self._cond = threading.Condition()
+        self._reading = False
+        self._sock: socket.socket | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._dead = False
+        self._next_id = 0
+        self._replies: dict[int, dict[str, Any]] = {}
+        self._exits: dict[int, int] = {}
+
+    def after_fork_in_child(self) -> None:
+        """A forked worker must not share its parent's launcher: drop it."""
+        if self._sock is not None:
+            with contextlib.suppress(OSError):
+                self._sock.close()
+        self._reset()
+
+    def _started(self) -> socket.socket:
+        """Return the socket to a running launcher, starting one if needed."""
+        if self._sock is not None and not self._dead:
+            return self._sock
+        if self._sock is not None:
+            self._sock.close()
+            self._reset()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", LAUNCHER_SOURCE,
+                 str(os.getpid()), str(theirs.fileno())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                pass_fds=(theirs.fileno(),),
+                env={},
+            )  # fmt: skip
+        except OSError as exc:
+            ours.close()
+            raise SandboxError(f"could not start the sandbox launcher: {exc}") from exc
+        finally:
+            theirs.close()
+        self._sock = ours
+        return ours
+
+    def spawn(
+        self,
+        argv: Sequence[str],
+        *,
+        seccomp_fd: int,
+        netns_fd: int | None,
+        uid: int | None,
+        rlimits: Sequence[tuple[int, int, int]],
+    ) -> LaunchedProcess:
+        """Start ``argv`` (bwrap with ``--seccomp 3``) and return its process."""
+        in_r, in_w = os.pipe2(os.O_CLOEXEC)
+        out_r, out_w = os.pipe2(os.O_CLOEXEC)
+        err_r, err_w = os.pipe2(os.O_CLOEXEC)
+        ours = (in_w, out_r, err_r)
+        child_fds = [in_r, out_w, err_w, seccomp_fd]
+        if netns_fd is not None:
+            child_fds.append(netns_fd)
+        try:
+            with self._cond:
+                sock = self._started()
+                self._next_id += 1
+                request_id = self._next_id
+                request = {
+                    "id": request_id,
+                    "argv": list(argv),
+                    "uid": uid,
+                    "rlimits": [list(limit) for limit in rlimits],
+                    "netns": netns_fd is not None,
+                }
+                socket.send_fds(sock, [json.dumps(request).encode()], child_fds)
+            reply = self._await(lambda: self._replies.pop(request_id, None), None)
+            if reply is None or "error" in reply:
+                detail = reply["error"] if reply else "the launcher exited"
+                raise SandboxError(f"could not start bubblewrap: {detail}")
+        except BaseException:
+            for fd in ours:
+                os.close(fd)
+            raise
+        finally:
+            for fd in (in_r, out_w, err_w):
+                os.close(fd)
+        pipes = (
+            os.fdopen(in_w, "wb", buffering=0),
+            os.fdopen(out_r, "rb", buffering=0),
+            os.fdopen(err_r, "rb", buffering=0),
+        )
+        return LaunchedProcess(self, int(reply["pid"]), pipes)
+
+    def kill(self, pid: int) -> None:
+        """Have the launcher SIGKILL its child ``pid`` if it is not reaped yet."""
+        with self._cond:
+            if self._sock is not None and not self._dead:
+                with contextlib.suppress(OSError):
+                    self._sock.send(json.dumps({"kill": pid}).encode())
+
+    def exit_code(self, pid: int, *, timeout: float | None) -> int | None:
+        """The child's return code, waiting up to ``timeout`` (None: forever).
+
+        If the launcher itself is gone, so are its children (parent-death
+        signal): they count as killed.
+        """
+        return self._await(lambda: self._exits.pop(pid, None), timeout, lost=-9)
+
+    def _await(
+        self,
+        take: Callable[[], Any],
+        timeout: float | None,
+        lost: Any = None,
+    ) -> Any:
+        """Wait until ``take()`` finds its message, reading the socket meanwhile.
+
+        One thread reads at a time; the others wait on the condition and look
+        again after each message.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while True:
+                found = take()
+                if found is not None:
+                    return found
+                if self._dead:
+                    return lost
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if self._reading:
+                    if remaining is not None and remaining <= 0:
+                        return None
+                    self._cond.wait(remaining)
+                    continue
+                self._reading = True
+                sock = self._sock
+                self._cond.release()
+                try:
+                    # A zero timeout still reads whatever is already there.
+                    wait = None if remaining is None else max(0.0, remaining)
+                    message = _receive(sock, wait)
+                finally:
+                    self._cond.acquire()
+                    self._reading = False
+                    self._cond.notify_all()
+                if message is None:  # timed out: one last look, then give up
+                    return take()
+                if message == {}:
+                    self._dead = True
+                elif "exit" in message:
+                    self._exits[int(message["exit"])] = int(message["code"])
+                else:
+                    self._replies[int(message["id"])] = message
+
+
+def _receive(
+    sock: socket.socket | None, timeout: float | None
+) -> dict[str, Any] | None:
+    """One message, ``None`` on timeout, ``{}`` when the launcher is gone."""
+    if sock is None:
+        return {}
+    ready, _, _ = select.select([sock], [], [], timeout)
+    if not ready:
+        return None
+    try:
+        data = sock.recv(65536)
+    except OSError:
+        return {}
+    return json.loads(data) if data else {}
+
+
+_launcher = Launcher()
+os.register_at_fork(after_in_child=_launcher.after_fork_in_child)
+
+
+def default_launcher() -> Launcher:
+    """The worker process's launcher (a forked child gets its own)."""
+    return _launcher

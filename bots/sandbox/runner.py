@@ -7,7 +7,8 @@ Layers, outermost first (docs/sandbox.md explains each one):
   to a uid that can neither signal nor ptrace the worker, RLIMIT_NPROC counts only
   that slot, and cleanup can kill "everything of that uid" atomically;
 * the slot's own empty network namespace, OOM priority, rlimits and the
-  parent-death signal, set between fork and exec;
+  parent-death signal, set between fork and exec by the launcher, a small
+  per-worker fork server (:mod:`.launcher`);
 * bubblewrap: new user, mount, pid, network, ipc, uts and cgroup namespaces, no
   nested user namespaces, a tmpfs root with /usr read-only, the bot directory
   read-only, size-capped tmpfs home and /tmp, a cleared environment, a new session
@@ -165,9 +166,12 @@ def make_preexec(
     parent_pid: int,
     netns_fd: int | None = None,
 ) -> Callable[[], None]:
-    """Return the fork-child hook that runs just before bwrap is executed.
+    """Return a fork-child hook: OOM priority, netns, rlimits, uid drop, PDEATHSIG.
 
-    Order matters, so it is done here rather than through ``Popen(user=...)``:
+    Sandboxed bots get the same steps from the launcher (:mod:`.launcher`), which
+    forks a small process instead of the worker; this hook serves the
+    development-only unsandboxed path. Order matters, so it is done here rather
+    than through ``Popen(user=...)``:
 
     1. ``oom_score_adj`` 1000 while still root (after a uid change the process is
        no longer dumpable and its /proc files belong to root): if bots together

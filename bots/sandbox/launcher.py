@@ -172,8 +172,10 @@ class LaunchedProcess:
         launcher: Launcher,
         pid: int,
         pipes: tuple[IO[bytes], IO[bytes], IO[bytes]],
+        generation: int,
     ) -> None:
         self._launcher = launcher
+        self._generation = generation
         self.pid = pid
         self.stdin: IO[bytes] | None = pipes[0]
         self.stdout: IO[bytes] | None = pipes[1]
@@ -182,12 +184,14 @@ class LaunchedProcess:
 
     def poll(self) -> int | None:
         if self.returncode is None:
-            self.returncode = self._launcher.exit_code(self.pid, timeout=0)
+            self.returncode = self._launcher.exit_code(
+                self.pid, self._generation, timeout=0
+            )
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         if self.returncode is None:
-            code = self._launcher.exit_code(self.pid, timeout=timeout)
+            code = self._launcher.exit_code(self.pid, self._generation, timeout=timeout)
             if code is None:
                 raise subprocess.TimeoutExpired("bwrap", timeout or 0)
             self.returncode = code
@@ -195,17 +199,20 @@ class LaunchedProcess:
 
     def kill(self) -> None:
         if self.returncode is None:
-            self._launcher.kill(self.pid)
+            self._launcher.kill(self.pid, self._generation)
 
 
 class Launcher:
     """Client side: one launcher process per worker process, started lazily."""
 
     def __init__(self) -> None:
+        self._cond = threading.Condition()
+        #: Incremented for every launcher started: children of an earlier one
+        #: are gone with it (parent-death signal) and count as killed.
+        self._generation = 0
         self._reset()
 
     def _reset(self) -> None:
-        self._cond = threading.Condition()
         self._reading = False
         self._sock: socket.socket | None = None
         self._proc: subprocess.Popen[bytes] | None = None
@@ -219,15 +226,24 @@ class Launcher:
         if self._sock is not None:
             with contextlib.suppress(OSError):
                 self._sock.close()
+        self._cond = threading.Condition()  # the parent's may be held by a thread
+        self._generation += 1
         self._reset()
 
     def _started(self) -> socket.socket:
-        """Return the socket to a running launcher, starting one if needed."""
+        """Return the socket to a running launcher, starting one if needed.
+
+        Called with the condition held. A launcher that died is replaced; its
+        children died with it.
+        """
         if self._sock is not None and not self._dead:
             return self._sock
         if self._sock is not None:
-            self._sock.close()
+            with contextlib.suppress(OSError):
+                self._sock.close()
             self._reset()
+            self._cond.notify_all()
+        self._generation += 1
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self._proc = subprocess.Popen(
@@ -275,8 +291,15 @@ class Launcher:
                     "rlimits": [list(limit) for limit in rlimits],
                     "netns": netns_fd is not None,
                 }
-                socket.send_fds(sock, [json.dumps(request).encode()], child_fds)
-            reply = self._await(lambda: self._replies.pop(request_id, None), None)
+                generation = self._generation
+                try:
+                    socket.send_fds(sock, [json.dumps(request).encode()], child_fds)
+                except OSError as exc:
+                    self._dead = True
+                    raise SandboxError(f"the sandbox launcher is gone: {exc}") from exc
+            reply = self._await(
+                lambda: self._replies.pop(request_id, None), generation, None
+            )
             if reply is None or "error" in reply:
                 detail = reply["error"] if reply else "the launcher exited"
                 raise SandboxError(f"could not start bubblewrap: {detail}")
@@ -292,26 +315,35 @@ class Launcher:
             os.fdopen(out_r, "rb", buffering=0),
             os.fdopen(err_r, "rb", buffering=0),
         )
-        return LaunchedProcess(self, int(reply["pid"]), pipes)
+        return LaunchedProcess(self, int(reply["pid"]), pipes, generation)
 
-    def kill(self, pid: int) -> None:
+    def kill(self, pid: int, generation: int) -> None:
         """Have the launcher SIGKILL its child ``pid`` if it is not reaped yet."""
         with self._cond:
-            if self._sock is not None and not self._dead:
+            if (
+                generation == self._generation
+                and self._sock is not None
+                and not self._dead
+            ):
                 with contextlib.suppress(OSError):
                     self._sock.send(json.dumps({"kill": pid}).encode())
 
-    def exit_code(self, pid: int, *, timeout: float | None) -> int | None:
+    def exit_code(
+        self, pid: int, generation: int, *, timeout: float | None
+    ) -> int | None:
         """The child's return code, waiting up to ``timeout`` (None: forever).
 
-        If the launcher itself is gone, so are its children (parent-death
-        signal): they count as killed.
+        If its launcher is gone, so is the child (parent-death signal): it
+        counts as killed.
         """
-        return self._await(lambda: self._exits.pop(pid, None), timeout, lost=-9)
+        return self._await(
+            lambda: self._exits.pop(pid, None), generation, timeout, lost=-9
+        )
 
     def _await(
         self,
         take: Callable[[], Any],
+        generation: int,
         timeout: float | None,
         lost: Any = None,
     ) -> Any:
@@ -323,6 +355,8 @@ class Launcher:
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
             while True:
+                if generation != self._generation:
+                    return lost
                 found = take()
                 if found is not None:
                     return found
@@ -343,8 +377,11 @@ class Launcher:
                     message = _receive(sock, wait)
                 finally:
                     self._cond.acquire()
-                    self._reading = False
+                    if generation == self._generation:
+                        self._reading = False  # (a restart has reset it already)
                     self._cond.notify_all()
+                if generation != self._generation:
+                    continue  # the launcher was replaced meanwhile
                 if message is None:  # timed out: one last look, then give up
                     return take()
                 if message == {}:
@@ -361,12 +398,12 @@ def _receive(
     """One message, ``None`` on timeout, ``{}`` when the launcher is gone."""
     if sock is None:
         return {}
-    ready, _, _ = select.select([sock], [], [], timeout)
-    if not ready:
-        return None
     try:
+        ready, _, _ = select.select([sock], [], [], timeout)
+        if not ready:
+            return None
         data = sock.recv(65536)
-    except OSError:
+    except (OSError, ValueError):  # closed under us: the launcher is gone
         return {}
     return json.loads(data) if data else {}
 

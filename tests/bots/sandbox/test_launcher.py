@@ -4,12 +4,14 @@ across a fork of the worker process."""
 from __future__ import annotations
 
 import os
+import signal
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from bots.protocol.transport import BotProcess, TimeControl
+from bots.protocol.transport import BotFault, BotProcess, TimeControl
 from bots.sandbox import SandboxConfig, processes_of_uid
 
 from .conftest import needs_bwrap, write_bot
@@ -77,3 +79,30 @@ def test_a_forked_worker_gets_its_own_launcher(
     assert os.waitstatus_to_exitcode(status) == 0
     with BotProcess.start(bot_dir, config=sandbox_config) as bot:  # parent still fine
         assert bot.handshake({"who": "again"}) == {"echo": {"who": "again"}}
+
+
+def test_a_dead_launcher_takes_its_bots_and_is_replaced(
+    tmp_path: Path, sandbox_config: SandboxConfig
+) -> None:
+    """If the launcher dies (OOM killer, bug), its bots die with it, nothing
+    hangs waiting for their exit, and the next bot gets a new launcher."""
+    from bots.sandbox.launcher import default_launcher
+
+    bot_dir = write_bot(tmp_path / "bot", ECHO)
+    bot = BotProcess.start(bot_dir, config=sandbox_config)
+    assert bot.handshake({"n": 1}) == {"echo": {"n": 1}}
+    uid = bot.process.host_uid
+    launcher = default_launcher()._proc
+    assert launcher is not None
+    os.kill(launcher.pid, signal.SIGKILL)
+    launcher.wait()
+    deadline = time.monotonic() + 5
+    while uid is not None and processes_of_uid(uid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert uid is not None and processes_of_uid(uid) == []
+    with pytest.raises(BotFault):
+        bot.request({"n": 2})
+    assert bot.exit_status is not None  # closed without hanging
+    with BotProcess.start(bot_dir, config=sandbox_config) as fresh:
+        assert fresh.handshake({"n": 3}) == {"echo": {"n": 3}}
+    assert default_launcher()._proc is not launcher

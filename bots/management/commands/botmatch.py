@@ -59,6 +59,22 @@ class Command(BaseCommand):
             )
         if options["games"] < 1:
             raise CommandError("--games must be at least 1")
+        bots = {"you": self._load(Path(options["bot"]), game_id)}
+        opponents: dict[str, Any] = {}
+        for name in filter(None, (n.strip() for n in options["vs"].split(","))):
+            if name in available_bots():
+                opponents[name] = name
+            elif Path(name).exists():
+                bots[name] = self._load(Path(name), game_id)
+                opponents[name] = None
+            else:
+                raise CommandError(
+                    f"unknown opponent {name!r}: not a built-in bot "
+                    f"({', '.join(available_bots())}) nor a file"
+                )
+        if not opponents:
+            raise CommandError("name at least one opponent with --vs")
+        # The files first: what the server would refuse is refused even here.
         config = conf.sandbox_config()
         allow = conf.allow_unsandboxed()
         status = sandbox_available(config)
@@ -75,21 +91,6 @@ class Command(BaseCommand):
                     f"WARNING: running bots WITHOUT the sandbox ({status.reason})."
                 )
             )
-        bots = {"you": self._load(Path(options["bot"]), game_id)}
-        opponents: dict[str, Any] = {}
-        for name in filter(None, (n.strip() for n in options["vs"].split(","))):
-            if name in available_bots():
-                opponents[name] = name
-            elif Path(name).exists():
-                bots[name] = self._load(Path(name), game_id)
-                opponents[name] = None
-            else:
-                raise CommandError(
-                    f"unknown opponent {name!r}: not a built-in bot "
-                    f"({', '.join(available_bots())}) nor a file"
-                )
-        if not opponents:
-            raise CommandError("name at least one opponent with --vs")
         seed = options["seed"] if options["seed"] is not None else secrets.randbits(40)
         total = options["games"] * len(opponents)
         with staged_bots(bots) as dirs:

@@ -91,12 +91,13 @@ def bot_recent_matches(*, bot: Bot, limit: int = 20) -> list[BotMatchRow]:
             match_id__in=[seat.match_id for seat in seats]
         ).values_list("match_id", "fault")
     )
+    names = seat_names(seats=[o for s in seats for o in s.match.seats.all()])
     return [
         BotMatchRow(
             match=seat.match,
             seat=seat,
             opponents=[
-                other.display_name
+                names.get(other.pk, other.display_name)
                 for other in seat.match.seats.all()
                 if other.number != seat.number
             ],
@@ -104,6 +105,28 @@ def bot_recent_matches(*, bot: Bot, limit: int = 20) -> list[BotMatchRow]:
         )
         for seat in seats
     ]
+
+
+def seat_names(*, seats: list[Seat]) -> dict[int, str]:
+    """Readable names for uploaded-bot seats without a label ("greedy v3").
+
+    Matches made elsewhere (tournaments) seat ``bot:<version id>`` with no
+    label, which gameplay can only show as the raw agent.
+    """
+    unlabelled = {
+        seat.pk: int(seat.agent[4:])
+        for seat in seats
+        if not seat.label and seat.agent.startswith("bot:") and seat.agent[4:].isdigit()
+    }
+    versions = BotVersion.objects.select_related("bot").in_bulk(
+        set(unlabelled.values())
+    )
+    names: dict[int, str] = {}
+    for seat_pk, version_id in unlabelled.items():
+        version = versions.get(version_id)
+        if version is not None:
+            names[seat_pk] = f"{version.bot.name} v{version.number}"
+    return names
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,22 @@ def test_bot_page_shows_counts_and_replay_links(client, bot_with_log):
     assert reverse("gameplay:replay", args=[match.public_id]) in page
 
 
+def test_unlabelled_bot_seats_show_the_bot_name(client, owner):
+    from gameplay.services import SeatSpec, match_create, match_forfeit, match_start
+
+    mine = stored_version(owner, FIRST_LEGAL, name="mine")
+    rival = stored_version(UserFactory(), FIRST_LEGAL, name="rival")
+    match = match_create(
+        game="duelo",
+        seats=[SeatSpec(agent=mine.agent), SeatSpec(agent=rival.agent)],
+        config={},
+    )
+    match_start(match_id=match.pk)
+    match_forfeit(match_id=match.pk, seat_number=1, reason="bot crash")
+    page = client.get(reverse("bots:detail", args=[mine.bot_id])).content.decode()
+    assert "rival v1" in page
+
+
 def test_private_source_is_hidden_public_source_readable(client, owner):
     version = stored_version(owner, FIRST_LEGAL, name="src")
     url = reverse("bots:source", args=[version.bot_id, version.number])

@@ -7,12 +7,15 @@ versions of a bot share one rating), and which version a tournament seats.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bots.models import Bot, BotVersion
 
+if TYPE_CHECKING:
+    from league.participants import BotInfo
 
-def _info(bot: Bot) -> Any:
+
+def _info(bot: Bot) -> BotInfo:
     from league.participants import BotInfo
 
     return BotInfo(
@@ -27,11 +30,11 @@ def _info(bot: Bot) -> Any:
 class BotDirectory:
     """Answers league's questions from the bots app's models."""
 
-    def bot_for_version(self, version_id: int) -> Any:
+    def bot_for_version(self, version_id: int) -> BotInfo | None:
         version = BotVersion.objects.select_related("bot").filter(pk=version_id).first()
         return _info(version.bot) if version is not None else None
 
-    def bot(self, bot_id: int) -> Any:
+    def bot(self, bot_id: int) -> BotInfo | None:
         bot = Bot.objects.filter(pk=bot_id).first()
         return _info(bot) if bot is not None else None
 

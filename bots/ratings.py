@@ -10,10 +10,13 @@ its recent placements, so near-rated pairing works from the first round.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bots.models import Bot
 from gameplay.models import MatchStatus, Seat
+
+if TYPE_CHECKING:
+    from league.charts import Chart
 
 #: Ladder score scale for the fallback: Elo-like numbers around 1500.
 BASE_SCORE = 1500.0
@@ -45,7 +48,7 @@ def bot_rating(*, bot: Bot) -> float | None:
     return float(rating.rating) if rating is not None else None
 
 
-def bot_rating_chart(*, bot: Bot) -> Any:
+def bot_rating_chart(*, bot: Bot) -> Chart | None:
     """League's server-side SVG chart geometry of the bot's rating, or None."""
     found = _participant_and_pool(bot)
     if found is None:

@@ -160,7 +160,9 @@ def simulate(
     if workers > 1:
         ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else None)
         with ctx.Pool(workers) as pool:
-            chunk = max(1, min(50, games // (workers * 8)))
+            # Small chunks keep the progress bar moving for slow (search) bots;
+            # large runs of fast bots still amortize the inter-process traffic.
+            chunk = max(1, min(20, games // (workers * 50)))
             for rec in pool.imap(_work, jobs, chunksize=chunk):
                 records.append(rec)
                 if bar:

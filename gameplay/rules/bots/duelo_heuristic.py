@@ -133,6 +133,7 @@ class View:
         self.master_unseen = self.pool[8] > 0
         self.alive = [s["seat"] for s in self.seats if s["alive"]]
         self.opponents = [i for i in self.alive if i != self.me]
+        self._duels: dict[tuple[int, int], float] = {}
 
     def hold(self, card: int) -> float:
         """Worth of keeping ``card``; Drunken Fists guards against an unseen Master."""
@@ -154,6 +155,14 @@ class View:
         best_other = max((self.points(o) for o in self.opponents), default=0)
         return mine > best_other
 
+    def duel(self, ak: int, dk: int) -> float:
+        """:func:`duel_score` under this view's top-card odds, memoized per decision."""
+        key = (ak, dk)
+        got = self._duels.get(key)
+        if got is None:
+            got = self._duels[key] = duel_score(ak, dk, self.top_dist())
+        return got
+
     def top_dist(self) -> dict[int, float]:
         if self.peek is not None:
             return {self.peek: 1.0}
@@ -167,12 +176,11 @@ class View:
 def attack_value(v: View, card: int, target: int, hand_after: int) -> float:
     """Expected worth of dueling ``target`` with ``card`` (pool-marginal answer)."""
     t = v.seats[target]
-    tops = v.top_dist()
     value = 0.0
     for dk, p in v.dist.items():
         if p <= 0:
             continue
-        score = duel_score(card, dk, tops)
+        score = v.duel(card, dk)
         u = STAKE * (score - 0.5)
         win = max(0.0, score - 0.5) * 2  # probability-like share of outright wins
         loss = max(0.0, 0.5 - score) * 2
@@ -188,13 +196,12 @@ def answer_value(v: View, card: int) -> float:
     """Expected worth of answering an unknown attack with ``card``."""
     weights = {k: p * ATTACK_WEIGHT[k] for k, p in v.dist.items()}
     total = sum(weights.values()) or 1.0
-    tops = v.top_dist()
     attacker = v.obs["duel"]["attacker"] if v.obs.get("duel") else None
     value = 0.0
     for ak, w in weights.items():
         if w <= 0:
             continue
-        mine = 1.0 - duel_score(ak, card, tops)
+        mine = 1.0 - v.duel(ak, card)
         u = STAKE * (mine - 0.5)
         win = max(0.0, mine - 0.5) * 2
         loss = max(0.0, 0.5 - mine) * 2

@@ -1,22 +1,30 @@
-"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+"""Information-set Monte Carlo tree search (ISMCTS) with one tree per seat.
 
 Cowling, Powley and Whitehouse (2012). Each iteration:
 
 1. *determinize*: draw a full state from ``ctx.sample_state`` (consistent with what
    this seat observes, and nothing more);
-2. *select* down the tree with UCB1, considering only the children whose action is
-   legal in this determinization, and counting for each child how often it was
-   available (the "availability" count replaces the parent visit count in UCB, so
+2. *select* with UCB1 in the tree of the seat to act, considering only children
+   whose action is legal in this determinization and counting how often each was
+   available (the availability count replaces the parent visit count in UCB, so
    rarely-legal moves are not over-explored);
 3. *expand* one untried legal action;
-4. *roll out* to the end of the game with a cheap policy;
-5. *back up* the result: each node's reward is that of the player who chose the
-   action leading to it, so opponents (and chance-free multi-step decisions of any
-   player) are searched in the same tree, each player maximizing their own share.
+4. *roll out* to the end of the game: the first ``heuristic_plies`` decisions by
+   the game's heuristic strategy (each seat reading only its own observation of the
+   sample), the rest by a cheap per-game policy (uniform random for games without
+   one);
+5. *back up*: every edge earns the reward of the seat that chose it (a win shared
+   by k players is worth 1/k), so each player maximizes its own share.
 
-Edges are keyed by (acting seat, action id), so a node stands for "what this seat
-has seen happen", and every player's decision points, including several decisions
-in a row by one player, are ordinary levels of the tree.
+``variant="mo"`` (the default) is multiple-observer ISMCTS: each seat has its own
+tree, and a move enters a seat's tree as that seat saw it: its own moves by id,
+other seats' moves by the public part of the events they produced. An opponent
+answering a duel therefore cannot "know" which face-down card it is answering, and
+this seat cannot plan on the card an opponent put back on the deck. ``"so"`` is
+single-observer ISMCTS (one tree keyed by action ids), kept for comparison: it was
+measurably weaker (docs/bots-builtin.md). Either way every player's decision
+points, including several decisions in a row by one player, are ordinary levels of
+the trees.
 
 The budget is an iteration count (deterministic: tests and simulations) and/or a
 wall-clock limit (live play only; a clock makes choices depend on machine speed).
@@ -33,6 +41,7 @@ from typing import Any
 
 from gameplay.rules.base import Game, State
 from gameplay.rules.bots.base import MASK63, DecisionContext, check_options, make_rng
+from gameplay.rules.bots.heuristic import Strategy, strategy_for
 
 RolloutPolicy = Callable[[State, int, list[str], random.Random], str]
 
@@ -82,16 +91,20 @@ class ISMCTSBot:
         "exploration": (int, float),
         "max_rollout_steps": (int,),
         "variant": (str,),
+        "heuristic_plies": (int,),
+        "opponent_model": (str,),
     }
 
     def __init__(
         self,
         *,
-        iterations: int | None = 300,
+        iterations: int | None = 100,
         time_limit: float | None = None,
         exploration: float = 0.7,
         max_rollout_steps: int = 2000,
         variant: str = "mo",
+        heuristic_plies: int = 8,
+        opponent_model: str = "heuristic",
         **unknown: Any,
     ) -> None:
         opts = {
@@ -102,6 +115,8 @@ class ISMCTSBot:
                 "exploration": exploration,
                 "max_rollout_steps": max_rollout_steps,
                 "variant": variant,
+                "heuristic_plies": heuristic_plies,
+                "opponent_model": opponent_model,
             }.items()
             if v is not None
         }
@@ -122,7 +137,16 @@ class ISMCTSBot:
             raise ValueError(
                 f"bot 'ismcts' variant must be 'mo' or 'so', got {variant!r}"
             )
+        if heuristic_plies < 0:
+            raise ValueError("bot 'ismcts' heuristic_plies must be >= 0")
         self.variant = variant
+        if opponent_model not in ("heuristic", "search"):
+            raise ValueError(
+                "bot 'ismcts' opponent_model must be 'heuristic' or 'search', "
+                f"got {opponent_model!r}"
+            )
+        self.heuristic_plies = heuristic_plies
+        self.opponent_model = opponent_model
         self.iterations = iterations
         self.time_limit = time_limit
         self.exploration = float(exploration)
@@ -149,7 +173,16 @@ class ISMCTSBot:
         game = ctx.game
         rng = make_rng(ctx.seed)
         rollout = rollout_policy_for(game.id)
-        players = len(ctx.observation.get("seats") or ()) or game.max_players
+        plies = self.heuristic_plies
+        strategy = heuristic_strategy(game.id)
+        if strategy is None:
+            plies = 0
+        model = self.opponent_model == "heuristic" and strategy is not None
+        me = ctx.seat
+        # One tree per seat; a game whose observation does not say how many seats
+        # there are gets the maximum (unused trees only cost a little time).
+        obs = ctx.observation
+        players = obs.get("players") or len(obs.get("seats") or ()) or game.max_players
         mo = self.variant == "mo"
         trees = [Node(-1) for _ in range(players if mo else 1)]
         tree_of = list(range(players)) if mo else [0] * game.max_players
@@ -180,6 +213,20 @@ class ISMCTSBot:
             while not is_over(state):
                 seat = actors(state)[0]
                 ids = legal_ids(state, seat)
+                if model and seat != me and len(ids) > 1:
+                    # Opponents in the tree play the game's heuristic from their
+                    # own observation: a realistic reply from the first visit,
+                    # where UCB with a handful of visits would reply at random.
+                    aid = _heuristic_move(game, state, seat, ids, strategy, rng)
+                    state, events = apply(state, seat, aid)
+                    for t in range(ntrees):
+                        key = (seat, aid if not mo or t == seat else _public(events))
+                        node = cur[t].children.get(key)
+                        if node is None:
+                            node = cur[t].children[key] = Node(seat)
+                        cur[t] = node
+                        paths[t].append(node)
+                    continue
                 children = cur[tree_of[seat]].children
                 untried = []
                 best_id, best_u = "", -1.0
@@ -211,11 +258,18 @@ class ISMCTSBot:
                     paths[t].append(node)
                 if expand:
                     break
-            # Rollout.
+            # Rollout: the first plies by the game's heuristic (each seat seeing
+            # only its own observation of the sample), the rest by the cheap policy.
             steps = 0
             while not is_over(state) and steps < self.max_rollout_steps:
                 seat = actors(state)[0]
-                aid = rollout(state, seat, legal_ids(state, seat), rng)
+                ids = legal_ids(state, seat)
+                if len(ids) == 1:
+                    aid = ids[0]
+                elif steps < plies:
+                    aid = _heuristic_move(game, state, seat, ids, strategy, rng)
+                else:
+                    aid = rollout(state, seat, ids, rng)
                 state, _ = apply(state, seat, aid)
                 steps += 1
             share = rewards(game, state) if is_over(state) else {}
@@ -225,6 +279,39 @@ class ISMCTSBot:
                     n.visits += 1
                     n.reward += share.get(n.seat, 0.0)
         return trees[tree_of[ctx.seat]]
+
+
+def heuristic_strategy(game_id: str) -> Strategy | None:
+    """The game's heuristic strategy, or None when it has none."""
+    try:
+        return strategy_for(game_id)
+    except ValueError:
+        return None
+
+
+def _heuristic_move(
+    game: Game,
+    state: State,
+    seat: int,
+    ids: list[str],
+    strategy: Strategy | None,
+    rng: random.Random,
+) -> str:
+    """A playout move by the heuristic, from ``seat``'s observation of the sample."""
+    ctx = DecisionContext(
+        game=game,
+        seat=seat,
+        observation=game.observe(state, seat),
+        legal_actions=[{"id": i} for i in ids],
+        sample_state=_no_sampling,
+        seed=0,
+    )
+    aid = strategy(ctx, rng)  # type: ignore[misc]
+    return aid if aid in ids else ids[0]
+
+
+def _no_sampling(rng_seed: int) -> State:
+    raise RuntimeError("playout heuristics do not sample states")
 
 
 def _public(events: list[dict[str, Any]]) -> str:

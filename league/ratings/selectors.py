@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.paginator import Page, Paginator
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
@@ -91,16 +92,10 @@ def ranking_page(
         loaded = Rating.objects.filter(pk__in=ids).select_related("participant__user")
         page_obj.object_list = sorted(loaded, key=lambda r: (-r.rating, r.pk))
     rows = []
-    for index, r in enumerate(page_obj.object_list):
-        if search:
-            rank = (
-                Rating.objects.filter(pool=pool)
-                .filter(Q(rating__gt=r.rating) | Q(rating=r.rating, id__lt=r.pk))
-                .count()
-                + 1
-            )
-        else:
-            rank = offset + index + 1
+    shown = list(page_obj.object_list)
+    found_ranks = _ranks_of(pool, [r.pk for r in shown]) if search else {}
+    for index, r in enumerate(shown):
+        rank = found_ranks[r.pk] if search else offset + index + 1
         rows.append(
             RankingRow(
                 rank=rank,
@@ -117,6 +112,22 @@ def ranking_page(
             )
         )
     return page_obj, rows
+
+
+def _ranks_of(pool: RatingPool, rating_ids: list[int]) -> dict[int, int]:
+    """Pool-wide ranks of a few rating rows, in one window-function query."""
+    if not rating_ids:
+        return {}
+    table = Rating._meta.db_table
+    marks = ", ".join(["%s"] * len(rating_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id, rank FROM (SELECT id, ROW_NUMBER() OVER"
+            f" (ORDER BY rating DESC, id) AS rank FROM {table} WHERE pool_id = %s)"
+            f" AS ranked WHERE id IN ({marks})",
+            [pool.pk, *rating_ids],
+        )
+        return dict(cursor.fetchall())
 
 
 def rating_for_user(*, user: User, game: str) -> float | None:

@@ -133,10 +133,10 @@ def pools_for_match(match: Match) -> list[RatingPool]:
 
     The game's global ladder when the match is rated; the league's and the
     season's pools when its context puts it in a league (directly or through a
-    tournament of that league). A voided match feeds nothing.
+    tournament of that league). A voided match feeds nothing: the check is
+    made under each pool's lock (``rating_apply_to_pool``), where it cannot
+    race with ``rating_void_match``.
     """
-    if MatchVoid.objects.filter(match_id=match.pk).exists():
-        return []
     pools: list[RatingPool] = []
     if match.rated:
         pools.append(pool_global(game=match.game))
@@ -224,9 +224,22 @@ def rating_apply_to_pool(
     """Apply one match's placements to one pool under the pool's lock."""
     with transaction.atomic():
         pool = RatingPool.objects.select_for_update().get(pk=pool_id)
-        if RatingEvent.objects.filter(pool=pool, match_id=match_id).exists():
+        # Asked only now, in a statement that starts after the lock was
+        # granted: under READ COMMITTED a subquery of the locking statement
+        # itself would still see the snapshot from before the wait, and miss
+        # the events a concurrent application of this match just committed.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT EXISTS (SELECT 1 FROM {RatingEvent._meta.db_table}"
+                " WHERE pool_id = %s AND match_id = %s),"
+                f" EXISTS (SELECT 1 FROM {MatchVoid._meta.db_table}"
+                " WHERE match_id = %s)",
+                [pool.pk, match_id, match_id],
+            )
+            already, voided = cursor.fetchone()
+        if already:
             return ApplyResult(pool.pk, False, "already applied")
-        if MatchVoid.objects.filter(match_id=match_id).exists():
+        if voided:
             return ApplyResult(pool.pk, False, "voided")
         if not all(kind_allows(pool.participants, p) for p in placements):
             return ApplyResult(pool.pk, False, "participant kind not allowed")
@@ -521,35 +534,46 @@ def rating_recompute_pool(
 
 
 def _write_event_values(changed: list[tuple[int, float, float, float]]) -> None:
-    """Bulk UPDATE ... FROM (VALUES ...): one statement per few thousand rows."""
+    """Rewrite (before, after, delta) of the changed events in bulk.
+
+    PostgreSQL: COPY the new values into a temporary table and run one
+    UPDATE ... FROM join (a VALUES list per chunk made the planner scan the
+    whole event table once per chunk). Elsewhere: UPDATE ... FROM a VALUES
+    CTE, a few thousand rows per statement.
+    """
     if not changed:
         return
     table = RatingEvent._meta.db_table
-    postgres = connection.vendor == "postgresql"
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "CREATE TEMPORARY TABLE league_recompute_values (id bigint,"
+                " b double precision, a double precision, d double precision)"
+                " ON COMMIT DROP"
+            )
+            with cursor.cursor.copy(
+                "COPY league_recompute_values (id, b, a, d) FROM STDIN"
+            ) as copy:
+                for row in changed:
+                    copy.write_row(row)
+            cursor.execute("ANALYZE league_recompute_values")
+            cursor.execute(
+                f"UPDATE {table} AS e SET rating_before = v.b, rating_after = v.a,"
+                " delta = v.d FROM league_recompute_values AS v WHERE e.id = v.id"
+            )
+            cursor.execute("DROP TABLE league_recompute_values")
+        return
     chunk = 5000
     with connection.cursor() as cursor:
         for start in range(0, len(changed), chunk):
             part = changed[start : start + chunk]
-            if postgres:
-                first = "(%s::bigint, %s::double precision, %s::double precision,"
-                first += " %s::double precision)"
-                values = ", ".join([first] + ["(%s, %s, %s, %s)"] * (len(part) - 1))
-            else:
-                values = ", ".join(["(%s, %s, %s, %s)"] * len(part))
-            params = [x for row in part for x in row]
-            if postgres:
-                sql = (
-                    f"UPDATE {table} AS e SET rating_before = v.b, rating_after = v.a,"
-                    f" delta = v.d FROM (VALUES {values}) AS v(id, b, a, d)"
-                    " WHERE e.id = v.id"
-                )
-            else:
-                sql = (
-                    f"WITH v(id, b, a, d) AS (VALUES {values}) UPDATE {table}"
-                    " SET rating_before = v.b, rating_after = v.a, delta = v.d"
-                    f" FROM v WHERE {table}.id = v.id"
-                )
-            cursor.execute(sql, params)
+            values = ", ".join(["(%s, %s, %s, %s)"] * len(part))
+            cursor.execute(
+                f"WITH v(id, b, a, d) AS (VALUES {values}) UPDATE {table}"
+                " SET rating_before = v.b, rating_after = v.a, delta = v.d"
+                f" FROM v WHERE {table}.id = v.id",
+                [x for row in part for x in row],
+            )
 
 
 def _write_ratings(

@@ -219,7 +219,9 @@ def test_void_removes_match_and_recomputes(users) -> None:
     got = {pid: row[0] for pid, row in _ratings(pool).items()}
     assert got == {pid: s.rating for pid, s in expected.states.items()}
     # A late "match finished" task must not bring it back.
-    assert rating_apply_match(match_id=voided.pk) == []
+    late = rating_apply_match(match_id=voided.pk)
+    assert [(r.applied, r.reason) for r in late] == [(False, "voided")]
+    assert not RatingEvent.objects.filter(match=voided).exists()
 
 
 def test_correct_result_keeps_order_and_recomputes(users) -> None:

@@ -334,3 +334,11 @@ def test_api_league_match_for_registered_players(api, users) -> None:
         format="json",
     )
     assert bad.status_code == 400
+
+
+def test_admin_lists_league_models(client, rated) -> None:
+    admin = UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    for model in ("league", "participant", "ratingpool", "rating", "tournament"):
+        response = client.get(reverse(f"admin:league_{model}_changelist"))
+        assert response.status_code == 200, model

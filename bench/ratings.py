@@ -89,6 +89,11 @@ def setup_django() -> None:
     from django.core.management import call_command
 
     settings.ALLOWED_HOSTS = ["*"]
+    # One connection for the whole run (a web process renews it every 60 s;
+    # here that would only add reconnects to random samples).
+    from django.db import connection
+
+    connection.settings_dict["CONN_MAX_AGE"] = None
     call_command("migrate", verbosity=0)
 
 
@@ -398,11 +403,31 @@ def bench_rankings(rng: random.Random) -> dict:
     }
 
 
+def share_priority_with_backend() -> None:
+    """If the benchmark runs at raised priority (``nice -n -10 ...``, root),
+    give its local PostgreSQL backend the same priority: on a shared machine
+    most of an update's wall time is that process waiting for a core."""
+    from django.db import connection
+
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    if own >= 0 or connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    try:
+        os.setpriority(os.PRIO_PROCESS, backend, own)
+        log(f"database backend {backend} reniced to {own}")
+    except OSError as exc:  # remote server, or not allowed
+        log(f"could not renice the database backend: {exc}")
+
+
 def main() -> None:
     vendor, cleanup = prepare_database()
     rng = random.Random(2026)
     try:
         setup_django()
+        share_priority_with_backend()
         log(f"database: {vendor}; seeding {PLAYERS:,} rated players")
         started = time.perf_counter()
         user_ids = seed_players(rng)
@@ -418,6 +443,7 @@ def main() -> None:
         )
         # The machine is shared: say how busy it was (2 cores here).
         out["load_avg_1m"] = round(os.getloadavg()[0], 1)
+        out["nice"] = os.getpriority(os.PRIO_PROCESS, 0)
     finally:
         cleanup()
     print(json.dumps(out))

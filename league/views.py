@@ -270,15 +270,18 @@ def _tournament_create(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect(f"{reverse('accounts:login')}?next={request.path}")
     form = TournamentForm(request.POST)
-    league = None
+    league = season = None
     league_slug = request.POST.get("league") or ""
     if league_slug:
         league = League.objects.filter(slug=league_slug).first()
+    season_id = request.POST.get("season") or ""
+    if league is not None and season_id.isdigit():
+        season = league.seasons.filter(pk=int(season_id)).first()
     if form.is_valid():
         data = form.cleaned_data
         try:
             tournament = tournament_services.tournament_create(
-                by=request.user, league=league, **data
+                by=request.user, league=league, season=season, **data
             )
         except LeagueError as exc:
             form.add_error(None, exc.message)
@@ -319,6 +322,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         context["bracket"] = tournament_selectors.bracket_view(tournament=tournament)
     else:
         context["standings"] = tournament_selectors.standings(tournament=tournament)
+        context["cross_table"] = tournament_selectors.cross_table(tournament=tournament)
         context["tiebreak_labels"] = [
             tournament_selectors.TIEBREAK_LABELS[t]
             for t in tournament_services.standings_tiebreaks(tournament)

@@ -79,6 +79,43 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
     ]
 
 
+@dataclass(frozen=True)
+class CrossRow:
+    entrant: Entrant
+    cells: list[list[float | None]]  # per opponent: points of each game, or None
+    score: float
+
+
+def cross_table(*, tournament: Tournament) -> list[CrossRow]:
+    """Round-robin grid: each row's points against each column (two games in a
+    double round robin); the diagonal and unplayed games are empty."""
+    if tournament.format not in (
+        TournamentFormat.ROUND_ROBIN,
+        TournamentFormat.DOUBLE_ROUND_ROBIN,
+    ):
+        return []
+    order = [row.entrant for row in standings(tournament=tournament)]
+    index = {e.pk: i for i, e in enumerate(order)}
+    grid: list[list[list[float | None]]] = [[[] for _ in order] for _ in order]
+    decided = tournament.pairings.filter(
+        status=PairingStatus.DONE, second__isnull=False
+    ).order_by("round__number")
+    for p in decided:
+        if p.first_id not in index or p.second_id not in index:
+            continue
+        a, b = index[p.first_id], index[p.second_id]
+        grid[a][b].append(p.first_points)
+        grid[b][a].append(p.second_points)
+    return [
+        CrossRow(
+            entrant=e,
+            cells=[cell or None for cell in grid[i]],
+            score=sum(x for cell in grid[i] for x in cell),
+        )
+        for i, e in enumerate(order)
+    ]
+
+
 def rounds(*, tournament: Tournament) -> list[tuple]:
     """[(round, [pairings])] in order, for the results tables."""
     pairings = (

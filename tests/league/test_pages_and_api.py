@@ -342,3 +342,36 @@ def test_admin_lists_league_models(client, rated) -> None:
     for model in ("league", "participant", "ratingpool", "rating", "tournament"):
         response = client.get(reverse(f"admin:league_{model}_changelist"))
         assert response.status_code == 200, model
+
+
+def test_round_robin_page_shows_cross_table_and_season_tournament_form(
+    client, users, django_capture_on_commit_callbacks
+) -> None:
+    season = SeasonFactory()
+    league = season.league
+    league.organisers.add(users[9])
+    client.force_login(users[9])
+    for u in users[:3]:
+        services.season_register(season=season, user=u)
+    response = client.post(
+        reverse("league:tournaments"),
+        {
+            "name": "Season round robin",
+            "game": "duelo",
+            "format": "round_robin",
+            "participants": "mixed",
+            "seeding": "rating",
+            "round_hours": "24",
+            "league": league.slug,
+            "season": str(season.pk),
+        },
+    )
+    assert response.status_code == 302
+    t = Tournament.objects.get(name="Season round robin")
+    assert t.season == season and t.league == league
+    for u in users[:3]:
+        ts.tournament_enter(tournament=t, user=u)
+    with django_capture_on_commit_callbacks(execute=True):
+        ts.tournament_start(tournament=t, by=users[9])
+    body = client.get(reverse("league:tournament", args=[t.slug])).content.decode()
+    assert "Cross table" in body and "Direct encounter" in body and "bye" in body

@@ -101,6 +101,14 @@ def test_round_robin_completes_with_everyone_meeting_once(
     assert sum(row.score for row in table) == 6
     assert t.champion.pk == table[0].entrant.pk
     assert "direct_encounter" in table[0].tiebreaks
+    grid = selectors.cross_table(tournament=t)
+    assert [row.entrant for row in grid] == [row.entrant for row in table]
+    assert [row.score for row in grid] == [row.score for row in table]
+    for i, row in enumerate(grid):
+        assert row.cells[i] is None
+        for j, cell in enumerate(row.cells):
+            if i != j:
+                assert len(cell) == 1 and cell[0] + grid[j].cells[i][0] == 1
     # Rated tournament games fed the global ladder.
     assert RatingEvent.objects.filter(pool=pool_global(game="duelo")).count() == 12
 

@@ -16,6 +16,15 @@ Cowling, Powley and Whitehouse (2012). Each iteration:
 5. *back up*: every edge earns the reward of the seat that chose it (a win shared
    by k players is worth 1/k), so each player maximizes its own share.
 
+Opponents' decisions inside the tree are made by the game's heuristic reading the
+opponent's own observation of the sample (``opponent_model="heuristic"``, the
+default when the game has a heuristic). With a small budget an opponent node is
+visited a handful of times, so UCB there replies almost at random and the search
+overrates bold plays; a heuristic reply is realistic from the first visit. The
+seat's own decisions, including multi-step ones, are searched with UCB.
+``opponent_model="search"`` searches opponents' decisions with UCB in their own
+trees instead (textbook MO-ISMCTS).
+
 ``variant="mo"`` (the default) is multiple-observer ISMCTS: each seat has its own
 tree, and a move enters a seat's tree as that seat saw it: its own moves by id,
 other seats' moves by the public part of the events they produced. An opponent

@@ -13,7 +13,7 @@ from .helpers import GAME, decision_points
 BOTS = {
     "random": {},
     "heuristic": {},
-    "ismcts": {"iterations": 40},
+    "ismcts": {"iterations": 16},
 }
 
 

@@ -68,7 +68,7 @@ def test_heuristic_visits_every_decision_point_type() -> None:
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_ismcts_only_chooses_legal_ids(players: int) -> None:
-    bot = get_bot("ismcts", iterations=12)
+    bot = get_bot("ismcts", iterations=6)
     count = 0
     for seed in range(2):
         for _state, _seat, ctx, aid in decision_points(players, seed, bot.choose):
@@ -77,9 +77,12 @@ def test_ismcts_only_chooses_legal_ids(players: int) -> None:
     assert count > 10
 
 
-def test_ismcts_so_variant_and_time_budget_choose_legal_ids() -> None:
-    so = get_bot("ismcts", iterations=20, variant="so")
-    timed = get_bot("ismcts", iterations=None, time_limit=0.005)
-    for bot in (so, timed):
+def test_ismcts_variants_and_time_budget_choose_legal_ids() -> None:
+    bots = [
+        get_bot("ismcts", iterations=20, variant="so", opponent_model="search"),
+        get_bot("ismcts", iterations=20, opponent_model="search", heuristic_plies=0),
+        get_bot("ismcts", iterations=None, time_limit=0.005),
+    ]
+    for bot in bots:
         for _state, _seat, ctx, aid in decision_points(3, 4, bot.choose):
             assert aid in ctx.legal_ids

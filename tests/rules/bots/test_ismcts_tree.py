@@ -1,0 +1,49 @@
+"""Shape of the ISMCTS trees: other seats' decisions inside, hidden moves merged."""
+
+from __future__ import annotations
+
+from gameplay.rules.bots import decision_context, get_bot
+from gameplay.rules.bots.ismcts import Node
+
+from .helpers import GAME
+
+
+def _walk(node: Node, depth: int = 0):  # type: ignore[no-untyped-def]
+    for key, child in node.children.items():
+        yield depth, key, child
+        yield from _walk(child, depth + 1)
+
+
+def test_mo_tree_searches_opponents_without_seeing_their_hidden_moves() -> None:
+    state = GAME.setup({"players": 2, "start": 0}, seed=9)
+    ctx = decision_context(GAME, state, 0, seed=1)
+    bot = get_bot("ismcts", iterations=300, opponent_model="search")
+    root = bot.search(ctx)
+    nodes = list(_walk(root))
+    assert sum(c.visits for c in root.children.values()) == 300
+    # Own moves are keyed by action id, several levels deep (card, then face...).
+    assert {k[1] for d, k, _ in nodes if d == 0} == set(ctx.legal_ids)
+    assert any(k[0] == 0 and k[1].startswith("face:") for d, k, _ in nodes if d == 1)
+    # The opponent's decisions are in the tree...
+    theirs = [(d, k) for d, k, _ in nodes if k[0] == 1]
+    assert theirs
+    # ...but seat 0 sees them only through public events: never which card seat
+    # 1 picked or answered with before it was revealed.
+    assert not any(k[1].startswith(("card:", "answer:")) for _, k in theirs)
+
+
+def test_so_tree_keys_every_move_by_its_id() -> None:
+    state = GAME.setup({"players": 2, "start": 0}, seed=9)
+    ctx = decision_context(GAME, state, 0, seed=1)
+    bot = get_bot("ismcts", iterations=300, variant="so", opponent_model="search")
+    keys = [k for _, k, _ in _walk(bot.search(ctx))]
+    assert any(k[0] == 1 and k[1].startswith("answer:") for k in keys)
+
+
+def test_rewards_back_up_to_the_seat_that_chose_each_edge() -> None:
+    state = GAME.setup({"players": 3, "start": 0}, seed=2)
+    ctx = decision_context(GAME, state, 0, seed=4)
+    root = get_bot("ismcts", iterations=120).search(ctx)
+    for _, key, child in _walk(root):
+        assert child.seat == key[0]
+        assert 0.0 <= child.reward <= child.visits

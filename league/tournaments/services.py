@@ -763,7 +763,9 @@ def _round_maybe_complete(tournament: Tournament, rnd: Round, now: datetime) -> 
         return
     rnd.status = RoundStatus.COMPLETE
     rnd.save(update_fields=["status"])
-    if tournament.rounds.filter(number__gt=rnd.number).exists():
+    # A round robin game voided in an earlier round is replayed while later
+    # rounds go on: move on only once every round so far is complete.
+    if tournament.rounds.exclude(status=RoundStatus.COMPLETE).exists():
         return
     new = _next_round(tournament, now)
     if new is None:

@@ -465,3 +465,22 @@ def test_multiplayer_table_no_show_forfeits_and_game_goes_on(
     assert pairing.outcome == PairingOutcome.FORFEIT
     last = pairing.seats.get(seat=2)
     assert last.placement == 3 and last.points == 0.0
+
+
+def test_void_in_an_earlier_round_robin_round_replays_and_finishes_again(
+    users, organiser, run, django_capture_on_commit_callbacks
+) -> None:
+    t = _make(organiser, users[:3], "round_robin", rated=False)
+    _start(t, organiser, django_capture_on_commit_callbacks)
+    run(t)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED and t.rounds.count() == 3
+    early = t.pairings.filter(round__number=1, second__isnull=False).get()
+    with django_capture_on_commit_callbacks(execute=True):
+        ts.pairing_void(pairing_id=early.pk, by=organiser)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.RUNNING and t.champion is None
+    run(t)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED and t.rounds.count() == 3
+    assert t.pairings.get(pk=early.pk).status == PairingStatus.DONE

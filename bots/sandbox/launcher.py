@@ -92,7 +92,7 @@ def child(req, fds, err_w):
         for target, source in enumerate(high):
             os.dup2(source, target, inheritable=True)
         os.closerange(4, err_w)
-        os.closerange(err_w + 1, 1 << 16)
+        os.closerange(err_w + 1, max(1 << 16, os.sysconf("SC_OPEN_MAX")))
         os.setpgid(0, 0)
         os.chdir("/")
         for which, soft, hard in req["rlimits"]:

@@ -45,6 +45,10 @@ def status():
             out[key] = value.strip()
     return out
 st = status()
+# Only stdin, stdout, stderr (and the descriptor listing /proc/self/fd itself):
+# a leaked worker descriptor (database socket, launcher socket) would be a hole.
+extra_fds = set(os.listdir("/proc/self/fd")) - {"0", "1", "2"}
+checks["no_inherited_fds"] = len(extra_fds) <= 1
 checks["uid_unprivileged"] = os.getuid() != 0 and os.geteuid() != 0
 checks["no_capabilities"] = int(st["CapEff"], 16) == 0 and int(st["CapPrm"], 16) == 0
 checks["no_new_privs"] = st.get("NoNewPrivs") == "1"

@@ -28,6 +28,7 @@ def test_selftest_proves_every_layer(sandbox_config: SandboxConfig) -> None:
     status = run_selftest(sandbox_config)
     assert status.ok, status.reason
     expected = {
+        "no_inherited_fds",
         "uid_unprivileged",
         "no_capabilities",
         "no_new_privs",

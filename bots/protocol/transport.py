@@ -28,7 +28,7 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any
+from typing import Any, NoReturn
 
 from bots.sandbox import (
     SandboxConfig,
@@ -345,7 +345,7 @@ class BotProcess:
                 return
             self._stderr.feed(chunk)
 
-    def _raise_crash(self, what: str) -> None:
+    def _raise_crash(self, what: str) -> NoReturn:
         # Give the process a moment to finish exiting so the status is real.
         try:
             rc: int | None = self.process.popen.wait(timeout=0.5)
@@ -353,7 +353,7 @@ class BotProcess:
             rc = None
         self._fault("crash", f"{what}; {describe_exit(rc)}")
 
-    def _fault(self, reason: str, detail: str) -> None:
+    def _fault(self, reason: str, detail: str) -> NoReturn:
         """Kill the bot and raise: a faulted bot is never talked to again."""
         self.close()
         raise BotFault(reason, detail, stderr=self.stderr_tail)

@@ -336,9 +336,10 @@ class Launcher:
         If its launcher is gone, so is the child (parent-death signal): it
         counts as killed.
         """
-        return self._await(
+        code: int | None = self._await(
             lambda: self._exits.pop(pid, None), generation, timeout, lost=-9
         )
+        return code
 
     def _await(
         self,

@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .launcher import LaunchedProcess
 from .policy import SandboxConfig, SandboxError
 from .runner import bwrap_features, processes_of_uid, spawn_sandboxed
 from .seccomp import SeccompUnavailable, compiled_filter
@@ -128,9 +129,20 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
     """Run the probe and return the verdict (never raises for a broken sandbox)."""
     started = time.monotonic()
 
-    def verdict(ok: bool, reason: str, **extra: object) -> SandboxStatus:
+    def verdict(
+        ok: bool,
+        reason: str,
+        checks: dict[str, bool] | None = None,
+        bwrap_version: str = "",
+        per_slot_uid: bool = False,
+    ) -> SandboxStatus:
         return SandboxStatus(
-            ok=ok, reason=reason, duration_s=time.monotonic() - started, **extra
+            ok=ok,
+            reason=reason,
+            checks=checks or {},
+            bwrap_version=bwrap_version,
+            per_slot_uid=per_slot_uid,
+            duration_s=time.monotonic() - started,
         )
 
     if not os.path.exists(config.bwrap_path):
@@ -176,17 +188,20 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
         checks["host_uid_is_slot_uid"] = host_uids == {host_uid}
         checks["nothing_survives"] = not processes_of_uid(host_uid)
     failed = sorted(name for name, passed in checks.items() if not passed)
-    extra = {
-        "checks": checks,
-        "bwrap_version": features.version,
-        "per_slot_uid": host_uid is not None,
-    }
-    if failed:
-        return verdict(False, "isolation checks failed: " + ", ".join(failed), **extra)
-    return verdict(True, "sandbox verified", **extra)
+    results = {name: bool(passed) for name, passed in checks.items()}
+    reason = "isolation checks failed: " + ", ".join(failed) if failed else ""
+    return verdict(
+        not failed,
+        reason or "sandbox verified",
+        checks=results,
+        bwrap_version=features.version,
+        per_slot_uid=host_uid is not None,
+    )
 
 
-def _read_probe(popen: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, bytes]:
+def _read_probe(
+    popen: subprocess.Popen[bytes] | LaunchedProcess, timeout: float
+) -> tuple[bytes, bytes]:
     """Read the probe's single report line (bounded in time and size)."""
     stdout, stderr = popen.stdout, popen.stderr
     assert stdout is not None and stderr is not None

@@ -1,0 +1,994 @@
+"""Live-play load benchmark: concurrent two-player Duelo games over real WebSockets.
+
+Run with no arguments (``python bench/live_load.py``). It takes about four
+minutes, talks over loopback only, stops by itself and leaves no process behind.
+The last stdout line is one JSON object (``games``, ``moves_per_s``,
+``rtt_p50_ms``, ``rtt_p99_ms``, ``errors``, ``lost_moves``, CPU shares, the
+per-level table and ``max_games_meeting_targets``); progress goes to stderr.
+
+Why it is built this way:
+
+* The server is the real one: uvicorn serving ``config.asgi:application`` in a
+  subprocess, as ``make run`` starts it, on a free 127.0.0.1 port, against the
+  configured Redis (``REDIS_URL``, else a private embedded Redis under
+  ``var/bench/``) and database (``DATABASE_URL`` names a server on which a
+  dedicated bench database is created and dropped; else a fresh SQLite file
+  under ``var/bench/``). Measuring anything less (in-process communicators, an
+  in-memory channel layer) would hide the costs players actually pay.
+* Players are real: every seat authenticates with a Django session cookie and
+  the Origin header that ``AllowedHostsOriginValidator`` accepts, receives its
+  own state frames, waits about a second (jittered) when it is its turn, picks a
+  random legal action from the frame it got and sends the version it chose at.
+  Matches are made through ``gameplay.services`` (``match_create`` and
+  ``match_start``) before the server starts, so set-up never loads the server.
+* The clients run in separate processes from the server so they do not steal
+  its event loop; all of it still shares two cores with Redis and the database,
+  so the CPU of every part is sampled from ``/proc`` and reported beside the
+  latencies, together with what the rest of the machine used meanwhile.
+* Concurrency ramps up level by level (25 ... 400 games, each level adding
+  games to the ones already playing), and every level is measured in its own
+  window, so when the top level misses a target the report also says which
+  largest level still met all of them.
+
+Per move it records the round trip from sending ``act`` to the state frame
+carrying a newer version (``rtt_*``, what a player waits for before the board
+changes; a move with no such frame within 5 s counts as 5000 ms) and to the
+``ack`` (``ack_rtt_*``). Errors are error frames, unexpected
+disconnects, failed connects, moves with no reply within 5 s and stalls (a
+waiting seat that hears nothing for 8 s, then resyncs). A lost move is one whose
+new version never arrived as a state frame within 5 s, acknowledged or not.
+
+Knobs for development only (environment variables; the benchmark needs none):
+``LIVE_LOAD_LEVELS`` ("25,50"), ``LIVE_LOAD_WINDOW_S``, ``LIVE_LOAD_CLIENTS``,
+``LIVE_LOAD_UVICORN_ARGS`` (extra server flags), ``LIVE_LOAD_SETTINGS`` (another
+settings module) and ``LIVE_LOAD_PYSPY`` (write a py-spy profile of the server
+during the top level's window to that path).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import multiprocessing as mp
+import os
+import platform
+import queue
+import random
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH_DIR = ROOT / "var" / "bench"
+
+LEVELS = tuple(
+    int(n)
+    for n in os.environ.get("LIVE_LOAD_LEVELS", "25,50,100,200,300,400").split(",")
+)
+RAMP_S = 4.0  # a level's new players connect spread over this long...
+SETTLE_S = 4.0  # ...then the level plays this long before it is measured...
+WINDOW_S = float(os.environ.get("LIVE_LOAD_WINDOW_S", "20"))  # ...for this long.
+THINK_S = (0.5, 1.5)  # a player's pause before moving: about once a second
+MOVE_TIMEOUT_S = 5.0
+STALL_S = 8.0  # far beyond a move's think time plus its round trip
+DRAIN_S = MOVE_TIMEOUT_S + 1.0
+CLIENT_PROCESSES = int(os.environ.get("LIVE_LOAD_CLIENTS", "2"))
+# A Duelo game between random players averages ~36 moves (2 to ~60), about 36 s
+# here; each pair gets enough started matches to keep playing until the end.
+MATCH_SECONDS_BUDGET = 15.0
+TARGETS = {"games": 400, "rtt_p50_ms": 5.0, "rtt_p99_ms": 50.0}
+UVICORN_ARGS = ["--ws", "websockets", "--lifespan", "off"]  # as `make run`
+PROGRESS_EVERY_S = 5.0
+# `make run` uses the development settings; another module lets a proposed
+# settings change be measured before anyone commits it.
+SETTINGS_MODULE = os.environ.get("LIVE_LOAD_SETTINGS", "config.settings.development")
+
+
+def log(message: str) -> None:
+    print(f"[live_load {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr)
+
+
+# --- timeline -----------------------------------------------------------------
+
+
+def level_span() -> float:
+    return RAMP_S + SETTLE_S + WINDOW_S
+
+
+def level_windows(t0: float) -> list[tuple[float, float, float, float]]:
+    """(level start, window start, window end, level end) per level, monotonic."""
+    spans = []
+    for i in range(len(LEVELS)):
+        start = t0 + i * level_span()
+        window = start + RAMP_S + SETTLE_S
+        spans.append((start, window, window + WINDOW_S, start + level_span()))
+    return spans
+
+
+def plan_pairs() -> list[dict[str, Any]]:
+    """Which pair joins at which level and how many matches it needs."""
+    total = len(LEVELS) * level_span()
+    pairs = []
+    previous = 0
+    for index, games in enumerate(LEVELS):
+        remaining = total - index * level_span()
+        needed = math.ceil(remaining / MATCH_SECONDS_BUDGET) + 2
+        new = games - previous
+        for k in range(new):
+            pairs.append(
+                {
+                    "level": index,
+                    "offset": index * level_span() + RAMP_S * k / max(1, new),
+                    "matches": needed,
+                }
+            )
+        previous = games
+    return pairs
+
+
+# --- services: Redis, database, server ------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of one process (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pids_named(name: str) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{entry}/comm").read_text().strip() == name:
+                    out.append(int(entry))
+    return out
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) jiffies of the whole machine, from /proc/stat."""
+    with open("/proc/stat") as stat:
+        values = [int(v) for v in stat.readline().split()[1:]]
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
+
+
+def private_redis_db(url: str) -> str:
+    """The configured Redis, but logical database 15 (pub/sub is per server).
+
+    Matches finishing and players leaving enqueue Celery tasks (ratings, grace
+    periods). On a shared Redis a real worker would run them against its own
+    database, where the bench's match ids mean other matches; in database 15
+    no worker listens, and the key prefixes keep channels and cache apart.
+    """
+    if not url:
+        return ""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        query = dict(parse_qsl(parts.query), db="15")
+        return f"unix://{parts.path}?{urlencode(query)}"
+    return urlunsplit(parts._replace(path="/15"))
+
+
+class Database:
+    """SQLite under the run directory, or a dedicated database on DATABASE_URL."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.admin_url = os.environ.get("DATABASE_URL", "")
+        self.name = ""
+        if self.admin_url:
+            import environ
+
+            config = environ.Env.db_url_config(self.admin_url)
+            if "postgresql" not in config["ENGINE"]:
+                raise SystemExit("live_load: DATABASE_URL must be PostgreSQL or unset")
+            self.config = config
+            self.name = f"kfa_bench_live_{os.getpid()}"
+            base, _, _ = self.admin_url.rpartition("/")
+            self.url = f"{base}/{self.name}"
+            self.kind = "postgresql"
+        else:
+            self.url = f"sqlite:///{run_dir / 'db.sqlite3'}"
+            self.kind = "sqlite"
+
+    def _admin(self):
+        import psycopg
+
+        c = self.config
+        return psycopg.connect(
+            dbname=c["NAME"],
+            user=c["USER"] or None,
+            password=c["PASSWORD"] or None,
+            host=c["HOST"] or None,
+            port=c["PORT"] or None,
+            autocommit=True,
+        )
+
+    def create(self) -> None:
+        if self.kind == "postgresql":
+            with self._admin() as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.name}"')
+                conn.execute(f'CREATE DATABASE "{self.name}"')
+
+    def drop(self) -> None:
+        if self.kind == "postgresql":
+            with self._admin() as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+    def describe(self) -> str:
+        if self.kind == "postgresql":
+            with self._admin() as conn:
+                version = conn.execute("show server_version").fetchone()[0]
+            return f"postgresql {version} (dedicated database {self.name})"
+        import sqlite3
+
+        return f"sqlite {sqlite3.sqlite_version} (WAL, fresh file)"
+
+
+def prepare_django(db: Database, redis_url: str, prefix: str) -> None:
+    """Environment shared by this process and the server, then django.setup()."""
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": SETTINGS_MODULE,
+            # Production runs without DEBUG; with it Django keeps every query.
+            "DEBUG": "0",
+            "DATABASE_URL": db.url,
+            "REDIS_URL": redis_url,
+            "CHANNELS_PREFIX": prefix,
+            "CACHE_PREFIX": prefix,
+            "LOG_LEVEL": "WARNING",
+        }
+    )
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def create_players(pairs: list[dict[str, Any]]) -> None:
+    """Users, session cookies and started matches for every pair (adds to pairs)."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.hashers import make_password
+    from django.db import transaction
+    from django.test import override_settings
+
+    from accounts.models import User
+    from gameplay import services
+    from gameplay.services import SeatSpec
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    backend = "django.contrib.auth.backends.ModelBackend"
+    users = User.objects.bulk_create(
+        User(username=f"bench{i}", password=make_password(None))
+        for i in range(2 * len(pairs))
+    )
+    with transaction.atomic():
+        sessions = []
+        for user in users:
+            session = store()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = backend
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            sessions.append(session.session_key)
+    # Nobody listens before the server starts, so skip the start broadcasts.
+    started = time.monotonic()
+    made = 0
+    with override_settings(CHANNEL_LAYERS={}):
+        for index, pair in enumerate(pairs):
+            seats = [
+                SeatSpec(user=users[2 * index]),
+                SeatSpec(user=users[2 * index + 1]),
+            ]
+            pair["cookies"] = [sessions[2 * index], sessions[2 * index + 1]]
+            pair["match_ids"] = []
+            for _ in range(pair["matches"]):
+                match = services.match_create(game="duelo", seats=seats, config={})
+                services.match_start(match_id=match.pk)
+                pair["match_ids"].append(str(match.public_id))
+                made += 1
+            if index % 50 == 49:
+                log(f"  {made} matches started ({time.monotonic() - started:.0f} s)")
+
+
+def start_server(run_dir: Path, port: int, extra: list[str]) -> subprocess.Popen:
+    args = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "config.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        *UVICORN_ARGS,
+        "--log-level",
+        "warning",
+        "--no-access-log",
+        *extra,
+    ]
+    # The child keeps its own copy of the log's descriptor.
+    with open(run_dir / "server.log", "wb") as out:
+        return subprocess.Popen(
+            args,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def wait_ready(server: subprocess.Popen, port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"live_load: the server exited ({server.returncode})")
+        with (
+            contextlib.suppress(OSError),
+            socket.create_connection(("127.0.0.1", port), timeout=1),
+        ):
+            return
+        time.sleep(0.1)
+    raise SystemExit("live_load: the server did not come up")
+
+
+def stop_process(proc: subprocess.Popen | mp.Process, timeout: float = 10.0) -> None:
+    """SIGTERM, wait, then SIGKILL; always reaped."""
+    if isinstance(proc, subprocess.Popen):
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        return
+    if proc.is_alive():
+        proc.terminate()
+        proc.join(timeout)
+        if proc.is_alive():
+            proc.kill()
+    proc.join()
+
+
+# --- clients ----------------------------------------------------------------------
+
+
+class Pending:
+    """One sent move, waiting for its state frame."""
+
+    __slots__ = ("ack_version", "acked", "error", "rid", "sent", "shown", "version")
+
+    def __init__(self, rid: str, version: int, sent: float) -> None:
+        self.rid = rid
+        self.version = version
+        self.sent = sent
+        self.acked: float | None = None
+        self.ack_version: int | None = None
+        self.shown: float | None = None
+        self.error: str | None = None
+
+
+class SeatConn:
+    """What one player's connection has seen so far."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.latest: dict[str, Any] | None = None
+        self.changed = asyncio.Event()
+        self.done = asyncio.Event()
+        self.pending: Pending | None = None
+        self.closed = False
+        self.closing = False
+
+
+class Client:
+    """One client process: its pairs, their records, and progress reports."""
+
+    def __init__(self, plan: dict[str, Any], reports: mp.Queue) -> None:
+        self.url = plan["url"]
+        self.origin = plan["origin"]
+        self.pairs = plan["pairs"]
+        self.t0 = plan["t0"]
+        self.stop_at = plan["stop_at"]
+        self.reports = reports
+        self.moves: list[tuple[float, float | None, float | None, str]] = []
+        self.errors: list[tuple[float, str]] = []
+        self.games_active = 0
+        self.games_done = 0
+        self.exhausted = 0
+        self.reported = 0
+        self.request = 0
+
+    def error(self, kind: str) -> None:
+        self.errors.append((time.monotonic(), kind))
+
+    async def run(self) -> None:
+        reporter = asyncio.create_task(self.report_loop())
+        await asyncio.gather(*(self.play_pair(pair) for pair in self.pairs))
+        reporter.cancel()
+        self.reports.put(
+            (
+                "result",
+                os.getpid(),
+                {
+                    "moves": self.moves,
+                    "errors": self.errors,
+                    "games_done": self.games_done,
+                    "exhausted": self.exhausted,
+                },
+            )
+        )
+
+    async def report_loop(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            fresh = self.moves[self.reported :]
+            self.reported += len(fresh)
+            self.reports.put(
+                (
+                    "progress",
+                    os.getpid(),
+                    {
+                        "at": time.monotonic(),
+                        "moves": [(m[0], m[1]) for m in fresh],
+                        "errors": len(self.errors),
+                        "lost": sum(1 for m in fresh if m[3] == "lost"),
+                        "games_active": self.games_active,
+                    },
+                )
+            )
+
+    async def play_pair(self, pair: dict[str, Any]) -> None:
+        await asyncio.sleep(max(0.0, self.t0 + pair["offset"] - time.monotonic()))
+        for public_id in pair["match_ids"]:
+            if time.monotonic() >= self.stop_at:
+                return
+            try:
+                await self.play_match(public_id, pair["cookies"])
+            except Exception as exc:  # counted; the pair plays on
+                self.error(f"client:{type(exc).__name__}")
+        if time.monotonic() < self.stop_at:
+            self.exhausted += 1
+
+    async def connect(self, public_id: str, cookie: str):
+        from websockets.asyncio.client import connect
+
+        for attempt in range(3):
+            try:
+                return await connect(
+                    f"{self.url}/ws/match/{public_id}/",
+                    origin=self.origin,
+                    additional_headers={"Cookie": f"sessionid={cookie}"},
+                    proxy=None,
+                    ping_interval=None,
+                    open_timeout=10,
+                    max_size=2**22,
+                )
+            except Exception as exc:  # every failure is counted
+                self.error(f"connect:{type(exc).__name__}")
+                await asyncio.sleep(1.0 + attempt)
+        return None
+
+    async def play_match(self, public_id: str, cookies: list[str]) -> None:
+        sockets = await asyncio.gather(*(self.connect(public_id, c) for c in cookies))
+        conns = [SeatConn(ws) for ws in sockets if ws is not None]
+        if len(conns) != 2:
+            for conn in conns:
+                await conn.ws.close()
+            return
+        self.games_active += 1
+        try:
+            await asyncio.gather(*(self.play_seat(conn) for conn in conns))
+        finally:
+            self.games_active -= 1
+        if all(c.latest and c.latest["status"] != "active" for c in conns):
+            self.games_done += 1
+
+    async def read_frames(self, conn: SeatConn) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for raw in conn.ws:
+                now = time.monotonic()
+                frame = json.loads(raw)
+                kind = frame.get("type")
+                pending = conn.pending
+                if kind == "state":
+                    latest = conn.latest
+                    if latest is None or frame["version"] >= latest["version"]:
+                        conn.latest = frame
+                    if (
+                        pending is not None
+                        and pending.shown is None
+                        and frame["version"] > pending.version
+                    ):
+                        pending.shown = now
+                        conn.done.set()
+                elif kind == "ack":
+                    if pending is not None and frame.get("request_id") == pending.rid:
+                        pending.acked = now
+                        pending.ack_version = frame.get("version")
+                elif kind == "error":
+                    self.error(f"error:{frame.get('code')}")
+                    if pending is not None and frame.get("request_id") == pending.rid:
+                        pending.error = frame.get("code")
+                        conn.done.set()
+                conn.changed.set()
+        except ConnectionClosed:
+            if not conn.closing:
+                self.error("disconnect")
+        else:
+            if not conn.closing:
+                self.error("disconnect")
+        conn.closed = True
+        conn.changed.set()
+        conn.done.set()
+
+    async def play_seat(self, conn: SeatConn) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        reader = asyncio.create_task(self.read_frames(conn))
+        try:
+            await self.act_loop(conn)
+        except ConnectionClosed:
+            pass  # the reader has counted the disconnect
+        finally:
+            conn.closing = True
+            with contextlib.suppress(Exception):
+                await conn.ws.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+
+    async def act_loop(self, conn: SeatConn) -> None:
+        acted_at = -1
+        while True:
+            try:
+                await asyncio.wait_for(conn.changed.wait(), STALL_S)
+            except TimeoutError:
+                if conn.closed or time.monotonic() >= self.stop_at:
+                    return
+                if conn.latest is not None and conn.latest["status"] == "active":
+                    self.error("stall")
+                    await conn.ws.send('{"type":"sync"}')
+                continue
+            conn.changed.clear()
+            frame = conn.latest
+            if conn.closed or time.monotonic() >= self.stop_at:
+                return
+            if frame is None:
+                continue
+            if frame["status"] != "active":
+                return
+            if frame["seat"] not in frame["actors"] or frame["version"] <= acted_at:
+                continue
+            await asyncio.sleep(random.uniform(*THINK_S))
+            if conn.latest is not frame:  # something arrived meanwhile: look again
+                conn.changed.set()
+                continue
+            if conn.closed or time.monotonic() >= self.stop_at:
+                return
+            await self.move(conn, frame)
+            acted_at = frame["version"]
+            conn.changed.set()
+
+    async def move(self, conn: SeatConn, frame: dict[str, Any]) -> None:
+        self.request += 1
+        rid = f"{os.getpid()}-{self.request}"
+        action = random.choice(frame["legal"])["id"]
+        message = {
+            "type": "act",
+            "action": action,
+            "version": frame["version"],
+            "request_id": rid,
+        }
+        conn.done.clear()
+        pending = conn.pending = Pending(rid, frame["version"], time.monotonic())
+        await conn.ws.send(json.dumps(message, separators=(",", ":")))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(conn.done.wait(), MOVE_TIMEOUT_S)
+        conn.pending = None
+        rtt = (pending.shown - pending.sent) * 1000 if pending.shown else None
+        ack = (pending.acked - pending.sent) * 1000 if pending.acked else None
+        if pending.error is not None:
+            outcome = "error"
+        elif pending.shown is None:
+            outcome = "lost"
+            if pending.acked is None and not conn.closed:
+                self.error("timeout")
+            if not conn.closed:
+                await conn.ws.send('{"type":"sync"}')
+        else:
+            outcome = "ok"
+        self.moves.append((pending.sent, rtt, ack, outcome))
+
+
+def client_main(plan: dict[str, Any], reports: mp.Queue) -> None:
+    """Entry point of a client process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us in order
+    client = Client(plan, reports)
+    try:
+        import uvloop
+
+        uvloop.run(client.run())
+    except ImportError:
+        asyncio.run(client.run())
+
+
+# --- results ----------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))
+    return round(ordered[index], 2)
+
+
+def summarise_level(
+    games: int,
+    span: tuple[float, float, float, float],
+    moves: list[tuple[float, float | None, float | None, str]],
+    errors: list[tuple[float, str]],
+    cpu: dict[str, float],
+    active: list[int],
+) -> dict[str, Any]:
+    start, w0, w1, end = span
+    inside = [m for m in moves if w0 <= m[0] < w1]
+    during = [m for m in moves if start <= m[0] < end]
+    # A move whose frame never came counts as the timeout, so an overloaded
+    # level still has percentiles (then at least that bad) instead of none.
+    censored = MOVE_TIMEOUT_S * 1000
+    rtts = [m[1] if m[1] is not None else censored for m in inside if m[3] != "error"]
+    acks = [m[2] for m in inside if m[2] is not None]
+    errs = [e for e in errors if start <= e[0] < end]
+    level = {
+        "games": games,
+        "games_active_min": min(active) if active else None,
+        "moves": len(inside),
+        "moves_per_s": round(len(inside) / (w1 - w0), 1),
+        "rtt_p50_ms": percentile(rtts, 50),
+        "rtt_p90_ms": percentile(rtts, 90),
+        "rtt_p99_ms": percentile(rtts, 99),
+        "rtt_max_ms": round(max(rtts), 1) if rtts else None,
+        "moves_without_frame": sum(1 for m in inside if m[1] is None),
+        "ack_rtt_p50_ms": percentile(acks, 50),
+        "ack_rtt_p99_ms": percentile(acks, 99),
+        "errors": len(errs),
+        "error_kinds": dict(Counter(kind for _, kind in errs)),
+        "lost_moves": sum(1 for m in during if m[3] == "lost"),
+        **cpu,
+    }
+    if inside and "server_cpu_pct" in cpu:
+        # CPU per move is what load from the rest of the machine changes least.
+        per_move = 10 * cpu["server_cpu_pct"] / level["moves_per_s"]
+        level["server_cpu_ms_per_move"] = round(per_move, 2)
+    level["meets_targets"] = bool(
+        rtts
+        and level["rtt_p50_ms"] <= TARGETS["rtt_p50_ms"]
+        and level["rtt_p99_ms"] <= TARGETS["rtt_p99_ms"]
+        and level["errors"] == 0
+        and level["lost_moves"] == 0
+        and (level["games_active_min"] or 0) >= games * 0.95
+    )
+    return level
+
+
+class CpuMeter:
+    """CPU seconds of each part, sampled at window edges."""
+
+    def __init__(self, parts: dict[str, list[int]], db_kind: str) -> None:
+        self.parts = parts
+        self.db_kind = db_kind
+
+    def sample(self) -> dict[str, Any]:
+        out = {
+            name: sum(cpu_seconds(p) for p in pids) for name, pids in self.parts.items()
+        }
+        if self.db_kind == "postgresql":
+            # Per backend: backends come and go, so only deltas per pid add up.
+            out["_db"] = {p: cpu_seconds(p) for p in pids_named("postgres")}
+        busy, total = machine_cpu()
+        out["_busy"], out["_total"] = busy, total
+        out["_wall"] = time.monotonic()
+        return out
+
+    @staticmethod
+    def share(a: dict[str, Any], b: dict[str, Any]) -> dict[str, float]:
+        wall = b["_wall"] - a["_wall"]
+        shares = {
+            f"{name}_cpu_pct": round(100 * (b[name] - a[name]) / wall, 1)
+            for name in a
+            if not name.startswith("_")
+        }
+        if "_db" in a:
+            spent = sum(cpu - a["_db"].get(pid, 0.0) for pid, cpu in b["_db"].items())
+            shares["db_cpu_pct"] = round(100 * spent / wall, 1)
+        cores = os.cpu_count() or 1
+        machine = (
+            100 * cores * (b["_busy"] - a["_busy"]) / max(1, b["_total"] - a["_total"])
+        )
+        shares["machine_cpu_pct"] = round(machine, 1)
+        ours = sum(v for k, v in shares.items() if k != "machine_cpu_pct")
+        shares["other_cpu_pct"] = round(max(0.0, machine - ours), 1)
+        return shares
+
+
+def main() -> None:
+    began = time.monotonic()
+    BENCH_DIR.mkdir(parents=True, exist_ok=True)
+    run_dir = BENCH_DIR / f"live-{os.getpid()}"
+    shutil.rmtree(run_dir, ignore_errors=True)
+    run_dir.mkdir(parents=True)
+    sys.path.insert(0, str(ROOT))
+    from config.embedded_redis import EmbeddedRedis
+
+    redis = None
+    redis_url = private_redis_db(os.environ.get("REDIS_URL", ""))
+    if not redis_url:
+        redis = EmbeddedRedis(run_dir / "redis")
+        redis.start()
+        redis_url = redis.url
+    db = Database(run_dir)
+    server: subprocess.Popen | None = None
+    clients: list[mp.Process] = []
+    try:
+        db.create()
+        prefix = f"kfa-bench-{os.getpid()}"
+        prepare_django(db, redis_url, prefix)
+        from django.core.management import call_command
+        from django.db import connections
+
+        log(f"migrating {db.kind} ...")
+        call_command("migrate", interactive=False, verbosity=0)
+        pairs = plan_pairs()
+        log(
+            f"creating {2 * len(pairs)} users and "
+            f"{sum(p['matches'] for p in pairs)} started matches ..."
+        )
+        create_players(pairs)
+        db_description = db.describe()
+        connections.close_all()
+        port = free_port()
+        extra = shlex.split(os.environ.get("LIVE_LOAD_UVICORN_ARGS", ""))
+        server = start_server(run_dir, port, extra)
+        wait_ready(server, port)
+        log(
+            f"server pid {server.pid} on 127.0.0.1:{port}; set-up took "
+            f"{time.monotonic() - began:.0f} s"
+        )
+
+        t0 = time.monotonic() + 2.0
+        spans = level_windows(t0)
+        stop_at = spans[-1][2]
+        reports: mp.Queue = mp.get_context("spawn").Queue()
+        ctx = mp.get_context("spawn")
+        for index in range(CLIENT_PROCESSES):
+            plan = {
+                "url": f"ws://127.0.0.1:{port}",
+                "origin": f"http://127.0.0.1:{port}",
+                "pairs": pairs[index::CLIENT_PROCESSES],
+                "t0": t0,
+                "stop_at": stop_at,
+            }
+            proc = ctx.Process(target=client_main, args=(plan, reports), daemon=True)
+            proc.start()
+            clients.append(proc)
+        parts = {"server": [server.pid], "clients": [c.pid for c in clients]}
+        if redis is not None:
+            parts["redis"] = [redis.pid() or 0]
+        meter = CpuMeter(parts, db.kind)
+        results, level_cpu, active = collect(
+            reports, clients, spans, meter, server, profiler_path()
+        )
+    finally:
+        for proc in clients:
+            stop_process(proc)
+        if server is not None:
+            stop_process(server)
+            keep = BENCH_DIR / "live_load_server.log"
+            with contextlib.suppress(OSError):
+                shutil.copyfile(run_dir / "server.log", keep)
+        with contextlib.suppress(Exception):
+            from django.db import connections
+
+            connections.close_all()
+        with contextlib.suppress(Exception):
+            db.drop()
+        if redis is not None:
+            redis.stop()
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+    moves = [m for r in results for m in r["moves"]]
+    errors = [e for r in results for e in r["errors"]]
+    levels = [
+        summarise_level(games, span, moves, errors, level_cpu[i], active[i])
+        for i, (games, span) in enumerate(zip(LEVELS, spans, strict=True))
+    ]
+    for level in levels:
+        log(
+            f"level {level['games']:>3} games: {level['moves_per_s']:>6} moves/s "
+            f"p50 {level['rtt_p50_ms']} ms p99 {level['rtt_p99_ms']} ms "
+            f"errors {level['errors']} lost {level['lost_moves']} "
+            f"server {level.get('server_cpu_pct')}% "
+            f"{'meets targets' if level['meets_targets'] else 'MISSES targets'}"
+        )
+    top = levels[-1]
+    passing = [lv["games"] for lv in levels if lv["meets_targets"]]
+    summary = {
+        "games": top["games"],
+        "moves_per_s": top["moves_per_s"],
+        "rtt_p50_ms": top["rtt_p50_ms"],
+        "rtt_p99_ms": top["rtt_p99_ms"],
+        "errors": sum(lv["errors"] for lv in levels),
+        "lost_moves": sum(lv["lost_moves"] for lv in levels),
+        "rtt_p90_ms": top["rtt_p90_ms"],
+        "rtt_max_ms": top["rtt_max_ms"],
+        "ack_rtt_p50_ms": top["ack_rtt_p50_ms"],
+        "ack_rtt_p99_ms": top["ack_rtt_p99_ms"],
+        "error_kinds": dict(Counter(kind for _, kind in errors)),
+        "server_cpu_pct": top.get("server_cpu_pct"),
+        "server_cpu_ms_per_move": top.get("server_cpu_ms_per_move"),
+        "redis_cpu_pct": top.get("redis_cpu_pct"),
+        "db_cpu_pct": top.get("db_cpu_pct"),
+        "clients_cpu_pct": top.get("clients_cpu_pct"),
+        "machine_cpu_pct": top.get("machine_cpu_pct"),
+        "other_cpu_pct": top.get("other_cpu_pct"),
+        "targets": TARGETS,
+        "targets_met": bool(top["meets_targets"] and top["games"] >= TARGETS["games"]),
+        "max_games_meeting_targets": max(passing) if passing else 0,
+        "games_completed": sum(r["games_done"] for r in results),
+        "pairs_out_of_matches": sum(r["exhausted"] for r in results),
+        "db": db_description,
+        "channel_layer": "channels_redis.pubsub.RedisPubSubChannelLayer "
+        + ("(REDIS_URL, db 15)" if redis is None else "(embedded redis, unix socket)"),
+        "server": "uvicorn " + " ".join(UVICORN_ARGS + extra) + " (1 process)",
+        "settings": SETTINGS_MODULE + " with DEBUG=0",
+        "client_processes": CLIENT_PROCESSES,
+        "think_s": list(THINK_S),
+        "window_s": WINDOW_S,
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "duration_s": round(time.monotonic() - began, 1),
+        "levels": levels,
+    }
+    print(json.dumps(summary))
+
+
+def profiler_path() -> str:
+    return os.environ.get("LIVE_LOAD_PYSPY", "")
+
+
+def collect(
+    reports: mp.Queue,
+    clients: list[mp.Process],
+    spans: list[tuple[float, float, float, float]],
+    meter: CpuMeter,
+    server: subprocess.Popen,
+    pyspy: str,
+) -> tuple[list[dict[str, Any]], list[dict[str, float]], list[list[int]]]:
+    """Show progress, sample CPU at window edges, gather every client's records."""
+    results: dict[int, dict[str, Any]] = {}
+    progress: dict[int, dict[str, Any]] = {}
+    level_cpu: list[dict[str, float]] = [{} for _ in spans]
+    active: list[list[int]] = [[] for _ in spans]
+    starts: dict[int, dict[str, float]] = {}
+    recent: list[tuple[float, float | None]] = []
+    lost = 0
+    next_print = time.monotonic() + PROGRESS_EVERY_S
+    last_print_at = time.monotonic()
+    profiler = None
+    deadline = spans[-1][2] + DRAIN_S + 30
+    while len(results) < len(clients):
+        now = time.monotonic()
+        for i, (_, w0, w1, _) in enumerate(spans):
+            if i not in starts and now >= w0:
+                starts[i] = meter.sample()
+                if pyspy and i == len(spans) - 1:
+                    profiler = start_pyspy(server.pid, pyspy, w1 - w0)
+            if i in starts and not level_cpu[i] and now >= w1:
+                level_cpu[i] = CpuMeter.share(starts[i], meter.sample())
+        try:
+            kind, pid, payload = reports.get(timeout=0.2)
+        except queue.Empty:
+            kind = ""
+        if kind == "result":
+            results[pid] = payload
+        elif kind == "progress":
+            progress[pid] = payload
+            recent.extend(payload["moves"])
+            lost += payload["lost"]
+            for i, (_, w0, w1, _) in enumerate(spans):
+                if w0 <= payload["at"] < w1:
+                    active[i].append(sum(p["games_active"] for p in progress.values()))
+        if now >= next_print:
+            rtts = [r for _, r in recent if r is not None]
+            level = sum(1 for s in spans if now >= s[0])
+            log(
+                f"t={now - spans[0][0]:5.0f}s level {LEVELS[max(0, level - 1)]} "
+                f"games in play {sum(p['games_active'] for p in progress.values())} "
+                f"{len(recent) / (now - last_print_at):5.0f} moves/s "
+                f"p50 {percentile(rtts, 50)} ms p99 {percentile(rtts, 99)} ms "
+                f"errors {sum(p['errors'] for p in progress.values())} lost {lost} "
+                f"server cpu {cpu_seconds(server.pid):.0f} s"
+            )
+            recent = []
+            last_print_at = now
+            next_print = now + PROGRESS_EVERY_S
+        if server.poll() is not None:
+            raise SystemExit(f"live_load: the server died ({server.returncode})")
+        if now > deadline:
+            raise SystemExit("live_load: clients did not report back in time")
+        alive = any(c.is_alive() for c in clients)
+        if not alive and reports.empty() and len(results) < len(clients):
+            raise SystemExit("live_load: a client process died")
+    if profiler is not None:
+        profiler.wait(timeout=60)
+    return [results[p] for p in sorted(results)], level_cpu, active
+
+
+def start_pyspy(pid: int, path: str, seconds: float) -> subprocess.Popen | None:
+    """Sample the server for one window (development aid; py-spy not a dependency)."""
+    exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if not Path(exe).exists():
+        log("LIVE_LOAD_PYSPY set but py-spy is not installed; not profiling")
+        return None
+    fmt = (
+        "speedscope"
+        if path.endswith(".json")
+        else "raw"
+        if path.endswith(".txt")
+        else "flamegraph"
+    )
+    log(f"profiling the server with py-spy for {seconds:.0f} s -> {path}")
+    return subprocess.Popen(
+        [
+            exe,
+            "record",
+            "--pid",
+            str(pid),
+            "--duration",
+            str(int(seconds)),
+            "--rate",
+            "200",
+            "--nonblocking",
+            "--threads",
+            "--format",
+            fmt,
+            "-o",
+            path,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -24,6 +24,8 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from django.core.exceptions import ObjectDoesNotExist
+
 from league.errors import Invalid, NotFound
 from league.models import Participant, ParticipantKind, ParticipantType
 
@@ -120,24 +122,21 @@ def bot_info(*, bot_id: int) -> BotInfo:
 
 
 def participants_for_seats(seats: list[Seat]) -> list[Participant | None]:
-    """``participant_for_seat`` for a whole match, with one query for its people.
+    """``participant_for_seat`` for a whole match without a query per seat.
 
-    Rating updates run for every finished match; looking the players up one by
-    one would cost a round trip per seat.
+    Rating updates run for every finished match; callers fetch the seats with
+    ``select_related("user__participant")`` so the people's participants come
+    with them, and only a first-time player costs a write.
     """
-    user_seats = {seat.user_id: seat for seat in seats if seat.user_id is not None}
-    found = {
-        p.user_id: p
-        for p in Participant.objects.filter(
-            key__in=[f"user:{uid}" for uid in user_seats]
-        )
-    }
     out: list[Participant | None] = []
     for seat in seats:
         if seat.user_id is None:
             out.append(participant_for_seat(seat))
             continue
-        participant = found.get(seat.user_id)
+        try:
+            participant = seat.user.participant
+        except ObjectDoesNotExist:
+            participant = None
         if participant is None or participant.name != seat.user.public_name:
             participant = participant_for_user(seat.user)
         out.append(participant)

@@ -26,7 +26,7 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from gameplay.models import Match, MatchStatus
+from gameplay.models import Match, MatchStatus, Seat
 from league.errors import Conflict, Invalid, NotFound
 from league.models import (
     League,
@@ -170,12 +170,19 @@ def _pairwise_score(rank: int, ranks: list[int]) -> float:
     return (total - 0.5) / (len(ranks) - 1)  # the player's own draw with itself
 
 
-def match_placements(match: Match) -> dict[Participant, int] | None:
-    """Each participant's rank in a finished match, or None if it cannot be rated."""
+def match_placements(
+    match: Match, seats: list[Seat] | None = None
+) -> dict[Participant, int] | None:
+    """Each participant's rank in a finished match, or None if it cannot be rated.
+
+    ``seats`` (in seat order, with ``user__participant``) may be passed when
+    the caller already loaded them.
+    """
     if match.status != MatchStatus.FINISHED or not match.result:
         return None
     ranks = match.result.get("placements") or []
-    seats = list(match.seats.select_related("user").order_by("number"))
+    if seats is None:
+        seats = list(match.seats.select_related("user__participant").order_by("number"))
     if len(seats) < 2 or len(ranks) != len(seats):
         return None
     placements: dict[Participant, int] = {}
@@ -195,13 +202,20 @@ class ApplyResult:
 
 def rating_apply_match(*, match_id: int) -> list[ApplyResult]:
     """Apply a finished match to every pool it feeds (safe to call repeatedly)."""
-    match = Match.objects.filter(pk=match_id).first()
+    # The seats bring their match and their people's participants along: one
+    # query where three would do the same (this runs for every finished match).
+    seats = list(
+        Seat.objects.filter(match_id=match_id)
+        .select_related("match", "user__participant")
+        .order_by("number")
+    )
+    match = seats[0].match if seats else Match.objects.filter(pk=match_id).first()
     if match is None:
         return []
     pools = pools_for_match(match)
     if not pools:
         return []
-    placements = match_placements(match)
+    placements = match_placements(match, seats)
     if placements is None:
         logger.info("match %s cannot be rated (unfinished or unknown seats)", match_id)
         return [ApplyResult(p.pk, False, "not ratable") for p in pools]

@@ -17,6 +17,7 @@ matches in ``seq`` order through ``elo.replay_pool`` (the same kernel as
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -235,22 +236,20 @@ def rating_apply_to_pool(
     placements: dict[Participant, int],
     when: datetime,
 ) -> ApplyResult:
-    """Apply one match's placements to one pool under the pool's lock."""
+    """Apply one match's placements to one pool under the pool's lock.
+
+    Round trips are what this costs on a busy server, so after the lock it
+    reads everything it needs in one statement and, on PostgreSQL, sends all
+    its writes in one pipeline: seven round trips for the whole transaction.
+    """
     with transaction.atomic():
         pool = RatingPool.objects.select_for_update().get(pk=pool_id)
-        # Asked only now, in a statement that starts after the lock was
-        # granted: under READ COMMITTED a subquery of the locking statement
-        # itself would still see the snapshot from before the wait, and miss
-        # the events a concurrent application of this match just committed.
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT EXISTS (SELECT 1 FROM {RatingEvent._meta.db_table}"
-                " WHERE pool_id = %s AND match_id = %s),"
-                f" EXISTS (SELECT 1 FROM {MatchVoid._meta.db_table}"
-                " WHERE match_id = %s)",
-                [pool.pk, match_id, match_id],
-            )
-            already, voided = cursor.fetchone()
+        ids = [p.pk for p in placements]
+        # Read only now, in a statement that starts after the lock was granted:
+        # under READ COMMITTED a subquery of the locking statement itself would
+        # still see the snapshot from before the wait, and miss the events a
+        # concurrent application of this match just committed.
+        already, voided, current = _read_pool_state(pool.pk, match_id, ids)
         if already:
             return ApplyResult(pool.pk, False, "already applied")
         if voided:
@@ -258,12 +257,7 @@ def rating_apply_to_pool(
         if not all(kind_allows(pool.participants, p) for p in placements):
             return ApplyResult(pool.pk, False, "participant kind not allowed")
         config = pool_elo_config(pool)
-        ids = [p.pk for p in placements]
-        ratings = {
-            r.participant_id: r
-            for r in Rating.objects.filter(pool=pool, participant_id__in=ids)
-        }
-        missing = [pid for pid in ids if pid not in ratings]
+        missing = [pid for pid in ids if pid not in current]
         seeds = (
             {
                 s.participant_id: s
@@ -276,9 +270,9 @@ def rating_apply_to_pool(
         )
         states: dict[int, elo.PlayerState] = {}
         for pid in ids:
-            if pid in ratings:
-                r = ratings[pid]
-                states[pid] = elo.PlayerState(r.rating, r.games, r.reached_elite)
+            if pid in current:
+                row = current[pid]
+                states[pid] = elo.PlayerState(row[1], row[2], bool(row[3]))
             elif pid in seeds:
                 s = seeds[pid]
                 states[pid] = elo.PlayerState(s.rating, s.games, s.reached_elite)
@@ -288,97 +282,139 @@ def rating_apply_to_pool(
         changes = elo.rate_match(by_id, states, config=config)
         seq = pool.last_seq + 1
         ranks = list(by_id.values())
-        events, new_ratings, updated = [], [], []
+        stamp = RatingEvent._meta.get_field("created").get_db_prep_value(
+            when, connection
+        )
+        events, inserts, updates = [], [], []
         for pid, change in changes.items():
             rank = by_id[pid]
             score = _pairwise_score(rank, ranks)
+            won = int(rank == 1)
+            # delta is after - before: exactly what a recompute can rebuild.
             events.append(
-                RatingEvent(
-                    pool=pool,
-                    match_id=match_id,
-                    participant_id=pid,
-                    seq=seq,
-                    placement=rank,
-                    players=len(ranks),
-                    score=score,
-                    rating_before=change.rating_before,
-                    rating_after=change.rating_after,
-                    # after - before, exactly what a recompute can rebuild.
-                    delta=change.rating_after - change.rating_before,
-                    created=when,
+                (
+                    pool.pk,
+                    match_id,
+                    pid,
+                    seq,
+                    rank,
+                    len(ranks),
+                    score,
+                    change.rating_before,
+                    change.rating_after,
+                    change.rating_after - change.rating_before,
+                    stamp,
                 )
             )
-            rating = ratings.get(pid)
-            if rating is None:
-                new_ratings.append(
-                    Rating(
-                        pool=pool,
-                        participant_id=pid,
-                        rating=change.rating_after,
-                        games=change.games_after,
-                        reached_elite=change.reached_elite_after,
-                        peak=max(change.rating_before, change.rating_after),
-                        played=1,
-                        wins=int(rank == 1),
-                        points=score,
-                        last_played_at=when,
+            row = current.get(pid)
+            if row is None:
+                inserts.append(
+                    (
+                        pool.pk,
+                        pid,
+                        change.rating_after,
+                        change.games_after,
+                        change.reached_elite_after,
+                        max(change.rating_before, change.rating_after),
+                        1,
+                        won,
+                        score,
+                        stamp,
                     )
                 )
             else:
-                rating.rating = change.rating_after
-                rating.games = change.games_after
-                rating.reached_elite = change.reached_elite_after
-                rating.peak = max(rating.peak, change.rating_after)
-                rating.played += 1
-                rating.wins += int(rank == 1)
-                rating.points += score
-                last = rating.last_played_at
-                rating.last_played_at = when if last is None else max(last, when)
-                updated.append(rating)
-        RatingEvent.objects.bulk_create(events)
-        if new_ratings:
-            Rating.objects.bulk_create(new_ratings)
-        if updated:
-            _save_ratings(updated)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {RatingPool._meta.db_table} SET last_seq = %s,"
-                " rated_matches = rated_matches + 1,"
-                " rating_count = rating_count + %s WHERE id = %s",
-                [seq, len(new_ratings), pool.pk],
-            )
+                updates.append(
+                    (
+                        change.rating_after,
+                        change.games_after,
+                        change.reached_elite_after,
+                        max(row[4], change.rating_after),
+                        won,
+                        score,
+                        stamp,
+                        stamp,
+                        row[0],
+                    )
+                )
+        _write_application(pool.pk, seq, events, inserts, updates)
     return ApplyResult(pool.pk, True)
 
 
-def _save_ratings(rows: list[Rating]) -> None:
-    """One parameterised UPDATE per row, sent as a batch.
-
-    ``bulk_update`` builds a CASE expression per column through the ORM, which
-    costs more Python time than the database spends on a match's few rows; this
-    path runs for every finished match.
-    """
-    table = Rating._meta.db_table
-    field = Rating._meta.get_field("last_played_at")
+def _read_pool_state(
+    pool_id: int, match_id: int, participant_ids: list[int]
+) -> tuple[bool, bool, dict[int, tuple]]:
+    """(already applied, voided, {participant: (rating id, rating, games,
+    reached_elite, peak)}) in one statement."""
+    marks = ", ".join(["%s"] * len(participant_ids))
     with connection.cursor() as cursor:
-        cursor.executemany(
-            f"UPDATE {table} SET rating = %s, games = %s, reached_elite = %s,"
-            " peak = %s, played = %s, wins = %s, points = %s, last_played_at = %s"
-            " WHERE id = %s",
-            [
-                (
-                    r.rating,
-                    r.games,
-                    r.reached_elite,
-                    r.peak,
-                    r.played,
-                    r.wins,
-                    r.points,
-                    field.get_db_prep_value(r.last_played_at, connection),
-                    r.pk,
-                )
-                for r in rows
-            ],
+        cursor.execute(
+            "SELECT f.already, f.voided, r.participant_id, r.id, r.rating, r.games,"
+            " r.reached_elite, r.peak FROM (SELECT EXISTS (SELECT 1 FROM"
+            f" {RatingEvent._meta.db_table} WHERE pool_id = %s AND match_id = %s)"
+            f" AS already, EXISTS (SELECT 1 FROM {MatchVoid._meta.db_table}"
+            " WHERE match_id = %s) AS voided) AS f"
+            f" LEFT JOIN {Rating._meta.db_table} AS r ON r.pool_id = %s"
+            f" AND r.participant_id IN ({marks})",
+            [pool_id, match_id, match_id, pool_id, *participant_ids],
         )
+        rows = cursor.fetchall()
+    current = {row[2]: row[3:] for row in rows if row[2] is not None}
+    return bool(rows[0][0]), bool(rows[0][1]), current
+
+
+def _write_application(
+    pool_id: int,
+    seq: int,
+    events: list[tuple],
+    inserts: list[tuple],
+    updates: list[tuple],
+) -> None:
+    """All writes of one application; one pipeline (round trip) on PostgreSQL.
+
+    ``bulk_update`` would build a CASE expression per column through the ORM,
+    which costs more than the database spends on a match's few rows.
+    """
+    event_table = RatingEvent._meta.db_table
+    rating_table = Rating._meta.db_table
+    statements: list[tuple[str, list[tuple]]] = [
+        (
+            f"INSERT INTO {event_table} (pool_id, match_id, participant_id, seq,"
+            " placement, players, score, rating_before, rating_after, delta,"
+            " created) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            events,
+        ),
+        (
+            f"INSERT INTO {rating_table} (pool_id, participant_id, rating, games,"
+            " reached_elite, peak, played, wins, points, last_played_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            inserts,
+        ),
+        (
+            f"UPDATE {rating_table} SET rating = %s, games = %s,"
+            " reached_elite = %s, peak = %s, played = played + 1,"
+            " wins = wins + %s, points = points + %s, last_played_at = CASE"
+            " WHEN last_played_at IS NULL OR last_played_at < %s THEN %s"
+            " ELSE last_played_at END WHERE id = %s",
+            updates,
+        ),
+        (
+            f"UPDATE {RatingPool._meta.db_table} SET last_seq = %s,"
+            " rated_matches = rated_matches + 1,"
+            " rating_count = rating_count + %s WHERE id = %s",
+            [(seq, len(inserts), pool_id)],
+        ),
+    ]
+    pipeline = (
+        connection.connection.pipeline()
+        if connection.vendor == "postgresql"
+        else contextlib.nullcontext()
+    )
+    with connection.cursor() as cursor, pipeline:
+        for sql, rows in statements:
+            if len(rows) == 1:
+                cursor.execute(sql, rows[0])
+            elif rows:
+                cursor.executemany(sql, rows)
 
 
 # --- Void, correct, recompute -----------------------------------------------------

@@ -102,18 +102,20 @@ class ISMCTSBot:
         "variant": (str,),
         "heuristic_plies": (int,),
         "opponent_model": (str,),
+        "opponent_noise": (int, float),
     }
 
     def __init__(
         self,
         *,
-        iterations: int | None = 100,
+        iterations: int | None = 200,
         time_limit: float | None = None,
         exploration: float = 0.7,
         max_rollout_steps: int = 2000,
         variant: str = "mo",
         heuristic_plies: int = 8,
         opponent_model: str = "heuristic",
+        opponent_noise: float = 0.0,
         **unknown: Any,
     ) -> None:
         opts = {
@@ -126,6 +128,7 @@ class ISMCTSBot:
                 "variant": variant,
                 "heuristic_plies": heuristic_plies,
                 "opponent_model": opponent_model,
+                "opponent_noise": opponent_noise,
             }.items()
             if v is not None
         }
@@ -155,7 +158,12 @@ class ISMCTSBot:
                 f"got {opponent_model!r}"
             )
         self.heuristic_plies = heuristic_plies
+        if not 0 <= opponent_noise <= 1:
+            raise ValueError(
+                f"bot 'ismcts' opponent_noise must be from 0 to 1, got {opponent_noise}"
+            )
         self.opponent_model = opponent_model
+        self.opponent_noise = float(opponent_noise)
         self.iterations = iterations
         self.time_limit = time_limit
         self.exploration = float(exploration)
@@ -188,6 +196,7 @@ class ISMCTSBot:
             plies = 0
         model = self.opponent_model == "heuristic" and strategy is not None
         me = ctx.seat
+        noise = self.opponent_noise
         # One tree per seat; a game whose observation does not say how many seats
         # there are gets the maximum (unused trees only cost a little time).
         obs = ctx.observation
@@ -226,7 +235,12 @@ class ISMCTSBot:
                     # Opponents in the tree play the game's heuristic from their
                     # own observation: a realistic reply from the first visit,
                     # where UCB with a handful of visits would reply at random.
-                    aid = _heuristic_move(game, state, seat, ids, strategy, rng)
+                    # A share ``opponent_noise`` of replies is uniform, so the plan
+                    # also holds against players who do not think like it.
+                    if rng.random() < noise:
+                        aid = ids[int(rng.random() * len(ids))]
+                    else:
+                        aid = _heuristic_move(game, state, seat, ids, strategy, rng)
                     state, events = apply(state, seat, aid)
                     for t in range(ntrees):
                         key = (seat, aid if not mo or t == seat else _public(events))
@@ -276,7 +290,10 @@ class ISMCTSBot:
                 if len(ids) == 1:
                     aid = ids[0]
                 elif steps < plies:
-                    aid = _heuristic_move(game, state, seat, ids, strategy, rng)
+                    if seat != me and rng.random() < noise:
+                        aid = ids[int(rng.random() * len(ids))]
+                    else:
+                        aid = _heuristic_move(game, state, seat, ids, strategy, rng)
                 else:
                     aid = rollout(state, seat, ids, rng)
                 state, _ = apply(state, seat, aid)

@@ -35,7 +35,11 @@ def test_unknown_bot_name_is_a_clear_value_error(name: object) -> None:
     [
         ("random", {"depth": 3}, "unknown option.*'random': depth; allowed: none"),
         ("heuristic", {"iterations": 3}, "unknown option"),
-        ("ismcts", {"iteration": 3}, "allowed: exploration, heuristic_plies, iterations"),
+        (
+            "ismcts",
+            {"iteration": 3},
+            "allowed: exploration, heuristic_plies, iterations",
+        ),
         ("ismcts", {"iterations": "many"}, "iterations must be int"),
         ("ismcts", {"iterations": True}, "iterations must be a number"),
         ("ismcts", {"iterations": 0}, "iterations must be >= 1"),
@@ -44,6 +48,7 @@ def test_unknown_bot_name_is_a_clear_value_error(name: object) -> None:
         ("ismcts", {"variant": "xo"}, "variant must be 'mo' or 'so'"),
         ("ismcts", {"opponent_model": "x"}, "opponent_model must be 'heuristic'"),
         ("ismcts", {"heuristic_plies": -1}, "heuristic_plies must be >= 0"),
+        ("ismcts", {"opponent_noise": 1.5}, "opponent_noise must be from 0 to 1"),
     ],
 )
 def test_bad_options_are_clear_value_errors(

@@ -1,0 +1,33 @@
+"""Statistical strength checks, small enough for the normal suite.
+
+The 400-game measurements live in docs/bots-builtin.md (run by the simulator);
+these tests only guard against a regression that would make a bot play no better
+than the one below it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gameplay.rules.simulate import simulate
+
+
+@pytest.mark.slow
+def test_ismcts_beats_random() -> None:
+    """A reduced-budget ISMCTS over 100 two-player games must win >= 65%.
+
+    Against random play it wins about 80% (docs/bots-builtin.md), and on these
+    seeds at this budget 76.5%. A bot no better than random (50%) passes with
+    probability about 0.2% (binomial tail of 65 wins in 100); a correct bot at
+    77% fails with probability about 0.1%. About 45 CPU-seconds, under the
+    60 s that lets a slow test stay in the normal suite.
+    """
+    summary = simulate(
+        "duelo",
+        2,
+        ["ismcts", "random"],
+        100,
+        seed=11,
+        bot_options={"ismcts": {"iterations": 60}},
+    )
+    assert summary["bots_summary"]["ismcts"]["win_rate"] >= 0.65

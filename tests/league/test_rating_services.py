@@ -257,7 +257,8 @@ def _apply_retrying_sqlite_lock(match_id: int) -> None:
     lock; retrying emulates the wait PostgreSQL does by itself."""
     from django.db import OperationalError
 
-    for _ in range(500):
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         try:
             rating_apply_match(match_id=match_id)
             return

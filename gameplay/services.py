@@ -223,9 +223,18 @@ def _charge_clock(match: Match, seat: Seat, now: datetime) -> None:
 
 
 def _apply(
-    match: Match, seat: Seat, action_id: str, *, kind: str = ActionKind.MOVE
+    match: Match,
+    seat: Seat,
+    action_id: str,
+    *,
+    kind: str = ActionKind.MOVE,
+    seats: list[Seat] | None = None,
 ) -> ActOutcome:
-    """Apply one validated action to a locked match (inside a transaction)."""
+    """Apply one validated action to a locked match (inside a transaction).
+
+    ``seats``, when the caller already read them under the lock, lets a match
+    with nothing to schedule skip ``_after_change``.
+    """
     engine = get_game(match.game)
     if seat.number not in engine.actors(match.state):
         raise NotYourTurn("it is not your turn to act")
@@ -262,7 +271,8 @@ def _apply(
             match_id=match_pk, state=new_state, events=events, version=version
         )
     )
-    transaction.on_commit(lambda: _after_change(match_pk))
+    if seats is None or _may_have_work_after_change(match, seats):
+        transaction.on_commit(lambda: _after_change(match_pk))
     return ActOutcome(version=match.version, events=events, finished=finished)
 
 
@@ -287,7 +297,9 @@ def match_act(
         match = _locked(match_id)
         if match.status != MatchStatus.ACTIVE:
             raise NotActive("this match is not in play")
-        seat = seat_for_user(match=match, user=user)
+        # All seats in one read (the mover's among them), for _apply to reuse.
+        seats = list(match.seats.all())
+        seat = _user_seat(seats, user)
         if seat is None:
             raise Forbidden("you have no seat at this match")
         if seat_number is not None and seat_number != seat.number:
@@ -298,7 +310,14 @@ def match_act(
             raise StaleVersion(
                 f"the match is at version {match.version}, not {expected_version}"
             )
-        return _apply(match, seat, action_id)
+        return _apply(match, seat, action_id, seats=seats)
+
+
+def _user_seat(seats: list[Seat], user: User | None) -> Seat | None:
+    """``seat_for_user`` over seats already read."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
 
 
 def match_system_act(
@@ -521,6 +540,19 @@ def _after_change(match_id: int) -> None:
 
     tasks.schedule_bot_turns(match_id=match_id)
     tasks.schedule_clock_check(match_id=match_id)
+
+
+def _may_have_work_after_change(match: Match, seats: list[Seat]) -> bool:
+    """Whether ``_after_change`` could schedule anything for this match.
+
+    It queues built-in bot moves (only for built-in or bot-replaced seats) and
+    arms clock checks (only with a time control); for a match with neither it
+    would just read the match twice per move to find nothing due. Both facts
+    change only under the match lock, which the caller holds.
+    """
+    return bool(match.time_control) or any(
+        seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot for seat in seats
+    )
 
 
 def builtin_bot_seats_to_act(*, match: Match) -> list[Seat]:

@@ -7,14 +7,16 @@ table's spectator delay until the match is over.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db.models import Prefetch
 
 from gameplay import selectors
-from gameplay.models import Match
+from gameplay.models import Match, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -43,21 +45,59 @@ def match_changed(
     if layer is None:
         return
     try:
-        match = Match.objects.prefetch_related("seats__user").get(pk=match_id)
-        if version is not None and version != match.version:
+        match, overtaken = _load(match_id, state=state, version=version)
+        if overtaken:
             # The match moved on before this broadcast ran: the newer version's
             # own broadcast carries its events; these would be misfiled.
             events = None
-        elif state is not None:
-            match.state = state
-        send = async_to_sync(layer.group_send)
-        for seat in match.seats.all():
-            frame = selectors.seat_frame(match=match, seat=seat.number, events=events)
-            send(
+        frames = [
+            (
                 seat_group(match_id, seat.number),
-                {"type": "match.frame", "frame": frame},
+                selectors.seat_frame(match=match, seat=seat.number, events=events),
             )
-        frame = selectors.spectator_frame(match=match, events=events)
-        send(public_group(match_id), {"type": "match.frame", "frame": frame})
+            for seat in match.seats.all()
+        ]
+        frames.append(
+            (
+                public_group(match_id),
+                selectors.spectator_frame(match=match, events=events),
+            )
+        )
+        # Encoded once here, not per socket: a group may hold many (spectators).
+        messages = [
+            (group, {"type": "match.frame", "text": _encode(frame)})
+            for group, frame in frames
+        ]
+        # One trip to the event loop for all groups, not one per group: called
+        # from a consumer's database thread, every trip waits for the loop, and
+        # the next move of every match waits for that thread.
+        async_to_sync(_send_all)(layer, messages)
     except Exception:  # a broadcast failure must never undo a committed move
         logger.exception("broadcast of match %s version %s failed", match_id, version)
+
+
+def _load(
+    match_id: int, *, state: dict[str, Any] | None, version: int | None
+) -> tuple[Match, bool]:
+    """(the match as committed with seats and users, whether it moved on).
+
+    Two queries. When the writer passed its state and the row is still at its
+    version, the state column (the largest) is not read and decoded again.
+    """
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    if state is None:
+        return Match.objects.prefetch_related(seats).get(pk=match_id), False
+    match = Match.objects.defer("state").prefetch_related(seats).get(pk=match_id)
+    if version is not None and version != match.version:
+        return Match.objects.prefetch_related(seats).get(pk=match_id), True
+    match.state = state
+    return match, False
+
+
+def _encode(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, separators=(",", ":"))
+
+
+async def _send_all(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    for group, message in messages:  # in order, seats first, as before
+        await layer.group_send(group, message)

@@ -134,7 +134,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # --- group messages -----------------------------------------------------
 
     async def match_frame(self, event: dict[str, Any]) -> None:
-        await self._send(event["frame"])
+        text = event.get("text")
+        if text is None:  # a frame dict, as senders before pre-encoding sent
+            await self._send(event["frame"])
+        else:
+            await self.send(text_data=text)
 
     # --- helpers ------------------------------------------------------------
 

@@ -37,11 +37,11 @@ class ApiRootView(APIView):
 
 
 def api_exception_handler(exc, context):
-    """DRF's handler, plus match errors as `{"code", "detail"}` with their status."""
+    """DRF's handler, plus service errors as `{"code", "detail"}` with their status."""
     from rest_framework.views import exception_handler
 
-    from gameplay.errors import MatchError
+    from config.errors import ServiceError
 
-    if isinstance(exc, MatchError):
+    if isinstance(exc, ServiceError):
         return Response({"code": exc.code, "detail": exc.message}, status=exc.status)
     return exception_handler(exc, context)

@@ -6,16 +6,12 @@ lets clients react (resync on ``stale_version``) without parsing prose.
 
 from __future__ import annotations
 
+from config.errors import ServiceError
 
-class MatchError(Exception):
+
+class MatchError(ServiceError):
     code = "match_error"
     status = 400
-
-    def __init__(self, message: str, *, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if code:
-            self.code = code
 
 
 class MatchNotFound(MatchError):

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from league import presenters, selectors, services
-from league.errors import LeagueError, NotFound
+from league.errors import NotFound
 from league.models import League, Pairing, Participant, RatingPool, Season, Tournament
 from league.ratings import selectors as rating_selectors
 from league.tournaments import selectors as tournament_selectors
@@ -27,14 +27,8 @@ from league.tournaments import services as tournament_services
 
 
 class LeagueAPIView(APIView):
-    """Turns service errors into clear, structured answers."""
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, LeagueError):
-            return Response(
-                {"code": exc.code, "detail": exc.message}, status=exc.status
-            )
-        return super().handle_exception(exc)
+    """League endpoints; ``LeagueError``s become ``{"code", "detail"}`` answers
+    through the project's API exception handler (``config.api``)."""
 
 
 def _valid(serializer_class, request: Request) -> dict[str, Any]:

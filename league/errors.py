@@ -7,16 +7,12 @@ then write inside one transaction).
 
 from __future__ import annotations
 
+from config.errors import ServiceError
 
-class LeagueError(Exception):
+
+class LeagueError(ServiceError):
     code = "league_error"
     status = 400
-
-    def __init__(self, message: str, *, code: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if code:
-            self.code = code
 
 
 class NotFound(LeagueError):

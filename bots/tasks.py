@@ -89,7 +89,7 @@ def ladder_schedule() -> dict[str, int]:
     return created
 
 
-@shared_task(name="bots.sandbox_heartbeat", time_limit=60)
+@shared_task(name="bots.sandbox_heartbeat", time_limit=60, soft_time_limit=55)
 def sandbox_heartbeat() -> bool:
     """Beat: report this worker's sandbox verdict and re-queue stuck work.
 
@@ -110,7 +110,7 @@ def sandbox_heartbeat() -> bool:
     return True
 
 
-@shared_task(name="bots.pick_up_matches", time_limit=60)
+@shared_task(name="bots.pick_up_matches", time_limit=60, soft_time_limit=55)
 def pick_up_matches() -> int:
     """Beat: queue every all-bot match in play that nobody is playing.
 

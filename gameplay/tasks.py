@@ -44,7 +44,7 @@ def schedule_bot_turns(*, match_id: int) -> None:
     play_builtin_bots.delay(match_id)
 
 
-@shared_task(name="gameplay.expire_clock", time_limit=60)
+@shared_task(name="gameplay.expire_clock", time_limit=60, soft_time_limit=55)
 def expire_clock(match_id: int) -> list[str]:
     return services.match_expire_clocks(match_id=match_id)
 
@@ -70,7 +70,7 @@ def schedule_clock_check(*, match_id: int) -> None:
         expire_clock.apply_async((match_id,), countdown=delay)
 
 
-@shared_task(name="gameplay.sweep_expired_clocks", time_limit=60)
+@shared_task(name="gameplay.sweep_expired_clocks", time_limit=60, soft_time_limit=55)
 def sweep_expired_clocks() -> int:
     """Safety net run by beat: catch any deadline whose armed check was lost."""
     shortest = timedelta(seconds=5)
@@ -83,7 +83,7 @@ def sweep_expired_clocks() -> int:
     return acted
 
 
-@shared_task(name="gameplay.seat_grace_expired", time_limit=60)
+@shared_task(name="gameplay.seat_grace_expired", time_limit=60, soft_time_limit=55)
 def seat_grace_expired(match_id: int, seat_number: int, disconnected_at: str) -> str:
     return services.seat_grace_expired(
         match_id=match_id, seat_number=seat_number, disconnected_at=disconnected_at

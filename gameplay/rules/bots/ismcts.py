@@ -91,7 +91,7 @@ def rewards(game: Game, state: State) -> dict[int, float]:
 
 
 class ISMCTSBot:
-    """SO-ISMCTS with UCB1; see the module docstring."""
+    """ISMCTS with UCB1 and per-seat trees; see the module docstring."""
 
     name = "ismcts"
     OPTIONS: dict[str, tuple[type, ...]] = {
@@ -130,7 +130,7 @@ class ISMCTSBot:
                 "opponent_model": opponent_model,
                 "opponent_noise": opponent_noise,
             }.items()
-            if v is not None
+            if v is not None or k not in ("iterations", "time_limit")
         }
         check_options(self.name, {**opts, **unknown}, self.OPTIONS)
         if iterations is not None and iterations < 1:

@@ -104,7 +104,8 @@ def main() -> None:
         manager.add_process(
             "web",
             f"{python} -m uvicorn config.asgi:application --host {host} "
-            f"--port {port} --ws websockets --lifespan off",
+            f"--port {port} --ws websockets-sansio --ws-per-message-deflate false "
+            "--ws-max-size 65536 --lifespan off",
             env=env,
         )
         manager.add_process(

@@ -85,10 +85,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
-else:
-    # Keep connections between requests; health checks drop dead ones.
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Keep connections between requests: Channels closes "old" connections around
+# every database call, and reopening (for SQLite: a WAL checkpoint on close) was
+# the largest single cost per live move (docs/performance.md, "Live play").
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: REDIS_URL when given, otherwise the embedded server (see README).

@@ -9,7 +9,7 @@ per-level table and ``max_games_meeting_targets``); progress goes to stderr.
 Why it is built this way:
 
 * The server is the real one: uvicorn serving ``config.asgi:application`` in a
-  subprocess, as ``make run`` starts it, on a free 127.0.0.1 port, against the
+  subprocess with ``make run``'s flags, on a free 127.0.0.1 port, against the
   configured Redis (``REDIS_URL``, else a private embedded Redis under
   ``var/bench/``) and database (``DATABASE_URL`` names a server on which a
   dedicated bench database is created and dropped; else a fresh SQLite file
@@ -86,7 +86,17 @@ CLIENT_PROCESSES = int(os.environ.get("LIVE_LOAD_CLIENTS", "2"))
 # here; each pair gets enough started matches to keep playing until the end.
 MATCH_SECONDS_BUDGET = 15.0
 TARGETS = {"games": 400, "rtt_p50_ms": 5.0, "rtt_p99_ms": 50.0}
-UVICORN_ARGS = ["--ws", "websockets", "--lifespan", "off"]  # as `make run`
+# As `make run` (config/run.py) starts the web process.
+UVICORN_ARGS = [
+    "--ws",
+    "websockets-sansio",
+    "--ws-per-message-deflate",
+    "false",
+    "--ws-max-size",
+    "65536",
+    "--lifespan",
+    "off",
+]
 PROGRESS_EVERY_S = 5.0
 # `make run` uses the development settings; another module lets a proposed
 # settings change be measured before anyone commits it.

@@ -103,6 +103,7 @@ class ISMCTSBot:
         "heuristic_plies": (int,),
         "opponent_model": (str,),
         "opponent_noise": (int, float),
+        "heuristic_margin": (int, float),
     }
 
     def __init__(
@@ -116,6 +117,7 @@ class ISMCTSBot:
         heuristic_plies: int = 8,
         opponent_model: str = "heuristic",
         opponent_noise: float = 0.0,
+        heuristic_margin: float = 0.0,
         **unknown: Any,
     ) -> None:
         opts = {
@@ -129,6 +131,7 @@ class ISMCTSBot:
                 "heuristic_plies": heuristic_plies,
                 "opponent_model": opponent_model,
                 "opponent_noise": opponent_noise,
+                "heuristic_margin": heuristic_margin,
             }.items()
             if v is not None or k not in ("iterations", "time_limit")
         }
@@ -162,6 +165,12 @@ class ISMCTSBot:
             raise ValueError(
                 f"bot 'ismcts' opponent_noise must be from 0 to 1, got {opponent_noise}"
             )
+        if not 0 <= heuristic_margin < 1:
+            raise ValueError(
+                "bot 'ismcts' heuristic_margin must be from 0 to below 1, "
+                f"got {heuristic_margin}"
+            )
+        self.heuristic_margin = float(heuristic_margin)
         self.opponent_model = opponent_model
         self.opponent_noise = float(opponent_noise)
         self.iterations = iterations
@@ -183,6 +192,20 @@ class ISMCTSBot:
             key = (child.visits, child.reward / child.visits if child.visits else 0.0)
             if key > best_key:
                 best, best_key = aid, key
+        if self.heuristic_margin and heuristic_strategy(ctx.game.id) is not None:
+            # When the search cannot tell the heuristic's move from its own pick
+            # (within the margin of visits), trust the rule of thumb: the search's
+            # opponent model is the heuristic, so against careless players its
+            # small preferences are noise while the heuristic's are not.
+            from gameplay.rules.bots import get_bot
+
+            preferred = get_bot("heuristic").choose(ctx)
+            child = root.children.get((me, preferred))
+            if (
+                child is not None
+                and child.visits >= (1 - self.heuristic_margin) * best_key[0]
+            ):
+                return preferred
         return best
 
     def search(self, ctx: DecisionContext) -> Node:

@@ -47,3 +47,26 @@ def test_rewards_back_up_to_the_seat_that_chose_each_edge() -> None:
     for _, key, child in _walk(root):
         assert child.seat == key[0]
         assert 0.0 <= child.reward <= child.visits
+
+
+def test_heuristic_margin_defers_to_the_heuristic_only_within_the_margin() -> None:
+    from .helpers import decision_points
+
+    heuristic = get_bot("heuristic")
+    plain = get_bot("ismcts", iterations=40)
+    trusting = get_bot("ismcts", iterations=40, heuristic_margin=0.999)
+    differed = 0
+    for _state, _seat, ctx, _aid in decision_points(2, 5, heuristic.choose):
+        advice = heuristic.choose(ctx)
+        # Every root move is tried at least once in 40 iterations, and 0.1% of
+        # at most 40 visits is below one: the heuristic's move always qualifies.
+        assert trusting.choose(ctx) == advice
+        differed += plain.choose(ctx) != advice
+    assert differed > 0, "without the margin the search makes its own choices"
+
+
+def test_heuristic_margin_is_validated() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="heuristic_margin"):
+        get_bot("ismcts", heuristic_margin=1.0)

@@ -117,7 +117,7 @@ class ISMCTSBot:
         heuristic_plies: int = 8,
         opponent_model: str = "heuristic",
         opponent_noise: float = 0.0,
-        heuristic_margin: float = 0.0,
+        heuristic_margin: float = 0.3,
         **unknown: Any,
     ) -> None:
         opts = {

@@ -38,7 +38,7 @@ def test_unknown_bot_name_is_a_clear_value_error(name: object) -> None:
         (
             "ismcts",
             {"iteration": 3},
-            "allowed: exploration, heuristic_plies, iterations",
+            "allowed: exploration, heuristic_margin, heuristic_plies, iterations",
         ),
         ("ismcts", {"iterations": "many"}, "iterations must be int"),
         ("ismcts", {"iterations": True}, "iterations must be a number"),

@@ -53,7 +53,7 @@ def test_heuristic_margin_defers_to_the_heuristic_only_within_the_margin() -> No
     from .helpers import decision_points
 
     heuristic = get_bot("heuristic")
-    plain = get_bot("ismcts", iterations=40)
+    plain = get_bot("ismcts", iterations=40, heuristic_margin=0.0)
     trusting = get_bot("ismcts", iterations=40, heuristic_margin=0.999)
     differed = 0
     for _state, _seat, ctx, _aid in decision_points(2, 5, heuristic.choose):

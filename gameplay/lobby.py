@@ -86,6 +86,10 @@ def _public_options(game: str, options: object) -> dict[str, Any]:
         raise BadRequest(str(exc)) from exc
 
 
+def _first_open_seat(match: Match) -> Seat | None:
+    return match.seats.filter(user__isnull=True, agent="").order_by("number").first()
+
+
 def _start_if_full(match: Match) -> None:
     if not any(seat.is_open for seat in match.seats.all()):
         services.match_start(match_id=match.pk)
@@ -97,7 +101,7 @@ def table_join(*, match_id: int, user: User) -> Seat:
     match = _locked_table(match_id)
     if match.seats.filter(user=user).exists():
         raise BadRequest("you already have a seat at this table")
-    seat = match.seats.filter(user__isnull=True, agent="").order_by("number").first()
+    seat = _first_open_seat(match)
     if seat is None:
         raise BadRequest("this table is full")
     seat.user = user
@@ -133,7 +137,7 @@ def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
         raise Forbidden("only the host can seat bots")
     agent = f"{BUILTIN_PREFIX}{bot}"
     services.validate_agent(agent)
-    seat = match.seats.filter(user__isnull=True, agent="").order_by("number").first()
+    seat = _first_open_seat(match)
     if seat is None:
         raise BadRequest("this table has no open seat")
     seat.agent = agent

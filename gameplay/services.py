@@ -613,14 +613,15 @@ def match_play_builtin_bots(*, match_id: int, max_steps: int = 500) -> int:
 GRACE_SECONDS = 60
 
 
+def _locked_seat_of(*, match_id: int, user: User) -> Seat | None:
+    """The user's seat at a match, locked for a presence update (None: no seat)."""
+    return Seat.objects.select_for_update().filter(match_id=match_id, user=user).first()
+
+
 def seat_connected(*, match_id: int, user: User) -> Seat | None:
     """A seat's player opened a connection (several tabs count separately)."""
     with transaction.atomic():
-        seat = (
-            Seat.objects.select_for_update()
-            .filter(match_id=match_id, user=user)
-            .first()
-        )
+        seat = _locked_seat_of(match_id=match_id, user=user)
         if seat is None:
             return None
         seat.connected += 1
@@ -635,11 +636,7 @@ def seat_disconnected(*, match_id: int, user: User) -> Seat | None:
     from gameplay import tasks
 
     with transaction.atomic():
-        seat = (
-            Seat.objects.select_for_update()
-            .filter(match_id=match_id, user=user)
-            .first()
-        )
+        seat = _locked_seat_of(match_id=match_id, user=user)
         if seat is None:
             return None
         seat.connected = max(0, seat.connected - 1)

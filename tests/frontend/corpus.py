@@ -190,7 +190,7 @@ def write(path: Path, corpus: dict[str, Any]) -> None:
 
 
 class _Rollback(Exception):
-    pass
+    """Raised to undo the corpus matches' database writes after reading them."""
 
 
 def main() -> None:

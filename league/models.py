@@ -369,6 +369,38 @@ class Registration(models.Model):
         return f"{self.participant} in {self.season}"
 
 
+class SeasonQueueEntry(models.Model):
+    """A registered participant waiting for a season game (the season's quick play).
+
+    Entries are paired oldest first into games of ``players`` seats; a person
+    queues themselves, an owner may queue their registered bot. The row is
+    deleted when its game starts (or when its participant leaves the queue).
+    """
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="queue_entries"
+    )
+    participant = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="season_queue_entries"
+    )
+    players = models.PositiveSmallIntegerField(default=2)
+    queued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["season", "joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "participant"], name="one_queue_entry_per_season"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.participant} waiting in {self.season}"
+
+
 class Invitation(models.Model):
     """An organiser's invitation to an invite-only league (used on registration)."""
 

@@ -59,6 +59,18 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
     return render(request, "gameplay/game_detail.html", context)
 
 
+def _board_assets(game_id: str) -> dict[str, str]:
+    """The game's board template and script, found by its id.
+
+    A game brings its table as templates/gameplay/boards/<game>.html and
+    static/js/boards/<game>.js; the match and replay pages need nothing else.
+    """
+    return {
+        "board_template": f"gameplay/boards/{game_id}.html",
+        "board_script": f"js/boards/{game_id}.js",
+    }
+
+
 def _report(request: HttpRequest, exc: MatchError) -> None:
     messages.error(request, exc.message)
 
@@ -181,6 +193,7 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
         "seat": seat,
         "is_host": user is not None and match.host_id == user.pk,
         "bot_form": BotSeatForm(),
+        **_board_assets(match.game),
     }
     if match.status != MatchStatus.WAITING:
         frame = (
@@ -240,6 +253,7 @@ def replay_page(request: HttpRequest, public_id: str) -> HttpResponse:
             "replay_api": reverse("api-match-replay", args=[match.public_id]),
             "record_url": reverse("gameplay:record", args=[match.public_id]),
             "seats": [(s.number, s.display_name) for s in match.seats.all()],
+            **_board_assets(match.game),
         },
     )
 

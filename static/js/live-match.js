@@ -1,6 +1,6 @@
 /*
  * Live match page: the WebSocket client (LiveClient) and the page that draws
- * its frames with DueloBoard.
+ * its frames with the game's board (KfaBoards[game], static/js/boards/).
  *
  * Protocol (docs/protocol/live.md): the server sends `state` frames (a seat's
  * own view, or the public view), `history` (the logged steps after a version,
@@ -337,9 +337,10 @@
   };
 
   function startPage(win) {
-    var B = win.DueloBoard;
-    var doc = win.document;
     var cfg = win.KFA_MATCH;
+    // The game's board script (static/js/boards/<game>.js) registered itself.
+    var B = (win.KfaBoards || {})[cfg.game];
+    var doc = win.document;
     var board = doc.getElementById("kfa-board");
     var initialEl = doc.getElementById("initial-frame");
     if (!board || !initialEl || !B) return null;

@@ -3,19 +3,23 @@
  *
  * The API (GET <replay_api>?perspective=full|seat:N|spectator) returns every
  * step with the events and the observation of that perspective; this file
- * turns a step into a board frame (drawn read-only by DueloBoard), builds the
+ * turns a step into a board frame (drawn read-only by the game's board), builds the
  * log up to the step, and checks the revealed seed against the hash that was
  * published before the first move.
  */
 (function (root, factory) {
   "use strict";
-  var api = factory(typeof module === "object" && module.exports ? require("./duelo-board.js") : root.DueloBoard);
+  // factory(board) gives the viewer for one game's board (KfaBoards[game]).
   if (typeof module === "object" && module.exports) {
-    module.exports = api;
+    module.exports = factory;
   } else {
-    root.KfaReplay = api;
+    root.KfaReplay = factory;
     if (root.document) {
-      var start = function () { api.startPage(root); };
+      var start = function () {
+        var el = root.document.getElementById("kfa-board");
+        var board = el && (root.KfaBoards || {})[el.getAttribute("data-game")];
+        if (board) factory(board).startPage(root);
+      };
       if (root.document.readyState === "loading") root.document.addEventListener("DOMContentLoaded", start);
       else start();
     }
@@ -41,7 +45,7 @@
     };
   }
 
-  /** A board frame (as DueloBoard.boardModel expects) for step `index`. */
+  /** A board frame (as the board's boardModel expects) for step `index`. */
   function stepFrame(data, index) {
     var step = data.steps[index];
     var p = parsePerspective(data.perspective);
@@ -78,7 +82,7 @@
     var ctx = logContext(data);
     var p = parsePerspective(data.perspective);
     var first = data.steps[0];
-    var deal = { scope: "public", version: 0, known: true, text: "The cards are dealt: two cards to each player, one card set aside unseen." };
+    var deal = { scope: "public", version: 0, known: true, text: B.dealText ? B.dealText((data.players || []).length) : "The cards are dealt." };
     var entries = [deal];
     if (p.kind === "full" && first && first.hands) {
       first.hands.forEach(function (hand, seat) {

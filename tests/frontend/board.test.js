@@ -1,10 +1,10 @@
-// Unit tests for the pure functions of static/js/duelo-board.js.
+// Unit tests for the pure functions of static/js/boards/duelo.js.
 "use strict";
 
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const nodeCrypto = require("node:crypto");
-const B = require("../../static/js/duelo-board.js");
+const B = require("../../static/js/boards/duelo.js");
 
 const NAMES = ["Ana", "Bruno", "Chen"];
 const ctx = (viewer, extra) => Object.assign({ names: NAMES, viewer: viewer }, extra || {});

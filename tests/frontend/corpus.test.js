@@ -7,7 +7,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
-const B = require("../../static/js/duelo-board.js");
+const B = require("../../static/js/boards/duelo.js");
 
 const sources = [["fixture", path.join(__dirname, "fixtures", "duelo.json")]];
 if (process.env.KFA_FRONTEND_CORPUS) sources.push(["fresh", process.env.KFA_FRONTEND_CORPUS]);

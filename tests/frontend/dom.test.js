@@ -1,11 +1,11 @@
-// The DOM renderers of duelo-board.js on real frames, through a tiny DOM.
+// The DOM renderers of boards/duelo.js on real frames, through a tiny DOM.
 "use strict";
 
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
-const B = require("../../static/js/duelo-board.js");
+const B = require("../../static/js/boards/duelo.js");
 const { boardSkeleton } = require("./minidom.js");
 
 const corpus = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "duelo.json"), "utf8"));

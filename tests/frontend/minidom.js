@@ -1,4 +1,4 @@
-// A very small DOM for the node tests: just what duelo-board.js's renderers
+// A very small DOM for the node tests: just what boards/duelo.js's renderers
 // use (elements, text, attributes, classes, click listeners, and selectors of
 // the forms `tag`, `.class`, `[attr="value"]`, combined, with descendants).
 "use strict";

@@ -5,8 +5,8 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
-const B = require("../../static/js/duelo-board.js");
-const R = require("../../static/js/replay.js");
+const B = require("../../static/js/boards/duelo.js");
+const R = require("../../static/js/replay.js")(B);
 
 const corpus = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "duelo.json"), "utf8"));
 const full = corpus.replay_full;

@@ -5,8 +5,8 @@
  * Used by the live match page (live-match.js), the replay viewer (replay.js)
  * and the node unit tests (tests/frontend/), so everything that decides *what*
  * to show lives in pure functions (boardModel, formatEvent, groupLegal, ...)
- * and the DOM code only draws the result. In the browser this file defines
- * window.DueloBoard; in node it is a CommonJS module.
+ * and the DOM code only draws the result. In the browser this file registers
+ * itself as window.KfaBoards.duelo; in node it is a CommonJS module.
  */
 (function (root, factory) {
   "use strict";
@@ -14,7 +14,9 @@
   if (typeof module === "object" && module.exports) {
     module.exports = api;
   } else {
-    root.DueloBoard = api;
+    // The table pages find a game's board by its id (templates/gameplay/_table.html).
+    root.KfaBoards = root.KfaBoards || {};
+    root.KfaBoards.duelo = api;
   }
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
@@ -1213,8 +1215,14 @@
     ]));
   }
 
+  /** The replay's first log line: what the deal does (the same at every size). */
+  function dealText() {
+    return "The cards are dealt: two cards to each player, one card set aside unseen.";
+  }
+
   return {
     CARDS: CARDS,
+    dealText: dealText,
     EVENT_TYPES: EVENT_TYPES,
     cardInfo: cardInfo,
     cardTable: cardTable,

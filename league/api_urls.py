@@ -37,6 +37,11 @@ urlpatterns = [
         name="api-season-matches",
     ),
     path(
+        "seasons/<int:season_id>/queue/",
+        api.SeasonQueueView.as_view(),
+        name="api-season-queue",
+    ),
+    path(
         "registrations/<int:registration_id>/decision/",
         api.RegistrationDecisionView.as_view(),
         name="api-registration-decision",

@@ -12,6 +12,7 @@ from league.models import (
     RatingPool,
     Registration,
     Season,
+    SeasonQueueEntry,
     Tournament,
 )
 from league.ratings.selectors import HeadToHead, HistoryPoint, RankingRow
@@ -69,6 +70,14 @@ def registration(r: Registration) -> dict[str, Any]:
         "participant": participant(r.participant),
         "status": r.status,
         "created_at": r.created_at,
+    }
+
+
+def queue_entry(e: SeasonQueueEntry) -> dict[str, Any]:
+    return {
+        "participant": participant(e.participant),
+        "players": e.players,
+        "joined_at": e.joined_at,
     }
 
 

@@ -16,6 +16,7 @@ from league.models import (
     Registration,
     RegistrationStatus,
     Season,
+    SeasonQueueEntry,
 )
 from league.ratings.config import pool_elo_config
 from league.ratings.elo import display_rating, is_provisional
@@ -108,3 +109,37 @@ def pending_registrations(*, league: League) -> QuerySet[Registration]:
     return Registration.objects.filter(
         season__league=league, status=RegistrationStatus.PENDING
     ).select_related("participant", "season")
+
+
+def season_queue(*, season: Season) -> QuerySet[SeasonQueueEntry]:
+    """Who is waiting for a season game, longest first (shown on the season page)."""
+    return (
+        SeasonQueueEntry.objects.filter(season=season)
+        .select_related("participant__user")
+        .order_by("joined_at", "pk")
+    )
+
+
+def queued_participant_ids(*, season: Season, user: User) -> set[int]:
+    """The participants ``user`` answers for (themselves, their bots) now waiting."""
+    if not user.is_authenticated:
+        return set()
+    return set(
+        SeasonQueueEntry.objects.filter(season=season, queued_by=user).values_list(
+            "participant_id", flat=True
+        )
+    ) | set(
+        SeasonQueueEntry.objects.filter(
+            season=season, participant__key=f"user:{user.pk}"
+        ).values_list("participant_id", flat=True)
+    )
+
+
+def approved_participants(*, season: Season) -> list[Participant]:
+    """Participants with an approved registration (who may queue for games)."""
+    return [
+        r.participant
+        for r in Registration.objects.filter(
+            season=season, status=RegistrationStatus.APPROVED
+        ).select_related("participant__user")
+    ]

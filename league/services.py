@@ -26,6 +26,7 @@ from league.models import (
     Registration,
     RegistrationStatus,
     Season,
+    SeasonQueueEntry,
     SeasonStatus,
 )
 from league.participants import (
@@ -361,17 +362,24 @@ def season_update_statuses(*, now: datetime | None = None) -> int:
 def league_match_create(
     *,
     season: Season,
-    by: User,
+    by: User | None,
     participant_ids: list[int],
     rated: bool = False,
 ) -> Match:
-    """Start a league game between registered participants (feeds the pools).
+    """An organiser (or a pairing service, ``by=None``) starts a league game.
 
-    Organisers may pair anyone registered; a player may start a game that
-    includes themselves or a bot they own. ``rated`` also feeds the global
-    ladder; the league and season pools are fed regardless.
+    Players never create league matches directly: a rated game between any
+    registered participants without their consent would be a forced match.
+    They enter through the season queue (:func:`season_queue_join`) or
+    challenges. ``rated`` also feeds the global ladder; the league and season
+    pools are fed regardless.
     """
     league = season.league
+    if by is not None and not is_organiser(league=league, user=by):
+        raise PermissionDenied(
+            "only this league's organisers may pair league games; join the "
+            "season's queue to play one"
+        )
     if season.status != SeasonStatus.RUNNING:
         raise Conflict("league games are played while the season is running")
     if len(participant_ids) != len(set(participant_ids)) or len(participant_ids) < 2:
@@ -387,11 +395,27 @@ def league_match_create(
     missing = [pid for pid in participant_ids if pid not in registered]
     if missing:
         raise Invalid("every participant must be registered for this season")
-    participants = [registered[pid] for pid in participant_ids]
-    if not is_organiser(league=league, user=by) and not any(
-        can_manage(by, p) for p in participants
-    ):
-        raise PermissionDenied("you may only start league games you take part in")
+    return _league_match(
+        season=season,
+        participants=[registered[pid] for pid in participant_ids],
+        rated=rated,
+        host=by,
+    )
+
+
+def _league_match(
+    *,
+    season: Season,
+    participants: list[Participant],
+    rated: bool,
+    host: User | None,
+) -> Match:
+    """Create and start the match through gameplay's normal services.
+
+    Starting through ``match_start`` is what tells the players (the "match
+    started" push) and lets bots move, the same as any table.
+    """
+    league = season.league
     seats = []
     for p in participants:
         user, agent = seat_agent_for(p)
@@ -402,9 +426,136 @@ def league_match_create(
             seats=seats,
             config=league_game_options(league),
             rated=rated,
-            host=by,
+            host=host,
             context=f"league:{league.pk}:season:{season.pk}",
         )
         return gameplay_services.match_start(match_id=match.pk)
     except MatchError as exc:
         raise Invalid(exc.message) from exc
+
+
+# --- The season queue ------------------------------------------------------------
+
+
+def _queue_participant(
+    *, season: Season, user: User, bot_id: int | None
+) -> Participant:
+    """The user (or their bot), who must hold an approved registration."""
+    if bot_id is None:
+        participant = participant_for_user(user)
+    else:
+        participant = Participant.objects.filter(key=f"bot:{bot_id}").first()
+        if participant is None:
+            raise Invalid("that bot is not registered for this season")
+        if not can_manage(user, participant):
+            raise PermissionDenied("only the bot's owner may queue it")
+    if not Registration.objects.filter(
+        season=season, participant=participant, status=RegistrationStatus.APPROVED
+    ).exists():
+        raise Conflict(f"{participant.name} is not registered for this season")
+    return participant
+
+
+def season_queue_join(
+    *,
+    season: Season,
+    user: User,
+    players: int = 2,
+    bot_id: int | None = None,
+) -> Match | None:
+    """Wait for a season game; returns the match if this completed one.
+
+    Only approved registrations queue, only while the season runs. A bot is
+    queued by its owner and must have a playable version, so a pairing never
+    seats a bot that cannot move.
+    """
+    from gameplay.rules import GameError, get_game
+
+    league = season.league
+    if season.status != SeasonStatus.RUNNING:
+        raise Conflict("season games are played while the season is running")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise Invalid("players must be a whole number")
+    try:
+        get_game(league.game).validate_config(
+            {**league_game_options(league), "players": players}
+        )
+    except GameError as exc:
+        raise Invalid(str(exc)) from exc
+    participant = _queue_participant(season=season, user=user, bot_id=bot_id)
+    if participant.is_bot:
+        seat_agent_for(participant)  # refuses a bot without a playable version
+    try:
+        with transaction.atomic():
+            SeasonQueueEntry.objects.create(
+                season=season, participant=participant, players=players, queued_by=user
+            )
+    except IntegrityError as exc:
+        raise Conflict(f"{participant.name} is already waiting") from exc
+    return season_queue_pair(season=season)
+
+
+def season_queue_leave(
+    *, season: Season, user: User, bot_id: int | None = None
+) -> bool:
+    """Stop waiting; False when the participant was not in the queue."""
+    if bot_id is None:
+        participant = participant_for_user(user)
+    else:
+        participant = Participant.objects.filter(key=f"bot:{bot_id}").first()
+        if participant is None:
+            return False
+        if not can_manage(user, participant):
+            raise PermissionDenied("only the bot's owner may take it out of the queue")
+    deleted, _ = SeasonQueueEntry.objects.filter(
+        season=season, participant=participant
+    ).delete()
+    return bool(deleted)
+
+
+def season_queue_pair(*, season: Season) -> Match | None:
+    """Seat the longest-waiting entries of one table size together (one game).
+
+    Locks the season's entries, so two joins racing cannot seat one entry
+    twice. Entries whose registration was withdrawn meanwhile are dropped. Each
+    game is built around the longest-waiting person, filled with the next
+    entries (people or queued bots); only a bots-only league pairs bots among
+    themselves, so queued bots in a mixed league wait for a person.
+    """
+    with transaction.atomic():
+        entries = list(
+            SeasonQueueEntry.objects.select_for_update()
+            .filter(season=season)
+            .select_related("participant__user")
+            .order_by("joined_at", "pk")
+        )
+        approved = set(
+            Registration.objects.filter(
+                season=season,
+                participant_id__in=[e.participant_id for e in entries],
+                status=RegistrationStatus.APPROVED,
+            ).values_list("participant_id", flat=True)
+        )
+        stale = [e.pk for e in entries if e.participant_id not in approved]
+        if stale:
+            SeasonQueueEntry.objects.filter(pk__in=stale).delete()
+        entries = [e for e in entries if e.participant_id in approved]
+        bots_league = season.league.participants == ParticipantKind.BOTS
+        for anchor in entries:
+            if anchor.participant.is_bot and not bots_league:
+                continue  # a game needs a person waiting; bots fill it
+            others = [
+                e for e in entries if e is not anchor and e.players == anchor.players
+            ]
+            group = [anchor, *others[: anchor.players - 1]]
+            if len(group) < anchor.players:
+                continue
+            match = _league_match(
+                season=season,
+                participants=[e.participant for e in group],
+                rated=False,
+                host=None,
+            )
+            SeasonQueueEntry.objects.filter(pk__in=[e.pk for e in group]).delete()
+            return match
+    return None

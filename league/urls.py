@@ -29,6 +29,11 @@ urlpatterns = [
         views.season_withdraw,
         name="season_withdraw",
     ),
+    path(
+        "leagues/<slug:slug>/seasons/<int:number>/queue/",
+        views.season_queue,
+        name="season_queue",
+    ),
     path("rankings/", views.rankings, name="rankings"),
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament"),

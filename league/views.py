@@ -130,8 +130,54 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "pool": pool,
             "recent": rating_selectors.recent_rated_matches(pool=pool) if pool else [],
             "tournaments": season.tournaments.all(),
+            **_queue_context(request, season),
         },
     )
+
+
+def _queue_context(request: HttpRequest, season: Season) -> dict:
+    """The season queue block: who waits, and what this visitor may queue."""
+    from gameplay.rules import get_game
+
+    engine = get_game(season.league.game)
+    registered = selectors.approved_participants(season=season)
+    user = request.user
+    mine = [
+        p
+        for p in registered
+        if user.is_authenticated and p.is_bot and p.owner_id == user.pk
+    ]
+    return {
+        "queue": list(selectors.season_queue(season=season)),
+        "queued_ids": selectors.queued_participant_ids(season=season, user=user),
+        "queue_sizes": list(range(engine.min_players, engine.max_players + 1)),
+        "queue_me": next(
+            (p for p in registered if user.is_authenticated and p.user_id == user.pk),
+            None,
+        ),
+        "queue_my_bots": mine,
+    }
+
+
+@league_action
+def season_queue(request: HttpRequest, slug: str, number: int):
+    """Join or leave the season queue (for oneself or one's registered bot)."""
+    season = _season(slug, number)
+    target = reverse("league:season", args=[slug, number])
+    bot_id = _bot_id(request)
+    if request.POST.get("leave"):
+        services.season_queue_leave(season=season, user=request.user, bot_id=bot_id)
+        return target, "You left the season queue."
+    raw = request.POST.get("players") or "2"
+    match = services.season_queue_join(
+        season=season,
+        user=request.user,
+        players=int(raw) if raw.isdigit() else 0,
+        bot_id=bot_id,
+    )
+    if match is not None:
+        return reverse("gameplay:match", args=[match.public_id]), "Your game is on."
+    return target, "You are in the season queue: your game opens when it is paired."
 
 
 def _season(slug: str, number: int) -> Season:

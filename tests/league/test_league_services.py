@@ -248,9 +248,13 @@ def test_league_match_feeds_league_and_season_pools(
         services.league_match_create(
             season=season, by=users[5], participant_ids=[r.participant_id for r in regs]
         )
+    with pytest.raises(PermissionDenied):
+        services.league_match_create(
+            season=season, by=users[0], participant_ids=[r.participant_id for r in regs]
+        )
     with django_capture_on_commit_callbacks(execute=True):
         match = services.league_match_create(
-            season=season, by=users[0], participant_ids=[r.participant_id for r in regs]
+            season=season, by=None, participant_ids=[r.participant_id for r in regs]
         )
         play_out(match)
     scopes = sorted(match.rating_events.values_list("pool__scope", flat=True))
@@ -259,7 +263,7 @@ def test_league_match_feeds_league_and_season_pools(
     with pytest.raises(Invalid, match="registered"):
         services.league_match_create(
             season=season,
-            by=users[0],
+            by=None,
             participant_ids=[
                 regs[0].participant_id,
                 services.participant_for_user(outsider).pk,

@@ -317,6 +317,7 @@ def test_api_tournament_lifecycle_and_permissions(
 
 def test_api_league_match_for_registered_players(api, users) -> None:
     season = SeasonFactory(status="running")
+    season.league.organisers.add(users[0])
     ids = [
         services.season_register(season=season, user=u).participant_id
         for u in users[:2]

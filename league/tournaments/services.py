@@ -30,6 +30,7 @@ from accounts.models import User
 from gameplay import services as gameplay_services
 from gameplay.errors import MatchError
 from gameplay.models import Match, MatchStatus
+from gameplay.options import OptionError, clean_table_options
 from gameplay.services import SeatSpec
 from league.errors import Conflict, Invalid, NotFound, PermissionDenied
 from league.models import (
@@ -157,9 +158,12 @@ def tournament_create(
             size = 3
             if engine.max_players < 3:
                 raise Invalid(f"{engine.name} is a two-player game: no tables of 3-5")
-        config = engine.validate_config({**(options or {}), "players": size})
+        # Only the game's public options, checked: a tournament never carries a
+        # stacked deck or a fixed first seat (gameplay.options).
+        public = clean_table_options(game, options, players=size)
+        config = engine.validate_config({**public, "players": size})
         clean_tc = gameplay_services.validate_time_control(time_control)
-    except (GameError, MatchError) as exc:
+    except (GameError, MatchError, OptionError) as exc:
         raise Invalid(str(exc)) from exc
     base = slugify(name)[:40] or "tournament"
     slug, n = base, 1
@@ -419,6 +423,19 @@ def _swiss_history(tournament: Tournament) -> list[swiss.SwissGame]:
     return games
 
 
+def _entrant_ratings(tournament: Tournament, entrants: list[Entrant]) -> dict:
+    """Entrant id -> rating in the seeding pool (the TRF's rating column)."""
+    ratings = dict(
+        Rating.objects.filter(
+            pool=seeding_pool(tournament),
+            participant_id__in=[e.participant_id for e in entrants],
+        ).values_list("participant_id", "rating")
+    )
+    return {
+        e.pk: ratings[e.participant_id] for e in entrants if e.participant_id in ratings
+    }
+
+
 def _table_results(tournament: Tournament) -> list[swiss_multiplayer.TableResult]:
     """Finished multiplayer tables as the formats expect them (entrant ids).
 
@@ -478,7 +495,12 @@ def _next_round(tournament: Tournament, starts_at: datetime) -> Round | None:
         return rnd
     if tournament.format == TournamentFormat.SWISS:
         try:
-            pairings = swiss.pair_swiss_round(ids, _swiss_history(tournament))
+            pairings = swiss.pair_swiss_round(
+                ids,
+                _swiss_history(tournament),
+                total_rounds=_total_rounds(tournament, len(entrants)),
+                ratings=_entrant_ratings(tournament, entrants),
+            )
         except swiss.SwissPairingError as exc:
             raise Conflict(str(exc)) from exc
     else:

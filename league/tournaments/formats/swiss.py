@@ -1,58 +1,47 @@
-"""Swiss system for two-player games: pairing, seat allocation and standings.
+"""Swiss system for two-player games: FIDE Dutch pairing, seats and standings.
 
-Pairing is one maximum-weight perfect matching per round (networkx's blossom
-implementation) instead of the FIDE Dutch bracket-by-bracket procedure with
-transpositions and exchanges. The weight of every candidate pair encodes our
-pairing rules as a lexicographic cost, most important first:
+Pairing is delegated to `py4swiss <https://pypi.org/project/py4swiss/>`_, a
+FIDE (Dutch) System implementation (C.04.3 as in force until 31 January 2026)
+that was tested against the FIDE-endorsed engine bbpPairings and links that
+engine's blossom matching code. Writing our own Dutch engine had given the
+endorsed engine's pairing in only about a third of rounds; a kept library
+that agrees with it is worth more than a clever reimplementation.
 
-1. no rematch, as missing edges: if every pairing would repeat a game the
-   round cannot be paired and :class:`SwissPairingError` is raised;
-2. at most ``max_byes`` pairing-allocated byes per player; only when no
-   pairing without rematches allows that (a small field late in the event)
-   does the bye go to a player who already had one, fewest byes first;
-3. the bye goes to the lowest score group that can take it;
-4. no two players whose absolute seat preferences collide meet;
-5. no pair joins score groups that are not adjacent, if avoidable; then as
-   few pairs as possible cross score groups, and floats happen as low in the
-   standings as possible (Dutch: maximise the pairs in the top brackets);
-6. the bye goes to the lowest-ranked player of its group;
-7. as many seat preferences as possible are met, then as many strong ones
-   (Dutch C.10, C.11);
-8. nobody floats down (or up) twice in a row, then not as two rounds
-   before (Dutch C.12-C.15; a bye counts as a downfloat);
-9. the lowest-ranked players of a group are the ones who float down;
-10. within a score group the top half meets the bottom half in order
-    (1 v n/2+1, ...), S2 permutations tried in lexicographic order, pairs
-    inside one half (Dutch "exchanges") only when needed; a downfloater meets
-    the highest player of the group below, and the rest of that group is
-    split into halves again (one re-solve per change of the split).
+The library reads TRF files, so :func:`swiss_trf` writes the history as a
+TRF-16 report (start numbers in pairing-number order, ratings, results with
+forfeits, pairing-allocated, half- and full-point byes, absences, the total
+number of rounds so the last-round rules for topscorers apply) plus the
+javafo extensions py4swiss understands (``XXR`` rounds, ``XXZ`` players not
+to pair, ``XXS`` the bye's value, ``XXC white1``). :func:`pair_swiss_round`
+writes that file, lets the library pair it and maps the start numbers back.
 
-A single global optimisation cannot get stuck the way greedy bracket pairing
-can (it never needs backtracking), and every rule above is a term that tests
-can check directly. The price is that it is not the FIDE Dutch system to the
-letter; ``docs/tournaments.md`` lists where and why the two differ, measured
-in the test suite against a Dutch implementation reported as A.7-conformant.
-
-Seats are allocated like FIDE colours (C.04.3 E): both preferences if
-compatible, else the stronger, else alternate from the last round in which the
-two had different seats, else the higher-ranked player's preference, and with
-no preference at all the higher-ranked player takes the first seat when their
-pairing number is odd.
+Platform rules on top of the library: white is the first seat (and the top
+seed gets it in round 1, ``white1``: no random first colour), and a round
+that cannot be paired without breaking an absolute rule raises
+:class:`SwissPairingError` instead of pairing a rematch. Everything else -
+brackets, floaters, colours, the bye, topscorers, board order - is the
+library's Dutch; ``docs/tournaments.md`` lists what still differs.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Hashable, Iterable, Sequence
+import tempfile
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
-import networkx as nx
+from py4swiss.engines import DutchEngine
+from py4swiss.engines.common import PairingError
+from py4swiss.trf import TrfParser
+from py4swiss.trf.exceptions import ConsistencyError, ParsingError
 
 from league.tournaments.formats.base import Pairing
 
 __all__ = [
+    "BYE_KINDS",
     "DEFAULT_TIEBREAKS",
     "SwissGame",
     "SwissPairingError",
@@ -62,6 +51,7 @@ __all__ = [
     "pair_swiss_round",
     "player_records",
     "swiss_standings",
+    "swiss_trf",
 ]
 
 Tiebreak = Literal["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter"]
@@ -72,22 +62,31 @@ DEFAULT_TIEBREAKS: tuple[Tiebreak, ...] = (
     "direct_encounter",
 )
 
-
 _TIEBREAK_NAMES = frozenset(DEFAULT_TIEBREAKS)
+
+ByeKind = Literal["pairing", "half", "full", "zero"]
+#: TRF result code per kind of bye: pairing-allocated (U), requested half- or
+#: full-point bye (H, F), known absence (Z).
+BYE_KINDS: dict[str, str] = {"pairing": "U", "half": "H", "full": "F", "zero": "Z"}
+_BYE_POINTS = {"half": 0.5, "full": 1.0, "zero": 0.0}
 
 
 class SwissPairingError(ValueError):
-    """No pairing satisfies the hard rules (too many rounds for the field)."""
+    """No pairing satisfies the absolute rules (too many rounds for the field)."""
 
 
 @dataclass(frozen=True, slots=True)
 class SwissGame:
     """One entry of a Swiss round as recorded by the caller.
 
-    ``second is None`` is a pairing-allocated bye for ``first`` (worth
-    ``first_points``). ``forfeit`` marks a game that was not played (no-show):
-    it scores, but it is no meeting (the two may still be paired later), gives
-    no seat and counts as an unplayed round for tiebreaks.
+    ``second is None`` is a bye for ``first``: ``bye="pairing"`` (default) is
+    the pairing-allocated bye worth ``first_points``; ``"half"``, ``"full"``
+    and ``"zero"`` are a requested half-/full-point bye and a known absence
+    (their points are fixed). ``forfeit`` marks a game that was not played
+    (no-show): it scores, but it is no meeting (the two may still be paired
+    later), gives no seat, counts as a float and as an unplayed round for
+    tiebreaks, and a forfeit win bars the pairing-allocated bye like a bye
+    does (FIDE C.04.3 C.2).
     """
 
     round: int
@@ -96,12 +95,35 @@ class SwissGame:
     first_points: float
     second_points: float | None = None
     forfeit: bool = False
+    bye: ByeKind = "pairing"
 
     def __post_init__(self) -> None:
+        if self.round < 1:
+            raise ValueError("rounds are numbered from 1")
         if self.second is not None and self.second_points is None:
             object.__setattr__(self, "second_points", 1.0 - self.first_points)
         if self.second is not None and self.first == self.second:
             raise ValueError("a player cannot meet themselves")
+        if self.bye not in BYE_KINDS:
+            raise ValueError(f"unknown bye kind {self.bye!r}")
+        if self.second is None:
+            if self.bye in _BYE_POINTS and self.first_points != _BYE_POINTS[self.bye]:
+                raise ValueError(
+                    f"a {self.bye} bye is worth {_BYE_POINTS[self.bye]}, "
+                    f"not {self.first_points}"
+                )
+            if not 0 <= self.first_points <= 1:
+                raise ValueError("a bye is worth between 0 and 1 point")
+            return
+        points = (self.first_points, self.second_points)
+        allowed = (
+            {(1.0, 0.0), (0.0, 1.0), (0.0, 0.0)}
+            if self.forfeit
+            else {(1.0, 0.0), (0.5, 0.5), (0.0, 1.0)}
+        )
+        if points not in allowed:
+            kind = "forfeit" if self.forfeit else "game"
+            raise ValueError(f"a {kind} cannot score {points[0]}-{points[1]}")
 
     @property
     def is_bye(self) -> bool:
@@ -120,22 +142,33 @@ class PlayerRecord:
     opponents: set = field(default_factory=set)
     seats: list[str] = field(default_factory=list)  # "1"/"2" per played game
     seat_by_round: dict[int, str] = field(default_factory=dict)
-    byes: int = 0
+    byes: int = 0  # pairing-allocated byes
+    forfeit_wins: int = 0
     last_float: str = ""  # "down", "up" or "" for the latest round
     float_by_round: dict[int, str] = field(default_factory=dict)
     rounds: list[tuple[Hashable | None, float, bool]] = field(default_factory=list)
     # (opponent or None, points, played) per recorded round, in round order
 
+    @property
+    def had_bye(self) -> bool:
+        """No pairing-allocated bye any more: had one or won by forfeit."""
+        return self.byes > 0 or self.forfeit_wins > 0
+
 
 def player_records(history: Iterable[SwissGame]) -> dict[Hashable, PlayerRecord]:
-    """Scores, opponents, seats, byes and floats per player from ``history``."""
+    """Scores, opponents, seats, byes and floats per player from ``history``.
+
+    Floats follow FIDE C.04.3 A.4: in a game between different scores the
+    higher player floats down and the lower one up; a player who does not
+    play (any bye, a forfeit either way) floats down.
+    """
     games = sorted(history, key=lambda g: g.round)
     records: dict[Hashable, PlayerRecord] = {}
 
     def rec(p: Hashable) -> PlayerRecord:
         return records.setdefault(p, PlayerRecord())
 
-    for _, round_games in itertools.groupby(games, key=lambda g: g.round):
+    for rnd, round_games in itertools.groupby(games, key=lambda g: g.round):
         round_games = list(round_games)
         before = {}
         for g in round_games:
@@ -144,22 +177,29 @@ def player_records(history: Iterable[SwissGame]) -> dict[Hashable, PlayerRecord]
                     if p in before:
                         raise ValueError(f"{p!r} appears twice in round {g.round}")
                     before[p] = rec(p).score
+        for p, r in records.items():
+            r.last_float = ""
+            if p not in before:
+                r.float_by_round[rnd] = "down"  # not paired this round
         for g in round_games:
             a = rec(g.first)
-            a.last_float = ""
             if g.second is None:
-                a.byes += 1
+                if g.bye == "pairing":
+                    a.byes += 1
                 a.last_float = a.float_by_round[g.round] = "down"
                 a.score += g.first_points
                 a.rounds.append((None, g.first_points, False))
                 continue
             b = rec(g.second)
-            b.last_float = ""
             a.score += g.first_points
             b.score += g.second_points
             a.rounds.append((g.second, g.first_points, g.played))
             b.rounds.append((g.first, g.second_points, g.played))
             if not g.played:
+                a.forfeit_wins += g.first_points > g.second_points
+                b.forfeit_wins += g.second_points > g.first_points
+                a.last_float = a.float_by_round[g.round] = "down"
+                b.last_float = b.float_by_round[g.round] = "down"
                 continue
             a.opponents.add(g.second)
             b.opponents.add(g.first)
@@ -173,9 +213,6 @@ def player_records(history: Iterable[SwissGame]) -> dict[Hashable, PlayerRecord]
                 a.last_float, b.last_float = "up", "down"
             a.float_by_round[g.round] = a.last_float
             b.float_by_round[g.round] = b.last_float
-        for p in records:
-            if p not in before:
-                records[p].last_float = ""
     return records
 
 
@@ -184,7 +221,8 @@ def colour_preference(seats: Sequence[str]) -> tuple[str | None, int]:
 
     Strength 3 (absolute): seat difference beyond +-1 or the same seat twice
     in a row; 2 (strong): difference of one; 1 (mild): balanced, so alternate;
-    0: no game played yet.
+    0: no game played yet. The library computes its own; this one serves the
+    standings, the tests and the multiplayer format's docs.
     """
     if not seats:
         return None, 0
@@ -202,227 +240,194 @@ def colour_preference(seats: Sequence[str]) -> tuple[str | None, int]:
     return ("2" if seats[-1] == "1" else "1"), 1
 
 
-def _allocate_seats(
-    high: Hashable,
-    low: Hashable,
-    records: dict[Hashable, PlayerRecord],
-    pairing_number: dict[Hashable, int],
-) -> tuple[Hashable, Hashable]:
-    """Return (first, second) for a pair whose higher-ranked player is ``high``."""
-    sh, sl = records[high].seats, records[low].seats
-    (wh, kh), (wl, kl) = colour_preference(sh), colour_preference(sl)
-
-    def give(player: Hashable, seat: str) -> tuple[Hashable, Hashable]:
-        other = low if player == high else high
-        return (player, other) if seat == "1" else (other, player)
-
-    if wh and wl and wh != wl:
-        return give(high, wh)
-    if wh and not wl:
-        return give(high, wh)
-    if wl and not wh:
-        return give(low, wl)
-    if wh and wl:
-        if kh != kl:
-            return give(high, wh) if kh > kl else give(low, wl)
-        if kh == 3:
-            dh = abs(sh.count("1") - sh.count("2"))
-            dl = abs(sl.count("1") - sl.count("2"))
-            if dh != dl:
-                return give(high, wh) if dh > dl else give(low, wl)
-        rh, rl = records[high].seat_by_round, records[low].seat_by_round
-        for rnd in sorted(rh.keys() & rl.keys(), reverse=True):
-            if rh[rnd] != rl[rnd]:
-                return give(high, "2" if rh[rnd] == "1" else "1")
-        return give(high, wh)
-    seat = "1" if pairing_number[high] % 2 == 1 else "2"
-    return give(high, seat)
+# ---------------------------------------------------------------------------
+# TRF-16 export and pairing through py4swiss
 
 
-def _ranking(
-    participants: Sequence[Hashable], records: dict[Hashable, PlayerRecord]
-) -> list[Hashable]:
-    seed = {p: i for i, p in enumerate(participants)}
-    return sorted(participants, key=lambda p: (-records[p].score, seed[p]))
+def _start_numbers(
+    participants: Sequence[Hashable], games: Sequence[SwissGame]
+) -> dict[Hashable, int]:
+    """Start number per player: ``participants`` in order, then history-only ones.
+
+    Players who appear only in the history (withdrawn) get numbers after the
+    active field, in order of first appearance, so the active players'
+    relative order - all the Dutch rules look at - is the seed order.
+    """
+    numbers = {p: i for i, p in enumerate(participants, start=1)}
+    for g in games:
+        for p in (g.first, g.second):
+            if p is not None and p not in numbers:
+                numbers[p] = len(numbers) + 1
+    return numbers
 
 
-_BYE = object()
+def _points(value: float) -> str:
+    return f"{value:4.1f}"
+
+
+def _trf_name(player: Hashable) -> str:
+    text = " ".join(str(player).split())
+    return text[:33]
+
+
+def swiss_trf(
+    participants: Sequence[Hashable],
+    history: Iterable[SwissGame],
+    *,
+    total_rounds: int,
+    absent: Iterable[Hashable] = (),
+    ratings: Mapping[Hashable, float] | None = None,
+    title: str = "Swiss",
+) -> tuple[str, dict[Hashable, int]]:
+    """The history as a TRF-16 report (with javafo extensions) and start numbers.
+
+    ``participants`` are the players in pairing-number order (seed 1 first);
+    ``absent`` ones are in the event but not to be paired in the next round
+    (``XXZ``), as is everyone who appears only in the history. A round with
+    no entry for a player is written as a known absence (``0000 - Z``).
+    The file states ``total_rounds`` (``XXR``) because Dutch treats the last
+    round differently (topscorers, C.04.3 A.7), and ``white1``: the top seed
+    takes the first seat in round 1.
+    """
+    players = list(participants)
+    if len(set(players)) != len(players):
+        raise ValueError("participants must be distinct")
+    games = sorted(history, key=lambda g: g.round)
+    records = player_records(games)  # validates the history
+    numbers = _start_numbers(players, games)
+    last = games[-1].round if games else 0
+    if total_rounds <= last:
+        raise ValueError(
+            f"the event has {total_rounds} rounds; round {last} is already played"
+        )
+    if total_rounds > 99:
+        raise ValueError("a Swiss has at most 99 rounds")
+    if len(numbers) > 9999:
+        raise ValueError("a Swiss has at most 9999 players")
+    cells: dict[Hashable, list[str]] = {p: ["0000 - Z"] * last for p in numbers}
+    pab_values = set()
+    for g in games:
+        i = g.round - 1
+        a = numbers[g.first]
+        if g.second is None:
+            if g.bye == "pairing":
+                pab_values.add(g.first_points)
+            cells[g.first][i] = f"0000 - {BYE_KINDS[g.bye]}"
+            continue
+        b = numbers[g.second]
+        if g.forfeit:
+            ra = "+" if g.first_points > g.second_points else "-"
+            rb = "+" if g.second_points > g.first_points else "-"
+        else:
+            code = {1.0: "1", 0.5: "=", 0.0: "0"}
+            ra, rb = code[g.first_points], code[g.second_points]
+        cells[g.first][i] = f"{b:4d} w {ra}"
+        cells[g.second][i] = f"{a:4d} b {rb}"
+    if len(pab_values) > 1:
+        raise ValueError("every pairing-allocated bye must be worth the same")
+    pab = pab_values.pop() if pab_values else 1.0
+    if round(pab * 10) != pab * 10:
+        raise ValueError("a pairing-allocated bye is worth whole tenths of a point")
+
+    def score(p: Hashable) -> float:
+        return records[p].score if p in records else 0.0
+
+    ranked = sorted(numbers, key=lambda p: (-score(p), numbers[p]))
+    rank = {p: i for i, p in enumerate(ranked, start=1)}
+    ratings = ratings or {}
+    lines = [f"012 {title[:80]}", f"062 {len(numbers)}", f"XXR {total_rounds}"]
+    if pab != 1.0:
+        lines.append(f"XXS PAB={pab:.1f}")
+    lines.append("XXC white1")
+    zeroed = sorted(
+        {numbers[p] for p in absent if p in numbers}
+        | {n for p, n in numbers.items() if n > len(players)}
+    )
+    if zeroed:
+        lines.append("XXZ " + " ".join(str(n) for n in zeroed))
+    for p, n in numbers.items():
+        rating = ratings.get(p)
+        rating_text = "" if rating is None else str(min(9999, max(0, round(rating))))
+        line = (
+            f"001 {n:4d}      {_trf_name(p):<33} {rating_text:>4}"
+            f" {'':3} {'':11} {'':10} {_points(score(p))} {rank[p]:4d}"
+        )
+        for cell in cells[p]:
+            line += "  " + cell
+        lines.append(line.rstrip())
+    return "\n".join(lines) + "\n", numbers
 
 
 def pair_swiss_round(
     participants: Sequence[Hashable],
     history: Iterable[SwissGame],
     *,
-    max_byes: int = 1,
+    total_rounds: int,
+    absent: Iterable[Hashable] = (),
+    ratings: Mapping[Hashable, float] | None = None,
 ) -> list[Pairing]:
-    """Pair the next round for the active ``participants``.
+    """Pair the next round with the FIDE Dutch system (py4swiss).
 
-    ``participants`` are the players still in the event, in pairing-number
-    order (seed 1 first; by rating or by hand, fixed for the event);
-    ``history`` holds every recorded game and bye of earlier rounds (withdrawn
-    players' games included). Returns the pairings of round ``last + 1``,
-    ordered by table: strongest boards first, the bye last.
+    ``participants`` are the players in the event in pairing-number order
+    (seed 1 first, fixed for the event); ``absent`` ones sit this round out
+    without a bye. ``history`` holds every recorded game and bye of earlier
+    rounds (withdrawn players' games included); ``total_rounds`` is the
+    planned length of the event. Returns the pairings of round ``last + 1``
+    in the library's board order (FIDE D.9: top score first), the bye last.
+    Raises :class:`SwissPairingError` when no pairing meets the absolute
+    criteria (no rematch, at most one pairing-allocated bye, no absolute
+    colour clash between non-topscorers).
     """
     players = list(participants)
-    if len(players) < 2:
-        raise ValueError("a Swiss round needs at least two players")
-    if len(set(players)) != len(players):
-        raise ValueError("participants must be distinct")
-    history = list(history)
-    round_number = max((g.round for g in history), default=0) + 1
-    records = player_records(history)
-    for p in players:
-        records.setdefault(p, PlayerRecord())
-    ranked = _ranking(players, records)
-    pairing_number = {p: i + 1 for i, p in enumerate(players)}
-    rank = {p: i for i, p in enumerate(ranked)}
-    scores = sorted({records[p].score for p in players}, reverse=True)
-    group = {p: scores.index(records[p].score) for p in players}
-    members: dict[int, list[Hashable]] = {}
-    for p in ranked:
-        members.setdefault(group[p], []).append(p)
-    position = {p: members[group[p]].index(p) for p in players}
-    prefs = {p: colour_preference(records[p].seats) for p in players}
-    n, groups = len(players), len(scores)
-
-    graph_nodes = n + n % 2
-
-    def floated(p: Hashable, back: int) -> str:
-        return records[p].float_by_round.get(round_number - back, "")
-
-    def solve(remainder: dict[int, list[Hashable]]) -> set:
-        """One weighted matching, given each group's in-bracket remainder.
-
-        The remainder is the part of a score group that pairs among itself:
-        Dutch splits it into halves S1/S2 and pairs S1[i] with S2[i], trying
-        S2 permutations in lexicographic order; ``order`` encodes that order
-        as digits so lower-ranked S1 players only decide ties.
-        """
-        halves = {g: len(m) // 2 for g, m in remainder.items()}
-        slot = {p: i for m in remainder.values() for i, p in enumerate(m)}
-        pairs_in_round = n // 2 + 1
-        # Order digits: each score group gets a block, higher groups more
-        # significant (Dutch settles the top bracket first); inside a block
-        # the downfloaters' opponents come before the remainder's halves.
-        scale_rem: dict[int, int] = {}
-        scale_mdp: dict[int, int] = {}
-        scale = 1
-        for g in sorted(remainder, reverse=True):
-            scale_rem[g] = scale
-            scale *= (len(remainder[g]) - halves[g] + 1) ** (halves[g] + 1)
-            scale_mdp[g] = scale
-            scale *= n * pairs_in_round + 1
-        level_max = [n, groups, 1, groups, 1, groups, n, 1, 1, 1, 1, 1, 1, n, 1]
-        radices = [m * pairs_in_round + 1 for m in level_max] + [scale]
-        top = math.prod(radices)
-
-        def weight(costs: list[int]) -> int:
-            value = 0
-            for cost, radix in zip(costs, radices, strict=True):
-                value = value * radix + cost
-            return top - value
-
-        def pair_cost(a: Hashable, b: Hashable) -> list[int]:
-            if rank[a] > rank[b]:
-                a, b = b, a
-            ga, gb = group[a], group[b]
-            dist = gb - ga
-            (wa, ka), (wb, kb) = prefs[a], prefs[b]
-            clash = wa is not None and wa == wb
-            absolute = clash and ka == 3 and kb == 3
-            strong = clash and min(ka, kb) >= 2
-            exchange = order = floater = 0
-            if dist == 0:
-                half = halves[ga]
-                sa, sb = slot.get(a), slot.get(b)
-                if sa is not None and sb is not None and sa < half <= sb:
-                    width = len(remainder[ga]) - half + 1
-                    order = (sb - half) * width ** (half - 1 - sa) * scale_rem[ga]
-                else:
-                    exchange = 1
-            else:
-                floater = len(members[ga]) - 1 - position[a]
-                order = position[b] * scale_mdp[gb]
-            return [
-                0,
-                0,
-                int(absolute),
-                max(0, dist - 1),
-                int(dist > 0),
-                (groups - 1 - ga) if dist else 0,
-                0,
-                int(clash),
-                int(strong),
-                int(dist > 0 and floated(a, 1) == "down"),
-                int(dist > 0 and floated(b, 1) == "up"),
-                int(dist > 0 and floated(a, 2) == "down"),
-                int(dist > 0 and floated(b, 2) == "up"),
-                floater,
-                exchange,
-                order,
-            ]
-
-        graph = nx.Graph()
-        graph.add_nodes_from(players)
-        for a, b in itertools.combinations(players, 2):
-            if b not in records[a].opponents:
-                graph.add_edge(a, b, weight=weight(pair_cost(a, b)))
-        if n % 2:
-            graph.add_node(_BYE)
-            for p in players:
-                costs = [0] * len(radices)
-                costs[0] = max(0, records[p].byes + 1 - max_byes)
-                costs[1] = groups - 1 - group[p]
-                costs[6] = n - 1 - rank[p]
-                costs[9] = int(floated(p, 1) == "down")
-                costs[11] = int(floated(p, 2) == "down")
-                graph.add_edge(p, _BYE, weight=weight(costs))
-        found = nx.max_weight_matching(graph, maxcardinality=True)
-        if 2 * len(found) != graph_nodes:
-            raise SwissPairingError(
-                f"round {round_number}: every pairing would repeat a game"
-            )
-        return found
-
-    # Start with whole groups as remainders; then drop the residents that
-    # met a downfloater (Dutch pairs those first and splits what is left) and
-    # pair again, until the split is stable.
-    remainder = {g: list(m) for g, m in members.items()}
-    matching = solve(remainder)
-    for _ in range(4):
-        taken = set()
-        for a, b in matching:
-            if a is _BYE or b is _BYE or group[a] == group[b]:
-                continue
-            taken.add(b if group[a] < group[b] else a)
-        refined = {g: [p for p in m if p not in taken] for g, m in members.items()}
-        if refined == remainder:
-            break
-        remainder = refined
-        matching = solve(remainder)
-    games: list[tuple[Hashable, Hashable]] = []
-    bye: Hashable | None = None
-    for a, b in matching:
-        if a is _BYE or b is _BYE:
-            bye = b if a is _BYE else a
-            continue
-        high, low = (a, b) if rank[a] < rank[b] else (b, a)
-        games.append(_allocate_seats(high, low, records, pairing_number))
-
-    def board_key(game: tuple[Hashable, Hashable]) -> tuple:
-        hi = max(records[p].score for p in game)
-        lo = min(records[p].score for p in game)
-        return (-hi, -lo, min(rank[p] for p in game))
-
-    games.sort(key=board_key)
-    out = [
-        Pairing(round=round_number, table=i + 1, first=a, second=b)
-        for i, (a, b) in enumerate(games)
-    ]
-    if bye is not None:
-        out.append(
-            Pairing(round=round_number, table=len(out) + 1, first=bye, second=None)
+    absent = set(absent)
+    unknown = absent - set(players)
+    if unknown:
+        raise ValueError(
+            f"absent players are not participants: {sorted(map(str, unknown))}"
         )
+    history = list(history)
+    playing = [p for p in players if p not in absent]
+    if len(playing) < 2:
+        raise ValueError("a Swiss round needs at least two players")
+    text, numbers = swiss_trf(
+        players, history, total_rounds=total_rounds, absent=absent, ratings=ratings
+    )
+    round_number = max((g.round for g in history), default=0) + 1
+    by_number = {n: p for p, n in numbers.items()}
+    with tempfile.TemporaryDirectory(prefix="swiss-") as tmp:
+        path = Path(tmp) / "round.trf"
+        path.write_text(text, encoding="utf-8")
+        try:
+            trf = TrfParser.parse(path, strict=True)
+        except (ParsingError, ConsistencyError) as exc:  # a bug on our side
+            raise ValueError(f"TRF rejected by py4swiss: {exc}") from exc
+    try:
+        result = DutchEngine.generate_pairings(trf)
+    except PairingError as exc:
+        raise SwissPairingError(
+            f"round {round_number}: no pairing avoids a rematch, a second bye "
+            "or an absolute colour clash"
+        ) from exc
+    games = [p for p in result if p.black != 0]
+    byes = [p for p in result if p.black == 0]
+    out = [
+        Pairing(
+            round=round_number,
+            table=i,
+            first=by_number[p.white],
+            second=by_number[p.black],
+        )
+        for i, p in enumerate(games, start=1)
+    ]
+    out.extend(
+        Pairing(
+            round=round_number,
+            table=len(out) + i,
+            first=by_number[p.white],
+            second=None,
+        )
+        for i, p in enumerate(byes, start=1)
+    )
     return out
 
 

@@ -17,8 +17,9 @@ still takes its bots with it, and, unlike a parent-death signal set from the
 worker, it does not matter which worker *thread* started a bot.
 
 Protocol (``SOCK_SEQPACKET``, one JSON object per message). Worker to launcher:
-``{"id", "argv", "uid", "rlimits", "netns"}`` with the child's stdin, stdout,
-stderr and seccomp descriptors (and the network namespace) attached, or
+``{"id", "argv", "uid", "rlimits", "netns", "nfds"}`` with the ``nfds``
+descriptors the child gets as 0, 1, 2, ... (stdin, bwrap's stdout, stderr,
+seccomp, the bot's stdout) and then the network namespace attached, or
 ``{"kill": pid}``. Launcher to worker: ``{"id", "pid"}`` once bwrap has been
 executed (``{"id", "error"}`` if not), and ``{"exit": pid, "code": returncode}``
 when it reaps a child. Only the launcher signals its children, and only while
@@ -40,6 +41,9 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from .policy import SandboxError
+
+#: Where the bot's stdout pipe is in bwrap's process (see :meth:`Launcher.spawn`).
+BOT_STDOUT_FD = 4
 
 #: The launcher program: standard library only, started with ``-I -S``.
 LAUNCHER_SOURCE = r"""
@@ -84,14 +88,16 @@ def child(req, fds, err_w):
         fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
         os.write(fd, b"1000")
         os.close(fd)
-        if req["netns"] and libc.setns(fds[4], CLONE_NEWNET) != 0:
+        nfds = req["nfds"]
+        if req["netns"] and libc.setns(fds[nfds], CLONE_NEWNET) != 0:
             raise OSError(ctypes.get_errno(), "setns")
-        # Descriptors: first out of the way (>= 100), then onto 0-3, rest closed.
-        high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100) for fd in fds[:4]]
+        # Descriptors: first out of the way (>= 100), then onto 0..nfds-1, the
+        # rest closed.
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100) for fd in fds[:nfds]]
         err_w = fcntl.fcntl(err_w, fcntl.F_DUPFD_CLOEXEC, 100)
         for target, source in enumerate(high):
             os.dup2(source, target, inheritable=True)
-        os.closerange(4, err_w)
+        os.closerange(nfds, err_w)
         os.closerange(err_w + 1, max(1 << 16, os.sysconf("SC_OPEN_MAX")))
         os.setpgid(0, 0)
         os.chdir("/")
@@ -271,12 +277,21 @@ class Launcher:
         uid: int | None,
         rlimits: Sequence[tuple[int, int, int]],
     ) -> LaunchedProcess:
-        """Start ``argv`` (bwrap with ``--seccomp 3``) and return its process."""
+        """Start ``argv`` (bwrap with ``--seccomp 3``) and return its process.
+
+        The bot's stdout pipe is the child's descriptor 4, not 1: bwrap's
+        monitor process keeps its own 0-2 open for the sandbox's whole life but
+        closes every higher descriptor, so only the bot holds the pipe's write
+        end, and a bot that closes its stdout is seen at once as EOF
+        (``BOT_STDOUT_FD``; the command moves it onto 1 inside the sandbox).
+        bwrap's own stdout is the stderr pipe.
+        """
         in_r, in_w = os.pipe2(os.O_CLOEXEC)
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
         ours = (in_w, out_r, err_r)
-        child_fds = [in_r, out_w, err_w, seccomp_fd]
+        child_fds = [in_r, err_w, err_w, seccomp_fd, out_w]
+        nfds = len(child_fds)
         if netns_fd is not None:
             child_fds.append(netns_fd)
         try:
@@ -290,6 +305,7 @@ class Launcher:
                     "uid": uid,
                     "rlimits": [list(limit) for limit in rlimits],
                     "netns": netns_fd is not None,
+                    "nfds": nfds,
                 }
                 generation = self._generation
                 try:

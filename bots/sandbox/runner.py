@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .launcher import LaunchedProcess, default_launcher
+from .launcher import BOT_STDOUT_FD, LaunchedProcess, default_launcher
 from .policy import (
     BOT_MOUNT,
     INNER_GID,
@@ -491,6 +491,20 @@ def _inner_nproc_prefix(limits: SandboxLimits) -> list[str]:
     return [prlimit, f"--nproc={n}:{n}", "--"]
 
 
+def _stdout_prefix() -> list[str]:
+    """Command prefix that moves the bot's stdout pipe from fd 4 onto fd 1.
+
+    bwrap's monitor process holds its stdin, stdout and stderr for the whole
+    run, so a pipe passed as bwrap's stdout would never reach EOF while the bot
+    lives, and a bot that closed its stdout would only be noticed at its
+    deadline. The launcher passes the pipe as fd 4 instead, which the monitor
+    closes; ``sh`` puts it on 1 and ``exec``s the bot (keeping pid 1), so the bot
+    is the only holder and closing it is seen at once.
+    """
+    fd = BOT_STDOUT_FD
+    return ["/bin/sh", "-c", f'exec 1>&{fd} {fd}>&- && exec "$@"', "sh"]
+
+
 def _interpreter_prefix(interpreter: str) -> str | None:
     """Return the install prefix to bind when the interpreter lives outside /usr."""
     real = Path(os.path.realpath(interpreter))
@@ -692,6 +706,7 @@ def spawn_sandboxed(
             else:
                 bot_source = os.path.realpath(bot_dir)
         fds["seccomp"] = filter_pipe()
+        command = [*_stdout_prefix(), *command]
         if not per_slot:
             command = [*_inner_nproc_prefix(config.limits), *command]
         netns_fd = slot_network_namespace(slot) if slot is not None else None

@@ -221,3 +221,25 @@ def test_output_flood_while_the_worker_writes_is_bounded(
         bot.send({"blob": "y" * (1 << 20)}, deadline=time.monotonic() + 2)
     assert fault.value.reason in {"line_too_long", "malformed_output"}
     assert len(bot._buffer) <= 4 * 65536 + 65536
+
+
+def test_bot_that_closes_stdout_but_keeps_running_crashes_at_once(
+    start_bot: StartBot,
+) -> None:
+    """docs/protocol/bots.md: a closed stdout is a crash, found at once rather
+    than at the deadline (only the bot holds the write end of its stdout pipe,
+    not bwrap's monitor process)."""
+    bot = start_bot(
+        """
+        read()
+        os.close(1)
+        time.sleep(60)
+        """,
+        time_control=TimeControl(startup=10, per_move=10, bank=0),
+    )
+    started = time.monotonic()
+    with pytest.raises(BotFault) as fault:
+        bot.handshake({"type": "hello"})
+    assert fault.value.reason == "crash"
+    assert "stdout closed" in str(fault.value)
+    assert time.monotonic() - started < 2.0

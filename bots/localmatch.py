@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import stat
 import statistics
 import tempfile
 import zipfile
@@ -24,18 +25,38 @@ from bots.protocol.match import Agent, BuiltinAgent, ProcessAgent, play_local_ma
 from bots.protocol.transport import TimeControl
 from bots.sandbox import SandboxConfig
 from bots.storage import write_bot_tree
-from bots.uploads import UnpackedBot, inspect_upload
+from bots.uploads import UnpackedBot, UploadError, inspect_upload
 from gameplay.rules import get_game
 
 
 def load_bot(path: Path, *, game: str) -> UnpackedBot:
-    """Read a .py, a .zip or a directory and check it exactly as an upload."""
+    """Read a .py, a .zip or a directory and check it exactly as an upload.
+
+    A directory is walked without following links, and any symbolic link or
+    special file in it is refused, as the upload checks refuse them in a zip:
+    following one would copy its target (a root-only file, the project's
+    ``.env``) into the sandbox and perhaps into a fault's stderr tail.
+    """
     if path.is_dir():
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w") as archive:
-            for file in sorted(path.rglob("*")):
-                if file.is_file() and "__pycache__" not in file.parts:
-                    archive.write(file, file.relative_to(path).as_posix())
+            for root, dirs, files in os.walk(path, followlinks=False):
+                dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+                for name in sorted(dirs + files):
+                    entry = Path(root) / name
+                    rel = entry.relative_to(path).as_posix()
+                    mode = entry.lstat().st_mode
+                    if stat.S_ISLNK(mode):
+                        raise UploadError(
+                            f"Refused {rel}: symbolic links are not allowed "
+                            "(uploads refuse them too)."
+                        )
+                    if stat.S_ISREG(mode):
+                        archive.write(entry, rel)
+                    elif not stat.S_ISDIR(mode):
+                        raise UploadError(
+                            f"Refused {rel}: only regular files are allowed."
+                        )
         return inspect_upload(
             filename=f"{path.name}.zip", data=buffer.getvalue(), game=game
         )

@@ -84,3 +84,22 @@ def test_wilson_interval_and_placement_interval():
     assert high == pytest.approx(0.8922, abs=1e-3)
     mean, half = stats.placement_ci()
     assert mean == 1.3 and half == pytest.approx(0.3003, abs=1e-3)
+
+
+@pytest.mark.parametrize("kind", ["file", "directory"])
+def test_refuses_symlinks_in_a_bot_folder(tmp_path, kind):
+    """A folder is checked as an upload is: links are refused, never followed
+    (a link to a root-only file or the project's .env must not be copied into
+    the sandbox, let alone printed in a fault's stderr tail)."""
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "env").write_text("SECRET_KEY=do-not-print\n")
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "main.py").write_bytes(FIRST_LEGAL)
+    if kind == "file":
+        (bot / "data.txt").symlink_to(secret / "env")
+    else:
+        (bot / "lib").symlink_to(secret)
+    with pytest.raises(CommandError, match="symbolic link"):
+        run(str(bot), "--vs", "random", "--games", "1")

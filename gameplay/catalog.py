@@ -1,14 +1,22 @@
 """What the platform says about each game: display names, players, rulebooks.
 
-The rules engines know the rules; this catalogue adds what pages need around
-them (the publisher line, a one-paragraph summary, where the rulebook lives).
+The rules engines know the rules; each game's package (``gameplay/rules/<game>/``)
+also carries what pages need around them (the publisher line, a one-paragraph
+summary, the public table options) in its ``META``. This module only reads those
+records, so it names no game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gameplay.rules import available_games, get_game
+from gameplay.rules import (
+    GameError,
+    TableOption,
+    available_games,
+    game_meta,
+    get_game,
+)
 
 
 @dataclass(frozen=True)
@@ -22,48 +30,23 @@ class GameInfo:
     playable: bool
 
 
-_DESCRIPTIONS = {
-    "duelo": (
-        "Mandala Jogos, 2016",
-        "Hidden hands and face-down duels: draw a card, then play one face up for "
-        "its effect or face down to challenge an opponent. Lose your Master of Kung "
-        "Fu or run out of cards and you are out; the last fighter standing wins.",
-    ),
-    "kungfu2013": (
-        "White Goblin Games, 2013",
-        "Two masters trade attacks and blocks with ten life each; power coins "
-        "unlock special effects.",
-    ),
-    "kungfu2019": (
-        "Good Game Studio, 2019",
-        "Draft techniques, choose cards simultaneously and roll dice over three "
-        "rounds.",
-    ),
-    "kungfu2009": (
-        "Kuznia Gier, 2009",
-        "Real-time trading: collect the right combination and shout KUNG FU first.",
-    ),
-}
-
-
 def game_catalog() -> list[GameInfo]:
     """Every game the platform knows, playable ones (with an engine) first."""
-    playable = set(available_games())
     infos = []
-    for game_id, (publisher, summary) in _DESCRIPTIONS.items():
-        if game_id in playable:
-            game = get_game(game_id)
-            infos.append(
-                GameInfo(
-                    id=game_id,
-                    name=game.name,
-                    publisher=publisher,
-                    summary=summary,
-                    min_players=game.min_players,
-                    max_players=game.max_players,
-                    playable=True,
-                )
+    for game_id in available_games():
+        game = get_game(game_id)
+        meta = game_meta(game_id)
+        infos.append(
+            GameInfo(
+                id=game_id,
+                name=game.name,
+                publisher=meta.publisher,
+                summary=meta.summary,
+                min_players=game.min_players,
+                max_players=game.max_players,
+                playable=True,
             )
+        )
     return infos
 
 
@@ -72,52 +55,13 @@ def game_choices() -> list[tuple[str, str]]:
     return [(info.id, info.name) for info in game_catalog()]
 
 
-@dataclass(frozen=True)
-class TableOption:
-    """One option a host may set on a public table (a safe subset of the engine's)."""
-
-    key: str
-    label: str
-    kind: str  # "choice", "bool" or "int"
-    default: object
-    choices: tuple[tuple[str, str], ...] = ()
-    min_value: int = 0
-    max_value: int = 0
-    help_text: str = ""
-
-
-# Engine options such as a stacked deck exist for tests and puzzles; public tables
-# expose only these, so nobody can set up a rated game with a known deal.
-TABLE_OPTIONS: dict[str, tuple[TableOption, ...]] = {
-    "duelo": (
-        TableOption(
-            "start",
-            "Who starts",
-            "choice",
-            "random",
-            choices=(("random", "At random"), ("highest_focus", "Highest Focus draw")),
-        ),
-        TableOption(
-            "rounds",
-            "Round wins needed",
-            "int",
-            1,
-            min_value=1,
-            max_value=5,
-            help_text="Victory markers: each round's winner starts the next.",
-        ),
-        TableOption(
-            "reshuffle_discard",
-            "Reshuffle the discard pile once (optional rule for 4 players)",
-            "bool",
-            False,
-        ),
-    ),
-}
-
-
 def table_options(game_id: str) -> tuple[TableOption, ...]:
-    return TABLE_OPTIONS.get(game_id, ())
+    """The options a host may set on a public table of ``game_id`` (the game's
+    package lists them in ``META.table_options``); none for an unknown game."""
+    try:
+        return game_meta(game_id).table_options
+    except GameError:
+        return ()
 
 
 def clean_table_options(game_id: str, options: object) -> dict[str, object]:

@@ -13,52 +13,69 @@ Usage::
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from types import ModuleType
 
 from gameplay.rules.base import Event, Game, State, event, view_events
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+from gameplay.rules.meta import GameMeta, TableOption
 
 __all__ = [
     "Event",
     "Game",
     "GameError",
+    "GameMeta",
     "IllegalAction",
     "InvalidConfig",
     "State",
+    "TableOption",
     "available_games",
     "event",
+    "game_meta",
     "get_game",
     "view_events",
 ]
 
 
-def _load_duelo() -> Game:
-    from gameplay.rules.duelo import DueloGame
-
-    return DueloGame()
-
-
-# Game id -> loader. Loaders import lazily so that listing the games stays cheap and
-# one engine's import error cannot break the others.
-_LOADERS: dict[str, Callable[[], Game]] = {"duelo": _load_duelo}
+# Game id -> the package that holds everything about that game: its engine class
+# (``ENGINE``), its page and table metadata (``META``, a GameMeta) and its bot
+# helpers. This is the only list of games; shared code asks the registry. Packages
+# import lazily so that listing the games stays cheap and one engine's import
+# error cannot break the others.
+_PACKAGES: dict[str, str] = {
+    "duelo": "gameplay.rules.duelo",
+}
 _INSTANCES: dict[str, Game] = {}
 
 
-def available_games() -> list[str]:
-    """Ids of the games whose engines are implemented, in a stable order."""
-    return sorted(_LOADERS)
-
-
-def get_game(game_id: str) -> Game:
-    """The engine for ``game_id`` (engines are stateless, so one instance is shared)."""
-    game = _INSTANCES.get(game_id)
-    if game is not None:
-        return game
-    loader = _LOADERS.get(game_id) if isinstance(game_id, str) else None
-    if loader is None:
+def _package(game_id: object) -> ModuleType:
+    name = _PACKAGES.get(game_id) if isinstance(game_id, str) else None
+    if name is None:
         raise GameError(
             f"unknown game {game_id!r}; available games: "
             + ", ".join(available_games())
         )
-    game = _INSTANCES[game_id] = loader()
+    return importlib.import_module(name)
+
+
+def available_games() -> list[str]:
+    """Ids of the games whose engines are implemented, in a stable order."""
+    return sorted(_PACKAGES)
+
+
+def get_game(game_id: str) -> Game:
+    """The engine for ``game_id`` (engines are stateless, so one instance is shared)."""
+    game = _INSTANCES.get(game_id) if isinstance(game_id, str) else None
+    if game is not None:
+        return game
+    game = _INSTANCES[game_id] = _package(game_id).ENGINE()
     return game
+
+
+def game_meta(game_id: str) -> GameMeta:
+    """The game's metadata (publisher, summary, public table options, bot helpers).
+
+    Unknown ids raise GameError naming the available games, like :func:`get_game`.
+    """
+    meta: GameMeta = _package(game_id).META
+    return meta

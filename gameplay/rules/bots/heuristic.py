@@ -1,9 +1,10 @@
 """The heuristic bot: a hand-written strategy per game, chosen by the game id.
 
-Each game's strategy lives in its own module exposing
-``choose(ctx, rng) -> action id``; this bot only dispatches. Strategies are loaded
-lazily so a game without one costs nothing until a heuristic seat is asked to
-play it, and then fails with a message naming the games that are supported.
+Each game's strategy lives in its own package (named by ``META.heuristic``), a
+module exposing ``choose(ctx, rng) -> action id``; this bot only dispatches.
+Strategies are loaded lazily so a game without one costs nothing until a
+heuristic seat is asked to play it, and then fails with a message naming the
+games that are supported.
 """
 
 from __future__ import annotations
@@ -12,21 +13,28 @@ import importlib
 import random
 from collections.abc import Callable
 
+from gameplay.rules import GameError, available_games, game_meta
 from gameplay.rules.bots.base import DecisionContext, check_options, make_rng
 
 Strategy = Callable[[DecisionContext, random.Random], str]
 
-# game id -> module holding ``choose``.
-STRATEGIES: dict[str, str] = {"duelo": "gameplay.rules.bots.duelo_heuristic"}
+
+def _strategy_module(game_id: str) -> str | None:
+    """The module holding ``choose`` for ``game_id``, named by the game's META."""
+    try:
+        return game_meta(game_id).heuristic
+    except GameError:
+        return None
 
 
 def strategy_for(game_id: str) -> Strategy:
     """The heuristic strategy for ``game_id``, or ValueError naming the known games."""
-    module = STRATEGIES.get(game_id)
+    module = _strategy_module(game_id)
     if module is None:
+        known = [g for g in available_games() if _strategy_module(g)]
         raise ValueError(
             f"the heuristic bot has no strategy for game {game_id!r}; "
-            f"it knows: {', '.join(sorted(STRATEGIES))}"
+            f"it knows: {', '.join(known)}"
         )
     return importlib.import_module(module).choose
 

@@ -48,15 +48,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from gameplay.rules import game_meta
 from gameplay.rules.base import Game, State
 from gameplay.rules.bots.base import MASK63, DecisionContext, check_options, make_rng
 from gameplay.rules.bots.heuristic import Strategy, strategy_for
 
 RolloutPolicy = Callable[[State, int, list[str], random.Random], str]
-
-# game id -> module with ``policy(state, seat, ids, rng)``; other games roll out
-# uniformly at random.
-ROLLOUT_POLICIES: dict[str, str] = {"duelo": "gameplay.rules.bots.duelo_rollout"}
 
 
 def _uniform(state: State, seat: int, ids: list[str], rng: random.Random) -> str:
@@ -64,7 +61,8 @@ def _uniform(state: State, seat: int, ids: list[str], rng: random.Random) -> str
 
 
 def rollout_policy_for(game_id: str) -> RolloutPolicy:
-    module = ROLLOUT_POLICIES.get(game_id)
+    """The game's playout policy (``META.rollout``); uniform random if it has none."""
+    module = game_meta(game_id).rollout
     if module is None:
         return _uniform
     return importlib.import_module(module).policy

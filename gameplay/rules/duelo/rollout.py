@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gameplay.rules.bots.duelo_heuristic import resolve
+from gameplay.rules.duelo.heuristic import resolve
 
 
 def _better(state: dict[str, Any], seat: int, new_focus: int) -> bool:

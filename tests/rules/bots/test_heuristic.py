@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from gameplay.rules.bots import decision_context, get_bot
-from gameplay.rules.bots.duelo_heuristic import duel_score, resolve
+from gameplay.rules.duelo.heuristic import duel_score, resolve
 
 from .helpers import GAME, decision_points, drive, make_state
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay.rules.bots import duelo_heuristic, get_bot
+from gameplay.rules.bots import get_bot
+from gameplay.rules.duelo import heuristic as duelo_heuristic
 
 from .helpers import decision_points
 

@@ -1,0 +1,57 @@
+"""Duelo: Kung Fu (Mandala Jogos, 2016), 2-8 players.
+
+The package holds everything about this one game: the engine (:mod:`.engine`),
+the heuristic bot's strategy (:mod:`.heuristic`), the ISMCTS playout policy
+(:mod:`.rollout`) and :data:`META`, the page and public-table metadata the
+platform reads through :func:`gameplay.rules.game_meta`.
+"""
+
+from __future__ import annotations
+
+from gameplay.rules.duelo.engine import (
+    BASE_DECK,
+    DOUBLE_DECK,
+    RULES_VERSION,
+    DueloGame,
+)
+from gameplay.rules.meta import GameMeta, TableOption
+
+__all__ = ["BASE_DECK", "DOUBLE_DECK", "ENGINE", "META", "RULES_VERSION", "DueloGame"]
+
+META = GameMeta(
+    publisher="Mandala Jogos, 2016",
+    summary=(
+        "Hidden hands and face-down duels: draw a card, then play one face up for "
+        "its effect or face down to challenge an opponent. Lose your Master of Kung "
+        "Fu or run out of cards and you are out; the last fighter standing wins."
+    ),
+    table_options=(
+        TableOption(
+            "start",
+            "Who starts",
+            "choice",
+            "random",
+            choices=(("random", "At random"), ("highest_focus", "Highest Focus draw")),
+        ),
+        TableOption(
+            "rounds",
+            "Round wins needed",
+            "int",
+            1,
+            min_value=1,
+            max_value=5,
+            help_text="Victory markers: each round's winner starts the next.",
+        ),
+        TableOption(
+            "reshuffle_discard",
+            "Reshuffle the discard pile once (optional rule for 4 players)",
+            "bool",
+            False,
+        ),
+    ),
+    heuristic="gameplay.rules.duelo.heuristic",
+    rollout="gameplay.rules.duelo.rollout",
+)
+
+#: The engine class the registry instantiates (one shared, stateless instance).
+ENGINE = DueloGame

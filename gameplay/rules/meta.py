@@ -1,0 +1,47 @@
+"""What each game's package says about itself beyond the rules.
+
+Shared platform code (the catalogue, the lobby, the built-in bots) reads these
+records through :func:`gameplay.rules.game_meta` instead of naming games, so adding
+a game means adding its package and one line in the registry
+(``gameplay/rules/__init__.py``), nothing else. Plain dataclasses: no Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One option a host may set on a public table (a safe subset of the engine's).
+
+    Engine options such as a stacked deck exist for tests and puzzles; public tables
+    expose only the options a game lists here, so nobody can set up a rated game
+    with a known deal.
+    """
+
+    key: str
+    label: str
+    kind: str  # "choice", "bool" or "int"
+    default: object
+    choices: tuple[tuple[str, str], ...] = ()
+    min_value: int = 0
+    max_value: int = 0
+    help_text: str = ""
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    """A game's page metadata and where its built-in bot helpers live.
+
+    ``heuristic`` names a module with ``choose(ctx, rng) -> action id`` (the
+    heuristic bot's strategy); ``rollout`` a module with ``policy(state, seat, ids,
+    rng) -> action id`` (ISMCTS playouts). Modules are named, not imported, so a
+    game's bot code loads only when a bot plays it.
+    """
+
+    publisher: str
+    summary: str
+    table_options: tuple[TableOption, ...] = ()
+    heuristic: str | None = None
+    rollout: str | None = None

@@ -1,0 +1,14 @@
+"""Browser tests' server (tests/e2e): the test settings, with a real Celery worker.
+
+The processes the harness starts (uvicorn, a Celery worker) share the test
+session's database and Redis, given as DATABASE_URL and REDIS_URL; tasks go to
+the worker instead of running eagerly, and mail lands in files the test reads.
+"""
+
+from .base import env
+from .test import *  # noqa: F403
+
+CELERY_TASK_ALWAYS_EAGER = False
+CELERY_TASK_EAGER_PROPAGATES = False
+EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+EMAIL_FILE_PATH = env.str("E2E_MAIL_DIR", default=str(VAR_DIR / "e2e-mail"))  # noqa: F405

@@ -18,8 +18,8 @@ worker, it does not matter which worker *thread* started a bot.
 
 Protocol (``SOCK_SEQPACKET``, one JSON object per message). Worker to launcher:
 ``{"id", "argv", "uid", "rlimits", "netns", "nfds"}`` with the ``nfds``
-descriptors the child gets as 0, 1, 2, ... (stdin, bwrap's stdout, stderr,
-seccomp, the bot's stdout) and then the network namespace attached, or
+descriptors the child gets as 0, 1, 2, ... (stdin, bwrap's stdout, stderr, the
+bot's stdout, the seccomp programs) and then the network namespace attached, or
 ``{"kill": pid}``. Launcher to worker: ``{"id", "pid"}`` once bwrap has been
 executed (``{"id", "error"}`` if not), and ``{"exit": pid, "code": returncode}``
 when it reaps a child. Only the launcher signals its children, and only while
@@ -42,8 +42,10 @@ from typing import IO, Any
 
 from .policy import SandboxError
 
-#: Where the bot's stdout pipe is in bwrap's process (see :meth:`Launcher.spawn`).
-BOT_STDOUT_FD = 4
+#: Where the bot's stdout pipe and the seccomp programs are in bwrap's process
+#: (see :meth:`Launcher.spawn`).
+BOT_STDOUT_FD = 3
+SECCOMP_FDS = (4, 5)
 
 #: The launcher program: standard library only, started with ``-I -S``.
 LAUNCHER_SOURCE = r"""
@@ -272,14 +274,16 @@ class Launcher:
         self,
         argv: Sequence[str],
         *,
-        seccomp_fd: int,
+        seccomp_fds: Sequence[int],
         netns_fd: int | None,
         uid: int | None,
         rlimits: Sequence[tuple[int, int, int]],
     ) -> LaunchedProcess:
-        """Start ``argv`` (bwrap with ``--seccomp 3``) and return its process.
+        """Start ``argv`` and return its process.
 
-        The bot's stdout pipe is the child's descriptor 4, not 1: bwrap's
+        The child gets stdin, stdout and stderr as 0-2, the bot's stdout pipe as
+        3 and ``seccomp_fds`` from 4 on (``SECCOMP_FDS``, named in ``argv``).
+        The bot's stdout pipe is the child's descriptor 3, not 1: bwrap's
         monitor process keeps its own 0-2 open for the sandbox's whole life but
         closes every higher descriptor, so only the bot holds the pipe's write
         end, and a bot that closes its stdout is seen at once as EOF
@@ -290,7 +294,7 @@ class Launcher:
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
         ours = (in_w, out_r, err_r)
-        child_fds = [in_r, err_w, err_w, seccomp_fd, out_w]
+        child_fds = [in_r, err_w, err_w, out_w, *seccomp_fds]
         nfds = len(child_fds)
         if netns_fd is not None:
             child_fds.append(netns_fd)

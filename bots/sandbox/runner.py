@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .launcher import BOT_STDOUT_FD, LaunchedProcess, default_launcher
+from .launcher import BOT_STDOUT_FD, SECCOMP_FDS, LaunchedProcess, default_launcher
 from .policy import (
     BOT_MOUNT,
     INNER_GID,
@@ -45,7 +45,7 @@ from .policy import (
     SandboxError,
     SandboxLimits,
 )
-from .seccomp import filter_pipe
+from .seccomp import cap_filter_pipe, filter_pipe
 
 _PR_SET_PDEATHSIG = 1
 # Loaded at import so the fork child only calls an already-resolved function.
@@ -124,6 +124,7 @@ class BwrapFeatures:
     version: str
     disable_userns: bool
     tmpfs_size: bool
+    add_seccomp_fd: bool = False
 
 
 @functools.cache
@@ -142,6 +143,7 @@ def bwrap_features(bwrap_path: str) -> BwrapFeatures:
         version=version.strip(),
         disable_userns="--disable-userns" in helptext,
         tmpfs_size="--size" in helptext,
+        add_seccomp_fd="--add-seccomp-fd" in helptext,
     )
 
 
@@ -492,12 +494,12 @@ def _inner_nproc_prefix(limits: SandboxLimits) -> list[str]:
 
 
 def _stdout_prefix() -> list[str]:
-    """Command prefix that moves the bot's stdout pipe from fd 4 onto fd 1.
+    """Command prefix that moves the bot's stdout pipe from fd 3 onto fd 1.
 
     bwrap's monitor process holds its stdin, stdout and stderr for the whole
     run, so a pipe passed as bwrap's stdout would never reach EOF while the bot
     lives, and a bot that closed its stdout would only be noticed at its
-    deadline. The launcher passes the pipe as fd 4 instead, which the monitor
+    deadline. The launcher passes the pipe as fd 3 instead, which the monitor
     closes; ``sh`` puts it on 1 and ``exec``s the bot (keeping pid 1), so the bot
     is the only holder and closing it is seen at once.
     """
@@ -527,10 +529,11 @@ def build_bwrap_argv(
 ) -> list[str]:
     """Return the full bwrap command line for ``command``.
 
-    ``fds`` maps roles (``seccomp``) to descriptors that the caller passes to the
-    child; ``etc_dir`` is the fake /etc (:func:`static_etc`); ``bot_source`` is the
-    host directory mounted read-only at /bot; ``bwrap`` the binary to run (by
-    default ``config.bwrap_path``; root workers pass :func:`slot_bwrap`'s copy).
+    ``fds`` maps roles (``seccomp``, ``seccomp_cap``) to descriptors that the
+    caller passes to the child; ``etc_dir`` is the fake /etc (:func:`static_etc`);
+    ``bot_source`` is the host directory mounted read-only at /bot; ``bwrap``
+    the binary to run (by default ``config.bwrap_path``; root workers pass
+    :func:`slot_bwrap`'s copy).
     """
     limits = config.limits
     argv = [bwrap or config.bwrap_path, "--unshare-all", "--unshare-user"]
@@ -585,7 +588,10 @@ def build_bwrap_argv(
     argv += [
         "--remount-ro", "/",
         "--chdir", WORK_DIR,
-        "--seccomp", str(fds["seccomp"]),
+        # Two stacked filters: libseccomp's deny list, and the number cap that
+        # denies every syscall above the highest reviewed one.
+        "--add-seccomp-fd", str(fds["seccomp"]),
+        "--add-seccomp-fd", str(fds["seccomp_cap"]),
         "--",
         *command,
     ]  # fmt: skip
@@ -688,6 +694,8 @@ def spawn_sandboxed(
     features = bwrap_features(config.bwrap_path)
     if not features.tmpfs_size:
         raise SandboxError(f"{features.version} lacks --size (need >= 0.7)")
+    if not features.add_seccomp_fd:
+        raise SandboxError(f"{features.version} lacks --add-seccomp-fd (need >= 0.7)")
     fds: dict[str, int] = {}
     slot = lock_fd = host_uid = staged = None
     try:
@@ -706,6 +714,7 @@ def spawn_sandboxed(
             else:
                 bot_source = os.path.realpath(bot_dir)
         fds["seccomp"] = filter_pipe()
+        fds["seccomp_cap"] = cap_filter_pipe()
         command = [*_stdout_prefix(), *command]
         if not per_slot:
             command = [*_inner_nproc_prefix(config.limits), *command]
@@ -715,14 +724,15 @@ def spawn_sandboxed(
             features,
             bwrap=slot_bwrap(config) if per_slot else config.bwrap_path,
             command=command,
-            fds={"seccomp": 3},  # where the launcher puts it in the child
+            # Where the launcher puts them in the child (see Launcher.spawn).
+            fds={"seccomp": SECCOMP_FDS[0], "seccomp_cap": SECCOMP_FDS[1]},
             etc_dir=static_etc(config),
             bot_source=bot_source,
             joined_netns=netns_fd is not None,
         )
         popen = default_launcher().spawn(
             argv,
-            seccomp_fd=fds["seccomp"],
+            seccomp_fds=(fds["seccomp"], fds["seccomp_cap"]),
             netns_fd=netns_fd,
             uid=host_uid,
             rlimits=_rlimit_pairs(config.limits, nproc=host_uid is not None),

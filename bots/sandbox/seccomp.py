@@ -21,7 +21,9 @@ import contextlib
 import errno
 import functools
 import os
+import platform
 import socket
+import struct
 
 #: Syscalls no bot needs, each of them a known route to the kernel or the host:
 #: tracing other processes, (un)mounting and namespace games, eBPF, the kernel
@@ -77,6 +79,28 @@ DENIED_SYSCALLS: tuple[str, ...] = (
     "ioperm",
     "uselib",
 )
+
+#: The highest system call number reviewed for bots: ``file_setattr`` (469), the
+#: last one in Linux 6.18. Every number above it is denied (ENOSYS, so a libc
+#: falls back as on an older kernel): a syscall added by a later kernel has had
+#: no review, and libseccomp, which resolves the names above, silently skips the
+#: names its table lacks (2.5.4 stops at 451), so its filter alone allows them.
+#: Raise it only after reviewing the new calls (and adding any to deny below).
+REVIEWED_MAX_SYSCALL = 469
+
+#: Reviewed calls newer than some libseccomp tables, denied by number in the
+#: second filter (since 424, new calls have one number on x86_64 and aarch64
+#: alike): mount-tree introspection and the new mount API's ``open_tree_attr``
+#: (as the rest of the mount API above) and setting LSM attributes.
+DENIED_BY_NUMBER: dict[int, str] = {
+    457: "statmount",
+    458: "listmount",
+    460: "lsm_set_self_attr",
+    467: "open_tree_attr",
+}
+
+#: AUDIT_ARCH_* of the architectures whose numbers were reviewed.
+_AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 
 #: clone() flags that create namespaces. Checked on clone's first argument; the
 #: same flags hidden inside clone3's struct cannot be inspected, so clone3 fails
@@ -143,6 +167,60 @@ def compiled_filter() -> bytes:
     return program
 
 
+# Classic BPF opcodes and seccomp return values (linux/filter.h, linux/seccomp.h).
+_LD_W_ABS = 0x20
+_JEQ_K = 0x15
+_JGT_K = 0x25
+_RET_K = 0x06
+_RET_KILL_PROCESS = 0x80000000
+_RET_ERRNO = 0x00050000
+_RET_ALLOW = 0x7FFF0000
+
+
+def number_cap_program(
+    *,
+    max_syscall: int = REVIEWED_MAX_SYSCALL,
+    denied: dict[int, str] | None = None,
+    machine: str | None = None,
+) -> bytes:
+    """The second filter: deny every number above ``max_syscall`` (ENOSYS), the
+    calls in ``denied`` (EPERM), and any foreign architecture (kill).
+
+    Written out by hand because libseccomp rules name single calls, while this
+    is one comparison: a filter small enough to check by eye. bwrap stacks it
+    on top of :func:`compiled_filter` (``--add-seccomp-fd``); the kernel then
+    applies the stricter verdict of the two, so x32 calls (numbers with bit 30
+    set) are still killed by libseccomp's architecture check.
+    """
+    arch = _AUDIT_ARCH.get(machine or platform.machine())
+    if arch is None:
+        raise SeccompUnavailable(
+            f"no reviewed syscall table for {machine or platform.machine()}"
+        )
+    denied = DENIED_BY_NUMBER if denied is None else denied
+    numbers = sorted(denied)
+    # Layout: 0 ld arch; 1 jeq arch; 2 kill; 3 ld nr; 4 jgt max; 5.. jeq each;
+    # then ret allow, ret ENOSYS, ret EPERM.
+    allow = 5 + len(numbers)
+    enosys, eperm = allow + 1, allow + 2
+    code = [
+        (_LD_W_ABS, 0, 0, 4),  # seccomp_data.arch
+        (_JEQ_K, 1, 0, arch),
+        (_RET_K, 0, 0, _RET_KILL_PROCESS),
+        (_LD_W_ABS, 0, 0, 0),  # seccomp_data.nr
+        (_JGT_K, enosys - 5, 0, max_syscall),
+    ]
+    for index, number in enumerate(numbers):
+        here = 5 + index
+        code.append((_JEQ_K, eperm - here - 1, 0, number))
+    code += [
+        (_RET_K, 0, 0, _RET_ALLOW),
+        (_RET_K, 0, 0, _RET_ERRNO | errno.ENOSYS),
+        (_RET_K, 0, 0, _RET_ERRNO | errno.EPERM),
+    ]
+    return b"".join(struct.pack("=HBBI", *insn) for insn in code)
+
+
 def filter_pipe() -> int:
     """Return the read end of a pipe holding the compiled filter.
 
@@ -151,6 +229,11 @@ def filter_pipe() -> int:
     """
     program = compiled_filter()
     return data_pipe(program)
+
+
+def cap_filter_pipe() -> int:
+    """Return the read end of a pipe holding :func:`number_cap_program`."""
+    return data_pipe(number_cap_program())
 
 
 def data_pipe(data: bytes) -> int:

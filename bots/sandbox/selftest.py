@@ -79,6 +79,16 @@ checks["environment_clean"] = set(os.environ) <= {"PATH", "HOME", "LANG", "PWD"}
 libc = ctypes.CDLL(None, use_errno=True)
 checks["userns_denied"] = libc.unshare(0x10000000) != 0
 checks["ptrace_denied"] = libc.ptrace(16, 1, 0, 0) != 0  # PTRACE_ATTACH pid 1
+# Both stacked filters: listmount (458) is unknown to older libseccomp tables,
+# so only the number cap denies it (EPERM, not EFAULT for the NULL arguments).
+checks["seccomp_filters_stacked"] = int(st.get("Seccomp_filters", "0")) >= 2
+libc.syscall.restype = ctypes.c_long
+ctypes.set_errno(0)
+zero = ctypes.c_long(0)
+checks["new_syscalls_denied"] = (
+    libc.syscall(ctypes.c_long(458), zero, zero, zero, zero) < 0
+    and ctypes.get_errno() == 1
+)
 pids = [p for p in os.listdir("/proc") if p.isdigit()]
 checks["pid_namespace"] = len(pids) <= 4 and os.getpid() <= 4
 checks["core_dumps_off"] = resource.getrlimit(resource.RLIMIT_CORE) == (0, 0)

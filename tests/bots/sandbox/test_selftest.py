@@ -46,6 +46,8 @@ def test_selftest_proves_every_layer(sandbox_config: SandboxConfig) -> None:
         "environment_clean",
         "userns_denied",
         "ptrace_denied",
+        "seccomp_filters_stacked",
+        "new_syscalls_denied",
         "pid_namespace",
         "core_dumps_off",
         "cpu_limited",

@@ -93,9 +93,14 @@ class BotSeatForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from gameplay.rules.bots import BOT_STRENGTHS, available_bots
+        from gameplay.rules.bots import BOT_STRENGTHS, available_bots, bot_display_name
 
         self.fields["bot"].choices = [
-            (name, f"{BOT_STRENGTHS.get(name, name.title())} ({name})")
+            (
+                name,
+                f"{BOT_STRENGTHS[name]}: {bot_display_name(name)}"
+                if name in BOT_STRENGTHS
+                else bot_display_name(name),
+            )
             for name in available_bots()
         ]

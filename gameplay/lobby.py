@@ -140,8 +140,12 @@ def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
     seat = _first_open_seat(match)
     if seat is None:
         raise BadRequest("this table has no open seat")
+    taken = [
+        s.display_name for s in match.seats.select_related("user") if not s.is_open
+    ]
     seat.agent = agent
-    seat.save(update_fields=["agent"])
+    seat.label = services.bot_seat_label(taken=taken, agent=agent)
+    seat.save(update_fields=["agent", "label"])
     _start_if_full(match)
     transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
     return seat

@@ -121,8 +121,12 @@ class Seat(models.Model):
             return self.label
         if self.user_id:
             return self.user.public_name
+        if self.agent.startswith("builtin:"):
+            from gameplay.rules.bots import bot_display_name
+
+            return bot_display_name(self.agent.removeprefix("builtin:"))
         if self.agent:
-            return self.agent.split(":", 1)[-1].title() + " bot"
+            return "Uploaded bot"
         return "Open seat"
 
 

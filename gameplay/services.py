@@ -90,6 +90,43 @@ def validate_time_control(time_control: dict[str, Any] | None) -> dict[str, Any]
     return clean
 
 
+def _seat_base_name(*, user: User | None, agent: str, label: str) -> str:
+    if label:
+        return label
+    if user is not None:
+        return user.public_name
+    return Seat(agent=agent).display_name
+
+
+def bot_seat_label(*, taken: list[str], agent: str, label: str = "") -> str:
+    """A bot seat's name, distinct from the names already at the table.
+
+    Two bots of one kind at a table must be told apart in the seats, the
+    target buttons and the log: the second "Heuristic bot" is "Heuristic bot 2".
+    ``taken`` are the display names of the seats already there.
+    """
+    base = _seat_base_name(user=None, agent=agent, label=label)
+    if base not in taken:
+        return label
+    number = 2
+    while f"{base} {number}" in taken:
+        number += 1
+    return f"{base} {number}"
+
+
+def distinct_seat_labels(seats: list[SeatSpec]) -> list[str]:
+    """The labels to store for ``seats`` so that no two bot seats share a name."""
+    labels: list[str] = []
+    taken: list[str] = []
+    for spec in seats:
+        label = spec.label
+        if spec.agent and spec.user is None:
+            label = bot_seat_label(taken=taken, agent=spec.agent, label=spec.label)
+        labels.append(label)
+        taken.append(_seat_base_name(user=spec.user, agent=spec.agent, label=label))
+    return labels
+
+
 def validate_agent(agent: str) -> None:
     if not agent:
         return
@@ -145,13 +182,14 @@ def match_create(
         context=context,
         spectator_delay=spectator_delay,
     )
+    labels = distinct_seat_labels(seats)
     Seat.objects.bulk_create(
         Seat(
             match=match,
             number=number,
             user=spec.user,
             agent=spec.agent,
-            label=spec.label,
+            label=labels[number],
         )
         for number, spec in enumerate(seats)
     )

@@ -104,10 +104,17 @@ def participant_for_bot(info: BotInfo) -> Participant:
 
 
 def participant_for_builtin(name: str) -> Participant:
-    participant, _ = Participant.objects.get_or_create(
+    from gameplay.rules.bots import bot_display_name
+
+    display = bot_display_name(name)
+    participant, created = Participant.objects.get_or_create(
         key=f"{BUILTIN_PREFIX}{name}",
-        defaults={"type": ParticipantType.BUILTIN, "name": f"{name.title()} bot"},
+        defaults={"type": ParticipantType.BUILTIN, "name": display},
     )
+    if not created and participant.name != display:
+        # Rows made before the bots had display names showed the raw id.
+        participant.name = display
+        participant.save(update_fields=["name"])
     return participant
 
 

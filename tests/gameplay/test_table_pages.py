@@ -41,3 +41,52 @@ def test_match_and_replay_pages_load_the_games_board(players, client) -> None:
     assert "js/boards/duelo.js" in html and "js/replay.js" in html
     assert 'data-role="opponents"' in html
     assert 'data-control="resign"' not in html  # read-only
+
+
+def test_bots_of_one_kind_get_distinct_names_everywhere(players, client) -> None:
+    from gameplay import lobby, selectors
+
+    table = lobby.table_create(host=players[0], game="duelo", players=4)
+    for _ in range(3):
+        lobby.table_fill_with_bot(match_id=table.pk, user=players[0], bot="heuristic")
+    table.refresh_from_db()
+    names = [s.display_name for s in table.seats.order_by("number")]
+    assert names == [
+        players[0].public_name,
+        "Heuristic bot",
+        "Heuristic bot 2",
+        "Heuristic bot 3",
+    ]
+    # The frame (seats, target buttons and log all name seats from it) and the
+    # replay use the same names.
+    frame = selectors.seat_frame(match=table, seat=0)
+    assert [s["name"] for s in frame["seats"]] == names
+
+
+def test_match_create_numbers_repeated_bots_and_names_them_properly(players) -> None:
+    from gameplay import services
+    from gameplay.services import SeatSpec
+
+    match = services.match_create(
+        game="duelo",
+        seats=[
+            SeatSpec(agent="builtin:ismcts"),
+            SeatSpec(user=players[0]),
+            SeatSpec(agent="builtin:ismcts"),
+            SeatSpec(agent="builtin:random"),
+        ],
+    )
+    assert [s.display_name for s in match.seats.order_by("number")] == [
+        "ISMCTS bot",
+        players[0].public_name,
+        "ISMCTS bot 2",
+        "Random bot",
+    ]
+
+
+def test_bot_menu_shows_names_not_ids() -> None:
+    from gameplay.forms import BotSeatForm
+
+    labels = dict(BotSeatForm().fields["bot"].choices)
+    assert labels["ismcts"] == "Strong: ISMCTS bot"
+    assert all("(" not in label for label in labels.values())

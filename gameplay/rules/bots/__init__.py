@@ -26,6 +26,7 @@ __all__ = [
     "Bot",
     "DecisionContext",
     "available_bots",
+    "bot_display_name",
     "decision_context",
     "get_bot",
 ]
@@ -42,6 +43,19 @@ BOT_STRENGTHS: dict[str, str] = {
     "heuristic": "Intermediate",
     "ismcts": "Strong",
 }
+
+
+# What people see for each bot at a table, in logs and on ladders (never the raw id).
+BOT_NAMES: dict[str, str] = {
+    "random": "Random bot",
+    "heuristic": "Heuristic bot",
+    "ismcts": "ISMCTS bot",
+}
+
+
+def bot_display_name(name: str) -> str:
+    """The name a table shows for built-in bot ``name``."""
+    return BOT_NAMES.get(name, f"{name.replace('_', ' ').capitalize()} bot")
 
 
 def available_bots() -> list[str]:

@@ -29,4 +29,4 @@ class SignUpForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "email")
+        fields = ("display_name", "email", "email_tournament_rounds")

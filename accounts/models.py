@@ -14,6 +14,11 @@ class User(AbstractUser):
         blank=True,
         help_text="Shown on boards, brackets and rankings; defaults to the username.",
     )
+    email_tournament_rounds = models.BooleanField(
+        "e-mail me when a tournament round is paired",
+        default=True,
+        help_text="Whom you play and by when; the site shows it either way.",
+    )
 
     class Meta:
         ordering = ["username"]

@@ -42,4 +42,5 @@ urlpatterns = [
     path("", include("gameplay.urls")),
     path("", include("league.urls")),
     path("", include("bots.urls")),
+    path("", include("notifications.urls")),
 ]

@@ -3,6 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from gameplay import turns
 from gameplay.catalog import game_catalog
 from league.selectors import league_list
 
@@ -11,5 +12,9 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "home.html",
-        {"games": game_catalog(), "leagues": league_list()[:6]},
+        {
+            "games": game_catalog(),
+            "leagues": league_list()[:6],
+            "your_games": turns.player_games(user=request.user),
+        },
     )

@@ -10,3 +10,8 @@ class GameplayConfig(AppConfig):
         from gameplay.profile import recent_games_section
 
         register_profile_section(recent_games_section, order=50)
+
+        from gameplay import broadcast
+        from gameplay.table_watch import table_messages
+
+        broadcast.add_listener(table_messages)

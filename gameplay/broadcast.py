@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -27,6 +28,34 @@ def seat_group(match_id: int, seat: int) -> str:
 
 def public_group(match_id: int) -> str:
     return f"match.{match_id}.public"
+
+
+# (group, channel-layer message) pairs that a listener adds to a broadcast.
+Messages = list[tuple[str, dict[str, Any]]]
+_listeners: list[Callable[[Match], Messages]] = []
+
+
+def add_listener(listener: Callable[[Match], Messages]) -> None:
+    """Have ``listener(match)`` add messages to every match broadcast.
+
+    For other sockets that follow a match from outside its table (a player's
+    own socket learns whose move it is, a waiting table's watchers see its
+    seats). The listener gets the match as committed, seats and users loaded,
+    and its messages travel in the same trip to the event loop as the seats'
+    frames, so a move costs no extra round trip and gameplay names no app.
+    """
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def _listener_messages(match: Match) -> Messages:
+    messages: Messages = []
+    for listener in _listeners:
+        try:
+            messages.extend(listener(match))
+        except Exception:  # one listener's fault must not silence the match
+            logger.exception("broadcast listener %r failed", listener)
+    return messages
 
 
 def match_changed(
@@ -68,6 +97,7 @@ def match_changed(
             (group, {"type": "match.frame", "text": _encode(frame)})
             for group, frame in frames
         ]
+        messages.extend(_listener_messages(match))
         # One trip to the event loop for all groups, not one per group: called
         # from a consumer's database thread, every trip waits for the loop, and
         # the next move of every match waits for that thread.

@@ -27,6 +27,7 @@ from gameplay.models import (
     Seat,
 )
 from gameplay.services import BUILTIN_PREFIX, SeatSpec
+from gameplay.signals import challenge_created
 
 # league registers a provider so that rated quick play can pair near ratings
 # without gameplay importing league: (user, game) -> rating or None.
@@ -205,7 +206,7 @@ def challenge_create(
         config = get_game(game).validate_config({**options, "players": 2})
     except GameError as exc:
         raise BadRequest(str(exc)) from exc
-    return Challenge.objects.create(
+    challenge = Challenge.objects.create(
         challenger=challenger,
         challenged=challenged,
         game=game,
@@ -213,6 +214,13 @@ def challenge_create(
         rated=rated,
         time_control=services.validate_time_control(time_control),
     )
+    challenge_pk = challenge.pk
+    transaction.on_commit(
+        lambda: challenge_created.send_robust(
+            sender=Challenge, challenge_id=challenge_pk
+        )
+    )
+    return challenge
 
 
 def _locked_pending_challenge(challenge_id: int) -> Challenge:

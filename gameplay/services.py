@@ -40,7 +40,7 @@ from gameplay.models import (
     Seat,
 )
 from gameplay.rules import GameError, IllegalAction, get_game
-from gameplay.signals import match_finished
+from gameplay.signals import match_finished, match_started
 
 logger = logging.getLogger(__name__)
 
@@ -236,7 +236,26 @@ def match_start(*, match_id: int, seed: int | None = None) -> Match:
         lambda: broadcast.match_changed(match_id=match.pk, state=state)
     )
     transaction.on_commit(lambda: _after_change(match.pk))
+    match_pk = match.pk
+    transaction.on_commit(lambda: match_announce_started(match_id=match_pk))
     return match
+
+
+def match_announce_started(*, match_id: int) -> None:
+    """Tell the apps that bring players to their games that this match began.
+
+    Every start passes through ``match_start``, which succeeds once per match,
+    so this is sent once; receivers key what they create on the match anyway.
+    A receiver's failure is logged, never raised into the starter's request.
+    """
+    for receiver, outcome in match_started.send_robust(sender=Match, match_id=match_id):
+        if isinstance(outcome, Exception):
+            logger.error(
+                "match_started receiver %r failed for match %s",
+                receiver,
+                match_id,
+                exc_info=outcome,
+            )
 
 
 def _seat_of(match: Match, number: int) -> Seat:

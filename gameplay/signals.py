@@ -1,11 +1,26 @@
-"""The one announcement other apps react to.
+"""The announcements other apps react to; gameplay never imports its listeners.
 
 ``match_finished`` is sent exactly once per match (see
 ``services.match_announce_finished``), after the finishing transaction commits.
 Receivers (ratings, tournaments, bot ladders) get ``match_id`` and should enqueue
 their own idempotent Celery task rather than do heavy work inline.
+
+``match_started`` is sent once per match from ``services.match_start`` (the one
+place every start goes through: an accepted challenge, a quick-play pairing, a
+tournament or league round, a table filling or started by its host), after the
+starting transaction commits. Receivers get ``match_id``; they bring the
+players to the game (``notifications``), so they must be quick.
+
+``challenge_created`` is sent after a direct challenge is committed
+(``challenge_id``), so the challenged player can be told.
 """
 
 from django.dispatch import Signal
 
 match_finished = Signal()  # kwargs: match_id: int
+match_started = Signal()  # kwargs: match_id: int
+challenge_created = Signal()  # kwargs: challenge_id: int
+
+# Sent after a committed change when an uploaded bot's seat is to act; the bots
+# app drives it in a sandboxed worker. kwargs: match_id: int, seats: list[int].
+uploaded_bot_turn = Signal()

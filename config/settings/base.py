@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "gameplay",
     "league",
     "bots",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -66,6 +67,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notifications.context_processors.player_badges",
             ],
         },
     },
@@ -207,6 +209,8 @@ if env.str("EMAIL_URL", default=""):
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="arena@localhost")
+# Links in e-mails sent by workers, which have no request to take a host from.
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
 
 # --- REST API.
 REST_FRAMEWORK = {

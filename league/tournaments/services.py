@@ -386,12 +386,16 @@ def tournament_start(
 
 def _new_round(tournament: Tournament, starts_at: datetime) -> Round:
     last = tournament.rounds.order_by("-number").first()
-    return Round.objects.create(
+    rnd = Round.objects.create(
         tournament=tournament,
         number=(last.number + 1) if last else 1,
         starts_at=starts_at,
         deadline=starts_at + timedelta(hours=tournament.round_hours),
     )
+    # Every caller pairs the round in the same transaction: by the commit the
+    # pairings exist, and players are told whom they play (league.signals).
+    transaction.on_commit(partial(round_paired.send_robust, sender=Round, round_id=rnd.pk))
+    return rnd
 
 
 def _swiss_history(tournament: Tournament) -> list[swiss.SwissGame]:

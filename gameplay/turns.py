@@ -1,0 +1,120 @@
+"""Whose move it is across one player's matches, for any game.
+
+The navigation badge ("games waiting for your move"), the home page's "your
+games" list and the player's own socket all ask the same question, answered
+here from each engine's ``actors`` through the registry, so no game is named.
+A seat that resigned, or that a bot took over, is never waiting for a move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+from django.urls import reverse
+
+from accounts.models import User
+from gameplay.models import Match, MatchStatus, Seat
+from gameplay.rules import GameError, get_game
+
+# A person has a handful of games at once; the list on the home page stops here.
+MAX_GAMES = 50
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One of a player's unfinished matches, as the "your games" list shows it."""
+
+    match: Match
+    game_name: str
+    url: str
+    status: str
+    your_move: bool
+    to_move: list[str]  # display names of the seats to act now
+    opponents: list[str]
+
+
+def actors_of(match: Match) -> set[int]:
+    """The seats to act now in an active match (empty otherwise or if unknown)."""
+    if match.status != MatchStatus.ACTIVE or match.state is None:
+        return set()
+    try:
+        return set(get_game(match.game).actors(match.state))
+    except GameError:
+        return set()
+
+
+def seat_to_move(seat: Seat, actors: set[int]) -> bool:
+    return (
+        seat.user_id is not None
+        and not seat.forfeited
+        and not seat.replaced_by_bot
+        and seat.number in actors
+    )
+
+
+def match_url(match: Match) -> str:
+    return reverse("gameplay:match", args=[match.public_id])
+
+
+def game_name(game: str) -> str:
+    try:
+        return get_game(game).name
+    except GameError:
+        return game
+
+
+def awaiting_move(*, user: User) -> list[Match]:
+    """The user's active matches where the user is among the seats to act."""
+    if not user.is_authenticated:
+        return []
+    seats = (
+        Seat.objects.filter(
+            user=user,
+            forfeited=False,
+            replaced_by_bot=False,
+            match__status=MatchStatus.ACTIVE,
+        )
+        .select_related("match")
+        .order_by("-match__started_at")[:MAX_GAMES]
+    )
+    return [seat.match for seat in seats if seat.number in actors_of(seat.match)]
+
+
+def player_games(*, user: User) -> list[PlayerGame]:
+    """The user's waiting tables and games in play, their moves first."""
+    if not user.is_authenticated:
+        return []
+    matches = (
+        Match.objects.filter(
+            seats__user=user, status__in=[MatchStatus.ACTIVE, MatchStatus.WAITING]
+        )
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        )
+        .order_by("-created_at")[:MAX_GAMES]
+    )
+    games = []
+    for match in matches:
+        actors = actors_of(match)
+        seats = list(match.seats.all())
+        mine = next(seat for seat in seats if seat.user_id == user.pk)
+        if mine.forfeited:
+            continue  # resigned: a bot plays on, it is no longer this player's game
+        games.append(
+            PlayerGame(
+                match=match,
+                game_name=game_name(match.game),
+                url=match_url(match),
+                status=match.status,
+                your_move=seat_to_move(mine, actors),
+                to_move=[seat.display_name for seat in seats if seat.number in actors],
+                opponents=[
+                    seat.display_name
+                    for seat in seats
+                    if seat.number != mine.number and not seat.is_open
+                ],
+            )
+        )
+    games.sort(key=lambda g: (not g.your_move, g.status != MatchStatus.ACTIVE))
+    return games

@@ -1,0 +1,225 @@
+"""Reactions to gameplay's and league's announcements.
+
+Each receiver turns one announcement into frames for the players' own
+sockets and notifications for their lists. They run after the announcing
+transaction committed (the announcements are sent from ``on_commit``), and are
+cheap: a few reads and inserts; e-mail goes to a Celery task.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils import timezone
+
+from gameplay import turns
+from gameplay.models import Challenge, Match, Seat
+from notifications import live, services
+from notifications.models import Notification, NotificationKind
+from notifications.services import Draft
+
+logger = logging.getLogger(__name__)
+
+
+def _names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def on_match_started(sender, match_id: int, **kwargs) -> None:
+    """Take every open page of each seated person to the game; note it."""
+    match = (
+        Match.objects.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        )
+        .filter(pk=match_id)
+        .first()
+    )
+    if match is None:
+        return
+    seats = list(match.seats.all())
+    name = turns.game_name(match.game)
+    url = turns.match_url(match)
+    messages = []
+    drafts = []
+    for seat in seats:
+        if seat.user_id is None:
+            continue
+        opponents = [s.display_name for s in seats if s.number != seat.number]
+        messages.append(
+            live.message(
+                seat.user_id,
+                {
+                    "type": "match_started",
+                    "match": str(match.public_id),
+                    "url": url,
+                    "game": match.game,
+                    "game_name": name,
+                    "opponents": opponents,
+                },
+            )
+        )
+        drafts.append(
+            Draft(
+                user_id=seat.user_id,
+                kind=NotificationKind.GAME_STARTED,
+                key=f"game_started:{match.pk}",
+                title=f"Your game of {name} started",
+                body=f"Against {_names(opponents)}." if opponents else "",
+                url=url,
+            )
+        )
+    # The move first: a page that leaves for the game need not wait for a list.
+    live.push(messages)
+    services.notifications_create(drafts=drafts)
+
+
+def on_challenge_created(sender, challenge_id: int, **kwargs) -> None:
+    challenge = (
+        Challenge.objects.select_related("challenger", "challenged")
+        .filter(pk=challenge_id)
+        .first()
+    )
+    if challenge is None:
+        return
+    name = turns.game_name(challenge.game)
+    details = "rated" if challenge.rated else "casual"
+    per_move = (challenge.time_control or {}).get("per_move")
+    if per_move:
+        details += f", {per_move} s per move"
+    services.notifications_create(
+        drafts=[
+            Draft(
+                user_id=challenge.challenged_id,
+                kind=NotificationKind.CHALLENGE,
+                key=f"challenge:{challenge.pk}",
+                title=f"{challenge.challenger.public_name} challenges you to {name}",
+                body=f"A {details} game. Accept or decline it on the game's page.",
+                url=reverse("gameplay:game_detail", args=[challenge.game])
+                + "#challenges",
+            )
+        ]
+    )
+
+
+def on_round_paired(sender, round_id: int, **kwargs) -> None:
+    """Tell each person in the round whom they play (or of their bye); e-mail."""
+    from league.models import Round
+
+    rnd = (
+        Round.objects.select_related("tournament")
+        .filter(pk=round_id)
+        .prefetch_related(
+            "pairings__first__participant__user",
+            "pairings__second__participant__user",
+            "pairings__seats__entrant__participant__user",
+        )
+        .first()
+    )
+    if rnd is None:
+        return
+    tournament = rnd.tournament
+    url = reverse("league:tournament", args=[tournament.slug])
+    deadline = timezone.localtime(rnd.deadline).strftime("%d %b %Y, %H:%M %Z")
+    starts = timezone.localtime(rnd.starts_at).strftime("%d %b %Y, %H:%M %Z")
+    when = f"Starts {starts}; deadline {deadline}."
+    title = f"Round {rnd.number} of {tournament.name} is paired"
+    drafts = []
+    for pairing in rnd.pairings.all():
+        if tournament.is_tables:
+            entrants = [s.entrant for s in sorted(pairing.seats.all(), key=_seat)]
+        else:
+            entrants = [e for e in (pairing.first, pairing.second) if e is not None]
+        for entrant in entrants:
+            user = entrant.participant.user
+            if user is None:
+                continue  # a bot: its owner follows the tournament page
+            others = [str(e.participant) for e in entrants if e.pk != entrant.pk]
+            if others:
+                body = f"You play {_names(others)} (table {pairing.table}). {when}"
+            else:
+                body = f"You have a bye this round. {when}"
+            drafts.append(
+                Draft(
+                    user_id=user.pk,
+                    kind=NotificationKind.ROUND_PAIRED,
+                    key=f"round_paired:{rnd.pk}",
+                    title=title,
+                    body=body,
+                    url=url,
+                    email=services.wants_round_emails(user),
+                )
+            )
+    services.notifications_create(drafts=drafts)
+
+
+def _seat(table_seat) -> int:
+    return table_seat.seat
+
+
+def turn_messages(match: Match) -> live.Messages:
+    """Broadcast listener: each seated person's socket learns if it is their move.
+
+    Runs on every broadcast of a match, so it reads nothing for players at
+    the table. A person who is away from the table (no open connection to it)
+    when it becomes their move also gets a "your move" notification, once
+    until they read it; not at the deal, which "a game started" covers.
+    """
+    actors = turns.actors_of(match)
+    url = turns.match_url(match)
+    messages: live.Messages = []
+    absent_to_move: list[Seat] = []
+    for seat in match.seats.all():
+        if seat.user_id is None:
+            continue
+        your_move = turns.seat_to_move(seat, actors)
+        frame = {
+            "type": "turn",
+            "match": str(match.public_id),
+            "url": url,
+            "game": match.game,
+            "version": match.version,
+            "status": match.status,
+            "your_move": your_move,
+        }
+        messages.append(live.message(seat.user_id, frame))
+        if your_move and seat.connected == 0 and match.version > 0:
+            absent_to_move.append(seat)
+    if absent_to_move:
+        messages.extend(_your_move_notifications(match, absent_to_move, url))
+    return messages
+
+
+def _your_move_notifications(
+    match: Match, seats: list[Seat], url: str
+) -> live.Messages:
+    prefix = f"your_move:{match.pk}:"
+    waiting = set(
+        Notification.objects.filter(
+            user_id__in=[s.user_id for s in seats],
+            key__startswith=prefix,
+            read_at__isnull=True,
+        ).values_list("user_id", flat=True)
+    )
+    name = turns.game_name(match.game)
+    everyone = list(match.seats.all())
+    drafts = []
+    for seat in seats:
+        if seat.user_id in waiting:
+            continue
+        others = [s.display_name for s in everyone if s.number != seat.number]
+        drafts.append(
+            Draft(
+                user_id=seat.user_id,
+                kind=NotificationKind.YOUR_MOVE,
+                key=f"{prefix}{match.version}",
+                title=f"Your move in {name}",
+                body=f"Against {_names(others)}." if others else "",
+                url=url,
+            )
+        )
+    created = services.notifications_create(drafts=drafts, push=False)
+    return services.new_notification_messages([n.pk for n in created])

@@ -1,0 +1,175 @@
+"""Notification writes: create once per subject, mark read, e-mail once.
+
+Creating is keyed on (user, ``key``): the announcements that cause
+notifications may be repeated (a redelivered task, a presence change
+rebroadcasting a match) and the player still sees each piece of news once.
+New notifications reach the player's open pages after the commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import partial
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from notifications import live
+from notifications.models import Notification, NotificationKind
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A notification to create: who, what kind, about what, and its words."""
+
+    user_id: int
+    kind: str
+    key: str
+    title: str
+    body: str = ""
+    url: str = ""
+    email: bool = False
+
+
+def notification_frame(*, notification: Notification, unread: int) -> dict:
+    return {
+        "type": "notification",
+        "id": notification.pk,
+        "kind": notification.kind,
+        "title": notification.title,
+        "body": notification.body,
+        "url": notification.url,
+        "created_at": notification.created_at.isoformat(),
+        "unread": unread,
+    }
+
+
+def unread_count(*, user_id: int) -> int:
+    return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+
+
+def notifications_create(
+    *, drafts: list[Draft], push: bool = True
+) -> list[Notification]:
+    """Store the drafts not stored before; push and e-mail the new ones.
+
+    Returns the notifications created now (already known subjects are skipped).
+    The pushes (and e-mail tasks) go out after the surrounding commit;
+    ``push=False`` leaves the pushing to a caller that is itself sending
+    (the broadcast listener adds them to the match's own trip).
+    """
+    created = []
+    for draft in drafts:
+        if draft.kind not in NotificationKind.values:
+            raise ValueError(f"unknown notification kind {draft.kind!r}")
+        try:
+            with transaction.atomic():
+                notification, is_new = Notification.objects.get_or_create(
+                    user_id=draft.user_id,
+                    key=draft.key,
+                    defaults={
+                        "kind": draft.kind,
+                        "title": draft.title[:140],
+                        "body": draft.body[:300],
+                        "url": draft.url[:200],
+                    },
+                )
+        except IntegrityError:  # a concurrent writer stored the same subject
+            continue
+        if is_new:
+            created.append(notification)
+            if draft.email:
+                transaction.on_commit(partial(_enqueue_email, notification.pk))
+    if created and push:
+        pks = [n.pk for n in created]
+        transaction.on_commit(lambda: live.push(new_notification_messages(pks)))
+    return created
+
+
+def new_notification_messages(notification_ids: list[int]) -> live.Messages:
+    """Frames announcing these notifications to their players' open pages."""
+    messages = []
+    for notification in Notification.objects.filter(pk__in=notification_ids):
+        unread = unread_count(user_id=notification.user_id)
+        frame = notification_frame(notification=notification, unread=unread)
+        messages.append(live.message(notification.user_id, frame))
+    return messages
+
+
+def _enqueue_email(notification_id: int) -> None:
+    from notifications import tasks
+
+    tasks.notification_email.delay(notification_id)
+
+
+def notifications_mark_read(*, user: User, ids: list[int] | None = None) -> int:
+    """Mark some (``ids``) or all of the user's notifications read.
+
+    Other people's ids are ignored, not an error: they simply match nothing.
+    The player's other open pages get the new unread count.
+    """
+    unread = Notification.objects.filter(user=user, read_at__isnull=True)
+    if ids is not None:
+        unread = unread.filter(pk__in=ids)
+    changed = unread.update(read_at=timezone.now())
+    count = unread_count(user_id=user.pk)
+    user_id = user.pk
+    frame = {"type": "unread", "count": count}
+    transaction.on_commit(lambda: live.push([live.message(user_id, frame)]))
+    return changed
+
+
+def wants_round_emails(user: User) -> bool:
+    return bool(user.email) and user.is_active and user.email_tournament_rounds
+
+
+def notification_send_email(*, notification_id: int, now=None) -> bool:
+    """E-mail one notification through the configured backend, at most once.
+
+    The row is claimed (``emailed_at`` set where it was empty) before sending,
+    so a redelivered or duplicated task sends nothing; if the backend fails the
+    claim is released and the error raised for the task to retry.
+    """
+    now = now or timezone.now()
+    claimed = Notification.objects.filter(
+        pk=notification_id, emailed_at__isnull=True
+    ).update(emailed_at=now)
+    if not claimed:
+        return False
+    notification = Notification.objects.select_related("user").get(pk=notification_id)
+    user = notification.user
+    if not wants_round_emails(user):
+        # Opted out (or no address) since it was queued: nothing is sent, and
+        # the claim stays so that a retry sends nothing either.
+        return False
+    link = settings.SITE_URL.rstrip("/") + notification.url if notification.url else ""
+    lines = [f"Hello {user.public_name},", "", notification.title + "."]
+    if notification.body:
+        lines.append(notification.body)
+    if link:
+        lines += ["", link]
+    lines += [
+        "",
+        "You get these e-mails because you play in tournaments on Kung Fu Arena.",
+        "Turn them off on your profile: "
+        + settings.SITE_URL.rstrip("/")
+        + reverse("accounts:profile_edit"),
+    ]
+    try:
+        send_mail(
+            subject=f"Kung Fu Arena: {notification.title}",
+            message="\n".join(lines),
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            recipient_list=[user.email],
+        )
+    except Exception:
+        Notification.objects.filter(pk=notification_id).update(emailed_at=None)
+        raise
+    return True

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from notifications import views
+
+app_name = "notifications"
+
+urlpatterns = [
+    path("notifications/", views.notification_list, name="list"),
+    path("notifications/read/", views.mark_read, name="mark_read"),
+    path(
+        "notifications/<int:notification_id>/open/",
+        views.notification_open,
+        name="open",
+    ),
+]

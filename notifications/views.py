@@ -1,0 +1,64 @@
+"""Notification pages: the list, mark read, open one. Thin: services do the work."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from notifications import selectors, services
+from notifications.models import Notification
+
+
+@login_required
+def notification_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "notifications/list.html",
+        {"notifications": selectors.page(user=request.user)},
+    )
+
+
+@login_required
+@require_POST
+def mark_read(request: HttpRequest) -> HttpResponse:
+    """Mark the posted ``id`` values read, or all with ``all=1``.
+
+    Answers JSON to scripts (the dropdown), otherwise goes back to ``next``.
+    """
+    if request.POST.get("all"):
+        ids = None
+    else:
+        raw = request.POST.getlist("id")
+        if not raw or not all(value.isdigit() for value in raw):
+            return _answer(request, {"detail": "give id=<number> or all=1"}, 400)
+        ids = [int(value) for value in raw]
+    changed = services.notifications_mark_read(user=request.user, ids=ids)
+    unread = services.unread_count(user_id=request.user.pk)
+    return _answer(request, {"marked": changed, "unread": unread}, 200)
+
+
+def _answer(request: HttpRequest, data: dict, status: int) -> HttpResponse:
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse(data, status=status)
+    if status != 200:
+        return HttpResponse(data["detail"], status=status, content_type="text/plain")
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "notifications:list"
+    return redirect(target)
+
+
+@login_required
+def notification_open(request: HttpRequest, notification_id: int) -> HttpResponse:
+    """Follow a notification's link, marking it read on the way."""
+    notification = get_object_or_404(
+        Notification, pk=notification_id, user=request.user
+    )
+    if not notification.is_read:
+        services.notifications_mark_read(user=request.user, ids=[notification.pk])
+    return redirect(notification.url or "notifications:list")

@@ -1,0 +1,335 @@
+/*
+ * The player's own socket (/ws/me/, docs/protocol/live.md "The player's
+ * socket"), on every page of a signed-in player (base.html).
+ *
+ * - `match_started`: a match began for this player; the page goes there at
+ *   once, unless it is the player's own game in play (then a toast links it).
+ * - `hello` / `turn`: which games wait for the player's move; the navigation
+ *   badge shows how many.
+ * - `notification` / `unread`: the notifications menu and its unread count; the
+ *   browser's Notification API when the player allowed it and is elsewhere.
+ *
+ * PlayerState and decideStart have no DOM code so node tests drive them;
+ * every frame is also re-dispatched as a `kfa:player` window event for page
+ * scripts (the home page's "your games", the quick-play card).
+ */
+(function (root, factory) {
+  "use strict";
+  var api = factory();
+  if (typeof module === "object" && module.exports) {
+    module.exports = api;
+  } else {
+    root.PlayerSocket = api;
+    // base.html names the socket in a data attribute (no inline script: CSP).
+    var tag = root.document && root.document.currentScript;
+    if (tag && tag.dataset.wsPath) root.KFA_PLAYER = { wsPath: tag.dataset.wsPath };
+    if (root.document && root.KFA_PLAYER) {
+      var start = function () { api.startPage(root); };
+      if (root.document.readyState === "loading") root.document.addEventListener("DOMContentLoaded", start);
+      else start();
+    }
+  }
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  var PING_EVERY_MS = 20000;
+  var BACKOFF_BASE_MS = 500;
+  var BACKOFF_MAX_MS = 15000;
+  var CLOSE_SIGN_IN = 4401;
+
+  /**
+   * Which of the player's games wait for their move. Frames of one match may
+   * arrive out of order (broadcasts of consecutive versions race), so a
+   * `turn` older than the newest seen for its match is ignored, and a match
+   * seen over stays over.
+   */
+  function PlayerState() {
+    this.yourMove = {};
+    this.versions = {};
+    this.over = {};
+    this.unread = 0;
+  }
+
+  PlayerState.prototype.hello = function (frame) {
+    this.yourMove = {};
+    var list = frame.your_move || [];
+    for (var i = 0; i < list.length; i++) {
+      var entry = list[i];
+      this.yourMove[entry.match] = entry.url;
+      this.versions[entry.match] = Math.max(this.versions[entry.match] || 0, entry.version || 0);
+    }
+    this.unread = frame.unread || 0;
+  };
+
+  /** Apply a `turn` frame; returns whether the set of waiting games changed. */
+  PlayerState.prototype.turn = function (frame) {
+    var id = frame.match;
+    if (this.over[id]) return false;
+    if ((this.versions[id] || 0) > frame.version) return false;
+    this.versions[id] = frame.version;
+    var before = Object.prototype.hasOwnProperty.call(this.yourMove, id);
+    if (frame.status !== "active") {
+      this.over[id] = true;
+      delete this.yourMove[id];
+    } else if (frame.your_move) {
+      this.yourMove[id] = frame.url;
+    } else {
+      delete this.yourMove[id];
+    }
+    return before !== Object.prototype.hasOwnProperty.call(this.yourMove, id);
+  };
+
+  PlayerState.prototype.count = function () {
+    return Object.keys(this.yourMove).length;
+  };
+
+  /**
+   * What a page does with `match_started`: "stay" (already there),
+   * "toast" (the player is at a game of theirs in play: never pulled out
+   * of it), or "go".
+   * env: {path, atOwnLiveGame}
+   */
+  function decideStart(frame, env) {
+    if (env.path === frame.url) return "stay";
+    if (env.atOwnLiveGame) return "toast";
+    return "go";
+  }
+
+  function backoffDelay(attempt, random) {
+    var base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * Math.pow(2, attempt));
+    return Math.round(base * (0.75 + 0.5 * (random || Math.random)()));
+  }
+
+  // --- the page -------------------------------------------------------------
+
+  function startPage(win) {
+    var doc = win.document;
+    var state = new PlayerState();
+    var attempt = 0;
+    var pingTimer = null;
+    var ws = null;
+
+    var turnsLink = doc.getElementById("nav-turns");
+    var unreadBadge = doc.getElementById("nav-unread");
+    var list = doc.getElementById("notif-list");
+
+    // The page was rendered with the counts; start from them.
+    if (turnsLink && turnsLink.dataset.yourMove) {
+      turnsLink.dataset.yourMove.split(" ").forEach(function (id) { if (id) state.yourMove[id] = true; });
+    }
+    if (unreadBadge) state.unread = parseInt(unreadBadge.textContent, 10) || 0;
+
+    function showTurns() {
+      if (!turnsLink) return;
+      var n = state.count();
+      turnsLink.querySelector("[data-count]").textContent = String(n);
+      turnsLink.hidden = n === 0;
+      turnsLink.title = n === 1 ? "1 game waits for your move" : n + " games wait for your move";
+    }
+
+    function showUnread() {
+      if (!unreadBadge) return;
+      unreadBadge.textContent = String(state.unread);
+      unreadBadge.hidden = state.unread === 0;
+    }
+
+    function atOwnLiveGame() {
+      var m = win.KFA_MATCH;
+      if (!m || m.seat === null || m.seat === undefined) return false;
+      var frame = win.LiveMatch && win.LiveMatch.currentFrame ? win.LiveMatch.currentFrame() : null;
+      if (!frame) {
+        var el = doc.getElementById("initial-frame");
+        try { frame = el ? JSON.parse(el.textContent) : null; } catch (err) { frame = null; }
+      }
+      return !!frame && frame.status === "active";
+    }
+
+    function toast(text, url) {
+      var box = doc.getElementById("player-toasts");
+      if (!box) {
+        box = doc.createElement("div");
+        box.id = "player-toasts";
+        box.className = "player-toasts";
+        box.setAttribute("aria-live", "polite");
+        doc.body.appendChild(box);
+      }
+      var item = doc.createElement(url ? "a" : "div");
+      item.className = "player-toast";
+      if (url) item.href = url;
+      item.textContent = text;
+      box.appendChild(item);
+      win.setTimeout(function () { if (item.parentNode) item.parentNode.removeChild(item); }, 8000);
+    }
+
+    function onStarted(frame) {
+      var what = "Your game of " + (frame.game_name || frame.game) + " started";
+      var decision = decideStart(frame, { path: win.location.pathname, atOwnLiveGame: atOwnLiveGame() });
+      if (decision === "go" && !win.KFA_NAVIGATING) {
+        win.KFA_NAVIGATING = true;
+        win.location.assign(frame.url);
+      } else if (decision === "toast") {
+        toast(what + ": open it", frame.url);
+      }
+    }
+
+    function addToList(frame) {
+      if (!list) return;
+      var empty = list.querySelector(".notif-empty");
+      if (empty) empty.parentNode.removeChild(empty);
+      var li = doc.createElement("li");
+      li.className = "notif-item unread";
+      li.dataset.id = String(frame.id);
+      var a = doc.createElement("a");
+      a.href = "/notifications/" + frame.id + "/open/";
+      var strong = doc.createElement("strong");
+      strong.textContent = frame.title;
+      a.appendChild(strong);
+      if (frame.body) {
+        var body = doc.createElement("span");
+        body.className = "muted";
+        body.textContent = frame.body;
+        a.appendChild(body);
+      }
+      li.appendChild(a);
+      list.insertBefore(li, list.firstChild);
+      while (list.children.length > 8) list.removeChild(list.lastChild);
+    }
+
+    function systemNotify(frame) {
+      if (!("Notification" in win) || win.Notification.permission !== "granted") return false;
+      if (!doc.hidden && doc.hasFocus && doc.hasFocus()) return false;
+      try {
+        var note = new win.Notification(frame.title, { body: frame.body || "", tag: "kfa-" + frame.id });
+        note.onclick = function () {
+          win.focus();
+          win.location.assign("/notifications/" + frame.id + "/open/");
+        };
+        return true;
+      } catch (err) {
+        return false;  // e.g. Android Chrome allows only service-worker notifications
+      }
+    }
+
+    function onNotification(frame) {
+      state.unread = frame.unread;
+      showUnread();
+      addToList(frame);
+      var shown = systemNotify(frame);
+      // A game that started takes the page there: no toast for that one.
+      if (!shown && frame.kind !== "game_started") toast(frame.title, "/notifications/" + frame.id + "/open/");
+    }
+
+    function handle(frame) {
+      if (frame.type === "hello") {
+        state.hello(frame);
+        showTurns();
+        showUnread();
+      } else if (frame.type === "turn") {
+        if (state.turn(frame)) showTurns();
+      } else if (frame.type === "match_started") {
+        onStarted(frame);
+      } else if (frame.type === "notification") {
+        onNotification(frame);
+      } else if (frame.type === "unread") {
+        state.unread = frame.count;
+        showUnread();
+      }
+      win.dispatchEvent(new win.CustomEvent("kfa:player", { detail: frame }));
+    }
+
+    function connect() {
+      var scheme = win.location.protocol === "https:" ? "wss://" : "ws://";
+      var socket;
+      try {
+        socket = new win.WebSocket(scheme + win.location.host + win.KFA_PLAYER.wsPath);
+      } catch (err) {
+        return retry();
+      }
+      ws = socket;
+      socket.onopen = function () {
+        attempt = 0;
+        pingTimer = win.setInterval(function () {
+          if (socket.readyState === 1) socket.send('{"type":"ping"}');
+        }, PING_EVERY_MS);
+      };
+      socket.onmessage = function (msg) {
+        var frame;
+        try { frame = JSON.parse(msg.data); } catch (err) { return; }
+        handle(frame);
+      };
+      socket.onclose = function (ev) {
+        if (pingTimer) win.clearInterval(pingTimer);
+        pingTimer = null;
+        if (ws !== socket) return;
+        ws = null;
+        if (ev.code !== CLOSE_SIGN_IN) retry();
+      };
+    }
+
+    function retry() {
+      win.setTimeout(connect, backoffDelay(attempt++));
+    }
+
+    setupMarkAll(win, state, showUnread);
+    setupBrowserButton(win);
+    win.PlayerSocket.state = state;
+    connect();
+  }
+
+  /** "Mark all read" in the menu works without leaving the page. */
+  function setupMarkAll(win, state, showUnread) {
+    var doc = win.document;
+    var forms = doc.querySelectorAll("form[data-mark-all]");
+    Array.prototype.forEach.call(forms, function (form) {
+      form.addEventListener("submit", function (ev) {
+        if (!win.fetch) return;
+        ev.preventDefault();
+        win.fetch(form.action, {
+          method: "POST",
+          body: new win.FormData(form),
+          headers: { Accept: "application/json" },
+          credentials: "same-origin"
+        }).then(function (r) { return r.json(); }).then(function (data) {
+          state.unread = data.unread;
+          showUnread();
+          Array.prototype.forEach.call(doc.querySelectorAll(".notif-item.unread"), function (el) {
+            el.classList.remove("unread");
+          });
+        }).catch(function () { form.submit(); });
+      });
+    });
+  }
+
+  /** The button that asks for the browser's permission to notify. */
+  function setupBrowserButton(win) {
+    var doc = win.document;
+    var boxes = doc.querySelectorAll("[data-browser-notifications]");
+    if (!boxes.length || !("Notification" in win)) return;
+    function render() {
+      var permission = win.Notification.permission;
+      Array.prototype.forEach.call(boxes, function (box) {
+        var button = box.querySelector("button");
+        var note = box.querySelector("[data-browser-state]");
+        box.hidden = false;
+        button.hidden = permission !== "default";
+        note.textContent = permission === "granted"
+          ? "Browser notifications are on when this site is in the background."
+          : permission === "denied" ? "Browser notifications are blocked in this browser's settings." : "";
+      });
+    }
+    Array.prototype.forEach.call(boxes, function (box) {
+      box.querySelector("button").addEventListener("click", function () {
+        var asked = win.Notification.requestPermission(render);
+        if (asked && asked.then) asked.then(render);
+      });
+    });
+    render();
+  }
+
+  return {
+    PlayerState: PlayerState,
+    decideStart: decideStart,
+    backoffDelay: backoffDelay,
+    startPage: startPage
+  };
+});

@@ -21,6 +21,7 @@ from accounts.models import User
 from gameplay import lobby, selectors, services
 from gameplay.errors import BadRequest, NotActive
 from gameplay.models import Challenge, Match, MatchStatus
+from gameplay.options import public_config
 
 # --- serializers -------------------------------------------------------------
 
@@ -37,8 +38,19 @@ class SeatSerializer(serializers.Serializer):
 
 
 class MatchSummarySerializer(serializers.ModelSerializer):
+    """A match as anyone may see it: no secret options, the delay respected."""
+
     id = serializers.UUIDField(source="public_id")
     seats = SeatSerializer(many=True)
+    # Held back by the spectator delay while in play (Match.public_version).
+    version = serializers.IntegerField(source="public_version", read_only=True)
+    config = serializers.SerializerMethodField()
+
+    def get_config(self, match: Match) -> dict[str, Any]:
+        """Public options only until the end (a stacked deck is a secret)."""
+        if match.is_over:
+            return match.config
+        return public_config(game_id=match.game, config=match.config)
 
     class Meta:
         model = Match
@@ -163,9 +175,9 @@ class MatchStateView(APIView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request, public_id) -> Response:
         match = _match(public_id)
-        seat = selectors.user_seat(match=match, user=request.user)
+        seat = selectors.viewer_seat(match=match, user=request.user)
         if seat is not None:
-            return Response(selectors.seat_frame(match=match, seat=seat.number))
+            return Response(selectors.seat_frame(match=match, seat=seat))
         return Response(selectors.spectator_frame(match=match))
 
 

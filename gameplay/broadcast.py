@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from django.db.models import Prefetch
 
 from gameplay import selectors
-from gameplay.models import Match, Seat
+from gameplay.models import Match, MatchStatus, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +64,7 @@ def match_changed(
     state: dict[str, Any] | None = None,
     events: list[dict[str, Any]] | None = None,
     version: int | None = None,
+    step: dict[str, Any] | None = None,
 ) -> None:
     """Send every seat and the spectators their frame for the match's new version.
 
@@ -79,19 +80,21 @@ def match_changed(
             # The match moved on before this broadcast ran: the newer version's
             # own broadcast carries its events; these would be misfiled.
             events = None
+        public = selectors.spectator_frame(match=match, events=events, step=step)
+        # A seat that resigned or was left (a bot plays on) gets the public view:
+        # its old owner's socket must not receive the bot's private events.
         frames = [
             (
                 seat_group(match_id, seat.number),
-                selectors.seat_frame(match=match, seat=seat.number, events=events),
+                public
+                if seat.forfeited and match.status == MatchStatus.ACTIVE
+                else selectors.seat_frame(
+                    match=match, seat=seat.number, events=events, step=step
+                ),
             )
             for seat in match.seats.all()
         ]
-        frames.append(
-            (
-                public_group(match_id),
-                selectors.spectator_frame(match=match, events=events),
-            )
-        )
+        frames.append((public_group(match_id), public))
         # Encoded once here, not per socket: a group may hold many (spectators).
         messages = [
             (group, {"type": "match.frame", "text": _encode(frame)})

@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from accounts.models import User
 from gameplay import broadcast, services
-from gameplay.catalog import clean_table_options
 from gameplay.errors import BadRequest, Forbidden, MatchNotFound, NotActive
 from gameplay.models import (
     Challenge,
@@ -26,6 +25,7 @@ from gameplay.models import (
     QueueEntry,
     Seat,
 )
+from gameplay.options import clean_table_options
 from gameplay.services import BUILTIN_PREFIX, SeatSpec
 from gameplay.signals import challenge_created
 

@@ -71,6 +71,17 @@ class Match(models.Model):
     def is_over(self) -> bool:
         return self.status in (MatchStatus.FINISHED, MatchStatus.ABORTED)
 
+    @property
+    def public_version(self) -> int:
+        """The version anyone may know: held back by the spectator delay in play.
+
+        Lists, pages and the public API show this, never ``version`` itself, so
+        a delayed table's live progress cannot be read off its move count.
+        """
+        if self.status == MatchStatus.ACTIVE and self.spectator_delay:
+            return max(0, self.version - self.spectator_delay)
+        return self.version
+
 
 class Seat(models.Model):
     """One place at a match: a person, a built-in bot, or an uploaded bot."""
@@ -96,6 +107,9 @@ class Seat(models.Model):
     # A person who left a table of three or more: a bot plays on, they still lose.
     replaced_by_bot = models.BooleanField(default=False)
     forfeited = models.BooleanField(default=False)
+    # Why the seat forfeited ("time forfeit", "resigned", "left", "abandoned"):
+    # the live log and the results say it in words.
+    forfeit_reason = models.CharField(max_length=40, blank=True)
     placement = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:

@@ -154,14 +154,29 @@ def match_create(
     host: User | None = None,
     context: str = "",
     spectator_delay: int = 0,
+    private_options: bool = False,
 ) -> Match:
-    """Create a match in the waiting state; seats may be left open for a lobby."""
+    """Create a match in the waiting state; seats may be left open for a lobby.
+
+    Only the game's public options are accepted (``gameplay.options``), whoever
+    calls. ``private_options=True`` admits engine-only options (a stacked deck, a
+    fixed first seat) for tests, tutorials and staff set-ups, never rated.
+    """
+    from gameplay.options import OptionError, clean_table_options
+
     try:
         engine = get_game(game)
     except GameError as exc:
         raise BadRequest(str(exc)) from exc
     if not isinstance(config or {}, dict):
         raise BadRequest("options must be a JSON object")
+    if private_options and rated:
+        raise BadRequest("private options (a stacked deck) are never used rated")
+    if not private_options:
+        try:
+            config = clean_table_options(game, config, players=len(seats))
+        except OptionError as exc:
+            raise BadRequest(str(exc)) from exc
     try:
         clean_config = engine.validate_config({**(config or {}), "players": len(seats)})
     except GameError as exc:

@@ -196,15 +196,17 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
         **_board_assets(match.game),
     }
     if match.status != MatchStatus.WAITING:
+        # A seat that resigned or was left gets the public view (as on the socket).
+        view_seat = selectors.viewer_seat(match=match, user=user)
         frame = (
-            selectors.seat_frame(match=match, seat=seat.number)
-            if seat is not None
+            selectors.seat_frame(match=match, seat=view_seat)
+            if view_seat is not None
             else selectors.spectator_frame(match=match)
         )
         context.update(
             initial_frame=frame,
             ws_path=f"/ws/match/{match.public_id}/",
-            seat_json=json.dumps(seat.number if seat else None),
+            seat_json=json.dumps(view_seat),
             replay_url=reverse("gameplay:replay", args=[match.public_id]),
         )
     return render(request, "gameplay/match.html", context)

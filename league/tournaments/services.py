@@ -30,6 +30,7 @@ from accounts.models import User
 from gameplay import services as gameplay_services
 from gameplay.errors import MatchError
 from gameplay.models import Match, MatchStatus
+from gameplay.options import OptionError, clean_table_options
 from gameplay.services import SeatSpec
 from league.errors import Conflict, Invalid, NotFound, PermissionDenied
 from league.models import (
@@ -157,9 +158,12 @@ def tournament_create(
             size = 3
             if engine.max_players < 3:
                 raise Invalid(f"{engine.name} is a two-player game: no tables of 3-5")
-        config = engine.validate_config({**(options or {}), "players": size})
+        # Only the game's public options, checked: a tournament never carries a
+        # stacked deck or a fixed first seat (gameplay.options).
+        public = clean_table_options(game, options, players=size)
+        config = engine.validate_config({**public, "players": size})
         clean_tc = gameplay_services.validate_time_control(time_control)
-    except (GameError, MatchError) as exc:
+    except (GameError, MatchError, OptionError) as exc:
         raise Invalid(str(exc)) from exc
     base = slugify(name)[:40] or "tournament"
     slug, n = base, 1

@@ -94,6 +94,7 @@ def _play(users, seed: int, seat_frames: dict, spectator_frames: list):
         game="duelo",
         seats=[services.SeatSpec(user=user) for user in users],
         config={"start": 0},
+        private_options=True,  # a fixed first seat: a test corpus, never rated
         time_control={"per_move": 60},
     )
     # A fixed deal (the seed is otherwise secret and random) keeps the corpus

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -47,6 +47,7 @@ from bots.protocol.match import (
     ProcessAgent,
     play_local_match,
 )
+from bots.protocol.transport import storable_text
 from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
 from bots.storage import remove_tree, write_bot_tree
 from bots.uploads import UploadError, inspect_upload
@@ -310,59 +311,101 @@ def bot_version_validate(*, version_id: int) -> str:
             )[:300]
         )
         return VersionStatus.VALIDATING
-    game = get_game(version.bot.game)
-    report: dict[str, Any] = {"games": [], "opponent": "builtin:random"}
-    stderr_parts: list[str] = []
-    failure = ""
     try:
-        for number in range(conf.validation_games()):
-            seat = number % 2
-            seed = _validation_seed(version, number)
-            agents: dict[int, Agent] = {
-                seat: ProcessAgent(
-                    version_dir(version),
-                    seat=seat,
-                    label=str(version),
-                    config=config,
-                    time_control=conf.time_control(),
-                    allow_unsandboxed=conf.allow_unsandboxed(),
-                ),
-                1 - seat: BuiltinAgent("random", seat=1 - seat, match_seed=seed),
-            }
-            outcome = play_local_match(game=game, config={}, seed=seed, agents=agents)
-            log = outcome.logs[0] if outcome.logs[0].seat == seat else outcome.logs[1]
-            report["games"].append(
-                {
-                    "seat": seat,
-                    "seed": seed,
-                    "placement": outcome.result["placements"][seat],
-                    "decisions": log.decisions,
-                    "think_ms": log.think_ms,
-                    "fault": log.fault,
-                    "fault_detail": log.fault_detail,
-                }
-            )
-            if log.stderr:
-                stderr_parts.append(f"--- game {number + 1} (seat {seat}) ---\n")
-                stderr_parts.append(log.stderr)
-            if log.fault:
-                failure = (
-                    f"Game {number + 1} (seat {seat}) was forfeited: "
-                    f"{log.fault.replace('_', ' ')} - {log.fault_detail}"
-                )
-                break
+        report, stderr, failure = _play_validation_games(version, config)
     except (SandboxUnavailable, SandboxError) as exc:
         BotVersion.objects.filter(pk=version.pk).update(
             status_detail=f"Waiting for a working sandbox: {exc}"[:300]
         )
         return VersionStatus.VALIDATING
-    stderr = "".join(stderr_parts)[-64 * 1024 :]
+    try:
+        return _store_validation(version, report, stderr, failure)
+    except DatabaseError as exc:
+        # Never leave the version "validating" for the heartbeat to re-queue
+        # forever: whatever the database refused, the version fails with why.
+        logger.exception("validation of version %s could not be stored", version.pk)
+        BotVersion.objects.filter(
+            pk=version.pk, status=VersionStatus.VALIDATING
+        ).update(
+            status=VersionStatus.FAILED,
+            status_detail=(
+                "The validation games were played but their results could not be "
+                f"stored ({type(exc).__name__}); upload the version again."
+            ),
+            validated_at=timezone.now(),
+        )
+        return VersionStatus.FAILED
+
+
+def _storable_json(value: Any) -> Any:
+    """``value`` with every string made storable (jsonb refuses NUL too)."""
+    if isinstance(value, str):
+        return storable_text(value)
+    if isinstance(value, dict):
+        return {storable_text(str(k)): _storable_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_storable_json(v) for v in value]
+    return value
+
+
+def _play_validation_games(
+    version: BotVersion, config: Any
+) -> tuple[dict[str, Any], str, str]:
+    """Play the validation games; return (report, stderr tail, failure or "")."""
+    game = get_game(version.bot.game)
+    report: dict[str, Any] = {"games": [], "opponent": "builtin:random"}
+    stderr_parts: list[str] = []
+    failure = ""
+    for number in range(conf.validation_games()):
+        seat = number % 2
+        seed = _validation_seed(version, number)
+        agents: dict[int, Agent] = {
+            seat: ProcessAgent(
+                version_dir(version),
+                seat=seat,
+                label=str(version),
+                config=config,
+                time_control=conf.time_control(),
+                allow_unsandboxed=conf.allow_unsandboxed(),
+            ),
+            1 - seat: BuiltinAgent("random", seat=1 - seat, match_seed=seed),
+        }
+        outcome = play_local_match(game=game, config={}, seed=seed, agents=agents)
+        log = outcome.logs[0] if outcome.logs[0].seat == seat else outcome.logs[1]
+        report["games"].append(
+            {
+                "seat": seat,
+                "seed": seed,
+                "placement": outcome.result["placements"][seat],
+                "decisions": log.decisions,
+                "think_ms": log.think_ms,
+                "fault": log.fault,
+                "fault_detail": log.fault_detail,
+            }
+        )
+        if log.stderr:
+            stderr_parts.append(f"--- game {number + 1} (seat {seat}) ---\n")
+            stderr_parts.append(log.stderr)
+        if log.fault:
+            failure = (
+                f"Game {number + 1} (seat {seat}) was forfeited: "
+                f"{log.fault.replace('_', ' ')} - {log.fault_detail}"
+            )
+            break
+    return report, "".join(stderr_parts)[-64 * 1024 :], failure
+
+
+def _store_validation(
+    version: BotVersion, report: dict[str, Any], stderr: str, failure: str
+) -> str:
+    """Record the validation's outcome: active (retiring the previous) or failed."""
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().get(pk=version.pk)
         if version.status != VersionStatus.VALIDATING:
             return version.status
-        version.validation_report = report
-        version.validation_stderr = stderr
+        version.validation_report = _storable_json(report)
+        version.validation_stderr = storable_text(stderr)
+        failure = storable_text(failure)
         version.validated_at = timezone.now()
         if failure:
             version.status = VersionStatus.FAILED
@@ -476,8 +519,8 @@ def bot_match_play(*, match_id: int) -> MatchOutcome | None:
                 decisions=log.decisions,
                 think_ms=log.think_ms,
                 fault=log.fault,
-                fault_detail=log.fault_detail[:300],
-                stderr=log.stderr[-64 * 1024 :],
+                fault_detail=storable_text(log.fault_detail)[:300],
+                stderr=storable_text(log.stderr[-64 * 1024 :]),
             )
             for log in outcome.logs
             if log.seat in version_ids

@@ -57,6 +57,7 @@ __all__ = [
     "TimeControl",
     "run_selftest",
     "sandbox_available",
+    "storable_text",
 ]
 
 #: Longest accepted line from a bot, newline excluded.
@@ -69,6 +70,25 @@ FAULT_REASONS = frozenset(
 )
 
 
+def storable_text(text: str) -> str:
+    """``text`` made safe for every database: no NUL, no lone surrogates.
+
+    A bot controls its stderr and every string in its JSON. PostgreSQL refuses
+    NUL in text columns and jsonb strings (the whole row is lost, and with it a
+    match's logs or a validation's result), and a lone surrogate (a JSON
+    escape such as ``\\ud800``) cannot be encoded as UTF-8 at all. NUL becomes
+    U+2400 (the visible "symbol for null", so the owner still sees it was there)
+    and a surrogate its backslash escape; everything else is kept.
+    """
+    if "\x00" in text:
+        text = text.replace("\x00", "\u2400")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 class BotFault(Exception):
     """The bot broke the transport contract; it forfeits with ``reason``."""
 
@@ -76,9 +96,11 @@ class BotFault(Exception):
         if reason not in FAULT_REASONS:
             raise ValueError(f"unknown bot fault reason {reason!r}")
         self.reason = reason
+        detail = storable_text(detail)
         self.detail = detail
-        #: The bot's bounded stderr tail at the time of the fault, for its owner.
-        self.stderr = stderr
+        #: The bot's bounded stderr tail at the time of the fault, for its owner
+        #: (made storable: see :func:`storable_text`).
+        self.stderr = storable_text(stderr)
         super().__init__(f"{reason}: {detail}" if detail else reason)
 
 
@@ -369,7 +391,7 @@ class BotProcess:
             if self._stderr.dropped
             else ""
         )
-        return prefix + self._stderr.data.decode(errors="replace")
+        return storable_text(prefix + self._stderr.data.decode(errors="replace"))
 
     @property
     def exit_status(self) -> int | None:

@@ -10,7 +10,6 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 
 from accounts.models import User
 from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
@@ -23,19 +22,6 @@ def match_by_public_id(*, public_id: str) -> Match:
     return get_object_or_404(
         Match.objects.prefetch_related("seats__user"), public_id=public_id
     )
-
-
-def _away_since(match: Match, seat: Seat) -> str | None:
-    """Since when a person's seat has had no connection (None: here, or a bot).
-
-    A seat that never connected counts from the start of the match, as the
-    claim rules do (services._absent_since), so the claim countdown the table
-    shows is the one the server applies.
-    """
-    if seat.is_bot or seat.connected > 0:
-        return None
-    since = seat.disconnected_at or match.started_at
-    return since.isoformat() if since else None
 
 
 def seats_public(*, match: Match) -> list[dict[str, Any]]:
@@ -61,10 +47,8 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
                     if seat.disconnected_at and not seat.is_bot
                     else None
                 ),
-                "away_since": _away_since(match, seat),
                 "replaced_by_bot": seat.replaced_by_bot,
                 "forfeited": seat.forfeited,
-                "forfeit_reason": seat.forfeit_reason or None,
                 "clock_ms": seat.clock_ms,
                 "deadline": deadline.isoformat() if deadline else None,
                 "placement": seat.placement,
@@ -74,8 +58,6 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
 
 
 def _frame_base(match: Match) -> dict[str, Any]:
-    from gameplay.services import GRACE_SECONDS
-
     frame: dict[str, Any] = {
         "type": "state",
         "protocol": PROTOCOL_VERSION,
@@ -87,10 +69,6 @@ def _frame_base(match: Match) -> dict[str, Any]:
         "time_control": match.time_control,
         "seed_hash": match.seed_hash,
         "seats": seats_public(match=match),
-        # The client times the claim countdown against the server's clock.
-        "server_time": timezone.now().isoformat(),
-        "grace_seconds": GRACE_SECONDS,
-        "step": None,
     }
     if match.is_over:
         frame["result"] = match.result
@@ -100,20 +78,11 @@ def _frame_base(match: Match) -> dict[str, Any]:
 
 
 def seat_frame(
-    *,
-    match: Match,
-    seat: int,
-    events: list[dict[str, Any]] | None = None,
-    step: dict[str, Any] | None = None,
+    *, match: Match, seat: int, events: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
-    """What one seat sees now: its own observation, events and legal actions.
-
-    ``step`` ({"kind", "seat"}) says who made the step whose events these are
-    and how (a timeout's default choice is logged as one).
-    """
+    """What one seat sees now: its own observation, events and legal actions."""
     frame = _frame_base(match)
     frame["seat"] = seat
-    frame["step"] = step if events is not None else None
     if match.state is None:
         frame.update(view=None, events=None, legal=[], actors=[])
         return frame
@@ -134,15 +103,11 @@ def spectator_version(*, match: Match) -> int:
 
 
 def spectator_frame(
-    *,
-    match: Match,
-    events: list[dict[str, Any]] | None = None,
-    step: dict[str, Any] | None = None,
+    *, match: Match, events: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     """The public view, delayed by the table's spectator delay while in play."""
     frame = _frame_base(match)
     frame["seat"] = None
-    frame["step"] = step if events is not None else None
     if match.state is None:
         frame.update(view=None, events=None, legal=[], actors=[])
         return frame
@@ -155,7 +120,6 @@ def spectator_frame(
         state = state_at(match=match, version=shown)
         action = MatchAction.objects.filter(match=match, version=shown).first()
         shown_events = action.events if action else []
-        frame["step"] = {"kind": action.kind, "seat": action.seat} if action else None
         frame["version"] = shown
         frame["delayed_by"] = match.version - shown
         # Clocks and deadlines move with every live move: a delayed frame that

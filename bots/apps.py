@@ -11,3 +11,8 @@ class BotsConfig(AppConfig):
         from bots import directory
 
         directory.register()
+        # Uploaded bots seated with people are driven move by move (bots.live).
+        from bots import tasks
+        from gameplay.signals import uploaded_bot_turn
+
+        uploaded_bot_turn.connect(tasks.on_uploaded_bot_turn, dispatch_uid="bots-live")

@@ -9,6 +9,7 @@ ladder round exists once per period) and have time limits.
 from __future__ import annotations
 
 import logging
+import threading
 from datetime import timedelta
 
 from celery import shared_task
@@ -21,6 +22,7 @@ from bots.models import BotVersion, VersionStatus
 from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
 from gameplay.models import Match
 from gameplay.rules import available_games
+from gameplay.services import uploaded_bot_seats_to_act
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +78,73 @@ def _play_match(task, match_id: int) -> str:
     if outcome is None:
         return "nothing to play"
     return f"{outcome.steps} steps, {outcome.end_reason}"
+
+
+#: Cache key prefix of the per-match lock of live (person vs bot) decisions.
+LIVE_LOCK_PREFIX = "bots:live-lock:"
+LIVE_LOCK_SECONDS = 330
+_driving = threading.local()
+
+
+@shared_task(
+    name="bots.live_move",
+    bind=True,
+    time_limit=300,
+    soft_time_limit=280,
+    max_retries=5,
+    acks_late=True,
+)
+def live_move(self, match_id: int) -> int:
+    """Play the uploaded bots' moves in a match with people (see bots.live).
+
+    One task per match at a time (a cache lock); after releasing the lock it
+    looks once more, so a turn that arrived while the lock was held is not lost.
+    Without a sandbox it retries a few times, then leaves the seat to its clock
+    and the claim rules. In eager mode (tests) the moves it makes would start
+    it again from inside itself; the running loop plays those moves instead.
+    """
+    from bots import live
+
+    active = getattr(_driving, "matches", None)
+    if active is None:
+        active = _driving.matches = set()
+    if match_id in active:
+        return 0
+    lock = f"{LIVE_LOCK_PREFIX}{match_id}"
+    if not cache.add(lock, self.request.id or "eager", timeout=LIVE_LOCK_SECONDS):
+        return 0
+    active.add(match_id)
+    try:
+        turns = live.bot_live_turns(match_id=match_id)
+    except (SandboxUnavailable, SandboxError) as exc:
+        logger.warning("live bot move in match %s not played: %s", match_id, exc)
+        if self.request.retries < self.max_retries:
+            raise self.retry(exc=exc, countdown=10) from exc
+        return 0
+    finally:
+        active.discard(match_id)
+        cache.delete(lock)
+    match = Match.objects.filter(pk=match_id).first()
+    if match is not None and uploaded_bot_seats_to_act(match=match):
+        live_move.delay(match_id)
+    return len(turns)
+
+
+def on_uploaded_bot_turn(*, match_id: int, **_: object) -> None:
+    """gameplay's ``uploaded_bot_turn``: queue the move if people are at the table.
+
+    All-bot matches are played whole by ``play_match``. A broker failure is
+    logged, not raised into the move that triggered it; the seat's clock and
+    the claim rules cover a lost task.
+    """
+    from bots import live
+
+    if not live.has_people(match_id=match_id):
+        return
+    try:
+        live_move.delay(match_id)
+    except Exception:
+        logger.exception("could not queue the live bot move of match %s", match_id)
 
 
 @shared_task(name="bots.ladder_schedule", time_limit=120, soft_time_limit=110)

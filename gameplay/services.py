@@ -49,6 +49,21 @@ MAX_ACTION_ID_LENGTH = 80
 BUILTIN_PREFIX = "builtin:"
 # The bot that plays on for a person who left a table of three or more.
 TAKEOVER_BOT = "builtin:heuristic"
+# Seats of uploaded bots; the bots app drives them (``signals.uploaded_bot_turn``).
+UPLOADED_PREFIX = "bot:"
+
+
+def is_uploaded_bot(seat: Seat) -> bool:
+    """An uploaded bot still playing its own seat (not forfeited, not replaced).
+
+    Unlike built-in bots these run elsewhere (a sandboxed worker) and can fail
+    to move, so their seats are subject to clocks and claims like people's.
+    """
+    return (
+        seat.agent.startswith(UPLOADED_PREFIX)
+        and not seat.replaced_by_bot
+        and not seat.forfeited
+    )
 
 
 @dataclass(frozen=True)
@@ -577,8 +592,8 @@ def match_expire_clocks(*, match_id: int, now: datetime | None = None) -> list[s
         engine = get_game(match.game)
         for number in engine.actors(match.state):
             seat = _seat_of(match, number)
-            if seat.is_bot:
-                continue
+            if seat.is_bot and not is_uploaded_bot(seat):
+                continue  # built-in bots move at once; uploaded ones may not
             deadline = seat_deadline(match=match, seat=seat)
             if deadline is None or now < deadline:
                 continue
@@ -607,10 +622,11 @@ def match_expire_clocks(*, match_id: int, now: datetime | None = None) -> list[s
 
 
 def _after_change(match_id: int) -> None:
-    """After every committed change: let built-in bots move, re-arm the clock."""
+    """After every committed change: let bots move, re-arm the clock."""
     from gameplay import tasks
 
     tasks.schedule_bot_turns(match_id=match_id)
+    tasks.schedule_uploaded_bot_turns(match_id=match_id)
     tasks.schedule_clock_check(match_id=match_id)
 
 
@@ -622,9 +638,22 @@ def _may_have_work_after_change(match: Match, seats: list[Seat]) -> bool:
     would just read the match twice per move to find nothing due. Both facts
     change only under the match lock, which the caller holds.
     """
+    bot_prefixes = (BUILTIN_PREFIX, UPLOADED_PREFIX)
     return bool(match.time_control) or any(
-        seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot for seat in seats
+        seat.agent.startswith(bot_prefixes) or seat.replaced_by_bot for seat in seats
     )
+
+
+def uploaded_bot_seats_to_act(*, match: Match) -> list[Seat]:
+    """Seats of uploaded bots whose move it is (see ``is_uploaded_bot``)."""
+    if match.status != MatchStatus.ACTIVE:
+        return []
+    actors = set(get_game(match.game).actors(match.state))
+    return [
+        seat
+        for seat in match.seats.all()
+        if seat.number in actors and is_uploaded_bot(seat)
+    ]
 
 
 def builtin_bot_seats_to_act(*, match: Match) -> list[Seat]:
@@ -767,6 +796,19 @@ def seat_grace_expired(
         return "bot took over"
 
 
+def _stalled_uploaded_bots(match: Match, now: datetime) -> list[Seat]:
+    """Uploaded-bot seats to move that have not moved for the grace period.
+
+    Such a bot counts as gone (no worker runs it, or its runs keep failing
+    before they can forfeit it), so the people at the table may claim.
+    """
+    if match.turn_started_at is None:
+        return []
+    if now - match.turn_started_at < timedelta(seconds=GRACE_SECONDS):
+        return []
+    return uploaded_bot_seats_to_act(match=match)
+
+
 @transaction.atomic
 def match_claim(*, match_id: int, user: User, claim: str) -> Match:
     """Claim the win (or abort) when every opponent is gone past the grace period."""
@@ -779,10 +821,13 @@ def match_claim(*, match_id: int, user: User, claim: str) -> Match:
     if seat is None or seat.forfeited:
         raise Forbidden("you have no seat at this match")
     now = timezone.now()
+    stalled = {s.number for s in _stalled_uploaded_bots(match, now)}
     absent = [
         s
         for s in match.seats.all()
-        if s.number != seat.number and not s.forfeited and _absent_past_grace(s, now)
+        if s.number != seat.number
+        and not s.forfeited
+        and (_absent_past_grace(s, now) or s.number in stalled)
     ]
     others = [
         s for s in match.seats.all() if s.number != seat.number and not s.forfeited

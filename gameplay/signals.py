@@ -18,6 +18,10 @@ players to the game (``notifications``), so they must be quick.
 from django.dispatch import Signal
 
 match_finished = Signal()  # kwargs: match_id: int
+
+# Sent after a committed change when an uploaded bot's seat is to act; the bots
+# app drives it in a sandboxed worker. kwargs: match_id: int, seats: list[int].
+uploaded_bot_turn = Signal()
 match_started = Signal()  # kwargs: match_id: int
 challenge_created = Signal()  # kwargs: challenge_id: int
 

@@ -44,6 +44,25 @@ def schedule_bot_turns(*, match_id: int) -> None:
     play_builtin_bots.delay(match_id)
 
 
+def schedule_uploaded_bot_turns(*, match_id: int) -> None:
+    """Tell whoever drives uploaded bots (the bots app) that one is to move.
+
+    gameplay does not know the bots app: it only announces the turn, with
+    ``signals.uploaded_bot_turn``; without a receiver the seat never moves, and
+    its clock and the claim rules let the other players end the match.
+    """
+    from gameplay.signals import uploaded_bot_turn
+
+    match = Match.objects.filter(pk=match_id, status=MatchStatus.ACTIVE).first()
+    if match is None:
+        return
+    seats = services.uploaded_bot_seats_to_act(match=match)
+    if seats:
+        uploaded_bot_turn.send(
+            sender=Match, match_id=match_id, seats=[s.number for s in seats]
+        )
+
+
 @shared_task(name="gameplay.expire_clock", time_limit=60, soft_time_limit=55)
 def expire_clock(match_id: int) -> list[str]:
     return services.match_expire_clocks(match_id=match_id)

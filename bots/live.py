@@ -1,0 +1,219 @@
+"""Uploaded bots in live matches with people: one sandboxed decision at a time.
+
+An all-bot match is played start to finish in one worker task
+(:func:`bots.services.bot_match_play`). A match with a person in it moves at
+the person's pace, which may be minutes per move, so a bot process held for the
+whole match would pin a worker slot for as long. Instead, whenever an
+uploaded bot's seat is to act, gameplay announces it
+(``gameplay.signals.uploaded_bot_turn``) and a task on the ``bots`` queue runs
+:func:`bot_live_turns`: it starts the bot in the sandbox, says ``hello``, sends
+one ``act`` (with every event the seat may see since the deal, so a bot that
+tracks events rebuilds its memory), submits the answer through
+``match_system_act`` and closes the process. The step count and what is left
+of the bank carry over between decisions, so the protocol's time limits hold
+for the match as a whole.
+
+A bot that faults (crash, timeout, malformed or illegal answer) forfeits at
+once, as in bot matches. If no worker can run it (no sandbox, no bots worker)
+the seat simply does not move: gameplay's clocks and claim rules then apply to
+it like to an absent person, so nobody is stuck at the table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db.models import F
+
+from bots import conf
+from bots.models import BotMatchLog, BotVersion
+from bots.protocol.match import MatchPlayer, ProcessAgent, forfeit_reason
+from bots.protocol.transport import BotFault
+from gameplay.errors import NotActive, NotYourTurn, StaleVersion
+from gameplay.models import Match, MatchAction, Seat
+from gameplay.rules import get_game
+from gameplay.services import (
+    match_forfeit,
+    match_system_act,
+    uploaded_bot_seats_to_act,
+)
+
+logger = logging.getLogger(__name__)
+
+#: How long the bank and step count of a seat are remembered between decisions.
+SESSION_SECONDS = 7 * 24 * 3600
+#: Decisions one task makes before handing on to a fresh task (time limits).
+MAX_DECISIONS_PER_TASK = 60
+STDERR_KEEP = 64 * 1024
+
+
+@dataclass(frozen=True)
+class LiveTurn:
+    """What one decision did, for the task's return value and the tests."""
+
+    seat: int
+    action: str = ""
+    fault: str = ""
+
+
+def has_people(*, match_id: int) -> bool:
+    """Whether a person sits at the match (else the all-bot runner plays it)."""
+    return Seat.objects.filter(match_id=match_id, agent="").exists()
+
+
+def _session_key(match_id: int, seat: int) -> str:
+    return f"bots:live:{match_id}:{seat}"
+
+
+def _seat_events(match_id: int) -> list[dict]:
+    """Every logged event in order; ``view_events`` later keeps the seat's view."""
+    events: list[dict] = []
+    for batch in (
+        MatchAction.objects.filter(match_id=match_id)
+        .order_by("version")
+        .values_list("events", flat=True)
+    ):
+        events.extend(batch or [])
+    return events
+
+
+def _log(*, version: BotVersion, match_id: int, seat: int, agent: ProcessAgent) -> None:
+    """Add this decision to the seat's match log (the owner's view of the game)."""
+    log = agent.log
+    row, _ = BotMatchLog.objects.get_or_create(
+        match_id=match_id, seat=seat, defaults={"version": version}
+    )
+    BotMatchLog.objects.filter(pk=row.pk).update(
+        decisions=F("decisions") + log.decisions,
+        think_ms=F("think_ms") + log.think_ms,
+    )
+    fields = []
+    if log.fault:
+        row.fault, row.fault_detail = log.fault, log.fault_detail[:300]
+        fields += ["fault", "fault_detail"]
+    if log.stderr:
+        # NUL bytes are refused by PostgreSQL text columns; keep the rest.
+        tail = log.stderr.replace("\x00", "\ufffd")
+        row.stderr = (row.stderr + tail)[-STDERR_KEEP:]
+        fields.append("stderr")
+    if fields:
+        row.save(update_fields=fields)
+
+
+def _forfeit(match_id: int, seat: int, reason: str) -> LiveTurn:
+    with contextlib.suppress(NotActive):
+        match_forfeit(match_id=match_id, seat_number=seat, reason=reason)
+    logger.info(
+        "match %s: uploaded bot in seat %s forfeits (%s)", match_id, seat, reason
+    )
+    return LiveTurn(seat=seat, fault=reason)
+
+
+def bot_live_decide(*, match: Match, seat: Seat) -> LiveTurn | None:
+    """One decision of one uploaded-bot seat; None when the match moved on.
+
+    Raises :class:`~bots.sandbox.SandboxUnavailable` when bots cannot run on
+    this worker (the task retries later; meanwhile the seat's clock runs).
+    """
+    from bots.services import _agent_version_id, version_dir
+
+    vid = _agent_version_id(seat.agent)
+    version = (
+        BotVersion.objects.select_related("bot").filter(pk=vid).first()
+        if vid is not None
+        else None
+    )
+    if version is None or not version_dir(version).is_dir():
+        return _forfeit(match.pk, seat.number, "bot version missing")
+    if version.bot.disabled:
+        return _forfeit(match.pk, seat.number, "bot disabled")
+    game = get_game(match.game)
+    agent = ProcessAgent(
+        version_dir(version),
+        seat=seat.number,
+        label=version.agent,
+        config=conf.sandbox_config(),
+        time_control=conf.time_control(),
+        allow_unsandboxed=conf.allow_unsandboxed(),
+    )
+    session = cache.get(_session_key(match.pk, seat.number)) or {}
+    hello = MatchPlayer(
+        game=game,
+        state=match.state,
+        agents={seat.number: agent},
+        host=None,  # type: ignore[arg-type]  # only hello() is used
+        config=match.config,
+    ).hello(seat.number)
+    action = ""
+    try:
+        agent.launch()
+        assert agent.process is not None
+        agent.process.bank_left = float(session.get("bank", agent.time_control.bank))
+        agent._step = int(session.get("steps", 0))
+        try:
+            agent.greet(hello)
+            action = agent.decide(
+                game, match.state, seat.number, _seat_events(match.pk), match.version
+            )
+        except BotFault as fault:
+            agent.log.fault = fault.reason
+            agent.log.fault_detail = fault.detail
+            if fault.stderr:
+                agent.log.stderr = fault.stderr
+        cache.set(
+            _session_key(match.pk, seat.number),
+            {"bank": agent.process.bank_left, "steps": agent._step},
+            SESSION_SECONDS,
+        )
+    finally:
+        fault_stderr = agent.log.stderr
+        agent.close()
+        agent.log.stderr = agent.log.stderr or fault_stderr
+    _log(version=version, match_id=match.pk, seat=seat.number, agent=agent)
+    if agent.log.fault:
+        reason = forfeit_reason(BotFault(agent.log.fault))
+        return _forfeit(match.pk, seat.number, reason)
+    try:
+        match_system_act(
+            match_id=match.pk,
+            seat_number=seat.number,
+            action_id=action,
+            expected_version=match.version,
+        )
+    except (StaleVersion, NotYourTurn, NotActive):
+        return None  # someone moved meanwhile; the caller looks again
+    return LiveTurn(seat=seat.number, action=action)
+
+
+def bot_live_turns(*, match_id: int) -> list[LiveTurn]:
+    """Make every move that is an uploaded bot's in a match with people.
+
+    Idempotent: it looks at the match as it is now and does nothing when no
+    uploaded bot is to act (or when nobody but bots sits there: the all-bot
+    runner plays those matches).
+    """
+    if not has_people(match_id=match_id):
+        return []
+    turns: list[LiveTurn] = []
+    started = time.monotonic()
+    for _ in range(MAX_DECISIONS_PER_TASK):
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None:
+            break
+        seats = uploaded_bot_seats_to_act(match=match)
+        if not seats:
+            break
+        turn = bot_live_decide(match=match, seat=seats[0])
+        if turn is not None:
+            turns.append(turn)
+    logger.debug(
+        "match %s: %d live bot decisions in %.2f s",
+        match_id,
+        len(turns),
+        time.monotonic() - started,
+    )
+    return turns

@@ -282,9 +282,11 @@ def swiss_trf(
     """The history as a TRF-16 report (with javafo extensions) and start numbers.
 
     ``participants`` are the players in pairing-number order (seed 1 first);
-    ``absent`` ones are in the event but not to be paired in the next round
-    (``XXZ``), as is everyone who appears only in the history. A round with
-    no entry for a player is written as a known absence (``0000 - Z``).
+    ``absent`` ones are in the event but not to be paired in the next round,
+    as is everyone who appears only in the history: they get a known absence
+    (``0000 - Z``) in the column of the round to pair, the javafo convention
+    that py4swiss and bbpPairings both read. A past round with no entry for a
+    player is written the same way.
     The file states ``total_rounds`` (``XXR``) because Dutch treats the last
     round differently (topscorers, C.04.3 A.7), and ``white1``: the top seed
     takes the first seat in round 1.
@@ -339,12 +341,10 @@ def swiss_trf(
     if pab != 1.0:
         lines.append(f"XXS PAB={pab:.1f}")
     lines.append("XXC white1")
-    zeroed = sorted(
-        {numbers[p] for p in absent if p in numbers}
-        | {n for p, n in numbers.items() if n > len(players)}
-    )
-    if zeroed:
-        lines.append("XXZ " + " ".join(str(n) for n in zeroed))
+    absent = set(absent)
+    for p, n in numbers.items():
+        if p in absent or n > len(players):
+            cells[p].append("0000 - Z")
     for p, n in numbers.items():
         rating = ratings.get(p)
         rating_text = "" if rating is None else str(min(9999, max(0, round(rating))))

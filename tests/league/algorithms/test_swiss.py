@@ -1,13 +1,25 @@
-"""Two-player Swiss: pairing rules, invariants, standings, FIDE Dutch comparison."""
+"""Two-player Swiss: FIDE Dutch through py4swiss, TRF export, invariants, standings.
+
+The fixtures in ``trf/`` are TRF-16 files typed by hand from positions worked
+out with the FIDE Dutch rules (C.04.3); each states its derivation and the
+expected pairing in its comments. They are checked three ways: the library
+pairs the raw file as the rules say; our history -> TRF -> pairing path gives
+the same pairing; and our TRF writer reproduces the file's player lines.
+"""
 
 from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 
+import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from py4swiss.engines import DutchEngine
+from py4swiss.engines.common import PairingError
+from py4swiss.trf import TrfParser
 
 from league.tournaments.formats.swiss import (
     SwissGame,
@@ -16,49 +28,380 @@ from league.tournaments.formats.swiss import (
     pair_swiss_round,
     player_records,
     swiss_standings,
+    swiss_trf,
 )
-from tests.league.algorithms.dutch_reference import (
-    compare,
-    no_complete_pairing,
-    pairable,
-)
+
+FIXTURES = Path(__file__).with_name("trf")
+FIXTURE_FILES = sorted(FIXTURES.glob("*.trf"))
+_POINTS = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0}
+_BYES = {"U": "pairing", "H": "half", "F": "full", "Z": "zero"}
 
 
 def _pairs(pairings):
     return [(p.first, p.second) for p in pairings]
 
 
-def test_round_one_top_half_meets_bottom_half_with_alternating_seats():
-    pairings = pair_swiss_round(list(range(1, 9)), [])
-    assert _pairs(pairings) == [(1, 5), (6, 2), (3, 7), (8, 4)]
-    assert [p.table for p in pairings] == [1, 2, 3, 4]
-    assert {p.round for p in pairings} == {1}
+def _expected(path: Path) -> list[tuple[int, int | None]] | None:
+    line = next(
+        ln for ln in path.read_text().splitlines() if ln.startswith("# expected:")
+    )
+    text = line.split(":", 1)[1].split()
+    if text == ["none"]:
+        return None
+    out = []
+    for item in text:
+        white, black = (int(x) for x in item.split("-"))
+        out.append((white, black or None))
+    return out
 
 
-def test_round_one_odd_field_bye_to_last_seed():
-    pairings = pair_swiss_round(list(range(1, 8)), [])
-    assert _pairs(pairings) == [(1, 4), (5, 2), (3, 6), (7, None)]
-    assert pairings[-1].is_bye and pairings[-1].table == 4
+def _read_fixture(path: Path):
+    """(participants, history, absent, total_rounds) as our API takes them."""
+    trf = TrfParser.parse(path, strict=True)
+    sections = sorted(trf.player_sections, key=lambda s: s.starting_number)
+    played = min(len(s.results) for s in sections)
+    history, absent = [], []
+    for s in sections:
+        me = s.starting_number
+        for i, res in enumerate(s.results, start=1):
+            token = res.result.value
+            if i > played:
+                absent.append(me)
+            elif token in _BYES:
+                kind = _BYES[token]
+                points = {"pairing": 1.0, "half": 0.5, "full": 1.0, "zero": 0.0}
+                history.append(SwissGame(i, me, None, points[kind], bye=kind))
+            elif res.color.value == "w":
+                theirs = next(x for x in sections if x.starting_number == res.id)
+                history.append(
+                    SwissGame(
+                        i,
+                        me,
+                        res.id,
+                        _POINTS[token],
+                        _POINTS[theirs.results[i - 1].result.value],
+                        forfeit=token in "+-",
+                    )
+                )
+    participants = [s.starting_number for s in sections]
+    return participants, history, absent, trf.x_section.number_of_rounds, sections
 
 
-def test_round_two_by_hand():
-    """Round 1: 1-5 1-0, 6-2 0-1, 3-7 draw, 8-4 0-1.
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
+def test_library_pairs_handbook_fixture(path):
+    expected = _expected(path)
+    trf = TrfParser.parse(path, strict=True)
+    if expected is None:
+        with pytest.raises(PairingError):
+            DutchEngine.generate_pairings(trf)
+        return
+    got = [(p.white, p.black or None) for p in DutchEngine.generate_pairings(trf)]
+    assert got == expected
 
-    Groups {1, 2, 4} (1 point), {3, 7} (half), {5, 6, 8}. Top group: S1 = {1},
-    S2 = {2, 4}: 1 meets 2 and 4 floats down to meet 3, the top of the next
-    group; 7 floats to the last group and meets 6 rather than 5 because 7 and
-    5 both want the first seat. Seats alternate from round 1 (the player who
-    had the second seat gets the first), boards by score.
-    """
-    history = [
-        SwissGame(1, 1, 5, 1.0),
-        SwissGame(1, 6, 2, 0.0),
-        SwissGame(1, 3, 7, 0.5),
-        SwissGame(1, 8, 4, 0.0),
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
+def test_history_to_trf_to_pairing_reproduces_fixture(path):
+    expected = _expected(path)
+    participants, history, absent, total, _ = _read_fixture(path)
+    if expected is None:
+        with pytest.raises(SwissPairingError):
+            pair_swiss_round(participants, history, total_rounds=total, absent=absent)
+        return
+    pairings = pair_swiss_round(
+        participants, history, total_rounds=total, absent=absent
+    )
+    assert _pairs(pairings) == expected
+    assert [p.table for p in pairings] == list(range(1, len(pairings) + 1))
+    assert {p.round for p in pairings} == {
+        max((g.round for g in history), default=0) + 1
+    }
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
+def test_trf_writer_matches_hand_written_player_lines(path):
+    participants, history, absent, total, sections = _read_fixture(path)
+    ratings = {s.starting_number: s.fide_rating for s in sections}
+    text, numbers = swiss_trf(
+        participants, history, total_rounds=total, absent=absent, ratings=ratings
+    )
+    assert numbers == {p: p for p in participants}
+    mine = [ln for ln in text.splitlines() if ln.startswith("001")]
+    theirs = [ln for ln in path.read_text().splitlines() if ln.startswith("001")]
+    # Start number, rating, points, rank and every round column; the name
+    # column holds our ids instead of the fixture's names.
+    assert [(m[:9], m[48:52], m[80:]) for m in mine] == [
+        (t[:9], t[48:52], t[80:]) for t in theirs
     ]
-    pairings = pair_swiss_round(list(range(1, 9)), history)
-    assert _pairs(pairings) == [(2, 1), (4, 3), (7, 6), (5, 8)]
-    assert [p.round for p in pairings] == [2, 2, 2, 2]
+    assert f"XXR {total}" in text.splitlines()
+    assert "XXC white1" in text.splitlines()
+
+
+@pytest.mark.skipif(
+    not os.environ.get("BBP_PAIRINGS"),
+    reason="set BBP_PAIRINGS to a bbpPairings executable to compare with it",
+)
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
+def test_bbppairings_agrees_on_fixture(path):
+    from tests.league.algorithms.fide_reference import (
+        ReferenceFailed,
+        reference_pairing,
+    )
+
+    expected = _expected(path)
+    numbers = {n: n for n in range(1, 100)}
+    if expected is None:
+        with pytest.raises(ReferenceFailed):
+            reference_pairing(os.environ["BBP_PAIRINGS"], path.read_text(), numbers)
+        return
+    pairs, bye = reference_pairing(
+        os.environ["BBP_PAIRINGS"], path.read_text(), numbers
+    )
+    assert pairs == {p for p in expected if p[1] is not None}
+    assert bye == next((w for w, b in expected if b is None), None)
+
+
+@pytest.mark.skipif(
+    not os.environ.get("BBP_PAIRINGS"),
+    reason="set BBP_PAIRINGS to a bbpPairings executable to compare with it",
+)
+def test_agreement_with_bbppairings_on_random_events():
+    from tests.league.algorithms.fide_reference import compare
+
+    report = compare(os.environ["BBP_PAIRINGS"], 40)
+    assert report["kinds"].get("only ours fails", 0) == 0
+    assert report["identical_share"] >= 0.99, report["kinds"]
+
+
+# ---------------------------------------------------------------------------
+# Platform rules, input checks, determinism
+
+
+def test_round_one_white_is_the_first_seat_and_top_seed_has_it():
+    pairings = pair_swiss_round(["s1", "s2", "s3", "s4"], [], total_rounds=3)
+    assert _pairs(pairings) == [("s1", "s3"), ("s4", "s2")]
+
+
+def test_forfeit_is_no_meeting_gives_no_seat_and_floats():
+    history = [SwissGame(1, "a", "b", 1.0, forfeit=True)]
+    records = player_records(history)
+    assert records["a"].score == 1.0 and records["b"].score == 0.0
+    assert records["a"].seats == [] and "b" not in records["a"].opponents
+    assert records["a"].forfeit_wins == 1 and records["a"].had_bye
+    assert not records["b"].had_bye
+    assert records["a"].float_by_round[1] == records["b"].float_by_round[1] == "down"
+    # The two may meet again: with only two players they must.
+    assert len(pair_swiss_round(["a", "b"], history, total_rounds=3)) == 1
+
+
+def test_withdrawn_player_keeps_history_and_is_not_paired():
+    history = [
+        SwissGame(1, "a", "c", 1.0),
+        SwissGame(1, "d", "b", 0.5),
+        SwissGame(1, "e", None, 1.0),
+    ]
+    # c withdrew: only in the history. The rest keep their order.
+    pairings = pair_swiss_round(["a", "b", "d", "e"], history, total_rounds=4)
+    seen = {x for p in pairings for x in (p.first, p.second)}
+    assert seen == {"a", "b", "d", "e"}
+    text, numbers = swiss_trf(["a", "b", "d", "e"], history, total_rounds=4)
+    assert numbers == {"a": 1, "b": 2, "d": 3, "e": 4, "c": 5}
+    c_line = next(ln for ln in text.splitlines() if ln.startswith("001    5"))
+    assert c_line.endswith("0000 - Z")  # absent from the round to pair
+
+
+def test_absent_player_sits_out_without_a_bye():
+    pairings = pair_swiss_round(
+        ["a", "b", "c", "d", "e"], [], total_rounds=3, absent=["e"]
+    )
+    assert _pairs(pairings) == [("a", "c"), ("d", "b")]
+
+
+def test_no_rematch_possible_raises():
+    history = [SwissGame(1, "a", "b", 1.0)]
+    with pytest.raises(SwissPairingError):
+        pair_swiss_round(["a", "b"], history, total_rounds=3)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: pair_swiss_round(["a"], [], total_rounds=3),
+        lambda: pair_swiss_round(["a", "a"], [], total_rounds=3),
+        lambda: pair_swiss_round(["a", "b", "c"], [], total_rounds=3, absent=["x"]),
+        lambda: pair_swiss_round(
+            ["a", "b", "c"], [], total_rounds=3, absent=["b", "c"]
+        ),
+        lambda: pair_swiss_round(
+            ["a", "b"], [SwissGame(1, "a", "b", 1.0)], total_rounds=1
+        ),
+        lambda: SwissGame(1, "a", "b", 0.7),
+        lambda: SwissGame(1, "a", "b", 0.5, forfeit=True),
+        lambda: SwissGame(1, "a", None, 1.0, bye="half"),
+        lambda: SwissGame(1, "a", None, 1.0, bye="weekly"),
+        lambda: SwissGame(0, "a", "b", 1.0),
+        lambda: SwissGame(1, "a", "a", 1.0),
+        lambda: player_records(
+            [SwissGame(1, "a", "b", 1.0), SwissGame(1, "a", "c", 1.0)]
+        ),
+        lambda: swiss_trf(
+            ["a", "b", "c", "d"],
+            [SwissGame(1, "a", None, 1.0), SwissGame(1, "b", None, 0.5)],
+            total_rounds=3,
+        ),
+    ],
+)
+def test_bad_input_is_refused(call):
+    with pytest.raises(ValueError):
+        call()
+
+
+def test_bye_value_is_written_to_the_trf():
+    history = [SwissGame(1, "a", "b", 1.0), SwissGame(1, "c", None, 0.5)]
+    text, _ = swiss_trf(["a", "b", "c"], history, total_rounds=3)
+    assert "XXS PAB=0.5" in text.splitlines()
+    pairings = pair_swiss_round(["a", "b", "c"], history, total_rounds=3)
+    assert next(p.first for p in pairings if p.is_bye) != "c"
+
+
+def _play(rnd, r, pairings):
+    out = []
+    for p in pairings:
+        if p.is_bye:
+            out.append(SwissGame(r, p.first, None, 1.0))
+        elif rnd.random() < 0.07:
+            out.append(
+                SwissGame(
+                    r,
+                    p.first,
+                    p.second,
+                    *rnd.choice(((1.0, 0.0), (0.0, 1.0), (0.0, 0.0))),
+                    forfeit=True,
+                )
+            )
+        else:
+            out.append(SwissGame(r, p.first, p.second, rnd.choice((1.0, 0.5, 0.0))))
+    return out
+
+
+def test_same_history_gives_the_same_pairing():
+    rnd = random.Random(7)
+    players = [f"p{i}" for i in range(17)]
+    history = []
+    for r in range(1, 7):
+        first = pair_swiss_round(players, history, total_rounds=7)
+        shuffled = list(history)
+        rnd.shuffle(shuffled)
+        again = pair_swiss_round(players, shuffled, total_rounds=7)
+        assert first == again
+        history += _play(rnd, r, first)
+
+
+# ---------------------------------------------------------------------------
+# Invariants over generated tournaments
+
+
+def _no_valid_pairing(players, history, round_number, total_rounds):
+    """True when no pairing meets C.1-C.3 (checked independently, networkx)."""
+    records = player_records(history)
+    last = round_number == total_rounds
+    played = round_number - 1
+
+    def rec(p):
+        return records.get(p)
+
+    def top(p):
+        return last and rec(p) is not None and rec(p).score > 0.5 * played
+
+    def pref(p):
+        return colour_preference(rec(p).seats if rec(p) else [])
+
+    graph = nx.Graph()
+    graph.add_nodes_from(players)
+    for i, a in enumerate(players):
+        for b in players[i + 1 :]:
+            if rec(a) and b in rec(a).opponents:
+                continue
+            (wa, ka), (wb, kb) = pref(a), pref(b)
+            if wa is not None and wa == wb and ka == kb == 3 and not (top(a) or top(b)):
+                continue
+            graph.add_edge(a, b)
+    if len(players) % 2:
+        graph.add_node("BYE")
+        for p in players:
+            if not (rec(p) and rec(p).had_bye):
+                graph.add_edge(p, "BYE")
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    return 2 * len(matching) < graph.number_of_nodes()
+
+
+def _check_round(players, history, pairings, round_number, total_rounds):
+    records = player_records(history)
+    seen = [x for p in pairings for x in (p.first, p.second) if x is not None]
+    assert sorted(seen) == sorted(players)  # everyone exactly once
+    byes = [p.first for p in pairings if p.is_bye]
+    assert len(byes) == len(players) % 2
+    assert all(not p.is_bye for p in pairings[: len(pairings) - len(byes)])
+    for bye in byes:
+        assert bye not in records or not records[bye].had_bye, "second bye"
+    for p in pairings:
+        if not p.is_bye and p.first in records:
+            assert p.second not in records[p.first].opponents, "rematch"
+    after = player_records(
+        history
+        + [
+            SwissGame(round_number, p.first, p.second, 0.5)
+            if not p.is_bye
+            else SwissGame(round_number, p.first, None, 1.0)
+            for p in pairings
+        ]
+    )
+    last = round_number == total_rounds
+
+    def top(x):
+        return last and x in records and records[x].score > 0.5 * (round_number - 1)
+
+    for p in pairings:
+        if p.is_bye:
+            continue
+        excused = top(p.first) or top(p.second)
+        for x in (p.first, p.second):
+            seats = after[x].seats
+            if excused:
+                continue
+            assert abs(seats.count("1") - seats.count("2")) <= 2, (x, seats)
+            assert seats[-3:] not in (["1"] * 3, ["2"] * 3), (x, seats)
+
+
+tournament_st = st.tuples(
+    st.integers(min_value=2, max_value=24),
+    st.integers(min_value=1, max_value=11),
+    st.integers(min_value=0, max_value=2**32 - 1),
+)
+
+
+@given(tournament_st)
+@settings(max_examples=int(os.environ.get("SWISS_EXAMPLES", "80")), deadline=None)
+def test_swiss_invariants(case):
+    n, rounds, seed = case
+    rnd = random.Random(seed)
+    players = [f"p{i:02d}" for i in range(n)]
+    history: list[SwissGame] = []
+    for r in range(1, rounds + 1):
+        try:
+            pairings = pair_swiss_round(players, history, total_rounds=rounds)
+        except SwissPairingError:
+            assert _no_valid_pairing(players, history, r, rounds)
+            return
+        _check_round(players, history, pairings, r, rounds)
+        assert pair_swiss_round(players, history, total_rounds=rounds) == pairings
+        history += _play(rnd, r, pairings)
+    standings = swiss_standings(players, history)
+    assert [s.rank for s in standings] == list(range(1, n + 1))
+    scores = [s.score for s in standings]
+    assert scores == sorted(scores, reverse=True)
+    assert sum(s.score for s in standings) == pytest.approx(
+        sum(g.first_points + (g.second_points or 0) for g in history)
+    )
 
 
 def test_colour_preference_strengths():
@@ -69,178 +412,6 @@ def test_colour_preference_strengths():
     assert colour_preference(["2", "1", "1"]) == ("2", 3)
     assert colour_preference(["1", "2", "1"]) == ("2", 2)
     assert colour_preference(["2", "2", "1", "2"]) == ("1", 3)
-
-
-def test_seat_allocation_rules():
-    history = [
-        SwissGame(1, "a", "x", 1.0),
-        SwissGame(1, "y", "b", 0.0),
-        SwissGame(2, "a", "y", 1.0),  # a: 1,1 -> absolute "2"
-        SwissGame(2, "b", "x", 1.0),  # b: 2,1 -> mild "2"
-    ]
-    pairings = pair_swiss_round(["a", "b", "x", "y"], history)
-    by_pair = {frozenset((p.first, p.second)): p for p in pairings}
-    # a (absolute) beats b (mild): a gets the second seat.
-    ab = by_pair[frozenset(("a", "b"))]
-    assert (ab.first, ab.second) == ("b", "a")
-
-
-def test_no_rematch_possible_raises():
-    history = [SwissGame(1, "a", "b", 1.0)]
-    with pytest.raises(SwissPairingError):
-        pair_swiss_round(["a", "b"], history)
-    with pytest.raises(ValueError):
-        pair_swiss_round(["a"], [])
-    with pytest.raises(ValueError):
-        pair_swiss_round(["a", "a"], [])
-
-
-def test_forfeit_is_no_meeting_and_gives_no_seat():
-    history = [SwissGame(1, "a", "b", 1.0, forfeit=True)]
-    records = player_records(history)
-    assert records["a"].score == 1.0 and records["b"].score == 0.0
-    assert records["a"].seats == [] and "b" not in records["a"].opponents
-    # The two may meet again: with only two players they must.
-    assert _pairs(pair_swiss_round(["a", "b"], history)) in ([("a", "b")], [("b", "a")])
-
-
-def test_history_rejects_a_player_twice_in_a_round():
-    with pytest.raises(ValueError):
-        player_records([SwissGame(1, "a", "b", 1.0), SwissGame(1, "a", "c", 1.0)])
-
-
-# ---------------------------------------------------------------------------
-# Invariants over generated tournaments
-
-
-def _check_round(players, history, pairings):
-    records = player_records(history)
-    for p in players:
-        records.setdefault(p, type(next(iter(records.values())))() if records else None)
-    seen = [x for p in pairings for x in (p.first, p.second) if x is not None]
-    assert sorted(seen) == sorted(players)  # everyone exactly once
-    byes = [p.first for p in pairings if p.is_bye]
-    assert len(byes) == len(players) % 2
-    assert [p.table for p in pairings] == list(range(1, len(pairings) + 1))
-    assert all(not p.is_bye for p in pairings[: len(pairings) - len(byes)])
-
-    def rec(p):
-        return records.get(p)
-
-    def met(a, b):
-        return rec(a) is not None and b in rec(a).opponents
-
-    for p in pairings:
-        if not p.is_bye:
-            assert not met(p.first, p.second), "rematch"
-
-    def score(p):
-        return rec(p).score if rec(p) else 0.0
-
-    levels = sorted({score(p) for p in players}, reverse=True)
-    group = {p: levels.index(score(p)) for p in players}
-
-    def no_rematch(a, b):
-        return not met(a, b)
-
-    def had_bye(p):
-        return rec(p) is not None and rec(p).byes > 0
-
-    if byes:
-        bye = byes[0]
-
-        def can_sit_out(p):
-            return pairable([q for q in players if q != p], no_rematch)
-
-        # At most one bye per player unless no fresh player can sit out.
-        if had_bye(bye):
-            assert not any(can_sit_out(p) for p in players if not had_bye(p))
-        # The bye goes to the lowest score group that can take it.
-        lower = [
-            p
-            for p in players
-            if group[p] > group[bye] and had_bye(p) <= had_bye(bye) and can_sit_out(p)
-        ]
-        assert not lower, f"bye to group {group[bye]}, {lower} could sit out"
-    # Pairs come from the same or adjacent score groups unless no pairing of
-    # the same bye level allows it without an absolute seat clash.
-    far = [
-        p
-        for p in pairings
-        if not p.is_bye and abs(group[p.first] - group[p.second]) > 1
-    ]
-    if far:
-        prefs = {p: colour_preference(rec(p).seats if rec(p) else []) for p in players}
-
-        def clash(a, b):
-            (wa, ka), (wb, kb) = prefs[a], prefs[b]
-            return wa is not None and wa == wb and ka == 3 and kb == 3
-
-        def near(a, b):
-            return (
-                no_rematch(a, b) and abs(group[a] - group[b]) <= 1 and not clash(a, b)
-            )
-
-        candidates = [None]
-        if byes:
-            level = (had_bye(byes[0]), group[byes[0]])
-            candidates = [q for q in players if (had_bye(q), group[q]) == level]
-        for sit_out in candidates:
-            rest = [q for q in players if q != sit_out]
-            assert not pairable(rest, near), "far pair although adjacent pairing exists"
-
-
-tournament_st = st.tuples(
-    st.integers(min_value=2, max_value=16),
-    st.integers(min_value=1, max_value=9),
-    st.integers(min_value=0, max_value=2**32 - 1),
-)
-
-
-@given(tournament_st)
-@settings(max_examples=int(os.environ.get("SWISS_EXAMPLES", "120")), deadline=None)
-def test_swiss_invariants(case):
-    n, rounds, seed = case
-    rnd = random.Random(seed)
-    players = [f"p{i:02d}" for i in range(n)]
-    history: list[SwissGame] = []
-    for r in range(1, rounds + 1):
-        try:
-            pairings = pair_swiss_round(players, history)
-        except SwissPairingError:
-            assert no_complete_pairing_str(players, history)
-            return
-        _check_round(players, history, pairings)
-        for p in pairings:
-            if p.is_bye:
-                history.append(SwissGame(r, p.first, None, 1.0))
-            else:
-                history.append(
-                    SwissGame(r, p.first, p.second, rnd.choice((1.0, 0.5, 0.0)))
-                )
-    standings = swiss_standings(players, history)
-    assert [s.rank for s in standings] == list(range(1, n + 1))
-    scores = [s.score for s in standings]
-    assert scores == sorted(scores, reverse=True)
-    assert sum(s.score for s in standings) == pytest.approx(
-        sum(g.first_points + (g.second_points or 0) for g in history)
-    )
-
-
-def no_complete_pairing_str(players, history):
-    index = {p: i for i, p in enumerate(players)}
-    mapped = [
-        SwissGame(
-            g.round,
-            index[g.first],
-            None if g.second is None else index[g.second],
-            g.first_points,
-            g.second_points,
-            g.forfeit,
-        )
-        for g in history
-    ]
-    return no_complete_pairing(list(range(len(players))), mapped)
 
 
 # ---------------------------------------------------------------------------
@@ -327,37 +498,3 @@ def test_bye_counts_as_virtual_opponent_with_own_score():
     # SB: 1.5 * 0.5 (draw with a) + 1.5 * 1 (bye worth a win).
     assert rows["c"].tiebreaks["sonneborn_berger"] == 2.25
     assert rows["c"].byes == 1 and rows["c"].played == 1
-
-
-# ---------------------------------------------------------------------------
-# Comparison with the FIDE Dutch reference (caissify-pairings, A.7-conformant)
-
-# Every kind of difference we know of and explain in docs/tournaments.md. A
-# new kind fails this test until it is understood and documented.
-DOCUMENTED_KINDS = (
-    "identical",
-    "same pairs, other seats: ",
-    "other bye recipient in the same group",
-    "equal quality, other choice",
-    "ours better on ",
-    "reference better on seat preferences met",
-    "no complete pairing exists",
-    "ours complete, reference leaves several players unpaired",
-)
-
-
-def test_agreement_with_fide_dutch_reference():
-    kinds, problems = compare(range(40))
-    assert problems == []
-    total = sum(kinds.values())
-    unknown = [k for k in kinds if not k.startswith(DOCUMENTED_KINDS)]
-    assert unknown == [], unknown
-    same_pairs = sum(
-        v for k, v in kinds.items() if k.startswith(("identical", "same pairs"))
-    )
-    assert same_pairs / total >= 0.5, kinds
-    # Round 1 is always identical (checked inside compare via ``problems``);
-    # the reference must never beat us on a criterion we rank above seats.
-    assert not [
-        k for k in kinds if k.startswith("reference better on") and "seat" not in k
-    ]

@@ -64,6 +64,7 @@ def match_changed(
     state: dict[str, Any] | None = None,
     events: list[dict[str, Any]] | None = None,
     version: int | None = None,
+    step: dict[str, Any] | None = None,
 ) -> None:
     """Send every seat and the spectators their frame for the match's new version.
 
@@ -79,7 +80,7 @@ def match_changed(
             # The match moved on before this broadcast ran: the newer version's
             # own broadcast carries its events; these would be misfiled.
             events = None
-        public = selectors.spectator_frame(match=match, events=events)
+        public = selectors.spectator_frame(match=match, events=events, step=step)
         # A seat that resigned or was left (a bot plays on) gets the public view:
         # its old owner's socket must not receive the bot's private events.
         frames = [
@@ -88,7 +89,7 @@ def match_changed(
                 public
                 if seat.forfeited and match.status == MatchStatus.ACTIVE
                 else selectors.seat_frame(
-                    match=match, seat=seat.number, events=events
+                    match=match, seat=seat.number, events=events, step=step
                 ),
             )
             for seat in match.seats.all()

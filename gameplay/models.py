@@ -107,6 +107,9 @@ class Seat(models.Model):
     # A person who left a table of three or more: a bot plays on, they still lose.
     replaced_by_bot = models.BooleanField(default=False)
     forfeited = models.BooleanField(default=False)
+    # Why the seat forfeited ("time forfeit", "resigned", "left", "abandoned"):
+    # the live log and the results say it in words.
+    forfeit_reason = models.CharField(max_length=40, blank=True)
     placement = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:

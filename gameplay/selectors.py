@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from accounts.models import User
 from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
@@ -25,12 +26,20 @@ def match_by_public_id(*, public_id: str) -> Match:
 
 
 def seats_public(*, match: Match) -> list[dict[str, Any]]:
-    from gameplay.services import seat_deadline
+    from gameplay.services import absent_until_claimable, seat_deadline
 
     out = []
     for seat in match.seats.all():
         deadline = (
             seat_deadline(match=match, seat=seat)
+            if match.status == MatchStatus.ACTIVE
+            else None
+        )
+        # When the claim rules let the others claim against this absent seat
+        # (a player who never connected counts from the start): the table's
+        # "Claim win" countdown runs to it, on the server's clock.
+        claimable = (
+            absent_until_claimable(match=match, seat=seat)
             if match.status == MatchStatus.ACTIVE
             else None
         )
@@ -47,8 +56,10 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
                     if seat.disconnected_at and not seat.is_bot
                     else None
                 ),
+                "claimable_at": claimable.isoformat() if claimable else None,
                 "replaced_by_bot": seat.replaced_by_bot,
                 "forfeited": seat.forfeited,
+                "forfeit_reason": seat.forfeit_reason or None,
                 "clock_ms": seat.clock_ms,
                 "deadline": deadline.isoformat() if deadline else None,
                 "placement": seat.placement,
@@ -58,6 +69,8 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
 
 
 def _frame_base(match: Match) -> dict[str, Any]:
+    from gameplay.services import GRACE_SECONDS
+
     frame: dict[str, Any] = {
         "type": "state",
         "protocol": PROTOCOL_VERSION,
@@ -69,6 +82,10 @@ def _frame_base(match: Match) -> dict[str, Any]:
         "time_control": match.time_control,
         "seed_hash": match.seed_hash,
         "seats": seats_public(match=match),
+        # The client times the claim countdown against the server's clock.
+        "server_time": timezone.now().isoformat(),
+        "grace_seconds": GRACE_SECONDS,
+        "step": None,
     }
     if match.is_over:
         frame["result"] = match.result
@@ -78,11 +95,20 @@ def _frame_base(match: Match) -> dict[str, Any]:
 
 
 def seat_frame(
-    *, match: Match, seat: int, events: list[dict[str, Any]] | None = None
+    *,
+    match: Match,
+    seat: int,
+    events: list[dict[str, Any]] | None = None,
+    step: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """What one seat sees now: its own observation, events and legal actions."""
+    """What one seat sees now: its own observation, events and legal actions.
+
+    ``step`` ({"kind", "seat"}) says who made the step whose events these are
+    and how (a timeout's default choice is logged as one).
+    """
     frame = _frame_base(match)
     frame["seat"] = seat
+    frame["step"] = step if events is not None else None
     if match.state is None:
         frame.update(view=None, events=None, legal=[], actors=[])
         return frame
@@ -103,11 +129,15 @@ def spectator_version(*, match: Match) -> int:
 
 
 def spectator_frame(
-    *, match: Match, events: list[dict[str, Any]] | None = None
+    *,
+    match: Match,
+    events: list[dict[str, Any]] | None = None,
+    step: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The public view, delayed by the table's spectator delay while in play."""
     frame = _frame_base(match)
     frame["seat"] = None
+    frame["step"] = step if events is not None else None
     if match.state is None:
         frame.update(view=None, events=None, legal=[], actors=[])
         return frame
@@ -120,6 +150,7 @@ def spectator_frame(
         state = state_at(match=match, version=shown)
         action = MatchAction.objects.filter(match=match, version=shown).first()
         shown_events = action.events if action else []
+        frame["step"] = {"kind": action.kind, "seat": action.seat} if action else None
         frame["version"] = shown
         frame["delayed_by"] = match.version - shown
         # Clocks and deadlines move with every live move: a delayed frame that

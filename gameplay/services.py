@@ -353,9 +353,14 @@ def _apply(
     else:
         match.save(update_fields=["state", "version", "turn_started_at"])
     match_pk, version = match.pk, match.version
+    step = {"kind": str(kind), "seat": seat.number}
     transaction.on_commit(
         lambda: broadcast.match_changed(
-            match_id=match_pk, state=new_state, events=events, version=version
+            match_id=match_pk,
+            state=new_state,
+            events=events,
+            version=version,
+            step=step,
         )
     )
     if seats is None or _may_have_work_after_change(match, seats):
@@ -491,12 +496,13 @@ def _forfeit_seat(match: Match, seat: Seat, *, reason: str) -> None:
         s for s in match.seats.all() if not s.forfeited and s.number != seat.number
     ]
     seat.forfeited = True
+    seat.forfeit_reason = reason
     if len(match.seats.all()) <= 2 or len(active_people) <= 1:
-        seat.save(update_fields=["forfeited"])
+        seat.save(update_fields=["forfeited", "forfeit_reason"])
         _finish(match, reason=reason)
     else:
         seat.replaced_by_bot = True
-        seat.save(update_fields=["forfeited", "replaced_by_bot"])
+        seat.save(update_fields=["forfeited", "forfeit_reason", "replaced_by_bot"])
         match.save(update_fields=["state"])
     match_pk, state = match.pk, match.state
     transaction.on_commit(
@@ -756,13 +762,31 @@ def seat_disconnected(*, match_id: int, user: User) -> Seat | None:
     return seat
 
 
+def _absent_since(match: Match, seat: Seat) -> datetime | None:
+    """Since when a person's seat has had no connection; None if connected or a bot.
+
+    A player who never connected is away since the match started: otherwise an
+    opponent who never shows up could never be claimed against.
+    """
+    if seat.is_bot or seat.connected > 0:
+        return None
+    return seat.disconnected_at or match.started_at
+
+
+def absent_until_claimable(*, match: Match, seat: Seat) -> datetime | None:
+    """When an absent person's seat may be claimed against (None: not absent).
+
+    The table shows its "Claim win" countdown to this instant, so the button
+    appears exactly when ``match_claim`` accepts.
+    """
+    since = _absent_since(match, seat)
+    return since + timedelta(seconds=GRACE_SECONDS) if since is not None else None
+
+
 def _absent_past_grace(seat: Seat, now: datetime) -> bool:
-    return (
-        not seat.is_bot
-        and seat.connected == 0
-        and seat.disconnected_at is not None
-        and now - seat.disconnected_at >= timedelta(seconds=GRACE_SECONDS)
-    )
+    # Seats read through match.seats know their match without a query.
+    claimable = absent_until_claimable(match=seat.match, seat=seat)
+    return claimable is not None and now >= claimable
 
 
 def seat_grace_expired(
@@ -846,7 +870,8 @@ def match_claim(*, match_id: int, user: User, claim: str) -> Match:
         return match
     for other in absent:
         other.forfeited = True
-        other.save(update_fields=["forfeited"])
+        other.forfeit_reason = "abandoned"
+        other.save(update_fields=["forfeited", "forfeit_reason"])
     _finish(match, reason="abandoned")
     transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
     return match

@@ -1,6 +1,18 @@
-"""WebSocket routes of every app, gathered in one place."""
+"""WebSocket routes of every app, gathered in one place.
 
+The last route catches every other path: Channels' router raises on a path it
+does not know (an HTTP 500 on the handshake); here the handshake is refused
+cleanly with a 403 instead.
+"""
+
+from django.urls import re_path
+
+from config.ws_security import UnknownPathConsumer
 from gameplay.routing import websocket_urlpatterns as gameplay_routes
 from notifications.routing import websocket_urlpatterns as notification_routes
 
-websocket_urlpatterns = [*gameplay_routes, *notification_routes]
+websocket_urlpatterns = [
+    *gameplay_routes,
+    *notification_routes,
+    re_path(r"", UnknownPathConsumer.as_asgi()),
+]

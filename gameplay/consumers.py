@@ -8,7 +8,9 @@ seat, so a forged seat is refused. No rules live here.
 from __future__ import annotations
 
 import json
+import logging
 import time
+import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -17,6 +19,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from gameplay import broadcast, selectors, services
 from gameplay.errors import BadRequest, Forbidden, MatchError
 from gameplay.models import Match
+
+logger = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
 # A person clicks a few times a second at most; scripts get throttled.
@@ -38,6 +42,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
         found = await self._load(public_id)
         if found is None:
+            # Accept first: a close before accept is an HTTP 403 on the
+            # handshake, and the protocol promises the client code 4404.
+            await self.accept()
             await self.close(code=4404)
             return
         self.match_pk, self.seat_number = found
@@ -72,7 +79,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # deep nesting fits in 4 KiB
             await self._error("malformed", "frame is not valid JSON")
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -91,6 +98,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await handler(message, request_id)
         except MatchError as exc:
             await self._error(exc.code, exc.message, request_id)
+        except Exception:
+            # Any other failure answers this frame and keeps the connection (and
+            # the seat's presence) alive; an escaped exception would drop the
+            # socket without ``disconnect`` and leave the seat "connected".
+            logger.exception("live frame %r failed", message.get("type"))
+            await self._error("server_error", "that frame failed", request_id)
 
     # --- client frames ------------------------------------------------------
 
@@ -144,6 +157,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _load(self, public_id: str) -> tuple[int, int | None] | None:
+        try:
+            uuid.UUID(str(public_id))
+        except ValueError:
+            return None
         match = (
             Match.objects.filter(public_id=public_id).prefetch_related("seats").first()
         )
@@ -156,20 +173,26 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _state_frames(self, after_version: int | None) -> list[dict[str, Any]]:
         match = Match.objects.prefetch_related("seats__user").get(pk=self.match_pk)
         frames: list[dict[str, Any]] = []
+        # A seat that resigned or was left sees only the public view from then on.
+        seat = (
+            None
+            if self.seat_number is None
+            else selectors.viewer_seat(match=match, user=self.user)
+        )
         if after_version is not None:
             frames.append(
                 {
                     "type": "history",
                     "after_version": after_version,
                     "steps": selectors.events_since(
-                        match=match, seat=self.seat_number, after_version=after_version
+                        match=match, seat=seat, after_version=after_version
                     ),
                 }
             )
-        if self.seat_number is None:
+        if seat is None:
             frames.append(selectors.spectator_frame(match=match))
         else:
-            frames.append(selectors.seat_frame(match=match, seat=self.seat_number))
+            frames.append(selectors.seat_frame(match=match, seat=seat))
         return frames
 
     async def _send_state(self, *, after_version: int | None) -> None:

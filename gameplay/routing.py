@@ -8,5 +8,7 @@ from gameplay.table_watch import TableWatchConsumer
 websocket_urlpatterns = [
     # Watchers of a waiting table (gameplay.table_watch); unknown ids get 4404.
     path("ws/table/<str:public_id>/", TableWatchConsumer.as_asgi()),
-    path("ws/match/<uuid:public_id>/", MatchConsumer.as_asgi()),
+    # Any id reaches the consumer, which answers a malformed or unknown one with
+    # the documented 4404 close rather than an unmatched route.
+    path("ws/match/<str:public_id>/", MatchConsumer.as_asgi()),
 ]

@@ -214,3 +214,29 @@ class BotDisableView(APIView):
             reason=data["reason"],
         )
         return Response(selectors.bot_summary(bot=bot))
+
+
+class ChallengeSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(default=False)
+    per_move = serializers.IntegerField(required=False, min_value=5, max_value=3600)
+
+
+class BotChallengeView(APIView):
+    """Challenge an uploaded bot: it accepts at once; answers the started match."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ChallengeSerializer, responses={201: dict})
+    def post(self, request: Request, bot_id: int) -> Response:
+        data = _valid(ChallengeSerializer, request)
+        per_move = data.get("per_move")
+        match = services.bot_challenge(
+            user=request.user,
+            bot_id=bot_id,
+            rated=data["rated"],
+            time_control={"per_move": per_move} if per_move else {},
+        )
+        return Response(
+            {"match": str(match.public_id), "status": match.status},
+            status=status.HTTP_201_CREATED,
+        )

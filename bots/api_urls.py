@@ -21,4 +21,9 @@ urlpatterns = [
         api.BotDisableView.as_view(),
         name="api-bot-disable",
     ),
+    path(
+        "bots/<int:bot_id>/challenge/",
+        api.BotChallengeView.as_view(),
+        name="api-bot-challenge",
+    ),
 ]

@@ -39,8 +39,56 @@ class BotDirectory:
         return _info(bot) if bot is not None else None
 
 
+class SeatableBots:
+    """Tells gameplay's lobby which uploaded bots a host may seat at a table.
+
+    Only bots that play (validated, active, not disabled) and only while the
+    sandbox gate is open: a bot seated where no worker can run it would never
+    move.
+    """
+
+    LIMIT = 100
+
+    def seatable(self, game: str) -> list[tuple[str, str]]:
+        from bots.services import sandbox_gate
+
+        if not sandbox_gate()[0]:
+            return []
+        bots = (
+            Bot.objects.filter(
+                game=game,
+                status="active",
+                disabled=False,
+                active_version__isnull=False,
+            )
+            .select_related("owner")
+            .order_by("name", "pk")[: self.LIMIT]
+        )
+        return [
+            (f"upload:{bot.pk}", f"{bot.name} (by {bot.owner.public_name})")
+            for bot in bots
+        ]
+
+    def resolve(self, game: str, value: str) -> tuple[str, str] | None:
+        from bots.services import live_seat
+
+        ref = value.removeprefix("upload:")
+        if not ref.isdigit() or len(ref) > 18:
+            return None
+        bot = Bot.objects.select_related("active_version").filter(pk=int(ref)).first()
+        if bot is None or bot.game != game:
+            return None
+        return live_seat(bot=bot)
+
+
 def register() -> bool:
-    """Register with league when league offers the hook; True when registered."""
+    """Register with league when league offers the hook; True when registered.
+
+    The lobby's hook is gameplay's, always present.
+    """
+    from gameplay.lobby import set_uploaded_bot_provider
+
+    set_uploaded_bot_provider(SeatableBots())
     try:
         from league.participants import register_bot_directory
     except ImportError:

@@ -45,3 +45,16 @@ class DisableForm(forms.Form):
 def read_upload(upload) -> bytes:
     """At most one byte over the limit, so the service can refuse it by size."""
     return upload.read(MAX_UPLOAD_BYTES + 1)
+
+
+class ChallengeBotForm(forms.Form):
+    """Play an uploaded bot now (it accepts every challenge at once)."""
+
+    rated = forms.BooleanField(label="Rated", required=False)
+    per_move = forms.IntegerField(
+        label="Seconds per move",
+        required=False,
+        min_value=5,
+        max_value=3600,
+        help_text="Your limit per move; leave empty for none. The bot keeps its own.",
+    )

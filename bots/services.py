@@ -551,6 +551,55 @@ def bot_match_abandon(*, match_id: int, reason: str) -> None:
         match_abort(match_id=match_id, user=None, reason=reason[:40])
 
 
+# --- Playing people: tables and challenges ---------------------------------------
+
+
+def live_seat(*, bot: Bot) -> tuple[str, str] | None:
+    """(seat agent, label) to seat ``bot`` against people now; None if it cannot.
+
+    A bot plays only with a validated active version, not disabled, and while
+    the sandbox gate is open (a worker can run it).
+    """
+    if not bot.plays or not sandbox_gate()[0]:
+        return None
+    version = bot.active_version
+    return version.agent, f"{bot.name} v{version.number}"
+
+
+def bot_challenge(
+    *,
+    user: User,
+    bot_id: int,
+    rated: bool = False,
+    time_control: dict[str, Any] | None = None,
+) -> Match:
+    """A person challenges an uploaded bot: the bot always accepts, at once.
+
+    The match is made and started through gameplay's services like an
+    accepted challenge, so the person is taken to it and the bot is driven
+    move by move (:mod:`bots.live`).
+    """
+    bot = Bot.objects.select_related("active_version").filter(pk=bot_id).first()
+    if bot is None:
+        raise BotNotFound("No such bot.")
+    seat = live_seat(bot=bot)
+    if seat is None:
+        raise BotError(
+            "This bot cannot play now: it needs a validated version, must not be "
+            "disabled, and the bot sandbox must be available."
+        )
+    agent, label = seat
+    with transaction.atomic():
+        match = match_create(
+            game=bot.game,
+            seats=[SeatSpec(user=user), SeatSpec(agent=agent, label=label)],
+            rated=rated,
+            time_control=time_control,
+            host=user,
+        )
+        return match_start(match_id=match.pk)
+
+
 # --- The ladder ------------------------------------------------------------------
 
 

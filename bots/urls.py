@@ -18,4 +18,5 @@ urlpatterns = [
     ),
     path("bots/<int:bot_id>/settings/", views.bot_settings, name="settings"),
     path("bots/<int:bot_id>/disable/", views.bot_disable, name="disable"),
+    path("bots/<int:bot_id>/challenge/", views.bot_challenge, name="challenge"),
 ]

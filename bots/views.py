@@ -14,12 +14,14 @@ from bots.errors import BotError
 from bots.forms import (
     BotCreateForm,
     BotSettingsForm,
+    ChallengeBotForm,
     DisableForm,
     VersionUploadForm,
     read_upload,
 )
 from bots.ratings import bot_rating, bot_rating_chart
 from gameplay.catalog import game_catalog
+from gameplay.errors import MatchError
 
 
 def bot_list(request: HttpRequest) -> HttpResponse:
@@ -112,6 +114,8 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
             initial={"description": bot.description, "source_public": bot.source_public}
         ),
         "disable_form": DisableForm(),
+        "challenge_form": ChallengeBotForm(),
+        "can_play": services.live_seat(bot=bot) is not None,
     }
     return render(request, "bots/bot_detail.html", context)
 
@@ -213,3 +217,25 @@ def bot_disable(request: HttpRequest, bot_id: int) -> HttpResponse:
         return redirect("bots:detail", bot_id=bot_id)
     messages.success(request, "Bot disabled." if disable else "Bot enabled again.")
     return redirect("bots:detail", bot_id=bot_id)
+
+
+@login_required
+@require_POST
+def bot_challenge(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """Play this bot now: it accepts at once and the page goes to the game."""
+    form = ChallengeBotForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Seconds per move: a whole number from 5 to 3600.")
+        return redirect("bots:detail", bot_id=bot_id)
+    per_move = form.cleaned_data.get("per_move")
+    try:
+        match = services.bot_challenge(
+            user=request.user,
+            bot_id=bot_id,
+            rated=form.cleaned_data["rated"],
+            time_control={"per_move": per_move} if per_move else {},
+        )
+    except MatchError as exc:
+        messages.error(request, exc.message)
+        return redirect("bots:detail", bot_id=bot_id)
+    return redirect("gameplay:match", public_id=match.public_id)

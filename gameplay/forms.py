@@ -91,11 +91,14 @@ class QuickPlayForm(forms.Form):
 class BotSeatForm(forms.Form):
     bot = forms.ChoiceField(label="Bot")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
+        """Built-in bots, then (given the table's ``game``) the uploaded bots
+        that can play it now, so both are seated the same way."""
         super().__init__(*args, **kwargs)
+        from gameplay.lobby import seatable_uploaded_bots
         from gameplay.rules.bots import BOT_STRENGTHS, available_bots, bot_display_name
 
-        self.fields["bot"].choices = [
+        builtin = [
             (
                 name,
                 f"{BOT_STRENGTHS[name]}: {bot_display_name(name)}"
@@ -104,3 +107,9 @@ class BotSeatForm(forms.Form):
             )
             for name in available_bots()
         ]
+        uploaded = seatable_uploaded_bots(game=game) if game else []
+        self.fields["bot"].choices = (
+            [("Built-in bots", builtin), ("Uploaded bots", uploaded)]
+            if uploaded
+            else builtin
+        )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -42,6 +42,30 @@ def set_rating_provider(provider: RatingProvider | None) -> None:
 
 def _rating_of(user: User, game: str) -> float | None:
     return _rating_provider(user, game) if _rating_provider else None
+
+
+class UploadedBotProvider(Protocol):
+    """What the bots app tells the lobby about uploaded bots (gameplay cannot
+    import it): which may be seated at a table of ``game`` now, and the seat
+    agent and label for one of them. Values look like ``upload:<bot id>``."""
+
+    def seatable(self, game: str) -> list[tuple[str, str]]: ...
+
+    def resolve(self, game: str, value: str) -> tuple[str, str] | None: ...
+
+
+UPLOADED_CHOICE_PREFIX = "upload:"
+_uploaded_bots: UploadedBotProvider | None = None
+
+
+def set_uploaded_bot_provider(provider: UploadedBotProvider | None) -> None:
+    global _uploaded_bots
+    _uploaded_bots = provider
+
+
+def seatable_uploaded_bots(*, game: str) -> list[tuple[str, str]]:
+    """(value, name) of the uploaded bots a host may seat (empty without bots app)."""
+    return _uploaded_bots.seatable(game) if _uploaded_bots else []
 
 
 def _locked_table(match_id: int) -> Match:
@@ -132,11 +156,19 @@ def table_leave(*, match_id: int, user: User) -> None:
 
 @transaction.atomic
 def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
-    """The host seats a built-in bot of the chosen strength in an open seat."""
+    """The host seats a bot in an open seat: a built-in bot of the chosen
+    strength, or an uploaded bot (``upload:<bot id>``) that can play now."""
     match = _locked_table(match_id)
     if match.host_id != user.pk:
         raise Forbidden("only the host can seat bots")
-    agent = f"{BUILTIN_PREFIX}{bot}"
+    label = ""
+    if bot.startswith(UPLOADED_CHOICE_PREFIX):
+        resolved = _uploaded_bots.resolve(match.game, bot) if _uploaded_bots else None
+        if resolved is None:
+            raise BadRequest("that uploaded bot cannot play at this table now")
+        agent, label = resolved
+    else:
+        agent = f"{BUILTIN_PREFIX}{bot}"
     services.validate_agent(agent)
     seat = _first_open_seat(match)
     if seat is None:
@@ -145,7 +177,7 @@ def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
         s.display_name for s in match.seats.select_related("user") if not s.is_open
     ]
     seat.agent = agent
-    seat.label = services.bot_seat_label(taken=taken, agent=agent)
+    seat.label = services.bot_seat_label(taken=taken, agent=agent, label=label)
     seat.save(update_fields=["agent", "label"])
     _start_if_full(match)
     transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))

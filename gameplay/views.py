@@ -192,7 +192,7 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
         "game": _game_or_404(match.game),
         "seat": seat,
         "is_host": user is not None and match.host_id == user.pk,
-        "bot_form": BotSeatForm(),
+        "bot_form": BotSeatForm(game=match.game),
         **_board_assets(match.game),
     }
     if match.status != MatchStatus.WAITING:
@@ -225,7 +225,7 @@ def table_action(request: HttpRequest, public_id: str, action: str) -> HttpRespo
                 messages.success(request, "Table closed.")
                 return redirect("gameplay:game_detail", game_id=match.game)
         elif action == "bot":
-            form = BotSeatForm(request.POST)
+            form = BotSeatForm(request.POST, game=match.game)
             if not form.is_valid():
                 messages.error(request, "Choose a bot.")
             else:

@@ -50,12 +50,17 @@ def round_robin_rounds(
     ``participants`` are in pairing-number order (seed 1 first; draw lots or
     sort by rating before calling). An odd field gets a dummy as the last
     pairing number and whoever meets it has a bye that round, listed last.
-    Each further cycle repeats the first with seats swapped. With two or more
-    cycles FIDE recommends playing the first cycle's last two rounds in reverse
-    order, which stops the seat swap at the cycle boundary from giving anyone a
-    third game in a row with the same seat (for every field size except four,
-    where two players still get one such run); ``reverse_last_two_rounds``
-    controls that.
+    Each further cycle repeats the Berger table with seats swapped. For a
+    double round robin FIDE (C.05 Annex 1) has the last two rounds of the
+    *first* cycle played in reverse order and the second cycle keep the
+    table's order. That stops the seat swap at the cycle boundary from giving
+    anyone a third game in a row with the same seat, for every field size
+    (four included); reversing in both cycles instead moved the problem to
+    the end of the second cycle. With more cycles every cycle but the last is
+    reversed (the same rule at each boundary; FIDE defines no more than two
+    cycles). With it only four players over three or more cycles keep two
+    such runs; no choice between the two orders per cycle avoids them for
+    every size. ``reverse_last_two_rounds`` controls it.
     """
     players = list(participants)
     if len(players) < 2:
@@ -65,16 +70,17 @@ def round_robin_rounds(
     if cycles < 1:
         raise ValueError("cycles must be at least 1")
     n = len(players) + len(players) % 2
-    table = berger_table(n)
-    if cycles > 1 and reverse_last_two_rounds and len(table) >= 2:
-        table = [*table[:-2], table[-1], table[-2]]
+    base = berger_table(n)
+    reversed_end = base
+    if reverse_last_two_rounds and len(base) >= 2:
+        reversed_end = [*base[:-2], base[-1], base[-2]]
 
     def player(number: int) -> P | None:
         return players[number - 1] if number <= len(players) else None
 
     rounds: list[list[Pairing[P]]] = []
     for cycle in range(cycles):
-        for games in table:
+        for games in reversed_end if cycle < cycles - 1 else base:
             number = len(rounds) + 1
             played, byes = [], []
             for a, b in games:

@@ -418,8 +418,13 @@ class SlotAllocator:
             # The lock file says whether the last holder swept the slot on release.
             # If it did not (it crashed, or never finished), sweep now: whatever
             # survived must not share the uid (and RLIMIT_NPROC) with the new bot.
-            if os.pread(fd, 16, 0) != _CLEAN:
-                kill_uid(self._config.host_uid(slot))
+            # And wait until it is empty: a process still exiting would share
+            # the uid with the new bot. A slot that will not drain is skipped.
+            if os.pread(fd, 16, 0) != _CLEAN and not wait_uid_gone(
+                self._config.host_uid(slot), timeout=2.0
+            ):
+                os.close(fd)
+                continue
             os.pwrite(fd, _BUSY, 0)
             return slot, fd
         raise SandboxError("all sandbox slots are busy")
@@ -638,13 +643,14 @@ class SandboxedProcess:
             return self.popen.wait()
         self._killed = True
         exited_by_itself = True
+        children: list[int] = []
         try:
             if self.sandboxed:
                 children = _children(self.popen.pid)
                 for child in children:
                     _sigkill(child)
                 try:
-                    self.popen.wait(timeout=1.0 if children else 0)
+                    self.popen.wait(timeout=BWRAP_EXIT_WAIT_S if children else 0)
                 except subprocess.TimeoutExpired:
                     exited_by_itself = False
                     self.popen.kill()
@@ -656,13 +662,66 @@ class SandboxedProcess:
             # Atomic: kill(-1) as the slot uid reaches every process of the slot.
             kill_uid(self.host_uid)
         rc = self.popen.wait()
+        # bwrap is reaped, but a pid 1 orphaned to init may still be exiting (a
+        # big tmpfs takes seconds to free): the slot is not handed on until
+        # every process of it is gone. If that takes too long, the slot is
+        # released unclean, and the next taker sweeps it and waits again.
+        gone = (
+            wait_uid_gone(self.host_uid)
+            if self.host_uid is not None
+            else _wait_pids_gone(children)
+        )
         if self._staged is not None:
             shutil.rmtree(self._staged, ignore_errors=True)
             self._staged = None
         if self._lock_fd is not None:
-            SlotAllocator.release(self._lock_fd, clean=True)
+            SlotAllocator.release(self._lock_fd, clean=gone)
             self._lock_fd = None
         return rc
+
+
+#: How long :meth:`SandboxedProcess.kill` lets bwrap exit by itself after its
+#: child was killed, and how long it then waits for the slot's processes to go.
+BWRAP_EXIT_WAIT_S = 1.0
+SLOT_DRAIN_S = 10.0
+
+
+def wait_uid_gone(uid: int, *, timeout: float = SLOT_DRAIN_S) -> bool:
+    """Sweep ``uid`` until none of its processes is left (zombies aside).
+
+    Repeats :func:`kill_uid` while waiting, so nothing of the slot can linger
+    or start anew. True when the slot is empty, False after ``timeout``.
+    """
+    deadline = time.monotonic() + timeout
+    delay = 0.001
+    while processes_of_uid(uid):
+        if time.monotonic() >= deadline:
+            return False
+        kill_uid(uid)
+        time.sleep(delay)
+        delay = min(delay * 2, 0.05)
+    return True
+
+
+def _wait_pids_gone(pids: list[int], *, timeout: float = SLOT_DRAIN_S) -> bool:
+    """Wait until each of ``pids`` has exited (a zombie or gone) (shared-uid mode)."""
+    deadline = time.monotonic() + timeout
+    delay = 0.001
+    while any(_running(pid) for pid in pids):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(delay)
+        delay = min(delay * 2, 0.05)
+    return True
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            state = fh.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X")
 
 
 def _children(pid: int) -> list[int]:

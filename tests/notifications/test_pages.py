@@ -100,7 +100,8 @@ def test_list_and_mark_read(client):
     assert response.status_code == 302 and response["Location"] == "/games/"
     second.refresh_from_db()
     assert second.is_read
-    assert client.post(reverse("notifications:mark_read"), {"id": "x"}).status_code == 400
+    bad = client.post(reverse("notifications:mark_read"), {"id": "x"})
+    assert bad.status_code == 400
     evil = client.post(
         reverse("notifications:mark_read"), {"all": "1", "next": "https://evil.test/"}
     )
@@ -121,7 +122,8 @@ def test_opening_a_notification_marks_it_read_and_follows_it(client):
 
 def test_notification_pages_need_sign_in(client):
     assert client.get(reverse("notifications:list")).status_code == 302
-    assert client.post(reverse("notifications:mark_read"), {"all": 1}).status_code == 302
+    response = client.post(reverse("notifications:mark_read"), {"all": 1})
+    assert response.status_code == 302
 
 
 def test_profile_edit_has_the_tournament_email_opt_out(client):
@@ -146,3 +148,20 @@ def test_unread_badge_counts_only_unread(client):
     Notification.objects.filter(pk=read.pk).update(read_at="2026-01-01T00:00Z")
     client.force_login(user)
     assert badge(client.get("/").content.decode(), "nav-unread") == "1"
+
+
+def test_waiting_table_and_quick_play_pages_follow_sockets_not_reloads(client, players):
+    host, guest = players[:2]
+    table = lobby.table_create(host=host, game="duelo", players=3)
+    client.force_login(host)
+    url = reverse("gameplay:match", args=[table.public_id])
+    html = client.get(url).content.decode()
+    assert "location.reload" not in html
+    assert f'data-ws-path="/ws/table/{table.public_id}/"' in html
+    assert 'id="table-seats"' in html
+    lobby.queue_join(user=guest, game="duelo")
+    client.force_login(guest)
+    html = client.get(reverse("gameplay:game_detail", args=["duelo"])).content.decode()
+    assert "Leave the queue" in html
+    assert "location.reload" not in html
+    assert "player-socket.js" in html

@@ -1,0 +1,171 @@
+"""The player's socket (/ws/me/) and the table watch (/ws/table/<id>/), through
+real consumers over the Redis channel layer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from config.routing import websocket_urlpatterns
+from gameplay import lobby, services
+from notifications.models import Notification, NotificationKind
+from tests.gameplay.conftest import first_legal, start_match
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+APP = URLRouter(websocket_urlpatterns)
+
+
+async def open_socket(path: str, user) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(APP, path)
+    comm.scope["user"] = user if user is not None else AnonymousUser()
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def receive(comm, timeout: float = 5) -> dict:
+    return json.loads(await comm.receive_from(timeout=timeout))
+
+
+async def until(comm, kind: str, timeout: float = 5) -> dict:
+    """The next frame of ``kind``, skipping others."""
+    while True:
+        frame = await receive(comm, timeout)
+        if frame["type"] == kind:
+            return frame
+
+
+async def test_anonymous_is_closed_with_4401():
+    comm = WebsocketCommunicator(APP, "/ws/me/")
+    comm.scope["user"] = AnonymousUser()
+    connected, _ = await comm.connect()
+    assert connected
+    closed = await comm.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4401}
+
+
+async def test_hello_lists_games_waiting_for_my_move(players):
+    a, b = players[:2]
+    match = await database_sync_to_async(start_match)([a, b])
+    seat, _ = await database_sync_to_async(first_legal)(match)
+    mover, waiter = (a, b) if seat == 0 else (b, a)
+    sock = await open_socket("/ws/me/", mover)
+    hello = await receive(sock)
+    assert hello["type"] == "hello" and hello["protocol"] == 1
+    assert [g["match"] for g in hello["your_move"]] == [str(match.public_id)]
+    assert hello["your_move"][0]["url"] == f"/matches/{match.public_id}/"
+    other = await open_socket("/ws/me/", waiter)
+    assert (await receive(other))["your_move"] == []
+    await sock.send_json_to({"type": "ping"})
+    assert (await receive(sock))["type"] == "pong"
+    await sock.send_to(text_data="nonsense")
+    assert (await receive(sock))["code"] == "malformed"
+    await sock.disconnect()
+    await other.disconnect()
+
+
+async def test_accepted_challenge_reaches_the_challengers_open_pages(players):
+    a, b = players[:2]
+    tabs = [await open_socket("/ws/me/", a), await open_socket("/ws/me/", a)]
+    stranger = await open_socket("/ws/me/", players[2])
+    for tab in (*tabs, stranger):
+        await until(tab, "hello")
+    challenge = await database_sync_to_async(lobby.challenge_create)(
+        challenger=a, challenged=b, game="duelo"
+    )
+    match = await database_sync_to_async(lobby.challenge_accept)(
+        challenge_id=challenge.pk, user=b
+    )
+    for tab in tabs:
+        started = await until(tab, "match_started")
+        assert started["url"] == f"/matches/{match.public_id}/"
+        assert started["opponents"] == [b.public_name]
+        note = await until(tab, "notification")
+        assert note["kind"] == "game_started" and note["unread"] == 1
+    # Someone else's socket hears nothing of it.
+    assert await stranger.receive_nothing(timeout=0.5)
+    for tab in (*tabs, stranger):
+        await tab.disconnect()
+
+
+async def test_turns_and_your_move_notification_arrive_live(players):
+    a, b = players[:2]
+    match = await database_sync_to_async(start_match)([a, b])
+    seat, action = await database_sync_to_async(first_legal)(match)
+    users = [a, b]
+    mover, waiter = users[seat], users[1 - seat]
+    sock = await open_socket("/ws/me/", waiter)
+    await until(sock, "hello")
+    await database_sync_to_async(services.match_act)(
+        match_id=match.pk, user=mover, action_id=action
+    )
+    turn = await until(sock, "turn")
+    assert turn["match"] == str(match.public_id) and turn["version"] == 1
+    refreshed = await database_sync_to_async(first_legal)(match)
+    assert turn["your_move"] is (users[refreshed[0]] == waiter)
+    if turn["your_move"]:
+        note = await until(sock, "notification")
+        assert note["kind"] == "your_move"
+        assert note["url"] == f"/matches/{match.public_id}/"
+    await sock.disconnect()
+
+
+async def test_challenge_and_mark_read_reach_the_page(players):
+    a, b = players[:2]
+    sock = await open_socket("/ws/me/", b)
+    await until(sock, "hello")
+    await database_sync_to_async(lobby.challenge_create)(
+        challenger=a, challenged=b, game="duelo"
+    )
+    note = await until(sock, "notification")
+    assert note["kind"] == NotificationKind.CHALLENGE
+    assert note["unread"] == 1
+    from notifications.services import notifications_mark_read
+
+    await database_sync_to_async(notifications_mark_read)(user=b)
+    assert (await until(sock, "unread"))["count"] == 0
+    assert (
+        await database_sync_to_async(
+            Notification.objects.filter(read_at__isnull=True).count
+        )()
+        == 0
+    )
+    await sock.disconnect()
+
+
+async def test_table_watch_follows_seats_and_the_start(players):
+    host, guest = players[:2]
+    table = await database_sync_to_async(lobby.table_create)(
+        host=host, game="duelo", players=3
+    )
+    watcher = await open_socket(f"/ws/table/{table.public_id}/", None)
+    first = await receive(watcher)
+    assert first["type"] == "table" and first["status"] == "waiting"
+    assert [s["open"] for s in first["seats"]] == [False, True, True]
+    await database_sync_to_async(lobby.table_join)(match_id=table.pk, user=guest)
+    frame = await until(watcher, "table")
+    assert frame["seats"][1]["username"] == guest.username
+    await database_sync_to_async(lobby.table_fill_with_bot)(
+        match_id=table.pk, user=host, bot="random"
+    )
+    while frame["status"] == "waiting":
+        frame = await until(watcher, "table")
+    assert frame["status"] == "active"
+    assert frame["seats"][2]["is_bot"] is True
+    await watcher.send_json_to({"type": "ping"})
+    assert (await until(watcher, "pong"))["type"] == "pong"
+    await watcher.disconnect()
+
+
+async def test_table_watch_unknown_or_malformed_id_is_4404():
+    for path in ("/ws/table/00000000-0000-0000-0000-000000000000/", "/ws/table/x/"):
+        comm = WebsocketCommunicator(APP, path)
+        comm.scope["user"] = AnonymousUser()
+        connected, code = await comm.connect()
+        assert not connected and code == 4404

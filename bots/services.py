@@ -150,7 +150,12 @@ def _store_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:
     # The row's id names the directory. SQLite may hand a rolled-back id out
     # again, so whatever an aborted upload left there is cleared first.
     remove_tree(target)
-    write_bot_tree(unpacked.files, target, read_only=True)
+    try:
+        write_bot_tree(unpacked.files, target, read_only=True)
+    except OSError as exc:
+        # The row rolls back with the refusal; the files must not outlive it.
+        remove_tree(target)
+        raise UploadRefused(f"The bot's files could not be stored: {exc}.") from exc
     transaction.on_commit(lambda: _enqueue_validation(version.pk))
     return version
 

@@ -58,7 +58,7 @@ def declared_game(source: bytes) -> str | None:
     """
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     for node in tree.body:
         if (
@@ -88,6 +88,13 @@ def _check_source(files: dict[str, bytes], *, game: str) -> None:
         ) from exc
     except ValueError as exc:
         raise UploadError(f"{ENTRYPOINT} cannot be compiled: {exc}.") from exc
+    except (RecursionError, MemoryError) as exc:
+        # 200,000 chained additions or 900,000 unary minus signs nest deeper than
+        # the compiler can follow; no real bot is written like that.
+        raise UploadError(
+            f"{ENTRYPOINT} cannot be compiled: its expressions nest too deeply "
+            "(split long expressions into statements)."
+        ) from exc
     declared = declared_game(source)
     if declared is not None and declared != game:
         raise UploadError(
@@ -160,7 +167,25 @@ def _unzip(data: bytes) -> dict[str, bytes]:
         content = b"".join(chunks)
         total += len(content)
         files[path] = content
+    _refuse_file_dir_clashes(files)
     return _strip_wrapper(files)
+
+
+def _refuse_file_dir_clashes(files: dict[str, bytes]) -> None:
+    """Refuse ``x`` beside ``x/y``: one name cannot be a file and a folder.
+
+    Unpacking such a zip fails half-way (FileExistsError) on any file system.
+    """
+    folders = {
+        "/".join(path.split("/")[:depth])
+        for path in files
+        for depth in range(1, path.count("/") + 1)
+    }
+    clashes = sorted(folders.intersection(files))
+    if clashes:
+        raise UploadError(
+            f"Refused {clashes[0]}: the zip holds it both as a file and as a folder."
+        )
 
 
 def _strip_wrapper(files: dict[str, bytes]) -> dict[str, bytes]:

@@ -17,7 +17,8 @@ still takes its bots with it, and, unlike a parent-death signal set from the
 worker, it does not matter which worker *thread* started a bot.
 
 Protocol (``SOCK_SEQPACKET``, one JSON object per message). Worker to launcher:
-``{"id", "argv", "uid", "rlimits", "netns", "nfds"}`` with the ``nfds``
+``{"id", "argv", "uid", "rlimits", "netns", "nfds", "tmpfs"}`` (``tmpfs``: mount
+points and options to mount in a private mount namespace first) with the ``nfds``
 descriptors the child gets as 0, 1, 2, ... (stdin, bwrap's stdout, stderr, the
 bot's stdout, the seccomp programs) and then the network namespace attached, or
 ``{"kill": pid}``. Launcher to worker: ``{"id", "pid"}`` once bwrap has been
@@ -55,6 +56,9 @@ PARENT = int(sys.argv[1])
 libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_PDEATHSIG = 1
 CLONE_NEWNET = 0x40000000
+CLONE_NEWNS = 0x00020000
+MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 2, 4, 16384, 1 << 18
+libc.mount.argtypes = (ctypes.c_char_p,) * 3 + (ctypes.c_ulong, ctypes.c_char_p)
 # No parent-death signal here: it would fire when the worker *thread* that
 # happened to start the launcher exits. The worker process's death is seen as
 # EOF on the socket instead (below), which is process-wide.
@@ -101,6 +105,17 @@ def child(req, fds, err_w):
             os.dup2(source, target, inheritable=True)
         os.closerange(nfds, err_w)
         os.closerange(err_w + 1, max(1 << 16, os.sysconf("SC_OPEN_MAX")))
+        if req["tmpfs"]:
+            # A private mount namespace for this bwrap: tmpfs with nr_inodes,
+            # which bwrap's own --tmpfs cannot set (see runner.slot_tmpfs).
+            if libc.unshare(CLONE_NEWNS) != 0:
+                raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
+            if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+                raise OSError(ctypes.get_errno(), "mount --make-rprivate /")
+            for point, options in req["tmpfs"]:
+                if libc.mount(b"tmpfs", point.encode(), b"tmpfs",
+                              MS_NOSUID | MS_NODEV, options.encode()) != 0:
+                    raise OSError(ctypes.get_errno(), f"mount tmpfs on {point}")
         os.setpgid(0, 0)
         os.chdir("/")
         for which, soft, hard in req["rlimits"]:
@@ -278,6 +293,7 @@ class Launcher:
         netns_fd: int | None,
         uid: int | None,
         rlimits: Sequence[tuple[int, int, int]],
+        tmpfs: Sequence[tuple[str, str]] = (),
     ) -> LaunchedProcess:
         """Start ``argv`` and return its process.
 
@@ -310,6 +326,7 @@ class Launcher:
                     "rlimits": [list(limit) for limit in rlimits],
                     "netns": netns_fd is not None,
                     "nfds": nfds,
+                    "tmpfs": [list(pair) for pair in tmpfs],
                 }
                 generation = self._generation
                 try:

@@ -123,6 +123,11 @@ class SandboxLimits:
     work_tmpfs_bytes: int = 16 * 1024 * 1024
     #: tmpfs size for /tmp.
     tmp_tmpfs_bytes: int = 16 * 1024 * 1024
+    #: Inodes per tmpfs (home and /tmp each; ``nr_inodes``). Empty files take no
+    #: space but about 1.25 KB of unreclaimable kernel memory each, and tmpfs
+    #: allows millions by default; a bot needs a handful. Root workers only (the
+    #: tmpfs is mounted before bwrap, see ``runner.slot_tmpfs``).
+    tmpfs_inodes: int = 4096
 
 
 @dataclass(frozen=True)

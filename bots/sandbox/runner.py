@@ -221,6 +221,38 @@ def slot_bwrap(config: SandboxConfig) -> str:
     return str(target)
 
 
+def slot_tmpfs(
+    config: SandboxConfig, slot: int, host_uid: int
+) -> list[tuple[str, str]]:
+    """The home and /tmp tmpfs of a slot: (mount point, mount options) each.
+
+    bwrap's ``--tmpfs`` can cap bytes (``--size``) but not inodes, and an inode
+    flood pins kernel memory without using any bytes. So a root worker's
+    launcher mounts both tmpfs itself, with ``size`` *and* ``nr_inodes``, in a
+    private mount namespace of the bwrap process it forks (the host never sees
+    them, and they vanish with the sandbox), on two empty root-owned directories
+    that bwrap then binds as ``/home/bot`` and ``/tmp``. Owned by the slot uid
+    (the bot inside), mode 0700.
+    """
+    limits = config.limits
+    base = Path(config.lock_dir) / f"tmpfs-{slot}"
+    points = []
+    for name, size in (
+        ("home", limits.work_tmpfs_bytes),
+        ("tmp", limits.tmp_tmpfs_bytes),
+    ):
+        point = base / name
+        if not point.is_dir():
+            point.mkdir(mode=0o755, parents=True, exist_ok=True)
+            base.chmod(0o755)
+        options = (
+            f"size={size},nr_inodes={limits.tmpfs_inodes},mode=0700,"
+            f"uid={host_uid},gid={host_uid}"
+        )
+        points.append((str(point), options))
+    return points
+
+
 def _rlimit_pairs(limits: SandboxLimits, *, nproc: bool) -> list[tuple[int, int, int]]:
     pairs = [
         (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
@@ -531,6 +563,7 @@ def build_bwrap_argv(
     etc_dir: str,
     bot_source: str | None = None,
     joined_netns: bool = False,
+    tmpfs_dirs: tuple[str, str] | None = None,
 ) -> list[str]:
     """Return the full bwrap command line for ``command``.
 
@@ -578,10 +611,14 @@ def build_bwrap_argv(
         argv += ["--dev-bind", f"/dev/{node}", f"/dev/{node}"]
     for number, name in enumerate(("stdin", "stdout", "stderr")):
         argv += ["--symlink", f"/proc/self/fd/{number}", f"/dev/{name}"]
-    argv += [
-        "--size", str(limits.work_tmpfs_bytes), "--tmpfs", WORK_DIR,
-        "--size", str(limits.tmp_tmpfs_bytes), "--tmpfs", "/tmp",
-    ]  # fmt: skip
+    if tmpfs_dirs is not None:
+        # Mounted by the launcher with nr_inodes (see slot_tmpfs).
+        argv += ["--bind", tmpfs_dirs[0], WORK_DIR, "--bind", tmpfs_dirs[1], "/tmp"]
+    else:
+        argv += [
+            "--size", str(limits.work_tmpfs_bytes), "--tmpfs", WORK_DIR,
+            "--size", str(limits.tmp_tmpfs_bytes), "--tmpfs", "/tmp",
+        ]  # fmt: skip
     if bot_source is not None:
         argv += ["--ro-bind", bot_source, BOT_MOUNT]
     binds = list(config.extra_ro_binds)
@@ -778,6 +815,11 @@ def spawn_sandboxed(
         if not per_slot:
             command = [*_inner_nproc_prefix(config.limits), *command]
         netns_fd = slot_network_namespace(slot) if slot is not None else None
+        tmpfs = (
+            slot_tmpfs(config, slot, host_uid)
+            if slot is not None and host_uid is not None
+            else []
+        )
         argv = build_bwrap_argv(
             config,
             features,
@@ -788,6 +830,7 @@ def spawn_sandboxed(
             etc_dir=static_etc(config),
             bot_source=bot_source,
             joined_netns=netns_fd is not None,
+            tmpfs_dirs=(tmpfs[0][0], tmpfs[1][0]) if tmpfs else None,
         )
         popen = default_launcher().spawn(
             argv,
@@ -795,6 +838,7 @@ def spawn_sandboxed(
             netns_fd=netns_fd,
             uid=host_uid,
             rlimits=_rlimit_pairs(config.limits, nproc=host_uid is not None),
+            tmpfs=tmpfs,
         )
         proc = SandboxedProcess(
             popen=popen,

@@ -99,6 +99,7 @@ checks["processes_limited"] = resource.getrlimit(resource.RLIMIT_NPROC)[0] != IN
 with open("/proc/self/oom_score_adj") as fh:
     checks["oom_killer_first"] = fh.read().strip() == "1000"
 checks["files_limited"] = resource.getrlimit(resource.RLIMIT_NOFILE)[0] <= 4096
+checks["tmpfs_inodes"] = max(os.statvfs(p).f_files for p in (home, "/tmp"))
 print(json.dumps(checks), flush=True)
 sys.stdin.read()
 """
@@ -200,6 +201,11 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
         os.readlink("/proc/self/ns/net"),
     )
     checks["host_uid_unprivileged"] = bool(host_uids) and 0 not in host_uids
+    inodes = checks.pop("tmpfs_inodes", None)
+    if host_uid is not None:  # root workers mount the tmpfs with nr_inodes
+        checks["tmpfs_inodes_limited"] = (
+            isinstance(inodes, int) and 0 < inodes <= config.limits.tmpfs_inodes
+        )
     if host_uid is not None:
         checks["host_uid_is_slot_uid"] = host_uids == {host_uid}
         checks["nothing_survives"] = not processes_of_uid(host_uid)

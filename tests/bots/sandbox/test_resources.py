@@ -4,6 +4,7 @@ the worker and a concurrent well-behaved bot carry on; nothing survives close.""
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -154,6 +155,33 @@ def test_many_files_hit_the_tmpfs_cap(start_bot: StartBot) -> None:
     assert "No space left" in reply["outcome"]["error"]
     # Each small file takes at least one page of the 16 MiB tmpfs.
     assert reply["count"] <= SandboxLimits().work_tmpfs_bytes // 4096
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the inode cap needs a root worker")
+@pytest.mark.parametrize("where", ["/home/bot", "/tmp"])
+def test_empty_file_flood_hits_the_inode_cap(start_bot: StartBot, where: str) -> None:
+    """Empty files take no bytes, so only ``nr_inodes`` stops them (each pins
+    about 1.25 KB of kernel memory); measured: the flood stops at the cap."""
+    bot = start_bot(
+        """
+        where = read()["where"]
+        count = 0
+        def flood():
+            global count
+            for i in range(200_000):
+                open(f"{where}/e{i}", "w").close()
+                count += 1
+        outcome = attempt(flood)
+        answer({"outcome": outcome, "count": count,
+                "files": os.statvfs(where).f_files})
+        """
+    )
+    reply = bot.handshake({"where": where})
+    assert reply["outcome"]["ok"] is False
+    assert "No space left" in reply["outcome"]["error"]
+    cap = SandboxLimits().tmpfs_inodes
+    assert reply["files"] == cap
+    assert cap - 10 <= reply["count"] < cap  # the root directory takes one
 
 
 def test_five_thousand_open_files_are_refused(start_bot: StartBot) -> None:

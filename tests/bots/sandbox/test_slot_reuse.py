@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bots.protocol.transport import TimeControl
-from bots.sandbox import SandboxConfig, processes_of_uid, runner
+from bots.sandbox import SandboxConfig, SandboxLimits, processes_of_uid, runner
 
 from .conftest import StartBot, needs_bwrap
 
@@ -44,7 +44,14 @@ def test_close_returns_only_when_the_slot_is_empty(
 ) -> None:
     # bwrap is killed at once, so the bot's pid 1 dies orphaned under init.
     monkeypatch.setattr(runner, "BWRAP_EXIT_WAIT_S", 0.0)
-    bot = start_bot(FLOOD, time_control=TimeControl(startup=30, per_move=30, bank=0))
+    # Far more inodes than the default cap, to make the bot's death slow.
+    config = SandboxConfig(
+        bwrap_path=sandbox_config.bwrap_path,
+        limits=SandboxLimits(tmpfs_inodes=200_000),
+    )
+    bot = start_bot(
+        FLOOD, config=config, time_control=TimeControl(startup=30, per_move=30, bank=0)
+    )
     assert bot.handshake({})["files"] > 10000
     uid = bot.process.host_uid
     started = time.monotonic()

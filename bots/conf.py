@@ -1,6 +1,7 @@
 """The bots app's settings, read in one place with their defaults.
 
-Only ``BOT_SANDBOX_ALLOW_UNSANDBOXED`` and ``BOT_MAX_PER_OWNER`` are declared in
+Only ``BOT_SANDBOX_ALLOW_UNSANDBOXED``, ``BOT_SANDBOX_UID_BASE``/``_COUNT`` and
+``BOT_MAX_PER_OWNER`` are declared in
 ``config/settings``; the rest have defaults that suit the platform and can be
 overridden in a settings module when a deployment needs to.
 """
@@ -23,7 +24,9 @@ BOT_INTERPRETER_ARGS = ("-S", "-E", "-u")
 def sandbox_config() -> SandboxConfig:
     """The sandbox every uploaded bot runs in (frozen: also the self-test's key)."""
     return getattr(settings, "BOT_SANDBOX_CONFIG", None) or SandboxConfig(
-        interpreter_args=BOT_INTERPRETER_ARGS
+        interpreter_args=BOT_INTERPRETER_ARGS,
+        uid_base=int(getattr(settings, "BOT_SANDBOX_UID_BASE", 60000)),
+        slot_count=int(getattr(settings, "BOT_SANDBOX_UID_COUNT", 64)),
     )
 
 

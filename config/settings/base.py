@@ -274,4 +274,8 @@ LOGGING = {
 
 # --- Bots: uploaded code only ever runs inside the sandbox.
 BOT_SANDBOX_ALLOW_UNSANDBOXED = env.bool("BOT_SANDBOX_ALLOW_UNSANDBOXED", default=False)
+# Host uids of the sandbox slots (base .. base+count-1): each deployment or worker
+# container on one host needs its own range; checked at start-up (docs/sandbox.md).
+BOT_SANDBOX_UID_BASE = env.int("BOT_SANDBOX_UID_BASE", default=60000)
+BOT_SANDBOX_UID_COUNT = env.int("BOT_SANDBOX_UID_COUNT", default=64)
 BOT_MAX_PER_OWNER = env.int("BOT_MAX_PER_OWNER", default=5)  # keeps the ladder fair

@@ -26,7 +26,7 @@ let the incremental path and the recompute path drift apart.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -261,6 +261,7 @@ def rate_match(
     states: Mapping[P, PlayerState],
     *,
     config: EloConfig = DEFAULT_CONFIG,
+    fixed: Collection[P] = (),
 ) -> dict[P, RatingChange]:
     """Rate one finished match.
 
@@ -269,6 +270,10 @@ def rate_match(
     :func:`initial_state` for newcomers). Returns the change per participant in
     the order of ``placements``. Idempotency (one event per pool and match) is
     the caller's job: this function has no memory.
+
+    ``fixed`` participants are anchors (the built-in bots): the others are
+    rated against them as usual, but their own rating never moves, so the
+    pool's scale stays tied to programs whose strength does not change.
     """
     _check_placements(placements)
     ids = list(placements)
@@ -285,6 +290,9 @@ def rate_match(
     deltas, scores, expecteds = _match_deltas(
         ratings, ks, ranks, config.max_rating_difference
     )
+    for idx, p in enumerate(ids):
+        if p in fixed:
+            deltas[idx] = 0.0
     out: dict[P, RatingChange] = {}
     for idx, p in enumerate(ids):
         new = ratings[idx] + deltas[idx]
@@ -322,6 +330,7 @@ def replay_pool(
     config: EloConfig = DEFAULT_CONFIG,
     initial: Mapping[P, PlayerState] | None = None,
     keep_history: bool = False,
+    fixed: Mapping[P, float] | None = None,
 ) -> PoolReplay:
     """Recompute a pool from scratch by rating ``matches`` in order.
 
@@ -329,7 +338,8 @@ def replay_pool(
     season); anyone else starts from :func:`initial_state`. With
     ``keep_history`` the result also lists, per match, ``{participant:
     (rating_before, rating_after)}`` for charts. The numbers equal applying
-    :func:`rate_match` match by match, bit for bit.
+    :func:`rate_match` match by match, bit for bit. ``fixed`` maps anchors to
+    their rating, held for the whole replay (``rate_match``'s ``fixed``).
     """
     start = config.initial_rating
     start_elite = start >= config.elite_threshold
@@ -342,6 +352,10 @@ def replay_pool(
     if initial:
         for p, s in initial.items():
             table[p] = [s.rating, s.games, s.reached_elite]
+    anchors = fixed or {}
+    for p, rating in anchors.items():
+        games = table[p][1] if p in table else 0
+        table[p] = [rating, games, rating >= threshold]
     history: list[dict] | None = [] if keep_history else None
     for placements in matches:
         _check_placements(placements)
@@ -354,6 +368,11 @@ def replay_pool(
         ratings = [r[0] for r in rows]
         ks = [k_new if r[1] < new_games else (k_elite if r[2] else k_std) for r in rows]
         deltas, _, _ = _match_deltas(ratings, ks, list(placements.values()), cap)
+        if anchors:
+            deltas = [
+                0.0 if p in anchors else d
+                for p, d in zip(placements, deltas, strict=True)
+            ]
         entry = {} if history is not None else None
         for p, row, old, d in zip(placements, rows, ratings, deltas, strict=True):
             new = old + d

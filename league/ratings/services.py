@@ -42,6 +42,7 @@ from league.models import (
 )
 from league.participants import kind_allows, participants_for_seats
 from league.ratings import elo
+from league.ratings.anchors import anchors_among, pool_anchors
 from league.ratings.config import pool_elo_config
 
 logger = logging.getLogger(__name__)
@@ -278,8 +279,13 @@ def rating_apply_to_pool(
                 states[pid] = elo.PlayerState(s.rating, s.games, s.reached_elite)
             else:
                 states[pid] = elo.initial_state(config=config)
+        anchors = anchors_among(pool, placements)
+        for pid, rating in anchors.items():
+            states[pid] = elo.PlayerState(
+                rating, states[pid].games, rating >= config.elite_threshold
+            )
         by_id = {p.pk: rank for p, rank in placements.items()}
-        changes = elo.rate_match(by_id, states, config=config)
+        changes = elo.rate_match(by_id, states, config=config, fixed=anchors)
         seq = pool.last_seq + 1
         ranks = list(by_id.values())
         stamp = RatingEvent._meta.get_field("created").get_db_prep_value(
@@ -542,7 +548,11 @@ def rating_recompute_pool(
         if progress is not None:
             stream = progress(stream, matches_total)
         replay = elo.replay_pool(
-            stream, config=config, initial=initial, keep_history=True
+            stream,
+            config=config,
+            initial=initial,
+            keep_history=True,
+            fixed=pool_anchors(pool),
         )
         history = replay.history or []
         changed: list[tuple[int, float, float, float]] = []

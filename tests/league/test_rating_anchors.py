@@ -1,0 +1,105 @@
+"""Built-in bots are fixed anchors of every pool that admits bots."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from league.models import Participant, Rating, RatingEvent
+from league.participants import participant_for_builtin, participant_for_user
+from league.ratings import elo
+from league.ratings.anchors import DEFAULT_ANCHORS
+from league.ratings.services import (
+    pool_for_league,
+    pool_global,
+    rating_apply_match,
+    rating_recompute_pool,
+)
+from tests.factories import LeagueFactory, UserFactory, finished_match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_rate_match_holds_fixed_participants() -> None:
+    states = {"a": elo.PlayerState(1500.0, 40), "r": elo.PlayerState(1250.0, 40)}
+    free = elo.rate_match({"a": 1, "r": 2}, states)
+    held = elo.rate_match({"a": 1, "r": 2}, states, fixed={"r"})
+    assert held["r"].rating_after == 1250.0 and held["r"].delta == 0.0
+    assert held["r"].games_after == 41
+    assert held["a"].rating_after == free["a"].rating_after, "others rated as usual"
+
+
+def test_replay_with_anchors_equals_match_by_match() -> None:
+    rng = random.Random(4)
+    anchors = {"r": 1250.0, "h": 1500.0}
+    players = ["a", "b", "c", "r", "h"]
+    matches = []
+    for _ in range(60):
+        a, b = rng.sample(players, 2)
+        matches.append({a: 1, b: 2} if rng.random() < 0.5 else {a: 2, b: 1})
+    states: dict = {p: elo.initial_state() for p in players}
+    for p, rating in anchors.items():
+        states[p] = elo.PlayerState(rating, 0, False)
+    for m in matches:
+        states = elo.apply_changes(
+            states, elo.rate_match(m, states, fixed=set(anchors))
+        )
+    replay = elo.replay_pool(matches, fixed=anchors)
+    assert replay.states["r"].rating == 1250.0 and replay.states["h"].rating == 1500.0
+    for p in players:
+        assert replay.states[p].rating == states[p].rating
+        assert replay.states[p].games == states[p].games
+
+
+def test_builtin_bots_keep_their_rating_in_the_global_pool() -> None:
+    people = [UserFactory() for _ in range(3)]
+    for i in range(12):
+        who = people[i % 3]
+        placements = [1, 2] if i % 4 else [2, 1]
+        rating_apply_match(
+            match_id=finished_match([who, "builtin:random"], placements).pk
+        )
+        rating_apply_match(
+            match_id=finished_match([who, "builtin:heuristic"], placements[::-1]).pk
+        )
+    pool = pool_global(game="duelo")
+    for name in ("random", "heuristic"):
+        row = Rating.objects.get(pool=pool, participant=participant_for_builtin(name))
+        assert row.rating == DEFAULT_ANCHORS[name] and row.games == 12
+    # The people moved, against the anchors' fixed numbers.
+    assert {
+        Rating.objects.get(pool=pool, participant=participant_for_user(u)).rating
+        for u in people
+    } != {1500.0}
+    before = list(
+        RatingEvent.objects.filter(pool=pool)
+        .order_by("seq", "participant_id")
+        .values_list("rating_before", "rating_after")
+    )
+    assert rating_recompute_pool(pool_id=pool.pk).events_changed == 0
+    RatingEvent.objects.filter(pool=pool).update(rating_before=0, rating_after=0)
+    rating_recompute_pool(pool_id=pool.pk)
+    after = list(
+        RatingEvent.objects.filter(pool=pool)
+        .order_by("seq", "participant_id")
+        .values_list("rating_before", "rating_after")
+    )
+    assert after == before, "a full recompute equals the incremental history"
+
+
+def test_anchoring_can_be_switched_off_and_skips_people_only_pools(settings) -> None:
+    settings.RATING_ANCHORS = {}
+    person = UserFactory()
+    rating_apply_match(match_id=finished_match([person, "builtin:random"], [1, 2]).pk)
+    random_bot = Participant.objects.get(key="builtin:random")
+    pool = pool_global(game="duelo")
+    assert Rating.objects.get(pool=pool, participant=random_bot).rating < 1500.0
+    settings.RATING_ANCHORS = None
+    league = LeagueFactory(participants="humans")
+    humans_pool = pool_for_league(league=league)
+    from league.ratings.anchors import anchors_among, pool_anchors
+
+    assert anchors_among(humans_pool, [random_bot]) == {}
+    assert pool_anchors(humans_pool) == {}
+    assert pool_anchors(pool) == {random_bot.pk: 1250.0}

@@ -50,6 +50,14 @@ def game_catalog() -> list[GameInfo]:
     return infos
 
 
+def game_name(game_id: str) -> str:
+    """The name people see for ``game_id`` (the id itself only if unknown)."""
+    try:
+        return get_game(game_id).name
+    except GameError:
+        return game_id
+
+
 def game_choices() -> list[tuple[str, str]]:
     """(id, name) pairs for model and form choices: only games with an engine."""
     return [(info.id, info.name) for info in game_catalog()]

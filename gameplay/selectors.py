@@ -6,6 +6,8 @@ allow-listed observations and ``view_events``; nothing copies the raw state.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -17,6 +19,16 @@ from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
 from gameplay.rules import get_game, view_events
 
 PROTOCOL_VERSION = 1
+logger = logging.getLogger(__name__)
+
+# Apps add fields to a finished match's frames without gameplay naming them
+# (league adds each rated player's rating change): provider(match) -> dict.
+_result_extras: list[Callable[[Match], dict[str, Any]]] = []
+
+
+def add_result_extra(provider: Callable[[Match], dict[str, Any]]) -> None:
+    if provider not in _result_extras:
+        _result_extras.append(provider)
 
 
 def match_by_public_id(*, public_id: str) -> Match:
@@ -91,6 +103,11 @@ def _frame_base(match: Match) -> dict[str, Any]:
         frame["result"] = match.result
         frame["end_reason"] = match.end_reason
         frame["seed"] = str(match.seed) if match.seed is not None else None
+        for provider in _result_extras:
+            try:
+                frame.update(provider(match))
+            except Exception:  # an extra must never cost the players their frame
+                logger.exception("result extra %r failed", provider)
     return frame
 
 

@@ -16,6 +16,10 @@ class LeagueConfig(AppConfig):
         match_finished.connect(
             receivers.on_match_finished, dispatch_uid="league.match_finished"
         )
+        from gameplay.selectors import add_result_extra
+        from league.ratings.selectors import match_rating_changes
+
+        add_result_extra(match_rating_changes)
         lobby.set_rating_provider(
             lambda user, game: rating_for_user(user=user, game=game)
         )

@@ -192,11 +192,15 @@ class RatingPool(models.Model):
         ]
 
     def __str__(self) -> str:
+        # Shown on pages: the game's name, never its id ("duelo global ladder").
+        from gameplay.catalog import game_name
+
+        name = game_name(self.game)
         if self.scope == PoolScope.SEASON and self.season_id:
-            return f"{self.season} ({self.game})"
+            return f"{self.season} ({name})"
         if self.scope == PoolScope.LEAGUE and self.league_id:
-            return f"{self.league} ({self.game})"
-        return f"{self.game} global ladder"
+            return f"{self.league} ({name})"
+        return f"{name} global ladder"
 
 
 class Rating(models.Model):

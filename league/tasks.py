@@ -18,9 +18,14 @@ from celery import shared_task
 )
 def ratings_apply_match(match_id: int) -> int:
     """Apply a finished match to its pools; returns how many pools changed."""
+    from gameplay import broadcast
     from league.ratings.services import rating_apply_match
 
-    return sum(r.applied for r in rating_apply_match(match_id=match_id))
+    applied = sum(r.applied for r in rating_apply_match(match_id=match_id))
+    if applied:
+        # The players' results panels show the new ratings as soon as they exist.
+        broadcast.match_changed(match_id=match_id)
+    return applied
 
 
 @shared_task(

@@ -16,6 +16,38 @@ from league.ratings.config import pool_elo_config
 from league.ratings.elo import display_rating, is_provisional
 
 
+def match_rating_changes(match: Match) -> dict[str, list[dict[str, object]]]:
+    """The rating change of each rated player of a finished match, per pool.
+
+    Added to the match's frames (gameplay.selectors.add_result_extra), so the
+    results panel shows them; empty until the rating task has run, which then
+    broadcasts the match again.
+    """
+    if not match.rated:
+        return {}
+    seats_by_key: dict[str, list[int]] = {}
+    for seat in match.seats.all():
+        if seat.user_id is not None:
+            seats_by_key.setdefault(f"user:{seat.user_id}", []).append(seat.number)
+        elif seat.agent:
+            seats_by_key.setdefault(seat.agent, []).append(seat.number)
+    events = RatingEvent.objects.filter(match=match).select_related(
+        "participant", "pool", "pool__league", "pool__season__league"
+    )
+    changes = [
+        {
+            "name": event.participant.name,
+            "seats": seats_by_key.get(event.participant.key, []),
+            "pool": str(event.pool),
+            "before": round(event.rating_before),
+            "after": round(event.rating_after),
+            "delta": round(event.delta, 1),
+        }
+        for event in events.order_by("pool__scope", "pool_id", "placement")
+    ]
+    return {"rating_changes": changes}
+
+
 def pools(*, game: str | None = None) -> QuerySet[RatingPool]:
     qs = RatingPool.objects.select_related("league", "season__league")
     if game:

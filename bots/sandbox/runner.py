@@ -22,8 +22,10 @@ import contextlib
 import ctypes
 import fcntl
 import functools
+import grp
 import hashlib
 import os
+import pwd
 import resource
 import shutil
 import signal
@@ -235,7 +237,7 @@ def slot_tmpfs(
     (the bot inside), mode 0700.
     """
     limits = config.limits
-    base = Path(config.lock_dir) / f"tmpfs-{slot}"
+    base = Path(config.lock_dir) / f"tmpfs-{host_uid}"
     points = []
     for name, size in (
         ("home", limits.work_tmpfs_bytes),
@@ -325,8 +327,10 @@ def make_preexec(
 _slot_netns: dict[int, int] = {}
 
 
-def slot_network_namespace(slot: int) -> int:
+def slot_network_namespace(uid: int) -> int:
     """Return an fd of the slot's own empty network namespace (root only).
+
+    Keyed by the slot's host uid (the slot's identity across configurations).
 
     Creating a network namespace is the most expensive part of starting bwrap,
     and tearing one down keeps a kernel worker busy afterwards. A root worker
@@ -337,7 +341,7 @@ def slot_network_namespace(slot: int) -> int:
     interface but a loopback that is down, and it is owned by the host's user
     namespace, so a bot holds no capability over it at all.
     """
-    fd = _slot_netns.get(slot)
+    fd = _slot_netns.get(uid)
     if fd is not None:
         return fd
     read_fd, write_fd = os.pipe()
@@ -361,7 +365,7 @@ def slot_network_namespace(slot: int) -> int:
         os.close(read_fd)
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-    _slot_netns[slot] = fd
+    _slot_netns[uid] = fd
     return fd
 
 
@@ -415,6 +419,82 @@ def processes_of_uid(uid: int, *, include_zombies: bool = False) -> list[int]:
     return found
 
 
+def check_uid_range(config: SandboxConfig) -> str:
+    """Why the configured slot uid range cannot be used here, or "" if it can.
+
+    Slot uids must be this worker's alone: a uid shared with another worker or
+    deployment on the host (another container, another checkout) means one of
+    them sweeps the other's bots (``kill(-1)`` as that uid) and they share
+    RLIMIT_NPROC. Workers sharing one lock directory coordinate through the
+    per-uid lock files, so overlapping ranges there are safe; anything else is
+    refused: a range outside ``1000 .. 2**31``, one holding ``nobody`` (65534),
+    a uid or gid that belongs to an account of this host, or a uid that runs a
+    process while its lock is free and clean here (so someone who does not use
+    our locks is running under it). Separate pid namespaces hide the last case
+    from each other; giving each deployment its own ``BOT_SANDBOX_UID_BASE`` is
+    the operator's part (docs/sandbox.md).
+    """
+    first, count = config.uid_base, config.slot_count
+    last = first + count - 1
+    if count < 1 or first < 1000 or last >= 2**31:
+        return f"sandbox uid range {first}-{last} must lie within 1000-{2**31 - 1}"
+    if first <= 65534 <= last:
+        return f"sandbox uid range {first}-{last} holds 65534 (nobody)"
+    accounts = {p.pw_uid: p.pw_name for p in pwd.getpwall()}
+    groups = {g.gr_gid: g.gr_name for g in grp.getgrall()}
+    for uid in range(first, last + 1):
+        if uid in accounts:
+            return f"sandbox uid {uid} belongs to the account {accounts[uid]!r}"
+        if uid in groups:
+            return f"sandbox gid {uid} belongs to the group {groups[uid]!r}"
+    running = _uids_running(range(first, last + 1))
+    if not running:
+        return ""
+    lock_dir = Path(config.lock_dir)
+    private_dir(lock_dir)
+    for uid, pids in sorted(running.items()):
+        fd = os.open(
+            lock_dir / f"uid-{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600
+        )
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # a bot of a worker sharing our locks: fine
+            if os.pread(fd, 16, 0) == _CLEAN:
+                return (
+                    f"sandbox uid {uid} is in use outside this worker's lock "
+                    f"directory {lock_dir} (pids {', '.join(map(str, pids[:5]))}): "
+                    "another worker or deployment uses the same range; give each "
+                    "its own BOT_SANDBOX_UID_BASE"
+                )
+        finally:
+            os.close(fd)
+    return ""
+
+
+def _uids_running(uids: range) -> dict[int, list[int]]:
+    """Live (non-zombie) pids per uid in ``uids``, from one /proc scan."""
+    found: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/status", "rb") as fh:
+                state = b""
+                for line in fh:
+                    if line.startswith(b"State:"):
+                        state = line.split()[1]
+                    elif line.startswith(b"Uid:"):
+                        uid = int(line.split()[1])
+                        if uid in uids and state not in (b"Z", b"X"):
+                            found.setdefault(uid, []).append(int(entry.name))
+                        break
+        except OSError:
+            continue
+    return found
+
+
 _CLEAN = b"clean\n"
 _BUSY = b"busy\n\n"
 
@@ -440,7 +520,9 @@ class SlotAllocator:
             private_dir(self._dir)
             self._checked = True
         for slot in range(self._config.slot_count):
-            path = self._dir / f"slot-{slot}.lock"
+            # Named by uid, not slot number: workers whose ranges overlap in
+            # one lock directory still never run two bots under one uid.
+            path = self._dir / f"uid-{self._config.host_uid(slot)}.lock"
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -472,7 +554,7 @@ class SlotAllocator:
 
     def stage_dir(self, slot: int) -> Path:
         """Where the slot's snapshot of the bot code is staged."""
-        return self._dir / f"slot-{slot}"
+        return self._dir / f"uid-{self._config.host_uid(slot)}"
 
 
 def stage_bot_dir(source: Path, dest: Path, *, max_bytes: int) -> None:
@@ -814,7 +896,7 @@ def spawn_sandboxed(
         command = [*_stdout_prefix(), *command]
         if not per_slot:
             command = [*_inner_nproc_prefix(config.limits), *command]
-        netns_fd = slot_network_namespace(slot) if slot is not None else None
+        netns_fd = slot_network_namespace(host_uid) if host_uid is not None else None
         tmpfs = (
             slot_tmpfs(config, slot, host_uid)
             if slot is not None and host_uid is not None
@@ -909,6 +991,7 @@ __all__ = [
     "SlotAllocator",
     "build_bwrap_argv",
     "bwrap_features",
+    "check_uid_range",
     "describe_exit",
     "kill_uid",
     "processes_of_uid",

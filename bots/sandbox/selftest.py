@@ -23,7 +23,12 @@ from typing import Any
 
 from .launcher import LaunchedProcess
 from .policy import SandboxConfig, SandboxError, bwrap_origin
-from .runner import bwrap_features, processes_of_uid, spawn_sandboxed
+from .runner import (
+    bwrap_features,
+    check_uid_range,
+    processes_of_uid,
+    spawn_sandboxed,
+)
 from .seccomp import SeccompUnavailable, compiled_filter
 
 #: The probe, run with the bots' interpreter inside the sandbox. It prints one
@@ -171,6 +176,13 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
         return verdict(False, str(exc))
     if not os.path.exists(config.interpreter):
         return verdict(False, f"bot interpreter {config.interpreter} not found")
+    if config.per_slot_uid:
+        try:
+            problem = check_uid_range(config)
+        except (OSError, SandboxError) as exc:
+            problem = f"sandbox uid range cannot be checked: {exc}"
+        if problem:
+            return verdict(False, problem)
 
     bot_dir = tempfile.mkdtemp(prefix="kungfu-selftest-")
     try:

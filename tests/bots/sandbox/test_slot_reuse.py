@@ -58,5 +58,5 @@ def test_close_returns_only_when_the_slot_is_empty(
     bot.close()
     assert processes_of_uid(uid) == [], "a process of the slot outlived close()"
     assert time.monotonic() - started < runner.SLOT_DRAIN_S
-    lock = Path(sandbox_config.lock_dir) / f"slot-{bot.process.slot}.lock"
+    lock = Path(sandbox_config.lock_dir) / f"uid-{uid}.lock"
     assert lock.read_bytes() == b"clean\n"

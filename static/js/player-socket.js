@@ -48,6 +48,7 @@
     this.versions = {};
     this.over = {};
     this.unread = 0;
+    this.live = false;
   }
 
   PlayerState.prototype.hello = function (frame) {
@@ -169,6 +170,10 @@
         win.location.assign(frame.url);
       } else if (decision === "toast") {
         toast(what + ": open it", frame.url);
+      } else if (!win.KFA_MATCH && !win.KFA_NAVIGATING) {
+        // "stay" on the table that just filled: its page becomes the game.
+        win.KFA_NAVIGATING = true;
+        win.location.reload();
       }
     }
 
@@ -222,6 +227,7 @@
     function handle(frame) {
       if (frame.type === "hello") {
         state.hello(frame);
+        state.live = true;  // subscribed: pushes reach this page from now on
         showTurns();
         showUnread();
       } else if (frame.type === "turn") {
@@ -262,6 +268,7 @@
         pingTimer = null;
         if (ws !== socket) return;
         ws = null;
+        state.live = false;
         if (ev.code !== CLOSE_SIGN_IN) retry();
       };
     }

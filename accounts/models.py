@@ -20,6 +20,12 @@ class User(AbstractUser):
         help_text="Whom you play and by when; the site shows it either way.",
     )
 
+    # What the public name looks like (accounts.names): two accounts may not show
+    # names that read the same (case, spacing, look-alike letters).
+    name_skeleton = models.CharField(
+        max_length=150, blank=True, db_index=True, editable=False
+    )
+
     class Meta:
         ordering = ["username"]
 
@@ -29,3 +35,14 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+    def save(self, *args, **kwargs) -> None:
+        from accounts.names import name_skeleton
+
+        self.name_skeleton = name_skeleton(self.public_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"display_name", "username"} & set(
+            update_fields
+        ):
+            kwargs["update_fields"] = {*update_fields, "name_skeleton"}
+        super().save(*args, **kwargs)

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gameplay import turns
-from gameplay.models import Challenge, Match, Seat
+from gameplay.models import Challenge, Match, MatchStatus, Seat
 from notifications import live, services
 from notifications.models import Notification, NotificationKind
 from notifications.services import Draft
@@ -168,6 +168,8 @@ def turn_messages(match: Match) -> live.Messages:
     when it becomes their move also gets a "your move" notification, once
     until they read it; not at the deal, which "a game started" covers.
     """
+    if match.status == MatchStatus.WAITING:
+        return []  # nobody's move yet; the table's own socket follows it
     actors = turns.actors_of(match)
     url = turns.match_url(match)
     messages: live.Messages = []

@@ -69,6 +69,7 @@
     if ((this.versions[id] || 0) > frame.version) return false;
     this.versions[id] = frame.version;
     var before = Object.prototype.hasOwnProperty.call(this.yourMove, id);
+    if (frame.status === "waiting") return false;  // not started: nobody's move
     if (frame.status !== "active") {
       this.over[id] = true;
       delete this.yourMove[id];

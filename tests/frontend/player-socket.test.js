@@ -48,3 +48,11 @@ test("a started match takes the page there, except from my own game in play", ()
   assert.strictEqual(decideStart(frame, { path: "/matches/y/", atOwnLiveGame: true }), "toast");
   assert.strictEqual(decideStart(frame, { path: "/matches/x/", atOwnLiveGame: false }), "stay");
 });
+
+test("a waiting table's frame does not close the match for good", () => {
+  const s = new PlayerState();
+  s.hello({ your_move: [], unread: 0 });
+  assert.strictEqual(s.turn(turn("a", 0, false, "waiting")), false);
+  assert.strictEqual(s.turn(turn("a", 0, true)), true);
+  assert.strictEqual(s.count(), 1);
+});

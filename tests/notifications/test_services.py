@@ -272,3 +272,13 @@ def test_tournament_pairing_matches_exist(players, django_capture_on_commit_call
     with django_capture_on_commit_callbacks(execute=True):
         ts.tournament_start(tournament=t, by=organiser)
     assert Pairing.objects.filter(tournament=t, status=PairingStatus.PLAYING).count()
+
+
+def test_waiting_tables_send_no_turn_frames(
+    players, pushed, django_capture_on_commit_callbacks
+):
+    host, guest = players[:2]
+    with django_capture_on_commit_callbacks(execute=True):
+        table = lobby.table_create(host=host, game="duelo", players=3)
+        lobby.table_join(match_id=table.pk, user=guest)
+    assert of_type(pushed, "turn") == []

@@ -59,6 +59,14 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
     finish_announced_at = models.DateTimeField(null=True, blank=True)
+    # The match this one is a rematch of: its results panel links here.
+    rematch_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematches",
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -103,6 +103,9 @@ def _frame_base(match: Match) -> dict[str, Any]:
         frame["result"] = match.result
         frame["end_reason"] = match.end_reason
         frame["seed"] = str(match.seed) if match.seed is not None else None
+        from gameplay.rematch import rematch_info
+
+        frame["rematch"] = rematch_info(match=match)
         for provider in _result_extras:
             try:
                 frame.update(provider(match))

@@ -7,6 +7,7 @@ app_name = "gameplay"
 urlpatterns = [
     path("games/", views.game_list, name="games"),
     path("games/<slug:game_id>/", views.game_detail, name="game_detail"),
+    path("games/<slug:game_id>/rules/", views.game_rules, name="rules"),
     path("games/<slug:game_id>/tables/", views.table_create, name="table_create"),
     path("games/<slug:game_id>/quick-play/", views.quick_play, name="quick_play"),
     path("games/<slug:game_id>/challenge/", views.challenge_create, name="challenge"),
@@ -22,6 +23,7 @@ urlpatterns = [
         name="table_action",
     ),
     path("matches/<uuid:public_id>/replay/", views.replay_page, name="replay"),
+    path("matches/<uuid:public_id>/rematch/", views.rematch, name="rematch"),
     path(
         "matches/<uuid:public_id>/record.json",
         views.match_record_download,

@@ -8,6 +8,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -17,6 +19,7 @@ from gameplay.catalog import GameInfo, game_catalog
 from gameplay.errors import MatchError
 from gameplay.forms import BotSeatForm, ChallengeForm, QuickPlayForm, TableForm
 from gameplay.models import Challenge, ChallengeStatus, Match, MatchStatus, QueueEntry
+from gameplay.rematch import rematch_request
 
 
 def _game_or_404(game_id: str) -> GameInfo:
@@ -27,7 +30,8 @@ def _game_or_404(game_id: str) -> GameInfo:
 
 
 def game_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "gameplay/game_list.html", {"games": game_catalog()})
+    games = [(game, _rules_url(game.id)) for game in game_catalog()]
+    return render(request, "gameplay/game_list.html", {"games": games})
 
 
 def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
@@ -36,6 +40,7 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
     user = request.user if request.user.is_authenticated else None
     context = {
         "game": game,
+        "rules_url": _rules_url(game.id),
         "tables": selectors.open_tables(game=game.id)[:30],
         "live": selectors.live_matches(game=game.id)[:30],
         "recent": selectors.recent_matches(game=game.id, limit=10),
@@ -59,7 +64,7 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
     return render(request, "gameplay/game_detail.html", context)
 
 
-def _board_assets(game_id: str) -> dict[str, str]:
+def _board_assets(game_id: str) -> dict[str, str | None]:
     """The game's board template and script, found by its id.
 
     A game brings its table as templates/gameplay/boards/<game>.html and
@@ -68,7 +73,48 @@ def _board_assets(game_id: str) -> dict[str, str]:
     return {
         "board_template": f"gameplay/boards/{game_id}.html",
         "board_script": f"js/boards/{game_id}.js",
+        "rules_url": _rules_url(game_id),
     }
+
+
+def _rules_template(game_id: str) -> str | None:
+    """A game's rules page content: templates/gameplay/rules/<game>.html."""
+    name = f"gameplay/rules/{game_id}.html"
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return None
+    return name
+
+
+def _rules_url(game_id: str) -> str | None:
+    if _rules_template(game_id) is None:
+        return None
+    return reverse("gameplay:rules", args=[game_id])
+
+
+def game_rules(request: HttpRequest, game_id: str) -> HttpResponse:
+    """How to play: the game's own rules page, linked from its lobby and table."""
+    game = _game_or_404(game_id)
+    template = _rules_template(game.id)
+    if template is None:
+        raise Http404("This game has no rules page yet.")
+    return render(
+        request, "gameplay/rules.html", {"game": game, "rules_template": template}
+    )
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Ask for a rematch: a new match with the same seats, or join the one open."""
+    match = get_object_or_404(Match, public_id=public_id)
+    try:
+        new = rematch_request(match_id=match.pk, user=request.user)
+    except MatchError as exc:
+        _report(request, exc)
+        return redirect("gameplay:match", public_id=match.public_id)
+    return redirect("gameplay:match", public_id=new.public_id)
 
 
 def _report(request: HttpRequest, exc: MatchError) -> None:

@@ -90,3 +90,88 @@ def test_bot_menu_shows_names_not_ids() -> None:
     labels = dict(BotSeatForm().fields["bot"].choices)
     assert labels["ismcts"] == "Strong: ISMCTS bot"
     assert all("(" not in label for label in labels.values())
+
+
+def test_rules_page_is_linked_from_the_lobby_list_and_table(players, client) -> None:
+    url = reverse("gameplay:rules", args=["duelo"])
+    page = client.get(url)
+    html = page.content.decode()
+    assert page.status_code == 200
+    for words in ("Your turn", "Duels", "Master of Kung Fu", "Crane Style", "deck"):
+        assert words in html
+    assert url in client.get(reverse("gameplay:games")).content.decode()
+    lobby_page = client.get(reverse("gameplay:game_detail", args=["duelo"]))
+    assert url in lobby_page.content.decode()
+    match = start_match(players[:2])
+    assert (
+        url
+        in client.get(
+            reverse("gameplay:match", args=[match.public_id])
+        ).content.decode()
+    )
+    assert client.get(reverse("gameplay:rules", args=["chess"])).status_code == 404
+
+
+def test_home_page_names_only_games_that_can_be_played(client) -> None:
+    html = client.get("/").content.decode()
+    assert "four Kung Fu card games" not in html
+    for game in game_catalog():
+        assert game.name in html
+
+
+def test_rematch_against_bots_starts_at_once(players, client) -> None:
+    from gameplay import services
+    from gameplay.models import Match, MatchStatus
+    from gameplay.services import SeatSpec
+
+    match = services.match_create(
+        game="duelo",
+        seats=[SeatSpec(user=players[0]), SeatSpec(agent="builtin:random")],
+        rated=True,
+        time_control={"per_move": 30},
+    )
+    match = services.match_start(match_id=match.pk)
+    services.match_resign(match_id=match.pk, user=players[0])
+    client.force_login(players[0])
+    response = client.post(reverse("gameplay:rematch", args=[match.public_id]))
+    rematch = Match.objects.get(rematch_of=match)
+    assert response.status_code == 302
+    assert response.url == reverse("gameplay:match", args=[rematch.public_id])
+    assert rematch.status == MatchStatus.ACTIVE
+    assert rematch.rated and rematch.time_control == {"per_move": 30}
+    assert [s.agent for s in rematch.seats.all()] == ["", "builtin:random"]
+    # Asking again goes to the same rematch, not a third match.
+    again = client.post(reverse("gameplay:rematch", args=[match.public_id]))
+    assert again.url == response.url
+
+
+def test_rematch_with_people_keeps_their_seats_open_until_they_join(
+    players, client
+) -> None:
+    from gameplay import selectors
+    from gameplay.models import Match, MatchStatus
+
+    match = start_match(players[:2])
+    play_to_end(match, players[:2])
+    client.force_login(players[1])
+    response = client.post(reverse("gameplay:rematch", args=[match.public_id]))
+    rematch = Match.objects.get(rematch_of=match)
+    assert rematch.status == MatchStatus.WAITING
+    assert [s.user for s in rematch.seats.all()] == [None, players[1]]
+    # The old match's frame offers it to the other player.
+    match.refresh_from_db()
+    offer = selectors.seat_frame(match=match, seat=0)["rematch"]
+    assert offer["url"] == response.url and offer["host"] == players[1].public_name
+    client.force_login(players[0])
+    joined = client.post(reverse("gameplay:rematch", args=[match.public_id]))
+    assert joined.url == response.url
+    rematch.refresh_from_db()
+    assert rematch.status == MatchStatus.ACTIVE
+    assert [s.user for s in rematch.seats.all()] == players[:2]
+    # Only the players may ask; not while the match is on.
+    client.force_login(players[5])
+    client.post(reverse("gameplay:rematch", args=[match.public_id]))
+    assert Match.objects.filter(rematch_of=match).count() == 1
+    client.force_login(players[0])
+    client.post(reverse("gameplay:rematch", args=[rematch.public_id]))
+    assert not Match.objects.filter(rematch_of=rematch).exists()

@@ -1,0 +1,107 @@
+"""Rematches: the same table again, one click from a finished match's results.
+
+A rematch keeps the game, the options, the rating choice, the time control and
+the spectator delay, and seats the same bots. Against bots only it starts at
+once; with other people it is a table hosted by the player who asked, with
+their seats kept open for them: their results panels offer "Join the rematch"
+(the old match's frames link to it) and the table starts when they have all
+joined. A second request for the same match joins the rematch already open.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.urls import reverse
+
+from accounts.models import User
+from gameplay import broadcast, services
+from gameplay.errors import BadRequest, Forbidden, NotActive
+from gameplay.models import Match, MatchStatus, Seat
+from gameplay.services import SeatSpec
+
+
+def _bot_label(seat: Seat) -> str:
+    """An uploaded bot keeps its name; built-in bots are numbered afresh."""
+    return "" if seat.agent.startswith(services.BUILTIN_PREFIX) else seat.label
+
+
+@transaction.atomic
+def rematch_request(*, match_id: int, user: User) -> Match:
+    """The rematch of ``match_id`` for ``user``: created, joined or already theirs."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or not match.is_over:
+        raise NotActive("a rematch can be asked for only when the match is over")
+    seats = list(match.seats.select_related("user").order_by("number"))
+    if not any(seat.user_id == user.pk for seat in seats):
+        raise Forbidden("only the players of this match can ask for a rematch")
+    existing = (
+        match.rematches.filter(status__in=[MatchStatus.WAITING, MatchStatus.ACTIVE])
+        .order_by("created_at")
+        .first()
+    )
+    if existing is not None:
+        return _join(existing, user)
+    # Everyone in the same seat as before; the other people's seats stay open.
+    specs = [
+        SeatSpec(user=user)
+        if seat.user_id == user.pk
+        else SeatSpec()
+        if seat.user_id is not None
+        else SeatSpec(agent=seat.agent, label=_bot_label(seat))
+        for seat in seats
+    ]
+    config = {k: v for k, v in (match.config or {}).items() if k != "players"}
+    rematch = services.match_create(
+        game=match.game,
+        seats=specs,
+        config=config,
+        rated=match.rated,
+        time_control=match.time_control,
+        host=user,
+        spectator_delay=match.spectator_delay,
+    )
+    rematch.rematch_of = match
+    rematch.save(update_fields=["rematch_of"])
+    old_pk = match.pk
+    # The other players' results panels learn of it with the old match's frame.
+    transaction.on_commit(lambda: broadcast.match_changed(match_id=old_pk))
+    if all(spec.user is not None or spec.agent for spec in specs):
+        return services.match_start(match_id=rematch.pk)
+    return rematch
+
+
+def _join(rematch: Match, user: User) -> Match:
+    """Take the seat kept for ``user`` at an open rematch (no-op if seated)."""
+    seats = list(rematch.seats.select_for_update().order_by("number"))
+    if any(seat.user_id == user.pk for seat in seats):
+        return rematch
+    if rematch.status != MatchStatus.WAITING:
+        raise NotActive("the rematch has already started")
+    from gameplay import lobby
+
+    try:
+        lobby.table_join(match_id=rematch.pk, user=user)
+    except BadRequest as exc:
+        raise BadRequest(f"cannot join the rematch: {exc.message}") from exc
+    rematch.refresh_from_db()
+    return rematch
+
+
+def rematch_info(*, match: Match) -> dict[str, object] | None:
+    """What a finished match's frame says about its rematch, if one is open."""
+    rematch = (
+        match.rematches.filter(status__in=[MatchStatus.WAITING, MatchStatus.ACTIVE])
+        .select_related("host")
+        .prefetch_related("seats__user")
+        .order_by("created_at")
+        .first()
+    )
+    if rematch is None:
+        return None
+    return {
+        "match": str(rematch.public_id),
+        "url": reverse("gameplay:match", args=[rematch.public_id]),
+        "status": rematch.status,
+        "host": rematch.host.public_name if rematch.host_id else None,
+        "seated": [s.user.username for s in rematch.seats.all() if s.user_id],
+    }

@@ -24,6 +24,7 @@ import fcntl
 import functools
 import grp
 import hashlib
+import json
 import os
 import pwd
 import resource
@@ -115,8 +116,53 @@ def static_etc(config: SandboxConfig) -> str:
         tmp.write_bytes(content)
         tmp.chmod(0o644)
         os.replace(tmp, etc / name)
+    # An empty directory beside it, bound over the interpreter's site-packages.
+    (base / "empty").mkdir(mode=0o755, exist_ok=True)
     _etc_dirs[key] = str(etc)
     return str(etc)
+
+
+@functools.cache
+def site_package_dirs(interpreter: str) -> tuple[str, ...]:
+    """The interpreter's site-packages / dist-packages directories that exist.
+
+    The sandbox binds ``/usr`` read-only for the interpreter, the standard
+    library and the shared libraries, but the directories where packages are
+    installed hold no bot's business: in the production image that is the
+    platform itself (settings modules, this sandbox, the built-in search bots),
+    on a Debian host whatever python3-* packages are installed. Bots need the
+    standard library only (the SDK, ``kungfu_bot.py``, is copied next to their
+    code), so each of these directories is covered by an empty one.
+    """
+    code = (
+        "import json, site, sysconfig\n"
+        "paths = site.getsitepackages() + [site.getusersitepackages()]\n"
+        "paths += [sysconfig.get_path(k) for k in ('purelib', 'platlib')]\n"
+        "print(json.dumps(paths))"
+    )
+    try:
+        out = subprocess.run(
+            [interpreter, "-I", "-S", "-c", code],
+            capture_output=True,
+            timeout=10,
+            check=True,
+            env={},
+        ).stdout
+        paths = json.loads(out)
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        raise SandboxError(
+            f"cannot ask {interpreter} for its site dirs: {exc}"
+        ) from exc
+    # Only directories the sandbox would show (under /usr, or under the
+    # interpreter's own prefix when that is bound); others are not there anyway.
+    shown = ["/usr", _interpreter_prefix(interpreter) or "/usr"]
+    found = []
+    for path in paths:
+        real = os.path.realpath(path)
+        visible = any(Path(real).is_relative_to(prefix) for prefix in shown)
+        if visible and os.path.isdir(real) and real not in found:
+            found.append(real)
+    return tuple(sorted(found))
 
 
 @dataclass(frozen=True)
@@ -709,6 +755,11 @@ def build_bwrap_argv(
         binds.append(prefix)
     for bind in binds:
         argv += ["--ro-bind", bind, bind]
+    # Standard library only: the package directories are covered by an empty
+    # directory (see site_package_dirs).
+    empty = str(Path(etc_dir).parent / "empty")
+    for site_dir in site_package_dirs(config.interpreter):
+        argv += ["--ro-bind", empty, site_dir]
     argv += [
         "--remount-ro", "/",
         "--chdir", WORK_DIR,

@@ -246,3 +246,22 @@ def test_host_abstract_unix_sockets_are_unreachable(start_bot: StartBot) -> None
         reply = bot.handshake({"name": name[1:]})
     assert reply["ok"] is False
     assert "Connection refused" in reply["error"] or "No such" in reply["error"]
+
+
+def test_only_the_standard_library_is_visible(start_bot: StartBot) -> None:
+    """The interpreter's package directories are empty inside (in the production
+    image they hold the platform itself: settings, this sandbox, the built-in
+    bots); the standard library still imports."""
+    bot = start_bot(
+        """
+        import json, site, sysconfig
+        dirs = site.getsitepackages() + [sysconfig.get_path("purelib")]
+        listing = {d: sorted(os.listdir(d)) for d in dirs if os.path.isdir(d)}
+        import collections, decimal, itertools, random
+        answer({"listing": listing, "stdlib": sysconfig.get_path("stdlib")})
+        """
+    )
+    reply = bot.handshake({})
+    assert reply["listing"], "no site directory to check"
+    assert all(entries == [] for entries in reply["listing"].values()), reply
+    assert reply["stdlib"].startswith("/usr/")

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 from honcho.manager import Manager
 
@@ -31,24 +33,59 @@ def _manage(*args: str) -> None:
         _fail(f"'manage.py {' '.join(args)}' failed (exit {result.returncode}).")
 
 
-def _announce_when_healthy(url: str, *, timeout: float = 90.0) -> None:
-    """Print the address once /healthz says every part is up."""
+def _parts_up(host: str, port: int) -> bool:
+    """Whether the web server listens and a Celery worker answers, asked directly.
+
+    /healthz answers 503 until the worker is up, and Django logs every 503 at
+    ERROR; polling it from the start would put ERROR lines into every normal
+    start. So the probe asks the same questions itself first.
+    """
+    from config.health import check_celery
+
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            pass
+    except OSError:
+        return False
+    return check_celery() is None
+
+
+def _banner(url: str) -> str:
+    """The last lines before the quiet logs: where to go and how to sign in."""
+    from league.management.commands.seed_demo import (
+        DEMO_PASSWORD,
+        DEMO_PLAYERS,
+        admin_password,
+    )
+
+    players = ", ".join(name for name, _ in DEMO_PLAYERS)
+    return (
+        f"\n  Kung Fu Arena is up: {url}\n"
+        f"  Admin: {url}admin/  user admin, password {admin_password()}\n"
+        f"  Demo players ({players}): password {DEMO_PASSWORD}\n"
+        f"  API: {url}api/   Ctrl-C stops everything.\n"
+    )
+
+
+def _announce_when_healthy(
+    url: str, host: str, port: int, *, timeout: float = 120.0
+) -> None:
+    """Print the banner once /healthz says every part is up."""
     deadline = time.monotonic() + timeout
-    last = ""
+    last = "the web server or the Celery worker is not up"
     while time.monotonic() < deadline:
+        if not _parts_up(host, port):
+            time.sleep(0.5)
+            continue
         try:
             with urllib.request.urlopen(f"{url}healthz", timeout=3) as response:
                 if response.status == 200:
-                    print(
-                        f"\n  Kung Fu Arena is up: {url}\n"
-                        f"  Admin: {url}admin/   API: {url}api/   Ctrl-C stops it.\n",
-                        flush=True,
-                    )
+                    print(_banner(url), flush=True)
                     return
         except urllib.error.HTTPError as exc:
-            last = json.loads(exc.read() or b"{}").get("failing", "")
-        except (OSError, ValueError):
-            pass
+            last = ", ".join(json.loads(exc.read() or b"{}").get("failing", []))
+        except (OSError, ValueError) as exc:
+            last = str(exc)
         time.sleep(1)
     print(
         f"\nmake run: not healthy after {timeout:.0f} s (failing: {last})", flush=True
@@ -65,9 +102,12 @@ def main() -> None:
     from config.embedded_redis import EmbeddedRedisError
     from config.health import check_database
 
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        # SQLite creates the file but not its directory (var/ on a fresh clone).
+        Path(database["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     error = check_database()
     if error:
-        database = settings.DATABASES["default"]
         where = database.get("HOST") or database.get("NAME")
         _fail(
             f"the database ({database['ENGINE'].rsplit('.', 1)[-1]} at {where}) "
@@ -121,7 +161,7 @@ def main() -> None:
             env=env,
         )
         threading.Thread(
-            target=_announce_when_healthy, args=(url,), daemon=True
+            target=_announce_when_healthy, args=(url, host, int(port)), daemon=True
         ).start()
         manager.loop()
         code = manager.returncode or 0

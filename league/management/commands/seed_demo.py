@@ -12,6 +12,7 @@ returns (the worker may not be running yet).
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from contextlib import contextmanager
@@ -35,17 +36,28 @@ DEMO_PLAYERS = [
 DEMO_PASSWORD = "kungfu-demo-2026"
 
 
+def _password_file():
+    return settings.VAR_DIR / "admin-password.txt"
+
+
+def admin_password() -> str:
+    """The demo admin's password as first generated (make run prints it last)."""
+    try:
+        return _password_file().read_text().strip()
+    except FileNotFoundError:
+        return "(not recorded; set one with 'python manage.py changepassword admin')"
+
+
 class Command(BaseCommand):
     help = "Create the demo admin, players and leagues (safe to run repeatedly)."
 
     def handle(self, *args, **options) -> None:
-        password = self._accounts_and_leagues()
+        self._accounts_and_leagues()
         demo_league_play(stdout=self.stdout)
-        return password
 
     @transaction.atomic
     def _accounts_and_leagues(self) -> str:
-        password_file = settings.VAR_DIR / "admin-password.txt"
+        password_file = _password_file()
         admin = User.objects.filter(username="admin").first()
         if admin is None:
             password = secrets.token_urlsafe(12)
@@ -58,10 +70,8 @@ class Command(BaseCommand):
             password_file.parent.mkdir(parents=True, exist_ok=True)
             password_file.write_text(password + "\n")
             password_file.chmod(0o600)
-        elif password_file.exists():
-            password = password_file.read_text().strip()
         else:
-            password = "(unchanged; set it with 'manage.py changepassword admin')"
+            password = admin_password()
 
         for username, display_name in DEMO_PLAYERS:
             if not User.objects.filter(username=username).exists():
@@ -138,10 +148,16 @@ def _eager_celery():
 
     saved = app.conf.task_always_eager, app.conf.task_eager_propagates
     app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    # Eager tasks log a line each ("Task ... succeeded"): hundreds while the
+    # demo games are played. Failures still raise.
+    trace_logger = logging.getLogger("celery.app.trace")
+    level = trace_logger.level
+    trace_logger.setLevel(max(logging.WARNING, level))
     try:
         yield
     finally:
         app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+        trace_logger.setLevel(level)
 
 
 def demo_league_play(*, stdout) -> None:

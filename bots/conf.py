@@ -59,3 +59,12 @@ def ladder_period_minutes() -> int:
 def ladder_duplicate() -> bool:
     """Whether ladder pairings replay each deal with seats rotated."""
     return bool(getattr(settings, "BOT_LADDER_DUPLICATE", True))
+
+
+def ladder_anchors() -> tuple[str, ...]:
+    """Built-in bots that stand in every ladder pool (never paired together).
+
+    ISMCTS is left out by default: at about 0.7 games a second it would cost a
+    bots worker more than every uploaded bot's games together.
+    """
+    return tuple(getattr(settings, "BOT_LADDER_ANCHORS", ("random", "heuristic")))

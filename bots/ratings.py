@@ -86,3 +86,12 @@ def pairing_strength(*, bot: Bot) -> float:
     """What ladder pairing sorts by: league's Elo when rated, else the score."""
     rating = bot_rating(bot=bot)
     return rating if rating is not None else ladder_score(bot=bot)
+
+
+def anchor_strength(*, name: str) -> float:
+    """A built-in anchor's strength for pairing: its fixed league rating."""
+    try:
+        from league.ratings.anchors import anchor_ratings
+    except ImportError:
+        return BASE_SCORE
+    return anchor_ratings().get(name, BASE_SCORE)

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import random
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -432,7 +433,14 @@ def _store_validation(
         if bot.status != BotStatus.RETIRED:
             bot.status = BotStatus.ACTIVE
         bot.save(update_fields=["active_version", "status"])
+        transaction.on_commit(lambda: _enqueue_debut(version.pk))
     return VersionStatus.ACTIVE
+
+
+def _enqueue_debut(version_id: int) -> None:
+    from bots import tasks
+
+    tasks.debut_games.delay(version_id)
 
 
 # --- Bot matches -----------------------------------------------------------------
@@ -630,6 +638,91 @@ def ladder_pairings(
     return pairs
 
 
+@dataclass(frozen=True)
+class LadderEntrant:
+    """Who can be paired on a ladder: an uploaded bot or a built-in anchor."""
+
+    key: str  # "bot:<bot id>" or "builtin:<name>"
+    agent: str
+    label: str
+
+    @property
+    def is_anchor(self) -> bool:
+        return self.key.startswith("builtin:")
+
+
+def ladder_entrants(*, game: str) -> list[LadderEntrant]:
+    """The uploaded bots that play ``game`` now, then the built-in anchors.
+
+    The anchors (``conf.ladder_anchors``) stand in every bot pool: the same
+    programs for ever, with ratings league holds fixed, so a new bot is placed
+    on the scale from its first games and the scale does not drift.
+    """
+    from gameplay.rules.bots import available_bots, bot_display_name
+
+    bots = Bot.objects.filter(
+        game=game, status=BotStatus.ACTIVE, disabled=False, active_version__isnull=False
+    ).select_related("active_version")
+    entrants = [
+        LadderEntrant(
+            key=f"bot:{bot.pk}",
+            agent=bot.active_version.agent,
+            label=f"{bot.name} v{bot.active_version.number}",
+        )
+        for bot in bots.order_by("pk")
+    ]
+    entrants += [
+        LadderEntrant(
+            key=f"builtin:{name}", agent=f"builtin:{name}", label=bot_display_name(name)
+        )
+        for name in conf.ladder_anchors()
+        if name in available_bots()
+    ]
+    return entrants
+
+
+def _entrant_strengths(entrants: list[LadderEntrant]) -> dict[str, float]:
+    from bots.ratings import anchor_strength, pairing_strength
+
+    bots = Bot.objects.in_bulk([int(e.key[4:]) for e in entrants if not e.is_anchor])
+    return {
+        e.key: anchor_strength(name=e.key[8:])
+        if e.is_anchor
+        else pairing_strength(bot=bots[int(e.key[4:])])
+        for e in entrants
+    }
+
+
+def _start_ladder_games(
+    *,
+    game: str,
+    pairs: list[tuple[LadderEntrant, LadderEntrant]],
+    context: str,
+    duplicate: bool,
+    flip: int = 0,
+) -> list[int]:
+    """Create and start the matches of ``pairs`` (both seat orders if duplicate)."""
+    match_ids: list[int] = []
+    for index, (a, b) in enumerate(pairs):
+        # Seats alternate between rounds, and duplicates play both orders.
+        first = [a, b]
+        if (flip + index) % 2:
+            first.reverse()
+        orders = [first, first[::-1]] if duplicate else [first]
+        seed = secrets.randbits(62) if duplicate else None
+        for rotation, order in enumerate(orders):
+            match = match_create(
+                game=game,
+                seats=[SeatSpec(agent=e.agent, label=e.label) for e in order],
+                config={},
+                rated=True,
+                context=f"{context}:{index}:{rotation}",
+            )
+            match_start(match_id=match.pk, seed=seed)
+            match_ids.append(match.pk)
+    return match_ids
+
+
 def ladder_round_schedule(
     *, game: str, when: datetime | None = None, duplicate: bool | None = None
 ) -> LadderRound | None:
@@ -639,9 +732,9 @@ def ladder_round_schedule(
     round and returns None. Matches are enqueued on the bots queue after the
     commit. With ``duplicate``, each pairing plays one deal twice with the seats
     rotated (the same seed), which cancels most of the luck of the deal.
+    Built-in anchors are paired like bots, but never with each other (that
+    would teach nobody anything), and a round without uploaded bots is empty.
     """
-    from bots.ratings import pairing_strength
-
     when = when or timezone.now()
     duplicate = conf.ladder_duplicate() if duplicate is None else duplicate
     slot = ladder_slot(when=when)
@@ -651,45 +744,63 @@ def ladder_round_schedule(
         )
         if not created:
             return None
-        bots = list(
-            Bot.objects.filter(
-                game=game,
-                status=BotStatus.ACTIVE,
-                disabled=False,
-                active_version__isnull=False,
-            ).select_related("active_version")
-        )
-        by_id = {bot.pk: bot for bot in bots}
-        strengths = {bot.pk: pairing_strength(bot=bot) for bot in bots}
+        entrants = ladder_entrants(game=game)
+        if all(e.is_anchor for e in entrants):
+            entrants = []
+        by_key = {e.key: e for e in entrants}
         rng = random.Random(f"{game}:{slot}")
-        match_ids: list[int] = []
-        for index, (a, b) in enumerate(ladder_pairings(strengths, rng=rng)):
-            # Seats alternate between rounds, and duplicates play both orders.
-            first = [by_id[a], by_id[b]]
-            if (slot + index) % 2:
-                first.reverse()
-            orders = [first, first[::-1]] if duplicate else [first]
-            seed = secrets.randbits(62) if duplicate else None
-            for rotation, order in enumerate(orders):
-                match = match_create(
-                    game=game,
-                    seats=[
-                        SeatSpec(
-                            agent=bot.active_version.agent,
-                            label=f"{bot.name} v{bot.active_version.number}",
-                        )
-                        for bot in order
-                    ],
-                    config={},
-                    rated=True,
-                    context=f"{ladder_round.context}:{index}:{rotation}",
-                )
-                match_start(match_id=match.pk, seed=seed)
-                match_ids.append(match.pk)
+        pairs = [
+            (by_key[a], by_key[b])
+            for a, b in ladder_pairings(_entrant_strengths(entrants), rng=rng)
+            if not (by_key[a].is_anchor and by_key[b].is_anchor)
+        ]
+        match_ids = _start_ladder_games(
+            game=game,
+            pairs=pairs,
+            context=ladder_round.context,
+            duplicate=duplicate,
+            flip=slot,
+        )
         ladder_round.match_count = len(match_ids)
         ladder_round.save(update_fields=["match_count"])
         transaction.on_commit(lambda: _enqueue_matches(match_ids))
     return ladder_round
+
+
+def bot_debut_schedule(*, version_id: int) -> list[int]:
+    """A newly validated version's first ladder games: one against each anchor.
+
+    Called when validation activates a version, so a new bot is on the ladder
+    within minutes instead of waiting for the next round. Each game is played
+    with both seat orders on one deal (as duplicate ladder games are). The
+    context ``bots:debut:<version id>`` makes it idempotent: a second call
+    finds the games and creates none.
+    """
+    version = BotVersion.objects.select_related("bot").filter(pk=version_id).first()
+    if version is None or not version.bot.plays:
+        return []
+    if version.bot.active_version_id != version.pk:
+        return []
+    context = f"{CONTEXT_PREFIX}debut:{version.pk}"
+    with transaction.atomic():
+        # Lock the version: two activations racing create one set of games.
+        BotVersion.objects.select_for_update().filter(pk=version.pk).first()
+        if Match.objects.filter(context__startswith=f"{context}:").exists():
+            return []
+        me = LadderEntrant(
+            key=f"bot:{version.bot_id}",
+            agent=version.agent,
+            label=f"{version.bot.name} v{version.number}",
+        )
+        anchors = [e for e in ladder_entrants(game=version.bot.game) if e.is_anchor]
+        match_ids = _start_ladder_games(
+            game=version.bot.game,
+            pairs=[(me, anchor) for anchor in anchors],
+            context=context,
+            duplicate=True,
+        )
+        transaction.on_commit(lambda: _enqueue_matches(match_ids))
+    return match_ids
 
 
 def _enqueue_matches(match_ids: list[int]) -> None:

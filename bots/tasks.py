@@ -147,6 +147,12 @@ def on_uploaded_bot_turn(*, match_id: int, **_: object) -> None:
         logger.exception("could not queue the live bot move of match %s", match_id)
 
 
+@shared_task(name="bots.debut_games", time_limit=60, soft_time_limit=55)
+def debut_games(version_id: int) -> int:
+    """A newly validated version's first ladder games (idempotent)."""
+    return len(services.bot_debut_schedule(version_id=version_id))
+
+
 @shared_task(name="bots.ladder_schedule", time_limit=120, soft_time_limit=110)
 def ladder_schedule() -> dict[str, int]:
     """Beat: this period's ladder round for every game (a no-op if it exists)."""

@@ -52,9 +52,10 @@ def test_api_upload_is_validated_by_the_task_and_becomes_active(
 
 
 def test_a_ladder_round_is_played_and_rated(
-    owner, fast_time, django_capture_on_commit_callbacks
+    owner, fast_time, settings, django_capture_on_commit_callbacks
 ):
     pytest.importorskip("league.ratings.services")
+    settings.BOT_LADDER_ANCHORS = ()  # two bots, one pairing (anchors: below)
     first = stored_version(owner, FIRST_LEGAL, name="first")
     second = stored_version(UserFactory(), FIRST_LEGAL + b"\n", name="second")
     with django_capture_on_commit_callbacks(execute=True):
@@ -67,3 +68,25 @@ def test_a_ladder_round_is_played_and_rated(
     assert BotMatchLog.objects.filter(match__in=matches).count() == 4
     for version in (first, second):
         assert ratings.bot_rating(bot=version.bot) is not None
+
+
+def test_a_new_bot_debuts_against_the_anchor_and_it_stays_fixed(
+    owner, fast_time, settings, django_capture_on_commit_callbacks
+):
+    """The debut games are played by the runner like ladder games; the anchor
+    (here only the random bot) is played in-process and keeps its rating."""
+    pytest.importorskip("league.ratings.services")
+    from league.models import Rating
+    from league.participants import participant_for_builtin
+    from league.ratings.anchors import DEFAULT_ANCHORS
+
+    settings.BOT_LADDER_ANCHORS = ("random",)
+    version = stored_version(owner, FIRST_LEGAL, name="debutant")
+    with django_capture_on_commit_callbacks(execute=True):
+        ids = services.bot_debut_schedule(version_id=version.pk)
+    matches = list(Match.objects.filter(pk__in=ids))
+    assert len(matches) == 2
+    assert all(m.status == MatchStatus.FINISHED for m in matches)
+    assert ratings.bot_rating(bot=version.bot) is not None
+    anchor = Rating.objects.get(participant=participant_for_builtin("random"))
+    assert anchor.rating == DEFAULT_ANCHORS["random"] and anchor.games == 2

@@ -29,6 +29,12 @@ def active_bots(count: int, game: str = "duelo"):
     return bots
 
 
+@pytest.fixture(autouse=True)
+def no_anchors(settings):
+    """Pairing among uploaded bots; the anchors are tested in test_ladder_anchors."""
+    settings.BOT_LADDER_ANCHORS = ()
+
+
 @pytest.fixture
 def queued(monkeypatch):
     calls: list[list[int]] = []
@@ -135,5 +141,5 @@ def test_ladder_task_schedules_every_game(queued):
     from bots import tasks
 
     active_bots(2)
-    assert tasks.ladder_schedule() == {"duelo": 2}
+    assert tasks.ladder_schedule()["duelo"] == 2
     assert tasks.ladder_schedule() == {}

@@ -44,6 +44,7 @@ __all__ = [
 # error cannot break the others.
 _PACKAGES: dict[str, str] = {
     "duelo": "gameplay.rules.duelo",
+    "kungfu2013": "gameplay.rules.kungfu2013",
 }
 _INSTANCES: dict[str, Game] = {}
 

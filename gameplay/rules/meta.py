@@ -8,7 +8,7 @@ a game means adding its package and one line in the registry
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,12 @@ class GameMeta:
 
     ``heuristic`` names a module with ``choose(ctx, rng) -> action id`` (the
     heuristic bot's strategy); ``rollout`` a module with ``policy(state, seat, ids,
-    rng) -> action id`` (ISMCTS playouts). Modules are named, not imported, so a
-    game's bot code loads only when a bot plays it.
+    rng) -> action id`` (ISMCTS playouts); ``evaluate`` a module with
+    ``evaluate(state) -> {seat: share}``, the estimate ISMCTS backs up when a
+    playout is cut off after ``max_rollout_steps``. ``ismcts`` holds the game's
+    defaults for the ISMCTS options a caller leaves unset (``max_rollout_steps``,
+    ``heuristic_plies``). Modules are named, not imported, so a game's bot code
+    loads only when a bot plays it.
     """
 
     publisher: str
@@ -45,3 +49,5 @@ class GameMeta:
     table_options: tuple[TableOption, ...] = ()
     heuristic: str | None = None
     rollout: str | None = None
+    evaluate: str | None = None
+    ismcts: dict[str, int] = field(default_factory=dict)

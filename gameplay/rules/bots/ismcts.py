@@ -54,10 +54,25 @@ from gameplay.rules.bots.base import MASK63, DecisionContext, check_options, mak
 from gameplay.rules.bots.heuristic import Strategy, strategy_for
 
 RolloutPolicy = Callable[[State, int, list[str], random.Random], str]
+Evaluator = Callable[[State], dict[int, float]]
 
 
 def _uniform(state: State, seat: int, ids: list[str], rng: random.Random) -> str:
     return ids[int(rng.random() * len(ids))]
+
+
+DEFAULT_MAX_ROLLOUT_STEPS = 2000
+_MAY_BE_UNSET = ("iterations", "time_limit", "max_rollout_steps", "heuristic_plies")
+DEFAULT_HEURISTIC_PLIES = 8
+
+
+def evaluator_for(game_id: str) -> Evaluator | None:
+    """The game's cut-off estimate (``META.evaluate``), or None: a playout cut
+    short then counts as a loss for everyone."""
+    module = game_meta(game_id).evaluate
+    if module is None:
+        return None
+    return importlib.import_module(module).evaluate
 
 
 def rollout_policy_for(game_id: str) -> RolloutPolicy:
@@ -110,9 +125,9 @@ class ISMCTSBot:
         iterations: int | None = 200,
         time_limit: float | None = None,
         exploration: float = 0.7,
-        max_rollout_steps: int = 2000,
+        max_rollout_steps: int | None = None,
         variant: str = "mo",
-        heuristic_plies: int = 8,
+        heuristic_plies: int | None = None,
         opponent_model: str = "heuristic",
         opponent_noise: float = 0.0,
         heuristic_margin: float = 0.3,
@@ -131,7 +146,9 @@ class ISMCTSBot:
                 "opponent_noise": opponent_noise,
                 "heuristic_margin": heuristic_margin,
             }.items()
-            if v is not None or k not in ("iterations", "time_limit")
+            if v is not None
+            or k
+            not in ("iterations", "time_limit", "max_rollout_steps", "heuristic_plies")
         }
         check_options(self.name, {**opts, **unknown}, self.OPTIONS)
         if iterations is not None and iterations < 1:
@@ -144,13 +161,13 @@ class ISMCTSBot:
             raise ValueError(
                 f"bot 'ismcts' exploration must be >= 0, got {exploration}"
             )
-        if max_rollout_steps < 1:
+        if max_rollout_steps is not None and max_rollout_steps < 1:
             raise ValueError("bot 'ismcts' max_rollout_steps must be >= 1")
         if variant not in ("mo", "so"):
             raise ValueError(
                 f"bot 'ismcts' variant must be 'mo' or 'so', got {variant!r}"
             )
-        if heuristic_plies < 0:
+        if heuristic_plies is not None and heuristic_plies < 0:
             raise ValueError("bot 'ismcts' heuristic_plies must be >= 0")
         self.variant = variant
         if opponent_model not in ("heuristic", "search"):
@@ -211,7 +228,17 @@ class ISMCTSBot:
         game = ctx.game
         rng = make_rng(ctx.seed)
         rollout = rollout_policy_for(game.id)
+        # Options left unset take the game's tuning (META.ismcts), then the
+        # global defaults: playouts that suit one game can be far too long or
+        # too short for another.
+        tuned = game_meta(game.id).ismcts
         plies = self.heuristic_plies
+        if plies is None:
+            plies = tuned.get("heuristic_plies", DEFAULT_HEURISTIC_PLIES)
+        max_steps = self.max_rollout_steps
+        if max_steps is None:
+            max_steps = tuned.get("max_rollout_steps", DEFAULT_MAX_ROLLOUT_STEPS)
+        evaluate = evaluator_for(game.id)
         strategy = heuristic_strategy(game.id)
         if strategy is None:
             plies = 0
@@ -305,7 +332,7 @@ class ISMCTSBot:
             # Rollout: the first plies by the game's heuristic (each seat seeing
             # only its own observation of the sample), the rest by the cheap policy.
             steps = 0
-            while not is_over(state) and steps < self.max_rollout_steps:
+            while not is_over(state) and steps < max_steps:
                 seat = actors(state)[0]
                 ids = legal_ids(state, seat)
                 if len(ids) == 1:
@@ -319,7 +346,11 @@ class ISMCTSBot:
                     aid = rollout(state, seat, ids, rng)
                 state, _ = apply(state, seat, aid)
                 steps += 1
-            share = rewards(game, state) if is_over(state) else {}
+            if is_over(state):
+                share = rewards(game, state)
+            else:
+                # Cut off: the game's estimate of each seat's chances, if any.
+                share = evaluate(state) if evaluate is not None else {}
             # Backpropagation: every edge earns the reward of the seat that chose it.
             for path in paths:
                 for n in path:

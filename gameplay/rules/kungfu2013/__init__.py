@@ -1,0 +1,47 @@
+"""Kung Fu (White Goblin Games, 2013), 2 players: attack and block.
+
+The package holds everything about this one game: the card list (:mod:`.cards`,
+our design), the engine (:mod:`.engine`), the heuristic bot's strategy
+(:mod:`.heuristic`), the ISMCTS playout policy (:mod:`.rollout`) and :data:`META`,
+which the platform reads through :func:`gameplay.rules.game_meta`.
+"""
+
+from __future__ import annotations
+
+from gameplay.rules.kungfu2013.engine import (
+    CARDS,
+    RULES_VERSION,
+    KungFu2013Game,
+)
+from gameplay.rules.meta import GameMeta, TableOption
+
+__all__ = ["CARDS", "ENGINE", "META", "RULES_VERSION", "KungFu2013Game"]
+
+META = GameMeta(
+    publisher="White Goblin Games, 2013",
+    summary=(
+        "Two masters trade attacks and blocks with ten life each. Keep the "
+        "initiative or pass it for cards, attack face up or face down, and spend "
+        "the power coins of cards left in front of you on special effects."
+    ),
+    table_options=(
+        TableOption(
+            "life",
+            "Starting life",
+            "int",
+            10,
+            min_value=5,
+            max_value=10,
+            help_text="Life tokens each player starts with (the box has 20).",
+        ),
+    ),
+    heuristic="gameplay.rules.kungfu2013.heuristic",
+    rollout="gameplay.rules.kungfu2013.rollout",
+    evaluate="gameplay.rules.kungfu2013.rollout",
+    # A game to the end is ~150 decisions under the playout policy; a few
+    # rounds and the life-based estimate judge a move as well, far cheaper.
+    ismcts={"max_rollout_steps": 40, "heuristic_plies": 4},
+)
+
+#: The engine class the registry instantiates (one shared, stateless instance).
+ENGINE = KungFu2013Game

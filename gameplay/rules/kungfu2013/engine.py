@@ -1,0 +1,1087 @@
+"""Kung Fu (White Goblin Games, 2013): the complete rules as a state machine.
+
+Representation, chosen for speed and a lossless JSON round trip:
+
+* A card is one character of ``ALPHABET``: the first 30 are the red attack cards,
+  the last 30 the blue block cards, each colour ordered by value, so sorting a
+  hand's characters sorts it by value. Observations and action ids use the
+  readable codes (``r06``, ``b17``) of ``cards.py``.
+* Hands, decks, discard piles and the coin cards in front of each player are
+  strings (immutable), so cloning a state copies a dict and a few short lists.
+  A deck string runs bottom to top: the top card is ``deck[-1]``.
+* The round is a stack of small tasks (``todo``, the next one last). Automatic
+  tasks (a forced draw, an unaffordable effect, the outcome arithmetic) run at
+  once inside ``apply``; a task that needs a decision sets ``phase`` and
+  ``actor`` and waits. So every rule is one decision at a time, and the state
+  says exactly what is pending.
+
+Every reading of an ambiguous rule is listed, with the rulebook words it reads,
+in ``docs/rules/kungfu2013.md``; comments here name the reading briefly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gameplay.rules import rng as _rng
+from gameplay.rules.base import Action, Event, State
+from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+from gameplay.rules.kungfu2013.cards import ATTACK_CARDS, BLOCK_CARDS, EFFECTS
+
+RULES_VERSION = "kungfu2013-1"
+START_LIFE = 10
+LIFE_TOKENS = 20  # the box holds 20; a heal takes tokens from the supply
+DEFAULT_MAX_ROUNDS = 200
+
+ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx"
+FIRST_BLUE = "U"  # characters below it are red
+
+
+def _build() -> tuple[dict[str, dict[str, Any]], dict[str, str], str, str]:
+    """Card table keyed by character, code -> character, and the two full decks."""
+    table: dict[str, dict[str, Any]] = {}
+    by_code: dict[str, str] = {}
+    decks = []
+    i = 0
+    for colour, rows in (("red", ATTACK_CARDS), ("blue", BLOCK_CARDS)):
+        chars = ""
+        # Value order inside a colour makes sorted(hand) a value-ordered menu.
+        for row in sorted(rows, key=lambda r: (r[2], r[3] or r[2], r[0])):
+            code, name, value, rise, coins, effect, cost, on_hit = row
+            ch = ALPHABET[i]
+            i += 1
+            table[ch] = {
+                "code": code,
+                "name": name,
+                "colour": colour,
+                "value": value,
+                "rise": rise,
+                "coins": coins,
+                "effect": effect,
+                "cost": cost,
+                "on_hit": on_hit,
+                "text": EFFECTS[effect] if effect else None,
+            }
+            by_code[code] = ch
+            chars += ch
+        decks.append(chars)
+    return table, by_code, decks[0], decks[1]
+
+
+CARDS, BY_CODE, RED_DECK, BLUE_DECK = _build()
+assert len(RED_DECK) == len(BLUE_DECK) == 30
+assert all((c < FIRST_BLUE) == (CARDS[c]["colour"] == "red") for c in CARDS)
+CODE = {ch: c["code"] for ch, c in CARDS.items()}
+VALUE = {ch: c["value"] for ch, c in CARDS.items()}
+RISE = {ch: c["rise"] for ch, c in CARDS.items()}
+COINS = {ch: c["coins"] for ch, c in CARDS.items()}
+EFFECT = {ch: c["effect"] for ch, c in CARDS.items()}
+COST = {ch: c["cost"] for ch, c in CARDS.items()}
+ON_HIT = {ch: c["on_hit"] for ch, c in CARDS.items()}
+
+# Phases: which decision is pending.
+INITIATIVE = "initiative"  # the initiative holder keeps it or passes it
+DRAW = "draw"  # draw one card: from the red or the blue deck?
+ATTACK = "attack"  # the attacker chooses an attack card
+FACE = "face"  # ... then face up or face down
+BLOCK = "block"  # the defender must play a block card
+EFFECT_PHASE = "effect"  # activate the special effect of your card?
+PAY = "pay"  # ... discard which coin card in front of you next
+TARGET = "target"  # which coin card in front of the opponent is discarded
+REWARD = "reward"  # the defender won: draw the difference or take the initiative
+OVER = "over"
+
+PROMPTS = {
+    INITIATIVE: "keep the initiative and attack, or pass it (you draw three)",
+    DRAW: "draw a card from the red or the blue deck",
+    ATTACK: "choose an attack card",
+    FACE: "play the attack card face up or face down",
+    BLOCK: "choose a block card",
+    EFFECT_PHASE: "activate the special effect of your card?",
+    PAY: "choose a power-coin card in front of you to pay with",
+    TARGET: "choose the opponent's power-coin card to discard",
+    REWARD: "you won the defence: draw the difference or take the initiative",
+    OVER: "the game is over",
+}
+
+KEY = ("0", "1")  # seat -> key of an event's private part
+
+
+def view(ch: str) -> dict[str, Any]:
+    """A card as observations and events show it (a fresh dict)."""
+    return dict(CARDS[ch])
+
+
+def _label_card(ch: str) -> str:
+    c = CARDS[ch]
+    value = f"{c['value']}->{c['rise']}" if c["rise"] is not None else c["value"]
+    return f"{c['name']} ({value})"
+
+
+def _action_info() -> dict[str, Action]:
+    info: dict[str, Action] = {
+        "initiative:keep": {
+            "type": "initiative",
+            "choice": "keep",
+            "label": "Keep the initiative and attack",
+        },
+        "initiative:pass": {
+            "type": "initiative",
+            "choice": "pass",
+            "label": "Pass the initiative (you draw three cards)",
+        },
+        "draw:red": {"type": "draw", "deck": "red", "label": "Draw from the red deck"},
+        "draw:blue": {
+            "type": "draw",
+            "deck": "blue",
+            "label": "Draw from the blue deck",
+        },
+        "face:up": {"type": "face", "face": "up", "label": "Play it face up"},
+        "face:down": {
+            "type": "face",
+            "face": "down",
+            "label": "Play it face down (the defender draws one card)",
+        },
+        "effect:skip": {
+            "type": "effect",
+            "use": False,
+            "label": "Do not activate the special effect",
+        },
+        "effect:use": {
+            "type": "effect",
+            "use": True,
+            "label": "Activate the special effect (pay its coins)",
+        },
+        "reward:draw": {
+            "type": "reward",
+            "choice": "draw",
+            "label": "Draw as many cards as the difference",
+        },
+        "reward:initiative": {
+            "type": "reward",
+            "choice": "initiative",
+            "label": "Take the initiative (your opponent draws three)",
+        },
+    }
+    for ch in ALPHABET:
+        code = CODE[ch]
+        label = _label_card(ch)
+        if ch < FIRST_BLUE:
+            info[f"attack:{code}"] = {
+                "type": "attack",
+                "card": code,
+                "label": f"Attack with {label}",
+            }
+        else:
+            info[f"block:{code}"] = {
+                "type": "block",
+                "card": code,
+                "label": f"Block with {label}",
+            }
+        info[f"pay:{code}"] = {
+            "type": "pay",
+            "card": code,
+            "label": f"Pay with {CARDS[ch]['name']} ({COINS[ch]} coins)",
+        }
+        info[f"target:{code}"] = {
+            "type": "target",
+            "card": code,
+            "label": f"Discard the opponent's {CARDS[ch]['name']} ({COINS[ch]} coins)",
+        }
+    for aid, a in info.items():
+        a["id"] = aid
+    return info
+
+
+ACTION_INFO = _action_info()
+ATTACK_ID = {ch: f"attack:{CODE[ch]}" for ch in RED_DECK}
+BLOCK_ID = {ch: f"block:{CODE[ch]}" for ch in BLUE_DECK}
+PAY_ID = {ch: f"pay:{CODE[ch]}" for ch in ALPHABET}
+TARGET_ID = {ch: f"target:{CODE[ch]}" for ch in ALPHABET}
+ARG = {aid: BY_CODE.get(aid.split(":", 1)[1]) for aid in ACTION_INFO}
+
+_OPTIONS = ("players", "start", "life", "max_rounds", "red_deck", "blue_deck")
+
+
+_NO_BLUE = str.maketrans("", "", BLUE_DECK)
+_NO_RED = str.maketrans("", "", RED_DECK)
+
+
+def _reds(hand: str) -> str:
+    return hand.translate(_NO_BLUE)
+
+
+def _blues(hand: str) -> str:
+    return hand.translate(_NO_RED)
+
+
+def _has_red(hand: str) -> bool:
+    return bool(hand) and min(hand) < FIRST_BLUE
+
+
+def _has_blue(hand: str) -> bool:
+    return bool(hand) and max(hand) >= FIRST_BLUE
+
+
+def _can_draw(s: State) -> bool:
+    return bool(s["rdeck"] or s["bdeck"] or s["rdisc"] or s["bdisc"])
+
+
+def _coins(front: str) -> int:
+    return sum(COINS[c] for c in front)
+
+
+# ---------------------------------------------------------------------------
+# Menus: the first entry of every menu is the documented timeout default.
+
+
+def _ids(s: State) -> list[str]:
+    ph = s["phase"]
+    a = s["actor"]
+    if ph == DRAW:
+        # Default: the colour you hold fewer of (ties: blue, the cautious colour).
+        hand = s["hands"][a]
+        r = len(_reds(hand))
+        if r < len(hand) - r:
+            return ["draw:red", "draw:blue"]
+        return ["draw:blue", "draw:red"]
+    if ph == INITIATIVE:
+        return ["initiative:keep", "initiative:pass"]
+    if ph == ATTACK:
+        return [ATTACK_ID[c] for c in sorted(_reds(s["hands"][a]))]
+    if ph == FACE:
+        return ["face:up", "face:down"]
+    if ph == BLOCK:
+        blues = sorted(_blues(s["hands"][a]))
+        b = s["b"]
+        if b["face"] == "u":
+            # Default: the weakest block that still stops the face-up attack at
+            # its printed value, else the weakest block.
+            need = VALUE[b["ac"]]
+            stop = [c for c in blues if VALUE[c] >= need]
+            if stop:
+                first = stop[0]
+                blues.remove(first)
+                blues.insert(0, first)
+        return [BLOCK_ID[c] for c in blues]
+    if ph == EFFECT_PHASE:
+        return ["effect:skip", "effect:use"]
+    if ph == PAY:
+        front = sorted(s["front"][a], key=lambda c: (COINS[c], c))
+        return [PAY_ID[c] for c in front]
+    if ph == TARGET:
+        front = sorted(s["front"][1 - a], key=lambda c: (-COINS[c], c))
+        return [TARGET_ID[c] for c in front]
+    if ph == REWARD:
+        return ["reward:draw", "reward:initiative"]
+    return []
+
+
+# ---------------------------------------------------------------------------
+# Helpers that change the state (``s`` is always a private clone).
+
+
+def _ev(type_: str, public: dict[str, Any], private: dict | None = None) -> Event:
+    return {"type": type_, "public": public, "private": private or {}}
+
+
+def _draw_one(s: State, ev: list[Event], seat: int, colour: str) -> None:
+    """Draw one card from ``colour``'s deck (reshuffling its discard pile if empty)."""
+    dk = "rdeck" if colour == "red" else "bdeck"
+    deck = s[dk]
+    if not deck:
+        dp = "rdisc" if colour == "red" else "bdisc"
+        pile = s[dp]
+        if not pile:
+            return
+        s["rng"], deck = _rng.shuffled(s["rng"], pile)
+        s[dp] = ""
+        ev.append(_ev("reshuffle", {"deck": colour, "cards": len(deck)}))
+    card = deck[-1]
+    s[dk] = deck[:-1]
+    s["hands"][seat] += card
+    ev.append(
+        _ev(
+            "draw",
+            {"seat": seat, "deck": colour},
+            {KEY[seat]: {"card": view(card)}},
+        )
+    )
+
+
+def _discard(s: State, card: str) -> None:
+    if card < FIRST_BLUE:
+        s["rdisc"] += card
+    else:
+        s["bdisc"] += card
+
+
+def _change_initiative(s: State, ev: list[Event], reason: str) -> None:
+    """The initiative passes; the new defender draws three (pushed as a task)."""
+    old = s["init"]
+    s["init"] = 1 - old
+    ev.append(_ev("initiative", {"from": old, "to": 1 - old, "reason": reason}))
+    s["todo"].append(["draw", old, 3])
+
+
+def _finish(s: State, ev: list[Event], reason: str) -> None:
+    life = s["life"]
+    if life[0] == life[1]:
+        winners, placements = [0, 1], [1, 1]
+    else:
+        w = 0 if life[0] > life[1] else 1
+        winners, placements = [w], [1, 2] if w == 0 else [2, 1]
+    s["result"] = {
+        "winners": winners,
+        "placements": placements,
+        "scores": {"life": list(life)},
+        "reason": reason,
+    }
+    s["phase"] = OVER
+    s["actor"] = -1
+    s["todo"] = []
+    ev.append(
+        _ev(
+            "game_over",
+            {"winners": winners, "life": list(life), "reason": reason},
+        )
+    )
+
+
+def _new_battle(attacker: int) -> dict[str, Any]:
+    return {
+        "a": attacker,
+        "ac": "",  # attack card
+        "face": "",  # "u" up, "d" down, "" not chosen yet
+        "bc": "",  # block card
+        "blocked": False,  # the block step is over
+        "null": "",  # the block card the attacker's effect discarded
+        "act": [False, False],  # special effect activated, per seat
+        "av": 0,
+        "bv": 0,
+        "hit": False,  # the attacker's on-hit effect is pending
+        "dmg": 0,
+        "flip": [],  # seats whose "initiative changes" effect is active
+    }
+
+
+def _resolve_effect(s: State, ev: list[Event], seat: int, effect: str) -> None:
+    """One effect, at once (pushing a task when it needs decisions)."""
+    opp = 1 - seat
+    if effect == "draw3":
+        s["todo"].append(["draw", seat, 3])
+    elif effect == "heal2":
+        life = s["life"]
+        # Reading: life comes from the 20-token supply (tokens lost so far).
+        gain = min(2, LIFE_TOKENS - life[0] - life[1])
+        life[seat] += gain
+        ev.append(_ev("heal", {"seat": seat, "gain": gain, "life": life[seat]}))
+    elif effect == "discard2":
+        hand = s["hands"][opp]
+        gone = []
+        for _ in range(2):
+            if not hand:
+                break
+            s["rng"], j = _rng.randbelow(s["rng"], len(hand))
+            card = hand[j]
+            hand = hand[:j] + hand[j + 1 :]
+            _discard(s, card)
+            gone.append(view(card))
+        s["hands"][opp] = hand
+        ev.append(_ev("hand_discard", {"seat": opp, "cards": gone}))
+    elif effect == "break_coin":
+        front = s["front"][opp]
+        if len(front) > 1:
+            s["todo"].append(["target", seat])
+        elif front:
+            _break_coin(s, ev, opp, front)
+        else:
+            ev.append(_ev("effect_ignored", {"seat": seat, "effect": effect}))
+    elif effect == "no_block":
+        s["noblk"][opp] = s["round"] + 1
+        ev.append(_ev("no_block", {"seat": opp, "round": s["round"] + 1}))
+    elif effect == "nullify":
+        b = s["b"]
+        if b["bc"]:
+            b["null"] = card = b["bc"]
+            b["bc"] = ""
+            _discard(s, card)
+            ev.append(_ev("block_discarded", {"seat": opp, "card": view(card)}))
+        else:
+            ev.append(_ev("effect_ignored", {"seat": seat, "effect": effect}))
+    elif effect == "initiative":
+        s["b"]["flip"] = s["b"]["flip"] + [seat]
+
+
+def _break_coin(s: State, ev: list[Event], owner: int, card: str) -> None:
+    s["front"][owner] = s["front"][owner].replace(card, "")
+    _discard(s, card)
+    ev.append(_ev("coin_card_discarded", {"seat": owner, "card": view(card)}))
+
+
+def _run(s: State, ev: list[Event]) -> None:
+    """Run automatic tasks until one needs a decision (or the game ends)."""
+    todo = s["todo"]
+    hands = s["hands"]
+    while todo:
+        t = todo[-1]
+        kind = t[0]
+        if kind == "draw":
+            seat, n = t[1], t[2]
+            if n <= 0:
+                todo.pop()
+                continue
+            red = bool(s["rdeck"] or s["rdisc"])
+            blue = bool(s["bdeck"] or s["bdisc"])
+            if red and blue:
+                s["phase"], s["actor"] = DRAW, seat
+                return
+            todo.pop()
+            if not (red or blue):
+                continue  # nothing left to draw anywhere: the draw is lost
+            if n > 1:
+                todo.append(["draw", seat, n - 1])
+            _draw_one(s, ev, seat, "red" if red else "blue")
+        elif kind == "round":
+            todo.pop()
+            if s["round"] >= s["cfg"]["max_rounds"]:
+                _finish(s, ev, "round_limit")
+                return
+            s["round"] += 1
+            s["b"] = _new_battle(s["init"])
+            ev.append(_ev("round", {"round": s["round"], "initiative": s["init"]}))
+            todo.append(["init"])
+        elif kind == "init":
+            h = s["init"]
+            if not _has_red(hands[h]):
+                if not _has_red(hands[1 - h]) and not _can_draw(s):
+                    # Reading: nobody can ever attack again.
+                    _finish(s, ev, "no_attack_possible")
+                    return
+                _change_initiative(s, ev, "no_attack_card")
+                continue
+            if _can_draw(s):
+                s["phase"], s["actor"] = INITIATIVE, h
+                return
+            # Reading: a voluntary change needs a card left for the new defender.
+            todo.pop()
+            todo.append(["attack"])
+        elif kind == "attack":
+            s["b"]["a"] = s["init"]
+            s["phase"], s["actor"] = ATTACK, s["init"]
+            return
+        elif kind == "face":
+            s["phase"], s["actor"] = FACE, s["b"]["a"]
+            return
+        elif kind == "block":
+            b = s["b"]
+            d = 1 - b["a"]
+            if _has_blue(hands[d]) and s["noblk"][d] != s["round"]:
+                s["phase"], s["actor"] = BLOCK, d
+                return
+            todo.pop()
+            reason = "no_block_card" if not _has_blue(hands[d]) else "no_block_effect"
+            ev.append(_ev("no_block_played", {"seat": d, "reason": reason}))
+            _after_block(s, ev)
+        elif kind == "effect":
+            seat = t[1]
+            b = s["b"]
+            card = b["ac"] if seat == b["a"] else b["bc"]
+            cost = COST[card] if card else None
+            if cost is None or _coins(s["front"][seat]) < cost:
+                todo.pop()
+                continue
+            s["phase"], s["actor"] = EFFECT_PHASE, seat
+            return
+        elif kind == "pay":
+            seat, due = t[1], t[2]
+            front = s["front"][seat]
+            if due <= 0:
+                todo.pop()
+                continue
+            if len(front) == 1:
+                todo.pop()
+                _pay(s, ev, seat, front, due)
+                continue
+            s["phase"], s["actor"] = PAY, seat
+            return
+        elif kind == "resolve":
+            todo.pop()
+            _activate(s, ev, t[1])
+        elif kind == "target":
+            s["phase"], s["actor"] = TARGET, t[1]
+            return
+        elif kind == "reward":
+            s["phase"], s["actor"] = REWARD, 1 - s["b"]["a"]
+            return
+        elif kind == "outcome":
+            todo.pop()
+            if _outcome(s, ev):
+                return
+        elif kind == "hit":
+            todo.pop()
+            b = s["b"]
+            if b["hit"] and b["dmg"] > 0:
+                a = b["a"]
+                ev.append(_ev("on_hit", {"seat": a, "card": view(b["ac"])}))
+                _resolve_effect(s, ev, a, EFFECT[b["ac"]])
+        elif kind == "cleanup":
+            todo.pop()
+            _cleanup(s, ev)
+        else:  # pragma: no cover - a corrupted state
+            raise GameError(f"unknown task {t!r}")
+
+
+def _after_block(s: State, ev: list[Event]) -> None:
+    """Both cards are down: reveal a face-down attack, then effects and outcome."""
+    b = s["b"]
+    b["blocked"] = True
+    if b["face"] == "d":
+        ev.append(_ev("reveal", {"seat": b["a"], "card": view(b["ac"])}))
+    d = 1 - b["a"]
+    s["todo"] += [["cleanup"], ["hit"], ["outcome"], ["effect", d], ["effect", b["a"]]]
+
+
+def _pay(s: State, ev: list[Event], seat: int, card: str, due: int) -> None:
+    s["front"][seat] = s["front"][seat].replace(card, "")
+    _discard(s, card)
+    ev.append(_ev("pay", {"seat": seat, "card": view(card), "coins": COINS[card]}))
+    if due - COINS[card] > 0:
+        s["todo"].append(["pay", seat, due - COINS[card]])
+
+
+def _activate(s: State, ev: list[Event], seat: int) -> None:
+    """The card's special effects happen (paid already): rise and/or its effect."""
+    b = s["b"]
+    card = b["ac"] if seat == b["a"] else b["bc"]
+    b["act"] = b["act"][:]
+    b["act"][seat] = True
+    ev.append(_ev("activate", {"seat": seat, "card": view(card)}))
+    effect = EFFECT[card]
+    if effect is not None:
+        if ON_HIT[card]:
+            b["hit"] = True  # waits for the outcome: only if the opponent loses life
+        else:
+            _resolve_effect(s, ev, seat, effect)
+
+
+def _value(b: dict[str, Any], card: str, seat: int) -> int:
+    if b["act"][seat] and RISE[card] is not None:
+        return RISE[card]
+    return VALUE[card]
+
+
+def _outcome(s: State, ev: list[Event]) -> bool:
+    """Phase D. Returns True when a decision (the defender's reward) is pending."""
+    b = s["b"]
+    a = b["a"]
+    d = 1 - a
+    av = _value(b, b["ac"], a)
+    bv = _value(b, b["bc"], d) if b["bc"] else 0
+    b["av"], b["bv"] = av, bv
+    if av > bv:
+        life = s["life"]
+        dmg = min(av - bv, life[d])
+        life[d] -= dmg
+        b["dmg"] = dmg
+        ev.append(
+            _ev(
+                "outcome",
+                {"winner": a, "attack": av, "defence": bv, "damage": dmg},
+            )
+        )
+        ev.append(_ev("damage", {"seat": d, "amount": dmg, "life": life[d]}))
+        if life[d] <= 0:
+            _finish(s, ev, "knockout")
+            return True
+        return False
+    if av == bv:
+        ev.append(_ev("outcome", {"winner": None, "attack": av, "defence": bv}))
+        return False
+    ev.append(_ev("outcome", {"winner": d, "attack": av, "defence": bv}))
+    s["phase"], s["actor"] = REWARD, d
+    s["todo"].append(["reward"])
+    return True
+
+
+def _cleanup(s: State, ev: list[Event]) -> None:
+    """Played cards go to the discard piles, power-coin cards stay in front; then
+    the "initiative changes" effects, then the next round."""
+    b = s["b"]
+    a = b["a"]
+    d = 1 - a
+    kept = []
+    gone = []
+    for seat, card in ((a, b["ac"]), (d, b["bc"])):
+        if not card:
+            continue
+        if COINS[card]:
+            s["front"][seat] += card
+            kept.append([seat, view(card)])
+        else:
+            _discard(s, card)
+            gone.append(view(card))
+    ev.append(_ev("cleanup", {"discarded": gone, "to_front": kept}))
+    b["ac"] = b["bc"] = b["null"] = ""
+    s["todo"].append(["round"])
+    for _ in b["flip"]:
+        _change_initiative(s, ev, "effect")
+    b["flip"] = []
+
+
+# ---------------------------------------------------------------------------
+# Decision handlers: (state, events, seat, card or None, action id).
+
+
+def _h_draw(s: State, ev: list[Event], seat: int, card: str | None, aid: str) -> None:
+    t = s["todo"].pop()
+    if t[2] > 1:
+        s["todo"].append(["draw", seat, t[2] - 1])
+    _draw_one(s, ev, seat, aid[5:])
+
+
+def _h_initiative(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+    if aid == "initiative:keep":
+        s["todo"].pop()
+        s["todo"].append(["attack"])
+        ev.append(_ev("keep_initiative", {"seat": seat}))
+    else:
+        _change_initiative(s, ev, "pass")
+
+
+def _h_attack(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+    assert card is not None
+    s["hands"][seat] = s["hands"][seat].replace(card, "")
+    b = s["b"]
+    b["ac"] = card
+    s["todo"][-1] = ["face"]
+
+
+def _h_face(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+    b = s["b"]
+    todo = s["todo"]
+    todo[-1] = ["block"]
+    if aid == "face:up":
+        b["face"] = "u"
+        ev.append(_ev("attack", {"seat": seat, "face": "up", "card": view(b["ac"])}))
+    else:
+        b["face"] = "d"
+        ev.append(
+            _ev(
+                "attack",
+                {"seat": seat, "face": "down", "card": None},
+                {KEY[seat]: {"card": view(b["ac"])}},
+            )
+        )
+        todo.append(["draw", 1 - seat, 1])
+
+
+def _h_block(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+    assert card is not None
+    s["hands"][seat] = s["hands"][seat].replace(card, "")
+    s["b"]["bc"] = card
+    s["todo"].pop()
+    ev.append(_ev("block", {"seat": seat, "card": view(card)}))
+    _after_block(s, ev)
+
+
+def _h_effect(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+    s["todo"].pop()
+    if aid == "effect:skip":
+        ev.append(_ev("effect_skipped", {"seat": seat}))
+        return
+    b = s["b"]
+    mine = b["ac"] if seat == b["a"] else b["bc"]
+    s["todo"].append(["resolve", seat])
+    if COST[mine]:
+        s["todo"].append(["pay", seat, COST[mine]])
+
+
+def _h_pay(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+    assert card is not None
+    due = s["todo"].pop()[2]
+    _pay(s, ev, seat, card, due)
+
+
+def _h_target(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+    assert card is not None
+    s["todo"].pop()
+    _break_coin(s, ev, 1 - seat, card)
+
+
+def _h_reward(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+    s["todo"].pop()
+    b = s["b"]
+    ev.append(_ev("reward", {"seat": seat, "choice": aid[7:]}))
+    if aid == "reward:draw":
+        s["todo"].append(["draw", seat, b["bv"] - b["av"]])
+    else:
+        if s["init"] != seat:
+            _change_initiative(s, ev, "defence_won")
+
+
+_HANDLERS = {
+    DRAW: _h_draw,
+    INITIATIVE: _h_initiative,
+    ATTACK: _h_attack,
+    FACE: _h_face,
+    BLOCK: _h_block,
+    EFFECT_PHASE: _h_effect,
+    PAY: _h_pay,
+    TARGET: _h_target,
+    REWARD: _h_reward,
+}
+
+
+# ---------------------------------------------------------------------------
+# Configuration.
+
+
+def _stack(option: str, codes: Any, full: str, colour: str) -> str | None:
+    """A stacked deck: the listed codes on top (first = top), the rest shuffled."""
+    if codes is None:
+        return None
+    if not isinstance(codes, list) or any(
+        type(c) is not str or c not in BY_CODE for c in codes
+    ):
+        raise InvalidConfig(
+            f"{option} must be a list of {colour} card codes, top first "
+            f"(e.g. {CODE[full[0]]!r})"
+        )
+    chars = [BY_CODE[c] for c in codes]
+    wrong = [c for c, ch in zip(codes, chars, strict=True) if ch not in full]
+    if wrong:
+        raise InvalidConfig(f"{option} may hold only {colour} cards, got {wrong}")
+    if len(set(chars)) != len(chars):
+        raise InvalidConfig(f"{option} lists a card twice")
+    return "".join(chars)
+
+
+def _validate(config: Any) -> dict[str, Any]:
+    if not isinstance(config, dict):
+        raise InvalidConfig(f"config must be a dict, not {type(config).__name__}")
+    unknown = sorted(str(k) for k in config if k not in _OPTIONS)
+    if unknown:
+        raise InvalidConfig(
+            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}"
+        )
+    players = config.get("players", 2)
+    if players != 2 or type(players) is not int:
+        raise InvalidConfig(f"Kung Fu (2013) is for exactly 2 players, got {players!r}")
+    start = config.get("start", "random")
+    if not (start == "random" or (type(start) is int and start in (0, 1))):
+        raise InvalidConfig(f"start must be 'random', 0 or 1, got {start!r}")
+    life = config.get("life", START_LIFE)
+    if type(life) is not int or not 1 <= life <= LIFE_TOKENS // 2:
+        raise InvalidConfig(
+            f"life must be an integer from 1 to {LIFE_TOKENS // 2}, got {life!r}"
+        )
+    max_rounds = config.get("max_rounds", DEFAULT_MAX_ROUNDS)
+    if type(max_rounds) is not int or not 1 <= max_rounds <= 10_000:
+        raise InvalidConfig(
+            f"max_rounds must be an integer from 1 to 10000, got {max_rounds!r}"
+        )
+    red = config.get("red_deck")
+    blue = config.get("blue_deck")
+    _stack("red_deck", red, RED_DECK, "red")
+    _stack("blue_deck", blue, BLUE_DECK, "blue")
+    return {
+        "players": 2,
+        "start": start,
+        "life": life,
+        "max_rounds": max_rounds,
+        "red_deck": None if red is None else list(red),
+        "blue_deck": None if blue is None else list(blue),
+    }
+
+
+# ---------------------------------------------------------------------------
+# The engine object.
+
+
+class KungFu2013Game:
+    """Kung Fu (2013) behind the engine contract of ``gameplay.rules``."""
+
+    id = "kungfu2013"
+    name = "Kung Fu (2013)"
+    min_players = 2
+    max_players = 2
+    rules_version = RULES_VERSION
+
+    def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """Normalized config (every option present) or InvalidConfig."""
+        return _validate(config)
+
+    def setup(self, config: dict[str, Any], seed: int) -> State:
+        """Shuffle both decks, deal three of each colour, pick the starter."""
+        cfg = _validate(config)
+        if type(seed) is not int:
+            raise InvalidConfig(f"seed must be an integer, got {seed!r}")
+        r = _rng.seed_state(seed)
+        decks = []
+        for option, full in (("red_deck", RED_DECK), ("blue_deck", BLUE_DECK)):
+            top = _stack(option, cfg[option], full, "") or ""
+            rest = "".join(c for c in full if c not in top)
+            r, rest = _rng.shuffled(r, rest)
+            decks.append(rest + top[::-1])  # bottom -> top; first listed on top
+        if cfg["start"] == "random":
+            r, starter = _rng.randbelow(r, 2)
+        else:
+            starter = cfg["start"]
+        s: State = {
+            "game": self.id,
+            "rules_version": RULES_VERSION,
+            "cfg": cfg,
+            "rng": r,
+            "life": [cfg["life"], cfg["life"]],
+            "hands": ["", ""],
+            "rdeck": decks[0],
+            "bdeck": decks[1],
+            "rdisc": "",
+            "bdisc": "",
+            "front": ["", ""],
+            "init": starter,
+            "starter": starter,
+            "round": 0,
+            "noblk": [0, 0],
+            "b": _new_battle(starter),
+            "todo": [["round"]],
+            "phase": INITIATIVE,
+            "actor": starter,
+            "result": None,
+        }
+        # The deal: three from each deck to each player, starting player first.
+        for seat in (starter, 1 - starter):
+            for dk in ("rdeck", "bdeck"):
+                s["hands"][seat] += s[dk][-3:][::-1]
+                s[dk] = s[dk][:-3]
+        _run(s, [])
+        return s
+
+    # -- queries -----------------------------------------------------------
+
+    def _check(self, state: Any) -> None:
+        if not isinstance(state, dict) or state.get("rules_version") != RULES_VERSION:
+            found = state.get("rules_version") if isinstance(state, dict) else None
+            raise GameError(
+                f"not a {self.id} state of rules version {RULES_VERSION} "
+                f"(got {found!r})"
+            )
+
+    def actors(self, state: State) -> list[int]:
+        """The seat to act ([] once the game is over); never two at once."""
+        a = state["actor"]
+        return [] if a < 0 else [a]
+
+    def legal_action_ids(self, state: State, seat: int) -> list[str]:
+        """Fast path: just the ids, the first one being the timeout default."""
+        if seat != state["actor"] or state["actor"] < 0:
+            return []
+        return _ids(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """The menu for ``seat`` ([] when it is not that seat's decision)."""
+        return [dict(ACTION_INFO[i]) for i in self.legal_action_ids(state, seat)]
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        r = state["result"]
+        if r is None:
+            return None
+        return {
+            "winners": list(r["winners"]),
+            "placements": list(r["placements"]),
+            "scores": {"life": list(r["scores"]["life"])},
+            "reason": r["reason"],
+        }
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == OVER
+
+    def timeout_action(self, state: State, seat: int) -> str:
+        """The documented default when ``seat``'s clock runs out: the first entry.
+
+        Keep the initiative, draw the colour you hold fewer of, attack with the
+        weakest card face up, block with the weakest card that stops a face-up
+        attack, never activate an effect, pay with the smallest coin card,
+        discard the opponent's richest coin card, draw the difference.
+        """
+        ids = self.legal_action_ids(state, seat)
+        if not ids:
+            raise IllegalAction(f"seat {seat} has no decision to make now")
+        return ids[0]
+
+    # -- transitions ---------------------------------------------------------
+
+    def apply(
+        self, state: State, seat: int, action_id: str
+    ) -> tuple[State, list[Event]]:
+        """Apply one decision; never mutates ``state``.
+
+        Validation happens before any copy is made, so a refused action costs
+        nothing and leaves the caller's state exactly as it was.
+        """
+        if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
+            self._check(state)
+        if type(action_id) is not str:
+            raise IllegalAction(
+                f"malformed action {action_id!r}: an action is its string id, "
+                "e.g. 'initiative:keep'"
+            )
+        actor = state["actor"]
+        if actor < 0:
+            raise IllegalAction("the game is over; no more actions are accepted")
+        if seat != actor or type(seat) is not int:
+            raise IllegalAction(
+                f"seat {seat!r} may not act now: waiting for seat {actor} "
+                f"({PROMPTS[state['phase']]})"
+            )
+        ids = _ids(state)
+        if action_id not in ids:
+            raise IllegalAction(
+                f"action {action_id!r} is not legal for seat {seat} in phase "
+                f"{state['phase']!r} ({PROMPTS[state['phase']]}); legal: "
+                + ", ".join(ids)
+            )
+        s = self.clone(state)
+        ev: list[Event] = []
+        _HANDLERS[s["phase"]](s, ev, seat, ARG[action_id], action_id)
+        _run(s, ev)
+        return s, ev
+
+    def clone(self, state: State) -> State:
+        """A copy the engine may mutate: the dict, the short lists, the battle.
+
+        Cards are strings (immutable), tasks are replaced rather than edited, and
+        the battle's lists are replaced when they change, so this is all it takes.
+        """
+        s = state.copy()
+        s["hands"] = state["hands"][:]
+        s["front"] = state["front"][:]
+        s["life"] = state["life"][:]
+        s["noblk"] = state["noblk"][:]
+        s["todo"] = state["todo"][:]
+        s["b"] = state["b"].copy()
+        return s
+
+    # -- information ---------------------------------------------------------
+
+    def observe(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know now, built field by field from an allow-list.
+
+        Hidden: the opponent's hand (its size per colour is public, since the
+        two decks' backs differ and every draw names its deck), both decks'
+        order, a face-down attack card until the block is down (from everyone
+        but the attacker), and the RNG state.
+        """
+        if type(seat) is bool or (seat is not None and seat not in (0, 1)):
+            raise GameError(f"seat must be None, 0 or 1, got {seat!r}")
+        ph = state["phase"]
+        b = state["b"]
+        hands = state["hands"]
+        a = b["a"]
+        actor = state["actor"]
+        counts = []
+        for h in hands:
+            r = len(_reds(h))
+            counts.append({"red": r, "blue": len(h) - r})
+        battle = None
+        if ph != OVER or b["ac"]:
+            attack = None
+            if b["ac"] and (b["face"] == "u" or b["blocked"] or seat == a):
+                attack = view(b["ac"])
+            shown = b["face"] == "u" or b["blocked"]
+            battle = {
+                "attacker": a,
+                "defender": 1 - a,
+                "attack": attack,
+                "attack_played": bool(b["ac"]) and bool(b["face"]),
+                "face": {"u": "up", "d": "down"}.get(b["face"]),
+                "revealed": bool(b["ac"]) and shown,
+                "block": view(b["bc"] or b["null"]) if b["bc"] or b["null"] else None,
+                "block_done": b["blocked"],
+                "block_discarded": bool(b["null"]),
+                "activated": list(b["act"]),
+                "attack_value": (_value(b, b["ac"], a) if b["ac"] and shown else None),
+                "block_value": (
+                    _value(b, b["bc"], 1 - a)
+                    if b["bc"]
+                    else (0 if b["blocked"] else None)
+                ),
+                "on_hit_pending": b["hit"],
+                "initiative_changes": len(b["flip"]),
+            }
+        pending: dict[str, Any] = {}
+        if actor >= 0 and state["todo"]:
+            t = state["todo"][-1]
+            if ph == DRAW:
+                pending = {"draws": t[2]}
+            elif ph == PAY:
+                pending = {"coins_due": t[2]}
+            elif ph == REWARD:
+                pending = {"difference": b["bv"] - b["av"]}
+        front = state["front"]
+        return {
+            "game": self.id,
+            "rules_version": RULES_VERSION,
+            "seat": seat,
+            "players": 2,
+            "round": state["round"],
+            "max_rounds": state["cfg"]["max_rounds"],
+            "phase": ph,
+            "prompt": PROMPTS[ph],
+            "actors": [] if actor < 0 else [actor],
+            "pending": pending,
+            "life": list(state["life"]),
+            "initiative": state["init"],
+            "starter": state["starter"],
+            "hand": None if seat is None else [view(c) for c in sorted(hands[seat])],
+            "hand_counts": counts,
+            "decks": {"red": len(state["rdeck"]), "blue": len(state["bdeck"])},
+            "discards": {
+                "red": [view(c) for c in state["rdisc"]],
+                "blue": [view(c) for c in state["bdisc"]],
+            },
+            "front": [[view(c) for c in f] for f in front],
+            "coins": [_coins(f) for f in front],
+            # The round in which each player may not block (a "no block" effect),
+            # while it is still ahead.
+            "no_block_round": [
+                n if n >= state["round"] else None for n in state["noblk"]
+            ],
+            "battle": battle,
+            "result": self.result(state),
+        }
+
+    def determinize(self, state: State, seat: int, rng_seed: int) -> State:
+        """A full state ``seat`` cannot tell apart from ``state`` right now.
+
+        Kept: everything in ``seat``'s observation (own hand, piles, coin cards,
+        counts per colour). Re-dealt at random within each colour: the
+        opponent's hand, both decks, and a face-down attack card the seat has not
+        seen. The RNG is reseeded so future shuffles are unknown too.
+        """
+        s = self.clone(state)
+        b = s["b"]
+        opp = 1 - seat
+        hidden_attack = (
+            bool(b["ac"]) and seat != b["a"] and not (b["face"] == "u" or b["blocked"])
+        )
+        hand = s["hands"][opp]
+        opp_red = _reds(hand)
+        opp_blue = _blues(hand)
+        red_pool = opp_red + s["rdeck"] + (b["ac"] if hidden_attack else "")
+        blue_pool = opp_blue + s["bdeck"]
+        # Sorted first: the sample depends only on what ``seat`` knows.
+        r = _rng.seed_state(rng_seed)
+        r, red = _rng.shuffled(r, "".join(sorted(red_pool)))
+        r, blue = _rng.shuffled(r, "".join(sorted(blue_pool)))
+        nr, nb = len(opp_red), len(opp_blue)
+        s["hands"][opp] = red[:nr] + blue[:nb]
+        rest = red[nr:]
+        if hidden_attack:
+            b["ac"] = rest[-1]
+            rest = rest[:-1]
+        s["rdeck"] = rest
+        s["bdeck"] = blue[nb:]
+        s["rng"] = r
+        return s

@@ -135,6 +135,21 @@
       unreadBadge.hidden = state.unread === 0;
     }
 
+    /** The home page's "your games" row of this match follows its turns. */
+    function showGameRow(frame) {
+      var row = doc.querySelector('#your-games tr[data-match="' + frame.match + '"]');
+      if (!row || state.over[frame.match] && frame.status === "active") return;
+      var cell = row.querySelector("[data-turn]");
+      var mine = frame.status === "active" && frame.your_move;
+      row.classList.toggle("your-move", mine);
+      while (cell.firstChild) cell.removeChild(cell.firstChild);
+      var text = frame.status === "active" ? (mine ? "Your move" : "Opponent to move") : "Over";
+      var badge = doc.createElement("span");
+      badge.className = mine ? "badge live" : "badge";
+      badge.textContent = text;
+      cell.appendChild(badge);
+    }
+
     function atOwnLiveGame() {
       var m = win.KFA_MATCH;
       if (!m || m.seat === null || m.seat === undefined) return false;
@@ -233,6 +248,7 @@
         showUnread();
       } else if (frame.type === "turn") {
         if (state.turn(frame)) showTurns();
+        showGameRow(frame);
       } else if (frame.type === "match_started") {
         onStarted(frame);
       } else if (frame.type === "notification") {

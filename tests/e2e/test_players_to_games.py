@@ -136,9 +136,23 @@ def test_the_badge_counts_games_waiting_for_your_move_live(arena):
     expect(games.locator("tr.your-move")).to_have_count(2)
     for match in (first, second):
         expect(games.locator(f'a[href="/matches/{match.public_id}/"]')).to_be_visible()
-    # Resigning one game takes it off the badge without a reload.
-    server_side(services.match_resign, match_id=first.pk, user=me.user)
-    expect(badge.locator("[data-count]")).to_have_text("1")
+    # A move in one game takes it off the badge and the list without a reload.
+    _socket_open(me.page)
+    me.page.evaluate("() => { window.__sameDocument = true; }")
+    first.refresh_from_db()
+    action = get_game("duelo").legal_action_ids(first.state, 0)[0]
+    server_side(services.match_act, match_id=first.pk, user=me.user, action_id=action)
+    if _mover(first) != 0:
+        expect(badge.locator("[data-count]")).to_have_text("1")
+        expect(games.locator("tr.your-move")).to_have_count(1)
+    # Resigning the other ends it: off the badge, "Over" in the list.
+    server_side(services.match_resign, match_id=second.pk, user=me.user)
+    row = games.locator(f'tr[data-match="{second.public_id}"]')
+    expect(row.locator("[data-turn]")).to_have_text("Over")
+    expect(badge.locator("[data-count]")).to_have_text(
+        "0" if _mover(first) != 0 else "1"
+    )
+    assert me.page.evaluate("() => window.__sameDocument") is True
 
 
 def test_browser_notification_when_allowed_and_away(arena):

@@ -165,6 +165,20 @@
     this._timer("reconnect", delay, function () { self.connect(); });
   };
 
+  /**
+   * The browser says the network is gone: the socket will not notice for a
+   * while (until the ping times out), so close it now and show the table as
+   * offline; reconnecting starts when the browser is back online.
+   */
+  LiveClient.prototype.goOffline = function () {
+    var ws = this.ws;
+    if (!ws) return;
+    // The close handshake cannot finish without a network: act on it now
+    // (the close event that follows later finds this socket already gone).
+    ws.close(4000);
+    if (this.ws === ws && ws.onclose) ws.onclose({ code: 4000 });
+  };
+
   /** Skip the backoff wait (the browser came back online, the tab is visible). */
   LiveClient.prototype.reconnectNow = function () {
     if (this.stopped || this.ws) return;
@@ -308,7 +322,14 @@
       // events is null when the frame does not carry its step's events
       // (connect, presence); an array, even empty, is that step's own.
       var known = Array.isArray(frame.events);
-      var step = { version: v, seat: null, kind: "move", events: frame.events || [] };
+      // The frame names who made its step and how (a timeout's default choice).
+      var made = frame.step || {};
+      var step = {
+        version: v,
+        seat: made.seat === undefined ? null : made.seat,
+        kind: made.kind || "move",
+        events: frame.events || [],
+      };
       if (this.syncing) {
         if (known) this.buffered[v] = step;
       } else if (v === this.loggedVersion + 1 && known) {
@@ -322,6 +343,59 @@
     this.frame = frame;
     if (this.opts.onFrame) this.opts.onFrame(frame);
   };
+
+  // ---------------------------------------------------------------------------
+  // Pure helpers of the page (tested in node).
+
+  /**
+   * Whether `me` may claim the win now, by the server's own rule: every other
+   * seat still in the match is an absent person whose `claimable_at` (sent by
+   * the server: grace period after the disconnect, or after the start for a
+   * player who never connected) has passed. `serverNow` is the server's clock.
+   * -> {away, canClaim, waitMs}
+   */
+  function claimState(frame, me, serverNow) {
+    var seats = (frame && frame.seats) || [];
+    var others = seats.filter(function (s, i) { return i !== me && !s.forfeited; });
+    if (!others.length || others.some(function (s) { return !s.claimable_at; })) {
+      return { away: false, canClaim: false, waitMs: null };
+    }
+    var at = Math.max.apply(null, others.map(function (s) { return Date.parse(s.claimable_at); }));
+    var waitMs = at - serverNow;
+    return { away: true, canClaim: waitMs <= 0, waitMs: Math.max(0, waitMs) };
+  }
+
+  /** Server clock minus ours, from a frame's `server_time` (0 without one). */
+  function clockOffset(frame, nowMs) {
+    var t = frame && frame.server_time ? Date.parse(frame.server_time) : NaN;
+    return isNaN(t) ? 0 : t - nowMs;
+  }
+
+  var FORFEIT_TEXT = {
+    "time forfeit": " ran out of time and lost the match",
+    resigned: " resigned",
+    left: " left the match",
+    abandoned: " was away too long and lost the match",
+  };
+
+  /** A log line for a seat that forfeited ("Bruno ran out of time …; a bot plays on"). */
+  function forfeitText(name, seat) {
+    var text = name + (FORFEIT_TEXT[seat.forfeit_reason] || " is out of the match");
+    if (seat.replaced_by_bot) text += "; a bot plays on in that seat";
+    return text + ".";
+  }
+
+  /** The rating changes of a finished match as table rows. */
+  function ratingRows(changes) {
+    return (changes || []).map(function (c) {
+      var delta = Math.round(c.delta * 10) / 10;
+      return {
+        name: c.name, pool: c.pool, before: c.before, after: c.after,
+        delta: (delta > 0 ? "+" : delta < 0 ? "−" : "±") + Math.abs(delta),
+        up: delta > 0, down: delta < 0,
+      };
+    });
+  }
 
   // ---------------------------------------------------------------------------
   // The page.
@@ -348,10 +422,18 @@
     var initial = JSON.parse(initialEl.textContent);
     var seatOf = function (frame) { return frame.seat === undefined ? cfg.seat : frame.seat; };
     var baseTitle = doc.title;
-    var awaySince = {};
-    var GRACE_MS = 60000;
     var errorTimer = null;
     var client;
+    // Server clock minus ours: claim countdowns run on the server's clock.
+    var offset = clockOffset(initial, Date.now());
+    // The turn being built (a card, then a face) before anything is sent, and
+    // the decisions still to send once the server asks for them, in order.
+    var stage = null;
+    var stageVersion = null;
+    var plan = [];
+    var autoSentVersion = -1;
+    var forfeitLogged = {};
+    var animatedVersion = initial.version;
 
     B.renderCardReference(slot("card-reference"), (initial.view && initial.view.players) || (initial.seats || []).length);
 
@@ -408,15 +490,10 @@
       var abort = controls.querySelector('[data-control="abort"]');
       var note = slot("claim-note");
       // Abort is allowed before the first move; after that only by claim.
-      var others = seats.filter(function (s, i) { return i !== me && !s.forfeited && !s.is_bot; });
-      var now = Date.now();
-      others.forEach(function (s, i) {
-        if (s.connected) delete awaySince[s.number];
-        else if (!awaySince[s.number]) awaySince[s.number] = s.disconnected_at ? Date.parse(s.disconnected_at) : now;
-      });
-      var allAway = others.length > 0 && others.every(function (s) { return !s.connected; });
-      var waitMs = allAway ? Math.max.apply(null, others.map(function (s) { return GRACE_MS - (now - awaySince[s.number]); })) : null;
-      var canClaim = allAway && waitMs <= 0;
+      var claim = claimState(frame, me, Date.now() + offset);
+      var allAway = claim.away;
+      var waitMs = claim.waitMs;
+      var canClaim = claim.canClaim;
       claimWin.hidden = !canClaim;
       abort.hidden = !(frame.version === 0 || canClaim);
       abort.textContent = frame.version === 0 ? "Abort match" : "Call off (no result)";
@@ -424,7 +501,7 @@
       resign.hidden = false;
       note.hidden = !allAway;
       note.textContent = !allAway ? "" : canClaim
-        ? "Your opponents have been away for over a minute: you may claim the win or call the match off."
+        ? "Your opponents have been away past the grace period: you may claim the win or call the match off."
         : "Your opponents are away. If they are not back in " + Math.ceil(waitMs / 1000) + " s you may claim the win.";
     }
 
@@ -432,7 +509,59 @@
       doc.title = (model.myTurn ? "● Your move · " : "") + baseTitle;
     }
 
+    function drawAfterGame(frame) {
+      var box = slot("after-game");
+      if (!box) return;
+      var over = frame.status === "finished" || frame.status === "aborted";
+      box.hidden = !over;
+      if (!over) return;
+      var ratings = slot("rating-changes");
+      if (ratings) {
+        ratings.textContent = "";
+        var rows = ratingRows(frame.rating_changes);
+        if (rows.length) {
+          ratings.appendChild(B.h(doc, "h3", { text: "Rating changes" }));
+          ratings.appendChild(B.h(doc, "div", { className: "table-scroll" }, [B.h(doc, "table", { className: "rating-changes" }, [
+            B.h(doc, "thead", {}, [B.h(doc, "tr", {}, [
+              B.h(doc, "th", { text: "Player" }), B.h(doc, "th", { text: "Ladder" }),
+              B.h(doc, "th", { className: "num", text: "Rating" }), B.h(doc, "th", { className: "num", text: "Change" }),
+            ])]),
+            B.h(doc, "tbody", {}, rows.map(function (r) {
+              return B.h(doc, "tr", {}, [
+                B.h(doc, "td", { text: r.name }), B.h(doc, "td", { text: r.pool }),
+                B.h(doc, "td", { className: "num", text: r.before + " → " + r.after }),
+                B.h(doc, "td", { className: "num " + (r.up ? "delta-up" : r.down ? "delta-down" : ""), text: r.delta }),
+              ]);
+            })),
+          ])]));
+        } else if (frame.rated && frame.status === "finished") {
+          ratings.appendChild(B.h(doc, "p", { className: "small muted", text: "The rating changes appear here in a moment." }));
+        }
+      }
+      var form = slot("rematch-form");
+      if (form) {
+        var offer = frame.rematch;
+        var button = slot("rematch");
+        var note = slot("rematch-note");
+        var me = board.getAttribute("data-viewer");
+        var joined = offer && me && (offer.seated || []).indexOf(me) >= 0;
+        if (offer && joined) {
+          button.textContent = "Go to the rematch";
+          note.textContent = offer.status === "waiting" ? "Waiting for the other players to join." : "The rematch is on.";
+        } else if (offer) {
+          button.textContent = "Join the rematch";
+          note.textContent = (offer.host || "A player") + " asked for a rematch.";
+        } else {
+          button.textContent = "Rematch";
+          note.textContent = "Same players, same settings.";
+        }
+        // Going to a rematch one is already seated at is a plain link.
+        form.onsubmit = joined ? function (ev) { ev.preventDefault(); win.location.assign(offer.url); } : null;
+      }
+    }
+
     function drawResults(frame) {
+      drawAfterGame(frame);
       var box = slot("results");
       if (!box) return;
       var over = frame.status === "finished" || frame.status === "aborted";
@@ -447,19 +576,90 @@
       box.hidden = false;
     }
 
+    function sendPlan(ids) {
+      plan = ids.slice();
+      stage = null;
+      advancePlan();
+      draw(client.frame);
+    }
+
+    /**
+     * Send the next planned decision when the server asks for it. A plan that
+     * no longer fits (a timeout played for us, the table changed) is dropped
+     * and the player chooses again.
+     */
+    function advancePlan() {
+      var frame = client.frame;
+      if (!plan.length || !frame || client.isBusy()) return false;
+      var legal = (frame.legal || []).map(function (a) { return a.id; });
+      if (!legal.length) {
+        if (frame.status !== "active") plan = [];
+        return false;
+      }
+      var next = plan.shift();
+      if (legal.indexOf(next) < 0) {
+        plan = [];
+        showError({ code: "plan_dropped", message: "The game moved on before your whole move was sent; choose again." });
+        return false;
+      }
+      client.act(next, frame.version);
+      return true;
+    }
+
+    /** The only opponent there is to pick is picked without a click. */
+    function autoChoose(model, frame) {
+      if (!B.autoAction || plan.length || client.isBusy() || autoSentVersion === frame.version) return;
+      var action = B.autoAction(model);
+      if (!action) return;
+      autoSentVersion = frame.version;
+      client.act(action.id, frame.version);
+    }
+
+    /** Mark the seat that just moved so the eye can follow a bot's quick moves. */
+    function animate(frame) {
+      if (typeof frame.version !== "number" || frame.version <= animatedVersion) return;
+      animatedVersion = frame.version;
+      var who = frame.step && frame.step.seat !== null && frame.step.seat !== undefined ? frame.step.seat : null;
+      board.classList.remove("just-moved");
+      // Restart the CSS animation: a reflow between removing and adding the class.
+      void board.offsetWidth;
+      board.classList.add("just-moved");
+      Array.prototype.forEach.call(board.querySelectorAll(".seat[data-seat]"), function (el) {
+        el.classList.toggle("seat-acted", who !== null && el.getAttribute("data-seat") === String(who));
+      });
+      win.clearTimeout(animate.timer);
+      animate.timer = win.setTimeout(function () {
+        board.classList.remove("just-moved");
+        Array.prototype.forEach.call(board.querySelectorAll(".seat-acted"), function (el) { el.classList.remove("seat-acted"); });
+      }, 1200);
+    }
+
     function draw(frame) {
       if (!frame) return;
+      if (stage && stageVersion !== frame.version) stage = null;
+      if (advancePlan()) frame = client.frame;
       var model = B.boardModel(frame, { names: names(frame) });
       B.renderBoard(board, model, {
-        pending: client.isBusy(),
+        pending: client.isBusy() || plan.length > 0,
         onAct: function (action) {
+          stage = null;
           client.act(action.id, frame.version);
           draw(client.frame);
         },
+        stage: stage,
+        onStage: function (next) {
+          stage = next && next.card ? next : null;
+          stageVersion = frame.version;
+          draw(client.frame);
+        },
+        onPlan: sendPlan,
       });
+      animate(frame);
       updateControls(frame);
       drawResults(frame);
       updateTitle(model);
+      if (frame.status === "active") autoChoose(model, frame);
+      logForfeits(frame);
     }
 
     var connection = slot("connection");
@@ -469,11 +669,11 @@
         connecting: "Connecting…",
         reconnecting: "Reconnecting…",
         open: "Connected",
-        closed: info.reason && info.reason !== "stopped" ? info.reason : "Disconnected",
+        closed: info.reason && info.reason !== "stopped" ? "Offline · " + info.reason : "Offline",
       }[status];
       if (status === "waiting") {
         var secs = Math.max(1, Math.ceil((info.until - Date.now()) / 1000));
-        text = "Connection lost · retrying in " + secs + " s";
+        text = "Offline · retrying in " + secs + " s";
       }
       connection.className = "conn conn-" + status;
       connection.querySelector(".conn-text").textContent = text;
@@ -490,6 +690,19 @@
     }
 
     var logList = slot("log");
+    /** Forfeits are not moves, so no step carries them: log them from the seats. */
+    function logForfeits(frame) {
+      if (!logList || logList.dataset.loaded !== "1") return;
+      var all = names(frame);
+      var entries = [];
+      (frame.seats || []).forEach(function (seat, i) {
+        if (!seat.forfeited || forfeitLogged[i]) return;
+        forfeitLogged[i] = true;
+        entries.push({ scope: "public", type: "forfeit", version: frame.version, known: true, text: forfeitText(all[i] || "Seat " + i, seat) });
+      });
+      if (entries.length) B.renderLog(logList, entries);
+    }
+
     function appendSteps(steps) {
       var frame = client.frame || initial;
       var ctx = { names: names(frame), viewer: seatOf(frame) };
@@ -503,6 +716,7 @@
         logList.setAttribute("aria-live", "off");
         if (!entries.length) logList.appendChild(B.h(doc, "li", { className: "log-entry log-placeholder muted", text: "Nothing to report yet." }));
         B.renderLog(logList, entries);
+        logForfeits(frame);
         win.setTimeout(function () { logList.setAttribute("aria-live", "polite"); }, 0);
         return;
       }
@@ -513,7 +727,10 @@
       url: socketUrl(cfg.wsPath, win.location),
       WebSocket: win.WebSocket,
       initialFrame: initial,
-      onFrame: draw,
+      onFrame: function (frame) {
+        if (frame.server_time) offset = clockOffset(frame, Date.now());
+        draw(frame);
+      },
       onSteps: appendSteps,
       onStatus: showStatus,
       onError: showError,
@@ -558,6 +775,7 @@
       if (client.frame && client.frame.status === "active") updateControls(client.frame);
     }, 500);
     win.addEventListener("online", function () { client.reconnectNow(); });
+    win.addEventListener("offline", function () { client.goOffline(); });
     doc.addEventListener("visibilitychange", function () {
       if (doc.visibilityState === "visible") client.reconnectNow();
     });
@@ -571,6 +789,10 @@
     backoffDelay: backoffDelay,
     socketUrl: socketUrl,
     startPage: startPage,
+    claimState: claimState,
+    clockOffset: clockOffset,
+    forfeitText: forfeitText,
+    ratingRows: ratingRows,
     ERROR_TEXT: ERROR_TEXT,
     PING_EVERY_MS: PING_EVERY_MS,
     PONG_TIMEOUT_MS: PONG_TIMEOUT_MS,

@@ -491,6 +491,67 @@
     return groups;
   }
 
+  /**
+   * A turn is three decisions on the server (card, face, opponent), but a
+   * person decides it as one move: the card and the face are chosen here and
+   * can be taken back until the move is sent, and when only one opponent can
+   * be duelled it is chosen without a click. Pure: model + stage -> what to show.
+   *
+   * stage: null, {card: "card:3"} or {card: "card:3", face: "down"}.
+   * Returns null unless the viewer must choose the card to play; otherwise
+   * {step: "card"|"face"|"target", card: focus|null, title, choices, back}
+   * where each choice has `text` and either `stage` (choose on) or `plan`
+   * (the action ids to send, in order); `back` is the stage to go back to.
+   */
+  function turnBuilder(model, stage) {
+    var groups = (model && model.groups) || [];
+    if (groups.length !== 1 || groups[0].type !== "card") return null;
+    var cards = groups[0].actions;
+    var chosen = stage && stage.card ? cards.filter(function (a) { return a.id === stage.card; })[0] : null;
+    if (!chosen) {
+      return {
+        step: "card", card: null, title: groups[0].title, back: null,
+        choices: cards.map(function (a) { return { id: a.id, card: a.card, text: a.text, stage: { card: a.id } }; }),
+      };
+    }
+    var info = cardInfo(chosen.card) || { name: String(chosen.card), discard: "" };
+    var targets = model.seats.filter(function (s) {
+      return s.seat !== model.viewer && s.alive && !s.protected && !s.forfeited;
+    });
+    var named = function (s) { return s.name; };
+    if (stage.face === "down" && targets.length > 1) {
+      return {
+        step: "target", card: chosen.card, back: { card: chosen.id },
+        title: "Play " + info.name + " face down: choose the opponent to duel",
+        choices: targets.map(function (s) {
+          return { id: "target:" + s.seat, seat: s.seat, text: "Duel " + named(s), plan: [chosen.id, "face:down", "target:" + s.seat] };
+        }),
+      };
+    }
+    var choices = [{ id: "face:up", text: "Face up: " + info.discard, plan: [chosen.id, "face:up"] }];
+    if (targets.length === 1) {
+      choices.push({ id: "face:down", text: "Face down: duel " + named(targets[0]), plan: [chosen.id, "face:down", "target:" + targets[0].seat] });
+    } else if (targets.length > 1) {
+      choices.push({ id: "face:down", text: "Face down: duel an opponent", stage: { card: chosen.id, face: "down" } });
+    }
+    return {
+      step: "face", card: chosen.card, back: {},
+      title: "Play " + info.name + " face up or face down?", choices: choices,
+    };
+  }
+
+  /**
+   * The decision to send without a click: the only opponent there is to pick
+   * (two players, or everyone else protected by Crane Style). Null otherwise.
+   */
+  function autoAction(model) {
+    var groups = (model && model.groups) || [];
+    if (groups.length !== 1 || groups[0].kind !== "seats" || groups[0].actions.length !== 1) return null;
+    var action = groups[0].actions[0];
+    return action.seat !== model.viewer && AUTO_SEAT_TYPES[groups[0].type] ? action : null;
+  }
+  var AUTO_SEAT_TYPES = { target: 1, snake: 1, tiger: 1 };
+
   /** Human wording of an applied action id (replay step labels). */
   function describeAction(actionId, actor, ctx, fallback) {
     if (!actionId) return fallback || "";
@@ -1034,6 +1095,48 @@
     return wrap;
   }
 
+  /** The turn being built: the choices of its step and a way back. */
+  function builderEl(doc, builder, opts) {
+    var disabled = !!opts.pending;
+    var items;
+    if (builder.step === "card") {
+      items = builder.choices.map(function (c) {
+        return cardEl(doc, c.card, "md", {
+          onclick: function () { opts.onStage(c.stage); },
+          "aria-label": "Choose " + c.text,
+          className: cardInfo(c.card).className + " kcard-md kcard-choice",
+          disabled: disabled,
+        });
+      });
+    } else {
+      items = builder.choices.map(function (c) {
+        return h(doc, "button", {
+          type: "button",
+          className: builder.step === "target" ? "seat-choice" : "choice",
+          "data-choice": c.id,
+          disabled: disabled,
+          onclick: function () { if (c.plan) opts.onPlan(c.plan); else opts.onStage(c.stage); },
+          text: c.text,
+        });
+      });
+    }
+    var children = [
+      h(doc, "legend", { text: builder.title }),
+      h(doc, "div", { className: "action-items" }, items),
+    ];
+    if (builder.back) {
+      children.push(h(doc, "p", { className: "builder-back" }, [h(doc, "button", {
+        type: "button", className: "secondary small", "data-choice": "back", disabled: disabled,
+        onclick: function () { opts.onStage(builder.back); },
+        text: builder.step === "target" ? "Back: face up or down" : "Back: choose another card",
+      })]));
+      children.push(h(doc, "p", { className: "small muted", text: "Nothing is sent until you choose how to play it." }));
+    }
+    return h(doc, "div", { className: "actions" }, [
+      h(doc, "fieldset", { className: "action-group action-builder action-" + builder.step }, children),
+    ]);
+  }
+
   /**
    * Draw the table into `root` (a .kfa-board element with data-role slots).
    * opts: {onAct, pending}. Returns the model drawn.
@@ -1041,6 +1144,8 @@
   function renderBoard(root, model, opts) {
     opts = opts || {};
     var doc = root.ownerDocument;
+    // With onPlan/onStage the page builds the whole turn before sending it.
+    var builder = opts.onAct && opts.onPlan && opts.onStage ? turnBuilder(model, opts.stage || null) : null;
     var slot = function (name) { return root.querySelector('[data-role="' + name + '"]'); };
     var targets = {};
     if (model.table && model.table.kind === "duel" && model.table.defender !== null) targets[model.table.defender] = true;
@@ -1063,13 +1168,22 @@
         var me = model.seats[model.viewer];
         // While a card from the hand is to be chosen, the hand cards are the buttons.
         var cardGroup = opts.onAct ? model.groups.filter(function (g) { return g.kind === "cards"; })[0] : null;
+        var stagedFocus = builder && builder.card !== null ? builder.card : null;
+        var stagedDone = false;
         var handCards = (model.hand || []).map(function (f) {
           var action = cardGroup ? cardGroup.actions.filter(function (a) { return a.card === f; })[0] : null;
           if (!action) return cardEl(doc, f, "lg");
+          // The first copy of the chosen card is shown as chosen (a hand may hold two).
+          var isStaged = stagedFocus === f && !stagedDone;
+          if (isStaged) stagedDone = true;
           return cardEl(doc, f, "lg", {
-            onclick: function () { opts.onAct(action); },
-            "aria-label": action.text,
-            className: cardInfo(f).className + " kcard-lg kcard-choice",
+            onclick: function () {
+              if (builder) opts.onStage(isStaged ? {} : { card: action.id });
+              else opts.onAct(action);
+            },
+            "aria-label": builder ? (isStaged ? action.text + " (chosen; click to take it back)" : "Choose " + action.text) : action.text,
+            "aria-pressed": builder ? String(isStaged) : null,
+            className: cardInfo(f).className + " kcard-lg kcard-choice" + (isStaged ? " kcard-staged" : ""),
             disabled: !!opts.pending,
           });
         });
@@ -1104,7 +1218,8 @@
       clear(prompt);
       prompt.classList.toggle("my-turn", model.myTurn);
       prompt.appendChild(h(doc, "p", { className: "prompt-text", text: model.statusLine }));
-      if (model.groups.length && opts.onAct) prompt.appendChild(actionsEl(doc, model, opts.onAct, !!opts.pending));
+      if (builder) prompt.appendChild(builderEl(doc, builder, opts));
+      else if (model.groups.length && opts.onAct) prompt.appendChild(actionsEl(doc, model, opts.onAct, !!opts.pending));
       if (opts.pending) prompt.appendChild(h(doc, "p", { className: "small muted", text: "Sending your choice…" }));
     }
     root.classList.toggle("is-spectator", model.spectator);
@@ -1223,6 +1338,8 @@
   return {
     CARDS: CARDS,
     dealText: dealText,
+    turnBuilder: turnBuilder,
+    autoAction: autoAction,
     EVENT_TYPES: EVENT_TYPES,
     cardInfo: cardInfo,
     cardTable: cardTable,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -60,6 +61,7 @@ from league.ratings.services import (
     rating_void_match,
 )
 from league.services import is_organiser, resolve_entrant
+from league.signals import round_paired
 from league.tournaments.formats import (
     elimination,
     round_robin,
@@ -398,7 +400,9 @@ def _new_round(tournament: Tournament, starts_at: datetime) -> Round:
     )
     # Every caller pairs the round in the same transaction: by the commit the
     # pairings exist, and players are told whom they play (league.signals).
-    transaction.on_commit(partial(round_paired.send_robust, sender=Round, round_id=rnd.pk))
+    transaction.on_commit(
+        partial(round_paired.send_robust, sender=Round, round_id=rnd.pk)
+    )
     return rnd
 
 

@@ -23,7 +23,7 @@ _playing = threading.local()
 
 
 @shared_task(name="gameplay.play_builtin_bots", time_limit=600, soft_time_limit=580)
-def play_builtin_bots(match_id: int) -> int:
+def play_builtin_bots(match_id: int, max_steps: int = 500) -> int:
     active = getattr(_playing, "matches", None)
     if active is None:
         active = _playing.matches = set()
@@ -31,9 +31,25 @@ def play_builtin_bots(match_id: int) -> int:
         return 0
     active.add(match_id)
     try:
-        return services.match_play_builtin_bots(match_id=match_id)
+        return services.match_play_builtin_bots(match_id=match_id, max_steps=max_steps)
     finally:
         active.discard(match_id)
+
+
+def bots_only_move_delay(match: Match) -> float:
+    """Seconds to wait before each move of a match where no person is seated.
+
+    Bots alone finish a game in well under a second; spectators (the demo's
+    "Live now" game, a tournament of bots) could not follow it. With
+    BOTS_ONLY_MOVE_DELAY set, such a match moves one step per delay instead.
+    Never in eager mode, where a countdown cannot be honoured.
+    """
+    delay = float(getattr(settings, "BOTS_ONLY_MOVE_DELAY", 0) or 0)
+    if delay <= 0 or play_builtin_bots.app.conf.task_always_eager:
+        return 0.0
+    if any(seat.user_id is not None for seat in match.seats.all()):
+        return 0.0
+    return delay
 
 
 def schedule_bot_turns(*, match_id: int) -> None:
@@ -41,7 +57,11 @@ def schedule_bot_turns(*, match_id: int) -> None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not services.builtin_bot_seats_to_act(match=match):
         return
-    play_builtin_bots.delay(match_id)
+    delay = bots_only_move_delay(match)
+    if delay:
+        play_builtin_bots.apply_async((match_id, 1), countdown=delay)
+    else:
+        play_builtin_bots.delay(match_id)
 
 
 def schedule_uploaded_bot_turns(*, match_id: int) -> None:

@@ -279,3 +279,6 @@ BOT_SANDBOX_ALLOW_UNSANDBOXED = env.bool("BOT_SANDBOX_ALLOW_UNSANDBOXED", defaul
 BOT_SANDBOX_UID_BASE = env.int("BOT_SANDBOX_UID_BASE", default=60000)
 BOT_SANDBOX_UID_COUNT = env.int("BOT_SANDBOX_UID_COUNT", default=64)
 BOT_MAX_PER_OWNER = env.int("BOT_MAX_PER_OWNER", default=5)  # keeps the ladder fair
+# Seconds between moves of a live match with no person seated (bots only), so
+# spectators can follow it; 0 plays as fast as the bots think.
+BOTS_ONLY_MOVE_DELAY = env.float("BOTS_ONLY_MOVE_DELAY", default=0.0)

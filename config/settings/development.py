@@ -7,6 +7,8 @@ from .base import env
 
 DEBUG = env.bool("DEBUG", default=True)
 SECRET_KEY = SECRET_KEY or "dev-only-insecure-secret-key-change-me"  # noqa: F405
+# The demo's bots-only "Live now" game moves at a pace a spectator can follow.
+BOTS_ONLY_MOVE_DELAY = env.float("BOTS_ONLY_MOVE_DELAY", default=1.5)
 # uvicorn serves no static files itself; let WhiteNoise find them in the sources.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True

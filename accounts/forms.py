@@ -3,7 +3,21 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from accounts import selectors
 from accounts.models import User
+from accounts.names import name_skeleton
+
+NAME_IMITATES = (
+    "This name looks too much like another player's name (letters that look alike, "
+    "case and spacing count as the same). Choose another."
+)
+
+
+def _check_public_name(name: str, *, exclude: User | None = None) -> None:
+    if name and not name_skeleton(name):
+        raise forms.ValidationError("A name needs at least one letter or digit.")
+    if name and selectors.name_imitated(name=name, exclude=exclude):
+        raise forms.ValidationError(NAME_IMITATES)
 
 
 class SignUpForm(UserCreationForm):
@@ -14,10 +28,9 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email", "display_name")
 
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this e-mail already exists.")
-        return email
+        # Whether the address already has an account is never said here: the
+        # sign-up answers the same either way (accounts.services.user_sign_up).
+        return self.cleaned_data["email"].strip().lower()
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
@@ -25,8 +38,32 @@ class SignUpForm(UserCreationForm):
             raise forms.ValidationError("This username is taken.")
         return username
 
+    def clean(self):
+        cleaned = super().clean()
+        shown_field = "display_name" if cleaned.get("display_name") else "username"
+        name = cleaned.get(shown_field)
+        if name and shown_field not in self.errors:
+            try:
+                _check_public_name(name)
+            except forms.ValidationError as exc:
+                self.add_error(shown_field, exc)
+        return cleaned
+
 
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("display_name", "email", "email_tournament_rounds")
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data.get("display_name", "").strip()
+        _check_public_name(name or self.instance.username, exclude=self.instance)
+        return name
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data.get("email", "").strip().lower()
+        if email and selectors.email_in_use(email=email, exclude=self.instance):
+            raise forms.ValidationError(
+                "Another account already uses this e-mail address."
+            )
+        return email

@@ -1,8 +1,9 @@
 """Which display names look alike: a skeleton per name, compared on sign-up and edit.
 
-"Alice", "ALICE", "A l i c e", "Аlice" (Cyrillic А), "𝐀lice" and "Alicé" all read
-as the same player on a board or a bracket. Two accounts may not show names with
-the same skeleton, so nobody can pose as someone else at a table.
+"Alice", "ALICE", "A l i c e", "Alice" spelt with a Cyrillic A or a mathematical
+bold A, and "Alicé" all read as the same player on a board or a bracket. Two
+accounts may not show names with the same skeleton, so nobody can pose as
+someone else at a table.
 
 The skeleton follows Unicode TR 39's idea: NFKC, look-alike letters mapped to one
 prototype (the Unicode confusables data shipped by ``confusable_homoglyphs``),

@@ -17,14 +17,21 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("accounts:profile", username=request.user.username)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = services.user_create(
+        email = form.cleaned_data["email"]
+        user = services.user_sign_up(
             username=form.cleaned_data["username"],
-            email=form.cleaned_data["email"],
+            email=email,
             password=form.cleaned_data["password1"],
             display_name=form.cleaned_data.get("display_name", ""),
+            site=f"{request.scheme}://{request.get_host()}",
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Kung Fu Arena, {user.public_name}!")
+        # The same words whether or not the address already had an account.
+        messages.success(
+            request,
+            f"Welcome to Kung Fu Arena, {user.public_name}! "
+            f"We sent a message to {email}.",
+        )
         return redirect("home")
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/signup.html", {"form": form}, status=status)

@@ -11,12 +11,14 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config.middleware import BodySizeLimit  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_security import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # Bodies over REQUEST_MAX_BODY_BYTES are refused before Django reads them.
+        "http": BodySizeLimit(django_asgi_app),
         "websocket": SameOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -6,6 +6,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE
 
 from config.embedded_redis import default_embedded_redis
 
@@ -40,6 +41,8 @@ INSTALLED_APPS = [
     "league",
     "bots",
     "notifications",
+    "axes",  # login throttling: per account and per address (docs/security.md)
+    "csp",
 ]
 
 MIDDLEWARE = [
@@ -51,6 +54,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "config.middleware.BadInputMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -67,6 +75,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",
                 "notifications.context_processors.player_badges",
             ],
         },
@@ -233,6 +242,17 @@ REST_FRAMEWORK = {
     },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.api_exception_handler",
+    # Bodies nested deeper than API_MAX_JSON_DEPTH are a 400, not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # Throttles count REMOTE_ADDR only: the server (uvicorn --forwarded-allow-ips
+    # from TRUSTED_PROXIES) has already replaced it with the client's address when
+    # a trusted proxy forwarded the request; a client's own X-Forwarded-For is
+    # never read here.
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kung Fu Arena API",
@@ -282,3 +302,66 @@ BOT_MAX_PER_OWNER = env.int("BOT_MAX_PER_OWNER", default=5)  # keeps the ladder 
 # Seconds between moves of a live match with no person seated (bots only), so
 # spectators can follow it; 0 plays as fast as the bots think.
 BOTS_ONLY_MOVE_DELAY = env.float("BOTS_ONLY_MOVE_DELAY", default=0.0)
+
+# --- Hardening (docs/security.md; every value below is in the README's table).
+API_MAX_JSON_DEPTH = env.int("API_MAX_JSON_DEPTH", default=32)
+# Request bodies: refused with 413 before they are read (config.middleware
+# BodySizeLimit, in front of Django); bot uploads are at most 1 MiB.
+REQUEST_MAX_BODY_BYTES = env.int("REQUEST_MAX_BODY_BYTES", default=2 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BODY_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BODY_BYTES  # uploads never spool to disk
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
+DATA_UPLOAD_MAX_NUMBER_FILES = 5
+
+# Login throttling with django-axes: AUTH_LOCKOUT_FAILURES wrong passwords for one
+# account, or from one address, lock that account or address out for
+# AUTH_LOCKOUT_MINUTES (on the sign-in page, /api/auth/token/ and the admin).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AUTH_LOCKOUT_FAILURES", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AUTH_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.auth_throttle.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.auth_throttle.client_ip"
+AXES_USERNAME_CALLABLE = "config.auth_throttle.attempted_username"
+# Addresses of the reverse proxies whose X-Forwarded-For/-Proto the web server
+# believes (uvicorn --forwarded-allow-ips; compose passes this value). Nothing
+# in Django reads forwarding headers itself.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=["127.0.0.1", "::1"])
+
+# Content-Security-Policy with a fresh nonce per response for inline scripts and
+# style blocks; style attributes stay allowed (no script can run from one).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'", NONCE],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Features no page uses are switched off for the site and anything it embeds.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+    )
+}
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"

@@ -21,8 +21,10 @@ the lowest "seeds", land against the top seeds.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 Section = Literal["W", "L", "GF", "P3"]
@@ -222,20 +224,160 @@ def single_elimination(
     return _settle(Bracket(kind="single", entrants=players, matches=matches))
 
 
-def _drop_in_order(wb_round: int, count: int) -> list[int]:
-    """Which winners-bracket match feeds each drop-in losers match (1-based).
+# --- Losers-bracket drop-in order ---------------------------------------------
+#
+# A player who loses in winners round r >= 2 drops into the losers bracket
+# against a survivor who came from the winners bracket earlier. If the two met
+# there already, the losers match is a rematch. Where the droppers land is a
+# free choice (any permutation of the drop-in round's matches); we restrict it
+# to the XOR family ``i -> i ^ mask`` (reversal, half swaps and their
+# combinations, the permutations that respect the bracket's binary structure)
+# and pick, per bracket size, the masks that minimise the expected number of
+# rematches in every losers round before the losers final, with every result
+# a coin flip. That expectation is exact and cheap to compute: a losers-slot
+# player's origin (the winners match they lost) has a known distribution, and
+# two players whose origins are winners matches o1 below o2 met in the winners
+# bracket with probability 2^-(round(o2) - round(o1)) (o1's winner had to reach
+# o2 and lose it); players who lost in the same winners round never met.
 
-    Alternating a reversal and a half swap sends players dropping from the
-    same region of the winners bracket to different regions of the losers
-    bracket, which postpones rematches of players who already met.
+
+def _origin_inside(o1: tuple[int, int], o2: tuple[int, int]) -> bool:
+    (r1, j1), (r2, j2) = o1, o2
+    return r1 < r2 and (j1 - 1) >> (r2 - r1) == j2 - 1
+
+
+def _pair_rematch(d1: dict, d2: dict) -> float:
+    total = 0.0
+    for o1, p1 in d1.items():
+        for o2, p2 in d2.items():
+            if _origin_inside(o1, o2):
+                total += p1 * p2 * 2.0 ** (o1[0] - o2[0])
+            elif _origin_inside(o2, o1):
+                total += p1 * p2 * 2.0 ** (o2[0] - o1[0])
+    return total
+
+
+def drop_in_rematches(size: int, masks: Sequence[int]) -> list[float]:
+    """Expected rematches per losers round for drop-in ``masks`` (coin-flip results).
+
+    ``masks[r - 2]`` places the losers of winners round ``r``: losers match
+    ``i`` (0-based) takes the loser of winners match ``i ^ mask``. All the
+    probabilities are dyadic, so the float sums are exact.
     """
-    base = list(range(1, count + 1))
-    if count == 1:
-        return base
-    if wb_round % 2 == 0:
-        return base[::-1]
-    half = count // 2
-    return base[half:] + base[:half]
+    k = size.bit_length() - 1
+    if len(masks) != k - 1:
+        raise ValueError(f"a bracket of {size} needs {k - 1} drop-in masks")
+    per_round: list[float] = []
+    slots = []
+    cost = 0.0
+    for i in range(size // 4):
+        a, b = {(1, 2 * i + 1): 1.0}, {(1, 2 * i + 2): 1.0}
+        cost += _pair_rematch(a, b)
+        slots.append({(1, 2 * i + 1): 0.5, (1, 2 * i + 2): 0.5})
+    per_round.append(cost)
+    for r in range(2, k + 1):
+        count = size >> r
+        mask = masks[r - 2]
+        if not 0 <= mask < count:
+            raise ValueError(f"mask {mask} out of range for {count} matches")
+        cost, dropped = 0.0, []
+        for i in range(count):
+            origin = (r, (i ^ mask) + 1)
+            cost += _pair_rematch(slots[i], {origin: 1.0})
+            d = {o: p / 2 for o, p in slots[i].items()}
+            d[origin] = 0.5
+            dropped.append(d)
+        per_round.append(cost)
+        slots = dropped
+        if r < k:
+            cost, merged = 0.0, []
+            for i in range(count // 2):
+                a, b = slots[2 * i], slots[2 * i + 1]
+                cost += _pair_rematch(a, b)
+                d: dict = {}
+                for src in (a, b):
+                    for o, p in src.items():
+                        d[o] = d.get(o, 0.0) + p / 2
+                merged.append(d)
+            per_round.append(cost)
+            slots = merged
+    return per_round
+
+
+def _mask_key(size: int, masks: tuple[int, ...]) -> tuple:
+    rounds = drop_in_rematches(size, masks)
+    return (sum(rounds[:-1]), rounds, masks)
+
+
+def search_drop_in_masks(size: int) -> tuple[int, ...]:
+    """Best masks found by coordinate descent from three starts (deterministic).
+
+    Used for bracket sizes without a precomputed entry; for 4-64 places the
+    table below is the exhaustive optimum, which the tests re-derive.
+    """
+    k = size.bit_length() - 1
+    counts = [size >> r for r in range(2, k + 1)]
+    starts = [
+        tuple(0 for _ in counts),
+        tuple(c - 1 for c in counts),
+        tuple(c // 2 if c > 1 else 0 for c in counts),
+    ]
+    best = None
+    for start in starts:
+        current, key = start, _mask_key(size, start)
+        improved = True
+        while improved:
+            improved = False
+            for idx, count in enumerate(counts):
+                for m in range(count):
+                    trial = (*current[:idx], m, *current[idx + 1 :])
+                    trial_key = _mask_key(size, trial)
+                    if trial_key < key:
+                        current, key, improved = trial, trial_key, True
+        if best is None or key < best:
+            best = key
+    return best[2]
+
+
+#: Drop-in masks per bracket size (winners rounds 2..k): the exhaustive
+#: optimum for 4-64 places, :func:`search_drop_in_masks` for 128 and 256
+#: (both re-derived by ``tests/league/algorithms/test_elimination.py``).
+_DROP_IN_MASKS: dict[int, tuple[int, ...]] = {
+    2: (),
+    4: (0,),
+    8: (1, 0),
+    16: (2, 0, 0),
+    32: (2, 2, 0, 0),
+    64: (8, 6, 1, 1, 0),
+    128: (4, 12, 4, 1, 1, 0),
+    256: (24, 8, 8, 6, 0, 1, 0),
+}
+
+
+@lru_cache(maxsize=32)
+def _drop_in_masks(size: int) -> tuple[int, ...]:
+    """Masks for ``size``: the table, or for brackets over 256 places the 256
+    table for the last seven drop-in rounds behind the best of a few
+    structured masks for the early ones (a full search would take minutes)."""
+    if size in _DROP_IN_MASKS:
+        return _DROP_IN_MASKS[size]
+    extra = size.bit_length() - 1 - 8
+    options = []
+    for r in range(2, 2 + extra):
+        c = size >> r
+        options.append(
+            sorted({c - 1, c // 2, c // 2 - 1, c // 4, 3 * c // 4, c // 8, c - c // 8})
+        )
+    tail = _DROP_IN_MASKS[256]
+    return min(
+        (_mask_key(size, (*prefix, *tail)) for prefix in itertools.product(*options)),
+    )[2]
+
+
+def _drop_in_order(wb_round: int, count: int) -> list[int]:
+    """Which winners-bracket match feeds each drop-in losers match (1-based)."""
+    mask = _drop_in_masks(count << wb_round)[wb_round - 2]
+    return [(i ^ mask) + 1 for i in range(count)]
 
 
 def double_elimination(participants: Sequence[Hashable]) -> Bracket:

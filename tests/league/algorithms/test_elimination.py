@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -12,12 +13,16 @@ from hypothesis import strategies as st
 
 from league.tournaments.formats.elimination import (
     Bracket,
+    _drop_in_masks,
+    _mask_key,
     advance,
     bracket_rounds,
     bracket_size,
     dependent_matches,
     double_elimination,
+    drop_in_rematches,
     playable_matches,
+    search_drop_in_masks,
     single_elimination,
     standard_seed_order,
     void_result,
@@ -251,3 +256,103 @@ def test_rejects_bad_entrants():
         double_elimination(["a", "a"])
     with pytest.raises(ValueError):
         single_elimination(["a", None])
+
+
+# ---------------------------------------------------------------------------
+# Losers-bracket drop-in order: rematches
+
+
+def _old_masks(size):
+    """The order used before: reverse on even winners rounds, else swap halves."""
+    k = size.bit_length() - 1
+    out = []
+    for r in range(2, k + 1):
+        count = size >> r
+        out.append(0 if count == 1 else (count - 1 if r % 2 == 0 else count // 2))
+    return tuple(out)
+
+
+@pytest.mark.parametrize("size", [4, 8, 16, 32, 64])
+def test_drop_in_table_is_the_exhaustive_optimum(size):
+    k = size.bit_length() - 1
+    counts = [size >> r for r in range(2, k + 1)]
+    best = min(
+        _mask_key(size, masks) for masks in itertools.product(*map(range, counts))
+    )
+    assert _drop_in_masks(size) == best[2]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [128])
+def test_drop_in_table_matches_the_search_for_big_brackets(size):
+    assert search_drop_in_masks(size) == _drop_in_masks(size)
+
+
+def test_semi_final_losers_no_longer_drop_into_rematches():
+    """The old order sent 32/64-player semi-final losers into a rematch in
+    about a third of those losers matches (exactly 5/16 and 21/64); the
+    chosen order keeps it under a tenth and halves the total."""
+    for size, semi_drop_round in ((32, 5), (64, 7)):
+        old = drop_in_rematches(size, _old_masks(size))
+        new = drop_in_rematches(size, _drop_in_masks(size))
+        assert old[semi_drop_round] / 2 in (5 / 16, 21 / 64)
+        assert new[semi_drop_round] / 2 < 0.1
+        assert sum(new[:-1]) < 0.5 * sum(old[:-1])
+    for size in (8, 16, 32, 64, 128, 256):
+        new = drop_in_rematches(size, _drop_in_masks(size))
+        assert sum(new[:-1]) <= sum(drop_in_rematches(size, _old_masks(size))[:-1])
+
+
+def _simulated_rematches(n: int, trials: int, seed: int = 0):
+    """Random results through ``advance``: rematches per losers round (not the
+    losers final, whose rematch chance about 1/3 no order changes)."""
+    rnd = random.Random(seed)
+    per_round: dict[int, list[int]] = {}
+    for _ in range(trials):
+        bracket = double_elimination(list(range(n)))
+        final = max(m.round for m in bracket.matches.values() if m.section == "L")
+        met: set = set()
+        while ready := playable_matches(bracket):
+            for m in ready:
+                pair = frozenset(m.participants)
+                if m.section == "L" and m.round < final:
+                    row = per_round.setdefault(m.round, [0, 0])
+                    row[0] += 1
+                    row[1] += pair in met
+                met.add(pair)
+                bracket = advance(bracket, m.id, rnd.choice(m.participants))
+    return per_round
+
+
+@pytest.mark.parametrize("size", [16, 32])
+def test_rematch_model_agrees_with_simulation(size):
+    expected = drop_in_rematches(size, _drop_in_masks(size))
+    per_round = _simulated_rematches(size, 150, seed=size)
+    for rnd, (games, rematches) in per_round.items():
+        matches = games / 150
+        p = expected[rnd - 1] / matches
+        spread = 4 * (p * (1 - p) / games) ** 0.5 + 1e-9
+        assert abs(rematches / games - p) <= spread, (rnd, rematches, games, p)
+
+
+# Early-rematch bound per field size (share of losers matches before the
+# losers final that repeat a game), with a margin over the measured rates.
+def _bound(n: int) -> float:
+    return 0.20 if n < 8 else 0.09 if n < 16 else 0.05 if n < 32 else 0.025
+
+
+@pytest.mark.parametrize("n", [4, 5, 7, 8, 12, 16, 23, 32, 48, 64])
+def test_early_rematch_rate_per_size(n):
+    per_round = _simulated_rematches(n, 40, seed=n)
+    games = sum(g for g, _ in per_round.values())
+    rematches = sum(r for _, r in per_round.values())
+    assert rematches <= _bound(n) * games
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", range(4, 65))
+def test_early_rematch_rate_every_size(n):
+    per_round = _simulated_rematches(n, 30, seed=1000 + n)
+    games = sum(g for g, _ in per_round.values())
+    rematches = sum(r for _, r in per_round.values())
+    assert rematches <= _bound(n) * games

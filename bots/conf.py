@@ -1,6 +1,7 @@
 """The bots app's settings, read in one place with their defaults.
 
-Only ``BOT_SANDBOX_ALLOW_UNSANDBOXED``, ``BOT_SANDBOX_UID_BASE``/``_COUNT`` and
+Only ``BOT_SANDBOX_ALLOW_UNSANDBOXED``, ``BOT_SANDBOX_UID_BASE``/``_COUNT``,
+``BOT_SANDBOX_CGROUP`` and
 ``BOT_MAX_PER_OWNER`` are declared in
 ``config/settings``; the rest have defaults that suit the platform and can be
 overridden in a settings module when a deployment needs to.
@@ -27,6 +28,7 @@ def sandbox_config() -> SandboxConfig:
         interpreter_args=BOT_INTERPRETER_ARGS,
         uid_base=int(getattr(settings, "BOT_SANDBOX_UID_BASE", 60000)),
         slot_count=int(getattr(settings, "BOT_SANDBOX_UID_COUNT", 64)),
+        cgroup_parent=str(getattr(settings, "BOT_SANDBOX_CGROUP", "")),
     )
 
 

@@ -17,8 +17,9 @@ still takes its bots with it, and, unlike a parent-death signal set from the
 worker, it does not matter which worker *thread* started a bot.
 
 Protocol (``SOCK_SEQPACKET``, one JSON object per message). Worker to launcher:
-``{"id", "argv", "uid", "rlimits", "netns", "nfds", "tmpfs"}`` (``tmpfs``: mount
-points and options to mount in a private mount namespace first) with the ``nfds``
+``{"id", "argv", "uid", "rlimits", "netns", "nfds", "tmpfs", "cgroups"}``
+(``cgroups``: ``cgroup.procs`` files to join; ``tmpfs``: mount points and options
+to mount in a private mount namespace) with the ``nfds``
 descriptors the child gets as 0, 1, 2, ... (stdin, bwrap's stdout, stderr, the
 bot's stdout, the seccomp programs) and then the network namespace attached, or
 ``{"kill": pid}``. Launcher to worker: ``{"id", "pid"}`` once bwrap has been
@@ -105,6 +106,14 @@ def child(req, fds, err_w):
             os.dup2(source, target, inheritable=True)
         os.closerange(nfds, err_w)
         os.closerange(err_w + 1, max(1 << 16, os.sysconf("SC_OPEN_MAX")))
+        for procs in req["cgroups"]:
+            # Join the bot's own cgroup first: bwrap, the bot and the tmpfs
+            # pages below are all charged to it.
+            fd = os.open(procs, os.O_WRONLY)
+            try:
+                os.write(fd, b"0")
+            finally:
+                os.close(fd)
         if req["tmpfs"]:
             # A private mount namespace for this bwrap: tmpfs with nr_inodes,
             # which bwrap's own --tmpfs cannot set (see runner.slot_tmpfs).
@@ -294,6 +303,7 @@ class Launcher:
         uid: int | None,
         rlimits: Sequence[tuple[int, int, int]],
         tmpfs: Sequence[tuple[str, str]] = (),
+        cgroups: Sequence[str] = (),
     ) -> LaunchedProcess:
         """Start ``argv`` and return its process.
 
@@ -327,6 +337,7 @@ class Launcher:
                     "netns": netns_fd is not None,
                     "nfds": nfds,
                     "tmpfs": [list(pair) for pair in tmpfs],
+                    "cgroups": list(cgroups),
                 }
                 generation = self._generation
                 try:

@@ -128,6 +128,11 @@ class SandboxLimits:
     #: allows millions by default; a bot needs a handful. Root workers only (the
     #: tmpfs is mounted before bwrap, see ``runner.slot_tmpfs``).
     tmpfs_inodes: int = 4096
+    #: Memory of the whole bot, every process together (its slot cgroup; root
+    #: workers where cgroups are available, see bots.sandbox.cgroups).
+    memory_bytes: int = 512 * 1024 * 1024
+    #: CPUs the whole bot may use at once (its slot cgroup's CPU quota).
+    cpu_cores: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -161,6 +166,11 @@ class SandboxConfig:
     extra_ro_binds: tuple[str, ...] = ()
     #: Seconds to wait for a bot to exit on its own after its stdin is closed.
     close_grace_seconds: float = 0.2
+    #: Put each bot in a cgroup of its own (memory, pids, CPU) where possible.
+    use_cgroups: bool = True
+    #: cgroup v2: a delegated cgroup (without processes) to create the slot
+    #: cgroups in; empty: beside the worker's own cgroup.
+    cgroup_parent: str = ""
 
     def host_uid(self, slot: int) -> int:
         """Return the unprivileged host uid that runs ``slot``."""

@@ -38,6 +38,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cgroups import CgroupLayout, SlotCgroup, detect
+from .cgroups import create as create_cgroup
 from .launcher import BOT_STDOUT_FD, SECCOMP_FDS, LaunchedProcess, default_launcher
 from .policy import (
     BOT_MOUNT,
@@ -371,6 +373,15 @@ def make_preexec(
 
 
 _slot_netns: dict[int, int] = {}
+_cgroup_layouts: dict[SandboxConfig, CgroupLayout | str] = {}
+
+
+def cgroup_layout(config: SandboxConfig) -> CgroupLayout | str:
+    """Where this worker makes slot cgroups, or why it cannot (detected once)."""
+    layout = _cgroup_layouts.get(config)
+    if layout is None:
+        layout = _cgroup_layouts[config] = detect(config)
+    return layout
 
 
 def slot_network_namespace(uid: int) -> int:
@@ -785,6 +796,9 @@ class SandboxedProcess:
     sandboxed: bool
     slot: int | None = None
     host_uid: int | None = None
+    #: The bot's own cgroup (memory, pids, CPU of all its processes together),
+    #: when this host allows one (bots.sandbox.cgroups).
+    cgroup: SlotCgroup | None = None
     _lock_fd: int | None = field(default=None, repr=False)
     _staged: Path | None = field(default=None, repr=False)
     _killed: bool = field(default=False, repr=False)
@@ -841,6 +855,9 @@ class SandboxedProcess:
             if self.host_uid is not None
             else _wait_pids_gone(children)
         )
+        if self.cgroup is not None:
+            gone = gone and self.cgroup.empty()
+            self.cgroup.remove()
         if self._staged is not None:
             shutil.rmtree(self._staged, ignore_errors=True)
             self._staged = None
@@ -927,6 +944,7 @@ def spawn_sandboxed(
         raise SandboxError(f"{features.version} lacks --add-seccomp-fd (need >= 0.7)")
     fds: dict[str, int] = {}
     slot = lock_fd = host_uid = staged = None
+    cgroup: SlotCgroup | None = None
     try:
         per_slot = config.per_slot_uid
         if per_slot:
@@ -965,6 +983,10 @@ def spawn_sandboxed(
             joined_netns=netns_fd is not None,
             tmpfs_dirs=(tmpfs[0][0], tmpfs[1][0]) if tmpfs else None,
         )
+        layout = cgroup_layout(config) if host_uid is not None else None
+        if isinstance(layout, CgroupLayout):
+            assert host_uid is not None
+            cgroup = create_cgroup(layout, config, host_uid)
         popen = default_launcher().spawn(
             argv,
             seccomp_fds=(fds["seccomp"], fds["seccomp_cap"]),
@@ -972,22 +994,26 @@ def spawn_sandboxed(
             uid=host_uid,
             rlimits=_rlimit_pairs(config.limits, nproc=host_uid is not None),
             tmpfs=tmpfs,
+            cgroups=cgroup.procs_files if cgroup is not None else (),
         )
         proc = SandboxedProcess(
             popen=popen,
             sandboxed=True,
             slot=slot,
             host_uid=host_uid,
+            cgroup=cgroup,
             _lock_fd=lock_fd,
             _staged=staged,
         )
-        lock_fd = staged = None  # owned by proc now
+        lock_fd = staged = cgroup = None  # owned by proc now
         return proc
     finally:
         for fd in fds.values():
             os.close(fd)
         if staged is not None:
             shutil.rmtree(staged, ignore_errors=True)
+        if cgroup is not None:
+            cgroup.remove()
         if lock_fd is not None:
             SlotAllocator.release(lock_fd, clean=False)
 

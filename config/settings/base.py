@@ -298,6 +298,8 @@ BOT_SANDBOX_ALLOW_UNSANDBOXED = env.bool("BOT_SANDBOX_ALLOW_UNSANDBOXED", defaul
 # container on one host needs its own range; checked at start-up (docs/sandbox.md).
 BOT_SANDBOX_UID_BASE = env.int("BOT_SANDBOX_UID_BASE", default=60000)
 BOT_SANDBOX_UID_COUNT = env.int("BOT_SANDBOX_UID_COUNT", default=64)
+# cgroup v2: a delegated cgroup for the per-bot cgroups (empty: beside the worker's).
+BOT_SANDBOX_CGROUP = env.str("BOT_SANDBOX_CGROUP", default="")
 BOT_MAX_PER_OWNER = env.int("BOT_MAX_PER_OWNER", default=5)  # keeps the ladder fair
 # Seconds between moves of a live match with no person seated (bots only), so
 # spectators can follow it; 0 plays as fast as the bots think.

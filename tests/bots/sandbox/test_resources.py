@@ -39,6 +39,7 @@ def test_fork_bomb_is_capped_and_fully_killed(start_bot: StartBot) -> None:
         read()
         pids = [p for p in os.listdir("/proc") if p.isdigit()]
         answer({"processes": len(pids)})
+        read()  # stay alive (pid 1's exit would end the bomb) until closed
         """
     )
     assert bomb.handshake({}) == {"started": True}

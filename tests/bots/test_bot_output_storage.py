@@ -18,10 +18,14 @@ from tests.bots.helpers import bot_match, stored_version
 
 pytestmark = pytest.mark.django_db
 
-#: Writes a NUL, undecodable bytes and a lone surrogate to stderr, then plays.
+#: Writes a NUL, undecodable bytes and a lone surrogate to stderr (at start and
+#: on every turn: in a match it may never get a turn), then plays.
 NOISY = b"""
 import sys
 import kungfu_bot
+
+sys.stderr.buffer.write(b"starting nul:\\x00\\n")
+sys.stderr.flush()
 
 def choose(turn):
     sys.stderr.buffer.write(b"nul:\\x00 bad:\\xff\\xfe")

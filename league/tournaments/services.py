@@ -448,20 +448,26 @@ def _table_results(tournament: Tournament) -> list[swiss_multiplayer.TableResult
     """Finished multiplayer tables as the formats expect them (entrant ids).
 
     A table where nobody showed up scores nothing and is no meeting: left out.
+    Seats the match forfeited (no-shows) are marked: they met nobody, and the
+    players present scored by forfeit (no bye for them later).
     """
     results = []
     pairings = tournament.pairings.filter(status=PairingStatus.DONE).select_related(
-        "round"
+        "round", "match"
     )
     for pairing in pairings.prefetch_related("seats"):
         seats = sorted(pairing.seats.all(), key=lambda s: s.seat)
         if any(s.placement is None for s in seats):
             continue
+        gone = set()
+        if pairing.outcome == PairingOutcome.FORFEIT and pairing.match is not None:
+            gone = set((pairing.match.result or {}).get("forfeited") or [])
         results.append(
             swiss_multiplayer.TableResult(
                 round=pairing.round.number,
                 seats=tuple(s.entrant_id for s in seats),
                 placements={s.entrant_id: s.placement for s in seats},
+                forfeited=frozenset(s.entrant_id for s in seats if s.seat in gone),
             )
         )
     return results

@@ -13,6 +13,16 @@ Placement points put every table size on the 2-player scale: first place 1,
 last 0, evenly spaced in between, tied places share the average. A win at a
 five-player table is therefore worth as much as at a three-player table,
 which keeps mixed table sizes fair within one round.
+
+The history rules of the two-player Swiss carry over. A seat that forfeited
+(no-show) met nobody, and the players present at such a table scored by
+forfeit. When the field does not fill legal tables (only with custom table
+sizes) the players left over get a bye, never one who already had a bye or
+scored by forfeit if anybody else can take it. A player who did not play a
+round (bye or forfeit, either way) floats down, as in FIDE C.04.3 A.4; so
+does one who sat with lower-scored players, and one who sat with
+higher-scored players floats up. Nobody is moved off their standing's table
+in the same direction two rounds running if a swap avoids it.
 """
 
 from __future__ import annotations
@@ -45,17 +55,37 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class TableResult:
-    """A finished table: ``seats`` as played, ``placements`` 1 = best (ties equal)."""
+    """A finished table: ``seats`` as played, ``placements`` 1 = best (ties equal).
+
+    ``forfeited`` names the seats that did not play (no-shows): they met
+    nobody at the table. A single seat is a bye worth ``BYE_POINTS``.
+    """
 
     round: int
     seats: tuple[Hashable, ...]
     placements: Mapping[Hashable, int]
+    forfeited: frozenset = frozenset()
 
     def __post_init__(self) -> None:
         if set(self.seats) != set(self.placements) or len(set(self.seats)) != len(
             self.seats
         ):
             raise ValueError("placements must name exactly the seated players")
+        object.__setattr__(self, "forfeited", frozenset(self.forfeited))
+        if not self.forfeited <= set(self.seats):
+            raise ValueError("forfeited seats must be seated players")
+        if len(self.seats) == 1 and self.forfeited:
+            raise ValueError("a bye cannot be forfeited")
+
+    @property
+    def is_bye(self) -> bool:
+        return len(self.seats) == 1
+
+
+#: A bye is worth the mean placement points of a table (every table hands
+#: out half a point per player), not a win: a win at a table of four is a
+#: one-in-four result, so a full point would be worth far more than a game.
+BYE_POINTS = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +105,16 @@ class _Record:
     wins: int = 0
     played: int = 0
     firsts: int = 0
+    byes: int = 0
+    forfeit_wins: int = 0
     seat_shares: list[float] = field(default_factory=list)
     tables: list[tuple[Hashable, ...]] = field(default_factory=list)
+    floats: dict[int, str] = field(default_factory=dict)  # round -> down/up
+
+    @property
+    def had_bye(self) -> bool:
+        """No bye any more: had one, or scored at a table someone forfeited."""
+        return self.byes > 0 or self.forfeit_wins > 0
 
 
 def placement_points(placements: Mapping[Hashable, int]) -> dict[Hashable, float]:
@@ -124,27 +162,66 @@ def table_sizes(
 
 def _records(results: Iterable[TableResult]) -> dict[Hashable, _Record]:
     records: dict[Hashable, _Record] = {}
-    for res in sorted(results, key=lambda r: r.round):
-        points = placement_points(res.placements)
-        best = min(res.placements.values())
-        size = len(res.seats)
-        for index, p in enumerate(res.seats):
-            rec = records.setdefault(p, _Record())
-            rec.score += points[p]
-            rec.played += 1
-            rec.wins += res.placements[p] == best
-            rec.firsts += index == 0
-            rec.seat_shares.append(index / (size - 1))
-            rec.tables.append(res.seats)
+    ordered = sorted(results, key=lambda r: r.round)
+    for _, same_round in itertools.groupby(ordered, key=lambda r: r.round):
+        same_round = list(same_round)
+        before = {
+            p: (records[p].score if p in records else 0.0)
+            for res in same_round
+            for p in res.seats
+        }
+        for res in same_round:
+            _record_table(records, res, before)
     return records
 
 
+def _record_table(
+    records: dict[Hashable, _Record], res: TableResult, before: dict
+) -> None:
+    if res.is_bye:
+        (p,) = res.seats
+        rec = records.setdefault(p, _Record())
+        rec.score += BYE_POINTS
+        rec.byes += 1
+        rec.floats[res.round] = "down"
+        return
+    points = placement_points(res.placements)
+    best = min(res.placements.values())
+    size = len(res.seats)
+    present = [p for p in res.seats if p not in res.forfeited]
+    for index, p in enumerate(res.seats):
+        rec = records.setdefault(p, _Record())
+        rec.score += points[p]
+        rec.played += 1
+        rec.wins += res.placements[p] == best
+        rec.firsts += index == 0
+        rec.seat_shares.append(index / (size - 1))
+        if p in res.forfeited or len(present) < 2:
+            # Did not play (A.4: a downfloat), or played nobody.
+            rec.floats[res.round] = "down"
+            rec.forfeit_wins += p not in res.forfeited and bool(res.forfeited)
+            rec.tables.append((p,))
+            continue
+        rec.forfeit_wins += bool(res.forfeited)
+        rec.tables.append(tuple(present))
+        others = [before[q] for q in present if q != p]
+        mean = math.fsum(others) / len(others)
+        if before[p] > mean:
+            rec.floats[res.round] = "down"
+        elif before[p] < mean:
+            rec.floats[res.round] = "up"
+
+
 def _opponent_score(p: Hashable, records: dict[Hashable, _Record]) -> float:
-    """Sum over the player's tables of the mean final score of the others."""
+    """Sum over the player's tables of the mean final score of the others.
+
+    A table the player did not play (forfeit, alone) counts the player's own
+    final score, like the virtual opponent of the two-player tiebreaks.
+    """
     total = []
     for seats in records[p].tables:
         others = [records[q].score for q in seats if q != p]
-        total.append(math.fsum(others) / len(others))
+        total.append(math.fsum(others) / len(others) if others else records[p].score)
     return math.fsum(total)
 
 
@@ -198,6 +275,21 @@ def _seat_order(
     return tuple(ordered)
 
 
+def _bye_count(players: int, min_size: int, max_size: int, preferred: int) -> int:
+    for byes in range(players - min_size + 1):
+        try:
+            table_sizes(
+                players - byes,
+                min_size=min_size,
+                max_size=max_size,
+                preferred=preferred,
+            )
+        except ValueError:
+            continue
+        return byes
+    raise ValueError(f"{players} players cannot fill tables of {min_size}-{max_size}")
+
+
 def seat_multiplayer_round(
     participants: Sequence[Hashable],
     results: Iterable[TableResult],
@@ -209,38 +301,59 @@ def seat_multiplayer_round(
     """Tables for the next round; ``participants`` in seed order.
 
     Returns tables in standing order (table 1 = leaders), each with its seat
-    order. Raises ``ValueError`` if the field cannot fill legal tables.
+    order, then one single-seat :class:`Table` per bye. Byes are needed only
+    when the field does not fill tables of ``min_size``-``max_size``; they go
+    to the lowest-standing players who have had no bye and scored by no
+    forfeit (failing that, fewest of those first). Raises ``ValueError`` if
+    the field is too small for one table.
     """
     results = list(results)
     players = list(participants)
     if len(set(players)) != len(players):
         raise ValueError("participants must be distinct")
-    sizes = table_sizes(
-        len(players), min_size=min_size, max_size=max_size, preferred=preferred_size
-    )
+    byes_needed = _bye_count(len(players), min_size, max_size, preferred_size)
     round_number = max((r.round for r in results), default=0) + 1
     records = _records(results)
     for p in players:
         records.setdefault(p, _Record())
     standing = [s.participant for s in multiplayer_standings(players, results)]
     rank = {p: i for i, p in enumerate(standing)}
+    byes = sorted(
+        standing,
+        key=lambda p: (
+            records[p].had_bye,
+            records[p].byes + records[p].forfeit_wins,
+            -rank[p],
+        ),
+    )[:byes_needed]
+    seated = [p for p in standing if p not in byes]
+    sizes = table_sizes(
+        len(seated), min_size=min_size, max_size=max_size, preferred=preferred_size
+    )
     met: Counter = Counter()
     for res in results:
-        for a, b in itertools.combinations(res.seats, 2):
+        present = [q for q in res.seats if q not in res.forfeited]
+        for a, b in itertools.combinations(present, 2):
             met[frozenset((a, b))] += 1
 
     tables: list[list[Hashable]] = []
     start = 0
     for size in sizes:
-        tables.append(standing[start : start + size])
+        tables.append(seated[start : start + size])
         start += size
     home = {p: i for i, t in enumerate(tables) for p in t}
-    # A repeated opponent outweighs any displacement a swap can cause.
-    repeat_weight = len(players) * len(tables) + 1
+    last_float = {p: records[p].floats.get(round_number - 1, "") for p in seated}
+    # Weights: one repeated opponent outweighs any float and displacement
+    # change a swap can cause; a repeated float outweighs any displacement.
+    float_weight = 2 * len(tables) + 1
+    repeat_weight = 2 * float_weight + 2 * len(tables) + 1
 
     def member_cost(p: Hashable, table: list[Hashable], index: int) -> int:
         repeats = sum(met[frozenset((p, q))] for q in table if q != p)
-        return repeat_weight * repeats + abs(index - home[p])
+        again = (index > home[p] and last_float[p] == "down") or (
+            index < home[p] and last_float[p] == "up"
+        )
+        return repeat_weight * repeats + float_weight * again + abs(index - home[p])
 
     improved = True
     while improved:
@@ -255,7 +368,12 @@ def seat_multiplayer_round(
                     improved = True
                 else:
                     ti[a_pos], tj[b_pos] = a, b
-    return [
+    out = [
         Table(round=round_number, table=i + 1, seats=_seat_order(t, records, rank))
         for i, t in enumerate(tables)
     ]
+    out += [
+        Table(round=round_number, table=len(out) + i + 1, seats=(p,))
+        for i, p in enumerate(sorted(byes, key=rank.get))
+    ]
+    return out

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from league.tournaments.formats.swiss_multiplayer import (
+    BYE_POINTS,
     TableResult,
     multiplayer_standings,
     placement_points,
@@ -77,9 +78,23 @@ def test_first_round_seats_by_seed_in_blocks():
     assert tables[0].seats == (1, 2, 3, 4) and tables[0].round == 1
 
 
-def _play(tables, rnd, *, single_winner=False):
+def _play(tables, rnd, *, single_winner=False, forfeits=0.0):
     out = []
     for t in tables:
+        if len(t.seats) == 1:
+            out.append(
+                TableResult(round=t.round, seats=t.seats, placements={t.seats[0]: 1})
+            )
+            continue
+        gone = frozenset(p for p in t.seats if rnd.random() < forfeits)
+        if gone and len(gone) < len(t.seats):
+            places = {p: len(t.seats) if p in gone else 1 for p in t.seats}
+            out.append(
+                TableResult(
+                    round=t.round, seats=t.seats, placements=places, forfeited=gone
+                )
+            )
+            continue
         if single_winner:
             winner = rnd.choice(t.seats)
             places = {p: 1 if p == winner else 2 for p in t.seats}
@@ -89,13 +104,42 @@ def _play(tables, rnd, *, single_winner=False):
     return out
 
 
-def _total_cost(tables, met, home, weight):
+def _total_cost(tables, met, home, weight, last_float, float_weight):
     cost = 0
     for i, t in enumerate(tables):
         for a, b in itertools.combinations(t, 2):
-            cost += weight * met[frozenset((a, b))]
+            cost += 2 * weight * met[frozenset((a, b))]
         cost += sum(abs(i - home[p]) for p in t)
+        cost += float_weight * sum(
+            (i > home[p] and last_float.get(p) == "down")
+            or (i < home[p] and last_float.get(p) == "up")
+            for p in t
+        )
     return cost
+
+
+def _floats_of_round(results, rnd_no):
+    """Independent float rule: not played -> down; else own score before the
+    round against the mean of the others present."""
+    before = Counter()
+    for r in results:
+        if r.round < rnd_no:
+            pts = placement_points(r.placements) if len(r.seats) > 1 else None
+            for p in r.seats:
+                before[p] += pts[p] if pts else BYE_POINTS
+    out = {}
+    for r in results:
+        if r.round != rnd_no:
+            continue
+        present = [p for p in r.seats if p not in r.forfeited]
+        for p in r.seats:
+            if p in r.forfeited or len(present) < 2:
+                out[p] = "down"
+                continue
+            others = [before[q] for q in present if q != p]
+            mean = sum(others) / len(others)
+            out[p] = "down" if before[p] > mean else "up" if before[p] < mean else ""
+    return out
 
 
 @given(
@@ -123,21 +167,25 @@ def test_rounds_are_complete_legal_and_locally_optimal(n, rounds, seed, single):
             start += len(t.seats)
         met = Counter()
         for res in results:
-            for a, b in itertools.combinations(res.seats, 2):
+            present = [q for q in res.seats if q not in res.forfeited]
+            for a, b in itertools.combinations(present, 2):
                 met[frozenset((a, b))] += 1
-        weight = n * len(tables) + 1
+        last_float = _floats_of_round(results, tables[0].round - 1)
+        float_weight = 2 * len(tables) + 1
+        weight = 2 * float_weight + 2 * len(tables) + 1
         seats = [list(t.seats) for t in tables]
-        best = _total_cost(seats, met, home, weight)
+        args = (met, home, weight, last_float, float_weight)
+        best = _total_cost(seats, *args)
         for ti, tj in itertools.combinations(seats, 2):
             for x, y in itertools.product(range(len(ti)), range(len(tj))):
                 ti[x], tj[y] = tj[y], ti[x]
-                assert _total_cost(seats, met, home, weight) >= best
+                assert _total_cost(seats, *args) >= best
                 ti[x], tj[y] = tj[y], ti[x]
         # The first seat goes to a player with the fewest first seats so far.
         firsts = Counter(r.seats[0] for r in results)
         for t in tables:
             assert firsts[t.seats[0]] == min(firsts[p] for p in t.seats)
-        results += _play(tables, rnd, single_winner=single)
+        results += _play(tables, rnd, single_winner=single, forfeits=0.05)
     standings = multiplayer_standings(players, results)
     assert sum(s.score for s in standings) == pytest.approx(
         sum(len(r.seats) / 2 for r in results)
@@ -181,3 +229,63 @@ def test_standings_tiebreaks():
     assert rows["a"].first_seats == 1 and rows["b"].first_seats == 1
     with pytest.raises(ValueError):
         TableResult(1, ("a", "b"), {"a": 1})
+
+
+def test_forfeited_seat_meets_nobody_floats_and_bars_the_bye():
+    results = [
+        TableResult(
+            1, ("a", "b", "c", "d"), {"a": 1, "b": 1, "c": 1, "d": 4}, forfeited={"d"}
+        ),
+        TableResult(1, ("e", "f", "g", "h"), {"e": 1, "f": 2, "g": 3, "h": 4}),
+    ]
+    from league.tournaments.formats.swiss_multiplayer import _records
+
+    records = _records(results)
+    assert records["d"].floats[1] == "down" and not records["d"].had_bye
+    assert all(records[p].had_bye for p in "abc")  # scored by forfeit
+    assert not records["e"].had_bye
+    # d met nobody: opponent strength counts d's own score for that table.
+    rows = {s.participant: s for s in multiplayer_standings(list("abcdefgh"), results)}
+    assert rows["d"].opponent_score == rows["d"].score
+    # Tables of exactly three for eight players: two byes. They go to the
+    # lowest-standing players who neither had a bye nor scored by forfeit.
+    tables = seat_multiplayer_round(
+        list("abcdefgh"), results, min_size=3, max_size=3, preferred_size=3
+    )
+    byes = [t.seats[0] for t in tables if len(t.seats) == 1]
+    assert len(byes) == 2
+    assert not set(byes) & set("abc")
+    assert tables[-1].table == len(tables) and len(tables[-1].seats) == 1
+
+
+@given(
+    st.integers(min_value=5, max_value=19),
+    st.integers(min_value=0, max_value=2**32 - 1),
+)
+@settings(max_examples=40, deadline=None)
+def test_byes_with_fixed_table_size(n, seed):
+    """Tables of exactly four: n % 4 byes a round, never to a player who had a
+    bye or scored by forfeit while someone else could take it."""
+    rnd = random.Random(seed)
+    players = list(range(n))
+    results: list[TableResult] = []
+    for _ in range(5):
+        tables = seat_multiplayer_round(
+            players, results, min_size=4, max_size=4, preferred_size=4
+        )
+        assert sorted(p for t in tables for p in t.seats) == players
+        byes = [t.seats[0] for t in tables if len(t.seats) == 1]
+        assert len(byes) == n % 4
+        assert all(len(t.seats) == 4 for t in tables if len(t.seats) > 1)
+        barred = set()
+        for r in results:
+            if r.is_bye or (r.forfeited and len(r.forfeited) < len(r.seats)):
+                barred |= set(r.seats) - set(r.forfeited)
+        eligible = [p for p in players if p not in barred]
+        if len(eligible) >= len(byes):
+            assert not set(byes) & barred
+        results += _play(tables, rnd, forfeits=0.1)
+    standings = multiplayer_standings(players, results)
+    assert sum(s.score for s in standings) == pytest.approx(
+        sum(BYE_POINTS if r.is_bye else len(r.seats) / 2 for r in results)
+    )

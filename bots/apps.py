@@ -11,6 +11,9 @@ class BotsConfig(AppConfig):
         from bots import directory
 
         directory.register()
+        from bots import contexts
+
+        contexts.register()
         # Uploaded bots seated with people are driven move by move (bots.live).
         from bots import tasks
         from gameplay.signals import uploaded_bot_turn

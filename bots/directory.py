@@ -38,6 +38,13 @@ class BotDirectory:
         bot = Bot.objects.filter(pk=bot_id).first()
         return _info(bot) if bot is not None else None
 
+    def bots_for_game(self, game: str) -> list[BotInfo]:
+        """Bots an organiser may enter in a competition of ``game`` (they play)."""
+        bots = Bot.objects.filter(
+            game=game, status="active", disabled=False, active_version__isnull=False
+        ).order_by("name", "pk")[:200]
+        return [_info(bot) for bot in bots]
+
 
 class SeatableBots:
     """Tells gameplay's lobby which uploaded bots a host may seat at a table.

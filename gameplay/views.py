@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from gameplay import lobby, selectors
 from gameplay.catalog import GameInfo, game_catalog
+from gameplay.contexts import describe_match_context
 from gameplay.errors import MatchError
 from gameplay.forms import BotSeatForm, ChallengeForm, QuickPlayForm, TableForm
 from gameplay.models import Challenge, ChallengeStatus, Match, MatchStatus, QueueEntry
@@ -239,6 +240,7 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
         "seat": seat,
         "is_host": user is not None and match.host_id == user.pk,
         "bot_form": BotSeatForm(game=match.game),
+        "match_context": describe_match_context(match),
         **_board_assets(match.game),
     }
     if match.status != MatchStatus.WAITING:

@@ -20,6 +20,9 @@ class LeagueConfig(AppConfig):
         from league.ratings.selectors import match_rating_changes
 
         add_result_extra(match_rating_changes)
+        from league import contexts
+
+        contexts.register()
         lobby.set_rating_provider(
             lambda user, game: rating_for_user(user=user, game=game)
         )

@@ -38,7 +38,11 @@ class TournamentForm(forms.Form):
         help_text="Ignored in a league: the league decides.",
     )
     swiss_rounds = forms.IntegerField(
-        min_value=1, max_value=20, required=False, help_text="Swiss only."
+        min_value=1,
+        max_value=20,
+        required=False,
+        help_text="Swiss only. Leave empty for the usual number for the field, "
+        "set at the start: ⌈log₂ entrants⌉ (one fewer, at least two, for tables).",
     )
     third_place = forms.BooleanField(
         required=False, help_text="Single elimination: play for third place."

@@ -363,6 +363,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         ),
         "rounds": tournament_selectors.rounds(tournament=tournament),
         "my_bots": [b for b in _my_bots(user) if b.game == tournament.game],
+        **_entrant_choices(tournament),
     }
     if tournament.is_elimination:
         context["bracket"] = tournament_selectors.bracket_view(tournament=tournament)
@@ -374,6 +375,18 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             for t in tournament_services.standings_tiebreaks(tournament)
         ]
     return render(request, "league/tournament_detail.html", context)
+
+
+def _entrant_choices(tournament: Tournament) -> dict:
+    """What an organiser may add on the page: uploaded and built-in bots."""
+    from gameplay.rules.bots import available_bots, bot_display_name
+
+    directory = bot_directory()
+    lister = getattr(directory, "bots_for_game", None)
+    return {
+        "addable_bots": list(lister(tournament.game)) if lister else [],
+        "builtin_bots": [(n, bot_display_name(n)) for n in available_bots()],
+    }
 
 
 def _tournament(slug: str) -> Tournament:
@@ -419,6 +432,24 @@ def tournament_action(request: HttpRequest, slug: str, action: str):
             tournament=tournament, by=request.user, method="manual", order=order
         )
         return target, "Seeds saved."
+    if action == "add-entrant":
+        bot_raw = request.POST.get("bot_id") or ""
+        entrant = tournament_services.tournament_add_named_entrant(
+            tournament=tournament,
+            by=request.user,
+            username=(request.POST.get("username") or "").strip()[:150],
+            bot_id=int(bot_raw) if bot_raw.isdigit() and len(bot_raw) < 19 else None,
+            builtin=(request.POST.get("builtin") or "").strip()[:40],
+        )
+        return target, f"{entrant} entered."
+    if action == "remove-entrant":
+        raw = request.POST.get("entrant") or ""
+        if not raw.isdigit() or len(raw) > 18:
+            raise_invalid("choose the entrant to remove")
+        tournament_services.tournament_remove_entrant(
+            tournament=tournament, by=request.user, entrant_id=int(raw)
+        )
+        return target, "Entrant removed."
     if action == "start":
         tournament_services.tournament_start(tournament=tournament, by=request.user)
         return target, "Tournament started: round 1 is on."

@@ -18,6 +18,7 @@ own deadline, so the winners and losers brackets run side by side.
 from __future__ import annotations
 
 import logging
+import math
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -149,8 +150,15 @@ def tournament_create(
     if game not in available_games():
         raise Invalid(f"no playable game {game!r}")
     is_swiss = format in (TournamentFormat.SWISS, TournamentFormat.SWISS_TABLES)
-    if is_swiss and not (isinstance(swiss_rounds, int) and 1 <= swiss_rounds <= 20):
-        raise Invalid("a Swiss tournament needs between 1 and 20 rounds")
+    if (
+        is_swiss
+        and swiss_rounds is not None
+        and not (isinstance(swiss_rounds, int) and 1 <= swiss_rounds <= 20)
+    ):
+        raise Invalid(
+            "a Swiss tournament plays between 1 and 20 rounds (leave it empty "
+            "for the usual number for its field)"
+        )
     if not 0.05 <= float(round_hours) <= 24 * 30:
         raise Invalid("round deadlines must be between 3 minutes and 30 days")
     try:
@@ -270,6 +278,78 @@ def tournament_add_entrant(
         return entrant
 
 
+def default_swiss_rounds(*, entrants: int, tables: bool = False) -> int:
+    """The usual number of Swiss rounds for a field: ceil(log2(entrants)).
+
+    That many rounds is what it takes for one player to be the only one left
+    with a perfect score (the classic rule for Swiss events). Two-player Swiss
+    is capped below the field size, so nobody has to meet an opponent twice;
+    tables of 3-5 meet more players per round, so one round fewer is enough,
+    with at least two.
+    """
+    rounds = max(1, math.ceil(math.log2(max(2, entrants))))
+    if tables:
+        return max(2, rounds - 1)
+    return max(1, min(rounds, entrants + entrants % 2 - 1))
+
+
+def tournament_add_named_entrant(
+    *,
+    tournament: Tournament,
+    by: User,
+    username: str = "",
+    bot_id: int | None = None,
+    builtin: str = "",
+) -> Entrant:
+    """An organiser enters a person (by username), an uploaded bot or a
+    built-in bot before the start; exactly one of the three is given."""
+    from gameplay.rules.bots import available_bots
+    from league.participants import (
+        bot_info,
+        participant_for_bot,
+        participant_for_builtin,
+        participant_for_user,
+    )
+
+    _require_organiser(tournament, by)
+    given = [bool(username), bot_id is not None, bool(builtin)]
+    if sum(given) != 1:
+        raise Invalid("name one player, one uploaded bot or one built-in bot")
+    if username:
+        person = User.objects.filter(username__iexact=username, is_active=True).first()
+        if person is None:
+            raise NotFound(f"no player called {username!r}")
+        participant = participant_for_user(person)
+    elif bot_id is not None:
+        info = bot_info(bot_id=bot_id)
+        if info.game != tournament.game:
+            raise Invalid(f"{info.name} plays {info.game}, not {tournament.game}")
+        participant = participant_for_bot(info)
+    else:
+        if builtin not in available_bots():
+            raise Invalid(f"there is no built-in bot {builtin!r}")
+        participant = participant_for_builtin(builtin)
+    return tournament_add_entrant(
+        tournament=tournament, by=by, participant_id=participant.pk
+    )
+
+
+def tournament_remove_entrant(
+    *, tournament: Tournament, by: User, entrant_id: int
+) -> None:
+    """An organiser takes an entrant out before the start."""
+    _require_organiser(tournament, by)
+    with transaction.atomic():
+        tournament = _locked(tournament.pk)
+        if tournament.status != TournamentStatus.REGISTRATION:
+            raise Conflict("the field is fixed once the tournament has started")
+        deleted, _ = Entrant.objects.filter(
+            tournament=tournament, pk=entrant_id
+        ).delete()
+        if not deleted:
+            raise NotFound("no such entrant in this tournament")
+
+
 def seeding_pool(tournament: Tournament):
     """The pool whose ratings seed the tournament: season, league, else global."""
     if tournament.season_id:
@@ -355,6 +435,14 @@ def tournament_start(
             raise Conflict("a tournament needs at least two entrants")
         if tournament.is_tables and len(entrants) < 3:
             raise Conflict("tables of 3-5 need at least three entrants")
+        if (
+            tournament.format in (TournamentFormat.SWISS, TournamentFormat.SWISS_TABLES)
+            and tournament.swiss_rounds is None
+        ):
+            tournament.swiss_rounds = default_swiss_rounds(
+                entrants=len(entrants), tables=tournament.is_tables
+            )
+            tournament.save(update_fields=["swiss_rounds"])
         if (
             tournament.format == TournamentFormat.SWISS
             and tournament.swiss_rounds >= len(entrants) + len(entrants) % 2

@@ -175,10 +175,11 @@ def test_bad_tournament_form_shows_the_error(client, users) -> None:
             "participants": "mixed",
             "seeding": "rating",
             "round_hours": "24",
+            "swiss_rounds": "25",
         },
     )
     assert response.status_code == 400
-    assert "Swiss tournament needs" in response.content.decode()
+    assert "less than or equal to 20" in response.content.decode()
     assert not Tournament.objects.exists()
 
 

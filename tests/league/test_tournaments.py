@@ -366,7 +366,9 @@ def test_entry_rules_and_organiser_permissions(users, organiser) -> None:
     with pytest.raises(Conflict):
         ts.tournament_start(tournament=t, by=organiser)
     with pytest.raises(Invalid, match="Swiss"):
-        ts.tournament_create(by=organiser, name="x", game="duelo", format="swiss")
+        ts.tournament_create(
+            by=organiser, name="x", game="duelo", format="swiss", swiss_rounds=25
+        )
     with pytest.raises(Invalid, match="game"):
         ts.tournament_create(by=organiser, name="x", game="chess", format="single_elim")
 

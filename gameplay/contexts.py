@@ -1,0 +1,55 @@
+"""What a match belongs to (a tournament round, a league season, a ladder), told
+by the apps that create such matches.
+
+gameplay stores ``Match.context`` but never reads its meaning: leagues,
+tournaments and bot ladders register a *describer* for their context prefix in
+their ``AppConfig.ready()``, and the match page shows what it returns in a
+small block (the tournament's name and link, the round and its deadline).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from gameplay.models import Match
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class MatchContextInfo:
+    """One line of "what this game is part of" for the match page."""
+
+    title: str
+    url: str = ""
+    details: list[str] = field(default_factory=list)
+    deadline: datetime | None = None
+
+
+Describer = Callable[[Match], MatchContextInfo | None]
+_describers: dict[str, Describer] = {}
+
+
+def register_context_describer(prefix: str, describer: Describer) -> None:
+    """``describer(match)`` explains matches whose context starts with ``prefix``."""
+    _describers[prefix] = describer
+
+
+def describe_match_context(match: Match) -> MatchContextInfo | None:
+    """The longest matching prefix's description; None when nobody claims it.
+
+    A describer that fails is logged and ignored: the game page must open even
+    when the competition's data is gone or broken.
+    """
+    context = match.context or ""
+    for prefix in sorted(_describers, key=len, reverse=True):
+        if context.startswith(prefix):
+            try:
+                return _describers[prefix](match)
+            except Exception:
+                logger.exception("describing match context %r failed", context)
+                return None
+    return None

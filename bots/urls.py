@@ -7,6 +7,7 @@ app_name = "bots"
 urlpatterns = [
     path("bots/", views.bot_list, name="list"),
     path("bots/new/", views.bot_new, name="new"),
+    path("bots/docs/<slug:slug>/", views.bot_doc, name="doc"),
     path("bots/by/<str:username>/", views.owner_bots, name="owner"),
     path("bots/<int:bot_id>/", views.bot_detail, name="detail"),
     path("bots/<int:bot_id>/logs/", views.bot_logs, name="logs"),

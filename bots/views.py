@@ -239,3 +239,17 @@ def bot_challenge(request: HttpRequest, bot_id: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("bots:detail", bot_id=bot_id)
     return redirect("gameplay:match", public_id=match.public_id)
+
+
+def bot_doc(request: HttpRequest, slug: str) -> HttpResponse:
+    """A bot author's document (docs/*.md) as a page of the site."""
+    from bots import docs
+
+    doc = docs.BY_SLUG.get(slug)
+    if doc is None:
+        raise Http404("No such document.")
+    return render(
+        request,
+        "bots/doc.html",
+        {"doc": doc, "docs": docs.DOCS, "html": docs.render_doc(doc)},
+    )

@@ -213,3 +213,23 @@ def test_the_waiting_table_updates_without_reload(arena):
     table.refresh_from_db()
     assert table.status == MatchStatus.ACTIVE
     assert [s.agent for s in table.seats.all()][2] == "builtin:heuristic"
+
+
+def test_badges_menu_and_lists_fit_a_390px_screen(arena):
+    me = arena.player(viewport={"width": 390, "height": 844})
+    rival = arena.create_user(display_name="A rather long display name")
+    _start([me.user, rival])
+    server_side(
+        lobby.challenge_create, challenger=rival, challenged=me.user, game="duelo"
+    )
+    wide = "() => document.documentElement.scrollWidth"
+    for path in ("/", "/notifications/"):
+        me.page.goto(path)
+        assert me.page.evaluate(wide) <= 390, path
+    # The badge sits beside the brand, visible without opening the menu.
+    me.page.goto("/")
+    expect(me.page.locator("#your-games")).to_be_visible()
+    me.page.locator(".nav-toggle-label").click()
+    me.page.locator("#notif-menu summary").click()
+    expect(me.page.locator("#notif-list .notif-item")).to_have_count(2)
+    assert me.page.evaluate(wide) <= 390

@@ -65,22 +65,45 @@ def _processes_in_session(sid: int) -> list[int]:
     return found
 
 
+def _exhibition_version(database: Path) -> int | None:
+    import sqlite3
+
+    try:
+        with sqlite3.connect(database, timeout=10) as connection:
+            row = connection.execute(
+                "SELECT version FROM gameplay_match WHERE context = ? "
+                "ORDER BY id DESC LIMIT 1",
+                ["demo:exhibition"],
+            ).fetchone()
+    except sqlite3.Error:
+        return None
+    return row[0] if row else None
+
+
 def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> None:
-    """Start web, worker, beat and the embedded Redis; Ctrl-C stops them all."""
+    """A fresh start: web, worker, beat and the embedded Redis; Ctrl-C stops all.
+
+    The database's directory does not exist yet (a fresh clone has no var/). The
+    banner (URL, admin password) comes once every part is up, with no ERROR line
+    before it and no routine task lines after it, and the demo's bots-only
+    "Live now" game moves while nobody touches it.
+    """
     import signal
     import socket
+    import threading
     import time
-    import urllib.request
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    database = tmp_path / "var" / "db.sqlite3"
     environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.development",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "DATABASE_URL": f"sqlite:///{database}",
         "EMBEDDED_REDIS_DIR": str(tmp_path / "redis"),
         "PORT": str(port),
+        "BOTS_ONLY_MOVE_DELAY": "0.5",
     }
     environment.pop("REDIS_URL", None)
     platform = subprocess.Popen(
@@ -92,24 +115,32 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
         text=True,
         start_new_session=True,
     )
-    output = []
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(platform.stdout), daemon=True)
+    reader.start()
+
+    def banner_at() -> int | None:
+        for index, line in enumerate(list(lines)):
+            if "Kung Fu Arena is up" in line:
+                return index
+        return None
+
     try:
-        deadline = time.monotonic() + 90
-        healthy = False
-        while time.monotonic() < deadline and not healthy:
-            time.sleep(1)
-            try:
-                with urllib.request.urlopen(
-                    f"http://127.0.0.1:{port}/healthz", timeout=3
-                ) as response:
-                    healthy = response.status == 200
-            except OSError:
-                continue
-        assert healthy, "the platform did not report healthy within 90 s"
+        deadline = time.monotonic() + 240
+        while banner_at() is None and time.monotonic() < deadline:
+            assert platform.poll() is None, "".join(lines)[-3000:]
+            time.sleep(0.5)
+        up = banner_at()
+        assert up is not None, "no banner within 240 s:\n" + "".join(lines)[-3000:]
+        before = _exhibition_version(database)
+        assert before is not None, "the demo has no exhibition game"
+        time.sleep(12)  # two beat periods of the 5 s clock sweep
+        after = _exhibition_version(database)
+        assert after > before, "the demo's Live now game did not move"
         assert len(_processes_in_session(platform.pid)) >= 4
         os.killpg(platform.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
-        out, _ = platform.communicate(timeout=60)
-        output.append(out)
+        platform.wait(timeout=60)
+        reader.join(timeout=10)
     finally:
         if platform.poll() is None:
             os.killpg(platform.pid, signal.SIGKILL)
@@ -117,4 +148,17 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
     time.sleep(0.5)
     assert _processes_in_session(platform.pid) == []
     assert not (tmp_path / "redis" / "redis.sock").exists()
-    assert "embedded Redis stopped" in output[0]
+    output = "".join(lines)
+    assert "embedded Redis stopped" in output
+    banner = "".join(lines[up : up + 5])
+    assert f"http://127.0.0.1:{port}/" in banner
+    assert "user admin, password " in banner
+    assert "kungfu-demo-2026" in banner
+    start_up = "".join(lines[:up])
+    assert " ERROR " not in start_up and "Traceback" not in start_up, start_up
+    stopping = next(
+        (i for i, line in enumerate(lines) if "SIGINT received" in line), len(lines)
+    )
+    quiet = "".join(lines[up:stopping])
+    for routine in ("Sending due task", "succeeded in", "] received"):
+        assert routine not in quiet, quiet

@@ -1,5 +1,5 @@
 """Demo data for `make run`: an admin, a few players, one league per game,
-rated league games and a tournament bracket.
+rated league games, a tournament bracket and a bots-only game playing live.
 
 Idempotent: running it again changes nothing and prints the same admin password,
 which is kept under var/ (ignored by git) so a re-run can show it again.
@@ -17,6 +17,7 @@ import random
 import secrets
 from contextlib import contextmanager
 from datetime import timedelta
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -36,7 +37,11 @@ DEMO_PLAYERS = [
 DEMO_PASSWORD = "kungfu-demo-2026"
 
 
-def _password_file():
+def _password_file() -> Path:
+    """Beside the SQLite database it belongs to (var/ by default), else in var/."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        return Path(database["NAME"]).parent / "admin-password.txt"
     return settings.VAR_DIR / "admin-password.txt"
 
 
@@ -81,6 +86,11 @@ class Command(BaseCommand):
                     password=DEMO_PASSWORD,
                     display_name=display_name,
                 )
+        # Nobody reads the demo players' mail: round e-mails for them would only
+        # fill `make run`'s terminal (the console mail backend) at every start.
+        User.objects.filter(username__in=[name for name, _ in DEMO_PLAYERS]).update(
+            email_tournament_rounds=False
+        )
 
         now = timezone.now()
         for game in game_catalog():
@@ -216,15 +226,52 @@ def demo_league_play(*, stdout) -> None:
                     participant_id=participant_for_builtin(name).pk,
                 )
             tournament_services.tournament_start(tournament=cup, by=admin)
-            # Play until only the grand final is left, so the bracket shows
-            # finished rounds and a game still to be played.
-            for _ in range(40):
-                open_pairings = list(
-                    cup.pairings.filter(status="playing").select_related("match")
-                )
-                if not open_pairings or any(
-                    p.bracket_match.startswith("GF") for p in open_pairings
-                ):
-                    break
-                _play_out(open_pairings[0].match_id, rng)
-            stdout.write("  demo cup bracket ready")
+        # Played to its champion: a final left waiting for a demo player would
+        # sit in "Live now" without ever moving (older demo data included).
+        cup = Tournament.objects.get(slug=DEMO_CUP)
+        played = 0
+        for _ in range(60):
+            pairing = cup.pairings.filter(status="playing").first()
+            if pairing is None:
+                break
+            _play_out(pairing.match_id, rng)
+            played += 1
+        if played:
+            stdout.write("  demo cup played to its champion")
+    demo_exhibition(stdout=stdout)
+
+
+DEMO_EXHIBITION = "demo:exhibition"
+EXHIBITION_BOTS = ("heuristic", "ismcts", "random")
+
+
+def demo_exhibition(*, stdout) -> None:
+    """A bots-only Duelo game for "Live now", played by the worker as it runs.
+
+    Started here with tasks queued, not eager: the worker (up in a moment) plays
+    it one move per BOTS_ONLY_MOVE_DELAY, so a visitor can watch it live. A new
+    one starts whenever `make run` finds none in play; one whose moves stopped
+    (its queued move was lost with a previous run) is set going again.
+    """
+    from gameplay import services as match_services
+    from gameplay.models import Match, MatchStatus
+    from gameplay.services import BUILTIN_PREFIX, SeatSpec
+    from gameplay.tasks import schedule_bot_turns
+
+    delay = settings.BOTS_ONLY_MOVE_DELAY
+    live = Match.objects.filter(context=DEMO_EXHIBITION, status=MatchStatus.ACTIVE)
+    match = live.order_by("-started_at").first()
+    if match is None:
+        match = match_services.match_create(
+            game="duelo",
+            seats=[SeatSpec(agent=BUILTIN_PREFIX + name) for name in EXHIBITION_BOTS],
+            config={"rounds": 3},
+            context=DEMO_EXHIBITION,
+        )
+        match_services.match_start(match_id=match.pk)  # queues the first move
+        stdout.write(f"  live exhibition game started ({delay:g} s per move)")
+        return
+    idle = (timezone.now() - match.turn_started_at).total_seconds()
+    if idle > max(10.0, 3 * delay):
+        schedule_bot_turns(match_id=match.pk)
+    stdout.write("  live exhibition game continues")

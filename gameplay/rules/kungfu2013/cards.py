@@ -48,7 +48,7 @@ ATTACK_CARDS: tuple[tuple[str, str, int, int | None, int, str | None, int | None
     ("r03", "Crane Kick", 3, None, 0, None, None, False),
     ("r04", "Iron Fist", 4, None, 0, None, None, False),
     ("r05", "Spinning Heel", 4, None, 0, None, None, False),
-    ("r06", "Tiger Claw", 5, None, 0, None, None, False),
+    ("r06", "Tiger Claw", 4, None, 0, None, None, False),
     ("r07", "Stone Breaker", 5, None, 0, None, None, False),
     ("r08", "Dragon Tail Whip", 6, None, 0, None, None, False),
     # power coins (stay in front after the battle)
@@ -57,12 +57,12 @@ ATTACK_CARDS: tuple[tuple[str, str, int, int | None, int, str | None, int | None
     ("r11", "Merchant's Jab", 1, None, 1, None, None, False),
     ("r12", "Jade Fist", 2, None, 1, None, None, False),
     ("r13", "Bronze Knuckle", 2, None, 2, None, None, False),
-    ("r14", "Silver Swallow", 3, None, 1, None, None, False),
+    ("r14", "Silver Swallow", 2, None, 1, None, None, False),
     ("r15", "Lotus Kick", 1, 3, 1, None, 1, False),
     # value rise
     ("r16", "Phoenix Eye Fist", 1, 3, 0, None, 1, False),
     ("r17", "Rising Dragon", 3, 6, 0, None, 2, False),
-    ("r18", "Leopard Pounce", 2, 4, 0, "draw3", 2, False),
+    ("r18", "Leopard Pounce", 2, 4, 0, "draw3", 3, False),
     ("r19", "Storm of Fists", 3, 6, 0, "discard2", 3, False),
     # the initiative changes after the outcome
     ("r20", "Drunken Master", 4, None, 0, "initiative", 1, False),
@@ -71,21 +71,21 @@ ATTACK_CARDS: tuple[tuple[str, str, int, int | None, int, str | None, int | None
     ("r22", "Snake Strike", 2, None, 0, "nullify", 2, False),
     ("r23", "Shattering Palm", 3, None, 0, "nullify", 3, False),
     # other effects
-    ("r24", "Monkey Steals Peach", 2, None, 0, "discard2", 2, False),
+    ("r24", "Monkey Steals Peach", 2, None, 0, "discard2", 3, False),
     ("r25", "Thunder Palm", 3, None, 0, "no_block", 2, False),
     ("r26", "Heaven Splitter", 2, None, 0, "break_coin", 1, False),
     ("r27", "Healing Breath", 2, None, 0, "heal2", 1, False),
     # the opponent loses a life -> the effect beside the arrow
-    ("r28", "Mantis Hook", 3, None, 0, "discard2", 1, True),
-    ("r29", "Whirlwind Kick", 4, None, 0, "draw3", 1, True),
+    ("r28", "Mantis Hook", 3, None, 0, "discard2", 2, True),
+    ("r29", "Whirlwind Kick", 4, None, 0, "draw3", 2, True),
     ("r30", "Scorpion Sting", 3, None, 0, "break_coin", 0, True),
 )
 
 BLOCK_CARDS: tuple[tuple[str, str, int, int | None, int, str | None, int | None, bool], ...] = (  # noqa: E501
     # plain guards
-    ("b01", "Falling Leaf", 1, None, 0, None, None, False),
-    ("b02", "Willow Parry", 2, None, 0, None, None, False),
-    ("b03", "Bamboo Guard", 3, None, 0, None, None, False),
+    ("b01", "Falling Leaf", 2, None, 0, None, None, False),
+    ("b02", "Willow Parry", 3, None, 0, None, None, False),
+    ("b03", "Bamboo Guard", 4, None, 0, None, None, False),
     ("b04", "Sweeping Arm", 3, None, 0, None, None, False),
     ("b05", "Cloud Hands", 4, None, 0, None, None, False),
     ("b06", "Horse Stance", 4, None, 0, None, None, False),
@@ -95,7 +95,7 @@ BLOCK_CARDS: tuple[tuple[str, str, int, int | None, int, str | None, int | None,
     # power coins
     ("b10", "Monk's Bowl", 0, None, 3, None, None, False),
     ("b11", "Lucky Coin Guard", 1, None, 2, None, None, False),
-    ("b12", "Copper Guard", 1, None, 1, None, None, False),
+    ("b12", "Copper Guard", 2, None, 1, None, None, False),
     ("b13", "Jade Shield", 2, None, 1, None, None, False),
     ("b14", "Bronze Gate", 2, None, 2, None, None, False),
     ("b15", "Silver Shield", 3, None, 1, None, None, False),

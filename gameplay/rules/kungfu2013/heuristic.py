@@ -134,7 +134,7 @@ def choose(ctx: DecisionContext, rng: random.Random) -> str:
     if phase == "reward":
         diff = obs["pending"].get("difference", 0)
         strong = max((best_value(c, coins) for c in reds), default=0)
-        if diff >= 3 or strong < 4:
+        if diff >= 2 or strong < 5:
             return "reward:draw"
         return "reward:initiative"
     return ids[0]

@@ -1,0 +1,83 @@
+"""Helpers to build hand-crafted Kung Fu (2013) positions from stacked cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gameplay.rules import get_game
+from gameplay.rules.kungfu2013 import engine as E
+
+GAME = get_game("kungfu2013")
+
+
+def chars(codes: list[str] | tuple[str, ...]) -> str:
+    return "".join(E.BY_CODE[c] for c in codes)
+
+
+def codes(cards: str) -> list[str]:
+    return [E.CODE[c] for c in cards]
+
+
+def make_state(
+    hands: tuple[list[str], list[str]],
+    *,
+    red: list[str] | tuple[str, ...] = (),
+    blue: list[str] | tuple[str, ...] = (),
+    red_discard: list[str] | tuple[str, ...] = (),
+    blue_discard: list[str] | tuple[str, ...] = (),
+    front: tuple[list[str], list[str]] = ([], []),
+    init: int = 0,
+    life: tuple[int, int] = (10, 10),
+    round_: int = 1,
+    no_block: tuple[int, int] = (0, 0),
+    max_rounds: int = 200,
+) -> dict[str, Any]:
+    """A round about to start phase A with seat ``init`` holding the initiative.
+
+    Decks are listed top first. The cards need not add up to 60: these
+    positions test one rule at a time.
+    """
+    s: dict[str, Any] = {
+        "game": "kungfu2013",
+        "rules_version": E.RULES_VERSION,
+        "cfg": GAME.validate_config({"max_rounds": max_rounds}),
+        "rng": "0123456789abcdef",
+        "life": list(life),
+        "hands": [chars(hands[0]), chars(hands[1])],
+        "rdeck": chars(red)[::-1],
+        "bdeck": chars(blue)[::-1],
+        "rdisc": chars(red_discard),
+        "bdisc": chars(blue_discard),
+        "front": [chars(front[0]), chars(front[1])],
+        "init": init,
+        "starter": init,
+        "round": round_,
+        "noblk": list(no_block),
+        "b": E._new_battle(init),
+        "todo": [["init"]],
+        "phase": E.INITIATIVE,
+        "actor": init,
+        "result": None,
+    }
+    E._run(s, [])
+    return s
+
+
+def play(
+    state: dict[str, Any], *actions: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Apply ``actions`` in order, each by whoever must act; return all events."""
+    events: list[dict[str, Any]] = []
+    for aid in actions:
+        seat = GAME.actors(state)[0]
+        state, ev = GAME.apply(state, seat, aid)
+        events += ev
+    return state, events
+
+
+def types(events: list[dict[str, Any]]) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def hand(state: dict[str, Any], seat: int) -> list[str]:
+    return sorted(codes(state["hands"][seat]))

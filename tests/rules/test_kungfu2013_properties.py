@@ -1,0 +1,170 @@
+"""Property tests over thousands of seeded random Kung Fu (2013) games.
+
+A uniform-random playout drives each game; hypothesis picks the options and
+seeds. Checked at every step: the game ends, every one of the 60 cards is in
+exactly one place, JSON round trips are lossless, replays reproduce every step,
+the state passed in is never changed, menus and ids agree, observations do not
+change when the cards hidden from that seat are swapped, and a determinization
+looks exactly like the real state to its seat.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gameplay.rules import view_events
+from gameplay.rules.kungfu2013 import engine as E
+from tests.rules.kungfu2013_helpers import GAME
+
+MAX_STEPS = 20_000
+PROPS = settings(
+    deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+configs = st.fixed_dictionaries(
+    {
+        "start": st.sampled_from(["random", 0, 1]),
+        "life": st.integers(1, 10),
+        "max_rounds": st.sampled_from([5, 50, 200]),
+    }
+)
+seeds = st.integers(0, 2**64 - 1)
+
+
+def playout(
+    config: dict[str, Any], seed: int, pick: int
+) -> Iterator[tuple[dict, int, str, dict, list]]:
+    rnd = random.Random(pick)
+    state = GAME.setup(config, seed)
+    for _ in range(MAX_STEPS):
+        actors = GAME.actors(state)
+        if not actors:
+            return
+        seat = actors[0]
+        ids = GAME.legal_action_ids(state, seat)
+        aid = ids[rnd.randrange(len(ids))]
+        new, events = GAME.apply(state, seat, aid)
+        yield state, seat, aid, new, events
+        state = new
+    raise AssertionError(f"game did not end in {MAX_STEPS} steps")
+
+
+def all_cards(s: dict[str, Any]) -> Counter:
+    b = s["b"]
+    places = [s["rdeck"], s["bdeck"], s["rdisc"], s["bdisc"], b["ac"], b["bc"]]
+    return Counter("".join(places + s["hands"] + s["front"]))
+
+
+FULL = Counter(E.ALPHABET)
+
+
+@settings(PROPS, max_examples=1000)
+@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
+def test_games_end_conserve_cards_round_trip_and_never_mutate(
+    config: dict, seed: int, pick: int
+) -> None:
+    for state, seat, _aid, new, events in playout(config, seed, pick):
+        frozen = json.dumps(state, sort_keys=True)
+        assert all_cards(new) == FULL
+        assert json.loads(json.dumps(new)) == new
+        assert json.loads(json.dumps(events)) == events
+        assert [a["id"] for a in GAME.legal_actions(state, seat)] == (
+            GAME.legal_action_ids(state, seat)
+        )
+        assert GAME.legal_action_ids(state, 1 - seat) == []
+        assert json.dumps(state, sort_keys=True) == frozen
+        assert 0 <= new["life"][0] <= 20 and 0 <= new["life"][1] <= 20
+    assert GAME.is_over(new)
+    r = GAME.result(new)
+    assert r is not None and r["winners"]
+
+
+@settings(PROPS, max_examples=300)
+@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
+def test_replaying_the_action_log_reproduces_every_step(
+    config: dict, seed: int, pick: int
+) -> None:
+    steps = list(playout(config, seed, pick))
+    state = GAME.setup(config, seed)
+    for _, seat, aid, new, events in steps:
+        state, ev = GAME.apply(state, seat, aid)
+        assert state == new and ev == events
+
+
+def _swap_hidden(s: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
+    """Shuffle the cards hidden from ``seat`` among their places, per colour."""
+    t = copy.deepcopy(s)
+    b = t["b"]
+    opp = 1 - seat
+    hidden_attack = (
+        bool(b["ac"]) and seat != b["a"] and not (b["face"] == "u" or b["blocked"])
+    )
+    for colour, deck in (("r", "rdeck"), ("b", "bdeck")):
+        is_colour = (
+            (lambda c: c < E.FIRST_BLUE)
+            if colour == "r"
+            else (lambda c: c >= E.FIRST_BLUE)
+        )
+        opp_cards = [c for c in t["hands"][opp] if is_colour(c)]
+        pool = opp_cards + list(t[deck])
+        if colour == "r" and hidden_attack:
+            pool.append(b["ac"])
+        rnd.shuffle(pool)
+        n = len(opp_cards)
+        others = [c for c in t["hands"][opp] if not is_colour(c)]
+        t["hands"][opp] = "".join(pool[:n] + others)
+        rest = pool[n:]
+        if colour == "r" and hidden_attack:
+            b["ac"] = rest.pop()
+        t[deck] = "".join(rest)
+    t["rng"] = format(rnd.getrandbits(64), "016x")
+    return t
+
+
+@settings(PROPS, max_examples=150)
+@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
+def test_observations_ignore_swapped_hidden_cards_and_determinizations(
+    config: dict, seed: int, pick: int
+) -> None:
+    rnd = random.Random(pick)
+    for k, (_state, seat, _aid, new, events) in enumerate(playout(config, seed, pick)):
+        if k % 3:
+            continue
+        for viewer in (0, 1, None):
+            obs = GAME.observe(new, viewer)
+            if viewer is None:
+                continue
+            swapped = _swap_hidden(new, viewer, rnd)
+            assert all_cards(swapped) == FULL
+            assert GAME.observe(swapped, viewer) == obs
+            sample = GAME.determinize(new, viewer, rnd.getrandbits(63))
+            assert all_cards(sample) == FULL
+            assert GAME.observe(sample, viewer) == obs
+            # The sample is a legal state the engine can play on.
+            who = GAME.actors(sample)
+            if who:
+                ids = GAME.legal_action_ids(sample, who[0])
+                GAME.apply(sample, who[0], ids[-1])
+        # Events: a seat never sees the other's private part.
+        for viewer in (0, 1):
+            for ev in view_events(events, viewer):
+                assert set(ev["private"]) <= {"card"}
+        for ev in events:
+            assert set(ev["private"]) <= {str(seat), "0", "1"}
+            if ev["type"] == "draw":
+                assert list(ev["private"]) == [str(ev["public"]["seat"])]
+
+
+def test_random_games_end_within_the_round_limit_over_many_seeds() -> None:
+    reasons: Counter = Counter()
+    for seed in range(300):
+        *_, (_, _, _, last, _) = playout({}, seed, seed)
+        reasons[GAME.result(last)["reason"]] += 1
+    assert reasons["knockout"] >= 290

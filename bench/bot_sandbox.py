@@ -9,9 +9,11 @@ minutes and prints, as its last stdout line, one JSON object with:
 ``move_rtt_median_us``  median of one request + answer through the sandbox with a
                         trivial echo bot (target: at most 50 µs).
 
-It also reports the sandboxed start time while the benchmark process holds
-300 MB, as a Django worker does: it should match the plain sandboxed start,
-because bwrap is forked by the small launcher, not by the worker.
+It also reports ``cgroup_start_cost_ms`` (median start with the per-bot cgroup
+minus without, 20 interleaved starts each) and the sandboxed start time while
+the benchmark process holds 300 MB, as a Django worker does: it should match the
+plain sandboxed start, because bwrap is forked by the small launcher, not by
+the worker.
 
 Both variants run the same interpreter with the same flags and the same bot, and
 are measured alternately so machine noise hits both alike. The sandbox self-test
@@ -127,6 +129,13 @@ def main() -> None:
             ballast[offset] = 1
         heavy = [sandboxed_start(config, bot_dir)[0] for _ in range(20)]
         del ballast
+        # What the per-bot cgroup costs a start: interleaved with and without.
+        no_cgroup = SandboxConfig(use_cgroups=False)
+        sandbox_available(no_cgroup)
+        with_cg, without_cg = [], []
+        for _ in range(20):
+            with_cg.append(sandboxed_start(config, bot_dir)[0])
+            without_cg.append(sandboxed_start(no_cgroup, bot_dir)[0])
 
     plain_ms = statistics.median(plain) * 1000
     sandboxed_ms = statistics.median(sandboxed) * 1000
@@ -142,8 +151,13 @@ def main() -> None:
         f"move round trip                  median {rtt_us:7.1f} us, "
         f"p99 {sorted(rtts)[int(len(rtts) * 0.99)] * 1e6:.1f} us"
     )
+    cgroup_ms = (statistics.median(with_cg) - statistics.median(without_cg)) * 1000
+    print(f"per-bot cgroup ({status.cgroups}) start cost median {cgroup_ms:5.2f} ms")
     result = {
         "spawn_overhead_ms": round(overhead_ms, 2),
+        "cgroup_start_cost_ms": round(cgroup_ms, 2),
+        "cgroups": status.cgroups,
+        "load_1min": round(os.getloadavg()[0], 2),
         "move_rtt_median_us": round(rtt_us, 1),
         "sandboxed_start_ms": round(sandboxed_ms, 2),
         "plain_start_ms": round(plain_ms, 2),

@@ -10,8 +10,9 @@ process of it is gone:
   processes together, swap included where the kernel accounts it; the kernel's
   OOM killer then acts inside the bot's cgroup only;
 * ``pids``: ``pids.max``, every process and thread of the bot together;
-* ``cpu``: at most ``cpu_cores`` CPUs (``cpu.max`` / CFS quota) and a lower
-  weight than the platform's processes (``cpu.weight`` / ``cpu.shares``).
+* ``cpu``: at most ``cpu_cores`` CPUs (``cpu.max`` / CFS quota), and the whole
+  bot competes for CPU as one ordinary process does (its own scheduling group
+  with the default ``cpu.weight`` / ``cpu.shares``).
 
 Where the cgroups come from:
 
@@ -47,9 +48,12 @@ from .policy import SandboxConfig, SandboxError
 #: Name of the directory that holds the slot cgroups.
 GROUP_NAME = "kungfu-arena-sandbox"
 CONTROLLERS = ("memory", "pids", "cpu")
-#: cpu.weight of a bot (v2; the default is 100) and cpu.shares (v1; 1024).
-CPU_WEIGHT = 50
-CPU_SHARES = 512
+#: cpu.weight (v2) and cpu.shares (v1) of a bot: the defaults, i.e. a whole bot,
+#: however many processes it runs, weighs as much as one ordinary process of the
+#: platform. (Half of that was measured to slow bot starts under load by a
+#: further ~10 ms for no gain the quota does not already give.)
+CPU_WEIGHT = 100
+CPU_SHARES = 1024
 CFS_PERIOD_US = 100_000
 
 

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
+from rest_framework.settings import api_settings
 
 
 def _minutes() -> int:
@@ -78,6 +79,9 @@ class ThrottledObtainAuthToken(ObtainAuthToken):
     A locked-out attempt fails like a wrong password inside ``authenticate``;
     this says why instead ("unable to log in" would invite more guesses).
     """
+
+    # DRF's view names its parsers itself; use the project's (bounded JSON).
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
 
     def post(self, request, *args, **kwargs):
         try:

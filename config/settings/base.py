@@ -240,7 +240,7 @@ REST_FRAMEWORK = {
         "anon": env.str("API_THROTTLE_ANON", default="120/min"),
         "user": env.str("API_THROTTLE_USER", default="600/min"),
     },
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.ArenaAutoSchema",
     "EXCEPTION_HANDLER": "config.api.api_exception_handler",
     # Bodies nested deeper than API_MAX_JSON_DEPTH are a 400, not a RecursionError.
     "DEFAULT_PARSER_CLASSES": [

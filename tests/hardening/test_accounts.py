@@ -110,31 +110,20 @@ def test_a_good_password_before_the_limit_resets_the_count(client):
 
 
 def test_the_anonymous_api_limit_counts_the_peer_not_its_forwarded_for(
-    settings, clean_cache
+    monkeypatch, clean_cache
 ):
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"anon": "3/min", "user": "100/min"},
-    }
     from rest_framework import throttling
 
-    throttling.SimpleRateThrottle.THROTTLE_RATES = settings.REST_FRAMEWORK[
-        "DEFAULT_THROTTLE_RATES"
+    monkeypatch.setattr(
+        throttling.SimpleRateThrottle,
+        "THROTTLE_RATES",
+        {"anon": "3/min", "user": "100/min"},
+    )
+    api = APIClient(REMOTE_ADDR="203.0.113.50")
+    codes = [
+        api.get(reverse("api-matches"), HTTP_X_FORWARDED_FOR=f"10.0.0.{n}").status_code
+        for n in range(5)
     ]
-    try:
-        api = APIClient(REMOTE_ADDR="203.0.113.50")
-        codes = [
-            api.get(
-                reverse("api-matches"), HTTP_X_FORWARDED_FOR=f"10.0.0.{n}"
-            ).status_code
-            for n in range(5)
-        ]
-    finally:
-        from rest_framework.settings import api_settings
-
-        throttling.SimpleRateThrottle.THROTTLE_RATES = (
-            api_settings.DEFAULT_THROTTLE_RATES
-        )
     assert codes == [200, 200, 200, 429, 429]
 
 

@@ -73,16 +73,7 @@ def table_options(game_id: str) -> tuple[TableOption, ...]:
 
 
 def clean_table_options(game_id: str, options: object) -> dict[str, object]:
-    """Keep a lobby's options to the public subset; anything else is refused."""
-    if options is None:
-        return {}
-    if not isinstance(options, dict):
-        raise ValueError("options must be a JSON object")
-    allowed = {option.key for option in table_options(game_id)}
-    refused = sorted(str(key) for key in options if key not in allowed)
-    if refused:
-        raise ValueError(
-            f"option(s) {', '.join(refused)} cannot be set at public tables; "
-            f"allowed: {', '.join(sorted(allowed)) or 'none'}"
-        )
-    return dict(options)
+    """The checked public options (kinds, ranges, choices): ``gameplay.options``."""
+    from gameplay.options import clean_table_options as clean
+
+    return clean(game_id, options)

@@ -15,9 +15,27 @@ from django.urls import reverse
 
 from accounts.models import User
 from gameplay import broadcast, services
+from gameplay.catalog import table_options
 from gameplay.errors import BadRequest, Forbidden, NotActive
 from gameplay.models import Match, MatchStatus, Seat
+from gameplay.options import OptionError, clean_table_options
 from gameplay.services import SeatSpec
+
+
+def _public_options(match: Match) -> dict[str, object]:
+    """The match's options that a public table may set, each with a value it
+    may have: a server-made match's fixed first seat or stacked deck does not
+    carry over into a rematch."""
+    kept: dict[str, object] = {}
+    public = {option.key for option in table_options(match.game)}
+    for key, value in (match.config or {}).items():
+        if key not in public:
+            continue
+        try:
+            kept.update(clean_table_options(match.game, {key: value}))
+        except OptionError:
+            continue
+    return kept
 
 
 def _bot_label(seat: Seat) -> str:
@@ -50,7 +68,7 @@ def rematch_request(*, match_id: int, user: User) -> Match:
         else SeatSpec(agent=seat.agent, label=_bot_label(seat))
         for seat in seats
     ]
-    config = {k: v for k, v in (match.config or {}).items() if k != "players"}
+    config = _public_options(match)
     rematch = services.match_create(
         game=match.game,
         seats=specs,

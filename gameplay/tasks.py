@@ -52,10 +52,36 @@ def bots_only_move_delay(match: Match) -> float:
     return delay
 
 
+def bot_move_pace(match: Match) -> float | None:
+    """Seconds until a bot may move at a table where people play; None: no pace.
+
+    A bot answers in milliseconds; several bot decisions in a row would flash
+    past the person at the table. Each bot move waits until BOT_MOVE_DELAY
+    seconds after the previous move (time the person already spent counts), one
+    move per task, so the table shows every step. Never in eager mode.
+    """
+    pace = float(getattr(settings, "BOT_MOVE_DELAY", 0) or 0)
+    if pace <= 0 or play_builtin_bots.app.conf.task_always_eager:
+        return None
+    if not any(
+        seat.user_id is not None and not seat.forfeited for seat in match.seats.all()
+    ):
+        return None
+    if match.turn_started_at is None:
+        return pace
+    since = (timezone.now() - match.turn_started_at).total_seconds()
+    return max(0.0, pace - since)
+
+
 def schedule_bot_turns(*, match_id: int) -> None:
     """Queue the built-in bots' moves if a built-in bot is to act."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not services.builtin_bot_seats_to_act(match=match):
+        return
+    pace = bot_move_pace(match)
+    if pace is not None:
+        # One move at the pace; that move's commit schedules the next one.
+        play_builtin_bots.apply_async((match_id, 1), countdown=pace)
         return
     delay = bots_only_move_delay(match)
     if delay:

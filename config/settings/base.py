@@ -304,6 +304,9 @@ BOT_MAX_PER_OWNER = env.int("BOT_MAX_PER_OWNER", default=5)  # keeps the ladder 
 # Seconds between moves of a live match with no person seated (bots only), so
 # spectators can follow it; 0 plays as fast as the bots think.
 BOTS_ONLY_MOVE_DELAY = env.float("BOTS_ONLY_MOVE_DELAY", default=0.0)
+# At a table with people, a bot moves at least this many seconds after the
+# previous move, so a person can follow several bot moves in a row (0: at once).
+BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=1.0)
 
 # --- Hardening (docs/security.md; every value below is in the README's table).
 API_MAX_JSON_DEPTH = env.int("API_MAX_JSON_DEPTH", default=32)

@@ -700,7 +700,9 @@
         forfeitLogged[i] = true;
         entries.push({ scope: "public", type: "forfeit", version: frame.version, known: true, text: forfeitText(all[i] || "Seat " + i, seat) });
       });
-      if (entries.length) B.renderLog(logList, entries);
+      if (!entries.length) return;
+      Array.prototype.forEach.call(logList.querySelectorAll(".log-placeholder"), function (li) { li.remove(); });
+      B.renderLog(logList, entries);
     }
 
     function appendSteps(steps) {

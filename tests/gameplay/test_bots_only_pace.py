@@ -58,7 +58,8 @@ def test_a_bots_only_match_queues_one_move_after_the_delay(queued, started) -> N
     assert queued == [("later", (match.pk, 1), 2.0)]
 
 
-def test_a_match_with_a_person_is_not_slowed(queued, started) -> None:
+def test_a_match_with_a_person_is_not_slowed(queued, started, settings) -> None:
+    settings.BOT_MOVE_DELAY = 0  # its own pace (below) is off here
     person = UserFactory()
     match = started(
         [SeatSpec(agent="builtin:random"), SeatSpec(user=person)],
@@ -91,3 +92,64 @@ def test_eager_mode_never_paces(settings, started) -> None:
     match = started(BOTS)
     match.refresh_from_db()
     assert match.is_over
+
+
+# --- Tables with people: bots paced so a person can follow (H3) ---------------
+
+
+@pytest.fixture
+def paced(not_eager, monkeypatch, settings):
+    settings.BOTS_ONLY_MOVE_DELAY = 0
+    settings.BOT_MOVE_DELAY = 1.0
+    calls = []
+    monkeypatch.setattr(
+        tasks.play_builtin_bots,
+        "apply_async",
+        lambda args, countdown=None: calls.append(("later", args, countdown)),
+    )
+    monkeypatch.setattr(
+        tasks.play_builtin_bots, "delay", lambda *args: calls.append(("now", args))
+    )
+    return calls
+
+
+def test_with_a_person_seated_bots_move_one_step_at_the_pace(paced, started) -> None:
+    person = UserFactory()
+    match = started(
+        [SeatSpec(agent="builtin:random"), SeatSpec(user=person)],
+        config={"start": 0},
+        private_options=True,
+    )
+    # The start counts as the previous move: one bot move, about a second later.
+    assert len(paced) == 1
+    kind, args, countdown = paced[0]
+    assert (kind, args) == ("later", (match.pk, 1))
+    assert 0.5 < countdown <= 1.0
+
+
+def test_time_the_person_spent_counts_towards_the_pace(paced) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    person = UserFactory()
+    match = services.match_create(
+        game="duelo", seats=[SeatSpec(agent="builtin:random"), SeatSpec(user=person)]
+    )
+    match = services.match_start(match_id=match.pk)
+    Match.objects.filter(pk=match.pk).update(
+        turn_started_at=timezone.now() - timedelta(seconds=5)
+    )
+    match.refresh_from_db()
+    assert tasks.bot_move_pace(match) == 0.0
+
+
+def test_no_pace_without_people_or_when_off(paced, settings) -> None:
+    match = services.match_create(game="duelo", seats=list(BOTS))
+    assert tasks.bot_move_pace(match) is None
+    settings.BOT_MOVE_DELAY = 0
+    person = UserFactory()
+    other = services.match_create(
+        game="duelo", seats=[SeatSpec(agent="builtin:random"), SeatSpec(user=person)]
+    )
+    assert tasks.bot_move_pace(other) is None

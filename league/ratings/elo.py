@@ -42,6 +42,14 @@ class EloConfig:
     make the rating volatile again), and differences above 400 points count as
     400 so a win against a much weaker player is never worth nothing and a loss
     never costs more than ~0.92 K.
+
+    ``max_difference_below`` is the rating from which that 400-point rule
+    stops applying to a player's own calculation: FIDE's Rating Regulations
+    in force since 1 October 2025 apply it only to players rated below 2650
+    (the default). ``None`` applies it to everyone, the rule before then.
+    The threshold is checked against the player's rating before the match,
+    so a 2700 player's expectation against a 2200 uses the full 500 points
+    while the 2200 player's still uses 400.
     """
 
     initial_rating: float = 1500.0
@@ -51,6 +59,7 @@ class EloConfig:
     elite_k: float = 10.0
     elite_threshold: float = 2400.0
     max_rating_difference: float | None = 400.0
+    max_difference_below: float | None = 2650.0
     provisional_games: int = 30
 
     def __post_init__(self) -> None:
@@ -60,6 +69,8 @@ class EloConfig:
             raise ValueError("K factors must be positive")
         if self.max_rating_difference is not None and self.max_rating_difference <= 0:
             raise ValueError("max_rating_difference must be positive or None")
+        if self.max_difference_below is not None and self.max_difference_below <= 0:
+            raise ValueError("max_difference_below must be positive or None")
 
 
 DEFAULT_CONFIG = EloConfig()
@@ -137,14 +148,20 @@ def display_rating(rating: float) -> int:
 
 
 def expected_score(
-    rating: float, opponent: float, *, max_difference: float | None = 400.0
+    rating: float,
+    opponent: float,
+    *,
+    max_difference: float | None = 400.0,
+    cap_below: float | None = 2650.0,
 ) -> float:
     """Expected score of ``rating`` against ``opponent`` (logistic, base 10, 400).
 
     ``max_difference`` applies the FIDE 400-point rule; ``None`` disables it.
+    ``cap_below``: the rule applies only while ``rating`` is below it (FIDE
+    since October 2025: 2650); ``None`` applies it at every rating.
     """
     diff = opponent - rating
-    if max_difference is not None:
+    if max_difference is not None and (cap_below is None or rating < cap_below):
         if diff > max_difference:
             diff = max_difference
         elif diff < -max_difference:
@@ -158,6 +175,7 @@ def period_rating(
     results: Iterable[tuple[float, float]],
     k: float,
     max_difference: float | None = 400.0,
+    cap_below: float | None = 2650.0,
 ) -> float:
     """New rating after a rating period of ``(opponent_rating, score)`` games.
 
@@ -166,7 +184,10 @@ def period_rating(
     the other participants with ``K / (players - 1)``.
     """
     terms = [
-        score - expected_score(rating, opp, max_difference=max_difference)
+        score
+        - expected_score(
+            rating, opp, max_difference=max_difference, cap_below=cap_below
+        )
         for opp, score in results
     ]
     return rating + k * math.fsum(terms)
@@ -208,22 +229,27 @@ def _match_deltas(
     ks: list[float],
     ranks: list[int],
     max_difference: float | None,
+    cap_below: float | None = None,
 ) -> tuple[list[float], list[float], list[float]]:
     """Kernel shared by the incremental and the replay paths.
 
     Returns per-participant (delta, pairwise score, pairwise expectation). Each
     pair is a separate game worth 1 with ``K_i / (n - 1)``; a lower rank beats a
     higher one and equal ranks draw. The sums use ``math.fsum`` so the result is
-    independent of participant order.
+    independent of participant order. The 400-point cap applies to
+    participant ``i``'s terms only while ``i`` is rated below ``cap_below``
+    (``None``: always).
     """
     n = len(ratings)
-    cap = max_difference
     deltas: list[float] = []
     scores: list[float] = []
     expecteds: list[float] = []
     for i in range(n):
         ri = ratings[i]
         rank_i = ranks[i]
+        cap = max_difference
+        if cap_below is not None and ri >= cap_below:
+            cap = None
         terms = []
         exp_terms = []
         score = 0.0
@@ -288,7 +314,7 @@ def rate_match(
     ]
     ranks = [placements[p] for p in ids]
     deltas, scores, expecteds = _match_deltas(
-        ratings, ks, ranks, config.max_rating_difference
+        ratings, ks, ranks, config.max_rating_difference, config.max_difference_below
     )
     for idx, p in enumerate(ids):
         if p in fixed:
@@ -345,6 +371,7 @@ def replay_pool(
     start_elite = start >= config.elite_threshold
     threshold = config.elite_threshold
     cap = config.max_rating_difference
+    cap_below = config.max_difference_below
     new_games = config.new_player_games
     k_new, k_std, k_elite = config.new_player_k, config.standard_k, config.elite_k
     # participant -> [rating, games, reached_elite]; lists avoid object churn.
@@ -367,7 +394,9 @@ def replay_pool(
             rows.append(row)
         ratings = [r[0] for r in rows]
         ks = [k_new if r[1] < new_games else (k_elite if r[2] else k_std) for r in rows]
-        deltas, _, _ = _match_deltas(ratings, ks, list(placements.values()), cap)
+        deltas, _, _ = _match_deltas(
+            ratings, ks, list(placements.values()), cap, cap_below
+        )
         if anchors:
             deltas = [
                 0.0 if p in anchors else d

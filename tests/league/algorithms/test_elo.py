@@ -139,6 +139,38 @@ def test_four_hundred_point_rule():
     assert ch["s"].delta == pytest.approx(20 * (1 - 1 / 1.1))
 
 
+def test_four_hundred_point_rule_threshold():
+    """FIDE Rating Regulations since 1 October 2025: the rule applies only to
+    players rated below 2650. A 2700 player's expectation against 2200 uses
+    the full 500 points; the 2200 player's still uses 400."""
+    assert DEFAULT_CONFIG.max_difference_below == 2650.0
+    full = 1 / (1 + 10**-1.25)
+    assert expected_score(2700, 2200) == pytest.approx(full)
+    assert expected_score(2649, 2149) == pytest.approx(1 / 1.1)
+    assert expected_score(2200, 2700) == pytest.approx(1 - 1 / 1.1)
+    assert expected_score(2700, 2200, cap_below=None) == pytest.approx(1 / 1.1)
+    states = {"gm": PlayerState(2700, games=100), "x": PlayerState(2200, games=100)}
+    ch = rate_match({"gm": 1, "x": 2}, states)
+    assert ch["gm"].expected == pytest.approx(full)
+    assert ch["gm"].delta == pytest.approx(20 * (1 - full))
+    assert ch["x"].delta == pytest.approx(20 * (0 - (1 - 1 / 1.1)))
+    old_rule = EloConfig(max_difference_below=None)
+    old = rate_match({"gm": 1, "x": 2}, states, config=old_rule)
+    assert old["gm"].delta == pytest.approx(20 * (1 - 1 / 1.1))
+    # A pool can set its own threshold; replays use it bit for bit.
+    pool = EloConfig(max_difference_below=2400.0)
+    matches = [{"gm": 1, "x": 2}, {"x": 1, "gm": 2}]
+    replay = replay_pool(
+        matches, config=pool, initial={p: s for p, s in states.items()}
+    ).states
+    step = dict(states)
+    for m in matches:
+        step = apply_changes(step, rate_match(m, step, config=pool))
+    assert replay == step
+    with pytest.raises(ValueError):
+        EloConfig(max_difference_below=0)
+
+
 def test_k_schedule_and_sticky_elite():
     assert k_factor(games=0, reached_elite=False) == 40
     assert k_factor(games=29, reached_elite=True) == 40
@@ -188,10 +220,17 @@ match_st = st.integers(min_value=2, max_value=8).flatmap(
 @given(match_st)
 @settings(max_examples=300, deadline=None)
 def test_zero_sum_with_equal_k(case):
+    """Zero-sum holds whenever the 400-point rule binds both sides of every
+    pair alike: with the cap for everyone (``max_difference_below=None``),
+    and under FIDE's 2650 threshold when nobody is rated 2650 or more."""
     ratings, ranks, games = case
     states = {i: PlayerState(r, games=games) for i, r in enumerate(ratings)}
-    ch = rate_match(dict(enumerate(ranks)), states)
+    everyone = EloConfig(max_difference_below=None)
+    ch = rate_match(dict(enumerate(ranks)), states, config=everyone)
     assert math.fsum(c.delta for c in ch.values()) == pytest.approx(0.0, abs=1e-9)
+    if max(ratings) < 2650:
+        default = rate_match(dict(enumerate(ranks)), states)
+        assert default == ch
     # Each participant's pairwise score plus its opponents' equals n - 1 games.
     n = len(ratings)
     assert math.fsum(c.score for c in ch.values()) == pytest.approx(n * (n - 1) / 2)

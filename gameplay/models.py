@@ -58,6 +58,11 @@ class Match(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Null on a finished match: "match finished" is still owed to the apps that
+    # react to it (ratings, tournaments). The finishing transaction leaves it
+    # null, so the match row itself is the outbox entry; beat's
+    # ``gameplay.announce_finished`` sweep sets it once every receiver has
+    # queued its work (docs/operations.md).
     finish_announced_at = models.DateTimeField(null=True, blank=True)
     # The match this one is a rematch of: its results panel links here.
     rematch_of = models.ForeignKey(
@@ -71,6 +76,14 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name_plural = "matches"
+        indexes = [
+            # The outbox sweep reads only the few finished, unannounced matches.
+            models.Index(
+                fields=["finished_at"],
+                name="match_finish_outbox",
+                condition=models.Q(status="finished", finish_announced_at__isnull=True),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} match {self.public_id}"
@@ -110,7 +123,13 @@ class Seat(models.Model):
     clock_ms = models.BigIntegerField(
         null=True, blank=True, help_text="Total time left, when the match has one."
     )
+    # Open sockets of the seat's player (tabs), and when a web process last
+    # vouched for one of them. The count alone cannot be trusted: a web process
+    # that dies never lowers it. Presence is ``connected > 0`` *and* ``seen_at``
+    # younger than PRESENCE_TTL (``services.seat_is_present``); each web
+    # process refreshes ``seen_at`` for its sockets (``gameplay.presence``).
     connected = models.PositiveSmallIntegerField(default=0)
+    seen_at = models.DateTimeField(null=True, blank=True)
     disconnected_at = models.DateTimeField(null=True, blank=True)
     # A person who left a table of three or more: a bot plays on, they still lose.
     replaced_by_bot = models.BooleanField(default=False)

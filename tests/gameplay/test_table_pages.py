@@ -175,3 +175,15 @@ def test_rematch_with_people_keeps_their_seats_open_until_they_join(
     client.force_login(players[0])
     client.post(reverse("gameplay:rematch", args=[rematch.public_id]))
     assert not Match.objects.filter(rematch_of=rematch).exists()
+
+
+def test_profile_shows_results_with_game_and_opponent_names(players, client) -> None:
+    match = start_match(players[:2])
+    live = start_match([players[0], players[2]])
+    play_to_end(match, players[:2])
+    html = client.get(reverse("accounts:profile", args=["p0"])).content.decode()
+    assert "duelo match" not in html
+    assert "Duelo: Kung Fu" in html
+    assert players[1].public_name in html
+    assert f"Duelo: Kung Fu against {players[2].public_name}" in html
+    assert reverse("gameplay:match", args=[live.public_id]) in html

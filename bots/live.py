@@ -58,6 +58,8 @@ class LiveTurn:
     seat: int
     action: str = ""
     fault: str = ""
+    #: Seconds from starting the bot to its move being in (clean-up excluded).
+    answer_s: float | None = None
 
 
 def has_people(*, match_id: int) -> bool:
@@ -149,6 +151,9 @@ def bot_live_decide(*, match: Match, seat: Seat) -> LiveTurn | None:
         config=match.config,
     ).hello(seat.number)
     action = ""
+    answered: float | None = None
+    outcome: LiveTurn | None = None
+    started = time.perf_counter()
     try:
         agent.launch()
         assert agent.process is not None
@@ -169,6 +174,20 @@ def bot_live_decide(*, match: Match, seat: Seat) -> LiveTurn | None:
             {"bank": agent.process.bank_left, "steps": agent._step},
             SESSION_SECONDS,
         )
+        if not agent.log.fault:
+            # The move goes in before the sandbox is torn down: the person
+            # waits for the answer, not for the clean-up.
+            try:
+                match_system_act(
+                    match_id=match.pk,
+                    seat_number=seat.number,
+                    action_id=action,
+                    expected_version=match.version,
+                )
+                answered = time.perf_counter() - started
+                outcome = LiveTurn(seat=seat.number, action=action, answer_s=answered)
+            except (StaleVersion, NotYourTurn, NotActive):
+                outcome = None  # someone moved meanwhile; the caller looks again
     finally:
         fault_stderr = agent.log.stderr
         agent.close()
@@ -177,16 +196,7 @@ def bot_live_decide(*, match: Match, seat: Seat) -> LiveTurn | None:
     if agent.log.fault:
         reason = forfeit_reason(BotFault(agent.log.fault))
         return _forfeit(match.pk, seat.number, reason)
-    try:
-        match_system_act(
-            match_id=match.pk,
-            seat_number=seat.number,
-            action_id=action,
-            expected_version=match.version,
-        )
-    except (StaleVersion, NotYourTurn, NotActive):
-        return None  # someone moved meanwhile; the caller looks again
-    return LiveTurn(seat=seat.number, action=action)
+    return outcome
 
 
 def bot_live_turns(*, match_id: int) -> list[LiveTurn]:

@@ -6,6 +6,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
@@ -122,14 +123,21 @@ def _report(request: HttpRequest, exc: MatchError) -> None:
     messages.error(request, exc.message)
 
 
+def _report_form(request: HttpRequest, form: Form) -> None:
+    """Each error once, under the field's label (never its raw name)."""
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else None
+        text = " ".join(dict.fromkeys(errors))
+        messages.error(request, f"{label}: {text}" if label else text)
+
+
 @login_required
 @require_POST
 def table_create(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
     form = TableForm(request.POST, game=game)
     if not form.is_valid():
-        for field, errors in form.errors.items():
-            messages.error(request, f"{field}: {' '.join(errors)}")
+        _report_form(request, form)
         return redirect("gameplay:game_detail", game_id=game.id)
     try:
         match = lobby.table_create(

@@ -187,3 +187,14 @@ def test_profile_shows_results_with_game_and_opponent_names(players, client) -> 
     assert players[1].public_name in html
     assert f"Duelo: Kung Fu against {players[2].public_name}" in html
     assert reverse("gameplay:match", args=[live.public_id]) in html
+
+
+def test_form_errors_are_shown_once_and_by_label(players, client) -> None:
+    client.force_login(players[0])
+    page = client.post(
+        reverse("gameplay:table_create", args=["duelo"]), {"players": 99}, follow=True
+    )
+    shown = [str(m) for m in page.context["messages"]]
+    assert not any("opt_" in m or "spectator_delay" in m for m in shown), shown
+    assert sum("99 is not one of" in m for m in shown) == 1
+    assert any(m.startswith("Players: Select a valid choice") for m in shown)

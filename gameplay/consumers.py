@@ -16,7 +16,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from gameplay import broadcast, selectors, services
+from gameplay import broadcast, presence, selectors, services
 from gameplay.errors import BadRequest, Forbidden, MatchError
 from gameplay.models import Match
 
@@ -31,11 +31,13 @@ RATE_BURST = 40.0
 class MatchConsumer(AsyncWebsocketConsumer):
     match_pk: int
     seat_number: int | None
+    seat_pk: int | None
     groups_joined: list[str]
 
     async def connect(self) -> None:
         self.groups_joined = []
         self.seat_number = None
+        self.seat_pk = None
         self.user = self.scope.get("user")
         self.tokens = RATE_BURST
         self.refilled_at = time.monotonic()
@@ -47,7 +49,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.accept()
             await self.close(code=4404)
             return
-        self.match_pk, self.seat_number = found
+        self.match_pk, self.seat_number, self.seat_pk = found
         group = (
             broadcast.public_group(self.match_pk)
             if self.seat_number is None
@@ -60,11 +62,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(services.seat_connected)(
                 match_id=self.match_pk, user=self.user
             )
+        # This process now vouches for the seat and beats the version to it.
+        presence.register(self)
         await self._send_state(after_version=None)
 
     async def disconnect(self, code: int) -> None:
+        presence.unregister(self)
         for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # Redis away: the seat must still be let go
+                logger.warning("group discard failed for %s", group, exc_info=True)
         if getattr(self, "seat_number", None) is not None:
             await database_sync_to_async(services.seat_disconnected)(
                 match_id=self.match_pk, user=self.user
@@ -155,8 +163,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     # --- helpers ------------------------------------------------------------
 
+    async def send_beat(self, version: int) -> None:
+        """The version this socket should be at (``gameplay.presence``)."""
+        await self._send({"type": "beat", "version": version})
+
     @database_sync_to_async
-    def _load(self, public_id: str) -> tuple[int, int | None] | None:
+    def _load(self, public_id: str) -> tuple[int, int | None, int | None] | None:
         try:
             uuid.UUID(str(public_id))
         except ValueError:
@@ -167,7 +179,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if match is None:
             return None
         seat = selectors.user_seat(match=match, user=self.user)
-        return match.pk, (seat.number if seat else None)
+        if seat is None:
+            return match.pk, None, None
+        return match.pk, seat.number, seat.pk
 
     @database_sync_to_async
     def _state_frames(self, after_version: int | None) -> list[dict[str, Any]]:

@@ -38,7 +38,11 @@ def match_by_public_id(*, public_id: str) -> Match:
 
 
 def seats_public(*, match: Match) -> list[dict[str, Any]]:
-    from gameplay.services import absent_until_claimable, seat_deadline
+    from gameplay.services import (
+        absent_until_claimable,
+        seat_deadline,
+        seat_is_present,
+    )
 
     out = []
     for seat in match.seats.all():
@@ -62,7 +66,7 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
                 "username": seat.user.username if seat.user_id else None,
                 "is_bot": seat.is_bot,
                 "agent": seat.agent or None,
-                "connected": seat.connected > 0 or seat.is_bot,
+                "connected": seat.is_bot or seat_is_present(seat),
                 "disconnected_at": (
                     seat.disconnected_at.isoformat()
                     if seat.disconnected_at and not seat.is_bot

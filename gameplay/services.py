@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -720,56 +721,186 @@ def match_play_builtin_bots(*, match_id: int, max_steps: int = 500) -> int:
 GRACE_SECONDS = 60
 
 
+def presence_ttl() -> timedelta:
+    """How long a web process's word that a socket is open stays good.
+
+    Each web process refreshes ``Seat.seen_at`` for its open sockets every third
+    of this (``gameplay.presence``); a process that dies stops vouching, so its
+    seats turn absent within the TTL and the grace period runs from the last
+    refresh. Must stay well under GRACE_SECONDS.
+    """
+    from django.conf import settings
+
+    return timedelta(seconds=getattr(settings, "PRESENCE_TTL", 30))
+
+
+def seat_is_present(seat: Seat, now: datetime | None = None) -> bool:
+    """A live socket holds the seat: counted open and vouched for recently."""
+    if seat.connected <= 0 or seat.seen_at is None:
+        return False
+    return (now or timezone.now()) - seat.seen_at < presence_ttl()
+
+
 def _locked_seat_of(*, match_id: int, user: User) -> Seat | None:
     """The user's seat at a match, locked for a presence update (None: no seat)."""
     return Seat.objects.select_for_update().filter(match_id=match_id, user=user).first()
 
 
 def seat_connected(*, match_id: int, user: User) -> Seat | None:
-    """A seat's player opened a connection (several tabs count separately)."""
+    """A seat's player opened a connection (several tabs count separately).
+
+    A count nobody has vouched for within the TTL belongs to sockets of a dead
+    web process: it restarts from this connection.
+    """
+    now = timezone.now()
     with transaction.atomic():
         seat = _locked_seat_of(match_id=match_id, user=user)
         if seat is None:
             return None
+        if not seat_is_present(seat, now):
+            seat.connected = 0
         seat.connected += 1
+        seat.seen_at = now
         seat.disconnected_at = None
-        seat.save(update_fields=["connected", "disconnected_at"])
+        seat.save(update_fields=["connected", "seen_at", "disconnected_at"])
     transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
     return seat
 
 
-def seat_disconnected(*, match_id: int, user: User) -> Seat | None:
-    """A connection closed; the last one starts the grace period."""
+def _arm_grace(*, match_id: int, seat: Seat, now: datetime) -> None:
+    """Queue the grace-period check of a seat that just went absent.
+
+    Best effort: with the broker away the enqueue fails, and the beat sweep
+    (``seats_sweep_absent``) hands the seat over instead.
+    """
+    from django.conf import settings
+
     from gameplay import tasks
 
+    if settings.CELERY_TASK_ALWAYS_EAGER or seat.disconnected_at is None:
+        return
+    due = seat.disconnected_at + timedelta(seconds=GRACE_SECONDS) - now
+    try:
+        tasks.seat_grace_expired.apply_async(
+            (match_id, seat.number, seat.disconnected_at.isoformat()),
+            countdown=max(0.0, due.total_seconds()) + 1,
+        )
+    except Exception:
+        logger.warning(
+            "could not queue the grace check of match %s seat %s; the sweep will",
+            match_id,
+            seat.number,
+            exc_info=True,
+        )
+
+
+def seat_disconnected(*, match_id: int, user: User) -> Seat | None:
+    """A connection closed; the last one starts the grace period."""
+    now = timezone.now()
     with transaction.atomic():
         seat = _locked_seat_of(match_id=match_id, user=user)
         if seat is None:
             return None
-        seat.connected = max(0, seat.connected - 1)
+        present = seat_is_present(seat, now)
+        seat.connected = max(0, seat.connected - 1) if present else 0
         if seat.connected == 0:
-            seat.disconnected_at = timezone.now()
+            # Absent since the last moment anyone vouched for the seat.
+            seat.disconnected_at = now if present else (seat.seen_at or now)
         seat.save(update_fields=["connected", "disconnected_at"])
-    if seat.connected == 0 and seat.disconnected_at is not None:
-        stamp = seat.disconnected_at.isoformat()
-        from django.conf import settings
-
-        if not settings.CELERY_TASK_ALWAYS_EAGER:
-            tasks.seat_grace_expired.apply_async(
-                (match_id, seat.number, stamp), countdown=GRACE_SECONDS + 1
-            )
+    if seat.connected == 0:
+        _arm_grace(match_id=match_id, seat=seat, now=now)
     broadcast.match_changed(match_id=match_id)
     return seat
+
+
+def seats_seen(*, seat_ids: list[int], now: datetime | None = None) -> list[int]:
+    """A web process vouches for its open sockets' seats; returns revived matches.
+
+    One UPDATE per process per refresh, whatever the number of sockets. A seat
+    the sweep had already written off (the process stalled past the TTL) is
+    counted back as connected, and its match is returned to be re-broadcast.
+    """
+    if not seat_ids:
+        return []
+    now = now or timezone.now()
+    Seat.objects.filter(pk__in=seat_ids, connected__gt=0).update(seen_at=now)
+    revived = list(
+        Seat.objects.filter(pk__in=seat_ids, connected=0).values_list(
+            "match_id", flat=True
+        )
+    )
+    if revived:
+        Seat.objects.filter(pk__in=seat_ids, connected=0).update(
+            connected=1, seen_at=now, disconnected_at=None
+        )
+    return sorted(set(revived))
+
+
+def seats_sweep_absent(*, now: datetime | None = None) -> int:
+    """Beat: turn seats whose sockets nobody vouches for into absent seats.
+
+    The seats of a web process killed mid-game keep ``connected > 0`` forever;
+    once their ``seen_at`` is older than the TTL they are written off as
+    disconnected at ``seen_at``, the table is told (the opponent's "Claim win"
+    countdown starts), and the grace check is armed, or run here if it is due
+    (at three or more seats a bot takes over). Returns seats handled.
+    """
+    now = now or timezone.now()
+    stale = Seat.objects.filter(
+        match__status=MatchStatus.ACTIVE, connected__gt=0, user__isnull=False
+    ).filter(Q(seen_at__lt=now - presence_ttl()) | Q(seen_at__isnull=True))
+    handled = 0
+    for seat_id, match_id in list(stale.values_list("pk", "match_id")[:500]):
+        with transaction.atomic():
+            seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
+            if seat is None or seat_is_present(seat, now) or seat.connected == 0:
+                continue
+            seat.connected = 0
+            seat.disconnected_at = seat.seen_at or now
+            seat.save(update_fields=["connected", "disconnected_at"])
+        logger.info(
+            "match %s seat %s: no web process vouched for its socket since %s",
+            match_id,
+            seat.number,
+            seat.disconnected_at.isoformat(),
+        )
+        handled += 1
+        broadcast.match_changed(match_id=match_id)
+        _arm_grace(match_id=match_id, seat=seat, now=now)
+    # Grace periods whose armed check was lost (broker outage): run them here.
+    overdue = Seat.objects.filter(
+        match__status=MatchStatus.ACTIVE,
+        connected=0,
+        user__isnull=False,
+        forfeited=False,
+        disconnected_at__lte=now - timedelta(seconds=GRACE_SECONDS),
+        match__seats__number=2,  # only tables of three or more hand seats over
+    ).values_list("match_id", "number", "disconnected_at")
+    for match_id, number, since in list(overdue[:500]):
+        outcome = seat_grace_expired(
+            match_id=match_id,
+            seat_number=number,
+            disconnected_at=since.isoformat(),
+            now=now,
+        )
+        handled += outcome == "bot took over"
+    return handled
 
 
 def _absent_since(match: Match, seat: Seat) -> datetime | None:
     """Since when a person's seat has had no connection; None if connected or a bot.
 
     A player who never connected is away since the match started: otherwise an
-    opponent who never shows up could never be claimed against.
+    opponent who never shows up could never be claimed against. A seat still
+    counted as connected whose sockets nobody vouched for within the TTL (its
+    web process died) is away since the last time one did.
     """
-    if seat.is_bot or seat.connected > 0:
+    if seat.is_bot:
         return None
+    if seat.connected > 0:
+        if seat_is_present(seat):
+            return None
+        return seat.seen_at or seat.disconnected_at or match.started_at
     return seat.disconnected_at or match.started_at
 
 

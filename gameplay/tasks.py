@@ -153,3 +153,9 @@ def seat_grace_expired(match_id: int, seat_number: int, disconnected_at: str) ->
     return services.seat_grace_expired(
         match_id=match_id, seat_number=seat_number, disconnected_at=disconnected_at
     )
+
+
+@shared_task(name="gameplay.sweep_absent_seats", time_limit=60, soft_time_limit=55)
+def sweep_absent_seats() -> int:
+    """Beat: seats whose web process died turn absent (services.seats_sweep_absent)."""
+    return services.seats_sweep_absent()

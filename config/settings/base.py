@@ -174,6 +174,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 5.0,  # armed per-turn checks do the precise work; this is a net
         "options": {"expires": 5.0},
     },
+    # Seats whose web process died (no presence refresh within PRESENCE_TTL).
+    "gameplay-sweep-absent-seats": {
+        "task": "gameplay.sweep_absent_seats",
+        "schedule": 10.0,
+        "options": {"expires": 10.0},
+    },
     # Idempotent per game and period (LadderRound is unique per slot).
     "bots-ladder-rounds": {
         "task": "bots.ladder_schedule",
@@ -193,6 +199,11 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 4 * 60},
     },
 }
+
+# Seconds a web process's word that a seat's socket is open stays good; each
+# process refreshes it every third of this. A killed process's seats turn absent
+# within it (docs/operations.md). Keep well under the 60 s grace period.
+PRESENCE_TTL = env.int("PRESENCE_TTL", default=30)
 
 # --- Accounts and auth.
 AUTH_USER_MODEL = "accounts.User"

@@ -1,0 +1,3 @@
+"""Fault tests share the match helpers' seated players."""
+
+from tests.gameplay.conftest import players  # noqa: F401

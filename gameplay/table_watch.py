@@ -87,7 +87,7 @@ class TableWatchConsumer(AsyncWebsocketConsumer):
             return await self._error("frames are JSON text of at most 1 KiB")
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # deep nesting fits in 1 KiB
             return await self._error("frame is not valid JSON")
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "ping":

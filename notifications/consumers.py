@@ -57,7 +57,7 @@ class PlayerConsumer(AsyncWebsocketConsumer):
             return await self._error("rate_limited", "too many frames; slow down")
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # deep nesting fits in 1 KiB
             return await self._error("malformed", "frame is not valid JSON")
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "ping":

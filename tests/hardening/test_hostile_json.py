@@ -251,7 +251,7 @@ async def _play_frames(match, user, frames: list[str]) -> None:
         URLRouter(websocket_urlpatterns), f"/ws/match/{match.public_id}/"
     )
     comm.scope["user"] = user
-    connected, _ = await comm.connect()
+    connected, _ = await comm.connect(timeout=10)
     assert connected
     for text in frames:
         # send_input, not send_to: an empty text frame is a frame too.

@@ -35,7 +35,7 @@ def players(db):
 async def connect(path: str, user=None) -> tuple[WebsocketCommunicator, bool]:
     comm = WebsocketCommunicator(ROUTER, path)
     comm.scope["user"] = user if user is not None else AnonymousUser()
-    connected, _ = await comm.connect()
+    connected, _ = await comm.connect(timeout=10)  # a shared, busy machine
     return comm, connected
 
 
@@ -165,7 +165,7 @@ async def handshake(origin: str | None, *, host="arena.example", scheme="ws") ->
         _app(), "/ws/match/00000000-0000-0000-0000-000000000000/", headers=headers
     )
     comm.scope["scheme"] = scheme
-    connected, _ = await comm.connect()
+    connected, _ = await comm.connect(timeout=10)
     await comm.disconnect()
     return connected
 
@@ -214,3 +214,28 @@ async def test_frames_for_an_active_match_survive_a_resign_sync(players):
     assert (await next_of(comm, ("state",)))["seat"] == 1
     await comm.disconnect()
     await database_sync_to_async(services.match_abort)(match_id=match.pk, user=None)
+
+
+# --- the other sockets: the player socket and the table watch ----------------------
+
+
+@database_sync_to_async
+def db_waiting_table(host) -> Match:
+    from gameplay import lobby
+
+    return lobby.table_create(host=host, game="duelo", players=3)
+
+
+@pytest.mark.parametrize("text", ["[" * 1000, '{"type": ' + "[" * 900 + "]" * 900])
+async def test_the_player_and_table_sockets_survive_deep_frames(players, text):
+    table = await db_waiting_table(players[0])
+    for path in ("/ws/me/", f"/ws/table/{table.public_id}/"):
+        comm, connected = await connect(path, players[0])
+        assert connected, path
+        while not await comm.receive_nothing(timeout=0.3):
+            await comm.receive_from()  # hello / state frames
+        await comm.send_to(text_data=text)
+        assert (await receive(comm))["type"] == "error", path
+        await comm.send_to(text_data=json.dumps({"type": "ping"}))
+        assert (await next_of(comm, ("pong",)))["type"] == "pong", path
+        await comm.disconnect()

@@ -38,6 +38,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -309,8 +310,9 @@ def _playwright(e2e_server):
     is plain synchronous code. The server processes keep the guard (their
     environment was copied before this).
     """
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=DEFAULT_TIMEOUT_MS)  # a busy 2-core machine
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
@@ -442,6 +444,25 @@ class Arena:
         context = self._new_context(**context_kwargs)
         self.login(context, user)
         return Player(user=user, context=context, page=context.new_page())
+
+    @staticmethod
+    def server_side(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """Call ``fn`` (a service) on a worker thread, as the server would.
+
+        Services that push to sockets after their commit use ``async_to_sync``,
+        which refuses to run on a thread with a running event loop, and
+        Playwright's sync API keeps one on the test's thread.
+        """
+        from django.db import connection
+
+        def run() -> Any:
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                connection.close()
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(run).result()
 
     def wait_until(
         self,

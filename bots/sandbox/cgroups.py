@@ -147,16 +147,21 @@ def _checked(layout: CgroupLayout) -> CgroupLayout | str:
     """Create the parents (v2: and enable the controllers) or say why not."""
     try:
         for parent in layout.parents.values():
-            Path(parent).mkdir(mode=0o755, exist_ok=True)
-            if layout.version == 2:
-                control = Path(parent) / "cgroup.subtree_control"
-                enabled = control.read_text().split()
-                wanted = [c for c in CONTROLLERS if c not in enabled]
-                if wanted:
-                    control.write_text(" ".join(f"+{c}" for c in wanted))
+            _prepare_parent(layout, Path(parent))
     except OSError as exc:
         return f"unavailable: cannot prepare {parent}: {exc}"
     return layout
+
+
+def _prepare_parent(layout: CgroupLayout, parent: Path) -> None:
+    """The parent exists and (v2) hands memory, pids and cpu to its children."""
+    parent.mkdir(mode=0o755, exist_ok=True)
+    if layout.version == 2:
+        control = parent / "cgroup.subtree_control"
+        enabled = control.read_text().split()
+        wanted = [c for c in CONTROLLERS if c not in enabled]
+        if wanted:
+            control.write_text(" ".join(f"+{c}" for c in wanted))
 
 
 @dataclass
@@ -210,10 +215,8 @@ def create(layout: CgroupLayout, config: SandboxConfig, uid: int) -> SlotCgroup:
     dirs: list[str] = []
     try:
         if layout.version == 2:
-            parent = Path(layout.parents[""])
-            parent.mkdir(mode=0o755, exist_ok=True)
-            slot = parent / f"uid-{uid}"
-            _fresh(slot)
+            slot = Path(layout.parents[""]) / f"uid-{uid}"
+            _fresh(layout, slot)
             dirs.append(str(slot))
             _write(slot / "memory.max", limits.memory_bytes)
             _write(slot / "memory.swap.max", 0, optional=True)
@@ -222,10 +225,8 @@ def create(layout: CgroupLayout, config: SandboxConfig, uid: int) -> SlotCgroup:
             _write(slot / "cpu.weight", CPU_WEIGHT)
         else:
             for name in CONTROLLERS:
-                parent = Path(layout.parents[name])
-                parent.mkdir(mode=0o755, exist_ok=True)
-                slot = parent / f"uid-{uid}"
-                _fresh(slot)
+                slot = Path(layout.parents[name]) / f"uid-{uid}"
+                _fresh(layout, slot)
                 dirs.append(str(slot))
             memory, pids, cpu = (Path(d) for d in dirs)
             _write(memory / "memory.limit_in_bytes", limits.memory_bytes)
@@ -241,14 +242,25 @@ def create(layout: CgroupLayout, config: SandboxConfig, uid: int) -> SlotCgroup:
     return SlotCgroup(layout, dirs)
 
 
-def _fresh(path: Path) -> None:
+def _fresh(layout: CgroupLayout, path: Path) -> None:
     """A new, empty cgroup at ``path`` (one left by a crashed worker is reused
-    only if empty; a cgroup with processes in it is a slot still in use)."""
-    try:
-        path.mkdir(mode=0o755)
-    except FileExistsError:
-        if (path / "cgroup.procs").read_text().strip():
-            raise OSError(errno.EBUSY, f"{path} still has processes") from None
+    only if empty; a cgroup with processes in it is a slot still in use).
+
+    Another worker process may remove the shared parent in between (when its
+    own last bot is gone), so the parent is prepared again and retried.
+    """
+    for attempt in range(3):
+        _prepare_parent(layout, path.parent)
+        try:
+            path.mkdir(mode=0o755)
+        except FileNotFoundError:
+            if attempt == 2:
+                raise
+            continue
+        except FileExistsError:
+            if (path / "cgroup.procs").read_text().strip():
+                raise OSError(errno.EBUSY, f"{path} still has processes") from None
+        return
 
 
 def _write(path: Path, value: object, *, optional: bool = False) -> None:

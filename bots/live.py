@@ -41,6 +41,7 @@ from gameplay.services import (
     match_system_act,
     uploaded_bot_seats_to_act,
 )
+from gameplay.tasks import bot_move_pace
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +50,9 @@ SESSION_SECONDS = 7 * 24 * 3600
 #: Decisions one task makes before handing on to a fresh task (time limits).
 MAX_DECISIONS_PER_TASK = 60
 STDERR_KEEP = 64 * 1024
+#: Upper bound of the pause before a paced move (a misconfiguration must not
+#: hold a bots worker for long).
+MAX_PACE_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -175,6 +179,11 @@ def bot_live_decide(*, match: Match, seat: Seat) -> LiveTurn | None:
             SESSION_SECONDS,
         )
         if not agent.log.fault:
+            # Paced like built-in bots' moves (BOT_MOVE_DELAY after the previous
+            # move, thinking time included), so the person can follow them.
+            pause = bot_move_pace(match)
+            if pause:
+                time.sleep(min(pause, MAX_PACE_SECONDS))
             # The move goes in before the sandbox is torn down: the person
             # waits for the answer, not for the clean-up.
             try:

@@ -169,3 +169,52 @@ def test_table_pages_fit_a_phone(arena):
         .map((el) => el.textContent)"""
     )
     assert cut == []
+
+
+def test_bot_pages_and_a_played_profile_fit_a_phone(arena):
+    from bots.models import BotMatchLog
+    from gameplay.services import match_forfeit, match_start
+    from tests.bots.botsrc import FIRST_LEGAL
+    from tests.bots.helpers import bot_match, stored_version
+    from tests.gameplay.conftest import play_to_end
+
+    owner = arena.player(viewport={"width": 390, "height": 844})
+    version = stored_version(owner.user, FIRST_LEGAL, name=arena.unique("phonebot"))
+    match = bot_match(version.agent, "builtin:random")
+    match_start(match_id=match.pk)
+    match_forfeit(match_id=match.pk, seat_number=0, reason="bot crash")
+    BotMatchLog.objects.create(
+        version=version,
+        match=match,
+        seat=0,
+        fault="crash",
+        stderr="Traceback (most recent call last): " + "x" * 300,
+    )
+    # A finished game between people with long names, for the profile's table.
+    rival = arena.create_user(display_name="A rather long display name indeed")
+    game = _duel_table([owner.user, rival])
+    play_to_end(game, [owner.user, rival])
+    bot = version.bot
+    page = owner.page
+    for path in (
+        f"/bots/{bot.pk}/",
+        f"/bots/{bot.pk}/logs/",
+        f"/bots/{bot.pk}/versions/{version.number}/source/",
+        f"/bots/by/{owner.user.username}/",
+        "/bots/new/",
+        "/bots/docs/protocol/",
+        "/bots/docs/writing/",
+        f"/accounts/u/{owner.user.username}/",
+        f"/accounts/u/{rival.username}/",
+        "/accounts/profile/edit/",
+        f"/matches/{game.public_id}/",
+        f"/matches/{game.public_id}/replay/",
+        "/",
+        "/leagues/",
+        "/tournaments/",
+        "/rankings/",
+    ):
+        page.goto(path)
+        page.wait_for_load_state("networkidle")
+        _shot(page, "phone" + path.replace("/", "_"))
+        _no_horizontal_scroll(page)

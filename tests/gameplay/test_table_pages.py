@@ -198,3 +198,12 @@ def test_form_errors_are_shown_once_and_by_label(players, client) -> None:
     assert not any("opt_" in m or "spectator_delay" in m for m in shown), shown
     assert sum("99 is not one of" in m for m in shown) == 1
     assert any(m.startswith("Players: Select a valid choice") for m in shown)
+
+
+def test_bot_pages_name_the_game_not_its_id(client) -> None:
+    from tests.factories import BotFactory
+
+    bot = BotFactory(game="duelo")
+    detail = client.get(reverse("bots:detail", args=[bot.pk])).content.decode()
+    assert "Duelo: Kung Fu bot by" in detail
+    assert "duelo bot by" not in detail

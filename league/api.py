@@ -512,6 +512,45 @@ class TournamentEntryView(LeagueAPIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class OrganiserEntrantSerializer(serializers.Serializer):
+    username = serializers.CharField(required=False, max_length=150, default="")
+    bot_id = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
+    builtin = serializers.CharField(required=False, max_length=40, default="")
+
+
+class RemoveEntrantSerializer(serializers.Serializer):
+    entrant = serializers.IntegerField(min_value=1, max_value=2**62)
+
+
+class TournamentEntrantsView(LeagueAPIView):
+    """Organisers add (a username, an uploaded bot or a built-in bot) and remove
+    entrants before the start."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=OrganiserEntrantSerializer, responses={201: dict})
+    def post(self, request: Request, slug: str) -> Response:
+        data = _valid(OrganiserEntrantSerializer, request)
+        t = get_object_or_404(Tournament, slug=slug)
+        entrant = tournament_services.tournament_add_named_entrant(
+            tournament=t,
+            by=request.user,
+            username=data["username"],
+            bot_id=data.get("bot_id"),
+            builtin=data["builtin"],
+        )
+        return Response(presenters.entrant(entrant), status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=RemoveEntrantSerializer, responses={204: None})
+    def delete(self, request: Request, slug: str) -> Response:
+        data = _valid(RemoveEntrantSerializer, request)
+        t = get_object_or_404(Tournament, slug=slug)
+        tournament_services.tournament_remove_entrant(
+            tournament=t, by=request.user, entrant_id=data["entrant"]
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class SeedSerializer(serializers.Serializer):
     method = serializers.ChoiceField(choices=["rating", "manual"])
     order = serializers.ListField(

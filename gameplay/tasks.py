@@ -159,3 +159,9 @@ def seat_grace_expired(match_id: int, seat_number: int, disconnected_at: str) ->
 def sweep_absent_seats() -> int:
     """Beat: seats whose web process died turn absent (services.seats_sweep_absent)."""
     return services.seats_sweep_absent()
+
+
+@shared_task(name="gameplay.announce_finished", time_limit=120, soft_time_limit=110)
+def announce_finished() -> int:
+    """Beat: the finished-match outbox (services.announce_finished_matches)."""
+    return services.announce_finished_matches()

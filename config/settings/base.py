@@ -180,6 +180,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 10.0,
         "options": {"expires": 10.0},
     },
+    # Finished matches whose "match finished" could not be handed on (broker
+    # away): rating and tournament tasks are queued from the outbox.
+    "gameplay-announce-finished": {
+        "task": "gameplay.announce_finished",
+        "schedule": 15.0,
+        "options": {"expires": 15.0},
+    },
     # Idempotent per game and period (LadderRound is unique per slot).
     "bots-ladder-rounds": {
         "task": "bots.ladder_schedule",

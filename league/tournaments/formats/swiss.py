@@ -27,16 +27,17 @@ from __future__ import annotations
 
 import itertools
 import math
-import tempfile
+from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal
 
 from py4swiss.engines import DutchEngine
 from py4swiss.engines.common import PairingError
-from py4swiss.trf import TrfParser
-from py4swiss.trf.exceptions import ConsistencyError, ParsingError
+from py4swiss.trf import ParsedTrf, TrfLine
+from py4swiss.trf.codes import PlayerCode, TournamentCode, XCode
+from py4swiss.trf.exceptions import ConsistencyError, LineError, ParsingError
+from py4swiss.trf.sections import PlayerSection, TournamentSection, XSection
 
 from league.tournaments.formats.base import Pairing
 
@@ -49,6 +50,7 @@ __all__ = [
     "Tiebreak",
     "colour_preference",
     "pair_swiss_round",
+    "parse_trf",
     "player_records",
     "swiss_standings",
     "swiss_trf",
@@ -358,6 +360,31 @@ def swiss_trf(
     return "\n".join(lines) + "\n", numbers
 
 
+def parse_trf(text: str) -> ParsedTrf:
+    """Parse TRF text with py4swiss, strictly, without touching the disk.
+
+    The same steps as ``py4swiss.trf.TrfParser.parse(path, strict=True)``
+    (which only reads files): every line through ``TrfLine``, the sections
+    from their lines, then the library's consistency checks (scores against
+    results, both sides of every game).
+    """
+    by_code: defaultdict = defaultdict(list)
+    for index, line in enumerate(text.splitlines()):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            parsed = TrfLine(index, stripped)
+            by_code[parsed.code_type].append(parsed)
+    trf = ParsedTrf(
+        player_sections=[
+            PlayerSection.from_string(str(line)) for line in by_code[PlayerCode]
+        ],
+        tournament_section=TournamentSection.from_lines(by_code[TournamentCode]),
+        x_section=XSection.from_lines(by_code[XCode]),
+    )
+    trf.validate_contents()
+    return trf
+
+
 def pair_swiss_round(
     participants: Sequence[Hashable],
     history: Iterable[SwissGame],
@@ -394,13 +421,10 @@ def pair_swiss_round(
     )
     round_number = max((g.round for g in history), default=0) + 1
     by_number = {n: p for p, n in numbers.items()}
-    with tempfile.TemporaryDirectory(prefix="swiss-") as tmp:
-        path = Path(tmp) / "round.trf"
-        path.write_text(text, encoding="utf-8")
-        try:
-            trf = TrfParser.parse(path, strict=True)
-        except (ParsingError, ConsistencyError) as exc:  # a bug on our side
-            raise ValueError(f"TRF rejected by py4swiss: {exc}") from exc
+    try:
+        trf = parse_trf(text)
+    except (ParsingError, ConsistencyError, LineError) as exc:  # a bug on our side
+        raise ValueError(f"TRF rejected by py4swiss: {exc}") from exc
     try:
         result = DutchEngine.generate_pairings(trf)
     except PairingError as exc:

@@ -20,12 +20,14 @@ from hypothesis import strategies as st
 from py4swiss.engines import DutchEngine
 from py4swiss.engines.common import PairingError
 from py4swiss.trf import TrfParser
+from py4swiss.trf.exceptions import ConsistencyError
 
 from league.tournaments.formats.swiss import (
     SwissGame,
     SwissPairingError,
     colour_preference,
     pair_swiss_round,
+    parse_trf,
     player_records,
     swiss_standings,
     swiss_trf,
@@ -97,6 +99,17 @@ def test_library_pairs_handbook_fixture(path):
         return
     got = [(p.white, p.black or None) for p in DutchEngine.generate_pairings(trf)]
     assert got == expected
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
+def test_text_parser_reads_fixture_like_the_library_file_parser(path):
+    assert parse_trf(path.read_text()) == TrfParser.parse(path, strict=True)
+
+
+def test_text_parser_rejects_inconsistent_trf():
+    text = (FIXTURES / "round2.trf").read_text().replace("   5 w 1", "   5 w =")
+    with pytest.raises(ConsistencyError):
+        parse_trf(text)
 
 
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)

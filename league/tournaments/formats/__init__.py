@@ -1,7 +1,8 @@
 """Pure tournament formats: no Django, no I/O, deterministic.
 
 The Django services store participants' ids and results and call these
-functions to produce the next round or to advance a bracket; see
+functions to produce the next round or to advance a bracket (the two-player
+Swiss hands a TRF-16 text of the history to the py4swiss library); see
 ``docs/tournaments.md`` for the rules each one implements.
 """
 
@@ -26,6 +27,7 @@ from league.tournaments.formats.swiss import (
     SwissStanding,
     pair_swiss_round,
     swiss_standings,
+    swiss_trf,
 )
 from league.tournaments.formats.swiss_multiplayer import (
     MultiplayerStanding,
@@ -62,6 +64,7 @@ __all__ = [
     "single_elimination",
     "standard_seed_order",
     "swiss_standings",
+    "swiss_trf",
     "table_sizes",
     "void_result",
 ]

@@ -11,9 +11,11 @@ The library reads TRF files, so :func:`swiss_trf` writes the history as a
 TRF-16 report (start numbers in pairing-number order, ratings, results with
 forfeits, pairing-allocated, half- and full-point byes, absences, the total
 number of rounds so the last-round rules for topscorers apply) plus the
-javafo extensions py4swiss understands (``XXR`` rounds, ``XXZ`` players not
-to pair, ``XXS`` the bye's value, ``XXC white1``). :func:`pair_swiss_round`
-writes that file, lets the library pair it and maps the start numbers back.
+javafo conventions py4swiss understands (``XXR`` rounds, ``XXS`` the bye's
+value, ``XXC white1``, a ``Z`` absence in the column of the round to pair for
+players who sit it out). :func:`pair_swiss_round`
+writes that report, parses it in memory with the library's parsers, lets
+the library pair it and maps the start numbers back.
 
 Platform rules on top of the library: white is the first seat (and the top
 seed gets it in round 1, ``white1``: no random first colour), and a round

@@ -4,9 +4,10 @@
  *
  * Protocol (docs/protocol/live.md): the server sends `state` frames (a seat's
  * own view, or the public view), `history` (the logged steps after a version,
- * in answer to `sync`), `ack`, `error` and `pong`. The client sends `act` with
- * the version the choice was made at, `sync` with the last version whose
- * events it has, `resign`, `abort`, `claim` and `ping`.
+ * in answer to `sync`), `ack`, `error`, `pong` and `beat` (the version the
+ * socket should be at, every few seconds: being behind it means resync). The
+ * client sends `act` with the version the choice was made at, `sync` with the
+ * last version whose events it has, `resign`, `abort`, `claim` and `ping`.
  *
  * LiveClient has no DOM code so the node tests can drive it with a fake
  * socket; in node this file exports it, in the browser it starts the page.
@@ -289,6 +290,13 @@
         return;
       case "pong":
         this._cancel("pong");
+        return;
+      case "beat":
+        // The server's periodic word of the version this socket should be at.
+        // A broadcast lost in a Redis blip leaves us behind (and "busy" if it
+        // carried our own move): catch up without waiting for the next move.
+        if (typeof frame.version === "number" && !this.syncing &&
+            frame.version > Math.max(this.loggedVersion, this.frame ? this.frame.version : 0)) this.sync();
         return;
       default:
         return;

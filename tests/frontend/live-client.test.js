@@ -247,3 +247,31 @@ test("commands carry a request id; socket URLs follow the page's scheme", () => 
   assert.equal(L.socketUrl("/ws/match/a/", { protocol: "http:", host: "localhost:8000" }), "ws://localhost:8000/ws/match/a/");
   assert.equal(L.socketUrl("ws://other/x", { protocol: "https:", host: "h" }), "ws://other/x");
 });
+
+test("a beat ahead of the table resyncs; a lost broadcast of our own move ends busy", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive({ type: "history", after_version: 0, steps: [] });
+  h.ws().receive(state(4, null));
+  h.ws().receive({ type: "history", after_version: 0, steps: [1, 2, 3, 4].map((v) => ({ version: v, seat: 0, kind: "move", events: E(v) })) });
+  const sentBefore = h.ws().sent.length;
+  h.ws().receive({ type: "beat", version: 4 });
+  assert.equal(h.ws().sent.length, sentBefore, "a beat at our version asks for nothing");
+  // Our move commits and is acknowledged, but its broadcast is lost (Redis blip).
+  const id = h.client.act("card:1", 4);
+  h.ws().receive({ type: "ack", version: 5, request_id: id });
+  assert.equal(h.client.isBusy(), true);
+  h.ws().receive({ type: "beat", version: 5 });
+  const asked = h.ws().sent[h.ws().sent.length - 1];
+  assert.deepEqual(asked, { type: "sync", version: 4 });
+  h.ws().receive({ type: "history", after_version: 4, steps: [{ version: 5, seat: 0, kind: "move", events: E(5) }] });
+  h.ws().receive(state(5, null));
+  assert.equal(h.client.isBusy(), false);
+  assert.equal(h.client.loggedVersion, 5);
+  // While a sync is on its way, further beats do not pile up more syncs.
+  h.ws().receive({ type: "beat", version: 7 });
+  const count = h.ws().sent.length;
+  h.ws().receive({ type: "beat", version: 7 });
+  assert.equal(h.ws().sent.length, count);
+});

@@ -1,0 +1,94 @@
+"""Kung Fu (2013) in every tournament format, with no game-specific code: real
+matches of the second game, played to the end through the services."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gameplay import services as gameplay_services
+from gameplay.models import MatchStatus
+from gameplay.rules import get_game
+from league.errors import Invalid
+from league.models import Pairing, PairingStatus, RatingEvent, TournamentStatus
+from league.ratings.services import pool_global
+from league.tournaments import services as ts
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+GAME = "kungfu2013"
+
+
+def play_out(match, seed: int) -> None:
+    """Finish a match with seeded random legal moves (first-entry moves, the
+    cautious timeout defaults, block everything and only end at the round
+    limit)."""
+    rnd = random.Random(seed)
+    engine = get_game(match.game)
+    for _ in range(3000):
+        match.refresh_from_db()
+        if match.is_over:
+            return
+        seat = engine.actors(match.state)[0]
+        ids = engine.legal_action_ids(match.state, seat)
+        gameplay_services.match_act(
+            match_id=match.pk,
+            user=match.seats.get(number=seat).user,
+            action_id=ids[rnd.randrange(len(ids))],
+            expected_version=match.version,
+        )
+    raise AssertionError("match did not end")
+
+
+def _drive(tournament, capture, max_loops: int = 200) -> None:
+    for _ in range(max_loops):
+        tournament.refresh_from_db()
+        if tournament.status == TournamentStatus.FINISHED:
+            return
+        playing = list(
+            Pairing.objects.filter(
+                tournament=tournament,
+                status=PairingStatus.PLAYING,
+                match__status=MatchStatus.ACTIVE,
+            ).select_related("match")
+        )
+        assert playing, "tournament stuck with nothing to play"
+        for pairing in playing:
+            assert pairing.match.game == GAME
+            with capture(execute=True):
+                play_out(pairing.match, pairing.pk)
+    raise AssertionError("tournament did not finish")
+
+
+@pytest.mark.parametrize(
+    "fmt", ["round_robin", "double_round_robin", "swiss", "single_elim", "double_elim"]
+)
+def test_every_two_player_format_runs_to_the_end(
+    fmt, users, django_capture_on_commit_callbacks
+) -> None:
+    organiser = UserFactory(username="organiser")
+    extra = {"swiss_rounds": 2} if fmt == "swiss" else {}
+    t = ts.tournament_create(
+        by=organiser, name=f"{fmt} 2013 cup", game=GAME, format=fmt, **extra
+    )
+    for user in users[:4]:
+        ts.tournament_enter(tournament=t, user=user)
+    with django_capture_on_commit_callbacks(execute=True):
+        ts.tournament_start(tournament=t, by=organiser)
+    _drive(t, django_capture_on_commit_callbacks)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED and t.champion is not None
+    if t.rated:
+        assert RatingEvent.objects.filter(pool=pool_global(game=GAME)).exists()
+
+
+def test_tables_of_three_to_five_are_refused_for_a_two_player_game(users) -> None:
+    organiser = UserFactory(username="organiser")
+    with pytest.raises(Invalid, match="2"):
+        t = ts.tournament_create(
+            by=organiser, name="tables", game=GAME, format="swiss_tables"
+        )
+        for user in users[:6]:
+            ts.tournament_enter(tournament=t, user=user)
+        ts.tournament_start(tournament=t, by=organiser)

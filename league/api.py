@@ -135,8 +135,10 @@ class SeasonRegistrationView(LeagueAPIView):
 
 
 class QueueSerializer(serializers.Serializer):
-    players = serializers.IntegerField(required=False, default=2, min_value=2)
-    bot_id = serializers.IntegerField(required=False, min_value=1)
+    players = serializers.IntegerField(
+        required=False, default=2, min_value=2, max_value=16
+    )
+    bot_id = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
 
 
 class SeasonQueueView(LeagueAPIView):

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from gameplay.rules import available_games
 from league import presenters, selectors, services
 from league.errors import NotFound
 from league.models import League, Pairing, Participant, RatingPool, Season, Tournament
@@ -339,7 +340,11 @@ def _pool_from(params) -> RatingPool:
             raise NotFound("no such rating pool")
         pool = RatingPool.objects.filter(pk=int(pool_id)).first()
     else:
-        pool = rating_selectors.default_pool(game=params.get("game") or "duelo")
+        # Without ?game= the first game of the registry (shared code names none).
+        game = params.get("game") or available_games()[0]
+        if game not in available_games():
+            raise NotFound(f"no such game; available: {', '.join(available_games())}")
+        pool = rating_selectors.default_pool(game=game)
     if pool is None:
         raise NotFound("no such rating pool (no rated game yet?)")
     return pool

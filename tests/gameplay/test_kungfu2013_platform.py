@@ -162,3 +162,20 @@ def test_pages_render_the_games_board_and_rules(client, players) -> None:
         assert card["name"].replace("'", "&#x27;") in text
     detail = client.get(reverse("gameplay:game_detail", args=[GAME]))
     assert detail.status_code == 200
+
+
+def test_rated_match_feeds_the_games_own_ladder_and_rankings(
+    players, django_capture_on_commit_callbacks
+) -> None:
+    users = players[:2]
+    with django_capture_on_commit_callbacks(execute=True):
+        match = start_match(users, game=GAME, rated=True, config={"life": 5})
+        play_random(match, users, seed=3)
+    rankings = api_for(None).get("/api/rankings/?game=kungfu2013")
+    assert rankings.status_code == 200, rankings.json()
+    names = str(rankings.json())
+    assert users[0].username in names and users[1].username in names
+    duelo = api_for(None).get("/api/rankings/?game=duelo")
+    assert users[0].username not in str(duelo.json())
+    unknown = api_for(None).get("/api/rankings/?game=chess")
+    assert unknown.status_code == 404 and "available" in str(unknown.json())

@@ -1,6 +1,9 @@
-"""Rules engine benchmark: random Duelo playouts, clones, an 8-player step.
+"""Rules engine benchmark: random playouts, clones, a step at the largest table.
 
-Run ``python bench/engine.py`` (no arguments, about a minute, one core). Progress
+Run ``python bench/engine.py`` (Duelo) or ``python bench/engine.py --game
+kungfu2013`` (about a minute, one core). The main table size is 4 players, or
+the game's maximum when smaller; the act+observe step is timed at the game's
+largest table. Progress
 goes to stderr; the last stdout line is one JSON object with the figures recorded
 in docs/performance.md ("Engine"). Targets (issue 3, section 6): >= 5,000 random
 4-player games/s, >= 100,000 steps/s, >= 200,000 clones/s, < 1 ms for one action
@@ -20,9 +23,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gameplay.rules import get_game
+from gameplay.rules import available_games, get_game
 
-GAME = get_game("duelo")
+GAME = get_game("duelo")  # replaced by --game in main()
 SECONDS = 12.0  # per measured section (CPU seconds); long enough for stable rates
 # Rates are per CPU second of this process (time.process_time): the machine is
 # shared with other jobs, and CPU time excludes the moments the benchmark was
@@ -98,8 +101,8 @@ def sample_states(players: int, count: int, seed: int) -> list[dict[str, Any]]:
     return out[:count]
 
 
-def clones(seconds: float) -> tuple[float, float]:
-    states = sample_states(4, 2000, 1)
+def clones(seconds: float, players: int = 4) -> tuple[float, float]:
+    states = sample_states(players, 2000, 1)
     clone = GAME.clone
     n = 0
     start = cpu()
@@ -159,8 +162,8 @@ def observe_rate(players: int, seconds: float) -> float:
     return n / (cpu() - start)
 
 
-def determinize_rate(seconds: float) -> float:
-    states = sample_states(4, 2000, 4)
+def determinize_rate(seconds: float, players: int = 4) -> float:
+    states = sample_states(players, 2000, 4)
     det = GAME.determinize
     n = 0
     start = cpu()
@@ -182,57 +185,80 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="rules engine benchmark")
+    parser.add_argument(
+        "--game", default=available_games()[0], choices=available_games()
+    )
+    args = parser.parse_args(argv)
+    global GAME
+    GAME = get_game(args.game)
+    p = min(4, GAME.max_players)  # the main table size
+    big = GAME.max_players
+    others = sorted({GAME.min_players, GAME.max_players} - {p})
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
-    log("warm-up")
-    random_games(4, 1.0, 0)
-    log(f"random 4-player playouts ({SECONDS:.0f}s)")
-    four = random_games(4, SECONDS, 1)
-    log(f"  -> {four['games_per_s']:.0f} games/s, {four['steps_per_s']:.0f} steps/s")
-    log("random 2- and 8-player playouts (4s each)")
-    two = random_games(2, 4.0, 2)
-    eight = random_games(8, 4.0, 3)
+    log(f"{GAME.id}: warm-up")
+    random_games(p, 1.0, 0)
+    log(f"random {p}-player playouts ({SECONDS:.0f}s)")
+    main_run = random_games(p, SECONDS, 1)
+    log(
+        f"  -> {main_run['games_per_s']:.0f} games/s, "
+        f"{main_run['steps_per_s']:.0f} steps/s"
+    )
+    extra = {}
+    for i, n in enumerate(others):
+        log(f"random {n}-player playouts (4s)")
+        extra[n] = random_games(n, 4.0, 2 + i)
     log(f"clone ({SECONDS / 2:.0f}s)")
-    clone_rate, clone_rate_wall = clones(SECONDS / 2)
+    clone_rate, clone_rate_wall = clones(SECONDS / 2, p)
     log(f"  -> {clone_rate:.0f} clones/s")
-    log(f"one action + 8 observations at 8 players ({SECONDS / 2:.0f}s)")
-    step8 = act_observe(8, SECONDS / 2)
-    log(f"  -> mean {step8['mean_ms']:.3f} ms, p99 {step8['p99_ms']:.3f} ms")
+    log(f"one action + {big} observations at {big} players ({SECONDS / 2:.0f}s)")
+    step = act_observe(big, SECONDS / 2)
+    log(f"  -> mean {step['mean_ms']:.3f} ms, p99 {step['p99_ms']:.3f} ms")
     log("observe and determinize rates (3s each)")
-    obs_rate = observe_rate(4, 3.0)
-    det_rate = determinize_rate(3.0)
-    summary = {
-        "games_per_s": round(four["games_per_s"], 1),
-        "steps_per_s": round(four["steps_per_s"], 1),
+    obs_rate = observe_rate(p, 3.0)
+    det_rate = determinize_rate(3.0, p)
+    summary: dict[str, Any] = {
+        "game": GAME.id,
+        "players": p,
+        "games_per_s": round(main_run["games_per_s"], 1),
+        "steps_per_s": round(main_run["steps_per_s"], 1),
         "clone_per_s": round(clone_rate, 1),
-        "act_observe_8p_ms": round(step8["mean_ms"], 4),
-        "act_observe_8p_p50_ms": round(step8["p50_ms"], 4),
-        "act_observe_8p_p99_ms": round(step8["p99_ms"], 4),
-        "games_per_s_wall": round(four["games_per_s_wall"], 1),
-        "steps_per_s_wall": round(four["steps_per_s_wall"], 1),
+        f"act_observe_{big}p_ms": round(step["mean_ms"], 4),
+        f"act_observe_{big}p_p50_ms": round(step["p50_ms"], 4),
+        f"act_observe_{big}p_p99_ms": round(step["p99_ms"], 4),
+        "games_per_s_wall": round(main_run["games_per_s_wall"], 1),
+        "steps_per_s_wall": round(main_run["steps_per_s_wall"], 1),
         "clone_per_s_wall": round(clone_rate_wall, 1),
-        "steps_per_game_4p": round(four["steps_per_game"], 2),
-        "games_4p": four["games"],
-        "games_per_s_2p": round(two["games_per_s"], 1),
-        "games_per_s_8p": round(eight["games_per_s"], 1),
-        "steps_per_s_8p": round(eight["steps_per_s"], 1),
-        "observe_per_s_4p": round(obs_rate, 1),
-        "determinize_per_s_4p": round(det_rate, 1),
-        "targets_met": {
-            "games_per_s": four["games_per_s"] >= 5000,
-            "steps_per_s": four["steps_per_s"] >= 100_000,
-            "clone_per_s": clone_rate >= 200_000,
-            "act_observe_8p_ms": step8["mean_ms"] < 1.0,
-        },
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "cpu": cpu_model(),
-        "cpus_available": os.cpu_count(),
-        "load_average_1m": round(os.getloadavg()[0], 2),
-        "clock": "process CPU time (see docs/performance.md)",
-        "rules_version": GAME.rules_version,
+        f"steps_per_game_{p}p": round(main_run["steps_per_game"], 2),
+        f"games_{p}p": main_run["games"],
     }
+    for n, run in extra.items():
+        summary[f"games_per_s_{n}p"] = round(run["games_per_s"], 1)
+        if n == big:
+            summary[f"steps_per_s_{n}p"] = round(run["steps_per_s"], 1)
+    summary.update(
+        {
+            f"observe_per_s_{p}p": round(obs_rate, 1),
+            f"determinize_per_s_{p}p": round(det_rate, 1),
+            "targets_met": {
+                "games_per_s": main_run["games_per_s"] >= 5000,
+                "steps_per_s": main_run["steps_per_s"] >= 100_000,
+                "clone_per_s": clone_rate >= 200_000,
+                f"act_observe_{big}p_ms": step["mean_ms"] < 1.0,
+            },
+            "python": platform.python_version(),
+            "implementation": platform.python_implementation(),
+            "cpu": cpu_model(),
+            "cpus_available": os.cpu_count(),
+            "load_average_1m": round(os.getloadavg()[0], 2),
+            "clock": "process CPU time (see docs/performance.md)",
+            "rules_version": GAME.rules_version,
+        }
+    )
     print(json.dumps(summary))
 
 

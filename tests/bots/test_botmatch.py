@@ -103,3 +103,19 @@ def test_refuses_symlinks_in_a_bot_folder(tmp_path, kind):
         (bot / "lib").symlink_to(secret)
     with pytest.raises(CommandError, match="symbolic link"):
         run(str(bot), "--vs", "random", "--games", "1")
+
+
+@pytest.mark.sandbox
+def test_kungfu2013_example_plays_builtins_game_taken_from_its_declaration():
+    summary = run(
+        str(EXAMPLES / "kungfu2013_heuristic.py"),
+        "--vs",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+    )
+    assert summary["game"] == "kungfu2013"
+    row = summary["results"][0]
+    assert row["games"] == 4 and row["faults"] == {}

@@ -19,7 +19,7 @@ from tqdm import tqdm
 from bots import conf
 from bots.localmatch import load_bot, run_local_matches, staged_bots
 from bots.sandbox import sandbox_available
-from bots.uploads import UploadError
+from bots.uploads import UploadError, declared_game
 from gameplay.rules import GameError, available_games, get_game
 from gameplay.rules.bots import available_bots
 
@@ -32,7 +32,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("bot", help="the bot: a .py file, a .zip or a directory")
-        parser.add_argument("--game", default="duelo", choices=available_games())
+        parser.add_argument(
+            "--game",
+            default=None,
+            choices=available_games(),
+            help="default: the GAME the bot file declares, else the first game",
+        )
         parser.add_argument(
             "--vs",
             default="random",
@@ -50,7 +55,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print JSON only")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        game_id = options["game"]
+        game_id = options["game"] or _declared(Path(options["bot"]))
         game = get_game(game_id)
         players = options["players"]
         if not game.min_players <= players <= game.max_players:
@@ -158,3 +163,13 @@ class Command(BaseCommand):
         for stats in results:
             if stats.first_fault:
                 write(f"\nFirst fault against {stats.opponent}: {stats.first_fault}")
+
+
+def _declared(path: Path) -> str:
+    """The game a single-file bot declares (``GAME = "<id>"``), else the first
+    game of the registry: the command names no game itself."""
+    if path.is_file() and path.suffix == ".py":
+        game = declared_game(path.read_bytes())
+        if game in available_games():
+            return game
+    return available_games()[0]

@@ -32,6 +32,7 @@ import shutil
 import signal
 import stat
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -504,30 +505,117 @@ def check_uid_range(config: SandboxConfig) -> str:
             return f"sandbox uid {uid} belongs to the account {accounts[uid]!r}"
         if uid in groups:
             return f"sandbox gid {uid} belongs to the group {groups[uid]!r}"
-    running = _uids_running(range(first, last + 1))
-    if not running:
-        return ""
     lock_dir = Path(config.lock_dir)
     private_dir(lock_dir)
-    for uid, pids in sorted(running.items()):
-        fd = os.open(
-            lock_dir / f"uid-{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600
-        )
-        try:
+    # Hold the lock of every free uid while looking, so no worker sharing our
+    # locks can start (or finish) a bot on one of them in the meantime.
+    held: dict[int, int] = {}
+    try:
+        for uid in range(first, last + 1):
+            fd = os.open(
+                lock_dir / f"uid-{uid}.lock",
+                os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
+                0o600,
+            )
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                continue  # a bot of a worker sharing our locks: fine
-            if os.pread(fd, 16, 0) == _CLEAN:
-                return (
-                    f"sandbox uid {uid} is in use outside this worker's lock "
-                    f"directory {lock_dir} (pids {', '.join(map(str, pids[:5]))}): "
-                    "another worker or deployment uses the same range; give each "
-                    "its own BOT_SANDBOX_UID_BASE"
-                )
-        finally:
+                os.close(fd)  # a bot of a worker sharing our locks: fine
+                continue
+            if os.pread(fd, 16, 0) not in (b"", _CLEAN):
+                os.close(fd)  # our own leftover, if anything: the next taker sweeps it
+                continue
+            held[uid] = fd
+        free = sorted(held)
+        running = _uids_running(range(first, last + 1))
+        busy = set(running) | uids_in_use_anywhere(free)
+        # Zombies count for RLIMIT_NPROC until reaped but run nothing.
+        zombies_only = {
+            uid
+            for uid in busy - set(running)
+            if processes_of_uid(uid, include_zombies=True)
+        }
+    finally:
+        for fd in held.values():
             os.close(fd)
+    # Free here, yet running something: someone who does not use our locks.
+    for uid in sorted(set(free) & (busy - zombies_only)):
+        where = (
+            f"pids {', '.join(map(str, running[uid][:5]))}"
+            if uid in running
+            else "not visible here: another container or pid namespace"
+        )
+        return (
+            f"sandbox uid {uid} is in use outside this worker's lock directory "
+            f"{lock_dir} ({where}): another worker or deployment uses the same "
+            "range; give each its own BOT_SANDBOX_UID_BASE"
+        )
     return ""
+
+
+#: Run by :func:`uids_in_use_anywhere` in a small fresh interpreter (forking the
+#: large worker once per uid would cost milliseconds each).
+_NPROC_PROBE = r"""
+import json, os, resource, sys
+# The helper itself is one process of the uid; with a limit of 2 it may fork
+# once more only while no other process of the uid exists (Linux >= 5.14 counts
+# the new child before comparing with ">", older kernels compare with ">="
+# before counting it: the same outcome).
+LIMIT = 2
+busy = []
+for uid in map(int, sys.argv[1:]):
+    pid = os.fork()
+    if pid == 0:
+        code = 5
+        try:
+            resource.setrlimit(resource.RLIMIT_NPROC, (LIMIT, LIMIT))
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            try:
+                child = os.fork()
+            except BlockingIOError:
+                code = 3
+            else:
+                if child == 0:
+                    os._exit(0)
+                os.waitpid(child, 0)
+                code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code == 3:
+        busy.append(uid)
+    elif code != 0:
+        sys.exit(f"probe for uid {uid} failed ({code})")
+print(json.dumps(busy))
+"""
+
+
+def uids_in_use_anywhere(uids: Sequence[int]) -> set[int]:
+    """Which of ``uids`` have a live process anywhere, in any pid namespace.
+
+    Containers do not see each other's processes, but the kernel counts each
+    uid's processes host-wide (per user namespace) for RLIMIT_NPROC. A helper
+    running as the uid (so without capabilities) under an RLIMIT_NPROC that
+    counts only itself can fork once more only if nothing else of the uid is
+    alive: a fork failing with EAGAIN means another worker or deployment runs
+    something under that uid. Root only.
+    """
+    if not uids:
+        return set()
+    try:
+        out = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", _NPROC_PROBE, *map(str, uids)],
+            capture_output=True,
+            timeout=30,
+            check=True,
+            env={},
+        ).stdout
+        return set(json.loads(out))
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        raise SandboxError(f"cannot probe the slot uids: {exc}") from exc
 
 
 def _uids_running(uids: range) -> dict[int, list[int]]:
@@ -1074,4 +1162,5 @@ __all__ = [
     "processes_of_uid",
     "spawn_sandboxed",
     "spawn_unsandboxed",
+    "uids_in_use_anywhere",
 ]

@@ -9,6 +9,8 @@ import os
 import pwd
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -124,3 +126,35 @@ def test_selftest_runs_under_the_configured_range(lock_dir) -> None:
     status = run_selftest(config(lock_dir, 62300))
     assert status.ok, status.reason
     assert status.checks["host_uid_is_slot_uid"]
+
+
+@pytest.mark.skipif(not shutil.which("unshare"), reason="needs util-linux unshare")
+def test_a_range_in_use_in_another_container_is_refused(lock_dir) -> None:
+    """The other deployment's process is invisible in /proc (its own pid
+    namespace, as containers are); the host-wide per-uid process count still
+    gives it away."""
+    pid = _process_as(62400)
+    try:
+        time.sleep(0.05)
+        check = (
+            "import sys; from bots.sandbox import SandboxConfig; "
+            "from bots.sandbox.runner import _uids_running, check_uid_range; "
+            f"c = SandboxConfig(lock_dir={str(lock_dir)!r}, uid_base=62400, "
+            "slot_count=4); "
+            "assert not _uids_running(range(62400, 62404)), 'visible'; "
+            "print(check_uid_range(c))"
+        )
+        result = subprocess.run(
+            ["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c", check],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=Path(__file__).resolve().parents[3],
+        )
+        assert result.returncode == 0, result.stderr
+        assert "sandbox uid 62400 is in use" in result.stdout
+        assert "another container" in result.stdout
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    assert check_uid_range(config(lock_dir, 62400)) == ""

@@ -50,9 +50,12 @@ class FakeBots:
 
 @pytest.fixture
 def bots(users):
+    from league.participants import bot_directory
+
+    previous = bot_directory()  # the bots app's, which later tests rely on
     register_bot_directory(FakeBots(owner_id=users[0].pk))
     yield
-    register_bot_directory(None)
+    register_bot_directory(previous)
 
 
 def _dates(now=None):

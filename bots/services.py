@@ -324,6 +324,23 @@ def bot_version_validate(*, version_id: int) -> str:
             status_detail=f"Waiting for a working sandbox: {exc}"[:300]
         )
         return VersionStatus.VALIDATING
+    except DatabaseError:
+        raise  # the database is away: the heartbeat's retry is the right thing
+    except Exception as exc:
+        # A failure that would repeat on every retry must not leave the version
+        # "validating" for the heartbeat to re-queue forever.
+        logger.exception("validation of version %s could not finish", version.pk)
+        BotVersion.objects.filter(
+            pk=version.pk, status=VersionStatus.VALIDATING
+        ).update(
+            status=VersionStatus.FAILED,
+            status_detail=(
+                f"Validation could not finish ({type(exc).__name__}); upload the "
+                "version again, or ask staff if it keeps happening."
+            ),
+            validated_at=timezone.now(),
+        )
+        return VersionStatus.FAILED
     try:
         return _store_validation(version, report, stderr, failure)
     except DatabaseError as exc:

@@ -121,3 +121,21 @@ def test_a_validation_that_cannot_be_stored_fails_instead_of_sticking(
     version.refresh_from_db()
     assert version.status == VersionStatus.FAILED
     assert "could not be stored" in version.status_detail
+
+
+def test_a_validation_that_breaks_fails_instead_of_sticking(owner, monkeypatch) -> None:
+    version = stored_version(owner, b"print('x')\n", name="v", active=False)
+    monkeypatch.setattr(
+        services,
+        "sandbox_available",
+        lambda config: type("S", (), {"ok": True, "reason": "test"})(),
+    )
+
+    def broken(*args):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(services, "_play_validation_games", broken)
+    assert services.bot_version_validate(version_id=version.pk) == "failed"
+    version.refresh_from_db()
+    assert version.status == VersionStatus.FAILED
+    assert "RecursionError" in version.status_detail

@@ -47,8 +47,11 @@ logger = logging.getLogger(__name__)
 
 #: How long the bank and step count of a seat are remembered between decisions.
 SESSION_SECONDS = 7 * 24 * 3600
-#: Decisions one task makes before handing on to a fresh task (time limits).
+#: Decisions, and seconds, one task spends before handing on to a fresh task:
+#: a decision may take start-up plus per-move time plus bank (16 s by
+#: default), and the task's soft limit is 280 s.
 MAX_DECISIONS_PER_TASK = 60
+TASK_BUDGET_SECONDS = 200.0
 STDERR_KEEP = 64 * 1024
 #: Upper bound of the pause before a paced move (a misconfiguration must not
 #: hold a bots worker for long).
@@ -220,6 +223,8 @@ def bot_live_turns(*, match_id: int) -> list[LiveTurn]:
     turns: list[LiveTurn] = []
     started = time.monotonic()
     for _ in range(MAX_DECISIONS_PER_TASK):
+        if time.monotonic() - started > TASK_BUDGET_SECONDS:
+            break  # the task queues a fresh one for what is left
         match = Match.objects.filter(pk=match_id).first()
         if match is None:
             break

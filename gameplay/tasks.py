@@ -109,13 +109,27 @@ def schedule_uploaded_bot_turns(*, match_id: int) -> None:
         )
 
 
+#: The longest countdown any task here is queued with. A worker holds a
+#: countdown task unacknowledged until it runs, and Redis hands it to another
+#: worker once the visibility timeout passes, so every countdown must stay well
+#: under CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]. A clock deadline
+#: further away is checked at this distance and re-armed from there.
+MAX_COUNTDOWN = 300.0
+
+
 @shared_task(name="gameplay.expire_clock", time_limit=60, soft_time_limit=55)
 def expire_clock(match_id: int) -> list[str]:
-    return services.match_expire_clocks(match_id=match_id)
+    done = services.match_expire_clocks(match_id=match_id)
+    if not done:  # woken early (a capped countdown): re-arm for what is left
+        schedule_clock_check(match_id=match_id, only_ahead=True)
+    return done
 
 
-def schedule_clock_check(*, match_id: int) -> None:
+def schedule_clock_check(*, match_id: int, only_ahead: bool = False) -> None:
     """Arm a check for the earliest deadline of the seats now to act.
+
+    ``only_ahead``: arm nothing for a deadline already past (a re-arm from a
+    check that found nothing to do must not spin; beat's sweep is the net).
 
     In eager mode a countdown cannot be honoured, so nothing is armed; the
     periodic sweep (and tests calling the service with a chosen time) cover it.
@@ -131,8 +145,11 @@ def schedule_clock_check(*, match_id: int) -> None:
         if (d := services.seat_deadline(match=match, seat=seat)) is not None
     ]
     if deadlines:
-        delay = max(0.0, (min(deadlines) - timezone.now()).total_seconds()) + 0.05
-        expire_clock.apply_async((match_id,), countdown=delay)
+        ahead = (min(deadlines) - timezone.now()).total_seconds()
+        if only_ahead and ahead <= 0:
+            return
+        delay = max(0.0, ahead) + 0.05
+        expire_clock.apply_async((match_id,), countdown=min(delay, MAX_COUNTDOWN))
 
 
 @shared_task(name="gameplay.sweep_expired_clocks", time_limit=60, soft_time_limit=55)

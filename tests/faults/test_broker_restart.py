@@ -1,0 +1,79 @@
+"""Workers survive Redis restarts, and the countdown tasks they held still run.
+
+Before the guard in ``config/celery.py``, a worker holding countdown tasks died
+on most Redis restarts (kombu's restore on a released connection), and the
+tasks came back only after the visibility timeout.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from celery import Celery
+from django.conf import settings
+
+from gameplay.tasks import MAX_COUNTDOWN
+from tests.faults.processes import (
+    PrivateRedis,
+    Worker,
+    base_env,
+    needs_redis_server,
+)
+
+
+@pytest.fixture
+def redis(tmp_path):
+    needs_redis_server()
+    server = PrivateRedis(tmp_path / "redis")
+    server.directory.mkdir()
+    server.start()
+    yield server
+    server.stop()
+
+
+def _client(redis: PrivateRedis) -> Celery:
+    url = "redis+socket://" + str(redis.socket)
+    app = Celery("fault-client", broker=url, backend=url)
+    app.conf.task_default_queue = "default"
+    app.conf.broker_connection_retry_on_startup = True
+    return app
+
+
+def test_worker_survives_three_redis_restarts_and_runs_held_countdowns(redis, tmp_path):
+    worker = Worker(env=base_env(redis, tmp_path), log=tmp_path / "worker.log")
+    worker.start()
+    try:
+        client = _client(redis)
+        for attempt in range(3):
+            # celery.accumulate returns its arguments: a task without a database.
+            held = [
+                client.send_task("celery.accumulate", args=(attempt, n), countdown=6)
+                for n in range(2)
+            ]
+            time.sleep(2)  # the worker has them, waiting for their time
+            redis.restart(down_for=2)
+            for n, result in enumerate(held):
+                assert result.get(timeout=60) == [attempt, n]
+            assert worker.alive(), worker.text()[-3000:]
+            client.close()
+            client = _client(redis)
+        log = worker.text()
+        assert "Unrecoverable error" not in log
+        assert "held task(s) restored" in log
+    finally:
+        worker.stop()
+
+
+def test_visibility_timeout_fits_every_countdown_and_time_limit():
+    timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+    from gameplay.services import GRACE_SECONDS
+
+    longest = max(
+        MAX_COUNTDOWN,
+        GRACE_SECONDS + 1,
+        settings.CELERY_TASK_TIME_LIMIT,
+        settings.BOT_MOVE_DELAY,
+        settings.BOTS_ONLY_MOVE_DELAY,
+    )
+    assert timeout > longest * 1.2

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import uuid
 from datetime import timedelta
 
 from celery import shared_task
@@ -29,10 +30,61 @@ logger = logging.getLogger(__name__)
 #: A version still validating after this long is queued again by the heartbeat
 #: (its first task was lost, or no sandboxed worker was up at the time).
 STALE_VALIDATION = timedelta(minutes=10)
-#: Cache key prefix of the per-match "being played" lock, and its lifetime: longer
-#: than a match task may run, so only a dead worker's lock ever expires.
+#: Cache key prefix of the per-match "being played" lock, and its lease: the
+#: worker playing the match renews it every third of this, so it lapses only
+#: when that worker is gone, and beat's ``pick_up_matches`` (every 30 s) hands
+#: the match to another worker, which resumes it from its stored state.
 MATCH_LOCK_PREFIX = "bots:playing:"
-MATCH_LOCK_SECONDS = 660
+MATCH_LOCK_SECONDS = 30
+
+
+class MatchLease:
+    """A per-match lock that lives only while its holder keeps renewing it.
+
+    A fixed lock had to outlive the task's time limit (660 s), so a worker that
+    was killed left its match stuck for 11 minutes. Here a thread of the
+    playing process renews the lease (only while it still holds it); when the
+    process dies the renewals stop with it and the lease lapses within
+    MATCH_LOCK_SECONDS. A renewal that races an expiry could let two workers
+    play at once; the match's version check (``match_record_steps``) then
+    refuses the second writer, so no move is applied twice.
+    """
+
+    def __init__(self, match_id: int, token: str, seconds: float | None = None):
+        self.key = f"{MATCH_LOCK_PREFIX}{match_id}"
+        self.token = token
+        self.seconds = seconds or MATCH_LOCK_SECONDS
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def acquire(self) -> bool:
+        if not cache.add(self.key, self.token, timeout=self.seconds):
+            return False
+        self._thread = threading.Thread(
+            target=self._renew, name=f"lease-{self.key}", daemon=True
+        )
+        self._thread.start()
+        return True
+
+    def _renew(self) -> None:
+        while not self._stop.wait(self.seconds / 3):
+            try:
+                if cache.get(self.key) != self.token:
+                    logger.warning("lost the lease %s; another worker plays", self.key)
+                    return
+                cache.touch(self.key, self.seconds)
+            except Exception:  # Redis blip: try again at the next renewal
+                logger.warning("could not renew %s", self.key, exc_info=True)
+
+    def release(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        try:
+            if cache.get(self.key) == self.token:
+                cache.delete(self.key)
+        except Exception:  # it lapses by itself
+            logger.warning("could not release %s", self.key, exc_info=True)
 
 
 @shared_task(name="bots.validate_version", time_limit=300, soft_time_limit=280)
@@ -51,17 +103,17 @@ def validate_version(version_id: int) -> str:
 def play_match(self, match_id: int) -> str:
     """Play one all-bot match; a sandbox failure retries, then calls it off.
 
-    A per-match lock (in the cache, outliving the task's time limit) keeps two
+    A per-match lease (``MatchLease``, renewed while the match plays) keeps two
     workers from playing the same match when it was queued twice; a worker that
-    died leaves the lock to expire, and the match is picked up again.
+    died stops renewing, and the match is picked up again within a minute.
     """
-    lock = f"{MATCH_LOCK_PREFIX}{match_id}"
-    if not cache.add(lock, self.request.id or "eager", timeout=MATCH_LOCK_SECONDS):
+    lease = MatchLease(match_id, self.request.id or f"eager-{uuid.uuid4()}")
+    if not lease.acquire():
         return "already being played"
     try:
         return _play_match(self, match_id)
     finally:
-        cache.delete(lock)
+        lease.release()
 
 
 def _play_match(task, match_id: int) -> str:

@@ -1,0 +1,77 @@
+// The Kung Fu (2013) board (static/js/boards/kungfu2013.js) on real engine
+// frames (fixtures/kungfu2013.json, built by tests/frontend/kungfu2013_fixture.py).
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
+const B = require("../../static/js/boards/kungfu2013.js");
+const { boardSkeleton } = require("./minidom.js");
+
+const corpus = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "kungfu2013.json"), "utf8"));
+const slot = (root, role) => root.querySelector(`[data-role="${role}"]`);
+
+function draw(frame) {
+  const { doc, root } = boardSkeleton();
+  const model = B.boardModel(frame, { nowMs: 0 });
+  const chosen = [];
+  B.renderBoard(root, model, { onAct: (a) => chosen.push(a.id) });
+  return { root, model, chosen };
+}
+
+test("every event type the engine emits has a sentence", () => {
+  for (const [type, ev] of Object.entries(corpus.events)) {
+    const entries = B.formatEvent(ev, { names: ["Ana", "Bo"], viewer: 0 });
+    assert.ok(entries[0].known, type + " has a formatter");
+    assert.ok(!/undefined|NaN|\[object/.test(entries.map((e) => e.text).join(" ")), type);
+  }
+  assert.deepEqual(Object.keys(corpus.events).sort(), B.EVENT_TYPES);
+});
+
+test("each decision: the prompt offers exactly the legal actions, and a click sends one", () => {
+  for (const [phase, frame] of Object.entries(corpus.seat_frames)) {
+    const { root, model, chosen } = draw(frame);
+    assert.ok(model.myTurn, phase);
+    assert.match(model.statusLine, /^Your move: /);
+    const offered = slot(root, "prompt").querySelectorAll("[data-action]");
+    assert.equal(offered.length, frame.legal.length, phase);
+    offered[offered.length - 1].click();
+    assert.deepEqual(chosen, [frame.legal[frame.legal.length - 1].id], phase);
+    for (const action of frame.legal) {
+      const text = B.describeAction(action.id, frame.seat, { names: ["Ana", "Bo"], viewer: null });
+      assert.ok(text.length > 5 && !/undefined/.test(text), action.id);
+    }
+  }
+});
+
+test("the table shows life, both decks and discards, the opponent's hand size", () => {
+  const frame = corpus.seat_frames.block;
+  const { root, model } = draw(frame);
+  for (const role of ["deck-red", "deck-blue", "discard-red", "discard-blue", "battle", "my-hand"]) {
+    assert.ok(slot(root, role), role);
+  }
+  const other = 1 - frame.seat;
+  assert.match(slot(root, "life-" + other).textContent, new RegExp(String(frame.view.life[other])));
+  assert.match(slot(root, "hand-count-" + other).textContent, new RegExp(String(model.seats[other].handCount)));
+  // The defender's hand cards are the block buttons.
+  assert.ok(slot(root, "my-hand").querySelectorAll("[data-action]").length > 0);
+});
+
+test("a face-down attack stays a card back for the defender", () => {
+  const frame = corpus.seat_frames.block;
+  if (frame.view.battle.face !== "down") return;
+  const { model } = draw(frame);
+  assert.equal(model.table.attack, null);
+  assert.ok(model.table.faceDown);
+});
+
+test("results: the winner, life per player and the reason", () => {
+  const res = B.resultModel({
+    seat: 0, status: "finished", seats: [{ name: "Ana" }, { name: "Bo" }],
+    result: { winners: [1], placements: [2, 1], engine: { scores: { life: [0, 4] }, reason: "knockout" } },
+  });
+  assert.equal(res.headline, "Bo wins!");
+  assert.deepEqual(res.rows.map((r) => [r.name, r.life]), [["Bo", 4], ["Ana (you)", 0]]);
+  assert.match(res.gameReason, /last life/);
+});

@@ -121,12 +121,18 @@ async def beat_once(loop: Any | None = None) -> int:
 
 
 async def _beat_forever(loop: Any) -> None:
+    pause = refresh_seconds()
     while True:
-        await asyncio.sleep(refresh_seconds())
+        await asyncio.sleep(pause)
         if not _sockets.get(loop):
             _tasks.pop(loop, None)  # the next socket starts a new loop
             return
         try:
             await beat_once(loop)
-        except Exception:  # the database may be away; keep beating when it is back
+            pause = refresh_seconds()
+        except Exception:
+            # The database is away. Once it is back, vouch again within a
+            # second: seats last vouched for before a long outage look absent
+            # past their grace period until this refresh lands.
             logger.warning("presence refresh failed; retrying", exc_info=True)
+            pause = min(1.0, refresh_seconds())

@@ -182,3 +182,34 @@ def sweep_absent_seats() -> int:
 def announce_finished() -> int:
     """Beat: the finished-match outbox (services.announce_finished_matches)."""
     return services.announce_finished_matches()
+
+
+@shared_task(name="gameplay.sweep_bot_turns", time_limit=60, soft_time_limit=55)
+def sweep_bot_turns(stalled_after: float = 20.0) -> int:
+    """Beat: queue built-in bot moves whose task was lost (broker outage).
+
+    A bot's move is queued by the commit before it; if that enqueue failed, no
+    one would ever queue it again and the person at the table would wait
+    forever. Matches whose turn has not moved for ``stalled_after`` seconds with
+    a built-in bot to act get their move queued again; a duplicate is harmless
+    (the bot submits at the version it thought at, the second is refused).
+    """
+    from django.db.models import Q
+
+    cutoff = timezone.now() - timedelta(seconds=stalled_after)
+    candidates = (
+        Match.objects.filter(status=MatchStatus.ACTIVE, turn_started_at__lte=cutoff)
+        .filter(
+            Q(seats__agent__startswith=services.BUILTIN_PREFIX)
+            | Q(seats__replaced_by_bot=True)
+        )
+        .distinct()
+        .values_list("pk", flat=True)
+    )
+    queued = 0
+    for match_id in list(candidates[:200]):
+        match = Match.objects.filter(pk=match_id).first()
+        if match is not None and services.builtin_bot_seats_to_act(match=match):
+            schedule_bot_turns(match_id=match_id)
+            queued += 1
+    return queued

@@ -189,6 +189,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 10.0,
         "options": {"expires": 10.0},
     },
+    # Built-in bot moves whose task was lost (the broker was away at the commit).
+    "gameplay-sweep-bot-turns": {
+        "task": "gameplay.sweep_bot_turns",
+        "schedule": 15.0,
+        "options": {"expires": 15.0},
+    },
     # Finished matches whose "match finished" could not be handed on (broker
     # away): rating and tournament tasks are queued from the outbox.
     "gameplay-announce-finished": {

@@ -269,7 +269,26 @@ def match_start(*, match_id: int, seed: int | None = None) -> Match:
     _after_commit(lambda: _after_change(match.pk))
     match_pk = match.pk
     transaction.on_commit(lambda: match_announce_started(match_id=match_pk))
+    # A player who never connects is away from the start: check after the grace.
+    people = [seat.number for seat in seats if seat.user_id and not seat.is_bot]
+    transaction.on_commit(lambda: _arm_no_show_checks(match_pk, people))
     return match
+
+
+NEVER_CONNECTED = ""  # the disconnect stamp of a seat that never connected
+
+
+def _arm_no_show_checks(match_id: int, numbers: list[int]) -> None:
+    from django.conf import settings
+
+    from gameplay import tasks
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    for number in numbers:
+        tasks.seat_grace_expired.apply_async(
+            (match_id, number, NEVER_CONNECTED), countdown=GRACE_SECONDS + 1
+        )
 
 
 def match_announce_started(*, match_id: int) -> None:
@@ -995,7 +1014,9 @@ def seat_grace_expired(
 
     At tables of three or more a built-in bot takes the seat over so the others'
     game goes on (the leaver still loses). With two players nothing happens by
-    itself: the opponent may claim the win or abort.
+    itself: the opponent may claim the win or abort. ``disconnected_at`` is
+    NEVER_CONNECTED for the check armed at the start for a player who has not
+    connected at all (they count as away since the start).
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -1003,11 +1024,12 @@ def seat_grace_expired(
         if match.status != MatchStatus.ACTIVE:
             return "match not in play"
         seat = _seat_of(match, seat_number)
-        if (
-            seat.disconnected_at is None
-            or seat.disconnected_at.isoformat() != disconnected_at
-            or not _absent_past_grace(seat, now)
-        ):
+        stamp = (
+            seat.disconnected_at.isoformat()
+            if seat.disconnected_at
+            else NEVER_CONNECTED
+        )
+        if stamp != disconnected_at or not _absent_past_grace(seat, now):
             return "player is back"
         if match.seats.count() <= 2:
             return "opponent may claim"

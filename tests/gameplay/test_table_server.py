@@ -100,3 +100,56 @@ def test_time_forfeit_is_named_on_the_seat(players) -> None:
     frame = selectors.spectator_frame(match=match)
     assert frame["seats"][seat]["forfeited"] is True
     assert frame["seats"][seat]["forfeit_reason"] == "time forfeit"
+
+
+def test_a_player_who_never_connects_is_taken_over_at_three(players) -> None:
+    match = start_match(players[:3])
+    for user in players[:2]:
+        services.seat_connected(match_id=match.pk, user=user)
+    later = match.started_at + timedelta(seconds=services.GRACE_SECONDS + 1)
+    early = match.started_at + timedelta(seconds=5)
+    args = {"match_id": match.pk, "seat_number": 2}
+    first = services.seat_grace_expired(
+        **args, disconnected_at=services.NEVER_CONNECTED, now=early
+    )
+    assert first == "player is back"
+    result = services.seat_grace_expired(
+        **args, disconnected_at=services.NEVER_CONNECTED, now=later
+    )
+    assert result == "bot took over"
+    seat = match.seats.get(number=2)
+    assert seat.replaced_by_bot and seat.forfeit_reason == "left"
+    # A connected player's check does nothing.
+    assert (
+        services.seat_grace_expired(
+            match_id=match.pk,
+            seat_number=0,
+            disconnected_at=services.NEVER_CONNECTED,
+            now=later,
+        )
+        == "player is back"
+    )
+
+
+def test_match_start_arms_the_no_show_checks(
+    players, settings, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    from gameplay import tasks
+    from gameplay.services import SeatSpec
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    armed = []
+    monkeypatch.setattr(
+        tasks.seat_grace_expired,
+        "apply_async",
+        lambda args, countdown=None: armed.append((args, countdown)),
+    )
+    monkeypatch.setattr(services, "_after_change", lambda match_id: None)
+
+    match = services.match_create(
+        game="duelo",
+        seats=[SeatSpec(user=players[0]), SeatSpec(agent="builtin:random")],
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_start(match_id=match.pk)
+    assert armed == [((match.pk, 0, ""), services.GRACE_SECONDS + 1)]

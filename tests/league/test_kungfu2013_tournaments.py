@@ -92,3 +92,23 @@ def test_tables_of_three_to_five_are_refused_for_a_two_player_game(users) -> Non
         for user in users[:6]:
             ts.tournament_enter(tournament=t, user=user)
         ts.tournament_start(tournament=t, by=organiser)
+
+
+def test_a_kungfu2013_league_season_queue_pairs_and_plays_the_game(
+    django_capture_on_commit_callbacks,
+) -> None:
+    from league import services as league_services
+    from tests.factories import LeagueFactory, SeasonFactory
+
+    season = SeasonFactory(status="running", league=LeagueFactory(game=GAME))
+    alice, bob = UserFactory(), UserFactory()
+    for user in (alice, bob):
+        league_services.season_register(season=season, user=user)
+    assert league_services.season_queue_join(season=season, user=alice) is None
+    match = league_services.season_queue_join(season=season, user=bob)
+    assert match is not None and match.game == GAME
+    assert match.context == f"league:{season.league_id}:season:{season.pk}"
+    with django_capture_on_commit_callbacks(execute=True):
+        play_out(match, 1)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED

@@ -531,12 +531,12 @@
           ratings.appendChild(B.h(doc, "h3", { text: "Rating changes" }));
           ratings.appendChild(B.h(doc, "div", { className: "table-scroll" }, [B.h(doc, "table", { className: "rating-changes" }, [
             B.h(doc, "thead", {}, [B.h(doc, "tr", {}, [
-              B.h(doc, "th", { text: "Player" }), B.h(doc, "th", { text: "Ladder" }),
+              B.h(doc, "th", { text: "Player · ladder" }),
               B.h(doc, "th", { className: "num", text: "Rating" }), B.h(doc, "th", { className: "num", text: "Change" }),
             ])]),
             B.h(doc, "tbody", {}, rows.map(function (r) {
               return B.h(doc, "tr", {}, [
-                B.h(doc, "td", { text: r.name }), B.h(doc, "td", { text: r.pool }),
+                B.h(doc, "td", {}, [B.h(doc, "strong", { text: r.name }), B.h(doc, "br"), B.h(doc, "span", { className: "small muted", text: r.pool })]),
                 B.h(doc, "td", { className: "num", text: r.before + " → " + r.after }),
                 B.h(doc, "td", { className: "num " + (r.up ? "delta-up" : r.down ? "delta-down" : ""), text: r.delta }),
               ]);

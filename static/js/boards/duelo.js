@@ -841,7 +841,8 @@
     var aborted = frame.status === "aborted";
     var headline;
     if (aborted) headline = "Match called off: no result.";
-    else if (winners.length) headline = capitalize(winnersText(ctx, winners)) + "!";
+    // Names are shown as written ("mei wins!"), never capitalised.
+    else if (winners.length) headline = winnersText(ctx, winners) + "!";
     else headline = "The game is over.";
     var youWon = ctx.viewer !== null && winners.indexOf(ctx.viewer) >= 0;
     return {

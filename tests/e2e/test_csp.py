@@ -75,6 +75,27 @@ def test_the_live_board_and_replay_run_under_the_policy(arena):
     assert violations(page, console) == []
 
 
+def test_the_replay_viewer_runs_under_the_policy(arena):
+    from tests.gameplay.conftest import play_to_end, start_match
+
+    ana, bruno = arena.player(), arena.player()
+    console = watch(ana.context)
+
+    def finished():
+        match = start_match([ana.user, bruno.user])
+        play_to_end(match, [ana.user, bruno.user])
+        return match
+
+    match = arena.server_side(finished)
+    page = ana.context.new_page()
+    page.goto(f"/matches/{match.public_id}/replay/")
+    slider = page.locator('[data-role="slider"]')
+    expect(slider).not_to_have_attribute("max", "0")  # the replay loaded
+    page.locator('[data-role="verify"]').click()
+    expect(page.locator('[data-role="verify-out"]')).not_to_be_empty()
+    assert violations(page, console) == []
+
+
 def test_pages_with_scripts_and_style_blocks_load_without_violations(arena):
     visitor = arena.player()
     console = watch(visitor.context)

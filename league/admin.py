@@ -1,5 +1,7 @@
+from django import forms
 from django.contrib import admin
 
+from gameplay.options import OptionError, clean_table_options
 from league.models import (
     Entrant,
     Invitation,
@@ -21,8 +23,29 @@ class SeasonInline(admin.TabularInline):
     extra = 0
 
 
+class LeagueAdminForm(forms.ModelForm):
+    """League options are every league game's options: only the public ones."""
+
+    class Meta:
+        model = League
+        fields = "__all__"  # noqa: DJ007 - the admin edits every field
+
+    def clean(self):
+        cleaned = super().clean()
+        options = cleaned.get("options") or {}
+        game = cleaned.get("game")
+        if isinstance(options, dict) and game:
+            game_options = {k: v for k, v in options.items() if k != "elo"}
+            try:
+                clean_table_options(game, game_options)
+            except OptionError as exc:
+                self.add_error("options", str(exc))
+        return cleaned
+
+
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
+    form = LeagueAdminForm
     list_display = ("name", "game", "participants", "invite_only")
     list_filter = ("game", "participants")
     prepopulated_fields = {"slug": ("name",)}

@@ -299,3 +299,20 @@ def test_delayed_game_page_and_history_hold_back(players):
     assert [s["version"] for s in steps] == [1]
     replay = api().get(reverse("api-match-replay", args=[match.public_id]))
     assert replay.status_code == 409
+
+
+def test_the_league_admin_refuses_a_stacked_deck_option(players):
+    from league.admin import LeagueAdminForm
+
+    data = {
+        "slug": "stacked",
+        "name": "Stacked",
+        "game": "duelo",
+        "participants": "mixed",
+        "options": '{"deck": [1, 2, 3], "elo": {"k": 32}}',
+    }
+    form = LeagueAdminForm(data=data)
+    assert not form.is_valid()
+    assert "cannot be set" in str(form.errors["options"])
+    form = LeagueAdminForm(data={**data, "options": '{"rounds": 2, "elo": {}}'})
+    assert "options" not in form.errors

@@ -72,3 +72,34 @@ def test_a_full_kungfu2013_game_against_a_bot_by_clicking(arena):
     assert match.game == "kungfu2013" and match.result["winners"]
     assert match.actions.filter(seat=0).exists()
     assert page.locator("[data-role='log'] li").count() > 5
+
+
+def test_the_kungfu2013_pages_fit_a_390_px_phone(arena):
+    from gameplay import services
+    from gameplay.services import SeatSpec
+
+    from .test_narrow_screens import OVERFLOW, PHONE
+
+    me = arena.player(viewport=PHONE)
+    live = services.match_create(
+        game="kungfu2013",
+        seats=[SeatSpec(user=me.user), SeatSpec(agent="builtin:random")],
+        config={"start": 0},
+        private_options=True,
+    )
+    arena.server_side(services.match_start, match_id=live.pk)
+    too_wide = []
+    for url in (
+        f"/matches/{live.public_id}/",
+        "/games/kungfu2013/",
+        "/games/kungfu2013/rules/",
+    ):
+        assert me.page.goto(url).ok, url
+        me.page.wait_for_load_state("networkidle")
+        found = me.page.evaluate(OVERFLOW)
+        if found["over"] > 0:
+            too_wide.append(f"{url}: {found['over']} px too wide, {found['widest']}")
+    assert not too_wide, "\n".join(too_wide)
+    # The live table shows the hand as buttons at this width too.
+    me.page.goto(f"/matches/{live.public_id}/")
+    expect(me.page.locator("[data-role='my-hand']")).to_be_visible()

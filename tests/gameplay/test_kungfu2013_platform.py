@@ -53,7 +53,7 @@ def test_catalogue_lists_the_game_with_its_package_metadata() -> None:
     assert [o.key for o in table_options(GAME)] == ["life"]
 
 
-def test_a_full_match_finishes_with_a_result_and_replays(players) -> None:
+def test_a_full_match_finishes_with_a_result_and_replays(players, client) -> None:
     users = players[:2]
     match = start_match(users, game=GAME, config={"life": 5})
     play_random(match, users)
@@ -72,6 +72,10 @@ def test_a_full_match_finishes_with_a_result_and_replays(players) -> None:
             # A seat's replay never shows the other seat's hand.
             assert step["view"]["seat"] == seat
             assert "hands" not in step
+    client.force_login(users[0])
+    page = client.get(reverse("gameplay:replay", args=[match.public_id]))
+    assert page.status_code == 200
+    assert "js/boards/kungfu2013.js" in page.content.decode()
 
 
 def test_api_view_and_bad_input(players) -> None:

@@ -1,0 +1,196 @@
+"""kill -9 a web process mid-game: its seat stops counting as connected.
+
+Real processes: a private Redis, a SQLite database file, two uvicorn web
+processes. Player B's socket is on the first process, which is SIGKILLed (no
+``disconnect`` runs, so ``Seat.connected`` stays 1). Player A, on the second
+process, is then told within the presence TTL and a sweep that B is away, with
+a "Claim win" time 60 s after B's last refresh; the claim itself at that time is
+tested in test_presence_expiry.py (waiting out a real minute here would only
+slow the suite).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta
+
+import pytest
+import websockets
+
+from tests.faults.processes import ROOT, PrivateRedis, base_env, needs_redis_server
+
+SETUP = """
+import json, django
+django.setup()
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from gameplay import services
+from gameplay.services import SeatSpec
+from tests.factories import UserFactory
+
+users = [UserFactory(username=f"web{i}") for i in range(2)]
+match = services.match_create(
+    game="duelo", seats=[SeatSpec(user=u) for u in users], config={}
+)
+services.match_start(match_id=match.pk)
+cookies = []
+for user in users:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    cookies.append(session.session_key)
+print(json.dumps({"match": str(match.public_id), "pk": match.pk, "cookies": cookies}))
+"""
+
+SEAT = """
+import json, sys, django
+django.setup()
+from gameplay.models import Seat
+seat = Seat.objects.get(match_id=int(sys.argv[1]), number=int(sys.argv[2]))
+print(json.dumps({"connected": seat.connected,
+    "seen_at": seat.seen_at and seat.seen_at.isoformat(),
+    "disconnected_at": seat.disconnected_at and seat.disconnected_at.isoformat()}))
+"""
+
+SWEEP = """
+import django
+django.setup()
+from gameplay import services
+print(services.seats_sweep_absent())
+"""
+
+
+def _python(env, code: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+def _port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _web(env, port: int, log) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "uvicorn", "config.asgi:application",
+            "--host", "127.0.0.1", "--port", str(port), "--lifespan", "off",
+        ],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return process
+        assert process.poll() is None, "web process exited"
+        time.sleep(0.3)
+    raise AssertionError("web process did not listen")
+
+
+async def _open(port: int, match: str, cookie: str):
+    return await websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/match/{match}/",
+        additional_headers={"Cookie": f"sessionid={cookie}"},
+        origin=f"http://127.0.0.1:{port}",
+    )
+
+
+async def _frame(ws, predicate, timeout: float = 30) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, "expected frame never came"
+        frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=left))
+        if predicate(frame):
+            return frame
+
+
+@pytest.fixture
+def world(tmp_path):
+    needs_redis_server()
+    redis = PrivateRedis(tmp_path / "redis")
+    redis.directory.mkdir()
+    redis.start()
+    env = base_env(redis, tmp_path)
+    env.update(PRESENCE_TTL="3", ALLOWED_HOSTS="127.0.0.1,localhost")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"],
+        cwd=ROOT, env=env, check=True, timeout=300, capture_output=True,
+    )  # fmt: skip
+    processes: list[subprocess.Popen] = []
+    yield env, processes, tmp_path
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    redis.stop()
+
+
+def test_a_killed_web_process_leaves_no_seat_connected_forever(world):
+    env, processes, tmp = world
+    setup = json.loads(_python(env, SETUP))
+    match, pk, cookies = setup["match"], setup["pk"], setup["cookies"]
+    log = (tmp / "web.log").open("ab")
+    ports = [_port(), _port()]
+    doomed = _web(env, ports[0], log)
+    processes.append(doomed)
+    processes.append(_web(env, ports[1], log))
+
+    async def play() -> dict:
+        b = await _open(ports[0], match, cookies[1])
+        await _frame(b, lambda f: f["type"] == "state")
+        a = await _open(ports[1], match, cookies[0])
+        first = await _frame(a, lambda f: f["type"] == "state")
+        assert first["seats"][1]["connected"] is True
+        # Process 0 dies: no disconnect, the count stays up.
+        os.kill(doomed.pid, signal.SIGKILL)
+        doomed.wait(timeout=10)
+        seat = json.loads(_python(env, SEAT, str(pk), "1"))
+        assert seat["connected"] == 1 and seat["disconnected_at"] is None
+        time.sleep(3.5)  # past PRESENCE_TTL without a refresh
+        assert _python(env, SWEEP) == "1"
+        # The sweep's broadcast: B written off as disconnected at its last refresh.
+        told = await _frame(
+            a,
+            lambda f: f["type"] == "state" and f["seats"][1]["disconnected_at"],
+        )
+        assert told["seats"][1]["connected"] is False
+        # Player A's seat, on the live process, is still vouched for.
+        seat_a = json.loads(_python(env, SEAT, str(pk), "0"))
+        assert seat_a["connected"] == 1
+        age = datetime.now().astimezone() - datetime.fromisoformat(seat_a["seen_at"])
+        assert age < timedelta(seconds=3)
+        await a.close()
+        await b.close()
+        return told
+
+    told = asyncio.run(play())
+    seat = json.loads(_python(env, SEAT, str(pk), "1"))
+    assert seat["connected"] == 0
+    assert seat["disconnected_at"] == seat["seen_at"]
+    claimable = datetime.fromisoformat(told["seats"][1]["claimable_at"])
+    assert claimable == datetime.fromisoformat(seat["seen_at"]) + timedelta(seconds=60)

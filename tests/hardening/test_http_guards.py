@@ -299,3 +299,49 @@ def test_compose_trusts_only_the_configured_proxies():
     flags = [c for c in command if c.startswith("--forwarded-allow-ips")]
     assert flags == ["--forwarded-allow-ips=${TRUSTED_PROXIES:-127.0.0.1,::1}"]
     assert "*" not in flags[0]
+
+
+# --- the client address behind a proxy ----------------------------------------------
+
+
+async def _peer_seen(peer: str, forwarded_for: str, trusted: str) -> str:
+    """The address Django's REMOTE_ADDR gets under uvicorn's proxy handling."""
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    seen = {}
+
+    async def app(scope, receive, send):
+        seen["client"] = scope["client"][0]
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/",
+        "scheme": "http",
+        "client": (peer, 50000),
+        "headers": [(b"x-forwarded-for", forwarded_for.encode())],
+    }
+    comm = ApplicationCommunicator(
+        ProxyHeadersMiddleware(app, trusted_hosts=trusted), scope
+    )
+    await comm.send_input({"type": "http.request", "body": b""})
+    await comm.receive_output(timeout=5)
+    return seen["client"]
+
+
+async def test_only_a_trusted_proxy_names_the_client():
+    # The compose default: no outside proxy is trusted, a client's own header
+    # is ignored and it is counted by its own address.
+    assert await _peer_seen("198.51.100.2", "1.2.3.4", "127.0.0.1,::1") == (
+        "198.51.100.2"
+    )
+    # A configured proxy: the address it forwards for is the client's...
+    assert await _peer_seen("172.18.0.1", "203.0.113.7", "172.18.0.1") == (
+        "203.0.113.7"
+    )
+    # ...and a client cannot prepend a fake hop in front of the real one.
+    assert await _peer_seen("172.18.0.1", "1.2.3.4, 203.0.113.7", "172.18.0.1") == (
+        "203.0.113.7"
+    )

@@ -167,6 +167,10 @@ class ArenaServer:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+            # Children that outlive their parent (a worker's pool process still
+            # finishing a bot game) would keep the test database open.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
 
 
 def _wait_healthy(server: ArenaServer) -> None:
@@ -221,6 +225,22 @@ def e2e_database(
     finally:
         with django_db_blocker.unblock():
             teardown_databases(created, verbosity=0)
+
+
+def _end_other_sessions(connection: Any) -> None:
+    """PostgreSQL drops a test database only when nobody else is connected.
+
+    The server's processes are gone by now, but PostgreSQL may not have noticed
+    every closed socket yet; their sessions are ended here so the test database
+    can be destroyed at the end of the session.
+    """
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture(scope="session")
@@ -296,6 +316,7 @@ def e2e_server(e2e_database, django_db_blocker) -> Iterator[ArenaServer]:
         server.stop()
         settings.MEDIA_ROOT = old_media
         with django_db_blocker.unblock():
+            _end_other_sessions(connection)
             connection.close()
         shutil.rmtree(mail_dir, ignore_errors=True)
         shutil.rmtree(media_dir, ignore_errors=True)

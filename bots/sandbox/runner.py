@@ -507,68 +507,77 @@ def check_uid_range(config: SandboxConfig) -> str:
             return f"sandbox gid {uid} belongs to the group {groups[uid]!r}"
     lock_dir = Path(config.lock_dir)
     private_dir(lock_dir)
-    # Hold the lock of every free uid while looking, so no worker sharing our
-    # locks can start (or finish) a bot on one of them in the meantime.
-    held: dict[int, int] = {}
-    try:
+    # Each uid is looked at while holding its lock (one at a time, so spawns of
+    # workers sharing the locks just take another slot meanwhile): then no bot
+    # of ours can run under it, and whatever runs is someone else's.
+    with _NprocProbe() as probe:
         for uid in range(first, last + 1):
-            fd = os.open(
-                lock_dir / f"uid-{uid}.lock",
-                os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
-                0o600,
-            )
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)  # a bot of a worker sharing our locks: fine
-                continue
-            if os.pread(fd, 16, 0) not in (b"", _CLEAN):
-                os.close(fd)  # our own leftover, if anything: the next taker sweeps it
-                continue
-            held[uid] = fd
-        free = sorted(held)
-        running = _uids_running(range(first, last + 1))
-        busy = set(running) | uids_in_use_anywhere(free)
-        # Zombies count for RLIMIT_NPROC until reaped but run nothing.
-        zombies_only = {
-            uid
-            for uid in busy - set(running)
-            if processes_of_uid(uid, include_zombies=True)
-        }
-    finally:
-        for fd in held.values():
-            os.close(fd)
-    # Free here, yet running something: someone who does not use our locks.
-    for uid in sorted(set(free) & (busy - zombies_only)):
-        where = (
-            f"pids {', '.join(map(str, running[uid][:5]))}"
-            if uid in running
-            else "not visible here: another container or pid namespace"
-        )
-        return (
-            f"sandbox uid {uid} is in use outside this worker's lock directory "
-            f"{lock_dir} ({where}): another worker or deployment uses the same "
-            "range; give each its own BOT_SANDBOX_UID_BASE"
-        )
+            pids = _foreign_processes(lock_dir, uid, probe)
+            if pids is not None:
+                where = (
+                    f"pids {', '.join(map(str, pids[:5]))}"
+                    if pids
+                    else "not visible here: another container or pid namespace"
+                )
+                return (
+                    f"sandbox uid {uid} is in use outside this worker's lock "
+                    f"directory {lock_dir} ({where}): another worker or "
+                    "deployment uses the same range; give each its own "
+                    "BOT_SANDBOX_UID_BASE"
+                )
     return ""
 
 
-#: Run by :func:`uids_in_use_anywhere` in a small fresh interpreter (forking the
-#: large worker once per uid would cost milliseconds each).
+def _foreign_processes(
+    lock_dir: Path, uid: int, probe: _NprocProbe
+) -> list[int] | None:
+    """Pids (maybe none visible) of ``uid`` run by someone not using our locks.
+
+    None when the uid is fine, or cannot be judged now: its lock is held (a bot
+    of a worker sharing our locks), its last holder did not release it (our own
+    leftover, swept by the next taker), or it has zombies (they count for
+    RLIMIT_NPROC until reaped, so the probe could not tell).
+    """
+    fd = os.open(
+        lock_dir / f"uid-{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600
+    )
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return None
+        if os.pread(fd, 16, 0) not in (b"", _CLEAN):
+            return None
+        if not probe.in_use(uid):
+            return None  # nothing of the uid anywhere (the usual, cheap case)
+        live = processes_of_uid(uid)
+        if live:
+            return live
+        if processes_of_uid(uid, include_zombies=True):
+            return None
+        # Nothing visible: either it runs where we cannot see, or what the
+        # probe counted was a zombie reaped since; a second probe tells.
+        return [] if probe.in_use(uid) else None
+    finally:
+        os.close(fd)
+
+
+#: The helper of :class:`_NprocProbe`, a small fresh interpreter (forking the
+#: large worker once per uid would cost milliseconds each). For each uid on a
+#: stdin line it answers 1 (something else runs as that uid) or 0.
 _NPROC_PROBE = r"""
-import json, os, resource, sys
-# The helper itself is one process of the uid; with a limit of 2 it may fork
+import os, resource, sys
+# The helper's child is one process of the uid; with a limit of 2 it may fork
 # once more only while no other process of the uid exists (Linux >= 5.14 counts
 # the new child before comparing with ">", older kernels compare with ">="
 # before counting it: the same outcome).
-LIMIT = 2
-busy = []
-for uid in map(int, sys.argv[1:]):
+for line in sys.stdin:
+    uid = int(line)
     pid = os.fork()
     if pid == 0:
         code = 5
         try:
-            resource.setrlimit(resource.RLIMIT_NPROC, (LIMIT, LIMIT))
+            resource.setrlimit(resource.RLIMIT_NPROC, (2, 2))
             os.setgroups([])
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
@@ -585,59 +594,49 @@ for uid in map(int, sys.argv[1:]):
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     code = os.waitstatus_to_exitcode(status)
-    if code == 3:
-        busy.append(uid)
-    elif code != 0:
-        sys.exit(f"probe for uid {uid} failed ({code})")
-print(json.dumps(busy))
+    sys.stdout.write("1\n" if code == 3 else "0\n" if code == 0 else "E\n")
+    sys.stdout.flush()
 """
 
 
-def uids_in_use_anywhere(uids: Sequence[int]) -> set[int]:
-    """Which of ``uids`` have a live process anywhere, in any pid namespace.
+class _NprocProbe:
+    """Whether a uid has a live process anywhere, in any pid namespace.
 
     Containers do not see each other's processes, but the kernel counts each
     uid's processes host-wide (per user namespace) for RLIMIT_NPROC. A helper
-    running as the uid (so without capabilities) under an RLIMIT_NPROC that
-    counts only itself can fork once more only if nothing else of the uid is
-    alive: a fork failing with EAGAIN means another worker or deployment runs
-    something under that uid. Root only.
+    running as the uid (so without capabilities) under RLIMIT_NPROC 2 can fork
+    once only if nothing else of the uid is alive: a fork failing with EAGAIN
+    means another worker or deployment runs something under that uid. Root only.
     """
-    if not uids:
-        return set()
-    try:
-        out = subprocess.run(
-            [sys.executable, "-I", "-S", "-c", _NPROC_PROBE, *map(str, uids)],
-            capture_output=True,
-            timeout=30,
-            check=True,
-            env={},
-        ).stdout
-        return set(json.loads(out))
-    except (OSError, subprocess.SubprocessError, ValueError) as exc:
-        raise SandboxError(f"cannot probe the slot uids: {exc}") from exc
 
-
-def _uids_running(uids: range) -> dict[int, list[int]]:
-    """Live (non-zombie) pids per uid in ``uids``, from one /proc scan."""
-    found: dict[int, list[int]] = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
+    def __enter__(self) -> _NprocProbe:
         try:
-            with open(f"/proc/{entry.name}/status", "rb") as fh:
-                state = b""
-                for line in fh:
-                    if line.startswith(b"State:"):
-                        state = line.split()[1]
-                    elif line.startswith(b"Uid:"):
-                        uid = int(line.split()[1])
-                        if uid in uids and state not in (b"Z", b"X"):
-                            found.setdefault(uid, []).append(int(entry.name))
-                        break
-        except OSError:
-            continue
-    return found
+            self._proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _NPROC_PROBE],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env={},
+                text=True,
+            )
+        except OSError as exc:
+            raise SandboxError(f"cannot probe the slot uids: {exc}") from exc
+        return self
+
+    def in_use(self, uid: int) -> bool:
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._proc.stdin.write(f"{uid}\n")
+        self._proc.stdin.flush()
+        answer = self._proc.stdout.readline().strip()
+        if answer not in ("0", "1"):
+            raise SandboxError(f"the slot uid probe failed for uid {uid}")
+        return answer == "1"
+
+    def __exit__(self, *exc: object) -> None:
+        if self._proc.stdin is not None:
+            self._proc.stdin.close()
+        self._proc.wait(timeout=10)
+        if self._proc.stdout is not None:
+            self._proc.stdout.close()
 
 
 _CLEAN = b"clean\n"
@@ -1162,5 +1161,4 @@ __all__ = [
     "processes_of_uid",
     "spawn_sandboxed",
     "spawn_unsandboxed",
-    "uids_in_use_anywhere",
 ]

@@ -138,10 +138,10 @@ def test_a_range_in_use_in_another_container_is_refused(lock_dir) -> None:
         time.sleep(0.05)
         check = (
             "import sys; from bots.sandbox import SandboxConfig; "
-            "from bots.sandbox.runner import _uids_running, check_uid_range; "
+            "from bots.sandbox.runner import check_uid_range, processes_of_uid; "
             f"c = SandboxConfig(lock_dir={str(lock_dir)!r}, uid_base=62400, "
             "slot_count=4); "
-            "assert not _uids_running(range(62400, 62404)), 'visible'; "
+            "assert not processes_of_uid(62400), 'visible'; "
             "print(check_uid_range(c))"
         )
         result = subprocess.run(

@@ -663,6 +663,7 @@ class SlotAllocator:
         if not self._checked:
             private_dir(self._dir)
             self._checked = True
+        held = draining = 0
         for slot in range(self._config.slot_count):
             # Named by uid, not slot number: workers whose ranges overlap in
             # one lock directory still never run two bots under one uid.
@@ -672,20 +673,26 @@ class SlotAllocator:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 os.close(fd)
+                held += 1
                 continue
             # The lock file says whether the last holder swept the slot on release.
             # If it did not (it crashed, or never finished), sweep now: whatever
             # survived must not share the uid (and RLIMIT_NPROC) with the new bot.
             # And wait until it is empty: a process still exiting would share
             # the uid with the new bot. A slot that will not drain is skipped.
-            if os.pread(fd, 16, 0) != _CLEAN and not wait_uid_gone(
+            # (An empty file was never used: nothing to sweep.)
+            if os.pread(fd, 16, 0) not in (_CLEAN, b"") and not wait_uid_gone(
                 self._config.host_uid(slot), timeout=2.0
             ):
                 os.close(fd)
+                draining += 1
                 continue
             os.pwrite(fd, _BUSY, 0)
             return slot, fd
-        raise SandboxError("all sandbox slots are busy")
+        raise SandboxError(
+            f"all sandbox slots are busy ({held} running bots, {draining} slots "
+            "whose last bot's processes have not gone yet)"
+        )
 
     @staticmethod
     def release(lock_fd: int, *, clean: bool) -> None:

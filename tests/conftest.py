@@ -11,8 +11,18 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+
+# Properties are about correctness, never speed (benchmarks in bench/ measure that):
+# on a busy two-core machine a slow example must not fail a run.
+settings.register_profile(
+    "arena",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile("arena")
 
 _started_embedded_redis = False
 

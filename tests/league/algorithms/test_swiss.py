@@ -25,6 +25,7 @@ from py4swiss.trf.exceptions import ConsistencyError
 from league.tournaments.formats.swiss import (
     SwissGame,
     SwissPairingError,
+    _pair_with_library,
     colour_preference,
     pair_swiss_round,
     parse_trf,
@@ -187,6 +188,18 @@ def test_agreement_with_bbppairings_on_random_events():
 
 # ---------------------------------------------------------------------------
 # Platform rules, input checks, determinism
+
+
+@pytest.mark.parametrize("n", range(2, 61))
+def test_round_one_shortcut_equals_the_library(n):
+    rnd = random.Random(n)
+    players = [f"s{i}" for i in range(n)]
+    for absent in ([], rnd.sample(players, k=rnd.randint(0, max(0, n - 2)))):
+        if n - len(absent) < 2:
+            continue
+        mine = pair_swiss_round(players, [], total_rounds=5, absent=absent)
+        library = _pair_with_library(players, [], 5, set(absent), None)
+        assert mine == library
 
 
 def test_round_one_white_is_the_first_seat_and_top_seed_has_it():

@@ -136,7 +136,11 @@ def distinct_seat_labels(seats: list[SeatSpec]) -> list[str]:
     taken: list[str] = []
     for spec in seats:
         label = spec.label
-        if spec.agent and spec.user is None:
+        # An unlabelled uploaded bot is named by the bots app (its own name and
+        # version), which this app cannot see; numbering "Uploaded bot" would
+        # hide that name, so only built-in and labelled bots are numbered here.
+        numbered = spec.label or spec.agent.startswith(BUILTIN_PREFIX)
+        if spec.agent and spec.user is None and numbered:
             label = bot_seat_label(taken=taken, agent=spec.agent, label=spec.label)
         labels.append(label)
         taken.append(_seat_base_name(user=spec.user, agent=spec.agent, label=label))

@@ -138,7 +138,7 @@ def world(tmp_path):
         cwd=ROOT, env=env, check=True, timeout=300, capture_output=True,
     )  # fmt: skip
     processes: list[subprocess.Popen] = []
-    yield env, processes, tmp_path
+    yield env, processes, tmp_path, redis
     for process in processes:
         if process.poll() is None:
             process.terminate()
@@ -151,7 +151,7 @@ def world(tmp_path):
 
 
 def test_a_killed_web_process_leaves_no_seat_connected_forever(world):
-    env, processes, tmp = world
+    env, processes, tmp, _ = world
     setup = json.loads(_python(env, SETUP))
     match, pk, cookies = setup["match"], setup["pk"], setup["cookies"]
     log = (tmp / "web.log").open("ab")

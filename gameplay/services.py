@@ -272,10 +272,10 @@ def match_start(*, match_id: int, seed: int | None = None) -> Match:
     )
     _after_commit(lambda: _after_change(match.pk))
     match_pk = match.pk
-    transaction.on_commit(lambda: match_announce_started(match_id=match_pk))
+    _after_commit(lambda: match_announce_started(match_id=match_pk))
     # A player who never connects is away from the start: check after the grace.
     people = [seat.number for seat in seats if seat.user_id and not seat.is_bot]
-    transaction.on_commit(lambda: _arm_no_show_checks(match_pk, people))
+    _after_commit(lambda: _arm_no_show_checks(match_pk, people))
     return match
 
 

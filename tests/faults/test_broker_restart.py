@@ -34,7 +34,9 @@ def redis(tmp_path):
 
 def _client(redis: PrivateRedis) -> Celery:
     url = "redis+socket://" + str(redis.socket)
-    app = Celery("fault-client", broker=url, backend=url)
+    # Not the current app: shared tasks and results in later tests must keep using
+    # the project's app, not this one whose Redis is gone after the test.
+    app = Celery("fault-client", broker=url, backend=url, set_as_current=False)
     app.conf.task_default_queue = "default"
     app.conf.broker_connection_retry_on_startup = True
     return app
@@ -63,6 +65,9 @@ def test_worker_survives_three_redis_restarts_and_runs_held_countdowns(redis, tm
         assert "held task(s) restored" in log
     finally:
         worker.stop()
+        from config.celery import app as project_app
+
+        project_app.set_current()
 
 
 def test_visibility_timeout_fits_every_countdown_and_time_limit():

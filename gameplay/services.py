@@ -997,6 +997,14 @@ def absent_until_claimable(*, match: Match, seat: Seat) -> datetime | None:
     The table shows its "Claim win" countdown to this instant, so the button
     appears exactly when ``match_claim`` accepts.
     """
+    if is_uploaded_bot(seat):
+        # An uploaded bot is "absent" when its turn has gone unanswered: the same
+        # rule match_claim applies to stalled bots (``_stalled_uploaded_bots``).
+        if match.status != MatchStatus.ACTIVE or match.turn_started_at is None:
+            return None
+        if seat.number not in get_game(match.game).actors(match.state):
+            return None
+        return match.turn_started_at + timedelta(seconds=GRACE_SECONDS)
     since = _absent_since(match, seat)
     return since + timedelta(seconds=GRACE_SECONDS) if since is not None else None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -145,6 +146,11 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
         if platform.poll() is None:
             os.killpg(platform.pid, signal.SIGKILL)
             platform.wait()
+            # A failed start must not leave web, worker or Redis running: honcho's
+            # children may sit in their own process groups of this session.
+            for pid in _processes_in_session(platform.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
     time.sleep(0.5)
     assert _processes_in_session(platform.pid) == []
     assert not (tmp_path / "redis" / "redis.sock").exists()

@@ -89,13 +89,31 @@ def _out_of_range(exc: Exception) -> bool:
     return isinstance(exc, DataError) and "out of range" in str(exc).lower()
 
 
+def _has_nul(request) -> bool:
+    if "\x00" in request.path:
+        return True
+    return any(
+        "\x00" in key or any("\x00" in value for value in values)
+        for key, values in request.GET.lists()
+    )
+
+
 class BadInputMiddleware:
-    """Django middleware: out-of-range numbers are the client's error (400)."""
+    """Django middleware: out-of-range numbers and NUL characters are the client's
+    error (400)."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
 
     def __call__(self, request):
+        if _has_nul(request):
+            # PostgreSQL refuses NUL in text values, so a lookup with one would
+            # end as a DataError (500); no valid name, slug or filter holds one.
+            from config.error_pages import api_error, bad_request, is_api
+
+            if is_api(request):
+                return api_error(400, "The request contains a NUL character.")
+            return bad_request(request, ValueError("NUL character in the request"))
         return self.get_response(request)
 
     def process_exception(self, request, exception):

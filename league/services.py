@@ -524,7 +524,9 @@ def season_queue_pair(*, season: Season) -> Match | None:
     """
     with transaction.atomic():
         entries = list(
-            SeasonQueueEntry.objects.select_for_update()
+            # Lock the queue rows only: PostgreSQL cannot lock the nullable side
+            # of the participant -> user outer join.
+            SeasonQueueEntry.objects.select_for_update(of=("self",))
             .filter(season=season)
             .select_related("participant__user")
             .order_by("joined_at", "pk")

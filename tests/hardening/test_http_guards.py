@@ -345,3 +345,13 @@ async def test_only_a_trusted_proxy_names_the_client():
     assert await _peer_seen("172.18.0.1", "1.2.3.4, 203.0.113.7", "172.18.0.1") == (
         "203.0.113.7"
     )
+
+
+@pytest.mark.django_db
+def test_nul_characters_in_queries_and_paths_are_a_400(client):
+    """PostgreSQL refuses NUL in text values: a lookup with one must not be a 500."""
+    api = client.get("/api/matches/", {"game": "du\x00elo"})
+    assert api.status_code == 400
+    assert "NUL" in api.json()["detail"]
+    page = client.get("/games/", {"q": "\x00"})
+    assert page.status_code == 400

@@ -30,6 +30,7 @@ __all__ = [
     "State",
     "TableOption",
     "available_games",
+    "engine_games",
     "event",
     "game_meta",
     "get_game",
@@ -46,11 +47,18 @@ _PACKAGES: dict[str, str] = {
     "duelo": "gameplay.rules.duelo",
     "kungfu2013": "gameplay.rules.kungfu2013",
 }
+# Games whose rules package exists (engine, simulator, benchmarks, rule tests) but
+# which the platform does not offer yet (lobby, tables, challenges, ladder), because
+# something the game needs from live play is not built. Moving an id from here to
+# _PACKAGES is what "launching" a game means.
+_IN_DEVELOPMENT: dict[str, str] = {}
 _INSTANCES: dict[str, Game] = {}
 
 
 def _package(game_id: object) -> ModuleType:
-    name = _PACKAGES.get(game_id) if isinstance(game_id, str) else None
+    name = None
+    if isinstance(game_id, str):
+        name = _PACKAGES.get(game_id) or _IN_DEVELOPMENT.get(game_id)
     if name is None:
         raise GameError(
             f"unknown game {game_id!r}; available games: "
@@ -60,8 +68,17 @@ def _package(game_id: object) -> ModuleType:
 
 
 def available_games() -> list[str]:
-    """Ids of the games whose engines are implemented, in a stable order."""
+    """Ids of the games the platform offers (live play, bots, ladder), sorted."""
     return sorted(_PACKAGES)
+
+
+def engine_games() -> list[str]:
+    """Ids of every game with a rules engine, launched or still in development.
+
+    The simulator, the engine benchmarks and the rule tests use this list; the
+    platform uses :func:`available_games`.
+    """
+    return sorted({*_PACKAGES, *_IN_DEVELOPMENT})
 
 
 def get_game(game_id: str) -> Game:

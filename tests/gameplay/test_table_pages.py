@@ -30,6 +30,8 @@ def test_match_and_replay_pages_load_the_games_board(players, client) -> None:
     html = page.content.decode()
     assert page.status_code == 200
     assert "js/boards/duelo.js" in html
+    # The shared board helpers load before the game's script, which needs them.
+    assert -1 < html.index("js/boards/common.js") < html.index("js/boards/duelo.js")
     assert 'data-game="duelo"' in html
     assert 'data-role="opponents"' in html  # Duelo's own part of the table
     assert 'data-role="card-reference"' in html
@@ -39,6 +41,7 @@ def test_match_and_replay_pages_load_the_games_board(players, client) -> None:
     html = replay.content.decode()
     assert replay.status_code == 200
     assert "js/boards/duelo.js" in html and "js/replay.js" in html
+    assert -1 < html.index("js/boards/common.js") < html.index("js/boards/duelo.js")
     assert 'data-role="opponents"' in html
     assert 'data-control="resign"' not in html  # read-only
 

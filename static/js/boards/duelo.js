@@ -6,11 +6,14 @@
  * and the node unit tests (tests/frontend/), so everything that decides *what*
  * to show lives in pure functions (boardModel, formatEvent, groupLegal, ...)
  * and the DOM code only draws the result. In the browser this file registers
- * itself as window.KfaBoards.duelo; in node it is a CommonJS module.
+ * itself as window.KfaBoards.duelo; in node it is a CommonJS module. What
+ * every board shares (names, log, clocks, seed check, side panel, DOM helpers)
+ * comes from boards/common.js.
  */
 (function (root, factory) {
   "use strict";
-  var api = factory();
+  var common = typeof module === "object" && module.exports ? require("./common.js") : root.KfaBoardCommon;
+  var api = factory(common);
   if (typeof module === "object" && module.exports) {
     module.exports = api;
   } else {
@@ -18,8 +21,14 @@
     root.KfaBoards = root.KfaBoards || {};
     root.KfaBoards.duelo = api;
   }
-})(typeof self !== "undefined" ? self : this, function () {
+})(typeof self !== "undefined" ? self : this, function (C) {
   "use strict";
+
+  var plural = C.plural, seatName = C.seatName, possessive = C.possessive, possessiveLower = C.possessiveLower;
+  var objectName = C.objectName, subj = C.subj, sentence = C.sentence, capitalize = C.capitalize;
+  var endReasonText = C.endReasonText, privateTag = C.privateTag;
+  var clockRemaining = C.clockRemaining, formatClock = C.formatClock, sha256Hex = C.sha256Hex, verifySeed = C.verifySeed;
+  var h = C.h, clear = C.clear, presenceEl = C.presenceEl;
 
   // ---------------------------------------------------------------------------
   // The eight cards (rulebook: "The Cards"). `count` is for one box (2-4
@@ -101,42 +110,8 @@
     return cards.map(cardName).join(", ");
   }
 
-  function plural(n, one, many) {
-    return n + " " + (n === 1 ? one : many);
-  }
-
   // ---------------------------------------------------------------------------
-  // Names. `ctx` = {names: [seat names], viewer: seat or null, useYou: bool}.
-
-  function seatName(ctx, seat) {
-    if (seat === null || seat === undefined) return "nobody";
-    if (ctx.useYou !== false && ctx.viewer === seat) return "You";
-    var names = ctx.names || [];
-    return names[seat] || "Seat " + seat;
-  }
-
-  function possessive(ctx, seat) {
-    var name = seatName(ctx, seat);
-    if (name === "You") return "Your";
-    return name + (/s$/.test(name) ? "'" : "'s");
-  }
-
-  /** Object form: "your" mid-sentence for the viewer. */
-  function possessiveLower(ctx, seat) {
-    var p = possessive(ctx, seat);
-    return p === "Your" ? "your" : p;
-  }
-
-  function objectName(ctx, seat) {
-    var name = seatName(ctx, seat);
-    return name === "You" ? "you" : name;
-  }
-
-  /** Subject + verb agreeing with "You": verb(ctx, 1, "draw", "draws"). */
-  function subj(ctx, seat, you, other) {
-    var name = seatName(ctx, seat);
-    return name + " " + (name === "You" ? you : other);
-  }
+  // Names and reasons (seatName, possessive, ... come from common.js).
 
   var ELIMINATION = {
     no_cards: "no cards left in hand at the end of a turn",
@@ -157,20 +132,6 @@
     last_standing: "one player left standing",
     match: "round wins reached",
   };
-
-  var END_REASONS = {
-    completed: "The game was played to the end.",
-    resigned: "A player resigned.",
-    aborted: "The match was called off before the first move.",
-    abandoned: "A player left and did not come back.",
-    left: "A player left and a bot finished their seat.",
-    "time forfeit": "A player ran out of time.",
-  };
-
-  function endReasonText(reason) {
-    if (!reason) return "";
-    return END_REASONS[reason] || "Ended: " + String(reason).replace(/_/g, " ") + ".";
-  }
 
   function winnersText(ctx, winners) {
     if (!winners || !winners.length) return "nobody wins";
@@ -345,11 +306,6 @@
   /** Every event type the Duelo engine emits (the tests hold the engine to it). */
   var EVENT_TYPES = Object.keys(PUBLIC).sort();
 
-  function isPerSeatPrivate(priv) {
-    var keys = Object.keys(priv || {});
-    return keys.length > 0 && keys.every(function (k) { return /^\d+$/.test(k); });
-  }
-
   /** Third-person wording of one seat's private part, for the full-reveal replay. */
   function thirdPerson(text, ctx, owner) {
     var name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
@@ -360,76 +316,11 @@
       .replace(/^The separated card was/, "The separated card (seen by " + name + ") was");
   }
 
-  /** The label of a private log entry: "Only you", or "Only Ana" in a replay. */
-  function privateTag(ctx, seat) {
-    return ctx.useYou === false ? "Only " + seatName(Object.assign({}, ctx, { useYou: false }), seat) : "Only you";
-  }
-
-  /**
-   * One event as log entries: the public sentence, then private ones.
-   *
-   * A seat's own events carry `private` as that seat's part ({card: 6});
-   * a full-reveal replay carries raw events whose `private` maps seat numbers
-   * to parts ({"0": {card: 6}}): each becomes a "reveal" entry naming its seat.
-   */
-  function formatEvent(ev, ctx) {
-    ctx = ctx || {};
-    var type = ev && ev.type;
-    var pub = (ev && ev.public) || {};
-    var priv = (ev && ev.private) || {};
-    var entries = [];
-    var fmt = PUBLIC[type];
-    entries.push({
-      scope: "public",
-      type: type,
-      text: fmt ? fmt(pub, ctx) : "Event: " + String(type).replace(/_/g, " ") + ".",
-      known: !!fmt,
-    });
-    var pfmt = PRIVATE[type];
-    if (!pfmt) return entries;
-    if (ctx.allPrivate || isPerSeatPrivate(priv)) {
-      Object.keys(priv).sort().forEach(function (key) {
-        var owner = Number(key);
-        var text = pfmt(priv[key], pub, Object.assign({}, ctx, { viewer: owner }), owner);
-        entries.push({
-          scope: "reveal", type: type, seat: owner, known: true,
-          text: thirdPerson(text, ctx, owner), tag: "Secret",
-        });
-      });
-    } else if (Object.keys(priv).length) {
-      var own = pfmt(priv, pub, ctx, ctx.viewer);
-      if (ctx.useYou === false && ctx.viewer !== null && ctx.viewer !== undefined) {
-        own = thirdPerson(own, ctx, ctx.viewer);
-      }
-      entries.push({ scope: "private", type: type, seat: ctx.viewer, known: true, text: own, tag: privateTag(ctx, ctx.viewer) });
-    }
-    return entries;
-  }
+  /** One event as log entries: the public sentence, then private ones. */
+  var formatEvent = C.eventFormatter(PUBLIC, PRIVATE, thirdPerson);
 
   /** Log entries for a list of steps ({version, seat, kind, events}). */
-  function formatSteps(steps, ctx) {
-    var out = [];
-    (steps || []).forEach(function (step) {
-      if (step.kind === "timeout") {
-        out.push({
-          scope: "public", type: "timeout", version: step.version, known: true,
-          text: possessive(ctx, step.seat) + " clock ran out: the default choice was played.",
-        });
-      } else if (step.kind === "takeover") {
-        out.push({
-          scope: "public", type: "takeover", version: step.version, known: true,
-          text: "A bot moved for " + objectName(ctx, step.seat) + ", who left the match.",
-        });
-      }
-      (step.events || []).forEach(function (ev) {
-        formatEvent(ev, ctx).forEach(function (entry) {
-          entry.version = step.version;
-          out.push(entry);
-        });
-      });
-    });
-    return out;
-  }
+  var formatSteps = C.stepsFormatter(formatEvent);
 
   // ---------------------------------------------------------------------------
   // Decisions. Legal actions are grouped into one control per kind of choice.
@@ -582,30 +473,6 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Clocks.
-
-  /** Milliseconds left on a seat's clock at `nowMs`, or null when untimed. */
-  function clockRemaining(seat, nowMs, running) {
-    if (!seat) return null;
-    if (running && seat.deadline) {
-      var deadline = Date.parse(seat.deadline);
-      if (!isNaN(deadline)) return Math.max(0, deadline - nowMs);
-    }
-    if (seat.clock_ms !== null && seat.clock_ms !== undefined) return Math.max(0, seat.clock_ms);
-    return null;
-  }
-
-  function formatClock(ms) {
-    if (ms === null || ms === undefined) return "";
-    var total = Math.ceil(ms / 1000);
-    var h = Math.floor(total / 3600);
-    var m = Math.floor((total % 3600) / 60);
-    var s = total % 60;
-    var mm = (h && m < 10 ? "0" : "") + m;
-    return (h ? h + ":" : "") + mm + ":" + (s < 10 ? "0" : "") + s;
-  }
-
-  // ---------------------------------------------------------------------------
   // The board model: everything the table shows, as plain data.
 
   var PHASE_WAIT = {
@@ -628,54 +495,25 @@
     dragon_peek: "deciding where the top card goes (Dragon Style)",
   };
 
-  /** End a prompt with a full stop unless it already ends a sentence. */
-  function sentence(text) {
-    text = String(text || "");
-    return /[.?!]$/.test(text) ? text : text + ".";
-  }
-
-  function capitalize(text) {
-    return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
-  }
-
   /**
    * frame: a live `state` frame, or a replay step shaped like one
    *   ({view, seat, seats, legal, status, hands?}).
    * opts: {names, nowMs, readOnly}.
    */
   function boardModel(frame, opts) {
-    opts = opts || {};
-    var view = frame.view || null;
-    var viewer = frame.seat === undefined ? null : frame.seat;
-    var platformSeats = frame.seats || [];
-    var names = opts.names || platformSeats.map(function (s, i) { return s.name || "Seat " + i; });
-    var ctx = { names: names, viewer: viewer, useYou: opts.useYou !== false };
-    var status = frame.status || "active";
-    // A replay shows every step "as it was": the actor and turn highlighted.
-    var active = status === "active" || opts.readOnly === true;
-    var clocksRun = status === "active";
-    var actors = view ? view.actors || [] : [];
-    var players = view ? view.players : platformSeats.length;
-    var nowMs = opts.nowMs === undefined ? Date.now() : opts.nowMs;
-    var fullHands = frame.hands || null;
+    var b = C.frameBasics(frame, opts);
+    opts = b.opts;
+    var view = b.view, viewer = b.viewer, ctx = b.ctx, active = b.active;
+    var players = view ? view.players : b.platformSeats.length;
 
     var seats = [];
-    var count = view ? view.seats.length : platformSeats.length;
+    var count = view ? view.seats.length : b.platformSeats.length;
     for (var i = 0; i < count; i++) {
       var vs = view ? view.seats[i] : {};
-      var ps = platformSeats[i] || {};
-      var isActor = actors.indexOf(i) >= 0;
-      var hand = null;
-      if (viewer === i && view && view.hand) hand = view.hand.slice();
-      else if (fullHands && fullHands[i]) hand = fullHands[i].slice();
-      var clock = clockRemaining(ps, nowMs, clocksRun && isActor);
-      seats.push({
-        seat: i,
-        name: names[i] || "Seat " + i,
-        isYou: viewer === i,
+      var ps = b.platformSeats[i] || {};
+      seats.push(Object.assign(C.platformSeat(b, i), {
         alive: vs.alive !== false,
         handCount: vs.hand_count || 0,
-        hand: hand,
         prizes: (vs.prizes || []).slice(),
         faceDownPrizes: (vs.face_down_prizes || []).length,
         points: (vs.prizes || []).length + (vs.face_down_prizes || []).length,
@@ -683,18 +521,9 @@
         tigerTarget: vs.tiger_target === undefined ? null : vs.tiger_target,
         tigerTargetName: vs.tiger_target === null || vs.tiger_target === undefined ? null : seatName(ctx, vs.tiger_target),
         isTurn: view ? view.turn === i && active : false,
-        isActor: isActor && active,
-        connected: ps.connected === undefined ? null : !!ps.connected,
-        isBot: !!ps.is_bot,
-        forfeited: !!ps.forfeited,
-        replacedByBot: !!ps.replaced_by_bot,
-        clockMs: clock,
-        clockRunning: !!(clocksRun && isActor && ps.deadline),
-        clockText: formatClock(clock),
-        clockLow: clock !== null && clock < 10000 && clocksRun && isActor,
         markers: view && view.markers ? view.markers[i] : 0,
         placement: ps.placement === undefined ? null : ps.placement,
-      });
+      }));
     }
 
     var discard = view ? (view.discard || []).slice() : [];
@@ -747,37 +576,13 @@
       }
     }
 
-    // A seat that resigned or left is played by a bot: its player only watches.
-    var mine = viewer !== null ? platformSeats[viewer] || {} : {};
-    var benched = !!(mine.forfeited || mine.replaced_by_bot);
-    var myTurn = viewer !== null && actors.indexOf(viewer) >= 0 && status === "active" && !benched;
-    var legal = frame.legal || [];
-    var statusLine;
-    if (!view) statusLine = "Waiting for the deal.";
-    else if (status === "aborted") statusLine = "The match was called off.";
-    else if (status === "finished" || !actors.length) statusLine = "The game is over.";
-    else if (benched && status === "active") statusLine = "You left this match: a bot plays your seat.";
-    else if (myTurn) statusLine = "Your move: " + sentence(view.prompt);
-    else statusLine = subj(ctx, actors[0], "are", "is") + " " + (PHASE_WAIT[view.phase] || view.prompt) + ".";
+    var turn = C.turnStatus(b, PHASE_WAIT);
 
-    return {
-      viewer: viewer,
-      useYou: ctx.useYou,
-      spectator: viewer === null,
-      names: names,
-      status: status,
-      version: frame.version === undefined ? null : frame.version,
-      delayedBy: frame.delayed_by || null,
+    return Object.assign(C.modelBase(b, turn), {
       players: players,
-      round: view ? view.round : null,
       roundsToWin: view ? view.rounds_to_win : null,
-      phase: view ? view.phase : null,
-      prompt: view ? capitalize(view.prompt) : "",
-      statusLine: statusLine,
       turn: view ? view.turn : null,
       turnName: view ? seatName(ctx, view.turn) : null,
-      actors: actors.slice(),
-      myTurn: myTurn,
       deckCount: view ? view.deck_count : 0,
       reshuffleAvailable: view ? !!view.reshuffle_available : false,
       discard: discard,
@@ -786,8 +591,8 @@
       hand: viewer !== null && view && view.hand ? view.hand.slice() : null,
       table: table,
       sight: sight,
-      groups: myTurn && !opts.readOnly ? groupLegal(legal, ctx) : [],
-    };
+      groups: turn.myTurn && !opts.readOnly ? groupLegal(frame.legal || [], ctx) : [],
+    });
   }
 
   /** The order seats sit around the table as seen by `viewer`: the viewer last. */
@@ -860,47 +665,8 @@
     };
   }
 
-  /** SHA-256 hex of "<match>:<seed>", the published seed commitment. */
-  function sha256Hex(text, cryptoImpl) {
-    var c = cryptoImpl || (typeof crypto !== "undefined" ? crypto : null);
-    if (!c || !c.subtle) {
-      return Promise.reject(new Error("this browser cannot compute SHA-256 (needs a secure context)"));
-    }
-    var bytes = new TextEncoder().encode(text);
-    return c.subtle.digest("SHA-256", bytes).then(function (buf) {
-      return Array.prototype.map.call(new Uint8Array(buf), function (b) {
-        return (b < 16 ? "0" : "") + b.toString(16);
-      }).join("");
-    });
-  }
-
-  function verifySeed(match, seed, seedHash, cryptoImpl) {
-    return sha256Hex(match + ":" + seed, cryptoImpl).then(function (hex) {
-      return { ok: hex === String(seedHash || "").toLowerCase(), computed: hex };
-    });
-  }
-
   // ---------------------------------------------------------------------------
-  // DOM rendering (browser only). `doc` defaults to the global document.
-
-  function h(doc, tag, attrs, children) {
-    var el = doc.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (key) {
-        var value = attrs[key];
-        if (value === null || value === undefined || value === false) return;
-        if (key === "text") el.textContent = value;
-        else if (key === "className") el.className = value;
-        else if (key === "onclick") el.addEventListener("click", value);
-        else el.setAttribute(key, value === true ? "" : value);
-      });
-    }
-    (children || []).forEach(function (child) {
-      if (child === null || child === undefined || child === false) return;
-      el.appendChild(typeof child === "string" ? doc.createTextNode(child) : child);
-    });
-    return el;
-  }
+  // DOM rendering (browser, or the test DOM); h, clear and presenceEl come from common.js.
 
   /** A face-up card; `size` is "lg", "md" or "sm". */
   function cardEl(doc, focus, size, attrs) {
@@ -931,11 +697,6 @@
     }, [h(doc, "span", { className: "kcard-back-mark" })]);
   }
 
-  function clear(el) {
-    while (el.firstChild) el.removeChild(el.firstChild);
-    return el;
-  }
-
   function seatBadges(doc, seat) {
     var badges = [];
     if (seat.isTurn) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Turn" }));
@@ -946,15 +707,6 @@
     else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
     if (seat.markers) badges.push(h(doc, "span", { className: "badge seat-badge marker", title: "Rounds won", text: "★ " + seat.markers }));
     return badges;
-  }
-
-  function presenceEl(doc, seat) {
-    if (seat.connected === null) return null;
-    var text = seat.isBot ? "bot" : seat.connected ? "online" : "away";
-    return h(doc, "span", {
-      className: "presence " + (seat.isBot ? "bot" : seat.connected ? "on" : "off"),
-      title: seat.isBot ? "Played by a bot" : seat.connected ? "Connected" : "Not connected",
-    }, [h(doc, "span", { className: "presence-dot", "aria-hidden": "true" }), text]);
   }
 
   function prizesEl(doc, seat) {
@@ -1050,13 +802,13 @@
       h(doc, "div", { className: "pile deck" }, [
         h(doc, "span", { className: "pile-label", text: "Deck" }),
         model.deckCount ? h(doc, "div", { className: "stack" }, [cardBackEl(doc, "md", model.deckCount + " cards in the deck")]) :
-          h(doc, "div", { className: "kcard kcard-md kcard-empty", text: "empty" }),
+          C.emptyPileEl(doc),
         h(doc, "span", { className: "pile-count", text: plural(model.deckCount, "card", "cards") }),
       ]),
       tableEl(doc, model),
       h(doc, "div", { className: "pile discard" }, [
         h(doc, "span", { className: "pile-label", text: "Discard" }),
-        model.discardTop ? cardEl(doc, model.discardTop, "md") : h(doc, "div", { className: "kcard kcard-md kcard-empty", text: "empty" }),
+        model.discardTop ? cardEl(doc, model.discardTop, "md") : C.emptyPileEl(doc),
         h(doc, "span", { className: "pile-count", text: plural(model.discard.length, "card", "cards") }),
         discardList,
       ]),
@@ -1088,10 +840,7 @@
           });
         });
       }
-      wrap.appendChild(h(doc, "fieldset", { className: "action-group action-" + group.kind }, [
-        h(doc, "legend", { text: group.title }),
-        h(doc, "div", { className: "action-items" }, items),
-      ]));
+      wrap.appendChild(C.actionGroupEl(doc, group, items));
     });
     return wrap;
   }
@@ -1194,18 +943,6 @@
       }
     }
 
-    var prompt = slot("prompt");
-    var status = slot("status");
-    if (status && !prompt) status.textContent = model.statusLine;
-    var round = slot("round");
-    if (round) {
-      round.textContent = model.round ? "Round " + model.round + (model.roundsToWin > 1 ? " · first to " + model.roundsToWin + " round wins" : "") : "";
-    }
-    var delay = slot("delay");
-    if (delay) {
-      delay.hidden = !model.delayedBy;
-      delay.textContent = model.delayedBy ? "Delayed by " + plural(model.delayedBy, "move", "moves") : "";
-    }
     var sight = slot("sight");
     if (sight) {
       clear(sight);
@@ -1215,49 +952,12 @@
         sight.appendChild(h(doc, "span", { text: model.sight.text }));
       }
     }
-    if (prompt) {
-      clear(prompt);
-      prompt.classList.toggle("my-turn", model.myTurn);
-      prompt.appendChild(h(doc, "p", { className: "prompt-text", text: model.statusLine }));
-      if (builder) prompt.appendChild(builderEl(doc, builder, opts));
-      else if (model.groups.length && opts.onAct) prompt.appendChild(actionsEl(doc, model, opts.onAct, !!opts.pending));
-      if (opts.pending) prompt.appendChild(h(doc, "p", { className: "small muted", text: "Sending your choice…" }));
-    }
-    root.classList.toggle("is-spectator", model.spectator);
-    root.classList.toggle("is-my-turn", model.myTurn);
+    var controls = null;
+    if (builder) controls = builderEl(doc, builder, opts);
+    else if (model.groups.length && opts.onAct) controls = actionsEl(doc, model, opts.onAct, !!opts.pending);
+    C.renderPanel(root, model, opts, controls,
+      model.round ? "Round " + model.round + (model.roundsToWin > 1 ? " · first to " + model.roundsToWin + " round wins" : "") : "");
     return model;
-  }
-
-  /** Refresh only the clock labels (called every second). */
-  function tickClocks(root, frame, nowMs) {
-    var seats = frame.seats || [];
-    var actors = frame.view ? frame.view.actors || [] : [];
-    var active = frame.status === "active";
-    Array.prototype.forEach.call(root.querySelectorAll(".clock[data-seat]"), function (el) {
-      var i = Number(el.getAttribute("data-seat"));
-      var running = active && actors.indexOf(i) >= 0;
-      var ms = clockRemaining(seats[i], nowMs, running);
-      el.textContent = formatClock(ms);
-      el.classList.toggle("low", running && ms !== null && ms < 10000);
-    });
-  }
-
-  /** Append log entries to an <ol>; entries marked `current` are highlighted. */
-  function renderLog(list, entries, opts) {
-    opts = opts || {};
-    var doc = list.ownerDocument;
-    if (opts.replace) clear(list);
-    entries.forEach(function (entry) {
-      var label = entry.scope === "public" ? null : entry.tag || (entry.scope === "private" ? "Only you" : "Secret");
-      list.appendChild(h(doc, "li", {
-        className: "log-entry log-" + entry.scope + (entry.current ? " current" : ""),
-        "data-version": entry.version === undefined ? null : entry.version,
-      }, [
-        label ? h(doc, "span", { className: "log-tag", text: label }) : null,
-        entry.text,
-      ]));
-    });
-    if (opts.scroll !== false) list.scrollTop = list.scrollHeight;
   }
 
   /** The results panel for a finished or aborted match. */
@@ -1281,34 +981,8 @@
         })),
       ]);
     }
-    var verifyOut = h(doc, "span", { className: "verify-out", "aria-live": "polite" });
-    var verifyBtn = res.seed !== null && res.seedHash ? h(doc, "button", {
-      type: "button", className: "secondary small",
-      onclick: function () {
-        verifyOut.textContent = "…";
-        verifySeed(res.match, res.seed, res.seedHash).then(function (r) {
-          verifyOut.textContent = r.ok ? "✓ matches the published hash" : "✗ does not match (" + r.computed.slice(0, 12) + "…)";
-          verifyOut.className = "verify-out " + (r.ok ? "ok" : "bad");
-        }, function (err) {
-          verifyOut.textContent = "✗ " + err.message;
-          verifyOut.className = "verify-out bad";
-        });
-      },
-      text: "Verify seed",
-    }) : null;
-    return h(doc, "div", { className: "results-inner" }, [
-      h(doc, "h2", { text: res.headline }),
-      h(doc, "p", { className: "muted", text: [res.endReason, res.gameReason ? "Last round: " + res.gameReason + "." : ""].join(" ").trim() }),
-      table,
-      res.seed !== null ? h(doc, "dl", { className: "seed-info" }, [
-        h(doc, "dt", { text: "Seed" }), h(doc, "dd", {}, [h(doc, "code", { text: String(res.seed) })]),
-        h(doc, "dt", { text: "Published hash" }), h(doc, "dd", {}, [h(doc, "code", { className: "hash", text: res.seedHash || "" })]),
-      ]) : null,
-      h(doc, "p", { className: "results-actions" }, [
-        verifyBtn, verifyOut,
-        opts.replayUrl && !res.aborted ? h(doc, "a", { className: "button", href: opts.replayUrl, text: "Watch the replay" }) : null,
-      ]),
-    ]);
+    var reason = [res.endReason, res.gameReason ? "Last round: " + res.gameReason + "." : ""].join(" ").trim();
+    return C.resultsPanelEl(doc, res, reason, table, opts);
   }
 
   /** Fill a container with the reference table of the eight cards. */
@@ -1363,9 +1037,9 @@
     cardEl: cardEl,
     cardBackEl: cardBackEl,
     renderBoard: renderBoard,
-    renderLog: renderLog,
+    renderLog: C.renderLog,
     renderCardReference: renderCardReference,
     resultsEl: resultsEl,
-    tickClocks: tickClocks,
+    tickClocks: C.tickClocks,
   };
 });

@@ -7,19 +7,26 @@
  * in the frames themselves (every card the viewer may see is a full card dict
  * from the engine), so this file holds no card list. In the browser it
  * registers itself as window.KfaBoards.kungfu2013; in node it is a CommonJS
- * module.
+ * module. What every board shares (names, log, clocks, seed check, side
+ * panel, DOM helpers) comes from boards/common.js.
  */
 (function (root, factory) {
   "use strict";
-  var api = factory();
+  var common = typeof module === "object" && module.exports ? require("./common.js") : root.KfaBoardCommon;
+  var api = factory(common);
   if (typeof module === "object" && module.exports) {
     module.exports = api;
   } else {
     root.KfaBoards = root.KfaBoards || {};
     root.KfaBoards.kungfu2013 = api;
   }
-})(typeof self !== "undefined" ? self : this, function () {
+})(typeof self !== "undefined" ? self : this, function (C) {
   "use strict";
+
+  var plural = C.plural, seatName = C.seatName, possessive = C.possessive, objectName = C.objectName;
+  var subj = C.subj, capitalize = C.capitalize, sentence = C.sentence, endReasonText = C.endReasonText;
+  var clockRemaining = C.clockRemaining, formatClock = C.formatClock, sha256Hex = C.sha256Hex, verifySeed = C.verifySeed;
+  var h = C.h, clear = C.clear, presenceEl = C.presenceEl;
 
   var EFFECT_NAMES = {
     nullify: "Block discarded",
@@ -30,10 +37,6 @@
     break_coin: "Break a coin card",
     heal2: "Gain two life",
   };
-
-  function plural(n, one, many) {
-    return n + " " + (n === 1 ? one : many);
-  }
 
   // ---------------------------------------------------------------------------
   // Cards (engine card dicts: code, name, colour, value, rise, coins, effect,
@@ -63,58 +66,13 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Names. `ctx` = {names: [seat names], viewer: seat or null, useYou: bool}.
-
-  function seatName(ctx, seat) {
-    if (seat === null || seat === undefined) return "nobody";
-    if (ctx.useYou !== false && ctx.viewer === seat) return "You";
-    return (ctx.names || [])[seat] || "Seat " + seat;
-  }
-
-  function possessive(ctx, seat) {
-    var name = seatName(ctx, seat);
-    if (name === "You") return "Your";
-    return name + (/s$/.test(name) ? "'" : "'s");
-  }
-
-  function objectName(ctx, seat) {
-    var name = seatName(ctx, seat);
-    return name === "You" ? "you" : name;
-  }
-
-  function subj(ctx, seat, you, other) {
-    var name = seatName(ctx, seat);
-    return name + " " + (name === "You" ? you : other);
-  }
-
-  function capitalize(text) {
-    return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
-  }
-
-  function sentence(text) {
-    text = String(text || "");
-    return /[.?!]$/.test(text) ? text : text + ".";
-  }
+  // Reasons and winners (seatName, possessive, ... come from common.js).
 
   var GAME_REASONS = {
     knockout: "the last life token was lost",
     round_limit: "the round limit was reached: more life wins",
     no_attack_possible: "nobody can ever attack again: more life wins",
   };
-
-  var END_REASONS = {
-    completed: "The game was played to the end.",
-    resigned: "A player resigned.",
-    aborted: "The match was called off before the first move.",
-    abandoned: "A player left and did not come back.",
-    left: "A player left and a bot finished their seat.",
-    "time forfeit": "A player ran out of time.",
-  };
-
-  function endReasonText(reason) {
-    if (!reason) return "";
-    return END_REASONS[reason] || "Ended: " + String(reason).replace(/_/g, " ") + ".";
-  }
 
   function winnersText(ctx, winners) {
     if (!winners || !winners.length) return "nobody wins";
@@ -182,58 +140,13 @@
 
   var EVENT_TYPES = Object.keys(PUBLIC).sort();
 
-  function isPerSeatPrivate(priv) {
-    var keys = Object.keys(priv || {});
-    return keys.length > 0 && keys.every(function (k) { return /^\d+$/.test(k); });
-  }
-
   function thirdPerson(text, ctx, owner) {
     var name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
     return text.replace(/^Your /, name + (/s$/.test(name) ? "' " : "'s ")).replace(/^You /, name + " ");
   }
 
-  function privateTag(ctx, seat) {
-    return ctx.useYou === false ? "Only " + seatName(Object.assign({}, ctx, { useYou: false }), seat) : "Only you";
-  }
-
-  function formatEvent(ev, ctx) {
-    ctx = ctx || {};
-    var type = ev && ev.type;
-    var pub = (ev && ev.public) || {};
-    var priv = (ev && ev.private) || {};
-    var fmt = PUBLIC[type];
-    var entries = [{
-      scope: "public", type: type, known: !!fmt,
-      text: fmt ? fmt(pub, ctx) : "Event: " + String(type).replace(/_/g, " ") + ".",
-    }];
-    var pfmt = PRIVATE[type];
-    if (!pfmt) return entries;
-    if (isPerSeatPrivate(priv)) {
-      Object.keys(priv).sort().forEach(function (key) {
-        entries.push({ scope: "reveal", type: type, seat: Number(key), known: true, tag: "Secret", text: thirdPerson(pfmt(priv[key]), ctx, Number(key)) });
-      });
-    } else if (Object.keys(priv).length) {
-      var own = pfmt(priv);
-      if (ctx.useYou === false && ctx.viewer !== null && ctx.viewer !== undefined) own = thirdPerson(own, ctx, ctx.viewer);
-      entries.push({ scope: "private", type: type, seat: ctx.viewer, known: true, text: own, tag: privateTag(ctx, ctx.viewer) });
-    }
-    return entries;
-  }
-
-  function formatSteps(steps, ctx) {
-    var out = [];
-    (steps || []).forEach(function (step) {
-      if (step.kind === "timeout") {
-        out.push({ scope: "public", type: "timeout", version: step.version, known: true, text: possessive(ctx, step.seat) + " clock ran out: the default choice was played." });
-      } else if (step.kind === "takeover") {
-        out.push({ scope: "public", type: "takeover", version: step.version, known: true, text: "A bot moved for " + objectName(ctx, step.seat) + ", who left the match." });
-      }
-      (step.events || []).forEach(function (ev) {
-        formatEvent(ev, ctx).forEach(function (entry) { entry.version = step.version; out.push(entry); });
-      });
-    });
-    return out;
-  }
+  var formatEvent = C.eventFormatter(PUBLIC, PRIVATE, thirdPerson);
+  var formatSteps = C.stepsFormatter(formatEvent);
 
   // ---------------------------------------------------------------------------
   // Decisions: cards from the hand (attack, block), coin cards (pay, target),
@@ -296,28 +209,6 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Clocks.
-
-  function clockRemaining(seat, nowMs, running) {
-    if (!seat) return null;
-    if (running && seat.deadline) {
-      var deadline = Date.parse(seat.deadline);
-      if (!isNaN(deadline)) return Math.max(0, deadline - nowMs);
-    }
-    if (seat.clock_ms !== null && seat.clock_ms !== undefined) return Math.max(0, seat.clock_ms);
-    return null;
-  }
-
-  function formatClock(ms) {
-    if (ms === null || ms === undefined) return "";
-    var total = Math.ceil(ms / 1000);
-    var hrs = Math.floor(total / 3600);
-    var m = Math.floor((total % 3600) / 60);
-    var s = total % 60;
-    return (hrs ? hrs + ":" + (m < 10 ? "0" : "") : "") + m + ":" + (s < 10 ? "0" : "") + s;
-  }
-
-  // ---------------------------------------------------------------------------
   // The board model.
 
   var PHASE_WAIT = {
@@ -333,52 +224,24 @@
   };
 
   function boardModel(frame, opts) {
-    opts = opts || {};
-    var view = frame.view || null;
-    var viewer = frame.seat === undefined ? null : frame.seat;
-    var platformSeats = frame.seats || [];
-    var names = opts.names || platformSeats.map(function (s, i) { return s.name || "Seat " + i; });
-    var ctx = { names: names, viewer: viewer, useYou: opts.useYou !== false };
-    var status = frame.status || "active";
-    var active = status === "active" || opts.readOnly === true;
-    var clocksRun = status === "active";
-    var actors = view ? view.actors || [] : [];
-    var nowMs = opts.nowMs === undefined ? Date.now() : opts.nowMs;
-    var fullHands = frame.hands || null;
+    var b = C.frameBasics(frame, opts);
+    opts = b.opts;
+    var view = b.view, viewer = b.viewer, ctx = b.ctx, active = b.active;
     var battle = view ? view.battle : null;
     var seats = [];
     for (var i = 0; i < 2; i++) {
-      var ps = platformSeats[i] || {};
-      var isActor = actors.indexOf(i) >= 0;
-      var hand = null;
-      if (viewer === i && view && view.hand) hand = view.hand.slice();
-      else if (fullHands && fullHands[i]) hand = fullHands[i].slice();
       var counts = view ? view.hand_counts[i] : { red: 0, blue: 0 };
-      var clock = clockRemaining(ps, nowMs, clocksRun && isActor);
-      seats.push({
-        seat: i,
-        name: names[i] || "Seat " + i,
-        isYou: viewer === i,
+      seats.push(Object.assign(C.platformSeat(b, i), {
         life: view ? view.life[i] : null,
         handCount: counts.red + counts.blue,
         handRed: counts.red,
         handBlue: counts.blue,
-        hand: hand,
         front: view ? view.front[i].slice() : [],
         coins: view ? view.coins[i] : 0,
         initiative: view ? view.initiative === i : false,
         attacker: !!battle && battle.attacker === i && active,
         noBlockRound: view && view.no_block_round ? view.no_block_round[i] : null,
-        isActor: isActor && active,
-        connected: ps.connected === undefined ? null : !!ps.connected,
-        isBot: !!ps.is_bot,
-        forfeited: !!ps.forfeited,
-        replacedByBot: !!ps.replaced_by_bot,
-        clockMs: clock,
-        clockRunning: !!(clocksRun && isActor && ps.deadline),
-        clockText: formatClock(clock),
-        clockLow: clock !== null && clock < 10000 && clocksRun && isActor,
-      });
+      }));
     }
     var table = null;
     if (battle && (battle.attack_played || battle.attack)) {
@@ -398,46 +261,24 @@
         activated: battle.activated.slice(),
       };
     }
-    var mine = viewer !== null ? platformSeats[viewer] || {} : {};
-    var benched = !!(mine.forfeited || mine.replaced_by_bot);
-    var myTurn = viewer !== null && actors.indexOf(viewer) >= 0 && status === "active" && !benched;
-    var statusLine;
     var pending = view ? view.pending || {} : {};
-    if (!view) statusLine = "Waiting for the deal.";
-    else if (status === "aborted") statusLine = "The match was called off.";
-    else if (status === "finished" || !actors.length) statusLine = "The game is over.";
-    else if (benched && status === "active") statusLine = "You left this match: a bot plays your seat.";
-    else if (myTurn) {
-      statusLine = "Your move: " + sentence(view.prompt);
-      if (pending.draws) statusLine += " (" + plural(pending.draws, "card", "cards") + " to draw)";
-      if (pending.coins_due) statusLine += " (" + plural(pending.coins_due, "coin", "coins") + " still due)";
-      if (pending.difference) statusLine += " (difference " + pending.difference + ")";
-    } else statusLine = subj(ctx, actors[0], "are", "is") + " " + (PHASE_WAIT[view.phase] || view.prompt) + ".";
+    var suffix = "";
+    if (pending.draws) suffix += " (" + plural(pending.draws, "card", "cards") + " to draw)";
+    if (pending.coins_due) suffix += " (" + plural(pending.coins_due, "coin", "coins") + " still due)";
+    if (pending.difference) suffix += " (difference " + pending.difference + ")";
+    var turn = C.turnStatus(b, PHASE_WAIT, suffix);
     var byCode = {};
     if (view) {
       (view.hand || []).concat(view.front[0], view.front[1]).forEach(function (c) { byCode[c.code] = c; });
     }
-    return {
-      viewer: viewer,
-      useYou: ctx.useYou,
-      spectator: viewer === null,
-      names: names,
-      status: status,
-      version: frame.version === undefined ? null : frame.version,
-      delayedBy: frame.delayed_by || null,
-      round: view ? view.round : null,
-      phase: view ? view.phase : null,
-      prompt: view ? capitalize(view.prompt) : "",
-      statusLine: statusLine,
-      actors: actors.slice(),
-      myTurn: myTurn,
+    return Object.assign(C.modelBase(b, turn), {
       decks: view ? view.decks : { red: 0, blue: 0 },
       discards: view ? view.discards : { red: [], blue: [] },
       seats: seats,
       hand: viewer !== null && view && view.hand ? view.hand.slice() : null,
       table: table,
-      groups: myTurn && !opts.readOnly ? groupLegal(frame.legal || [], byCode) : [],
-    };
+      groups: turn.myTurn && !opts.readOnly ? groupLegal(frame.legal || [], byCode) : [],
+    });
   }
 
   // ---------------------------------------------------------------------------
@@ -484,46 +325,8 @@
     };
   }
 
-  function sha256Hex(text, cryptoImpl) {
-    var c = cryptoImpl || (typeof crypto !== "undefined" ? crypto : null);
-    if (!c || !c.subtle) return Promise.reject(new Error("this browser cannot compute SHA-256 (needs a secure context)"));
-    return c.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(function (buf) {
-      return Array.prototype.map.call(new Uint8Array(buf), function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
-    });
-  }
-
-  function verifySeed(match, seed, seedHash, cryptoImpl) {
-    return sha256Hex(match + ":" + seed, cryptoImpl).then(function (hex) {
-      return { ok: hex === String(seedHash || "").toLowerCase(), computed: hex };
-    });
-  }
-
   // ---------------------------------------------------------------------------
-  // DOM rendering (browser only).
-
-  function h(doc, tag, attrs, children) {
-    var el = doc.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (key) {
-        var value = attrs[key];
-        if (value === null || value === undefined || value === false) return;
-        if (key === "text") el.textContent = value;
-        else if (key === "className") el.className = value;
-        else if (key === "onclick") el.addEventListener("click", value);
-        else el.setAttribute(key, value === true ? "" : value);
-      });
-    }
-    (children || []).forEach(function (child) {
-      if (child === null || child === undefined || child === false) return;
-      el.appendChild(typeof child === "string" ? doc.createTextNode(child) : child);
-    });
-    return el;
-  }
-
-  function clear(el) {
-    while (el.firstChild) el.removeChild(el.firstChild);
-    return el;
-  }
+  // DOM rendering (browser, or the test DOM); h, clear and presenceEl come from common.js.
 
   /** A face-up card; `size` is "lg", "md" or "sm". */
   function cardEl(doc, card, size, attrs) {
@@ -552,14 +355,6 @@
       "aria-label": label || null,
       "aria-hidden": label ? null : "true",
     }, [h(doc, "span", { className: "kcard-back-mark" })]);
-  }
-
-  function presenceEl(doc, seat) {
-    if (seat.connected === null) return null;
-    var text = seat.isBot ? "bot" : seat.connected ? "online" : "away";
-    return h(doc, "span", { className: "presence " + (seat.isBot ? "bot" : seat.connected ? "on" : "off") }, [
-      h(doc, "span", { className: "presence-dot", "aria-hidden": "true" }), text,
-    ]);
   }
 
   function seatEl(doc, seat, opts) {
@@ -616,12 +411,12 @@
     return h(doc, "div", { className: "kf13-piles kf13-piles-" + colour }, [
       h(doc, "div", { className: "pile deck", "data-role": "deck-" + colour }, [
         h(doc, "span", { className: "pile-label", text: colour === "red" ? "Attack deck" : "Block deck" }),
-        count ? cardBackEl(doc, "md", count + " cards in the " + colour + " deck", colour) : h(doc, "div", { className: "kcard kcard-md kcard-empty", text: "empty" }),
+        count ? cardBackEl(doc, "md", count + " cards in the " + colour + " deck", colour) : C.emptyPileEl(doc),
         h(doc, "span", { className: "pile-count", text: plural(count, "card", "cards") }),
       ]),
       h(doc, "div", { className: "pile discard", "data-role": "discard-" + colour }, [
         h(doc, "span", { className: "pile-label", text: "Discard" }),
-        top ? cardEl(doc, top, "md") : h(doc, "div", { className: "kcard kcard-md kcard-empty", text: "empty" }),
+        top ? cardEl(doc, top, "md") : C.emptyPileEl(doc),
         h(doc, "span", { className: "pile-count", text: plural(pile.length, "card", "cards") }),
         pile.length ? h(doc, "details", { className: "discard-all" }, [
           h(doc, "summary", { text: "All " + pile.length }),
@@ -666,10 +461,7 @@
         }
         return h(doc, "button", { type: "button", className: "choice", disabled: disabled, "data-action": action.id, onclick: function () { onAct(action); }, text: action.text });
       });
-      wrap.appendChild(h(doc, "fieldset", { className: "action-group action-" + group.kind }, [
-        h(doc, "legend", { text: group.title }),
-        h(doc, "div", { className: "action-items" }, items),
-      ]));
+      wrap.appendChild(C.actionGroupEl(doc, group, items));
     });
     return wrap;
   }
@@ -711,53 +503,9 @@
           cards.length ? cards : [h(doc, "span", { className: "muted", text: "Your hand is empty." })]));
       }
     }
-    var status = slot("status");
-    var prompt = slot("prompt");
-    if (status && !prompt) status.textContent = model.statusLine;
-    var round = slot("round");
-    if (round) round.textContent = model.round ? "Round " + model.round : "";
-    var delay = slot("delay");
-    if (delay) {
-      delay.hidden = !model.delayedBy;
-      delay.textContent = model.delayedBy ? "Delayed by " + plural(model.delayedBy, "move", "moves") : "";
-    }
-    if (prompt) {
-      clear(prompt);
-      prompt.classList.toggle("my-turn", model.myTurn);
-      prompt.appendChild(h(doc, "p", { className: "prompt-text", text: model.statusLine }));
-      if (model.groups.length && opts.onAct) prompt.appendChild(actionsEl(doc, model, opts.onAct, !!opts.pending));
-      if (opts.pending) prompt.appendChild(h(doc, "p", { className: "small muted", text: "Sending your choice…" }));
-    }
-    root.classList.toggle("is-spectator", model.spectator);
-    root.classList.toggle("is-my-turn", model.myTurn);
+    var controls = model.groups.length && opts.onAct ? actionsEl(doc, model, opts.onAct, !!opts.pending) : null;
+    C.renderPanel(root, model, opts, controls, model.round ? "Round " + model.round : "");
     return model;
-  }
-
-  function tickClocks(root, frame, nowMs) {
-    var seats = frame.seats || [];
-    var actors = frame.view ? frame.view.actors || [] : [];
-    var active = frame.status === "active";
-    Array.prototype.forEach.call(root.querySelectorAll(".clock[data-seat]"), function (el) {
-      var i = Number(el.getAttribute("data-seat"));
-      var running = active && actors.indexOf(i) >= 0;
-      var ms = clockRemaining(seats[i], nowMs, running);
-      el.textContent = formatClock(ms);
-      el.classList.toggle("low", running && ms !== null && ms < 10000);
-    });
-  }
-
-  function renderLog(list, entries, opts) {
-    opts = opts || {};
-    var doc = list.ownerDocument;
-    if (opts.replace) clear(list);
-    entries.forEach(function (entry) {
-      var label = entry.scope === "public" ? null : entry.tag || (entry.scope === "private" ? "Only you" : "Secret");
-      list.appendChild(h(doc, "li", {
-        className: "log-entry log-" + entry.scope + (entry.current ? " current" : ""),
-        "data-version": entry.version === undefined ? null : entry.version,
-      }, [label ? h(doc, "span", { className: "log-tag", text: label }) : null, entry.text]));
-    });
-    if (opts.scroll !== false) list.scrollTop = list.scrollHeight;
   }
 
   function resultsEl(doc, res, opts) {
@@ -772,30 +520,8 @@
         ]);
       })),
     ]) : null;
-    var verifyOut = h(doc, "span", { className: "verify-out", "aria-live": "polite" });
-    var verifyBtn = res.seed !== null && res.seedHash ? h(doc, "button", {
-      type: "button", className: "secondary small", text: "Verify seed",
-      onclick: function () {
-        verifyOut.textContent = "…";
-        verifySeed(res.match, res.seed, res.seedHash).then(function (r) {
-          verifyOut.textContent = r.ok ? "✓ matches the published hash" : "✗ does not match (" + r.computed.slice(0, 12) + "…)";
-          verifyOut.className = "verify-out " + (r.ok ? "ok" : "bad");
-        }, function (err) { verifyOut.textContent = "✗ " + err.message; verifyOut.className = "verify-out bad"; });
-      },
-    }) : null;
-    return h(doc, "div", { className: "results-inner" }, [
-      h(doc, "h2", { text: res.headline }),
-      h(doc, "p", { className: "muted", text: [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim() }),
-      table,
-      res.seed !== null ? h(doc, "dl", { className: "seed-info" }, [
-        h(doc, "dt", { text: "Seed" }), h(doc, "dd", {}, [h(doc, "code", { text: String(res.seed) })]),
-        h(doc, "dt", { text: "Published hash" }), h(doc, "dd", {}, [h(doc, "code", { className: "hash", text: res.seedHash || "" })]),
-      ]) : null,
-      h(doc, "p", { className: "results-actions" }, [
-        verifyBtn, verifyOut,
-        opts.replayUrl && !res.aborted ? h(doc, "a", { className: "button", href: opts.replayUrl, text: "Watch the replay" }) : null,
-      ]),
-    ]);
+    var reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
+    return C.resultsPanelEl(doc, res, reason, table, opts);
   }
 
   /** The icons, as a short reference under the table (the cards come in frames). */
@@ -845,9 +571,9 @@
     cardEl: cardEl,
     cardBackEl: cardBackEl,
     renderBoard: renderBoard,
-    renderLog: renderLog,
+    renderLog: C.renderLog,
     renderCardReference: renderCardReference,
     resultsEl: resultsEl,
-    tickClocks: tickClocks,
+    tickClocks: C.tickClocks,
   };
 });

@@ -95,7 +95,7 @@ def sample_states(players: int, count: int, seed: int) -> list[dict[str, Any]]:
         game += 1
         while not GAME.is_over(state):
             out.append(state)
-            (seat,) = GAME.actors(state)
+            seat = GAME.actors(state)[0]  # the first of simultaneous actors
             ids = GAME.legal_action_ids(state, seat)
             state, _ = GAME.apply(state, seat, rnd.choice(ids))
     return out[:count]
@@ -125,7 +125,7 @@ def act_observe(players: int, seconds: float) -> dict[str, float]:
     states = sample_states(players, 3000, 2)
     picks = []
     for s in states:
-        (seat,) = GAME.actors(s)
+        seat = GAME.actors(s)[0]
         picks.append((s, seat, rnd.choice(GAME.legal_action_ids(s, seat))))
     apply = GAME.apply
     observe = GAME.observe
@@ -170,7 +170,7 @@ def determinize_rate(seconds: float, players: int = 4) -> float:
     deadline = start + seconds
     while cpu() < deadline:
         for i, s in enumerate(states):
-            det(s, s["actor"], i)
+            det(s, GAME.actors(s)[0], i)
         n += len(states)
     return n / (cpu() - start)
 

@@ -51,7 +51,9 @@ _PACKAGES: dict[str, str] = {
 # which the platform does not offer yet (lobby, tables, challenges, ladder), because
 # something the game needs from live play is not built. Moving an id from here to
 # _PACKAGES is what "launching" a game means.
-_IN_DEVELOPMENT: dict[str, str] = {}
+_IN_DEVELOPMENT: dict[str, str] = {
+    "kungfu2019": "gameplay.rules.kungfu2019",
+}
 _INSTANCES: dict[str, Game] = {}
 
 

@@ -1,0 +1,39 @@
+"""Kung Fu (Good Game Studio, 2019), the dice game: 2-5 players, draft, dice.
+
+The package holds everything about this one game: the card list (:mod:`.cards`,
+our design), the dice combinations and their effects (:mod:`.combos`), the engine
+(:mod:`.engine`), the dice-assignment solver and the bot helpers, and
+:data:`META`, which the platform reads through :func:`gameplay.rules.game_meta`.
+The game is registered as in development (``_IN_DEVELOPMENT``): the platform does
+not offer simultaneous commits in live play yet.
+"""
+
+from __future__ import annotations
+
+from gameplay.rules.kungfu2019.engine import RULES_VERSION, KungFu2019Game
+from gameplay.rules.meta import GameMeta, TableOption
+
+__all__ = ["ENGINE", "META", "RULES_VERSION", "KungFu2019Game"]
+
+META = GameMeta(
+    publisher="Good Game Studio, 2019 (designer Zong-Hua Yang)",
+    summary=(
+        "Draft ten Kung Fu cards, then fight three rounds: everyone plays three "
+        "cards at once, the lowest initiative attacks first, and every attack is "
+        "seven dice a player assigns to the combinations on the cards, bending "
+        "them with HIT or AVO. Most HP after three rounds, or the last one "
+        "standing, wins."
+    ),
+    table_options=(
+        TableOption(
+            "draft",
+            "Draft the cards",
+            "bool",
+            True,
+            help_text="Off: the first-game option, ten cards dealt without a draft.",
+        ),
+    ),
+)
+
+#: The engine class the registry instantiates (one shared, stateless instance).
+ENGINE = KungFu2019Game

@@ -1,0 +1,1190 @@
+"""Kung Fu (Good Game Studio, 2019), the dice game: the complete rules.
+
+Representation, chosen for speed and a lossless JSON round trip:
+
+* A card is one character of ``ALPHABET`` (card ``c01`` is its first character,
+  ``c74`` its last, in ASCII order, so sorting characters sorts by code).
+  Observations, events and action ids use the readable codes of ``cards.py``.
+* Hands, packs, the deck and the committed cards are strings (immutable); the
+  deck runs bottom to top (the top card is ``deck[-1]``).
+* Simultaneous choices (each draft pick, each of the three cards played in a
+  round, each fighter's dice assignment) are hidden per-seat slots: ``actors``
+  lists every seat that still has to choose; the last choice in reveals them all
+  in one event.
+* A fight (one attacker against every other living player) keeps one small
+  assignment record per fighter; each step replaces that record (copy-on-write),
+  so :meth:`KungFu2019Game.clone` copies only a few lists.
+
+Every reading of an ambiguous rule, quoting the rulebook, is listed in
+``docs/rules/kungfu2019.md``; comments here name the reading briefly.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from gameplay.rules import rng as _rng
+from gameplay.rules.base import Action, Event, State
+from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+from gameplay.rules.kungfu2019 import cards as _cards
+from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, Combo, satisfies
+
+RULES_VERSION = "kungfu2019-1"
+ROUNDS = 3
+HAND = 10  # cards dealt / drafted per player
+PLAY = 3  # cards played per round
+DICE = 7
+STAT = ("hp", "atk", "def", "hit", "avo")
+START_HP = _cards.START_HP
+STEP = _cards.TRACK_STEP
+
+ALPHABET = "".join(
+    sorted(
+        "!#$%&()*+-./"
+        + "0123456789"
+        + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        + "abcdefghijklmnopqrstuvwxyz"
+    )
+)
+assert len(ALPHABET) == len(_cards.CARDS) == 74
+
+CODES = [row[0] for row in _cards.CARDS]
+CODE = {ALPHABET[i]: c for i, c in enumerate(CODES)}
+BY_CODE = {c: ch for ch, c in CODE.items()}
+FULL_DECK = ALPHABET
+INIT = {ch: _cards.INITIATIVE[c] for ch, c in CODE.items()}
+ICON = {ch: STAT.index(_cards.ICON[c]) for ch, c in CODE.items()}
+NAME = {ch: _cards.NAME[c] for ch, c in CODE.items()}
+COMBOS: dict[str, tuple[Combo, ...]] = {ch: _cards.COMBOS[c] for ch, c in CODE.items()}
+
+# Per card and role: the combinations that need dice and do something in that
+# role, as (k, combo); and the summed effect of its red crosses in that role.
+USABLE: dict[str, dict[str, tuple[tuple[int, Combo], ...]]] = {}
+CROSS: dict[str, dict[str, tuple[int, int, int]]] = {}  # role -> (main, gain, side)
+for _ch, _cs in COMBOS.items():
+    USABLE[_ch] = {}
+    CROSS[_ch] = {}
+    for _role in (ATTACK, DEFEND):
+        USABLE[_ch][_role] = tuple(
+            (k, c)
+            for k, c in enumerate(_cs)
+            if c.needs_dice and c.effect.active_in(_role)
+        )
+        _e = [c.effect for c in _cs if not c.needs_dice]
+        if _role == ATTACK:
+            CROSS[_ch][_role] = (
+                sum(e.atk for e in _e),
+                sum(e.hit for e in _e),
+                sum(e.hp for e in _e),
+            )
+        else:
+            CROSS[_ch][_role] = (
+                sum(e.def_ for e in _e),
+                sum(e.avo for e in _e),
+                sum(e.yy for e in _e),
+            )
+    for _k, _c in enumerate(_cs):
+        if _c.needs_dice and _c.n <= 0:  # pragma: no cover - a data error
+            raise AssertionError(f"{CODE[_ch]}: every combination needs a fixed size")
+
+# Phases: which decision is pending.
+DRAFT = "draft"  # every seat keeps one card of its pack (simultaneous)
+PLAYING = "play"  # every living seat commits its three cards, one at a time
+ASSIGN = "assign"  # every fighter assigns its dice (simultaneous)
+OVER = "over"
+
+PROMPTS = {
+    DRAFT: "keep one card of your pack (the rest passes to your left)",
+    PLAYING: "choose the cards you play this round (three, one at a time)",
+    ASSIGN: "assign your dice to the combinations on your three cards",
+    OVER: "the game is over",
+}
+
+DUMMY = -1  # the 2-player dummy in attack orders
+
+
+def _label(ch: str) -> str:
+    combos = "; ".join(f"{c.label()}: {c.effect.label()}" for c in COMBOS[ch])
+    return f"{NAME[ch]} (initiative {INIT[ch]}, {STAT[ICON[ch]].upper()}; {combos})"
+
+
+def view(ch: str) -> dict[str, Any]:
+    """A card as observations and events show it (a fresh dict)."""
+    return {
+        "code": CODE[ch],
+        "name": NAME[ch],
+        "initiative": INIT[ch],
+        "icon": STAT[ICON[ch]],
+        "combos": [c.to_json() for c in COMBOS[ch]],
+    }
+
+
+PICK_ID = {ch: f"pick:{CODE[ch]}" for ch in ALPHABET}
+PLAY_ID = {ch: f"play:{CODE[ch]}" for ch in ALPHABET}
+ARG = {**{v: k for k, v in PICK_ID.items()}, **{v: k for k, v in PLAY_ID.items()}}
+DIE_ID = [f"die:{i}" for i in range(DICE)]
+UP_ID = [f"up:{i}" for i in range(DICE)]
+DOWN_ID = [f"down:{i}" for i in range(DICE)]
+SET_ID = {(s, k): f"set:{s}:{k}" for s in range(PLAY) for k in range(4)}
+
+_OPTIONS = ("players", "draft", "deck", "dice")
+
+
+def _ev(type_: str, public: dict[str, Any], private: dict | None = None) -> Event:
+    return {"type": type_, "public": public, "private": private or {}}
+
+
+# ---------------------------------------------------------------------------
+# Dice assignment helpers. An assignment record (``asg``) per fighter:
+#   v      current die values (rolled values plus HIT/AVO adjustments)
+#   sets   closed sets [slot, k, [dice]] in the order they were closed
+#   open   the set being built [slot, k, [dice]] or None
+#   bud    HIT/AVO points from the track and the red crosses of the 3 cards
+#   gain   HIT/AVO points gained from closed sets
+#   spent  points spent: sum of |v - rolled| over all dice
+#   done   finished (the seat no longer acts in this fight)
+
+
+def _role(fight: dict[str, Any], seat: int) -> str:
+    return ATTACK if seat == fight["a"] else DEFEND
+
+
+def _used(asg: dict[str, Any]) -> set[int]:
+    used = {i for st in asg["sets"] for i in st[2]}
+    if asg["open"] is not None:
+        used.update(asg["open"][2])
+    return used
+
+
+def _set_options(played: str, role: str, free: int) -> list[str]:
+    out = []
+    for slot, ch in enumerate(played):
+        for k, c in USABLE[ch][role]:
+            if c.n <= free:
+                out.append(SET_ID[slot, k])
+    return out
+
+
+def _assign_ids(s: State, seat: int) -> list[str]:
+    f = s["fight"]
+    asg = f["asg"][seat]
+    if asg is None or asg["done"]:
+        return []
+    role = _role(f, seat)
+    used = _used(asg)
+    op = asg["open"]
+    if op is None:
+        ids = ["auto", "done"]
+        if asg["sets"] or asg["spent"]:
+            ids.append("reset")
+        ids += _set_options(s["played"][seat], role, DICE - len(used))
+        return ids
+    ids = ["auto"]
+    combo = COMBOS[s["played"][seat][op[0]]][op[1]]
+    if len(op[2]) < combo.n:
+        ids += [DIE_ID[i] for i in range(DICE) if i not in used]
+    avail = asg["bud"] + asg["gain"] - asg["spent"]
+    rolled = f["dice"][seat]
+    v = asg["v"]
+    for i in op[2]:
+        x, r = v[i], rolled[i]
+        if x < 6 and (x < r or avail > 0):
+            ids.append(UP_ID[i])
+        if x > 1 and (x > r or avail > 0):
+            ids.append(DOWN_ID[i])
+    ids.append("cancel")
+    return ids
+
+
+def _maybe_close(s: State, seat: int, asg: dict[str, Any]) -> None:
+    """Close the open set once it has its dice and they satisfy its combination."""
+    op = asg["open"]
+    combo = COMBOS[s["played"][seat][op[0]]][op[1]]
+    dice = op[2]
+    if len(dice) == combo.n and satisfies(combo, [asg["v"][i] for i in dice]):
+        asg["sets"] = asg["sets"] + [op]
+        asg["open"] = None
+        asg["gain"] += combo.effect.gain(_role(s["fight"], seat))
+
+
+def _options(played: str) -> list[tuple[int, int, Combo]]:
+    return [
+        (slot, k, c) for slot, ch in enumerate(played) for k, c in enumerate(COMBOS[ch])
+    ]
+
+
+def _check_assignment(
+    played: str, role: str, rolled: list[int], bud: int, sets: Any
+) -> tuple[list[int], list[list[Any]], int, int] | None:
+    """Validate a proposed assignment; (values, sets, gain, spent) or None."""
+    v = list(rolled)
+    used: set[int] = set()
+    out: list[list[Any]] = []
+    gain = spent = 0
+    try:
+        for slot, k, dice, finals in sets:
+            ch = played[slot]
+            combo = COMBOS[ch][k]
+            if (k, combo) not in USABLE[ch][role]:
+                return None
+            dice = [int(i) for i in dice]
+            finals = [int(x) for x in finals]
+            if len(dice) != combo.n or len(finals) != combo.n:
+                return None
+            if any(i in used or not 0 <= i < DICE for i in dice) or len(
+                set(dice)
+            ) != len(dice):
+                return None
+            if any(not 1 <= x <= 6 for x in finals):
+                return None
+            if not satisfies(combo, finals):
+                return None
+            cost = sum(abs(x - rolled[i]) for i, x in zip(dice, finals, strict=True))
+            if cost > bud + gain - spent:
+                return None
+            spent += cost
+            gain += combo.effect.gain(role)
+            used.update(dice)
+            for i, x in zip(dice, finals, strict=True):
+                v[i] = x
+            out.append([slot, k, dice])
+    except (TypeError, ValueError, IndexError, KeyError):
+        return None
+    return v, out, gain, spent
+
+
+def _greedy(played: str, role: str, rolled: list[int]) -> list[tuple]:
+    """A simple legal assignment: unmodified dice, best effect first."""
+    opts = []
+    for slot, ch in enumerate(played):
+        for k, c in USABLE[ch][role]:
+            e = c.effect
+            value = e.atk + e.hp if role == ATTACK else e.def_ + e.yy
+            if value > 0:
+                opts.append((-value, c.n, slot, k, c))
+    opts.sort()
+    free = list(range(DICE))
+    out = []
+    progress = True
+    while progress:
+        progress = False
+        for _v, n, slot, k, c in opts:
+            if n > len(free):
+                continue
+            for combo in itertools.combinations(free, n):
+                vals = [rolled[i] for i in combo]
+                if satisfies(c, vals):
+                    out.append((slot, k, list(combo), vals))
+                    free = [i for i in free if i not in combo]
+                    progress = True
+                    break
+            if progress:
+                break
+    return out
+
+
+_SOLVER: list[Any] = []
+
+
+def _solver() -> Any:
+    """The dice helper's exact solver, if its module is present."""
+    if not _SOLVER:
+        try:
+            from gameplay.rules.kungfu2019 import solver
+
+            _SOLVER.append(getattr(solver, "best_assignment", None))
+        except ImportError:
+            _SOLVER.append(None)
+    return _SOLVER[0]
+
+
+def proposal(s: State, seat: int) -> list[tuple]:
+    """The best assignment for ``seat`` in the current fight (the timeout default).
+
+    The exact solver of ``solver.py`` when present and its answer is legal, else a
+    greedy assignment of unmodified dice.
+    """
+    f = s["fight"]
+    role = _role(f, seat)
+    played = s["played"][seat]
+    rolled = f["dice"][seat]
+    bud = f["asg"][seat]["bud"]
+    best = _solver()
+    if best is not None:
+        sets = best(list(rolled), _options(played), bud, role)
+        if _check_assignment(played, role, rolled, bud, sets) is not None:
+            return [tuple(x) for x in sets]
+    return _greedy(played, role, rolled)
+
+
+# ---------------------------------------------------------------------------
+# Flow.
+
+
+def _alive(s: State) -> list[int]:
+    return [i for i in range(s["n"]) if not s["elim"][i]]
+
+
+def _status(s: State, seat: int, stat: str) -> int:
+    return s["tracks"][seat][STAT.index(stat)] * STEP[stat]
+
+
+def _start_status(s: State, ev: list[Event]) -> None:
+    """Learning phase 2 and 3: tracks from the icons, starting HP."""
+    tracks = []
+    for seat in range(s["n"]):
+        t = [0] * 5
+        for ch in s["hands"][seat]:
+            t[ICON[ch]] += 1
+        tracks.append(t)
+    s["tracks"] = tracks
+    base = START_HP[s["n"]]
+    s["hp"] = [base + t[0] * STEP["hp"] for t in tracks]
+    ev.append(
+        _ev(
+            "status",
+            {
+                "tracks": [dict(zip(STAT, t, strict=True)) for t in tracks],
+                "hp": list(s["hp"]),
+            },
+        )
+    )
+    _new_round(s, ev)
+
+
+def _new_round(s: State, ev: list[Event]) -> None:
+    s["round"] += 1
+    s["phase"] = PLAYING
+    s["commit"] = [""] * s["n"]
+    s["played"] = [""] * s["n"]
+    s["dummy"] = ""
+    s["order"] = []
+    s["oi"] = 0
+    s["fight"] = None
+    ev.append(_ev("round", {"round": s["round"], "alive": _alive(s)}))
+
+
+def _reveal(s: State, ev: list[Event]) -> None:
+    """Fighting phase 1-2: every play is revealed; the attack order is fixed."""
+    n = s["n"]
+    alive = _alive(s)
+    s["played"] = [s["commit"][i] if i in alive else "" for i in range(n)]
+    s["commit"] = [""] * n
+    totals = {i: sum(INIT[c] for c in s["played"][i]) for i in alive}
+    if n == 2:
+        # Rules for 2 players 1: the dummy plays 3 random cards from the deck
+        # (the top three of the shuffled deck; they leave the game).
+        deck = s["deck"]
+        s["dummy"] = deck[-PLAY:][::-1]
+        s["deck"] = deck[:-PLAY]
+    tied = len(set(totals.values())) < len(totals)
+    tiebreak = list(alive)
+    if tied:
+        # Reading: the rulebook breaks no ties between players; a random order
+        # (a chance event, published) does, like a roll-off.
+        s["rng"], perm = _rng.shuffled(s["rng"], "".join(map(str, alive)))
+        tiebreak = [int(x) for x in perm]
+    rank = {seat: i for i, seat in enumerate(tiebreak)}
+    order = sorted(alive, key=lambda i: (totals[i], rank[i]))
+    dummy_total = None
+    if s["dummy"]:
+        dummy_total = sum(INIT[c] for c in s["dummy"])
+        # Rules for 2 players 3: players attack before the dummy on a tie.
+        pos = sum(1 for i in order if totals[i] <= dummy_total)
+        order.insert(pos, DUMMY)
+    s["order"] = order
+    s["oi"] = 0
+    ev.append(
+        _ev(
+            "reveal",
+            {
+                "round": s["round"],
+                "played": [[CODE[c] for c in p] if p else None for p in s["played"]],
+                "totals": [totals.get(i) for i in range(n)],
+                "dummy": [CODE[c] for c in s["dummy"]] if s["dummy"] else None,
+                "dummy_total": dummy_total,
+                "order": list(order),
+                "tiebreak": tiebreak if tied else None,
+            },
+        )
+    )
+    _next_fight(s, ev)
+
+
+def _roll(s: State) -> list[int]:
+    stack = s["cfg"]["dice"]
+    if s["di"] < len(stack):
+        s["di"] += 1
+        return list(stack[s["di"] - 1])
+    s["rng"], (x,) = _rng.draw(s["rng"], 1)
+    x %= 6**DICE
+    out = []
+    for _ in range(DICE):
+        x, d = divmod(x, 6)
+        out.append(d + 1)
+    return out
+
+
+def _next_fight(s: State, ev: list[Event]) -> None:
+    """Start the next attack of the round (skipping eliminated attackers)."""
+    order = s["order"]
+    while s["oi"] < len(order):
+        a = order[s["oi"]]
+        if a != DUMMY and s["elim"][a]:
+            s["oi"] += 1
+            continue
+        _start_fight(s, ev, a)
+        return
+    _end_round(s, ev)
+
+
+def _start_fight(s: State, ev: list[Event], a: int) -> None:
+    n = s["n"]
+    alive = _alive(s)
+    fighters = [i for i in alive if i != a] if a == DUMMY else list(alive)
+    fighters.sort()
+    dice: list[list[int] | None] = [None] * n
+    asg: list[dict[str, Any] | None] = [None] * n
+    for seat in fighters:
+        dice[seat] = _roll(s)
+    s["fight"] = f = {"a": a, "f": fighters, "dice": dice, "asg": asg}
+    done_now = []
+    for seat in fighters:
+        role = _role(f, seat)
+        played = s["played"][seat]
+        stat = "hit" if role == ATTACK else "avo"
+        bud = _status(s, seat, stat) + sum(CROSS[c][role][1] for c in played)
+        usable = any(USABLE[c][role] for c in played)
+        asg[seat] = {
+            "v": list(dice[seat]),
+            "sets": [],
+            "open": None,
+            "bud": bud,
+            "gain": 0,
+            "spent": 0,
+            "done": not usable,
+        }
+        if not usable:
+            done_now.append(seat)
+    s["phase"] = ASSIGN
+    ev.append(
+        _ev(
+            "attack",
+            {
+                "round": s["round"],
+                "attacker": a,
+                "fighters": list(fighters),
+                "dice": [None if d is None else list(d) for d in dice],
+                "auto_done": done_now,
+            },
+        )
+    )
+    if all(asg[i]["done"] for i in fighters):
+        _resolve(s, ev)
+
+
+def _effects(s: State, seat: int, role: str) -> tuple[int, int]:
+    """(main, extra): attack (ATK, HP change) or defence (DEF, yin-yangs)."""
+    f = s["fight"]
+    asg = f["asg"][seat]
+    played = s["played"][seat]
+    if role == ATTACK:
+        main = _status(s, seat, "atk")
+        extra = 0
+        for c in played:
+            cr = CROSS[c][role]
+            main += cr[0]
+            extra += cr[2]
+        for slot, k, _d in asg["sets"]:
+            e = COMBOS[played[slot]][k].effect
+            main += e.atk
+            extra += e.hp
+        return main, extra
+    main = _status(s, seat, "def")
+    extra = 0
+    for c in played:
+        cr = CROSS[c][role]
+        main += cr[0]
+        extra += cr[2]
+    for slot, k, _d in asg["sets"]:
+        e = COMBOS[played[slot]][k].effect
+        main += e.def_
+        extra += e.yy
+    return main, extra
+
+
+def _resolve(s: State, ev: list[Event]) -> None:
+    """Fighting phase 5: the attacker's ATK against every defender's DEF."""
+    f = s["fight"]
+    a = f["a"]
+    hp = s["hp"]
+    if a == DUMMY:
+        # Rules for 2 players 2: the dummy's attack is its cards' initiative sum.
+        atk, heal = sum(INIT[c] for c in s["dummy"]), 0
+    else:
+        atk, heal = _effects(s, a, ATTACK)
+    s["nfight"] += 1
+    seq = s["nfight"]
+    shown = []
+    for seat in f["f"]:
+        asg = f["asg"][seat]
+        shown.append(
+            {
+                "seat": seat,
+                "values": list(asg["v"]),
+                "sets": [
+                    [slot, k, list(d), [asg["v"][i] for i in d]]
+                    for slot, k, d in asg["sets"]
+                ],
+                "spent": asg["spent"],
+            }
+        )
+    defenders = []
+    yy_total = 0
+    out = []
+    for seat in f["f"]:
+        if seat == a:
+            continue
+        dv, yy = _effects(s, seat, DEFEND)
+        dmg = max(0, atk - dv)
+        hp[seat] -= dmg
+        gone = hp[seat] <= 0
+        if gone:
+            s["elim"][seat] = seq
+            out.append(seat)
+        else:
+            # The yin-yang: no effect if the defender is eliminated.
+            yy_total += yy
+        defenders.append(
+            {
+                "seat": seat,
+                "defence": dv,
+                "yin_yang": yy,
+                "damage": dmg,
+                "hp": hp[seat],
+                "eliminated": gone,
+            }
+        )
+    attacker_hp = None
+    if a != DUMMY:
+        # HP effects and yin-yang damage never eliminate the attacker.
+        hp[a] = max(1, hp[a] + heal - yy_total)
+        attacker_hp = hp[a]
+    s["fight"] = None
+    ev.append(
+        _ev(
+            "fight",
+            {
+                "round": s["round"],
+                "attacker": a,
+                "attack": atk,
+                "attacker_hp_change": heal if a != DUMMY else 0,
+                "yin_yang_damage": yy_total if a != DUMMY else 0,
+                "attacker_hp": attacker_hp,
+                "assignments": shown,
+                "defenders": defenders,
+            },
+        )
+    )
+    for seat in out:
+        ev.append(_ev("eliminated", {"seat": seat, "hp": hp[seat]}))
+    if len(_alive(s)) <= 1:
+        _finish(s, ev, "last_standing" if _alive(s) else "all_eliminated")
+        return
+    s["oi"] += 1
+    _next_fight(s, ev)
+
+
+def _end_round(s: State, ev: list[Event]) -> None:
+    ev.append(_ev("round_end", {"round": s["round"], "hp": list(s["hp"])}))
+    if s["round"] >= ROUNDS:
+        _finish(s, ev, "rounds")
+        return
+    _new_round(s, ev)
+
+
+def _finish(s: State, ev: list[Event], reason: str) -> None:
+    n = s["n"]
+    hp = s["hp"]
+    elim = s["elim"]
+    # Survivors first (most HP), then the eliminated, last eliminated first; within
+    # one attack the one less far below 0 ranks higher (2 players, rule 4).
+    key = {
+        i: (0 if not elim[i] else 1, -elim[i] if elim[i] else 0, -hp[i])
+        for i in range(n)
+    }
+    ranked = sorted(range(n), key=lambda i: key[i])
+    placements = [0] * n
+    for pos, seat in enumerate(ranked):
+        if pos and key[seat] == key[ranked[pos - 1]]:
+            placements[seat] = placements[ranked[pos - 1]]
+        else:
+            placements[seat] = pos + 1
+    winners = [i for i in range(n) if placements[i] == 1]
+    s["result"] = {
+        "winners": winners,
+        "placements": placements,
+        "scores": {
+            "hp": list(hp),
+            "eliminated": [bool(e) for e in elim],
+        },
+        "reason": reason,
+    }
+    s["phase"] = OVER
+    s["fight"] = None
+    ev.append(_ev("game_over", {"winners": winners, "hp": list(hp), "reason": reason}))
+
+
+# ---------------------------------------------------------------------------
+# Decision handlers.
+
+
+def _h_pick(s: State, ev: list[Event], seat: int, aid: str) -> None:
+    ch = ARG[aid]
+    s["packs"][seat] = s["packs"][seat].replace(ch, "")
+    s["picks"][seat] = ch
+    ev.append(_ev("pick", {"seat": seat}, {str(seat): {"card": CODE[ch]}}))
+    if any(not p for p in s["picks"]):
+        return
+    n = s["n"]
+    for i in range(n):
+        s["hands"][i] += s["picks"][i]
+    # Learning phase 1-1: the rest passes to the player on the left (seat + 1).
+    packs = s["packs"]
+    s["packs"] = [packs[(i - 1) % n] for i in range(n)]
+    s["picks"] = [""] * n
+    s["turn"] += 1
+    ev.append(
+        _ev(
+            "draft_pass",
+            {"turn": s["turn"], "pack_size": len(s["packs"][0])},
+            {
+                str(i): {"pack": [CODE[c] for c in sorted(s["packs"][i])]}
+                for i in range(n)
+            },
+        )
+    )
+    if s["turn"] >= HAND:
+        _start_status(s, ev)
+
+
+def _h_play(s: State, ev: list[Event], seat: int, aid: str) -> None:
+    ch = ARG[aid]
+    s["hands"][seat] = s["hands"][seat].replace(ch, "")
+    s["commit"][seat] += ch
+    ev.append(
+        _ev(
+            "commit",
+            {"seat": seat, "count": len(s["commit"][seat])},
+            {str(seat): {"card": CODE[ch]}},
+        )
+    )
+    if all(len(s["commit"][i]) == PLAY for i in _alive(s)):
+        _reveal(s, ev)
+
+
+def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
+    f = s["fight"]
+    f["asg"] = f["asg"][:]
+    old = f["asg"][seat]
+    asg = dict(old)
+    f["asg"][seat] = asg
+    rolled = f["dice"][seat]
+    private: dict[str, Any] = {"step": aid}
+    if aid == "auto":
+        sets = proposal(s, seat)
+        checked = _check_assignment(
+            s["played"][seat], _role(f, seat), rolled, asg["bud"], sets
+        )
+        assert checked is not None  # proposal() only returns legal assignments
+        asg["v"], asg["sets"], asg["gain"], asg["spent"] = checked
+        asg["open"] = None
+        asg["done"] = True
+    elif aid == "done":
+        asg["done"] = True
+    elif aid == "reset":
+        asg["v"] = list(rolled)
+        asg["sets"] = []
+        asg["gain"] = asg["spent"] = 0
+    elif aid == "cancel":
+        op = asg["open"]
+        v = asg["v"][:]
+        for i in op[2]:
+            asg["spent"] -= abs(v[i] - rolled[i])
+            v[i] = rolled[i]
+        asg["v"] = v
+        asg["open"] = None
+    else:
+        kind, _, rest = aid.partition(":")
+        if kind == "set":
+            slot, k = rest.split(":")
+            asg["open"] = [int(slot), int(k), []]
+        elif kind == "die":
+            op = asg["open"]
+            asg["open"] = [op[0], op[1], op[2] + [int(rest)]]
+            _maybe_close(s, seat, asg)
+        else:  # up / down
+            i = int(rest)
+            v = asg["v"][:]
+            before = abs(v[i] - rolled[i])
+            v[i] += 1 if kind == "up" else -1
+            asg["spent"] += abs(v[i] - rolled[i]) - before
+            asg["v"] = v
+            asg["open"] = [asg["open"][0], asg["open"][1], list(asg["open"][2])]
+            _maybe_close(s, seat, asg)
+    if asg["done"]:
+        private["sets"] = [
+            [slot, k, list(d), [asg["v"][i] for i in d]] for slot, k, d in asg["sets"]
+        ]
+    ev.append(
+        _ev(
+            "assign",
+            {"seat": seat, "done": asg["done"]},
+            {str(seat): private},
+        )
+    )
+    if asg["done"] and all(f["asg"][i]["done"] for i in f["f"]):
+        _resolve(s, ev)
+
+
+_HANDLERS = {DRAFT: _h_pick, PLAYING: _h_play, ASSIGN: _h_assign}
+
+
+def _ids(s: State, seat: int) -> list[str]:
+    ph = s["phase"]
+    if ph == DRAFT:
+        if s["picks"][seat]:
+            return []
+        return [PICK_ID[c] for c in sorted(s["packs"][seat])]
+    if ph == PLAYING:
+        if s["elim"][seat] or len(s["commit"][seat]) >= PLAY:
+            return []
+        return [PLAY_ID[c] for c in sorted(s["hands"][seat])]
+    if ph == ASSIGN:
+        return _assign_ids(s, seat)
+    return []
+
+
+# ---------------------------------------------------------------------------
+# Configuration.
+
+
+def _validate(config: Any) -> dict[str, Any]:
+    if not isinstance(config, dict):
+        raise InvalidConfig(f"config must be a dict, not {type(config).__name__}")
+    unknown = sorted(str(k) for k in config if k not in _OPTIONS)
+    if unknown:
+        raise InvalidConfig(
+            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}"
+        )
+    players = config.get("players", 4)
+    if type(players) is not int or not 2 <= players <= 5:
+        raise InvalidConfig(f"Kung Fu (2019) is for 2 to 5 players, got {players!r}")
+    draft = config.get("draft", True)
+    if type(draft) is not bool:
+        raise InvalidConfig(f"draft must be true or false, got {draft!r}")
+    deck = config.get("deck")
+    if deck is not None:
+        if not isinstance(deck, list) or any(
+            type(c) is not str or c not in BY_CODE for c in deck
+        ):
+            raise InvalidConfig(
+                "deck must be a list of card codes, top first (e.g. 'c01')"
+            )
+        if len(set(deck)) != len(deck):
+            raise InvalidConfig("deck lists a card twice")
+        deck = list(deck)
+    dice = config.get("dice")
+    if dice is not None:
+        if not isinstance(dice, list) or any(
+            not isinstance(r, list)
+            or len(r) != DICE
+            or any(type(x) is not int or not 1 <= x <= 6 for x in r)
+            for r in dice
+        ):
+            raise InvalidConfig(
+                "dice must be a list of rolls, each a list of 7 values 1-6"
+            )
+        dice = [list(r) for r in dice]
+    else:
+        dice = []
+    return {"players": players, "draft": draft, "deck": deck, "dice": dice}
+
+
+# ---------------------------------------------------------------------------
+# The engine object.
+
+
+class KungFu2019Game:
+    """Kung Fu (2019), the dice game, behind the engine contract."""
+
+    id = "kungfu2019"
+    name = "Kung Fu (2019)"
+    min_players = 2
+    max_players = 5
+    rules_version = RULES_VERSION
+
+    def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """Normalized config (every option present) or InvalidConfig."""
+        return _validate(config)
+
+    def setup(self, config: dict[str, Any], seed: int) -> State:
+        """Shuffle the 74 cards and deal 10 to each player (the packs to draft)."""
+        cfg = _validate(config)
+        if type(seed) is not int:
+            raise InvalidConfig(f"seed must be an integer, got {seed!r}")
+        n = cfg["players"]
+        r = _rng.seed_state(seed)
+        top = "".join(BY_CODE[c] for c in cfg["deck"] or [])
+        rest = "".join(c for c in FULL_DECK if c not in top)
+        r, rest = _rng.shuffled(r, rest)
+        deck = rest + top[::-1]  # bottom -> top; the first listed is on top
+        dealt = []
+        for _ in range(n):  # ten cards each, seat 0 first, from the top
+            dealt.append(deck[-HAND:][::-1])
+            deck = deck[:-HAND]
+        s: State = {
+            "game": self.id,
+            "rules_version": RULES_VERSION,
+            "cfg": cfg,
+            "rng": r,
+            "n": n,
+            "phase": DRAFT,
+            "round": 0,
+            "turn": 0,
+            "deck": deck,
+            "packs": dealt if cfg["draft"] else [""] * n,
+            "picks": [""] * n,
+            "hands": [""] * n if cfg["draft"] else dealt,
+            "tracks": [[0] * 5 for _ in range(n)],
+            "hp": [0] * n,
+            "elim": [0] * n,
+            "nfight": 0,
+            "commit": [""] * n,
+            "played": [""] * n,
+            "dummy": "",
+            "order": [],
+            "oi": 0,
+            "fight": None,
+            "di": 0,
+            "result": None,
+        }
+        if not cfg["draft"]:
+            # The first-game option: the ten cards dealt are the hand.
+            _start_status(s, [])
+        return s
+
+    # -- queries -----------------------------------------------------------
+
+    def _check(self, state: Any) -> None:
+        if not isinstance(state, dict) or state.get("rules_version") != RULES_VERSION:
+            found = state.get("rules_version") if isinstance(state, dict) else None
+            raise GameError(
+                f"not a {self.id} state of rules version {RULES_VERSION} "
+                f"(got {found!r})"
+            )
+
+    def actors(self, state: State) -> list[int]:
+        """Every seat that still has to choose now (several at once); [] = over."""
+        ph = state["phase"]
+        n = state["n"]
+        if ph == DRAFT:
+            return [i for i in range(n) if not state["picks"][i]]
+        if ph == PLAYING:
+            elim = state["elim"]
+            commit = state["commit"]
+            return [i for i in range(n) if not elim[i] and len(commit[i]) < PLAY]
+        if ph == ASSIGN:
+            f = state["fight"]
+            return [i for i in f["f"] if not f["asg"][i]["done"]]
+        return []
+
+    def legal_action_ids(self, state: State, seat: int) -> list[str]:
+        """Fast path: just the ids, the first one being the timeout default."""
+        if type(seat) is not int or not 0 <= seat < state["n"]:
+            return []
+        return _ids(state, seat)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """The menu for ``seat`` ([] when it has no decision now)."""
+        return [
+            self._describe(state, seat, i) for i in self.legal_action_ids(state, seat)
+        ]
+
+    def _describe(self, state: State, seat: int, aid: str) -> Action:
+        kind, _, rest = aid.partition(":")
+        if kind in ("pick", "play"):
+            ch = BY_CODE[rest]
+            verb = "Keep" if kind == "pick" else "Play"
+            return {
+                "id": aid,
+                "type": kind,
+                "card": rest,
+                "label": f"{verb} {_label(ch)}",
+            }
+        if kind == "set":
+            slot, k = (int(x) for x in rest.split(":"))
+            ch = state["played"][seat][slot]
+            c = COMBOS[ch][k]
+            return {
+                "id": aid,
+                "type": "set",
+                "card": CODE[ch],
+                "slot": slot,
+                "combo": k,
+                "label": f"Assign dice to {NAME[ch]}: {c.label()} ({c.effect.label()})",
+            }
+        if kind in ("die", "up", "down"):
+            i = int(rest)
+            value = state["fight"]["asg"][seat]["v"][i]
+            label = {
+                "die": f"Put die {i + 1} (showing {value}) into the set",
+                "up": f"Spend a point: die {i + 1} from {value} to {value + 1}",
+                "down": f"Spend a point: die {i + 1} from {value} to {value - 1}",
+            }[kind]
+            return {"id": aid, "type": kind, "die": i, "label": label}
+        labels = {
+            "auto": "Use the best assignment and finish",
+            "done": "Finish with the dice as assigned",
+            "reset": "Start the assignment again from the roll",
+            "cancel": "Drop the set being built",
+        }
+        return {"id": aid, "type": aid, "label": labels[aid]}
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        r = state["result"]
+        if r is None:
+            return None
+        return {
+            "winners": list(r["winners"]),
+            "placements": list(r["placements"]),
+            "scores": {
+                "hp": list(r["scores"]["hp"]),
+                "eliminated": list(r["scores"]["eliminated"]),
+            },
+            "reason": r["reason"],
+        }
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == OVER
+
+    def timeout_action(self, state: State, seat: int) -> str:
+        """The documented default when ``seat``'s clock runs out: the first entry.
+
+        Draft: keep the lowest-numbered card of the pack; play: the hand's
+        lowest-numbered card; dice: the best assignment (``auto``).
+        """
+        ids = self.legal_action_ids(state, seat)
+        if not ids:
+            raise IllegalAction(f"seat {seat} has no decision to make now")
+        return ids[0]
+
+    # -- transitions ---------------------------------------------------------
+
+    def apply(
+        self, state: State, seat: int, action_id: str
+    ) -> tuple[State, list[Event]]:
+        """Apply one seat's decision; never mutates ``state``."""
+        if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
+            self._check(state)
+        if type(action_id) is not str:
+            raise IllegalAction(
+                f"malformed action {action_id!r}: an action is its string id, "
+                "e.g. 'pick:c01'"
+            )
+        ph = state["phase"]
+        if ph == OVER:
+            raise IllegalAction("the game is over; no more actions are accepted")
+        if type(seat) is not int or not 0 <= seat < state["n"]:
+            raise IllegalAction(f"no seat {seat!r} in this game")
+        ids = _ids(state, seat)
+        if not ids:
+            raise IllegalAction(
+                f"seat {seat} has no decision now (waiting for seats "
+                f"{self.actors(state)}: {PROMPTS[ph]})"
+            )
+        if action_id not in ids:
+            raise IllegalAction(
+                f"action {action_id!r} is not legal for seat {seat} in phase "
+                f"{ph!r} ({PROMPTS[ph]}); legal: " + ", ".join(ids)
+            )
+        s = self.clone(state)
+        ev: list[Event] = []
+        _HANDLERS[ph](s, ev, seat, action_id)
+        return s, ev
+
+    def clone(self, state: State) -> State:
+        """A copy the engine may mutate: the dict and the lists it edits in place.
+
+        The fight's per-seat records are replaced, never edited, and the fight
+        dict itself is copied, so this is all it takes.
+        """
+        s = state.copy()
+        s["packs"] = state["packs"][:]
+        s["picks"] = state["picks"][:]
+        s["hands"] = state["hands"][:]
+        s["hp"] = state["hp"][:]
+        s["elim"] = state["elim"][:]
+        s["commit"] = state["commit"][:]
+        f = state["fight"]
+        if f is not None:
+            s["fight"] = f.copy()
+        return s
+
+    # -- information ---------------------------------------------------------
+
+    def observe(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know now, built field by field from an allow-list.
+
+        Hidden from others: hands, packs, draft picks, the cards committed before
+        the reveal, an unfinished dice assignment, the deck order and the RNG.
+        Public: the status tracks and HP (the boards are on the table), hand and
+        pack sizes, who has chosen, the revealed plays, the dice rolled and every
+        finished fight.
+        """
+        n = state["n"]
+        if type(seat) is bool or (seat is not None and seat not in range(n)):
+            raise GameError(f"seat must be None or 0-{n - 1}, got {seat!r}")
+        ph = state["phase"]
+        me = seat is not None
+        draft = None
+        if ph == DRAFT:
+            draft = {
+                "turn": state["turn"],
+                "pack_sizes": [len(p) for p in state["packs"]],
+                "picked": [bool(p) for p in state["picks"]],
+                "pack": [CODE[c] for c in sorted(state["packs"][seat])] if me else None,
+                "pick": CODE[state["picks"][seat]]
+                if me and state["picks"][seat]
+                else None,
+            }
+        commit = None
+        if ph == PLAYING:
+            commit = {
+                "counts": [len(c) for c in state["commit"]],
+                "mine": [CODE[c] for c in state["commit"][seat]] if me else None,
+            }
+        fight = None
+        f = state["fight"]
+        if f is not None:
+            fight = {
+                "attacker": f["a"],
+                "fighters": list(f["f"]),
+                "dice": [None if d is None else list(d) for d in f["dice"]],
+                "done": [None if a is None else a["done"] for a in f["asg"]],
+                "mine": None,
+            }
+            if me and f["asg"][seat] is not None:
+                asg = f["asg"][seat]
+                fight["mine"] = {
+                    "role": _role(f, seat),
+                    "values": list(asg["v"]),
+                    "sets": [[slot, k, list(d)] for slot, k, d in asg["sets"]],
+                    "open": None
+                    if asg["open"] is None
+                    else [asg["open"][0], asg["open"][1], list(asg["open"][2])],
+                    "budget": asg["bud"] + asg["gain"],
+                    "spent": asg["spent"],
+                    "done": asg["done"],
+                }
+        played = state["played"]
+        tracks = state["tracks"]
+        return {
+            "game": self.id,
+            "rules_version": RULES_VERSION,
+            "seat": seat,
+            "players": n,
+            "phase": ph,
+            "prompt": PROMPTS[ph],
+            "round": state["round"],
+            "rounds": ROUNDS,
+            "actors": self.actors(state),
+            "hp": list(state["hp"]),
+            "eliminated": [bool(e) for e in state["elim"]],
+            "tracks": [dict(zip(STAT, t, strict=True)) for t in tracks],
+            "status": [{k: t[i] * STEP[k] for i, k in enumerate(STAT)} for t in tracks],
+            "hand": [CODE[c] for c in sorted(state["hands"][seat])] if me else None,
+            "hand_sizes": [len(h) for h in state["hands"]],
+            "deck_size": len(state["deck"]),
+            "draft": draft,
+            "commits": commit,
+            "played": [[CODE[c] for c in p] if p else None for p in played],
+            "dummy": [CODE[c] for c in state["dummy"]] if state["dummy"] else None,
+            "order": list(state["order"]),
+            "attack_index": state["oi"] if state["order"] else None,
+            "fight": fight,
+            "result": self.result(state),
+        }
+
+    def determinize(self, state: State, seat: int, rng_seed: int) -> State:
+        """A full state ``seat`` cannot tell apart from ``state`` right now.
+
+        Kept: everything in ``seat``'s observation. Re-dealt at random: the other
+        seats' hands, packs, draft picks and unrevealed committed cards, and the
+        deck. After the draft the other seats keep as many cards of each icon as
+        they had (their tracks are public). Other fighters' unfinished dice
+        assignments are reset to their rolls (a finished one keeps its sets: the
+        seat cannot see them either way and the outcome then stays legal). The
+        RNG is reseeded, so future rolls, ties and the dummy's cards are unknown.
+        """
+        s = self.clone(state)
+        n = s["n"]
+        others = [i for i in range(n) if i != seat]
+        r = _rng.seed_state(rng_seed)
+        if s["phase"] == DRAFT:
+            sizes = [
+                (len(s["hands"][i]), len(s["packs"][i]), len(s["picks"][i]))
+                for i in others
+            ]
+            pool = (
+                "".join(s["hands"][i] + s["packs"][i] + s["picks"][i] for i in others)
+                + s["deck"]
+            )
+            r, pool = _rng.shuffled(r, "".join(sorted(pool)))
+            for i, (h, p, k) in zip(others, sizes, strict=True):
+                s["hands"][i], pool = pool[:h], pool[h:]
+                s["packs"][i], pool = pool[:p], pool[p:]
+                s["picks"][i], pool = pool[:k], pool[k:]
+            s["deck"] = pool
+        else:
+            by_icon: list[list[str]] = [[] for _ in STAT]
+            need = []
+            for i in others:
+                hidden = s["hands"][i] + s["commit"][i]
+                counts = [0] * 5
+                for c in hidden:
+                    counts[ICON[c]] += 1
+                    by_icon[ICON[c]].append(c)
+                need.append(counts)
+            for c in s["deck"]:
+                by_icon[ICON[c]].append(c)
+            pools = []
+            for icon in range(5):
+                r, p = _rng.shuffled(r, "".join(sorted(by_icon[icon])))
+                pools.append(p)
+            for i, counts in zip(others, need, strict=True):
+                got = ""
+                for icon in range(5):
+                    got += pools[icon][: counts[icon]]
+                    pools[icon] = pools[icon][counts[icon] :]
+                r, got = _rng.shuffled(r, got)
+                k = len(s["commit"][i])
+                s["commit"][i], s["hands"][i] = got[:k], got[k:]
+            r, s["deck"] = _rng.shuffled(r, "".join(pools))
+            f = s["fight"]
+            if f is not None:
+                f["asg"] = f["asg"][:]
+                for i in f["f"]:
+                    a = f["asg"][i]
+                    if i != seat and not a["done"]:
+                        f["asg"][i] = dict(
+                            a,
+                            v=list(f["dice"][i]),
+                            sets=[],
+                            open=None,
+                            gain=0,
+                            spent=0,
+                        )
+        s["rng"] = r
+        return s

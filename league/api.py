@@ -29,13 +29,36 @@ from league.tournaments import services as tournament_services
 
 class LeagueAPIView(APIView):
     """League endpoints; ``LeagueError``s become ``{"code", "detail"}`` answers
-    through the project's API exception handler (``config.api``)."""
+    through the project's API exception handler (``config.api``).
+
+    The views share one shape (validate the body, find the season or
+    tournament of the URL, call one service, present the result), so the
+    steps live here and each view is its service call.
+    """
+
+    def valid(self, serializer_class) -> dict[str, Any]:
+        """The request body checked by ``serializer_class`` (400 with field errors)."""
+        serializer = serializer_class(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def season(self) -> Season:
+        """The season named by the URL's ``season_id`` (404 when there is none)."""
+        return get_object_or_404(
+            Season.objects.select_related("league"), pk=self.kwargs["season_id"]
+        )
+
+    def tournament(self) -> Tournament:
+        """The tournament named by the URL's ``slug`` (404 when there is none)."""
+        return get_object_or_404(Tournament, slug=self.kwargs["slug"])
 
 
-def _valid(serializer_class, request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+def _created(data: Any) -> Response:
+    return Response(data, status=status.HTTP_201_CREATED)
+
+
+def _match_created(match) -> Response:
+    return _created({"match": str(match.public_id), "context": match.context})
 
 
 def _page(request: Request) -> int | str:
@@ -76,9 +99,7 @@ class SeasonStandingsView(LeagueAPIView):
 
     @extend_schema(responses={200: dict})
     def get(self, request: Request, season_id: int) -> Response:
-        season = get_object_or_404(
-            Season.objects.select_related("league"), pk=season_id
-        )
+        season = self.season()
         return Response(
             {
                 "season": presenters.season(season),
@@ -111,26 +132,20 @@ class SeasonRegistrationView(LeagueAPIView):
 
     @extend_schema(request=RegistrationSerializer, responses={201: dict})
     def post(self, request: Request, season_id: int) -> Response:
-        data = _valid(RegistrationSerializer, request)
-        season = get_object_or_404(
-            Season.objects.select_related("league"), pk=season_id
-        )
+        data = self.valid(RegistrationSerializer)
         registration = services.season_register(
-            season=season,
+            season=self.season(),
             user=request.user,
             bot_id=data.get("bot_id"),
             game=data.get("game"),
         )
-        return Response(
-            presenters.registration(registration), status=status.HTTP_201_CREATED
-        )
+        return _created(presenters.registration(registration))
 
     @extend_schema(request=RegistrationSerializer, responses={200: dict})
     def delete(self, request: Request, season_id: int) -> Response:
-        data = _valid(RegistrationSerializer, request)
-        season = get_object_or_404(Season, pk=season_id)
+        data = self.valid(RegistrationSerializer)
         registration = services.season_withdraw(
-            season=season, user=request.user, bot_id=data.get("bot_id")
+            season=self.season(), user=request.user, bot_id=data.get("bot_id")
         )
         return Response(presenters.registration(registration))
 
@@ -153,36 +168,27 @@ class SeasonQueueView(LeagueAPIView):
 
     @extend_schema(responses={200: dict})
     def get(self, request: Request, season_id: int) -> Response:
-        season = get_object_or_404(Season, pk=season_id)
-        return Response(
-            [presenters.queue_entry(e) for e in selectors.season_queue(season=season)]
-        )
+        entries = selectors.season_queue(season=self.season())
+        return Response([presenters.queue_entry(e) for e in entries])
 
     @extend_schema(request=QueueSerializer, responses={201: dict, 202: dict})
     def post(self, request: Request, season_id: int) -> Response:
-        data = _valid(QueueSerializer, request)
-        season = get_object_or_404(
-            Season.objects.select_related("league"), pk=season_id
-        )
+        data = self.valid(QueueSerializer)
         match = services.season_queue_join(
-            season=season,
+            season=self.season(),
             user=request.user,
             players=data["players"],
             bot_id=data.get("bot_id"),
         )
         if match is None:
             return Response({"match": None}, status=status.HTTP_202_ACCEPTED)
-        return Response(
-            {"match": str(match.public_id), "context": match.context},
-            status=status.HTTP_201_CREATED,
-        )
+        return _match_created(match)
 
     @extend_schema(request=QueueSerializer, responses={200: dict})
     def delete(self, request: Request, season_id: int) -> Response:
-        data = _valid(QueueSerializer, request)
-        season = get_object_or_404(Season, pk=season_id)
+        data = self.valid(QueueSerializer)
         left = services.season_queue_leave(
-            season=season, user=request.user, bot_id=data.get("bot_id")
+            season=self.season(), user=request.user, bot_id=data.get("bot_id")
         )
         return Response({"left": left})
 
@@ -196,7 +202,7 @@ class RegistrationDecisionView(LeagueAPIView):
 
     @extend_schema(request=DecisionSerializer, responses={200: dict})
     def post(self, request: Request, registration_id: int) -> Response:
-        data = _valid(DecisionSerializer, request)
+        data = self.valid(DecisionSerializer)
         registration = services.registration_decide(
             registration_id=registration_id, by=request.user, approve=data["approve"]
         )
@@ -213,7 +219,7 @@ class LeagueInvitationView(LeagueAPIView):
 
     @extend_schema(request=InvitationSerializer, responses={201: dict})
     def post(self, request: Request, slug: str) -> Response:
-        data = _valid(InvitationSerializer, request)
+        data = self.valid(InvitationSerializer)
         league = selectors.league_by_slug(slug=slug)
         invitation = services.league_invite(
             league=league,
@@ -221,12 +227,11 @@ class LeagueInvitationView(LeagueAPIView):
             username=data.get("username"),
             bot_id=data.get("bot_id"),
         )
-        return Response(
+        return _created(
             {
                 "league": league.slug,
                 "participant": presenters.participant(invitation.participant),
-            },
-            status=status.HTTP_201_CREATED,
+            }
         )
 
 
@@ -248,13 +253,13 @@ class LeagueSeasonsView(LeagueAPIView):
 
     @extend_schema(request=SeasonDatesSerializer, responses={201: dict})
     def post(self, request: Request, slug: str) -> Response:
-        data = _valid(SeasonDatesSerializer, request)
+        data = self.valid(SeasonDatesSerializer)
         league = selectors.league_by_slug(slug=slug)
         create = (
             services.season_rollover if data.pop("rollover") else services.season_create
         )
         season = create(league=league, by=request.user, **data)
-        return Response(presenters.season(season), status=status.HTTP_201_CREATED)
+        return _created(presenters.season(season))
 
 
 class LeagueMatchSerializer(serializers.Serializer):
@@ -272,20 +277,14 @@ class SeasonMatchView(LeagueAPIView):
 
     @extend_schema(request=LeagueMatchSerializer, responses={201: dict})
     def post(self, request: Request, season_id: int) -> Response:
-        data = _valid(LeagueMatchSerializer, request)
-        season = get_object_or_404(
-            Season.objects.select_related("league"), pk=season_id
-        )
+        data = self.valid(LeagueMatchSerializer)
         match = services.league_match_create(
-            season=season,
+            season=self.season(),
             by=request.user,
             participant_ids=data["participants"],
             rated=data["rated"],
         )
-        return Response(
-            {"match": str(match.public_id), "context": match.context},
-            status=status.HTTP_201_CREATED,
-        )
+        return _match_created(match)
 
 
 # --- Ratings --------------------------------------------------------------------------
@@ -434,7 +433,7 @@ class TournamentListView(LeagueAPIView):
 
     @extend_schema(request=TournamentCreateSerializer, responses={201: dict})
     def post(self, request: Request) -> Response:
-        data = _valid(TournamentCreateSerializer, request)
+        data = self.valid(TournamentCreateSerializer)
         league = season = None
         if data.get("season"):
             season = Season.objects.filter(pk=data["season"]).first()
@@ -461,9 +460,7 @@ class TournamentListView(LeagueAPIView):
             starts_at=data.get("starts_at"),
             seeding=data["seeding"],
         )
-        return Response(
-            presenters.tournament(tournament), status=status.HTTP_201_CREATED
-        )
+        return _created(presenters.tournament(tournament))
 
 
 class TournamentDetailView(LeagueAPIView):
@@ -502,19 +499,17 @@ class TournamentEntryView(LeagueAPIView):
 
     @extend_schema(request=EntrySerializer, responses={201: dict})
     def post(self, request: Request, slug: str) -> Response:
-        data = _valid(EntrySerializer, request)
-        t = get_object_or_404(Tournament, slug=slug)
+        data = self.valid(EntrySerializer)
         entrant = tournament_services.tournament_enter(
-            tournament=t, user=request.user, bot_id=data.get("bot_id")
+            tournament=self.tournament(), user=request.user, bot_id=data.get("bot_id")
         )
-        return Response(presenters.entrant(entrant), status=status.HTTP_201_CREATED)
+        return _created(presenters.entrant(entrant))
 
     @extend_schema(request=EntrySerializer, responses={204: None})
     def delete(self, request: Request, slug: str) -> Response:
-        data = _valid(EntrySerializer, request)
-        t = get_object_or_404(Tournament, slug=slug)
+        data = self.valid(EntrySerializer)
         tournament_services.tournament_withdraw(
-            tournament=t, user=request.user, bot_id=data.get("bot_id")
+            tournament=self.tournament(), user=request.user, bot_id=data.get("bot_id")
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -537,23 +532,21 @@ class TournamentEntrantsView(LeagueAPIView):
 
     @extend_schema(request=OrganiserEntrantSerializer, responses={201: dict})
     def post(self, request: Request, slug: str) -> Response:
-        data = _valid(OrganiserEntrantSerializer, request)
-        t = get_object_or_404(Tournament, slug=slug)
+        data = self.valid(OrganiserEntrantSerializer)
         entrant = tournament_services.tournament_add_named_entrant(
-            tournament=t,
+            tournament=self.tournament(),
             by=request.user,
             username=data["username"],
             bot_id=data.get("bot_id"),
             builtin=data["builtin"],
         )
-        return Response(presenters.entrant(entrant), status=status.HTTP_201_CREATED)
+        return _created(presenters.entrant(entrant))
 
     @extend_schema(request=RemoveEntrantSerializer, responses={204: None})
     def delete(self, request: Request, slug: str) -> Response:
-        data = _valid(RemoveEntrantSerializer, request)
-        t = get_object_or_404(Tournament, slug=slug)
+        data = self.valid(RemoveEntrantSerializer)
         tournament_services.tournament_remove_entrant(
-            tournament=t, by=request.user, entrant_id=data["entrant"]
+            tournament=self.tournament(), by=request.user, entrant_id=data["entrant"]
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -572,9 +565,9 @@ class TournamentActionView(LeagueAPIView):
 
     @extend_schema(request=SeedSerializer, responses={200: dict})
     def post(self, request: Request, slug: str, action: str) -> Response:
-        t = get_object_or_404(Tournament, slug=slug)
+        t = self.tournament()
         if action == "seed":
-            data = _valid(SeedSerializer, request)
+            data = self.valid(SeedSerializer)
             entrants = tournament_services.tournament_seed(
                 tournament=t,
                 by=request.user,
@@ -600,7 +593,7 @@ class PairingVoidView(LeagueAPIView):
 
     @extend_schema(request=VoidSerializer, responses={200: dict})
     def post(self, request: Request, pairing_id: int) -> Response:
-        data = _valid(VoidSerializer, request)
+        data = self.valid(VoidSerializer)
         pairing = tournament_services.pairing_void(
             pairing_id=pairing_id, by=request.user, reason=data["reason"]
         )

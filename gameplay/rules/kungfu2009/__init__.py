@@ -1,0 +1,50 @@
+"""Kung Fu (Kuznia Gier, 2009), 4-8 players (3 as our variant): real-time trading.
+
+The package holds everything about this one game: the hit cards and the 52
+combination cards (:mod:`.cards`, the combinations are our design), the engine
+(:mod:`.engine`), the built-in strategies (:mod:`.strategies`: random trader,
+greedy collector, planner; the planner is the heuristic bot's strategy) and
+:data:`META`, which the platform reads through :func:`gameplay.rules.game_meta`.
+Bot matches run on the virtual clock of :mod:`gameplay.rules.ticks`.
+"""
+
+from __future__ import annotations
+
+from gameplay.rules.kungfu2009.engine import RULES_VERSION, KungFu2009Game
+from gameplay.rules.meta import GameMeta, TableOption
+
+__all__ = ["ENGINE", "META", "RULES_VERSION", "KungFu2009Game"]
+
+META = GameMeta(
+    publisher="Kuznia Gier, 2009",
+    summary=(
+        "Young adepts take their Kung Fu exam all at once: trade hit cards with "
+        "anyone at any moment, honestly or not quite, arrange them into a "
+        "combination and be the first to shout KUNG FU."
+    ),
+    table_options=(
+        TableOption(
+            "remove",
+            "Shorter game (2-2-1 removals)",
+            "int",
+            0,
+            min_value=0,
+            max_value=4,
+            help_text=(
+                "Each unit removes 2 easy, 2 normal and 1 difficult combination "
+                "before the game."
+            ),
+        ),
+        TableOption(
+            "severe",
+            "Severe punishment",
+            "bool",
+            False,
+            help_text="A wrong KUNG FU also costs one completed combination.",
+        ),
+    ),
+    heuristic="gameplay.rules.kungfu2009.strategies",
+)
+
+#: The engine class the registry instantiates (one shared, stateless instance).
+ENGINE = KungFu2009Game

@@ -1,0 +1,1329 @@
+"""Kung Fu (Kuznia Gier, 2009): the real-time trading game as a state machine.
+
+There are no turns. Every seat in play may act at any moment; the server (or, in
+bot matches, the virtual clock of :mod:`gameplay.rules.ticks`) stamps each intent
+and applies the intents one at a time in stamp order. The engine never reads a
+clock: rules that speak of time become explicit intents (an impasse vote) or table
+steps (checking a claim, the end of the match's time).
+
+Representation, chosen for speed and a lossless JSON round trip:
+
+* A hit card is one letter of ``STYLES`` (cards of one style are identical, so
+  they carry no ids). A hand is a string read left to right: its arrangement.
+* The hit pile is a string whose top card is the last character; the discard
+  pile (face up) a string.
+* Combination cards are codes (``E01``, ``N07``, ``D03``); each pile is a list of
+  codes, top last, with its face-up card in ``up``.
+* Offers are small dicts replaced, never edited, when they change; every list the
+  engine edits in place is copied by :meth:`KungFu2009Game.clone`.
+
+The pause: a "KUNG FU" claim puts the claimed cards on the table and the game in
+phase ``paused``. Nobody may act then (``actors`` is empty); trades, arrangements
+and votes are refused with the reason, and a claim that arrives during the pause
+(shouted at the same moment) queues behind the one being checked. The table (seat
+``None``) takes the one step that moves a pause on: ``check`` resolves the claim at
+the head of the queue. The server applies it once people have seen the cards, the
+tick driver at the next tick. Refilled cards stay unseen by their owners until play
+resumes.
+
+Every reading of an ambiguous rule is listed, with the rulebook words it reads,
+in ``docs/rules/kungfu2009.md``; comments here name the reading briefly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gameplay.rules import rng as _rng
+from gameplay.rules.base import Action, Event, State
+from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+from gameplay.rules.kungfu2009.cards import (
+    COMBINATIONS,
+    HIT_COUNTS,
+    LEVEL_ORDER,
+    LEVELS,
+    PILE_CODES,
+    STYLE_NAMES,
+    STYLES,
+    WILD,
+    matches,
+    removal,
+)
+
+RULES_VERSION = "kungfu2009-1"
+HAND = 5  # cards dealt, and the refill target after a completed combination
+MAX_OFFERS = 3  # open offers per seat (keeps menus and states small)
+MAX_SIDE = 5  # cards per side of one offer
+DEFAULT_IMPASSE_LIMIT = 5
+
+PLAY = "play"
+PAUSED = "paused"
+OVER = "over"
+
+PASS = "pass"
+CHECK = "check"
+END = "end"
+
+FULL_DECK = "".join(s * HIT_COUNTS[s] for s in STYLES)
+HITS = {code: c["hits"] for code, c in COMBINATIONS.items()}
+POINTS = {code: c["points"] for code, c in COMBINATIONS.items()}
+LEVEL_OF = {code: c["level"] for code, c in COMBINATIONS.items()}
+SIZE = {level: LEVELS[level][1] for level in LEVEL_ORDER}
+_STYLE_SET = frozenset(STYLES)
+
+CLAIM_ID = {lv: f"claim:{lv}" for lv in LEVEL_ORDER}
+FIT_ID = {lv: f"fit:{lv}" for lv in LEVEL_ORDER}
+GIVE_ID = {x: f"give:{x}" for x in STYLES}
+SAY_ID = {x: f"say:{x}" for x in STYLES}
+WANT_ID = {x: f"want:{x}" for x in STYLES}
+FORFEIT_ID = {code: f"forfeit:{code}" for code in COMBINATIONS}
+_MOVES: list[list[str]] = []
+_MOVE_ARG: dict[str, tuple[int, int]] = {}
+
+
+def _move_ids(n: int) -> list[str]:
+    """``move:i:j`` for a hand of ``n`` cards (card i moves to position j)."""
+    while len(_MOVES) <= n:
+        k = len(_MOVES)
+        ids = []
+        for i in range(k):
+            for j in range(k):
+                if i != j:
+                    arg = f"{i}:{j}"
+                    _MOVE_ARG[arg] = (i, j)
+                    ids.append("move:" + arg)
+        _MOVES.append(ids)
+    return _MOVES[n]
+
+
+_move_ids(12)
+_OPTIONS = ("players", "remove", "severe", "impasse_limit", "deck")
+
+
+def _validate(config: Any) -> dict[str, Any]:
+    if not isinstance(config, dict):
+        raise InvalidConfig(f"config must be a dict, got {type(config).__name__}")
+    unknown = sorted(set(config) - set(_OPTIONS))
+    if unknown:
+        raise InvalidConfig(
+            f"unknown option(s) {', '.join(map(str, unknown))}; "
+            f"allowed: {', '.join(_OPTIONS)}"
+        )
+    players = config.get("players", 4)
+    if type(players) is not int or not 3 <= players <= 8:
+        raise InvalidConfig(
+            f"players must be from 3 to 8 (4-8, 3 as our variant), got {players!r}"
+        )
+    # Our 3-player variant plays with two 2-2-1 removals (docs/rules/kungfu2009.md).
+    remove = config.get("remove", 2 if players == 3 else 0)
+    if type(remove) is not int or not 0 <= remove <= 7:
+        raise InvalidConfig(
+            f"remove must be from 0 to 7 units of the 2-2-1 removal, got {remove!r}"
+        )
+    severe = config.get("severe", False)
+    if type(severe) is not bool:
+        raise InvalidConfig(f"severe must be true or false, got {severe!r}")
+    limit = config.get("impasse_limit", DEFAULT_IMPASSE_LIMIT)
+    if type(limit) is not int or not 1 <= limit <= 50:
+        raise InvalidConfig(f"impasse_limit must be from 1 to 50, got {limit!r}")
+    deck = config.get("deck")
+    if deck is not None and (
+        not isinstance(deck, str) or sorted(deck) != sorted(FULL_DECK)
+    ):
+        raise InvalidConfig(
+            "deck must be a string of all 68 hit cards (16 each of T, M, C, R "
+            "and 4 D), top card first"
+        )
+    return {
+        "players": players,
+        "remove": remove,
+        "severe": severe,
+        "impasse_limit": limit,
+        "deck": deck,
+    }
+
+
+# ---------------------------------------------------------------------------
+# Small pure helpers.
+
+
+def _holds(hand: str, cards: str) -> bool:
+    """Does ``hand`` contain every card of ``cards`` (as a multiset)?"""
+    if len(cards) <= 1:
+        return not cards or cards in hand
+    return all(hand.count(c) >= cards.count(c) for c in set(cards))
+
+
+def _remove(hand: str, cards: str) -> str:
+    """``hand`` without ``cards``, taking the rightmost copies (the arranged
+    left part of a hand survives a trade)."""
+    for c in cards:
+        k = hand.rindex(c)
+        hand = hand[:k] + hand[k + 1 :]
+    return hand
+
+
+def can_fit(hand: str, hits: str) -> bool:
+    """Can the cards of ``hand`` realize ``hits`` (Dragons filling any gap)?"""
+    missing = 0
+    for c in set(hits):
+        short = hits.count(c) - hand.count(c)
+        if short > 0:
+            missing += short
+    return missing <= hand.count(WILD)
+
+
+def fit_order(hand: str, hits: str) -> str:
+    """``hand`` rearranged so that its first cards spell ``hits`` (Dragons last
+    resort), the rest kept in order. ``can_fit`` must hold."""
+    rest = hand
+    head = []
+    for h in hits:
+        k = rest.index(h) if h in rest else rest.index(WILD)
+        head.append(rest[k])
+        rest = rest[:k] + rest[k + 1 :]
+    return "".join(head) + rest
+
+
+def distance(hand: str, hits: str) -> int:
+    """Cards missing from ``hand`` to realize ``hits`` (Dragons fill gaps)."""
+    missing = 0
+    for c in set(hits):
+        short = hits.count(c) - hand.count(c)
+        if short > 0:
+            missing += short
+    return max(0, missing - hand.count(WILD))
+
+
+def _ev(type_: str, public: dict[str, Any], private: dict | None = None) -> Event:
+    return {"type": type_, "public": public, "private": private or {}}
+
+
+def _combo(code: str | None) -> dict[str, Any] | None:
+    return None if code is None else dict(COMBINATIONS[code])
+
+
+def _offer_public(o: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """An offer as ``viewer`` sees it: the real cards only to its giver, or to
+    everyone when it is played with open cards."""
+    shown = o["open"] or viewer == o["from"]
+    return {
+        "id": o["id"],
+        "from": o["from"],
+        "to": None if o["to"] < 0 else o["to"],
+        "declared": o["say"],
+        "want": o["want"],
+        "open": o["open"],
+        "declined": list(o["declined"]),
+        "cards": o["give"] if shown else None,
+    }
+
+
+def _offer_id(arg: str) -> int:
+    if not arg.isdigit() or not arg.isascii() or (len(arg) > 1 and arg[0] == "0"):
+        raise IllegalAction(f"malformed offer number {arg!r}")
+    return int(arg)
+
+
+def _find_offer(s: State, arg: str) -> dict[str, Any]:
+    n = _offer_id(arg)
+    for o in s["offers"]:
+        if o["id"] == n:
+            return o
+    if n >= s["next_offer"]:
+        raise IllegalAction(f"offer {n} was never made")
+    closed = s["closed"].get(arg)
+    why = f" ({closed})" if closed else " (closed earlier)"
+    raise IllegalAction(f"offer {n} is not open{why}")
+
+
+CLOSED_KEPT = 16  # reasons kept for the latest closed offers (error messages)
+
+
+def _close(s: State, oid: int, reason: str) -> None:
+    closed = s["closed"]  # a private copy (clone)
+    closed[str(oid)] = reason
+    if len(closed) > CLOSED_KEPT:
+        del closed[next(iter(closed))]
+
+
+# ---------------------------------------------------------------------------
+# Menus. The first entry of every menu is the documented timeout default.
+
+
+def _addressed(o: dict[str, Any], seat: int) -> bool:
+    return o["from"] != seat and (
+        o["to"] == seat or (o["to"] < 0 and seat not in o["declined"])
+    )
+
+
+def _target_ok(s: State, seat: int, to: int) -> bool:
+    out = s["out"]
+    if to < 0:
+        return any(not out[t] for t in range(s["n"]) if t != seat)
+    return to != seat and 0 <= to < s["n"] and not out[to]
+
+
+def _my_offers(s: State, seat: int) -> int:
+    return sum(1 for o in s["offers"] if o["from"] == seat)
+
+
+def _ids(s: State, seat: int) -> list[str]:
+    if s["phase"] != PLAY:
+        return []
+    if s["owe"][seat]:
+        won = sorted(s["won"][seat], key=lambda c: (POINTS[c], c))
+        return [FORFEIT_ID[c] for c in won]
+    if s["out"][seat]:
+        return []
+    hand = s["hands"][seat]
+    up = s["up"]
+    ids = [PASS]
+    for lv in LEVEL_ORDER:
+        if up[lv] is not None:
+            ids.append(CLAIM_ID[lv])
+    for lv in LEVEL_ORDER:
+        code = up[lv]
+        if code is not None:
+            hits = HITS[code]
+            if can_fit(hand, hits) and not matches(hand[: len(hits)], hits):
+                ids.append(FIT_ID[lv])
+    hands = s["hands"]
+    for o in s["offers"]:
+        if o["from"] == seat:
+            ids.append(f"withdraw:{o['id']}")
+        elif _addressed(o, seat):
+            if _holds(hand, o["want"]) and _holds(hands[o["from"]], o["give"]):
+                ids.append(f"accept:{o['id']}")
+            ids.append(f"decline:{o['id']}")
+    d = s["drafts"][seat]
+    if d is None:
+        if _my_offers(s, seat) < MAX_OFFERS:
+            out = s["out"]
+            targets = [f"to:{t}" for t in range(s["n"]) if t != seat and not out[t]]
+            if targets:
+                ids += targets
+                ids.append("to:all")
+    else:
+        give = d["give"]
+        if len(give) < MAX_SIDE:
+            for x in STYLES:
+                if hand.count(x) > give.count(x):
+                    ids.append(GIVE_ID[x])
+        if give and d["say"][-1] == give[-1]:
+            for y in STYLES:
+                if y != give[-1]:
+                    ids.append(SAY_ID[y])
+        if len(d["want"]) < MAX_SIDE:
+            for x in STYLES:
+                ids.append(WANT_ID[x])
+        if not d["open"]:
+            ids.append("open")
+        if _can_send(s, seat, d):
+            ids.append("send")
+        ids.append("cancel")
+    ids += _move_ids(len(hand))
+    ids.append("impasse:no" if s["votes"][seat] else "impasse")
+    return ids
+
+
+def _can_send(s: State, seat: int, d: dict[str, Any]) -> bool:
+    return (
+        bool(d["give"] or d["want"])
+        and _holds(s["hands"][seat], d["give"])
+        and _target_ok(s, seat, d["to"])
+        and _my_offers(s, seat) < MAX_OFFERS
+    )
+
+
+# ---------------------------------------------------------------------------
+# State changes (``s`` is always a private clone).
+
+
+def _draw(s: State, ev: list[Event], n: int) -> str:
+    """Take ``n`` cards from the hit pile, reshuffling the discards when it runs
+    out; fewer when both are empty."""
+    got = ""
+    while n > 0:
+        deck = s["deck"]
+        if not deck:
+            if not s["disc"]:
+                break
+            s["rng"], deck = _rng.shuffled(s["rng"], s["disc"])
+            s["disc"] = ""
+            ev.append(_ev("reshuffle", {"cards": len(deck)}))
+        k = min(n, len(deck))
+        got += deck[len(deck) - k :][::-1]
+        s["deck"] = deck[: len(deck) - k]
+        n -= k
+    return got
+
+
+def _void_offers_of(s: State, ev: list[Event], seat: int, reason: str) -> None:
+    """Close ``seat``'s offers it can no longer honour (its cards are gone)."""
+    hand = s["hands"][seat]
+    keep = []
+    for o in s["offers"]:
+        if o["from"] == seat and not _holds(hand, o["give"]):
+            _close(s, o["id"], reason)
+            ev.append(_ev("offer_void", {"offer": o["id"], "reason": reason}))
+        else:
+            keep.append(o)
+    if len(keep) != len(s["offers"]):
+        s["offers"] = keep
+
+
+def _leave_play(s: State, ev: list[Event], seat: int) -> None:
+    """A punished seat leaves play: its offers, offers to it and its vote go."""
+    keep = []
+    for o in s["offers"]:
+        if o["from"] == seat or o["to"] == seat:
+            reason = "its player is out of play"
+            _close(s, o["id"], reason)
+            ev.append(_ev("offer_void", {"offer": o["id"], "reason": reason}))
+        else:
+            keep.append(o)
+    s["offers"] = keep
+    s["drafts"][seat] = None
+    s["votes"][seat] = False
+
+
+def _refill(s: State, ev: list[Event], first: int) -> None:
+    """Every seat, ``first`` then the others in seat order, draws up to 5.
+
+    Cards of a seat's claim waiting on the table count as its cards (reading:
+    they were put down from the hand and may come back). The drawn cards stay
+    unseen (``fresh``) until play resumes.
+    """
+    n = s["n"]
+    pending = [0] * n
+    for c in s["claims"]:
+        pending[c["seat"]] += len(c["cards"])
+    hands = s["hands"]
+    for k in range(n):
+        t = (first + k) % n
+        need = HAND - len(hands[t]) - pending[t]
+        if need > 0:
+            got = _draw(s, ev, need)
+            if got:
+                hands[t] += got
+                s["fresh"][t] += len(got)
+                ev.append(_ev("draw", {"seat": t, "cards": len(got)}))
+
+
+def _settle_forfeit(s: State, ev: list[Event], seat: int, code: str, why: str) -> None:
+    won = s["won"][seat]
+    s["won"][seat] = [c for c in won if c != code]
+    s["box"] = s["box"] + [code]
+    s["owe"][seat] = False
+    ev.append(
+        _ev(
+            "forfeit",
+            {"seat": seat, "combination": _combo(code), "reason": why},
+        )
+    )
+
+
+def _return_to_play(s: State, ev: list[Event], seats: list[int]) -> None:
+    for t in seats:
+        if s["owe"][t]:
+            # Reading: a choice still pending when play resumes takes the default.
+            code = min(s["won"][t], key=lambda c: (POINTS[c], c))
+            _settle_forfeit(s, ev, t, code, "default")
+        if s["out"][t]:
+            s["out"][t] = False
+            ev.append(_ev("back_in_play", {"seat": t}))
+
+
+def _finish(s: State, ev: list[Event], reason: str) -> None:
+    # Cards of claims still waiting go back to their owners (card conservation).
+    for c in s["claims"]:
+        s["hands"][c["seat"]] = c["cards"] + s["hands"][c["seat"]]
+    s["claims"] = []
+    s["fresh"] = [0] * s["n"]
+    s["phase"] = OVER
+    s["result"] = _result(s, reason)
+    r = s["result"]
+    ev.append(
+        _ev(
+            "game_over",
+            {
+                "winners": r["winners"],
+                "placements": r["placements"],
+                "points": r["scores"]["points"],
+                "reason": reason,
+            },
+        )
+    )
+
+
+def _result(s: State, reason: str) -> dict[str, Any]:
+    n = s["n"]
+    points, diff, norm = [], [], []
+    for t in range(n):
+        won = s["won"][t]
+        points.append(sum(POINTS[c] for c in won))
+        diff.append(sum(1 for c in won if LEVEL_OF[c] == "difficult"))
+        norm.append(sum(1 for c in won if LEVEL_OF[c] == "normal"))
+    key = [(points[t], diff[t], norm[t]) for t in range(n)]
+    best = max(key)
+    winners = [t for t in range(n) if key[t] == best]
+    placements = [1 + sum(1 for u in range(n) if key[u] > key[t]) for t in range(n)]
+    return {
+        "winners": winners,
+        "placements": placements,
+        "scores": {
+            "points": points,
+            "difficult": diff,
+            "normal": norm,
+            "easy": [len(s["won"][t]) - diff[t] - norm[t] for t in range(n)],
+        },
+        "reason": reason,
+    }
+
+
+def _resume(s: State, ev: list[Event]) -> None:
+    """Play resumes: each seat now sees the cards it drew during the pause."""
+    s["phase"] = PLAY
+    private = {}
+    hands = s["hands"]
+    for t, k in enumerate(s["fresh"]):
+        if k:
+            private[str(t)] = {"cards": hands[t][len(hands[t]) - k :]}
+    s["fresh"] = [0] * s["n"]
+    ev.append(_ev("resume", {}, private))
+
+
+def _impasse(s: State, ev: list[Event]) -> None:
+    """Face-up combinations to the bottoms of their piles, three new ones."""
+    piles = dict(s["piles"])
+    up = dict(s["up"])
+    for lv in LEVEL_ORDER:
+        if up[lv] is not None:
+            pile = [up[lv]] + piles[lv]
+            up[lv] = pile[-1]
+            piles[lv] = pile[:-1]
+    s["piles"], s["up"] = piles, up
+    s["votes"] = [False] * s["n"]
+    s["impasses"] += 1
+    ev.append(
+        _ev(
+            "impasse",
+            {
+                "count": s["impasses"],
+                "face_up": {lv: _combo(up[lv]) for lv in LEVEL_ORDER},
+            },
+        )
+    )
+    if s["impasses"] >= s["cfg"]["impasse_limit"]:
+        # Our rule: the masters end an exam that is stuck (docs/rules/kungfu2009.md).
+        _finish(s, ev, "impasse_limit")
+
+
+def _maybe_impasse(s: State, ev: list[Event]) -> None:
+    out, votes = s["out"], s["votes"]
+    live = [t for t in range(s["n"]) if not out[t]]
+    if live and all(votes[t] for t in live):
+        _impasse(s, ev)
+
+
+def _check(s: State, ev: list[Event]) -> None:
+    """The table checks the claim at the head of the queue."""
+    claims = s["claims"]
+    c = claims.pop(0)
+    seat, lv, code, cards = c["seat"], c["level"], c["code"], c["cards"]
+    n = s["n"]
+    if s["up"][lv] != code:
+        # Reading: a claim on a combination taken meanwhile is void, not wrong.
+        s["hands"][seat] = cards + s["hands"][seat]
+        ev.append(
+            _ev(
+                "claim_void",
+                {"seat": seat, "level": lv, "code": code, "reason": "taken"},
+            )
+        )
+    elif matches(cards, HITS[code]):
+        s["disc"] += cards
+        s["won"][seat] = s["won"][seat] + [code]
+        ev.append(
+            _ev(
+                "claim_correct",
+                {
+                    "seat": seat,
+                    "combination": _combo(code),
+                    "cards": cards,
+                    "points": POINTS[code],
+                },
+            )
+        )
+        # Every other punished player is back in play (a combination was completed).
+        _return_to_play(s, ev, [t for t in range(n) if t != seat])
+        s["votes"] = [False] * n
+        s["impasses"] = 0
+        _refill(s, ev, seat)
+        pile = s["piles"][lv]
+        if pile:
+            new = pile[-1]
+            s["piles"] = {**s["piles"], lv: pile[:-1]}
+        else:
+            new = None
+        s["up"] = {**s["up"], lv: new}
+        ev.append(_ev("reveal", {"level": lv, "combination": _combo(new)}))
+        if new is None:
+            _finish(s, ev, "pile_completed")
+            return
+    else:
+        hand = s["hands"][seat]
+        lost = cards + hand
+        s["disc"] += lost
+        s["hands"][seat] = ""
+        s["fresh"][seat] = 0
+        s["out"][seat] = True
+        _leave_play(s, ev, seat)
+        owe = s["cfg"]["severe"] and bool(s["won"][seat])
+        s["owe"][seat] = owe
+        ev.append(
+            _ev(
+                "claim_wrong",
+                {
+                    "seat": seat,
+                    "combination": _combo(code),
+                    "cards": cards,
+                    "discarded": lost,
+                    "severe": owe,
+                },
+            )
+        )
+        if all(s["out"]):
+            # Our rule: nobody is left to complete a combination, so everyone is
+            # back in play with a fresh hand of 5.
+            ev.append(_ev("all_out", {}))
+            _return_to_play(s, ev, list(range(n)))
+            _refill(s, ev, seat)
+        else:
+            _maybe_impasse(s, ev)
+            if s["phase"] == OVER:
+                return
+    if not claims:
+        _resume(s, ev)
+
+
+# ---------------------------------------------------------------------------
+# Intent handlers: validate (raising before any change), then change ``s``.
+# Each takes the original state for validation and returns the new one.
+
+
+def _clone(state: State) -> State:
+    s = state.copy()
+    s["hands"] = state["hands"][:]
+    s["fresh"] = state["fresh"][:]
+    s["out"] = state["out"][:]
+    s["owe"] = state["owe"][:]
+    s["won"] = state["won"][:]
+    s["drafts"] = state["drafts"][:]
+    s["votes"] = state["votes"][:]
+    s["claims"] = state["claims"][:]
+    s["closed"] = state["closed"].copy()
+    return s
+
+
+def _need_draft(state: State, seat: int) -> dict[str, Any]:
+    d = state["drafts"][seat]
+    if d is None:
+        raise IllegalAction(
+            "no offer is being built: start one with 'to:<seat>' or 'to:all'"
+        )
+    return d
+
+
+def _h_to(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    if state["drafts"][seat] is not None:
+        raise IllegalAction("an offer is already being built: send or cancel it first")
+    if _my_offers(state, seat) >= MAX_OFFERS:
+        raise IllegalAction(
+            f"you have {MAX_OFFERS} open offers already: withdraw one first"
+        )
+    if arg == "all":
+        to = -1
+    else:
+        to = _offer_id(arg)
+        if to >= state["n"] or to == seat:
+            raise IllegalAction(f"seat {to} is not another seat at this table")
+    if not _target_ok(state, seat, to):
+        raise IllegalAction(
+            "nobody else is in play" if to < 0 else f"seat {to} is out of play"
+        )
+    s = _clone(state)
+    s["drafts"][seat] = {"to": to, "give": "", "say": "", "want": "", "open": False}
+    return s, [_ev("draft", {}, {str(seat): {"draft": dict(s["drafts"][seat])}})]
+
+
+def _draft_event(s: State, seat: int) -> list[Event]:
+    return [_ev("draft", {}, {str(seat): {"draft": dict(s["drafts"][seat])}})]
+
+
+def _h_give(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    d = _need_draft(state, seat)
+    if arg not in _STYLE_SET:
+        raise IllegalAction(f"unknown style {arg!r}; styles: {', '.join(STYLES)}")
+    if len(d["give"]) >= MAX_SIDE:
+        raise IllegalAction(f"an offer gives at most {MAX_SIDE} cards")
+    if state["hands"][seat].count(arg) <= d["give"].count(arg):
+        raise IllegalAction(f"you hold no other {STYLE_NAMES[arg]} card to give")
+    s = _clone(state)
+    s["drafts"][seat] = {**d, "give": d["give"] + arg, "say": d["say"] + arg}
+    return s, _draft_event(s, seat)
+
+
+def _h_say(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    d = _need_draft(state, seat)
+    if arg not in _STYLE_SET:
+        raise IllegalAction(f"unknown style {arg!r}; styles: {', '.join(STYLES)}")
+    give = d["give"]
+    if not give or d["say"][-1] != give[-1]:
+        raise IllegalAction("'say' names the last card given: give a card first")
+    if arg == give[-1]:
+        raise IllegalAction("that card is already declared as what it is")
+    s = _clone(state)
+    s["drafts"][seat] = {**d, "say": d["say"][:-1] + arg}
+    return s, _draft_event(s, seat)
+
+
+def _h_want(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    d = _need_draft(state, seat)
+    if arg not in _STYLE_SET:
+        raise IllegalAction(f"unknown style {arg!r}; styles: {', '.join(STYLES)}")
+    if len(d["want"]) >= MAX_SIDE:
+        raise IllegalAction(f"an offer asks for at most {MAX_SIDE} cards")
+    s = _clone(state)
+    s["drafts"][seat] = {**d, "want": d["want"] + arg}
+    return s, _draft_event(s, seat)
+
+
+def _h_open(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    d = _need_draft(state, seat)
+    if arg or d["open"]:
+        raise IllegalAction("the offer is already played with open cards")
+    s = _clone(state)
+    s["drafts"][seat] = {**d, "open": True}
+    return s, _draft_event(s, seat)
+
+
+def _h_send(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    d = _need_draft(state, seat)
+    if arg:
+        raise IllegalAction(f"malformed action 'send:{arg}'")
+    if not (d["give"] or d["want"]):
+        raise IllegalAction("an offer must give or ask for at least one card")
+    if not _holds(state["hands"][seat], d["give"]):
+        raise IllegalAction("you no longer hold the cards of this offer: cancel it")
+    if not _target_ok(state, seat, d["to"]):
+        raise IllegalAction("the offer's partner is out of play: cancel it")
+    if _my_offers(state, seat) >= MAX_OFFERS:
+        raise IllegalAction(f"you have {MAX_OFFERS} open offers already")
+    s = _clone(state)
+    oid = s["next_offer"]
+    s["next_offer"] = oid + 1
+    o = {
+        "id": oid,
+        "from": seat,
+        "to": d["to"],
+        "give": d["give"],
+        "say": d["say"],
+        "want": d["want"],
+        "open": d["open"],
+        "declined": [],
+    }
+    s["offers"] = s["offers"] + [o]
+    s["drafts"][seat] = None
+    pub = _offer_public(o, None)
+    return s, [_ev("offer", pub, {str(seat): {"cards": o["give"]}})]
+
+
+def _h_cancel(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    _need_draft(state, seat)
+    if arg:
+        raise IllegalAction(f"malformed action 'cancel:{arg}'")
+    s = _clone(state)
+    s["drafts"][seat] = None
+    return s, [_ev("draft", {}, {str(seat): {"draft": None}})]
+
+
+def _h_accept(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    o = _find_offer(state, arg)
+    if not _addressed(o, seat):
+        raise IllegalAction(f"offer {o['id']} is not addressed to seat {seat}")
+    hands = state["hands"]
+    if not _holds(hands[seat], o["want"]):
+        raise IllegalAction(
+            f"you do not hold the cards offer {o['id']} asks for ({o['want']})"
+        )
+    g = o["from"]
+    if not _holds(hands[g], o["give"]):  # pragma: no cover - voided on change
+        raise IllegalAction(f"seat {g} can no longer honour offer {o['id']}")
+    s = _clone(state)
+    hands = s["hands"]
+    hands[g] = _remove(hands[g], o["give"]) + o["want"]
+    hands[seat] = _remove(hands[seat], o["want"]) + o["give"]
+    s["offers"] = [x for x in s["offers"] if x is not o]
+    _close(s, o["id"], f"accepted by seat {seat}")
+    cheated = o["give"] != o["say"]
+    ev = [
+        _ev(
+            "trade",
+            {
+                "offer": o["id"],
+                "from": g,
+                "to": seat,
+                "declared": o["say"],
+                "want": o["want"],
+                "open": o["open"],
+            },
+            {
+                str(g): {"gave": o["give"], "received": o["want"]},
+                str(seat): {
+                    "received": o["give"],
+                    "declared": o["say"],
+                    "cheated": cheated,
+                    "gave": o["want"],
+                },
+            },
+        )
+    ]
+    _void_offers_of(s, ev, g, f"seat {g} traded the cards away")
+    _void_offers_of(s, ev, seat, f"seat {seat} traded the cards away")
+    return s, ev
+
+
+def _h_decline(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    o = _find_offer(state, arg)
+    if not _addressed(o, seat):
+        raise IllegalAction(
+            f"offer {o['id']} is not addressed to seat {seat}"
+            + (" (declined already)" if seat in o["declined"] else "")
+        )
+    s = _clone(state)
+    ev = [_ev("offer_declined", {"offer": o["id"], "seat": seat})]
+    declined = o["declined"] + [seat]
+    if o["to"] == seat or len(declined) >= s["n"] - 1:
+        # A direct offer declined, or an offer to all declined by everyone.
+        s["offers"] = [x for x in s["offers"] if x is not o]
+        _close(s, o["id"], f"declined by seat {seat}")
+        return s, ev
+    new = {**o, "declined": declined}
+    s["offers"] = [new if x is o else x for x in s["offers"]]
+    return s, ev
+
+
+def _h_withdraw(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    o = _find_offer(state, arg)
+    if o["from"] != seat:
+        raise IllegalAction(f"offer {o['id']} is seat {o['from']}'s, not yours")
+    s = _clone(state)
+    s["offers"] = [x for x in s["offers"] if x is not o]
+    _close(s, o["id"], f"withdrawn by seat {seat}")
+    return s, [_ev("offer_withdrawn", {"offer": o["id"], "seat": seat})]
+
+
+def _h_move(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    hand = state["hands"][seat]
+    if len(hand) >= len(_MOVES):
+        _move_ids(len(hand))
+    ij = _MOVE_ARG.get(arg)
+    if ij is None or ij[0] >= len(hand) or ij[1] >= len(hand):
+        raise IllegalAction(
+            f"malformed move {arg!r}: 'move:<from>:<to>' with positions 0-"
+            f"{len(hand) - 1} of your hand, different"
+        )
+    i, j = ij
+    card = hand[i]
+    rest = hand[:i] + hand[i + 1 :]
+    s = _clone(state)
+    s["hands"][seat] = rest[:j] + card + rest[j:]
+    return s, [_ev("arrange", {"seat": seat}, {str(seat): {"hand": s["hands"][seat]}})]
+
+
+def _h_fit(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    code = state["up"].get(arg) if arg in SIZE else None
+    if code is None:
+        raise IllegalAction(f"no face-up {arg!r} combination to arrange for")
+    hand = state["hands"][seat]
+    hits = HITS[code]
+    if not can_fit(hand, hits):
+        raise IllegalAction(f"your cards cannot make {code} ({hits})")
+    if matches(hand[: len(hits)], hits):
+        raise IllegalAction(f"your hand is already arranged for {code}")
+    s = _clone(state)
+    s["hands"][seat] = fit_order(hand, hits)
+    return s, [_ev("arrange", {"seat": seat}, {str(seat): {"hand": s["hands"][seat]}})]
+
+
+def _h_claim(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    code = state["up"].get(arg) if arg in SIZE else None
+    if code is None:
+        raise IllegalAction(f"no face-up {arg!r} combination to claim")
+    if any(c["seat"] == seat for c in state["claims"]):
+        raise IllegalAction("your KUNG FU is already waiting to be checked")
+    s = _clone(state)
+    hand = s["hands"][seat]
+    fresh = s["fresh"][seat]
+    seen, unseen = hand[: len(hand) - fresh], hand[len(hand) - fresh :]
+    k = SIZE[arg]
+    cards = seen[:k]
+    s["hands"][seat] = seen[k:] + unseen
+    queued = s["phase"] == PAUSED
+    s["claims"].append({"seat": seat, "level": arg, "code": code, "cards": cards})
+    s["phase"] = PAUSED
+    ev = [
+        _ev(
+            "claim",
+            {
+                "seat": seat,
+                "level": arg,
+                "code": code,
+                "cards": cards,
+                "queued": queued,
+                "position": len(s["claims"]),
+            },
+        )
+    ]
+    _void_offers_of(s, ev, seat, f"seat {seat} put the cards down for a claim")
+    return s, ev
+
+
+def _h_impasse(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    vote = arg == ""
+    if arg not in ("", "no"):
+        raise IllegalAction(f"malformed action 'impasse:{arg}'")
+    if state["votes"][seat] == vote:
+        raise IllegalAction(
+            "you already vote for an impasse" if vote else "you have not voted"
+        )
+    s = _clone(state)
+    s["votes"][seat] = vote
+    ev = [_ev("impasse_vote", {"seat": seat, "vote": vote})]
+    if vote:
+        _maybe_impasse(s, ev)
+    return s, ev
+
+
+_HANDLERS = {
+    "to": _h_to,
+    "give": _h_give,
+    "say": _h_say,
+    "want": _h_want,
+    "open": _h_open,
+    "send": _h_send,
+    "cancel": _h_cancel,
+    "accept": _h_accept,
+    "decline": _h_decline,
+    "withdraw": _h_withdraw,
+    "move": _h_move,
+    "fit": _h_fit,
+    "claim": _h_claim,
+    "impasse": _h_impasse,
+}
+
+
+# ---------------------------------------------------------------------------
+
+
+def _label(s: State, seat: int | None, aid: str) -> Action:
+    head, _, arg = aid.partition(":")
+    a: Action = {"id": aid, "type": head}
+    if aid == PASS:
+        a["label"] = "Do nothing for now"
+    elif aid == CHECK:
+        a["label"] = "Check the claim being shown"
+    elif aid == END:
+        a["label"] = "End the match (time is up)"
+    elif head in ("claim", "fit"):
+        code = s["up"][arg]
+        a.update(level=arg, code=code)
+        verb = "Shout KUNG FU for" if head == "claim" else "Arrange your hand for"
+        a["label"] = f"{verb} {arg} {code} ({COMBINATIONS[code]['label']})"
+    elif head in ("accept", "decline", "withdraw"):
+        o = next(x for x in s["offers"] if str(x["id"]) == arg)
+        a.update(offer=o["id"])
+        a["label"] = (
+            f"{head.capitalize()} offer {o['id']} from seat {o['from']}: gives "
+            f"{o['say'] or 'nothing'}, asks {o['want'] or 'nothing'}"
+        )
+    elif head == "to":
+        a["seat"] = None if arg == "all" else int(arg)
+        a["label"] = (
+            "Start an offer to everyone"
+            if arg == "all"
+            else f"Start an offer to seat {arg}"
+        )
+    elif head in ("give", "say", "want"):
+        a["style"] = arg
+        a["label"] = {
+            "give": f"Offer a {STYLE_NAMES[arg]} card",
+            "say": f"Declare that last card as a {STYLE_NAMES[arg]}",
+            "want": f"Ask for a {STYLE_NAMES[arg]} card",
+        }[head]
+    elif head == "open":
+        a["label"] = "Play this offer with open cards"
+    elif head == "send":
+        a["label"] = "Make the offer"
+    elif head == "cancel":
+        a["label"] = "Drop the offer being built"
+    elif head == "move":
+        i, j = _MOVE_ARG[arg]
+        a.update(**{"from": i, "to": j})
+        a["label"] = f"Move card {i + 1} to position {j + 1}"
+    elif head == "impasse":
+        a["vote"] = arg == ""
+        a["label"] = (
+            "Vote for an impasse" if arg == "" else "Take back your impasse vote"
+        )
+    elif head == "forfeit":
+        a["code"] = arg
+        a["label"] = f"Give up completed combination {arg} ({POINTS[arg]} points)"
+    else:  # pragma: no cover
+        a["label"] = aid
+    return a
+
+
+class KungFu2009Game:
+    """Kung Fu (Kuznia Gier, 2009): 4-8 players (3 as our variant), real time."""
+
+    id = "kungfu2009"
+    name = "Kung Fu (Kuznia Gier, 2009)"
+    min_players = 3
+    max_players = 8
+    rules_version = RULES_VERSION
+    #: Real time: every seat in ``actors`` may act at once, "pass" heads every
+    #: menu, and the table (seat None) checks claims. Drivers read this flag.
+    realtime = True
+
+    def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """Normalized config (every option present) or InvalidConfig."""
+        return _validate(config)
+
+    def setup(self, config: dict[str, Any], seed: int) -> State:
+        """Shuffle the piles, remove 2-2-1 units, deal 5 each, reveal three."""
+        cfg = _validate(config)
+        if type(seed) is not int:
+            raise InvalidConfig(f"seed must be an integer, got {seed!r}")
+        n = cfg["players"]
+        r = _rng.seed_state(seed)
+        if cfg["deck"] is not None:
+            deck = cfg["deck"][::-1]
+        else:
+            r, deck = _rng.shuffled(r, FULL_DECK)
+        piles: dict[str, list[str]] = {}
+        box: list[str] = []
+        up: dict[str, str | None] = {}
+        cut = removal(cfg["remove"])
+        for lv in LEVEL_ORDER:
+            codes = PILE_CODES[lv]
+            # Shuffle the pile's indices (at most 24, one character each).
+            r, order = _rng.shuffled(r, "".join(chr(65 + i) for i in range(len(codes))))
+            pile = [codes[ord(ch) - 65] for ch in order]
+            k = cut[lv]
+            box += pile[len(pile) - k :] if k else []
+            pile = pile[: len(pile) - k]
+            up[lv] = pile[-1]
+            piles[lv] = pile[:-1]
+        hands = [""] * n
+        for _ in range(HAND):
+            for t in range(n):
+                hands[t] += deck[-1]
+                deck = deck[:-1]
+        return {
+            "game": self.id,
+            "rules_version": RULES_VERSION,
+            "cfg": cfg,
+            "rng": r,
+            "n": n,
+            "hands": hands,
+            "fresh": [0] * n,
+            "out": [False] * n,
+            "owe": [False] * n,
+            "won": [[] for _ in range(n)],
+            "deck": deck,
+            "disc": "",
+            "piles": piles,
+            "up": up,
+            "box": sorted(box),
+            "offers": [],
+            "closed": {},
+            "drafts": [None] * n,
+            "next_offer": 1,
+            "votes": [False] * n,
+            "impasses": 0,
+            "claims": [],
+            "phase": PLAY,
+            "result": None,
+        }
+
+    # -- queries -----------------------------------------------------------
+
+    def _check_state(self, state: Any) -> None:
+        if not isinstance(state, dict) or state.get("rules_version") != RULES_VERSION:
+            found = state.get("rules_version") if isinstance(state, dict) else None
+            raise GameError(
+                f"not a {self.id} state of rules version {RULES_VERSION} "
+                f"(got {found!r})"
+            )
+
+    def actors(self, state: State) -> list[int]:
+        """Every seat that may act now: all seats in play, plus a punished seat
+        choosing the combination it loses; nobody while a claim is checked."""
+        if state["phase"] != PLAY:
+            return []
+        out, owe = state["out"], state["owe"]
+        return [t for t in range(state["n"]) if not out[t] or owe[t]]
+
+    def legal_action_ids(self, state: State, seat: int | None) -> list[str]:
+        """The seat's menu; seat None is the table (``check`` while paused,
+        ``end`` when the match's time is up)."""
+        if seat is None:
+            ph = state["phase"]
+            return [CHECK] if ph == PAUSED else [END] if ph == PLAY else []
+        if type(seat) is not int or not 0 <= seat < state["n"]:
+            return []
+        return _ids(state, seat)
+
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]:
+        return [_label(state, seat, a) for a in self.legal_action_ids(state, seat)]
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        r = state["result"]
+        if r is None:
+            return None
+        return {
+            "winners": list(r["winners"]),
+            "placements": list(r["placements"]),
+            "scores": {k: list(v) for k, v in r["scores"].items()},
+            "reason": r["reason"],
+        }
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == OVER
+
+    def timeout_action(self, state: State, seat: int) -> str:
+        """The first entry: "pass" (do nothing), or for a severe punishment the
+        completed combination worth least."""
+        ids = self.legal_action_ids(state, seat)
+        if not ids:
+            raise IllegalAction(f"seat {seat} has no decision to make now")
+        return ids[0]
+
+    # -- transitions ---------------------------------------------------------
+
+    def apply(
+        self, state: State, seat: int | None, action_id: str
+    ) -> tuple[State, list[Event]]:
+        """Apply one intent; never mutates ``state``.
+
+        Validation happens before any copy is made, so a refused intent costs
+        nothing and leaves the caller's state exactly as it was.
+        """
+        if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
+            self._check_state(state)
+        if type(action_id) is not str:
+            raise IllegalAction(
+                f"malformed intent {action_id!r}: an intent is its string id, "
+                "e.g. 'to:2' or 'claim:easy'"
+            )
+        phase = state["phase"]
+        if phase == OVER:
+            raise IllegalAction("the game is over; no more intents are accepted")
+        if seat is None:
+            return self._table(state, action_id)
+        if type(seat) is not int or not 0 <= seat < state["n"]:
+            raise IllegalAction(f"seat {seat!r} is not a seat at this table")
+        head, sep, arg = action_id.partition(":")
+        if sep and not arg:
+            raise IllegalAction(f"malformed intent {action_id!r}")
+        if phase == PAUSED and head != "claim":
+            who = state["claims"][0]["seat"]
+            raise IllegalAction(
+                f"the game is paused while seat {who}'s KUNG FU is checked: "
+                "no trading, arranging or voting until it resumes"
+            )
+        if state["owe"][seat]:
+            if head != "forfeit":
+                raise IllegalAction(
+                    "you are out of play: choose the completed combination you "
+                    "lose (severe punishment)"
+                )
+            if arg not in state["won"][seat]:
+                raise IllegalAction(f"you have no completed combination {arg!r}")
+            s = _clone(state)
+            ev: list[Event] = []
+            _settle_forfeit(s, ev, seat, arg, "chosen")
+            return s, ev
+        if state["out"][seat]:
+            raise IllegalAction(
+                f"seat {seat} is out of play (punished) until another player "
+                "completes a combination"
+            )
+        if action_id == PASS:
+            return state, []
+        handler = _HANDLERS.get(head)
+        if handler is None or (not arg and head not in _NO_ARG):
+            raise IllegalAction(
+                f"unknown intent {action_id!r}; intents: pass, to:<seat>|all, "
+                "give:<style>, say:<style>, want:<style>, open, send, cancel, "
+                "accept:<offer>, decline:<offer>, withdraw:<offer>, "
+                "move:<from>:<to>, fit:<level>, claim:<level>, impasse, impasse:no"
+            )
+        return handler(state, seat, arg)
+
+    def _table(self, state: State, action_id: str) -> tuple[State, list[Event]]:
+        """The table's own steps (the sequencer's, never a player's)."""
+        phase = state["phase"]
+        s = _clone(state)
+        ev: list[Event] = []
+        if action_id == CHECK and phase == PAUSED:
+            _check(s, ev)
+        elif action_id == END and phase == PLAY:
+            _finish(s, ev, "time")
+        else:
+            raise IllegalAction(
+                f"the table may not {action_id!r} now; table steps: "
+                + (", ".join(self.legal_action_ids(state, None)) or "none")
+            )
+        return s, ev
+
+    def clone(self, state: State) -> State:
+        """A copy the engine may mutate: the dict and the lists edited in place."""
+        return _clone(state)
+
+    # -- information ---------------------------------------------------------
+
+    def observe(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know now, built field by field from an allow-list.
+
+        Hidden: other hands (their sizes are public), the seat's own cards drawn
+        during a pause (until play resumes), other seats' offers being built,
+        the real cards of other seats' offers not played open, the order of the
+        hit pile and of the combination piles, the removed combinations, and the
+        RNG state. The discard pile is face up.
+        """
+        n = state["n"]
+        if type(seat) is bool or (
+            seat is not None and (type(seat) is not int or not 0 <= seat < n)
+        ):
+            raise GameError(f"seat must be None or 0-{n - 1}, got {seat!r}")
+        hands = state["hands"]
+        hand = None
+        unseen = 0
+        draft = None
+        if seat is not None:
+            h = hands[seat]
+            unseen = state["fresh"][seat]
+            hand = h[: len(h) - unseen]
+            d = state["drafts"][seat]
+            draft = None if d is None else dict(d)
+        disc = state["disc"]
+        up = state["up"]
+        won = state["won"]
+        return {
+            "game": self.id,
+            "rules_version": RULES_VERSION,
+            "seat": seat,
+            "players": n,
+            "phase": state["phase"],
+            "actors": self.actors(state),
+            "hand": hand,
+            "unseen": unseen,
+            "draft": draft,
+            "hand_sizes": [len(h) for h in hands],
+            "in_play": [not o for o in state["out"]],
+            "owes_forfeit": list(state["owe"]),
+            "face_up": {lv: _combo(up[lv]) for lv in LEVEL_ORDER},
+            "piles": {lv: len(state["piles"][lv]) for lv in LEVEL_ORDER},
+            "removed": len(state["box"]),
+            "deck": len(state["deck"]),
+            "discard": {x: disc.count(x) for x in STYLES},
+            "won": [list(w) for w in won],
+            "points": [sum(POINTS[c] for c in w) for w in won],
+            "offers": [_offer_public(o, seat) for o in state["offers"]],
+            "votes": list(state["votes"]),
+            "impasses": state["impasses"],
+            "impasse_limit": state["cfg"]["impasse_limit"],
+            "severe": state["cfg"]["severe"],
+            "claims": [dict(c) for c in state["claims"]],
+            "result": self.result(state),
+        }
+
+    def determinize(self, state: State, seat: int, rng_seed: int) -> State:
+        """A full state ``seat`` cannot tell apart from ``state`` right now.
+
+        Kept: everything in the seat's observation. Re-dealt at random: the other
+        hands (keeping the real cards of their open offers), the seat's unseen
+        cards, the hit pile, the combination piles' order together with the
+        removed cards; other seats' closed offers get real cards drawn from their
+        new hands, their drafts are dropped. The RNG is reseeded.
+        """
+        s = _clone(state)
+        r = _rng.seed_state(rng_seed)
+        n = s["n"]
+        hands = s["hands"]
+        keep = [""] * n
+        for o in s["offers"]:
+            t = o["from"]
+            if t != seat and o["open"]:
+                # The open cards must stay in that hand (the largest need counts).
+                need = keep[t]
+                for c in set(o["give"]):
+                    extra = o["give"].count(c) - need.count(c)
+                    if extra > 0:
+                        need += c * extra
+                keep[t] = need
+        pool = s["deck"]
+        sizes = [0] * n
+        for t in range(n):
+            if t == seat:
+                k = s["fresh"][t]
+                if k:
+                    pool += hands[t][len(hands[t]) - k :]
+                continue
+            rest = _remove(hands[t], keep[t])
+            sizes[t] = len(rest)
+            pool += rest
+        r, pool = _rng.shuffled(r, "".join(sorted(pool)))
+        for t in range(n):
+            if t == seat:
+                k = s["fresh"][t]
+                if k:
+                    hands[t] = hands[t][: len(hands[t]) - k] + pool[:k]
+                    pool = pool[k:]
+                continue
+            hands[t] = keep[t] + pool[: sizes[t]]
+            pool = pool[sizes[t] :]
+            s["drafts"][t] = None
+        s["deck"] = pool
+        offers = []
+        for o in s["offers"]:
+            if o["from"] != seat and not o["open"]:
+                h = hands[o["from"]]
+                r, mixed = _rng.shuffled(r, h)
+                o = {**o, "give": mixed[: len(o["give"])]}
+            offers.append(o)
+        s["offers"] = offers
+        # Combination piles: face-down cards and the box, re-split by counts.
+        hidden = sorted(s["box"] + [c for lv in LEVEL_ORDER for c in s["piles"][lv]])
+        r, order = _rng.shuffled(r, "".join(chr(48 + i) for i in range(len(hidden))))
+        mixed = [hidden[ord(ch) - 48] for ch in order]
+        piles: dict[str, list[str]] = {lv: [] for lv in LEVEL_ORDER}
+        box: list[str] = []
+        want = {lv: len(s["piles"][lv]) for lv in LEVEL_ORDER}
+        for code in mixed:
+            lv = LEVEL_OF[code]
+            if len(piles[lv]) < want[lv]:
+                piles[lv].append(code)
+            else:
+                box.append(code)
+        s["piles"] = piles
+        s["box"] = sorted(box)
+        s["rng"] = r
+        return s
+
+
+_NO_ARG = frozenset({"open", "send", "cancel", "impasse"})

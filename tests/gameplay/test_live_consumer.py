@@ -3,128 +3,42 @@
 from __future__ import annotations
 
 import asyncio
-import json
 
 import pytest
-from channels.db import database_sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth.models import AnonymousUser
 
-from gameplay import selectors
-from gameplay.models import Match, MatchAction, MatchStatus
-from gameplay.routing import websocket_urlpatterns
+from gameplay.models import MatchStatus
 from gameplay.rules import get_game, view_events
-from tests.gameplay.conftest import start_match
+from tests.gameplay.live import (
+    APP,
+    assert_frames_are_each_seats_view,
+    connect,
+    db_events_at,
+    db_match,
+    db_start,
+    next_reply,
+    play_two_seat_game,
+    receive,
+    wait_for_version,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-APP = URLRouter(websocket_urlpatterns)
-
-
-async def connect(match: Match, user) -> WebsocketCommunicator:
-    comm = WebsocketCommunicator(APP, f"/ws/match/{match.public_id}/")
-    comm.scope["user"] = user if user is not None else AnonymousUser()
-    connected, _ = await comm.connect()
-    assert connected
-    return comm
-
-
-async def receive(comm: WebsocketCommunicator, timeout: float = 5) -> dict:
-    return json.loads(await comm.receive_from(timeout=timeout))
-
-
-async def next_reply(comm: WebsocketCommunicator) -> dict:
-    """The next ack or error, skipping state frames (presence changes send some)."""
-    while True:
-        frame = await receive(comm)
-        if frame["type"] in ("ack", "error"):
-            return frame
-
-
-async def wait_for_version(comm, version: int, frames: list) -> dict:
-    while True:
-        frame = await receive(comm)
-        frames.append(frame)
-        if frame["type"] == "state" and frame["version"] >= version:
-            return frame
-
-
-@database_sync_to_async
-def db_start(users, **kwargs) -> Match:
-    return start_match(users, **kwargs)
-
-
-@database_sync_to_async
-def db_match(match_id: int) -> Match:
-    return Match.objects.prefetch_related("seats").get(pk=match_id)
-
-
-@database_sync_to_async
-def db_state_at(match: Match, version: int) -> dict:
-    return selectors.state_at(match=match, version=version)
-
-
-@database_sync_to_async
-def db_events_at(match: Match, version: int) -> list:
-    action = MatchAction.objects.filter(match=match, version=version).first()
-    return action.events if action else []
-
 
 async def test_two_players_play_a_full_game_and_nobody_sees_hidden_cards(players):
-    users = players[:2]
-    match = await db_start(users)
-    seats = [await connect(match, users[0]), await connect(match, users[1])]
-    spectator = await connect(match, players[4])
-    anonymous = await connect(match, None)
-    frames: dict[str, list] = {"0": [], "1": [], "spec": [], "anon": []}
-    current = [
-        await wait_for_version(c, 0, frames[str(i)]) for i, c in enumerate(seats)
-    ]
-    await wait_for_version(spectator, 0, frames["spec"])
-    await wait_for_version(anonymous, 0, frames["anon"])
-    engine = get_game("duelo")
-    version = 0
-    while current[0]["status"] == MatchStatus.ACTIVE:
-        actor = current[0]["actors"][0]
-        legal = current[actor]["legal"]
-        assert legal, "the acting seat must be offered its legal actions"
-        assert current[1 - actor]["legal"] == []
-        await seats[actor].send_json_to(
-            {"type": "act", "action": legal[0]["id"], "version": version}
-        )
-        version += 1
-        current = [
-            await wait_for_version(c, version, frames[str(i)])
-            for i, c in enumerate(seats)
-        ]
-        await wait_for_version(spectator, version, frames["spec"])
-        await wait_for_version(anonymous, version, frames["anon"])
-        assert version < 500
-    final = await db_match(match.pk)
-    assert final.status == MatchStatus.FINISHED
-    assert current[0]["result"]["winners"] == final.result["winners"]
-    assert current[0]["seed"] == str(final.seed)
-
+    match = await db_start(players[:2])
+    game = await play_two_seat_game(
+        match,
+        players[:2],
+        players[4],
+        choose=lambda legal: legal[0]["id"],
+        max_moves=500,
+    )
+    assert game.final.status == MatchStatus.FINISHED
+    assert game.last[0]["result"]["winners"] == game.final.result["winners"]
+    assert game.last[0]["seed"] == str(game.final.seed)
     # Every frame anyone received is exactly what the engine allows that seat.
-    for who, received in frames.items():
-        seat = int(who) if who in ("0", "1") else None
-        for frame in received:
-            if frame["type"] != "state":
-                continue
-            if frame["status"] == MatchStatus.FINISHED:
-                continue  # after the end everything may be revealed
-            state = await db_state_at(final, frame["version"])
-            assert frame["seat"] == seat
-            assert frame["view"] == engine.observe(state, seat)
-            events = await db_events_at(final, frame["version"])
-            if frame["events"]:
-                assert frame["events"] == view_events(events, seat)
-            if seat is None:
-                assert frame["legal"] == []
-                assert frame["view"]["hand"] is None
-    for comm in [*seats, spectator, anonymous]:
-        await comm.disconnect()
+    await assert_frames_are_each_seats_view(game, get_game("duelo"))
 
 
 async def test_errors_for_stale_illegal_malformed_and_out_of_turn(players):

@@ -52,6 +52,8 @@ _PACKAGES: dict[str, str] = {
 # something the game needs from live play is not built. Moving an id from here to
 # _PACKAGES is what "launching" a game means.
 _IN_DEVELOPMENT: dict[str, str] = {
+    # Real time: the live move path, page and tables are not built yet.
+    "kungfu2009": "gameplay.rules.kungfu2009",
     "kungfu2019": "gameplay.rules.kungfu2019",
 }
 _INSTANCES: dict[str, Game] = {}

@@ -38,6 +38,21 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
+def pick_seat(who: list[int], rnd: random.Random) -> int | None:
+    """The seat that acts next in a random playout.
+
+    Turn-based and simultaneous games: the first actor. Real-time games
+    (``GAME.realtime``: every seat in ``actors`` may act at any moment): one of
+    them at random, or None (the table's step, e.g. checking a claim) when
+    nobody may act and the game is not over.
+    """
+    if not getattr(GAME, "realtime", False):
+        return who[0]
+    if not who:
+        return None
+    return who[int(rnd.random() * len(who))]
+
+
 def random_games(players: int, seconds: float, seed: int) -> dict[str, float]:
     """Uniform random playouts through the public API, no observations.
 
@@ -48,6 +63,7 @@ def random_games(players: int, seconds: float, seed: int) -> dict[str, float]:
     actors = GAME.actors
     legal = GAME.legal_action_ids
     apply = GAME.apply
+    realtime = getattr(GAME, "realtime", False)
     config = {"players": players}
     games = steps = 0
     start = cpu()
@@ -58,9 +74,14 @@ def random_games(players: int, seconds: float, seed: int) -> dict[str, float]:
         state = GAME.setup(config, games)
         while True:
             who = actors(state)
-            if not who:
+            if realtime:
+                if not who and GAME.is_over(state):
+                    break
+                seat = pick_seat(who, rnd)
+            elif not who:
                 break
-            seat = who[0]
+            else:
+                seat = who[0]
             ids = legal(state, seat)
             state, _ = apply(state, seat, ids[int(rnd.random() * len(ids))])
             steps += 1
@@ -95,7 +116,7 @@ def sample_states(players: int, count: int, seed: int) -> list[dict[str, Any]]:
         game += 1
         while not GAME.is_over(state):
             out.append(state)
-            seat = GAME.actors(state)[0]  # the first of simultaneous actors
+            seat = pick_seat(GAME.actors(state), rnd)
             ids = GAME.legal_action_ids(state, seat)
             state, _ = GAME.apply(state, seat, rnd.choice(ids))
     return out[:count]
@@ -125,7 +146,7 @@ def act_observe(players: int, seconds: float) -> dict[str, float]:
     states = sample_states(players, 3000, 2)
     picks = []
     for s in states:
-        seat = GAME.actors(s)[0]
+        seat = pick_seat(GAME.actors(s), rnd)
         picks.append((s, seat, rnd.choice(GAME.legal_action_ids(s, seat))))
     apply = GAME.apply
     observe = GAME.observe
@@ -170,7 +191,7 @@ def determinize_rate(seconds: float, players: int = 4) -> float:
     deadline = start + seconds
     while cpu() < deadline:
         for i, s in enumerate(states):
-            det(s, GAME.actors(s)[0], i)
+            det(s, (GAME.actors(s) or [0])[0], i)
         n += len(states)
     return n / (cpu() - start)
 

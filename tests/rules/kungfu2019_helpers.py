@@ -1,0 +1,97 @@
+"""Helpers to build Kung Fu (2019) positions from stacked decks and stacked dice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gameplay.rules import get_game
+from gameplay.rules.kungfu2019 import cards as C
+from gameplay.rules.kungfu2019 import engine as E
+
+GAME = get_game("kungfu2019")
+
+State = dict[str, Any]
+
+
+def fillers(exclude: set[str], count: int) -> list[str]:
+    """``count`` card codes not in ``exclude`` (the highest codes first)."""
+    out = [c for c in reversed(E.CODES) if c not in exclude]
+    return out[:count]
+
+
+def deal(
+    hands: list[list[str]],
+    *,
+    dice: list[list[int]] | None = None,
+    dummy: list[str] | None = None,
+    seed: int = 7,
+) -> State:
+    """A no-draft game whose seat i is dealt ``hands[i]`` (padded to 10 cards).
+
+    The deck is stacked so that the deal gives exactly those hands (seat 0 first),
+    followed by ``dummy`` (the 2-player dummy's first three cards). ``dice`` are
+    the rolls, in the order the fighters roll (seat order, attack by attack).
+    """
+    used = {c for h in hands for c in h} | set(dummy or [])
+    pad = iter(fillers(used, 10 * len(hands)))
+    full = [h + [next(pad) for _ in range(10 - len(h))] for h in hands]
+    deck = [c for h in full for c in h] + list(dummy or [])
+    cfg = {"players": len(hands), "draft": False, "deck": deck, "dice": dice or []}
+    return GAME.setup(cfg, seed=seed)
+
+
+def commit(state: State, plays: list[list[str] | None]) -> tuple[State, list]:
+    """Every seat commits its three cards (one commit each), seat by seat."""
+    events: list = []
+    for seat, cards in enumerate(plays):
+        for code in cards or []:
+            state, ev = GAME.apply(state, seat, f"play:{code}")
+            events += ev
+    return state, events
+
+
+def act(state: State, seat: int, *ids: str) -> tuple[State, list]:
+    events: list = []
+    for aid in ids:
+        state, ev = GAME.apply(state, seat, aid)
+        events += ev
+    return state, events
+
+
+def finish_fight(state: State) -> tuple[State, list]:
+    """Every fighter still assigning finishes as it stands ("done"): one attack."""
+    events: list = []
+    count = state["nfight"]
+    while state["phase"] == E.ASSIGN and state["nfight"] == count:
+        seat = GAME.actors(state)[0]
+        ids = GAME.legal_action_ids(state, seat)
+        aid = "done" if "done" in ids else "cancel"
+        state, ev = GAME.apply(state, seat, aid)
+        events += ev
+    return state, events
+
+
+def of_type(events: list, type_: str) -> list[dict]:
+    return [e for e in events if e["type"] == type_]
+
+
+def combo(code: str, k: int) -> Any:
+    return C.COMBOS[code][k]
+
+
+def slot_of(state: State, seat: int, code: str) -> int:
+    return state["played"][seat].index(E.BY_CODE[code])
+
+
+def set_track(state: State, seat: int, stat: str, spaces: int) -> State:
+    """A copy of ``state`` with one status track moved (a test shortcut)."""
+    s = GAME.clone(state)
+    s["tracks"] = [t[:] for t in state["tracks"]]
+    s["tracks"][seat][E.STAT.index(stat)] = spaces
+    return s
+
+
+def set_hp(state: State, seat: int, hp: int) -> State:
+    s = GAME.clone(state)
+    s["hp"][seat] = hp
+    return s

@@ -94,6 +94,12 @@ def play_game(
     bots = {name: get_bot(name, **bot_options.get(name, {})) for name in set(lineup)}
     state = game.setup({**(config or {}), "players": players}, game_seed)
     steps = 0
+    if getattr(game, "realtime", False):
+        # Real time: every seat may act at once; the virtual clock decides.
+        from gameplay.rules.ticks import run
+
+        match = run(game, state, [bots[name] for name in lineup], game_seed)
+        state, steps = match.state, len(match.log)
     while not game.is_over(state):
         seat = game.actors(state)[0]
         ids = game.legal_action_ids(state, seat)

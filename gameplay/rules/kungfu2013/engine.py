@@ -106,6 +106,11 @@ PROMPTS = {
 
 KEY = ("0", "1")  # seat -> key of an event's private part
 
+# Where a helper appends its events: a list, or None in an in-place playout
+# (``apply_in_place``), where nobody reads them and none are built. The rules
+# are the same code either way; only the event dicts are skipped.
+Events = list[Event] | None
+
 
 def view(ch: str) -> dict[str, Any]:
     """A card as observations and events show it (a fresh dict)."""
@@ -199,12 +204,16 @@ BLOCK_ID = {ch: f"block:{CODE[ch]}" for ch in BLUE_DECK}
 PAY_ID = {ch: f"pay:{CODE[ch]}" for ch in ALPHABET}
 TARGET_ID = {ch: f"target:{CODE[ch]}" for ch in ALPHABET}
 ARG = {aid: BY_CODE.get(aid.split(":", 1)[1]) for aid in ACTION_INFO}
+_ATTACK_ID_OF = ATTACK_ID.__getitem__
+_BLOCK_ID_OF = BLOCK_ID.__getitem__
 
 _OPTIONS = ("players", "start", "life", "max_rounds", "red_deck", "blue_deck")
 
 
 _NO_BLUE = str.maketrans("", "", BLUE_DECK)
 _NO_RED = str.maketrans("", "", RED_DECK)
+_BLUE_BYTES = BLUE_DECK.encode()
+_RED_BYTES = RED_DECK.encode()
 
 
 def _reds(hand: str) -> str:
@@ -216,65 +225,149 @@ def _blues(hand: str) -> str:
 
 
 def _has_red(hand: str) -> bool:
-    return bool(hand) and min(hand) < FIRST_BLUE
+    # Every character is red or blue: stripping the blues leaves something iff
+    # a red is left (one C loop, far cheaper than min() over the hand).
+    return bool(hand.strip(BLUE_DECK))
 
 
 def _has_blue(hand: str) -> bool:
-    return bool(hand) and max(hand) >= FIRST_BLUE
+    return bool(hand.strip(RED_DECK))
+
+
+def _nred(hand: str) -> int:
+    """How many red cards ``hand`` holds."""
+    return len(hand.encode().translate(None, _BLUE_BYTES))
 
 
 def _can_draw(s: State) -> bool:
     return bool(s["rdeck"] or s["bdeck"] or s["rdisc"] or s["bdisc"])
 
 
+_COIN_SUM: dict[str, int] = {}
+
+
 def _coins(front: str) -> int:
-    return sum(COINS[c] for c in front)
+    n = _COIN_SUM.get(front)
+    if n is None:
+        if len(_COIN_SUM) > _CACHE_LIMIT:
+            _COIN_SUM.clear()
+        n = _COIN_SUM[front] = sum(COINS[c] for c in front)
+    return n
 
 
 # ---------------------------------------------------------------------------
 # Menus: the first entry of every menu is the documented timeout default.
+#
+# Menus are tuples cached by what they depend on (a hand, a row of coin cards):
+# menus are asked for twice a step (the caller's menu, then apply's check) and a
+# hand often stays the same for several decisions. Each cache is cleared when it
+# grows past ``_CACHE_LIMIT`` entries, so memory stays bounded in long runs.
+
+_CACHE_LIMIT = 50_000
+_DRAW_RED_FIRST = ("draw:red", "draw:blue")
+_DRAW_BLUE_FIRST = ("draw:blue", "draw:red")
+_FIXED = {
+    INITIATIVE: ("initiative:keep", "initiative:pass"),
+    FACE: ("face:up", "face:down"),
+    EFFECT_PHASE: ("effect:skip", "effect:use"),
+    REWARD: ("reward:draw", "reward:initiative"),
+}
+_ATTACK_MENU: dict[str, tuple[str, ...]] = {}
+_BLOCK_MENU: dict[tuple[str, int], tuple[str, ...]] = {}
+_PAY_MENU: dict[str, tuple[str, ...]] = {}
+_TARGET_MENU: dict[str, tuple[str, ...]] = {}
 
 
-def _ids(s: State) -> list[str]:
-    ph = s["phase"]
-    a = s["actor"]
-    if ph == DRAW:
-        # Default: the colour you hold fewer of (ties: blue, the cautious colour).
-        hand = s["hands"][a]
-        r = len(_reds(hand))
-        if r < len(hand) - r:
-            return ["draw:red", "draw:blue"]
-        return ["draw:blue", "draw:red"]
-    if ph == INITIATIVE:
-        return ["initiative:keep", "initiative:pass"]
-    if ph == ATTACK:
-        return [ATTACK_ID[c] for c in sorted(_reds(s["hands"][a]))]
-    if ph == FACE:
-        return ["face:up", "face:down"]
-    if ph == BLOCK:
-        blues = sorted(_blues(s["hands"][a]))
-        b = s["b"]
-        if b["face"] == "u":
+def _menu_draw(s: State) -> tuple[str, ...]:
+    # Default: the colour you hold fewer of (ties: blue, the cautious colour).
+    hand = s["hands"][s["actor"]]
+    if 2 * _nred(hand) < len(hand):
+        return _DRAW_RED_FIRST
+    return _DRAW_BLUE_FIRST
+
+
+def _menu_attack(s: State) -> tuple[str, ...]:
+    hand = s["hands"][s["actor"]]
+    menu = _ATTACK_MENU.get(hand)
+    if menu is None:
+        if len(_ATTACK_MENU) > _CACHE_LIMIT:
+            _ATTACK_MENU.clear()
+        menu = _ATTACK_MENU[hand] = tuple(map(_ATTACK_ID_OF, sorted(_reds(hand))))
+    return menu
+
+
+def _menu_block(s: State) -> tuple[str, ...]:
+    hand = s["hands"][s["actor"]]
+    b = s["b"]
+    need = VALUE[b["ac"]] if b["face"] == "u" else -1
+    key = (hand, need)
+    menu = _BLOCK_MENU.get(key)
+    if menu is None:
+        if len(_BLOCK_MENU) > _CACHE_LIMIT:
+            _BLOCK_MENU.clear()
+        blues = sorted(_blues(hand))
+        if need >= 0:
             # Default: the weakest block that still stops the face-up attack at
-            # its printed value, else the weakest block.
-            need = VALUE[b["ac"]]
-            stop = [c for c in blues if VALUE[c] >= need]
-            if stop:
-                first = stop[0]
-                blues.remove(first)
-                blues.insert(0, first)
-        return [BLOCK_ID[c] for c in blues]
-    if ph == EFFECT_PHASE:
-        return ["effect:skip", "effect:use"]
-    if ph == PAY:
-        front = sorted(s["front"][a], key=lambda c: (COINS[c], c))
-        return [PAY_ID[c] for c in front]
-    if ph == TARGET:
-        front = sorted(s["front"][1 - a], key=lambda c: (-COINS[c], c))
-        return [TARGET_ID[c] for c in front]
-    if ph == REWARD:
-        return ["reward:draw", "reward:initiative"]
-    return []
+            # its printed value, else the weakest block (a colour's characters
+            # run in value order, so the first one found is the weakest).
+            for i, c in enumerate(blues):
+                if VALUE[c] >= need:
+                    if i:
+                        del blues[i]
+                        blues.insert(0, c)
+                    break
+        menu = _BLOCK_MENU[key] = tuple(map(_BLOCK_ID_OF, blues))
+    return menu
+
+
+def _menu_pay(s: State) -> tuple[str, ...]:
+    front = s["front"][s["actor"]]
+    menu = _PAY_MENU.get(front)
+    if menu is None:
+        if len(_PAY_MENU) > _CACHE_LIMIT:
+            _PAY_MENU.clear()
+        menu = _PAY_MENU[front] = tuple(
+            PAY_ID[c] for c in sorted(front, key=lambda c: (COINS[c], c))
+        )
+    return menu
+
+
+def _menu_target(s: State) -> tuple[str, ...]:
+    front = s["front"][1 - s["actor"]]
+    menu = _TARGET_MENU.get(front)
+    if menu is None:
+        if len(_TARGET_MENU) > _CACHE_LIMIT:
+            _TARGET_MENU.clear()
+        menu = _TARGET_MENU[front] = tuple(
+            TARGET_ID[c] for c in sorted(front, key=lambda c: (-COINS[c], c))
+        )
+    return menu
+
+
+def _menu_fixed(s: State) -> tuple[str, ...]:
+    return _FIXED[s["phase"]]
+
+
+def _menu_none(s: State) -> tuple[str, ...]:
+    return ()
+
+
+_MENUS = {
+    DRAW: _menu_draw,
+    INITIATIVE: _menu_fixed,
+    ATTACK: _menu_attack,
+    FACE: _menu_fixed,
+    BLOCK: _menu_block,
+    EFFECT_PHASE: _menu_fixed,
+    PAY: _menu_pay,
+    TARGET: _menu_target,
+    REWARD: _menu_fixed,
+    OVER: _menu_none,
+}
+
+
+def _ids(s: State) -> tuple[str, ...]:
+    return _MENUS[s["phase"]](s)
 
 
 # ---------------------------------------------------------------------------
@@ -285,7 +378,7 @@ def _ev(type_: str, public: dict[str, Any], private: dict | None = None) -> Even
     return {"type": type_, "public": public, "private": private or {}}
 
 
-def _draw_one(s: State, ev: list[Event], seat: int, colour: str) -> None:
+def _draw_one(s: State, ev: Events, seat: int, colour: str) -> None:
     """Draw one card from ``colour``'s deck (reshuffling its discard pile if empty)."""
     dk = "rdeck" if colour == "red" else "bdeck"
     deck = s[dk]
@@ -296,17 +389,19 @@ def _draw_one(s: State, ev: list[Event], seat: int, colour: str) -> None:
             return
         s["rng"], deck = _rng.shuffled(s["rng"], pile)
         s[dp] = ""
-        ev.append(_ev("reshuffle", {"deck": colour, "cards": len(deck)}))
+        if ev is not None:
+            ev.append(_ev("reshuffle", {"deck": colour, "cards": len(deck)}))
     card = deck[-1]
     s[dk] = deck[:-1]
     s["hands"][seat] += card
-    ev.append(
-        _ev(
-            "draw",
-            {"seat": seat, "deck": colour},
-            {KEY[seat]: {"card": view(card)}},
+    if ev is not None:
+        ev.append(
+            _ev(
+                "draw",
+                {"seat": seat, "deck": colour},
+                {KEY[seat]: {"card": view(card)}},
+            )
         )
-    )
 
 
 def _discard(s: State, card: str) -> None:
@@ -316,15 +411,16 @@ def _discard(s: State, card: str) -> None:
         s["bdisc"] += card
 
 
-def _change_initiative(s: State, ev: list[Event], reason: str) -> None:
+def _change_initiative(s: State, ev: Events, reason: str) -> None:
     """The initiative passes; the new defender draws three (pushed as a task)."""
     old = s["init"]
     s["init"] = 1 - old
-    ev.append(_ev("initiative", {"from": old, "to": 1 - old, "reason": reason}))
+    if ev is not None:
+        ev.append(_ev("initiative", {"from": old, "to": 1 - old, "reason": reason}))
     s["todo"].append(["draw", old, 3])
 
 
-def _finish(s: State, ev: list[Event], reason: str) -> None:
+def _finish(s: State, ev: Events, reason: str) -> None:
     life = s["life"]
     if life[0] == life[1]:
         winners, placements = [0, 1], [1, 1]
@@ -340,12 +436,13 @@ def _finish(s: State, ev: list[Event], reason: str) -> None:
     s["phase"] = OVER
     s["actor"] = -1
     s["todo"] = []
-    ev.append(
-        _ev(
-            "game_over",
-            {"winners": winners, "life": list(life), "reason": reason},
+    if ev is not None:
+        ev.append(
+            _ev(
+                "game_over",
+                {"winners": winners, "life": list(life), "reason": reason},
+            )
         )
-    )
 
 
 def _new_battle(attacker: int) -> dict[str, Any]:
@@ -365,7 +462,7 @@ def _new_battle(attacker: int) -> dict[str, Any]:
     }
 
 
-def _resolve_effect(s: State, ev: list[Event], seat: int, effect: str) -> None:
+def _resolve_effect(s: State, ev: Events, seat: int, effect: str) -> None:
     """One effect, at once (pushing a task when it needs decisions)."""
     opp = 1 - seat
     if effect == "draw3":
@@ -375,7 +472,8 @@ def _resolve_effect(s: State, ev: list[Event], seat: int, effect: str) -> None:
         # Reading: life comes from the 20-token supply (tokens lost so far).
         gain = min(2, LIFE_TOKENS - life[0] - life[1])
         life[seat] += gain
-        ev.append(_ev("heal", {"seat": seat, "gain": gain, "life": life[seat]}))
+        if ev is not None:
+            ev.append(_ev("heal", {"seat": seat, "gain": gain, "life": life[seat]}))
     elif effect == "discard2":
         hand = s["hands"][opp]
         gone = []
@@ -386,9 +484,11 @@ def _resolve_effect(s: State, ev: list[Event], seat: int, effect: str) -> None:
             card = hand[j]
             hand = hand[:j] + hand[j + 1 :]
             _discard(s, card)
-            gone.append(view(card))
+            if ev is not None:
+                gone.append(view(card))
         s["hands"][opp] = hand
-        ev.append(_ev("hand_discard", {"seat": opp, "cards": gone}))
+        if ev is not None:
+            ev.append(_ev("hand_discard", {"seat": opp, "cards": gone}))
     elif effect == "break_coin":
         front = s["front"][opp]
         if len(front) > 1:
@@ -396,30 +496,35 @@ def _resolve_effect(s: State, ev: list[Event], seat: int, effect: str) -> None:
         elif front:
             _break_coin(s, ev, opp, front)
         else:
-            ev.append(_ev("effect_ignored", {"seat": seat, "effect": effect}))
+            if ev is not None:
+                ev.append(_ev("effect_ignored", {"seat": seat, "effect": effect}))
     elif effect == "no_block":
         s["noblk"][opp] = s["round"] + 1
-        ev.append(_ev("no_block", {"seat": opp, "round": s["round"] + 1}))
+        if ev is not None:
+            ev.append(_ev("no_block", {"seat": opp, "round": s["round"] + 1}))
     elif effect == "nullify":
         b = s["b"]
         if b["bc"]:
             b["null"] = card = b["bc"]
             b["bc"] = ""
             _discard(s, card)
-            ev.append(_ev("block_discarded", {"seat": opp, "card": view(card)}))
+            if ev is not None:
+                ev.append(_ev("block_discarded", {"seat": opp, "card": view(card)}))
         else:
-            ev.append(_ev("effect_ignored", {"seat": seat, "effect": effect}))
+            if ev is not None:
+                ev.append(_ev("effect_ignored", {"seat": seat, "effect": effect}))
     elif effect == "initiative":
         s["b"]["flip"] = s["b"]["flip"] + [seat]
 
 
-def _break_coin(s: State, ev: list[Event], owner: int, card: str) -> None:
+def _break_coin(s: State, ev: Events, owner: int, card: str) -> None:
     s["front"][owner] = s["front"][owner].replace(card, "")
     _discard(s, card)
-    ev.append(_ev("coin_card_discarded", {"seat": owner, "card": view(card)}))
+    if ev is not None:
+        ev.append(_ev("coin_card_discarded", {"seat": owner, "card": view(card)}))
 
 
-def _run(s: State, ev: list[Event]) -> None:
+def _run(s: State, ev: Events) -> None:
     """Run automatic tasks until one needs a decision (or the game ends)."""
     todo = s["todo"]
     hands = s["hands"]
@@ -449,7 +554,8 @@ def _run(s: State, ev: list[Event]) -> None:
                 return
             s["round"] += 1
             s["b"] = _new_battle(s["init"])
-            ev.append(_ev("round", {"round": s["round"], "initiative": s["init"]}))
+            if ev is not None:
+                ev.append(_ev("round", {"round": s["round"], "initiative": s["init"]}))
             todo.append(["init"])
         elif kind == "init":
             h = s["init"]
@@ -481,7 +587,8 @@ def _run(s: State, ev: list[Event]) -> None:
                 return
             todo.pop()
             reason = "no_block_card" if not _has_blue(hands[d]) else "no_block_effect"
-            ev.append(_ev("no_block_played", {"seat": d, "reason": reason}))
+            if ev is not None:
+                ev.append(_ev("no_block_played", {"seat": d, "reason": reason}))
             _after_block(s, ev)
         elif kind == "effect":
             seat = t[1]
@@ -523,7 +630,8 @@ def _run(s: State, ev: list[Event]) -> None:
             b = s["b"]
             if b["hit"] and b["dmg"] > 0:
                 a = b["a"]
-                ev.append(_ev("on_hit", {"seat": a, "card": view(b["ac"])}))
+                if ev is not None:
+                    ev.append(_ev("on_hit", {"seat": a, "card": view(b["ac"])}))
                 _resolve_effect(s, ev, a, EFFECT[b["ac"]])
         elif kind == "cleanup":
             todo.pop()
@@ -532,31 +640,33 @@ def _run(s: State, ev: list[Event]) -> None:
             raise GameError(f"unknown task {t!r}")
 
 
-def _after_block(s: State, ev: list[Event]) -> None:
+def _after_block(s: State, ev: Events) -> None:
     """Both cards are down: reveal a face-down attack, then effects and outcome."""
     b = s["b"]
     b["blocked"] = True
-    if b["face"] == "d":
+    if b["face"] == "d" and ev is not None:
         ev.append(_ev("reveal", {"seat": b["a"], "card": view(b["ac"])}))
     d = 1 - b["a"]
     s["todo"] += [["cleanup"], ["hit"], ["outcome"], ["effect", d], ["effect", b["a"]]]
 
 
-def _pay(s: State, ev: list[Event], seat: int, card: str, due: int) -> None:
+def _pay(s: State, ev: Events, seat: int, card: str, due: int) -> None:
     s["front"][seat] = s["front"][seat].replace(card, "")
     _discard(s, card)
-    ev.append(_ev("pay", {"seat": seat, "card": view(card), "coins": COINS[card]}))
+    if ev is not None:
+        ev.append(_ev("pay", {"seat": seat, "card": view(card), "coins": COINS[card]}))
     if due - COINS[card] > 0:
         s["todo"].append(["pay", seat, due - COINS[card]])
 
 
-def _activate(s: State, ev: list[Event], seat: int) -> None:
+def _activate(s: State, ev: Events, seat: int) -> None:
     """The card's special effects happen (paid already): rise and/or its effect."""
     b = s["b"]
     card = b["ac"] if seat == b["a"] else b["bc"]
     b["act"] = b["act"][:]
     b["act"][seat] = True
-    ev.append(_ev("activate", {"seat": seat, "card": view(card)}))
+    if ev is not None:
+        ev.append(_ev("activate", {"seat": seat, "card": view(card)}))
     effect = EFFECT[card]
     if effect is not None:
         if ON_HIT[card]:
@@ -571,7 +681,7 @@ def _value(b: dict[str, Any], card: str, seat: int) -> int:
     return VALUE[card]
 
 
-def _outcome(s: State, ev: list[Event]) -> bool:
+def _outcome(s: State, ev: Events) -> bool:
     """Phase D. Returns True when a decision (the defender's reward) is pending."""
     b = s["b"]
     a = b["a"]
@@ -584,27 +694,31 @@ def _outcome(s: State, ev: list[Event]) -> bool:
         dmg = min(av - bv, life[d])
         life[d] -= dmg
         b["dmg"] = dmg
-        ev.append(
-            _ev(
-                "outcome",
-                {"winner": a, "attack": av, "defence": bv, "damage": dmg},
+        if ev is not None:
+            ev.append(
+                _ev(
+                    "outcome",
+                    {"winner": a, "attack": av, "defence": bv, "damage": dmg},
+                )
             )
-        )
-        ev.append(_ev("damage", {"seat": d, "amount": dmg, "life": life[d]}))
+        if ev is not None:
+            ev.append(_ev("damage", {"seat": d, "amount": dmg, "life": life[d]}))
         if life[d] <= 0:
             _finish(s, ev, "knockout")
             return True
         return False
     if av == bv:
-        ev.append(_ev("outcome", {"winner": None, "attack": av, "defence": bv}))
+        if ev is not None:
+            ev.append(_ev("outcome", {"winner": None, "attack": av, "defence": bv}))
         return False
-    ev.append(_ev("outcome", {"winner": d, "attack": av, "defence": bv}))
+    if ev is not None:
+        ev.append(_ev("outcome", {"winner": d, "attack": av, "defence": bv}))
     s["phase"], s["actor"] = REWARD, d
     s["todo"].append(["reward"])
     return True
 
 
-def _cleanup(s: State, ev: list[Event]) -> None:
+def _cleanup(s: State, ev: Events) -> None:
     """Played cards go to the discard piles, power-coin cards stay in front; then
     the "initiative changes" effects, then the next round."""
     b = s["b"]
@@ -617,11 +731,14 @@ def _cleanup(s: State, ev: list[Event]) -> None:
             continue
         if COINS[card]:
             s["front"][seat] += card
-            kept.append([seat, view(card)])
+            if ev is not None:
+                kept.append([seat, view(card)])
         else:
             _discard(s, card)
-            gone.append(view(card))
-    ev.append(_ev("cleanup", {"discarded": gone, "to_front": kept}))
+            if ev is not None:
+                gone.append(view(card))
+    if ev is not None:
+        ev.append(_ev("cleanup", {"discarded": gone, "to_front": kept}))
     b["ac"] = b["bc"] = b["null"] = ""
     s["todo"].append(["round"])
     for _ in b["flip"]:
@@ -633,23 +750,27 @@ def _cleanup(s: State, ev: list[Event]) -> None:
 # Decision handlers: (state, events, seat, card or None, action id).
 
 
-def _h_draw(s: State, ev: list[Event], seat: int, card: str | None, aid: str) -> None:
-    t = s["todo"].pop()
-    if t[2] > 1:
-        s["todo"].append(["draw", seat, t[2] - 1])
-    _draw_one(s, ev, seat, aid[5:])
+def _h_draw(s: State, ev: Events, seat: int, card: str | None, aid: str) -> None:
+    todo = s["todo"]
+    n = todo[-1][2]
+    if n > 1:
+        todo[-1] = ["draw", seat, n - 1]  # tasks are replaced, never edited
+    else:
+        todo.pop()
+    _draw_one(s, ev, seat, "red" if aid == "draw:red" else "blue")
 
 
-def _h_initiative(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+def _h_initiative(s: State, ev: Events, seat: int, card: str | None, aid: str):
     if aid == "initiative:keep":
         s["todo"].pop()
         s["todo"].append(["attack"])
-        ev.append(_ev("keep_initiative", {"seat": seat}))
+        if ev is not None:
+            ev.append(_ev("keep_initiative", {"seat": seat}))
     else:
         _change_initiative(s, ev, "pass")
 
 
-def _h_attack(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+def _h_attack(s: State, ev: Events, seat: int, card: str | None, aid: str):
     assert card is not None
     s["hands"][seat] = s["hands"][seat].replace(card, "")
     b = s["b"]
@@ -657,38 +778,44 @@ def _h_attack(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
     s["todo"][-1] = ["face"]
 
 
-def _h_face(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+def _h_face(s: State, ev: Events, seat: int, card: str | None, aid: str):
     b = s["b"]
     todo = s["todo"]
     todo[-1] = ["block"]
     if aid == "face:up":
         b["face"] = "u"
-        ev.append(_ev("attack", {"seat": seat, "face": "up", "card": view(b["ac"])}))
+        if ev is not None:
+            ev.append(
+                _ev("attack", {"seat": seat, "face": "up", "card": view(b["ac"])})
+            )
     else:
         b["face"] = "d"
-        ev.append(
-            _ev(
-                "attack",
-                {"seat": seat, "face": "down", "card": None},
-                {KEY[seat]: {"card": view(b["ac"])}},
+        if ev is not None:
+            ev.append(
+                _ev(
+                    "attack",
+                    {"seat": seat, "face": "down", "card": None},
+                    {KEY[seat]: {"card": view(b["ac"])}},
+                )
             )
-        )
         todo.append(["draw", 1 - seat, 1])
 
 
-def _h_block(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+def _h_block(s: State, ev: Events, seat: int, card: str | None, aid: str):
     assert card is not None
     s["hands"][seat] = s["hands"][seat].replace(card, "")
     s["b"]["bc"] = card
     s["todo"].pop()
-    ev.append(_ev("block", {"seat": seat, "card": view(card)}))
+    if ev is not None:
+        ev.append(_ev("block", {"seat": seat, "card": view(card)}))
     _after_block(s, ev)
 
 
-def _h_effect(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+def _h_effect(s: State, ev: Events, seat: int, card: str | None, aid: str):
     s["todo"].pop()
     if aid == "effect:skip":
-        ev.append(_ev("effect_skipped", {"seat": seat}))
+        if ev is not None:
+            ev.append(_ev("effect_skipped", {"seat": seat}))
         return
     b = s["b"]
     mine = b["ac"] if seat == b["a"] else b["bc"]
@@ -697,22 +824,23 @@ def _h_effect(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
         s["todo"].append(["pay", seat, COST[mine]])
 
 
-def _h_pay(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+def _h_pay(s: State, ev: Events, seat: int, card: str | None, aid: str):
     assert card is not None
     due = s["todo"].pop()[2]
     _pay(s, ev, seat, card, due)
 
 
-def _h_target(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+def _h_target(s: State, ev: Events, seat: int, card: str | None, aid: str):
     assert card is not None
     s["todo"].pop()
     _break_coin(s, ev, 1 - seat, card)
 
 
-def _h_reward(s: State, ev: list[Event], seat: int, card: str | None, aid: str):
+def _h_reward(s: State, ev: Events, seat: int, card: str | None, aid: str):
     s["todo"].pop()
     b = s["b"]
-    ev.append(_ev("reward", {"seat": seat, "choice": aid[7:]}))
+    if ev is not None:
+        ev.append(_ev("reward", {"seat": seat, "choice": aid[7:]}))
     if aid == "reward:draw":
         s["todo"].append(["draw", seat, b["bv"] - b["av"]])
     else:
@@ -731,6 +859,70 @@ _HANDLERS = {
     TARGET: _h_target,
     REWARD: _h_reward,
 }
+
+# Per action id, everything ``apply`` needs to accept and run it, in one lookup:
+# (phase it belongs to, where its card must be or None, seat offset, card, handler).
+# The card check holds exactly for the menus of _ids: every fixed menu offers all
+# of its phase's ids, and a card menu offers exactly the cards of one hand colour
+# (``hands`` of the actor) or of one row of coin cards (``front`` of the actor,
+# or of the opponent for a target).
+_WHERE = {ATTACK: ("hands", 0), BLOCK: ("hands", 0), PAY: ("front", 0)}
+_WHERE[TARGET] = ("front", 1)
+_ACT: dict[str, tuple[str, str | None, int, str | None, Any]] = {}
+for _aid, _a in ACTION_INFO.items():
+    _key, _off = _WHERE.get(_a["type"], (None, 0))
+    _ACT[_aid] = (_a["type"], _key, _off, ARG[_aid], _HANDLERS[_a["type"]])
+del _aid, _a, _key, _off
+
+
+def _accept(s: State, seat: int, action_id: str) -> tuple:
+    """The action's table entry if ``seat`` may play ``action_id`` in ``s`` now;
+    otherwise IllegalAction (or GameError) with the full explanation."""
+    if type(action_id) is str and type(s) is dict and type(seat) is int:
+        act = _ACT.get(action_id)
+        if (
+            act is not None
+            and seat == s["actor"]
+            and act[0] == s["phase"]
+            and s.get("rules_version") == RULES_VERSION
+            and (act[1] is None or act[3] in s[act[1]][seat ^ act[2]])
+        ):
+            return act
+    return _accept_slow(s, seat, action_id)
+
+
+def _accept_slow(state: Any, seat: Any, action_id: Any) -> tuple:
+    """``_accept`` step by step: the first failed check raises its error."""
+    if not isinstance(state, dict) or state.get("rules_version") != RULES_VERSION:
+        found = state.get("rules_version") if isinstance(state, dict) else None
+        raise GameError(
+            f"not a kungfu2013 state of rules version {RULES_VERSION} (got {found!r})"
+        )
+    if type(action_id) is not str:
+        raise IllegalAction(
+            f"malformed action {action_id!r}: an action is its string id, "
+            "e.g. 'initiative:keep'"
+        )
+    actor = state["actor"]
+    if actor < 0:
+        raise IllegalAction("the game is over; no more actions are accepted")
+    if seat != actor or type(seat) is not int:
+        raise IllegalAction(
+            f"seat {seat!r} may not act now: waiting for seat {actor} "
+            f"({PROMPTS[state['phase']]})"
+        )
+    act = _ACT.get(action_id)
+    if (
+        act is not None
+        and act[0] == state["phase"]
+        and (act[1] is None or act[3] in state[act[1]][seat ^ act[2]])
+    ):
+        return act
+    raise IllegalAction(
+        f"action {action_id!r} is not legal for seat {seat} in phase "
+        f"{state['phase']!r} ({PROMPTS[state['phase']]}); legal: "
+        + ", ".join(_ids(state))
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -821,7 +1013,7 @@ class KungFu2013Game:
         decks = []
         for option, full in (("red_deck", RED_DECK), ("blue_deck", BLUE_DECK)):
             top = _stack(option, cfg[option], full, "") or ""
-            rest = "".join(c for c in full if c not in top)
+            rest = "".join(c for c in full if c not in top) if top else full
             r, rest = _rng.shuffled(r, rest)
             decks.append(rest + top[::-1])  # bottom -> top; first listed on top
         if cfg["start"] == "random":
@@ -855,7 +1047,7 @@ class KungFu2013Game:
             for dk in ("rdeck", "bdeck"):
                 s["hands"][seat] += s[dk][-3:][::-1]
                 s[dk] = s[dk][:-3]
-        _run(s, [])
+        _run(s, None)  # the first round starts; setup returns no events
         return s
 
     # -- queries -----------------------------------------------------------
@@ -877,7 +1069,7 @@ class KungFu2013Game:
         """Fast path: just the ids, the first one being the timeout default."""
         if seat != state["actor"] or state["actor"] < 0:
             return []
-        return _ids(state)
+        return list(_MENUS[state["phase"]](state))
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """The menu for ``seat`` ([] when it is not that seat's decision)."""
@@ -920,33 +1112,27 @@ class KungFu2013Game:
         Validation happens before any copy is made, so a refused action costs
         nothing and leaves the caller's state exactly as it was.
         """
-        if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
-            self._check(state)
-        if type(action_id) is not str:
-            raise IllegalAction(
-                f"malformed action {action_id!r}: an action is its string id, "
-                "e.g. 'initiative:keep'"
-            )
-        actor = state["actor"]
-        if actor < 0:
-            raise IllegalAction("the game is over; no more actions are accepted")
-        if seat != actor or type(seat) is not int:
-            raise IllegalAction(
-                f"seat {seat!r} may not act now: waiting for seat {actor} "
-                f"({PROMPTS[state['phase']]})"
-            )
-        ids = _ids(state)
-        if action_id not in ids:
-            raise IllegalAction(
-                f"action {action_id!r} is not legal for seat {seat} in phase "
-                f"{state['phase']!r} ({PROMPTS[state['phase']]}); legal: "
-                + ", ".join(ids)
-            )
+        act = _accept(state, seat, action_id)
         s = self.clone(state)
         ev: list[Event] = []
-        _HANDLERS[s["phase"]](s, ev, seat, ARG[action_id], action_id)
+        act[4](s, ev, seat, act[3], action_id)
         _run(s, ev)
         return s, ev
+
+    def apply_in_place(self, state: State, seat: int, action_id: str) -> None:
+        """``apply`` for playouts: changes ``state`` itself and builds no events.
+
+        The same validation and the same rule code as ``apply`` (its handlers and
+        task loop, with the event list left out), so ``apply_in_place`` on a
+        clone gives exactly ``apply``'s next state. For simulations and search on
+        states the caller owns (from ``setup``, ``clone``, ``apply`` or
+        ``determinize``, not shared with anyone); a refused action raises the
+        same errors before anything changes. Live matches use ``apply``, whose
+        events are the match log.
+        """
+        act = _accept(state, seat, action_id)
+        act[4](state, None, seat, act[3], action_id)
+        _run(state, None)
 
     def clone(self, state: State) -> State:
         """A copy the engine may mutate: the dict, the short lists, the battle.

@@ -354,6 +354,8 @@ def _start_status(s: State, ev: list[Event]) -> None:
 
 
 def _new_round(s: State, ev: list[Event]) -> None:
+    # The cards played last round (and the dummy's) leave the game, face up.
+    s["discard"] += "".join(s["played"]) + s["dummy"]
     s["round"] += 1
     s["phase"] = PLAYING
     s["commit"] = [""] * s["n"]
@@ -864,6 +866,7 @@ class KungFu2019Game:
             "commit": [""] * n,
             "played": [""] * n,
             "dummy": "",
+            "discard": "",
             "order": [],
             "oi": 0,
             "fight": None,
@@ -1107,6 +1110,7 @@ class KungFu2019Game:
             "hand": [CODE[c] for c in sorted(state["hands"][seat])] if me else None,
             "hand_sizes": [len(h) for h in state["hands"]],
             "deck_size": len(state["deck"]),
+            "discard": [CODE[c] for c in state["discard"]],
             "draft": draft,
             "commits": commit,
             "played": [[CODE[c] for c in p] if p else None for p in played],

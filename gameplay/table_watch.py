@@ -111,7 +111,7 @@ class TableWatchConsumer(AsyncWebsocketConsumer):
         try:
             public_id = uuid.UUID(str(self.scope["url_route"]["kwargs"]["public_id"]))
         except ValueError:
-            return None
+            return None  # not a match id: answered 4404 like an unknown one
         match = (
             Match.objects.select_related("host")
             .prefetch_related(

@@ -25,6 +25,7 @@ import functools
 import grp
 import hashlib
 import json
+import logging
 import os
 import pwd
 import resource
@@ -52,6 +53,8 @@ from .policy import (
     SandboxLimits,
 )
 from .seccomp import cap_filter_pipe, filter_pipe
+
+logger = logging.getLogger(__name__)
 
 _PR_SET_PDEATHSIG = 1
 # Loaded at import so the fork child only calls an already-resolved function.
@@ -934,8 +937,18 @@ class SandboxedProcess:
                     self.popen.kill()
             else:
                 os.killpg(self.popen.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        except ProcessLookupError:
+            pass  # it is gone already: nothing left to signal
+        except PermissionError as exc:
+            # Not ours to signal (a process that changed uid): it may well live
+            # on, so do not take it for exited; the slot uid's sweep reaches it.
+            logger.warning(
+                "sandbox: could not kill pid %s (%s); sweeping slot uid %s",
+                self.popen.pid,
+                exc,
+                self.host_uid,
+            )
+            exited_by_itself = False
         if self.host_uid is not None and not exited_by_itself:
             # Atomic: kill(-1) as the slot uid reaches every process of the slot.
             kill_uid(self.host_uid)
@@ -1014,6 +1027,8 @@ def _children(pid: int) -> list[int]:
 
 
 def _sigkill(pid: int) -> None:
+    # Gone already, or running as the slot uid: the caller's wait and the slot
+    # uid's sweep (kill_uid) deal with a process this could not kill.
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, signal.SIGKILL)
 

@@ -93,6 +93,27 @@ def test_games_end_conserve_cards_round_trip_and_never_mutate(
                 assert GAME.legal_action_ids(new, other)
         assert json.dumps(state, sort_keys=True) == frozen
     assert new is not None and GAME.is_over(new)
+
+
+CANDIDATES = (
+    ["auto", "done", "reset", "cancel", "up:9", "die:x", "set:3:0", "set:0"]
+    + [f"set:{a}:{b}" for a in range(3) for b in range(4)]
+    + [f"{k}:{i}" for k in ("die", "up", "down") for i in range(7)]
+    + [f"pick:{c}" for c in E.CODES[::5]]
+    + [f"play:{c}" for c in E.CODES[::5]]
+)
+
+
+@settings(PROPS, max_examples=15)
+@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
+def test_the_fast_legality_check_agrees_with_the_menus(
+    config: dict, seed: int, pick: int
+) -> None:
+    for _state, _seat, _aid, new, _events in playout(config, seed, pick):
+        for seat in range(new["n"]):
+            ids = GAME.legal_action_ids(new, seat)
+            for aid in {*CANDIDATES, *ids}:
+                assert E._is_legal(new, seat, aid) == (aid in ids), (seat, aid)
     r = GAME.result(new)
     assert r is not None and r["winners"]
     assert sorted(set(r["placements"]))[0] == 1

@@ -122,7 +122,9 @@ def view(ch: str) -> dict[str, Any]:
 
 PICK_ID = {ch: f"pick:{CODE[ch]}" for ch in ALPHABET}
 PLAY_ID = {ch: f"play:{CODE[ch]}" for ch in ALPHABET}
-ARG = {**{v: k for k, v in PICK_ID.items()}, **{v: k for k, v in PLAY_ID.items()}}
+PICK_ARG = {v: k for k, v in PICK_ID.items()}
+PLAY_ARG = {v: k for k, v in PLAY_ID.items()}
+ARG = {**PICK_ARG, **PLAY_ARG}
 DIE_ID = [f"die:{i}" for i in range(DICE)]
 UP_ID = [f"up:{i}" for i in range(DICE)]
 DOWN_ID = [f"down:{i}" for i in range(DICE)]
@@ -299,12 +301,8 @@ def _solver() -> Any:
     return _SOLVER[0]
 
 
-def proposal(s: State, seat: int) -> list[tuple]:
-    """The best assignment for ``seat`` in the current fight (the timeout default).
-
-    The exact solver of ``solver.py`` when present and its answer is legal, else a
-    greedy assignment of unmodified dice.
-    """
+def _proposal(s: State, seat: int) -> tuple[list[tuple], tuple]:
+    """The proposal and its checked form (values, sets, gain, spent)."""
     f = s["fight"]
     role = _role(f, seat)
     played = s["played"][seat]
@@ -313,9 +311,66 @@ def proposal(s: State, seat: int) -> list[tuple]:
     best = _solver()
     if best is not None:
         sets = best(list(rolled), _options(played), bud, role)
-        if _check_assignment(played, role, rolled, bud, sets) is not None:
-            return [tuple(x) for x in sets]
-    return _greedy(played, role, rolled)
+        checked = _check_assignment(played, role, rolled, bud, sets)
+        if checked is not None:
+            return [tuple(x) for x in sets], checked
+    sets = _greedy(played, role, rolled)
+    checked = _check_assignment(played, role, rolled, bud, sets)
+    assert checked is not None  # unmodified dice that satisfy their combinations
+    return sets, checked
+
+
+def proposal(s: State, seat: int) -> list[tuple]:
+    """The best assignment for ``seat`` in the current fight (the timeout default).
+
+    The exact solver of ``solver.py`` when present and its answer is legal, else a
+    greedy assignment of unmodified dice. A list of ``(slot, k, dice, values)``.
+    """
+    return _proposal(s, seat)[0]
+
+
+def _assign_legal(s: State, seat: int, aid: str) -> bool:
+    """Whether ``aid`` is in ``_assign_ids(s, seat)``, without building the menu."""
+    f = s["fight"]
+    asg = f["asg"][seat]
+    if asg is None or asg["done"]:
+        return False
+    if aid == "auto":
+        return True
+    op = asg["open"]
+    if aid == "done":
+        return op is None
+    if aid == "reset":
+        return op is None and bool(asg["sets"] or asg["spent"])
+    if aid == "cancel":
+        return op is not None
+    kind, _, rest = aid.partition(":")
+    played = s["played"][seat]
+    if kind == "set":
+        if op is not None:
+            return False
+        slot, _, k = rest.partition(":")
+        if slot not in ("0", "1", "2") or not k.isdigit():
+            return False
+        ch = played[int(slot)]
+        k = int(k)
+        for kk, c in USABLE[ch][_role(f, seat)]:
+            if kk == k:
+                return c.n <= DICE - len(_used(asg))
+        return False
+    if op is None or len(rest) != 1 or not "0" <= rest <= "6":
+        return False
+    i = int(rest)
+    if kind == "die":
+        combo = COMBOS[played[op[0]]][op[1]]
+        return len(op[2]) < combo.n and i not in _used(asg)
+    if kind not in ("up", "down") or i not in op[2]:
+        return False
+    x, r = asg["v"][i], f["dice"][seat][i]
+    avail = asg["bud"] + asg["gain"] - asg["spent"]
+    if kind == "up":
+        return x < 6 and (x < r or avail > 0)
+    return x > 1 and (x > r or avail > 0)
 
 
 # ---------------------------------------------------------------------------
@@ -695,12 +750,7 @@ def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
     rolled = f["dice"][seat]
     private: dict[str, Any] = {"step": aid}
     if aid == "auto":
-        sets = proposal(s, seat)
-        checked = _check_assignment(
-            s["played"][seat], _role(f, seat), rolled, asg["bud"], sets
-        )
-        assert checked is not None  # proposal() only returns legal assignments
-        asg["v"], asg["sets"], asg["gain"], asg["spent"] = checked
+        asg["v"], asg["sets"], asg["gain"], asg["spent"] = _proposal(s, seat)[1]
         asg["open"] = None
         asg["done"] = True
     elif aid == "done":
@@ -751,6 +801,25 @@ def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
 
 
 _HANDLERS = {DRAFT: _h_pick, PLAYING: _h_play, ASSIGN: _h_assign}
+
+
+def _is_legal(s: State, seat: int, aid: str) -> bool:
+    """``aid in _ids(s, seat)``, answered without building the menu."""
+    ph = s["phase"]
+    if ph == DRAFT:
+        ch = PICK_ARG.get(aid)
+        return ch is not None and not s["picks"][seat] and ch in s["packs"][seat]
+    if ph == PLAYING:
+        ch = PLAY_ARG.get(aid)
+        return (
+            ch is not None
+            and not s["elim"][seat]
+            and len(s["commit"][seat]) < PLAY
+            and ch in s["hands"][seat]
+        )
+    if ph == ASSIGN:
+        return _assign_legal(s, seat, aid)
+    return False
 
 
 def _ids(s: State, seat: int) -> list[str]:
@@ -1001,13 +1070,13 @@ class KungFu2019Game:
             raise IllegalAction("the game is over; no more actions are accepted")
         if type(seat) is not int or not 0 <= seat < state["n"]:
             raise IllegalAction(f"no seat {seat!r} in this game")
-        ids = _ids(state, seat)
-        if not ids:
-            raise IllegalAction(
-                f"seat {seat} has no decision now (waiting for seats "
-                f"{self.actors(state)}: {PROMPTS[ph]})"
-            )
-        if action_id not in ids:
+        if not _is_legal(state, seat, action_id):
+            ids = _ids(state, seat)
+            if not ids:
+                raise IllegalAction(
+                    f"seat {seat} has no decision now (waiting for seats "
+                    f"{self.actors(state)}: {PROMPTS[ph]})"
+                )
             raise IllegalAction(
                 f"action {action_id!r} is not legal for seat {seat} in phase "
                 f"{ph!r} ({PROMPTS[ph]}); legal: " + ", ".join(ids)

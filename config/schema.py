@@ -57,3 +57,45 @@ class ArenaAutoSchema(AutoSchema):
 
     def _get_path_parameter_names(self) -> list[str]:
         return re.findall(r"{(\w+)}", self.path)
+
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "Every API error (config.api.api_exception_handler).",
+    "properties": {
+        "code": {
+            "type": "string",
+            "description": "Machine-readable: invalid, not_authenticated, "
+            "authentication_failed, forbidden, not_found, method_not_allowed, "
+            "throttled, parse_error, unsupported_media_type, locked_out, or a "
+            "service's own (conflict, stale_version, upload_refused, ...).",
+        },
+        "detail": {"type": "string", "description": "What went wrong, for people."},
+        "errors": {
+            "type": "object",
+            "description": "Validation errors only: each field's messages "
+            "(non_field_errors for the rest).",
+            "additionalProperties": {},
+        },
+    },
+    "required": ["code", "detail"],
+}
+
+
+def add_error_responses(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the Error component, and a "4XX"
+    answer of that shape on every operation (what one has, all have)."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = (
+        ERROR_SCHEMA
+    )
+    answer = {
+        "description": "Refused: {code, detail} (validation errors add errors).",
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
+        },
+    }
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                operation["responses"].setdefault("4XX", answer)
+    return result

@@ -296,6 +296,11 @@ SPECTACULAR_SETTINGS = {
     # Serve Swagger UI from our own static files, not a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Every operation documents the one error shape (config.schema).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema.add_error_responses",
+    ],
 }
 
 # --- Internationalisation and static files.

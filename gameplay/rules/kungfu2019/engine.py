@@ -1197,8 +1197,8 @@ class KungFu2019Game:
         seats' hands, packs, draft picks and unrevealed committed cards, and the
         deck. After the draft the other seats keep as many cards of each icon as
         they had (their tracks are public). Other fighters' unfinished dice
-        assignments are reset to their rolls (a finished one keeps its sets: the
-        seat cannot see them either way and the outcome then stays legal). The
+        assignments are reset to their rolls, finished ones replaced by a greedy
+        assignment of their roll (the real sets are not shown to the seat). The
         RNG is reseeded, so future rolls, ties and the dummy's cards are unknown.
         """
         s = self.clone(state)
@@ -1250,14 +1250,20 @@ class KungFu2019Game:
                 f["asg"] = f["asg"][:]
                 for i in f["f"]:
                     a = f["asg"][i]
-                    if i != seat and not a["done"]:
-                        f["asg"][i] = dict(
-                            a,
-                            v=list(f["dice"][i]),
-                            sets=[],
-                            open=None,
-                            gain=0,
-                            spent=0,
+                    if i == seat:
+                        continue
+                    b = dict(a, v=list(f["dice"][i]), sets=[], open=None, gain=0)
+                    b["spent"] = 0
+                    if a["done"]:
+                        # Not the real (unseen) sets: a plausible finished one.
+                        role = _role(f, i)
+                        played = s["played"][i]
+                        sets = _greedy(played, role, f["dice"][i])
+                        checked = _check_assignment(
+                            played, role, f["dice"][i], a["bud"], sets
                         )
+                        assert checked is not None
+                        b["v"], b["sets"], b["gain"], b["spent"] = checked
+                    f["asg"][i] = b
         s["rng"] = r
         return s

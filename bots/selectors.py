@@ -25,6 +25,13 @@ class BuiltinBot:
     def label(self) -> str:
         return _BUILTIN_LABELS.get(self.name, self.name.title())
 
+    @property
+    def display_name(self) -> str:
+        """What a table, a log or a ladder shows for it (never ``agent``'s raw id)."""
+        from gameplay.rules.bots import bot_display_name
+
+        return bot_display_name(self.name)
+
 
 _BUILTIN_LABELS = {"ismcts": "ISMCTS (Monte Carlo tree search)"}
 

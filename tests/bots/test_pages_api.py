@@ -49,7 +49,9 @@ def test_bot_list_shows_builtins_and_uploaded_bots(client, bot_with_log):
     page = client.get(reverse("bots:list")).content.decode()
     for strength in ("Beginner", "Intermediate", "Strong"):
         assert strength in page
-    assert "builtin:ismcts" in page
+    # Readable names, never the raw seat-agent id.
+    assert "ISMCTS bot" in page and "Heuristic bot" in page
+    assert "builtin:" not in page
     assert bot_with_log.name in page
     assert client.get(reverse("bots:list") + "?game=duelo").status_code == 200
     assert client.get(reverse("bots:list") + "?game=chess").status_code == 404

@@ -1,0 +1,253 @@
+"""Property tests over seeded random Kung Fu (2009) games (sized for 2 cores).
+
+A random playout picks, at each step, one seat among those that may act (or the
+table while a claim is checked) and a uniform intent from its menu. Checked at
+every step: the 68 hit cards and 52 combinations are each in exactly one place,
+JSON round trips are lossless, the state passed in is never changed, the menu is
+exactly what ``apply`` accepts, every open offer can be honoured, replays from
+the stamped intents reproduce every step (random playouts and tick-driver bot
+matches), and no observation or event shows a hand, an unseen card or an offer's
+real cards to a seat that may not know them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gameplay.rules import IllegalAction, ticks, view_events
+from gameplay.rules.bots import get_bot
+from gameplay.rules.kungfu2009 import engine as E
+from gameplay.rules.kungfu2009.cards import LEVEL_ORDER, STYLES
+from gameplay.rules.kungfu2009.strategies import STRATEGIES
+from tests.rules.kungfu2009_helpers import (
+    FULL_COMBINATIONS,
+    FULL_DECK,
+    GAME,
+    all_cards,
+    all_combinations,
+)
+
+MAX_STEPS = 700
+PROPS = settings(deadline=None, derandomize=True)
+configs = st.fixed_dictionaries(
+    {
+        "players": st.integers(3, 8),
+        "remove": st.integers(0, 3),
+        "severe": st.booleans(),
+        "impasse_limit": st.sampled_from([1, 3, 5]),
+    }
+)
+seeds = st.integers(0, 2**64 - 1)
+
+
+def playout(
+    config: dict[str, Any], seed: int, pick: int, steps: int = MAX_STEPS
+) -> Iterator[tuple[dict, int | None, str, dict, list]]:
+    rnd = random.Random(pick)
+    state = GAME.setup(config, seed)
+    for _ in range(steps):
+        if GAME.is_over(state):
+            return
+        who = GAME.actors(state)
+        seat = who[rnd.randrange(len(who))] if who else None
+        ids = GAME.legal_action_ids(state, seat)
+        aid = ids[rnd.randrange(len(ids))]
+        new, events = GAME.apply(state, seat, aid)
+        yield state, seat, aid, new, events
+        state = new
+
+
+def universe(s: dict[str, Any], seat: int) -> list[str]:
+    """Intents worth trying: every menu entry and its near misses."""
+    n = s["n"]
+    hand = len(s["hands"][seat])
+    out = ["pass", "open", "send", "cancel", "impasse", "impasse:no", "to:all"]
+    out += [f"to:{t}" for t in range(n + 1)]
+    out += [f"{k}:{x}" for k in ("give", "say", "want") for x in STYLES + "X"]
+    out += [f"{k}:{i}" for k in ("accept", "decline", "withdraw") for i in range(1, 4)]
+    out += [f"{k}:{o['id']}" for o in s["offers"] for k in ("accept", "decline")]
+    out += [f"withdraw:{o['id']}" for o in s["offers"]]
+    out += [f"move:{i}:{j}" for i in range(hand + 1) for j in range(hand + 1)]
+    out += [f"{k}:{lv}" for k in ("fit", "claim") for lv in LEVEL_ORDER]
+    out += [f"forfeit:{c}" for c in ("E01", "N01", "D01", *s["won"][seat])]
+    return out
+
+
+def check_invariants(s: dict[str, Any]) -> None:
+    assert all_cards(s) == FULL_DECK
+    assert all_combinations(s) == FULL_COMBINATIONS
+    for o in s["offers"]:
+        assert E._holds(s["hands"][o["from"]], o["give"])
+        assert not s["out"][o["from"]]
+    for t in range(s["n"]):
+        assert sum(o["from"] == t for o in s["offers"]) <= E.MAX_OFFERS
+        if s["out"][t]:
+            assert s["hands"][t] == "" and not s["votes"][t]
+            assert s["drafts"][t] is None
+    if s["phase"] == "play":
+        assert s["fresh"] == [0] * s["n"] and s["claims"] == []
+    if s["phase"] == "paused":
+        assert s["claims"] and GAME.actors(s) == []
+
+
+@settings(PROPS, max_examples=40)
+@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
+def test_conservation_round_trip_no_mutation_and_menus(
+    config: dict, seed: int, pick: int
+) -> None:
+    for state, seat, aid, new, events in playout(config, seed, pick):
+        frozen = json.dumps(state, sort_keys=True)
+        check_invariants(new)
+        assert json.loads(json.dumps(new)) == new
+        assert json.loads(json.dumps(events)) == events
+        assert [a["id"] for a in GAME.legal_actions(state, seat)] == (
+            GAME.legal_action_ids(state, seat)
+        )
+        assert aid in GAME.legal_action_ids(state, seat)
+        assert json.dumps(state, sort_keys=True) == frozen
+        assert set(GAME.actors(new)) <= set(range(new["n"]))
+
+
+@settings(PROPS, max_examples=25)
+@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
+def test_the_menu_is_exactly_what_apply_accepts(
+    config: dict, seed: int, pick: int
+) -> None:
+    rnd = random.Random(pick)
+    for k, (_state, _seat, _aid, new, _ev) in enumerate(playout(config, seed, pick)):
+        if k % 7 or new["phase"] != "play":
+            continue
+        seat = rnd.randrange(new["n"])
+        menu = set(GAME.legal_action_ids(new, seat))
+        for aid in universe(new, seat):
+            try:
+                GAME.apply(new, seat, aid)
+            except IllegalAction:
+                assert aid not in menu, aid
+            else:
+                assert aid in menu, aid
+
+
+@settings(PROPS, max_examples=25)
+@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
+def test_replaying_the_stamped_intents_reproduces_every_step(
+    config: dict, seed: int, pick: int
+) -> None:
+    steps = list(playout(config, seed, pick))
+    state = GAME.setup(config, seed)
+    for _, seat, aid, new, events in steps:
+        state, ev = GAME.apply(state, seat, aid)
+        assert state == new and ev == events
+
+
+@settings(PROPS, max_examples=6)
+@given(seed=seeds, players=st.integers(3, 6), lineup=st.integers(0, 2**16))
+def test_tick_matches_are_deterministic_and_replay_from_their_log(
+    seed: int, players: int, lineup: int
+) -> None:
+    rnd = random.Random(lineup)
+    kinds = ["trader", "greedy", "planner", "random"]
+    names = [kinds[rnd.randrange(4)] for _ in range(players)]
+
+    def bots() -> list:
+        return [get_bot("random") if n == "random" else STRATEGIES[n]() for n in names]
+
+    config = {"players": players}
+    a = ticks.run(GAME, GAME.setup(config, seed), bots(), seed, max_ticks=150)
+    b = ticks.run(GAME, GAME.setup(config, seed), bots(), seed, max_ticks=150)
+    assert a.log == b.log and a.state == b.state and a.refused == b.refused
+    assert GAME.is_over(a.state)
+    assert ticks.replay(GAME, config, seed, a.log) == a.state
+    log = json.loads(json.dumps(a.log))  # as stored
+    assert ticks.replay(GAME, config, seed, log) == a.state
+    for tick, seat, _aid in a.log:
+        assert seat is None or 0 <= seat < players
+        assert 0 <= tick <= a.ticks
+
+
+def _scramble_hidden(
+    s: dict[str, Any], seat: int, rnd: random.Random
+) -> dict[str, Any]:
+    """Everything ``seat`` may not know, replaced at random (sizes kept)."""
+    t = copy.deepcopy(s)
+
+    def junk(k: int) -> str:
+        return "".join(rnd.choice(STYLES) for _ in range(k))
+
+    for u in range(t["n"]):
+        h = t["hands"][u]
+        if u == seat:
+            k = t["fresh"][u]
+            if k:
+                t["hands"][u] = h[: len(h) - k] + junk(k)
+            continue
+        t["hands"][u] = junk(len(h))
+        if t["drafts"][u] is not None:
+            t["drafts"][u] = {**t["drafts"][u], "give": junk(2), "want": junk(1)}
+    t["offers"] = [
+        o if o["open"] or o["from"] == seat else {**o, "give": junk(len(o["give"]))}
+        for o in t["offers"]
+    ]
+    t["deck"] = junk(len(t["deck"]))
+    for lv in LEVEL_ORDER:
+        rnd.shuffle(t["piles"][lv])
+    t["box"] = sorted(rnd.sample(list(E.COMBINATIONS), len(t["box"])))
+    t["rng"] = format(rnd.getrandbits(64), "016x")
+    return t
+
+
+@settings(PROPS, max_examples=20)
+@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
+def test_no_observation_or_event_leaks_a_hand_or_an_offers_real_cards(
+    config: dict, seed: int, pick: int
+) -> None:
+    rnd = random.Random(pick)
+    for k, (_s, seat, _a, new, events) in enumerate(playout(config, seed, pick)):
+        n = new["n"]
+        for ev in events:
+            assert set(ev["private"]) <= {str(t) for t in range(n)}
+            if ev["type"] == "offer":
+                assert ev["public"]["cards"] is None or ev["public"]["open"]
+                assert list(ev["private"]) == [str(seat)]
+            if ev["type"] == "trade":
+                pub = ev["public"]
+                assert set(ev["private"]) == {str(pub["from"]), str(pub["to"])}
+                assert "received" not in pub and "gave" not in pub
+            if ev["type"] in ("draft", "arrange"):
+                assert list(ev["private"]) == [str(seat)]
+                assert ev["public"] in ({}, {"seat": seat})
+            if ev["type"] == "draw":
+                assert ev["private"] == {}  # unseen until play resumes
+        for viewer in range(n):
+            for ev in view_events(events, viewer):
+                if ev["type"] == "trade" and viewer not in (
+                    ev["public"]["from"],
+                    ev["public"]["to"],
+                ):
+                    assert ev["private"] == {}
+        if k % 5:
+            continue
+        for viewer in [*range(n), None]:
+            obs = GAME.observe(new, viewer)
+            assert json.loads(json.dumps(obs)) == obs
+            if viewer is None:
+                assert obs["hand"] is None and obs["draft"] is None
+                assert all(o["cards"] is None for o in obs["offers"] if not o["open"])
+                continue
+            scrambled = _scramble_hidden(new, viewer, rnd)
+            assert GAME.observe(scrambled, viewer) == obs
+            sample = GAME.determinize(new, viewer, rnd.getrandbits(63))
+            assert all_cards(sample) == FULL_DECK
+            assert all_combinations(sample) == FULL_COMBINATIONS
+            assert GAME.observe(sample, viewer) == obs
+            who = GAME.actors(sample)
+            if who:  # the sample is a state the engine can play on
+                ids = GAME.legal_action_ids(sample, who[0])
+                GAME.apply(sample, who[0], ids[-1])

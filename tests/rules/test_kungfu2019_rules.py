@@ -633,3 +633,46 @@ def test_menus_describe_every_id_in_order() -> None:
         "up",
         "cancel",
     }
+
+
+def test_auto_uses_the_exact_solver_with_the_track_budget() -> None:
+    solver = pytest.importorskip("gameplay.rules.kungfu2019.solver")
+    cross_avo = "c05"  # red cross: +1 AVO
+    assert not combo(cross_avo, 1).needs_dice and combo(cross_avo, 1).effect.avo
+    rolls = [[1] * 7, [4, 4, 1, 2, 3, 5, 2], [1] * 7]
+    s = attack_by(
+        [LOW, YY, HIT_1],
+        rolls,
+        others=([cross_avo, DEF_456, "c29"], ["c69", "c68", "c66"]),
+        tracks={(1, "avo"): 2},
+    )
+    assert s["fight"]["asg"][1]["bud"] == 2 * STEP["avo"] + 1
+    options = E._options(s["played"][1])
+    expected = solver.best_assignment(rolls[1], options, 2 * STEP["avo"], "def")
+    assert E.proposal(s, 1) == [tuple(x) for x in expected]
+
+
+def test_the_solver_answers_are_legal_assignments_in_real_fights() -> None:
+    solver = pytest.importorskip("gameplay.rules.kungfu2019.solver")
+    checked = 0
+    for seed in range(12):
+        s = GAME.setup({"players": 2 + seed % 4, "draft": False}, seed=seed)
+        while not GAME.is_over(s):
+            seat = GAME.actors(s)[0]
+            if s["phase"] == "assign":
+                f = s["fight"]
+                for i in f["f"]:
+                    role = E._role(f, i)
+                    played = s["played"][i]
+                    track = f["asg"][i]["bud"] - sum(
+                        E.CROSS[c][role][1] for c in played
+                    )
+                    sets = solver.best_assignment(
+                        f["dice"][i], E._options(played), track, role
+                    )
+                    assert E._check_assignment(
+                        played, role, f["dice"][i], f["asg"][i]["bud"], sets
+                    ), (played, f["dice"][i], sets)
+                    checked += 1
+            s, _ = GAME.apply(s, seat, GAME.legal_action_ids(s, seat)[0])
+    assert checked > 100

@@ -310,7 +310,9 @@ def _proposal(s: State, seat: int) -> tuple[list[tuple], tuple]:
     bud = f["asg"][seat]["bud"]
     best = _solver()
     if best is not None:
-        sets = best(list(rolled), _options(played), bud, role)
+        # The solver adds the red crosses' HIT/AVO itself: it takes the track.
+        track = bud - sum(CROSS[c][role][1] for c in played)
+        sets = best(list(rolled), _options(played), track, role)
         checked = _check_assignment(played, role, rolled, bud, sets)
         if checked is not None:
             return [tuple(x) for x in sets], checked

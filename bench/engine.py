@@ -8,6 +8,14 @@ goes to stderr; the last stdout line is one JSON object with the figures recorde
 in docs/performance.md ("Engine"). Targets (issue 3, section 6): >= 5,000 random
 4-player games/s, >= 100,000 steps/s, >= 200,000 clones/s, < 1 ms for one action
 plus every seat's observation at an 8-player table.
+
+Two kinds of random games are timed. ``games_per_s`` goes through the public API
+step by step exactly as a live match or the simulator does: ``actors``,
+``legal_action_ids``, a uniform pick, ``apply`` (validation, a copy of the state,
+the events). ``playout_games_per_s`` (only for engines with a ``playout`` mode)
+plays the same random games through ``GAME.playout(state, choose)``: in place,
+no events, one callback per decision, the engine's same rule code; it is what a
+simulation or a search playout can use, not what a live match runs.
 """
 
 from __future__ import annotations
@@ -102,6 +110,53 @@ def random_games(players: int, seconds: float, seed: int) -> dict[str, float]:
         "steps_per_s": steps / elapsed,
         "games_per_s_wall": games / elapsed_wall,
         "steps_per_s_wall": steps / elapsed_wall,
+        "steps_per_game": steps / games,
+    }
+
+
+def random_playouts(players: int, seconds: float, seed: int) -> dict[str, float] | None:
+    """The same uniform random games through the engine's playout mode, if any.
+
+    ``GAME.playout(state, choose)`` plays a game on in place with no events: the
+    engine's own menus, handlers and task loop, as a simulation or a search
+    playout uses them, without a copy and events per step or the driver's three
+    calls per decision. ``choose`` picks uniformly (``ids[int(random() * n)]``,
+    the same draw as above). Each game starts with ``setup``. None when the
+    engine has no playout mode.
+    """
+    playout = getattr(GAME, "playout", None)
+    if playout is None:
+        return None
+    r = random.Random(seed).random
+
+    def choose(state: dict[str, Any], seat: int, ids: Any) -> str:
+        return ids[int(r() * len(ids))]
+
+    config = {"players": players}
+    games = steps = 0
+    start = cpu()
+    start_wall = wall()
+    deadline = start + seconds
+    next_report = start + 3
+    while True:
+        state = GAME.setup(config, games)
+        steps += playout(state, choose)
+        games += 1
+        now = cpu()
+        if now >= deadline:
+            break
+        if now >= next_report:
+            log(f"  {games} games, {steps} steps, {now - start:.0f}s")
+            next_report = now + 3
+    elapsed = cpu() - start
+    elapsed_wall = wall() - start_wall
+    return {
+        "games": games,
+        "steps": steps,
+        "seconds": elapsed,
+        "games_per_s": games / elapsed,
+        "steps_per_s": steps / elapsed,
+        "games_per_s_wall": games / elapsed_wall,
         "steps_per_game": steps / games,
     }
 
@@ -210,9 +265,7 @@ def main(argv: list[str] | None = None) -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description="rules engine benchmark")
-    parser.add_argument(
-        "--game", default=engine_games()[0], choices=engine_games()
-    )
+    parser.add_argument("--game", default=engine_games()[0], choices=engine_games())
     args = parser.parse_args(argv)
     global GAME
     GAME = get_game(args.game)
@@ -229,6 +282,14 @@ def main(argv: list[str] | None = None) -> None:
         f"  -> {main_run['games_per_s']:.0f} games/s, "
         f"{main_run['steps_per_s']:.0f} steps/s"
     )
+    fast = None
+    if getattr(GAME, "playout", None) is not None:
+        log(f"random {p}-player games in the engine's playout mode ({SECONDS:.0f}s)")
+        fast = random_playouts(p, SECONDS, 1)
+        assert fast is not None
+        log(
+            f"  -> {fast['games_per_s']:.0f} games/s, {fast['steps_per_s']:.0f} steps/s"
+        )
     extra = {}
     for i, n in enumerate(others):
         log(f"random {n}-player playouts (4s)")
@@ -257,6 +318,11 @@ def main(argv: list[str] | None = None) -> None:
         f"steps_per_game_{p}p": round(main_run["steps_per_game"], 2),
         f"games_{p}p": main_run["games"],
     }
+    if fast is not None:
+        summary["playout_games_per_s"] = round(fast["games_per_s"], 1)
+        summary["playout_steps_per_s"] = round(fast["steps_per_s"], 1)
+        summary["playout_games_per_s_wall"] = round(fast["games_per_s_wall"], 1)
+        summary[f"playout_steps_per_game_{p}p"] = round(fast["steps_per_game"], 2)
     for n, run in extra.items():
         summary[f"games_per_s_{n}p"] = round(run["games_per_s"], 1)
         if n == big:
@@ -270,6 +336,11 @@ def main(argv: list[str] | None = None) -> None:
                 "steps_per_s": main_run["steps_per_s"] >= 100_000,
                 "clone_per_s": clone_rate >= 200_000,
                 f"act_observe_{big}p_ms": step["mean_ms"] < 1.0,
+                **(
+                    {"playout_games_per_s": fast["games_per_s"] >= 5000}
+                    if fast is not None
+                    else {}
+                ),
             },
             "python": platform.python_version(),
             "implementation": platform.python_implementation(),

@@ -21,6 +21,7 @@ in ``docs/rules/kungfu2013.md``; comments here name the reading briefly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gameplay.rules import rng as _rng
@@ -204,8 +205,15 @@ BLOCK_ID = {ch: f"block:{CODE[ch]}" for ch in BLUE_DECK}
 PAY_ID = {ch: f"pay:{CODE[ch]}" for ch in ALPHABET}
 TARGET_ID = {ch: f"target:{CODE[ch]}" for ch in ALPHABET}
 ARG = {aid: BY_CODE.get(aid.split(":", 1)[1]) for aid in ACTION_INFO}
-_ATTACK_ID_OF = ATTACK_ID.__getitem__
-_BLOCK_ID_OF = BLOCK_ID.__getitem__
+# Hand menus sort the hand's bytes (small ints sort fast) and map them back:
+# byte value of a card character -> its attack/block id, its value.
+_ID_BY_BYTE = [""] * 128
+_VALUE_OF_BYTE = [0] * 128
+for _ch in ALPHABET:
+    _ID_BY_BYTE[ord(_ch)] = ATTACK_ID[_ch] if _ch < FIRST_BLUE else BLOCK_ID[_ch]
+    _VALUE_OF_BYTE[ord(_ch)] = VALUE[_ch]
+_ID_OF_BYTE = _ID_BY_BYTE.__getitem__
+del _ch
 
 _OPTIONS = ("players", "start", "life", "max_rounds", "red_deck", "blue_deck")
 
@@ -292,7 +300,9 @@ def _menu_attack(s: State) -> tuple[str, ...]:
     if menu is None:
         if len(_ATTACK_MENU) > _CACHE_LIMIT:
             _ATTACK_MENU.clear()
-        menu = _ATTACK_MENU[hand] = tuple(map(_ATTACK_ID_OF, sorted(_reds(hand))))
+        menu = _ATTACK_MENU[hand] = tuple(
+            map(_ID_OF_BYTE, sorted(hand.encode().translate(None, _BLUE_BYTES)))
+        )
     return menu
 
 
@@ -305,18 +315,18 @@ def _menu_block(s: State) -> tuple[str, ...]:
     if menu is None:
         if len(_BLOCK_MENU) > _CACHE_LIMIT:
             _BLOCK_MENU.clear()
-        blues = sorted(_blues(hand))
+        blues = sorted(hand.encode().translate(None, _RED_BYTES))
         if need >= 0:
             # Default: the weakest block that still stops the face-up attack at
             # its printed value, else the weakest block (a colour's characters
             # run in value order, so the first one found is the weakest).
             for i, c in enumerate(blues):
-                if VALUE[c] >= need:
+                if _VALUE_OF_BYTE[c] >= need:
                     if i:
                         del blues[i]
                         blues.insert(0, c)
                     break
-        menu = _BLOCK_MENU[key] = tuple(map(_BLOCK_ID_OF, blues))
+        menu = _BLOCK_MENU[key] = tuple(map(_ID_OF_BYTE, blues))
     return menu
 
 
@@ -1133,6 +1143,41 @@ class KungFu2013Game:
         act = _accept(state, seat, action_id)
         act[4](state, None, seat, act[3], action_id)
         _run(state, None)
+
+    def playout(
+        self,
+        state: State,
+        choose: Callable[[State, int, tuple[str, ...]], str],
+        max_steps: int | None = None,
+    ) -> int:
+        """Play ``state`` on in place until the game ends (or ``max_steps``
+        decisions): ``choose(state, seat, ids)`` picks each decision among the
+        legal ids (a tuple in menu order, as ``legal_action_ids`` lists them).
+
+        A loop of ``apply_in_place`` without the per-call overhead: the same
+        menus, handlers and task loop; the legality check is ``id in ids``. An
+        illegal choice raises IllegalAction, the state left after the last legal
+        decision. Returns the number of decisions made. For simulations and
+        search on a state the caller owns (see ``apply_in_place``).
+        """
+        if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
+            self._check(state)
+        menus = _MENUS
+        act_of = _ACT
+        run = _run
+        steps = 0
+        limit = -1 if max_steps is None else max_steps
+        while state["actor"] >= 0 and steps != limit:
+            seat = state["actor"]
+            ids = menus[state["phase"]](state)
+            aid = choose(state, seat, ids)
+            if type(aid) is not str or aid not in ids:
+                _accept_slow(state, seat, aid)  # raises: not in the menu
+            act = act_of[aid]
+            act[4](state, None, seat, act[3], aid)
+            run(state, None)
+            steps += 1
+        return steps
 
     def clone(self, state: State) -> State:
         """A copy the engine may mutate: the dict, the short lists, the battle.

@@ -676,3 +676,65 @@ def test_the_solver_answers_are_legal_assignments_in_real_fights() -> None:
                     checked += 1
             s, _ = GAME.apply(s, seat, GAME.legal_action_ids(s, seat)[0])
     assert checked > 100
+
+
+def test_a_fighter_with_no_dice_combination_for_its_role_is_done_at_the_roll() -> None:
+    crosses_only = [LOW, GUARD_CROSS, CROSS]  # defence: red crosses only
+    assert all(
+        not c.needs_dice
+        for code in crosses_only
+        for c in C.COMBOS[code]
+        if c.effect.active_in("def")
+    )
+    rolls = [[2] * 7, [3] * 7, [4] * 7]
+    s = attack_by(
+        ["c04", "c05", "c06"],
+        rolls,
+        others=(crosses_only, ["c69", "c68", "c66"]),
+    )
+    assert 1 not in GAME.actors(s) and GAME.legal_action_ids(s, 1) == []
+    assert s["fight"]["asg"][1]["done"]
+
+
+def test_zero_hp_eliminates() -> None:
+    rolls = [[5, 5, 6, 6, 4, 4, 2], [1] * 7, [1] * 7]
+    s = attack_by([PAIR_ATK, DEF_456, "c04"], rolls, hp={2: 100})
+    s, _ = act(s, 0, "auto")
+    _, ev = finish_fight(s)
+    damage = of_type(ev, "fight")[0]["public"]["defenders"][1]["damage"]
+    assert damage > 0
+    s = attack_by([PAIR_ATK, DEF_456, "c04"], rolls, hp={2: damage})
+    s, _ = act(s, 0, "auto")
+    s, ev = finish_fight(s)
+    assert s["hp"][2] == 0 and s["elim"][2]
+
+
+def test_played_and_dummy_cards_leave_the_game_face_up_after_the_round() -> None:
+    hands = [[LOW, YY, DEF_456], ["c04", "c05", "c02"]]
+    s = deal(hands, dummy=DUMMY_CARDS)
+    for seat in (0, 1):
+        s = set_hp(s, seat, 500)
+    s, _ = commit(s, hands)
+    while s["phase"] == "assign":
+        s, _ = finish_fight(s)
+    assert s["round"] == 2
+    assert sorted(GAME.observe(s, None)["discard"]) == sorted(
+        hands[0] + hands[1] + DUMMY_CARDS
+    )
+    assert GAME.observe(s, 0)["hand_sizes"] == [7, 7]
+    assert GAME.observe(s, 0)["deck_size"] == 74 - 20 - 3
+
+
+def test_determinize_keeps_each_other_seats_icon_counts_after_the_draft() -> None:
+    s = GAME.setup({"players": 4, "draft": False}, seed=9)
+    s, _ = act(s, 1, GAME.legal_action_ids(s, 1)[0])
+    for k in range(5):
+        d = GAME.determinize(s, 0, k)
+        assert d["hands"][0] == s["hands"][0]
+        for seat in (1, 2, 3):
+            mine = Counter(E.ICON[c] for c in s["hands"][seat] + s["commit"][seat])
+            theirs = Counter(E.ICON[c] for c in d["hands"][seat] + d["commit"][seat])
+            assert mine == theirs
+            assert len(d["commit"][seat]) == len(s["commit"][seat])
+        assert GAME.observe(d, 0) == GAME.observe(s, 0)
+    assert any(GAME.determinize(s, 0, k)["hands"][1] != s["hands"][1] for k in range(5))

@@ -738,3 +738,21 @@ def test_determinize_keeps_each_other_seats_icon_counts_after_the_draft() -> Non
             assert len(d["commit"][seat]) == len(s["commit"][seat])
         assert GAME.observe(d, 0) == GAME.observe(s, 0)
     assert any(GAME.determinize(s, 0, k)["hands"][1] != s["hands"][1] for k in range(5))
+
+
+def test_the_greedy_fallback_is_always_a_legal_assignment() -> None:
+    rnd = __import__("random").Random(4)
+    for _ in range(3000):
+        played = "".join(rnd.sample(E.ALPHABET, 3))
+        role = rnd.choice(["atk", "def"])
+        rolled = [rnd.randint(1, 6) for _ in range(7)]
+        sets = E._greedy(played, role, rolled)
+        assert E._check_assignment(played, role, rolled, 0, sets) is not None
+        used = [i for _, _, dice, _ in sets for i in dice]
+        # Greedy stops only when no usable combination fits the free dice.
+        free = [i for i in range(7) if i not in used]
+        for ch in played:
+            for _k, c in E.USABLE[ch][role]:
+                e = c.effect
+                if (e.atk + e.hp if role == "atk" else e.def_ + e.yy) > 0:
+                    assert E._find(c, rolled, free) is None

@@ -21,7 +21,6 @@ Every reading of an ambiguous rule, quoting the rulebook, is listed in
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from gameplay.rules import rng as _rng
@@ -256,8 +255,42 @@ def _check_assignment(
     return v, out, gain, spent
 
 
+def _find(c: Combo, rolled: list[int], free: list[int]) -> list[int] | None:
+    """Free dice that satisfy ``c`` as rolled (one simple choice), or None."""
+    n = c.n
+    kind = c.kind
+    if kind == "faces":
+        got = [i for i in free if rolled[i] in c.faces]
+        return got[:n] if len(got) >= n else None
+    if kind == "kind":
+        by: dict[int, list[int]] = {}
+        for i in free:
+            if not c.faces or rolled[i] in c.faces:
+                by.setdefault(rolled[i], []).append(i)
+        for v in sorted(by):
+            if len(by[v]) >= n:
+                return by[v][:n]
+        return None
+    if kind == "straight":
+        first: dict[int, int] = {}
+        for i in free:
+            first.setdefault(rolled[i], i)
+        for v in range(1, 8 - n):
+            if all(v + j in first for j in range(n)):
+                return [first[v + j] for j in range(n)]
+        return None
+    if kind == "sum_over":
+        order = sorted(free, key=lambda i: -rolled[i])
+    else:  # sum_under
+        order = sorted(free, key=lambda i: rolled[i])
+    pick = order[:n]
+    if len(pick) == n and satisfies(c, [rolled[i] for i in pick]):
+        return pick
+    return None
+
+
 def _greedy(played: str, role: str, rolled: list[int]) -> list[tuple]:
-    """A simple legal assignment: unmodified dice, best effect first."""
+    """A simple legal assignment: unmodified dice, the biggest effect first."""
     opts = []
     for slot, ch in enumerate(played):
         for k, c in USABLE[ch][role]:
@@ -265,24 +298,16 @@ def _greedy(played: str, role: str, rolled: list[int]) -> list[tuple]:
             value = e.atk + e.hp if role == ATTACK else e.def_ + e.yy
             if value > 0:
                 opts.append((-value, c.n, slot, k, c))
-    opts.sort()
+    opts.sort(key=lambda o: o[:4])
     free = list(range(DICE))
     out = []
-    progress = True
-    while progress:
-        progress = False
-        for _v, n, slot, k, c in opts:
-            if n > len(free):
-                continue
-            for combo in itertools.combinations(free, n):
-                vals = [rolled[i] for i in combo]
-                if satisfies(c, vals):
-                    out.append((slot, k, list(combo), vals))
-                    free = [i for i in free if i not in combo]
-                    progress = True
-                    break
-            if progress:
+    for _v, n, slot, k, c in opts:
+        while n <= len(free):
+            dice = _find(c, rolled, free)
+            if dice is None:
                 break
+            out.append((slot, k, dice, [rolled[i] for i in dice]))
+            free = [i for i in free if i not in dice]
     return out
 
 

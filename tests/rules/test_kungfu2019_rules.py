@@ -7,6 +7,7 @@ the rule, not the current tuning of our card list.
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -741,7 +742,7 @@ def test_determinize_keeps_each_other_seats_icon_counts_after_the_draft() -> Non
 
 
 def test_the_greedy_fallback_is_always_a_legal_assignment() -> None:
-    rnd = __import__("random").Random(4)
+    rnd = random.Random(4)
     for _ in range(3000):
         played = "".join(rnd.sample(E.ALPHABET, 3))
         role = rnd.choice(["atk", "def"])

@@ -87,6 +87,28 @@ for _ch, _cs in COMBOS.items():
         if _c.needs_dice and _c.n <= 0:  # pragma: no cover - a data error
             raise AssertionError(f"{CODE[_ch]}: every combination needs a fixed size")
 
+# Per card and role: (-value, dice, k, combo) of the combinations the greedy
+# fallback may use (attack value ATK + HP, defence value DEF + yin-yang).
+WORTH: dict[str, dict[str, tuple[tuple[int, int, int, Combo], ...]]] = {
+    ch: {
+        role: tuple(
+            (-v, c.n, k, c)
+            for k, c in USABLE[ch][role]
+            if (
+                v := (
+                    c.effect.atk + c.effect.hp
+                    if role == ATTACK
+                    else c.effect.def_ + c.effect.yy
+                )
+            )
+            > 0
+        )
+        for role in (ATTACK, DEFEND)
+    }
+    for ch in COMBOS
+}
+STAT_INDEX = {k: i for i, k in enumerate(STAT)}
+
 # Phases: which decision is pending.
 DRAFT = "draft"  # every seat keeps one card of its pack (simultaneous)
 PLAYING = "play"  # every living seat commits its three cards, one at a time
@@ -293,11 +315,8 @@ def _greedy(played: str, role: str, rolled: list[int]) -> list[tuple]:
     """A simple legal assignment: unmodified dice, the biggest effect first."""
     opts = []
     for slot, ch in enumerate(played):
-        for k, c in USABLE[ch][role]:
-            e = c.effect
-            value = e.atk + e.hp if role == ATTACK else e.def_ + e.yy
-            if value > 0:
-                opts.append((-value, c.n, slot, k, c))
+        for value, n, k, c in WORTH[ch][role]:
+            opts.append((value, n, slot, k, c))
     opts.sort(key=lambda o: o[:4])
     free = list(range(DICE))
     out = []
@@ -409,7 +428,7 @@ def _alive(s: State) -> list[int]:
 
 
 def _status(s: State, seat: int, stat: str) -> int:
-    return s["tracks"][seat][STAT.index(stat)] * STEP[stat]
+    return s["tracks"][seat][STAT_INDEX[stat]] * STEP[stat]
 
 
 def _start_status(s: State, ev: list[Event]) -> None:

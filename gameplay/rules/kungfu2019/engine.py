@@ -396,7 +396,7 @@ def _assign_legal(s: State, seat: int, aid: str) -> bool:
         if op is not None:
             return False
         slot, _, k = rest.partition(":")
-        if slot not in ("0", "1", "2") or not k.isdigit():
+        if slot not in ("0", "1", "2") or k not in ("0", "1", "2", "3"):
             return False
         ch = played[int(slot)]
         k = int(k)

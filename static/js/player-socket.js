@@ -136,18 +136,23 @@
     }
 
     /** The home page's "your games" row of this match follows its turns. */
+    // Every list of the player's games on the page ([data-your-games]: the home
+    // page's table, a game page's list) shows whose move it is, live.
     function showGameRow(frame) {
-      var row = doc.querySelector('#your-games tr[data-match="' + frame.match + '"]');
-      if (!row || state.over[frame.match] && frame.status === "active") return;
-      var cell = row.querySelector("[data-turn]");
-      var mine = frame.status === "active" && frame.your_move;
-      row.classList.toggle("your-move", mine);
-      while (cell.firstChild) cell.removeChild(cell.firstChild);
-      var text = frame.status === "active" ? (mine ? "Your move" : "Opponent to move") : "Over";
-      var badge = doc.createElement("span");
-      badge.className = mine ? "badge live" : "badge";
-      badge.textContent = text;
-      cell.appendChild(badge);
+      if (state.over[frame.match] && frame.status === "active") return;
+      var rows = doc.querySelectorAll('[data-your-games] [data-match="' + frame.match + '"]');
+      Array.prototype.forEach.call(rows, function (row) {
+        var cell = row.querySelector("[data-turn]");
+        if (!cell) return;
+        var mine = frame.status === "active" && frame.your_move;
+        row.classList.toggle("your-move", mine);
+        while (cell.firstChild) cell.removeChild(cell.firstChild);
+        var text = frame.status === "active" ? (mine ? "Your move" : "Opponent to move") : "Over";
+        var badge = doc.createElement("span");
+        badge.className = mine ? "badge live" : "badge";
+        badge.textContent = text;
+        cell.appendChild(badge);
+      });
     }
 
     function atOwnLiveGame() {

@@ -262,6 +262,9 @@ class ISMCTSBot:
         actors = game.actors
         legal_ids = game.legal_action_ids
         apply = game.apply
+        # Playouts read only the states, never the events: an engine with an
+        # in-place step (same rules, no copy, no events) plays them with it.
+        step = getattr(game, "apply_in_place", None)
         log = math.log
         sqrt = math.sqrt
         ntrees = len(trees)
@@ -344,7 +347,12 @@ class ISMCTSBot:
                         aid = _heuristic_move(game, state, seat, ids, strategy, rng)
                 else:
                     aid = rollout(state, seat, ids, rng)
-                state, _ = apply(state, seat, aid)
+                if step is not None:
+                    # ``state`` is this iteration's own: the selection loop
+                    # above always ends on a fresh result of ``apply``.
+                    step(state, seat, aid)
+                else:
+                    state, _ = apply(state, seat, aid)
                 steps += 1
             if is_over(state):
                 share = rewards(game, state)

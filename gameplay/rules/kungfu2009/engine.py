@@ -69,6 +69,10 @@ HITS = {code: c["hits"] for code, c in COMBINATIONS.items()}
 POINTS = {code: c["points"] for code, c in COMBINATIONS.items()}
 LEVEL_OF = {code: c["level"] for code, c in COMBINATIONS.items()}
 SIZE = {level: LEVELS[level][1] for level in LEVEL_ORDER}
+#: code -> ((style, count), ...): the cards a combination needs, per style.
+NEED = {
+    code: tuple((x, h.count(x)) for x in sorted(set(h))) for code, h in HITS.items()
+}
 _STYLE_SET = frozenset(STYLES)
 
 CLAIM_ID = {lv: f"claim:{lv}" for lv in LEVEL_ORDER}
@@ -282,12 +286,20 @@ def _ids(s: State, seat: int) -> list[str]:
     for lv in LEVEL_ORDER:
         if up[lv] is not None:
             ids.append(CLAIM_ID[lv])
+    have = None
     for lv in LEVEL_ORDER:
         code = up[lv]
         if code is not None:
-            hits = HITS[code]
-            if can_fit(hand, hits) and not matches(hand[: len(hits)], hits):
-                ids.append(FIT_ID[lv])
+            if have is None:
+                have = {x: hand.count(x) for x in STYLES}
+            missing = 0
+            for x, k in NEED[code]:
+                if have[x] < k:
+                    missing += k - have[x]
+            if missing <= have[WILD]:
+                hits = HITS[code]
+                if not matches(hand[: len(hits)], hits):
+                    ids.append(FIT_ID[lv])
     hands = s["hands"]
     for o in s["offers"]:
         if o["from"] == seat:

@@ -621,7 +621,8 @@ def _resolve(s: State, ev: list[Event]) -> None:
     """Fighting phase 5: the attacker's ATK against every defender's DEF."""
     f = s["fight"]
     a = f["a"]
-    hp = s["hp"]
+    s["hp"] = hp = s["hp"][:]  # copy-on-write (apply copies only the top dict)
+    s["elim"] = s["elim"][:]
     if a == DUMMY:
         # Rules for 2 players 2: the dummy's attack is its cards' initiative sum.
         atk, heal = sum(INIT[c] for c in s["dummy"]), 0
@@ -745,14 +746,15 @@ def _finish(s: State, ev: list[Event], reason: str) -> None:
 
 def _h_pick(s: State, ev: list[Event], seat: int, aid: str) -> None:
     ch = ARG[aid]
+    s["packs"] = s["packs"][:]
+    s["picks"] = s["picks"][:]
     s["packs"][seat] = s["packs"][seat].replace(ch, "")
     s["picks"][seat] = ch
     ev.append(_ev("pick", {"seat": seat}, {str(seat): {"card": CODE[ch]}}))
     if any(not p for p in s["picks"]):
         return
     n = s["n"]
-    for i in range(n):
-        s["hands"][i] += s["picks"][i]
+    s["hands"] = [h + p for h, p in zip(s["hands"], s["picks"], strict=True)]
     # Learning phase 1-1: the rest passes to the player on the left (seat + 1).
     packs = s["packs"]
     s["packs"] = [packs[(i - 1) % n] for i in range(n)]
@@ -774,6 +776,8 @@ def _h_pick(s: State, ev: list[Event], seat: int, aid: str) -> None:
 
 def _h_play(s: State, ev: list[Event], seat: int, aid: str) -> None:
     ch = ARG[aid]
+    s["hands"] = s["hands"][:]
+    s["commit"] = s["commit"][:]
     s["hands"][seat] = s["hands"][seat].replace(ch, "")
     s["commit"][seat] += ch
     ev.append(
@@ -788,7 +792,7 @@ def _h_play(s: State, ev: list[Event], seat: int, aid: str) -> None:
 
 
 def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
-    f = s["fight"]
+    s["fight"] = f = s["fight"].copy()
     f["asg"] = f["asg"][:]
     old = f["asg"][seat]
     asg = dict(old)
@@ -1127,7 +1131,9 @@ class KungFu2019Game:
                 f"action {action_id!r} is not legal for seat {seat} in phase "
                 f"{ph!r} ({PROMPTS[ph]}); legal: " + ", ".join(ids)
             )
-        s = self.clone(state)
+        # Copy-on-write: the handlers copy each list or record before they edit
+        # it, so the top dict is all that is copied here.
+        s = state.copy()
         ev: list[Event] = []
         _HANDLERS[ph](s, ev, seat, action_id)
         return s, ev

@@ -90,10 +90,10 @@ def test_decision_context_refuses_a_seat_without_a_decision() -> None:
 
 def test_heuristic_names_the_games_it_knows() -> None:
     class OtherGame:
-        id = "kungfu2019"  # no engine (and so no strategy) yet
+        id = "no-such-game"  # no engine, so no strategy
 
     state = GAME.setup({"players": 2, "start": 0}, seed=1)
     ctx = decision_context(GAME, state, 0, seed=1)
     alien = dataclasses.replace(ctx, game=OtherGame())  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"no strategy for game 'kungfu2019'.*duelo"):
+    with pytest.raises(ValueError, match=r"no strategy for game 'no-such-game'.*duelo"):
         get_bot("heuristic").choose(alien)

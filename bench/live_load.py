@@ -38,11 +38,17 @@ disconnects, failed connects, moves with no reply within 5 s and stalls (a
 waiting seat that hears nothing for 8 s, then resyncs). A lost move is one whose
 new version never arrived as a state frame within 5 s, acknowledged or not.
 
+``python bench/live_load.py --scaling`` is the second mode: the same saturated
+load (players answer at once) on one and on two web processes, and how moves/s
+scales with the processes (``LIVE_LOAD_SPREAD`` chooses whether a match's two
+seats share a process, ``match``, or not, ``seat``).
+
 Knobs for development only (environment variables; the benchmark needs none):
 ``LIVE_LOAD_LEVELS`` ("25,50"), ``LIVE_LOAD_WINDOW_S``, ``LIVE_LOAD_CLIENTS``,
 ``LIVE_LOAD_UVICORN_ARGS`` (extra server flags), ``LIVE_LOAD_SETTINGS`` (another
 settings module) and ``LIVE_LOAD_PYSPY`` (write a py-spy profile of the server
-during the top level's window to that path).
+during the top level's window to that path), ``LIVE_LOAD_PROCESSES`` (web
+processes), ``LIVE_LOAD_SPREAD`` and ``LIVE_LOAD_THINK_S`` ("0.5,1.5").
 """
 
 from __future__ import annotations
@@ -77,7 +83,16 @@ LEVELS = tuple(
 RAMP_S = 4.0  # a level's new players connect spread over this long...
 SETTLE_S = 4.0  # ...then the level plays this long before it is measured...
 WINDOW_S = float(os.environ.get("LIVE_LOAD_WINDOW_S", "20"))  # ...for this long.
-THINK_S = (0.5, 1.5)  # a player's pause before moving: about once a second
+# A player's pause before moving: about once a second ("lo,hi" seconds).
+THINK_S = tuple(
+    float(x) for x in os.environ.get("LIVE_LOAD_THINK_S", "0.5,1.5").split(",")
+)
+# Web processes (uvicorn, one event loop each) and how sockets reach them:
+# "match" puts both seats of a match on one process (what a load balancer
+# routing by match id does), "seat" puts the two seats on different processes
+# (every move then crosses from one process to the other).
+PROCESSES = int(os.environ.get("LIVE_LOAD_PROCESSES", "1"))
+SPREAD = os.environ.get("LIVE_LOAD_SPREAD", "match")
 MOVE_TIMEOUT_S = 5.0
 STALL_S = 8.0  # far beyond a move's think time plus its round trip
 DRAIN_S = MOVE_TIMEOUT_S + 1.0
@@ -98,9 +113,10 @@ UVICORN_ARGS = [
     "off",
 ]
 PROGRESS_EVERY_S = 5.0
-# `make run` uses the development settings; another module lets a proposed
-# settings change be measured before anyone commits it.
-SETTINGS_MODULE = os.environ.get("LIVE_LOAD_SETTINGS", "config.settings.development")
+# Production settings (DEBUG off, the deploy checks, secure cookies; the bench
+# gives them a throw-away secret and 127.0.0.1 as the allowed host); another
+# module lets a proposed settings change be measured before anyone commits it.
+SETTINGS_MODULE = os.environ.get("LIVE_LOAD_SETTINGS", "config.settings.production")
 
 
 def log(message: str) -> None:
@@ -136,6 +152,7 @@ def plan_pairs() -> list[dict[str, Any]]:
         for k in range(new):
             pairs.append(
                 {
+                    "index": len(pairs),
                     "level": index,
                     "offset": index * level_span() + RAMP_S * k / max(1, new),
                     "matches": needed,
@@ -270,6 +287,9 @@ def prepare_django(db: Database, redis_url: str, prefix: str) -> None:
             "LOG_LEVEL": "WARNING",
         }
     )
+    # What production settings insist on, for a loopback-only run.
+    os.environ.setdefault("SECRET_KEY", f"live-load-bench-{os.getpid()}-not-secret")
+    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1")
     sys.path.insert(0, str(ROOT))
     import django
 
@@ -316,16 +336,21 @@ def create_players(pairs: list[dict[str, Any]]) -> None:
             ]
             pair["cookies"] = [sessions[2 * index], sessions[2 * index + 1]]
             pair["match_ids"] = []
-            for _ in range(pair["matches"]):
-                match = services.match_create(game="duelo", seats=seats, config={})
-                services.match_start(match_id=match.pk)
-                pair["match_ids"].append(str(match.public_id))
-                made += 1
+            # One commit per pair, not two per match: set-up on a loaded
+            # machine's PostgreSQL waited minutes on commits.
+            with transaction.atomic():
+                for _ in range(pair["matches"]):
+                    match = services.match_create(game="duelo", seats=seats, config={})
+                    services.match_start(match_id=match.pk)
+                    pair["match_ids"].append(str(match.public_id))
+                    made += 1
             if index % 50 == 49:
                 log(f"  {made} matches started ({time.monotonic() - started:.0f} s)")
 
 
-def start_server(run_dir: Path, port: int, extra: list[str]) -> subprocess.Popen:
+def start_server(
+    run_dir: Path, port: int, extra: list[str], index: int = 0
+) -> subprocess.Popen:
     args = [
         sys.executable,
         "-m",
@@ -342,7 +367,7 @@ def start_server(run_dir: Path, port: int, extra: list[str]) -> subprocess.Popen
         *extra,
     ]
     # The child keeps its own copy of the log's descriptor.
-    with open(run_dir / "server.log", "wb") as out:
+    with open(run_dir / f"server{index}.log", "wb") as out:
         return subprocess.Popen(
             args,
             cwd=ROOT,
@@ -422,8 +447,7 @@ class Client:
     """One client process: its pairs, their records, and progress reports."""
 
     def __init__(self, plan: dict[str, Any], reports: mp.Queue) -> None:
-        self.url = plan["url"]
-        self.origin = plan["origin"]
+        self.urls = plan["urls"]
         self.pairs = plan["pairs"]
         self.t0 = plan["t0"]
         self.stop_at = plan["stop_at"]
@@ -481,20 +505,26 @@ class Client:
             if time.monotonic() >= self.stop_at:
                 return
             try:
-                await self.play_match(public_id, pair["cookies"])
+                await self.play_match(public_id, pair)
             except Exception as exc:  # counted; the pair plays on
                 self.error(f"client:{type(exc).__name__}")
         if time.monotonic() < self.stop_at:
             self.exhausted += 1
 
-    async def connect(self, public_id: str, cookie: str):
+    def server_for(self, pair: dict[str, Any], seat: int) -> tuple[str, str]:
+        """(socket base URL, origin) of the web process this seat talks to."""
+        index = pair["index"] + (seat if SPREAD == "seat" else 0)
+        return self.urls[index % len(self.urls)]
+
+    async def connect(self, public_id: str, cookie: str, server: tuple[str, str]):
         from websockets.asyncio.client import connect
 
+        url, origin = server
         for attempt in range(3):
             try:
                 return await connect(
-                    f"{self.url}/ws/match/{public_id}/",
-                    origin=self.origin,
+                    f"{url}/ws/match/{public_id}/",
+                    origin=origin,
                     additional_headers={"Cookie": f"sessionid={cookie}"},
                     proxy=None,
                     ping_interval=None,
@@ -506,8 +536,13 @@ class Client:
                 await asyncio.sleep(1.0 + attempt)
         return None
 
-    async def play_match(self, public_id: str, cookies: list[str]) -> None:
-        sockets = await asyncio.gather(*(self.connect(public_id, c) for c in cookies))
+    async def play_match(self, public_id: str, pair: dict[str, Any]) -> None:
+        sockets = await asyncio.gather(
+            *(
+                self.connect(public_id, cookie, self.server_for(pair, seat))
+                for seat, cookie in enumerate(pair["cookies"])
+            )
+        )
         conns = [SeatConn(ws) for ws in sockets if ws is not None]
         if len(conns) != 2:
             for conn in conns:
@@ -746,8 +781,14 @@ class CpuMeter:
             100 * cores * (b["_busy"] - a["_busy"]) / max(1, b["_total"] - a["_total"])
         )
         shares["machine_cpu_pct"] = round(machine, 1)
-        ours = sum(v for k, v in shares.items() if k != "machine_cpu_pct")
+        # Per-process server shares ("server0_cpu_pct"...) are inside "server".
+        ours = sum(
+            v
+            for k, v in shares.items()
+            if k != "machine_cpu_pct" and not k.removeprefix("server")[:1].isdigit()
+        )
         shares["other_cpu_pct"] = round(max(0.0, machine - ours), 1)
+        shares["load_1m"] = round(os.getloadavg()[0], 2)  # as `uptime` shows it
         return shares
 
 
@@ -767,7 +808,7 @@ def main() -> None:
         redis.start()
         redis_url = redis.url
     db = Database(run_dir)
-    server: subprocess.Popen | None = None
+    servers: list[subprocess.Popen] = []
     clients: list[mp.Process] = []
     try:
         db.create()
@@ -786,12 +827,17 @@ def main() -> None:
         create_players(pairs)
         db_description = db.describe()
         connections.close_all()
-        port = free_port()
         extra = shlex.split(os.environ.get("LIVE_LOAD_UVICORN_ARGS", ""))
-        server = start_server(run_dir, port, extra)
-        wait_ready(server, port)
+        ports = []
+        for index in range(PROCESSES):
+            port = free_port()
+            servers.append(start_server(run_dir, port, extra, index))
+            ports.append(port)
+        for server, port in zip(servers, ports, strict=True):
+            wait_ready(server, port)
         log(
-            f"server pid {server.pid} on 127.0.0.1:{port}; set-up took "
+            f"server pid(s) {' '.join(str(s.pid) for s in servers)} on 127.0.0.1 "
+            f"port(s) {' '.join(map(str, ports))} ({SPREAD} spread); set-up took "
             f"{time.monotonic() - began:.0f} s"
         )
 
@@ -802,8 +848,10 @@ def main() -> None:
         ctx = mp.get_context("spawn")
         for index in range(CLIENT_PROCESSES):
             plan = {
-                "url": f"ws://127.0.0.1:{port}",
-                "origin": f"http://127.0.0.1:{port}",
+                "urls": [
+                    (f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}")
+                    for port in ports
+                ],
                 "pairs": pairs[index::CLIENT_PROCESSES],
                 "t0": t0,
                 "stop_at": stop_at,
@@ -811,21 +859,27 @@ def main() -> None:
             proc = ctx.Process(target=client_main, args=(plan, reports), daemon=True)
             proc.start()
             clients.append(proc)
-        parts = {"server": [server.pid], "clients": [c.pid for c in clients]}
+        parts = {
+            "server": [s.pid for s in servers],
+            "clients": [c.pid for c in clients],
+        }
+        if PROCESSES > 1:
+            for index, server in enumerate(servers):
+                parts[f"server{index}"] = [server.pid]
         if redis is not None:
             parts["redis"] = [redis.pid() or 0]
         meter = CpuMeter(parts, db.kind)
         results, level_cpu, active = collect(
-            reports, clients, spans, meter, server, profiler_path()
+            reports, clients, spans, meter, servers, profiler_path()
         )
     finally:
         for proc in clients:
             stop_process(proc)
-        if server is not None:
+        for index, server in enumerate(servers):
             stop_process(server)
-            keep = BENCH_DIR / "live_load_server.log"
+            keep = BENCH_DIR / f"live_load_server{index or ''}.log"
             with contextlib.suppress(OSError):
-                shutil.copyfile(run_dir / "server.log", keep)
+                shutil.copyfile(run_dir / f"server{index}.log", keep)
         with contextlib.suppress(Exception):
             from django.db import connections
 
@@ -879,7 +933,12 @@ def main() -> None:
         "db": db_description,
         "channel_layer": "channels_redis.pubsub.RedisPubSubChannelLayer "
         + ("(REDIS_URL, db 15)" if redis is None else "(embedded redis, unix socket)"),
-        "server": "uvicorn " + " ".join(UVICORN_ARGS + extra) + " (1 process)",
+        "server": "uvicorn "
+        + " ".join(UVICORN_ARGS + extra)
+        + f" ({PROCESSES} process{'es' if PROCESSES > 1 else ''}, {SPREAD} spread)",
+        "processes": PROCESSES,
+        "spread": SPREAD,
+        "load_average": os.getloadavg(),
         "settings": SETTINGS_MODULE + " with DEBUG=0",
         "client_processes": CLIENT_PROCESSES,
         "think_s": list(THINK_S),
@@ -901,7 +960,7 @@ def collect(
     clients: list[mp.Process],
     spans: list[tuple[float, float, float, float]],
     meter: CpuMeter,
-    server: subprocess.Popen,
+    servers: list[subprocess.Popen],
     pyspy: str,
 ) -> tuple[list[dict[str, Any]], list[dict[str, float]], list[list[int]]]:
     """Show progress, sample CPU at window edges, gather every client's records."""
@@ -922,7 +981,7 @@ def collect(
             if i not in starts and now >= w0:
                 starts[i] = meter.sample()
                 if pyspy and i == len(spans) - 1:
-                    profiler = start_pyspy(server.pid, pyspy, w1 - w0)
+                    profiler = start_pyspy(servers[0].pid, pyspy, w1 - w0)
             if i in starts and not level_cpu[i] and now >= w1:
                 level_cpu[i] = CpuMeter.share(starts[i], meter.sample())
         try:
@@ -947,13 +1006,14 @@ def collect(
                 f"{len(recent) / (now - last_print_at):5.0f} moves/s "
                 f"p50 {percentile(rtts, 50)} ms p99 {percentile(rtts, 99)} ms "
                 f"errors {sum(p['errors'] for p in progress.values())} lost {lost} "
-                f"server cpu {cpu_seconds(server.pid):.0f} s"
+                f"server cpu {sum(cpu_seconds(s.pid) for s in servers):.0f} s"
             )
             recent = []
             last_print_at = now
             next_print = now + PROGRESS_EVERY_S
-        if server.poll() is not None:
-            raise SystemExit(f"live_load: the server died ({server.returncode})")
+        for server in servers:
+            if server.poll() is not None:
+                raise SystemExit(f"live_load: a server died ({server.returncode})")
         if now > deadline:
             raise SystemExit("live_load: clients did not report back in time")
         alive = any(c.is_alive() for c in clients)
@@ -1000,5 +1060,82 @@ def start_pyspy(pid: int, path: str, seconds: float) -> subprocess.Popen | None:
     )
 
 
+SCALING_PROCESSES = (1, 2)
+# Saturation: players answer at once (think 0-20 ms), so moves/s is what the
+# web processes (and the rest of the machine) can carry, not what players ask.
+SCALING_ENV = {
+    "LIVE_LOAD_LEVELS": os.environ.get("LIVE_LOAD_SCALING_GAMES", "200"),
+    "LIVE_LOAD_THINK_S": "0,0.02",
+    "LIVE_LOAD_WINDOW_S": os.environ.get("LIVE_LOAD_WINDOW_S", "20"),
+}
+
+
+def scaling() -> None:
+    """``--scaling``: the same saturated load on 1 and on 2 web processes.
+
+    Each run is a full benchmark in a child process (its own database, server
+    processes and clients); the last stdout line compares them: moves/s,
+    latency, server CPU per move, and moves/s on 2 processes over 1.
+    """
+    runs = []
+    for processes in SCALING_PROCESSES:
+        env = {**os.environ, **SCALING_ENV, "LIVE_LOAD_PROCESSES": str(processes)}
+        log(f"scaling: {processes} web process(es), saturated ...")
+        out = subprocess.run(
+            [sys.executable, __file__],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+            check=True,
+        ).stdout
+        summary = json.loads(out.strip().splitlines()[-1])
+        level = summary["levels"][-1]
+        runs.append(
+            {
+                "processes": processes,
+                "spread": summary["spread"],
+                "games": level["games"],
+                "moves_per_s": level["moves_per_s"],
+                "rtt_p50_ms": level["rtt_p50_ms"],
+                "rtt_p99_ms": level["rtt_p99_ms"],
+                "errors": level["errors"],
+                "lost_moves": level["lost_moves"],
+                "server_cpu_pct": level.get("server_cpu_pct"),
+                "server_cpu_ms_per_move": level.get("server_cpu_ms_per_move"),
+                "clients_cpu_pct": level.get("clients_cpu_pct"),
+                "db_cpu_pct": level.get("db_cpu_pct"),
+                "machine_cpu_pct": level.get("machine_cpu_pct"),
+                "other_cpu_pct": level.get("other_cpu_pct"),
+                "load_1m": level.get("load_1m"),
+                **{
+                    k: v
+                    for k, v in level.items()
+                    if k.startswith("server") and k[6:7].isdigit()
+                },
+            }
+        )
+        log(
+            f"scaling: {processes} process(es): {level['moves_per_s']} moves/s, "
+            f"p50 {level['rtt_p50_ms']} ms, {level.get('server_cpu_ms_per_move')} ms "
+            "server CPU per move"
+        )
+    base = runs[0]["moves_per_s"] or 1
+    print(
+        json.dumps(
+            {
+                "mode": "scaling",
+                "think_s": SCALING_ENV["LIVE_LOAD_THINK_S"],
+                "runs": runs,
+                "speedup": {
+                    str(r["processes"]): round(r["moves_per_s"] / base, 2) for r in runs
+                },
+            }
+        )
+    )
+
+
 if __name__ == "__main__":
-    main()
+    if "--scaling" in sys.argv[1:]:
+        scaling()
+    else:
+        main()

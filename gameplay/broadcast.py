@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -69,7 +70,9 @@ def match_changed(
     """Send every seat and the spectators their frame for the match's new version.
 
     ``state`` and ``events`` are what the writer just committed, passed along so
-    the common case needs no extra read of the state.
+    the common case needs no extra read of the state. Live moves made by the
+    match's owner (``gameplay.live``) do not come here: it builds the same
+    frames from the match it holds (``match_messages``) and sends them itself.
     """
     layer = get_channel_layer()
     if layer is None:
@@ -80,33 +83,117 @@ def match_changed(
             # The match moved on before this broadcast ran: the newer version's
             # own broadcast carries its events; these would be misfiled.
             events = None
-        public = selectors.spectator_frame(match=match, events=events, step=step)
-        # A seat that resigned or was left (a bot plays on) gets the public view:
-        # its old owner's socket must not receive the bot's private events.
-        frames = [
-            (
-                seat_group(match_id, seat.number),
-                public
-                if seat.forfeited and match.status == MatchStatus.ACTIVE
-                else selectors.seat_frame(
-                    match=match, seat=seat.number, events=events, step=step
-                ),
-            )
-            for seat in match.seats.all()
-        ]
-        frames.append((public_group(match_id), public))
-        # Encoded once here, not per socket: a group may hold many (spectators).
-        messages = [
-            (group, {"type": "match.frame", "text": _encode(frame)})
-            for group, frame in frames
-        ]
-        messages.extend(_listener_messages(match))
+        # A frame built from a fresh read (no state passed: presence, seats,
+        # results) tells every owner holding this match to read it again.
+        messages = match_messages(
+            match=match, events=events, step=step, reread=state is None
+        )
         # One trip to the event loop for all groups, not one per group: called
         # from a consumer's database thread, every trip waits for the loop, and
         # the next move of every match waits for that thread.
         async_to_sync(_send_all)(layer, messages)
     except Exception:  # a broadcast failure must never undo a committed move
         logger.exception("broadcast of match %s version %s failed", match_id, version)
+
+
+def match_messages(
+    *,
+    match: Match,
+    events: list[dict[str, Any]] | None = None,
+    step: dict[str, Any] | None = None,
+    reread: bool = False,
+) -> Messages:
+    """The channel-layer messages of one broadcast, built from ``match`` as given.
+
+    ``match`` must carry its seats (and their users) prefetched. Each seat's
+    group gets that seat's own frame only; the public group the spectators'.
+    Every ``match.frame`` message also carries the version, and, when the
+    frames came from a fresh read (presence, seats, results), the status and
+    the seats' changeable fields: other processes' owners (``gameplay.live``)
+    use them to notice that the match moved on without them, or to take the
+    seats' new presence over without reading the match again.
+    """
+    match_id = match.pk
+    seats = list(match.seats.all())
+    # The seats' public part is the same in every frame: computed once.
+    seats_public = selectors.seats_public(match=match)
+    public = selectors.spectator_frame(
+        match=match, events=events, step=step, seats=seats_public
+    )
+    # A seat that resigned or was left (a bot plays on) gets the public view:
+    # its old owner's socket must not receive the bot's private events.
+    frames = [
+        (
+            seat_group(match_id, seat.number),
+            public
+            if seat.forfeited and match.status == MatchStatus.ACTIVE
+            else selectors.seat_frame(
+                match=match,
+                seat=seat.number,
+                events=events,
+                step=step,
+                seats=seats_public,
+            ),
+        )
+        for seat in seats
+    ]
+    frames.append((public_group(match_id), public))
+    # Encoded once here, not per socket: a group may hold many (spectators).
+    version = match.version
+    # Read afresh: the seats as committed, for owners to take over in place.
+    fresh = {"status": match.status, "seats": seat_rows(seats)} if reread else {}
+    messages: Messages = []
+    for group, frame in frames:
+        message = {"type": "match.frame", "text": _encode(frame), "version": version}
+        messages.append((group, {**message, **fresh}))
+    messages.extend(_listener_messages(match))
+    return messages
+
+
+SEAT_FIELDS = (
+    "connected",
+    "seen_at",
+    "disconnected_at",
+    "forfeited",
+    "replaced_by_bot",
+    "forfeit_reason",
+    "clock_ms",
+    "placement",
+)
+_STAMPS = ("seen_at", "disconnected_at")
+
+
+def seat_rows(seats: list[Seat]) -> list[list[Any]]:
+    """The seats' changeable fields, channel-layer safe (stamps as ISO text)."""
+    rows = []
+    for seat in seats:
+        row: list[Any] = [seat.pk]
+        for name in SEAT_FIELDS:
+            value = getattr(seat, name)
+            row.append(value.isoformat() if name in _STAMPS and value else value)
+        rows.append(row)
+    return rows
+
+
+def apply_seat_rows(seats: list[Seat], rows: list[list[Any]]) -> None:
+    """Put ``seat_rows`` (from a broadcast) onto a held match's seats."""
+    by_pk = {row[0]: row[1:] for row in rows}
+    for seat in seats:
+        values = by_pk.get(seat.pk)
+        if values is None:
+            continue
+        for name, value in zip(SEAT_FIELDS, values, strict=True):
+            if name in _STAMPS and value:
+                value = datetime.fromisoformat(value)
+            setattr(seat, name, value)
+
+
+async def send_messages(messages: Messages) -> None:
+    """Send a broadcast's messages from the event loop (the owner's path)."""
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+    await _send_all(layer, messages)
 
 
 def _load(

@@ -16,9 +16,10 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from gameplay import broadcast, presence, selectors, services
+from gameplay import broadcast, presence, services
 from gameplay.errors import BadRequest, Forbidden, MatchError
-from gameplay.models import Match
+from gameplay.live import owner
+from gameplay.models import Match, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +37,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.groups_joined = []
+        self.attached = False
         self.seat_number = None
         self.seat_pk = None
         self.user = self.scope.get("user")
@@ -50,6 +52,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.match_pk, self.seat_number, self.seat_pk = found
+        # This process now holds the match for its sockets (gameplay.live).
+        owner.attach(self.match_pk)
+        self.attached = True
         group = (
             broadcast.public_group(self.match_pk)
             if self.seat_number is None
@@ -58,16 +63,23 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined.append(group)
         await self.accept()
-        if self.seat_number is not None:
-            await database_sync_to_async(services.seat_connected)(
-                match_id=self.match_pk, user=self.user
-            )
+        # Counts the seat, tells the table, and reads the match once for both
+        # this socket's frame and the owner's copy.
+        frames = await owner.connect_frames(
+            match_pk=self.match_pk,
+            user=self.user,
+            seated=self.seat_number is not None,
+        )
         # This process now vouches for the seat and beats the version to it.
         presence.register(self)
-        await self._send_state(after_version=None)
+        for frame in frames:
+            await self._send(frame)
 
     async def disconnect(self, code: int) -> None:
         presence.unregister(self)
+        if getattr(self, "attached", False):
+            owner.detach(self.match_pk)
+            self.attached = False
         for group in self.groups_joined:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -118,15 +130,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def on_act(self, message: dict[str, Any], request_id: Any) -> None:
         if "seat" in message and message["seat"] != self.seat_number:
             raise Forbidden("that seat is not yours")
-        outcome = await database_sync_to_async(services.match_act)(
-            match_id=self.match_pk,
+        # Through this process's owner of the match: applied to the copy it
+        # holds, committed in one round trip, acknowledged after the commit.
+        version = await owner.act(
+            match_pk=self.match_pk,
             user=self.user,
             action_id=message.get("action"),
             expected_version=message.get("version"),
         )
-        await self._send(
-            {"type": "ack", "version": outcome.version, "request_id": request_id}
-        )
+        await self._send({"type": "ack", "version": version, "request_id": request_id})
 
     async def on_sync(self, message: dict[str, Any], request_id: Any) -> None:
         version = message.get("version")
@@ -155,6 +167,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # --- group messages -----------------------------------------------------
 
     async def match_frame(self, event: dict[str, Any]) -> None:
+        # A version written elsewhere, or a re-read frame: the copy is stale.
+        owner.saw(self.match_pk, event)
         text = event.get("text")
         if text is None:  # a frame dict, as senders before pre-encoding sent
             await self._send(event["frame"])
@@ -169,48 +183,35 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _load(self, public_id: str) -> tuple[int, int | None, int | None] | None:
+        """(match pk, the user's seat number and pk): two small reads."""
         try:
             uuid.UUID(str(public_id))
         except ValueError:
             return None
-        match = (
-            Match.objects.filter(public_id=public_id).prefetch_related("seats").first()
-        )
-        if match is None:
+        match_pk = (
+            Match.objects.filter(public_id=public_id).values_list("pk", flat=True)
+        ).first()
+        if match_pk is None:
             return None
-        seat = selectors.user_seat(match=match, user=self.user)
-        if seat is None:
-            return match.pk, None, None
-        return match.pk, seat.number, seat.pk
-
-    @database_sync_to_async
-    def _state_frames(self, after_version: int | None) -> list[dict[str, Any]]:
-        match = Match.objects.prefetch_related("seats__user").get(pk=self.match_pk)
-        frames: list[dict[str, Any]] = []
-        # A seat that resigned or was left sees only the public view from then on.
-        seat = (
-            None
-            if self.seat_number is None
-            else selectors.viewer_seat(match=match, user=self.user)
-        )
-        if after_version is not None:
-            frames.append(
-                {
-                    "type": "history",
-                    "after_version": after_version,
-                    "steps": selectors.events_since(
-                        match=match, seat=seat, after_version=after_version
-                    ),
-                }
+        seat = None
+        if self.user is not None and self.user.is_authenticated:
+            seat = (
+                Seat.objects.filter(match_id=match_pk, user=self.user)
+                .values_list("number", "pk")
+                .first()
             )
         if seat is None:
-            frames.append(selectors.spectator_frame(match=match))
-        else:
-            frames.append(selectors.seat_frame(match=match, seat=seat))
-        return frames
+            return match_pk, None, None
+        return match_pk, seat[0], seat[1]
 
     async def _send_state(self, *, after_version: int | None) -> None:
-        for frame in await self._state_frames(after_version):
+        frames = await owner.state_frames(
+            match_pk=self.match_pk,
+            user=self.user,
+            seated=self.seat_number is not None,
+            after_version=after_version,
+        )
+        for frame in frames:
             await self._send(frame)
 
     async def _send(self, frame: dict[str, Any]) -> None:

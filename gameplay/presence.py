@@ -67,7 +67,8 @@ def _versions(
     *, seat_ids: list[int], match_ids: list[int]
 ) -> tuple[dict[int, tuple[int, int]], set[int], list[int]]:
     """Refresh presence; (match -> (version, public version), forfeited seats,
-    matches whose seats were revived). Three queries, whatever the sockets."""
+    matches whose seats were revived). Three queries (four with held matches),
+    whatever the sockets."""
     from gameplay import services
 
     revived = services.seats_seen(seat_ids=seat_ids)
@@ -86,7 +87,25 @@ def _versions(
     for match in matches:
         versions[match.pk] = (match.version, match.public_version)
         forfeited.update(seat.pk for seat in match.seats.all())
+    _refresh_held(versions)
     return versions, forfeited, revived
+
+
+def _refresh_held(versions: dict[int, tuple[int, int]]) -> None:
+    """Bring the matches this process holds in memory (``gameplay.live``) up to
+    date with presence: seen-at stamps other processes refreshed, and a copy
+    whose version is behind (a missed broadcast) is dropped. One query."""
+    from gameplay.live import owner
+
+    held = [pk for pk in owner.held_ids() if pk in versions]
+    if not held:
+        return
+    rows = list(
+        Seat.objects.filter(match_id__in=held).values_list(
+            "pk", "match_id", "connected", "seen_at", "disconnected_at"
+        )
+    )
+    owner.refresh_seats(rows, {pk: versions[pk][0] for pk in held})
 
 
 async def beat_once(loop: Any | None = None) -> int:

@@ -84,7 +84,11 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
     return out
 
 
-def _frame_base(match: Match) -> dict[str, Any]:
+def _frame_base(
+    match: Match, seats: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The part of a state frame every seat shares; ``seats``: ``seats_public``
+    already computed for this match (a broadcast builds it once for all frames)."""
     from gameplay.services import GRACE_SECONDS
 
     frame: dict[str, Any] = {
@@ -97,7 +101,7 @@ def _frame_base(match: Match) -> dict[str, Any]:
         "rated": match.rated,
         "time_control": match.time_control,
         "seed_hash": match.seed_hash,
-        "seats": seats_public(match=match),
+        "seats": seats if seats is not None else seats_public(match=match),
         # The client times the claim countdown against the server's clock.
         "server_time": timezone.now().isoformat(),
         "grace_seconds": GRACE_SECONDS,
@@ -124,13 +128,14 @@ def seat_frame(
     seat: int,
     events: list[dict[str, Any]] | None = None,
     step: dict[str, Any] | None = None,
+    seats: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """What one seat sees now: its own observation, events and legal actions.
 
     ``step`` ({"kind", "seat"}) says who made the step whose events these are
     and how (a timeout's default choice is logged as one).
     """
-    frame = _frame_base(match)
+    frame = _frame_base(match, seats)
     frame["seat"] = seat
     frame["step"] = step if events is not None else None
     if match.state is None:
@@ -157,9 +162,10 @@ def spectator_frame(
     match: Match,
     events: list[dict[str, Any]] | None = None,
     step: dict[str, Any] | None = None,
+    seats: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The public view, delayed by the table's spectator delay while in play."""
-    frame = _frame_base(match)
+    frame = _frame_base(match, seats)
     frame["seat"] = None
     frame["step"] = step if events is not None else None
     if match.state is None:
@@ -179,9 +185,10 @@ def spectator_frame(
         frame["delayed_by"] = match.version - shown
         # Clocks and deadlines move with every live move: a delayed frame that
         # carried them would tell whose turn it is now and how fast they play.
-        for seat in frame["seats"]:
-            seat["clock_ms"] = None
-            seat["deadline"] = None
+        # (Copies: the seats' dicts may be shared with the seats' own frames.)
+        frame["seats"] = [
+            {**seat, "clock_ms": None, "deadline": None} for seat in frame["seats"]
+        ]
     frame["view"] = engine.observe(state, None)
     frame["events"] = None if shown_events is None else view_events(shown_events, None)
     frame["actors"] = engine.actors(state) if match.status == MatchStatus.ACTIVE else []

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from accounts.models import User
@@ -392,15 +392,8 @@ def _apply(
     return ActOutcome(version=match.version, events=events, finished=finished)
 
 
-def match_act(
-    *,
-    match_id: int,
-    user: User | None,
-    action_id: Any,
-    expected_version: Any = None,
-    seat_number: int | None = None,
-) -> ActOutcome:
-    """A person's move. Every refusal raises a MatchError and changes nothing."""
+def check_act_input(*, action_id: Any, expected_version: Any) -> None:
+    """The shape of a move request, before anything is read."""
     if not isinstance(action_id, str) or not action_id:
         raise BadRequest("action must be a non-empty string id")
     if len(action_id) > MAX_ACTION_ID_LENGTH:
@@ -409,6 +402,23 @@ def match_act(
         not isinstance(expected_version, int) or isinstance(expected_version, bool)
     ):
         raise BadRequest("version must be an integer")
+
+
+def match_act(
+    *,
+    match_id: int,
+    user: User | None,
+    action_id: Any,
+    expected_version: Any = None,
+    seat_number: int | None = None,
+) -> ActOutcome:
+    """A person's move. Every refusal raises a MatchError and changes nothing.
+
+    Live sockets go through their process's owner of the match
+    (``gameplay.live.owner``), which comes here for the moves it does not
+    make itself (the last move, clocks, bot seats).
+    """
+    check_act_input(action_id=action_id, expected_version=expected_version)
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != MatchStatus.ACTIVE:
@@ -833,25 +843,31 @@ def _locked_seat_of(*, match_id: int, user: User) -> Seat | None:
     return Seat.objects.select_for_update().filter(match_id=match_id, user=user).first()
 
 
-def seat_connected(*, match_id: int, user: User) -> Seat | None:
+def seat_connected(*, match_id: int, user: User, announce: bool = True) -> bool:
     """A seat's player opened a connection (several tabs count separately).
 
     A count nobody has vouched for within the TTL belongs to sockets of a dead
-    web process: it restarts from this connection.
+    web process: it restarts from this connection. One UPDATE (the count is
+    decided by the database, so two sockets connecting at once both count).
+    ``announce=False``: the caller broadcasts the table itself (the live
+    socket's owner does, from the read it makes anyway). False: no seat.
     """
     now = timezone.now()
-    with transaction.atomic():
-        seat = _locked_seat_of(match_id=match_id, user=user)
-        if seat is None:
-            return None
-        if not seat_is_present(seat, now):
-            seat.connected = 0
-        seat.connected += 1
-        seat.seen_at = now
-        seat.disconnected_at = None
-        seat.save(update_fields=["connected", "seen_at", "disconnected_at"])
-    transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
-    return seat
+    counted = Seat.objects.filter(match_id=match_id, user=user).update(
+        connected=Case(
+            When(
+                connected__gt=0,
+                seen_at__gt=now - presence_ttl(),
+                then=F("connected") + 1,
+            ),
+            default=Value(1),
+        ),
+        seen_at=now,
+        disconnected_at=None,
+    )
+    if counted and announce:
+        transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
+    return bool(counted)
 
 
 def _arm_grace(*, match_id: int, seat: Seat, now: datetime) -> None:

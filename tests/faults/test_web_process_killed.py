@@ -194,3 +194,94 @@ def test_a_killed_web_process_leaves_no_seat_connected_forever(world):
     assert seat["disconnected_at"] == seat["seen_at"]
     claimable = datetime.fromisoformat(told["seats"][1]["claimable_at"])
     assert claimable == datetime.fromisoformat(seat["seen_at"]) + timedelta(seconds=60)
+
+
+LOG = """
+import json, sys, django
+django.setup()
+from gameplay.models import Match
+from gameplay.rules import get_game
+match = Match.objects.get(pk=int(sys.argv[1]))
+engine = get_game(match.game)
+state = engine.setup(match.config, match.seed)
+versions = []
+for action in match.actions.order_by("version"):
+    state, _ = engine.apply(state, action.seat, action.action_id)
+    versions.append(action.version)
+print(json.dumps({"version": match.version, "versions": versions,
+    "replays": state == match.state}))
+"""
+
+
+def test_a_killed_owner_loses_no_acknowledged_move(world):
+    """Both players on process 0, which holds the match in memory and makes
+    every move from it. It is SIGKILLed right after an ack and with a move in
+    flight; on process 1 the players find every acknowledged move in the
+    log (which replays to the stored state) and play on."""
+    env, processes, tmp, _ = world
+    setup = json.loads(_python(env, SETUP))
+    match, pk, cookies = setup["match"], setup["pk"], setup["cookies"]
+    log = (tmp / "web.log").open("ab")
+    ports = [_port(), _port()]
+    doomed = _web(env, ports[0], log)
+    processes.append(doomed)
+    processes.append(_web(env, ports[1], log))
+
+    def state(f):
+        return f["type"] == "state"
+
+    async def play() -> tuple[int, dict]:
+        socks = [await _open(ports[0], match, c) for c in cookies]
+        frames = [await _frame(s, state) for s in socks]
+        acked = 0
+        for _ in range(8):
+            actor = frames[0]["actors"][0]
+            frame = frames[actor]
+            await socks[actor].send(
+                json.dumps(
+                    {"type": "act", "action": frame["legal"][0]["id"],
+                     "version": frame["version"], "request_id": "m"}
+                )
+            )  # fmt: skip
+            ack = await _frame(socks[actor], lambda f: f["type"] in ("ack", "error"))
+            assert ack["type"] == "ack", ack
+            acked = ack["version"]
+            frames = [
+                await _frame(s, lambda f, v=acked: state(f) and f["version"] >= v)
+                for s in socks
+            ]
+        # One more move sent, and the owner killed without waiting for it.
+        actor = frames[0]["actors"][0]
+        await socks[actor].send(
+            json.dumps(
+                {"type": "act", "action": frames[actor]["legal"][0]["id"],
+                 "version": frames[actor]["version"]}
+            )
+        )  # fmt: skip
+        os.kill(doomed.pid, signal.SIGKILL)
+        doomed.wait(timeout=10)
+        # The browsers reconnect to the other process.
+        again = [await _open(ports[1], match, c) for c in cookies]
+        fresh = [await _frame(s, state) for s in again]
+        assert fresh[0]["version"] >= acked
+        assert fresh[0]["version"] == fresh[1]["version"]
+        # And play on there (its own copy, read at the connect).
+        actor = fresh[0]["actors"][0]
+        await again[actor].send(
+            json.dumps(
+                {"type": "act", "action": fresh[actor]["legal"][0]["id"],
+                 "version": fresh[actor]["version"], "request_id": "n"}
+            )
+        )  # fmt: skip
+        ack = await _frame(again[actor], lambda f: f["type"] in ("ack", "error"))
+        assert ack["type"] == "ack" and ack["version"] == fresh[0]["version"] + 1
+        for sock in again:
+            await sock.close()
+        return acked, ack
+
+    acked, last = asyncio.run(play())
+    stored = json.loads(_python(env, LOG, str(pk)))
+    assert acked == 8
+    assert stored["version"] == last["version"]
+    assert stored["versions"] == list(range(1, stored["version"] + 1))
+    assert stored["replays"] is True

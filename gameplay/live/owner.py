@@ -1,0 +1,409 @@
+"""The owner of a live match in this web process: its state in memory.
+
+A web process that holds sockets of a match keeps that match (row, seats,
+users) in memory. A move by one of its sockets is checked and applied against
+that copy, appended to the log in one round trip (``store.append_move``: a
+compare-and-set on the version under the row lock), and broadcast from
+memory: no re-read of the match, its seats or its state, no ORM query
+building, one hop to the database thread and back.
+
+Who owns: whoever holds the current version. Two processes may hold one match
+(its players' sockets landed on different processes); each writes only
+through the compare-and-set, so exactly one writer wins each version and the
+other finds out (its write is refused, or the broadcast of the newer version
+reaches its sockets first) and reads the match again: the row lock and the
+re-read are paid only when ownership moves. Within a process one asyncio lock
+per match puts its intents in arrival order, and the database's order is the
+order of the log. Several seats may act at once (``actors`` with several
+seats): each intent is validated against the state it is applied to, in that
+order, so simultaneous commits and real-time intents need nothing more here.
+
+What is not done here, and goes through ``services.match_act`` (row lock,
+full re-read, after-commit hooks) before the copy is read again: the move
+that ends the match (result, announcement outbox), matches with a clock
+(charging and arming) or with bot seats (their turns are queued after the
+commit). Everything that changes a match elsewhere (resign, claim, presence,
+takeovers, moves over the API) keeps going through ``gameplay.services``;
+the compare-and-set sees it, and its broadcast tells the owners to re-read.
+
+Guarantee: a move is acknowledged only after its commit, so every ``ack``
+survives a crash of any process; a broadcast lost with a process or Redis is
+made good by the clients' resync (version beats). Cached presence (who is
+connected, since when) is refreshed by the presence loop every beat; frames
+may show it up to one beat late.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from gameplay import broadcast, selectors, services
+from gameplay.errors import (
+    Forbidden,
+    IllegalMove,
+    MatchError,
+    MatchNotFound,
+    NotActive,
+    NotYourTurn,
+    StaleVersion,
+)
+from gameplay.live import store
+from gameplay.models import ActionKind, Match, MatchStatus, Seat
+from gameplay.rules import IllegalAction, get_game
+
+logger = logging.getLogger(__name__)
+
+# A move refused by a compare-and-set is retried against a fresh read this
+# many times (another writer moved in between) before the client is told.
+MAX_ATTEMPTS = 3
+
+
+@dataclass
+class LiveMatch:
+    """One match as this process holds it; ``match`` None = read it again."""
+
+    pk: int
+    match: Match | None = None
+    sockets: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Counters, for tests and the benchmark's profile.
+    reads: int = 0
+    fast_moves: int = 0
+
+
+@dataclass(frozen=True)
+class Applied:
+    version: int
+    messages: broadcast.Messages
+
+
+# This process's matches. Touched by the event loop (attach, detach, saw) and
+# by the database thread (reads, moves) while the loop holds the match's lock.
+_matches: dict[int, LiveMatch] = {}
+
+
+def attach(match_pk: int) -> LiveMatch:
+    """A socket of this process follows ``match_pk``."""
+    live = _matches.get(match_pk)
+    if live is None:
+        live = _matches[match_pk] = LiveMatch(pk=match_pk)
+    live.sockets += 1
+    return live
+
+
+def detach(match_pk: int) -> None:
+    """A socket closed; the last one lets the match go."""
+    live = _matches.get(match_pk)
+    if live is None:
+        return
+    live.sockets -= 1
+    if live.sockets <= 0 and not live.lock.locked():
+        _matches.pop(match_pk, None)
+
+
+def held(match_pk: int) -> LiveMatch | None:
+    return _matches.get(match_pk)
+
+
+def held_ids() -> list[int]:
+    return [pk for pk, live in _matches.items() if live.match is not None]
+
+
+def saw(match_pk: int, message: dict[str, Any]) -> None:
+    """A broadcast of ``match_pk`` reached this process (a ``match.frame``).
+
+    A newer version than the copy's was written by someone else (another
+    process, the API, a bot task): the copy is dropped and read again at the
+    next move. A frame built from a fresh read carries the seats as
+    committed (presence, forfeits): they are taken over in place, and a
+    changed status (the match ended) drops the copy.
+    """
+    live = _matches.get(match_pk)
+    match = live.match if live is not None else None
+    if match is None:
+        return
+    version = message.get("version")
+    if version is not None and version > match.version:
+        live.match = None
+    elif "status" in message:
+        if message["status"] != match.status:
+            live.match = None
+        else:
+            broadcast.apply_seat_rows(list(match.seats.all()), message["seats"])
+
+
+def forget(match_pk: int) -> None:
+    live = _matches.get(match_pk)
+    if live is not None:
+        live.match = None
+
+
+def refresh_seats(rows: list[tuple[int, int, Any, Any, Any]], versions: dict) -> None:
+    """The presence loop's read: (seat pk, match pk, connected, seen_at,
+    disconnected_at) of held matches, and each held match's version.
+
+    Seen-at stamps are refreshed by whichever process holds a seat's socket;
+    the copy takes them from here so its frames keep showing who is present.
+    A copy behind the database's version is dropped. Runs in the database
+    thread, like the moves.
+    """
+    by_match: dict[int, dict[int, tuple[Any, Any, Any]]] = {}
+    for pk, match_pk, connected, seen_at, disconnected_at in rows:
+        by_match.setdefault(match_pk, {})[pk] = (connected, seen_at, disconnected_at)
+    for match_pk, version in versions.items():
+        live = _matches.get(match_pk)
+        if live is None or live.match is None:
+            continue
+        if version != live.match.version:
+            live.match = None
+            continue
+        fresh = by_match.get(match_pk, {})
+        for seat in live.match.seats.all():
+            if seat.pk in fresh:
+                seat.connected, seat.seen_at, seat.disconnected_at = fresh[seat.pk]
+
+
+def _read(live: LiveMatch) -> Match:
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    match = Match.objects.prefetch_related(seats).filter(pk=live.pk).first()
+    if match is None:
+        raise MatchNotFound("no such match")
+    live.reads += 1
+    live.match = match
+    return match
+
+
+def _needs_full_path(match: Match) -> bool:
+    """Moves that need more than the log append: clocks, bot seats' turns."""
+    if match.time_control:
+        return True
+    return any(
+        seat.agent or seat.replaced_by_bot or not seat.user_id
+        for seat in match.seats.all()
+    )
+
+
+def _check(match: Match, user: Any, expected_version: int | None) -> Seat:
+    """The refusals of ``services.match_act``, against the copy."""
+    if match.status != MatchStatus.ACTIVE:
+        raise NotActive("this match is not in play")
+    seat = None
+    if user is not None and user.is_authenticated:
+        seat = next((s for s in match.seats.all() if s.user_id == user.pk), None)
+    if seat is None:
+        raise Forbidden("you have no seat at this match")
+    if seat.replaced_by_bot or seat.forfeited:
+        raise Forbidden("you left this match; a bot plays your seat")
+    if expected_version is not None and expected_version != match.version:
+        raise StaleVersion(
+            f"the match is at version {match.version}, not {expected_version}"
+        )
+    return seat
+
+
+def _act_sync(
+    live: LiveMatch, user: Any, action_id: str, expected_version: int | None
+) -> Applied:
+    """Check, apply, append, and build the broadcast (in the database thread)."""
+    for attempt in range(MAX_ATTEMPTS):
+        fresh = live.match is None
+        match = live.match if not fresh else _read(live)
+        try:
+            seat = _check(match, user, expected_version)
+            if _needs_full_path(match):
+                return _full_path(live, user, action_id, expected_version)
+            engine = get_game(match.game)
+            if seat.number not in engine.actors(match.state):
+                raise NotYourTurn("it is not your turn to act")
+            try:
+                state, events = engine.apply(match.state, seat.number, action_id)
+            except IllegalAction as exc:
+                raise IllegalMove(str(exc)) from exc
+        except MatchError:
+            if fresh:
+                raise
+            live.match = None  # a refusal from the copy is confirmed by a read
+            continue
+        if engine.is_over(state):
+            return _full_path(live, user, action_id, expected_version)
+        now = timezone.now()
+        version = match.version + 1
+        written = _append(
+            match_id=match.pk,
+            from_version=match.version,
+            seat=seat.number,
+            user_id=seat.user_id,
+            action_id=action_id,
+            kind=ActionKind.MOVE,
+            state=state,
+            events=events,
+            now=now,
+            snapshot=version % services.SNAPSHOT_EVERY == 0,
+        )
+        if not written:
+            # Someone else wrote first: read, and decide again on fresh data.
+            live.match = None
+            if attempt == MAX_ATTEMPTS - 1:
+                raise StaleVersion("the match moved on; resync")
+            continue
+        match.state = state
+        match.version = version
+        match.turn_started_at = now
+        live.fast_moves += 1
+        step = {"kind": str(ActionKind.MOVE), "seat": seat.number}
+        try:
+            messages = broadcast.match_messages(match=match, events=events, step=step)
+        except Exception:  # the move is committed: its ack must not be lost
+            logger.exception(
+                "broadcast of match %s version %s failed", match.pk, version
+            )
+            live.match = None
+            messages = []
+        return Applied(version=version, messages=messages)
+    raise StaleVersion("the match moved on; resync")
+
+
+def _append(**kwargs: Any) -> bool:
+    try:
+        return store.append_move(**kwargs)
+    except (InterfaceError, OperationalError):
+        # A connection the database dropped (restart, idle kill): the next call
+        # opens a new one. The write is not retried: it may have committed.
+        connection.close()
+        raise
+
+
+def _full_path(
+    live: LiveMatch, user: Any, action_id: str, expected_version: int | None
+) -> Applied:
+    """The general locked service; it broadcasts after its own commit."""
+    live.match = None
+    outcome = services.match_act(
+        match_id=live.pk,
+        user=user,
+        action_id=action_id,
+        expected_version=expected_version,
+    )
+    return Applied(version=outcome.version, messages=[])
+
+
+def _run_sync(
+    live: LiveMatch, user: Any, action_id: str, expected_version: int | None
+) -> Applied:
+    try:
+        return _act_sync(live, user, action_id, expected_version)
+    except DatabaseError:
+        live.match = None
+        if not connection.in_atomic_block and not connection.is_usable():
+            connection.close()
+        raise
+
+
+def _frames_sync(
+    live: LiveMatch, user: Any, seated: bool, after_version: int | None
+) -> list[dict[str, Any]]:
+    """A socket's own frames (``sync``, connect): from a fresh read, which
+    also becomes the copy (a client asking to resync may know of a move this
+    process missed)."""
+    match = _read(live)
+    frames: list[dict[str, Any]] = []
+    # A seat that resigned or was left sees only the public view from then on.
+    seat = selectors.viewer_seat(match=match, user=user) if seated else None
+    if after_version is not None:
+        steps = selectors.events_since(
+            match=match, seat=seat, after_version=after_version
+        )
+        frames.append(
+            {"type": "history", "after_version": after_version, "steps": steps}
+        )
+    if seat is None:
+        frames.append(selectors.spectator_frame(match=match))
+    else:
+        frames.append(selectors.seat_frame(match=match, seat=seat))
+    return frames
+
+
+def _connect_sync(
+    live: LiveMatch, user: Any, seated: bool
+) -> tuple[list[dict[str, Any]], broadcast.Messages]:
+    """A socket opened: count the seat, read the match once, and build from
+    that one read both the socket's frame and the table's broadcast (who is
+    connected now)."""
+    if seated:
+        services.seat_connected(match_id=live.pk, user=user, announce=False)
+    frames = _frames_sync(live, user, seated, None)
+    messages: broadcast.Messages = []
+    if seated and live.match is not None:
+        try:
+            messages = broadcast.match_messages(match=live.match, reread=True)
+        except Exception:  # the socket still gets its own frame
+            logger.exception("connect broadcast of match %s failed", live.pk)
+    return frames, messages
+
+
+_frames_in_db_thread = database_sync_to_async(_frames_sync)
+_connect_in_db_thread = database_sync_to_async(_connect_sync)
+
+
+async def connect_frames(
+    *, match_pk: int, user: Any, seated: bool
+) -> list[dict[str, Any]]:
+    """Count a new socket's seat, tell the table, return the socket's frames."""
+    live = _matches.get(match_pk) or attach(match_pk)
+    frames, messages = await _connect_in_db_thread(live, user, seated)
+    try:
+        await broadcast.send_messages(messages)
+    except Exception:  # Redis away: the others learn it from the next beat
+        logger.warning("connect broadcast of match %s failed", match_pk, exc_info=True)
+    return frames
+
+
+async def state_frames(
+    *, match_pk: int, user: Any, seated: bool, after_version: int | None
+) -> list[dict[str, Any]]:
+    live = _matches.get(match_pk) or LiveMatch(pk=match_pk)
+    return await _frames_in_db_thread(live, user, seated, after_version)
+
+
+# One thread for every database call of the process (Channels' default), but
+# without ``database_sync_to_async``'s connection check around each move: the
+# connection is closed and reopened only when a call finds it broken.
+_in_db_thread = sync_to_async(_run_sync, thread_sensitive=True)
+
+
+async def act(
+    *, match_pk: int, user: Any, action_id: Any, expected_version: Any
+) -> int:
+    """A person's move through this process's copy; returns the new version.
+
+    Raises the same ``MatchError``s as ``services.match_act``, changing nothing.
+    """
+    services.check_act_input(action_id=action_id, expected_version=expected_version)
+    live = _matches.get(match_pk)
+    if live is None:
+        live = _matches[match_pk] = LiveMatch(pk=match_pk)
+    async with live.lock:
+        applied = await _in_db_thread(live, user, action_id, expected_version)
+        # Sent before the lock is let go, so one match's frames leave in order.
+        if applied.messages:
+            try:
+                await broadcast.send_messages(applied.messages)
+            except Exception:  # Redis away: clients resync from the version beat
+                logger.warning(
+                    "broadcast of match %s version %s failed",
+                    match_pk,
+                    applied.version,
+                    exc_info=True,
+                )
+    if live.sockets <= 0 and _matches.get(match_pk) is live:
+        _matches.pop(match_pk, None)
+    return applied.version

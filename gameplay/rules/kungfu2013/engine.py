@@ -266,10 +266,9 @@ def _coins(front: str) -> int:
 # ---------------------------------------------------------------------------
 # Menus: the first entry of every menu is the documented timeout default.
 #
-# Menus are tuples cached by what they depend on (a hand, a row of coin cards):
-# menus are asked for twice a step (the caller's menu, then apply's check) and a
-# hand often stays the same for several decisions. Each cache is cleared when it
-# grows past ``_CACHE_LIMIT`` entries, so memory stays bounded in long runs.
+# Menus are tuples. The hand menus sort the hand's bytes (small ints sort fast)
+# and map them back to ids; menus of a row of coin cards (few distinct rows) are
+# cached, each cache cleared when it grows past ``_CACHE_LIMIT`` entries.
 
 _CACHE_LIMIT = 50_000
 _DRAW_RED_FIRST = ("draw:red", "draw:blue")
@@ -280,8 +279,6 @@ _FIXED = {
     EFFECT_PHASE: ("effect:skip", "effect:use"),
     REWARD: ("reward:draw", "reward:initiative"),
 }
-_ATTACK_MENU: dict[str, tuple[str, ...]] = {}
-_BLOCK_MENU: dict[tuple[str, int], tuple[str, ...]] = {}
 _PAY_MENU: dict[str, tuple[str, ...]] = {}
 _TARGET_MENU: dict[str, tuple[str, ...]] = {}
 
@@ -289,45 +286,31 @@ _TARGET_MENU: dict[str, tuple[str, ...]] = {}
 def _menu_draw(s: State) -> tuple[str, ...]:
     # Default: the colour you hold fewer of (ties: blue, the cautious colour).
     hand = s["hands"][s["actor"]]
-    if 2 * _nred(hand) < len(hand):
+    if 2 * len(hand.encode().translate(None, _BLUE_BYTES)) < len(hand):  # _nred
         return _DRAW_RED_FIRST
     return _DRAW_BLUE_FIRST
 
 
 def _menu_attack(s: State) -> tuple[str, ...]:
-    hand = s["hands"][s["actor"]]
-    menu = _ATTACK_MENU.get(hand)
-    if menu is None:
-        if len(_ATTACK_MENU) > _CACHE_LIMIT:
-            _ATTACK_MENU.clear()
-        menu = _ATTACK_MENU[hand] = tuple(
-            map(_ID_OF_BYTE, sorted(hand.encode().translate(None, _BLUE_BYTES)))
-        )
-    return menu
+    # The red cards of the hand, weakest first.
+    reds = s["hands"][s["actor"]].encode().translate(None, _BLUE_BYTES)
+    return tuple(map(_ID_OF_BYTE, sorted(reds)))
 
 
 def _menu_block(s: State) -> tuple[str, ...]:
-    hand = s["hands"][s["actor"]]
+    blues = sorted(s["hands"][s["actor"]].encode().translate(None, _RED_BYTES))
     b = s["b"]
-    need = VALUE[b["ac"]] if b["face"] == "u" else -1
-    key = (hand, need)
-    menu = _BLOCK_MENU.get(key)
-    if menu is None:
-        if len(_BLOCK_MENU) > _CACHE_LIMIT:
-            _BLOCK_MENU.clear()
-        blues = sorted(hand.encode().translate(None, _RED_BYTES))
-        if need >= 0:
-            # Default: the weakest block that still stops the face-up attack at
-            # its printed value, else the weakest block (a colour's characters
-            # run in value order, so the first one found is the weakest).
-            for i, c in enumerate(blues):
-                if _VALUE_OF_BYTE[c] >= need:
-                    if i:
-                        del blues[i]
-                        blues.insert(0, c)
-                    break
-        menu = _BLOCK_MENU[key] = tuple(map(_ID_OF_BYTE, blues))
-    return menu
+    if b["face"] == "u":
+        # Default: the weakest block that still stops the face-up attack at its
+        # printed value, else the weakest block.
+        need = VALUE[b["ac"]]
+        for i, c in enumerate(blues):
+            if _VALUE_OF_BYTE[c] >= need:
+                if i:
+                    del blues[i]
+                    blues.insert(0, c)
+                break
+    return tuple(map(_ID_OF_BYTE, blues))
 
 
 def _menu_pay(s: State) -> tuple[str, ...]:
@@ -569,14 +552,14 @@ def _run(s: State, ev: Events) -> None:
             todo.append(["init"])
         elif kind == "init":
             h = s["init"]
-            if not _has_red(hands[h]):
+            if not hands[h].strip(BLUE_DECK):  # not _has_red(hands[h])
                 if not _has_red(hands[1 - h]) and not _can_draw(s):
                     # Reading: nobody can ever attack again.
                     _finish(s, ev, "no_attack_possible")
                     return
                 _change_initiative(s, ev, "no_attack_card")
                 continue
-            if _can_draw(s):
+            if s["rdeck"] or s["bdeck"] or s["rdisc"] or s["bdisc"]:  # _can_draw
                 s["phase"], s["actor"] = INITIATIVE, h
                 return
             # Reading: a voluntary change needs a card left for the new defender.

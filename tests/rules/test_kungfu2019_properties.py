@@ -99,6 +99,7 @@ CANDIDATES = (
     ["auto", "done", "reset", "cancel", "up:9", "die:x", "set:3:0", "set:0"]
     + ["set:0:\u00b2", "die:\u0663", "up:-1", "set:0:9", "pick:", "play:zz", ""]
     + [f"set:{a}:{b}" for a in range(3) for b in range(4)]
+    + ["best", "drop:0", "drop:1", "drop:2", "drop:6", "drop:7", "drop:x", "drop:"]
     + [f"{k}:{i}" for k in ("die", "up", "down") for i in range(7)]
     + [f"pick:{c}" for c in E.CODES[::5]]
     + [f"play:{c}" for c in E.CODES[::5]]

@@ -757,3 +757,40 @@ def test_the_greedy_fallback_is_always_a_legal_assignment() -> None:
                 e = c.effect
                 if (e.atk + e.hp if role == "atk" else e.def_ + e.yy) > 0:
                     assert E._find(c, rolled, free) is None
+
+
+def test_best_loads_the_proposal_to_adjust_and_drop_takes_a_set_back() -> None:
+    rolls = [[5, 5, 6, 6, 4, 4, 1], [3] * 7, [3] * 7]
+    s = attack_by([PAIR_ATK, DEF_456, YY], rolls, tracks={(0, "hit"): 0})
+    ids = GAME.legal_action_ids(s, 0)
+    assert ids[:3] == ["auto", "done", "best"]
+    proposal = E.proposal(s, 0)
+    s, _ = act(s, 0, "best")
+    asg = s["fight"]["asg"][0]
+    assert not asg["done"] and len(asg["sets"]) == len(proposal) >= 2
+    assert GAME.actors(s)[0] == 0
+    drops = [a for a in GAME.legal_action_ids(s, 0) if a.startswith("drop:")]
+    assert drops == [f"drop:{j}" for j in range(len(asg["sets"]))]
+    first = asg["sets"][0]
+    s, _ = act(s, 0, "drop:0")
+    asg = s["fight"]["asg"][0]
+    assert first not in asg["sets"] and len(asg["sets"]) == len(proposal) - 1
+    assert all(asg["v"][i] == rolls[0][i] for i in first[2])
+
+
+def test_a_set_whose_hit_paid_for_a_later_set_cannot_be_taken_back() -> None:
+    rolls = [[1, 2, 3, 6, 6, 4, 5], [1] * 7, [1] * 7]
+    s = attack_by([HIT_1, PAIR_ATK, YY], rolls, tracks={(0, "hit"): 0})
+    pair = slot_of(s, 0, PAIR_ATK)
+    hit = slot_of(s, 0, HIT_1)
+    s, _ = act(s, 0, f"set:{hit}:0", "die:0", f"set:{pair}:0", "die:1", "die:2")
+    s, _ = act(s, 0, "up:1")  # paid with the HIT the first set gained
+    assert len(s["fight"]["asg"][0]["sets"]) == 2
+    ids = GAME.legal_action_ids(s, 0)
+    assert "drop:0" not in ids and "drop:1" in ids
+    with pytest.raises(IllegalAction):
+        GAME.apply(s, 0, "drop:0")
+    s, _ = act(s, 0, "drop:1")
+    asg = s["fight"]["asg"][0]
+    assert asg["spent"] == 0 and asg["v"] == rolls[0]
+    assert "drop:0" in GAME.legal_action_ids(s, 0)

@@ -150,6 +150,8 @@ DIE_ID = [f"die:{i}" for i in range(DICE)]
 UP_ID = [f"up:{i}" for i in range(DICE)]
 DOWN_ID = [f"down:{i}" for i in range(DICE)]
 SET_ID = {(s, k): f"set:{s}:{k}" for s in range(PLAY) for k in range(4)}
+DROP_ID = [f"drop:{j}" for j in range(DICE)]
+DROP_ARG = {str(j): j for j in range(DICE)}
 
 _OPTIONS = ("players", "draft", "deck", "dice")
 
@@ -198,9 +200,10 @@ def _assign_ids(s: State, seat: int) -> list[str]:
     used = _used(asg)
     op = asg["open"]
     if op is None:
-        ids = ["auto", "done"]
+        ids = ["auto", "done", "best"]
         if asg["sets"] or asg["spent"]:
             ids.append("reset")
+        ids += [DROP_ID[j] for j in range(len(asg["sets"])) if _droppable(s, seat, j)]
         ids += _set_options(s["played"][seat], role, DICE - len(used))
         return ids
     ids = ["auto"]
@@ -218,6 +221,27 @@ def _assign_ids(s: State, seat: int) -> list[str]:
             ids.append(DOWN_ID[i])
     ids.append("cancel")
     return ids
+
+
+def _without(s: State, seat: int, j: int) -> tuple | None:
+    """The assignment with closed set ``j`` dropped (its dice back to the roll),
+    checked in order as (values, sets, gain, spent); None if it no longer adds up
+    (a later set was paid with HIT/AVO that set ``j`` gained)."""
+    f = s["fight"]
+    asg = f["asg"][seat]
+    v = asg["v"]
+    rest = [
+        (slot, k, dice, [v[i] for i in dice])
+        for n, (slot, k, dice) in enumerate(asg["sets"])
+        if n != j
+    ]
+    return _check_assignment(
+        s["played"][seat], _role(f, seat), f["dice"][seat], asg["bud"], rest
+    )
+
+
+def _droppable(s: State, seat: int, j: int) -> bool:
+    return _without(s, seat, j) is not None
 
 
 def _maybe_close(s: State, seat: int, asg: dict[str, Any]) -> None:
@@ -386,12 +410,19 @@ def _assign_legal(s: State, seat: int, aid: str) -> bool:
     op = asg["open"]
     if aid == "done":
         return op is None
+    if aid == "best":
+        return op is None
     if aid == "reset":
         return op is None and bool(asg["sets"] or asg["spent"])
     if aid == "cancel":
         return op is not None
     kind, _, rest = aid.partition(":")
     played = s["played"][seat]
+    if kind == "drop":
+        if op is not None or rest not in DROP_ARG:
+            return False
+        j = DROP_ARG[rest]
+        return j < len(asg["sets"]) and _droppable(s, seat, j)
     if kind == "set":
         if op is not None:
             return False
@@ -805,6 +836,8 @@ def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
         asg["done"] = True
     elif aid == "done":
         asg["done"] = True
+    elif aid == "best":
+        asg["v"], asg["sets"], asg["gain"], asg["spent"] = _proposal(s, seat)[1]
     elif aid == "reset":
         asg["v"] = list(rolled)
         asg["sets"] = []
@@ -822,6 +855,10 @@ def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
         if kind == "set":
             slot, k = rest.split(":")
             asg["open"] = [int(slot), int(k), []]
+        elif kind == "drop":
+            checked = _without(s, seat, int(rest))
+            assert checked is not None
+            asg["v"], asg["sets"], asg["gain"], asg["spent"] = checked
         elif kind == "die":
             op = asg["open"]
             asg["open"] = [op[0], op[1], op[2] + [int(rest)]]
@@ -1057,6 +1094,18 @@ class KungFu2019Game:
                 "combo": k,
                 "label": f"Assign dice to {NAME[ch]}: {c.label()} ({c.effect.label()})",
             }
+        if kind == "drop":
+            j = int(rest)
+            slot, k, dice = state["fight"]["asg"][seat]["sets"][j]
+            ch = state["played"][seat][slot]
+            return {
+                "id": aid,
+                "type": "drop",
+                "set": j,
+                "label": f"Take back the set on {NAME[ch]} "
+                f"({COMBOS[ch][k].label()}, dice "
+                f"{', '.join(str(i + 1) for i in dice)})",
+            }
         if kind in ("die", "up", "down"):
             i = int(rest)
             value = state["fight"]["asg"][seat]["v"][i]
@@ -1070,6 +1119,7 @@ class KungFu2019Game:
             "auto": "Use the best assignment and finish",
             "done": "Finish with the dice as assigned",
             "reset": "Start the assignment again from the roll",
+            "best": "Load the best assignment (and keep adjusting it)",
             "cancel": "Drop the set being built",
         }
         return {"id": aid, "type": aid, "label": labels[aid]}

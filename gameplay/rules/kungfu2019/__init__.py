@@ -33,6 +33,13 @@ META = GameMeta(
             help_text="Off: the first-game option, ten cards dealt without a draft.",
         ),
     ),
+    heuristic="gameplay.rules.kungfu2019.heuristic",
+    rollout="gameplay.rules.kungfu2019.rollout",
+    evaluate="gameplay.rules.kungfu2019.rollout",
+    # A whole game under the playout policy is ~100 steps (one `auto` per
+    # fighter and fight), so playouts run to the end; the heuristic's draft and
+    # play choices are cheap, so the first plies use it.
+    ismcts={"max_rollout_steps": 400, "heuristic_plies": 8},
 )
 
 #: The engine class the registry instantiates (one shared, stateless instance).

@@ -38,7 +38,7 @@ effect lists its non-zero fields, the defence field is spelled ``"def"``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 ATTACK = "atk"
@@ -160,8 +160,18 @@ class Combo:
     faces: tuple[int, ...] = ()
     total: int = 0
     effect: Effect = NO_EFFECT
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        # Combinations key the solver's caches on every call: hash them once.
+        return self._hash
 
     def __post_init__(self) -> None:
+        object.__setattr__(
+            self,
+            "_hash",
+            hash((self.kind, self.n, self.faces, self.total, self.effect)),
+        )
         k, n = self.kind, self.n
         if k not in KINDS:
             raise ValueError(f"unknown combination kind {k!r}; kinds: {KINDS}")

@@ -44,6 +44,7 @@ and sets without a gain always come after them. The whole answer is cached by
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -53,6 +54,7 @@ from typing import Any
 from gameplay.rules.kungfu2019.combos import (
     ATTACK,
     DEFEND,
+    MAX_DICE,
     NO_EFFECT,
     ROLES,
     Combo,
@@ -242,14 +244,38 @@ def _prune(entries: list[Entry], cap: int) -> list[Entry]:
     return out
 
 
+_FRONTS: OrderedDict[tuple, Callable[[tuple[int, ...]], list[Entry]]] = OrderedDict()
+_FRONTS_MAX = 1024
+
+
 def _front(opts: Sequence[_Opt], cap: int) -> Callable[[tuple[int, ...]], list[Entry]]:
-    """Pareto fronts of gain-free packings, by remaining multiset (memoised)."""
+    """Pareto fronts of gain-free packings, by remaining multiset (memoised).
+
+    A front depends only on the multiset, the options' patterns and values and
+    the cap, not on the roll it was reached from, so one memo serves every roll
+    of the same hand (and every hand with the same combinations): over a whole
+    hand the work is one pass over the 1,716 multisets of up to 7 dice at most.
+    Chains name options by pattern (unique among ``opts``).
+    """
+    key = (tuple(sorted((o.pattern, o.size, o.value) for o in opts)), cap)
+    got = _FRONTS.get(key)
+    if got is not None:
+        _FRONTS.move_to_end(key)
+        return got
+    got = _FRONTS[key] = _make_front(opts, cap)
+    if len(_FRONTS) > _FRONTS_MAX:
+        _FRONTS.popitem(last=False)
+    return got
+
+
+def _make_front(
+    opts: Sequence[_Opt], cap: int
+) -> Callable[[tuple[int, ...]], list[Entry]]:
     sizes = frozenset(o.size for o in opts)
     by_size: dict[int, list[_Opt]] = {}
     for o in opts:
         by_size.setdefault(o.size, []).append(o)
-    tables = [_COST_CACHE.setdefault(o.pattern, {}) for o in opts]
-    table_of = {o.index: t for o, t in zip(opts, tables, strict=True)}
+    table_of = {o.pattern: _COST_CACHE.setdefault(o.pattern, {}) for o in opts}
     memo: dict[tuple[int, ...], list[Entry]] = {(): [(0, 0.0, 0, None)]}
 
     def front(rest: tuple[int, ...]) -> list[Entry]:
@@ -265,7 +291,7 @@ def _front(opts: Sequence[_Opt], cap: int) -> Callable[[tuple[int, ...]], list[E
                     continue
                 sub = None
                 for o in group:
-                    table = table_of[o.index]
+                    table = table_of[o.pattern]
                     hit = table.get(chosen, False)
                     if hit is False:
                         hit = table[chosen] = _compute_cost(o.pattern, chosen)
@@ -278,7 +304,7 @@ def _front(opts: Sequence[_Opt], cap: int) -> Callable[[tuple[int, ...]], list[E
                         if sc + c > cap:
                             break
                         cand.append(
-                            (sc + c, sv - o.value, sd + m, (o.index, chosen, chain))
+                            (sc + c, sv - o.value, sd + m, (o.pattern, chosen, chain))
                         )
         res = memo[rest] = _prune(cand, cap)
         return res
@@ -332,10 +358,102 @@ def solve(
         raise ValueError(f"dice must be integers 1-6, got {list(vals)}")
     if type(budget) is not int or budget < 0:
         raise ValueError(f"budget must be a non-negative integer, got {budget!r}")
-    opts = tuple(options)
-    wkey = _weights_key(weights, role)
+    return _solve(vals, tuple(options), budget, role, _weights_key(weights, role))
+
+
+@lru_cache(maxsize=65536)
+def _solve(
+    vals: tuple[int, ...],
+    opts: tuple[Option, ...],
+    budget: int,
+    role: str,
+    wkey: tuple,
+) -> Assignment:
     result = _solve_sorted(tuple(sorted(vals)), opts, budget, role, wkey)
-    return _to_ids(vals, opts, result, role)
+    return _to_ids(vals, opts, result, _prepare(opts, budget, role, wkey))
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """What a hand, budget, role and weights fix before any roll is seen."""
+
+    base_value: float  # the red crosses' value (always active)
+    base_budget: int  # the track plus the crosses' gains
+    gainless: tuple[_Opt, ...]
+    gainful: tuple[_Opt, ...]
+    cap: int  # the most points that could ever be available
+    index_of: dict[Pattern, int]  # gain-free pattern -> option index
+    cross_effect: Effect
+    role_effects: tuple[Effect, ...]  # each option's effect in this role
+
+
+@lru_cache(maxsize=4096)
+def _prepare(
+    options: tuple[Option, ...], budget: int, role: str, wkey: tuple
+) -> _Prepared:
+    weights = dict(wkey)
+    base_value = 0.0
+    base_budget = budget
+    cross_effect = NO_EFFECT
+    gainless: list[_Opt] = []
+    gainful: list[_Opt] = []
+    seen: set[tuple[Pattern, float, int]] = set()
+    role_effects = []
+    for i, (_slot, _k, combo) in enumerate(options):
+        eff = combo.effect.for_role(role)
+        role_effects.append(eff)
+        if eff == NO_EFFECT:
+            continue
+        v = _value(eff, role, weights)
+        g = eff.gain(role)
+        if combo.kind == "cross":
+            base_value += v
+            base_budget += g
+            cross_effect = cross_effect + eff
+            continue
+        if v <= 0 and g <= 0:
+            continue  # never worth a set
+        key = (combo.pattern, v, g)
+        if key in seen:
+            continue  # an identical combination earlier in the list does the same
+        seen.add(key)
+        (gainful if g > 0 else gainless).append(_Opt(i, combo.pattern, combo.n, v, g))
+    # Of gain-free options with one pattern only the most valuable can matter.
+    kept: dict[Pattern, _Opt] = {}
+    for o in gainless:
+        if o.pattern not in kept or o.value > kept[o.pattern].value:
+            kept[o.pattern] = o
+    # Every point that could ever be available: the track plus all gains any sets
+    # could produce (at most one set per die).
+    max_gain = max((o.gain for o in gainful), default=0) * MAX_DICE
+    return _Prepared(
+        base_value=base_value,
+        base_budget=base_budget,
+        gainless=tuple(kept.values()),
+        gainful=tuple(gainful),
+        cap=base_budget + max_gain,
+        index_of={o.pattern: o.index for o in kept.values()},
+        cross_effect=cross_effect,
+        role_effects=tuple(role_effects),
+    )
+
+
+@lru_cache(maxsize=16384)
+def _sub_multisets(roll: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
+    """The distinct sub-multisets of ``roll`` with ``n`` dice (0 = any size >= 1)."""
+    sizes = range(1, len(roll) + 1) if n == 0 else (n,)
+    subs: set[tuple[int, ...]] = set()
+    for r in sizes:
+        subs.update(combinations(roll, r))
+    return tuple(sorted(subs))
+
+
+def _best_within(front: list[Entry], avail: int) -> Entry | None:
+    """The front's best entry costing at most ``avail`` (value rises with cost)."""
+    for e in reversed(front):
+        if e[0] <= avail:
+            return e
+    return None
 
 
 @lru_cache(maxsize=65536)
@@ -347,131 +465,83 @@ def _solve_sorted(
     wkey: tuple,
 ) -> tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], float, int, int]:
     """Sets as (option index, dice, finals) in order, value, spent, budget total."""
-    weights = dict(wkey)
-    base_value = 0.0
-    base_budget = budget
-    gainless: list[_Opt] = []
-    gainful: list[_Opt] = []
-    seen: dict[tuple[Pattern, float, int], int] = {}
-    for i, (_slot, _k, combo) in enumerate(options):
-        eff = combo.effect.for_role(role)
-        if eff == NO_EFFECT:
-            continue
-        v = _value(eff, role, weights)
-        g = eff.gain(role)
-        if combo.kind == "cross":
-            base_value += v
-            base_budget += g
-            continue
-        if v <= 0 and g <= 0:
-            continue  # never worth a set
-        key = (combo.pattern, v, g)
-        if key in seen:
-            continue  # an identical combination earlier in the list does the same
-        seen[key] = i
-        o = _Opt(i, combo.pattern, combo.n, v, g)
-        (gainful if g > 0 else gainless).append(o)
-    # Drop gain-free options dominated by another of the same pattern.
-    best_by_pattern: dict[Pattern, float] = {}
-    for o in gainless:
-        best_by_pattern[o.pattern] = max(
-            best_by_pattern.get(o.pattern, o.value), o.value
-        )
-    kept: list[_Opt] = []
-    for o in gainless:
-        if o.value == best_by_pattern[o.pattern] and all(
-            k.pattern != o.pattern for k in kept
-        ):
-            kept.append(o)
-    gainless = kept
-    # Every point that could ever be available: the track plus all gains any sets
-    # could produce (at most 7 sets).
-    max_gain = max((o.gain for o in gainful), default=0) * len(roll)
-    cap = base_budget + max_gain
-    front = _front(gainless, cap)
+    prep = _prepare(options, budget, role, wkey)
+    base_budget = prep.base_budget
+    cap = prep.cap
+    front = _front(prep.gainless, cap)
 
     # The packing without gain sets, then every collection of gain sets on top.
-    c, nv, d, chain = max(
-        (e for e in front(roll) if e[0] <= base_budget),
-        key=lambda e: (-e[1], -e[0], -e[2]),
-    )
+    c, nv, d, chain = _best_within(front(roll), base_budget)  # type: ignore[misc]
     best = (-nv, -c, -d, (), chain, base_budget)
 
-    if gainful:
+    if prep.gainful:
         cands = []  # (opt, dice, cost, finals) over distinct sub-multisets
-        for o in gainful:
-            subs = set()
-            sizes = range(1, len(roll) + 1) if o.size == 0 else (o.size,)
-            for r in sizes:
-                subs.update(combinations(roll, r))
-            for s in sorted(subs):
-                hit = set_cost(_combo_of(options, o), s)
+        for o in prep.gainful:
+            table = _COST_CACHE.setdefault(o.pattern, {})
+            for sub in _sub_multisets(roll, o.size):
+                hit = table.get(sub, False)
+                if hit is False:
+                    hit = table[sub] = _compute_cost(o.pattern, sub)
                 if hit is None or hit[0] > cap:
                     continue
                 if o.value <= 0 and o.gain <= hit[0]:
                     continue  # no value and no net gain: dropping it never hurts
-                cands.append((o, s, hit[0], hit[1]))
+                cands.append((o, sub, hit[0], hit[1]))
 
-        def rec(start: int, rest: tuple[int, ...], chosen: list) -> None:
+        def rec(start: int, rest: tuple[int, ...], chosen: list, value: float) -> None:
             nonlocal best
+            saturated = False
             if chosen:
-                ordered = _order([(c[2], c[0].gain, c) for c in chosen])
+                ordered = _order([(x[2], x[0].gain, x) for x in chosen])
                 avail = base_budget
-                ok = True
                 for cost, gain, _ in ordered:
                     if cost > avail:
-                        ok = False
                         break
                     avail += gain - cost
-                if ok:
-                    tail = [e for e in front(rest) if e[0] <= avail]
-                    if tail:
-                        c, nv, d, chain = max(tail, key=lambda e: (-e[1], -e[0], -e[2]))
-                        value = -nv + sum(x[0].value for x in chosen)
+                else:
+                    rest_front = front(rest)
+                    # Enough points for the costliest gain-free packing of what is
+                    # left: a further set without value cannot help any more.
+                    saturated = avail >= rest_front[-1][0]
+                    tail = _best_within(rest_front, avail)
+                    if tail is not None:
+                        c, nv, d, chain = tail
                         spent = c + sum(x[2] for x in chosen)
-                        dice = d + sum(len(x[1]) for x in chosen)
-                        key = (value, -spent, -dice)
+                        dice = d + len(roll) - len(rest)
+                        key = (value - nv, -spent, -dice)
                         if key > best[:3]:
                             seq = tuple(
                                 (p[2][0].index, p[2][1], p[2][3]) for p in ordered
                             )
-                            best = (
-                                value,
-                                -spent,
-                                -dice,
-                                seq,
-                                chain,
-                                base_budget + sum(x[0].gain for x in chosen),
-                            )
+                            gained = sum(x[0].gain for x in chosen)
+                            best = (*key, seq, chain, base_budget + gained)
             for j in range(start, len(cands)):
-                remain = _remove(rest, cands[j][1])
+                cand = cands[j]
+                if saturated and cand[0].value <= 0:
+                    continue
+                remain = _remove(rest, cand[1])
                 if remain is None:
                     continue
-                chosen.append(cands[j])
-                rec(j, remain, chosen)
+                chosen.append(cand)
+                rec(j, remain, chosen, value + cand[0].value)
                 chosen.pop()
 
-        rec(0, roll, [])
+        rec(0, roll, [], 0.0)
 
     value, nspent, _nd, gain_sets, chain, total_budget = best
     sets = list(gain_sets)
     while chain is not None:
-        idx, dice, chain = chain
-        o = options[idx][2]
-        finals = set_cost(o, dice)[1]  # type: ignore[index]
-        sets.append((idx, dice, finals))
-    return tuple(sets), value + base_value, -nspent, total_budget
-
-
-def _combo_of(options: Sequence[Option], o: _Opt) -> Combo:
-    return options[o.index][2]
+        pattern, dice, chain = chain
+        finals = _COST_CACHE[pattern][dice][1]  # type: ignore[index]
+        sets.append((prep.index_of[pattern], dice, finals))
+    return tuple(sets), value + prep.base_value, -nspent, total_budget
 
 
 def _to_ids(
     vals: tuple[int, ...],
     options: tuple[Option, ...],
     result: tuple,
-    role: str,
+    prep: _Prepared,
 ) -> Assignment:
     """Map multiset sets back to die ids (lowest free id of each face first)."""
     sets, value, spent, total_budget = result
@@ -479,15 +549,12 @@ def _to_ids(
     for i, v in enumerate(vals):
         free.setdefault(v, []).append(i)
     out = []
-    effect = NO_EFFECT
-    for _slot, _k, combo in options:
-        if combo.kind == "cross":
-            effect = effect + combo.effect.for_role(role)
+    effect = prep.cross_effect
     for idx, dice, finals in sets:
-        slot, k, combo = options[idx]
+        slot, k, _combo = options[idx]
         ids = tuple(free[v].pop(0) for v in dice)
-        out.append((slot, k, ids, tuple(finals)))
-        effect = effect + combo.effect.for_role(role)
+        out.append((slot, k, ids, finals))
+        effect = effect + prep.role_effects[idx]
     return Assignment(
         sets=tuple(out), effect=effect, value=value, spent=spent, budget=total_budget
     )
@@ -514,6 +581,10 @@ def evaluate(
 
 def clear_caches() -> None:
     """Forget every cached answer and adjustment (benchmarks measure cold calls)."""
+    _solve.cache_clear()
     _solve_sorted.cache_clear()
+    _prepare.cache_clear()
+    _sub_multisets.cache_clear()
     _splits.cache_clear()
     _COST_CACHE.clear()
+    _FRONTS.clear()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from gameplay import services
-from gameplay.models import Match
+from gameplay.models import Match, MatchStatus
 from gameplay.rules import get_game
 from gameplay.services import SeatSpec
 from tests.factories import UserFactory
@@ -53,3 +55,35 @@ def play_match(users, *, rated: bool = True, context: str = "") -> Match:
     )
     services.match_start(match_id=match.pk)
     return play_out(match)
+
+
+def drive_tournament(
+    tournament,
+    capture,
+    *,
+    play: Callable[[object], object] | None = None,
+    max_loops: int = 200,
+) -> None:
+    """Play every open match of ``tournament`` until it is finished, as the
+    players would: ``play(pairing)`` finishes one (default: ``play_out`` of its
+    match) inside ``capture(execute=True)`` (pytest-django's
+    ``django_capture_on_commit_callbacks``), so the next round is paired."""
+    from league.models import Pairing, PairingStatus, TournamentStatus
+
+    play = play or (lambda pairing: play_out(pairing.match))
+    for _ in range(max_loops):
+        tournament.refresh_from_db()
+        if tournament.status == TournamentStatus.FINISHED:
+            return
+        playing = list(
+            Pairing.objects.filter(
+                tournament=tournament,
+                status=PairingStatus.PLAYING,
+                match__status=MatchStatus.ACTIVE,
+            ).select_related("match")
+        )
+        assert playing, "tournament stuck with nothing to play"
+        for pairing in playing:
+            with capture(execute=True):
+                play(pairing)
+    raise AssertionError("tournament did not finish")

@@ -11,10 +11,11 @@ from gameplay import services as gameplay_services
 from gameplay.models import MatchStatus
 from gameplay.rules import get_game
 from league.errors import Invalid
-from league.models import Pairing, PairingStatus, RatingEvent, TournamentStatus
+from league.models import RatingEvent, TournamentStatus
 from league.ratings.services import pool_global
 from league.tournaments import services as ts
 from tests.factories import UserFactory
+from tests.league.conftest import drive_tournament
 
 pytestmark = pytest.mark.django_db
 GAME = "kungfu2013"
@@ -41,24 +42,12 @@ def play_out(match, seed: int) -> None:
     raise AssertionError("match did not end")
 
 
-def _drive(tournament, capture, max_loops: int = 200) -> None:
-    for _ in range(max_loops):
-        tournament.refresh_from_db()
-        if tournament.status == TournamentStatus.FINISHED:
-            return
-        playing = list(
-            Pairing.objects.filter(
-                tournament=tournament,
-                status=PairingStatus.PLAYING,
-                match__status=MatchStatus.ACTIVE,
-            ).select_related("match")
-        )
-        assert playing, "tournament stuck with nothing to play"
-        for pairing in playing:
-            assert pairing.match.game == GAME
-            with capture(execute=True):
-                play_out(pairing.match, pairing.pk)
-    raise AssertionError("tournament did not finish")
+def _drive(tournament, capture) -> None:
+    def play(pairing) -> None:
+        assert pairing.match.game == GAME
+        play_out(pairing.match, pairing.pk)
+
+    drive_tournament(tournament, capture, play=play)
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,6 @@ from league.errors import Conflict, Invalid, PermissionDenied
 from league.models import (
     Entrant,
     MatchVoid,
-    Pairing,
     PairingOutcome,
     PairingStatus,
     RatingEvent,
@@ -28,7 +27,7 @@ from league.tournaments import selectors
 from league.tournaments import services as ts
 from league.tournaments.formats import elimination
 from tests.factories import UserFactory, finished_match
-from tests.league.conftest import play_out
+from tests.league.conftest import drive_tournament, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -43,22 +42,9 @@ def run(django_capture_on_commit_callbacks):
     """Play every open tournament match to its end, as the players would."""
 
     def drive(tournament, max_loops: int = 200) -> None:
-        for _ in range(max_loops):
-            tournament.refresh_from_db()
-            if tournament.status == TournamentStatus.FINISHED:
-                return
-            playing = list(
-                Pairing.objects.filter(
-                    tournament=tournament,
-                    status=PairingStatus.PLAYING,
-                    match__status=MatchStatus.ACTIVE,
-                ).select_related("match")
-            )
-            assert playing, "tournament stuck with nothing to play"
-            for pairing in playing:
-                with django_capture_on_commit_callbacks(execute=True):
-                    play_out(pairing.match)
-        raise AssertionError("tournament did not finish")
+        drive_tournament(
+            tournament, django_capture_on_commit_callbacks, max_loops=max_loops
+        )
 
     return drive
 

@@ -150,6 +150,7 @@ DIE_ID = [f"die:{i}" for i in range(DICE)]
 UP_ID = [f"up:{i}" for i in range(DICE)]
 DOWN_ID = [f"down:{i}" for i in range(DICE)]
 SET_ID = {(s, k): f"set:{s}:{k}" for s in range(PLAY) for k in range(4)}
+assert all(len(cs) <= 4 for cs in COMBOS.values())  # SET_ID covers k < 4
 DROP_ID = [f"drop:{j}" for j in range(DICE)]
 DROP_ARG = {str(j): j for j in range(DICE)}
 

@@ -94,3 +94,13 @@ def test_bot_matches_are_deterministic_and_end_at_the_time_limit() -> None:
 def test_the_simulator_plays_real_time_games_on_the_virtual_clock() -> None:
     rec = play_game("kungfu2009", 4, ["heuristic"] * 4, {}, game_seed=11)
     assert rec["winners"] and rec["steps"] > 0
+
+
+def test_ismcts_refuses_real_time_games_clearly() -> None:
+    import pytest
+
+    from gameplay.rules.bots import decision_context, get_bot
+
+    s = GAME.setup({"players": 4}, 1)
+    with pytest.raises(ValueError, match="real-time"):
+        get_bot("ismcts", iterations=5).choose(decision_context(GAME, s, 0, 1))

@@ -194,6 +194,11 @@ class ISMCTSBot:
         self.max_rollout_steps = max_rollout_steps
 
     def choose(self, ctx: DecisionContext) -> str:
+        if getattr(ctx.game, "realtime", False):
+            # Its playouts take turns; a real-time game has no turns to take.
+            raise ValueError(
+                f"the ISMCTS bot does not play real-time games ({ctx.game.id})"
+            )
         legal = ctx.legal_ids
         if len(legal) == 1:
             return legal[0]

@@ -72,6 +72,7 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH_DIR = ROOT / "var" / "bench"
@@ -325,10 +326,18 @@ def create_players(pairs: list[dict[str, Any]]) -> None:
             session[HASH_SESSION_KEY] = user.get_session_auth_hash()
             session.create()
             sessions.append(session.session_key)
-    # Nobody listens before the server starts, so skip the start broadcasts.
+    # Nobody listens before the server starts, so skip the start broadcasts;
+    # and no worker reads the bench's Redis database, so skip what a start
+    # hands to workers and notifications (no-show checks, "a game started"):
+    # neither touches a live move, and on a loaded machine they made set-up
+    # take a quarter of an hour.
     started = time.monotonic()
     made = 0
-    with override_settings(CHANNEL_LAYERS={}):
+    quiet = (
+        mock.patch.object(services, "_arm_no_show_checks", lambda *a: None),
+        mock.patch.object(services, "match_announce_started", lambda **k: None),
+    )
+    with override_settings(CHANNEL_LAYERS={}), quiet[0], quiet[1]:
         for index, pair in enumerate(pairs):
             seats = [
                 SeatSpec(user=users[2 * index]),

@@ -37,11 +37,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.db.models import Prefetch
 from django.utils import timezone
@@ -282,18 +284,42 @@ def _append(**kwargs: Any) -> bool:
         raise
 
 
+# ``_act_sync``'s answer for a move it leaves to ``services.match_act``.
+FULL_PATH = Applied(version=-1, messages=[])
+
+
 def _full_path(
     live: LiveMatch, user: Any, action_id: str, expected_version: int | None
 ) -> Applied:
-    """The general locked service; it broadcasts after its own commit."""
+    """Leave the move to the general locked service (run by ``act`` on
+    Channels' database thread: its after-commit broadcast goes through the
+    event loop from there)."""
     live.match = None
-    outcome = services.match_act(
-        match_id=live.pk,
+    return FULL_PATH
+
+
+def _match_act(user: Any, match_pk: int, action_id: str, expected_version: Any):
+    return services.match_act(
+        match_id=match_pk,
         user=user,
         action_id=action_id,
         expected_version=expected_version,
     )
-    return Applied(version=outcome.version, messages=[])
+
+
+_full_path_in_db_thread = database_sync_to_async(_match_act)
+
+
+def act_sync(
+    live: LiveMatch, user: Any, action_id: str, expected_version: int | None
+) -> Applied:
+    """The move path without an event loop (scripts, tests): the broadcast's
+    messages are returned, not sent."""
+    applied = _act_sync(live, user, action_id, expected_version)
+    if applied is FULL_PATH:
+        outcome = _match_act(user, live.pk, action_id, expected_version)
+        return Applied(version=outcome.version, messages=[])
+    return applied
 
 
 def _run_sync(
@@ -374,10 +400,40 @@ async def state_frames(
     return await _frames_in_db_thread(live, user, seated, after_version)
 
 
-# One thread for every database call of the process (Channels' default), but
-# without ``database_sync_to_async``'s connection check around each move: the
-# connection is closed and reopened only when a call finds it broken.
-_in_db_thread = sync_to_async(_run_sync, thread_sensitive=True)
+# Moves run on their own few threads, each with its own connection, without
+# ``database_sync_to_async``'s connection check around each call (a connection
+# is closed and reopened only when a call finds it broken). Channels runs all
+# database calls of a process on one thread: every match's move then waits for
+# every other match's round trip, and on a loaded machine a round trip is long.
+# Moves of one match stay in order (its lock); different matches overlap their
+# waits. SQLite (one writer anyway; tests share an in-memory database) keeps
+# Channels' single thread. ``LIVE_DB_THREADS`` overrides the count (0 = that
+# single thread).
+DEFAULT_THREADS_POSTGRESQL = 4
+_pool: ThreadPoolExecutor | None = None
+_single_thread = sync_to_async(_run_sync, thread_sensitive=True)
+
+
+def _threads() -> int:
+    configured = getattr(settings, "LIVE_DB_THREADS", None)
+    if configured is not None:
+        return int(configured)
+    return DEFAULT_THREADS_POSTGRESQL if connection.vendor == "postgresql" else 0
+
+
+async def _in_db_thread(
+    live: LiveMatch, user: Any, action_id: str, expected_version: int | None
+) -> Applied:
+    global _pool
+    threads = _threads()
+    if threads <= 0:
+        return await _single_thread(live, user, action_id, expected_version)
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="live-db")
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(
+        _pool, _run_sync, live, user, action_id, expected_version
+    )
 
 
 async def act(
@@ -393,6 +449,11 @@ async def act(
         live = _matches[match_pk] = LiveMatch(pk=match_pk)
     async with live.lock:
         applied = await _in_db_thread(live, user, action_id, expected_version)
+        if applied is FULL_PATH:
+            outcome = await _full_path_in_db_thread(
+                user, match_pk, action_id, expected_version
+            )
+            applied = Applied(version=outcome.version, messages=[])
         # Sent before the lock is let go, so one match's frames leave in order.
         if applied.messages:
             try:

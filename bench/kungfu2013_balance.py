@@ -16,6 +16,13 @@ simulator's ``derive_seed``, as in ``python -m gameplay.rules simulate``. After
 every ``--report`` games of a series one JSON line goes to stdout with the
 running rate and its 95% Wilson interval; docs/rules/kungfu2013.md records the
 results.
+
+``--offset N`` starts the game index (seeds and seat alternation) at N, so one
+stream can be split over processes (``--offset 0 --games 1000`` and ``--offset
+1000 --games 1000`` are the first 2,000 games of one run). ``--cards JSON``
+plays a variant of the card list without editing ``cards.py`` (for tuning):
+``'{"b01": {"value": 3}, "r18": {"cost": 2}}'`` overrides fields of rows by code
+(fields: value, rise, coins, effect, cost, on_hit).
 """
 
 from __future__ import annotations
@@ -28,9 +35,42 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gameplay.rules.simulate import derive_seed, play_game, wilson
-
 GAME = "kungfu2013"
+FIELDS = ("value", "rise", "coins", "effect", "cost", "on_hit")
+
+
+def patch_cards(changes: dict[str, dict]) -> None:
+    """Override card fields before the engine builds its tables (tuning only).
+
+    The package's ``__init__`` imports the engine, which reads ``cards`` at import
+    time, so the patched module is loaded from its file and put in
+    ``sys.modules`` before anything imports the package.
+    """
+    import importlib.util
+
+    name = "gameplay.rules.kungfu2013.cards"
+    path = Path(__file__).resolve().parent.parent / "gameplay/rules/kungfu2013/cards.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    cards = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cards)
+
+    for attr in ("ATTACK_CARDS", "BLOCK_CARDS"):
+        rows = []
+        for row in getattr(cards, attr):
+            fix = changes.get(row[0], {})
+            unknown = set(fix) - set(FIELDS)
+            if unknown:
+                raise SystemExit(f"unknown card fields {sorted(unknown)}")
+            values = dict(zip(FIELDS, row[2:], strict=True)) | fix
+            rows.append((row[0], row[1], *(values[f] for f in FIELDS)))
+        setattr(cards, attr, tuple(rows))
+    sys.modules[name] = cards
+    from gameplay.rules.kungfu2013.engine import CARDS
+
+    for code, fix in changes.items():
+        card = next(c for c in CARDS.values() if c["code"] == code)
+        assert all(card[f] == v for f, v in fix.items()), (code, card)
 
 
 def main() -> int:
@@ -42,7 +82,13 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=2013)
     p.add_argument("--report", type=int, default=50)
     p.add_argument("--series", default="hh,ii,ir,ih")
+    p.add_argument("--offset", type=int, default=0, help="first game index")
+    p.add_argument("--cards", default="", help="JSON card overrides (tuning)")
     args = p.parse_args()
+    if args.cards:
+        patch_cards(json.loads(args.cards))
+    from gameplay.rules.simulate import derive_seed, play_game, wilson
+
     series = args.series.split(",")
     strength = {"ismcts": {"iterations": args.iterations}}
     balance = {"ismcts": {"iterations": args.balance_iterations}}
@@ -53,7 +99,7 @@ def main() -> int:
         "ih": (["ismcts", "heuristic"], strength, args.strength_games, False),
     }
     totals = {k: [0.0, 0, 0.0] for k in series}  # wins, games, cpu seconds
-    g = 0
+    g = args.offset
     while any(totals[k][1] < plan[k][2] for k in series):
         for k in series:
             bots, options, limit, starter = plan[k]
@@ -76,6 +122,7 @@ def main() -> int:
                     json.dumps(
                         {
                             "series": k,
+                            "offset": args.offset,
                             "bots": bots,
                             "options": options,
                             "measure": "starter" if starter else bots[0],

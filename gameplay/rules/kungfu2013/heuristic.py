@@ -11,8 +11,8 @@ Rules of thumb, each checked by simulation (docs/rules/kungfu2013.md):
 * keep the initiative when holding a strong attack, pass it (and draw three)
   when the hand is weak in attacks but decent in blocks;
 * attack with the card with the best effective value (its risen value when the
-  coins are there), face down when it is strong and the defender has blocks to
-  choose from;
+  coins are there), always face up (face down gives the defender a card, and
+  lost in simulation);
 * block a face-up attack with the weakest card that stops it, else the strongest
   one; against a face-down attack, guess the unseen attacks' average;
 * activate an effect when it changes the battle's outcome or is plainly useful
@@ -111,10 +111,10 @@ def choose(ctx: DecisionContext, rng: random.Random) -> str:
 
         return max(ids, key=lambda a: (score(a), a))
     if phase == "face":
-        attack = battle.get("attack") or {}
-        value = best_value(attack, coins) if attack else 0
-        if value >= 4 and obs["hand_counts"][opp]["blue"] >= 2:
-            return "face:down"
+        # Always face up. Playing strong attacks face down (the earlier rule)
+        # lost: over 3,000 games the face-up-only bot beat it 57.8% (the
+        # defender's extra card is worth more than the hidden value against a
+        # defender that guesses the unseen attacks' average).
         return "face:up"
     if phase == "block":
         attack = battle.get("attack")

@@ -286,7 +286,7 @@ _TARGET_MENU: dict[str, tuple[str, ...]] = {}
 def _menu_draw(s: State) -> tuple[str, ...]:
     # Default: the colour you hold fewer of (ties: blue, the cautious colour).
     hand = s["hands"][s["actor"]]
-    if 2 * len(hand.encode().translate(None, _BLUE_BYTES)) < len(hand):  # _nred
+    if 2 * len(hand.encode().translate(None, _BLUE_BYTES)) < len(hand):  # _nred, inline
         return _DRAW_RED_FIRST
     return _DRAW_BLUE_FIRST
 
@@ -364,7 +364,8 @@ def _ids(s: State) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------------
-# Helpers that change the state (``s`` is always a private clone).
+# Helpers that change the state (``s`` is a private clone, or the caller's own
+# state in the playout mode).
 
 
 def _ev(type_: str, public: dict[str, Any], private: dict | None = None) -> Event:
@@ -1196,7 +1197,7 @@ class KungFu2013Game:
         actor = state["actor"]
         counts = []
         for h in hands:
-            r = len(_reds(h))
+            r = _nred(h)
             counts.append({"red": r, "blue": len(h) - r})
         battle = None
         if ph != OVER or b["ac"]:

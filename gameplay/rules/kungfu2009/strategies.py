@@ -12,9 +12,9 @@ figures):
 * :class:`Planner` (the heuristic bot's strategy, :func:`choose`): values every
   hand by its distance to each face-up combination weighted by the points
   (``points / (1 + distance)^2``), accepts an offer only when the hand it would
-  get is worth more, offers one-for-one trades of its least useful card for its
-  most wanted one, withdraws offers that went stale, and votes for an impasse
-  when every combination is far away.
+  get is worth more, offers its unneeded cards for missing ones to everyone (two
+  for two when two or more are missing, else one for one), withdraws offers
+  that went stale, and votes for an impasse when every combination is far away.
 
 None keeps memory between decisions: the draft being built and the offers on
 the table are in the observation. All are deterministic given ``ctx.seed``.
@@ -177,13 +177,16 @@ def choose(ctx: DecisionContext, rng: random.Random) -> str:
         ):
             return f"withdraw:{o['id']}"
     draft = obs["draft"]
+    # Two for two when two or more cards are missing, else one for one.
+    size = max(1, min(2 if dist >= 2 else 1, len(missing), len(surplus)))
     if draft is not None:
-        if not draft["give"] and surplus:
-            aid = f"give:{surplus[int(rng.random() * len(surplus))]}"
+        spare = _after(surplus, draft["give"], "") if draft["give"] else surplus
+        if len(draft["give"]) < size and spare:
+            aid = f"give:{spare[int(rng.random() * len(spare))]}"
             if aid in ids:
                 return aid
-        if not draft["want"] and missing:
-            asked = {c for o in mine for c in o["want"]}
+        if len(draft["want"]) < size and missing:
+            asked = {c for o in mine for c in o["want"]} | set(draft["want"])
             fresh = [c for c in missing if c not in asked] or list(missing)
             aid = f"want:{fresh[int(rng.random() * len(fresh))]}"
             if aid in ids:

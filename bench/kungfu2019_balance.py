@@ -32,9 +32,24 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gameplay.rules import get_game
-from gameplay.rules.kungfu2019 import engine
-from gameplay.rules.kungfu2019 import heuristic as H
+from gameplay.rules.kungfu2019 import cards as _cards
 from gameplay.rules.simulate import derive_seed, wilson
+
+engine = H = None  # imported in main(), after any --cards override
+
+
+def patch_cards(changes: dict[str, list]) -> None:
+    """Replace cards' combinations before the engine reads the list (tuning).
+
+    ``{"c15": [["cross", {"atk": 4}], ["face456", {"def": 2}]]}``: the card's new
+    combinations, in the form of cards.py rows.
+    """
+    from gameplay.rules.kungfu2019.combos import Effect, parse
+
+    for code, combos in changes.items():
+        if code not in _cards.COMBOS:
+            raise SystemExit(f"--cards: unknown card {code}")
+        _cards.COMBOS[code] = tuple(parse(c, Effect.from_json(e)) for c, e in combos)
 
 
 def play(job: tuple[int, int, int]) -> dict:
@@ -144,9 +159,21 @@ def main() -> None:
     p.add_argument("--players", default="2,3,4,5")
     p.add_argument("--seed", type=int, default=2019)
     p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--cards", default="", help="JSON card overrides (tuning)")
     a = p.parse_args()
+    global engine, H
+    if a.cards:
+        patch_cards(json.loads(a.cards))
+    from gameplay.rules.kungfu2019 import engine
+    from gameplay.rules.kungfu2019 import heuristic as H
+
     H.card_values()  # computed once before forking
-    out = {"seed": a.seed, "load_start": os.getloadavg()[0], "series": []}
+    out = {
+        "seed": a.seed,
+        "cards_override": json.loads(a.cards) if a.cards else None,
+        "load_start": os.getloadavg()[0],
+        "series": [],
+    }
     by_n = {}
     for n in (int(x) for x in a.players.split(",")):
         summary, records = series(n, a.games, a.seed, a.workers)
@@ -154,7 +181,7 @@ def main() -> None:
         del summary["cards"]["bottom"]
         out["series"].append(summary)
         by_n[n] = records
-        print(json.dumps(summary["seats"]), file=sys.stderr)
+        print(json.dumps(summary), file=sys.stderr, flush=True)
     out["cards_all_counts"] = card_table(by_n)
     out["load_end"] = os.getloadavg()[0]
     print(json.dumps(out, indent=1))

@@ -74,8 +74,9 @@ def test_value_rise_and_bottom_frame_effect_happen_together() -> None:
 def test_opponent_loses_a_life_triggers_the_effect_beside_the_arrow() -> None:
     card = "r28"  # Mantis Hook: on hit, two random cards of the opponent go
     assert E.ON_HIT[E.BY_CODE[card]] and E.EFFECT[E.BY_CODE[card]] == "discard2"
-    s = make_state(([card, "r01"], ["b01", "b05", "b06", "b07"]), front=(["r09"], []))
-    s, ev = play(s, f"attack:{card}", "face:up", "block:b01", "effect:use")
+    assert V["b11"] < V[card]  # a weaker block: the attack hits
+    s = make_state(([card, "r01"], ["b11", "b05", "b06", "b07"]), front=(["r09"], []))
+    s, ev = play(s, f"attack:{card}", "face:up", "block:b11", "effect:use")
     assert "hand_discard" in types(ev) and "on_hit" in types(ev)
     assert len(s["hands"][1]) == 1
 
@@ -139,7 +140,13 @@ def test_draw_three_immediately() -> None:
         blue=["b02", "b03"],
     )
     s, _ = play(s, "initiative:keep", "attack:r04", "face:up", "block:b22")
-    s, _ev = play(s, "effect:use", "draw:blue", "draw:blue", "draw:red")
+    # Two blue draws empty the blue deck (no blue discard yet): the third is red.
+    s, ev = play(s, "effect:use", "draw:blue", "draw:blue")
+    assert [e["public"]["deck"] for e in ev if e["type"] == "draw"] == [
+        "blue",
+        "blue",
+        "red",
+    ]
     assert hand(s, 1) == ["b01", "b02", "b03", "r02"]
 
 

@@ -180,7 +180,7 @@ def test_attacker_wins_defender_loses_the_difference() -> None:
 
 
 def test_equal_values_have_no_effect_and_the_attacker_keeps_the_initiative() -> None:
-    a, b = "r04", "b05"
+    a, b = "r04", "b04"
     assert V[a] == V[b]
     s = make_state(([a, "r01"], [b, "b01"]))
     s, ev = play(s, f"attack:{a}", "face:up", f"block:{b}")
@@ -312,8 +312,9 @@ def test_losing_the_last_life_ends_the_game() -> None:
 
 
 def test_the_round_limit_ends_the_game_on_life() -> None:
-    s = make_state((["r04", "r01"], ["b05", "b01"]), max_rounds=1, life=(6, 6))
-    s, _ = play(s, "attack:r04", "face:up", "block:b05")
+    assert V["r04"] == V["b04"]  # an equal battle: no reward decision
+    s = make_state((["r04", "r01"], ["b04", "b01"]), max_rounds=1, life=(6, 6))
+    s, _ = play(s, "attack:r04", "face:up", "block:b04")
     assert GAME.is_over(s)
     r = GAME.result(s)
     assert r["reason"] == "round_limit" and r["placements"] == [1, 1]

@@ -45,7 +45,7 @@ def build() -> dict:
             version += 1
             for ev in evs:
                 events.setdefault(ev["type"], ev)
-        if len(frames) >= 9 and len(events) >= 20:
+        if len(frames) >= 9 and len(events) >= 24:  # every event type
             break
     return {"seat_frames": frames, "events": events}
 

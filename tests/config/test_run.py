@@ -51,6 +51,23 @@ def test_unreachable_service_gives_a_clear_message(env, message) -> None:
     assert "Traceback" not in result.stderr
 
 
+def _processes_marked(marker: bytes) -> list[int]:
+    """Live processes whose environment holds ``marker``: honcho starts web, worker
+    and beat in sessions of their own, so the session alone does not find them."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker in environ.split(b"\0") and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
 def _processes_in_session(sid: int) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
@@ -107,6 +124,7 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
         "BOTS_ONLY_MOVE_DELAY": "0.5",
     }
     environment.pop("REDIS_URL", None)
+    marker = f"EMBEDDED_REDIS_DIR={tmp_path / 'redis'}".encode()
     platform = subprocess.Popen(
         [sys.executable, "-m", "config.run"],
         cwd=ROOT,
@@ -139,6 +157,8 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
         after = _exhibition_version(database)
         assert after > before, "the demo's Live now game did not move"
         assert len(_processes_in_session(platform.pid)) >= 4
+        # web, worker (and its pool), beat and Redis, wherever their sessions are
+        assert len(_processes_marked(marker)) >= 5
         os.killpg(platform.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
         platform.wait(timeout=60)
         reader.join(timeout=10)
@@ -148,11 +168,15 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
             platform.wait()
             # A failed start must not leave web, worker or Redis running: honcho's
             # children may sit in their own process groups of this session.
-            for pid in _processes_in_session(platform.pid):
+            for pid in {
+                *_processes_in_session(platform.pid),
+                *_processes_marked(marker),
+            }:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
     time.sleep(0.5)
     assert _processes_in_session(platform.pid) == []
+    assert _processes_marked(marker) == []
     assert not (tmp_path / "redis" / "redis.sock").exists()
     output = "".join(lines)
     assert "embedded Redis stopped" in output

@@ -37,7 +37,10 @@ async def connect(match: Match, user) -> WebsocketCommunicator:
     return comm
 
 
-async def receive(comm: WebsocketCommunicator, timeout: float = 5) -> dict:
+async def receive(comm: WebsocketCommunicator, timeout: float = 15) -> dict:
+    """The next frame. The wait is generous because a frame that never comes fails
+    the test either way, while a shared CI machine can stall a commit for seconds
+    (seen: a 5 s wait timed out once while another job created a database)."""
     return json.loads(await comm.receive_from(timeout=timeout))
 
 

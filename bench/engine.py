@@ -26,6 +26,7 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,38 +62,16 @@ def pick_seat(who: list[int], rnd: random.Random) -> int | None:
     return who[int(rnd.random() * len(who))]
 
 
-def random_games(players: int, seconds: float, seed: int) -> dict[str, float]:
-    """Uniform random playouts through the public API, no observations.
-
-    Each step is what a simulator does: actors(), legal_action_ids(), pick,
-    apply() (which validates the id and returns events).
-    """
-    rnd = random.Random(seed)
-    actors = GAME.actors
-    legal = GAME.legal_action_ids
-    apply = GAME.apply
-    realtime = getattr(GAME, "realtime", False)
-    config = {"players": players}
+def _timed_games(play_one: Callable[[int], int], seconds: float) -> dict[str, float]:
+    """Play games ``play_one(index) -> steps`` for ``seconds`` of CPU time, with
+    progress every 3 s; the one timing loop both random-game measures share."""
     games = steps = 0
     start = cpu()
     start_wall = wall()
     deadline = start + seconds
     next_report = start + 3
     while True:
-        state = GAME.setup(config, games)
-        while True:
-            who = actors(state)
-            if realtime:
-                if not who and GAME.is_over(state):
-                    break
-                seat = pick_seat(who, rnd)
-            elif not who:
-                break
-            else:
-                seat = who[0]
-            ids = legal(state, seat)
-            state, _ = apply(state, seat, ids[int(rnd.random() * len(ids))])
-            steps += 1
+        steps += play_one(games)
         games += 1
         now = cpu()
         if now >= deadline:
@@ -114,6 +93,40 @@ def random_games(players: int, seconds: float, seed: int) -> dict[str, float]:
     }
 
 
+def random_games(players: int, seconds: float, seed: int) -> dict[str, float]:
+    """Uniform random playouts through the public API, no observations.
+
+    Each step is what a simulator does: actors(), legal_action_ids(), pick,
+    apply() (which validates the id and returns events).
+    """
+    rnd = random.Random(seed)
+    actors = GAME.actors
+    legal = GAME.legal_action_ids
+    apply = GAME.apply
+    realtime = getattr(GAME, "realtime", False)
+    config = {"players": players}
+
+    def play_one(index: int) -> int:
+        state = GAME.setup(config, index)
+        steps = 0
+        while True:
+            who = actors(state)
+            if realtime:
+                if not who and GAME.is_over(state):
+                    break
+                seat = pick_seat(who, rnd)
+            elif not who:
+                break
+            else:
+                seat = who[0]
+            ids = legal(state, seat)
+            state, _ = apply(state, seat, ids[int(rnd.random() * len(ids))])
+            steps += 1
+        return steps
+
+    return _timed_games(play_one, seconds)
+
+
 def random_playouts(players: int, seconds: float, seed: int) -> dict[str, float] | None:
     """The same uniform random games through the engine's playout mode, if any.
 
@@ -133,32 +146,9 @@ def random_playouts(players: int, seconds: float, seed: int) -> dict[str, float]
         return ids[int(r() * len(ids))]
 
     config = {"players": players}
-    games = steps = 0
-    start = cpu()
-    start_wall = wall()
-    deadline = start + seconds
-    next_report = start + 3
-    while True:
-        state = GAME.setup(config, games)
-        steps += playout(state, choose)
-        games += 1
-        now = cpu()
-        if now >= deadline:
-            break
-        if now >= next_report:
-            log(f"  {games} games, {steps} steps, {now - start:.0f}s")
-            next_report = now + 3
-    elapsed = cpu() - start
-    elapsed_wall = wall() - start_wall
-    return {
-        "games": games,
-        "steps": steps,
-        "seconds": elapsed,
-        "games_per_s": games / elapsed,
-        "steps_per_s": steps / elapsed,
-        "games_per_s_wall": games / elapsed_wall,
-        "steps_per_game": steps / games,
-    }
+    return _timed_games(
+        lambda index: playout(GAME.setup(config, index), choose), seconds
+    )
 
 
 def sample_states(players: int, count: int, seed: int) -> list[dict[str, Any]]:

@@ -409,7 +409,7 @@ async def state_frames(
 # waits. SQLite (one writer anyway; tests share an in-memory database) keeps
 # Channels' single thread. ``LIVE_DB_THREADS`` overrides the count (0 = that
 # single thread).
-DEFAULT_THREADS_POSTGRESQL = 0  # pool off by default: see docs/operations.md
+DEFAULT_THREADS_POSTGRESQL = 4
 _pool: ThreadPoolExecutor | None = None
 _single_thread = sync_to_async(_run_sync, thread_sensitive=True)
 

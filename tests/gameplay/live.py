@@ -10,17 +10,19 @@ and what extra secret it checks (``play_two_seat_game`` and
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from unittest import mock
 
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from gameplay import selectors
+from gameplay import consumers, selectors
 from gameplay.models import Match, MatchAction, MatchStatus
 from gameplay.routing import websocket_urlpatterns
 from gameplay.rules import view_events
@@ -41,15 +43,28 @@ async def receive(comm: WebsocketCommunicator, timeout: float = 15) -> dict:
     """The next frame. The wait is generous because a frame that never comes fails
     the test either way, while a shared CI machine can stall a commit for seconds
     (seen: a 5 s wait timed out once while another job created a database)."""
-    return json.loads(await comm.receive_from(timeout=timeout))
+    try:
+        message = await asyncio.wait_for(comm.output_queue.get(), timeout)
+    except TimeoutError:
+        # Not ``receive_from``: on a timeout it cancels the consumer and awaits
+        # it, and a consumer inside channels_redis's receive can take forever to
+        # cancel, which turned a missing frame into a hung test.
+        if comm.future.done():
+            comm.future.result()  # the consumer crashed: raise its error
+        raise AssertionError(f"no frame within {timeout} s") from None
+    assert message["type"] == "websocket.send", message
+    return json.loads(message["text"])
 
 
-async def next_reply(comm: WebsocketCommunicator) -> dict:
-    """The next ack or error, skipping state frames (presence changes send some)."""
+async def next_reply(comm: WebsocketCommunicator, frames: list | None = None) -> dict:
+    """The next ack or error, skipping state frames (presence changes send some);
+    frames passed over are kept in ``frames`` when given."""
     while True:
         frame = await receive(comm)
         if frame["type"] in ("ack", "error"):
             return frame
+        if frames is not None:
+            frames.append(frame)
 
 
 async def wait_for_version(comm, version: int, frames: list) -> dict:
@@ -100,7 +115,27 @@ async def play_two_seat_game(
     max_moves: int,
 ) -> PlayedGame:
     """Both seats, a spectator and an anonymous watcher connect; the acting seat
-    plays ``choose(legal)`` until the match is over. Every frame is kept."""
+    plays ``choose(legal)`` until the match is over. Every frame is kept.
+
+    The seats play at machine speed, far above the socket's frame rate limit
+    (``gameplay.consumers.RATE_PER_SECOND``, which is for people and scripts on
+    the real site): the limit is lifted for this game. On PostgreSQL a move
+    takes a few milliseconds, so a long game used to run out of tokens and the
+    refused move was only noticed as a frame that never came."""
+    with mock.patch.multiple(consumers, RATE_PER_SECOND=1e9, RATE_BURST=1e9):
+        return await _play_two_seat_game(
+            match, users, spectator_user, choose=choose, max_moves=max_moves
+        )
+
+
+async def _play_two_seat_game(
+    match: Match,
+    users: list,
+    spectator_user,
+    *,
+    choose: Callable[[list[dict]], str],
+    max_moves: int,
+) -> PlayedGame:
     seats = [await connect(match, users[0]), await connect(match, users[1])]
     spectator = await connect(match, spectator_user)
     anonymous = await connect(match, None)
@@ -119,6 +154,10 @@ async def play_two_seat_game(
         await seats[actor].send_json_to(
             {"type": "act", "action": choose(legal), "version": version}
         )
+        # The actor's answer first: a refusal fails here with its reason, where
+        # waiting on the other seats for a version that never comes would hang.
+        reply = await next_reply(seats[actor], frames[str(actor)])
+        assert reply["type"] == "ack", f"move {version + 1} refused: {reply}"
         version += 1
         current = [
             await wait_for_version(c, version, frames[str(i)])

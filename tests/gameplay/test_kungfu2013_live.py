@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
@@ -18,13 +17,6 @@ from tests.gameplay.live import (
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.asyncio,
-    # KNOWN DEFECT (issue 14, 2026-12-01): on PostgreSQL this game's full live game
-    # hangs waiting for a frame since the owner path (gameplay/live); it passes on
-    # SQLite. Skipped there until traced, so the rest of the suite can land.
-    pytest.mark.skipif(
-        os.environ.get("DATABASE_URL", "").startswith("postgres"),
-        reason="known PostgreSQL hang of the owner path (issue 14), not yet traced",
-    ),
 ]
 
 

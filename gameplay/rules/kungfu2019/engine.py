@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from gameplay.rules import rng as _rng
-from gameplay.rules.base import Action, Event, State
+from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 from gameplay.rules.kungfu2019 import cards as _cards
 from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, Combo, satisfies
@@ -153,6 +153,11 @@ SET_ID = {(s, k): f"set:{s}:{k}" for s in range(PLAY) for k in range(4)}
 assert all(len(cs) <= 4 for cs in COMBOS.values())  # SET_ID covers k < 4
 DROP_ID = [f"drop:{j}" for j in range(DICE)]
 DROP_ARG = {str(j): j for j in range(DICE)}
+# Take-backs of a hidden commit while others still choose (``retract_actions``).
+UNPICK = "unpick"
+REOPEN = "reopen"
+UNPLAY_ID = {ch: f"unplay:{CODE[ch]}" for ch in ALPHABET}
+UNPLAY_ARG = {v: k for k, v in UNPLAY_ID.items()}
 
 _OPTIONS = ("players", "draft", "deck", "dice")
 
@@ -891,6 +896,59 @@ def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
 _HANDLERS = {DRAFT: _h_pick, PLAYING: _h_play, ASSIGN: _h_assign}
 
 
+def _retract_ids(s: State, seat: int) -> list[str]:
+    """A seat's take-backs of its hidden commits in the open simultaneous choice.
+
+    Draft: the card kept this turn (back into the pack), while another seat
+    has not picked. Play: each card committed this round (back into the hand),
+    while another living seat has not committed all three. Dice: a finished
+    assignment (reopened as it was), while another fighter is not done. The
+    last commit of all reveals at once, so nothing is left to take back then.
+    """
+    ph = s["phase"]
+    if ph == DRAFT:
+        if s["picks"][seat]:
+            return [UNPICK]
+        return []
+    if ph == PLAYING:
+        return [UNPLAY_ID[c] for c in sorted(s["commit"][seat])]
+    if ph == ASSIGN:
+        f = s["fight"]
+        asg = f["asg"][seat]
+        if seat in f["f"] and asg is not None and asg["done"]:
+            return [REOPEN]
+    return []
+
+
+def _h_retract(s: State, ev: list[Event], seat: int, aid: str) -> None:
+    ph = s["phase"]
+    if ph == DRAFT:
+        ch = s["picks"][seat]
+        s["packs"] = s["packs"][:]
+        s["picks"] = s["picks"][:]
+        s["packs"][seat] += ch
+        s["picks"][seat] = ""
+        ev.append(_ev("unpick", {"seat": seat}, {str(seat): {"card": CODE[ch]}}))
+    elif ph == PLAYING:
+        ch = UNPLAY_ARG[aid]
+        s["hands"] = s["hands"][:]
+        s["commit"] = s["commit"][:]
+        s["commit"][seat] = s["commit"][seat].replace(ch, "")
+        s["hands"][seat] += ch
+        ev.append(
+            _ev(
+                "uncommit",
+                {"seat": seat, "count": len(s["commit"][seat])},
+                {str(seat): {"card": CODE[ch]}},
+            )
+        )
+    else:
+        s["fight"] = f = s["fight"].copy()
+        f["asg"] = f["asg"][:]
+        f["asg"][seat] = dict(f["asg"][seat], done=False)
+        ev.append(_ev("reopen", {"seat": seat}, {str(seat): {"step": aid}}))
+
+
 def _is_legal(s: State, seat: int, aid: str) -> bool:
     """``aid in _ids(s, seat)``, answered without building the menu."""
     ph = s["phase"]
@@ -975,8 +1033,13 @@ def _validate(config: Any) -> dict[str, Any]:
 # The engine object.
 
 
-class KungFu2019Game:
-    """Kung Fu (2019), the dice game, behind the engine contract."""
+class KungFu2019Game(EngineBase):
+    """Kung Fu (2019), the dice game, behind the engine contract.
+
+    Timeout default (each menu's first entry): draft: keep the lowest-numbered
+    card of the pack; play: the hand's lowest-numbered card; dice: the best
+    assignment (``auto``).
+    """
 
     id = "kungfu2019"
     name = "Kung Fu (2019)"
@@ -990,9 +1053,7 @@ class KungFu2019Game:
 
     def setup(self, config: dict[str, Any], seed: int) -> State:
         """Shuffle the 74 cards and deal 10 to each player (the packs to draft)."""
-        cfg = _validate(config)
-        if type(seed) is not int:
-            raise InvalidConfig(f"seed must be an integer, got {seed!r}")
+        cfg = self._setup_config(config, seed)
         n = cfg["players"]
         r = _rng.seed_state(seed)
         top = "".join(BY_CODE[c] for c in cfg["deck"] or [])
@@ -1036,14 +1097,6 @@ class KungFu2019Game:
         return s
 
     # -- queries -----------------------------------------------------------
-
-    def _check(self, state: Any) -> None:
-        if not isinstance(state, dict) or state.get("rules_version") != RULES_VERSION:
-            found = state.get("rules_version") if isinstance(state, dict) else None
-            raise GameError(
-                f"not a {self.id} state of rules version {RULES_VERSION} "
-                f"(got {found!r})"
-            )
 
     def actors(self, state: State) -> list[int]:
         """Every seat that still has to choose now (several at once); [] = over."""
@@ -1125,34 +1178,6 @@ class KungFu2019Game:
         }
         return {"id": aid, "type": aid, "label": labels[aid]}
 
-    def result(self, state: State) -> dict[str, Any] | None:
-        r = state["result"]
-        if r is None:
-            return None
-        return {
-            "winners": list(r["winners"]),
-            "placements": list(r["placements"]),
-            "scores": {
-                "hp": list(r["scores"]["hp"]),
-                "eliminated": list(r["scores"]["eliminated"]),
-            },
-            "reason": r["reason"],
-        }
-
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == OVER
-
-    def timeout_action(self, state: State, seat: int) -> str:
-        """The documented default when ``seat``'s clock runs out: the first entry.
-
-        Draft: keep the lowest-numbered card of the pack; play: the hand's
-        lowest-numbered card; dice: the best assignment (``auto``).
-        """
-        ids = self.legal_action_ids(state, seat)
-        if not ids:
-            raise IllegalAction(f"seat {seat} has no decision to make now")
-        return ids[0]
-
     # -- transitions ---------------------------------------------------------
 
     def apply(
@@ -1171,6 +1196,11 @@ class KungFu2019Game:
             raise IllegalAction("the game is over; no more actions are accepted")
         if type(seat) is not int or not 0 <= seat < state["n"]:
             raise IllegalAction(f"no seat {seat!r} in this game")
+        if action_id in _retract_ids(state, seat):
+            s = state.copy()
+            ev: list[Event] = []
+            _h_retract(s, ev, seat, action_id)
+            return s, ev
         if not _is_legal(state, seat, action_id):
             ids = _ids(state, seat)
             if not ids:
@@ -1185,9 +1215,53 @@ class KungFu2019Game:
         # Copy-on-write: the handlers copy each list or record before they edit
         # it, so the top dict is all that is copied here.
         s = state.copy()
-        ev: list[Event] = []
+        ev = []
         _HANDLERS[ph](s, ev, seat, action_id)
         return s, ev
+
+    def retract_actions(self, state: State, seat: int) -> list[Action]:
+        """Take-backs of ``seat``'s hidden commits while the others still choose.
+
+        Not part of ``legal_actions`` (bots, simulations and timeouts never see
+        them, and no clock runs for them): the platform offers them to people
+        beside the menu. ``apply`` accepts them; taking a commit back makes the
+        seat an actor again, with that decision open.
+        """
+        if state["phase"] == OVER or type(seat) is not int:
+            return []
+        if not 0 <= seat < state["n"]:
+            return []
+        out: list[Action] = []
+        for aid in _retract_ids(state, seat):
+            if aid == UNPICK:
+                ch = state["picks"][seat]
+                out.append(
+                    {
+                        "id": aid,
+                        "type": "unpick",
+                        "card": CODE[ch],
+                        "label": f"Take back {NAME[ch]} (choose again)",
+                    }
+                )
+            elif aid == REOPEN:
+                out.append(
+                    {
+                        "id": aid,
+                        "type": "reopen",
+                        "label": "Change your dice assignment",
+                    }
+                )
+            else:
+                ch = UNPLAY_ARG[aid]
+                out.append(
+                    {
+                        "id": aid,
+                        "type": "unplay",
+                        "card": CODE[ch],
+                        "label": f"Take back {NAME[ch]}",
+                    }
+                )
+        return out
 
     def clone(self, state: State) -> State:
         """A copy the engine may mutate: the dict and the lists it edits in place.

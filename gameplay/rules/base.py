@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+
 State = dict[str, Any]
 Event = dict[str, Any]
 Action = dict[str, Any]
@@ -53,6 +55,75 @@ class Game(Protocol):
     def clone(self, state: State) -> State: ...
 
     def determinize(self, state: State, seat: int, rng_seed: int) -> State: ...
+
+
+# Every engine's final phase: ``is_over`` reads it.
+OVER = "over"
+
+
+class EngineBase:
+    """The parts of the contract that every engine implements word for word.
+
+    Each game's engine class derives from this and adds its own rules; what is
+    here depends only on conventions all four keep: the state carries its
+    ``rules_version``, the final phase is ``OVER``, ``state["result"]`` holds
+    winners, placements, scores (lists or numbers) and a reason, and every menu
+    is ordered so that its first entry is the documented timeout default (each
+    class docstring says what that default is in its game).
+    """
+
+    id: str
+    rules_version: str
+
+    def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def legal_action_ids(self, state: State, seat: int) -> list[str]:
+        raise NotImplementedError
+
+    def _check(self, state: Any) -> None:
+        """GameError for anything but a state of this game and rules version."""
+        if not isinstance(state, dict) or state.get("rules_version") != (
+            self.rules_version
+        ):
+            found = state.get("rules_version") if isinstance(state, dict) else None
+            raise GameError(
+                f"not a {self.id} state of rules version {self.rules_version} "
+                f"(got {found!r})"
+            )
+
+    def _setup_config(self, config: dict[str, Any], seed: Any) -> dict[str, Any]:
+        """``setup``'s checks: the normalized config, and an integer seed."""
+        cfg = self.validate_config(config)
+        if type(seed) is not int:
+            raise InvalidConfig(f"seed must be an integer, got {seed!r}")
+        return cfg
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        """A copy of the final result (None while the game goes on)."""
+        r = state["result"]
+        if r is None:
+            return None
+        return {
+            "winners": list(r["winners"]),
+            "placements": list(r["placements"]),
+            "scores": {
+                k: (list(v) if isinstance(v, list) else v)
+                for k, v in r["scores"].items()
+            },
+            "reason": r["reason"],
+        }
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == OVER
+
+    def timeout_action(self, state: State, seat: int) -> str:
+        """The documented default when ``seat``'s clock runs out: the menu's
+        first entry (the class docstring of each game says what it is)."""
+        ids = self.legal_action_ids(state, seat)
+        if not ids:
+            raise IllegalAction(f"seat {seat} has no decision to make now")
+        return ids[0]
 
 
 def event(

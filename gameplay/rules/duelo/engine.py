@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gameplay.rules import rng as _rng
-from gameplay.rules.base import Action, Event, State
+from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 
 RULES_VERSION = "duelo-1"
@@ -1025,8 +1025,13 @@ def _validate(config: Any) -> dict[str, Any]:
 # The engine object.
 
 
-class DueloGame:
-    """Duelo: Kung Fu behind the engine contract of ``gameplay.rules``."""
+class DueloGame(EngineBase):
+    """Duelo: Kung Fu behind the engine contract of ``gameplay.rules``.
+
+    Timeout default: every menu is ordered so that its first entry is the
+    cautious default: the lowest-Focus card (the Master last), face up, the next
+    opponent to the left, and declining every optional effect.
+    """
 
     id = "duelo"
     name = "Duelo: Kung Fu"
@@ -1040,9 +1045,7 @@ class DueloGame:
 
     def setup(self, config: dict[str, Any], seed: int) -> State:
         """A new game (the first round dealt, the first player about to choose)."""
-        cfg = _validate(config)
-        if type(seed) is not int:
-            raise InvalidConfig(f"seed must be an integer, got {seed!r}")
+        cfg = self._setup_config(config, seed)
         n = cfg["players"]
         s: State = {
             "game": self.id,
@@ -1087,14 +1090,6 @@ class DueloGame:
 
     # -- queries -----------------------------------------------------------
 
-    def _check(self, state: State) -> None:
-        if not isinstance(state, dict) or state.get("rules_version") != RULES_VERSION:
-            found = state.get("rules_version") if isinstance(state, dict) else None
-            raise GameError(
-                f"not a {self.id} state of rules version {RULES_VERSION} "
-                f"(got {found!r})"
-            )
-
     def actors(self, state: State) -> list[int]:
         """The seat to act ([] once the game is over); Duelo never has two."""
         a = state["actor"]
@@ -1109,35 +1104,6 @@ class DueloGame:
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """The menu for ``seat`` ([] when it is not that seat's decision)."""
         return [dict(ACTION_INFO[i]) for i in self.legal_action_ids(state, seat)]
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        r = state["result"]
-        if r is None:
-            return None
-        return {
-            "winners": list(r["winners"]),
-            "placements": list(r["placements"]),
-            "scores": {
-                k: (list(v) if isinstance(v, list) else v)
-                for k, v in r["scores"].items()
-            },
-            "reason": r["reason"],
-        }
-
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == OVER
-
-    def timeout_action(self, state: State, seat: int) -> str:
-        """The documented default when ``seat``'s clock runs out.
-
-        Every menu is ordered so that its first entry is the cautious default:
-        the lowest-Focus card (the Master last), face up, the next opponent to
-        the left, and declining every optional effect.
-        """
-        ids = self.legal_action_ids(state, seat)
-        if not ids:
-            raise IllegalAction(f"seat {seat} has no decision to make now")
-        return ids[0]
 
     # -- transitions ---------------------------------------------------------
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from gameplay.rules import rng as _rng
-from gameplay.rules.base import Action, Event, State
+from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 from gameplay.rules.kungfu2009.cards import (
     COMBINATIONS,
@@ -998,8 +998,12 @@ def _label(s: State, seat: int | None, aid: str) -> Action:
     return a
 
 
-class KungFu2009Game:
-    """Kung Fu (Kuznia Gier, 2009): 4-8 players (3 as our variant), real time."""
+class KungFu2009Game(EngineBase):
+    """Kung Fu (Kuznia Gier, 2009): 4-8 players (3 as our variant), real time.
+
+    Timeout default (each menu's first entry): "pass" (do nothing), or for a
+    severe punishment the completed combination worth least.
+    """
 
     id = "kungfu2009"
     name = "Kung Fu (Kuznia Gier, 2009)"
@@ -1016,9 +1020,7 @@ class KungFu2009Game:
 
     def setup(self, config: dict[str, Any], seed: int) -> State:
         """Shuffle the piles, remove 2-2-1 units, deal 5 each, reveal three."""
-        cfg = _validate(config)
-        if type(seed) is not int:
-            raise InvalidConfig(f"seed must be an integer, got {seed!r}")
+        cfg = self._setup_config(config, seed)
         n = cfg["players"]
         r = _rng.seed_state(seed)
         if cfg["deck"] is not None:
@@ -1073,14 +1075,6 @@ class KungFu2009Game:
 
     # -- queries -----------------------------------------------------------
 
-    def _check_state(self, state: Any) -> None:
-        if not isinstance(state, dict) or state.get("rules_version") != RULES_VERSION:
-            found = state.get("rules_version") if isinstance(state, dict) else None
-            raise GameError(
-                f"not a {self.id} state of rules version {RULES_VERSION} "
-                f"(got {found!r})"
-            )
-
     def actors(self, state: State) -> list[int]:
         """Every seat that may act now: all seats in play, plus a punished seat
         choosing the combination it loses; nobody while a claim is checked."""
@@ -1102,28 +1096,6 @@ class KungFu2009Game:
     def legal_actions(self, state: State, seat: int | None) -> list[Action]:
         return [_label(state, seat, a) for a in self.legal_action_ids(state, seat)]
 
-    def result(self, state: State) -> dict[str, Any] | None:
-        r = state["result"]
-        if r is None:
-            return None
-        return {
-            "winners": list(r["winners"]),
-            "placements": list(r["placements"]),
-            "scores": {k: list(v) for k, v in r["scores"].items()},
-            "reason": r["reason"],
-        }
-
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == OVER
-
-    def timeout_action(self, state: State, seat: int) -> str:
-        """The first entry: "pass" (do nothing), or for a severe punishment the
-        completed combination worth least."""
-        ids = self.legal_action_ids(state, seat)
-        if not ids:
-            raise IllegalAction(f"seat {seat} has no decision to make now")
-        return ids[0]
-
     # -- transitions ---------------------------------------------------------
 
     def apply(
@@ -1135,7 +1107,7 @@ class KungFu2009Game:
         nothing and leaves the caller's state exactly as it was.
         """
         if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
-            self._check_state(state)
+            self._check(state)
         if type(action_id) is not str:
             raise IllegalAction(
                 f"malformed intent {action_id!r}: an intent is its string id, "

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gameplay.rules import rng as _rng
-from gameplay.rules.base import Action, Event, State
+from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 from gameplay.rules.kungfu2013.cards import ATTACK_CARDS, BLOCK_CARDS, EFFECTS
 
@@ -985,8 +985,15 @@ def _validate(config: Any) -> dict[str, Any]:
 # The engine object.
 
 
-class KungFu2013Game:
-    """Kung Fu (2013) behind the engine contract of ``gameplay.rules``."""
+class KungFu2013Game(EngineBase):
+    """Kung Fu (2013) behind the engine contract of ``gameplay.rules``.
+
+    Timeout default (each menu's first entry): keep the initiative, draw the
+    colour you hold fewer of, attack with the weakest card face up, block with
+    the weakest card that stops a face-up attack, never activate an effect, pay
+    with the smallest coin card, discard the opponent's richest coin card, draw
+    the difference.
+    """
 
     id = "kungfu2013"
     name = "Kung Fu (2013)"
@@ -1000,9 +1007,7 @@ class KungFu2013Game:
 
     def setup(self, config: dict[str, Any], seed: int) -> State:
         """Shuffle both decks, deal three of each colour, pick the starter."""
-        cfg = _validate(config)
-        if type(seed) is not int:
-            raise InvalidConfig(f"seed must be an integer, got {seed!r}")
+        cfg = self._setup_config(config, seed)
         r = _rng.seed_state(seed)
         decks = []
         for option, full in (("red_deck", RED_DECK), ("blue_deck", BLUE_DECK)):
@@ -1046,14 +1051,6 @@ class KungFu2013Game:
 
     # -- queries -----------------------------------------------------------
 
-    def _check(self, state: Any) -> None:
-        if not isinstance(state, dict) or state.get("rules_version") != RULES_VERSION:
-            found = state.get("rules_version") if isinstance(state, dict) else None
-            raise GameError(
-                f"not a {self.id} state of rules version {RULES_VERSION} "
-                f"(got {found!r})"
-            )
-
     def actors(self, state: State) -> list[int]:
         """The seat to act ([] once the game is over); never two at once."""
         a = state["actor"]
@@ -1068,33 +1065,6 @@ class KungFu2013Game:
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """The menu for ``seat`` ([] when it is not that seat's decision)."""
         return [dict(ACTION_INFO[i]) for i in self.legal_action_ids(state, seat)]
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        r = state["result"]
-        if r is None:
-            return None
-        return {
-            "winners": list(r["winners"]),
-            "placements": list(r["placements"]),
-            "scores": {"life": list(r["scores"]["life"])},
-            "reason": r["reason"],
-        }
-
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == OVER
-
-    def timeout_action(self, state: State, seat: int) -> str:
-        """The documented default when ``seat``'s clock runs out: the first entry.
-
-        Keep the initiative, draw the colour you hold fewer of, attack with the
-        weakest card face up, block with the weakest card that stops a face-up
-        attack, never activate an effect, pay with the smallest coin card,
-        discard the opponent's richest coin card, draw the difference.
-        """
-        ids = self.legal_action_ids(state, seat)
-        if not ids:
-            raise IllegalAction(f"seat {seat} has no decision to make now")
-        return ids[0]
 
     # -- transitions ---------------------------------------------------------
 

@@ -123,6 +123,11 @@ class Seat(models.Model):
     clock_ms = models.BigIntegerField(
         null=True, blank=True, help_text="Total time left, when the match has one."
     )
+    # When this seat's current decision began, if not at the match's last
+    # change (``turn_started_at``): several seats may act at once (simultaneous
+    # commits), and one seat's move must not restart the others' clocks. Set
+    # only for a seat still choosing when another moved (services.clock_start).
+    acting_since = models.DateTimeField(null=True, blank=True)
     # Open sockets of the seat's player (tabs), and when a web process last
     # vouched for one of them. The count alone cannot be trusted: a web process
     # that dies never lowers it. Presence is ``connected > 0`` *and* ``seen_at``

@@ -45,11 +45,18 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
     )
 
     out = []
+    # Every seat to act has its own running clock (several at once in
+    # simultaneous play); the actors are asked of the engine once.
+    actors = (
+        get_game(match.game).actors(match.state)
+        if match.status == MatchStatus.ACTIVE
+        and match.time_control
+        and match.state is not None
+        else []
+    )
     for seat in match.seats.all():
         deadline = (
-            seat_deadline(match=match, seat=seat)
-            if match.status == MatchStatus.ACTIVE
-            else None
+            seat_deadline(match=match, seat=seat, actors=actors) if actors else None
         )
         # When the claim rules let the others claim against this absent seat
         # (a player who never connected counts from the start): the table's
@@ -142,13 +149,20 @@ def seat_frame(
         frame.update(view=None, events=None, legal=[], actors=[])
         return frame
     engine = get_game(match.game)
-    actors = engine.actors(match.state) if match.status == MatchStatus.ACTIVE else []
+    active = match.status == MatchStatus.ACTIVE
+    actors = engine.actors(match.state) if active else []
     frame["view"] = engine.observe(match.state, seat)
     # None = this frame does not carry its step's events (connect, presence):
     # the client fetches them with `sync`. A list, even empty, is the step's own.
     frame["events"] = None if events is None else view_events(events, seat)
     frame["actors"] = actors
     frame["legal"] = engine.legal_actions(match.state, seat) if seat in actors else []
+    # Take-backs of this seat's hidden commits while the others still choose,
+    # for the games whose engine offers them (``retract_actions``); a client
+    # sends one like any action.
+    retract = getattr(engine, "retract_actions", None)
+    if retract is not None:
+        frame["retract"] = retract(match.state, seat) if active else []
     return frame
 
 
@@ -193,6 +207,8 @@ def spectator_frame(
     frame["events"] = None if shown_events is None else view_events(shown_events, None)
     frame["actors"] = engine.actors(state) if match.status == MatchStatus.ACTIVE else []
     frame["legal"] = []
+    if getattr(engine, "retract_actions", None) is not None:
+        frame["retract"] = []
     return frame
 
 

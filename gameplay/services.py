@@ -325,12 +325,53 @@ def seat_for_user(*, match: Match, user: User | None) -> Seat | None:
     return match.seats.filter(user=user).first()
 
 
+def clock_start(*, match: Match, seat: Seat) -> datetime | None:
+    """When ``seat``'s current decision began: its clock runs from here.
+
+    Several seats may be choosing at once, and a commit by one must not restart
+    the others' clocks. A seat's own start (``Seat.acting_since``) is stored
+    only while it differs from the match's last change (``turn_started_at``):
+    for a seat that was already choosing when someone else moved. One seat at
+    a time (every turn-based game) never stores one.
+    """
+    return seat.acting_since or match.turn_started_at
+
+
 def _charge_clock(match: Match, seat: Seat, now: datetime) -> None:
-    """Take the time since the turn began off the mover's total clock."""
-    if match.time_control.get("total") and match.turn_started_at and seat.clock_ms:
-        spent = int((now - match.turn_started_at).total_seconds() * 1000)
+    """Take the time since the mover's decision began off its total clock."""
+    start = clock_start(match=match, seat=seat)
+    if match.time_control.get("total") and start and seat.clock_ms:
+        spent = int((now - start).total_seconds() * 1000)
         seat.clock_ms = max(0, seat.clock_ms - spent)
         seat.save(update_fields=["clock_ms"])
+
+
+def _restart_clocks(
+    match: Match,
+    mover: Seat,
+    before: list[int],
+    after: list[int],
+    seats: list[Seat] | None,
+) -> None:
+    """Keep the clocks of the seats still choosing; the others start now.
+
+    Called before ``turn_started_at`` moves to this step. The mover's next
+    decision and every seat that has just come to act start with the step
+    (``acting_since`` cleared); a seat that was choosing and still is (another
+    seat's simultaneous commit) keeps its start, stored if it was the match's.
+    """
+    keep = (set(before) & set(after)) - {mover.number}
+    fresh = (set(after) - set(before)) | {mover.number}
+    if keep and match.turn_started_at is not None:
+        Seat.objects.filter(
+            match=match, number__in=keep, acting_since__isnull=True
+        ).update(acting_since=match.turn_started_at)
+    # Seats read under the lock tell whether any start is stored at all.
+    if seats is None or keep or any(s.acting_since for s in seats):
+        Seat.objects.filter(
+            match=match, number__in=fresh, acting_since__isnull=False
+        ).update(acting_since=None)
+    mover.acting_since = None
 
 
 def _apply(
@@ -340,14 +381,19 @@ def _apply(
     *,
     kind: str = ActionKind.MOVE,
     seats: list[Seat] | None = None,
+    announce: bool = True,
 ) -> ActOutcome:
     """Apply one validated action to a locked match (inside a transaction).
 
     ``seats``, when the caller already read them under the lock, lets a match
-    with nothing to schedule skip ``_after_change``.
+    with nothing to schedule skip ``_after_change``. ``announce=False``: the
+    caller applies several steps and broadcasts once, after the last.
     """
     engine = get_game(match.game)
-    if seat.number not in engine.actors(match.state):
+    before = engine.actors(match.state)
+    if seat.number not in before and not may_retract(
+        engine, match.state, seat.number, action_id
+    ):
         raise NotYourTurn("it is not your turn to act")
     try:
         new_state, events = engine.apply(match.state, seat.number, action_id)
@@ -355,6 +401,7 @@ def _apply(
         raise IllegalMove(str(exc)) from exc
     now = timezone.now()
     _charge_clock(match, seat, now)
+    _restart_clocks(match, seat, before, engine.actors(new_state), seats)
     match.state = new_state
     match.version += 1
     match.turn_started_at = now
@@ -376,12 +423,25 @@ def _apply(
         _finish(match, reason="completed")
     else:
         match.save(update_fields=["state", "version", "turn_started_at"])
-    match_pk, version = match.pk, match.version
-    step = {"kind": str(kind), "seat": seat.number}
+    if announce:
+        _announce_step(match, seat.number, kind, events, seats)
+    return ActOutcome(version=match.version, events=events, finished=finished)
+
+
+def _announce_step(
+    match: Match,
+    seat_number: int,
+    kind: str,
+    events: list[dict[str, Any]],
+    seats: list[Seat] | None,
+) -> None:
+    """After the commit: broadcast the match's newest step, queue what follows."""
+    match_pk, version, state = match.pk, match.version, match.state
+    step = {"kind": str(kind), "seat": seat_number}
     transaction.on_commit(
         lambda: broadcast.match_changed(
             match_id=match_pk,
-            state=new_state,
+            state=state,
             events=events,
             version=version,
             step=step,
@@ -389,7 +449,45 @@ def _apply(
     )
     if seats is None or _may_have_work_after_change(match, seats):
         _after_commit(lambda: _after_change(match_pk))
-    return ActOutcome(version=match.version, events=events, finished=finished)
+
+
+def retract_ids(engine: Any, state: dict[str, Any], seat: int) -> list[str]:
+    """Ids of the seat's take-backs of a hidden commit (engine's optional
+    ``retract_actions``): a seat that has committed may change its choice until
+    the last commit is in. Not among ``legal_actions``: no clock runs for
+    them, no timeout plays them and bots are never offered them."""
+    retract = getattr(engine, "retract_actions", None)
+    if retract is None:
+        return []
+    return [action["id"] for action in retract(state, seat)]
+
+
+def may_retract(engine: Any, state: dict[str, Any], seat: int, action_id: str) -> bool:
+    return action_id in retract_ids(engine, state, seat)
+
+
+def simultaneous_version_ok(
+    *, match: Match, seat_number: int, expected_version: int
+) -> bool:
+    """Whether a move chosen at an older version may still be applied.
+
+    Seats choosing at the same time (hidden commits) would otherwise refuse
+    each other's moves: every commit bumps the version. A move chosen at
+    ``expected_version`` still stands when every step since was another
+    seat's (so this seat's own decision is the one it saw; a double click or a
+    second tab made a step of its own and is refused) and the seat is still
+    to act; the engine re-validates the action itself.
+    """
+    if expected_version >= match.version or expected_version < 0:
+        return False
+    engine = get_game(match.game)
+    if seat_number not in engine.actors(match.state) and not retract_ids(
+        engine, match.state, seat_number
+    ):
+        return False
+    return not MatchAction.objects.filter(
+        match=match, version__gt=expected_version, seat=seat_number
+    ).exists()
 
 
 def check_act_input(*, action_id: Any, expected_version: Any) -> None:
@@ -432,7 +530,15 @@ def match_act(
             raise Forbidden("that seat is not yours")
         if seat.replaced_by_bot or seat.forfeited:
             raise Forbidden("you left this match; a bot plays your seat")
-        if expected_version is not None and expected_version != match.version:
+        if (
+            expected_version is not None
+            and expected_version != match.version
+            and not simultaneous_version_ok(
+                match=match,
+                seat_number=seat.number,
+                expected_version=expected_version,
+            )
+        ):
             raise StaleVersion(
                 f"the match is at version {match.version}, not {expected_version}"
             )
@@ -465,6 +571,60 @@ def match_system_act(
         if not seat.is_bot:
             raise Forbidden("only bot seats are played by the server")
         return _apply(match, seat, action_id, kind=kind)
+
+
+@dataclass(frozen=True)
+class SystemMove:
+    """One bot seat's answer in a batch (``match_system_act_many``)."""
+
+    seat: int
+    action_id: str
+    kind: str = ActionKind.MOVE
+
+
+def match_system_act_many(
+    *, match_id: int, moves: list[SystemMove], expected_version: int
+) -> list[ActOutcome]:
+    """Bot seats that chose at the same time (all at ``expected_version``).
+
+    When several bot seats must act at once (simultaneous commits) they are
+    asked in parallel, each on the same state, and their answers go in here
+    together: one lock, one transaction, each move re-validated by the engine
+    against the state it is applied to, one broadcast after the last. A move
+    the earlier ones made illegal ends the batch there (the bot is asked
+    again); the first move's refusal raises like ``match_system_act``.
+    """
+    applied: list[ActOutcome] = []
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise NotActive("this match is not in play")
+        if expected_version != match.version:
+            raise StaleVersion(f"the match moved on to version {match.version}")
+        seats = list(match.seats.all())
+        by_number = {seat.number: seat for seat in seats}
+        last: SystemMove | None = None
+        for move in moves:
+            seat = by_number.get(move.seat)
+            if seat is None:
+                raise BadRequest(f"seat {move.seat} does not exist at this match")
+            if not seat.is_bot:
+                raise Forbidden("only bot seats are played by the server")
+            if match.status != MatchStatus.ACTIVE:
+                break
+            try:
+                outcome = _apply(
+                    match, seat, move.action_id, kind=move.kind, announce=False
+                )
+            except (NotYourTurn, IllegalMove):
+                if not applied:
+                    raise
+                break
+            applied.append(outcome)
+            last = move
+        if last is not None:
+            _announce_step(match, last.seat, last.kind, applied[-1].events, None)
+    return applied
 
 
 def _final_result(match: Match, engine_result: dict[str, Any] | None) -> dict[str, Any]:
@@ -665,9 +825,21 @@ def match_abort(*, match_id: int, user: User | None, reason: str = "aborted") ->
 # --- Clocks -----------------------------------------------------------------
 
 
-def seat_deadline(*, match: Match, seat: Seat) -> datetime | None:
-    """When ``seat``'s clock runs out for the current turn, if it has a clock."""
-    if match.turn_started_at is None:
+def seat_deadline(
+    *, match: Match, seat: Seat, actors: list[int] | None = None
+) -> datetime | None:
+    """When ``seat``'s clock runs out for its current decision, if it has one.
+
+    Only seats to act have a running clock, each from its own start
+    (``clock_start``): several may run at once. ``actors``: the engine's
+    actors, when the caller already has them.
+    """
+    if not match.time_control or match.state is None:
+        return None
+    if actors is None:
+        actors = get_game(match.game).actors(match.state)
+    start = clock_start(match=match, seat=seat)
+    if start is None or seat.number not in actors:
         return None
     limits = []
     per_move = match.time_control.get("per_move")
@@ -677,7 +849,7 @@ def seat_deadline(*, match: Match, seat: Seat) -> datetime | None:
         limits.append(seat.clock_ms)
     if not limits:
         return None
-    return match.turn_started_at + timedelta(milliseconds=min(limits))
+    return start + timedelta(milliseconds=min(limits))
 
 
 def match_expire_clocks(*, match_id: int, now: datetime | None = None) -> list[str]:
@@ -685,41 +857,62 @@ def match_expire_clocks(*, match_id: int, now: datetime | None = None) -> list[s
 
     A per-move limit that runs out plays the rules doc's default action for the
     seat, logged as a timeout. A total clock that runs out forfeits the seat.
-    Never a silent random move.
+    Never a silent random move. Every seat to act has its own clock: each
+    expired one is handled, in seat order, and the others' clocks run on.
     """
     now = now or timezone.now()
     done: list[str] = []
     with transaction.atomic():
         match = _locked(match_id)
-        if match.status != MatchStatus.ACTIVE:
-            return done
         engine = get_game(match.game)
-        for number in engine.actors(match.state):
-            seat = _seat_of(match, number)
-            if seat.is_bot and not is_uploaded_bot(seat):
-                continue  # built-in bots move at once; uploaded ones may not
-            deadline = seat_deadline(match=match, seat=seat)
-            if deadline is None or now < deadline:
-                continue
+        handled: set[int] = set()
+        # One default per expired seat and call: the seat's next decision has
+        # a fresh clock, which the check armed after this commit covers.
+        for _ in range(match.seats.count()):
+            if match.status != MatchStatus.ACTIVE:
+                break
+            expired = _first_expired_seat(match, engine, now, handled)
+            if expired is None:
+                break
+            seat = expired
+            start = clock_start(match=match, seat=seat)
             total_left = (
-                seat.clock_ms
-                - int((now - match.turn_started_at).total_seconds() * 1000)
-                if match.time_control.get("total") and seat.clock_ms is not None
+                seat.clock_ms - int((now - start).total_seconds() * 1000)
+                if match.time_control.get("total")
+                and seat.clock_ms is not None
+                and start is not None
                 else None
             )
             if total_left is not None and total_left <= 0:
                 seat.clock_ms = 0
                 seat.save(update_fields=["clock_ms"])
                 _forfeit_seat(match, seat, reason="time forfeit")
-                done.append(f"seat {number}: time forfeit")
+                handled.add(seat.number)
+                done.append(f"seat {seat.number}: time forfeit")
             else:
-                action_id = engine.timeout_action(match.state, number)
+                action_id = engine.timeout_action(match.state, seat.number)
                 _apply(match, seat, action_id, kind=ActionKind.TIMEOUT)
-                done.append(f"seat {number}: timeout, played {action_id}")
-            break  # one step per call: the state changed, deadlines restart
+                handled.add(seat.number)
+                done.append(f"seat {seat.number}: timeout, played {action_id}")
     for line in done:
         logger.info("match %s clock: %s", match_id, line)
     return done
+
+
+def _first_expired_seat(
+    match: Match, engine: Any, now: datetime, handled: set[int]
+) -> Seat | None:
+    """The first seat to act whose clock has run out (people, uploaded bots)."""
+    actors = engine.actors(match.state)
+    for seat in Seat.objects.filter(match=match, number__in=actors).order_by("number"):
+        if seat.number in handled or seat.forfeited:
+            continue
+        if seat.is_bot and not is_uploaded_bot(seat):
+            continue  # built-in bots move at once; uploaded ones may not
+        deadline = seat_deadline(match=match, seat=seat, actors=actors)
+        if deadline is not None and now >= deadline:
+            return seat
+    return None
 
 
 # --- Bots in live matches ------------------------------------------------------
@@ -775,9 +968,13 @@ def builtin_bot_seats_to_act(*, match: Match) -> list[Seat]:
 def match_play_builtin_bots(*, match_id: int, max_steps: int = 500) -> int:
     """Let built-in bots make every move that is theirs; returns moves made.
 
-    The bot thinks without holding the row lock (ISMCTS may take a while), then
-    submits with the version it thought at; a stale version means a person moved
-    in the meantime, and it simply thinks again.
+    The bots think without holding the row lock (ISMCTS may take a while), then
+    submit with the version they thought at; a stale version means a person
+    moved in the meantime, and they simply think again. When several built-in
+    seats must act at once (simultaneous commits), each is asked on the same
+    state and their answers go in together (``match_system_act_many``): one
+    round of asks is one step of ``max_steps``, so a paced table shows all of
+    them at once instead of one bot after another.
     """
     from gameplay.rules.bots import decision_context, get_bot
 
@@ -787,29 +984,26 @@ def match_play_builtin_bots(*, match_id: int, max_steps: int = 500) -> int:
         seats = builtin_bot_seats_to_act(match=match)
         if not seats:
             break
-        seat = seats[0]
-        name = (TAKEOVER_BOT if seat.replaced_by_bot else seat.agent).removeprefix(
-            BUILTIN_PREFIX
-        )
         engine = get_game(match.game)
-        seed = (match.seed or 0) ^ (match.version * 7919 + seat.number)
-        ctx = decision_context(engine, match.state, seat.number, seed)
-        action_id = get_bot(name).choose(ctx)
-        kind = ActionKind.BOT_TAKEOVER if seat.replaced_by_bot else ActionKind.MOVE
+        batch = []
+        for seat in seats:
+            name = (TAKEOVER_BOT if seat.replaced_by_bot else seat.agent).removeprefix(
+                BUILTIN_PREFIX
+            )
+            seed = (match.seed or 0) ^ (match.version * 7919 + seat.number)
+            ctx = decision_context(engine, match.state, seat.number, seed)
+            kind = ActionKind.BOT_TAKEOVER if seat.replaced_by_bot else ActionKind.MOVE
+            batch.append(SystemMove(seat.number, get_bot(name).choose(ctx), kind))
         try:
-            match_system_act(
-                match_id=match_id,
-                seat_number=seat.number,
-                action_id=action_id,
-                expected_version=match.version,
-                kind=kind,
+            applied = match_system_act_many(
+                match_id=match_id, moves=batch, expected_version=match.version
             )
         except (StaleVersion, NotActive):
             continue
         except MatchError:
-            logger.exception("built-in bot %s made a refused move", name)
+            logger.exception("built-in bot made a refused move: %s", batch[0])
             raise
-        moves += 1
+        moves += len(applied)
     return moves
 
 
@@ -1016,11 +1210,12 @@ def absent_until_claimable(*, match: Match, seat: Seat) -> datetime | None:
     if is_uploaded_bot(seat):
         # An uploaded bot is "absent" when its turn has gone unanswered: the same
         # rule match_claim applies to stalled bots (``_stalled_uploaded_bots``).
-        if match.status != MatchStatus.ACTIVE or match.turn_started_at is None:
+        start = clock_start(match=match, seat=seat)
+        if match.status != MatchStatus.ACTIVE or start is None:
             return None
         if seat.number not in get_game(match.game).actors(match.state):
             return None
-        return match.turn_started_at + timedelta(seconds=GRACE_SECONDS)
+        return start + timedelta(seconds=GRACE_SECONDS)
     since = _absent_since(match, seat)
     return since + timedelta(seconds=GRACE_SECONDS) if since is not None else None
 
@@ -1071,11 +1266,12 @@ def _stalled_uploaded_bots(match: Match, now: datetime) -> list[Seat]:
     Such a bot counts as gone (no worker runs it, or its runs keep failing
     before they can forfeit it), so the people at the table may claim.
     """
-    if match.turn_started_at is None:
-        return []
-    if now - match.turn_started_at < timedelta(seconds=GRACE_SECONDS):
-        return []
-    return uploaded_bot_seats_to_act(match=match)
+    return [
+        seat
+        for seat in uploaded_bot_seats_to_act(match=match)
+        if (start := clock_start(match=match, seat=seat)) is not None
+        and now - start >= timedelta(seconds=GRACE_SECONDS)
+    ]
 
 
 @transaction.atomic
@@ -1177,6 +1373,11 @@ def match_record_steps(
         MatchAction.objects.bulk_create(rows)
         match.state = state
         match.turn_started_at = now
+        # Server-driven matches play at machine speed: every decision now
+        # pending starts now (``clock_start``).
+        Seat.objects.filter(match=match, acting_since__isnull=False).update(
+            acting_since=None
+        )
         finished = engine.is_over(state)
         if finished:
             _finish(match, reason="completed")

@@ -16,7 +16,11 @@ re-read are paid only when ownership moves. Within a process one asyncio lock
 per match puts its intents in arrival order, and the database's order is the
 order of the log. Several seats may act at once (``actors`` with several
 seats): each intent is validated against the state it is applied to, in that
-order, so simultaneous commits and real-time intents need nothing more here.
+order, so simultaneous commits and real-time intents need nothing more here,
+but two rules of ``gameplay.services``: a move chosen at an older version
+stands when every step since was another seat's (``simultaneous_version_ok``:
+seats committing at once would otherwise refuse each other's commits), and a
+seat that is not to act may still take back a hidden commit (``may_retract``).
 
 What is not done here, and goes through ``services.match_act`` (row lock,
 full re-read, after-commit hooks) before the copy is read again: the move
@@ -205,7 +209,13 @@ def _check(match: Match, user: Any, expected_version: int | None) -> Seat:
         raise Forbidden("you have no seat at this match")
     if seat.replaced_by_bot or seat.forfeited:
         raise Forbidden("you left this match; a bot plays your seat")
-    if expected_version is not None and expected_version != match.version:
+    if (
+        expected_version is not None
+        and expected_version != match.version
+        and not services.simultaneous_version_ok(
+            match=match, seat_number=seat.number, expected_version=expected_version
+        )
+    ):
         raise StaleVersion(
             f"the match is at version {match.version}, not {expected_version}"
         )
@@ -224,7 +234,9 @@ def _act_sync(
             if _needs_full_path(match):
                 return _full_path(live, user, action_id, expected_version)
             engine = get_game(match.game)
-            if seat.number not in engine.actors(match.state):
+            if seat.number not in engine.actors(
+                match.state
+            ) and not services.may_retract(engine, match.state, seat.number, action_id):
                 raise NotYourTurn("it is not your turn to act")
             try:
                 state, events = engine.apply(match.state, seat.number, action_id)

@@ -8,7 +8,17 @@ to take one move and hand its frames to the channel layer, without sockets:
   (``broadcast.match_changed``: two more reads, the frames, the publishes):
   what every move cost before ``gameplay.live``.
 * ``owner``: ``gameplay.live.owner.act_sync`` on the copy the process holds
-  (one round trip) and the same frames sent with ``broadcast.send_messages``.
+  (one round trip) and the same frames sent with ``broadcast.send_messages``
+  (from a fresh event loop per call: ``async_to_sync`` starts a thread each
+  time, which the server does not).
+* ``sockets``: what the server does for a move end to end, in one event loop:
+  both players' sockets are the real ``MatchConsumer`` (Channels'
+  ``WebsocketCommunicator``, the user in the scope), the actor sends ``act``,
+  and the move counts once its ``ack`` and both seats' state frames have
+  reached the sockets' output queues: the owner's move, the publishes, the
+  channel layer's receive and fan-out, each consumer's send. The clients'
+  share (encoding ``act``, decoding the frames) is in the figure too, a few
+  tens of microseconds.
 
 Both run the same seeded games on the same database and Redis, interleaved in
 blocks so that the machine's load falls on both alike; CPU is the process's
@@ -16,10 +26,16 @@ own (``time.process_time``), wall time beside it. Database: a dedicated one
 created and dropped on ``DATABASE_URL``'s PostgreSQL (else a temporary SQLite
 file); channel layer: ``REDIS_URL`` database 15 (else the embedded Redis).
 The last stdout line is one JSON object.
+
+A profile of where a path's CPU goes (every thread: the event loop, the
+database threads): ``LIVE_MOVE_PATHS=sockets py-spy record -r 250 -f raw -o
+out.txt -- python bench/live_move_cpu.py`` (py-spy counts only threads on a
+CPU, not ones waiting for PostgreSQL or Redis).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -38,6 +54,13 @@ from live_load import Database, log, private_redis_db  # noqa: E402
 
 BLOCKS = int(os.environ.get("LIVE_MOVE_BLOCKS", "12"))
 MOVES_PER_BLOCK = 40
+# A file to write a cProfile report of one path's blocks to (the
+# profiler's own overhead inflates the CPU figures of the run: compare runs
+# without it).
+PROFILE = os.environ.get("LIVE_MOVE_PROFILE", "")
+# "owner" measures the owner path alone (for profiling or quick checks).
+PROFILE_PATH = os.environ.get("LIVE_MOVE_PROFILE_PATH", "sockets")
+PATHS = tuple(os.environ.get("LIVE_MOVE_PATHS", "locked,owner,sockets").split(","))
 
 
 def main() -> None:
@@ -117,6 +140,8 @@ def measure() -> dict:
         return match
 
     def play(path: str, moves: int) -> tuple[float, float, int]:
+        if path == "sockets":
+            return async_to_sync(play_sockets)(moves)
         done = 0
         cpu = wall = 0.0
         match = new_match()
@@ -152,16 +177,87 @@ def measure() -> dict:
         )
         return cpu, wall, done
 
-    play("owner", 10)  # warm both paths (imports, connections)
-    play("locked", 10)
-    per: dict[str, list[tuple[float, float]]] = {"locked": [], "owner": []}
+    async def play_sockets(moves: int) -> tuple[float, float, int]:
+        from unittest import mock
+
+        from channels.db import database_sync_to_async
+        from channels.routing import URLRouter
+        from channels.testing import WebsocketCommunicator
+
+        from gameplay import consumers
+        from gameplay.routing import websocket_urlpatterns
+
+        app = URLRouter(websocket_urlpatterns)
+
+        async def state_at(comm, version: int) -> None:
+            while True:
+                message = await asyncio.wait_for(comm.output_queue.get(), 30)
+                frame = json.loads(message["text"])
+                if frame["type"] == "error":
+                    raise RuntimeError(f"move refused: {frame}")
+                if frame["type"] == "state" and frame["version"] >= version:
+                    return
+
+        async def ack(comm) -> None:
+            while True:
+                message = await asyncio.wait_for(comm.output_queue.get(), 30)
+                frame = json.loads(message["text"])
+                if frame["type"] == "error":
+                    raise RuntimeError(f"move refused: {frame}")
+                if frame["type"] == "ack":
+                    return
+
+        done = 0
+        cpu = wall = 0.0
+        # Machine speed is far above the socket rate limit meant for people.
+        with mock.patch.multiple(consumers, RATE_PER_SECOND=1e9, RATE_BURST=1e9):
+            while done < moves:
+                match = await database_sync_to_async(new_match)()
+                socks = []
+                for user in users:
+                    comm = WebsocketCommunicator(app, f"/ws/match/{match.public_id}/")
+                    comm.scope["user"] = user
+                    connected, _ = await comm.connect()
+                    assert connected
+                    socks.append(comm)
+                for comm in socks:
+                    await state_at(comm, 0)
+                state, version = match.state, 0
+                while done < moves and engine.actors(state):
+                    seat = engine.actors(state)[0]
+                    action = rnd.choice(engine.legal_action_ids(state, seat))
+                    c0, w0 = time.process_time(), time.perf_counter()
+                    await socks[seat].send_to(
+                        text_data=json.dumps(
+                            {"type": "act", "action": action, "version": version}
+                        )
+                    )
+                    await ack(socks[seat])
+                    version += 1
+                    for comm in socks:
+                        await state_at(comm, version)
+                    cpu += time.process_time() - c0
+                    wall += time.perf_counter() - w0
+                    state, _ = engine.apply(state, seat, action)
+                    done += 1
+                for comm in socks:
+                    await comm.disconnect()
+        await database_sync_to_async(
+            Match.objects.filter(status=MatchStatus.ACTIVE).update
+        )(status=MatchStatus.ABORTED)
+        return cpu, wall, done
+
+    for path in PATHS:
+        play(path, 10)  # warm the paths (imports, connections)
+    per: dict[str, list[tuple[float, float]]] = {path: [] for path in PATHS}
     for block in range(BLOCKS):
-        for path in ("locked", "owner") if block % 2 else ("owner", "locked"):
+        for path in PATHS if block % 2 else PATHS[::-1]:
             cpu, wall, n = play(path, MOVES_PER_BLOCK)
             per[path].append((1000 * cpu / n, 1000 * wall / n))
         log(
-            f"block {block + 1}/{BLOCKS}: locked {per['locked'][-1][0]:.2f} ms CPU, "
-            f"owner {per['owner'][-1][0]:.2f} ms CPU per move"
+            f"block {block + 1}/{BLOCKS}: "
+            + ", ".join(f"{p} {per[p][-1][0]:.2f}" for p in PATHS)
+            + " ms CPU per move"
         )
     out = {"moves_per_block": MOVES_PER_BLOCK, "blocks": BLOCKS}
     for path, values in per.items():
@@ -172,11 +268,12 @@ def measure() -> dict:
                 statistics.median(v[1] for v in values), 3
             ),
         }
-    out["cpu_ratio_owner_over_locked"] = round(
-        out["owner"]["cpu_ms_per_move_median"]
-        / out["locked"]["cpu_ms_per_move_median"],
-        3,
-    )
+    if "owner" in per and "locked" in per:
+        out["cpu_ratio_owner_over_locked"] = round(
+            out["owner"]["cpu_ms_per_move_median"]
+            / out["locked"]["cpu_ms_per_move_median"],
+            3,
+        )
     return out
 
 

@@ -1,8 +1,18 @@
 """Tell connected clients that a match changed, each seat only what it may see.
 
-Called after the commit of every change. Each seat's group gets that seat's own
-view and events; the public group gets the spectators' view, held back by the
-table's spectator delay until the match is over.
+Called after the commit of every change. One channel-layer message per change
+goes to the match's group, which every socket of the match joins (seats and
+spectators): it carries each seat's own frame (view and events) and the
+spectators' frame (held back by the table's spectator delay until the match is
+over), each encoded once. Each socket sends its client only the frame of its
+own seat (``consumers.MatchConsumer.match_frames``), or the public one. So a
+change costs one publish, and each web process receives it once whatever
+number of the match's sockets it holds (the pub/sub layer fans it out in the
+process), instead of one publish per seat plus one for the spectators.
+
+The seats' private frames thus travel to every web process holding a socket
+of the match, never further: what leaves a process for a browser is chosen by
+the seat the socket is bound to at connect (the signed-in user's seat).
 """
 
 from __future__ import annotations
@@ -23,12 +33,21 @@ from gameplay.models import Match, MatchStatus, Seat
 logger = logging.getLogger(__name__)
 
 
-def seat_group(match_id: int, seat: int) -> str:
-    return f"match.{match_id}.seat.{seat}"
+def match_group(match_id: int) -> str:
+    """Every socket of the match, seated or spectating, in any web process."""
+    return f"match.{match_id}"
 
 
-def public_group(match_id: int) -> str:
-    return f"match.{match_id}.public"
+def frame_for(message: dict[str, Any], seat: int | None) -> str:
+    """The encoded frame of ``seat`` (None: a spectator) in a ``match.frames``
+    message. A seat without its own frame there (it resigned or was left while
+    the match goes on) gets the public one, as does any seat number the
+    message does not know."""
+    if seat is not None:
+        text = message["frames"].get(str(seat))
+        if text is not None:
+            return text
+    return message["public"]
 
 
 # (group, channel-layer message) pairs that a listener adds to a broadcast.
@@ -105,13 +124,16 @@ def match_messages(
 ) -> Messages:
     """The channel-layer messages of one broadcast, built from ``match`` as given.
 
-    ``match`` must carry its seats (and their users) prefetched. Each seat's
-    group gets that seat's own frame only; the public group the spectators'.
-    Every ``match.frame`` message also carries the version, and, when the
+    ``match`` must carry its seats (and their users) prefetched. One
+    ``match.frames`` message to the match's group: ``frames`` maps each seat's
+    number (as text) to that seat's own encoded frame, ``public`` is the
+    spectators' (see ``frame_for``). It also carries the version, and, when the
     frames came from a fresh read (presence, seats, results), the status and
-    the seats' changeable fields: other processes' owners (``gameplay.live``)
-    use them to notice that the match moved on without them, or to take the
-    seats' new presence over without reading the match again.
+    the seats' changeable fields (``seat_rows``): other processes' owners
+    (``gameplay.live``) use them to notice that the match moved on without
+    them, or to take the seats' new presence over without reading the match
+    again. Listeners' messages (other sockets: the players' own, a table's
+    watchers) follow it.
     """
     match_id = match.pk
     seats = list(match.seats.all())
@@ -120,32 +142,34 @@ def match_messages(
     public = selectors.spectator_frame(
         match=match, events=events, step=step, seats=seats_public
     )
-    # A seat that resigned or was left (a bot plays on) gets the public view:
-    # its old owner's socket must not receive the bot's private events.
-    frames = [
-        (
-            seat_group(match_id, seat.number),
-            public
-            if seat.forfeited and match.status == MatchStatus.ACTIVE
-            else selectors.seat_frame(
-                match=match,
-                seat=seat.number,
-                events=events,
-                step=step,
-                seats=seats_public,
-            ),
-        )
-        for seat in seats
-    ]
-    frames.append((public_group(match_id), public))
-    # Encoded once here, not per socket: a group may hold many (spectators).
-    version = match.version
-    # Read afresh: the seats as committed, for owners to take over in place.
-    fresh = {"status": match.status, "seats": seat_rows(seats)} if reread else {}
-    messages: Messages = []
-    for group, frame in frames:
-        message = {"type": "match.frame", "text": _encode(frame), "version": version}
-        messages.append((group, {**message, **fresh}))
+    # A seat that resigned or was left (a bot plays on) has no frame of its
+    # own (``frame_for`` gives it the public one): its old owner's socket must
+    # not receive the bot's private events.
+    active = match.status == MatchStatus.ACTIVE
+    # Encoded once here, not per socket: the group may hold many (spectators).
+    message: dict[str, Any] = {
+        "type": "match.frames",
+        "version": match.version,
+        "frames": {
+            str(seat.number): _encode(
+                selectors.seat_frame(
+                    match=match,
+                    seat=seat.number,
+                    events=events,
+                    step=step,
+                    seats=seats_public,
+                )
+            )
+            for seat in seats
+            if not (seat.forfeited and active)
+        },
+        "public": _encode(public),
+    }
+    if reread:
+        # Read afresh: the seats as committed, for owners to take over in place.
+        message["status"] = match.status
+        message["seats"] = seat_rows(seats)
+    messages: Messages = [(match_group(match_id), message)]
     messages.extend(_listener_messages(match))
     return messages
 
@@ -219,5 +243,5 @@ def _encode(frame: dict[str, Any]) -> str:
 
 
 async def _send_all(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:
-    for group, message in messages:  # in order, seats first, as before
+    for group, message in messages:  # in order: the match's frames first
         await layer.group_send(group, message)

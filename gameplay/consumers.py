@@ -55,11 +55,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # This process now holds the match for its sockets (gameplay.live).
         owner.attach(self.match_pk)
         self.attached = True
-        group = (
-            broadcast.public_group(self.match_pk)
-            if self.seat_number is None
-            else broadcast.seat_group(self.match_pk, self.seat_number)
-        )
+        # One group for the whole match: each broadcast carries every seat's
+        # frame and this socket sends only its own seat's (``match_frames``).
+        group = broadcast.match_group(self.match_pk)
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined.append(group)
         await self.accept()
@@ -166,14 +164,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     # --- group messages -----------------------------------------------------
 
-    async def match_frame(self, event: dict[str, Any]) -> None:
+    async def match_frames(self, event: dict[str, Any]) -> None:
         # A version written elsewhere, or a re-read frame: the copy is stale.
         owner.saw(self.match_pk, event)
-        text = event.get("text")
-        if text is None:  # a frame dict, as senders before pre-encoding sent
-            await self._send(event["frame"])
-        else:
-            await self.send(text_data=text)
+        # The socket's seat is fixed at connect (the signed-in user's seat):
+        # only that seat's frame, or the public one, ever leaves for the client.
+        await self.send(text_data=broadcast.frame_for(event, self.seat_number))
 
     # --- helpers ------------------------------------------------------------
 

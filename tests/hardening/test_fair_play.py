@@ -231,19 +231,22 @@ def test_resigned_seat_gets_the_spectator_frame_on_the_page(players):
 
 def test_broadcast_sends_a_left_seat_the_public_frame(players, monkeypatch):
     match = _resign_seat_zero(players)
-    sent: dict[str, str] = {}
+    sent: dict[str, dict] = {}
 
     async def capture(layer, messages):
-        sent.update({group: message["text"] for group, message in messages})
+        sent.update(messages)
 
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: object())
     monkeypatch.setattr(broadcast, "_send_all", capture)
     broadcast.match_changed(match_id=match.pk)
     import json
 
-    left = json.loads(sent[broadcast.seat_group(match.pk, 0)])
-    public = json.loads(sent[broadcast.public_group(match.pk)])
-    playing = json.loads(sent[broadcast.seat_group(match.pk, 1)])
+    message = sent[broadcast.match_group(match.pk)]
+    # The left seat's own frame is not even in the message its old socket gets.
+    assert "0" not in message["frames"]
+    left = json.loads(broadcast.frame_for(message, 0))
+    public = json.loads(broadcast.frame_for(message, None))
+    playing = json.loads(broadcast.frame_for(message, 1))
     assert left == public
     assert left["seat"] is None
     assert playing["seat"] == 1

@@ -1,4 +1,4 @@
-"""Uploaded bots in live matches with people: one sandboxed decision at a time.
+"""Uploaded bots in live matches with people: one sandboxed process a decision.
 
 An all-bot match is played start to finish in one worker task
 (:func:`bots.services.bot_match_play`). A match with a person in it moves at
@@ -11,7 +11,9 @@ one ``act`` (with every event the seat may see since the deal, so a bot that
 tracks events rebuilds its memory), submits the answer through
 ``match_system_act`` and closes the process. The step count and what is left
 of the bank carry over between decisions, so the protocol's time limits hold
-for the match as a whole.
+for the match as a whole. When several uploaded bots must act at once
+(simultaneous commits), they are started and asked in parallel, on the same
+state, and their answers go in together (:func:`bot_live_decide_many`).
 
 A bot that faults (crash, timeout, malformed or illegal answer) forfeits at
 once, as in bot matches. If no worker can run it (no sandbox, no bots worker)
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import time
 from dataclasses import dataclass
 
@@ -37,8 +40,10 @@ from gameplay.errors import NotActive, NotYourTurn, StaleVersion
 from gameplay.models import Match, MatchAction, Seat
 from gameplay.rules import get_game
 from gameplay.services import (
+    SystemMove,
     match_forfeit,
     match_system_act,
+    match_system_act_many,
     uploaded_bot_seats_to_act,
 )
 from gameplay.tasks import bot_move_pace
@@ -122,12 +127,23 @@ def _forfeit(match_id: int, seat: int, reason: str) -> LiveTurn:
     return LiveTurn(seat=seat, fault=reason)
 
 
-def bot_live_decide(*, match: Match, seat: Seat) -> LiveTurn | None:
-    """One decision of one uploaded-bot seat; None when the match moved on.
+@dataclass
+class _Ask:
+    """One uploaded-bot seat's decision in the making."""
 
-    Raises :class:`~bots.sandbox.SandboxUnavailable` when bots cannot run on
-    this worker (the task retries later; meanwhile the seat's clock runs).
-    """
+    seat: Seat
+    version: BotVersion
+    agent: ProcessAgent
+    hello: dict
+    session: dict
+    events: list
+    action: str = ""
+    started: float = 0.0
+    error: BaseException | None = None
+
+
+def _prepare(*, match: Match, seat: Seat, events: list) -> _Ask | LiveTurn:
+    """Everything a decision needs from the database, read before it runs."""
     from bots.services import _agent_version_id, version_dir
 
     vid = _agent_version_id(seat.agent)
@@ -149,7 +165,6 @@ def bot_live_decide(*, match: Match, seat: Seat) -> LiveTurn | None:
         time_control=conf.time_control(),
         allow_unsandboxed=conf.allow_unsandboxed(),
     )
-    session = cache.get(_session_key(match.pk, seat.number)) or {}
     hello = MatchPlayer(
         game=game,
         state=match.state,
@@ -157,58 +172,176 @@ def bot_live_decide(*, match: Match, seat: Seat) -> LiveTurn | None:
         host=None,  # type: ignore[arg-type]  # only hello() is used
         config=match.config,
     ).hello(seat.number)
-    action = ""
-    answered: float | None = None
-    outcome: LiveTurn | None = None
-    started = time.perf_counter()
+    session = cache.get(_session_key(match.pk, seat.number)) or {}
+    return _Ask(
+        seat=seat,
+        version=version,
+        agent=agent,
+        hello=hello,
+        session=session,
+        events=events,
+    )
+
+
+def _think(ask: _Ask, match: Match) -> None:
+    """Start the bot, greet it, ask it (no database: may run in a thread)."""
+    agent = ask.agent
+    ask.started = time.perf_counter()
     try:
         agent.launch()
         assert agent.process is not None
-        agent.process.bank_left = float(session.get("bank", agent.time_control.bank))
-        agent._step = int(session.get("steps", 0))
-        try:
-            agent.greet(hello)
-            action = agent.decide(
-                game, match.state, seat.number, _seat_events(match.pk), match.version
-            )
-        except BotFault as fault:
-            agent.log.fault = fault.reason
-            agent.log.fault_detail = fault.detail
-            if fault.stderr:
-                agent.log.stderr = fault.stderr
+        agent.process.bank_left = float(
+            ask.session.get("bank", agent.time_control.bank)
+        )
+        agent._step = int(ask.session.get("steps", 0))
+        agent.greet(ask.hello)
+        ask.action = agent.decide(
+            get_game(match.game),
+            match.state,
+            ask.seat.number,
+            ask.events,
+            match.version,
+        )
+    except BotFault as fault:
+        agent.log.fault = fault.reason
+        agent.log.fault_detail = fault.detail
+        if fault.stderr:
+            agent.log.stderr = fault.stderr
+    except BaseException as exc:  # SandboxUnavailable: raised by the caller
+        ask.error = exc
+
+
+def _keep_session(ask: _Ask, match: Match) -> None:
+    process = ask.agent.process
+    if process is not None:
         cache.set(
-            _session_key(match.pk, seat.number),
-            {"bank": agent.process.bank_left, "steps": agent._step},
+            _session_key(match.pk, ask.seat.number),
+            {"bank": process.bank_left, "steps": ask.agent._step},
             SESSION_SECONDS,
         )
-        if not agent.log.fault:
-            # Paced like built-in bots' moves (BOT_MOVE_DELAY after the previous
-            # move, thinking time included), so the person can follow them.
-            pause = bot_move_pace(match)
-            if pause:
-                time.sleep(min(pause, MAX_PACE_SECONDS))
+
+
+def _close(ask: _Ask) -> None:
+    fault_stderr = ask.agent.log.stderr
+    ask.agent.close()
+    ask.agent.log.stderr = ask.agent.log.stderr or fault_stderr
+
+
+def _wind_down(ask: _Ask, match: Match) -> LiveTurn | None:
+    """After the close: the log, and the forfeit of a bot that faulted."""
+    _log(version=ask.version, match_id=match.pk, seat=ask.seat.number, agent=ask.agent)
+    if ask.agent.log.fault:
+        reason = forfeit_reason(BotFault(ask.agent.log.fault))
+        return _forfeit(match.pk, ask.seat.number, reason)
+    return None
+
+
+def _pace(match: Match) -> None:
+    # Paced like built-in bots' moves (BOT_MOVE_DELAY after the previous move,
+    # thinking time included), so the person can follow them.
+    pause = bot_move_pace(match)
+    if pause:
+        time.sleep(min(pause, MAX_PACE_SECONDS))
+
+
+def bot_live_decide(*, match: Match, seat: Seat) -> LiveTurn | None:
+    """One decision of one uploaded-bot seat; None when the match moved on.
+
+    Raises :class:`~bots.sandbox.SandboxUnavailable` when bots cannot run on
+    this worker (the task retries later; meanwhile the seat's clock runs).
+    """
+    ask = _prepare(match=match, seat=seat, events=_seat_events(match.pk))
+    if isinstance(ask, LiveTurn):
+        return ask
+    outcome: LiveTurn | None = None
+    try:
+        _think(ask, match)
+        if ask.error is not None:
+            raise ask.error
+        _keep_session(ask, match)
+        if not ask.agent.log.fault:
+            _pace(match)
             # The move goes in before the sandbox is torn down: the person
             # waits for the answer, not for the clean-up.
             try:
                 match_system_act(
                     match_id=match.pk,
                     seat_number=seat.number,
-                    action_id=action,
+                    action_id=ask.action,
                     expected_version=match.version,
                 )
-                answered = time.perf_counter() - started
-                outcome = LiveTurn(seat=seat.number, action=action, answer_s=answered)
+                answered = time.perf_counter() - ask.started
+                outcome = LiveTurn(
+                    seat=seat.number, action=ask.action, answer_s=answered
+                )
             except (StaleVersion, NotYourTurn, NotActive):
                 outcome = None  # someone moved meanwhile; the caller looks again
     finally:
-        fault_stderr = agent.log.stderr
-        agent.close()
-        agent.log.stderr = agent.log.stderr or fault_stderr
-    _log(version=version, match_id=match.pk, seat=seat.number, agent=agent)
-    if agent.log.fault:
-        reason = forfeit_reason(BotFault(agent.log.fault))
-        return _forfeit(match.pk, seat.number, reason)
-    return outcome
+        _close(ask)
+    return _wind_down(ask, match) or outcome
+
+
+def bot_live_decide_many(*, match: Match, seats: list[Seat]) -> list[LiveTurn]:
+    """Several uploaded-bot seats that must act at once, asked in parallel.
+
+    Each bot runs in its own sandbox, all started together and asked on the
+    same state (one thread each: they wait on their processes), so the table
+    waits for the slowest bot, not for the sum. Their answers go in together
+    (``match_system_act_many``, each re-validated); a bot that faulted
+    forfeits after the others' answers are in. Empty when the match moved on.
+    """
+    events = _seat_events(match.pk)
+    asks: list[_Ask] = []
+    turns: list[LiveTurn] = []
+    for seat in seats:
+        ask = _prepare(match=match, seat=seat, events=events)
+        if isinstance(ask, LiveTurn):
+            turns.append(ask)
+        else:
+            asks.append(ask)
+    if turns:
+        return turns  # a forfeit changed the match: the caller looks again
+    try:
+        threads = [
+            threading.Thread(target=_think, args=(ask, match), name="bot-live-ask")
+            for ask in asks
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for ask in asks:
+            if ask.error is not None:
+                raise ask.error
+        for ask in asks:
+            _keep_session(ask, match)
+        answered = [ask for ask in asks if not ask.agent.log.fault]
+        if answered:
+            _pace(match)
+            try:
+                applied = match_system_act_many(
+                    match_id=match.pk,
+                    moves=[SystemMove(a.seat.number, a.action) for a in answered],
+                    expected_version=match.version,
+                )
+            except (StaleVersion, NotYourTurn, NotActive):
+                applied = []
+            now = time.perf_counter()
+            turns += [
+                LiveTurn(seat=a.seat.number, action=a.action, answer_s=now - a.started)
+                for a in answered[: len(applied)]
+            ]
+    finally:
+        closing = [threading.Thread(target=_close, args=(ask,)) for ask in asks]
+        for thread in closing:
+            thread.start()
+        for thread in closing:
+            thread.join()
+    for ask in asks:
+        fault = _wind_down(ask, match)
+        if fault is not None:
+            turns.append(fault)
+    return turns
 
 
 def bot_live_turns(*, match_id: int) -> list[LiveTurn]:
@@ -231,6 +364,9 @@ def bot_live_turns(*, match_id: int) -> list[LiveTurn]:
         seats = uploaded_bot_seats_to_act(match=match)
         if not seats:
             break
+        if len(seats) > 1:
+            turns += bot_live_decide_many(match=match, seats=seats)
+            continue
         turn = bot_live_decide(match=match, seat=seats[0])
         if turn is not None:
             turns.append(turn)

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from bots.protocol.transport import BotFault, BotProcess, TimeControl
 from bots.sandbox import SandboxConfig
-from gameplay.rules import Event, Game, State, view_events
+from gameplay.rules import Event, Game, IllegalAction, State, view_events
 
 PROTOCOL_VERSION = 1
 #: The bot that plays on for a forfeited seat at tables of three or more (the
@@ -130,6 +130,9 @@ class ProcessAgent:
             "type": "act",
             "step": self._step,
             "version": version,
+            # Every seat choosing now, this one included: more than one means
+            # they choose at the same time, none seeing the others' choices.
+            "actors": game.actors(state),
             "observation": game.observe(state, seat),
             "events": view_events(events, seat),
             "legal": legal,
@@ -332,9 +335,11 @@ class MatchPlayer:
             actors = self.game.actors(self.state)
             if not actors:
                 break
-            seat = actors[0]
-            agent = self.agents.get(seat)
-            if agent is None or seat in self.forfeited:
+            hosted = [
+                s for s in actors if self.agents.get(s) is None or s in self.forfeited
+            ]
+            if hosted:
+                seat = hosted[0]
                 moves = self.host.play_builtin(
                     seat=seat, state=self.state, version=self.version
                 )
@@ -343,17 +348,7 @@ class MatchPlayer:
                 for mover, action_id in moves:
                     self._apply(mover, action_id)
                 continue
-            events = self.pending.get(seat, [])
-            try:
-                action_id = agent.decide(
-                    self.game, self.state, seat, events, self.version
-                )
-            except BotFault as fault:
-                self._forfeit(seat, fault)
-                continue
-            self.pending[seat] = []
-            self._apply(seat, action_id)
-            self.host.record(seat, action_id)
+            self._ask(actors)
         # The bots hear the result computed here by the services' own rule, so
         # they can wind down while the host records the match.
         players = int(self.config.get("players") or len(self.agents))
@@ -390,6 +385,58 @@ class MatchPlayer:
             end_reason=self.end_reason,
             faults=dict(self.faults),
         )
+
+    def _ask(self, seats: list[int]) -> None:
+        """Ask every agent in ``seats`` (all to act now) and apply the answers.
+
+        Several seats choosing at once (simultaneous commits) are asked in
+        parallel, one thread each, all on the same state and version: each
+        bot's time is its own, so three bots thinking a second each cost a
+        second, not three. The answers are applied in seat order, each
+        re-validated by the engine; one that an earlier answer made illegal is
+        dropped and that seat is asked again.
+        """
+        answers: dict[int, str | BotFault] = {}
+        state, version = self.state, self.version
+
+        def ask(seat: int) -> None:
+            try:
+                answers[seat] = self.agents[seat].decide(
+                    self.game, state, seat, self.pending.get(seat, []), version
+                )
+            except BotFault as fault:
+                answers[seat] = fault
+
+        if len(seats) == 1:
+            ask(seats[0])
+        else:
+            threads = [
+                threading.Thread(target=ask, args=(seat,), name=f"bot-ask-{seat}")
+                for seat in seats
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        for seat in seats:
+            answer = answers[seat]
+            if isinstance(answer, BotFault) or self.ended:
+                continue
+            if seat not in self.game.actors(self.state):
+                continue  # an earlier answer changed the decision: ask again
+            seen, self.pending[seat] = self.pending.get(seat, []), []
+            try:
+                self._apply(seat, answer)
+            except IllegalAction:
+                if len(seats) == 1:
+                    raise
+                self.pending[seat] = seen  # changed by an earlier answer: again
+                continue
+            self.host.record(seat, answer)
+        for seat in seats:
+            answer = answers[seat]
+            if isinstance(answer, BotFault) and not self.ended:
+                self._forfeit(seat, answer)
 
     def _apply(self, seat: int, action_id: str) -> None:
         self.state, events = self.game.apply(self.state, seat, action_id)

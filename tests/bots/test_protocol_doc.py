@@ -45,6 +45,7 @@ def test_documented_messages_have_the_documented_shapes():
                 "type",
                 "step",
                 "version",
+                "actors",
                 "observation",
                 "events",
                 "legal",

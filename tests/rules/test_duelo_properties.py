@@ -21,6 +21,11 @@ from hypothesis import strategies as st
 from gameplay.rules import IllegalAction, view_events
 from gameplay.rules.duelo import BASE_DECK, DOUBLE_DECK
 from tests.rules.duelo_helpers import GAME
+from tests.rules.properties import (
+    Step,
+    assert_replay_reproduces,
+    random_playout,
+)
 
 MAX_STEPS = 5000
 PROPS = settings(
@@ -38,23 +43,9 @@ configs = st.fixed_dictionaries(
 seeds = st.integers(0, 2**64 - 1)
 
 
-def playout(
-    config: dict[str, Any], seed: int, pick: int
-) -> Iterator[tuple[dict, int, str, dict, list]]:
+def playout(config: dict[str, Any], seed: int, pick: int) -> Iterator[Step]:
     """Yield (state, seat, action id, next state, events) until the game ends."""
-    rnd = random.Random(pick)
-    state = GAME.setup(config, seed)
-    for _ in range(MAX_STEPS):
-        actors = GAME.actors(state)
-        if not actors:
-            return
-        seat = actors[0]
-        ids = GAME.legal_action_ids(state, seat)
-        aid = ids[rnd.randrange(len(ids))]
-        new, events = GAME.apply(state, seat, aid)
-        yield state, seat, aid, new, events
-        state = new
-    raise AssertionError(f"game did not end in {MAX_STEPS} steps")
+    return random_playout(GAME, config, seed, pick, max_steps=MAX_STEPS)
 
 
 def all_cards(state: dict[str, Any]) -> Counter:
@@ -114,12 +105,8 @@ def test_thousands_of_seeded_games_end_with_cards_conserved() -> None:
 def test_replay_from_config_seed_and_actions_reproduces_every_step(
     config: dict[str, Any], seed: int, pick: int
 ) -> None:
-    log = list(playout(config, seed, pick))
-    state = GAME.setup(config, seed)
-    for before, seat, aid, after, events in log:
-        assert state == before
-        state, replayed = GAME.apply(state, seat, aid)
-        assert state == after and replayed == events
+    steps = list(playout(config, seed, pick))
+    assert_replay_reproduces(GAME, config, seed, steps)
 
 
 def perturb_hidden(state: dict[str, Any], seat: int, rnd: random.Random) -> dict:

@@ -33,6 +33,12 @@ from tests.rules.kungfu2009_helpers import (
     all_cards,
     all_combinations,
 )
+from tests.rules.properties import (
+    Step,
+    any_actor,
+    assert_replay_reproduces,
+    random_playout,
+)
 
 MAX_STEPS = 700
 PROPS = settings(deadline=None, derandomize=True)
@@ -49,19 +55,17 @@ seeds = st.integers(0, 2**64 - 1)
 
 def playout(
     config: dict[str, Any], seed: int, pick: int, steps: int = MAX_STEPS
-) -> Iterator[tuple[dict, int | None, str, dict, list]]:
-    rnd = random.Random(pick)
-    state = GAME.setup(config, seed)
-    for _ in range(steps):
-        if GAME.is_over(state):
-            return
-        who = GAME.actors(state)
-        seat = who[rnd.randrange(len(who))] if who else None
-        ids = GAME.legal_action_ids(state, seat)
-        aid = ids[rnd.randrange(len(ids))]
-        new, events = GAME.apply(state, seat, aid)
-        yield state, seat, aid, new, events
-        state = new
+) -> Iterator[Step]:
+    return random_playout(
+        GAME,
+        config,
+        seed,
+        pick,
+        max_steps=steps,
+        pick_seat=any_actor,
+        table_seat=True,
+        must_end=False,
+    )
 
 
 def universe(s: dict[str, Any], seat: int) -> list[str]:
@@ -141,10 +145,7 @@ def test_replaying_the_stamped_intents_reproduces_every_step(
     config: dict, seed: int, pick: int
 ) -> None:
     steps = list(playout(config, seed, pick))
-    state = GAME.setup(config, seed)
-    for _, seat, aid, new, events in steps:
-        state, ev = GAME.apply(state, seat, aid)
-        assert state == new and ev == events
+    assert_replay_reproduces(GAME, config, seed, steps)
 
 
 @settings(PROPS, max_examples=6)

@@ -23,6 +23,11 @@ from hypothesis import strategies as st
 from gameplay.rules import view_events
 from gameplay.rules.kungfu2013 import engine as E
 from tests.rules.kungfu2013_helpers import GAME
+from tests.rules.properties import (
+    Step,
+    assert_replay_reproduces,
+    random_playout,
+)
 
 MAX_STEPS = 20_000
 PROPS = settings(
@@ -38,22 +43,8 @@ configs = st.fixed_dictionaries(
 seeds = st.integers(0, 2**64 - 1)
 
 
-def playout(
-    config: dict[str, Any], seed: int, pick: int
-) -> Iterator[tuple[dict, int, str, dict, list]]:
-    rnd = random.Random(pick)
-    state = GAME.setup(config, seed)
-    for _ in range(MAX_STEPS):
-        actors = GAME.actors(state)
-        if not actors:
-            return
-        seat = actors[0]
-        ids = GAME.legal_action_ids(state, seat)
-        aid = ids[rnd.randrange(len(ids))]
-        new, events = GAME.apply(state, seat, aid)
-        yield state, seat, aid, new, events
-        state = new
-    raise AssertionError(f"game did not end in {MAX_STEPS} steps")
+def playout(config: dict[str, Any], seed: int, pick: int) -> Iterator[Step]:
+    return random_playout(GAME, config, seed, pick, max_steps=MAX_STEPS)
 
 
 def all_cards(s: dict[str, Any]) -> Counter:
@@ -92,10 +83,7 @@ def test_replaying_the_action_log_reproduces_every_step(
     config: dict, seed: int, pick: int
 ) -> None:
     steps = list(playout(config, seed, pick))
-    state = GAME.setup(config, seed)
-    for _, seat, aid, new, events in steps:
-        state, ev = GAME.apply(state, seat, aid)
-        assert state == new and ev == events
+    assert_replay_reproduces(GAME, config, seed, steps)
 
 
 def _swap_hidden(s: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:

@@ -29,6 +29,12 @@ from hypothesis import strategies as st
 from gameplay.rules import view_events
 from gameplay.rules.kungfu2019 import engine as E
 from tests.rules.kungfu2019_helpers import GAME
+from tests.rules.properties import (
+    Step,
+    any_actor,
+    assert_replay_reproduces,
+    random_playout,
+)
 
 MAX_STEPS = 5_000
 PROPS = settings(
@@ -45,21 +51,16 @@ def choose(ids: list[str], rnd: random.Random) -> str:
     return rest[rnd.randrange(len(rest))]
 
 
-def playout(
-    config: dict[str, Any], seed: int, pick: int
-) -> Iterator[tuple[dict, int, str, dict, list]]:
-    rnd = random.Random(pick)
-    state = GAME.setup(config, seed)
-    for _ in range(MAX_STEPS):
-        actors = GAME.actors(state)
-        if not actors:
-            return
-        seat = actors[rnd.randrange(len(actors))]
-        aid = choose(GAME.legal_action_ids(state, seat), rnd)
-        new, events = GAME.apply(state, seat, aid)
-        yield state, seat, aid, new, events
-        state = new
-    raise AssertionError(f"game did not end in {MAX_STEPS} steps")
+def playout(config: dict[str, Any], seed: int, pick: int) -> Iterator[Step]:
+    return random_playout(
+        GAME,
+        config,
+        seed,
+        pick,
+        max_steps=MAX_STEPS,
+        choose=choose,
+        pick_seat=any_actor,
+    )
 
 
 def all_cards(s: dict[str, Any]) -> Counter:
@@ -130,10 +131,7 @@ def test_replaying_the_action_log_reproduces_every_step(
     config: dict, seed: int, pick: int
 ) -> None:
     steps = list(playout(config, seed, pick))
-    state = GAME.setup(config, seed)
-    for _, seat, aid, new, events in steps:
-        state, ev = GAME.apply(state, seat, aid)
-        assert state == new and ev == events
+    assert_replay_reproduces(GAME, config, seed, steps)
 
 
 def _swap_hidden(s: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:

@@ -1,0 +1,81 @@
+"""The random-game driver and the replay check every game's property tests share.
+
+Each game's ``test_<game>_properties.py`` keeps what is its own (configs, the
+cards it conserves, how to shuffle what a seat cannot see) and plays its games
+through :func:`random_playout`, so "a seeded random game" means the same thing
+for all four engines.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+# (state before, seat, action id, state after, events)
+Step = tuple[dict, "int | None", str, dict, list]
+
+
+def uniform(ids: list[str], rnd: random.Random) -> str:
+    return ids[rnd.randrange(len(ids))]
+
+
+def first_actor(actors: list[int], rnd: random.Random) -> int:
+    """Turn-based games: the one seat to act."""
+    return actors[0]
+
+
+def any_actor(actors: list[int], rnd: random.Random) -> int:
+    """Simultaneous or real-time games: any seat that may act, at random."""
+    return actors[rnd.randrange(len(actors))]
+
+
+def random_playout(
+    game: Any,
+    config: dict[str, Any],
+    seed: int,
+    pick: int,
+    *,
+    max_steps: int,
+    choose: Callable[[list[str], random.Random], str] = uniform,
+    pick_seat: Callable[[list[int], random.Random], int] = first_actor,
+    table_seat: bool = False,
+    must_end: bool = True,
+) -> Iterator[Step]:
+    """Yield every step of a seeded random game until it ends.
+
+    ``pick`` seeds the choices (the engine's ``seed`` its chance). With
+    ``table_seat`` a state where no seat may act but the game goes on is the
+    table's step (seat None: a real-time game checking a claim). A game still
+    going after ``max_steps`` fails, unless ``must_end`` is False (games whose
+    random play need not end, checked for a prefix only).
+    """
+    rnd = random.Random(pick)
+    state = game.setup(config, seed)
+    for _ in range(max_steps):
+        if game.is_over(state):
+            return
+        actors = game.actors(state)
+        if actors:
+            seat = pick_seat(actors, rnd)
+        elif table_seat:
+            seat = None
+        else:
+            raise AssertionError("nobody may act in a game that is not over")
+        aid = choose(game.legal_action_ids(state, seat), rnd)
+        new, events = game.apply(state, seat, aid)
+        yield state, seat, aid, new, events
+        state = new
+    if must_end and not game.is_over(state):
+        raise AssertionError(f"game did not end in {max_steps} steps")
+
+
+def assert_replay_reproduces(
+    game: Any, config: dict[str, Any], seed: int, steps: list[Step]
+) -> None:
+    """Config, seed and the logged actions rebuild every state and event."""
+    state = game.setup(config, seed)
+    for before, seat, aid, after, events in steps:
+        assert state == before
+        state, replayed = game.apply(state, seat, aid)
+        assert state == after and replayed == events

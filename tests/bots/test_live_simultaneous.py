@@ -1,0 +1,74 @@
+"""Uploaded bots that must act at once, at a table with a person: asked in parallel.
+
+Run under the development override (``BOT_SANDBOX_ALLOW_UNSANDBOXED``), like
+``test_live.py``: what is tested is the driving. A person and two uploaded
+bots play a whole Kung Fu (2019) game; whenever both bots must choose (every
+draft pick, every card, every dice assignment they share), both sandboxes
+are started and asked on the same state and their answers go in as one batch.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bots import live
+from bots.models import BotMatchLog
+from gameplay import services
+from gameplay.models import MatchStatus
+from gameplay.rules import get_game
+from gameplay.services import SeatSpec
+from tests.bots import botsrc
+from tests.bots.helpers import stored_version
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+ENGINE = get_game("kungfu2019")
+
+
+def test_two_uploaded_bots_are_asked_together_through_a_whole_game(
+    settings, owner, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    settings.BOT_SANDBOX_ALLOW_UNSANDBOXED = True
+    person = UserFactory(username="person")
+    version = stored_version(owner, botsrc.FIRST_LEGAL, name="first")
+    batches: list[tuple[int, list[int]]] = []
+    real = live.match_system_act_many
+
+    def recording(*, match_id, moves, expected_version):
+        batches.append((expected_version, [m.seat for m in moves]))
+        return real(match_id=match_id, moves=moves, expected_version=expected_version)
+
+    monkeypatch.setattr(live, "match_system_act_many", recording)
+    match = services.match_create(
+        game="kungfu2019",
+        seats=[
+            SeatSpec(user=person),
+            SeatSpec(agent=version.agent, label="Upload A"),
+            SeatSpec(agent=version.agent, label="Upload B"),
+        ],
+        config={"players": 3},
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_start(match_id=match.pk)
+    # Both bots picked at once, on the deal, before the person moved.
+    assert batches[0] == (0, [1, 2])
+    for _ in range(400):
+        match.refresh_from_db()
+        if match.is_over:
+            break
+        actors = ENGINE.actors(match.state)
+        assert actors == [0], "the uploaded bots' choices were left unmade"
+        with django_capture_on_commit_callbacks(execute=True):
+            services.match_act(
+                match_id=match.pk,
+                user=person,
+                action_id=ENGINE.legal_action_ids(match.state, 0)[0],
+            )
+    assert match.status == MatchStatus.FINISHED
+    assert match.end_reason == "completed"
+    assert len(batches) > 10 and all(seats == [1, 2] for _, seats in batches)
+    for seat in (1, 2):
+        log = BotMatchLog.objects.get(match=match, seat=seat)
+        assert log.fault == ""
+        assert log.decisions == match.actions.filter(seat=seat).count()

@@ -13,6 +13,7 @@ import time
 import uuid
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -34,6 +35,23 @@ class MatchConsumer(AsyncWebsocketConsumer):
     seat_number: int | None
     seat_pk: int | None
     groups_joined: list[str]
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``aclose_old_connections`` per message.
+
+        Channels hops to its one database thread before every message a
+        consumer handles (each frame a client sends, each broadcast each socket
+        receives: three hops per move of a two-player game), only to close
+        stale connections, and the message waits behind every other database
+        call of the process meanwhile. This consumer touches the database only
+        through ``database_sync_to_async`` (which closes stale connections
+        around each call itself) and the live owner's move threads (which
+        check their own connection), so the hop guards nothing here.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.groups_joined = []

@@ -8,7 +8,9 @@ STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: run test install lint format bench clean
 
-$(STAMP): pyproject.toml
+# setup.py builds the optional C kernel of Kung Fu (2013) (skipped without a
+# compiler); a change to its source reinstalls, which recompiles it.
+$(STAMP): pyproject.toml setup.py gameplay/rules/kungfu2013/_fastplay.c
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -38,3 +40,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .hypothesis
+	find gameplay -name '*.so' -delete

@@ -16,6 +16,11 @@ the events). ``playout_games_per_s`` (only for engines with a ``playout`` mode)
 plays the same random games through ``GAME.playout(state, choose)``: in place,
 no events, one callback per decision, the engine's same rule code; it is what a
 simulation or a search playout can use, not what a live match runs.
+``native_games_per_s`` (only for engines with a ``random_playout`` whose
+``native_playout`` is true, i.e. the optional C kernel is built) plays uniform
+random games through ``GAME.random_playout(state, seed)``: the whole game in
+the compiled kernel, same rules, choices from the engine's documented choice
+stream; each game still starts with the Python ``setup``, which is timed too.
 """
 
 from __future__ import annotations
@@ -151,6 +156,20 @@ def random_playouts(players: int, seconds: float, seed: int) -> dict[str, float]
     )
 
 
+def native_playouts(players: int, seconds: float, seed: int) -> dict[str, float] | None:
+    """Uniform random games through ``GAME.random_playout`` in the compiled
+    kernel (``setup`` in Python, then the whole game natively); None when the
+    engine has no native playout or it is not built."""
+    if not getattr(GAME, "native_playout", False):
+        return None
+    play = GAME.random_playout
+    config = {"players": players}
+    base = seed << 32
+    return _timed_games(
+        lambda index: play(GAME.setup(config, index), base + index), seconds
+    )
+
+
 def sample_states(players: int, count: int, seed: int) -> list[dict[str, Any]]:
     """Mid-game states (every decision point of random games) to time against."""
     rnd = random.Random(seed)
@@ -280,6 +299,15 @@ def main(argv: list[str] | None = None) -> None:
         log(
             f"  -> {fast['games_per_s']:.0f} games/s, {fast['steps_per_s']:.0f} steps/s"
         )
+    native = None
+    if getattr(GAME, "native_playout", False):
+        log(f"random {p}-player games in the native kernel ({SECONDS:.0f}s)")
+        native = native_playouts(p, SECONDS, 1)
+        assert native is not None
+        log(
+            f"  -> {native['games_per_s']:.0f} games/s, "
+            f"{native['steps_per_s']:.0f} steps/s"
+        )
     extra = {}
     for i, n in enumerate(others):
         log(f"random {n}-player playouts (4s)")
@@ -313,6 +341,13 @@ def main(argv: list[str] | None = None) -> None:
         summary["playout_steps_per_s"] = round(fast["steps_per_s"], 1)
         summary["playout_games_per_s_wall"] = round(fast["games_per_s_wall"], 1)
         summary[f"playout_steps_per_game_{p}p"] = round(fast["steps_per_game"], 2)
+    if getattr(GAME, "random_playout", None) is not None:
+        summary["native_playout"] = native is not None  # False: kernel not built
+    if native is not None:
+        summary["native_games_per_s"] = round(native["games_per_s"], 1)
+        summary["native_steps_per_s"] = round(native["steps_per_s"], 1)
+        summary["native_games_per_s_wall"] = round(native["games_per_s_wall"], 1)
+        summary[f"native_steps_per_game_{p}p"] = round(native["steps_per_game"], 2)
     for n, run in extra.items():
         summary[f"games_per_s_{n}p"] = round(run["games_per_s"], 1)
         if n == big:
@@ -329,6 +364,11 @@ def main(argv: list[str] | None = None) -> None:
                 **(
                     {"playout_games_per_s": fast["games_per_s"] >= 5000}
                     if fast is not None
+                    else {}
+                ),
+                **(
+                    {"native_games_per_s": native["games_per_s"] >= 5000}
+                    if native is not None
                     else {}
                 ),
             },

@@ -414,19 +414,24 @@ def _change_initiative(s: State, ev: Events, reason: str) -> None:
     s["todo"].append(["draw", old, 3])
 
 
-def _finish(s: State, ev: Events, reason: str) -> None:
-    life = s["life"]
+def _result(life: list[int], reason: str) -> dict[str, Any]:
     if life[0] == life[1]:
         winners, placements = [0, 1], [1, 1]
     else:
         w = 0 if life[0] > life[1] else 1
         winners, placements = [w], [1, 2] if w == 0 else [2, 1]
-    s["result"] = {
+    return {
         "winners": winners,
         "placements": placements,
         "scores": {"life": list(life)},
         "reason": reason,
     }
+
+
+def _finish(s: State, ev: Events, reason: str) -> None:
+    life = s["life"]
+    s["result"] = result = _result(life, reason)
+    winners = result["winners"]
     s["phase"] = OVER
     s["actor"] = -1
     s["todo"] = []
@@ -920,6 +925,159 @@ def _accept_slow(state: Any, seat: Any, action_id: Any) -> tuple:
 
 
 # ---------------------------------------------------------------------------
+# Uniform random playouts, natively when the optional C kernel is built.
+#
+# ``_fastplay.c`` (built by setup.py as an optional extension) plays these same
+# rules in C for ``random_playout``: each decision takes menu index
+# ``rng.randbelow(choice, len(ids))`` of a choice stream seeded
+# ``rng.seed_state(seed)``, and the game's own shuffles and random discards use
+# the state's ``rng`` exactly as here, so the kernel and ``playout`` with
+# ``uniform_chooser(seed)`` end every game identically
+# (tests/rules/test_kungfu2013_native.py). Without a compiler the import fails
+# and ``random_playout`` runs ``playout`` instead. The kernel gets its card table
+# from here (so from cards.py) when this module is imported.
+
+
+def uniform_chooser(seed: int) -> Callable[[State, int, tuple[str, ...]], str]:
+    """A ``playout`` chooser picking ``ids[randbelow(stream, len(ids))]``, the
+    stream seeded ``rng.seed_state(seed)``: the native kernel's choices."""
+    stream = [_rng.seed_state(seed)]
+    randbelow = _rng.randbelow
+
+    def choose(state: State, seat: int, ids: tuple[str, ...]) -> str:
+        stream[0], j = randbelow(stream[0], len(ids))
+        return ids[j]
+
+    return choose
+
+
+try:
+    from gameplay.rules.kungfu2013 import _fastplay as _native
+except ImportError:  # not built (no C compiler): the Python playout is used
+    _native = None
+
+NATIVE = _native is not None
+if _native is not None:
+    _native.init(
+        [
+            (
+                ch,
+                ch < FIRST_BLUE,
+                VALUE[ch],
+                -1 if RISE[ch] is None else RISE[ch],
+                COINS[ch],
+                0 if EFFECT[ch] is None else _native.EFFECTS.index(EFFECT[ch]) + 1,
+                -1 if COST[ch] is None else COST[ch],
+                ON_HIT[ch],
+            )
+            for ch in ALPHABET
+        ],
+        [_rng._words_for(n) for n in range(65)],
+    )
+    _PHASE_NO = {p: i for i, p in enumerate(_native.PHASES)}
+    _TASK_NO = {t: i for i, t in enumerate(_native.TASKS)}
+    _PHASE_OF = _native.PHASES
+    _TASK_OF = _native.TASKS
+    _REASONS = (None, "round_limit", "no_attack_possible", "knockout")
+    # Tasks that carry a seat, and those that also carry a count.
+    _SEATED = frozenset(("effect", "resolve", "target"))
+    _COUNTED = frozenset(("draw", "pay"))
+
+
+def _native_fields(s: State) -> tuple:
+    """The state as the kernel's flat tuple of fields (see _fastplay.c)."""
+    b = s["b"]
+    todo = bytearray()
+    for t in s["todo"]:
+        n = len(t)
+        todo += bytes(
+            (_TASK_NO[t[0]], t[1] if n > 1 else 0, (t[2] & 0xFF) if n > 2 else 0)
+        )
+    life, hands, front, noblk, act = (
+        s["life"],
+        s["hands"],
+        s["front"],
+        s["noblk"],
+        b["act"],
+    )
+    return (
+        int(s["rng"], 16),
+        life[0],
+        life[1],
+        hands[0],
+        hands[1],
+        s["rdeck"],
+        s["bdeck"],
+        s["rdisc"],
+        s["bdisc"],
+        front[0],
+        front[1],
+        s["init"],
+        s["round"],
+        noblk[0],
+        noblk[1],
+        s["cfg"]["max_rounds"],
+        b["a"],
+        b["ac"],
+        b["face"],
+        b["bc"],
+        b["blocked"],
+        b["null"],
+        act[0],
+        act[1],
+        b["av"],
+        b["bv"],
+        b["hit"],
+        b["dmg"],
+        b["flip"],
+        bytes(todo),
+        _PHASE_NO[s["phase"]],
+        s["actor"],
+    )
+
+
+def _native_store(s: State, f: tuple) -> None:
+    """Write the kernel's fields back into ``s`` (in place, like ``playout``)."""
+    s["rng"] = format(f[0], "016x")
+    s["life"][:] = f[1:3]
+    s["hands"][:] = f[3:5]
+    s["rdeck"], s["bdeck"], s["rdisc"], s["bdisc"] = f[5:9]
+    s["front"][:] = f[9:11]
+    s["init"], s["round"] = f[11], f[12]
+    s["noblk"][:] = f[13:15]
+    s["b"] = {
+        "a": f[16],
+        "ac": f[17],
+        "face": f[18],
+        "bc": f[19],
+        "blocked": bool(f[20]),
+        "null": f[21],
+        "act": [bool(f[22]), bool(f[23])],
+        "av": f[24],
+        "bv": f[25],
+        "hit": bool(f[26]),
+        "dmg": f[27],
+        "flip": list(f[28]),
+    }
+    raw = f[29]
+    todo = []
+    for i in range(0, len(raw), 3):
+        kind = _TASK_OF[raw[i]]
+        if kind in _COUNTED:
+            n = raw[i + 2]
+            todo.append([kind, raw[i + 1], n - 256 if n > 127 else n])
+        elif kind in _SEATED:
+            todo.append([kind, raw[i + 1]])
+        else:
+            todo.append([kind])
+    s["todo"] = todo
+    s["phase"] = _PHASE_OF[f[30]]
+    s["actor"] = f[31]
+    if f[32]:
+        s["result"] = _result(s["life"], _REASONS[f[32]])
+
+
+# ---------------------------------------------------------------------------
 # Configuration.
 
 
@@ -1000,6 +1158,8 @@ class KungFu2013Game(EngineBase):
     min_players = 2
     max_players = 2
     rules_version = RULES_VERSION
+    # ``random_playout`` runs in the C kernel (_fastplay.c) when it is built.
+    native_playout = NATIVE
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Normalized config (every option present) or InvalidConfig."""
@@ -1131,6 +1291,32 @@ class KungFu2013Game(EngineBase):
             act[4](state, None, seat, act[3], aid)
             run(state, None)
             steps += 1
+        return steps
+
+    def random_playout(
+        self, state: State, seed: int, max_steps: int | None = None
+    ) -> int:
+        """``playout`` with uniform random choices, natively when it can.
+
+        Each decision takes ``ids[rng.randbelow(stream, len(ids))]``, the stream
+        seeded ``rng.seed_state(seed)`` (``uniform_chooser(seed)``). With the C
+        kernel built (``NATIVE``) the whole game runs in C and ends exactly as
+        ``playout(state, uniform_chooser(seed), max_steps)`` ends it; otherwise
+        that is what runs. In place, on a state the caller owns; returns the
+        number of decisions made.
+        """
+        if _native is None:
+            return self.playout(state, uniform_chooser(seed), max_steps)
+        if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
+            self._check(state)
+        if state["actor"] < 0 or max_steps == 0:
+            return 0
+        fields, _, steps = _native.playout(
+            _native_fields(state),
+            int(_rng.seed_state(seed), 16),
+            -1 if max_steps is None else max_steps,
+        )
+        _native_store(state, fields)
         return steps
 
     def clone(self, state: State) -> State:

@@ -1,0 +1,382 @@
+// The Kung Fu (2009) board (static/js/boards/kungfu2009.js) on real engine
+// frames (fixtures/kungfu2009.json, built by tests/frontend/kungfu2009_fixture.py).
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
+const B = require("../../static/js/boards/kungfu2009.js");
+const CARDS = require("../../static/js/boards/data/kungfu2009-cards.js");
+const { boardSkeleton } = require("./minidom.js");
+
+const corpus = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "kungfu2009.json"), "utf8"));
+const frames = corpus.seat_frames;
+const slot = (root, role) => root.querySelector(`[data-role="${role}"]`);
+const BAD_TEXT = /undefined|NaN|\[object|null|Seat -?\d|\bseat \d/;
+
+function draw(frame, opts) {
+  const { root } = boardSkeleton();
+  const model = B.boardModel(frame, { nowMs: 0 });
+  const chosen = [];
+  const plans = [];
+  B.renderBoard(root, model, Object.assign({ onAct: (a) => chosen.push(a.id), onPlan: (ids) => plans.push(ids) }, opts || {}));
+  return { root, model, chosen, plans };
+}
+
+const ids = (frame) => frame.legal.map((a) => a.id);
+const offered = (root) => root.querySelectorAll("[data-action]").map((el) => el.getAttribute("data-action"));
+const handCards = (root) => slot(root, "my-hand").querySelectorAll("[data-index]");
+const fire = (el, type, ev) => (el.listeners[type] || []).forEach((fn) => fn(Object.assign({ target: el, preventDefault() {} }, ev || {})));
+
+test("the card file holds the 52 combinations: 24 easy, 20 normal, 8 difficult", () => {
+  assert.equal(CARDS.combinations.length, 52);
+  const count = {};
+  for (const c of CARDS.combinations) {
+    count[c.level] = (count[c.level] || 0) + 1;
+    assert.equal(c.hits.length, CARDS.levels[c.level].size, c.code);
+    assert.ok(B.comboInfo(c.code), c.code);
+  }
+  assert.deepEqual(count, { easy: 24, normal: 20, difficult: 8 });
+  assert.equal(Object.values(CARDS.hit_counts).reduce((a, b) => a + b, 0), 68);
+});
+
+test("every event type the engine emits has a clean sentence for its owner, a spectator and the full reveal", () => {
+  const types = Object.keys(corpus.events).filter((t) => t !== "trade_cheated").sort();
+  assert.deepEqual(types, B.EVENT_TYPES);
+  for (const [key, ev] of Object.entries(corpus.events)) {
+    const owners = Object.keys(ev.private).map(Number);
+    for (const viewer of [null, ...owners]) {
+      const own = viewer === null ? {} : ev.private[String(viewer)];
+      const entries = B.formatEvent({ type: ev.type, public: ev.public, private: own }, { names: corpus.names, viewer });
+      assert.ok(entries[0].known, key + " has a formatter");
+      assert.equal(entries.length, viewer === null ? 1 : 2, key);
+      for (const e of entries) assert.doesNotMatch(e.text, BAD_TEXT, key + ": " + e.text);
+    }
+    const full = B.formatEvent(ev, { names: corpus.names, viewer: null, allPrivate: true, useYou: false });
+    assert.equal(full.length, 1 + owners.length, key);
+    full.slice(1).forEach((e) => assert.doesNotMatch(e.text, /\bYou\b|\bYour\b/, e.text));
+  }
+});
+
+test("innocent cheating: the cheated receiver is told the real cards, the others only the declared ones", () => {
+  const ev = corpus.events.trade_cheated;
+  const to = ev.public.to;
+  const mine = B.formatEvent({ type: "trade", public: ev.public, private: ev.private[String(to)] }, { names: corpus.names, viewer: to });
+  assert.match(mine[1].text, /^Innocent cheating! You received /);
+  const real = ev.private[String(to)].received;
+  assert.ok(mine[1].text.includes(B.cardList(real)));
+  const spectator = B.formatEvent({ type: "trade", public: ev.public, private: {} }, { names: corpus.names, viewer: null });
+  assert.ok(spectator[0].text.includes("declared " + B.cardList(ev.public.declared)), spectator[0].text);
+  assert.doesNotMatch(spectator[0].text, /cheat/i);
+  // The receiver's board says so in the news line of the frame that carried it.
+  const frame = Object.assign({}, frames.play, { seat: to, events: [{ type: "trade", public: ev.public, private: ev.private[String(to)] }] });
+  const { root } = draw(frame);
+  assert.match(slot(root, "news").textContent, /Innocent cheating!/);
+});
+
+test("the log leaves out the steps of building an offer and others' rearranging, but not one's own", () => {
+  const draft = corpus.events.draft;
+  const owner = Number(Object.keys(draft.private)[0]);
+  const steps = [{ version: 3, seat: owner, kind: "move", events: [{ type: "draft", public: draft.public, private: draft.private[String(owner)] }] }];
+  const mine = B.formatSteps(steps, { names: corpus.names, viewer: owner });
+  assert.deepEqual(mine.map((e) => e.scope), ["private"]);
+  const theirs = B.formatSteps([{ version: 3, seat: owner, kind: "move", events: [{ type: "draft", public: draft.public, private: {} }] }], { names: corpus.names, viewer: null });
+  assert.equal(theirs.length, 0);
+  const offer = corpus.events.offer;
+  assert.equal(B.formatSteps([{ version: 4, seat: 0, kind: "move", events: [{ type: "offer", public: offer.public, private: {} }] }], { names: corpus.names, viewer: null }).length, 1);
+});
+
+test("in every frame, each control the board offers is a legal intent of that frame, offered once", () => {
+  for (const [key, frame] of Object.entries(frames)) {
+    const { root } = draw(frame);
+    const shown = offered(root);
+    const legal = new Set(ids(frame));
+    for (const id of shown) assert.ok(legal.has(id), key + ": " + id + " is not legal");
+    assert.equal(new Set(shown).size, shown.length, key + ": a control twice: " + shown.join(" "));
+    for (const id of ids(frame)) {
+      const text = B.describeAction(id, frame.seat, { names: corpus.names, viewer: null });
+      assert.ok(text.length > 5 && !BAD_TEXT.test(text), id + ": " + text);
+    }
+  }
+});
+
+test("every kind of intent is reachable: the menu's accept, decline, withdraw, fit, claim, impasse, forfeit and draft steps are buttons", () => {
+  const want = {
+    play: ["accept:", "decline:", "withdraw:", "impasse"],
+    fit: ["fit:"],
+    draft: ["give:", "say:", "want:", "open", "send", "cancel"],
+    forfeit: ["forfeit:"],
+    voted: ["impasse:no"],
+  };
+  for (const [key, prefixes] of Object.entries(want)) {
+    const frame = frames[key];
+    const { root } = draw(frame);
+    const shown = offered(root);
+    for (const p of prefixes) {
+      const legal = ids(frame).filter((id) => id === p || (p.endsWith(":") && id.startsWith(p)));
+      assert.ok(legal.length, key + " has " + p);
+      for (const id of legal) assert.ok(shown.includes(id), key + ": no control for " + id);
+    }
+  }
+  // A hand that makes a face-up combination gets its KUNG FU button (one per combination it makes).
+  const { root, chosen } = draw(frames.ready);
+  const big = slot(root, "kungfu").querySelectorAll("[data-action]");
+  assert.ok(big.length >= 1);
+  big[0].click();
+  assert.match(chosen[0], /^claim:(easy|normal|difficult)$/);
+  const level = chosen[0].split(":")[1];
+  const combo = frames.ready.view.face_up[level];
+  assert.ok(B.makes(frames.ready.view.hand.slice(0, combo.hits.length), combo.hits));
+});
+
+test("a claim button only for a combination the arranged hand makes (a wrong claim is never one click away)", () => {
+  for (const [key, frame] of Object.entries(frames)) {
+    const { root } = draw(frame);
+    for (const id of offered(root).filter((i) => i.startsWith("claim:"))) {
+      const c = frame.view.face_up[id.split(":")[1]];
+      assert.ok(B.makes(frame.view.hand.slice(0, c.hits.length), c.hits), key + ": " + id);
+    }
+  }
+});
+
+test("one click accepts an offer to you; decline and withdraw are one click too", () => {
+  const frame = frames.play;
+  const { root, chosen } = draw(frame);
+  const incoming = slot(root, "offers-to-me");
+  assert.ok(incoming, "offers to you are in the side panel");
+  incoming.querySelector(".kf09-accept").click();
+  const accept = ids(frame).find((id) => id.startsWith("accept:"));
+  assert.deepEqual(chosen, [accept]);
+  slot(root, "offer-board").querySelector(".kf09-withdraw").click();
+  assert.equal(chosen[1], ids(frame).find((id) => id.startsWith("withdraw:")));
+});
+
+test("arranging the hand: select then click a place, arrow keys, or drag and drop, each one move intent", () => {
+  const frame = frames.play;
+  let { root, chosen } = draw(frame);
+  assert.equal(handCards(root).length, frame.view.hand.length);
+  handCards(root)[0].click(); // select
+  assert.equal(handCards(root)[0].getAttribute("aria-pressed"), "true");
+  assert.ok(slot(root, "hand-tools"), "the selected card's tools");
+  handCards(root)[2].click(); // move it there
+  assert.deepEqual(chosen, ["move:0:2"]);
+  fire(handCards(root)[1], "keydown", { key: "ArrowRight" });
+  fire(handCards(root)[1], "keydown", { key: "ArrowLeft" });
+  assert.deepEqual(chosen.slice(1), ["move:1:2", "move:1:0"]);
+  const store = {};
+  const dt = { setData: (k, v) => { store[k] = v; }, getData: (k) => store[k] };
+  fire(handCards(root)[3], "dragstart", { dataTransfer: dt });
+  fire(handCards(root)[0], "drop", { dataTransfer: dt });
+  assert.deepEqual(chosen.slice(3), ["move:3:0"]);
+  for (const id of chosen) assert.ok(ids(frame).includes(id), id);
+  // The selected card's buttons move it too.
+  ({ root, chosen } = draw(frame));
+  handCards(root)[1].click();
+  slot(root, "hand-tools").querySelectorAll("[data-action]").forEach((b) => b.click());
+  assert.deepEqual(chosen, ["move:1:0", "move:1:2"]);
+});
+
+test("the offer composer: partner, cards dragged or picked to give, one declared as another style, cards asked for, open cards, sent as the engine's steps", () => {
+  const frame = frames.play;
+  const hand = frame.view.hand;
+  let { root, plans } = draw(frame);
+  const composer = slot(root, "composer");
+  assert.ok(composer);
+  assert.ok(slot(root, "send-offer").disabled, "nothing to send yet");
+  const partner = frame.legal.find((a) => a.type === "to" && a.seat !== null);
+  composer.querySelector(`[data-partner="${partner.seat}"]`).click();
+  // Drag card 0 into the give zone; pick card 2 and put it in the offer.
+  const store = {};
+  const dt = { setData: (k, v) => { store[k] = v; }, getData: (k) => store[k] };
+  fire(handCards(root)[0], "dragstart", { dataTransfer: dt });
+  fire(slot(root, "give-zone"), "drop", { dataTransfer: dt });
+  handCards(root)[2].click();
+  slot(root, "give-selected").click();
+  assert.equal(slot(root, "give-zone").querySelectorAll(".kf09-given").length, 2);
+  // Innocent cheating: declare the first given card as another style.
+  const other = ["T", "M", "C", "R", "D"].find((s) => s !== hand[0]);
+  const say = slot(root, "give-zone").querySelector(".kf09-say");
+  fire(say, "change", { target: { value: other } });
+  slot(root, "composer").querySelector('[data-want="D"]').click();
+  slot(root, "composer").querySelector('[data-want="T"]').click();
+  assert.equal(slot(root, "send-offer").disabled, false);
+  slot(root, "send-offer").click();
+  assert.deepEqual(plans, [[
+    "to:" + partner.seat, "give:" + hand[0], "say:" + other, "give:" + hand[2], "want:D", "want:T", "send",
+  ]]);
+  assert.ok(ids(frame).includes(plans[0][0]));
+  // Sent: the composer is empty again.
+  assert.equal(slot(root, "give-zone").querySelectorAll(".kf09-given").length, 0);
+  // Open cards, a plea (asking only), to everyone.
+  ({ root, plans } = draw(frame));
+  slot(root, "composer").querySelector('[data-partner="all"]').click();
+  slot(root, "composer").querySelector('[data-want="C"]').click();
+  fire(slot(root, "open-cards"), "change", { target: { checked: true } });
+  slot(root, "send-offer").click();
+  assert.deepEqual(plans, [["to:all", "want:C", "open", "send"]]);
+  assert.deepEqual(B.offerPlan({ to: null, give: [], say: {}, want: "T", open: false }, hand), null);
+});
+
+test("an offer the server is holding (half sent): its steps are buttons, the composer waits", () => {
+  for (const key of ["draft", "draft_cheat"]) {
+    const frame = frames[key];
+    const { root, chosen } = draw(frame);
+    assert.equal(slot(root, "composer"), null, key);
+    const box = slot(root, "server-draft");
+    assert.ok(box, key);
+    box.querySelector('[data-action="send"]').click();
+    assert.deepEqual(chosen, ["send"]);
+  }
+  const { root } = draw(frames.draft_cheat);
+  assert.match(slot(root, "server-draft").textContent, /declared as/);
+});
+
+test("the pause: the claim being checked with its cards marked, nobody may act", () => {
+  for (const key of ["paused", "queued", "unseen"]) {
+    const frame = frames[key];
+    const { root, model } = draw(frame);
+    assert.equal(frame.legal.length, 0, key);
+    assert.equal(offered(root).length, 0, key);
+    assert.match(model.statusLine, /^Paused: .* KUNG FU is being checked/, key);
+    const pause = slot(root, "pause");
+    assert.ok(pause, key);
+    frame.view.claims.forEach((c) => {
+      const el = slot(pause, "claim-" + c.seat);
+      assert.equal(el.querySelectorAll(".kf09-claim-cards .kf09-hit").length, c.cards.length, key);
+    });
+  }
+  assert.equal(slot(draw(frames.queued).root, "pause").querySelectorAll("li").length, 2);
+});
+
+test("cards drawn during the pause are backs until play resumes", () => {
+  const frame = frames.unseen;
+  assert.ok(frame.view.unseen > 0);
+  const { root } = draw(frame);
+  assert.equal(slot(root, "my-hand").querySelectorAll(".kf09-back").length, frame.view.unseen);
+  assert.equal(slot(root, "my-hand").querySelectorAll("[data-style]").length, frame.view.hand.length);
+  assert.match(slot(root, "unseen").textContent, /when play resumes/);
+});
+
+test("punishment: the seat's badge, no controls; severe: the combinations to give up", () => {
+  let { root, model } = draw(frames.punished);
+  assert.match(model.statusLine, /out of play/);
+  assert.equal(offered(root).length, 0);
+  assert.ok(slot(root, "punished-" + frames.punished.seat));
+  let chosen;
+  ({ root, model, chosen } = draw(frames.forfeit));
+  assert.match(model.statusLine, /choose the completed combination you lose/);
+  const buttons = slot(root, "prompt").querySelectorAll("[data-action]");
+  assert.deepEqual(buttons.map((b) => b.getAttribute("data-action")).sort(), ids(frames.forfeit).sort());
+  buttons[0].click();
+  assert.deepEqual(chosen, [ids(frames.forfeit)[0]]);
+});
+
+test("the impasse vote: who voted, the count, the take-back", () => {
+  const frame = frames.voted;
+  const { root, chosen } = draw(frame);
+  frame.view.votes.forEach((v, i) => assert.equal(!!slot(root, "vote-" + i), v, "vote badge " + i));
+  slot(root, "prompt").querySelector('[data-action="impasse:no"]').click();
+  assert.deepEqual(chosen, ["impasse:no"]);
+  assert.match(slot(root, "impasses").textContent, new RegExp("of " + frame.view.impasse_limit));
+});
+
+test("every seat's hand size, points and completed combinations; the face-up combinations and piles", () => {
+  const frame = frames.play;
+  const { root } = draw(frame);
+  frame.view.hand_sizes.forEach((n, i) => {
+    assert.equal(slot(root, "hand-size-" + i).querySelectorAll(".kf09-back-xs").length, n);
+    assert.match(slot(root, "points-" + i).textContent, new RegExp("^" + frame.view.points[i] + " point"));
+    const won = slot(root, "won-" + i);
+    assert.equal(won ? won.querySelectorAll("[data-code]").length : 0, frame.view.won[i].length);
+  });
+  for (const lv of ["easy", "normal", "difficult"]) {
+    const el = slot(root, "faceup-" + lv);
+    assert.equal(el.querySelector("[data-code]").getAttribute("data-code"), frame.view.face_up[lv].code);
+    assert.match(slot(el, "pile-" + lv).textContent, new RegExp("^" + frame.view.piles[lv] + " card"));
+  }
+  assert.match(slot(root, "deck").textContent, new RegExp(String(frame.view.deck)));
+});
+
+test("no frame makes the board show a card its viewer was not shown", () => {
+  for (const [key, frame] of Object.entries(frames)) {
+    const { root } = draw(frame);
+    const v = frame.view;
+    // Nobody's hit cards but the viewer's appear as cards in the seats.
+    assert.equal(slot(root, "opponents").querySelectorAll("[data-style]").length, 0, key);
+    const hand = slot(root, "my-hand");
+    if (hand) assert.equal(hand.querySelectorAll("[data-style]").length, (v.hand || "").length, key);
+    // Offers show declared cards; the real ones only to their maker or when open.
+    v.offers.forEach((o) => {
+      const el = root.querySelector(`[data-offer="${o.id}"]`);
+      assert.ok(el, key + " offer " + o.id);
+      if (o.cards === null) assert.doesNotMatch(el.textContent, /Really hands over/, key);
+      else assert.ok(o.open || o.from === frame.seat, key);
+    });
+    // The claim cards on the table are public; the count of hit pictures is
+    // what the view holds, nothing more.
+    const shown = root.querySelectorAll(".kf09-hit[data-style]").length;
+    const composer = slot(root, "composer");
+    const pickers = composer ? composer.querySelectorAll(".kf09-want-add").length : 0;
+    const draft = slot(root, "server-draft");
+    const draftIcons = draft ? draft.querySelectorAll("[data-style]").length : 0;
+    const offerIcons = v.offers.reduce((n, o) => n + o.declared.length + o.want.length, 0);
+    const claimIcons = v.claims.reduce((n, c) => n + c.cards.length, 0);
+    const discardIcons = 5;
+    assert.equal(shown, (v.hand || "").length + offerIcons + claimIcons + discardIcons + pickers + draftIcons, key);
+  }
+});
+
+test("a spectator sees the table but no hand, no composer, no choices", () => {
+  const frame = frames.spectator;
+  assert.equal(frame.view.hand, null);
+  const { root, model } = draw(frame);
+  assert.equal(model.viewer, null);
+  assert.ok(slot(root, "you").hidden);
+  assert.equal(root.querySelectorAll("[data-action]").length, 0);
+  assert.equal(slot(root, "composer"), null);
+  assert.ok(frame.view.offers.length > 0 && frame.view.offers.every((o) => o.open || o.cards === null));
+});
+
+test("while pending, the controls are shown but disabled; a replay offers none", () => {
+  const { root, chosen } = draw(frames.play, { pending: true });
+  const buttons = root.querySelectorAll("[data-action]");
+  assert.ok(buttons.length > 0);
+  buttons.forEach((b) => b.click());
+  handCards(root).forEach((b) => b.click());
+  assert.deepEqual(chosen, []);
+  const { root: ro } = boardSkeleton();
+  B.renderBoard(ro, B.boardModel(frames.play, { nowMs: 0, readOnly: true, useYou: false }), {});
+  assert.equal(ro.querySelectorAll("[data-action]").length, 0);
+  assert.equal(slot(ro, "composer"), null);
+});
+
+test("the end: a finished frame and the results table with points and tiebreaks", () => {
+  const frame = frames.over;
+  const { model, root } = draw(frame);
+  assert.equal(model.myTurn, false);
+  assert.equal(offered(root).length, 0);
+  const result = frame.view.result;
+  const res = B.resultModel({
+    seat: 0, status: "finished", seats: frame.seats,
+    result: { winners: result.winners, placements: result.placements, engine: result },
+  });
+  assert.match(res.headline, /wins?!|share the win!/);
+  assert.equal(res.rows.length, frame.seats.length);
+  assert.deepEqual(res.rows.map((r) => r.points).sort(), result.scores.points.slice().sort());
+  assert.ok(res.gameReason && !BAD_TEXT.test(res.gameReason));
+  const { doc } = boardSkeleton();
+  const el = B.resultsEl(doc, res, {});
+  assert.equal(el.querySelectorAll("tbody tr").length, frame.seats.length);
+});
+
+test("the reference explains the five styles and the three kinds of combination", () => {
+  const { root } = boardSkeleton();
+  const ref = slot(root, "card-reference");
+  B.renderCardReference(ref, 4);
+  for (const word of ["Tiger", "Monkey", "Crab", "Crane", "Dragon", "Wild", "Easy", "Normal", "Difficult", "jungle", "steppe", "mountains"]) {
+    assert.match(ref.textContent, new RegExp(word));
+  }
+  assert.match(B.dealText(4), /Five hit cards/);
+  assert.equal(B.cardList("TD"), "Tiger, Dragon");
+});

@@ -1,0 +1,286 @@
+"""Kung Fu (2009)'s front-end files, built from the engine and its card data.
+
+* ``fixtures/kungfu2009.json``: real engine frames for the board's node tests
+  (tests/frontend/kungfu2009.test.js): a seat in play with offers to it and
+  from it, a hand that the menu can arrange for a face-up combination, a hand
+  ready to shout KUNG FU, an offer being built (honest and with innocent
+  cheating), the pause while a claim is checked (and a second claim queued
+  behind it, with cards drawn but unseen), a punished seat, a severe
+  punishment choice, an impasse vote, a spectator and the end; and one event of
+  every type (a trade with innocent cheating among them).
+* ``static/js/boards/data/kungfu2009-cards.js``: the styles and the 52
+  combination cards the board draws from (frames name won combinations by code).
+* ``templates/gameplay/rules/_kungfu2009_cards.html``: the rules page's rows of
+  the 52 combination cards.
+
+The games are played by the built-in bots (random trader, greedy collector,
+planner) with now and then a random intent from the menu, and a second seat
+shouting KUNG FU during some pauses, as the live sequencer would apply it.
+
+Run ``python -m tests.frontend.kungfu2009_fixture`` after changing the cards,
+the engine's observation or its events; tests/frontend/test_kungfu2009_fixture.py
+fails when a committed file is stale.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from gameplay.rules import get_game
+from gameplay.rules.bots.base import decision_context
+from gameplay.rules.kungfu2009.cards import (
+    COMBINATIONS,
+    HIT_COUNTS,
+    LEVEL_ORDER,
+    LEVELS,
+    STYLE_NAMES,
+    STYLES,
+    WILD,
+    matches,
+)
+from gameplay.rules.kungfu2009.strategies import (
+    GreedyCollector,
+    Planner,
+    RandomTrader,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = Path(__file__).parent / "fixtures" / "kungfu2009.json"
+CARDS_JS = ROOT / "static" / "js" / "boards" / "data" / "kungfu2009-cards.js"
+RULES_ROWS = ROOT / "templates" / "gameplay" / "rules" / "_kungfu2009_cards.html"
+NAMES = ["Ana", "Bo", "Chen", "Dara", "Eli", "Fay", "Gus", "Hana"]
+# Seat frames the node tests look at; games are played until all have been seen.
+REQUIRED = {
+    "play",
+    "fit",
+    "ready",
+    "draft",
+    "draft_cheat",
+    "paused",
+    "queued",
+    "unseen",
+    "punished",
+    "forfeit",
+    "voted",
+    "spectator",
+    "over",
+}
+EVENTS = {
+    "draft", "arrange", "offer", "offer_void", "offer_declined", "offer_withdrawn",
+    "trade", "claim", "claim_correct", "claim_wrong", "claim_void", "draw",
+    "reveal", "reshuffle", "impasse_vote", "impasse", "forfeit", "back_in_play",
+    "all_out", "game_over", "resume",
+}  # fmt: skip
+BOTS = (RandomTrader(), GreedyCollector(), Planner())
+
+
+def _frame(game, state, seat, version: int, events=None) -> dict[str, Any]:
+    """A state frame as gameplay.selectors builds it (seat or spectator)."""
+    n = state["n"]
+    actors = game.actors(state)
+    return {
+        "type": "state",
+        "status": "active" if not game.is_over(state) else "finished",
+        "version": version,
+        "seat": seat,
+        "seats": [{"name": NAMES[i]} for i in range(n)],
+        "view": game.observe(state, seat),
+        "actors": actors,
+        "legal": game.legal_actions(state, seat) if seat in actors else [],
+        "events": events or [],
+    }
+
+
+def _ready(view: dict[str, Any]) -> bool:
+    hand = view["hand"] or ""
+    for lv in LEVEL_ORDER:
+        c = view["face_up"][lv]
+        if c and matches(hand[: len(c["hits"])], c["hits"]):
+            return True
+    return False
+
+
+def _note(frames, key, game, state, seat, version) -> None:
+    if key not in frames:
+        frames[key] = _frame(game, state, seat, version)
+
+
+def _look(frames, game, state, version: int) -> None:
+    """Keep the frames of the situations the tests need, first seen first kept."""
+    n = state["n"]
+    phase = state["phase"]
+    for seat in range(n):
+        view = game.observe(state, seat)
+        ids = game.legal_action_ids(state, seat) if phase == "play" else []
+        if phase == "paused":
+            if len(state["claims"]) >= 2:
+                _note(frames, "queued", game, state, seat, version)
+            if view["unseen"] and view["hand"]:
+                _note(frames, "unseen", game, state, seat, version)
+            if all(c["seat"] != seat for c in state["claims"]):
+                _note(frames, "paused", game, state, seat, version)
+            continue
+        if phase != "play":
+            continue
+        if view["owes_forfeit"][seat]:
+            _note(frames, "forfeit", game, state, seat, version)
+        elif not view["in_play"][seat]:
+            _note(frames, "punished", game, state, seat, version)
+            continue
+        d = view["draft"]
+        if d is not None and d["give"] and d["want"]:
+            key = "draft_cheat" if d["say"] != d["give"] else "draft"
+            _note(frames, key, game, state, seat, version)
+        mine = [o for o in view["offers"] if o["from"] == seat]
+        if d is None and mine and any(i.startswith("accept:") for i in ids):
+            _note(frames, "play", game, state, seat, version)
+        if any(i.startswith("fit:") for i in ids):
+            _note(frames, "fit", game, state, seat, version)
+        if _ready(view):
+            _note(frames, "ready", game, state, seat, version)
+        if view["votes"][seat] and not all(view["votes"]):
+            _note(frames, "voted", game, state, seat, version)
+    if phase == "play" and state["offers"] and any(state["votes"]):
+        _note(frames, "spectator", game, state, None, version)
+
+
+def _choose(game, state, seat: int, rnd: random.Random, tick: int) -> str:
+    ids = game.legal_action_ids(state, seat)
+    if rnd.random() < 0.05:
+        return rnd.choice(ids)  # a person's odd intent: a wrong claim, a vote
+    bot = BOTS[(seat + tick // 97) % len(BOTS)]
+    return bot.choose(decision_context(game, state, seat, rnd.randrange(1 << 30)))
+
+
+def _extra_claim(game, state, rnd: random.Random) -> tuple[int, str] | None:
+    """Another seat shouting KUNG FU during the pause, for the same combination."""
+    first = state["claims"][0]
+    if len(state["claims"]) > 1 or rnd.random() > 0.5:
+        return None
+    others = [
+        t
+        for t in range(state["n"])
+        if t != first["seat"] and not state["out"][t] and state["hands"][t]
+    ]
+    if not others:
+        return None
+    return rnd.choice(others), "claim:" + first["level"]
+
+
+def build() -> dict[str, Any]:
+    game = get_game("kungfu2009")
+    frames: dict[str, dict[str, Any]] = {}
+    events: dict[str, dict[str, Any]] = {}
+    configs = [
+        {"players": 4, "severe": True},
+        {"players": 3, "severe": True, "remove": 4},
+        {"players": 5, "remove": 3},
+    ]
+    for seed in range(60):
+        config = configs[seed % len(configs)]
+        rnd = random.Random(seed)
+        state = game.setup(config, seed)
+        version = 0
+        tick = 0
+        while not game.is_over(state) and tick < 4000:
+            tick += 1
+            _look(frames, game, state, version)
+            if state["phase"] == "paused":
+                extra = _extra_claim(game, state, rnd)
+                seat, aid = extra if extra else (None, "check")
+            else:
+                actors = game.actors(state)
+                seat = actors[rnd.randrange(len(actors))]
+                aid = _choose(game, state, seat, rnd, tick)
+                if aid == "pass":
+                    continue
+            state, evs = game.apply(state, seat, aid)
+            version += 1
+            for ev in evs:
+                key = ev["type"]
+                if key == "trade" and ev["private"][str(ev["public"]["to"])]["cheated"]:
+                    events.setdefault("trade_cheated", ev)
+                events.setdefault(key, ev)
+            if game.is_over(state) and "over" not in frames:
+                frames["over"] = _frame(game, state, 0, version, evs)
+        if game.is_over(state) is False and "over" not in frames:
+            state, evs = game.apply(state, None, "end")
+            version += 1
+            for ev in evs:
+                events.setdefault(ev["type"], ev)
+            frames["over"] = _frame(game, state, 0, version, evs)
+        if set(frames) >= REQUIRED and set(events) >= EVENTS | {"trade_cheated"}:
+            break
+    return {"seat_frames": frames, "events": events, "names": NAMES}
+
+
+def catalogue() -> dict[str, Any]:
+    """The public card data the board needs (styles, levels, 52 combinations)."""
+    return {
+        "styles": list(STYLES),
+        "style_names": dict(STYLE_NAMES),
+        "wild": WILD,
+        "hit_counts": dict(HIT_COUNTS),
+        "levels": {
+            lv: {"name": LEVELS[lv][0], "size": LEVELS[lv][1], "points": LEVELS[lv][2]}
+            for lv in LEVEL_ORDER
+        },
+        "level_order": list(LEVEL_ORDER),
+        "combinations": [dict(c) for c in COMBINATIONS.values()],
+    }
+
+
+def cards_js() -> str:
+    data = json.dumps(catalogue(), indent=1, sort_keys=True)
+    return (
+        "// GENERATED by tests/frontend/kungfu2009_fixture.py from\n"
+        "// gameplay/rules/kungfu2009/cards.py: do not edit; run\n"
+        "// python -m tests.frontend.kungfu2009_fixture.\n"
+        "// Kung Fu (2009)'s styles and 52 combination cards for\n"
+        "// boards/kungfu2009.js: the browser gets window.KfaKungfu2009Cards,\n"
+        "// node a CommonJS module.\n"
+        "(function (root) {\n"
+        '  "use strict";\n'
+        f"  var data = {data};\n"
+        '  if (typeof module === "object" && module.exports) module.exports = data;\n'
+        "  else root.KfaKungfu2009Cards = data;\n"
+        '})(typeof self !== "undefined" ? self : this);\n'
+    )
+
+
+def _style_icons(hits: str) -> str:
+    return "".join(
+        f'<span class="kf09-icon kf09-icon-{h} kf09-style-{h}" role="img" '
+        f'aria-label="{STYLE_NAMES[h]}" title="{STYLE_NAMES[h]}"></span>'
+        for h in hits
+    )
+
+
+def rules_rows() -> str:
+    lines = [
+        "{% comment %}GENERATED by tests/frontend/kungfu2009_fixture.py from "
+        "gameplay/rules/kungfu2009/cards.py: do not edit.{% endcomment %}"
+    ]
+    for c in COMBINATIONS.values():
+        lines.append(
+            f"<tr><td><code>{c['code']}</code></td>"
+            f"<td>{LEVELS[c['level']][0]}</td>"
+            f'<td class="num">{c["points"]}</td>'
+            f'<td class="kf09-rule-hits">{_style_icons(c["hits"])}</td>'
+            f"<td>{html.escape(c['label'])}</td></tr>"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    OUT.write_text(json.dumps(build(), indent=1, sort_keys=True) + "\n")
+    CARDS_JS.write_text(cards_js())
+    RULES_ROWS.write_text(rules_rows())
+
+
+if __name__ == "__main__":
+    main()

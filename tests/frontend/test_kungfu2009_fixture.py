@@ -1,0 +1,104 @@
+"""Kung Fu (2009)'s generated front-end files match the engine and the card data,
+and the observations the board is drawn from hold nothing the seat may not know."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from django.template.loader import render_to_string
+
+from gameplay.rules import get_game
+from gameplay.rules.kungfu2009.cards import COMBINATIONS
+from tests.frontend import kungfu2009_fixture as fx
+
+HINT = "run python -m tests.frontend.kungfu2009_fixture"
+# Every field of an observation (the engine's allow-list): the board reads these.
+VIEW_KEYS = {
+    "game", "rules_version", "seat", "players", "phase", "actors", "hand", "unseen",
+    "draft", "hand_sizes", "in_play", "owes_forfeit", "face_up", "piles", "removed",
+    "deck", "discard", "won", "points", "offers", "votes", "impasses",
+    "impasse_limit", "severe", "claims", "result",
+}  # fmt: skip
+
+
+def test_fixture_is_current() -> None:
+    committed = json.loads(fx.OUT.read_text())
+    assert committed == json.loads(json.dumps(fx.build())), HINT
+
+
+def test_card_file_and_rules_rows_are_current() -> None:
+    assert fx.CARDS_JS.read_text() == fx.cards_js(), HINT
+    assert fx.RULES_ROWS.read_text() == fx.rules_rows(), HINT
+
+
+def test_fixture_covers_every_event_type_and_situation() -> None:
+    data = json.loads(fx.OUT.read_text())
+    assert set(data["seat_frames"]) >= fx.REQUIRED
+    assert set(data["events"]) == fx.EVENTS | {"trade_cheated"}
+    frames = data["seat_frames"]
+    assert frames["unseen"]["view"]["unseen"] > 0
+    assert len(frames["queued"]["view"]["claims"]) >= 2
+    assert (
+        frames["draft_cheat"]["view"]["draft"]["say"]
+        != (frames["draft_cheat"]["view"]["draft"]["give"])
+    )
+    assert frames["spectator"]["view"]["hand"] is None
+
+
+def test_rules_page_lists_the_52_combinations_from_the_card_data() -> None:
+    page = render_to_string("gameplay/rules/kungfu2009.html")
+    for code, card in COMBINATIONS.items():
+        assert f"<code>{code}</code>" in page
+        assert card["label"] in page
+    assert page.count("<tr><td><code>") == 52
+    assert "our own design" in page
+
+
+def _allowed(state: dict, seat: int | None, view: dict) -> None:
+    """What a seat's view may hold: its own seen cards, sizes, public offers."""
+    assert set(view) == VIEW_KEYS
+    n = state["n"]
+    if seat is None:
+        assert view["hand"] is None and view["draft"] is None and view["unseen"] == 0
+    else:
+        hand = state["hands"][seat]
+        fresh = state["fresh"][seat]
+        assert view["hand"] == hand[: len(hand) - fresh]
+        assert view["unseen"] == fresh
+        assert view["draft"] == state["drafts"][seat]
+    assert view["hand_sizes"] == [len(h) for h in state["hands"]]
+    assert len(view["hand_sizes"]) == n
+    real = {o["id"]: o for o in state["offers"]}
+    for o in view["offers"]:
+        shown = o["cards"]
+        if o["open"] or o["from"] == seat:
+            assert shown == real[o["id"]]["give"]
+        else:
+            assert shown is None, (seat, o)
+        assert o["declared"] == real[o["id"]]["say"]
+
+
+def test_observations_the_board_gets_hold_no_hidden_card() -> None:
+    """What the page is drawn from: at every step of seeded games, each seat's
+    and the spectator's view holds only its own seen cards, other hands as
+    sizes, other offers' real cards only when open, drafts only its own, and
+    cards drawn during a pause only as a count."""
+    game = get_game("kungfu2009")
+    checked = 0
+    for seed, players in ((1, 4), (2, 3), (3, 5), (4, 8)):
+        rnd = random.Random(seed)
+        state = game.setup({"players": players, "severe": True}, seed)
+        for _ in range(400):
+            if game.is_over(state):
+                break
+            for seat in [None, *range(players)]:
+                _allowed(state, seat, game.observe(state, seat))
+                checked += 1
+            if state["phase"] == "paused":
+                state, _ = game.apply(state, None, "check")
+                continue
+            seat = rnd.choice(game.actors(state))
+            ids = game.legal_action_ids(state, seat)
+            state, _ = game.apply(state, seat, ids[rnd.randrange(len(ids))])
+    assert checked > 3000

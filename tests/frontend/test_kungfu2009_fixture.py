@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import subprocess
 
+import pytest
 from django.template.loader import render_to_string
 
 from gameplay.rules import get_game
@@ -102,3 +105,50 @@ def test_observations_the_board_gets_hold_no_hidden_card() -> None:
             ids = game.legal_action_ids(state, seat)
             state, _ = game.apply(state, seat, ids[rnd.randrange(len(ids))])
     assert checked > 3000
+
+
+NODE = shutil.which("node")
+PLAN_JS = (
+    "const B = require('./static/js/boards/kungfu2009.js');"
+    "const [st, hand] = JSON.parse(process.argv[1]);"
+    "console.log(JSON.stringify(B.offerPlan(st, hand)));"
+)
+
+
+def _plan(composer: dict, hand: str) -> list[str]:
+    out = subprocess.run(
+        [NODE, "-e", PLAN_JS, json.dumps([composer, hand])],
+        cwd=fx.ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_composers_offer_is_sent_as_steps_the_engine_takes_in_order() -> None:
+    """The board's plan for a composed offer (board.offerPlan) is legal step by
+    step, as the live page sends it, and makes exactly the offer composed:
+    innocent cheating on one card, open cards, a plea to everyone."""
+    game = get_game("kungfu2009")
+    state = game.setup({"players": 4}, 7)
+    hand = state["hands"][0]
+    other = next(s for s in "TMCRD" if s != hand[0])
+    cases = [
+        ({"to": "1", "give": [0, 2], "say": {"0": other}, "want": "DT", "open": False},
+         {"to": 1, "give": hand[0] + hand[2], "say": other + hand[2], "want": "DT"}),
+        ({"to": "all", "give": [], "say": {}, "want": "C", "open": True},
+         {"to": -1, "give": "", "say": "", "want": "C", "open": True}),
+    ]  # fmt: skip
+    for composer, made in cases:
+        ids = _plan(composer, hand)
+        s = state
+        for aid in ids:
+            assert aid in game.legal_action_ids(s, 0), (aid, ids)
+            s, _ = game.apply(s, 0, aid)
+        offer = s["offers"][-1]
+        want = {"open": False, **made}
+        assert {k: offer[k] for k in want} == want, ids
+        assert s["drafts"][0] is None

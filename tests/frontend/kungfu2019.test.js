@@ -250,3 +250,10 @@ test("take-backs: the card kept in the draft, a committed card, a finished dice 
     assert.equal(ro.querySelectorAll(".kf19-retract").length, 0, key);
   }
 });
+
+test("the log leaves out the small steps of an assignment being built", () => {
+  const step = { type: "assign", public: { seat: 1, done: false }, private: {} };
+  const done = { type: "assign", public: { seat: 1, done: true }, private: {} };
+  const entries = B.formatSteps([{ version: 3, seat: 1, kind: "move", events: [step] }, { version: 4, seat: 1, kind: "move", events: [done] }], { names: ["Ana", "Bo", "Chen"], viewer: 0 });
+  assert.deepEqual(entries.map((e) => e.text), ["Bo has assigned the dice."]);
+});

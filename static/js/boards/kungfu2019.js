@@ -233,7 +233,21 @@
   }
 
   var formatEvent = C.eventFormatter(PUBLIC, PRIVATE, thirdPerson);
-  var formatSteps = C.stepsFormatter(formatEvent);
+  var allSteps = C.stepsFormatter(formatEvent);
+
+  /**
+   * The log: like every board's, without the many small steps of a dice
+   * assignment still being built (each die, each point); the finished
+   * assignment and the fight's result say what counts.
+   */
+  function formatSteps(steps, ctx) {
+    var quiet = (steps || []).map(function (step) {
+      return Object.assign({}, step, {
+        events: (step.events || []).filter(function (ev) { return !(ev.type === "assign" && ev.public && !ev.public.done); }),
+      });
+    });
+    return allSteps(quiet, ctx);
+  }
 
   // ---------------------------------------------------------------------------
   // Decisions.

@@ -46,6 +46,7 @@ __all__ = [
 _PACKAGES: dict[str, str] = {
     "duelo": "gameplay.rules.duelo",
     "kungfu2013": "gameplay.rules.kungfu2013",
+    "kungfu2019": "gameplay.rules.kungfu2019",
 }
 # Games whose rules package exists (engine, simulator, benchmarks, rule tests) but
 # which the platform does not offer yet (lobby, tables, challenges, ladder), because
@@ -54,7 +55,6 @@ _PACKAGES: dict[str, str] = {
 _IN_DEVELOPMENT: dict[str, str] = {
     # Real time: the live move path, page and tables are not built yet.
     "kungfu2009": "gameplay.rules.kungfu2009",
-    "kungfu2019": "gameplay.rules.kungfu2019",
 }
 _INSTANCES: dict[str, Game] = {}
 

@@ -26,3 +26,11 @@ def test_in_development_game_has_an_engine_but_is_not_offered(
 def test_unknown_game_names_the_available_ones() -> None:
     with pytest.raises(GameError, match="available games"):
         get_game("no-such-game")
+
+
+def test_the_games_on_offer() -> None:
+    """Launched: Duelo, Kung Fu (2013) and the dice game; the real-time 2009
+    game has its engine but is not offered until live play handles it."""
+    assert available_games() == ["duelo", "kungfu2013", "kungfu2019"]
+    assert "kungfu2009" in engine_games()
+    assert "kungfu2009" not in available_games()

@@ -4,8 +4,9 @@ The package holds everything about this one game: the card list (:mod:`.cards`,
 our design), the dice combinations and their effects (:mod:`.combos`), the engine
 (:mod:`.engine`), the dice-assignment solver and the bot helpers, and
 :data:`META`, which the platform reads through :func:`gameplay.rules.game_meta`.
-The game is registered as in development (``_IN_DEVELOPMENT``): the platform does
-not offer simultaneous commits in live play yet.
+The platform offers it (``_PACKAGES``): live play carries several seats choosing
+at once; the page is ``templates/gameplay/boards/kungfu2019.html`` with
+``static/js/boards/kungfu2019.js``.
 """
 
 from __future__ import annotations

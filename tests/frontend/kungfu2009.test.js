@@ -380,3 +380,48 @@ test("the reference explains the five styles and the three kinds of combination"
   assert.match(B.dealText(4), /Five hit cards/);
   assert.equal(B.cardList("TD"), "Tiger, Dragon");
 });
+
+test("a frame arriving during a drag does not pull the card from under the player; the seat is redrawn when the drag ends", () => {
+  const frame = frames.play;
+  const { root } = draw(frame);
+  const card = handCards(root)[2];
+  fire(card, "dragstart", { dataTransfer: { setData() {}, getData: () => "" } });
+  // Another seat's step: the same hand, new frame.
+  const next = Object.assign({}, frame, { version: frame.version + 1 });
+  B.renderBoard(root, B.boardModel(next, { nowMs: 0 }), { onAct() {}, onPlan() {} });
+  assert.equal(handCards(root)[2], card, "the dragged card is the same element");
+  fire(card, "dragend");
+  assert.notEqual(handCards(root)[2], card, "redrawn after the drag");
+  // A changed hand is drawn at once, even mid-drag (its positions mean other cards).
+  const after = handCards(root)[0];
+  fire(after, "dragstart", { dataTransfer: { setData() {}, getData: () => "" } });
+  const view = Object.assign({}, frame.view, { hand: frame.view.hand.slice(1) + frame.view.hand[0] });
+  B.renderBoard(root, B.boardModel(Object.assign({}, next, { view }), { nowMs: 0 }), { onAct() {}, onPlan() {} });
+  assert.notEqual(handCards(root)[0], after);
+});
+
+test("keyboard focus survives redraws and follows the card it moved", () => {
+  const frame = frames.play;
+  const { root, chosen } = draw(frame);
+  const doc = root.ownerDocument;
+  root.contains = (el) => { for (let n = el; n; n = n.parentNode) if (n === root) return true; return false; };
+  const focusable = () => root.querySelectorAll("button").forEach((b) => { b.focus = function () { doc.activeElement = this; }; });
+  focusable();
+  handCards(root)[1].focus();
+  fire(handCards(root)[1], "keydown", { key: "ArrowRight" });
+  assert.deepEqual(chosen, ["move:1:2"]);
+  // The page redraws (the move is on its way, then applied): the focus is on position 2.
+  const hand = frame.view.hand;
+  const moved = hand[0] + hand[2] + hand[1] + hand.slice(3);
+  const next = Object.assign({}, frame, { version: frame.version + 1, view: Object.assign({}, frame.view, { hand: moved }) });
+  const origCreate = doc.createElement.bind(doc);
+  doc.createElement = (tag) => { const el = origCreate(tag); el.focus = function () { doc.activeElement = this; }; return el; };
+  B.renderBoard(root, B.boardModel(next, { nowMs: 0 }), { onAct() {}, onPlan() {} });
+  assert.equal(doc.activeElement.getAttribute("data-index"), "2");
+  assert.ok(root.contains(doc.activeElement));
+  // Another frame: the focus stays where it is.
+  B.renderBoard(root, B.boardModel(Object.assign({}, next, { version: next.version + 1 }), { nowMs: 0 }), { onAct() {}, onPlan() {} });
+  assert.equal(doc.activeElement.getAttribute("data-index"), "2");
+  assert.ok(root.contains(doc.activeElement));
+  doc.createElement = origCreate;
+});

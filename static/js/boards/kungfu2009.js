@@ -664,7 +664,7 @@
     var st = root.kf09 || (root.kf09 = { to: null, give: [], say: {}, want: "", open: false, selected: null, hand: null });
     if (st.hand !== model.hand) {
       // The hand changed (a trade, a refill, a move): positions mean other cards now.
-      st.give = []; st.say = {}; st.selected = null; st.hand = model.hand;
+      st.give = []; st.say = {}; st.selected = null; st.dragging = null; st.hand = model.hand;
     }
     if (st.to !== null && !model.partners.some(function (a) { return a.id === "to:" + st.to; })) st.to = null;
     return st;
@@ -712,6 +712,7 @@
         if (ev.dataTransfer) { ev.dataTransfer.setData("text/plain", "kf09:" + i); ev.dataTransfer.effectAllowed = "move"; }
         st.dragging = i;
       });
+      el.addEventListener("dragend", function () { ui.dragEnd(); });
       el.addEventListener("dragover", function (ev) { if (ev.preventDefault) ev.preventDefault(); });
       el.addEventListener("drop", function (ev) {
         if (ev.preventDefault) ev.preventDefault();
@@ -899,6 +900,39 @@
     return h(doc, "div", { className: "kf09-you" }, parts);
   }
 
+  function isSet(v) {
+    return v !== null && v !== undefined;
+  }
+
+  var FOCUS_KEYS = ["data-index", "data-action", "data-partner", "data-want", "data-pos", "data-role"];
+
+  /** What has the keyboard focus in the board, as an attribute and value to find it again. */
+  function focusKey(root) {
+    var el = root.ownerDocument.activeElement;
+    if (!el || el === root || typeof root.contains !== "function" || !root.contains(el)) return null;
+    for (var k = 0; k < FOCUS_KEYS.length; k++) {
+      var v = el.getAttribute(FOCUS_KEYS[k]);
+      if (v !== null) return [FOCUS_KEYS[k], v];
+    }
+    return null;
+  }
+
+  /** Give the focus back to the same control after a redraw (or to the card just moved). */
+  function restoreFocus(root, st, focus) {
+    var want = st && isSet(st.focusIndex) ? ["data-index", String(st.focusIndex)] : focus || (st && st.lastFocus) || null;
+    if (!want) return;
+    var scope = want[0] === "data-index" ? root.querySelector('[data-role="my-hand"]') : root;
+    var target = scope ? scope.querySelector("[" + want[0] + '="' + want[1] + '"]') : null;
+    if (target && !target.disabled && typeof target.focus === "function") {
+      if (root.ownerDocument.activeElement !== target) target.focus();
+      if (st) { st.focusIndex = null; st.lastFocus = null; }
+    } else if (st) {
+      // Disabled while the choice is sent: try again on the next frame.
+      st.lastFocus = want;
+      st.focusIndex = null;
+    }
+  }
+
   function renderBoard(root, model, opts) {
     opts = opts || {};
     var doc = root.ownerDocument;
@@ -906,7 +940,9 @@
     var onAct = opts.onAct || null;
     var disabled = !!opts.pending;
     var redraw = function () { renderBoard(root, model, opts); };
+    var before = root.kf09 ? root.kf09.hand : undefined;
     var st = model.viewer !== null ? composerOf(root, model) : null;
+    var focus = focusKey(root);
     var ui = {
       onAct: onAct,
       canPlan: typeof opts.onPlan === "function",
@@ -921,7 +957,14 @@
         var a = model.moves["move:" + i + ":" + j];
         if (!a) return;
         st.selected = null;
+        st.focusIndex = j; // the keyboard's focus follows the card
         onAct(a);
+      },
+      dragEnd: function () {
+        st.dragging = null;
+        var d = st.deferred;
+        st.deferred = null;
+        if (d) renderBoard(root, d.model, d.opts);
       },
       toggleGive: function (pos) {
         var k = st.give.indexOf(pos);
@@ -952,11 +995,17 @@
     var center = slot("center");
     if (center) clear(center).appendChild(centerEl(doc, model, onAct, disabled));
     var you = slot("you");
-    if (you) {
+    // At a busy table frames arrive several times a second: a card being
+    // dragged is not pulled from under the player while the hand stays the
+    // same (the seat is redrawn when the drag ends).
+    var holding = st && before === model.hand && you && you.firstChild && isSet(st.dragging);
+    if (st) st.deferred = holding ? { model: model, opts: opts } : null;
+    if (you && !holding) {
       clear(you);
       you.hidden = model.viewer === null;
       if (model.viewer !== null && model.seats[model.viewer]) you.appendChild(youEl(doc, model, root, ui));
     }
+    restoreFocus(root, st, focus);
     root.classList.toggle("kf09-board", true);
     root.classList.toggle("kf09-paused", model.paused);
     root.classList.toggle("kf09-urgent", !!onAct && (model.forfeits.length > 0 || model.offers.some(function (o) { return o.toMe; })));

@@ -247,6 +247,14 @@ test("the pause: the claim being checked with its cards marked, nobody may act",
     });
   }
   assert.equal(slot(draw(frames.queued).root, "pause").querySelectorAll("li").length, 2);
+  // A claim left waiting for a combination someone else completed meanwhile is shown as void.
+  for (const key of ["paused", "queued", "unseen"]) {
+    const { root, model } = draw(frames[key]);
+    model.claims.forEach((c) => {
+      const taken = !frames[key].view.face_up[c.level] || frames[key].view.face_up[c.level].code !== c.code;
+      assert.equal(/is void/.test(slot(root, "claim-" + c.seat).textContent), taken, key);
+    });
+  }
 });
 
 test("cards drawn during the pause are backs until play resumes", () => {

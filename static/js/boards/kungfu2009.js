@@ -389,6 +389,8 @@
         return {
           seat: c.seat, name: who(ctx, c.seat), level: c.level, code: c.code, combo: combo,
           cards: c.cards, checking: k === 0,
+          // A claim waiting behind another that took the same combination is void.
+          taken: !!view.face_up[c.level] ? view.face_up[c.level].code !== c.code : true,
           marks: combo ? c.cards.split("").map(function (x, j) { return x === combo.hits[j] || x === WILD; }) : [],
         };
       }),
@@ -619,7 +621,7 @@
       h(doc, "p", { className: "kf09-pause-title", text: model.paused ? "KUNG FU! The game is paused." : "Claims on the table" }),
       h(doc, "ol", { className: "kf09-claims" }, model.claims.map(function (c) {
         return h(doc, "li", { className: "kf09-claim" + (c.checking ? " checking" : ""), "data-role": "claim-" + c.seat }, [
-          h(doc, "p", { className: "small", text: c.name + " · " + c.code + (c.checking ? " · being checked" : " · waits its turn") }),
+          h(doc, "p", { className: "small", text: c.name + " · " + c.code + (c.taken ? " · taken first: this claim is void, the cards go back" : c.checking ? " · being checked" : " · waits its turn") }),
           h(doc, "div", { className: "kf09-claim-row" }, [
             comboEl(doc, c.code, "md"),
             h(doc, "span", { className: "kf09-hits kf09-claim-cards", role: "group", "aria-label": "Cards put down: " + cardList(c.cards) }, c.cards.split("").map(function (s, j) {

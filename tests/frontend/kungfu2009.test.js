@@ -433,3 +433,13 @@ test("keyboard focus survives redraws and follows the card it moved", () => {
   assert.ok(root.contains(doc.activeElement));
   doc.createElement = origCreate;
 });
+
+test("with three open offers the composer gives way to a note (the engine allows three at once)", () => {
+  const frame = JSON.parse(JSON.stringify(frames.play));
+  const mine = frame.view.offers.find((o) => o.from === frame.seat);
+  for (const id of [901, 902]) frame.view.offers.push(Object.assign({}, mine, { id }));
+  frame.legal = frame.legal.filter((a) => a.type !== "to");
+  const { root } = draw(frame);
+  assert.equal(slot(root, "composer"), null);
+  assert.match(slot(root, "offer-limit").textContent, /3 open offers/);
+});

@@ -899,6 +899,9 @@
     if (ui.onAct && model.draft) parts.push(serverDraftEl(doc, model, ui));
     // The composed offer goes out as a plan of steps: only a page that sends plans gets the composer.
     else if (ui.onAct && ui.canPlan && model.canOffer) parts.push(composerEl(doc, model, st, ui));
+    else if (ui.onAct && model.canArrange && me.offers >= 3) {
+      parts.push(h(doc, "p", { className: "small", "data-role": "offer-limit", text: "You have 3 open offers, the most at once: withdraw one to make another." }));
+    }
     return h(doc, "div", { className: "kf09-you" }, parts);
   }
 

@@ -152,3 +152,21 @@ def test_the_composers_offer_is_sent_as_steps_the_engine_takes_in_order() -> Non
         want = {"open": False, **made}
         assert {k: offer[k] for k in want} == want, ids
         assert s["drafts"][0] is None
+
+
+def test_board_template_loads_its_css_and_card_list_and_the_script_exists() -> None:
+    """What the match page needs once the game is launched (it includes the
+    board template inside the table, and loads the board script after it)."""
+    from django.contrib.staticfiles import finders
+
+    html = render_to_string(
+        "gameplay/boards/kungfu2009.html", {"part": "table", "match": None}
+    )
+    assert "css/boards/kungfu2009.css" in html
+    assert "js/boards/data/kungfu2009-cards.js" in html
+    for role in ("opponents", "center", "you"):
+        assert f'data-role="{role}"' in html
+    ref = render_to_string("gameplay/boards/kungfu2009.html", {"part": "reference"})
+    assert 'data-role="card-reference"' in ref
+    assert finders.find("js/boards/kungfu2009.js")
+    assert finders.find("js/boards/data/kungfu2009-cards.js")

@@ -13,9 +13,9 @@
 * ``templates/gameplay/rules/_kungfu2009_cards.html``: the rules page's rows of
   the 52 combination cards.
 
-The games are played by the built-in bots (random trader, greedy collector,
-planner) with now and then a random intent from the menu, and a second seat
-shouting KUNG FU during some pauses, as the live sequencer would apply it.
+The games are played by a simple player of this module's own (see
+``_choose``), with a second seat shouting KUNG FU during some pauses, as the
+live sequencer would apply it.
 
 Run ``python -m tests.frontend.kungfu2009_fixture`` after changing the cards,
 the engine's observation or its events; tests/frontend/test_kungfu2009_fixture.py
@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from gameplay.rules import get_game
-from gameplay.rules.bots.base import decision_context
 from gameplay.rules.kungfu2009.cards import (
     COMBINATIONS,
     HIT_COUNTS,
@@ -41,11 +40,6 @@ from gameplay.rules.kungfu2009.cards import (
     STYLES,
     WILD,
     matches,
-)
-from gameplay.rules.kungfu2009.strategies import (
-    GreedyCollector,
-    Planner,
-    RandomTrader,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +69,6 @@ EVENTS = {
     "reveal", "reshuffle", "impasse_vote", "impasse", "forfeit", "back_in_play",
     "all_out", "game_over", "resume",
 }  # fmt: skip
-BOTS = (RandomTrader(), GreedyCollector(), Planner())
 
 
 def _frame(game, state, seat, version: int, events=None) -> dict[str, Any]:
@@ -132,11 +125,12 @@ def _look(frames, game, state, version: int) -> None:
             _note(frames, "punished", game, state, seat, version)
             continue
         d = view["draft"]
-        if d is not None and d["give"] and d["want"]:
+        if d is not None and d["give"] and d["want"] and "send" in ids:
             key = "draft_cheat" if d["say"] != d["give"] else "draft"
             _note(frames, key, game, state, seat, version)
         mine = [o for o in view["offers"] if o["from"] == seat]
-        if d is None and mine and any(i.startswith("accept:") for i in ids):
+        accepts = any(i.startswith("accept:") for i in ids)
+        if d is None and mine and accepts and not view["votes"][seat]:
             _note(frames, "play", game, state, seat, version)
         if any(i.startswith("fit:") for i in ids):
             _note(frames, "fit", game, state, seat, version)
@@ -148,12 +142,43 @@ def _look(frames, game, state, version: int) -> None:
         _note(frames, "spectator", game, state, None, version)
 
 
-def _choose(game, state, seat: int, rnd: random.Random, tick: int) -> str:
+def _choose(game, state, seat: int, rnd: random.Random) -> str:
+    """A simple table player of this module's own (not the built-in bots, so a
+    change to their strategies does not change the fixture): shouts KUNG FU
+    when its hand makes a face-up combination, arranges for one it can make,
+    answers offers, builds offers from random steps (cheating now and then),
+    votes for impasses, and now and then does something odd (a wrong claim)."""
     ids = game.legal_action_ids(state, seat)
-    if rnd.random() < 0.05:
-        return rnd.choice(ids)  # a person's odd intent: a wrong claim, a vote
-    bot = BOTS[(seat + tick // 97) % len(BOTS)]
-    return bot.choose(decision_context(game, state, seat, rnd.randrange(1 << 30)))
+    if ids[0] != "pass":
+        return rnd.choice(ids)  # a severe-punishment choice
+    view = game.observe(state, seat)
+    hand = view["hand"]
+    for lv in LEVEL_ORDER:
+        c = view["face_up"][lv]
+        if c and f"claim:{lv}" in ids and matches(hand[: len(c["hits"])], c["hits"]):
+            return f"claim:{lv}"
+    r = rnd.random()
+    fits = [i for i in ids if i.startswith("fit:")]
+    if fits and r < 0.6:
+        return rnd.choice(fits)
+    if r < 0.04:
+        return rnd.choice(ids)  # anything, a wrong claim included
+    answers = [i for i in ids if i.startswith(("accept:", "decline:", "withdraw:"))]
+    if answers and r < 0.5:
+        return rnd.choice(answers)
+    steps = [
+        i
+        for i in ids
+        if i.split(":")[0] in ("to", "give", "say", "want", "open", "send", "cancel")
+    ]
+    if "send" in ids and r < 0.55:
+        return "send"
+    if steps and r < 0.85:
+        return rnd.choice(steps)
+    if r < 0.9:
+        return "impasse" if "impasse" in ids else "impasse:no"
+    moves = [i for i in ids if i.startswith("move:")]
+    return rnd.choice(moves) if moves else "pass"
 
 
 def _extra_claim(game, state, rnd: random.Random) -> tuple[int, str] | None:
@@ -195,7 +220,7 @@ def build() -> dict[str, Any]:
             else:
                 actors = game.actors(state)
                 seat = actors[rnd.randrange(len(actors))]
-                aid = _choose(game, state, seat, rnd, tick)
+                aid = _choose(game, state, seat, rnd)
                 if aid == "pass":
                     continue
             state, evs = game.apply(state, seat, aid)

@@ -155,10 +155,15 @@ def schedule_clock_check(*, match_id: int, only_ahead: bool = False) -> None:
 @shared_task(name="gameplay.sweep_expired_clocks", time_limit=60, soft_time_limit=55)
 def sweep_expired_clocks() -> int:
     """Safety net run by beat: catch any deadline whose armed check was lost."""
-    shortest = timedelta(seconds=5)
-    candidates = Match.objects.filter(
-        status=MatchStatus.ACTIVE, turn_started_at__lte=timezone.now() - shortest
-    ).exclude(Q(time_control={}) | Q(time_control__isnull=True))
+    cutoff = timezone.now() - timedelta(seconds=5)
+    # A seat still choosing while others commit keeps its own older start
+    # (``Seat.acting_since``): the match's last change alone would hide it.
+    candidates = (
+        Match.objects.filter(status=MatchStatus.ACTIVE)
+        .filter(Q(turn_started_at__lte=cutoff) | Q(seats__acting_since__lte=cutoff))
+        .exclude(Q(time_control={}) | Q(time_control__isnull=True))
+        .distinct()
+    )
     acted = 0
     for match_id in candidates.values_list("pk", flat=True)[:500]:
         acted += bool(services.match_expire_clocks(match_id=match_id))

@@ -193,3 +193,31 @@ def test_match_player_asks_every_bot_to_act_at_once() -> None:
     assert outcome.faults == {}
     first = [entry for entry in log if entry[0] == 0]
     assert sorted(seat for _, seat, _ in first) == [0, 1, 2]
+
+
+def test_the_clock_sweep_finds_a_seat_still_choosing_while_others_moved(
+    players,
+) -> None:
+    """Beat's safety net looks at each seat's own start: seat 0 has just
+    picked (the match changed a moment ago), seats 1 and 2 have been choosing
+    for 40 s with a 30 s limit, and the sweep commits their defaults."""
+    from gameplay import tasks
+
+    match = start_match(
+        players[:3],
+        game="kungfu2019",
+        config={"players": 3},
+        time_control={"per_move": 30},
+    )
+    Match.objects.filter(pk=match.pk).update(
+        turn_started_at=timezone.now() - timedelta(seconds=40)
+    )
+    _pick(match, 0, players[0])
+    assert tasks.sweep_expired_clocks() == 1
+    match.refresh_from_db()
+    kinds = list(match.actions.order_by("version").values_list("seat", "kind"))
+    assert kinds == [
+        (0, ActionKind.MOVE),
+        (1, ActionKind.TIMEOUT),
+        (2, ActionKind.TIMEOUT),
+    ]

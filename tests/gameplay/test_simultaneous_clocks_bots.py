@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 from datetime import timedelta
 
@@ -221,3 +222,41 @@ def test_the_clock_sweep_finds_a_seat_still_choosing_while_others_moved(
         (1, ActionKind.TIMEOUT),
         (2, ActionKind.TIMEOUT),
     ]
+
+
+def test_the_api_move_path_takes_simultaneous_commits_and_take_backs(
+    players,
+) -> None:
+    """Over HTTP: two seats pick at version 0 (the second after the first
+    moved the match to 1), the first sees its take-back in its frame and uses
+    it although it is not to act, the third seat's frame shows none of it, and
+    a second pick by a seat that already moved at version 0 is stale."""
+    from rest_framework.test import APIClient
+
+    def api(user) -> APIClient:
+        client = APIClient()
+        client.force_authenticate(user)
+        return client
+
+    match = start_match(players[:3], game="kungfu2019", config={"players": 3})
+    url = f"/api/matches/{match.public_id}/act/"
+    picks = [ENGINE.legal_action_ids(match.state, s)[0] for s in range(3)]
+    assert api(players[0]).post(url, {"action": picks[0], "version": 0}).json() == {
+        "version": 1,
+        "finished": False,
+    }
+    second = api(players[1]).post(url, {"action": picks[1], "version": 0})
+    assert second.status_code == 200 and second.json()["version"] == 2
+    again = api(players[1]).post(url, {"action": "unpick", "version": 0})
+    assert again.status_code == 409 and again.json()["code"] == "stale_version"
+    frame = api(players[0]).get(f"/api/matches/{match.public_id}/").json()
+    assert frame["actors"] == [2] and frame["legal"] == []
+    assert [a["id"] for a in frame["retract"]] == ["unpick"]
+    other = api(players[2]).get(f"/api/matches/{match.public_id}/").json()
+    # Seat 2's own pack is another one: seat 0's kept card is nowhere in its frame.
+    assert other["retract"] == []
+    assert f'"{picks[0].removeprefix("pick:")}"' not in json.dumps(other)
+    back = api(players[0]).post(url, {"action": "unpick", "version": 2})
+    assert back.status_code == 200 and back.json()["version"] == 3
+    match.refresh_from_db()
+    assert ENGINE.actors(match.state) == [0, 2]

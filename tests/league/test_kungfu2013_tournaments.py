@@ -17,7 +17,9 @@ from league.tournaments import services as ts
 from tests.factories import UserFactory
 from tests.league.conftest import drive_tournament
 
-pytestmark = pytest.mark.django_db
+# Whole tournaments of full games: the double round robin takes about 2 minutes
+# on a lightly loaded machine, so more than the suite's 300 s default per test.
+pytestmark = [pytest.mark.django_db, pytest.mark.timeout(1200)]
 GAME = "kungfu2013"
 
 

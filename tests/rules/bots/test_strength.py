@@ -12,7 +12,10 @@ import pytest
 from gameplay.rules.simulate import simulate
 
 
+# 120 s on a lightly loaded CI machine, over 300 at a load of 9: wall-clock limit
+# well above the suite's 300 s default.
 @pytest.mark.slow
+@pytest.mark.timeout(1200)
 def test_ismcts_beats_random() -> None:
     """A reduced-budget ISMCTS over 100 two-player games must win >= 65%.
 

@@ -117,10 +117,13 @@ def schedule_uploaded_bot_turns(*, match_id: int) -> None:
 MAX_COUNTDOWN = 300.0
 
 
-@shared_task(name="gameplay.expire_clock", time_limit=60, soft_time_limit=55)
-def expire_clock(match_id: int) -> list[str]:
+@shared_task(bind=True, name="gameplay.expire_clock", time_limit=60, soft_time_limit=55)
+def expire_clock(self, match_id: int) -> list[str]:
     done = services.match_expire_clocks(match_id=match_id)
-    if not done:  # woken early (a capped countdown): re-arm for what is left
+    # Woken early (a capped countdown): re-arm for what is left. Not when run
+    # eagerly: the countdown would be ignored and the check would call itself
+    # until the deadline really passed (a recursion as deep as the stack).
+    if not done and not self.request.is_eager:
         schedule_clock_check(match_id=match_id, only_ahead=True)
     return done
 

@@ -7,6 +7,7 @@ matches, replays and simulations concurrently. See ``docs/engine.md``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
@@ -74,12 +75,9 @@ class EngineBase:
 
     id: str
     rules_version: str
-
-    def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def legal_action_ids(self, state: State, seat: int) -> list[str]:
-        raise NotImplementedError
+    # Each game's own: its config check and its menus (the ``Game`` contract).
+    validate_config: Callable[[dict[str, Any]], dict[str, Any]]
+    legal_action_ids: Callable[[State, int], list[str]]
 
     def _check(self, state: Any) -> None:
         """GameError for anything but a state of this game and rules version."""

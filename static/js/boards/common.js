@@ -432,6 +432,33 @@
     ]);
   }
 
+  /**
+   * What a finished (or called-off) match's results panel shows, the same for
+   * every game: the headline, whether the viewer won, the platform's and the
+   * game's reasons, the seat rows (none when called off) and the seed to check.
+   * ``parts``: winners (seats), winnersText (their names as a phrase),
+   * gameReason (the game's own wording or null), rows (the game's seat rows).
+   */
+  function finishedSummary(frame, ctx, parts) {
+    var aborted = frame.status === "aborted";
+    var winners = parts.winners;
+    var headline;
+    if (aborted) headline = "Match called off: no result.";
+    else if (winners.length) headline = capitalize(parts.winnersText) + "!";
+    else headline = "The game is over.";
+    return {
+      aborted: aborted,
+      headline: headline,
+      youWon: ctx.viewer !== null && winners.indexOf(ctx.viewer) >= 0,
+      endReason: endReasonText(frame.end_reason),
+      gameReason: parts.gameReason,
+      rows: aborted ? [] : parts.rows,
+      seed: frame.seed === undefined ? null : frame.seed,
+      seedHash: frame.seed_hash || null,
+      match: frame.match || null,
+    };
+  }
+
   return {
     plural: plural,
     seatName: seatName,
@@ -443,6 +470,7 @@
     sentence: sentence,
     END_REASONS: END_REASONS,
     endReasonText: endReasonText,
+    finishedSummary: finishedSummary,
     isPerSeatPrivate: isPerSeatPrivate,
     privateTag: privateTag,
     eventFormatter: eventFormatter,

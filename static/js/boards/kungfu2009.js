@@ -442,22 +442,12 @@
       };
     });
     rows.sort(function (a, b) { return (a.place || 99) - (b.place || 99) || a.seat - b.seat; });
-    var aborted = frame.status === "aborted";
-    var headline;
-    if (aborted) headline = "Match called off: no result.";
-    else if (winners.length) headline = capitalize(winnersText(ctx, winners)) + "!";
-    else headline = "The game is over.";
-    return {
-      aborted: aborted,
-      headline: headline,
-      youWon: ctx.viewer !== null && winners.indexOf(ctx.viewer) >= 0,
-      endReason: endReasonText(frame.end_reason),
+    return C.finishedSummary(frame, ctx, {
+      winners: winners,
+      winnersText: winnersText(ctx, winners),
       gameReason: engine && engine.reason ? GAME_REASONS[engine.reason] || engine.reason : null,
-      rows: aborted ? [] : rows,
-      seed: frame.seed === undefined ? null : frame.seed,
-      seedHash: frame.seed_hash || null,
-      match: frame.match || null,
-    };
+      rows: rows,
+    });
   }
 
   // ---------------------------------------------------------------------------

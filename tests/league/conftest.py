@@ -46,6 +46,23 @@ def play_out(match: Match, max_steps: int = 3000) -> Match:
     raise AssertionError("match did not end")
 
 
+def decide(pairing, capture, max_games: int = 20) -> None:
+    """Play ``pairing``'s matches until it is decided.
+
+    A drawn elimination game is replayed as a new match for the same pairing,
+    so one ``play_out`` does not always decide it (the match seed, and so the
+    outcome of first-legal-move play, differs from run to run)."""
+    from league.models import PairingStatus
+
+    for _ in range(max_games):
+        pairing.refresh_from_db()
+        if pairing.status != PairingStatus.PLAYING:
+            return
+        with capture(execute=True):
+            play_out(pairing.match)
+    raise AssertionError("pairing still undecided after replays")
+
+
 def play_match(users, *, rated: bool = True, context: str = "") -> Match:
     match = services.match_create(
         game="duelo",

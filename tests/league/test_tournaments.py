@@ -27,7 +27,7 @@ from league.tournaments import selectors
 from league.tournaments import services as ts
 from league.tournaments.formats import elimination
 from tests.factories import UserFactory, finished_match
-from tests.league.conftest import drive_tournament, play_out
+from tests.league.conftest import decide, drive_tournament, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -257,8 +257,7 @@ def test_void_in_a_bracket_reopens_the_pairing_and_undoes_what_followed(
     _start(t, organiser, django_capture_on_commit_callbacks)
     semis = list(t.pairings.filter(round__number=1))
     for p in semis:
-        with django_capture_on_commit_callbacks(execute=True):
-            play_out(p.match)
+        decide(p, django_capture_on_commit_callbacks)
     final = t.pairings.get(bracket_match="W2-1")
     assert final.status == PairingStatus.PLAYING
     semi = semis[0]
@@ -279,13 +278,11 @@ def test_void_in_a_bracket_reopens_the_pairing_and_undoes_what_followed(
     bracket = elimination.Bracket.from_dict(t.__class__.objects.get(pk=t.pk).bracket)
     assert bracket.matches[semi.bracket_match].state == "ready"
     assert bracket.matches["W2-1"].state == "pending"
-    with django_capture_on_commit_callbacks(execute=True):
-        play_out(semi.match)
+    decide(semi, django_capture_on_commit_callbacks)
     new_final = t.pairings.exclude(status=PairingStatus.CANCELLED).get(
         bracket_match="W2-1"
     )
-    with django_capture_on_commit_callbacks(execute=True):
-        play_out(new_final.match)
+    decide(new_final, django_capture_on_commit_callbacks)
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED
 

@@ -137,12 +137,11 @@ def match_messages(
     watchers) follow it.
     """
     match_id = match.pk
-    seats = list(match.seats.all())
-    # The seats' public part is the same in every frame: computed once.
-    seats_public = selectors.seats_public(match=match)
-    public = selectors.spectator_frame(
-        match=match, events=events, step=step, seats=seats_public
-    )
+    seats = selectors.seats_of(match)
+    # The part every frame shares (the seats' public part, a finished match's
+    # result, rematch and rating changes) is the same in every frame: built once.
+    base = selectors.frame_base(match=match)
+    public = selectors.spectator_frame(match=match, events=events, step=step, base=base)
     # A seat that resigned or was left (a bot plays on) has no frame of its
     # own (``frame_for`` gives it the public one): its old owner's socket must
     # not receive the bot's private events.
@@ -154,11 +153,7 @@ def match_messages(
         "frames": {
             str(seat.number): _encode(
                 selectors.seat_frame(
-                    match=match,
-                    seat=seat.number,
-                    events=events,
-                    step=step,
-                    seats=seats_public,
+                    match=match, seat=seat.number, events=events, step=step, base=base
                 )
             )
             for seat in seats

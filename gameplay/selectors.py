@@ -37,6 +37,21 @@ def match_by_public_id(*, public_id: str) -> Match:
     )
 
 
+def seats_of(match: Match) -> list[Seat]:
+    """The match's seats: the prefetched list itself when there is one.
+
+    ``match.seats.all()`` builds a related manager and a queryset on every
+    call, and a live move asks for the seats of the copy it holds several
+    times; the prefetched rows are the same either way. Read-only.
+    """
+    cache = getattr(match, "_prefetched_objects_cache", None)
+    if cache is not None:
+        prefetched = cache.get("seats")
+        if prefetched is not None and prefetched._result_cache is not None:
+            return prefetched._result_cache
+    return list(match.seats.all())
+
+
 def seats_public(*, match: Match) -> list[dict[str, Any]]:
     from gameplay.services import (
         absent_until_claimable,
@@ -54,7 +69,7 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
         and match.state is not None
         else []
     )
-    for seat in match.seats.all():
+    for seat in seats_of(match):
         deadline = (
             seat_deadline(match=match, seat=seat, actors=actors) if actors else None
         )
@@ -91,11 +106,13 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
     return out
 
 
-def _frame_base(
-    match: Match, seats: list[dict[str, Any]] | None = None
+def frame_base(
+    *, match: Match, seats: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     """The part of a state frame every seat shares; ``seats``: ``seats_public``
-    already computed for this match (a broadcast builds it once for all frames)."""
+    already computed for this match. A broadcast builds it once for all its
+    frames (``seat_frame(base=...)``): a finished match's part reads the
+    rematch and the rating changes, once instead of once per frame."""
     from gameplay.services import GRACE_SECONDS
 
     frame: dict[str, Any] = {
@@ -136,13 +153,15 @@ def seat_frame(
     events: list[dict[str, Any]] | None = None,
     step: dict[str, Any] | None = None,
     seats: list[dict[str, Any]] | None = None,
+    base: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What one seat sees now: its own observation, events and legal actions.
 
     ``step`` ({"kind", "seat"}) says who made the step whose events these are
-    and how (a timeout's default choice is logged as one).
+    and how (a timeout's default choice is logged as one). ``base``: this
+    match's ``frame_base``, when the caller built it for several frames.
     """
-    frame = _frame_base(match, seats)
+    frame = dict(base) if base is not None else frame_base(match=match, seats=seats)
     frame["seat"] = seat
     frame["step"] = step if events is not None else None
     if match.state is None:
@@ -177,9 +196,10 @@ def spectator_frame(
     events: list[dict[str, Any]] | None = None,
     step: dict[str, Any] | None = None,
     seats: list[dict[str, Any]] | None = None,
+    base: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The public view, delayed by the table's spectator delay while in play."""
-    frame = _frame_base(match, seats)
+    frame = dict(base) if base is not None else frame_base(match=match, seats=seats)
     frame["seat"] = None
     frame["step"] = step if events is not None else None
     if match.state is None:
@@ -269,7 +289,7 @@ def viewer_seat(*, match: Match, user: User | None) -> int | None:
 def user_seat(*, match: Match, user: User | None) -> Seat | None:
     if user is None or not user.is_authenticated:
         return None
-    for seat in match.seats.all():
+    for seat in seats_of(match):
         if seat.user_id == user.pk:
             return seat
     return None

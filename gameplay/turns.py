@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 
 from accounts.models import User
 from gameplay.models import Match, MatchStatus, Seat
@@ -54,7 +54,15 @@ def seat_to_move(seat: Seat, actors: set[int]) -> bool:
 
 
 def match_url(match: Match) -> str:
-    return reverse("gameplay:match", args=[match.public_id])
+    """The match page's path. Kept on the instance (per script prefix): a live
+    match's copy is broadcast on every move, and ``reverse`` is not cheap."""
+    prefix = get_script_prefix()
+    cached = match.__dict__.get("_match_url")
+    if cached is not None and cached[0] == prefix and cached[1] == match.public_id:
+        return cached[2]
+    url = reverse("gameplay:match", args=[match.public_id])
+    match.__dict__["_match_url"] = (prefix, match.public_id, url)
+    return url
 
 
 def game_name(game: str) -> str:

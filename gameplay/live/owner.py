@@ -144,7 +144,7 @@ def saw(match_pk: int, message: dict[str, Any]) -> None:
         if message["status"] != match.status:
             live.match = None
         else:
-            broadcast.apply_seat_rows(list(match.seats.all()), message["seats"])
+            broadcast.apply_seat_rows(selectors.seats_of(match), message["seats"])
 
 
 def forget(match_pk: int) -> None:
@@ -173,7 +173,7 @@ def refresh_seats(rows: list[tuple[int, int, Any, Any, Any]], versions: dict) ->
             live.match = None
             continue
         fresh = by_match.get(match_pk, {})
-        for seat in live.match.seats.all():
+        for seat in selectors.seats_of(live.match):
             if seat.pk in fresh:
                 seat.connected, seat.seen_at, seat.disconnected_at = fresh[seat.pk]
 
@@ -190,11 +190,11 @@ def _read(live: LiveMatch) -> Match:
 
 def _needs_full_path(match: Match) -> bool:
     """Moves that need more than the log append: clocks, bot seats' turns."""
-    if match.time_control:
-        return True
+    if match.time_control or services.has_timers(match.game):
+        return True  # clocks, server timers (their bookkeeping is in services)
     return any(
         seat.agent or seat.replaced_by_bot or not seat.user_id
-        for seat in match.seats.all()
+        for seat in selectors.seats_of(match)
     )
 
 
@@ -204,7 +204,9 @@ def _check(match: Match, user: Any, expected_version: int | None) -> Seat:
         raise NotActive("this match is not in play")
     seat = None
     if user is not None and user.is_authenticated:
-        seat = next((s for s in match.seats.all() if s.user_id == user.pk), None)
+        seat = next(
+            (s for s in selectors.seats_of(match) if s.user_id == user.pk), None
+        )
     if seat is None:
         raise Forbidden("you have no seat at this match")
     if seat.replaced_by_bot or seat.forfeited:

@@ -11,6 +11,13 @@ Uploaded bots are :class:`ProcessAgent` (a sandboxed process behind
 :class:`~bots.protocol.transport.BotProcess`); built-in bots are
 :class:`BuiltinAgent`, which decide in-process from the same seat view
 (:func:`gameplay.rules.bots.decision_context`). See ``docs/protocol/bots.md``.
+
+Real-time games (the engine's ``realtime`` flag) have no turns; their matches
+run on the virtual clock of :mod:`gameplay.rules.ticks`
+(:meth:`MatchPlayer._play_ticks`): at each tick every seat that may act,
+uploaded or built-in, is asked for one intent or ``pass`` from the same state,
+the intents are applied in the tick's rotated seat order, and an intent an
+earlier one made stale is refused (and recorded) without changing anything.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from typing import Any, Protocol
 from bots.protocol.transport import BotFault, BotProcess, TimeControl
 from bots.sandbox import SandboxConfig
 from gameplay.rules import Event, Game, IllegalAction, State, view_events
+from gameplay.rules.ticks import END, PASS, tick_order, tick_seed
 
 PROTOCOL_VERSION = 1
 #: The bot that plays on for a forfeited seat at tables of three or more (the
@@ -34,6 +42,12 @@ TAKEOVER_BOT = "heuristic"
 MAX_STEPS = 20_000
 #: How long a finished bot may take to read its game_over line.
 GAME_OVER_GRACE_S = 0.2
+#: Ticks of the virtual clock a real-time match may last before the table's
+#: ``end`` step ends it (the match's time limit): built-in bots finish a
+#: 4-player Kung Fu (2009) exam in 700-1,300 ticks, bigger tables sooner.
+MAX_TICKS = 5_000
+#: Refused intents kept per seat (with the engine's reason); all are counted.
+REFUSED_KEPT = 50
 
 
 def forfeit_reason(fault: BotFault) -> str:
@@ -57,6 +71,15 @@ class SeatLog:
     fault: str = ""
     fault_detail: str = ""
     stderr: str = ""
+    #: Real time: intents the engine refused (gone stale at their turn in the
+    #: tick, or never legal): the first REFUSED_KEPT as (tick, id, reason).
+    refused: list[tuple[int, str, str]] = field(default_factory=list)
+    refused_count: int = 0
+
+    def note_refused(self, tick: int, action_id: str, reason: str) -> None:
+        self.refused_count += 1
+        if len(self.refused) < REFUSED_KEPT:
+            self.refused.append((tick, action_id[:80], reason[:200]))
 
     @property
     def think_ms(self) -> int:
@@ -73,7 +96,15 @@ class Agent(Protocol):
     def greet(self, hello: dict[str, Any]) -> None: ...
 
     def decide(
-        self, game: Game, state: State, seat: int, events: list[Event], version: int
+        self,
+        game: Game,
+        state: State,
+        seat: int,
+        events: list[Event],
+        version: int,
+        *,
+        tick: int | None = None,
+        refused: list[dict[str, Any]] | None = None,
     ) -> str: ...
 
     def finish(self, message: dict[str, Any]) -> None: ...
@@ -120,7 +151,15 @@ class ProcessAgent:
             )
 
     def decide(
-        self, game: Game, state: State, seat: int, events: list[Event], version: int
+        self,
+        game: Game,
+        state: State,
+        seat: int,
+        events: list[Event],
+        version: int,
+        *,
+        tick: int | None = None,
+        refused: list[dict[str, Any]] | None = None,
     ) -> str:
         assert self.process is not None
         legal = game.legal_actions(state, seat)
@@ -140,6 +179,11 @@ class ProcessAgent:
             "per_move_ms": round(tc.per_move * 1000),
             "bank_ms": round(self.process.bank_left * 1000),
         }
+        if tick is not None:
+            # Real time: the virtual clock's tick, and this seat's intents of
+            # earlier ticks that the engine refused since its previous act.
+            message["tick"] = tick
+            message["refused"] = refused or []
         started = time.perf_counter()
         answer = self.process.request(message)
         self.log.think_s += time.perf_counter() - started
@@ -195,14 +239,26 @@ class BuiltinAgent:
         return None
 
     def decide(
-        self, game: Game, state: State, seat: int, events: list[Event], version: int
+        self,
+        game: Game,
+        state: State,
+        seat: int,
+        events: list[Event],
+        version: int,
+        *,
+        tick: int | None = None,
+        refused: list[dict[str, Any]] | None = None,
     ) -> str:
         from gameplay.rules.bots import decision_context
 
         started = time.perf_counter()
-        ctx = decision_context(
-            game, state, seat, builtin_seed(self.match_seed, version, seat)
+        # On the virtual clock the seed is the tick's, as in gameplay.rules.ticks.
+        seed = (
+            builtin_seed(self.match_seed, version, seat)
+            if tick is None
+            else tick_seed(self.match_seed, tick, seat)
         )
+        ctx = decision_context(game, state, seat, seed)
         action = self.bot.choose(ctx)
         self.log.think_s += time.perf_counter() - started
         self.log.decisions += 1
@@ -218,8 +274,12 @@ class BuiltinAgent:
 class MatchHost(Protocol):
     """Where a match lives: in memory (``botmatch``) or in the database."""
 
-    def record(self, seat: int, action_id: str) -> None:
-        """An agent's move the player applied; the host stores it."""
+    def record(self, seat: int | None, action_id: str) -> None:
+        """An agent's move the player applied; the host stores it.
+
+        ``seat`` None is the table's own step of a real-time game (``check``,
+        ``end``), which the player applies on the virtual clock.
+        """
 
     def play_builtin(self, *, seat: int, state: State, version: int) -> list[Any]:
         """Let built-in (or takeover) seats move; return the ``(seat, id)`` made."""
@@ -238,6 +298,9 @@ class MatchOutcome:
     steps: int
     end_reason: str = "completed"
     faults: dict[int, str] = field(default_factory=dict)
+    #: Real time: ticks played, and every refused intent (tick, seat, id, reason).
+    ticks: int = 0
+    refused: list[tuple[int, int, str, str]] = field(default_factory=list)
 
 
 class MatchPlayer:
@@ -259,6 +322,7 @@ class MatchPlayer:
         config: dict[str, Any],
         version: int = 0,
         match_seed: int = 0,
+        max_ticks: int = MAX_TICKS,
     ) -> None:
         self.game = game
         self.state = state
@@ -268,10 +332,17 @@ class MatchPlayer:
         self.version = version
         self.match_seed = match_seed
         self.forfeited: set[int] = set()
+        self.takeovers: dict[int, BuiltinAgent] = {}
         self.faults: dict[int, str] = {}
         self.pending: dict[int, list[Event]] = {seat: [] for seat in agents}
         self.ended = False
         self.end_reason = "completed"
+        self.realtime = bool(getattr(game, "realtime", False))
+        self.max_ticks = max_ticks
+        self.tick = 0
+        self.refused: list[tuple[int, int, str, str]] = []
+        #: Per seat: its refused intents not yet told in an ``act``.
+        self.untold: dict[int, list[dict[str, Any]]] = {}
 
     def hello(self, seat: int) -> dict[str, Any]:
         agent = self.agents[seat]
@@ -327,28 +398,10 @@ class MatchPlayer:
                 agent.greet(self.hello(seat))
             except BotFault as fault:
                 self._forfeit(seat, fault)
-        steps = 0
-        while not self.ended and not self.game.is_over(self.state):
-            steps += 1
-            if steps > MAX_STEPS:
-                raise RuntimeError(f"match exceeded {MAX_STEPS} steps")
-            actors = self.game.actors(self.state)
-            if not actors:
-                break
-            hosted = [
-                s for s in actors if self.agents.get(s) is None or s in self.forfeited
-            ]
-            if hosted:
-                seat = hosted[0]
-                moves = self.host.play_builtin(
-                    seat=seat, state=self.state, version=self.version
-                )
-                if not moves:
-                    raise RuntimeError(f"no built-in move for seat {seat}")
-                for mover, action_id in moves:
-                    self._apply(mover, action_id)
-                continue
-            self._ask(actors)
+        if self.realtime:
+            self._play_ticks()
+        else:
+            self._play_turns()
         # The bots hear the result computed here by the services' own rule, so
         # they can wind down while the host records the match.
         players = int(self.config.get("players") or len(self.agents))
@@ -384,7 +437,155 @@ class MatchPlayer:
             steps=self.version,
             end_reason=self.end_reason,
             faults=dict(self.faults),
+            ticks=self.tick,
+            refused=list(self.refused),
         )
+
+    def _play_turns(self) -> None:
+        """A turn-based (or simultaneous) match: ask whoever is to act."""
+        steps = 0
+        while not self.ended and not self.game.is_over(self.state):
+            steps += 1
+            if steps > MAX_STEPS:
+                raise RuntimeError(f"match exceeded {MAX_STEPS} steps")
+            actors = self.game.actors(self.state)
+            if not actors:
+                break
+            hosted = [
+                s for s in actors if self.agents.get(s) is None or s in self.forfeited
+            ]
+            if hosted:
+                seat = hosted[0]
+                moves = self.host.play_builtin(
+                    seat=seat, state=self.state, version=self.version
+                )
+                if not moves:
+                    raise RuntimeError(f"no built-in move for seat {seat}")
+                for mover, action_id in moves:
+                    self._apply(mover, action_id)
+                continue
+            self._ask(actors)
+
+    def _play_ticks(self) -> None:
+        """A real-time match on the virtual clock (``gameplay.rules.ticks``).
+
+        Each tick: when nobody may act the table takes its step (a claim is
+        checked); otherwise every seat that may act is asked, all on the same
+        state and in parallel, and the answers are applied in the order of
+        ``tick_order`` (seat ``tick mod players`` first). ``pass`` changes
+        nothing and is not recorded; an intent the engine refuses (one an
+        earlier intent of the tick made stale) is recorded as refused, with the
+        reason, and the seat hears of it in its next ``act``. A seat without an
+        agent of its own (built-in, or forfeited and taken over) is played by
+        a built-in agent seeded by the tick, exactly as ``ticks.run`` seeds it,
+        so a match of built-in bots here is the same match as there. After
+        ``max_ticks`` the table's ``end`` step ends the match.
+        """
+        game = self.game
+        players = int(self.config.get("players") or len(self.agents))
+        while (
+            not self.ended
+            and not game.is_over(self.state)
+            and self.tick < self.max_ticks
+        ):
+            actors = game.actors(self.state)
+            if not actors:
+                step = game.legal_action_ids(self.state, None)[0]
+                self._apply(None, step)
+                self.host.record(None, step)
+                self.tick += 1
+                continue
+            order = tick_order(actors, self.tick, players)
+            answers = self._ask_all(order)
+            for seat in order:
+                answer = answers[seat]
+                if isinstance(answer, BotFault) or self.ended:
+                    continue
+                if answer == PASS:
+                    continue
+                try:
+                    self._apply(seat, answer)
+                except IllegalAction as exc:
+                    self._refuse(seat, answer, str(exc))
+                    continue
+                self.host.record(seat, answer)
+                if game.is_over(self.state):
+                    break
+            for seat in order:
+                answer = answers[seat]
+                if isinstance(answer, BotFault) and not self.ended:
+                    self._forfeit(seat, answer)
+            self.tick += 1
+        if (
+            not self.ended
+            and not game.is_over(self.state)
+            and END in game.legal_action_ids(self.state, None)
+        ):
+            self._apply(None, END)
+            self.host.record(None, END)
+
+    def _agent_for(self, seat: int) -> Agent:
+        """The seat's agent; a built-in one for hosted or forfeited seats."""
+        agent = self.agents.get(seat)
+        if agent is None or seat in self.forfeited:
+            takeover = self.takeovers.get(seat)
+            if takeover is None:
+                takeover = self.takeovers[seat] = BuiltinAgent(
+                    TAKEOVER_BOT, seat=seat, match_seed=self.match_seed
+                )
+            return takeover
+        return agent
+
+    def _ask_all(self, seats: list[int]) -> dict[int, str | BotFault]:
+        """One tick's intents: every seat asked on the same state, in parallel."""
+        answers: dict[int, str | BotFault] = {}
+        state, version, tick = self.state, self.version, self.tick
+        told = {}
+        for seat in seats:
+            told[seat] = (self.pending.get(seat, []), self.untold.pop(seat, []))
+            self.pending[seat] = []
+
+        def ask(seat: int) -> None:
+            events, refused = told[seat]
+            try:
+                answers[seat] = self._agent_for(seat).decide(
+                    self.game,
+                    state,
+                    seat,
+                    events,
+                    version,
+                    tick=tick,
+                    refused=refused,
+                )
+            except BotFault as fault:
+                answers[seat] = fault
+
+        processes = [s for s in seats if isinstance(self._agent_for(s), ProcessAgent)]
+        threads = [
+            threading.Thread(target=ask, args=(seat,), name=f"bot-ask-{seat}")
+            for seat in processes[1:]
+        ]
+        for thread in threads:
+            thread.start()
+        if processes:
+            ask(processes[0])
+        for seat in seats:
+            if seat not in processes:
+                ask(seat)  # built-in: in-process, a fraction of a millisecond
+        for thread in threads:
+            thread.join()
+        return answers
+
+    def _refuse(self, seat: int, action_id: str, reason: str) -> None:
+        self.refused.append((self.tick, seat, action_id, reason))
+        agent = self.agents.get(seat)
+        if agent is not None and seat not in self.forfeited:
+            agent.log.note_refused(self.tick, action_id, reason)
+            untold = self.untold.setdefault(seat, [])
+            if len(untold) < REFUSED_KEPT:
+                untold.append(
+                    {"tick": self.tick, "action": action_id, "reason": reason}
+                )
 
     def _ask(self, seats: list[int]) -> None:
         """Ask every agent in ``seats`` (all to act now) and apply the answers.
@@ -438,7 +639,7 @@ class MatchPlayer:
             if isinstance(answer, BotFault) and not self.ended:
                 self._forfeit(seat, answer)
 
-    def _apply(self, seat: int, action_id: str) -> None:
+    def _apply(self, seat: int | None, action_id: str) -> None:
         self.state, events = self.game.apply(self.state, seat, action_id)
         self.version += 1
         for pending in self.pending.values():

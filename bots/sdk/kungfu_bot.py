@@ -17,6 +17,12 @@ back the id it returns, and returns when the game is over. Print debugging outpu
 to ``sys.stderr`` (or use :func:`log`): stdout carries the protocol, and your
 stderr is kept for you on the bot page. The full protocol is in
 docs/protocol/bots.md.
+
+Real-time games (Kung Fu (2009)) have no turns: you are asked at every tick of
+the match's clock (``turn.tick``), at the same moment as every other seat, and
+may answer :data:`PASS` (always legal) to do nothing this tick. An intent that
+another seat's intent of the same tick made stale is refused and changes
+nothing; ``turn.refused`` tells you of it at your next request.
 """
 
 from __future__ import annotations
@@ -27,7 +33,10 @@ import sys
 # Deliberately no dataclasses or typing imports: every import is paid at each
 # bot start, and start-up time counts against the bot's start-up limit.
 
-__all__ = ["GameOver", "Hello", "Turn", "log", "run"]
+__all__ = ["PASS", "GameOver", "Hello", "Turn", "log", "run"]
+
+#: Real time: the intent that does nothing this tick (always in the menu).
+PASS = "pass"
 
 
 class Hello:
@@ -48,7 +57,17 @@ class Hello:
 class Turn:
     """A request to act: what your seat sees and the actions you may take."""
 
-    __slots__ = ("deadline_ms", "events", "legal", "observation", "raw", "step")
+    __slots__ = (
+        "actors",
+        "deadline_ms",
+        "events",
+        "legal",
+        "observation",
+        "raw",
+        "refused",
+        "step",
+        "tick",
+    )
 
     def __init__(self, raw: dict) -> None:
         self.raw = raw
@@ -57,6 +76,19 @@ class Turn:
         self.events: list = raw["events"]
         self.legal: list = raw["legal"]
         self.deadline_ms: int = raw["deadline_ms"]
+        #: Every seat choosing at this moment, yours included.
+        self.actors: list = raw.get("actors", [])
+        #: Real time: the tick of the match's clock (None in turn-based games).
+        self.tick = raw.get("tick")
+        #: Real time: your intents refused since your previous request, each
+        #: ``{"tick", "action", "reason"}`` (gone stale, e.g. an offer accepted
+        #: by another seat first, or the game paused by a claim).
+        self.refused: list = raw.get("refused", [])
+
+    @property
+    def realtime(self) -> bool:
+        """True in a real-time game: everyone acts at once, tick by tick."""
+        return self.tick is not None
 
     @property
     def legal_ids(self) -> list:

@@ -140,6 +140,11 @@ class BotMatchLog(models.Model):
     fault = models.CharField(max_length=20, blank=True, db_index=True)
     fault_detail = models.CharField(max_length=300, blank=True)
     stderr = models.TextField(blank=True)
+    #: Real-time games: how many of the bot's intents the engine refused (gone
+    #: stale at their turn in the tick), and the first ones as
+    #: [tick, action id, reason] (``bots.protocol.match.REFUSED_KEPT``).
+    refused_count = models.PositiveIntegerField(default=0)
+    refused = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

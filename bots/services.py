@@ -56,6 +56,7 @@ from gameplay.errors import NotActive
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.rules import available_games, get_game
 from gameplay.services import (
+    BUILTIN_PREFIX,
     SeatSpec,
     match_abort,
     match_create,
@@ -379,22 +380,26 @@ def _play_validation_games(
     report: dict[str, Any] = {"games": [], "opponent": "builtin:random"}
     stderr_parts: list[str] = []
     failure = ""
+    # Two seats, or the game's smallest table; the others are random bots.
+    players = max(2, int(getattr(game, "min_players", 2)))
     for number in range(conf.validation_games()):
-        seat = number % 2
+        seat = number % players
         seed = _validation_seed(version, number)
         agents: dict[int, Agent] = {
-            seat: ProcessAgent(
-                version_dir(version),
-                seat=seat,
-                label=str(version),
-                config=config,
-                time_control=conf.time_control(),
-                allow_unsandboxed=conf.allow_unsandboxed(),
-            ),
-            1 - seat: BuiltinAgent("random", seat=1 - seat, match_seed=seed),
+            other: BuiltinAgent("random", seat=other, match_seed=seed)
+            for other in range(players)
+            if other != seat
         }
+        agents[seat] = ProcessAgent(
+            version_dir(version),
+            seat=seat,
+            label=str(version),
+            config=config,
+            time_control=conf.time_control(),
+            allow_unsandboxed=conf.allow_unsandboxed(),
+        )
         outcome = play_local_match(game=game, config={}, seed=seed, agents=agents)
-        log = outcome.logs[0] if outcome.logs[0].seat == seat else outcome.logs[1]
+        log = next(log for log in outcome.logs if log.seat == seat)
         report["games"].append(
             {
                 "seat": seat,
@@ -526,6 +531,17 @@ def bot_match_play(*, match_id: int) -> MatchOutcome | None:
             time_control=conf.time_control(),
             allow_unsandboxed=conf.allow_unsandboxed(),
         )
+    if getattr(game, "realtime", False):
+        # Real time: the virtual clock asks every seat at each tick, so the
+        # built-in seats are played here too, next to the uploaded bots (a
+        # forfeited seat by the player's takeover bot).
+        for seat in seats:
+            if seat.agent.startswith(BUILTIN_PREFIX) and seat.number not in agents:
+                agents[seat.number] = BuiltinAgent(
+                    seat.agent.removeprefix(BUILTIN_PREFIX),
+                    seat=seat.number,
+                    match_seed=match.seed or 0,
+                )
     from bots.runner import DatabaseHost
 
     host = DatabaseHost(match_id=match.pk, version=match.version)
@@ -551,6 +567,8 @@ def bot_match_play(*, match_id: int) -> MatchOutcome | None:
                 fault=log.fault,
                 fault_detail=storable_text(log.fault_detail)[:300],
                 stderr=storable_text(log.stderr[-64 * 1024 :]),
+                refused_count=log.refused_count,
+                refused=_storable_json(log.refused),
             )
             for log in outcome.logs
             if log.seat in version_ids

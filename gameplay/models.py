@@ -48,6 +48,11 @@ class Match(models.Model):
     # Time control: {"per_move": seconds or null, "total": seconds or null}.
     time_control = models.JSONField(default=dict, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # The engine's server-side timers now running (games whose engine has
+    # ``timers``): {key: {"due": ISO time, "seat": int or None, "action": id}}.
+    # A timer's due time is fixed when its key first appears and kept while
+    # the engine keeps listing it (``services.track_timers``).
+    timers = models.JSONField(default=dict, blank=True)
     spectator_delay = models.PositiveSmallIntegerField(
         default=0, help_text="Spectators see the game this many moves behind."
     )
@@ -180,6 +185,7 @@ class ActionKind(models.TextChoices):
     MOVE = "move", "Move"
     TIMEOUT = "timeout", "Clock expired: default action"
     BOT_TAKEOVER = "takeover", "Move by the bot that replaced a leaver"
+    TABLE = "table", "Step of the table (a server timer, no seat)"
 
 
 class MatchAction(models.Model):
@@ -187,7 +193,8 @@ class MatchAction(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
     version = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField()
+    # None: a step of the table itself (real-time games' server timers).
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
     action_id = models.CharField(max_length=80)
     kind = models.CharField(
         max_length=10, choices=ActionKind.choices, default=ActionKind.MOVE

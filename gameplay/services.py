@@ -208,12 +208,18 @@ def match_create(
         raise BadRequest("a player can take only one seat at a match")
     for spec in seats:
         validate_agent(spec.agent)
+    clean_time_control = validate_time_control(time_control)
+    if clean_time_control and is_realtime(engine):
+        raise BadRequest(
+            "a real-time game has no turns to time: its time limit is a table "
+            "option of the game"
+        )
     match = Match.objects.create(
         game=game,
         config=clean_config,
         rated=rated,
         host=host,
-        time_control=validate_time_control(time_control),
+        time_control=clean_time_control,
         context=context,
         spectator_delay=spectator_delay,
     )
@@ -261,6 +267,7 @@ def match_start(*, match_id: int, seed: int | None = None) -> Match:
     match.status = MatchStatus.ACTIVE
     now = timezone.now()
     match.started_at = match.turn_started_at = now
+    track_timers(match=match, engine=engine, now=now)
     total = match.time_control.get("total")
     if total:
         Seat.objects.filter(match=match).update(clock_ms=total * 1000)
@@ -374,41 +381,114 @@ def _restart_clocks(
     mover.acting_since = None
 
 
+def is_realtime(engine: Any) -> bool:
+    """A real-time engine (``realtime`` true): no turns, every seat in
+    ``actors`` may act at any moment, intents apply in arrival order."""
+    return bool(getattr(engine, "realtime", False))
+
+
+def has_timers(game: str) -> bool:
+    """Whether the game's engine asks for server-side timers (``timers``)."""
+    return getattr(get_game(game), "timers", None) is not None
+
+
+def track_timers(*, match: Match, engine: Any, now: datetime) -> None:
+    """Keep ``match.timers`` in step with the engine's timers for its state.
+
+    A timer's due time is set when its key first appears (now + its delay)
+    and kept for as long as the engine lists that key; keys no longer listed
+    are dropped. Engines without ``timers`` keep an empty dict.
+    """
+    listed = getattr(engine, "timers", None)
+    if listed is None or match.state is None:
+        return
+    old = match.timers or {}
+    new: dict[str, dict[str, Any]] = {}
+    for timer in listed(match.state):
+        key = timer["key"]
+        kept = old.get(key)
+        if kept is not None and (
+            kept["seat"] == timer["seat"] and kept["action"] == timer["action"]
+        ):
+            new[key] = kept
+        else:
+            due = now + timedelta(seconds=float(timer["delay"]))
+            new[key] = {
+                "due": due.isoformat(),
+                "seat": timer["seat"],
+                "action": timer["action"],
+            }
+    match.timers = new
+
+
+def _timer_legal(engine: Any, state: dict[str, Any], timer: dict[str, Any]) -> bool:
+    return timer["action"] in engine.legal_action_ids(state, timer["seat"])
+
+
+def next_timer_due(*, match: Match) -> datetime | None:
+    """The earliest due time among the match's timers whose action is legal
+    now (a timer due during a pause waits for the next step); None: none."""
+    if match.status != MatchStatus.ACTIVE or not match.timers or not match.state:
+        return None
+    engine = get_game(match.game)
+    dues = [
+        datetime.fromisoformat(timer["due"])
+        for timer in match.timers.values()
+        if _timer_legal(engine, match.state, timer)
+    ]
+    return min(dues) if dues else None
+
+
 def _apply(
     match: Match,
-    seat: Seat,
+    seat: Seat | None,
     action_id: str,
     *,
     kind: str = ActionKind.MOVE,
     seats: list[Seat] | None = None,
     announce: bool = True,
+    now: datetime | None = None,
 ) -> ActOutcome:
     """Apply one validated action to a locked match (inside a transaction).
 
-    ``seats``, when the caller already read them under the lock, lets a match
-    with nothing to schedule skip ``_after_change``. ``announce=False``: the
-    caller applies several steps and broadcasts once, after the last.
+    ``now``: the moment of the step (default: the clock's). ``seat`` None
+    is the table itself (a server timer's step, logged with no seat).
+    ``seats``, when the caller already read them under the lock, lets
+    a match with nothing to schedule skip ``_after_change``.
+    ``announce=False``: the caller applies several steps and broadcasts once,
+    after the last. In a real-time game the engine alone decides whether an
+    intent stands (no turn to check); an intent that changes nothing (the
+    engine returns the state itself, e.g. "pass") is answered with the
+    current version and logs nothing.
     """
     engine = get_game(match.game)
     before = engine.actors(match.state)
-    if seat.number not in before and not may_retract(
-        engine, match.state, seat.number, action_id
+    number = seat.number if seat is not None else None
+    if (
+        seat is not None
+        and number not in before
+        and not is_realtime(engine)
+        and not may_retract(engine, match.state, number, action_id)
     ):
         raise NotYourTurn("it is not your turn to act")
     try:
-        new_state, events = engine.apply(match.state, seat.number, action_id)
+        new_state, events = engine.apply(match.state, number, action_id)
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from exc
-    now = timezone.now()
-    _charge_clock(match, seat, now)
-    _restart_clocks(match, seat, before, engine.actors(new_state), seats)
+    if new_state is match.state:
+        return ActOutcome(version=match.version, events=[], finished=False)
+    now = now or timezone.now()
+    if seat is not None:
+        _charge_clock(match, seat, now)
+        _restart_clocks(match, seat, before, engine.actors(new_state), seats)
     match.state = new_state
     match.version += 1
     match.turn_started_at = now
+    track_timers(match=match, engine=engine, now=now)
     MatchAction.objects.create(
         match=match,
         version=match.version,
-        seat=seat.number,
+        seat=number,
         action_id=action_id,
         kind=kind,
         events=events,
@@ -422,15 +502,15 @@ def _apply(
     if finished:
         _finish(match, reason="completed")
     else:
-        match.save(update_fields=["state", "version", "turn_started_at"])
+        match.save(update_fields=["state", "version", "turn_started_at", "timers"])
     if announce:
-        _announce_step(match, seat.number, kind, events, seats)
+        _announce_step(match, number, kind, events, seats)
     return ActOutcome(version=match.version, events=events, finished=finished)
 
 
 def _announce_step(
     match: Match,
-    seat_number: int,
+    seat_number: int | None,
     kind: str,
     events: list[dict[str, Any]],
     seats: list[Seat] | None,
@@ -476,11 +556,15 @@ def simultaneous_version_ok(
     ``expected_version`` still stands when every step since was another
     seat's (so this seat's own decision is the one it saw; a double click or a
     second tab made a step of its own and is refused) and the seat is still
-    to act; the engine re-validates the action itself.
+    to act; the engine re-validates the action itself. In a real-time game
+    always: intents apply in arrival order and the engine judges each against
+    the state it meets (a stale one is refused with the engine's reason).
     """
     if expected_version >= match.version or expected_version < 0:
         return False
     engine = get_game(match.game)
+    if is_realtime(engine):
+        return True
     if seat_number not in engine.actors(match.state) and not retract_ids(
         engine, match.state, seat_number
     ):
@@ -665,6 +749,7 @@ def _finish(match: Match, *, reason: str) -> None:
     match.status = MatchStatus.FINISHED
     match.end_reason = reason
     match.finished_at = timezone.now()
+    match.timers = {}
     match.save()
     for number, place in enumerate(match.result["placements"]):
         Seat.objects.filter(match=match, number=number).update(placement=place)
@@ -915,6 +1000,88 @@ def _first_expired_seat(
     return None
 
 
+# --- Server timers (engines with ``timers``: real-time table steps) ---------------
+
+MAX_TIMER_STEPS = 50  # steps one timer check applies at most (then re-armed)
+
+
+def _first_due_timer(
+    match: Match, engine: Any, now: datetime
+) -> tuple[str, dict[str, Any]] | None:
+    due = [
+        (timer["due"], key, timer)
+        for key, timer in (match.timers or {}).items()
+        if datetime.fromisoformat(timer["due"]) <= now
+        and _timer_legal(engine, match.state, timer)
+    ]
+    if not due:
+        return None
+    _, key, timer = min(due, key=lambda d: (d[0], d[1]))
+    return key, timer
+
+
+def match_apply_timers(
+    *, match_id: int, now: datetime | None = None, version: int | None = None
+) -> list[str]:
+    """Apply the engine's timers that are due; returns what was done (the log).
+
+    Under the match's lock, one at a time in order of due time, each
+    re-checked against the state the previous one left: a timer whose action
+    is not legal now (a pause) stays and fires after the next step. A timer
+    of the table (seat None) is logged as the table's step (kind ``table``,
+    no seat); a seat's (an unanswered offer declined, a draft dropped, a
+    severe-punishment default) as that seat's ``timeout``. ``version``: the
+    version the check was armed for; a match that moved on has armed its own.
+    Idempotent: a second check finds nothing due.
+    """
+    now = now or timezone.now()
+    done: list[str] = []
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.ACTIVE or not match.timers:
+            return done
+        if version is not None and version != match.version:
+            return done
+        engine = get_game(match.game)
+        seats = {seat.number: seat for seat in match.seats.all()}
+        last: tuple[int | None, str, list[dict[str, Any]]] | None = None
+        for _ in range(MAX_TIMER_STEPS):
+            if match.status != MatchStatus.ACTIVE:
+                break
+            found = _first_due_timer(match, engine, now)
+            if found is None:
+                break
+            key, timer = found
+            number = timer["seat"]
+            kind = ActionKind.TABLE if number is None else ActionKind.TIMEOUT
+            seat = None if number is None else seats[number]
+            outcome = _apply(
+                match, seat, timer["action"], kind=kind, announce=False, now=now
+            )
+            last = (number, kind, outcome.events)
+            done.append(f"timer {key}: {timer['action']}")
+        if last is not None:
+            _announce_step(match, last[0], last[1], last[2], None)
+    for line in done:
+        logger.info("match %s %s", match_id, line)
+    return done
+
+
+def matches_with_timers_due(*, now: datetime | None = None, limit: int = 500):
+    """Beat's net: active matches whose timers include one due (lost checks)."""
+    now = now or timezone.now()
+    rows = (
+        Match.objects.filter(status=MatchStatus.ACTIVE)
+        .exclude(Q(timers={}) | Q(timers__isnull=True))
+        .values_list("pk", "timers")
+    )
+    due = []
+    for pk, timers in rows[:limit]:
+        if any(datetime.fromisoformat(t["due"]) <= now for t in timers.values()):
+            due.append(pk)
+    return due
+
+
 # --- Bots in live matches ------------------------------------------------------
 
 
@@ -925,6 +1092,7 @@ def _after_change(match_id: int) -> None:
     tasks.schedule_bot_turns(match_id=match_id)
     tasks.schedule_uploaded_bot_turns(match_id=match_id)
     tasks.schedule_clock_check(match_id=match_id)
+    tasks.schedule_timer_check(match_id=match_id)
 
 
 def _may_have_work_after_change(match: Match, seats: list[Seat]) -> bool:
@@ -936,7 +1104,7 @@ def _may_have_work_after_change(match: Match, seats: list[Seat]) -> bool:
     change only under the match lock, which the caller holds.
     """
     bot_prefixes = (BUILTIN_PREFIX, UPLOADED_PREFIX)
-    return bool(match.time_control) or any(
+    return bool(match.time_control or match.timers) or any(
         seat.agent.startswith(bot_prefixes) or seat.replaced_by_bot for seat in seats
     )
 
@@ -981,10 +1149,12 @@ def match_play_builtin_bots(*, match_id: int, max_steps: int = 500) -> int:
     moves = 0
     for _ in range(max_steps):
         match = Match.objects.get(pk=match_id)
+        engine = get_game(match.game)
+        if is_realtime(engine):
+            break  # no turns: the bots act on ticks (match_realtime_bots_tick)
         seats = builtin_bot_seats_to_act(match=match)
         if not seats:
             break
-        engine = get_game(match.game)
         batch = []
         for seat in seats:
             name = (TAKEOVER_BOT if seat.replaced_by_bot else seat.agent).removeprefix(
@@ -1005,6 +1175,90 @@ def match_play_builtin_bots(*, match_id: int, max_steps: int = 500) -> int:
             raise
         moves += len(applied)
     return moves
+
+
+def _bot_name(seat: Seat) -> str:
+    agent = TAKEOVER_BOT if seat.replaced_by_bot else seat.agent
+    return agent.removeprefix(BUILTIN_PREFIX)
+
+
+def match_realtime_bots_tick(*, match_id: int, tick: int) -> bool:
+    """One tick of the built-in bots at a live real-time table.
+
+    The virtual clock's semantics (``gameplay.rules.ticks``), on the wall
+    clock: every built-in bot seat among the actors decides once from the
+    same state (seeds ``tick_seed(match seed, tick, seat)``), without the
+    lock, and the intents go in together, in the tick's rotating seat order,
+    under the lock, each validated by the engine against the state the
+    earlier ones (and any person's intent that arrived meanwhile) left:
+    arrival order, as for people. A refused intent changes nothing; "pass"
+    is not sent. Returns whether the table still needs ticks (active, with a
+    built-in bot seat).
+    """
+    from gameplay.rules.bots import decision_context, get_bot
+    from gameplay.rules.ticks import PASS, tick_order, tick_seed
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != MatchStatus.ACTIVE:
+        return False
+    seats = list(match.seats.all())
+    bots = {
+        seat.number: seat
+        for seat in seats
+        if seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot
+    }
+    if not bots:
+        return False
+    engine = get_game(match.game)
+    actors = [number for number in engine.actors(match.state) if number in bots]
+    moves = []
+    for number in tick_order(actors, tick, len(seats)):
+        seat = bots[number]
+        ctx = decision_context(
+            engine, match.state, number, tick_seed(match.seed or 0, tick, number)
+        )
+        action_id = get_bot(_bot_name(seat)).choose(ctx)
+        if action_id != PASS:
+            kind = ActionKind.BOT_TAKEOVER if seat.replaced_by_bot else ActionKind.MOVE
+            moves.append(SystemMove(number, action_id, kind))
+    if moves:
+        match_system_intents(match_id=match_id, moves=moves)
+    return True
+
+
+def match_system_intents(*, match_id: int, moves: list[SystemMove]) -> int:
+    """Bot seats' intents at a real-time table, applied in the order given.
+
+    One lock, one transaction, one broadcast after the last; each intent is
+    judged by the engine against the state it meets (no version: real time),
+    and one it refuses (gone stale) is skipped. Returns the intents applied.
+    """
+    applied = 0
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            return 0
+        by_number = {seat.number: seat for seat in match.seats.all()}
+        last = None
+        for move in moves:
+            seat = by_number.get(move.seat)
+            if seat is None or not seat.is_bot:
+                raise Forbidden("only bot seats are played by the server")
+            if match.status != MatchStatus.ACTIVE:
+                break
+            try:
+                outcome = _apply(
+                    match, seat, move.action_id, kind=move.kind, announce=False
+                )
+            except (NotYourTurn, IllegalMove) as exc:
+                logger.debug("match %s bot intent refused: %s", match_id, exc)
+                continue
+            applied += 1
+            last = (move, outcome)
+        if last is not None:
+            move, outcome = last
+            _announce_step(match, move.seat, move.kind, outcome.events, None)
+    return applied
 
 
 # --- Presence, grace period, claims ---------------------------------------------
@@ -1324,7 +1578,7 @@ def match_claim(*, match_id: int, user: User, claim: str) -> Match:
 def match_record_steps(
     *,
     match_id: int,
-    steps: list[tuple[int, str]],
+    steps: list[tuple[int | None, str]],
     expected_version: int,
     forfeit: tuple[int, str] | None = None,
 ) -> ActOutcome:
@@ -1348,7 +1602,13 @@ def match_record_steps(
         all_events: list[dict[str, Any]] = []
         now = timezone.now()
         for seat_number, action_id in steps:
-            if seat_number not in engine.actors(state):
+            # Seat None: the table's own step (real-time games); in real time
+            # the engine alone judges an intent.
+            if (
+                seat_number is not None
+                and seat_number not in engine.actors(state)
+                and not is_realtime(engine)
+            ):
                 raise NotYourTurn(f"seat {seat_number} is not to act")
             try:
                 state, events = engine.apply(state, seat_number, action_id)
@@ -1361,6 +1621,7 @@ def match_record_steps(
                     version=match.version,
                     seat=seat_number,
                     action_id=action_id,
+                    kind=ActionKind.TABLE if seat_number is None else ActionKind.MOVE,
                     events=events,
                     created_at=now,
                 )

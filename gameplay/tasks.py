@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from gameplay import services
 from gameplay.models import Match, MatchStatus
+from gameplay.rules import get_game
 
 # Eager mode (tests, single-process use) would recurse: a bot move commits, which
 # schedules bot moves again. The running loop picks up the next move itself.
@@ -76,7 +77,12 @@ def bot_move_pace(match: Match) -> float | None:
 def schedule_bot_turns(*, match_id: int) -> None:
     """Queue the built-in bots' moves if a built-in bot is to act."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not services.builtin_bot_seats_to_act(match=match):
+    if match is None:
+        return
+    if services.is_realtime(get_game(match.game)):
+        schedule_realtime_bots(match=match)
+        return
+    if not services.builtin_bot_seats_to_act(match=match):
         return
     pace = bot_move_pace(match)
     if pace is not None:
@@ -217,7 +223,137 @@ def sweep_bot_turns(stalled_after: float = 20.0) -> int:
     queued = 0
     for match_id in list(candidates[:200]):
         match = Match.objects.filter(pk=match_id).first()
-        if match is not None and services.builtin_bot_seats_to_act(match=match):
+        if match is None:
+            continue
+        if services.is_realtime(get_game(match.game)):
+            queued += schedule_realtime_bots(match=match)
+        elif services.builtin_bot_seats_to_act(match=match):
             schedule_bot_turns(match_id=match_id)
             queued += 1
     return queued
+
+
+# --- Real-time tables: server timers and the bots' ticks ------------------------
+
+
+@shared_task(bind=True, name="gameplay.apply_timers", time_limit=60, soft_time_limit=55)
+def apply_timers(self, match_id: int, version: int | None = None) -> list[str]:
+    """An armed timer check (``services.match_apply_timers``).
+
+    Keyed by the version it was armed at: a match that moved on has armed
+    its own check, so this one does nothing. Woken early (a capped
+    countdown) it re-arms; never when run eagerly (the countdown is ignored
+    there, so the check would call itself until the timer was really due).
+    """
+    done = services.match_apply_timers(match_id=match_id, version=version)
+    if not done and not self.request.is_eager:
+        schedule_timer_check(match_id=match_id, only_ahead=True)
+    return done
+
+
+def schedule_timer_check(*, match_id: int, only_ahead: bool = False) -> None:
+    """Arm a check for the earliest of the match's timers that can fire.
+
+    Best effort (beat's ``sweep_timers`` is the net); nothing in eager mode,
+    where a countdown cannot be honoured (tests call the service with a
+    chosen time).
+    """
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    match = Match.objects.filter(pk=match_id, status=MatchStatus.ACTIVE).first()
+    if match is None or not match.timers:
+        return
+    due = services.next_timer_due(match=match)
+    if due is None:
+        return
+    ahead = (due - timezone.now()).total_seconds()
+    if only_ahead and ahead <= 0:
+        return
+    delay = min(max(0.0, ahead) + 0.05, MAX_COUNTDOWN)
+    apply_timers.apply_async((match_id, match.version), countdown=delay)
+
+
+@shared_task(name="gameplay.sweep_timers", time_limit=60, soft_time_limit=55)
+def sweep_timers() -> int:
+    """Beat: apply due timers whose armed check was lost (broker outage)."""
+    return sum(
+        bool(services.match_apply_timers(match_id=pk))
+        for pk in services.matches_with_timers_due()
+    )
+
+
+def realtime_bot_tick_seconds() -> float:
+    """Wall-clock seconds per tick of the bots at a live real-time table."""
+    return max(0.1, float(getattr(settings, "REALTIME_BOT_TICK", 1.0) or 1.0))
+
+
+def _tick_key(match_id: int) -> str:
+    return f"gameplay:rt-bots:{match_id}"
+
+
+def _wall_tick(match: Match) -> int:
+    """The tick the wall clock is at: ticks count from the match's start."""
+    if match.started_at is None:
+        return 0
+    since = (timezone.now() - match.started_at).total_seconds()
+    return max(0, int(since / realtime_bot_tick_seconds()))
+
+
+def _claim_tick(match_id: int, tick: int) -> bool:
+    """One task per tick: the first to claim it plays it (a duplicate chain,
+    from a lost-and-requeued task or the sweep, stops at the first tick the
+    other took)."""
+    from django.core.cache import cache
+
+    if not cache.add(f"{_tick_key(match_id)}:{tick}", 1, timeout=120):
+        return False
+    cache.set(_tick_key(match_id), tick, timeout=600)
+    return True
+
+
+@shared_task(name="gameplay.realtime_bots_tick", time_limit=60, soft_time_limit=55)
+def realtime_bots_tick(match_id: int, tick: int) -> bool:
+    """One tick of the bots at a real-time table, then the next one armed.
+
+    Idempotent: each tick is played once (``_claim_tick``); the chain stops
+    when the match ends or has no built-in bot left.
+    """
+    if not _claim_tick(match_id, tick):
+        return False
+    more = services.match_realtime_bots_tick(match_id=match_id, tick=tick)
+    if more and not realtime_bots_tick.app.conf.task_always_eager:
+        match = Match.objects.filter(pk=match_id).first()
+        if match is not None:
+            # The next tick by the wall clock: a chain that fell behind (a
+            # loaded worker) skips ahead instead of playing every tick late.
+            nxt = max(tick + 1, _wall_tick(match) + 1)
+            step = realtime_bot_tick_seconds()
+            at = match.started_at + timedelta(seconds=nxt * step)
+            countdown = max(0.0, (at - timezone.now()).total_seconds())
+            realtime_bots_tick.apply_async((match_id, nxt), countdown=countdown)
+    return more
+
+
+def schedule_realtime_bots(*, match: Match, stalled_ticks: int = 5) -> bool:
+    """Start the bots' tick chain of a real-time table unless it is running.
+
+    Called after every change (cheap: one cache read) and by beat's bot
+    sweep; a chain whose last tick is more than ``stalled_ticks`` behind the
+    wall clock counts as lost. Never in eager mode (ticks are countdowns;
+    tests call ``services.match_realtime_bots_tick``).
+    """
+    from django.core.cache import cache
+
+    if settings.CELERY_TASK_ALWAYS_EAGER or match.status != MatchStatus.ACTIVE:
+        return False
+    if not any(
+        seat.agent.startswith(services.BUILTIN_PREFIX) or seat.replaced_by_bot
+        for seat in match.seats.all()
+    ):
+        return False
+    now_tick = _wall_tick(match)
+    last = cache.get(_tick_key(match.pk))
+    if last is not None and last >= now_tick - stalled_ticks:
+        return False
+    realtime_bots_tick.apply_async((match.pk, now_tick + 1), countdown=0)
+    return True

@@ -183,6 +183,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 5.0,  # armed per-turn checks do the precise work; this is a net
         "options": {"expires": 5.0},
     },
+    # Real-time tables' server timers whose armed check was lost.
+    "gameplay-sweep-timers": {
+        "task": "gameplay.sweep_timers",
+        "schedule": 5.0,
+        "options": {"expires": 5.0},
+    },
     # Seats whose web process died (no presence refresh within PRESENCE_TTL).
     "gameplay-sweep-absent-seats": {
         "task": "gameplay.sweep_absent_seats",
@@ -345,6 +351,9 @@ BOTS_ONLY_MOVE_DELAY = env.float("BOTS_ONLY_MOVE_DELAY", default=0.0)
 # At a table with people, a bot moves at least this many seconds after the
 # previous move, so a person can follow several bot moves in a row (0: at once).
 BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=1.0)
+# Seconds per tick of the built-in bots at a live real-time table: each tick
+# every bot may send one intent (gameplay.tasks.realtime_bots_tick).
+REALTIME_BOT_TICK = env.float("REALTIME_BOT_TICK", default=1.0)
 
 # --- Hardening (docs/security.md; every value below is in the README's table).
 API_MAX_JSON_DEPTH = env.int("API_MAX_JSON_DEPTH", default=32)

@@ -190,8 +190,8 @@ def _read(live: LiveMatch) -> Match:
 
 def _needs_full_path(match: Match) -> bool:
     """Moves that need more than the log append: clocks, bot seats' turns."""
-    if match.time_control:
-        return True
+    if match.time_control or services.has_timers(match.game):
+        return True  # clocks, server timers (their bookkeeping is in services)
     return any(
         seat.agent or seat.replaced_by_bot or not seat.user_id
         for seat in selectors.seats_of(match)

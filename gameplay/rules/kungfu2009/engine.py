@@ -55,6 +55,14 @@ HAND = 5  # cards dealt, and the refill target after a completed combination
 MAX_OFFERS = 3  # open offers per seat (keeps menus and states small)
 MAX_SIDE = 5  # cards per side of one offer
 DEFAULT_IMPASSE_LIMIT = 5
+DEFAULT_MINUTES = 20  # a live table's time limit (the table's ``end`` timer)
+
+# The live platform's timers (seconds; docs/rules/kungfu2009.md, "Timeouts and
+# defaults"): see ``KungFu2009Game.timers``.
+SHOW_CLAIM_S = 2.0  # a claim's cards are on the table this long before the check
+ANSWER_S = 20.0  # an offer unanswered by a player: declined for that player
+BUILD_S = 30.0  # an offer being built without a step: cancelled
+FORFEIT_S = 15.0  # a severe-punishment choice: the least valuable is lost
 
 PLAY = "play"
 PAUSED = "paused"
@@ -101,7 +109,7 @@ def _move_ids(n: int) -> list[str]:
 
 
 _move_ids(12)
-_OPTIONS = ("players", "remove", "severe", "impasse_limit", "deck")
+_OPTIONS = ("players", "remove", "severe", "impasse_limit", "minutes", "deck")
 
 
 def _validate(config: Any) -> dict[str, Any]:
@@ -130,6 +138,11 @@ def _validate(config: Any) -> dict[str, Any]:
     limit = config.get("impasse_limit", DEFAULT_IMPASSE_LIMIT)
     if type(limit) is not int or not 1 <= limit <= 50:
         raise InvalidConfig(f"impasse_limit must be from 1 to 50, got {limit!r}")
+    minutes = config.get("minutes", DEFAULT_MINUTES)
+    if type(minutes) is not int or not 1 <= minutes <= 240:
+        raise InvalidConfig(
+            f"minutes (the table's time limit) must be from 1 to 240, got {minutes!r}"
+        )
     deck = config.get("deck")
     if deck is not None and (
         not isinstance(deck, str) or sorted(deck) != sorted(FULL_DECK)
@@ -143,6 +156,7 @@ def _validate(config: Any) -> dict[str, Any]:
         "remove": remove,
         "severe": severe,
         "impasse_limit": limit,
+        "minutes": minutes,
         "deck": deck,
     }
 
@@ -1173,6 +1187,74 @@ class KungFu2009Game(EngineBase):
                 + (", ".join(self.legal_action_ids(state, None)) or "none")
             )
         return s, ev
+
+    def timers(self, state: State) -> list[dict[str, Any]]:
+        """The server-side timers this state calls for (the live platform's
+        driver applies them; the engine itself never reads a clock).
+
+        Each is ``{"key", "seat", "action", "delay"}``: ``action`` is applied
+        for ``seat`` (None: the table) once the timer with that ``key`` has
+        been listed, without a break, for ``delay`` seconds, and only when the
+        action is legal then (a timer due during a pause waits for the
+        resume). A key that changes (a draft's next step, the next claim in
+        line) starts a new timer. Docs: "Timeouts and defaults".
+        """
+        if state["phase"] == OVER:
+            return []
+        n = state["n"]
+        out = []
+        minutes = state["cfg"].get("minutes")
+        if minutes:
+            out.append(
+                {"key": "end", "seat": None, "action": END, "delay": 60.0 * minutes}
+            )
+        claims = state["claims"]
+        if claims:
+            c = claims[0]
+            out.append(
+                {
+                    "key": f"check:{c['seat']}:{c['level']}",
+                    "seat": None,
+                    "action": CHECK,
+                    "delay": SHOW_CLAIM_S,
+                }
+            )
+        out_of_play = state["out"]
+        for o in state["offers"]:
+            oid = o["id"]
+            for t in range(n):
+                if not out_of_play[t] and _addressed(o, t):
+                    out.append(
+                        {
+                            "key": f"decline:{oid}:{t}",
+                            "seat": t,
+                            "action": f"decline:{oid}",
+                            "delay": ANSWER_S,
+                        }
+                    )
+        for t, d in enumerate(state["drafts"]):
+            if d is not None:
+                step = f"{d['to']}:{d['give']}:{d['say']}:{d['want']}:{d['open']}"
+                out.append(
+                    {
+                        "key": f"cancel:{t}:{step}",
+                        "seat": t,
+                        "action": "cancel",
+                        "delay": BUILD_S,
+                    }
+                )
+        for t in range(n):
+            if state["owe"][t]:
+                won = min(state["won"][t], key=lambda c: (POINTS[c], c))
+                out.append(
+                    {
+                        "key": f"forfeit:{t}",
+                        "seat": t,
+                        "action": FORFEIT_ID[won],
+                        "delay": FORFEIT_S,
+                    }
+                )
+        return out
 
     def clone(self, state: State) -> State:
         """A copy the engine may mutate: the dict and the lists edited in place."""

@@ -1,0 +1,320 @@
+"""Kung Fu (2009), the real-time game, at live tables: intents in arrival order,
+the table's steps and the engine's timers applied by the server, races with one
+outcome each, built-in bots on ticks next to people, frames with nothing hidden.
+
+Timers are driven by calling ``services.match_apply_timers`` with a chosen
+``now`` (eager tests arm no countdowns), bots by ``match_realtime_bots_tick``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from gameplay import selectors, services, tasks
+from gameplay.errors import BadRequest, IllegalMove
+from gameplay.models import ActionKind, MatchAction, MatchStatus
+from gameplay.rules import get_game
+from gameplay.services import SeatSpec
+
+pytestmark = pytest.mark.django_db
+GAME = "kungfu2009"
+ENGINE = get_game(GAME)
+
+
+def stacked(hands: list[str], rest: str = "") -> str:
+    """A full 68-card deck (top first) dealing ``hands`` (5 cards each), then
+    ``rest`` on top of the remaining pile, then every other card."""
+    n = len(hands)
+    deal = "".join(hands[t][k] for k in range(5) for t in range(n))
+    left = {"T": 16, "M": 16, "C": 16, "R": 16, "D": 4}
+    for c in deal + rest:
+        left[c] -= 1
+    assert min(left.values()) >= 0
+    return deal + rest + "".join(c * k for c, k in left.items())
+
+
+def table(users, hands, *, rest="", agents=None, **config):
+    seats = []
+    for t in range(len(hands)):
+        agent = (agents or {}).get(t, "")
+        seats.append(SeatSpec(agent=agent) if agent else SeatSpec(user=users[t]))
+    match = services.match_create(
+        game=GAME,
+        seats=seats,
+        config={"deck": stacked(hands, rest), **config},
+        private_options=True,
+    )
+    return services.match_start(match_id=match.pk)
+
+
+def act(match, user, action_id, version=None):
+    return services.match_act(
+        match_id=match.pk, user=user, action_id=action_id, expected_version=version
+    )
+
+
+def later(match, seconds: float):
+    return match.turn_started_at + timedelta(seconds=seconds)
+
+
+FOUR = ["DDDDT", "TMCRT", "MCRTM", "CRTMC"]
+
+
+def test_a_claim_is_checked_by_the_table_two_seconds_after_it_is_shown(players):
+    match = table(players, FOUR)
+    out = act(match, players[0], "claim:easy", 0)
+    match.refresh_from_db()
+    assert match.state["phase"] == "paused" and out.version == 1
+    due = [t for t in match.timers.values() if t["action"] == "check"]
+    assert due and due[0]["seat"] is None
+    # People see the cards first: nothing happens before the 2 s are up.
+    assert services.match_apply_timers(match_id=match.pk, now=later(match, 1.5)) == []
+    done = services.match_apply_timers(match_id=match.pk, now=later(match, 2.1))
+    assert done == ["timer check:0:easy: check"]
+    match.refresh_from_db()
+    step = MatchAction.objects.get(match=match, version=2)
+    assert step.seat is None and step.kind == ActionKind.TABLE
+    assert step.action_id == "check"
+    assert step.events[0]["type"] == "claim_correct"
+    assert match.state["phase"] == "play" and len(match.state["won"][0]) == 1
+    # Idempotent: a second check finds nothing due.
+    assert services.match_apply_timers(match_id=match.pk, now=later(match, 2.1)) == []
+    # The spectator's replay of the step names no seat and no hidden card.
+    frame = selectors.spectator_frame(match=match)
+    assert frame["view"]["hand"] is None
+
+
+def test_two_claims_within_a_millisecond_the_second_is_queued(players):
+    match = table(players, FOUR)
+    # Both were chosen at version 0: arrival order decides, no stale version.
+    act(match, players[0], "claim:easy", 0)
+    second = act(match, players[1], "claim:easy", 0)
+    match.refresh_from_db()
+    claims = match.state["claims"]
+    assert [c["seat"] for c in claims] == [0, 1] and second.version == 2
+    first_claim = MatchAction.objects.get(match=match, version=2).events[0]
+    assert first_claim["public"]["queued"] is True
+    services.match_apply_timers(match_id=match.pk, now=later(match, 2.1))
+    match.refresh_from_db()
+    # The first scored; the second waits for its own 2 s, then is void.
+    assert match.state["phase"] == "paused" and len(match.state["claims"]) == 1
+    assert any(k.startswith("check:1:") for k in match.timers)
+    assert services.match_apply_timers(match_id=match.pk, now=later(match, 1)) == []
+    services.match_apply_timers(match_id=match.pk, now=later(match, 2.1))
+    match.refresh_from_db()
+    last = MatchAction.objects.filter(match=match).order_by("-version").first()
+    assert last.events[0]["type"] == "claim_void"
+    assert match.state["phase"] == "play" and not match.state["out"][1]
+
+
+def test_trade_during_the_pause_is_refused_with_the_engines_reason(players):
+    match = table(players, FOUR)
+    act(match, players[0], "claim:easy", 0)
+    with pytest.raises(IllegalMove, match="paused while seat 0's KUNG FU"):
+        act(match, players[1], "to:2", 1)
+    match.refresh_from_db()
+    assert match.version == 1 and match.state["drafts"][1] is None
+
+
+def _offer(match, user, to, give, want=""):
+    act(match, user, f"to:{to}")
+    for c in give:
+        act(match, user, f"give:{c}")
+    for c in want:
+        act(match, user, f"want:{c}")
+    act(match, user, "send")
+    match.refresh_from_db()
+    return match.state["offers"][-1]["id"]
+
+
+def test_accept_after_withdraw_is_refused_and_changes_nothing(players):
+    match = table(players, FOUR)
+    oid = _offer(match, players[0], 1, "T", "M")
+    act(match, players[0], f"withdraw:{oid}")
+    match.refresh_from_db()
+    version = match.version
+    with pytest.raises(IllegalMove, match=f"offer {oid} is not open .withdrawn"):
+        act(match, players[1], f"accept:{oid}", version - 1)
+    match.refresh_from_db()
+    assert match.version == version and match.state["hands"][1] == FOUR[1]
+
+
+def test_a_card_offered_twice_goes_to_the_first_acceptance(players):
+    hands = ["TDDDM", "MCRTM", "MCRTM", "CRTMC"]
+    match = table(players, hands)
+    first = _offer(match, players[0], 1, "T", "M")
+    second = _offer(match, players[0], 2, "T", "C")
+    version = match.version
+    act(match, players[1], f"accept:{first}", version)
+    with pytest.raises(IllegalMove, match="seat 0 traded the cards away"):
+        act(match, players[2], f"accept:{second}", version)
+    match.refresh_from_db()
+    assert "T" not in match.state["hands"][0] and match.state["offers"] == []
+
+
+def test_an_unanswered_offer_is_declined_after_twenty_seconds(players):
+    match = table(players, FOUR)
+    direct = _offer(match, players[0], 1, "T")
+    assert services.match_apply_timers(match_id=match.pk, now=later(match, 19)) == []
+    done = services.match_apply_timers(match_id=match.pk, now=later(match, 20.1))
+    assert done == [f"timer decline:{direct}:1: decline:{direct}"]
+    step = MatchAction.objects.filter(match=match).order_by("-version").first()
+    assert step.seat == 1 and step.kind == ActionKind.TIMEOUT
+    match.refresh_from_db()
+    assert match.state["offers"] == []
+
+
+def test_an_offer_to_all_is_declined_for_each_player_who_did_not_answer(players):
+    match = table(players, FOUR)
+    oid = _offer(match, players[0], "all", "T")
+    start = match.turn_started_at
+    act(match, players[2], f"decline:{oid}")
+    match.refresh_from_db()
+    keys = sorted(k for k in match.timers if k.startswith("decline:"))
+    assert keys == [f"decline:{oid}:1", f"decline:{oid}:3"]
+    done = services.match_apply_timers(
+        match_id=match.pk, now=start + timedelta(seconds=20.1)
+    )
+    assert len(done) == 2
+    match.refresh_from_db()
+    assert match.state["offers"] == [] and match.timers.keys() == {"end"}
+
+
+def age(match, seconds: float) -> None:
+    """As if ``seconds`` had passed: every running timer is due that much sooner."""
+    from datetime import datetime
+
+    match.refresh_from_db()
+    for timer in match.timers.values():
+        due = datetime.fromisoformat(timer["due"]) - timedelta(seconds=seconds)
+        timer["due"] = due.isoformat()
+    match.save(update_fields=["timers"])
+
+
+def test_an_offer_being_built_is_dropped_after_thirty_idle_seconds(players):
+    from django.utils import timezone
+
+    match = table(players, FOUR)
+    act(match, players[0], "to:1")
+    age(match, 25)
+    # A step 25 s in restarts the 30 s (the draft's key changed).
+    act(match, players[0], "give:T")
+    now = timezone.now()
+    assert (
+        services.match_apply_timers(match_id=match.pk, now=now + timedelta(seconds=6))
+        == []
+    )
+    done = services.match_apply_timers(
+        match_id=match.pk, now=now + timedelta(seconds=30.1)
+    )
+    assert len(done) == 1 and done[0].endswith(": cancel")
+    match.refresh_from_db()
+    assert match.state["drafts"][0] is None
+    assert MatchAction.objects.get(match=match, version=3).seat == 0
+
+
+def test_severe_punishment_choice_defaults_after_fifteen_seconds(players):
+    # Seat 0 scores with four Dragons, draws C R C R, then claims a difficult
+    # combination with T C R C R: wrong, and it owes one combination.
+    match = table(players, FOUR, rest="CRCR", severe=True)
+    act(match, players[0], "claim:easy")
+    services.match_apply_timers(match_id=match.pk, now=later(match, 2.1))
+    match.refresh_from_db()
+    won = list(match.state["won"][0])
+    act(match, players[0], "claim:difficult")
+    services.match_apply_timers(match_id=match.pk, now=later(match, 2.1))
+    match.refresh_from_db()
+    assert match.state["owe"][0] and "forfeit:0" in match.timers
+    assert services.match_apply_timers(match_id=match.pk, now=later(match, 14)) == []
+    done = services.match_apply_timers(match_id=match.pk, now=later(match, 15.1))
+    assert done == [f"timer forfeit:0: forfeit:{won[0]}"]
+    match.refresh_from_db()
+    assert match.state["won"][0] == [] and not match.state["owe"][0]
+
+
+def test_the_table_ends_the_game_at_its_time_limit_even_during_a_pause(players):
+    match = table(players, FOUR, minutes=1)
+    start = match.started_at
+    assert match.timers["end"]["due"] == (start + timedelta(minutes=1)).isoformat()
+    act(match, players[0], "claim:easy")
+    match.refresh_from_db()
+    # Due at 60 s, but a pause is on: the check first, then the end.
+    done = services.match_apply_timers(
+        match_id=match.pk, now=match.turn_started_at + timedelta(seconds=61)
+    )
+    assert [d.split(": ")[1] for d in done] == ["check", "end"]
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED and match.timers == {}
+    assert match.result["engine"]["reason"] == "time"
+    assert match.result["winners"] == [0]
+
+
+def test_pass_changes_nothing_and_logs_nothing(players):
+    match = table(players, FOUR)
+    out = act(match, players[1], "pass", 0)
+    assert out.version == 0 and not MatchAction.objects.filter(match=match).exists()
+
+
+def test_a_punished_seat_gets_the_engines_reason_not_a_turn_error(players):
+    match = table(players, ["TTTTT", "TMCRT", "MCRTM", "CRTMC"])
+    act(match, players[0], "claim:difficult")
+    services.match_apply_timers(match_id=match.pk, now=later(match, 2.1))
+    match.refresh_from_db()
+    if not match.state["out"][0]:
+        pytest.skip("the face-up difficult card was TTTTT")  # 1 in 8
+    with pytest.raises(IllegalMove, match="out of play"):
+        act(match, players[0], "to:1")
+
+
+def test_per_move_clocks_are_refused_for_a_real_time_game(players):
+    with pytest.raises(BadRequest, match="real-time game has no turns"):
+        services.match_create(
+            game=GAME,
+            seats=[SeatSpec(user=u) for u in players[:4]],
+            time_control={"per_move": 30},
+        )
+
+
+def test_built_in_bots_act_on_ticks_next_to_people(players):
+    agents = {2: "builtin:heuristic", 3: "builtin:random"}
+    match = table(players, FOUR, agents=agents)
+    # Eager tests schedule no ticks, and the turn-based bot loop leaves real time alone.
+    assert services.match_play_builtin_bots(match_id=match.pk) == 0
+    tasks.schedule_bot_turns(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.version == 0
+    for tick in range(60):
+        assert services.match_realtime_bots_tick(match_id=match.pk, tick=tick)
+        match.refresh_from_db()
+        if match.status != MatchStatus.ACTIVE:
+            break
+        # The table's steps come in as they fall due (a claim's check).
+        services.match_apply_timers(match_id=match.pk, now=later(match, 3))
+        act(match, players[tick % 2], "pass")
+    seats_seen = set(
+        MatchAction.objects.filter(match=match).values_list("seat", flat=True)
+    )
+    assert {2, 3} <= seats_seen
+    match.refresh_from_db()
+    # A person's intent goes in between the bots' ticks as it arrives.
+    act(match, players[0], "impasse")
+    match.refresh_from_db()
+    assert match.status != MatchStatus.ACTIVE or match.state["votes"][0]
+    # Every frame at the table hides the other hands and unseen cards.
+    for seat in range(4):
+        text = json.dumps(selectors.seat_frame(match=match, seat=seat)["view"])
+        for other in range(4):
+            if other != seat and match.state["hands"][other]:
+                assert f'"{match.state["hands"][other]}"' not in text
+    assert selectors.spectator_frame(match=match)["view"]["hand"] is None
+
+
+def test_bot_ticks_stop_when_the_match_ends(players):
+    match = table(players, FOUR, agents={3: "builtin:heuristic"}, minutes=1)
+    services.match_apply_timers(
+        match_id=match.pk, now=match.started_at + timedelta(minutes=2)
+    )
+    assert services.match_realtime_bots_tick(match_id=match.pk, tick=1) is False

@@ -479,7 +479,8 @@ class MatchPlayer:
         agent of its own (built-in, or forfeited and taken over) is played by
         a built-in agent seeded by the tick, exactly as ``ticks.run`` seeds it,
         so a match of built-in bots here is the same match as there. After
-        ``max_ticks`` the table's ``end`` step ends the match.
+        ``max_ticks`` the table's ``end`` step ends the match (after its
+        pending steps: a claim being checked is checked first).
         """
         game = self.game
         players = int(self.config.get("players") or len(self.agents))
@@ -516,13 +517,17 @@ class MatchPlayer:
                 if isinstance(answer, BotFault) and not self.ended:
                     self._forfeit(seat, answer)
             self.tick += 1
-        if (
-            not self.ended
-            and not game.is_over(self.state)
-            and END in game.legal_action_ids(self.state, None)
-        ):
-            self._apply(None, END)
-            self.host.record(None, END)
+        # Time is up: the table ends the match (as ticks.time_up does: a claim
+        # still being checked is checked first).
+        for _ in range(1000):
+            if self.ended or game.is_over(self.state):
+                break
+            table = game.legal_action_ids(self.state, None)
+            if not table:
+                break
+            step = END if END in table else table[0]
+            self._apply(None, step)
+            self.host.record(None, step)
 
     def _agent_for(self, seat: int) -> Agent:
         """The seat's agent; a built-in one for hosted or forfeited seats."""

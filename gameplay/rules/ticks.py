@@ -24,7 +24,8 @@ Everything is derived from the match seed and the bots: the decision seeds are
 ``derive_seed(seed, tick, seat)``, so a match is deterministic and its log of
 applied intents ``(tick, seat, id)`` replays exactly through ``apply``
 (:func:`replay`). At ``max_ticks`` the table's ``end`` step (the match's time
-limit) ends the game. ``pass`` is never applied or logged.
+limit) ends the game, after the table's pending steps (a claim being
+checked). ``pass`` is never applied or logged.
 """
 
 from __future__ import annotations
@@ -109,12 +110,30 @@ def run(
             if game.is_over(state):
                 break
         tick += 1
-    if not game.is_over(state) and END in game.legal_action_ids(state, None):
-        state, _ = apply(state, None, END)
-        match.log.append((tick, None, END))
+    state = time_up(game, state, lambda step: match.log.append((tick, None, step)))
     match.state = state
     match.ticks = tick
     return match
+
+
+def time_up(game: Game, state: State, record: Any = None) -> State:
+    """End a match whose ticks ran out with the table's ``end`` step.
+
+    If time is up while the table is busy (a claim being checked), its steps
+    are taken first until ``end`` is legal (or the game ends by itself), so a
+    match at its tick limit always ends. ``record(step)`` sees each step.
+    """
+    for _ in range(1000):
+        if game.is_over(state):
+            break
+        table = game.legal_action_ids(state, None)
+        if not table:
+            break
+        step = END if END in table else table[0]
+        state, _ = game.apply(state, None, step)
+        if record is not None:
+            record(step)
+    return state
 
 
 def replay(

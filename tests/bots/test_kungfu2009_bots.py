@@ -285,3 +285,41 @@ def test_an_uploaded_bot_is_told_the_tick_and_its_refused_intents(staged):
     assert f"REFUSED 3 accept:1 {reason}" in grabbers[1].log.stderr
     assert "REFUSED" not in grabbers[0].log.stderr
     assert replayed(game, config, seed, host.steps) == player.state
+
+
+def test_time_up_during_a_claim_checks_it_then_ends():
+    """A match whose ticks run out while a claim is on the table still ends:
+    the table checks the claim first, then ends the match (both drivers)."""
+    game = get_game(GAME)
+    config = game.validate_config({"players": 4})
+    start = random.randrange(1 << 30)
+    for seed in range(start, start + 300):
+        # The first claim of the match: stop the clock right after it.
+        full = ticks.run(
+            game,
+            game.setup(config, seed),
+            [get_bot("heuristic") for _ in range(4)],
+            seed,
+            max_ticks=60,
+        )
+        claims = [t for t, s, a in full.log if s is not None and a.startswith("claim")]
+        if claims:
+            limit = claims[0] + 1
+            break
+    else:
+        pytest.fail("no claim in 300 seeded matches of 60 ticks")
+    reference = ticks.run(
+        game,
+        game.setup(config, seed),
+        [get_bot("heuristic") for _ in range(4)],
+        seed,
+        max_ticks=limit,
+    )
+    assert game.is_over(reference.state)
+    assert [a for _t, s, a in reference.log if s is None][-2:] == ["check", "end"]
+    agents = {s: BuiltinAgent("heuristic", seat=s, match_seed=seed) for s in range(4)}
+    game, config, host, player, _outcome = play(
+        agents, seed=seed, players=4, max_ticks=limit
+    )
+    assert host.steps == [(s, a) for _t, s, a in reference.log]
+    assert game.is_over(player.state)

@@ -21,13 +21,14 @@ Every reading of an ambiguous rule, quoting the rulebook, is listed in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 from gameplay.rules.kungfu2019 import cards as _cards
-from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, Combo, satisfies
+from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, KINDS, Combo, satisfies
 
 RULES_VERSION = "kungfu2019-1"
 ROUNDS = 3
@@ -984,6 +985,182 @@ def _ids(s: State, seat: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------------
+# Uniform random playouts, natively when the optional C kernel is built.
+#
+# A uniform random game: at each step the first seat of ``actors`` decides,
+# taking ``ids[rng.randbelow(choice, len(ids))]`` of its menu, the choice stream
+# seeded ``rng.seed_state(seed)`` (``uniform_chooser``). ``_fastplay.c`` (built by
+# setup.py as an optional extension) plays these same rules in C, the solver's
+# "auto" and "best" answers included, and uses the state's ``rng`` exactly as
+# here (tie-break shuffles, rolls), so the kernel and ``playout`` with
+# ``uniform_chooser(seed)`` end every game identically
+# (tests/rules/test_kungfu2019_native.py). Without a compiler the import fails
+# and ``random_playout`` runs ``playout``. The kernel gets its card and
+# combination tables from here (so from cards.py) when this module is imported.
+
+PHASES = (DRAFT, PLAYING, ASSIGN, OVER)  # the kernel's phase numbers
+_REASONS = (None, "rounds", "last_standing", "all_eliminated")
+
+
+def uniform_chooser(seed: int) -> Callable[[State, int, list[str]], str]:
+    """A ``playout`` chooser picking ``ids[randbelow(stream, len(ids))]``, the
+    stream seeded ``rng.seed_state(seed)``: the native kernel's choices."""
+    stream = [_rng.seed_state(seed)]
+    randbelow = _rng.randbelow
+
+    def choose(state: State, seat: int, ids: list[str]) -> str:
+        stream[0], j = randbelow(stream[0], len(ids))
+        return ids[j]
+
+    return choose
+
+
+try:
+    from gameplay.rules.kungfu2019 import _fastplay as _native
+except ImportError:  # not built (no C compiler): the Python playout is used
+    _native = None
+
+NATIVE = _native is not None
+
+
+def _native_tables() -> tuple[list[tuple], list[tuple]]:
+    """The combinations (one row each, effects in the order atk hit hp def avo
+    yy, a pattern id shared by equal dice requirements) and the cards."""
+    combos: list[tuple] = []
+    cards = []
+    patterns: dict[tuple, int] = {}
+    for ch in ALPHABET:
+        ids = []
+        for c in COMBOS[ch]:
+            e = c.effect
+            ids.append(len(combos))
+            combos.append(
+                (
+                    KINDS.index(c.kind),
+                    c.n,
+                    sum(1 << f for f in c.faces),
+                    c.total,
+                    e.atk,
+                    e.hit,
+                    e.hp,
+                    e.def_,
+                    e.avo,
+                    e.yy,
+                    patterns.setdefault(c.pattern, len(patterns)),
+                )
+            )
+        cards.append((ch, INIT[ch], ICON[ch], ids))
+    return combos, cards
+
+
+if _native is not None:
+    _native.init(
+        *_native_tables(),
+        tuple(STEP[k] for k in STAT),
+        tuple(START_HP.get(n, 0) for n in range(6)),
+        [_rng._words_for(n) for n in range(81)],
+    )
+
+
+def _set_bytes(slot: int, k: int, dice: list[int]) -> bytes:
+    return bytes((slot, k, len(dice), *dice))
+
+
+def _native_fields(s: State) -> tuple:
+    """The state as the kernel's flat tuple of fields (see _fastplay.c)."""
+    f = s["fight"]
+    if f is None:
+        fight: tuple = (None, (), (), ())
+    else:
+        fight = (
+            f["a"],
+            tuple(f["f"]),
+            tuple(None if d is None else bytes(d) for d in f["dice"]),
+            tuple(
+                None
+                if a is None
+                else (
+                    bytes(a["v"]),
+                    b"".join(_set_bytes(*st) for st in a["sets"]),
+                    None if a["open"] is None else _set_bytes(*a["open"]),
+                    a["bud"],
+                    a["gain"],
+                    a["spent"],
+                    a["done"],
+                )
+                for a in f["asg"]
+            ),
+        )
+    return (
+        int(s["rng"], 16),
+        (s["n"], PHASES.index(s["phase"]), s["round"], s["turn"]),
+        s["deck"],
+        s["discard"],
+        s["dummy"],
+        tuple(s["packs"]),
+        tuple(s["picks"]),
+        tuple(s["hands"]),
+        tuple(s["commit"]),
+        tuple(s["played"]),
+        bytes(x for t in s["tracks"] for x in t),
+        tuple(s["hp"]),
+        tuple(s["elim"]),
+        (s["nfight"], s["oi"], s["di"]),
+        tuple(s["order"]),
+        b"".join(bytes(r) for r in s["cfg"]["dice"]),
+        *fight,
+    )
+
+
+def _sets_of(b: bytes) -> list[list[Any]]:
+    out = []
+    i = 0
+    while i < len(b):
+        m = b[i + 2]
+        out.append([b[i], b[i + 1], list(b[i + 3 : i + 3 + m])])
+        i += 3 + m
+    return out
+
+
+def _native_store(s: State, f: tuple, reason: int) -> None:
+    """Write the kernel's fields back into ``s`` (in place, like ``playout``)."""
+    s["rng"] = format(f[0], "016x")
+    n, ph, s["round"], s["turn"] = f[1]
+    s["phase"] = PHASES[ph]
+    s["deck"], s["discard"], s["dummy"] = f[2], f[3], f[4]
+    s["packs"], s["picks"], s["hands"] = list(f[5]), list(f[6]), list(f[7])
+    s["commit"], s["played"] = list(f[8]), list(f[9])
+    s["tracks"] = [list(f[10][5 * i : 5 * i + 5]) for i in range(n)]
+    s["hp"], s["elim"] = list(f[11]), list(f[12])
+    s["nfight"], s["oi"], s["di"] = f[13]
+    s["order"] = list(f[14])
+    if f[16] is None:
+        s["fight"] = None
+    else:
+        s["fight"] = {
+            "a": f[16],
+            "f": list(f[17]),
+            "dice": [None if d is None else list(d) for d in f[18]],
+            "asg": [
+                None
+                if a is None
+                else {
+                    "v": list(a[0]),
+                    "sets": _sets_of(a[1]),
+                    "open": None if a[2] is None else _sets_of(a[2])[0],
+                    "bud": a[3],
+                    "gain": a[4],
+                    "spent": a[5],
+                    "done": bool(a[6]),
+                }
+                for a in f[19]
+            ],
+        }
+    if reason:
+        _finish(s, [], _REASONS[reason])
+
+
+# ---------------------------------------------------------------------------
 # Configuration.
 
 
@@ -1046,6 +1223,8 @@ class KungFu2019Game(EngineBase):
     min_players = 2
     max_players = 5
     rules_version = RULES_VERSION
+    # ``random_playout`` runs in the C kernel (_fastplay.c) when it is built.
+    native_playout = NATIVE
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Normalized config (every option present) or InvalidConfig."""
@@ -1218,6 +1397,72 @@ class KungFu2019Game(EngineBase):
         ev = []
         _HANDLERS[ph](s, ev, seat, action_id)
         return s, ev
+
+    def playout(
+        self,
+        state: State,
+        choose: Callable[[State, int, list[str]], str],
+        max_steps: int | None = None,
+    ) -> int:
+        """Play ``state`` on in place until the game ends (or ``max_steps``
+        decisions): each time the first seat of ``actors`` decides,
+        ``choose(state, seat, ids)`` picking among its legal ids (menu order, as
+        ``legal_action_ids`` lists them).
+
+        The same menus and handlers as ``apply`` (their events are dropped); an
+        illegal choice raises IllegalAction, the state left after the last legal
+        decision. Returns the number of decisions made. For simulations on a
+        state the caller owns (``setup``, ``clone``, ``apply``...).
+        """
+        if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
+            self._check(state)
+        actors = self.actors
+        handlers = _HANDLERS
+        steps = 0
+        limit = -1 if max_steps is None else max_steps
+        ev: list[Event] = []
+        while steps != limit:
+            who = actors(state)
+            if not who:
+                break
+            seat = who[0]
+            ids = _ids(state, seat)
+            aid = choose(state, seat, ids)
+            if type(aid) is not str or aid not in ids:
+                raise IllegalAction(
+                    f"action {aid!r} is not legal for seat {seat} in phase "
+                    f"{state['phase']!r}; legal: " + ", ".join(ids)
+                )
+            handlers[state["phase"]](state, ev, seat, aid)
+            ev.clear()
+            steps += 1
+        return steps
+
+    def random_playout(
+        self, state: State, seed: int, max_steps: int | None = None
+    ) -> int:
+        """``playout`` with uniform random choices, natively when it can.
+
+        Each decision takes ``ids[rng.randbelow(stream, len(ids))]``, the stream
+        seeded ``rng.seed_state(seed)`` (``uniform_chooser(seed)``). With the C
+        kernel built (``NATIVE``) the whole game runs in C and ends exactly as
+        ``playout(state, uniform_chooser(seed), max_steps)`` ends it; otherwise
+        that is what runs. In place, on a state the caller owns; returns the
+        number of decisions made.
+        """
+        if _native is None:
+            return self.playout(state, uniform_chooser(seed), max_steps)
+        if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
+            self._check(state)
+        if state["phase"] == OVER or max_steps == 0:
+            return 0
+        fields, _, steps, reason = _native.playout(
+            _native_fields(state),
+            int(_rng.seed_state(seed), 16),
+            -1 if max_steps is None else max_steps,
+        )
+        _native_store(state, fields, reason)
+        return steps
 
     def retract_actions(self, state: State, seat: int) -> list[Action]:
         """Take-backs of ``seat``'s hidden commits while the others still choose.

@@ -253,11 +253,18 @@ def _front(opts: Sequence[_Opt], cap: int) -> Callable[[tuple[int, ...]], list[E
 
     A front depends only on the multiset, the options' patterns and values and
     the cap, not on the roll it was reached from, so one memo serves every roll
-    of the same hand (and every hand with the same combinations): over a whole
-    hand the work is one pass over the 1,716 multisets of up to 7 dice at most.
-    Chains name options by pattern (unique among ``opts``).
+    of the same hand (and every hand with the same combinations in the same
+    order): over a whole hand the work is one pass over the 1,716 multisets of
+    up to 7 dice at most. Chains name options by pattern (unique among ``opts``).
+
+    The key keeps the options' order: among equally good packings the front
+    keeps the first one found, which depends on that order, so a memo shared
+    by two orders would make the answer depend on which hand came first (the
+    process's history): a replay or the native kernel (_fastplay.c) could then
+    choose differently. With the order in the key the answer is a function of
+    the call's arguments alone.
     """
-    key = (tuple(sorted((o.pattern, o.size, o.value) for o in opts)), cap)
+    key = (tuple((o.pattern, o.size, o.value) for o in opts), cap)
     got = _FRONTS.get(key)
     if got is not None:
         _FRONTS.move_to_end(key)

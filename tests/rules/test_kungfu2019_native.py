@@ -1,0 +1,163 @@
+"""Kung Fu (2019): the native playout kernel (``_fastplay.c``) plays exactly the
+engine's rules: for thousands of seeds at 2, 3, 4 and 5 players, ``random_playout``
+in C and the Python ``playout`` fed the same choices (``uniform_chooser``) leave
+identical states (result with placements and winners, HP, eliminations, tracks,
+hands, deck, discard, the RNG, the fight in progress, the step count), from
+``setup`` and from every kind of mid-game state, with ``max_steps`` cuts. The
+kernel's copy of the exact dice solver is compared with ``solver.py`` on
+thousands of random hands, rolls and budgets. Skipped only when the optional
+extension is not built; the fallback test runs either way."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+import pytest
+
+from gameplay.rules.kungfu2019 import engine as E
+from gameplay.rules.kungfu2019 import solver as S
+from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND
+from tests.rules.kungfu2019_helpers import GAME, deal
+
+native = pytest.mark.skipif(not E.NATIVE, reason="the C kernel _fastplay is not built")
+
+
+def _config(players: int, seed: int) -> dict:
+    """Mostly plain games; some first-game (no draft), stacked dice or deck."""
+    kind = seed % 5
+    if kind == 1:
+        return {"players": players, "draft": False}
+    if kind == 2:
+        rnd = random.Random(seed)
+        rolls = [
+            [rnd.randint(1, 6) for _ in range(7)] for _ in range(rnd.randint(1, 9))
+        ]
+        return {"players": players, "dice": rolls}
+    if kind == 3:
+        return {
+            "players": players,
+            "deck": [E.CODES[(seed * 7 + i) % 74] for i in range(5)],
+        }
+    return {"players": players}
+
+
+def _both(state: dict, seed: int, max_steps: int | None = None) -> tuple[dict, int]:
+    """Play a copy natively and one in Python; assert they end identically."""
+    fast = copy.deepcopy(state)
+    slow = copy.deepcopy(state)
+    n_fast = GAME.random_playout(fast, seed, max_steps)
+    n_slow = GAME.playout(slow, E.uniform_chooser(seed), max_steps)
+    assert n_fast == n_slow
+    assert fast == slow
+    return fast, n_fast
+
+
+@native
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("block", range(2))
+def test_native_games_end_exactly_as_python_ones(players: int, block: int) -> None:
+    reasons: Counter[str] = Counter()
+    for seed in range(block * 500, (block + 1) * 500):
+        state = GAME.setup(_config(players, seed), seed)
+        final, steps = _both(state, seed ^ 0x5EED)
+        assert GAME.is_over(final)
+        assert steps > 0
+        result = final["result"]
+        reasons[result["reason"]] += 1
+        assert sorted(result["placements"])[0] == 1
+    assert reasons["rounds"] > 0
+    if players == 2:
+        assert reasons["last_standing"] + reasons["all_eliminated"] > 0
+
+
+@native
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_native_playout_from_every_kind_of_mid_game_state(players: int) -> None:
+    """Entry at decision points of every phase (draft, commits, a fight with open
+    and closed sets, adjusted dice, some fighters done), cut after ``max_steps``."""
+    phases: Counter[str] = Counter()
+    open_sets = 0
+    rnd = random.Random(players)
+    for game in range(40):
+        state = GAME.setup(_config(players, game), 20_000 + game)
+        while GAME.actors(state):
+            phases[state["phase"]] += 1
+            f = state["fight"]
+            if f is not None and any(a and a["open"] for a in f["asg"]):
+                open_sets += 1
+            if rnd.random() < 0.08:
+                cut = rnd.choice([None, 1, 2, 5, 30])
+                out, steps = _both(state, rnd.getrandbits(64), cut)
+                if cut is not None and not GAME.is_over(out):
+                    assert steps == cut
+            seat = GAME.actors(state)[0]
+            ids = GAME.legal_action_ids(state, seat)
+            state, _ = GAME.apply(state, seat, ids[int(rnd.random() * len(ids))])
+        _both(state, 1)  # a finished game: nothing to play
+    assert set(phases) == {E.DRAFT, E.PLAYING, E.ASSIGN}
+    assert open_sets > 0
+
+
+@native
+def test_native_stacked_positions_match() -> None:
+    """Hand-made corners: the 2-player dummy, equal initiative totals (the
+    tie-break shuffle), stacked rolls that knock players out."""
+    positions = [
+        deal([["c70", "c71", "c72"], ["c01", "c02", "c03"]], dice=[[6] * 7] * 6),
+        deal([["c01", "c02", "c03"], ["c04", "c05", "c06"], ["c07", "c08", "c09"]]),
+        deal(
+            [["c60"], ["c61"], ["c62"], ["c63"], ["c64"]], dice=[[1, 2, 3, 4, 5, 6, 6]]
+        ),
+        deal([["c10", "c11"], ["c12", "c13"]], dummy=["c72", "c73", "c74"]),
+    ]
+    for i, state in enumerate(positions):
+        for seed in range(150):
+            _both(state, seed * 31 + i)
+
+
+@native
+@pytest.mark.parametrize("block", range(3))
+def test_native_solver_is_solver_py(block: int) -> None:
+    """The kernel's solver gives ``best_assignment``'s sets (same sets, same die
+    ids, same faces, same order) for random hands, rolls, roles and budgets."""
+    rnd = random.Random(block)
+    for _ in range(2000):
+        played = "".join(rnd.sample(E.ALPHABET, 3))
+        role = rnd.choice([ATTACK, DEFEND])
+        rolled = [rnd.randint(1, 6) for _ in range(7)]
+        track = rnd.choice([0, 0, 1, 2, 3, 5, 8, 12])
+        bud = track + sum(E.CROSS[c][role][1] for c in played)
+        want = S.best_assignment(list(rolled), E._options(played), track, role)
+        got = E._native.solve(played, 0 if role == ATTACK else 1, bytes(rolled), bud)
+        assert got == [(s, k, tuple(d), tuple(f)) for s, k, d, f in want]
+
+
+@native
+def test_native_refuses_a_foreign_state_like_playout() -> None:
+    with pytest.raises(Exception) as slow:
+        GAME.playout({"rules_version": "x"}, E.uniform_chooser(0))
+    with pytest.raises(type(slow.value)):
+        GAME.random_playout({"rules_version": "x"}, 0)
+    state = GAME.setup({"players": 3}, 1)
+    broken = copy.deepcopy(state)
+    broken["packs"][0] += "~"
+    with pytest.raises(ValueError):
+        GAME.random_playout(broken, 0)
+
+
+def test_playout_refuses_an_illegal_choice() -> None:
+    state = GAME.setup({"players": 2}, 3)
+    with pytest.raises(E.IllegalAction):
+        GAME.playout(state, lambda s, seat, ids: "pick:nope")
+
+
+def test_python_fallback_is_the_uniform_chooser(monkeypatch) -> None:
+    """Without the kernel ``random_playout`` is ``playout(uniform_chooser)``."""
+    monkeypatch.setattr(E, "_native", None)
+    for seed in range(12):
+        a = GAME.setup(_config(2 + seed % 4, seed), seed)
+        b = copy.deepcopy(a)
+        assert GAME.random_playout(a, seed) == GAME.playout(b, E.uniform_chooser(seed))
+        assert a == b and GAME.is_over(a)

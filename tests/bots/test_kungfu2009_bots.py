@@ -41,6 +41,21 @@ def choose(turn):
 kungfu_bot.run(choose)
 """
 
+# Thinks far too long from tick 2 on.
+SLOW_FROM_TICK_2 = b"""
+import time
+import kungfu_bot
+
+GAME = "kungfu2009"
+
+def choose(turn):
+    if turn.tick >= 2:
+        time.sleep(30)
+    return kungfu_bot.PASS
+
+kungfu_bot.run(choose)
+"""
+
 # Offers nothing but always accepts the first offer it may accept, and keeps
 # what the match player tells it of its refused intents on stderr.
 GRABBER = b"""
@@ -141,6 +156,7 @@ def staged():
         "example": load_bot(EXAMPLE, game=GAME),
         "crash": load_bot_bytes(CRASH_AT_TICK_3, "crash.py"),
         "grabber": load_bot_bytes(GRABBER, "grabber.py"),
+        "slow": load_bot_bytes(SLOW_FROM_TICK_2, "slow.py"),
     }
     with staged_bots(bots) as dirs:
         yield dirs
@@ -152,7 +168,7 @@ def load_bot_bytes(data: bytes, name: str):
     return inspect_upload(filename=name, data=data, game=GAME)
 
 
-def process(bot_dir, seat, *, per_move=2.0):
+def process(bot_dir, seat, *, per_move=2.0, bank=20.0):
     from bots import conf
 
     return ProcessAgent(
@@ -160,7 +176,7 @@ def process(bot_dir, seat, *, per_move=2.0):
         seat=seat,
         label=f"seat {seat}",
         config=conf.sandbox_config(),
-        time_control=TimeControl(startup=10.0, per_move=per_move, bank=20.0),
+        time_control=TimeControl(startup=10.0, per_move=per_move, bank=bank),
     )
 
 
@@ -206,6 +222,26 @@ def test_a_crash_forfeits_and_the_takeover_bot_plays_on(staged):
     assert outcome.result["placements"][0] == 4 and outcome.result["forfeited"] == [0]
     assert game.is_over(player.state)
     # After the forfeit the takeover bot acts for seat 0 (the table goes on).
+    assert replayed(game, config, seed, host.steps) == player.state
+
+
+@pytest.mark.sandbox
+def test_a_timeout_forfeits_like_in_the_other_games(staged):
+    """Per-decision limit plus bank, as everywhere: over it, the seat forfeits
+    with ``timeout`` and, with three players, the other two play on."""
+    seed = random.randrange(1 << 40)
+    agents = {
+        0: BuiltinAgent("heuristic", seat=0, match_seed=seed),
+        1: process(staged["slow"], 1, per_move=0.3, bank=0.3),
+        2: BuiltinAgent("heuristic", seat=2, match_seed=seed),
+    }
+    game, config, host, player, outcome = play(
+        agents, seed=seed, players=3, max_ticks=200
+    )
+    assert outcome.faults == {1: "timeout"}
+    assert agents[1].log.fault == "timeout"
+    assert outcome.result["placements"][1] == 3 and outcome.result["forfeited"] == [1]
+    assert outcome.end_reason == "completed" and game.is_over(player.state)
     assert replayed(game, config, seed, host.steps) == player.state
 
 

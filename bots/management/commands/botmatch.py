@@ -48,8 +48,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--players",
             type=int,
-            default=2,
-            help="table size (opponent fills the rest)",
+            default=None,
+            help="table size (opponent fills the rest); default: 2, or the "
+            "game's smallest table",
         )
         parser.add_argument("--seed", type=int, default=None, help="first deal's seed")
         parser.add_argument("--json", action="store_true", help="print JSON only")
@@ -57,7 +58,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         game_id = options["game"] or _declared(Path(options["bot"]))
         game = get_game(game_id)
-        players = options["players"]
+        players = options["players"] or max(2, game.min_players)
         if not game.min_players <= players <= game.max_players:
             raise CommandError(
                 f"{game_id} is played by {game.min_players}-{game.max_players} players"

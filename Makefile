@@ -8,9 +8,9 @@ STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: run test install lint format bench clean
 
-# setup.py builds the optional C kernel of Kung Fu (2013) (skipped without a
-# compiler); a change to its source reinstalls, which recompiles it.
-$(STAMP): pyproject.toml setup.py gameplay/rules/kungfu2013/_fastplay.c
+# setup.py builds the optional C kernels gameplay/rules/*/_fastplay.c (each
+# skipped without a compiler); a change to one reinstalls, which recompiles them.
+$(STAMP): pyproject.toml setup.py $(wildcard gameplay/rules/*/_fastplay.c)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

@@ -1,18 +1,25 @@
-"""Build hook for the optional C extension; everything else is in pyproject.toml.
+"""Build hook for the optional C extensions; everything else is in pyproject.toml.
 
-``gameplay/rules/kungfu2013/_fastplay.c`` is the native random-playout kernel of
-Kung Fu (2013). It is optional: without a C compiler (or Python headers) the
-build skips it with a warning and the engine's Python playout is used instead.
+Every ``gameplay/rules/<game>/_fastplay.c`` is a game's native random-playout
+kernel, built as ``gameplay.rules.<game>._fastplay`` (found by the glob below,
+so adding a kernel touches no shared file). Each is optional: without a C
+compiler (or Python headers) the build skips it with a warning and the game's
+Python playout is used instead.
 """
 
+from pathlib import Path
+
 from setuptools import Extension, setup
+
+KERNELS = sorted(Path("gameplay/rules").glob("*/_fastplay.c"))
 
 setup(
     ext_modules=[
         Extension(
-            "gameplay.rules.kungfu2013._fastplay",
-            sources=["gameplay/rules/kungfu2013/_fastplay.c"],
+            f"gameplay.rules.{path.parent.name}._fastplay",
+            sources=[path.as_posix()],
             optional=True,
         )
+        for path in KERNELS
     ]
 )

@@ -602,13 +602,21 @@ def bot_match_abandon(*, match_id: int, reason: str) -> None:
 # --- Playing people: tables and challenges ---------------------------------------
 
 
+def plays_only_bot_matches(game: str) -> bool:
+    """Uploaded bots of ``game`` sit at no table with people (real time)."""
+    return bool(getattr(get_game(game), "realtime", False))
+
+
 def live_seat(*, bot: Bot) -> tuple[str, str] | None:
     """(seat agent, label) to seat ``bot`` against people now; None if it cannot.
 
     A bot plays only with a validated active version, not disabled, and while
-    the sandbox gate is open (a worker can run it).
+    the sandbox gate is open (a worker can run it). Bots of a real-time game
+    play only bot matches (ladder, tournaments of bots, on the virtual clock):
+    at a table with people they would be asked at every moment, one sandboxed
+    process per decision (:mod:`bots.live`), which is not built.
     """
-    if not bot.plays or not sandbox_gate()[0]:
+    if not bot.plays or not sandbox_gate()[0] or plays_only_bot_matches(bot.game):
         return None
     version = bot.active_version
     return version.agent, f"{bot.name} v{version.number}"
@@ -630,6 +638,11 @@ def bot_challenge(
     bot = Bot.objects.select_related("active_version").filter(pk=bot_id).first()
     if bot is None:
         raise BotNotFound("No such bot.")
+    if plays_only_bot_matches(bot.game):
+        raise BotError(
+            "Bots of a real-time game play bot matches only (the ladder and "
+            "tournaments of bots), not against people."
+        )
     seat = live_seat(bot=bot)
     if seat is None:
         raise BotError(

@@ -193,6 +193,9 @@ def on_uploaded_bot_turn(*, match_id: int, **_: object) -> None:
 
     if not live.has_people(match_id=match_id):
         return
+    match = Match.objects.filter(pk=match_id).only("game").first()
+    if match is None or services.plays_only_bot_matches(match.game):
+        return  # real time: its bots are seated at no table with people
     try:
         live_move.delay(match_id)
     except Exception:

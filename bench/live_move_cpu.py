@@ -18,7 +18,10 @@ to take one move and hand its frames to the channel layer, without sockets:
   reached the sockets' output queues: the owner's move, the publishes, the
   channel layer's receive and fan-out, each consumer's send. The clients'
   share (encoding ``act``, decoding the frames) is in the figure too, a few
-  tens of microseconds.
+  tens of microseconds. Each socket's connect is measured apart
+  (``cpu_ms_connect_median``: from the handshake through its first state
+  frame: the match and seat lookup, the seat counted, the read, the frame,
+  the table's presence broadcast).
 
 Both run the same seeded games on the same database and Redis, interleaved in
 blocks so that the machine's load falls on both alike; CPU is the process's
@@ -145,6 +148,8 @@ def measure() -> dict:
     # mean, and the last move of a game (the locked service, the finish) costs
     # many times an ordinary one, so it is reported apart as well.
     single: dict[tuple[str, bool], list[float]] = defaultdict(list)
+    # The sockets path's connects (CPU of one socket's connect and first frame).
+    connects: list[float] = []
 
     def play(path: str, moves: int) -> tuple[float, float, int]:
         if path == "sockets":
@@ -224,13 +229,16 @@ def measure() -> dict:
                 match = await database_sync_to_async(new_match)()
                 socks = []
                 for user in users:
+                    # A socket's connect, through its first state frame (the
+                    # other socket's presence frame is not waited for).
+                    c0 = time.process_time()
                     comm = WebsocketCommunicator(app, f"/ws/match/{match.public_id}/")
                     comm.scope["user"] = user
                     connected, _ = await comm.connect()
                     assert connected
-                    socks.append(comm)
-                for comm in socks:
                     await state_at(comm, 0)
+                    connects.append(time.process_time() - c0)
+                    socks.append(comm)
                 state, version = match.state, 0
                 while done < moves and engine.actors(state):
                     seat = engine.actors(state)[0]
@@ -284,6 +292,11 @@ def measure() -> dict:
             "cpu_ms_last_move_median": _median_ms(single[path, True]),
             "last_moves": len(single[path, True]),
         }
+    if "sockets" in out:
+        out["sockets"]["cpu_ms_connect_median"] = _median_ms(
+            connects[len(connects) // 10 :]
+        )
+        out["sockets"]["connects"] = len(connects)
     if "owner" in per and "locked" in per:
         out["cpu_ratio_owner_over_locked"] = round(
             out["owner"]["cpu_ms_per_move_median"]

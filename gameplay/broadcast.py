@@ -34,9 +34,13 @@ from gameplay.models import Match, MatchStatus, Seat
 logger = logging.getLogger(__name__)
 
 
-def match_group(match_id: int) -> str:
-    """Every socket of the match, seated or spectating, in any web process."""
-    return f"match.{match_id}"
+def match_group(public_id: Any) -> str:
+    """Every socket of the match, seated or spectating, in any web process.
+
+    Named by the match's public id (canonical text), which a socket knows
+    from its URL: it joins before reading the match, so no broadcast falls
+    between its read and its join."""
+    return f"match.{public_id}"
 
 
 def frame_for(message: dict[str, Any], seat: int | None) -> str:
@@ -136,7 +140,6 @@ def match_messages(
     again. Listeners' messages (other sockets: the players' own, a table's
     watchers) follow it.
     """
-    match_id = match.pk
     seats = selectors.seats_of(match)
     # The part every frame shares (the seats' public part, a finished match's
     # result, rematch and rating changes) is the same in every frame: built once.
@@ -165,7 +168,7 @@ def match_messages(
         # Read afresh: the seats as committed, for owners to take over in place.
         message["status"] = match.status
         message["seats"] = seat_rows(seats)
-    messages: Messages = [(match_group(match_id), message)]
+    messages: Messages = [(match_group(match.public_id), message)]
     messages.extend(_listener_messages(match))
     return messages
 

@@ -20,7 +20,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from gameplay import broadcast, presence, services
 from gameplay.errors import BadRequest, Forbidden, MatchError
 from gameplay.live import owner
-from gameplay.models import Match, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -61,34 +60,40 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.tokens = RATE_BURST
         self.refilled_at = time.monotonic()
-        public_id = self.scope["url_route"]["kwargs"]["public_id"]
-        found = await self._load(public_id)
-        if found is None:
+        try:
+            public_id = str(
+                uuid.UUID(str(self.scope["url_route"]["kwargs"]["public_id"]))
+            )
+        except ValueError:
+            public_id = None
+        if public_id is None:
             # Accept first: a close before accept is an HTTP 403 on the
             # handshake, and the protocol promises the client code 4404.
             await self.accept()
             await self.close(code=4404)
             return
-        self.match_pk, self.seat_number, self.seat_pk = found
-        # This process now holds the match for its sockets (gameplay.live).
-        owner.attach(self.match_pk)
-        self.attached = True
-        # One group for the whole match: each broadcast carries every seat's
-        # frame and this socket sends only its own seat's (``match_frames``).
-        group = broadcast.match_group(self.match_pk)
+        # One group for the whole match, named by its public id so the socket
+        # joins before the match is read (no broadcast falls between the read
+        # and the join): each broadcast carries every seat's frame and this
+        # socket sends only its own seat's (``match_frames``).
+        group = broadcast.match_group(public_id)
         await self.channel_layer.group_add(group, self.channel_name)
         self.groups_joined.append(group)
         await self.accept()
-        # Counts the seat, tells the table, and reads the match once for both
-        # this socket's frame and the owner's copy.
-        frames = await owner.connect_frames(
-            match_pk=self.match_pk,
-            user=self.user,
-            seated=self.seat_number is not None,
-        )
+        # One database call: the match and the user's seat found, the seat
+        # counted, the match read once for this socket's frame, the table's
+        # presence broadcast and this process's copy (``gameplay.live``).
+        opened = await owner.open_socket(public_id=public_id, user=self.user)
+        if opened is None:
+            await self.close(code=4404)
+            return
+        self.match_pk = opened.match_pk
+        self.seat_number, self.seat_pk = opened.seat_number, opened.seat_pk
+        # This process now holds the match for its sockets (gameplay.live).
+        self.attached = True
         # This process now vouches for the seat and beats the version to it.
         presence.register(self)
-        for frame in frames:
+        for frame in opened.frames:
             await self._send(frame)
 
     async def disconnect(self, code: int) -> None:
@@ -194,29 +199,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def send_beat(self, version: int) -> None:
         """The version this socket should be at (``gameplay.presence``)."""
         await self._send({"type": "beat", "version": version})
-
-    @database_sync_to_async
-    def _load(self, public_id: str) -> tuple[int, int | None, int | None] | None:
-        """(match pk, the user's seat number and pk): two small reads."""
-        try:
-            uuid.UUID(str(public_id))
-        except ValueError:
-            return None
-        match_pk = (
-            Match.objects.filter(public_id=public_id).values_list("pk", flat=True)
-        ).first()
-        if match_pk is None:
-            return None
-        seat = None
-        if self.user is not None and self.user.is_authenticated:
-            seat = (
-                Seat.objects.filter(match_id=match_pk, user=self.user)
-                .values_list("number", "pk")
-                .first()
-            )
-        if seat is None:
-            return match_pk, None, None
-        return match_pk, seat[0], seat[1]
 
     async def _send_state(self, *, after_version: int | None) -> None:
         frames = await owner.state_frames(

@@ -348,13 +348,10 @@ def _run_sync(
         raise
 
 
-def _frames_sync(
-    live: LiveMatch, user: Any, seated: bool, after_version: int | None
+def _frames_of(
+    match: Match, user: Any, seated: bool, after_version: int | None
 ) -> list[dict[str, Any]]:
-    """A socket's own frames (``sync``, connect): from a fresh read, which
-    also becomes the copy (a client asking to resync may know of a move this
-    process missed)."""
-    match = _read(live)
+    """A socket's own frames from ``match`` as just read."""
     frames: list[dict[str, Any]] = []
     # A seat that resigned or was left sees only the public view from then on.
     seat = selectors.viewer_seat(match=match, user=user) if seated else None
@@ -372,39 +369,93 @@ def _frames_sync(
     return frames
 
 
-def _connect_sync(
-    live: LiveMatch, user: Any, seated: bool
-) -> tuple[list[dict[str, Any]], broadcast.Messages]:
-    """A socket opened: count the seat, read the match once, and build from
-    that one read both the socket's frame and the table's broadcast (who is
-    connected now)."""
-    if seated:
-        services.seat_connected(match_id=live.pk, user=user, announce=False)
-    frames = _frames_sync(live, user, seated, None)
+def _frames_sync(
+    live: LiveMatch, user: Any, seated: bool, after_version: int | None
+) -> list[dict[str, Any]]:
+    """A socket's own frames (``sync``): from a fresh read, which also becomes
+    the copy (a client asking to resync may know of a move this process
+    missed)."""
+    return _frames_of(_read(live), user, seated, after_version)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What a socket learns at connect, from one database call."""
+
+    match_pk: int
+    seat_number: int | None  # the user's seat (None: a spectator)
+    seat_pk: int | None
+    match: Match  # as read after the seat was counted
+    frames: list[dict[str, Any]]
+    messages: broadcast.Messages  # the table's broadcast: who is connected now
+
+
+def _open_sync(public_id: str, user: Any) -> Opened | None:
+    """A socket opened on ``public_id``: find the match, count the user's seat
+    (if they have one), and read the match once, after the count, for the
+    socket's own frame, the table's broadcast and this process's copy.
+
+    One call on the database thread (one connection check) instead of one for
+    the lookup and one for the rest; the seat is taken from the read's seats.
+    None: no such match.
+    """
+    match_pk = (
+        Match.objects.filter(public_id=public_id).values_list("pk", flat=True)
+    ).first()
+    if match_pk is None:
+        return None
+    if user is not None and user.is_authenticated:
+        # No row for a user without a seat: then nothing is counted.
+        services.seat_connected(match_id=match_pk, user=user, announce=False)
+    try:
+        match = _read(LiveMatch(pk=match_pk))
+    except MatchNotFound:  # deleted meanwhile
+        return None
+    seat = selectors.user_seat(match=match, user=user)
+    seated = seat is not None
+    frames = _frames_of(match, user, seated, None)
     messages: broadcast.Messages = []
-    if seated and live.match is not None:
+    if seated:
         try:
-            messages = broadcast.match_messages(match=live.match, reread=True)
+            messages = broadcast.match_messages(match=match, reread=True)
         except Exception:  # the socket still gets its own frame
-            logger.exception("connect broadcast of match %s failed", live.pk)
-    return frames, messages
+            logger.exception("connect broadcast of match %s failed", match_pk)
+    return Opened(
+        match_pk=match_pk,
+        seat_number=seat.number if seated else None,
+        seat_pk=seat.pk if seated else None,
+        match=match,
+        frames=frames,
+        messages=messages,
+    )
 
 
 _frames_in_db_thread = database_sync_to_async(_frames_sync)
-_connect_in_db_thread = database_sync_to_async(_connect_sync)
+_open_in_db_thread = database_sync_to_async(_open_sync)
 
 
-async def connect_frames(
-    *, match_pk: int, user: Any, seated: bool
-) -> list[dict[str, Any]]:
-    """Count a new socket's seat, tell the table, return the socket's frames."""
-    live = _matches.get(match_pk) or attach(match_pk)
-    frames, messages = await _connect_in_db_thread(live, user, seated)
+async def open_socket(*, public_id: str, user: Any) -> Opened | None:
+    """A socket of this process opened on a match (``public_id`` canonical):
+    the seat counted, the table told, the match held (``attach``; the socket
+    must ``detach`` when it closes). None: no such match, nothing held."""
+    opened = await _open_in_db_thread(public_id, user)
+    if opened is None:
+        return None
+    live = attach(opened.match_pk)
+    # The read becomes the copy unless a move holds the match (it sets the
+    # copy itself) or the copy is already newer.
+    if not live.lock.locked() and (
+        live.match is None or live.match.version <= opened.match.version
+    ):
+        live.match = opened.match
+        live.reads += 1
     try:
-        await broadcast.send_messages(messages)
+        await broadcast.send_messages(opened.messages)
     except Exception:  # Redis away: the others learn it from the next beat
-        logger.warning("connect broadcast of match %s failed", match_pk, exc_info=True)
-    return frames
+        logger.warning(
+            "connect broadcast of match %s failed", opened.match_pk, exc_info=True
+        )
+    return opened
 
 
 async def state_frames(

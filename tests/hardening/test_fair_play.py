@@ -241,7 +241,7 @@ def test_broadcast_sends_a_left_seat_the_public_frame(players, monkeypatch):
     broadcast.match_changed(match_id=match.pk)
     import json
 
-    message = sent[broadcast.match_group(match.pk)]
+    message = sent[broadcast.match_group(match.public_id)]
     # The left seat's own frame is not even in the message its old socket gets.
     assert "0" not in message["frames"]
     left = json.loads(broadcast.frame_for(message, 0))

@@ -1225,6 +1225,8 @@ class KungFu2019Game(EngineBase):
     rules_version = RULES_VERSION
     # ``random_playout`` runs in the C kernel (_fastplay.c) when it is built.
     native_playout = NATIVE
+    # bench/engine.py's target for it: random 4-player games/s (issue 12).
+    native_games_target = 1000
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Normalized config (every option present) or InvalidConfig."""

@@ -28,6 +28,9 @@ class GameInfo:
     min_players: int
     max_players: int
     playable: bool
+    # No turns: everyone acts at once (no per-move clocks; the game's own
+    # options hold its time limit).
+    realtime: bool = False
 
 
 def game_catalog() -> list[GameInfo]:
@@ -45,6 +48,7 @@ def game_catalog() -> list[GameInfo]:
                 min_players=game.min_players,
                 max_players=game.max_players,
                 playable=True,
+                realtime=bool(getattr(game, "realtime", False)),
             )
         )
     return infos

@@ -35,6 +35,9 @@ class TableForm(forms.Form):
         self.fields["players"].choices = [
             (n, str(n)) for n in range(game.min_players, game.max_players + 1)
         ]
+        if game.realtime:
+            # No turns to time: the game's own options hold its time limit.
+            del self.fields["per_move"], self.fields["total"]
         for option in table_options(game.id):
             name = f"opt_{option.key}"
             if option.kind == "choice":
@@ -96,7 +99,13 @@ class BotSeatForm(forms.Form):
         that can play it now, so both are seated the same way."""
         super().__init__(*args, **kwargs)
         from gameplay.lobby import seatable_uploaded_bots
-        from gameplay.rules.bots import BOT_STRENGTHS, available_bots, bot_display_name
+        from gameplay.rules import get_game
+        from gameplay.rules.bots import (
+            BOT_STRENGTHS,
+            available_bots,
+            bot_display_name,
+            bot_plays,
+        )
 
         builtin = [
             (
@@ -106,6 +115,7 @@ class BotSeatForm(forms.Form):
                 else bot_display_name(name),
             )
             for name in available_bots()
+            if game is None or bot_plays(name, get_game(game))
         ]
         uploaded = seatable_uploaded_bots(game=game) if game else []
         self.fields["bot"].choices = (

@@ -169,7 +169,9 @@ def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
         agent, label = resolved
     else:
         agent = f"{BUILTIN_PREFIX}{bot}"
-    services.validate_agent(agent)
+    from gameplay.rules import get_game
+
+    services.validate_agent(agent, get_game(match.game))
     seat = _first_open_seat(match)
     if seat is None:
         raise BadRequest("this table has no open seat")

@@ -147,11 +147,12 @@ def distinct_seat_labels(seats: list[SeatSpec]) -> list[str]:
     return labels
 
 
-def validate_agent(agent: str) -> None:
+def validate_agent(agent: str, engine: Any = None) -> None:
+    """A seat's agent is a known bot (able to play ``engine``'s game, if given)."""
     if not agent:
         return
     if agent.startswith(BUILTIN_PREFIX):
-        from gameplay.rules.bots import available_bots
+        from gameplay.rules.bots import available_bots, bot_display_name, bot_plays
 
         name = agent.removeprefix(BUILTIN_PREFIX)
         if name not in available_bots():
@@ -159,6 +160,8 @@ def validate_agent(agent: str) -> None:
                 f"unknown built-in bot {name!r}; choose from "
                 + ", ".join(available_bots())
             )
+        if engine is not None and not bot_plays(name, engine):
+            raise BadRequest(f"the {bot_display_name(name)} cannot play {engine.name}")
     elif not agent.startswith("bot:"):
         raise BadRequest(f"unknown seat agent {agent!r}")
 
@@ -207,7 +210,7 @@ def match_create(
     if len(users) != len(set(users)):
         raise BadRequest("a player can take only one seat at a match")
     for spec in seats:
-        validate_agent(spec.agent)
+        validate_agent(spec.agent, engine)
     clean_time_control = validate_time_control(time_control)
     if clean_time_control and is_realtime(engine):
         raise BadRequest(
@@ -1020,9 +1023,7 @@ def _first_due_timer(
     return key, timer
 
 
-def match_apply_timers(
-    *, match_id: int, now: datetime | None = None, version: int | None = None
-) -> list[str]:
+def match_apply_timers(*, match_id: int, now: datetime | None = None) -> list[str]:
     """Apply the engine's timers that are due; returns what was done (the log).
 
     Under the match's lock, one at a time in order of due time, each
@@ -1030,17 +1031,14 @@ def match_apply_timers(
     is not legal now (a pause) stays and fires after the next step. A timer
     of the table (seat None) is logged as the table's step (kind ``table``,
     no seat); a seat's (an unanswered offer declined, a draft dropped, a
-    severe-punishment default) as that seat's ``timeout``. ``version``: the
-    version the check was armed for; a match that moved on has armed its own.
-    Idempotent: a second check finds nothing due.
+    severe-punishment default) as that seat's ``timeout``. Idempotent: a
+    second check finds nothing due.
     """
     now = now or timezone.now()
     done: list[str] = []
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != MatchStatus.ACTIVE or not match.timers:
-            return done
-        if version is not None and version != match.version:
             return done
         engine = get_game(match.game)
         seats = {seat.number: seat for seat in match.seats.all()}

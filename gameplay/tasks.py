@@ -7,7 +7,7 @@ and are enqueued only after the change that triggers them has committed.
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -236,28 +236,43 @@ def sweep_bot_turns(stalled_after: float = 20.0) -> int:
 # --- Real-time tables: server timers and the bots' ticks ------------------------
 
 
+def _timer_key(match_id: int, due: str) -> str:
+    return f"gameplay:timer:{match_id}:{due}"
+
+
 @shared_task(bind=True, name="gameplay.apply_timers", time_limit=60, soft_time_limit=55)
-def apply_timers(self, match_id: int, version: int | None = None) -> list[str]:
-    """An armed timer check (``services.match_apply_timers``).
+def apply_timers(self, match_id: int, due: str | None = None) -> list[str]:
+    """An armed timer check (``services.match_apply_timers``) for the timers
+    due at ``due`` (an ISO time): idempotent, it applies whatever is due.
 
-    Keyed by the version it was armed at: a match that moved on has armed
-    its own check, so this one does nothing. Woken early (a capped
-    countdown) it re-arms; never when run eagerly (the countdown is ignored
-    there, so the check would call itself until the timer was really due).
+    Woken early (a countdown capped at MAX_COUNTDOWN) it re-arms itself for
+    what is left; never when run eagerly (the countdown is ignored there).
     """
-    done = services.match_apply_timers(match_id=match_id, version=version)
-    if not done and not self.request.is_eager:
-        schedule_timer_check(match_id=match_id, only_ahead=True)
-    return done
+    from django.core.cache import cache
+
+    if due is not None and not self.request.is_eager:
+        left = (datetime.fromisoformat(due) - timezone.now()).total_seconds()
+        if left > 0.01:
+            apply_timers.apply_async(
+                (match_id, due), countdown=min(left + 0.05, MAX_COUNTDOWN)
+            )
+            return []
+        # Done with this due time: a later step may arm it again (a timer
+        # that could not fire now, in a pause, is armed after the resume).
+        cache.delete(_timer_key(match_id, due))
+    return services.match_apply_timers(match_id=match_id)
 
 
-def schedule_timer_check(*, match_id: int, only_ahead: bool = False) -> None:
-    """Arm a check for the earliest of the match's timers that can fire.
+def schedule_timer_check(*, match_id: int) -> None:
+    """Arm a check for the earliest of the match's timers that can fire now.
 
-    Best effort (beat's ``sweep_timers`` is the net); nothing in eager mode,
-    where a countdown cannot be honoured (tests call the service with a
-    chosen time).
+    One armed check per due time (a cache key): the steps of a busy table do
+    not queue a task each. Best effort: beat's ``sweep_timers`` is the net.
+    Nothing in eager mode, where a countdown cannot be honoured (tests call
+    the service with a chosen time).
     """
+    from django.core.cache import cache
+
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return
     match = Match.objects.filter(pk=match_id, status=MatchStatus.ACTIVE).first()
@@ -266,11 +281,13 @@ def schedule_timer_check(*, match_id: int, only_ahead: bool = False) -> None:
     due = services.next_timer_due(match=match)
     if due is None:
         return
-    ahead = (due - timezone.now()).total_seconds()
-    if only_ahead and ahead <= 0:
-        return
-    delay = min(max(0.0, ahead) + 0.05, MAX_COUNTDOWN)
-    apply_timers.apply_async((match_id, match.version), countdown=delay)
+    ahead = max(0.0, (due - timezone.now()).total_seconds())
+    stamp = due.isoformat()
+    if not cache.add(_timer_key(match_id, stamp), 1, timeout=int(ahead) + 120):
+        return  # already armed for this due time
+    apply_timers.apply_async(
+        (match_id, stamp), countdown=min(ahead + 0.05, MAX_COUNTDOWN)
+    )
 
 
 @shared_task(name="gameplay.sweep_timers", time_limit=60, soft_time_limit=55)

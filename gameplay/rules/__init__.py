@@ -47,15 +47,13 @@ _PACKAGES: dict[str, str] = {
     "duelo": "gameplay.rules.duelo",
     "kungfu2013": "gameplay.rules.kungfu2013",
     "kungfu2019": "gameplay.rules.kungfu2019",
+    "kungfu2009": "gameplay.rules.kungfu2009",
 }
 # Games whose rules package exists (engine, simulator, benchmarks, rule tests) but
 # which the platform does not offer yet (lobby, tables, challenges, ladder), because
 # something the game needs from live play is not built. Moving an id from here to
 # _PACKAGES is what "launching" a game means.
-_IN_DEVELOPMENT: dict[str, str] = {
-    # Real time: the live move path, page and tables are not built yet.
-    "kungfu2009": "gameplay.rules.kungfu2009",
-}
+_IN_DEVELOPMENT: dict[str, str] = {}
 _INSTANCES: dict[str, Game] = {}
 
 

@@ -259,12 +259,12 @@ def test_pass_changes_nothing_and_logs_nothing(players):
 
 
 def test_a_punished_seat_gets_the_engines_reason_not_a_turn_error(players):
-    match = table(players, ["TTTTT", "TMCRT", "MCRTM", "CRTMC"])
+    # Three Tigers and two Monkeys make no difficult card (4 of one style).
+    match = table(players, ["TMTMT", "TMCRT", "MCRTM", "CRTMC"])
     act(match, players[0], "claim:difficult")
     services.match_apply_timers(match_id=match.pk, now=later(match, 2.1))
     match.refresh_from_db()
-    if not match.state["out"][0]:
-        pytest.skip("the face-up difficult card was TTTTT")  # 1 in 8
+    assert match.state["out"][0]
     with pytest.raises(IllegalMove, match="out of play"):
         act(match, players[0], "to:1")
 
@@ -318,3 +318,79 @@ def test_bot_ticks_stop_when_the_match_ends(players):
         match_id=match.pk, now=match.started_at + timedelta(minutes=2)
     )
     assert services.match_realtime_bots_tick(match_id=match.pk, tick=1) is False
+
+
+def test_the_lobby_offers_tables_of_three_to_eight_without_turn_clocks(client, players):
+    from django.urls import reverse
+
+    from gameplay import lobby
+    from gameplay.catalog import game_catalog
+    from gameplay.forms import BotSeatForm, TableForm
+
+    info = {g.id: g for g in game_catalog()}[GAME]
+    assert (info.min_players, info.max_players, info.realtime) == (3, 8, True)
+    form = TableForm(game=info)
+    assert [n for n, _ in form.fields["players"].choices] == list(range(3, 9))
+    assert "per_move" not in form.fields and "total" not in form.fields
+    assert {"opt_minutes", "opt_remove", "opt_severe"} <= set(form.fields)
+    # Challenges are one-on-one: not offered for a game of three or more.
+    client.force_login(players[0])
+    page = client.get(reverse("gameplay:game_detail", args=[GAME])).content.decode()
+    assert "Open a table" in page and "Challenge a player" not in page
+    # The ISMCTS bot's playouts take turns: it is neither offered nor seated.
+    bots = [name for name, _ in BotSeatForm(game=GAME).fields["bot"].choices]
+    assert "heuristic" in bots and "ismcts" not in bots
+    table = lobby.table_create(
+        host=players[0], game=GAME, players=3, options={"minutes": 5}
+    )
+    with pytest.raises(BadRequest, match="ISMCTS bot cannot play"):
+        lobby.table_fill_with_bot(match_id=table.pk, user=players[0], bot="ismcts")
+    lobby.table_fill_with_bot(match_id=table.pk, user=players[0], bot="heuristic")
+    lobby.table_join(match_id=table.pk, user=players[1])
+    table.refresh_from_db()
+    assert table.status == MatchStatus.ACTIVE
+    assert table.config["minutes"] == 5 and table.timers["end"]["seat"] is None
+
+
+def test_a_finished_live_match_replays_with_the_tables_steps(client, players):
+    match = table(players, FOUR, minutes=1)
+    act(match, players[0], "claim:easy")
+    services.match_apply_timers(
+        match_id=match.pk, now=match.started_at + timedelta(minutes=2)
+    )
+    client.force_login(players[1])
+    for perspective in ("full", "spectator", "seat:1"):
+        response = client.get(
+            f"/api/matches/{match.public_id}/replay/?perspective={perspective}"
+        )
+        assert response.status_code == 200, response.content
+        text = json.dumps(response.json())
+        assert '"check"' in text or "claim_correct" in text
+
+
+def test_timer_checks_are_armed_once_per_due_time(players, settings, monkeypatch):
+    """Outside eager mode: the steps of a busy table arm one countdown per
+    due time, and a check woken before its time waits on instead of firing."""
+    from django.core.cache import cache
+
+    match = table(players, FOUR)
+    act(match, players[0], "claim:easy")
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    armed = []
+    monkeypatch.setattr(
+        tasks.apply_timers,
+        "apply_async",
+        lambda args, countdown: armed.append((args, countdown)),
+    )
+    cache.clear()
+    tasks.schedule_timer_check(match_id=match.pk)
+    tasks.schedule_timer_check(match_id=match.pk)
+    assert len(armed) == 1
+    (match_pk, due), countdown = armed[0]
+    match.refresh_from_db()
+    assert due == match.timers["check:0:easy"]["due"] and 1.5 < countdown <= 2.1
+    # Woken early: re-armed for what is left, nothing applied.
+    assert tasks.apply_timers.run(match_pk, due) == []
+    assert len(armed) == 2 and armed[1][1] <= 2.1
+    match.refresh_from_db()
+    assert match.state["phase"] == "paused"

@@ -63,6 +63,17 @@ def available_bots() -> list[str]:
     return sorted(_FACTORIES)
 
 
+def bot_plays(name: str, game: object) -> bool:
+    """Whether built-in bot ``name`` can play ``game`` (an engine): a bot
+    class with ``plays_realtime = False`` sits out real-time games."""
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        return False
+    if getattr(game, "realtime", False):
+        return bool(getattr(factory, "plays_realtime", True))
+    return True
+
+
 def get_bot(name: str, **options: Any) -> Bot:
     """A new bot; unknown names or options raise ValueError saying what is allowed."""
     factory = _FACTORIES.get(name) if isinstance(name, str) else None

@@ -107,6 +107,8 @@ class ISMCTSBot:
     """ISMCTS with UCB1 and per-seat trees; see the module docstring."""
 
     name = "ismcts"
+    #: Its playouts take turns: it does not play real-time games (``bot_plays``).
+    plays_realtime = False
     OPTIONS: dict[str, tuple[type, ...]] = {
         "iterations": (int,),
         "time_limit": (int, float),

@@ -36,6 +36,15 @@ META = GameMeta(
             ),
         ),
         TableOption(
+            "minutes",
+            "Time limit (minutes)",
+            "int",
+            20,
+            min_value=5,
+            max_value=60,
+            help_text="When it is up the game is scored as it stands.",
+        ),
+        TableOption(
             "severe",
             "Severe punishment",
             "bool",

@@ -670,20 +670,35 @@ def ladder_slot(*, when: datetime) -> int:
 
 
 def ladder_pairings(
-    strengths: dict[int, float], *, rng: random.Random, jitter: float = 50.0
-) -> list[tuple[int, int]]:
-    """Pair every bot with a near-rated one; each bot plays at least once.
+    strengths: dict[int, float],
+    *,
+    rng: random.Random,
+    jitter: float = 50.0,
+    size: int = 2,
+) -> list[tuple[int, ...]]:
+    """Seat every bot at a table of ``size`` near-rated ones; each plays once
+    at least.
 
     Strengths get a little random jitter so neighbours vary between rounds
-    instead of the same two bots meeting forever; then neighbours in the
-    sorted order are paired, and an odd bot out meets its nearest neighbour
-    (who thus plays twice).
+    instead of the same bots meeting forever; then neighbours in the sorted
+    order share tables, and the last ones left over meet their nearest
+    neighbours (who thus play twice). ``size`` 2 gives pairs. Fewer bots than
+    ``size`` make no table.
     """
     order = sorted(strengths, key=lambda b: strengths[b] + rng.gauss(0, jitter))
-    pairs = [(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)]
-    if len(order) % 2 == 1 and len(order) > 1:
-        pairs.append((order[-1], order[-2]))
-    return pairs
+    if len(order) < size:
+        return []
+    full = len(order) // size * size
+    tables = [tuple(order[i : i + size]) for i in range(0, full, size)]
+    rest = order[full:]
+    if rest:
+        tables.append(tuple(rest + order[full - (size - len(rest)) : full][::-1]))
+    return tables
+
+
+def ladder_table_size(game: str) -> int:
+    """Seats of a ladder match of ``game``: two, or the game's smallest table."""
+    return max(2, int(getattr(get_game(game), "min_players", 2)))
 
 
 @dataclass(frozen=True)
@@ -706,7 +721,7 @@ def ladder_entrants(*, game: str) -> list[LadderEntrant]:
     programs for ever, with ratings league holds fixed, so a new bot is placed
     on the scale from its first games and the scale does not drift.
     """
-    from gameplay.rules.bots import available_bots, bot_display_name
+    from gameplay.rules.bots import available_bots, bot_display_name, bot_plays
 
     bots = Bot.objects.filter(
         game=game, status=BotStatus.ACTIVE, disabled=False, active_version__isnull=False
@@ -724,7 +739,7 @@ def ladder_entrants(*, game: str) -> list[LadderEntrant]:
             key=f"builtin:{name}", agent=f"builtin:{name}", label=bot_display_name(name)
         )
         for name in conf.ladder_anchors()
-        if name in available_bots()
+        if name in available_bots() and bot_plays(name, get_game(game))
     ]
     return entrants
 
@@ -744,19 +759,20 @@ def _entrant_strengths(entrants: list[LadderEntrant]) -> dict[str, float]:
 def _start_ladder_games(
     *,
     game: str,
-    pairs: list[tuple[LadderEntrant, LadderEntrant]],
+    pairs: list[tuple[LadderEntrant, ...]],
     context: str,
     duplicate: bool,
     flip: int = 0,
 ) -> list[int]:
-    """Create and start the matches of ``pairs`` (both seat orders if duplicate)."""
+    """Create and start the matches of ``pairs`` (tables of two or more
+    entrants; with ``duplicate``, every rotation of the seats on one deal)."""
     match_ids: list[int] = []
-    for index, (a, b) in enumerate(pairs):
-        # Seats alternate between rounds, and duplicates play both orders.
-        first = [a, b]
-        if (flip + index) % 2:
-            first.reverse()
-        orders = [first, first[::-1]] if duplicate else [first]
+    for index, table in enumerate(pairs):
+        # Seats rotate between rounds, and duplicates play every rotation.
+        size = len(table)
+        shift = (flip + index) % size
+        first = list(table[shift:] + table[:shift])
+        orders = [first[k:] + first[:k] for k in range(size)] if duplicate else [first]
         seed = secrets.randbits(62) if duplicate else None
         for rotation, order in enumerate(orders):
             match = match_create(
@@ -798,9 +814,11 @@ def ladder_round_schedule(
         by_key = {e.key: e for e in entrants}
         rng = random.Random(f"{game}:{slot}")
         pairs = [
-            (by_key[a], by_key[b])
-            for a, b in ladder_pairings(_entrant_strengths(entrants), rng=rng)
-            if not (by_key[a].is_anchor and by_key[b].is_anchor)
+            tuple(by_key[key] for key in table)
+            for table in ladder_pairings(
+                _entrant_strengths(entrants), rng=rng, size=ladder_table_size(game)
+            )
+            if not all(by_key[key].is_anchor for key in table)
         ]
         match_ids = _start_ladder_games(
             game=game,
@@ -820,7 +838,9 @@ def bot_debut_schedule(*, version_id: int) -> list[int]:
 
     Called when validation activates a version, so a new bot is on the ladder
     within minutes instead of waiting for the next round. Each game is played
-    with both seat orders on one deal (as duplicate ladder games are). The
+    with every seat order on one deal (as duplicate ladder games are). In a
+    game of three or more players it is one table, the anchors in the other
+    seats. The
     context ``bots:debut:<version id>`` makes it idempotent: a second call
     finds the games and creates none.
     """
@@ -841,9 +861,15 @@ def bot_debut_schedule(*, version_id: int) -> list[int]:
             label=f"{version.bot.name} v{version.number}",
         )
         anchors = [e for e in ladder_entrants(game=version.bot.game) if e.is_anchor]
+        size = ladder_table_size(version.bot.game)
+        if size == 2:
+            tables = [(me, anchor) for anchor in anchors]
+        else:
+            # A bigger table: one game with the anchors in the other seats.
+            tables = [(me, *anchors[: size - 1])] if len(anchors) >= size - 1 else []
         match_ids = _start_ladder_games(
             game=version.bot.game,
-            pairs=[(me, anchor) for anchor in anchors],
+            pairs=tables,
             context=context,
             duplicate=True,
         )

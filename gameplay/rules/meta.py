@@ -41,7 +41,9 @@ class GameMeta:
     playout is cut off after ``max_rollout_steps``. ``ismcts`` holds the game's
     defaults for the ISMCTS options a caller leaves unset (``max_rollout_steps``,
     ``heuristic_plies``). Modules are named, not imported, so a game's bot code
-    loads only when a bot plays it.
+    loads only when a bot plays it. ``tables`` is (smallest, largest,
+    preferred) table of the game's multiplayer Swiss tournaments; None: 3-5,
+    preferring 4, within the engine's player range.
     """
 
     publisher: str
@@ -51,3 +53,4 @@ class GameMeta:
     rollout: str | None = None
     evaluate: str | None = None
     ismcts: dict[str, int] = field(default_factory=dict)
+    tables: tuple[int, int, int] | None = None

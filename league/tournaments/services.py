@@ -165,9 +165,10 @@ def tournament_create(
         engine = get_game(game)
         size = 2
         if format == TournamentFormat.SWISS_TABLES:
-            size = 3
-            if engine.max_players < 3:
-                raise Invalid(f"{engine.name} is a two-player game: no tables of 3-5")
+            sizes = table_sizes(game)
+            if sizes is None:
+                raise Invalid(f"{engine.name} is a two-player game: no tables")
+            size = sizes[0]
         # Only the game's public options, checked: a tournament never carries a
         # stacked deck or a fixed first seat (gameplay.options).
         public = clean_table_options(game, options, players=size)
@@ -276,6 +277,24 @@ def tournament_add_entrant(
         if not created:
             raise Conflict(f"{participant.name} has already entered")
         return entrant
+
+
+def table_sizes(game: str) -> tuple[int, int, int] | None:
+    """(smallest, largest, preferred) table of ``game``'s multiplayer Swiss.
+
+    The game's own (``GameMeta.tables``), else 3-5 preferring 4 within the
+    engine's player range; None for a two-player game.
+    """
+    from gameplay.rules import game_meta, get_game
+
+    engine = get_game(game)
+    sizes = game_meta(game).tables
+    if sizes is None:
+        low, high = max(3, engine.min_players), min(5, engine.max_players)
+        if high < low:
+            return None
+        sizes = (low, high, min(max(4, low), high))
+    return sizes
 
 
 def default_swiss_rounds(*, entrants: int, tables: bool = False) -> int:
@@ -433,8 +452,10 @@ def tournament_start(
         entrants = list(tournament.entrants.select_related("participant"))
         if len(entrants) < 2:
             raise Conflict("a tournament needs at least two entrants")
-        if tournament.is_tables and len(entrants) < 3:
-            raise Conflict("tables of 3-5 need at least three entrants")
+        if tournament.is_tables:
+            low, high, _ = table_sizes(tournament.game) or (3, 5, 4)
+            if len(entrants) < low:
+                raise Conflict(f"tables of {low}-{high} need at least {low} entrants")
         if (
             tournament.format in (TournamentFormat.SWISS, TournamentFormat.SWISS_TABLES)
             and tournament.swiss_rounds is None
@@ -577,8 +598,13 @@ def _next_round(tournament: Tournament, starts_at: datetime) -> Round | None:
     ids = [e.pk for e in entrants]
     if tournament.is_tables:
         try:
+            low, high, preferred = table_sizes(tournament.game) or (3, 5, 4)
             tables = swiss_multiplayer.seat_multiplayer_round(
-                ids, _table_results(tournament)
+                ids,
+                _table_results(tournament),
+                min_size=low,
+                max_size=high,
+                preferred_size=preferred,
             )
         except ValueError as exc:
             raise Conflict(str(exc)) from exc

@@ -53,6 +53,8 @@ META = GameMeta(
         ),
     ),
     heuristic="gameplay.rules.kungfu2009.strategies",
+    # Swiss tournaments seat the rulebook's 4-8 (3 is only our variant).
+    tables=(4, 8, 6),
 )
 
 #: The engine class the registry instantiates (one shared, stateless instance).

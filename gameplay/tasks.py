@@ -304,8 +304,10 @@ def realtime_bot_tick_seconds() -> float:
     return max(0.1, float(getattr(settings, "REALTIME_BOT_TICK", 1.0) or 1.0))
 
 
-def _tick_key(match_id: int) -> str:
-    return f"gameplay:rt-bots:{match_id}"
+def _tick_key(match: Match) -> str:
+    # The public id, not the pk: a pk may come back (a test database made
+    # again) while the cache still holds the old match's ticks.
+    return f"gameplay:rt-bots:{match.public_id}"
 
 
 def _wall_tick(match: Match) -> int:
@@ -316,15 +318,15 @@ def _wall_tick(match: Match) -> int:
     return max(0, int(since / realtime_bot_tick_seconds()))
 
 
-def _claim_tick(match_id: int, tick: int) -> bool:
+def _claim_tick(match: Match, tick: int) -> bool:
     """One task per tick: the first to claim it plays it (a duplicate chain,
     from a lost-and-requeued task or the sweep, stops at the first tick the
     other took)."""
     from django.core.cache import cache
 
-    if not cache.add(f"{_tick_key(match_id)}:{tick}", 1, timeout=120):
+    if not cache.add(f"{_tick_key(match)}:{tick}", 1, timeout=120):
         return False
-    cache.set(_tick_key(match_id), tick, timeout=600)
+    cache.set(_tick_key(match), tick, timeout=600)
     return True
 
 
@@ -335,19 +337,18 @@ def realtime_bots_tick(match_id: int, tick: int) -> bool:
     Idempotent: each tick is played once (``_claim_tick``); the chain stops
     when the match ends or has no built-in bot left.
     """
-    if not _claim_tick(match_id, tick):
+    match = Match.objects.filter(pk=match_id).only("public_id", "started_at").first()
+    if match is None or not _claim_tick(match, tick):
         return False
     more = services.match_realtime_bots_tick(match_id=match_id, tick=tick)
-    if more and not realtime_bots_tick.app.conf.task_always_eager:
-        match = Match.objects.filter(pk=match_id).first()
-        if match is not None:
-            # The next tick by the wall clock: a chain that fell behind (a
-            # loaded worker) skips ahead instead of playing every tick late.
-            nxt = max(tick + 1, _wall_tick(match) + 1)
-            step = realtime_bot_tick_seconds()
-            at = match.started_at + timedelta(seconds=nxt * step)
-            countdown = max(0.0, (at - timezone.now()).total_seconds())
-            realtime_bots_tick.apply_async((match_id, nxt), countdown=countdown)
+    if more and not settings.CELERY_TASK_ALWAYS_EAGER:
+        # The next tick by the wall clock: a chain that fell behind (a
+        # loaded worker) skips ahead instead of playing every tick late.
+        nxt = max(tick + 1, _wall_tick(match) + 1)
+        step = realtime_bot_tick_seconds()
+        at = match.started_at + timedelta(seconds=nxt * step)
+        countdown = max(0.0, (at - timezone.now()).total_seconds())
+        realtime_bots_tick.apply_async((match_id, nxt), countdown=countdown)
     return more
 
 
@@ -369,7 +370,7 @@ def schedule_realtime_bots(*, match: Match, stalled_ticks: int = 5) -> bool:
     ):
         return False
     now_tick = _wall_tick(match)
-    last = cache.get(_tick_key(match.pk))
+    last = cache.get(_tick_key(match))
     if last is not None and last >= now_tick - stalled_ticks:
         return False
     realtime_bots_tick.apply_async((match.pk, now_tick + 1), countdown=0)

@@ -394,3 +394,25 @@ def test_timer_checks_are_armed_once_per_due_time(players, settings, monkeypatch
     assert len(armed) == 2 and armed[1][1] <= 2.1
     match.refresh_from_db()
     assert match.state["phase"] == "paused"
+
+
+def test_the_bots_tick_chain_plays_each_tick_once(players, settings, monkeypatch):
+    """Outside eager mode: a chain is started only when none is running, each
+    tick is played by one task (a duplicate stops), and the next is armed."""
+    match = table(players, FOUR, agents={2: "builtin:heuristic"})
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    armed = []
+    monkeypatch.setattr(
+        tasks.realtime_bots_tick,
+        "apply_async",
+        lambda args, countdown: armed.append((args, countdown)),
+    )
+    assert tasks.schedule_realtime_bots(match=match) is True
+    (match_pk, tick), _ = armed[0]
+    assert tasks.realtime_bots_tick.run(match_pk, tick) is True
+    assert len(armed) == 2 and armed[1][0][1] > tick
+    # The same tick again (a requeued task, a second chain) does nothing.
+    assert tasks.realtime_bots_tick.run(match_pk, tick) is False
+    assert len(armed) == 2
+    # The chain is alive: a change at the table starts no second one.
+    assert tasks.schedule_realtime_bots(match=match) is False

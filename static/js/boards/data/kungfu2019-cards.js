@@ -1503,9 +1503,9 @@
     {
      "dice": 3,
      "effect": {
-      "atk": 5
+      "atk": 4
      },
-     "effect_label": "+5 ATK",
+     "effect_label": "+4 ATK",
      "kind": "straight",
      "label": "straight of 3",
      "n": 3,
@@ -1514,9 +1514,9 @@
     {
      "dice": 2,
      "effect": {
-      "def": 3
+      "def": 2
      },
-     "effect_label": "+3 DEF",
+     "effect_label": "+2 DEF",
      "kind": "kind",
      "label": "pair",
      "n": 2,

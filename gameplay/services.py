@@ -67,6 +67,17 @@ def is_uploaded_bot(seat: Seat) -> bool:
     )
 
 
+def played_by_bots_runner(seats: list[Seat]) -> bool:
+    """A match of bots only, one of them uploaded: the bots app's runner plays
+    it whole, every seat included (real-time games on its virtual clock), so
+    nothing here moves it: no built-in bot ticks, no server timers. The same
+    rule as ``bots.services.bot_matches_waiting_for_a_runner``.
+    """
+    return all(seat.agent for seat in seats) and any(
+        seat.agent.startswith(UPLOADED_PREFIX) for seat in seats
+    )
+
+
 @dataclass(frozen=True)
 class SeatSpec:
     """Who sits in one seat when a match is created (all empty = open seat)."""
@@ -1042,6 +1053,8 @@ def match_apply_timers(*, match_id: int, now: datetime | None = None) -> list[st
             return done
         engine = get_game(match.game)
         seats = {seat.number: seat for seat in match.seats.all()}
+        if played_by_bots_runner(list(seats.values())):
+            return done  # the runner's virtual clock ends it, not wall time
         last: tuple[int | None, str, list[dict[str, Any]]] | None = None
         for _ in range(MAX_TIMER_STEPS):
             if match.status != MatchStatus.ACTIVE:
@@ -1205,7 +1218,7 @@ def match_realtime_bots_tick(*, match_id: int, tick: int) -> bool:
         for seat in seats
         if seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot
     }
-    if not bots:
+    if not bots or played_by_bots_runner(seats):
         return False
     engine = get_game(match.game)
     actors = [number for number in engine.actors(match.state) if number in bots]

@@ -57,3 +57,51 @@ def test_no_live_move_is_queued_for_a_real_time_match(monkeypatch):
     monkeypatch.setattr(services, "plays_only_bot_matches", lambda game: False)
     tasks.on_uploaded_bot_turn(match_id=match.pk)
     assert queued == [match.pk]
+
+
+def test_an_all_bot_match_with_an_uploaded_bot_is_left_to_the_runner():
+    """No wall-clock bot ticks and no server timers move a match the bots
+    runner plays on its virtual clock (they would race its writes); a match
+    of built-in bots only still ticks."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from gameplay import services as gs
+
+    bot = active_bot("kungfu2009")
+    runner = match_create(
+        game="kungfu2009",
+        seats=[
+            SeatSpec(agent=bot.active_version.agent, label="b"),
+            SeatSpec(agent="builtin:heuristic"),
+            SeatSpec(agent="builtin:random"),
+        ],
+        config={},
+    )
+    builtin = match_create(
+        game="kungfu2009",
+        seats=[SeatSpec(agent="builtin:heuristic") for _ in range(3)],
+        config={},
+    )
+    for match in (runner, builtin):
+        gs.match_start(match_id=match.pk)
+        match.refresh_from_db()
+        assert match.timers  # the time limit at least
+    assert gs.played_by_bots_runner(list(runner.seats.all()))
+    assert not gs.played_by_bots_runner(list(builtin.seats.all()))
+    assert gs.match_realtime_bots_tick(match_id=runner.pk, tick=0) is False
+    later = timezone.now() + timedelta(hours=3)
+    assert gs.match_apply_timers(match_id=runner.pk, now=later) == []
+    runner.refresh_from_db()
+    assert runner.version == 0 and not runner.is_over
+    # The control: built-in bots alone tick, and the time limit ends them.
+    assert gs.match_realtime_bots_tick(match_id=builtin.pk, tick=0) is True
+    for minute in range(20):
+        gs.match_apply_timers(
+            match_id=builtin.pk, now=later + timedelta(minutes=minute)
+        )
+        builtin.refresh_from_db()
+        if builtin.is_over:
+            break
+    assert builtin.is_over

@@ -1,8 +1,8 @@
 """The Kung Fu (2009) board in Chromium, on engine frames, at 1280 and 390 px.
 
-The game is not launched yet (no live tables), so the board is drawn on the
-frames of tests/frontend/fixtures/kungfu2009.json in a page served from the
-platform's origin: the real static files (common.js, the card list, the board
+The board is drawn on the frames of tests/frontend/fixtures/kungfu2009.json
+(every situation, without playing to it) in a page served from the platform's
+origin (the live table is tests/e2e/test_kungfu2009_live.py): the real static files (common.js, the card list, the board
 script, board.css and the game's CSS) over the real server. What is checked is
 what node's test DOM cannot: the page does not scroll sideways on a desktop or
 a phone, the style pictures load, and real drag and drop, taps and keys send

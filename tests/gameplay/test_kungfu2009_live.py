@@ -366,6 +366,8 @@ def test_a_finished_live_match_replays_with_the_tables_steps(client, players):
         assert response.status_code == 200, response.content
         text = json.dumps(response.json())
         assert '"check"' in text or "claim_correct" in text
+    page = client.get(f"/matches/{match.public_id}/replay/")
+    assert page.status_code == 200
 
 
 def test_timer_checks_are_armed_once_per_due_time(players, settings, monkeypatch):

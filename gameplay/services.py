@@ -658,12 +658,15 @@ def match_system_act(
     expected_version: int,
     kind: str = ActionKind.MOVE,
 ) -> ActOutcome:
-    """A move by a bot seat (built-in or uploaded), driven by the server."""
+    """A move by a bot seat (built-in or uploaded), driven by the server.
+
+    In a real-time game the version is not checked (arrival order: the
+    engine judges the intent against the state it meets)."""
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != MatchStatus.ACTIVE:
             raise NotActive("this match is not in play")
-        if expected_version != match.version:
+        if expected_version != match.version and not is_realtime(get_game(match.game)):
             raise StaleVersion(f"the match moved on to version {match.version}")
         seat = _seat_of(match, seat_number)
         if not seat.is_bot:
@@ -690,14 +693,15 @@ def match_system_act_many(
     together: one lock, one transaction, each move re-validated by the engine
     against the state it is applied to, one broadcast after the last. A move
     the earlier ones made illegal ends the batch there (the bot is asked
-    again); the first move's refusal raises like ``match_system_act``.
+    again); the first move's refusal raises like ``match_system_act``. In a
+    real-time game the version is not checked (arrival order).
     """
     applied: list[ActOutcome] = []
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != MatchStatus.ACTIVE:
             raise NotActive("this match is not in play")
-        if expected_version != match.version:
+        if expected_version != match.version and not is_realtime(get_game(match.game)):
             raise StaleVersion(f"the match moved on to version {match.version}")
         seats = list(match.seats.all())
         by_number = {seat.number: seat for seat in seats}

@@ -418,3 +418,19 @@ def test_the_bots_tick_chain_plays_each_tick_once(players, settings, monkeypatch
     assert len(armed) == 2
     # The chain is alive: a change at the table starts no second one.
     assert tasks.schedule_realtime_bots(match=match) is False
+
+
+def test_a_bot_seats_intent_at_an_older_version_stands_in_real_time(players):
+    match = table(players, FOUR, agents={3: "builtin:heuristic"})
+    act(match, players[0], "to:1")
+    # Chosen at version 0, arriving after a person's intent: applied.
+    out = services.match_system_act(
+        match_id=match.pk, seat_number=3, action_id="to:all", expected_version=0
+    )
+    assert out.version == 2
+    batch = services.match_system_act_many(
+        match_id=match.pk,
+        moves=[services.SystemMove(3, "give:C")],
+        expected_version=0,
+    )
+    assert [o.version for o in batch] == [3]

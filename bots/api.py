@@ -191,6 +191,11 @@ class BotLogsView(APIView):
                         "think_ms": log.think_ms,
                         "fault": log.fault,
                         "fault_detail": log.fault_detail,
+                        "refused_count": log.refused_count,
+                        "refused": [
+                            {"tick": tick, "action": action, "reason": reason}
+                            for tick, action, reason in log.refused
+                        ],
                         "stderr": log.stderr,
                     }
                     for log in selectors.bot_logs(bot=bot)

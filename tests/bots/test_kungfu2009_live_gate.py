@@ -105,3 +105,37 @@ def test_an_all_bot_match_with_an_uploaded_bot_is_left_to_the_runner():
         if builtin.is_over:
             break
     assert builtin.is_over
+
+
+def test_the_owner_sees_the_refused_intents_on_the_logs_page_and_api(client):
+    from django.urls import reverse
+    from rest_framework.test import APIClient
+
+    from bots.models import BotMatchLog
+
+    bot = active_bot("kungfu2009")
+    match = match_create(
+        game="kungfu2009",
+        seats=[
+            SeatSpec(agent=bot.active_version.agent, label="b"),
+            SeatSpec(agent="builtin:heuristic"),
+            SeatSpec(agent="builtin:random"),
+        ],
+        config={},
+    )
+    reason = "offer 1 is not open (accepted by seat 2)"
+    BotMatchLog.objects.create(
+        version=bot.active_version,
+        match=match,
+        seat=0,
+        refused_count=3,
+        refused=[[7, "accept:1", reason]],
+    )
+    client.force_login(bot.owner)
+    page = client.get(reverse("bots:logs", args=[bot.pk])).content.decode()
+    assert f"tick 7: accept:1: {reason}" in page and "the first 1 of 3 shown" in page
+    api = APIClient()
+    api.force_authenticate(bot.owner)
+    [log] = api.get(f"/api/bots/{bot.pk}/logs/").json()["matches"]
+    assert log["refused_count"] == 3
+    assert log["refused"] == [{"tick": 7, "action": "accept:1", "reason": reason}]

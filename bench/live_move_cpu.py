@@ -30,6 +30,10 @@ created and dropped on ``DATABASE_URL``'s PostgreSQL (else a temporary SQLite
 file); channel layer: ``REDIS_URL`` database 15 (else the embedded Redis).
 The last stdout line is one JSON object.
 
+``LIVE_MOVE_COUNT_CALLS=1`` counts Python function calls instead of CPU time
+(the figures are then thousands of calls): a measure a loaded machine does
+not move, for A/B runs of a change on a shared machine.
+
 A profile of where a path's CPU goes (every thread: the event loop, the
 database threads): ``LIVE_MOVE_PATHS=sockets py-spy record -r 250 -f raw -o
 out.txt -- python bench/live_move_cpu.py`` (py-spy counts only threads on a
@@ -39,6 +43,7 @@ CPU, not ones waiting for PostgreSQL or Redis).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -65,6 +70,24 @@ PROFILE = os.environ.get("LIVE_MOVE_PROFILE", "")
 # "owner" measures the owner path alone (for profiling or quick checks).
 PROFILE_PATH = os.environ.get("LIVE_MOVE_PROFILE_PATH", "sockets")
 PATHS = tuple(os.environ.get("LIVE_MOVE_PATHS", "locked,owner,sockets").split(","))
+# "1": count Python function calls (Python and C functions, every thread)
+# instead of measuring CPU time. The count does not depend on the machine's
+# load, so an A/B on a busy shared machine still shows what a change removed;
+# the "cpu_ms" figures are then thousands of calls (``unit`` in the output).
+COUNT_CALLS = os.environ.get("LIVE_MOVE_COUNT_CALLS", "") == "1"
+_next_call = itertools.count().__next__
+
+
+def _count_call(frame, event, arg) -> None:
+    if event == "call" or event == "c_call":
+        _next_call()  # atomic under the GIL, unlike ``n += 1``
+
+
+def cpu_clock() -> float:
+    """Seconds of process CPU, or (``COUNT_CALLS``) millions of calls so far."""
+    if COUNT_CALLS:
+        return _next_call() / 1e6
+    return time.process_time()
 
 
 def main() -> None:
@@ -168,7 +191,7 @@ def measure() -> dict:
                 continue
             seat = actors[0]
             action = rnd.choice(engine.legal_action_ids(state, seat))
-            c0, w0 = time.process_time(), time.perf_counter()
+            c0, w0 = cpu_clock(), time.perf_counter()
             if path == "locked":
                 services.match_act(
                     match_id=match.pk,
@@ -179,7 +202,7 @@ def measure() -> dict:
             else:
                 applied = owner.act_sync(live, users[seat], action, version)
                 send(applied.messages)
-            spent = time.process_time() - c0
+            spent = cpu_clock() - c0
             cpu += spent
             wall += time.perf_counter() - w0
             version += 1
@@ -231,19 +254,19 @@ def measure() -> dict:
                 for user in users:
                     # A socket's connect, through its first state frame (the
                     # other socket's presence frame is not waited for).
-                    c0 = time.process_time()
+                    c0 = cpu_clock()
                     comm = WebsocketCommunicator(app, f"/ws/match/{match.public_id}/")
                     comm.scope["user"] = user
                     connected, _ = await comm.connect()
                     assert connected
                     await state_at(comm, 0)
-                    connects.append(time.process_time() - c0)
+                    connects.append(cpu_clock() - c0)
                     socks.append(comm)
                 state, version = match.state, 0
                 while done < moves and engine.actors(state):
                     seat = engine.actors(state)[0]
                     action = rnd.choice(engine.legal_action_ids(state, seat))
-                    c0, w0 = time.process_time(), time.perf_counter()
+                    c0, w0 = cpu_clock(), time.perf_counter()
                     await socks[seat].send_to(
                         text_data=json.dumps(
                             {"type": "act", "action": action, "version": version}
@@ -253,7 +276,7 @@ def measure() -> dict:
                     version += 1
                     for comm in socks:
                         await state_at(comm, version)
-                    spent = time.process_time() - c0
+                    spent = cpu_clock() - c0
                     cpu += spent
                     wall += time.perf_counter() - w0
                     state, _ = engine.apply(state, seat, action)
@@ -266,6 +289,11 @@ def measure() -> dict:
         )(status=MatchStatus.ABORTED)
         return cpu, wall, done
 
+    if COUNT_CALLS:
+        import threading
+
+        threading.setprofile(_count_call)  # the threads started from now on
+        sys.setprofile(_count_call)
     for path in PATHS:
         play(path, 10)  # warm the paths (imports, connections)
     per: dict[str, list[tuple[float, float]]] = {path: [] for path in PATHS}
@@ -278,7 +306,12 @@ def measure() -> dict:
             + ", ".join(f"{p} {per[p][-1][0]:.2f}" for p in PATHS)
             + " ms CPU per move"
         )
+    if COUNT_CALLS:
+        sys.setprofile(None)
+        threading.setprofile(None)
     out = {"moves_per_block": MOVES_PER_BLOCK, "blocks": BLOCKS}
+    if COUNT_CALLS:
+        out["unit"] = "thousands of Python calls, not ms (LIVE_MOVE_COUNT_CALLS)"
     for key in single:
         single[key] = single[key][len(single[key]) // 10 :]  # the warm-up's
     for path, values in per.items():

@@ -434,3 +434,16 @@ def test_a_bot_seats_intent_at_an_older_version_stands_in_real_time(players):
         expected_version=0,
     )
     assert [o.version for o in batch] == [3]
+
+
+def test_beats_sweep_applies_timers_whose_check_was_lost(players):
+    match = table(players, FOUR)
+    other = table(players[4:8], FOUR)
+    act(match, players[0], "claim:easy")
+    age(match, 3)  # as if the armed check had been lost 3 s ago
+    assert services.matches_with_timers_due() == [match.pk]
+    assert tasks.sweep_timers() == 1
+    match.refresh_from_db()
+    other.refresh_from_db()
+    assert match.state["phase"] == "play" and other.version == 0
+    assert services.matches_with_timers_due() == []

@@ -10,14 +10,16 @@ your next request. The observation is complete, so this bot keeps no memory.
 
 Each tick, in order: shout KUNG FU when the first cards of the hand make a
 face-up combination; arrange the hand for one it holds all the cards of
-(``fit:<level>``: the engine puts them in front); accept an offer that brings a
-missing card for cards it does not need (declining the others); withdraw its
-offers that went stale; build and send an offer of one unneeded card for one
-missing card to everyone; else pass. Hands are strings of styles (T Tiger,
-M Monkey, C Crab, R Crane, D Dragon, which stands for any style). The legal ids
-and the observation are in docs/protocol/bots.md ("Kung Fu (2009)"). Try it
-locally: ``python manage.py botmatch bots/examples/kungfu2009_collector.py
---vs heuristic --players 4``.
+(``fit:<level>``: the engine puts them in front); join another seat's
+impasse vote while its target is incomplete (an impasse needs every vote, and
+a table where nobody can trade what the others need stalls without it);
+accept an offer that brings a missing card for cards it does not need
+(declining the others); withdraw its offers that went stale; build and send
+an offer of one unneeded card for one missing card to everyone; else pass.
+Hands are strings of styles (T Tiger, M Monkey, C Crab, R Crane, D Dragon,
+which stands for any style). The legal ids and the observation are in
+docs/protocol/bots.md ("Kung Fu (2009)"). Try it locally: ``python manage.py
+botmatch bots/examples/kungfu2009_collector.py --vs heuristic --players 4``.
 """
 
 import kungfu_bot
@@ -76,6 +78,10 @@ def choose(turn: kungfu_bot.Turn) -> str:
     target = min(combos, key=lambda c: (len(missing(hand, c["hits"])), -c["points"]))
     need = missing(hand, target["hits"])
     spare = surplus(hand, target["hits"])
+    # Others want new combinations (an impasse needs every vote in play):
+    # join them while ours is not complete, or the table may stall.
+    if need and any(obs["votes"]) and "impasse" in ids:
+        return "impasse"
     # 3. Offers to us: take one that brings a missing card for spare cards.
     for offer in obs["offers"]:
         if f"decline:{offer['id']}" not in ids:

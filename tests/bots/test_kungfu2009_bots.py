@@ -359,3 +359,57 @@ def test_time_up_during_a_claim_checks_it_then_ends():
     )
     assert host.steps == [(s, a) for _t, s, a in reference.log]
     assert game.is_over(player.state)
+
+
+def example_in_process():
+    """The example bot's ``choose`` with the SDK's own Turn, run in-process."""
+    import sys
+    import types
+
+    sdk = types.ModuleType("kungfu_bot")
+    sdk_path = EXAMPLE.parents[1] / "sdk/kungfu_bot.py"
+    exec(compile(sdk_path.read_text(), str(sdk_path), "exec"), sdk.__dict__)
+    sdk.run = lambda choose, **_: None
+    saved = sys.modules.get("kungfu_bot")
+    sys.modules["kungfu_bot"] = sdk
+    try:
+        space: dict = {}
+        exec(compile(EXAMPLE.read_text(), str(EXAMPLE), "exec"), space)
+    finally:
+        if saved is None:
+            sys.modules.pop("kungfu_bot", None)
+        else:
+            sys.modules["kungfu_bot"] = saved
+
+    class Example:
+        name = "example"
+
+        def choose(self, ctx):
+            raw = {
+                "step": 1,
+                "observation": ctx.observation,
+                "events": [],
+                "legal": ctx.legal_actions,
+                "deadline_ms": 1000,
+                "tick": 0,
+            }
+            return space["choose"](sdk.Turn(raw))
+
+    return Example()
+
+
+def test_the_example_does_not_stall_the_table():
+    """With the planners it finishes matches by the engine's end (a pile
+    completed), not by the tick limit: it joins impasse votes, without which
+    a table where nobody can give what the others need trades in circles."""
+    game = get_game(GAME)
+    example = example_in_process()
+    start = random.randrange(1 << 30)
+    ended = 0
+    for seed in range(start, start + 10):
+        players = 4 + seed % 3
+        bots = [example] + [get_bot("heuristic") for _ in range(players - 1)]
+        config = game.validate_config({"players": players})
+        match = ticks.run(game, game.setup(config, seed), bots, seed, max_ticks=5_000)
+        ended += game.result(match.state)["reason"] != "time"
+    assert ended >= 8

@@ -450,6 +450,10 @@
     }
 
     function showError(err) {
+      // A refused step (in real time: it met a pause or a trade that went
+      // first) ends its plan: the later steps were built on it, and sending
+      // them alone would make another move than the one chosen.
+      if (plan.length && err.code !== "plan_dropped") plan = [];
       var box = slot("error");
       if (!box) return;
       var friendly = ERROR_TEXT[err.code];

@@ -36,6 +36,7 @@ from gameplay.rules.kungfu2019 import cards as _cards
 from gameplay.rules.simulate import derive_seed, wilson
 
 engine = H = None  # imported in main(), after any --cards override
+DRAFT = True  # --no-draft: the first-game deal (ten random cards each)
 
 
 def patch_cards(changes: dict[str, list]) -> None:
@@ -56,7 +57,8 @@ def play(job: tuple[int, int, int]) -> dict:
     """One heuristic-only game: winners, each seat's drafted hand, final HP."""
     players, seed, g = job
     game = get_game("kungfu2019")
-    s = game.setup({"players": players}, derive_seed(seed, players, g))
+    config = {"players": players, "draft": DRAFT}
+    s = game.setup(config, derive_seed(seed, players, g))
     hands = None
     while not game.is_over(s):
         if hands is None and s["phase"] != "draft":
@@ -160,8 +162,15 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=2019)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--cards", default="", help="JSON card overrides (tuning)")
+    p.add_argument(
+        "--no-draft",
+        action="store_true",
+        help="first-game deal: random hands, so a card's figure is its strength "
+        "alone, not where the draft puts it",
+    )
     a = p.parse_args()
-    global engine, H
+    global engine, H, DRAFT
+    DRAFT = not a.no_draft
     if a.cards:
         patch_cards(json.loads(a.cards))
     from gameplay.rules.kungfu2019 import engine
@@ -171,6 +180,7 @@ def main() -> None:
     out = {
         "seed": a.seed,
         "cards_override": json.loads(a.cards) if a.cards else None,
+        "draft": DRAFT,
         "load_start": os.getloadavg()[0],
         "series": [],
     }

@@ -2,11 +2,11 @@
 
 The board is drawn on the frames of tests/frontend/fixtures/kungfu2009.json
 (every situation, without playing to it) in a page served from the platform's
-origin (the live table is tests/e2e/test_kungfu2009_live.py): the real static files (common.js, the card list, the board
-script, board.css and the game's CSS) over the real server. What is checked is
-what node's test DOM cannot: the page does not scroll sideways on a desktop or
-a phone, the style pictures load, and real drag and drop, taps and keys send
-the intents the board promises.
+origin (the live table is tests/e2e/test_kungfu2009_live.py): the real static
+files (common.js, the card list, the board script, board.css and the game's
+CSS) over the real server. What is checked is what node's test DOM cannot: the
+page does not scroll sideways on a desktop or a phone, the style pictures load,
+and real drag and drop, taps and keys send the intents the board promises.
 """
 
 from __future__ import annotations

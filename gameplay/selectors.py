@@ -363,13 +363,14 @@ def match_replay(*, match: Match, perspective: str = "full") -> dict[str, Any]:
     state = engine.setup(match.config, match.seed)
     view_seat = seat if kind == "seat" else None
 
-    def frame(version, actor, action_id, label, step_kind, events):
+    def frame(version, actor, action_id, label, step_kind, events, at_ms):
         step = {
             "version": version,
             "seat": actor,
             "action_id": action_id,
             "label": label,
             "kind": step_kind,
+            "at_ms": at_ms,
             "events": events if kind == "full" else view_events(events, view_seat),
             "view": engine.observe(state, view_seat),
         }
@@ -377,7 +378,16 @@ def match_replay(*, match: Match, perspective: str = "full") -> dict[str, Any]:
             step["hands"] = [engine.observe(state, s)["hand"] for s in range(players)]
         return step
 
-    steps = [frame(0, None, None, None, "deal", [])]
+    started = match.started_at
+
+    def stamp(action: MatchAction) -> int | None:
+        # The timeline: when the server applied the step, in ms from the start.
+        # In real time this is the arrival order that decided every race.
+        if started is None or action.created_at is None:
+            return None
+        return max(0, round((action.created_at - started).total_seconds() * 1000))
+
+    steps = [frame(0, None, None, None, "deal", [], 0 if started else None)]
     for action in match.actions.order_by("version"):
         labels = {
             a["id"]: a.get("label") for a in engine.legal_actions(state, action.seat)
@@ -391,6 +401,7 @@ def match_replay(*, match: Match, perspective: str = "full") -> dict[str, Any]:
                 labels.get(action.action_id),
                 action.kind,
                 events,
+                stamp(action),
             )
         )
     return {

@@ -61,6 +61,21 @@
     };
   }
 
+  /** A step's server stamp (ms from the start) as "m:ss.mmm", or "" if unknown. */
+  function timeText(ms) {
+    if (typeof ms !== "number" || !isFinite(ms) || ms < 0) return "";
+    var minutes = Math.floor(ms / 60000);
+    var seconds = (ms % 60000) / 1000;
+    return minutes + ":" + (seconds < 10 ? "0" : "") + seconds.toFixed(3);
+  }
+
+  /** "Step i of n", with when the server applied it (the timeline). */
+  function positionText(data, index) {
+    var text = "Step " + index + " of " + (data.steps.length - 1);
+    var at = index > 0 ? timeText(data.steps[index].at_ms) : "";
+    return at ? text + " · at " + at : text;
+  }
+
   /** What happened at step `index`, in one line. */
   function stepLabel(data, index) {
     var step = data.steps[index];
@@ -149,7 +164,7 @@
       if (!data) return;
       index = clampStep(data, i);
       slider.value = String(index);
-      position.textContent = "Step " + index + " of " + (data.steps.length - 1);
+      position.textContent = positionText(data, index);
       label.textContent = stepLabel(data, index);
       var frame = stepFrame(data, index);
       var model = B.boardModel(frame, { names: data.players, readOnly: true, useYou: false });
@@ -250,6 +265,8 @@
     logContext: logContext,
     stepFrame: stepFrame,
     stepLabel: stepLabel,
+    timeText: timeText,
+    positionText: positionText,
     replayLog: replayLog,
     clampStep: clampStep,
     parseHash: parseHash,

@@ -107,6 +107,10 @@ def test_a_finished_kungfu2019_replay_steps_through_commits_dice_and_hp(arena):
     expect(page.locator("[data-role='position']")).to_have_text(re.compile("^Step 1 "))
     page.keyboard.press("ArrowRight")
     expect(page.locator("[data-role='position']")).to_have_text(re.compile("^Step 2 "))
+    # The timeline: the step's server stamp from the start of the match.
+    expect(page.locator("[data-role='position']")).to_have_text(
+        re.compile(r"^Step 2 of \d+ · at \d+:\d\d\.\d{3}$")
+    )
     expect(page.locator("[data-role='step-label']")).to_contain_text("Move 2")
 
     # Commits in: face-down backs and a count, no card of them, no play yet.
@@ -157,7 +161,7 @@ def test_a_finished_kungfu2019_replay_steps_through_commits_dice_and_hp(arena):
             "aria-label", f"HP: {hp}"
         )
     expect(page.locator("[data-role='position']")).to_have_text(
-        f"Step {len(steps) - 1} of {len(steps) - 1}"
+        re.compile(rf"^Step {len(steps) - 1} of {len(steps) - 1} · at ")
     )
     # The full reveal names the commit the spectator's label kept back.
     page.locator("#replay-perspective").select_option("full")

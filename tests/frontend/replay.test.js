@@ -91,6 +91,18 @@ test("step labels describe the move with names", () => {
   assert.match(R.stepLabel(full, 1), new RegExp("^Move " + step.version + ": " + full.players[step.seat] + " "));
 });
 
+test("the timeline: each step's server stamp as minutes, seconds and ms", () => {
+  assert.equal(R.timeText(0), "0:00.000");
+  assert.equal(R.timeText(4512), "0:04.512");
+  assert.equal(R.timeText(61005), "1:01.005");
+  assert.equal(R.timeText(null), "");
+  assert.equal(R.timeText(-1), "");
+  const data = { steps: [{ at_ms: 0 }, { at_ms: 1250 }, { at_ms: null }] };
+  assert.equal(R.positionText(data, 0), "Step 0 of 2");
+  assert.equal(R.positionText(data, 1), "Step 1 of 2 · at 0:01.250");
+  assert.equal(R.positionText(data, 2), "Step 2 of 2", "a step without a stamp shows none");
+});
+
 test("clampStep and the URL hash", () => {
   assert.equal(R.clampStep(full, -4), 0);
   assert.equal(R.clampStep(full, 10000), full.steps.length - 1);

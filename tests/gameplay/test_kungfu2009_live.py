@@ -366,6 +366,12 @@ def test_a_finished_live_match_replays_with_the_tables_steps(client, players):
         assert response.status_code == 200, response.content
         text = json.dumps(response.json())
         assert '"check"' in text or "claim_correct" in text
+        # The timeline: when the server applied each step, in arrival order.
+        steps = response.json()["steps"]
+        stamps = [step["at_ms"] for step in steps]
+        assert stamps[0] == 0 and all(isinstance(ms, int) for ms in stamps)
+        assert stamps == sorted(stamps)
+        assert any(step["seat"] is None for step in steps)  # the table's check
     page = client.get(f"/matches/{match.public_id}/replay/")
     assert page.status_code == 200
 

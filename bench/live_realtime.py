@@ -1,0 +1,951 @@
+"""Real-time intents at live Kung Fu (2009) tables of 8 over real WebSockets.
+
+``python bench/live_realtime.py`` (50 tables, about two minutes), or
+``--tables N``, or ``--tables 10,25,50`` (one run per count, in turn, to see
+where it breaks; the last line then lists the runs). It talks over loopback
+only, stops by itself and leaves no process behind. Progress goes to stderr;
+the last stdout line is one JSON object (``tables``, ``intents_per_s``,
+``rtt_p50_ms`` ... ``rtt_max_ms``, ``refused``, ``errors``,
+``lost_intents``, CPU per part and per intent).
+
+How it is built (the parts it shares with ``bench/live_load.py`` are imported
+from it):
+
+* **The server is the real one**: uvicorn serving ``config.asgi:application``
+  with ``make run``'s flags and production settings (DEBUG off), PostgreSQL
+  (``DATABASE_URL``: a dedicated database is created and dropped) or a fresh
+  SQLite file, and Redis for the channel layer, the cache and the Celery
+  broker. Unlike the Duelo benchmark it also runs **a Celery worker** as
+  ``make run`` starts it (``--concurrency 2``, queues ``default,ratings``):
+  a real-time table needs the server's timers (a claim is checked 2 s after
+  it is shown, an unanswered offer declined after 20 s, a stale draft
+  dropped after 30 s), and those are Celery tasks armed after each step.
+  So that no other worker takes them, the bench uses its own logical Redis
+  database (``LIVE_RT_REDIS_DB``, default 14; the Duelo benchmark's 15 has no
+  worker by design) and empties the Celery queues there at the start.
+* **Tables**: ``N`` matches of ``kungfu2009`` with 8 seated people each
+  (``players`` 8, time limit 60 minutes so no table ends on time), made with
+  ``gameplay.services`` before the server starts; each table has a spare
+  match started for when its first one ends (a pile's last combination
+  completed).
+* **Players**: every seat is a real WebSocket client with its session
+  cookie and the page's Origin, in two client processes apart from the
+  server. Each seat chooses its next intent from the ``legal`` menu and the
+  ``view`` of the newest state frame it has received, right before sending
+  it, and has at most one intent in flight (as the live page's plans do).
+  The mix and pace ("a human at the table"):
+
+  - **between decisions** it thinks ``LIVE_RT_THINK_S`` (uniform, default
+    1.0-3.0 s), then picks one: rearrange the hand (``move:i:j``, weight 5),
+    start an offer (``to:<seat>`` or ``to:all``, weight 2, when legal),
+    answer an offer addressed to it (``accept:<id>`` weight 3 when legal,
+    ``decline:<id>`` weight 1), withdraw one of its own (weight 1), arrange
+    the hand for a face-up combination it can make (``fit:<level>``, weight
+    4 when legal) or claim (``claim:<level>``, always when its arranged
+    hand spells a face-up combination: a person shouts as soon as it sees
+    it; never a blind claim);
+  - **within a plan** (building an offer: one or two ``give:``, one or two
+    ``want:`` of the styles it lacks, ``send``; or ``fit`` then ``claim``)
+    the next click follows ``LIVE_RT_CLICK_S`` (default 0.25-0.6 s) after
+    the previous intent's answer.
+
+  ``pass`` is never sent (it changes nothing and is not answered by a
+  frame). During a claim's pause nobody may act (``legal`` is empty) and
+  the seats wait for the frame that resumes play.
+
+Per intent it records the round trip from sending ``act`` to the frame that
+answers it: for an applied intent the seat's ``state`` frame carrying the
+version its ``ack`` names (what the player waits for before the board shows
+it; the ack itself is ``ack_rtt_*``), for a refused one the ``error`` frame
+with its ``request_id``. A refusal by the engine (``illegal_action``: the
+intent went stale, e.g. an offer accepted by someone else a moment earlier;
+``not_your_turn``: the table paused for a claim meanwhile) is a normal
+outcome of real-time play and counted as ``refused``, apart from
+``errors`` (other error codes, disconnects, failed connects, intents with no
+answer within 5 s). ``lost_intents``: acknowledged intents whose frame never
+came within 5 s, plus intents with neither ack nor error within 5 s (the
+seat then goes on; an answer that comes later is counted in
+``late_answers``, not as an error); after the run the match logs are
+checked too: every acknowledged intent must be a logged move
+(``acked_not_logged``, which must be 0).
+
+Knobs (environment variables, for development): ``LIVE_RT_WINDOW_S``
+(measured window, default 30), ``LIVE_RT_THINK_S``, ``LIVE_RT_CLICK_S``,
+``LIVE_RT_CLIENTS`` (client processes, 2), ``LIVE_RT_REDIS_DB``,
+``LIVE_RT_PYSPY`` (a py-spy profile of the server during the window, to
+that path: ``.txt`` raw, ``.json`` speedscope, else a flame graph); the
+server's ``LIVE_LOAD_SETTINGS`` and ``LIVE_LOAD_UVICORN_ARGS`` as in
+``bench/live_load.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing as mp
+import os
+import platform
+import queue
+import random
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from live_load import (  # noqa: E402
+    BENCH_DIR,
+    SETTINGS_MODULE,
+    UVICORN_ARGS,
+    CpuMeter,
+    Database,
+    cpu_seconds,
+    free_port,
+    percentile,
+    prepare_django,
+    start_pyspy,
+    start_server,
+    stop_process,
+    wait_ready,
+)
+
+GAME = "kungfu2009"
+SEATS = 8
+TARGET_P99_MS = 50.0
+WINDOW_S = float(os.environ.get("LIVE_RT_WINDOW_S", "30"))
+SETTLE_S = 5.0  # after the last table connected, before the window opens
+THINK_S = tuple(
+    float(x) for x in os.environ.get("LIVE_RT_THINK_S", "1.0,3.0").split(",")
+)
+CLICK_S = tuple(
+    float(x) for x in os.environ.get("LIVE_RT_CLICK_S", "0.25,0.6").split(",")
+)
+CLIENT_PROCESSES = int(os.environ.get("LIVE_RT_CLIENTS", "2"))
+REDIS_DB = int(os.environ.get("LIVE_RT_REDIS_DB", "14"))
+# A py-spy profile of the server during the window, written to this path.
+PYSPY = os.environ.get("LIVE_RT_PYSPY", "")
+ANSWER_TIMEOUT_S = 5.0
+MATCHES_PER_TABLE = 2
+MINUTES = 60
+PROGRESS_EVERY_S = 5.0
+# Engine refusals: the intent met a state it no longer fits (real time).
+REFUSALS = ("illegal_action", "not_your_turn")
+# As `make run` starts the worker, without the sandboxed bots' queue.
+WORKER_ARGS = ["worker", "-Q", "default,ratings", "--concurrency", "2"]
+
+
+def log(message: str) -> None:
+    print(f"[live_realtime {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr)
+
+
+# --- services ---------------------------------------------------------------------
+
+
+def bench_redis_url(url: str) -> str:
+    """The configured Redis server, logical database ``REDIS_DB``."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        query = dict(parse_qsl(parts.query), db=str(REDIS_DB))
+        return f"unix://{parts.path}?{urlencode(query)}"
+    return urlunsplit(parts._replace(path=f"/{REDIS_DB}"))
+
+
+def empty_celery_queues(redis_url: str) -> None:
+    """Tasks a previous run left in the bench's database name its matches."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        client.delete("default", "ratings", "unacked", "unacked_index")
+    finally:
+        client.close()
+
+
+def start_worker(run_dir: Path) -> subprocess.Popen:
+    args = [sys.executable, "-m", "celery", "-A", "config", *WORKER_ARGS]
+    args += ["-l", "WARNING", "-n", f"bench{os.getpid()}@%h"]
+    args += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    with open(run_dir / "worker.log", "wb") as out:
+        return subprocess.Popen(
+            args,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def children_of(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(entry))
+    return out
+
+
+def wait_worker(worker: subprocess.Popen, timeout: float = 60.0) -> list[int]:
+    """Until the prefork pool is up; the worker's processes."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if worker.poll() is not None:
+            raise SystemExit(f"live_realtime: the worker exited ({worker.returncode})")
+        kids = children_of(worker.pid)
+        if len(kids) >= 2:
+            return [worker.pid, *kids]
+        time.sleep(0.2)
+    raise SystemExit("live_realtime: the Celery worker did not come up")
+
+
+def create_tables(tables: int) -> list[dict[str, Any]]:
+    """Users, session cookies and started 8-player matches for every table."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.hashers import make_password
+    from django.db import transaction
+    from django.test import override_settings
+
+    from accounts.models import User
+    from gameplay import services
+    from gameplay.services import SeatSpec
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    backend = "django.contrib.auth.backends.ModelBackend"
+    users = User.objects.bulk_create(
+        User(username=f"rt{i}", password=make_password(None))
+        for i in range(SEATS * tables)
+    )
+    cookies = []
+    with transaction.atomic():
+        for user in users:
+            session = store()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = backend
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            cookies.append(session.session_key)
+    # As in live_load: nobody listens yet (no start broadcasts), and the
+    # no-show checks and "a game started" notifications touch no intent.
+    quiet = (
+        mock.patch.object(services, "_arm_no_show_checks", lambda *a: None),
+        mock.patch.object(services, "match_announce_started", lambda **k: None),
+    )
+    out = []
+    with override_settings(CHANNEL_LAYERS={}), quiet[0], quiet[1]:
+        for index in range(tables):
+            seated = users[SEATS * index : SEATS * (index + 1)]
+            seats = [SeatSpec(user=user) for user in seated]
+            ids = []
+            with transaction.atomic():
+                for _ in range(MATCHES_PER_TABLE):
+                    match = services.match_create(
+                        game=GAME,
+                        seats=seats,
+                        config={"players": SEATS, "minutes": MINUTES},
+                    )
+                    services.match_start(match_id=match.pk)
+                    ids.append(str(match.public_id))
+            out.append(
+                {
+                    "index": index,
+                    "cookies": cookies[SEATS * index : SEATS * (index + 1)],
+                    "match_ids": ids,
+                }
+            )
+    return out
+
+
+def logged_moves() -> dict[str, int]:
+    """People's logged intents per match (public id)."""
+    from django.db.models import Count
+
+    from gameplay.models import ActionKind, MatchAction
+
+    rows = (
+        MatchAction.objects.filter(kind=ActionKind.MOVE, seat__isnull=False)
+        .values("match__public_id")
+        .annotate(n=Count("pk"))
+    )
+    return {str(r["match__public_id"]): r["n"] for r in rows}
+
+
+# --- clients ----------------------------------------------------------------------
+
+
+class Pending:
+    """One sent intent, waiting for its answer."""
+
+    __slots__ = (
+        "ack_version",
+        "acked",
+        "code",
+        "refused_at",
+        "rid",
+        "sent",
+        "shown",
+        "since",
+    )
+
+    def __init__(self, rid: str, sent: float, since: int) -> None:
+        self.rid = rid
+        self.sent = sent
+        self.since = since  # frames received before the send
+        self.acked: float | None = None
+        self.ack_version: int | None = None
+        self.shown: float | None = None
+        self.code: str | None = None
+        self.refused_at: float | None = None
+
+
+class Seat:
+    """What one seat's connection has seen."""
+
+    def __init__(self, ws, match_id: str) -> None:
+        self.ws = ws
+        self.match_id = match_id
+        self.latest: dict[str, Any] | None = None
+        self.frames: list[tuple[int, float]] = []  # (version, arrival) of state
+        self.changed = asyncio.Event()
+        self.done = asyncio.Event()
+        self.pending: Pending | None = None
+        self.plan: list[str] = []
+        self.given_up: set[str] = set()  # request ids past the answer timeout
+        self.closed = False
+        self.closing = False
+
+
+def spells(hand: str, hits: str) -> bool:
+    """The hand's first cards read as ``hits`` (Dragons wild)."""
+    return len(hand) >= len(hits) and all(
+        c == h or c == "D" for c, h in zip(hand, hits, strict=False)
+    )
+
+
+def choose(frame: dict[str, Any], seat: Seat, rnd: random.Random) -> str | None:
+    """The seat's next intent from its newest frame (None: nothing to do)."""
+    legal = [a["id"] for a in frame.get("legal") or []]
+    if not legal:
+        seat.plan = []
+        return None
+    ids = set(legal)
+    view = frame["view"]
+    hand = view.get("hand") or ""
+    # A combination spelled by the arranged hand: claim it at once.
+    for level, combo in (view.get("face_up") or {}).items():
+        if combo and f"claim:{level}" in ids and spells(hand, combo["hits"]):
+            seat.plan = []
+            return f"claim:{level}"
+    while seat.plan:
+        step = seat.plan.pop(0)
+        # A planned claim is made above once the hand spells it, never blind.
+        if step in ids and not step.startswith("claim:"):
+            return step
+    draft = view.get("draft")
+    if draft is not None:
+        # An offer being built (ours): finish it, or drop it if it cannot go.
+        if "send" in ids and (draft["give"] or draft["want"]):
+            return "send"
+        gives = [i for i in legal if i.startswith("give:")]
+        wants = [i for i in legal if i.startswith("want:")]
+        if not draft["give"] and gives:
+            return rnd.choice(gives)
+        if not draft["want"] and wants:
+            return rnd.choice(wants)
+        return "cancel" if "cancel" in ids else None
+    weighted: list[tuple[str, float]] = []
+    moves = [i for i in legal if i.startswith("move:")]
+    if moves:
+        weighted.append((rnd.choice(moves), 5))
+    starts = [i for i in legal if i.startswith("to:")]
+    if starts:
+        weighted.append((rnd.choice(starts), 2))
+    for kind, weight in (
+        ("accept:", 3),
+        ("decline:", 1),
+        ("withdraw:", 1),
+        ("fit:", 4),
+    ):
+        found = [i for i in legal if i.startswith(kind)]
+        if found:
+            weighted.append((rnd.choice(found), weight))
+    if not weighted:
+        return None
+    action = rnd.choices(
+        [a for a, _ in weighted], weights=[w for _, w in weighted], k=1
+    )[0]
+    if action.startswith("to:"):
+        # Build it: one or two cards given, one or two asked for, send.
+        have = [c for c in hand if c != "D"] or list(hand)
+        lacking = [c for c in "TMCR" if c not in hand] or list("TMCR")
+        give = rnd.sample(have, min(len(have), rnd.choice((1, 1, 2))))
+        want = [rnd.choice(lacking) for _ in range(rnd.choice((1, 1, 2)))]
+        seat.plan = [f"give:{c}" for c in give] + [f"want:{c}" for c in want]
+        seat.plan.append("send")
+    elif action.startswith("fit:"):
+        seat.plan = ["claim:" + action.removeprefix("fit:")]
+    return action
+
+
+class Client:
+    """One client process: its tables, their records, progress reports."""
+
+    def __init__(self, plan: dict[str, Any], reports: mp.Queue) -> None:
+        self.url, self.origin = plan["url"]
+        self.tables = plan["tables"]
+        self.t0 = plan["t0"]
+        self.stop_at = plan["stop_at"]
+        self.reports = reports
+        self.rnd = random.Random(os.getpid())
+        # (sent, answer ms, ack ms, outcome, intent kind, error code)
+        self.intents: list[tuple[float, float | None, float | None, str, str, str]] = []
+        self.errors: list[tuple[float, str]] = []
+        self.late: Counter[str] = Counter()  # answers after the timeout
+        self.acked: Counter[str] = Counter()
+        self.connected = 0
+        self.tables_done = 0
+        self.reported = 0
+        self.request = 0
+
+    def error(self, kind: str) -> None:
+        self.errors.append((time.monotonic(), kind))
+
+    async def run(self) -> None:
+        reporter = asyncio.create_task(self.report_loop())
+        await asyncio.gather(*(self.play_table(t) for t in self.tables))
+        reporter.cancel()
+        self.reports.put(
+            (
+                "result",
+                os.getpid(),
+                {
+                    "intents": self.intents,
+                    "errors": self.errors,
+                    "acked": dict(self.acked),
+                    "late": dict(self.late),
+                    "tables_done": self.tables_done,
+                },
+            )
+        )
+
+    async def report_loop(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            fresh = self.intents[self.reported :]
+            self.reported += len(fresh)
+            self.reports.put(
+                (
+                    "progress",
+                    os.getpid(),
+                    {
+                        "intents": [(i[1], i[3]) for i in fresh],
+                        "errors": len(self.errors),
+                        "connected": self.connected,
+                    },
+                )
+            )
+
+    async def play_table(self, table: dict[str, Any]) -> None:
+        await asyncio.sleep(max(0.0, table["start"] - time.monotonic()))
+        for match_id in table["match_ids"]:
+            if time.monotonic() >= self.stop_at:
+                return
+            try:
+                await self.play_match(match_id, table["cookies"])
+            except Exception as exc:  # counted; the table plays on
+                self.error(f"client:{type(exc).__name__}")
+
+    async def connect(self, match_id: str, cookie: str):
+        from websockets.asyncio.client import connect
+
+        for attempt in range(3):
+            try:
+                return await connect(
+                    f"{self.url}/ws/match/{match_id}/",
+                    origin=self.origin,
+                    additional_headers={"Cookie": f"sessionid={cookie}"},
+                    proxy=None,
+                    ping_interval=None,
+                    open_timeout=10,
+                    max_size=2**22,
+                )
+            except Exception as exc:  # every failure is counted
+                self.error(f"connect:{type(exc).__name__}")
+                await asyncio.sleep(1.0 + attempt)
+        return None
+
+    async def play_match(self, match_id: str, cookies: list[str]) -> None:
+        sockets = await asyncio.gather(*(self.connect(match_id, c) for c in cookies))
+        seats = [Seat(ws, match_id) for ws in sockets if ws is not None]
+        self.connected += len(seats)
+        try:
+            await asyncio.gather(*(self.play_seat(seat) for seat in seats))
+        finally:
+            self.connected -= len(seats)
+        if all(s.latest and s.latest["status"] != "active" for s in seats):
+            self.tables_done += 1
+
+    async def read_frames(self, seat: Seat) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for raw in seat.ws:
+                now = time.monotonic()
+                frame = json.loads(raw)
+                kind = frame.get("type")
+                pending = seat.pending
+                if kind == "state":
+                    version = frame["version"]
+                    seat.frames.append((version, now))
+                    if seat.latest is None or version >= seat.latest["version"]:
+                        seat.latest = frame
+                    if (
+                        pending is not None
+                        and pending.ack_version is not None
+                        and pending.shown is None
+                        and version >= pending.ack_version
+                    ):
+                        pending.shown = now
+                        seat.done.set()
+                    seat.changed.set()
+                elif frame.get("request_id") in seat.given_up:
+                    seat.given_up.discard(frame["request_id"])
+                    self.late[kind] += 1
+                    if kind == "ack":
+                        self.acked[seat.match_id] += 1
+                elif kind == "ack":
+                    if pending is not None and frame.get("request_id") == pending.rid:
+                        pending.acked = now
+                        pending.ack_version = frame.get("version")
+                        # The frame may have come first.
+                        for version, at in seat.frames[pending.since :]:
+                            if version >= pending.ack_version:
+                                pending.shown = at
+                                break
+                        if pending.shown is not None:
+                            seat.done.set()
+                elif kind == "error":
+                    if pending is not None and frame.get("request_id") == pending.rid:
+                        pending.code = frame.get("code") or "?"
+                        pending.refused_at = now
+                        seat.done.set()
+                    else:
+                        self.error(f"error:{frame.get('code')}")
+                if len(seat.frames) > 256 and seat.pending is None:
+                    seat.frames = seat.frames[-16:]
+        except ConnectionClosed:
+            pass
+        if not seat.closing:
+            self.error("disconnect")
+        seat.closed = True
+        seat.changed.set()
+        seat.done.set()
+
+    async def play_seat(self, seat: Seat) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        reader = asyncio.create_task(self.read_frames(seat))
+        try:
+            await self.act_loop(seat)
+        except ConnectionClosed:
+            pass  # the reader has counted the disconnect
+        finally:
+            seat.closing = True
+            with contextlib.suppress(Exception):
+                await seat.ws.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+
+    async def act_loop(self, seat: Seat) -> None:
+        while True:
+            if seat.closed or time.monotonic() >= self.stop_at:
+                return
+            frame = seat.latest
+            if frame is not None and frame["status"] != "active":
+                return
+            if frame is None or not frame.get("legal"):
+                # Not yet connected, paused for a claim, or out of play.
+                seat.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(seat.changed.wait(), 2.0)
+                continue
+            await asyncio.sleep(self.rnd.uniform(*(CLICK_S if seat.plan else THINK_S)))
+            frame = seat.latest
+            if seat.closed or time.monotonic() >= self.stop_at:
+                return
+            if frame is None or frame["status"] != "active":
+                continue
+            action = choose(frame, seat, self.rnd)
+            if action is not None:
+                await self.send(seat, action, frame["version"])
+
+    async def send(self, seat: Seat, action: str, version: int) -> None:
+        self.request += 1
+        rid = f"{os.getpid()}-{self.request}"
+        message = {"type": "act", "action": action, "version": version}
+        message["request_id"] = rid
+        seat.done.clear()
+        sent = time.monotonic()
+        pending = seat.pending = Pending(rid, sent, len(seat.frames))
+        await seat.ws.send(json.dumps(message, separators=(",", ":")))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(seat.done.wait(), ANSWER_TIMEOUT_S)
+        seat.pending = None
+        ack = (pending.acked - sent) * 1000 if pending.acked else None
+        kind = action.split(":", 1)[0]
+        code = pending.code or ""
+        if pending.code is not None:
+            answer = (pending.refused_at - sent) * 1000
+            outcome = "refused" if pending.code in REFUSALS else "error"
+            if outcome == "error":
+                self.error(f"error:{pending.code}")
+            seat.plan = []
+        elif pending.shown is not None:
+            answer = (pending.shown - sent) * 1000
+            outcome = "applied"
+            self.acked[seat.match_id] += 1
+        elif pending.acked is not None:
+            answer = None
+            outcome = "lost"  # acknowledged, its frame never came
+            self.acked[seat.match_id] += 1
+            if not seat.closed:
+                await seat.ws.send('{"type":"sync"}')
+        else:
+            answer = None
+            outcome = "unanswered"
+            seat.given_up.add(rid)
+            if not seat.closed:
+                self.error("timeout")
+        self.intents.append((sent, answer, ack, outcome, kind, code))
+
+
+def client_main(plan: dict[str, Any], reports: mp.Queue) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us in order
+    client = Client(plan, reports)
+    try:
+        import uvloop
+
+        uvloop.run(client.run())
+    except ImportError:
+        asyncio.run(client.run())
+
+
+# --- the run ----------------------------------------------------------------------
+
+
+def summarise(
+    intents: list[tuple],
+    errors: list[tuple[float, str]],
+    window: tuple[float, float],
+    cpu: dict[str, float],
+) -> dict[str, Any]:
+    w0, w1 = window
+    inside = [i for i in intents if w0 <= i[0] < w1]
+    censored = ANSWER_TIMEOUT_S * 1000
+    answers = [i[1] if i[1] is not None else censored for i in inside]
+    applied = [i[1] for i in inside if i[3] == "applied"]
+    refused = [i[1] for i in inside if i[3] == "refused"]
+    acks = [i[2] for i in inside if i[2] is not None]
+    rate = len(inside) / (w1 - w0)
+    out = {
+        "intents": len(inside),
+        "intents_per_s": round(rate, 1),
+        "rtt_p50_ms": percentile(answers, 50),
+        "rtt_p95_ms": percentile(answers, 95),
+        "rtt_p99_ms": percentile(answers, 99),
+        "rtt_max_ms": round(max(answers), 1) if answers else None,
+        "applied_rtt_p50_ms": percentile(applied, 50),
+        "applied_rtt_p99_ms": percentile(applied, 99),
+        "refused_rtt_p50_ms": percentile(refused, 50),
+        "refused_rtt_p99_ms": percentile(refused, 99),
+        "ack_rtt_p50_ms": percentile(acks, 50),
+        "ack_rtt_p99_ms": percentile(acks, 99),
+        "outcomes": dict(Counter(i[3] for i in inside)),
+        "refused_by_code": dict(Counter(i[5] for i in inside if i[3] == "refused")),
+        "intent_mix": dict(Counter(i[4] for i in inside).most_common()),
+        "errors_in_window": sum(1 for t, _ in errors if w0 <= t < w1),
+        **cpu,
+    }
+    if inside and "server_cpu_pct" in cpu:
+        out["server_cpu_ms_per_intent"] = round(10 * cpu["server_cpu_pct"] / rate, 2)
+        out["worker_cpu_ms_per_intent"] = round(10 * cpu["worker_cpu_pct"] / rate, 2)
+        if "db_cpu_pct" in cpu:
+            out["db_cpu_ms_per_intent"] = round(10 * cpu["db_cpu_pct"] / rate, 2)
+    return out
+
+
+def collect(
+    reports: mp.Queue,
+    clients: list[mp.Process],
+    window: tuple[float, float],
+    meter: CpuMeter,
+    procs: list[subprocess.Popen],
+    t0: float,
+) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    results: dict[int, dict[str, Any]] = {}
+    progress: dict[int, dict[str, Any]] = {}
+    recent: list[tuple[float | None, str]] = []
+    start = cpu = profiler = None
+    next_print = last_print = time.monotonic()
+    deadline = window[1] + ANSWER_TIMEOUT_S + 60
+    while len(results) < len(clients):
+        now = time.monotonic()
+        if start is None and now >= window[0]:
+            start = meter.sample()
+            log("measuring window opens")
+            if PYSPY:
+                profiler = start_pyspy(procs[0].pid, PYSPY, window[1] - window[0])
+        if start is not None and cpu is None and now >= window[1]:
+            cpu = CpuMeter.share(start, meter.sample())
+            log("measuring window closed; draining")
+        try:
+            kind, pid, payload = reports.get(timeout=0.2)
+        except queue.Empty:
+            kind = ""
+        if kind == "result":
+            results[pid] = payload
+        elif kind == "progress":
+            progress[pid] = payload
+            recent.extend(payload["intents"])
+        if now >= next_print + PROGRESS_EVERY_S:
+            rtts = [r for r, _ in recent if r is not None]
+            outcomes = Counter(o for _, o in recent)
+            sockets = sum(p["connected"] for p in progress.values())
+            log(
+                f"t={now - t0:5.0f}s sockets {sockets}"
+                f" {len(recent) / (now - last_print):5.0f} intents/s "
+                f"p50 {percentile(rtts, 50)} ms p99 {percentile(rtts, 99)} ms "
+                f"refused {outcomes['refused']} lost {outcomes['lost']} "
+                f"errors {sum(p['errors'] for p in progress.values())} "
+                f"server cpu {cpu_seconds(procs[0].pid):.0f} s"
+            )
+            recent = []
+            last_print = next_print = now
+        for proc in procs:
+            if proc.poll() is not None:
+                raise SystemExit(f"live_realtime: {proc.args[2]} died")
+        if now > deadline:
+            raise SystemExit("live_realtime: clients did not report back in time")
+        if (
+            not any(c.is_alive() for c in clients)
+            and reports.empty()
+            and len(results) < len(clients)
+        ):
+            raise SystemExit("live_realtime: a client process died")
+    if profiler is not None:
+        profiler.wait(timeout=60)
+    return [results[p] for p in sorted(results)], cpu or {}
+
+
+def levels(counts: list[int]) -> None:
+    """``--tables 10,25,50``: one full run per count, each in its own child
+    process (database, server, worker and clients of its own), one after the
+    other; the last stdout line lists every run's summary."""
+    runs = []
+    for count in counts:
+        log(f"levels: {count} tables ...")
+        done = subprocess.run(
+            [sys.executable, __file__, "--tables", str(count)],
+            stdout=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0 or not done.stdout.strip():
+            log(f"levels: the {count}-table run failed ({done.returncode})")
+            runs.append({"tables": count, "failed": done.returncode})
+            continue
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    met = [r["tables"] for r in runs if r.get("target_met")]
+    print(
+        json.dumps(
+            {
+                "mode": "levels",
+                "target_rtt_p99_ms": TARGET_P99_MS,
+                "max_tables_meeting_target": max(met) if met else 0,
+                "runs": runs,
+            }
+        )
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--tables",
+        default="50",
+        help="tables of 8 (default 50); a list (10,25,50) runs each in turn",
+    )
+    counts = [int(n) for n in parser.parse_args().tables.split(",")]
+    if len(counts) > 1:
+        levels(counts)
+        return
+    tables_n = counts[0]
+    began = time.monotonic()
+    BENCH_DIR.mkdir(parents=True, exist_ok=True)
+    run_dir = BENCH_DIR / f"realtime-{os.getpid()}"
+    shutil.rmtree(run_dir, ignore_errors=True)
+    run_dir.mkdir(parents=True)
+    from config.embedded_redis import EmbeddedRedis
+
+    redis = None
+    if os.environ.get("REDIS_URL"):
+        redis_url = bench_redis_url(os.environ["REDIS_URL"])
+    else:
+        redis = EmbeddedRedis(run_dir / "redis")
+        redis.start()
+        redis_url = redis.url
+    empty_celery_queues(redis_url)
+    db = Database(run_dir)
+    procs: list[subprocess.Popen] = []
+    clients: list[mp.Process] = []
+    try:
+        db.create()
+        prepare_django(db, redis_url, f"kfa-bench-rt-{os.getpid()}")
+        from django.core.management import call_command
+        from django.db import connections
+
+        log(f"migrating {db.kind} ...")
+        call_command("migrate", interactive=False, verbosity=0)
+        log(f"creating {SEATS * tables_n} users and {MATCHES_PER_TABLE} matches each")
+        tables = create_tables(tables_n)
+        db_description = db.describe()
+        connections.close_all()
+        extra = shlex.split(os.environ.get("LIVE_LOAD_UVICORN_ARGS", ""))
+        port = free_port()
+        procs.append(start_server(run_dir, port, extra))
+        procs.append(start_worker(run_dir))
+        wait_ready(procs[0], port)
+        worker_pids = wait_worker(procs[1])
+        log(
+            f"server pid {procs[0].pid} on 127.0.0.1:{port}, worker pids "
+            f"{worker_pids}; set-up took {time.monotonic() - began:.0f} s"
+        )
+        # Tables connect spread over the ramp (8 sockets at once per table).
+        ramp = min(10.0, 0.2 * tables_n)
+        t0 = time.monotonic() + 2.0
+        for table in tables:
+            table["start"] = t0 + ramp * table["index"] / max(1, tables_n)
+        window = (t0 + ramp + SETTLE_S, t0 + ramp + SETTLE_S + WINDOW_S)
+        ctx = mp.get_context("spawn")
+        reports: mp.Queue = ctx.Queue()
+        for index in range(CLIENT_PROCESSES):
+            plan = {
+                "url": (f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}"),
+                "tables": tables[index::CLIENT_PROCESSES],
+                "t0": t0,
+                "stop_at": window[1],
+            }
+            proc = ctx.Process(target=client_main, args=(plan, reports), daemon=True)
+            proc.start()
+            clients.append(proc)
+        meter = CpuMeter(
+            {
+                "server": [procs[0].pid],
+                "worker": worker_pids,
+                "clients": [c.pid for c in clients],
+                **({"redis": [redis.pid() or 0]} if redis is not None else {}),
+            },
+            db.kind,
+        )
+        results, cpu = collect(reports, clients, window, meter, procs, t0)
+        logged = logged_moves()
+    finally:
+        for proc in clients:
+            stop_process(proc)
+        for name, proc in zip(("server", "worker"), procs, strict=False):
+            stop_process(proc)
+            with contextlib.suppress(OSError):
+                shutil.copyfile(
+                    run_dir / ("server0.log" if name == "server" else f"{name}.log"),
+                    BENCH_DIR / f"live_realtime_{name}.log",
+                )
+        with contextlib.suppress(Exception):
+            from django.db import connections
+
+            connections.close_all()
+        with contextlib.suppress(Exception):
+            db.drop()
+        if redis is not None:
+            redis.stop()
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+    intents = [i for r in results for i in r["intents"]]
+    errors = [e for r in results for e in r["errors"]]
+    acked: Counter[str] = Counter()
+    late: Counter[str] = Counter()
+    for r in results:
+        acked.update(r["acked"])
+        late.update(r["late"])
+    summary = summarise(intents, errors, window, cpu)
+    acked_not_logged = sum(max(0, n - logged.get(m, 0)) for m, n in acked.items())
+    summary = {
+        "tables": tables_n,
+        "seats": SEATS * tables_n,
+        **summary,
+        "refused": summary["outcomes"].get("refused", 0),
+        "errors": len(errors),
+        "error_kinds": dict(Counter(kind for _, kind in errors)),
+        "lost_intents": sum(1 for i in intents if i[3] in ("lost", "unanswered")),
+        # Answers that came after the 5 s timeout ("ack", "error").
+        "late_answers": dict(late),
+        "acked_total": sum(acked.values()),
+        "logged_total": sum(logged.values()),
+        "acked_not_logged": acked_not_logged,
+        "tables_finished": sum(r["tables_done"] for r in results),
+        "intents_per_seat_per_s": round(
+            summary["intents_per_s"] / (SEATS * tables_n), 3
+        ),
+        "target_rtt_p99_ms": TARGET_P99_MS,
+    }
+    summary["target_met"] = bool(
+        summary["rtt_p99_ms"] is not None
+        and summary["rtt_p99_ms"] <= TARGET_P99_MS
+        and summary["lost_intents"] == 0
+    )
+    summary.update(
+        {
+            "think_s": list(THINK_S),
+            "click_s": list(CLICK_S),
+            "window_s": WINDOW_S,
+            "db": db_description,
+            "redis": "embedded (unix socket)" if redis else f"REDIS_URL db {REDIS_DB}",
+            "server": "uvicorn " + " ".join(UVICORN_ARGS + extra) + " (1 process)",
+            "worker": "celery " + " ".join(WORKER_ARGS),
+            "settings": SETTINGS_MODULE + " with DEBUG=0",
+            "client_processes": CLIENT_PROCESSES,
+            "load_average": os.getloadavg(),
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "duration_s": round(time.monotonic() - began, 1),
+        }
+    )
+    log(
+        f"{tables_n} tables: {summary['intents_per_s']} intents/s, p50 "
+        f"{summary['rtt_p50_ms']} ms p99 {summary['rtt_p99_ms']} ms, refused "
+        f"{summary['refused']}, errors {summary['errors']}, lost "
+        f"{summary['lost_intents']}, server {summary.get('server_cpu_ms_per_intent')}"
+        f" ms CPU/intent: target {'met' if summary['target_met'] else 'MISSED'}"
+    )
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()

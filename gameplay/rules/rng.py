@@ -10,6 +10,8 @@ machine and Python version, which the global ``random`` module does not promise.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from typing import Any
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -44,6 +46,19 @@ def randbelow(state: str, bound: int) -> tuple[str, int]:
     """A number in ``range(bound)``; modulo bias is below 2**-50 for our bounds."""
     state, (x,) = draw(state, 1)
     return state, x % bound
+
+
+def uniform_chooser(seed: int) -> Callable[[Any, int, Sequence[str]], str]:
+    """A ``playout`` chooser picking ``ids[randbelow(stream, len(ids))]``, the
+    stream seeded ``seed_state(seed)``: the choice stream the native playout
+    kernels (``gameplay/rules/<game>/_fastplay.c``) reproduce exactly."""
+    stream = [seed_state(seed)]
+
+    def choose(state: Any, seat: int, ids: Sequence[str]) -> str:
+        stream[0], j = randbelow(stream[0], len(ids))
+        return ids[j]
+
+    return choose
 
 
 def _words_for(n: int) -> int:

@@ -28,6 +28,7 @@ from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 from gameplay.rules.kungfu2013.cards import ATTACK_CARDS, BLOCK_CARDS, EFFECTS
+from gameplay.rules.rng import uniform_chooser
 
 RULES_VERSION = "kungfu2013-1"
 START_LIFE = 10
@@ -936,19 +937,6 @@ def _accept_slow(state: Any, seat: Any, action_id: Any) -> tuple:
 # (tests/rules/test_kungfu2013_native.py). Without a compiler the import fails
 # and ``random_playout`` runs ``playout`` instead. The kernel gets its card table
 # from here (so from cards.py) when this module is imported.
-
-
-def uniform_chooser(seed: int) -> Callable[[State, int, tuple[str, ...]], str]:
-    """A ``playout`` chooser picking ``ids[randbelow(stream, len(ids))]``, the
-    stream seeded ``rng.seed_state(seed)``: the native kernel's choices."""
-    stream = [_rng.seed_state(seed)]
-    randbelow = _rng.randbelow
-
-    def choose(state: State, seat: int, ids: tuple[str, ...]) -> str:
-        stream[0], j = randbelow(stream[0], len(ids))
-        return ids[j]
-
-    return choose
 
 
 try:

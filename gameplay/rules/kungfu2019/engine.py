@@ -29,6 +29,7 @@ from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 from gameplay.rules.kungfu2019 import cards as _cards
 from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, KINDS, Combo, satisfies
+from gameplay.rules.rng import uniform_chooser
 
 RULES_VERSION = "kungfu2019-1"
 ROUNDS = 3
@@ -1000,19 +1001,6 @@ def _ids(s: State, seat: int) -> list[str]:
 
 PHASES = (DRAFT, PLAYING, ASSIGN, OVER)  # the kernel's phase numbers
 _REASONS = (None, "rounds", "last_standing", "all_eliminated")
-
-
-def uniform_chooser(seed: int) -> Callable[[State, int, list[str]], str]:
-    """A ``playout`` chooser picking ``ids[randbelow(stream, len(ids))]``, the
-    stream seeded ``rng.seed_state(seed)``: the native kernel's choices."""
-    stream = [_rng.seed_state(seed)]
-    randbelow = _rng.randbelow
-
-    def choose(state: State, seat: int, ids: list[str]) -> str:
-        stream[0], j = randbelow(stream[0], len(ids))
-        return ids[j]
-
-    return choose
 
 
 try:

@@ -552,7 +552,7 @@ class Client:
                 if len(seat.frames) > 256 and seat.pending is None:
                     seat.frames = seat.frames[-16:]
         except ConnectionClosed:
-            pass
+            pass  # the server closed the socket: counted just below
         if not seat.closing:
             self.error("disconnect")
         seat.closed = True

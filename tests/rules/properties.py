@@ -8,6 +8,7 @@ for all four engines.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -79,3 +80,21 @@ def assert_replay_reproduces(
         assert state == before
         state, replayed = game.apply(state, seat, aid)
         assert state == after and replayed == events
+
+
+def native_matches_python(
+    game: Any, state: dict[str, Any], seed: int, max_steps: int | None = None
+) -> tuple[dict[str, Any], int]:
+    """Play a copy with the game's native kernel (``random_playout``) and one
+    with its Python ``playout`` on the same choice stream
+    (``rng.uniform_chooser``); assert they end identically. Returns the final
+    state and the number of decisions."""
+    from gameplay.rules.rng import uniform_chooser
+
+    fast = copy.deepcopy(state)
+    slow = copy.deepcopy(state)
+    n_fast = game.random_playout(fast, seed, max_steps)
+    n_slow = game.playout(slow, uniform_chooser(seed), max_steps)
+    assert n_fast == n_slow
+    assert fast == slow
+    return fast, n_fast

@@ -20,6 +20,7 @@ from gameplay.rules.kungfu2019 import engine as E
 from gameplay.rules.kungfu2019 import solver as S
 from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND
 from tests.rules.kungfu2019_helpers import GAME, deal
+from tests.rules.properties import native_matches_python
 
 native = pytest.mark.skipif(not E.NATIVE, reason="the C kernel _fastplay is not built")
 
@@ -44,14 +45,7 @@ def _config(players: int, seed: int) -> dict:
 
 
 def _both(state: dict, seed: int, max_steps: int | None = None) -> tuple[dict, int]:
-    """Play a copy natively and one in Python; assert they end identically."""
-    fast = copy.deepcopy(state)
-    slow = copy.deepcopy(state)
-    n_fast = GAME.random_playout(fast, seed, max_steps)
-    n_slow = GAME.playout(slow, E.uniform_chooser(seed), max_steps)
-    assert n_fast == n_slow
-    assert fast == slow
-    return fast, n_fast
+    return native_matches_python(GAME, state, seed, max_steps)
 
 
 @native

@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed-stamp
 
 # setup.py builds the optional C kernels gameplay/rules/*/_fastplay.c (each
 # skipped without a compiler); a change to one reinstalls, which recompiles them.
-$(STAMP): pyproject.toml setup.py $(wildcard gameplay/rules/*/_fastplay.c)
+$(STAMP): pyproject.toml setup.py gameplay/rules/splitmix.h $(wildcard gameplay/rules/*/_fastplay.c)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

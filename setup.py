@@ -2,7 +2,8 @@
 
 Every ``gameplay/rules/<game>/_fastplay.c`` is a game's native random-playout
 kernel, built as ``gameplay.rules.<game>._fastplay`` (found by the glob below,
-so adding a kernel touches no shared file). Each is optional: without a C
+so adding a kernel touches no shared file; ``gameplay/rules/splitmix.h``, the
+C side of ``rng.py``, is what they share). Each is optional: without a C
 compiler (or Python headers) the build skips it with a warning and the game's
 Python playout is used instead.
 """
@@ -18,6 +19,7 @@ setup(
         Extension(
             f"gameplay.rules.{path.parent.name}._fastplay",
             sources=[path.as_posix()],
+            depends=["gameplay/rules/splitmix.h"],  # rng.py in C, shared
             optional=True,
         )
         for path in KERNELS

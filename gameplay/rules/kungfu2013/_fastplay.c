@@ -19,7 +19,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#define GAMMA 0x9E3779B97F4A7C15ULL
+#include "../splitmix.h" /* gameplay/rules/rng.py in C */
+
 #define LIFE_TOKENS 20
 #define MAXC 64   /* a row of cards: a hand, a deck, a pile, a front */
 #define MAXT 128  /* the task stack */
@@ -67,42 +68,8 @@ typedef struct {
 
 /* ---- gameplay/rules/rng.py ------------------------------------------------ */
 
-static inline uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t next64(uint64_t *c) {
-    *c += GAMMA;
-    return mix(*c);
-}
-
-static inline int randbelow(uint64_t *c, int bound) {
-    return (int)(next64(c) % (uint64_t)bound);
-}
-
-/* rng.shuffled: one big number (first output most significant) read in the
- * mixed radix n, n-1, ..., 2 to drive Fisher-Yates. */
 static void shuffled(uint64_t *c, Row *r) {
-    int n = r->n;
-    if (n < 2) return;
-    int words = WORDS[n];
-    uint64_t big[8];
-    for (int k = 0; k < words; k++) big[k] = next64(c);
-    int top = 0; /* first non-zero limb */
-    for (int i = n - 1; i > 0; i--) {
-        uint64_t d = (uint64_t)(i + 1);
-        unsigned __int128 rem = 0;
-        while (top < words && big[top] == 0) top++;
-        for (int k = top; k < words; k++) {
-            unsigned __int128 cur = (rem << 64) | big[k];
-            big[k] = (uint64_t)(cur / d);
-            rem = cur % d;
-        }
-        int j = (int)rem;
-        char t = r->c[i]; r->c[i] = r->c[j]; r->c[j] = t;
-    }
+    shuffle_chars(c, r->c, r->n, WORDS[r->n]);
 }
 
 /* ---- rows of cards -------------------------------------------------------- */

@@ -24,7 +24,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#define GAMMA 0x9E3779B97F4A7C15ULL
+#include "../splitmix.h" /* gameplay/rules/rng.py in C */
+
 #define MAXC 80     /* a row of cards (the deck has 74) */
 #define MAXP 5      /* players */
 #define DICE 7
@@ -85,39 +86,8 @@ typedef struct {
 
 /* ---- gameplay/rules/rng.py ------------------------------------------------ */
 
-static inline uint64_t mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t next64(uint64_t *c) {
-    *c += GAMMA;
-    return mix(*c);
-}
-
-static inline int randbelow(uint64_t *c, int bound) {
-    return (int)(next64(c) % (uint64_t)bound);
-}
-
 static void shuffled(uint64_t *c, char *r, int n) { /* rng.shuffled */
-    if (n < 2) return;
-    int words = WORDS[n];
-    uint64_t big[10];
-    for (int k = 0; k < words; k++) big[k] = next64(c);
-    int top = 0;
-    for (int i = n - 1; i > 0; i--) {
-        uint64_t d = (uint64_t)(i + 1);
-        unsigned __int128 rem = 0;
-        while (top < words && big[top] == 0) top++;
-        for (int k = top; k < words; k++) {
-            unsigned __int128 cur = (rem << 64) | big[k];
-            big[k] = (uint64_t)(cur / d);
-            rem = cur % d;
-        }
-        int j = (int)rem;
-        char t = r[i]; r[i] = r[j]; r[j] = t;
-    }
+    shuffle_chars(c, r, n, WORDS[n]);
 }
 
 /* ---- rows ------------------------------------------------------------------ */

@@ -13,6 +13,23 @@ GAME = "duelo"
 kungfu_bot.run(lambda turn: turn.legal_ids[0])
 """
 
+
+def realtime_crasher(*, game: str, tick: int) -> bytes:
+    """A real-time bot that passes until ``tick``, then exits with code 4."""
+    return f"""
+import kungfu_bot
+
+GAME = "{game}"
+
+def choose(turn):
+    if turn.tick >= {tick}:
+        raise SystemExit(4)
+    return kungfu_bot.PASS
+
+kungfu_bot.run(choose)
+""".encode()
+
+
 # Prints stderr lines, then plays the first legal action.
 CHATTY = b"""
 import sys

@@ -23,23 +23,12 @@ from bots.protocol.match import (
 from bots.protocol.transport import TimeControl
 from gameplay.rules import get_game, ticks
 from gameplay.rules.bots import get_bot
+from tests.bots.botsrc import realtime_crasher
 
 GAME = "kungfu2009"
 EXAMPLE = Path(__file__).resolve().parents[2] / "bots/examples/kungfu2009_collector.py"
 
-# Answers at the first tick, then crashes.
-CRASH_AT_TICK_3 = b"""
-import kungfu_bot
-
-GAME = "kungfu2009"
-
-def choose(turn):
-    if turn.tick >= 3:
-        raise SystemExit(4)
-    return kungfu_bot.PASS
-
-kungfu_bot.run(choose)
-"""
+CRASH_AT_TICK_3 = realtime_crasher(game=GAME, tick=3)
 
 # Thinks far too long from tick 2 on.
 SLOW_FROM_TICK_2 = b"""

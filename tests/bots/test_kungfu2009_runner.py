@@ -20,23 +20,13 @@ from gameplay.models import ActionKind, Match, MatchStatus
 from gameplay.rules import available_games, get_game
 from gameplay.selectors import match_replay
 from gameplay.services import SeatSpec, match_create
+from tests.bots.botsrc import realtime_crasher
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sandbox]
 
 GAME = "kungfu2009"
 EXAMPLE = Path(__file__).resolve().parents[2] / "bots/examples/kungfu2009_collector.py"
-CRASH_AT_TICK_5 = b"""
-import kungfu_bot
-
-GAME = "kungfu2009"
-
-def choose(turn):
-    if turn.tick >= 5:
-        raise SystemExit(4)
-    return kungfu_bot.PASS
-
-kungfu_bot.run(choose)
-"""
+CRASH_AT_TICK_5 = realtime_crasher(game=GAME, tick=5)
 
 
 @pytest.fixture

@@ -27,6 +27,19 @@ def active_bot(game: str):
     return bot
 
 
+def _uploaded_bot_table(bot):
+    """A 3-seat Kung Fu (2009) match: the uploaded bot and two built-ins."""
+    return match_create(
+        game="kungfu2009",
+        seats=[
+            SeatSpec(agent=bot.active_version.agent, label="b"),
+            SeatSpec(agent="builtin:heuristic"),
+            SeatSpec(agent="builtin:random"),
+        ],
+        config={},
+    )
+
+
 def test_a_real_time_bot_is_offered_to_no_table_and_no_challenge():
     realtime, turns = active_bot("kungfu2009"), active_bot("duelo")
     assert services.live_seat(bot=realtime) is None
@@ -70,15 +83,7 @@ def test_an_all_bot_match_with_an_uploaded_bot_is_left_to_the_runner():
     from gameplay import services as gs
 
     bot = active_bot("kungfu2009")
-    runner = match_create(
-        game="kungfu2009",
-        seats=[
-            SeatSpec(agent=bot.active_version.agent, label="b"),
-            SeatSpec(agent="builtin:heuristic"),
-            SeatSpec(agent="builtin:random"),
-        ],
-        config={},
-    )
+    runner = _uploaded_bot_table(bot)
     builtin = match_create(
         game="kungfu2009",
         seats=[SeatSpec(agent="builtin:heuristic") for _ in range(3)],
@@ -114,15 +119,7 @@ def test_the_owner_sees_the_refused_intents_on_the_logs_page_and_api(client):
     from bots.models import BotMatchLog
 
     bot = active_bot("kungfu2009")
-    match = match_create(
-        game="kungfu2009",
-        seats=[
-            SeatSpec(agent=bot.active_version.agent, label="b"),
-            SeatSpec(agent="builtin:heuristic"),
-            SeatSpec(agent="builtin:random"),
-        ],
-        config={},
-    )
+    match = _uploaded_bot_table(bot)
     reason = "offer 1 is not open (accepted by seat 2)"
     BotMatchLog.objects.create(
         version=bot.active_version,

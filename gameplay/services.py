@@ -416,9 +416,20 @@ def track_timers(*, match: Match, engine: Any, now: datetime) -> None:
     listed = getattr(engine, "timers", None)
     if listed is None or match.state is None:
         return
-    old = match.timers or {}
+    match.timers = timers_after(
+        engine=engine, state=match.state, old=match.timers, now=now
+    )
+
+
+def timers_after(
+    *, engine: Any, state: dict[str, Any], old: dict[str, Any] | None, now: datetime
+) -> dict[str, dict[str, Any]]:
+    """The match's timers once it is at ``state`` (``track_timers``' rule),
+    computed without touching the match: the live owner writes them in the
+    same compare-and-set as the step (``store.append_move``)."""
+    old = old or {}
     new: dict[str, dict[str, Any]] = {}
-    for timer in listed(match.state):
+    for timer in engine.timers(state):
         key = timer["key"]
         kept = old.get(key)
         if kept is not None and (
@@ -432,7 +443,7 @@ def track_timers(*, match: Match, engine: Any, now: datetime) -> None:
                 "seat": timer["seat"],
                 "action": timer["action"],
             }
-    match.timers = new
+    return new
 
 
 def _timer_legal(engine: Any, state: dict[str, Any], timer: dict[str, Any]) -> bool:
@@ -441,16 +452,19 @@ def _timer_legal(engine: Any, state: dict[str, Any], timer: dict[str, Any]) -> b
 
 def next_timer_due(*, match: Match) -> datetime | None:
     """The earliest due time among the match's timers whose action is legal
-    now (a timer due during a pause waits for the next step); None: none."""
+    now (a timer due during a pause waits for the next step); None: none.
+
+    Taken in order of due time, so only the timers before the first legal
+    one have their seat's menu computed (after every live step: usually one).
+    """
     if match.status != MatchStatus.ACTIVE or not match.timers or not match.state:
         return None
     engine = get_game(match.game)
-    dues = [
-        datetime.fromisoformat(timer["due"])
-        for timer in match.timers.values()
-        if _timer_legal(engine, match.state, timer)
-    ]
-    return min(dues) if dues else None
+    dues = [(datetime.fromisoformat(t["due"]), t) for t in match.timers.values()]
+    for due, timer in sorted(dues, key=lambda pair: pair[0]):
+        if _timer_legal(engine, match.state, timer):
+            return due
+    return None
 
 
 def _apply(
@@ -467,8 +481,8 @@ def _apply(
 
     ``now``: the moment of the step (default: the clock's). ``seat`` None
     is the table itself (a server timer's step, logged with no seat).
-    ``seats``, when the caller already read them under the lock, lets
-    a match with nothing to schedule skip ``_after_change``.
+    ``seats``, when the caller already read them under the lock, lets the
+    after-commit hook decide what to schedule without reading them again.
     ``announce=False``: the caller applies several steps and broadcasts once,
     after the last. In a real-time game the engine alone decides whether an
     intent stands (no turn to check); an intent that changes nothing (the
@@ -492,7 +506,10 @@ def _apply(
     if new_state is match.state:
         return ActOutcome(version=match.version, events=[], finished=False)
     now = now or timezone.now()
-    if seat is not None:
+    if seat is not None and match.time_control:
+        # Only clocks read a seat's start (``clock_start``): without a time
+        # control there is nothing to charge or keep (a real-time table would
+        # otherwise write every other seat's start on every intent).
         _charge_clock(match, seat, now)
         _restart_clocks(match, seat, before, engine.actors(new_state), seats)
     match.state = new_state
@@ -541,8 +558,12 @@ def _announce_step(
             step=step,
         )
     )
-    if seats is None or _may_have_work_after_change(match, seats):
+    if seats is None:
         _after_commit(lambda: _after_change(match_pk))
+    elif _may_have_work_after_change(match, seats):
+        # The match as this transaction committed it (the hook runs after the
+        # commit; a later writer's own hook covers its version).
+        _after_commit(lambda: after_step(match=match, seats=seats))
 
 
 def retract_ids(engine: Any, state: dict[str, Any], seat: int) -> list[str]:
@@ -1076,7 +1097,7 @@ def match_apply_timers(*, match_id: int, now: datetime | None = None) -> list[st
             last = (number, kind, outcome.events)
             done.append(f"timer {key}: {timer['action']}")
         if last is not None:
-            _announce_step(match, last[0], last[1], last[2], None)
+            _announce_step(match, last[0], last[1], last[2], list(seats.values()))
     for line in done:
         logger.info("match %s %s", match_id, line)
     return done
@@ -1101,7 +1122,12 @@ def matches_with_timers_due(*, now: datetime | None = None, limit: int = 500):
 
 
 def _after_change(match_id: int) -> None:
-    """After every committed change: let bots move, re-arm the clock."""
+    """After a committed change: let bots move, re-arm the clock and timers.
+
+    Each hook reads the match again: for callers that do not hold it as
+    committed (bulk changes, forfeits). A step whose writer holds the match
+    and its seats goes through ``after_step`` instead.
+    """
     from gameplay import tasks
 
     tasks.schedule_bot_turns(match_id=match_id)
@@ -1110,13 +1136,48 @@ def _after_change(match_id: int) -> None:
     tasks.schedule_timer_check(match_id=match_id)
 
 
-def _may_have_work_after_change(match: Match, seats: list[Seat]) -> bool:
-    """Whether ``_after_change`` could schedule anything for this match.
+def after_step(
+    *, match: Match, seats: list[Seat], arm_timers: bool = True
+) -> datetime | None:
+    """After a committed step, from the match as committed and its seats:
+    only the hooks the match has work for run, and the timers' check is
+    armed from ``match.timers`` without a read (``tasks.arm_timer_check``,
+    one armed check per due time). Returns the due time of the earliest
+    timer that can fire now (None: none), for callers that remember what
+    they armed (the live owner arms only when it changes: ``arm_timers``).
 
-    It queues built-in bot moves (only for built-in or bot-replaced seats) and
-    arms clock checks (only with a time control); for a match with neither it
-    would just read the match twice per move to find nothing due. Both facts
-    change only under the match lock, which the caller holds.
+    Bots: built-in seats of a real-time table act on ticks (the chain is
+    started or found running: a cache read); of a turn-based one their turn
+    is queued; uploaded bots' turns are announced; a clock's check is armed.
+    """
+    from gameplay import tasks
+
+    if match.status != MatchStatus.ACTIVE:
+        return None
+    if any(
+        seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot for seat in seats
+    ):
+        if is_realtime(get_game(match.game)):
+            tasks.schedule_realtime_bots(match=match)
+        else:
+            tasks.schedule_bot_turns(match_id=match.pk)
+    if any(is_uploaded_bot(seat) for seat in seats):
+        tasks.schedule_uploaded_bot_turns(match_id=match.pk)
+    if match.time_control:
+        tasks.schedule_clock_check(match_id=match.pk)
+    due = next_timer_due(match=match) if match.timers else None
+    if arm_timers:
+        tasks.arm_timer_check(match_id=match.pk, due=due)
+    return due
+
+
+def _may_have_work_after_change(match: Match, seats: list[Seat]) -> bool:
+    """Whether ``after_step`` could schedule anything for this match.
+
+    It queues bot moves (only for bot or bot-replaced seats), arms clock
+    checks (only with a time control) and timer checks (only with timers);
+    for a match with none of these the hook is not even registered. Those
+    facts change only under the match lock, which the caller holds.
     """
     bot_prefixes = (BUILTIN_PREFIX, UPLOADED_PREFIX)
     return bool(match.time_control or match.timers) or any(

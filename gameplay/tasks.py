@@ -271,23 +271,34 @@ def schedule_timer_check(*, match_id: int) -> None:
     Nothing in eager mode, where a countdown cannot be honoured (tests call
     the service with a chosen time).
     """
-    from django.core.cache import cache
-
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return
     match = Match.objects.filter(pk=match_id, status=MatchStatus.ACTIVE).first()
     if match is None or not match.timers:
         return
-    due = services.next_timer_due(match=match)
-    if due is None:
-        return
+    arm_timer_check(match_id=match_id, due=services.next_timer_due(match=match))
+
+
+def arm_timer_check(*, match_id: int, due: datetime | None) -> bool:
+    """Arm the check of ``match_id``'s timers due at ``due`` unless one is.
+
+    For callers that hold the match as committed (the live owner, the
+    after-commit hook): no read. One armed check per due time across every
+    process (a cache key); True when this call armed it. Nothing in eager
+    mode (a countdown cannot be honoured there).
+    """
+    from django.core.cache import cache
+
+    if due is None or settings.CELERY_TASK_ALWAYS_EAGER:
+        return False
     ahead = max(0.0, (due - timezone.now()).total_seconds())
     stamp = due.isoformat()
     if not cache.add(_timer_key(match_id, stamp), 1, timeout=int(ahead) + 120):
-        return  # already armed for this due time
+        return False  # already armed for this due time
     apply_timers.apply_async(
         (match_id, stamp), countdown=min(ahead + 0.05, MAX_COUNTDOWN)
     )
+    return True
 
 
 @shared_task(name="gameplay.sweep_timers", time_limit=60, soft_time_limit=55)

@@ -22,17 +22,31 @@ stands when every step since was another seat's (``simultaneous_version_ok``:
 seats committing at once would otherwise refuse each other's commits), and a
 seat that is not to act may still take back a hidden commit (``may_retract``).
 
+Real-time tables (engine ``realtime``, intents from any seat at any time)
+and games with server timers (engine ``timers``) are done here too: the
+engine alone judges an intent (a pause refuses trades with its reason), the
+match's timers after the step (``services.timers_after``) go into the same
+compare-and-set as the step, and the timers' check is armed only when the
+earliest due time changes (``_after_step``); a real-time table's built-in
+bots act on their own ticks, whose chain the owner only keeps running. The
+timer steps themselves (a claim checked, an offer declined) are applied by
+the worker under the row lock (``services.match_apply_timers``); their
+broadcast tells the owner to read again.
+
 What is not done here, and goes through ``services.match_act`` (row lock,
 full re-read, after-commit hooks) before the copy is read again: the move
 that ends the match (result, announcement outbox), matches with a clock
-(charging and arming) or with bot seats (their turns are queued after the
-commit). Everything that changes a match elsewhere (resign, claim, presence,
-takeovers, moves over the API) keeps going through ``gameplay.services``;
-the compare-and-set sees it, and its broadcast tells the owners to re-read.
+(charging and arming) or with bot seats whose turn follows a move
+(turn-based bots, uploaded bots: queued after the commit). Everything that
+changes a match elsewhere (resign, claim, presence, takeovers, moves over
+the API, timer steps) keeps going through ``gameplay.services``; the
+compare-and-set sees it, and its broadcast tells the owners to re-read.
 
 Guarantee: a move is acknowledged only after its commit, so every ``ack``
 survives a crash of any process; a broadcast lost with a process or Redis is
-made good by the clients' resync (version beats). Cached presence (who is
+made good by the clients' resync (version beats), a timer check never armed
+(the process died after the commit, the broker was away) by beat's sweep
+over the committed timers (``tasks.sweep_timers``). Cached presence (who is
 connected, since when) is refreshed by the presence loop every beat; frames
 may show it up to one beat late.
 """
@@ -52,7 +66,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError, connectio
 from django.db.models import Prefetch
 from django.utils import timezone
 
-from gameplay import broadcast, selectors, services
+from gameplay import broadcast, selectors, services, tasks
 from gameplay.errors import (
     Forbidden,
     IllegalMove,
@@ -81,9 +95,13 @@ class LiveMatch:
     match: Match | None = None
     sockets: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # The due time this process last armed (or found armed) a timer check
+    # for (``services.after_step``): None = unknown, arm at the next step.
+    armed_due: Any = None
     # Counters, for tests and the benchmark's profile.
     reads: int = 0
     fast_moves: int = 0
+    timer_arms: int = 0  # times a step asked to arm a timer check
 
 
 @dataclass(frozen=True)
@@ -185,17 +203,29 @@ def _read(live: LiveMatch) -> Match:
         raise MatchNotFound("no such match")
     live.reads += 1
     live.match = match
+    # Someone else may have armed or fired a timer check since: ask again.
+    live.armed_due = None
     return match
 
 
-def _needs_full_path(match: Match) -> bool:
-    """Moves that need more than the log append: clocks, bot seats' turns."""
-    if match.time_control or services.has_timers(match.game):
-        return True  # clocks, server timers (their bookkeeping is in services)
-    return any(
-        seat.agent or seat.replaced_by_bot or not seat.user_id
-        for seat in selectors.seats_of(match)
-    )
+def _needs_full_path(match: Match, engine: Any) -> bool:
+    """Moves that need more than the log append: clocks, bot seats' turns.
+
+    A real-time table's built-in bots act on ticks, not after a move: the
+    owner only keeps their tick chain running (``services.after_step``), so
+    such a table stays here. Uploaded bots and turn-based bot seats are
+    queued after each commit by the services (their turn follows a move).
+    """
+    if match.time_control:
+        return True  # clocks: charged and armed in services
+    realtime = services.is_realtime(engine)
+    for seat in selectors.seats_of(match):
+        if not (seat.agent or seat.replaced_by_bot or not seat.user_id):
+            continue  # a person
+        builtin = seat.replaced_by_bot or seat.agent.startswith(services.BUILTIN_PREFIX)
+        if not (realtime and builtin):
+            return True
+    return False
 
 
 def _check(match: Match, user: Any, expected_version: int | None) -> Seat:
@@ -233,12 +263,19 @@ def _act_sync(
         match = live.match if not fresh else _read(live)
         try:
             seat = _check(match, user, expected_version)
-            if _needs_full_path(match):
-                return _full_path(live, user, action_id, expected_version)
             engine = get_game(match.game)
-            if seat.number not in engine.actors(
-                match.state
-            ) and not services.may_retract(engine, match.state, seat.number, action_id):
+            if _needs_full_path(match, engine):
+                return _full_path(live, user, action_id, expected_version)
+            # Real time: no turns, the engine alone judges the intent (a
+            # pause refuses trades with its reason and queues claims), as in
+            # ``services._apply``.
+            if (
+                not services.is_realtime(engine)
+                and seat.number not in engine.actors(match.state)
+                and not services.may_retract(
+                    engine, match.state, seat.number, action_id
+                )
+            ):
                 raise NotYourTurn("it is not your turn to act")
             try:
                 state, events = engine.apply(match.state, seat.number, action_id)
@@ -249,10 +286,23 @@ def _act_sync(
                 raise
             live.match = None  # a refusal from the copy is confirmed by a read
             continue
+        if state is match.state:
+            # Changes nothing (a real-time "pass"): logged nowhere, answered
+            # with the version it met, as ``services._apply`` does.
+            return Applied(version=match.version, messages=[])
         if engine.is_over(state):
             return _full_path(live, user, action_id, expected_version)
         now = timezone.now()
         version = match.version + 1
+        # Server timers (engine ``timers``) move with the step, in the same
+        # compare-and-set: a committed step never leaves them behind.
+        timers = None
+        if getattr(engine, "timers", None) is not None:
+            timers = services.timers_after(
+                engine=engine, state=state, old=match.timers, now=now
+            )
+            if timers == match.timers:
+                timers = None  # unchanged: the column stays as it is
         written = _append(
             match_id=match.pk,
             from_version=match.version,
@@ -264,6 +314,7 @@ def _act_sync(
             events=events,
             now=now,
             snapshot=version % services.SNAPSHOT_EVERY == 0,
+            timers=timers,
         )
         if not written:
             # Someone else wrote first: read, and decide again on fresh data.
@@ -274,7 +325,10 @@ def _act_sync(
         match.state = state
         match.version = version
         match.turn_started_at = now
+        if timers is not None:
+            match.timers = timers
         live.fast_moves += 1
+        _after_step(live, match)
         step = {"kind": str(ActionKind.MOVE), "seat": seat.number}
         try:
             messages = broadcast.match_messages(match=match, events=events, step=step)
@@ -286,6 +340,29 @@ def _act_sync(
             messages = []
         return Applied(version=version, messages=messages)
     raise StaleVersion("the match moved on; resync")
+
+
+def _after_step(live: LiveMatch, match: Match) -> None:
+    """What follows a committed step, decided from the copy (no read): the
+    bots' tick chain of a real-time table kept running, and the timers'
+    check armed only when the earliest due time changed since this process
+    last armed one (each arm is a cache write and a broker message; a busy
+    table's steps mostly leave the earliest due time where it was).
+
+    Never raises: the step is committed and its ack must go out. A check
+    that could not be armed (broker or cache away) is beat's sweep's
+    (``tasks.sweep_timers``), from the timers committed with the step.
+    """
+    try:
+        seats = selectors.seats_of(match)
+        due = services.after_step(match=match, seats=seats, arm_timers=False)
+        if due is not None and due != live.armed_due:
+            live.timer_arms += 1
+            tasks.arm_timer_check(match_id=match.pk, due=due)
+        live.armed_due = due
+    except Exception:
+        logger.exception("after-step hooks of match %s failed", match.pk)
+        live.armed_due = None  # try again at the next step
 
 
 def _append(**kwargs: Any) -> bool:

@@ -39,12 +39,17 @@ def append_move(
     events: list[dict[str, Any]],
     now: datetime,
     snapshot: bool,
+    timers: dict[str, Any] | None = None,
 ) -> bool:
     """Commit the move that takes the match from ``from_version`` to the next.
 
     False (and nothing written) when the match is not at ``from_version`` and
     active any more, or the seat is no longer ``user_id``'s to play (it
-    resigned, a bot took it over).
+    resigned, a bot took it over). ``timers``: the match's server timers after
+    the move (``services.track_timers``), written by the same compare-and-set,
+    so a committed move never leaves its timers behind (beat's sweep finds
+    them even if the process dies before it arms their check); None leaves
+    the column as it is.
     """
     if connection.vendor == "postgresql":
         return _append_postgresql(
@@ -58,6 +63,7 @@ def append_move(
             events=events,
             now=now,
             snapshot=snapshot,
+            timers=timers,
         )
     return _append_generic(
         match_id=match_id,
@@ -70,6 +76,7 @@ def append_move(
         events=events,
         now=now,
         snapshot=snapshot,
+        timers=timers,
     )
 
 
@@ -85,6 +92,7 @@ def _append_postgresql(
     events: list[dict[str, Any]],
     now: datetime,
     snapshot: bool,
+    timers: dict[str, Any] | None,
 ) -> bool:
     # Statement 1 takes the row lock (waiting for any writer holding it).
     # Statement 2 runs in a snapshot taken after that, so it sees every
@@ -104,11 +112,12 @@ def _append_postgresql(
         if snapshot
         else ""
     )
+    set_timers = ", timers = %(timers)s::jsonb" if timers is not None else ""
     sql = (
         f"SELECT 1 FROM {m} WHERE id = %(id)s FOR UPDATE; "
         f"WITH moved AS ("
         f"UPDATE {m} SET state = %(state)s::jsonb, version = %(new)s, "
-        f"turn_started_at = %(now)s "
+        f"turn_started_at = %(now)s{set_timers} "
         f"WHERE id = %(id)s AND version = %(old)s AND status = %(active)s "
         f"AND EXISTS (SELECT 1 FROM {s} WHERE match_id = %(id)s "
         f"AND number = %(seat)s AND user_id = %(user)s "
@@ -133,6 +142,8 @@ def _append_postgresql(
         "events": _dumps(events),
         "now": now,
     }
+    if timers is not None:
+        params["timers"] = _dumps(timers)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         if not cursor.nextset():  # the first result is the lock's row
@@ -153,12 +164,20 @@ def _append_generic(
     events: list[dict[str, Any]],
     now: datetime,
     snapshot: bool,
+    timers: dict[str, Any] | None,
 ) -> bool:
     """The same through the ORM (SQLite: IMMEDIATE transactions serialise writers)."""
+    fields: dict[str, Any] = {
+        "state": state,
+        "version": from_version + 1,
+        "turn_started_at": now,
+    }
+    if timers is not None:
+        fields["timers"] = timers
     with transaction.atomic():
         moved = Match.objects.filter(
             pk=match_id, version=from_version, status=MatchStatus.ACTIVE
-        ).update(state=state, version=from_version + 1, turn_started_at=now)
+        ).update(**fields)
         if moved != 1:
             return False
         playable = Seat.objects.filter(

@@ -57,9 +57,9 @@ class SeatableBots:
     LIMIT = 100
 
     def seatable(self, game: str) -> list[tuple[str, str]]:
-        from bots.services import plays_only_bot_matches, sandbox_gate
+        from bots.services import sandbox_gate
 
-        if not sandbox_gate()[0] or plays_only_bot_matches(game):
+        if not sandbox_gate()[0]:
             return []
         bots = (
             Bot.objects.filter(

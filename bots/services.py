@@ -602,24 +602,22 @@ def bot_match_abandon(*, match_id: int, reason: str) -> None:
 # --- Playing people: tables and challenges ---------------------------------------
 
 
-def plays_only_bot_matches(game: str) -> bool:
-    """Uploaded bots of ``game`` sit at no table with people (real time)."""
-    return bool(getattr(get_game(game), "realtime", False))
-
-
 def live_seat(*, bot: Bot) -> tuple[str, str] | None:
     """(seat agent, label) to seat ``bot`` against people now; None if it cannot.
 
     A bot plays only with a validated active version, not disabled, and while
     the sandbox gate is open (a worker can run it). Bots of a real-time game
-    play only bot matches (ladder, tournaments of bots, on the virtual clock):
-    at a table with people they would be asked at every moment, one sandboxed
-    process per decision (:mod:`bots.live`), which is not built.
+    are held for the match by a bots worker (:mod:`bots.realtime`), those of
+    turn-based games are asked one decision at a time (:mod:`bots.live`).
     """
-    if not bot.plays or not sandbox_gate()[0] or plays_only_bot_matches(bot.game):
+    if not bot.plays or not sandbox_gate()[0]:
         return None
     version = bot.active_version
     return version.agent, f"{bot.name} v{version.number}"
+
+
+#: Who fills the seats of a challenge when the game needs more than two players.
+CHALLENGE_FILLER = f"{BUILTIN_PREFIX}heuristic"
 
 
 def bot_challenge(
@@ -633,27 +631,29 @@ def bot_challenge(
 
     The match is made and started through gameplay's services like an
     accepted challenge, so the person is taken to it and the bot is driven
-    move by move (:mod:`bots.live`).
+    move by move (:mod:`bots.live`), or held for the match in a real-time
+    game (:mod:`bots.realtime`). A game that needs more than two players
+    (Kung Fu (2009) seats 3 at least) gets built-in bots in the other seats.
     """
     bot = Bot.objects.select_related("active_version").filter(pk=bot_id).first()
     if bot is None:
         raise BotNotFound("No such bot.")
-    if plays_only_bot_matches(bot.game):
-        raise BotError(
-            "Bots of a real-time game play bot matches only (the ladder and "
-            "tournaments of bots), not against people."
-        )
     seat = live_seat(bot=bot)
     if seat is None:
         raise BotError(
             "This bot cannot play now: it needs a validated version, must not be "
             "disabled, and the bot sandbox must be available."
         )
+    fillers = max(0, get_game(bot.game).min_players - 2)
     agent, label = seat
     with transaction.atomic():
         match = match_create(
             game=bot.game,
-            seats=[SeatSpec(user=user), SeatSpec(agent=agent, label=label)],
+            seats=[
+                SeatSpec(user=user),
+                SeatSpec(agent=agent, label=label),
+                *[SeatSpec(agent=CHALLENGE_FILLER) for _ in range(fillers)],
+            ],
             rated=rated,
             time_control=time_control,
             host=user,

@@ -15,10 +15,11 @@ from datetime import timedelta
 
 from celery import shared_task
 from celery.signals import worker_ready
+from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from bots import conf, services
+from bots import conf, realtime, services
 from bots.models import BotVersion, VersionStatus
 from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
 from gameplay.models import Match
@@ -50,8 +51,15 @@ class MatchLease:
     refuses the second writer, so no move is applied twice.
     """
 
-    def __init__(self, match_id: int, token: str, seconds: float | None = None):
-        self.key = f"{MATCH_LOCK_PREFIX}{match_id}"
+    def __init__(
+        self,
+        match_id: int,
+        token: str,
+        seconds: float | None = None,
+        *,
+        prefix: str = MATCH_LOCK_PREFIX,
+    ):
+        self.key = f"{prefix}{match_id}"
         self.token = token
         self.seconds = seconds or MATCH_LOCK_SECONDS
         self._stop = threading.Event()
@@ -75,6 +83,14 @@ class MatchLease:
                 cache.touch(self.key, self.seconds)
             except Exception:  # Redis blip: try again at the next renewal
                 logger.warning("could not renew %s", self.key, exc_info=True)
+
+    def held(self) -> bool:
+        """Whether this holder still has the lease (a Redis blip says no)."""
+        try:
+            return cache.get(self.key) == self.token
+        except Exception:
+            logger.warning("could not read %s", self.key, exc_info=True)
+            return False
 
     def release(self) -> None:
         self._stop.set()
@@ -194,12 +210,81 @@ def on_uploaded_bot_turn(*, match_id: int, **_: object) -> None:
     if not live.has_people(match_id=match_id):
         return
     match = Match.objects.filter(pk=match_id).only("game").first()
-    if match is None or services.plays_only_bot_matches(match.game):
-        return  # real time: its bots are seated at no table with people
+    if match is None:
+        return
+    if realtime.is_realtime(match.game):
+        queue_live_realtime(match_id=match_id)
+        return
     try:
         live_move.delay(match_id)
     except Exception:
         logger.exception("could not queue the live bot move of match %s", match_id)
+
+
+#: Cache key prefix of the lease of a live real-time table's driver, and of
+#: the short marker that one is queued (a busy table's every change announces
+#: the bots' seats; one queued driver is enough).
+LIVE_RT_LOCK_PREFIX = "bots:rt-live:lease:"
+LIVE_RT_QUEUED_PREFIX = "bots:rt-live:queued:"
+LIVE_RT_QUEUED_SECONDS = 20
+#: A live real-time match lasts at most its time limit (60 minutes at the
+#: tables' options, 240 in the engine's config).
+LIVE_RT_TIME_LIMIT = 4 * 3600 + 600
+
+
+def queue_live_realtime(*, match_id: int) -> bool:
+    """Queue the driver of a live real-time table unless one holds or is queued.
+
+    Called at every announced change of the table (cheap: a cache read) and
+    by beat's ``pick_up_matches``; never in eager mode, where the driver
+    would hold the calling request for the whole match (tests drive it).
+    """
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return False
+    try:
+        if cache.get(f"{LIVE_RT_LOCK_PREFIX}{match_id}") is not None:
+            return False
+        if not cache.add(
+            f"{LIVE_RT_QUEUED_PREFIX}{match_id}", 1, timeout=LIVE_RT_QUEUED_SECONDS
+        ):
+            return False
+        live_realtime.delay(match_id)
+    except Exception:
+        logger.exception("could not queue the live real-time bots of %s", match_id)
+        return False
+    return True
+
+
+@shared_task(
+    name="bots.live_realtime",
+    bind=True,
+    acks_late=False,
+    time_limit=LIVE_RT_TIME_LIMIT,
+    soft_time_limit=LIVE_RT_TIME_LIMIT - 60,
+)
+def live_realtime(self, match_id: int) -> str:
+    """Hold the uploaded-bot seats of a live real-time table (``bots.realtime``).
+
+    One driver per match: a lease (``MatchLease``, renewed every 10 s while
+    this worker plays) that lapses 30 s after the worker dies; beat's
+    ``pick_up_matches`` then queues a fresh driver. Acknowledged at once (not
+    late): a task held for a whole match must not be redelivered by the
+    broker's visibility timeout, and the lease, not redelivery, is what
+    recovers a dead worker.
+    """
+    lease = MatchLease(
+        match_id,
+        self.request.id or f"eager-{uuid.uuid4()}",
+        prefix=LIVE_RT_LOCK_PREFIX,
+    )
+    if not lease.acquire():
+        return "already driven"
+    cache.delete(f"{LIVE_RT_QUEUED_PREFIX}{match_id}")
+    try:
+        report = realtime.live_realtime_drive(match_id=match_id, still_held=lease.held)
+    finally:
+        lease.release()
+    return f"{report.ticks} ticks, {report.applied} intents, {report.stopped}"
 
 
 @shared_task(name="bots.debut_games", time_limit=60, soft_time_limit=55)
@@ -242,16 +327,23 @@ def sandbox_heartbeat() -> bool:
 
 @shared_task(name="bots.pick_up_matches", time_limit=60, soft_time_limit=55)
 def pick_up_matches() -> int:
-    """Beat: queue every all-bot match in play that nobody is playing.
+    """Beat: queue every bot-driven match in play that nobody is driving.
 
     League tournaments seat bot entrants and start their matches without
     knowing the bots app; this finds them (and any ladder match whose task was
-    lost or whose worker died) and hands them to the runner.
+    lost or whose worker died) and hands them to the runner. Live real-time
+    tables whose driver's lease lapsed (its worker died) get a fresh driver.
     """
+    # Live real-time tables first, sandbox or not: a driver without a sandbox
+    # forfeits the uploaded seats (the takeover bot plays on) instead of
+    # leaving them idle at a table with people.
+    queued = sum(
+        queue_live_realtime(match_id=match_id)
+        for match_id in realtime.tables_to_drive()
+    )
     status = sandbox_available(conf.sandbox_config())
     if not status.ok and not conf.allow_unsandboxed():
-        return 0  # nothing could play them here; the heartbeat reports why
-    queued = 0
+        return queued  # nothing could play them here; the heartbeat reports why
     for match_id in services.bot_matches_waiting_for_a_runner()[:200]:
         if cache.get(f"{MATCH_LOCK_PREFIX}{match_id}") is None:
             play_match.delay(match_id)

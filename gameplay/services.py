@@ -1302,12 +1302,19 @@ def match_realtime_bots_tick(*, match_id: int, tick: int) -> bool:
     return True
 
 
-def match_system_intents(*, match_id: int, moves: list[SystemMove]) -> int:
+def match_system_intents(
+    *,
+    match_id: int,
+    moves: list[SystemMove],
+    refused: list[tuple[int, str, str]] | None = None,
+) -> int:
     """Bot seats' intents at a real-time table, applied in the order given.
 
     One lock, one transaction, one broadcast after the last; each intent is
     judged by the engine against the state it meets (no version: real time),
-    and one it refuses (gone stale) is skipped. Returns the intents applied.
+    and one it refuses (gone stale) is skipped, and appended to ``refused``
+    as (seat, action id, the engine's reason) when given: an uploaded bot
+    hears of it in its next ``act``. Returns the intents applied.
     """
     applied = 0
     with transaction.atomic():
@@ -1328,6 +1335,8 @@ def match_system_intents(*, match_id: int, moves: list[SystemMove]) -> int:
                 )
             except (NotYourTurn, IllegalMove) as exc:
                 logger.debug("match %s bot intent refused: %s", match_id, exc)
+                if refused is not None:
+                    refused.append((move.seat, move.action_id, str(exc)))
                 continue
             applied += 1
             last = (move, outcome)

@@ -30,6 +30,31 @@ kungfu_bot.run(choose)
 """.encode()
 
 
+def realtime_misbehaver(*, game: str, tick: int, fault: str) -> bytes:
+    """A real-time bot that passes until ``tick``, then ``fault``s: ``hang``
+    (sleeps past every limit), ``flood`` (a line over the cap) or ``illegal``
+    (an id not on the menu)."""
+    acts = {
+        "hang": "time.sleep(60)",
+        "flood": 'sys.stdout.write("x" * 200_000 + "\\n"); sys.stdout.flush()',
+        "illegal": 'return "claim:nothing"',
+    }
+    return f"""
+import sys
+import time
+import kungfu_bot
+
+GAME = "{game}"
+
+def choose(turn):
+    if turn.tick >= {tick}:
+        {acts[fault]}
+    return kungfu_bot.PASS
+
+kungfu_bot.run(choose)
+""".encode()
+
+
 # Prints stderr lines, then plays the first legal action.
 CHATTY = b"""
 import sys

@@ -1,9 +1,7 @@
-"""Uploaded bots of a real-time game play bot matches only, never live tables.
-
-At a table with people an uploaded bot is run one sandboxed process per
-decision (bots.live); in a real-time game every seat may act at every moment,
-so that would start a process after every change, for ever. Until a tick
-driver for uploaded bots at live tables exists, the gates refuse them there.
+"""Where uploaded bots of a real-time game sit: at live tables with people
+(held by a bots worker for the match, ``bots.realtime``; it plays there:
+tests/bots/test_kungfu2009_live_realtime.py), and in bot matches, which the
+runner plays on its virtual clock with nothing else moving them.
 """
 
 from __future__ import annotations
@@ -12,7 +10,6 @@ import pytest
 
 from bots import services, tasks
 from bots.directory import SeatableBots
-from bots.errors import BotError
 from bots.models import BotStatus
 from gameplay.services import SeatSpec, match_create
 from tests.factories import BotFactory, BotVersionFactory, UserFactory
@@ -40,17 +37,19 @@ def _uploaded_bot_table(bot):
     )
 
 
-def test_a_real_time_bot_is_offered_to_no_table_and_no_challenge():
+def test_a_real_time_bot_is_offered_to_tables_and_challenges_like_others():
     realtime, turns = active_bot("kungfu2009"), active_bot("duelo")
-    assert services.live_seat(bot=realtime) is None
+    assert services.live_seat(bot=realtime) is not None
     assert services.live_seat(bot=turns) is not None
-    assert SeatableBots().seatable("kungfu2009") == []
+    assert SeatableBots().seatable("kungfu2009")
     assert SeatableBots().seatable("duelo")
-    with pytest.raises(BotError, match="real-time game play bot matches only"):
-        services.bot_challenge(user=UserFactory(), bot_id=realtime.pk)
 
 
-def test_no_live_move_is_queued_for_a_real_time_match(monkeypatch):
+def test_a_real_time_table_queues_the_driver_not_a_move_per_decision(
+    monkeypatch, settings
+):
+    from django.core.cache import cache
+
     bot = active_bot("kungfu2009")
     person = UserFactory()
     match = match_create(
@@ -62,14 +61,20 @@ def test_no_live_move_is_queued_for_a_real_time_match(monkeypatch):
         ],
         config={},
     )
-    queued: list[int] = []
-    monkeypatch.setattr(tasks.live_move, "delay", queued.append)
+    moves: list[int] = []
+    drivers: list[int] = []
+    monkeypatch.setattr(tasks.live_move, "delay", moves.append)
+    monkeypatch.setattr(tasks.live_realtime, "delay", drivers.append)
     tasks.on_uploaded_bot_turn(match_id=match.pk)
-    assert queued == []
-    # The control: were the game turn-based, the move would be queued.
-    monkeypatch.setattr(services, "plays_only_bot_matches", lambda game: False)
+    assert moves == [] and drivers == []  # eager (tests): nothing is queued
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     tasks.on_uploaded_bot_turn(match_id=match.pk)
-    assert queued == [match.pk]
+    tasks.on_uploaded_bot_turn(match_id=match.pk)  # one queued is enough
+    assert moves == [] and drivers == [match.pk]
+    cache.delete(f"{tasks.LIVE_RT_QUEUED_PREFIX}{match.pk}")
+    cache.set(f"{tasks.LIVE_RT_LOCK_PREFIX}{match.pk}", "held", timeout=30)
+    tasks.on_uploaded_bot_turn(match_id=match.pk)  # a driver holds it
+    assert drivers == [match.pk]
 
 
 def test_an_all_bot_match_with_an_uploaded_bot_is_left_to_the_runner():

@@ -25,7 +25,6 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db.models import Prefetch
 
 from gameplay import selectors
@@ -242,41 +241,15 @@ def _encode(frame: dict[str, Any]) -> str:
 
 
 async def _send_all(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:
-    if len(messages) > 1 and await _publish_pipelined(layer, messages):
-        return
-    for group, message in messages:  # in order: the match's frames first
-        await layer.group_send(group, message)
+    """A broadcast's messages, in order (the match's frames first).
 
-
-async def _publish_pipelined(layer, messages: list[tuple[str, dict[str, Any]]]) -> bool:
-    """A broadcast's publishes (the match's frames, the players' ``turn``
-    frames) in one round trip to Redis, in order; False when the layer is not
-    the single-server pub/sub layer this knows (then ``group_send`` one by one).
-
-    ``group_send`` waits for each publish's reply before the next: a write and
-    a read on the Redis socket per message, which on loopback costs the sender
-    the kernel's work for both ends. This does what ``group_send`` does (the
-    same channel names, serialisation and per-server lock) for all messages
-    at once, through channels_redis's own connection (``channels-redis`` 4.x:
-    ``RedisPubSubLoopLayer`` and its shard, checked here, else the fallback).
+    The project's layer (``config.channel_layer``) hands them to this
+    process's sockets at once and publishes them for other processes in one
+    round trip; any other layer gets ``group_send`` one by one.
     """
-    if not isinstance(layer, RedisPubSubChannelLayer):
-        return False
-    loop_layer = layer._get_layer()
-    shards = getattr(loop_layer, "_shards", None)
-    shard = shards[0] if shards and len(shards) == 1 else None
-    if shard is None or not all(
-        hasattr(shard, name) for name in ("_lock", "_ensure_redis", "_redis")
-    ):
-        return False
-    publishes = [
-        (loop_layer._get_group_channel_name(group), layer.serialize(message))
-        for group, message in messages
-    ]
-    async with shard._lock:
-        shard._ensure_redis()
-        pipe = shard._redis.pipeline(transaction=False)
-        for channel, payload in publishes:
-            pipe.publish(channel, payload)
-        await pipe.execute()
-    return True
+    send_many = getattr(layer, "group_send_many", None)
+    if send_many is not None:
+        await send_many(messages)
+        return
+    for group, message in messages:
+        await layer.group_send(group, message)

@@ -1,0 +1,134 @@
+"""The channel layer: channels_redis's pub/sub layer, delivering a group message
+to this process's own members without the round trip through Redis.
+
+``channels_redis.pubsub`` publishes every group message to Redis and delivers
+it to the process's own members only when Redis sends it back on the
+process's subscription: the sender pays the publish, then the receive of its
+own message (redis-py reading and parsing it, a wake-up of the receive task)
+and every local member's decode of it (msgpack, once per socket). In a live
+match most sockets of a move sit in the process that made it (both players,
+when the match is spread by match), so that echo was most of the layer's
+work per move.
+
+Here a group message goes to this event loop's members of the group at once
+(each receives its own shallow copy: no encode, no decode), then to Redis for
+the members in other processes, tagged with the sending loop layer's origin
+(``MAGIC`` and 16 random bytes). The receive loop drops a message that
+carries its own origin, so each member gets each message exactly once: the
+local copy, never the echo. Other processes strip the tag and deliver as
+before; an untagged message (another publisher) is delivered unchanged.
+
+Delivery is otherwise channels_redis's pub/sub (at most once, in order per
+sender): a member in another process gets a message when Redis held its
+subscription at the publish, and a message lost with Redis is made good by
+the live clients' resync (version beats). Local members now get their
+messages even while Redis is unreachable (the publish then fails after
+them, and the caller logs it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _wrap_close
+
+# 0xc1 is the one byte msgpack never writes, so a tagged payload cannot be
+# mistaken for an untagged one (channels_redis's default serializer).
+MAGIC = b"\xc1kfa"
+_ORIGIN = 16
+_HEADER = len(MAGIC) + _ORIGIN
+
+
+class LocalFirstShard(RedisSingleShardConnection):
+    """A shard connection whose receive loop drops its own layer's messages."""
+
+    def _receive_message(self, message: dict[str, Any] | None) -> None:
+        if message is None:
+            return
+        data = message["data"]
+        if isinstance(data, bytes) and data.startswith(MAGIC):
+            if data[len(MAGIC) : _HEADER] == self.channel_layer.origin:
+                return  # our own: its local members already have it
+            message = {**message, "data": data[_HEADER:]}
+        super()._receive_message(message)
+
+    async def publish_many(self, publishes: list[tuple[str, bytes]]) -> None:
+        """Publish in one round trip, in order (``publish`` waits for each
+        reply before the next: a write and a read per message)."""
+        async with self._lock:
+            self._ensure_redis()
+            if len(publishes) == 1:
+                await self._redis.publish(*publishes[0])
+                return
+            pipe = self._redis.pipeline(transaction=False)
+            for channel, payload in publishes:
+                pipe.publish(channel, payload)
+            await pipe.execute()
+
+
+class LocalFirstLoopLayer(RedisPubSubLoopLayer):
+    """One event loop's layer: local members first, then Redis, tagged."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.origin = uuid.uuid4().bytes
+        self._tag = MAGIC + self.origin
+        self._shards = [LocalFirstShard(shard.host, self) for shard in self._shards]
+        # Messages handed to local members, for tests and the benchmark.
+        self.delivered_locally = 0
+
+    def _deliver_locally(self, group_channel: str, message: dict[str, Any]) -> None:
+        members = self.groups.get(group_channel)
+        if not members:
+            return
+        for channel in members:
+            queue = self.channels.get(channel)
+            if queue is not None:
+                # The consumer's receive copies it (``deserialize``).
+                queue.put_nowait(message)
+                self.delivered_locally += 1
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await self.group_send_many([(group, message)])
+
+    async def group_send_many(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+        """Send several group messages: to local members at once, in order,
+        then to Redis in one round trip per shard, in order."""
+        serialize = self.channel_layer.serialize
+        by_shard: dict[LocalFirstShard, list[tuple[str, bytes]]] = {}
+        for group, message in messages:
+            group_channel = self._get_group_channel_name(group)
+            self._deliver_locally(group_channel, message)
+            shard = self._get_shard(group_channel)
+            by_shard.setdefault(shard, []).append(
+                (group_channel, self._tag + serialize(message))
+            )
+        for shard, publishes in by_shard.items():
+            await shard.publish_many(publishes)
+
+
+class LocalFirstPubSubChannelLayer(RedisPubSubChannelLayer):
+    """``channels_redis.pubsub.RedisPubSubChannelLayer`` with local delivery
+    (settings: ``CHANNEL_LAYERS``). Same configuration."""
+
+    def deserialize(self, message: Any) -> Any:
+        if isinstance(message, dict):  # handed over locally
+            return dict(message)
+        return super().deserialize(message)
+
+    def _get_layer(self) -> LocalFirstLoopLayer:
+        loop = asyncio.get_running_loop()
+        try:
+            return self._layers[loop]
+        except KeyError:
+            layer = LocalFirstLoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            self._layers[loop] = layer
+            _wrap_close(self, loop)
+            return layer

@@ -1,0 +1,111 @@
+"""The project's channel layer (config/channel_layer.py) on a real Redis.
+
+A group message reaches this process's members once (the local copy, not
+Redis's echo of it) and still reaches members in other processes (another
+layer instance: its own connections, subscriptions and origin).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from django.conf import settings
+
+from config.channel_layer import MAGIC, LocalFirstPubSubChannelLayer
+
+pytestmark = pytest.mark.asyncio
+
+
+def new_layer() -> LocalFirstPubSubChannelLayer:
+    """A layer as another web process would hold it (same Redis, same prefix)."""
+    return LocalFirstPubSubChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
+
+
+async def received(layer, channel: str, within: float = 0.5) -> list[dict]:
+    """Everything ``channel`` receives within ``within`` seconds."""
+    messages = []
+    loop_layer = layer._get_layer()
+    deadline = asyncio.get_running_loop().time() + within
+    while (left := deadline - asyncio.get_running_loop().time()) > 0:
+        try:
+            # Read the queue itself: ``receive`` unsubscribes when cancelled.
+            data = await asyncio.wait_for(loop_layer.channels[channel].get(), left)
+        except TimeoutError:
+            break
+        messages.append(layer.deserialize(data))
+    return messages
+
+
+async def test_local_members_get_each_message_once_and_other_processes_too():
+    here, there = new_layer(), new_layer()
+    try:
+        local_a = await here.new_channel()
+        local_b = await here.new_channel()
+        remote = await there.new_channel()
+        for layer, channel in ((here, local_a), (here, local_b), (there, remote)):
+            await layer.group_add("match.abc", channel)
+        await asyncio.sleep(0.1)  # the subscriptions reach Redis
+        await here.group_send("match.abc", {"type": "match.frames", "n": 1})
+        await here.group_send_many(
+            [
+                ("match.abc", {"type": "match.frames", "n": 2}),
+                ("match.abc", {"type": "match.frames", "n": 3}),
+            ]
+        )
+        expected = [{"type": "match.frames", "n": n} for n in (1, 2, 3)]
+        assert await received(here, local_a) == expected
+        assert await received(here, local_b) == expected
+        assert await received(there, remote) == expected
+        # Handed over locally, never through Redis's echo.
+        assert here._get_layer().delivered_locally == 6
+        assert there._get_layer().delivered_locally == 0
+    finally:
+        await here.flush()
+        await there.flush()
+
+
+async def test_each_local_member_gets_its_own_copy():
+    layer = new_layer()
+    try:
+        a, b = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("g", a)
+        await layer.group_add("g", b)
+        await layer.group_send("g", {"type": "x", "seats": [1, 2]})
+        (got_a,) = await received(layer, a, 0.2)
+        (got_b,) = await received(layer, b, 0.2)
+        got_a["type"] = "changed"
+        assert got_b["type"] == "x"
+    finally:
+        await layer.flush()
+
+
+async def test_a_message_from_a_process_with_no_local_members_arrives_once():
+    sender, listener = new_layer(), new_layer()
+    try:
+        channel = await listener.new_channel()
+        await listener.group_add("player.7", channel)
+        await asyncio.sleep(0.1)
+        await sender.group_send("player.7", {"type": "player.frame", "text": "{}"})
+        assert await received(listener, channel) == [
+            {"type": "player.frame", "text": "{}"}
+        ]
+    finally:
+        await sender.flush()
+        await listener.flush()
+
+
+async def test_untagged_messages_from_other_publishers_are_delivered():
+    layer = new_layer()
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add("g", channel)
+        await asyncio.sleep(0.1)
+        loop_layer = layer._get_layer()
+        shard = loop_layer._shards[0]
+        payload = layer.serialize({"type": "x", "from": "plain"})
+        assert not payload.startswith(MAGIC)
+        await shard.publish(loop_layer._get_group_channel_name("g"), payload)
+        assert await received(layer, channel) == [{"type": "x", "from": "plain"}]
+    finally:
+        await layer.flush()

@@ -10,6 +10,7 @@ nothing. Protocol: ``docs/protocol/live.md``. Separate from the match socket.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -18,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from gameplay import turns
-from notifications import live, services
+from notifications import live, services, sockets
 
 MAX_FRAME_BYTES = 1024
 # Only pings and syncs come from the client: a page sends one every 20 s.
@@ -29,6 +30,7 @@ CLOSE_SIGN_IN = 4401
 
 class PlayerConsumer(AsyncWebsocketConsumer):
     group: str | None = None
+    rehello: asyncio.Task | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -42,10 +44,27 @@ class PlayerConsumer(AsyncWebsocketConsumer):
         self.user = user
         self.group = live.player_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self._send(await self._hello())
+        # Turn frames go only to players with a player socket open
+        # (``notifications.sockets``); registered before the hello is read.
+        await sockets.opened(user.pk)
+        hello = await self._hello()
+        await self._send(hello)
+        self.rehello = asyncio.create_task(self._hello_again(hello))
+
+    async def _hello_again(self, first: dict[str, Any]) -> None:
+        """Once every process knows of this socket (``sockets.REHELLO_S``):
+        the hello again if a move made meanwhile elsewhere changed it (that
+        move's turn frame may have left before its process knew)."""
+        await asyncio.sleep(sockets.REHELLO_S)
+        hello = await self._hello()
+        if hello != first:
+            await self._send(hello)
 
     async def disconnect(self, code: int) -> None:
+        if self.rehello is not None:
+            self.rehello.cancel()
         if self.group:
+            await sockets.closed(self.user.pk)
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data=None) -> None:

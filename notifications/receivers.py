@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from gameplay import turns
 from gameplay.models import Challenge, Match, MatchStatus, Seat
-from notifications import live, services
+from notifications import live, services, sockets
 from notifications.models import Notification, NotificationKind
 from notifications.services import Draft
 
@@ -164,9 +164,11 @@ def turn_messages(match: Match) -> live.Messages:
     """Broadcast listener: each seated person's socket learns if it is their move.
 
     Runs on every broadcast of a match, so it reads nothing for players at
-    the table. A person who is away from the table (no open connection to it)
-    when it becomes their move also gets a "your move" notification, once
-    until they read it; not at the deal, which "a game started" covers.
+    the table, and tells only players with a player socket open somewhere
+    (``sockets.is_listening``). A person who is away from the table (no open
+    connection to it) when it becomes their move also gets a "your move"
+    notification, once until they read it; not at the deal, which "a game
+    started" covers.
     """
     if match.status == MatchStatus.WAITING:
         return []  # nobody's move yet; the table's own socket follows it
@@ -178,6 +180,10 @@ def turn_messages(match: Match) -> live.Messages:
         if seat.user_id is None:
             continue
         your_move = turns.seat_to_move(seat, actors)
+        if your_move and seat.connected == 0 and match.version > 0:
+            absent_to_move.append(seat)
+        if not sockets.is_listening(seat.user_id):
+            continue  # no player socket open anywhere: nobody to tell
         frame = {
             "type": "turn",
             "match": str(match.public_id),
@@ -188,8 +194,6 @@ def turn_messages(match: Match) -> live.Messages:
             "your_move": your_move,
         }
         messages.append(live.message(seat.user_id, frame))
-        if your_move and seat.connected == 0 and match.version > 0:
-            absent_to_move.append(seat)
     if absent_to_move:
         messages.extend(_your_move_notifications(match, absent_to_move, url))
     return messages

@@ -169,3 +169,58 @@ async def test_table_watch_unknown_or_malformed_id_is_4404():
         comm.scope["user"] = AnonymousUser()
         connected, code = await comm.connect()
         assert not connected and code == 4404
+
+
+async def test_an_open_player_socket_is_known_to_every_process(players, monkeypatch):
+    """Registered in Redis while open (another process reads the set, not
+    this process's own count), gone when it closes."""
+    from notifications import sockets
+
+    a = players[0]
+    sock = await open_socket("/ws/me/", a)
+    await until(sock, "hello")
+    monkeypatch.setattr(sockets, "_local", {})  # as another process sees it
+    sockets.forget_snapshot()
+    listening = await database_sync_to_async(sockets._listening_anywhere)()
+    assert listening is not None and a.pk in listening
+    assert not await database_sync_to_async(sockets.is_listening)(players[1].pk)
+    monkeypatch.undo()
+    await sock.disconnect()
+    sockets.forget_snapshot()
+    assert not await database_sync_to_async(sockets.is_listening)(a.pk)
+
+
+async def test_a_move_made_before_other_processes_knew_the_socket_is_caught_up(
+    players, monkeypatch
+):
+    """A move whose broadcast left before the mover's process knew of the
+    player socket (no turn frame) reaches the page by the second hello."""
+    from notifications import sockets
+
+    monkeypatch.setattr(sockets, "REHELLO_S", 0.3)
+    monkeypatch.setattr(sockets, "is_listening", lambda user_id: False)
+    a, b = players[:2]
+    match = await database_sync_to_async(start_match)([a, b])
+    seat, action = await database_sync_to_async(first_legal)(match)
+    mover = [a, b][seat]
+    sock = await open_socket("/ws/me/", mover)
+    first = await until(sock, "hello")
+    assert [g["version"] for g in first["your_move"]] == [0]
+    await database_sync_to_async(services.match_act)(
+        match_id=match.pk, user=mover, action_id=action
+    )
+    again = await until(sock, "hello")
+    # Version 1 waits for them again, or for the other player: either way
+    # the page learns it without a turn frame.
+    assert [g["version"] for g in again["your_move"]] in ([1], [])
+    await sock.disconnect()
+
+
+async def test_no_second_hello_when_nothing_changed(players, monkeypatch):
+    from notifications import sockets
+
+    monkeypatch.setattr(sockets, "REHELLO_S", 0.2)
+    sock = await open_socket("/ws/me/", players[0])
+    await until(sock, "hello")
+    assert await sock.receive_nothing(timeout=0.6)
+    await sock.disconnect()

@@ -14,7 +14,7 @@ from django.core import mail
 from gameplay import broadcast, lobby, services
 from league.models import Pairing, PairingStatus
 from league.tournaments import services as ts
-from notifications import live, receivers
+from notifications import live, receivers, sockets
 from notifications import services as ns
 from notifications.models import Notification, NotificationKind
 from tests.factories import UserFactory
@@ -38,6 +38,9 @@ def pushed(monkeypatch):
     monkeypatch.setattr(live, "push", capture)
     # Turn frames ride along with the match's own broadcast (a listener).
     monkeypatch.setattr(broadcast, "_send_all", capture_broadcast)
+    # Every player has a player socket open (``sockets``; see the test of
+    # players without one below).
+    monkeypatch.setattr(sockets, "is_listening", lambda user_id: True)
     return frames
 
 
@@ -135,6 +138,50 @@ def test_turn_frames_follow_the_move_and_absent_players_get_your_move(
     broadcast.match_changed(match_id=match.pk)
     assert notes.count() == 1
     assert waiter  # the other player got no "your move"
+
+
+def test_turn_frames_only_for_players_with_a_player_socket_open(
+    players, pushed, monkeypatch, django_capture_on_commit_callbacks
+):
+    a, b = players[:2]
+    monkeypatch.undo()  # the real ``sockets.is_listening``, but still captured
+    monkeypatch.setattr(live, "push", lambda messages: None)
+    captured: list[str] = []
+
+    async def capture_broadcast(layer, messages):
+        captured.extend(g for g, _ in messages)
+
+    monkeypatch.setattr(broadcast, "_send_all", capture_broadcast)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = start_match([a, b])
+    monkeypatch.setattr(sockets, "_local", {a.pk: 1})  # a's page is open here
+    sockets.forget_snapshot()
+    seat, action = first_legal(match)
+    captured.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_act(match_id=match.pk, user=[a, b][seat], action_id=action)
+    players_told = [g for g in captured if g.startswith("player.")]
+    # b listens nowhere: no turn frame for b (a "your move" notification still
+    # reaches b's group if it is b's move: b is away from the table).
+    assert f"player.{a.pk}" in players_told
+    note = Notification.objects.filter(kind=NotificationKind.YOUR_MOVE).first()
+    if note is None or note.user_id != b.pk:
+        assert f"player.{b.pk}" not in players_told
+    else:
+        assert players_told.count(f"player.{b.pk}") == 1  # the notification only
+    # Nobody listening anywhere: no player frames at all, the notification
+    # is still written.
+    monkeypatch.setattr(sockets, "_local", {})
+    sockets.forget_snapshot()
+    match.refresh_from_db()
+    seat, action = first_legal(match)
+    captured.clear()
+    notes_before = Notification.objects.filter(kind=NotificationKind.YOUR_MOVE).count()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_act(match_id=match.pk, user=[a, b][seat], action_id=action)
+    turn_groups = [g for g in captured if g.startswith("player.")]
+    notes_after = Notification.objects.filter(kind=NotificationKind.YOUR_MOVE).count()
+    assert len(turn_groups) == notes_after - notes_before
 
 
 def test_no_your_move_for_a_player_at_the_table(

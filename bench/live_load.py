@@ -201,7 +201,8 @@ def machine_cpu() -> tuple[float, float]:
 
 
 def private_redis_db(url: str) -> str:
-    """The configured Redis, but logical database 15 (pub/sub is per server).
+    """The configured Redis, but logical database 15 (pub/sub is per server),
+    or ``LIVE_BENCH_REDIS_DB`` (a session's own benchmark database).
 
     Matches finishing and players leaving enqueue Celery tasks (ratings, grace
     periods). On a shared Redis a real worker would run them against its own
@@ -212,11 +213,12 @@ def private_redis_db(url: str) -> str:
         return ""
     from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+    db = str(int(os.environ.get("LIVE_BENCH_REDIS_DB", "15")))
     parts = urlsplit(url)
     if parts.scheme == "unix":
-        query = dict(parse_qsl(parts.query), db="15")
+        query = dict(parse_qsl(parts.query), db=db)
         return f"unix://{parts.path}?{urlencode(query)}"
-    return urlunsplit(parts._replace(path="/15"))
+    return urlunsplit(parts._replace(path=f"/{db}"))
 
 
 class Database:
@@ -823,6 +825,7 @@ def main() -> None:
         db.create()
         prefix = f"kfa-bench-{os.getpid()}"
         prepare_django(db, redis_url, prefix)
+        from django.conf import settings
         from django.core.management import call_command
         from django.db import connections
 
@@ -940,8 +943,12 @@ def main() -> None:
         "games_completed": sum(r["games_done"] for r in results),
         "pairs_out_of_matches": sum(r["exhausted"] for r in results),
         "db": db_description,
-        "channel_layer": "channels_redis.pubsub.RedisPubSubChannelLayer "
-        + ("(REDIS_URL, db 15)" if redis is None else "(embedded redis, unix socket)"),
+        "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"]
+        + (
+            f" (REDIS_URL, db {os.environ.get('LIVE_BENCH_REDIS_DB', '15')})"
+            if redis is None
+            else " (embedded redis, unix socket)"
+        ),
         "server": "uvicorn "
         + " ".join(UVICORN_ARGS + extra)
         + f" ({PROCESSES} process{'es' if PROCESSES > 1 else ''}, {SPREAD} spread)",

@@ -52,7 +52,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,12 +75,33 @@ PATHS = tuple(os.environ.get("LIVE_MOVE_PATHS", "locked,owner,sockets").split(",
 # load, so an A/B on a busy shared machine still shows what a change removed;
 # the "cpu_ms" figures are then thousands of calls (``unit`` in the output).
 COUNT_CALLS = os.environ.get("LIVE_MOVE_COUNT_CALLS", "") == "1"
+# With COUNT_CALLS: a file to write the calls per function of the sockets
+# path's single moves to (summed; the top 300, "calls module:function" per
+# line, "(single moves)" their number), to see which code a change removed.
+CALLS_BY = os.environ.get("LIVE_MOVE_CALLS_BY", "")
 _next_call = itertools.count().__next__
+# The current move's calls per function (None: not in a move, not counted).
+_calls_by: list[Counter | None] = [None]
+_single_calls_by: Counter = Counter()  # summed over the single moves
 
 
 def _count_call(frame, event, arg) -> None:
     if event == "call" or event == "c_call":
         _next_call()  # atomic under the GIL, unlike ``n += 1``
+
+
+def _count_call_by(frame, event, arg) -> None:
+    if event == "call":
+        _next_call()
+        by = _calls_by[0]
+        if by is not None:
+            code = frame.f_code
+            by[f"{code.co_filename}:{code.co_name}"] += 1
+    elif event == "c_call":
+        _next_call()
+        by = _calls_by[0]
+        if by is not None:
+            by[f"C:{getattr(arg, '__qualname__', arg)}"] += 1
 
 
 def cpu_clock() -> float:
@@ -266,6 +287,7 @@ def measure() -> dict:
                 while done < moves and engine.actors(state):
                     seat = engine.actors(state)[0]
                     action = rnd.choice(engine.legal_action_ids(state, seat))
+                    _calls_by[0] = Counter() if CALLS_BY else None
                     c0, w0 = cpu_clock(), time.perf_counter()
                     await socks[seat].send_to(
                         text_data=json.dumps(
@@ -281,6 +303,10 @@ def measure() -> dict:
                     wall += time.perf_counter() - w0
                     state, _ = engine.apply(state, seat, action)
                     single["sockets", not engine.actors(state)].append(spent)
+                    move_calls, _calls_by[0] = _calls_by[0], None
+                    if move_calls is not None and engine.actors(state):
+                        _single_calls_by.update(move_calls)
+                        _single_calls_by["(single moves)"] += 1
                     done += 1
                 for comm in socks:
                     await comm.disconnect()
@@ -292,8 +318,9 @@ def measure() -> dict:
     if COUNT_CALLS:
         import threading
 
-        threading.setprofile(_count_call)  # the threads started from now on
-        sys.setprofile(_count_call)
+        counter = _count_call_by if CALLS_BY else _count_call
+        threading.setprofile(counter)  # the threads started from now on
+        sys.setprofile(counter)
     for path in PATHS:
         play(path, 10)  # warm the paths (imports, connections)
     per: dict[str, list[tuple[float, float]]] = {path: [] for path in PATHS}
@@ -309,6 +336,11 @@ def measure() -> dict:
     if COUNT_CALLS:
         sys.setprofile(None)
         threading.setprofile(None)
+        if CALLS_BY:
+            with open(CALLS_BY, "w") as out_file:
+                for name, calls in _single_calls_by.most_common(300):
+                    prefix = str(ROOT) + "/"
+                    out_file.write(f"{calls} {name.replace(prefix, '')}\n")
     out = {"moves_per_block": MOVES_PER_BLOCK, "blocks": BLOCKS}
     if COUNT_CALLS:
         out["unit"] = "thousands of Python calls, not ms (LIVE_MOVE_COUNT_CALLS)"

@@ -3,7 +3,8 @@
 The navigation badge ("games waiting for your move"), the home page's "your
 games" list and the player's own socket all ask the same question, answered
 here from each engine's ``actors`` through the registry, so no game is named.
-A seat that resigned, or that a bot took over, is never waiting for a move.
+A seat that resigned, or that a bot took over, is never waiting for a move,
+nor is a seat at a real-time table (no turns).
 """
 
 from __future__ import annotations
@@ -35,13 +36,21 @@ class PlayerGame:
 
 
 def actors_of(match: Match) -> set[int]:
-    """The seats to act now in an active match (empty otherwise or if unknown)."""
+    """The seats to act now in an active match (empty otherwise or if unknown).
+
+    Empty in a real-time game (the engine's ``realtime`` flag): everyone may
+    act at every moment there, so nobody is "to move" and such a table is
+    never "waiting for your move" (the badge would be on for the whole match).
+    """
     if match.status != MatchStatus.ACTIVE or match.state is None:
         return set()
     try:
-        return set(get_game(match.game).actors(match.state))
+        engine = get_game(match.game)
     except GameError:
         return set()
+    if getattr(engine, "realtime", False):
+        return set()
+    return set(engine.actors(match.state))
 
 
 def seat_to_move(seat: Seat, actors: set[int]) -> bool:

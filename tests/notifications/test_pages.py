@@ -62,6 +62,29 @@ def test_every_page_shows_the_your_move_badge_and_unread_count(client, players):
     assert re.search(r"data-count>0<", html)
 
 
+def test_a_real_time_table_is_never_waiting_for_your_move(client, players, monkeypatch):
+    """Everyone may act at every moment at a real-time table: no "your move"
+    badge for it, on the engine's realtime flag (the control flips the flag)."""
+    from gameplay.rules import get_game
+    from gameplay.services import SeatSpec, match_create, match_start
+
+    a, b, c = players[:3]
+    match = match_create(
+        game="kungfu2009", seats=[SeatSpec(user=u) for u in (a, b, c)], config={}
+    )
+    match_start(match_id=match.pk)
+    client.force_login(a)
+    html = client.get("/").content.decode()
+    turns = re.search(r'<a id="nav-turns"[^>]*>', html).group(0)
+    assert "hidden" in turns and str(match.public_id) not in turns
+    assert reverse("gameplay:match", args=[match.public_id]) in html
+    assert "In play" in html and "Your move</span>" not in html
+    monkeypatch.setattr(get_game("kungfu2009"), "realtime", False)
+    html = client.get("/").content.decode()
+    turns = re.search(r'<a id="nav-turns"[^>]*>', html).group(0)
+    assert "hidden" not in turns and str(match.public_id) in turns
+
+
 def test_home_lists_your_games_with_whose_move(client, players):
     a, b, c = players[:3]
     match = start_match([a, b])

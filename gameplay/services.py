@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from gameplay import broadcast
+from gameplay.bot_thinking import BuiltinAsk, Thinker, builtin_seed, think_in_turn
 from gameplay.errors import (
     BadRequest,
     Forbidden,
@@ -1209,19 +1210,39 @@ def builtin_bot_seats_to_act(*, match: Match) -> list[Seat]:
     ]
 
 
-def match_play_builtin_bots(*, match_id: int, max_steps: int = 500) -> int:
+def builtin_ask(
+    *, match: Match, seat: Seat, version: int, state: dict[str, Any]
+) -> BuiltinAsk:
+    """What built-in seat ``seat`` is asked at ``version`` (state, bot, seed)."""
+    return BuiltinAsk(
+        game=match.game,
+        state=state,
+        seat=seat.number,
+        bot=_bot_name(seat),
+        seed=builtin_seed(match.seed or 0, version, seat.number),
+        kind=ActionKind.BOT_TAKEOVER if seat.replaced_by_bot else ActionKind.MOVE,
+    )
+
+
+def match_play_builtin_bots(
+    *,
+    match_id: int,
+    max_steps: int = 500,
+    think: Thinker = think_in_turn,
+    leave_simultaneous: bool = False,
+) -> int:
     """Let built-in bots make every move that is theirs; returns moves made.
 
     The bots think without holding the row lock (ISMCTS may take a while), then
     submit with the version they thought at; a stale version means a person
     moved in the meantime, and they simply think again. When several built-in
     seats must act at once (simultaneous commits), each is asked on the same
-    state and their answers go in together (``match_system_act_many``): one
-    round of asks is one step of ``max_steps``, so a paced table shows all of
-    them at once instead of one bot after another.
+    state (``think`` thinks the batch: in turn here, in a process pool in the
+    bot runner) and their answers go in together (``match_system_act_many``):
+    one round of asks is one step of ``max_steps``. ``leave_simultaneous``
+    (live tables) stops at such a round instead: one task per seat thinks it
+    (``gameplay.tasks.schedule_builtin_round``).
     """
-    from gameplay.rules.bots import decision_context, get_bot
-
     moves = 0
     for _ in range(max_steps):
         match = Match.objects.get(pk=match_id)
@@ -1229,17 +1250,19 @@ def match_play_builtin_bots(*, match_id: int, max_steps: int = 500) -> int:
         if is_realtime(engine):
             break  # no turns: the bots act on ticks (match_realtime_bots_tick)
         seats = builtin_bot_seats_to_act(match=match)
-        if not seats:
+        if not seats or (leave_simultaneous and len(seats) > 1):
             break
-        batch = []
-        for seat in seats:
-            name = (TAKEOVER_BOT if seat.replaced_by_bot else seat.agent).removeprefix(
-                BUILTIN_PREFIX
+        asks = [
+            builtin_ask(
+                match=match, seat=seat, version=match.version, state=match.state
             )
-            seed = (match.seed or 0) ^ (match.version * 7919 + seat.number)
-            ctx = decision_context(engine, match.state, seat.number, seed)
-            kind = ActionKind.BOT_TAKEOVER if seat.replaced_by_bot else ActionKind.MOVE
-            batch.append(SystemMove(seat.number, get_bot(name).choose(ctx), kind))
+            for seat in seats
+        ]
+        answers = think(asks)
+        batch = [
+            SystemMove(ask.seat, action, ask.kind)
+            for ask, action in zip(asks, answers, strict=True)
+        ]
         try:
             applied = match_system_act_many(
                 match_id=match_id, moves=batch, expected_version=match.version
@@ -1251,6 +1274,94 @@ def match_play_builtin_bots(*, match_id: int, max_steps: int = 500) -> int:
             raise
         moves += len(applied)
     return moves
+
+
+def match_play_builtin_seat(
+    *, match_id: int, seat_number: int, version: int, think: Thinker = think_in_turn
+) -> ActOutcome | None:
+    """One built-in seat's choice in a round of simultaneous choices.
+
+    The round began at ``version``: every built-in seat to act then is asked
+    on the state of that version with its seed for it, each by its own task,
+    so the seats think in parallel and the match is the same as if they had
+    been asked in one batch. A task that starts after another seat of the
+    round committed still thinks on that state (rebuilt from the log). Its
+    commit goes in with the stale-version rule of people's simultaneous moves
+    (``simultaneous_version_ok``): it stands while every step since was
+    another seat's, so a second task for the same seat and round (a redelivered
+    task) can never apply the seat's commit twice. None when there is nothing
+    to do (the match moved on, the seat is not a built-in one to act) or the
+    commit was refused.
+    """
+    from gameplay import selectors
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != MatchStatus.ACTIVE:
+        return None
+    if match.version != version and not simultaneous_version_ok(
+        match=match, seat_number=seat_number, expected_version=version
+    ):
+        return None
+    seat = next((s for s in match.seats.all() if s.number == seat_number), None)
+    if seat is None or not (
+        seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot
+    ):
+        return None
+    state = (
+        match.state
+        if match.version == version
+        else selectors.state_at(match=match, version=version)
+    )
+    if seat_number not in get_game(match.game).actors(state):
+        return None
+    ask = builtin_ask(match=match, seat=seat, version=version, state=state)
+    (action,) = think([ask])
+    try:
+        return match_system_commit(
+            match_id=match_id,
+            seat_number=seat_number,
+            action_id=action,
+            expected_version=version,
+            kind=ask.kind,
+        )
+    except (StaleVersion, NotActive, NotYourTurn, IllegalMove) as exc:
+        logger.info(
+            "match %s: built-in seat %s's choice at version %s refused (%s)",
+            match_id,
+            seat_number,
+            version,
+            exc,
+        )
+        return None
+
+
+def match_system_commit(
+    *,
+    match_id: int,
+    seat_number: int,
+    action_id: str,
+    expected_version: int,
+    kind: str = ActionKind.MOVE,
+) -> ActOutcome:
+    """A bot seat's move chosen at ``expected_version`` while others chose too.
+
+    Like ``match_system_act``, but an older version is accepted by the rule
+    people's simultaneous moves follow (``simultaneous_version_ok``): the
+    others' commits since do not make this one stale, a second commit of this
+    seat from the same version does.
+    """
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise NotActive("this match is not in play")
+        if expected_version != match.version and not simultaneous_version_ok(
+            match=match, seat_number=seat_number, expected_version=expected_version
+        ):
+            raise StaleVersion(f"the match moved on to version {match.version}")
+        seat = _seat_of(match, seat_number)
+        if not seat.is_bot:
+            raise Forbidden("only bot seats are played by the server")
+        return _apply(match, seat, action_id, kind=kind)
 
 
 def _bot_name(seat: Seat) -> str:

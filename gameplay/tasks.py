@@ -25,6 +25,8 @@ _playing = threading.local()
 
 @shared_task(name="gameplay.play_builtin_bots", time_limit=600, soft_time_limit=580)
 def play_builtin_bots(match_id: int, max_steps: int = 500) -> int:
+    """Built-in bots' moves one seat at a time; several seats choosing at once
+    are left to one task each (``schedule_builtin_round``)."""
     active = getattr(_playing, "matches", None)
     if active is None:
         active = _playing.matches = set()
@@ -32,9 +34,104 @@ def play_builtin_bots(match_id: int, max_steps: int = 500) -> int:
         return 0
     active.add(match_id)
     try:
-        return services.match_play_builtin_bots(match_id=match_id, max_steps=max_steps)
+        moves = services.match_play_builtin_bots(
+            match_id=match_id, max_steps=max_steps, leave_simultaneous=True
+        )
     finally:
         active.discard(match_id)
+    match = Match.objects.filter(pk=match_id).first()
+    if match is not None and len(services.builtin_bot_seats_to_act(match=match)) > 1:
+        schedule_bot_turns(match_id=match_id)  # it stopped at such a round
+    return moves
+
+
+#: How long a round of simultaneous built-in choices may stay open (its
+#: bookkeeping's lifetime): above play_builtin_seat's time limit plus a queue
+#: wait. A round whose tasks were lost is started again after this, by beat's
+#: ``sweep_bot_turns``.
+ROUND_SECONDS = 300
+
+
+def _round_key(public_id: str) -> str:
+    return f"gameplay:bot-round:{public_id}"
+
+
+def builtin_round_open(*, match: Match) -> bool:
+    """Whether a round of simultaneous built-in choices is still being thought:
+    some seat's task of the current round has not finished."""
+    from django.core.cache import cache
+
+    key = _round_key(match.public_id)
+    current = cache.get(key)
+    if not current:
+        return False
+    done = [f"{key}:{current['version']}:{seat}" for seat in current["seats"]]
+    return len(cache.get_many(done)) < len(done)
+
+
+def schedule_builtin_round(*, match: Match, seats: list[int], countdown: float) -> bool:
+    """One task per built-in seat that must choose now, all on this version.
+
+    The worker's processes think them in parallel (ISMCTS is CPU-bound:
+    threads in one process would take turns), and each seat's commit goes in
+    when it is ready (``services.match_play_builtin_seat``). The round is
+    started once per version (a cache claim: every commit of the round, and
+    beat's sweep, call here again); its seats think on the state of that
+    version with their seeds for it, so the match is the one a single batch
+    would have played. Until all of them have finished no next round starts
+    (``builtin_round_open``), even for a seat that committed and must choose
+    again: the last task to finish schedules what follows. True when queued.
+    """
+    from django.core.cache import cache
+
+    key, version = _round_key(match.public_id), match.version
+    timeout = int(countdown) + ROUND_SECONDS
+    if not cache.add(f"{key}:{version}", seats, timeout=timeout):
+        return False  # this round is running (or ran) already
+    cache.set(key, {"version": version, "seats": seats}, timeout=timeout)
+    try:
+        for seat in seats:
+            if countdown:
+                play_builtin_seat.apply_async(
+                    (match.pk, seat, version), countdown=countdown
+                )
+            else:
+                play_builtin_seat.delay(match.pk, seat, version)
+    except Exception:
+        # Not every seat queued (the broker is away): no round is open, beat's
+        # sweep starts it again (a queued seat's commit then counts once).
+        cache.delete_many([key, f"{key}:{version}"])
+        raise
+    return True
+
+
+@shared_task(name="gameplay.play_builtin_seat", time_limit=150, soft_time_limit=140)
+def play_builtin_seat(match_id: int, seat: int, version: int) -> bool:
+    """One built-in seat's choice in the round begun at ``version``.
+
+    Idempotent: a second run for the same seat and round finds its commit in
+    (the stale-version rule refuses it) and changes nothing. Whatever the
+    outcome, the seat's part of the round is done; the last seat to finish
+    schedules the next moves.
+    """
+    from django.core.cache import cache
+
+    try:
+        outcome = services.match_play_builtin_seat(
+            match_id=match_id, seat_number=seat, version=version
+        )
+    finally:
+        public_id = (
+            Match.objects.filter(pk=match_id)
+            .values_list("public_id", flat=True)
+            .first()
+        )
+        if public_id is not None:
+            cache.set(
+                f"{_round_key(public_id)}:{version}:{seat}", 1, timeout=ROUND_SECONDS
+            )
+    schedule_bot_turns(match_id=match_id)
+    return outcome is not None
 
 
 def bots_only_move_delay(match: Match) -> float:
@@ -75,16 +172,66 @@ def bot_move_pace(match: Match) -> float | None:
 
 
 def schedule_bot_turns(*, match_id: int) -> None:
-    """Queue the built-in bots' moves if a built-in bot is to act."""
+    """Queue the built-in bots' moves if a built-in bot is to act.
+
+    One seat to act: ``play_builtin_bots``. Several at once (simultaneous
+    commits): one ``play_builtin_seat`` task each (``schedule_builtin_round``).
+    """
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return
     if services.is_realtime(get_game(match.game)):
         schedule_realtime_bots(match=match)
         return
-    if not services.builtin_bot_seats_to_act(match=match):
+    if play_builtin_bots.app.conf.task_always_eager:
+        _drive_eagerly(match_id)
+    else:
+        _schedule_turns(match)
+
+
+#: Eager mode: the matches whose bots a call below is driving in this thread
+#: (value: whether a nested call asked it to look again).
+_driving = threading.local()
+
+
+def _drive_eagerly(match_id: int) -> None:
+    """Eager mode (tests, the demo seeding): every task runs inside the call
+    that queues it, so each round's last commit would start the next round one
+    level deeper, a whole game deep. The outermost call loops instead; a nested
+    one only asks it to look again."""
+    looking = getattr(_driving, "matches", None)
+    if looking is None:
+        looking = _driving.matches = {}
+    if match_id in looking:
+        looking[match_id] = True
         return
+    looking[match_id] = True
+    try:
+        while looking[match_id]:
+            looking[match_id] = False
+            match = Match.objects.filter(pk=match_id).first()
+            if match is None:
+                return
+            _schedule_turns(match)
+    finally:
+        del looking[match_id]
+
+
+def _schedule_turns(match: Match) -> None:
+    """A turn-based match's built-in moves, at the pace of the table."""
+    seats = services.builtin_bot_seats_to_act(match=match)
+    if not seats or services.played_by_bots_runner(list(match.seats.all())):
+        return  # the bot runner plays every seat of its matches itself
+    if builtin_round_open(match=match):
+        return  # the round's last task schedules what follows
     pace = bot_move_pace(match)
+    if len(seats) > 1:
+        countdown = pace if pace is not None else bots_only_move_delay(match)
+        schedule_builtin_round(
+            match=match, seats=[seat.number for seat in seats], countdown=countdown
+        )
+        return
+    match_id = match.pk
     if pace is not None:
         # One move at the pace; that move's commit schedules the next one.
         play_builtin_bots.apply_async((match_id, 1), countdown=pace)

@@ -27,6 +27,7 @@ __all__ = [
     "DecisionContext",
     "available_bots",
     "bot_display_name",
+    "bot_thinks_long",
     "decision_context",
     "get_bot",
 ]
@@ -72,6 +73,14 @@ def bot_plays(name: str, game: object) -> bool:
     if getattr(game, "realtime", False):
         return bool(getattr(factory, "plays_realtime", True))
     return True
+
+
+def bot_thinks_long(name: str) -> bool:
+    """Whether built-in bot ``name`` spends real CPU time on a decision (its
+    class says ``thinks_long = True``): the hosts think in parallel processes
+    only for such bots; for the others a process costs more than the thought."""
+    factory = _FACTORIES.get(name)
+    return bool(getattr(factory, "thinks_long", False))
 
 
 def get_bot(name: str, **options: Any) -> Bot:

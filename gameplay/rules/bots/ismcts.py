@@ -109,6 +109,9 @@ class ISMCTSBot:
     name = "ismcts"
     #: Its playouts take turns: it does not play real-time games (``bot_plays``).
     plays_realtime = False
+    #: A decision is a search (tenths of a second to seconds of CPU): when
+    #: several seats choose at once, thinking in separate processes pays.
+    thinks_long = True
     OPTIONS: dict[str, tuple[type, ...]] = {
         "iterations": (int,),
         "time_limit": (int, float),

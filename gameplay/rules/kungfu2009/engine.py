@@ -954,6 +954,27 @@ _HANDLERS = {
 # ---------------------------------------------------------------------------
 
 
+# Heads whose menu entry depends on the id alone (no card, offer or claim
+# named by the state): built once each, copied per menu. Every live step
+# sends each seat its menu, about thirty entries a seat at a table of eight.
+_STATIC_HEADS = frozenset(
+    {"pass", "to", "give", "say", "want", "open", "send", "cancel", "move"}
+    | {"impasse", "forfeit", CHECK, END}
+)
+_STATIC_LABELS: dict[str, Action] = {}
+
+
+def _menu_entry(s: State, seat: int | None, aid: str) -> Action:
+    """``_label``, with the entries that depend on the id alone kept."""
+    cached = _STATIC_LABELS.get(aid)
+    if cached is not None:
+        return dict(cached)
+    a = _label(s, seat, aid)
+    if aid.partition(":")[0] in _STATIC_HEADS and len(_STATIC_LABELS) < 4096:
+        _STATIC_LABELS[aid] = dict(a)
+    return a
+
+
 def _label(s: State, seat: int | None, aid: str) -> Action:
     head, _, arg = aid.partition(":")
     a: Action = {"id": aid, "type": head}
@@ -1108,7 +1129,7 @@ class KungFu2009Game(EngineBase):
         return _ids(state, seat)
 
     def legal_actions(self, state: State, seat: int | None) -> list[Action]:
-        return [_label(state, seat, a) for a in self.legal_action_ids(state, seat)]
+        return [_menu_entry(state, seat, a) for a in self.legal_action_ids(state, seat)]
 
     # -- transitions ---------------------------------------------------------
 

@@ -435,9 +435,31 @@ class TournamentFormat(models.TextChoices):
     ROUND_ROBIN = "round_robin", "Round robin"
     DOUBLE_ROUND_ROBIN = "double_round_robin", "Double round robin"
     SWISS = "swiss", "Swiss"
-    SWISS_TABLES = "swiss_tables", "Swiss, tables of 3-5"
+    # Table sizes are the game's (GameMeta.tables): Tournament.format_label.
+    SWISS_TABLES = "swiss_tables", "Swiss, multiplayer tables"
     SINGLE_ELIM = "single_elim", "Single elimination"
     DOUBLE_ELIM = "double_elim", "Double elimination"
+
+
+def swiss_tables_label(game: str, *, generic: bool = True) -> str:
+    """The label "Swiss, tables of <smallest>-<largest>" for ``game``.
+
+    A game with no multiplayer tables (two players only, or unknown) gets the
+    generic label, or "" with ``generic=False`` (the format is not offered).
+    """
+    from gameplay.rules import GameError
+    from league.tournaments.services import table_sizes
+
+    try:
+        sizes = table_sizes(game)
+    except GameError:
+        sizes = None
+    if sizes is None:
+        return TournamentFormat.SWISS_TABLES.label if generic else ""
+    low, high, _ = sizes
+    return (
+        f"Swiss, tables of {low}-{high}" if low != high else f"Swiss, tables of {low}"
+    )
 
 
 class TournamentStatus(models.TextChoices):
@@ -524,8 +546,16 @@ class Tournament(models.Model):
 
     @property
     def is_tables(self) -> bool:
-        """Multiplayer Swiss: games of 3-5 players instead of pairs."""
+        """Multiplayer Swiss: tables of the game's sizes instead of pairs."""
         return self.format == TournamentFormat.SWISS_TABLES
+
+    @property
+    def format_label(self) -> str:
+        """The format as pages show it, multiplayer Swiss with the game's own
+        table sizes ("Swiss, tables of 4-8" for a game that seats 4-8)."""
+        if self.is_tables:
+            return swiss_tables_label(self.game)
+        return self.get_format_display()
 
 
 class Entrant(models.Model):

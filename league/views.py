@@ -20,7 +20,15 @@ from gameplay.catalog import game_catalog
 from league import selectors, services
 from league.errors import LeagueError
 from league.forms import InviteForm, SeasonDatesForm, TournamentForm
-from league.models import League, Pairing, PoolScope, RatingPool, Season, Tournament
+from league.models import (
+    League,
+    Pairing,
+    PoolScope,
+    RatingPool,
+    Season,
+    Tournament,
+    swiss_tables_label,
+)
 from league.participants import bot_directory
 from league.ratings import selectors as rating_selectors
 from league.tournaments import selectors as tournament_selectors
@@ -108,6 +116,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "invite_form": InviteForm(),
             "season_form": SeasonDatesForm(),
             "my_bots": [b for b in _my_bots(request.user) if b.game == league.game],
+            "swiss_tables_label": swiss_tables_label(league.game, generic=False),
         },
     )
 

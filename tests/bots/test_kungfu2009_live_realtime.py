@@ -355,7 +355,8 @@ def test_the_driver_loop_plays_wall_clock_ticks_and_stops_at_the_end(store, sett
     match = live_table(person, version.agent, "builtin:heuristic")
     report = realtime.live_realtime_drive(match_id=match.pk, max_ticks=8)
     assert report.ticks == 8 and report.stopped == "tick limit"
-    assert BotMatchLog.objects.get(match=match, seat=1).decisions == 8
+    # Asked at each tick but the ones a claim's check paused (no timers here).
+    assert 1 <= BotMatchLog.objects.get(match=match, seat=1).decisions <= 8
     gs.match_apply_timers(match_id=match.pk, now=match.started_at + timedelta(hours=2))
     match.refresh_from_db()
     assert match.is_over
@@ -394,3 +395,121 @@ def test_a_real_time_bot_is_offered_to_tables_and_challenges(
     sandbox_report(ok=False, reason="no bwrap")
     assert services.live_seat(bot=bot) is None
     assert SeatableBots().seatable(GAME) == []
+
+
+HOLDER = """
+import json, sys, time, django
+django.setup()
+from bots import conf
+from bots.protocol.transport import BotProcess
+from bots.tasks import LIVE_RT_LOCK_PREFIX, MatchLease
+lease = MatchLease(
+    int(sys.argv[1]), "dying-worker", seconds=float(sys.argv[2]),
+    prefix=LIVE_RT_LOCK_PREFIX,
+)
+assert lease.acquire()
+bot = BotProcess.start(
+    sys.argv[3], config=conf.sandbox_config(), time_control=conf.time_control()
+)
+assert bot.handshake(json.loads(sys.argv[4])) == {"ready": True}
+print("held", bot.process.popen.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return "\nState:\tZ" not in status.read()
+    except FileNotFoundError:
+        return False
+
+
+def test_a_killed_worker_takes_its_bots_along_and_another_resumes(
+    store, monkeypatch, settings
+):
+    """The worker holding a live table (here a separate process holding the
+    lease and the seat's sandboxed bot) is SIGKILLed: the bot dies with it,
+    the lease lapses, beat's pick-up queues a fresh driver, which plays."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from django.conf import settings as django_settings
+    from django.core.cache import cache
+
+    from bots.protocol.match import MatchPlayer, ProcessAgent
+
+    version = store(EXAMPLE.read_bytes(), "collector")
+    person = UserFactory()
+    match = live_table(person, version.agent, "builtin:heuristic")
+    hello = MatchPlayer(
+        game=ENGINE,
+        state=match.state,
+        agents={1: ProcessAgent(services.version_dir(version), seat=1, label="x")},
+        host=None,
+        config=match.config,
+    ).hello(1)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "REDIS_URL": django_settings.REDIS_URL,  # this session's Redis
+        "MEDIA_ROOT": django_settings.MEDIA_ROOT,
+    }
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            HOLDER,
+            str(match.pk),
+            "2.0",
+            str(services.version_dir(version)),
+            json.dumps(hello),
+        ],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    queued: list[int] = []
+    monkeypatch.setattr(tasks.live_realtime, "delay", queued.append)
+    monkeypatch.setattr(tasks, "sandbox_available", lambda config: _ok())
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    try:
+        word, pid = holder.stdout.readline().split()
+        assert word == "held" and _alive(int(pid))
+        time.sleep(2.5)  # beyond the lease: the holder's renewals keep it
+        key = f"{tasks.LIVE_RT_LOCK_PREFIX}{match.pk}"
+        assert cache.get(key) == "dying-worker"
+        assert tasks.pick_up_matches() == 0 and queued == []
+        os.kill(holder.pid, signal.SIGKILL)  # the worker dies mid-match
+        holder.wait(timeout=10)
+        killed_at = time.monotonic()
+        while _alive(int(pid)):
+            assert time.monotonic() - killed_at < 10, "the bot outlived its worker"
+            time.sleep(0.1)
+        while tasks.pick_up_matches() == 0:
+            assert time.monotonic() - killed_at < 10, "the lease never lapsed"
+            time.sleep(0.2)
+        assert queued == [match.pk]
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+    # The fresh driver (a short run of it: three wall-clock ticks of 0.1 s).
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.REALTIME_BOT_TICK = 0.1
+    drive = realtime.live_realtime_drive
+    monkeypatch.setattr(
+        realtime,
+        "live_realtime_drive",
+        lambda **kwargs: drive(**kwargs, max_ticks=3),
+    )
+    result = tasks.live_realtime.apply(args=(match.pk,)).get()
+    assert result.startswith("3 ticks") and result.endswith("tick limit"), result
+    # Asked at each tick but the ones a claim's check paused (no timers here).
+    assert 1 <= BotMatchLog.objects.get(match=match, seat=1).decisions <= 3
+    assert cache.get(key) is None  # released at the end of the run

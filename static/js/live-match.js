@@ -384,6 +384,15 @@
     resigned: " resigned",
     left: " left the match",
     abandoned: " was away too long and lost the match",
+    // An uploaded bot's forfeits (bots.protocol: "bot " + the fault).
+    "bot crash": " crashed and is out of the match",
+    "bot timeout": " took too long to answer and is out of the match",
+    "bot line_too_long": " sent an answer over the size limit and is out of the match",
+    "bot malformed_output": " sent a malformed answer and is out of the match",
+    "bot illegal_action": " chose an action that was not allowed and is out of the match",
+    "bot sandbox unavailable": " could not be run safely (no sandbox) and is out of the match",
+    "bot disabled": " was disabled and is out of the match",
+    "bot version missing": " is no longer available and is out of the match",
   };
 
   /** A log line for a seat that forfeited ("Bruno ran out of time …; a bot plays on"). */

@@ -17,6 +17,8 @@ calls the strategy directly to skip building labelled menus). Seeds derive from
 stdout, progress on stderr; docs/rules/kungfu2019.md records the runs.
 
     nice -n 10 .venv/bin/python bench/kungfu2019_balance.py --games 2000 --workers 2
+    nice -n 19 .venv/bin/python bench/kungfu2019_balance.py --players 4,5 \
+        --seeds 2019,2020,2021,2022 --workers 2   # per seed, then pooled
 """
 
 from __future__ import annotations
@@ -152,6 +154,43 @@ def card_table(records_by_n: dict[int, list]) -> dict:
         "cards_over_1_5": [r["card"] for r in rows if r["ratio"] > 1.5],
         "top": rows[:8],
         "bottom": rows[-5:],
+        "all": rows,
+    }
+
+
+def pooled(n: int, per_seed: dict[int, list]) -> dict:
+    """One player count over several seeds: the records together, as one run.
+
+    A card's pooled ratio over k seeds of 2,000 games rests on k times the hands,
+    so its interval is about 1/sqrt(k) as wide as one seed's; the per-seed ratios
+    of the pooled top cards are listed beside it to show the spread between seeds.
+    """
+    records = [r for recs in per_seed.values() for r in recs]
+    games = len(records)
+    fair = 1.0 / n
+    seat_wins = [0.0] * n
+    for r in records:
+        for w in r["winners"]:
+            seat_wins[w] += 1.0 / len(r["winners"])
+    seats = [_entry(seat_wins[i], games, fair) for i in range(n)]
+    cards = card_table({n: records})
+    del cards["bottom"]
+    by_seed = {
+        seed: {row["card"]: row["ratio"] for row in card_table({n: recs})["all"]}
+        for seed, recs in per_seed.items()
+    }
+    for row in cards["top"]:
+        row["per_seed"] = {
+            str(seed): by_seed[seed].get(row["card"]) for seed in by_seed
+        }
+    del cards["all"]
+    return {
+        "players": n,
+        "seeds": list(per_seed),
+        "games": games,
+        "seats": seats,
+        "all_seats_in_band": all(x["in_band"] for x in seats),
+        "cards": cards,
     }
 
 
@@ -160,6 +199,12 @@ def main() -> None:
     p.add_argument("--games", type=int, default=2000)
     p.add_argument("--players", default="2,3,4,5")
     p.add_argument("--seed", type=int, default=2019)
+    p.add_argument(
+        "--seeds",
+        default="",
+        help="comma-separated seeds (overrides --seed): each seed's run, then "
+        "every player count pooled over the seeds",
+    )
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--cards", default="", help="JSON card overrides (tuning)")
     p.add_argument(
@@ -176,23 +221,37 @@ def main() -> None:
     from gameplay.rules.kungfu2019 import engine
     from gameplay.rules.kungfu2019 import heuristic as H
 
+    seeds = [int(x) for x in a.seeds.split(",")] if a.seeds else [a.seed]
     H.card_values()  # computed once before forking
     out = {
-        "seed": a.seed,
+        "seed": a.seed if not a.seeds else None,
+        "seeds": seeds,
         "cards_override": json.loads(a.cards) if a.cards else None,
         "draft": DRAFT,
         "load_start": os.getloadavg()[0],
         "series": [],
     }
+    if len(seeds) > 1:
+        out["pooled"] = []
     by_n = {}
     for n in (int(x) for x in a.players.split(",")):
-        summary, records = series(n, a.games, a.seed, a.workers)
-        summary["cards"] = card_table({n: records})
-        del summary["cards"]["bottom"]
-        out["series"].append(summary)
-        by_n[n] = records
-        print(json.dumps(summary), file=sys.stderr, flush=True)
+        per_seed = {}
+        for seed in seeds:
+            summary, records = series(n, a.games, seed, a.workers)
+            summary["seed"] = seed
+            summary["load"] = os.getloadavg()[0]
+            summary["cards"] = card_table({n: records})
+            del summary["cards"]["bottom"], summary["cards"]["all"]
+            out["series"].append(summary)
+            per_seed[seed] = records
+            print(json.dumps(summary), file=sys.stderr, flush=True)
+        if len(seeds) > 1:
+            pool = pooled(n, per_seed)
+            out["pooled"].append(pool)
+            print(json.dumps(pool), file=sys.stderr, flush=True)
+        by_n[n] = [r for recs in per_seed.values() for r in recs]
     out["cards_all_counts"] = card_table(by_n)
+    del out["cards_all_counts"]["all"]
     out["load_end"] = os.getloadavg()[0]
     print(json.dumps(out, indent=1))
 

@@ -5,8 +5,11 @@ into gameplay's match services. The match is played at machine speed in this
 process and written with ``match_record_steps``, many moves per transaction (the
 same log, checks and finish path as every other match). Built-in seats (and
 seats a built-in bot took over after a forfeit) are played by gameplay's own
-``match_play_builtin_bots``, in-process, so they behave exactly as in live play;
-their moves are then read back from the log and shown to the uploaded bots.
+``match_play_builtin_bots``, so they behave exactly as in live play; several
+built-in seats that must choose at once think in parallel, in a pool of worker
+processes (:class:`~gameplay.bot_thinking.ParallelThinker`, for bots that think
+long: ISMCTS). Their moves are then read back from the log and shown to the
+uploaded bots.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from gameplay.bot_thinking import ParallelThinker
 from gameplay.errors import NotActive
 from gameplay.models import Match, MatchAction, MatchStatus
 from gameplay.services import (
@@ -36,6 +40,9 @@ class DatabaseHost:
         self.version = version  # what the database holds
         self.buffer: list[tuple[int, str]] = []
         self.last_flush = time.monotonic()
+        #: Thinks the built-in seats of a simultaneous choice in parallel;
+        #: its processes start on the first batch that pays, end in close().
+        self.thinker = ParallelThinker()
 
     def record(self, seat: int, action_id: str) -> None:
         self.buffer.append((seat, action_id))
@@ -72,7 +79,7 @@ class DatabaseHost:
 
     def play_builtin(self, *, seat: int, state: Any, version: int) -> list[Any]:
         self.flush()
-        match_play_builtin_bots(match_id=self.match_id)
+        match_play_builtin_bots(match_id=self.match_id, think=self.thinker)
         return self._moves_since_flush()
 
     def forfeit(self, *, seat: int, reason: str) -> tuple[bool, list[Any]]:
@@ -84,6 +91,10 @@ class DatabaseHost:
         if outcome.finished:
             return True, []
         return False, self._moves_since_flush()
+
+    def close(self) -> None:
+        """Stop the thinking processes (the player calls it, however it ends)."""
+        self.thinker.close()
 
     def finish(self) -> dict[str, Any]:
         self.flush()

@@ -23,14 +23,17 @@ earlier one made stale is refused (and recorded) without changing anything.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bots.protocol.transport import BotFault, BotProcess, TimeControl
 from bots.sandbox import SandboxConfig
+from gameplay.bot_thinking import builtin_seed
 from gameplay.rules import Event, Game, IllegalAction, State, view_events
 from gameplay.rules.ticks import END, PASS, tick_order, tick_seed
 
@@ -53,11 +56,6 @@ REFUSED_KEPT = 50
 def forfeit_reason(fault: BotFault) -> str:
     """The short reason a match stores for a bot's forfeit (e.g. ``bot timeout``)."""
     return f"bot {fault.reason}"
-
-
-def builtin_seed(match_seed: int, version: int, seat: int) -> int:
-    """Per-decision seed of a built-in bot, the same formula live matches use."""
-    return match_seed ^ (version * 7919 + seat)
 
 
 @dataclass
@@ -367,6 +365,9 @@ class MatchPlayer:
             return self._play()
         finally:
             self._close_all()
+            close = getattr(self.host, "close", None)
+            if close is not None:
+                close()  # e.g. the database host's thinking processes
 
     def _close_all(self) -> None:
         for thread in self._start_closing():
@@ -455,16 +456,26 @@ class MatchPlayer:
                 s for s in actors if self.agents.get(s) is None or s in self.forfeited
             ]
             if hosted:
-                seat = hosted[0]
-                moves = self.host.play_builtin(
-                    seat=seat, state=self.state, version=self.version
-                )
-                if not moves:
-                    raise RuntimeError(f"no built-in move for seat {seat}")
-                for mover, action_id in moves:
-                    self._apply(mover, action_id)
+                others = [s for s in actors if s not in hosted]
+                if others:
+                    # Choosing at the same time: the bots are asked while the
+                    # host plays the built-in seats, not after them.
+                    play = functools.partial(self._play_hosted, hosted[0])
+                    self._ask(others, meanwhile=play)
+                else:
+                    self._play_hosted(hosted[0])
                 continue
             self._ask(actors)
+
+    def _play_hosted(self, seat: int) -> None:
+        """The host's built-in (or takeover) seats' moves, applied here."""
+        moves = self.host.play_builtin(
+            seat=seat, state=self.state, version=self.version
+        )
+        if not moves:
+            raise RuntimeError(f"no built-in move for seat {seat}")
+        for mover, action_id in moves:
+            self._apply(mover, action_id)
 
     def _play_ticks(self) -> None:
         """A real-time match on the virtual clock (``gameplay.rules.ticks``).
@@ -592,28 +603,35 @@ class MatchPlayer:
                     {"tick": self.tick, "action": action_id, "reason": reason}
                 )
 
-    def _ask(self, seats: list[int]) -> None:
+    def _ask(
+        self, seats: list[int], *, meanwhile: Callable[[], None] | None = None
+    ) -> None:
         """Ask every agent in ``seats`` (all to act now) and apply the answers.
 
         Several seats choosing at once (simultaneous commits) are asked in
         parallel, one thread each, all on the same state and version: each
         bot's time is its own, so three bots thinking a second each cost a
-        second, not three. The answers are applied in seat order, each
-        re-validated by the engine; one that an earlier answer made illegal is
-        dropped and that seat is asked again.
+        second, not three. ``meanwhile`` runs in this thread while they think:
+        the host's built-in seats choosing at the same time (which think in
+        processes of their own, see ``bots.runner``), whose moves are applied
+        first. The answers are then applied in seat order, each re-validated
+        by the engine; one that an earlier answer made illegal is dropped and
+        that seat is asked again. Events that arrived while a seat thought are
+        kept for its next ``act``.
         """
         answers: dict[int, str | BotFault] = {}
         state, version = self.state, self.version
+        told = {seat: list(self.pending.get(seat, [])) for seat in seats}
 
         def ask(seat: int) -> None:
             try:
                 answers[seat] = self.agents[seat].decide(
-                    self.game, state, seat, self.pending.get(seat, []), version
+                    self.game, state, seat, told[seat], version
                 )
             except BotFault as fault:
                 answers[seat] = fault
 
-        if len(seats) == 1:
+        if len(seats) == 1 and meanwhile is None:
             ask(seats[0])
         else:
             threads = [
@@ -622,19 +640,25 @@ class MatchPlayer:
             ]
             for thread in threads:
                 thread.start()
-            for thread in threads:
-                thread.join()
+            try:
+                if meanwhile is not None:
+                    meanwhile()
+            finally:
+                for thread in threads:
+                    thread.join()
+        alone = len(seats) == 1 and meanwhile is None
         for seat in seats:
             answer = answers[seat]
             if isinstance(answer, BotFault) or self.ended:
                 continue
             if seat not in self.game.actors(self.state):
                 continue  # an earlier answer changed the decision: ask again
-            seen, self.pending[seat] = self.pending.get(seat, []), []
+            seen = self.pending.get(seat, [])
+            self.pending[seat] = seen[len(told[seat]) :]
             try:
                 self._apply(seat, answer)
             except IllegalAction:
-                if len(seats) == 1:
+                if alone:
                     raise
                 self.pending[seat] = seen  # changed by an earlier answer: again
                 continue

@@ -71,7 +71,9 @@ checked too: every acknowledged intent must be a logged move
 
 Knobs (environment variables, for development): ``LIVE_RT_WINDOW_S``
 (measured window, default 30), ``LIVE_RT_THINK_S``, ``LIVE_RT_CLICK_S``,
-``LIVE_RT_CLIENTS`` (client processes, 2), ``LIVE_RT_REDIS_DB``,
+``LIVE_RT_CLIENTS`` (client processes, 2), ``LIVE_RT_PROCESSES`` (web
+processes, 1; table i's sockets all go to process i mod N, as a load
+balancer routing by match would), ``LIVE_RT_REDIS_DB``,
 ``LIVE_RT_PYSPY`` (a py-spy profile of the server during the window, to
 that path: ``.txt`` raw, ``.json`` speedscope, else a flame graph); the
 server's ``LIVE_LOAD_SETTINGS`` and ``LIVE_LOAD_UVICORN_ARGS`` as in
@@ -132,6 +134,10 @@ CLICK_S = tuple(
     float(x) for x in os.environ.get("LIVE_RT_CLICK_S", "0.25,0.6").split(",")
 )
 CLIENT_PROCESSES = int(os.environ.get("LIVE_RT_CLIENTS", "2"))
+# Web processes (uvicorn, one event loop each); a table's eight sockets all
+# reach one of them (table i on process i mod N, as a load balancer routing
+# by match would), so each match has one owner.
+PROCESSES = max(1, int(os.environ.get("LIVE_RT_PROCESSES", "1")))
 REDIS_DB = int(os.environ.get("LIVE_RT_REDIS_DB", "14"))
 # A py-spy profile of the server during the window, written to this path.
 PYSPY = os.environ.get("LIVE_RT_PYSPY", "")
@@ -409,7 +415,7 @@ class Client:
     """One client process: its tables, their records, progress reports."""
 
     def __init__(self, plan: dict[str, Any], reports: mp.Queue) -> None:
-        self.url, self.origin = plan["url"]
+        self.urls: list[tuple[str, str]] = plan["urls"]
         self.tables = plan["tables"]
         self.t0 = plan["t0"]
         self.stop_at = plan["stop_at"]
@@ -469,18 +475,19 @@ class Client:
             if time.monotonic() >= self.stop_at:
                 return
             try:
-                await self.play_match(match_id, table["cookies"])
+                await self.play_match(match_id, table["cookies"], table["server"])
             except Exception as exc:  # counted; the table plays on
                 self.error(f"client:{type(exc).__name__}")
 
-    async def connect(self, match_id: str, cookie: str):
+    async def connect(self, match_id: str, cookie: str, server: int):
         from websockets.asyncio.client import connect
 
+        url, origin = self.urls[server]
         for attempt in range(3):
             try:
                 return await connect(
-                    f"{self.url}/ws/match/{match_id}/",
-                    origin=self.origin,
+                    f"{url}/ws/match/{match_id}/",
+                    origin=origin,
                     additional_headers={"Cookie": f"sessionid={cookie}"},
                     proxy=None,
                     ping_interval=None,
@@ -492,8 +499,10 @@ class Client:
                 await asyncio.sleep(1.0 + attempt)
         return None
 
-    async def play_match(self, match_id: str, cookies: list[str]) -> None:
-        sockets = await asyncio.gather(*(self.connect(match_id, c) for c in cookies))
+    async def play_match(self, match_id: str, cookies: list[str], server: int) -> None:
+        sockets = await asyncio.gather(
+            *(self.connect(match_id, c, server) for c in cookies)
+        )
         seats = [Seat(ws, match_id) for ws in sockets if ws is not None]
         self.connected += len(seats)
         try:
@@ -829,26 +838,35 @@ def main() -> None:
         db_description = db.describe()
         connections.close_all()
         extra = shlex.split(os.environ.get("LIVE_LOAD_UVICORN_ARGS", ""))
-        port = free_port()
-        procs.append(start_server(run_dir, port, extra))
+        ports = [free_port() for _ in range(PROCESSES)]
+        servers = [
+            start_server(run_dir, port, extra, index)
+            for index, port in enumerate(ports)
+        ]
+        procs.extend(servers)
         procs.append(start_worker(run_dir))
-        wait_ready(procs[0], port)
-        worker_pids = wait_worker(procs[1])
+        for server, port in zip(servers, ports, strict=True):
+            wait_ready(server, port)
+        worker_pids = wait_worker(procs[-1])
         log(
-            f"server pid {procs[0].pid} on 127.0.0.1:{port}, worker pids "
-            f"{worker_pids}; set-up took {time.monotonic() - began:.0f} s"
+            f"server pids {[p.pid for p in servers]} on 127.0.0.1:{ports}, worker "
+            f"pids {worker_pids}; set-up took {time.monotonic() - began:.0f} s"
         )
         # Tables connect spread over the ramp (8 sockets at once per table).
         ramp = min(10.0, 0.2 * tables_n)
         t0 = time.monotonic() + 2.0
         for table in tables:
             table["start"] = t0 + ramp * table["index"] / max(1, tables_n)
+            table["server"] = table["index"] % PROCESSES
         window = (t0 + ramp + SETTLE_S, t0 + ramp + SETTLE_S + WINDOW_S)
         ctx = mp.get_context("spawn")
         reports: mp.Queue = ctx.Queue()
         for index in range(CLIENT_PROCESSES):
             plan = {
-                "url": (f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}"),
+                "urls": [
+                    (f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}")
+                    for port in ports
+                ],
                 "tables": tables[index::CLIENT_PROCESSES],
                 "t0": t0,
                 "stop_at": window[1],
@@ -858,7 +876,7 @@ def main() -> None:
             clients.append(proc)
         meter = CpuMeter(
             {
-                "server": [procs[0].pid],
+                "server": [p.pid for p in servers],
                 "worker": worker_pids,
                 "clients": [c.pid for c in clients],
                 **({"redis": [redis.pid() or 0]} if redis is not None else {}),
@@ -870,12 +888,14 @@ def main() -> None:
     finally:
         for proc in clients:
             stop_process(proc)
-        for name, proc in zip(("server", "worker"), procs, strict=False):
+        names = [f"server{i}" for i in range(len(procs) - 1)] + ["worker"]
+        for name, proc in zip(names, procs, strict=False):
             stop_process(proc)
             with contextlib.suppress(OSError):
                 shutil.copyfile(
-                    run_dir / ("server0.log" if name == "server" else f"{name}.log"),
-                    BENCH_DIR / f"live_realtime_{name}.log",
+                    run_dir / f"{name}.log",
+                    BENCH_DIR
+                    / f"live_realtime_{'server' if name == 'server0' else name}.log",
                 )
         with contextlib.suppress(Exception):
             from django.db import connections
@@ -927,7 +947,10 @@ def main() -> None:
             "window_s": WINDOW_S,
             "db": db_description,
             "redis": "embedded (unix socket)" if redis else f"REDIS_URL db {REDIS_DB}",
-            "server": "uvicorn " + " ".join(UVICORN_ARGS + extra) + " (1 process)",
+            "server": "uvicorn "
+            + " ".join(UVICORN_ARGS + extra)
+            + f" ({PROCESSES} process{'es' if PROCESSES > 1 else ''})",
+            "processes": PROCESSES,
             "worker": "celery " + " ".join(WORKER_ARGS),
             "settings": SETTINGS_MODULE + " with DEBUG=0",
             "client_processes": CLIENT_PROCESSES,

@@ -9,11 +9,13 @@ uploaded bot's seat is to act, gameplay announces it
 :func:`bot_live_turns`: it starts the bot in the sandbox, says ``hello``, sends
 one ``act`` (with every event the seat may see since the deal, so a bot that
 tracks events rebuilds its memory), submits the answer through
-``match_system_act`` and closes the process. The step count and what is left
-of the bank carry over between decisions, so the protocol's time limits hold
-for the match as a whole. When several uploaded bots must act at once
-(simultaneous commits), they are started and asked in parallel, on the same
-state, and their answers go in together (:func:`bot_live_decide_many`).
+``match_system_commit`` (at the version it was asked at: other seats'
+commits meanwhile do not make a simultaneous choice stale) and closes the
+process. The step count and what is left of the bank carry over between
+decisions, so the protocol's time limits hold for the match as a whole.
+When several uploaded bots must act at once (simultaneous commits), they are
+started and asked in parallel, on the same state, and their answers go in
+together (:func:`bot_live_decide_many`).
 
 A bot that faults (crash, timeout, malformed or illegal answer) forfeits at
 once, as in bot matches. If no worker can run it (no sandbox, no bots worker)
@@ -36,14 +38,15 @@ from bots import conf
 from bots.models import BotMatchLog, BotVersion
 from bots.protocol.match import MatchPlayer, ProcessAgent, forfeit_reason
 from bots.protocol.transport import BotFault
-from gameplay.errors import NotActive, NotYourTurn, StaleVersion
+from gameplay.errors import IllegalMove, NotActive, NotYourTurn, StaleVersion
 from gameplay.models import Match, MatchAction, Seat
 from gameplay.rules import get_game
 from gameplay.services import (
+    ActOutcome,
     SystemMove,
     match_forfeit,
-    match_system_act,
     match_system_act_many,
+    match_system_commit,
     uploaded_bot_seats_to_act,
 )
 from gameplay.tasks import bot_move_pace
@@ -264,7 +267,9 @@ def bot_live_decide(*, match: Match, seat: Seat) -> LiveTurn | None:
             # The move goes in before the sandbox is torn down: the person
             # waits for the answer, not for the clean-up.
             try:
-                match_system_act(
+                # At the version it thought at: others' commits meanwhile (a
+                # built-in bot's, a person's) leave a simultaneous choice valid.
+                match_system_commit(
                     match_id=match.pk,
                     seat_number=seat.number,
                     action_id=ask.action,
@@ -274,7 +279,7 @@ def bot_live_decide(*, match: Match, seat: Seat) -> LiveTurn | None:
                 outcome = LiveTurn(
                     seat=seat.number, action=ask.action, answer_s=answered
                 )
-            except (StaleVersion, NotYourTurn, NotActive):
+            except (StaleVersion, NotYourTurn, NotActive, IllegalMove):
                 outcome = None  # someone moved meanwhile; the caller looks again
     finally:
         _close(ask)
@@ -324,7 +329,13 @@ def bot_live_decide_many(*, match: Match, seats: list[Seat]) -> list[LiveTurn]:
                     moves=[SystemMove(a.seat.number, a.action) for a in answered],
                     expected_version=match.version,
                 )
-            except (StaleVersion, NotYourTurn, NotActive):
+            except StaleVersion:
+                # Another seat committed while these thought (a built-in bot
+                # choosing at the same time, a person): each answer may still
+                # stand by the simultaneous rule, so the bots are not asked
+                # (and their sandboxes started) again for the same choice.
+                applied = _commit_each(match, answered)
+            except (NotYourTurn, NotActive):
                 applied = []
             now = time.perf_counter()
             turns += [
@@ -342,6 +353,25 @@ def bot_live_decide_many(*, match: Match, seats: list[Seat]) -> list[LiveTurn]:
         if fault is not None:
             turns.append(fault)
     return turns
+
+
+def _commit_each(match: Match, answered: list[_Ask]) -> list[ActOutcome]:
+    """The answers one by one at the version they were chosen at
+    (``match_system_commit``), up to the first one refused."""
+    applied: list[ActOutcome] = []
+    for ask in answered:
+        try:
+            applied.append(
+                match_system_commit(
+                    match_id=match.pk,
+                    seat_number=ask.seat.number,
+                    action_id=ask.action,
+                    expected_version=match.version,
+                )
+            )
+        except (StaleVersion, NotYourTurn, NotActive, IllegalMove):
+            break
+    return applied
 
 
 def bot_live_turns(*, match_id: int) -> list[LiveTurn]:

@@ -72,3 +72,61 @@ def test_two_uploaded_bots_are_asked_together_through_a_whole_game(
         log = BotMatchLog.objects.get(match=match, seat=seat)
         assert log.fault == ""
         assert log.decisions == match.actions.filter(seat=seat).count()
+
+
+def test_a_commit_landing_while_the_bots_think_leaves_their_choices_standing(
+    settings, owner, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """Whenever the person chooses together with the bots, the person's commit
+    goes in while the bots think (as a built-in bot's task, thinking in its own
+    process, commits when ready): the bots' answers, chosen at the version
+    before it, still go in by the simultaneous rule, so no bot is started and
+    asked again for the same choice (one decision per logged move)."""
+    from gameplay.models import Match
+
+    settings.BOT_SANDBOX_ALLOW_UNSANDBOXED = True
+    person = UserFactory(username="person")
+    version = stored_version(owner, botsrc.FIRST_LEGAL, name="first")
+    landed: list[int] = []
+    real_pace = live._pace
+
+    def person_first(match) -> None:
+        current = Match.objects.get(pk=match.pk)
+        if 0 in ENGINE.actors(current.state):
+            services.match_act(
+                match_id=match.pk,
+                user=person,
+                action_id=ENGINE.legal_action_ids(current.state, 0)[0],
+            )
+            landed.append(current.version)
+        real_pace(match)
+
+    monkeypatch.setattr(live, "_pace", person_first)
+    match = services.match_create(
+        game="kungfu2019",
+        seats=[
+            SeatSpec(user=person),
+            SeatSpec(agent=version.agent, label="Upload A"),
+            SeatSpec(agent=version.agent, label="Upload B"),
+        ],
+        config={"players": 3},
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_start(match_id=match.pk)
+    for _ in range(400):
+        match.refresh_from_db()
+        if match.is_over:
+            break
+        assert ENGINE.actors(match.state) == [0]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.match_act(
+                match_id=match.pk,
+                user=person,
+                action_id=ENGINE.legal_action_ids(match.state, 0)[0],
+            )
+    assert match.status == MatchStatus.FINISHED
+    assert len(landed) > 5, "the person's commit landed during the bots' thought"
+    for seat in (1, 2):
+        log = BotMatchLog.objects.get(match=match, seat=seat)
+        assert log.fault == ""
+        assert log.decisions == match.actions.filter(seat=seat).count()

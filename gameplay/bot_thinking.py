@@ -149,9 +149,11 @@ class ParallelThinker:
                     )
                 futures = [self._pool.submit(builtin_think, ask) for ask in asks]
             return [future.result() for future in futures]
-        except (BrokenProcessPool, OSError) as exc:
-            # A worker died or could not start: the asks are pure, so thinking
-            # them here gives the same answers.
+        except (BrokenProcessPool, OSError, AssertionError) as exc:
+            # A worker died or could not start (AssertionError: multiprocessing
+            # refused a daemonic parent after all): the asks are pure, so
+            # thinking them here gives the same answers (a bot's own error
+            # comes back from here too, unchanged).
             logger.warning("built-in bots' process pool failed (%s); in turn", exc)
             self._broken = True
             self.close()

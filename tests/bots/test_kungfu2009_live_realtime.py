@@ -489,10 +489,10 @@ def test_a_killed_worker_takes_its_bots_along_and_another_resumes(
         holder.wait(timeout=10)
         killed_at = time.monotonic()
         while _alive(int(pid)):
-            assert time.monotonic() - killed_at < 10, "the bot outlived its worker"
+            assert time.monotonic() - killed_at < 30, "the bot outlived its worker"
             time.sleep(0.1)
         while tasks.pick_up_matches() == 0:
-            assert time.monotonic() - killed_at < 10, "the lease never lapsed"
+            assert time.monotonic() - killed_at < 30, "the lease never lapsed"
             time.sleep(0.2)
         assert queued == [match.pk]
     finally:

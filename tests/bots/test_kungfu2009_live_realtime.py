@@ -31,7 +31,13 @@ from gameplay.selectors import match_replay, seats_public
 from tests.bots.botsrc import realtime_crasher, realtime_misbehaver
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.django_db, pytest.mark.sandbox]
+# Lease and queue keys are named by match pk, which a rolled-back test database
+# hands out again: a key left by an earlier test must not reach this one.
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.sandbox,
+    pytest.mark.usefixtures("clean_cache"),
+]
 
 GAME = "kungfu2009"
 ENGINE = get_game(GAME)

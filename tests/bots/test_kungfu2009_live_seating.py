@@ -14,7 +14,9 @@ from bots.models import BotStatus
 from gameplay.services import SeatSpec, match_create
 from tests.factories import BotFactory, BotVersionFactory, UserFactory
 
-pytestmark = pytest.mark.django_db
+# Lease and queue keys are named by match pk, which a rolled-back test database
+# hands out again: a key left by an earlier test must not reach this one.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_cache")]
 
 
 def active_bot(game: str):

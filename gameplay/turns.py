@@ -35,6 +35,15 @@ class PlayerGame:
     opponents: list[str]
 
 
+def has_turns(game: str) -> bool:
+    """False for a real-time game (the engine's ``realtime`` flag), where
+    nobody is ever "to move"; True for an unknown game (nothing to hide)."""
+    try:
+        return not getattr(get_game(game), "realtime", False)
+    except GameError:
+        return True
+
+
 def actors_of(match: Match) -> set[int]:
     """The seats to act now in an active match (empty otherwise or if unknown).
 
@@ -44,13 +53,9 @@ def actors_of(match: Match) -> set[int]:
     """
     if match.status != MatchStatus.ACTIVE or match.state is None:
         return set()
-    try:
-        engine = get_game(match.game)
-    except GameError:
+    if not has_turns(match.game):
         return set()
-    if getattr(engine, "realtime", False):
-        return set()
-    return set(engine.actors(match.state))
+    return set(get_game(match.game).actors(match.state))
 
 
 def seat_to_move(seat: Seat, actors: set[int]) -> bool:

@@ -172,6 +172,11 @@ def turn_messages(match: Match) -> live.Messages:
     """
     if match.status == MatchStatus.WAITING:
         return []  # nobody's move yet; the table's own socket follows it
+    if match.status == MatchStatus.ACTIVE and not turns.has_turns(match.game):
+        # A real-time table: nobody is ever to move, so a row that says "In
+        # play" stays right until the match ends (that broadcast is sent);
+        # every intent would otherwise send each seated player a frame.
+        return []
     actors = turns.actors_of(match)
     url = turns.match_url(match)
     messages: live.Messages = []

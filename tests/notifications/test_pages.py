@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from gameplay import lobby
+from notifications import receivers, sockets
 from notifications.models import Notification, NotificationKind
 from notifications.services import Draft, notifications_create
 from tests.factories import UserFactory
@@ -79,10 +80,20 @@ def test_a_real_time_table_is_never_waiting_for_your_move(client, players, monke
     assert "hidden" in turns and str(match.public_id) not in turns
     assert reverse("gameplay:match", args=[match.public_id]) in html
     assert "In play" in html and "Your move</span>" not in html
+    lobby_page = client.get(reverse("gameplay:game_detail", args=["kungfu2009"]))
+    row = re.search(
+        rf'<li data-match="{match.public_id}".*?</li>', lobby_page.content.decode()
+    ).group(0)
+    assert "In play" in row and "to move" not in row
+    # Nobody is told of turns on each intent: a row says "In play" until the end.
+    monkeypatch.setattr(sockets, "is_listening", lambda user_id: True)
+    match.refresh_from_db()
+    assert receivers.turn_messages(match) == []
     monkeypatch.setattr(get_game("kungfu2009"), "realtime", False)
     html = client.get("/").content.decode()
     turns = re.search(r'<a id="nav-turns"[^>]*>', html).group(0)
     assert "hidden" not in turns and str(match.public_id) in turns
+    assert receivers.turn_messages(match)  # the control: frames with turns
 
 
 def test_home_lists_your_games_with_whose_move(client, players):

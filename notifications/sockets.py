@@ -46,6 +46,9 @@ _TIMEOUT_S = 0.5  # a Redis that does not answer must not hold a move
 _local: dict[int, int] = {}
 _snapshot: list[Any] = [None, None]  # [taken at (monotonic), users or None]
 _snapshot_lock = threading.Lock()
+# Whether the last read of the set failed: an outage is logged once when it
+# starts (with the traceback) and once when it ends, not on every broadcast.
+_unreadable = False
 _process: dict[int, str] = {}  # pid -> this process's name in the set
 _sync_client: dict[int, Any] = {}
 _async_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -145,10 +148,21 @@ def _listening_anywhere() -> frozenset[int] | None:
             members = client.zrangebyscore(_key(), time.time(), "+inf")
             users = frozenset(int(m.split(b":", 1)[0]) for m in members)
         except Exception:
-            logger.warning("player sockets unknown (Redis)", exc_info=True)
+            if not _unreadable:
+                logger.warning("player sockets unknown (Redis)", exc_info=True)
+            _set_unreadable(True)
             users = None
+        else:
+            if _unreadable:
+                logger.warning("player sockets readable again")
+            _set_unreadable(False)
         _snapshot[:] = [time.monotonic(), users]
         return users
+
+
+def _set_unreadable(value: bool) -> None:
+    global _unreadable
+    _unreadable = value
 
 
 def is_listening(user_id: int) -> bool:

@@ -211,7 +211,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._send(frame)
 
     async def _send(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send(text_data=broadcast.encode(frame))
 
     async def _error(self, code: str, message: str, request_id: Any = None) -> None:
         await self._send(

@@ -118,6 +118,43 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
 
 
+#: Modules whose after-fork hooks a pool worker skips (see ``_ThinkerProcess``).
+_SKIPPED_AFTER_FORK = ("kombu", "celery", "redis", "django")
+
+
+class _ThinkerProcess(multiprocessing.context.ForkProcess):
+    """A forked pool worker that does not run the broker clients' after-fork
+    hooks.
+
+    kombu registers one that closes every pooled connection in the child; for
+    a connection left waiting on a BRPOP (a consumer used earlier in this
+    process, as a test's worker leaves it), closing reads from the socket the
+    parent still owns, and the child blocks there for ever: the pool never
+    starts and the match hangs. A worker here runs engine and bot code only,
+    never Celery, Redis or the database, and leaves with ``os._exit``, so the
+    inherited connections are never touched; every other hook
+    (multiprocessing's own queues and locks) runs as usual.
+    """
+
+    @staticmethod
+    def _after_fork() -> None:
+        from multiprocessing import util
+
+        util._finalizer_registry.clear()
+        for (_index, _ident, func), obj in sorted(util._afterfork_registry.items()):
+            module = getattr(func, "__module__", "") or ""
+            if module.split(".", 1)[0] in _SKIPPED_AFTER_FORK:
+                continue
+            try:
+                func(obj)
+            except Exception as exc:  # as multiprocessing does: logged, not fatal
+                util.info("after forker raised exception %s", exc)
+
+
+class _ThinkerContext(multiprocessing.context.ForkContext):
+    Process = _ThinkerProcess
+
+
 class ParallelThinker:
     """A pool of worker processes that thinks a batch of asks at once.
 
@@ -144,7 +181,7 @@ class ParallelThinker:
                     # already imported; they run engine and bot code only.
                     self._pool = ProcessPoolExecutor(
                         max_workers=self.workers,
-                        mp_context=multiprocessing.get_context("fork"),
+                        mp_context=_ThinkerContext(),
                         initializer=_die_with_parent,
                     )
                 futures = [self._pool.submit(builtin_think, ask) for ask in asks]

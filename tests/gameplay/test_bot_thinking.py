@@ -92,3 +92,36 @@ def test_a_batch_that_does_not_pay_stays_in_this_process() -> None:
     thinker = ParallelThinker(workers=2)
     assert thinker(asks) == [builtin_think(ask) for ask in asks]
     assert thinker._pool is None
+
+
+class _BrokerClient:
+    """Stands for a kombu connection pool left with a consumer waiting."""
+
+
+def _hanging_broker_after_fork(obj) -> None:
+    # kombu's real hook blocked for ever on the parent's socket (seen in a full
+    # run after a test that consumed); dying at once fails the same way, fast.
+    import os
+
+    os._exit(3)
+
+
+_hanging_broker_after_fork.__module__ = "kombu.resource"
+
+
+def test_the_pool_starts_although_a_broker_client_has_an_after_fork_hook(bots):
+    """The workers skip the broker clients' after-fork hooks (they never talk to
+    the broker); without that, such a hook kills or blocks every worker."""
+    from multiprocessing import util
+
+    client = _BrokerClient()
+    util.register_after_fork(client, _hanging_broker_after_fork)
+    thinker = ParallelThinker(workers=2)
+    try:
+        asks = _asks("meeting", seed=3)[:2]
+        answers = thinker(asks)
+        assert thinker._pool is not None and not thinker._broken
+    finally:
+        thinker.close()
+        del client
+    assert answers == [ENGINE.legal_action_ids(a.state, a.seat)[-1] for a in asks]

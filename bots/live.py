@@ -145,8 +145,11 @@ class _Ask:
     error: BaseException | None = None
 
 
-def _prepare(*, match: Match, seat: Seat, events: list) -> _Ask | LiveTurn:
-    """Everything a decision needs from the database, read before it runs."""
+def seat_version(seat: Seat) -> tuple[BotVersion | None, str]:
+    """The uploaded bot version a seat plays, or None and the forfeit reason.
+
+    One reading for every host of uploaded bots at live tables (a decision at
+    a time here, a whole real-time match in ``bots.realtime``)."""
     from bots.services import _agent_version_id, version_dir
 
     vid = _agent_version_id(seat.agent)
@@ -156,25 +159,45 @@ def _prepare(*, match: Match, seat: Seat, events: list) -> _Ask | LiveTurn:
         else None
     )
     if version is None or not version_dir(version).is_dir():
-        return _forfeit(match.pk, seat.number, "bot version missing")
+        return None, "bot version missing"
     if version.bot.disabled:
-        return _forfeit(match.pk, seat.number, "bot disabled")
-    game = get_game(match.game)
-    agent = ProcessAgent(
+        return None, "bot disabled"
+    return version, ""
+
+
+def seat_agent(version: BotVersion, seat_number: int) -> ProcessAgent:
+    """The sandboxed process agent of ``version`` in seat ``seat_number``, with
+    the configured sandbox and time control (not started yet)."""
+    from bots.services import version_dir
+
+    return ProcessAgent(
         version_dir(version),
-        seat=seat.number,
+        seat=seat_number,
         label=version.agent,
         config=conf.sandbox_config(),
         time_control=conf.time_control(),
         allow_unsandboxed=conf.allow_unsandboxed(),
     )
-    hello = MatchPlayer(
-        game=game,
+
+
+def seat_hello(match: Match, seat_number: int, agent: ProcessAgent) -> dict:
+    """The protocol's hello for the seat, as a bot match would send it."""
+    return MatchPlayer(
+        game=get_game(match.game),
         state=match.state,
-        agents={seat.number: agent},
+        agents={seat_number: agent},
         host=None,  # type: ignore[arg-type]  # only hello() is used
         config=match.config,
-    ).hello(seat.number)
+    ).hello(seat_number)
+
+
+def _prepare(*, match: Match, seat: Seat, events: list) -> _Ask | LiveTurn:
+    """Everything a decision needs from the database, read before it runs."""
+    version, reason = seat_version(seat)
+    if version is None:
+        return _forfeit(match.pk, seat.number, reason)
+    agent = seat_agent(version, seat.number)
+    hello = seat_hello(match, seat.number, agent)
     session = cache.get(_session_key(match.pk, seat.number)) or {}
     return _Ask(
         seat=seat,

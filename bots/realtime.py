@@ -43,11 +43,10 @@ from django.core.cache import cache
 from django.db.models import F
 from django.utils import timezone
 
-from bots import conf
+from bots.live import seat_agent, seat_hello, seat_version
 from bots.models import BotMatchLog, BotVersion
 from bots.protocol.match import (
     REFUSED_KEPT,
-    MatchPlayer,
     ProcessAgent,
     forfeit_reason,
 )
@@ -193,8 +192,6 @@ class LiveRealtimeTable:
 
     def open(self) -> bool:
         """Start a process for every uploaded seat in play; False if none runs."""
-        from bots.services import _agent_version_id, version_dir
-
         match = Match.objects.filter(pk=self.match_id).first()
         if match is None or not needs_driver(match):
             return False
@@ -202,28 +199,14 @@ class LiveRealtimeTable:
         self.public_id = match.public_id
         held = [seat for seat in match.seats.all() if _holds(seat)]
         for seat in held:
-            vid = _agent_version_id(seat.agent)
-            version = (
-                BotVersion.objects.select_related("bot").filter(pk=vid).first()
-                if vid is not None
-                else None
-            )
-            if version is None or not version_dir(version).is_dir():
-                self._forfeit(seat.number, "bot version missing")
+            version, reason = seat_version(seat)
+            if version is None:
+                self._forfeit(seat.number, reason)
                 continue
-            if version.bot.disabled:
-                self._forfeit(seat.number, "bot disabled")
-                continue
-            agent = ProcessAgent(
-                version_dir(version),
-                seat=seat.number,
-                label=version.agent,
-                config=conf.sandbox_config(),
-                time_control=conf.time_control(),
-                allow_unsandboxed=conf.allow_unsandboxed(),
-            )
             self.seats[seat.number] = HeldSeat(
-                number=seat.number, version=version, agent=agent
+                number=seat.number,
+                version=version,
+                agent=seat_agent(version, seat.number),
             )
         try:
             for held_seat in self.seats.values():
@@ -241,15 +224,8 @@ class LiveRealtimeTable:
             if "bank" in session:
                 process.bank_left = float(session["bank"])
             held_seat.agent._step = int(session.get("steps", 0))
-            hello = MatchPlayer(
-                game=self.game,
-                state=match.state,
-                agents={number: held_seat.agent},
-                host=None,  # type: ignore[arg-type]  # only hello() is used
-                config=match.config,
-            ).hello(number)
             try:
-                held_seat.agent.greet(hello)
+                held_seat.agent.greet(seat_hello(match, number, held_seat.agent))
             except BotFault as fault:
                 self._fault(number, fault)
         return bool(self.seats)

@@ -67,3 +67,29 @@ def fast_time(settings):
 @pytest.fixture
 def owner(db):
     return UserFactory(username="author")
+
+
+@pytest.fixture
+def store_active_upload(owner, monkeypatch):
+    """``store(game, source, name)``: an active upload of ``owner`` for ``game``
+    (offered by the platform or not), without a validation run."""
+    from bots import services
+    from bots.models import Bot, BotStatus, BotVersion, VersionStatus
+    from gameplay.rules import available_games
+
+    def store(game: str, source: bytes, name: str) -> BotVersion:
+        monkeypatch.setattr(
+            services, "available_games", lambda: sorted({*available_games(), game})
+        )
+        monkeypatch.setattr(services, "_enqueue_validation", lambda pk: None)
+        version = services.bot_create(
+            owner=owner, game=game, name=name, filename=f"{name}.py", data=source
+        )
+        BotVersion.objects.filter(pk=version.pk).update(status=VersionStatus.ACTIVE)
+        Bot.objects.filter(pk=version.bot_id).update(
+            status=BotStatus.ACTIVE, active_version=version
+        )
+        version.refresh_from_db()
+        return version
+
+    return store

@@ -21,11 +21,11 @@ import pytest
 
 from bots import realtime, services, tasks
 from bots.directory import SeatableBots
-from bots.models import Bot, BotMatchLog, BotStatus, BotVersion, VersionStatus
+from bots.models import BotMatchLog
 from gameplay import services as gs
 from gameplay.errors import MatchError
 from gameplay.models import MatchStatus
-from gameplay.rules import available_games, get_game, view_events
+from gameplay.rules import get_game, view_events
 from gameplay.rules.ticks import PASS
 from gameplay.selectors import match_replay, seats_public
 from tests.bots.botsrc import realtime_crasher, realtime_misbehaver
@@ -45,25 +45,9 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "bots/examples/kungfu2009_collec
 
 
 @pytest.fixture
-def store(owner, monkeypatch):
+def store(store_active_upload):
     """Store an active upload for the game (no validation run)."""
-    monkeypatch.setattr(
-        services, "available_games", lambda: sorted({*available_games(), GAME})
-    )
-    monkeypatch.setattr(services, "_enqueue_validation", lambda pk: None)
-
-    def store(source: bytes, name: str) -> BotVersion:
-        version = services.bot_create(
-            owner=owner, game=GAME, name=name, filename=f"{name}.py", data=source
-        )
-        BotVersion.objects.filter(pk=version.pk).update(status=VersionStatus.ACTIVE)
-        Bot.objects.filter(pk=version.bot_id).update(
-            status=BotStatus.ACTIVE, active_version=version
-        )
-        version.refresh_from_db()
-        return version
-
-    return store
+    return lambda source, name: store_active_upload(GAME, source, name)
 
 
 def live_table(person, *agents: str):

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from bots import services
-from bots.models import Bot, BotMatchLog, BotStatus, BotVersion, VersionStatus
+from bots.models import BotMatchLog, BotVersion, VersionStatus
 from gameplay.models import ActionKind, Match, MatchStatus
-from gameplay.rules import available_games, get_game
+from gameplay.rules import get_game
 from gameplay.selectors import match_replay
 from gameplay.services import SeatSpec, match_create
 from tests.bots.botsrc import realtime_crasher
@@ -30,25 +30,9 @@ CRASH_AT_TICK_5 = realtime_crasher(game=GAME, tick=5)
 
 
 @pytest.fixture
-def store(owner, monkeypatch):
+def store(store_active_upload):
     """Store an upload for this game (whether or not the platform offers it)."""
-    monkeypatch.setattr(
-        services, "available_games", lambda: sorted({*available_games(), GAME})
-    )
-    monkeypatch.setattr(services, "_enqueue_validation", lambda pk: None)
-
-    def store(source: bytes, name: str) -> BotVersion:
-        version = services.bot_create(
-            owner=owner, game=GAME, name=name, filename=f"{name}.py", data=source
-        )
-        BotVersion.objects.filter(pk=version.pk).update(status=VersionStatus.ACTIVE)
-        Bot.objects.filter(pk=version.bot_id).update(
-            status=BotStatus.ACTIVE, active_version=version
-        )
-        version.refresh_from_db()
-        return version
-
-    return store
+    return lambda source, name: store_active_upload(GAME, source, name)
 
 
 def a_match(agents: list[str]) -> Match:

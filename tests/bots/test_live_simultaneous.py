@@ -26,6 +26,22 @@ pytestmark = pytest.mark.django_db
 ENGINE = get_game("kungfu2019")
 
 
+def _start_table(person, version, capture_on_commit):
+    """A started 3-player table: the person, then two seats of the upload."""
+    match = services.match_create(
+        game="kungfu2019",
+        seats=[
+            SeatSpec(user=person),
+            SeatSpec(agent=version.agent, label="Upload A"),
+            SeatSpec(agent=version.agent, label="Upload B"),
+        ],
+        config={"players": 3},
+    )
+    with capture_on_commit(execute=True):
+        services.match_start(match_id=match.pk)
+    return match
+
+
 def test_two_uploaded_bots_are_asked_together_through_a_whole_game(
     settings, owner, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
@@ -40,17 +56,7 @@ def test_two_uploaded_bots_are_asked_together_through_a_whole_game(
         return real(match_id=match_id, moves=moves, expected_version=expected_version)
 
     monkeypatch.setattr(live, "match_system_act_many", recording)
-    match = services.match_create(
-        game="kungfu2019",
-        seats=[
-            SeatSpec(user=person),
-            SeatSpec(agent=version.agent, label="Upload A"),
-            SeatSpec(agent=version.agent, label="Upload B"),
-        ],
-        config={"players": 3},
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        services.match_start(match_id=match.pk)
+    match = _start_table(person, version, django_capture_on_commit_callbacks)
     # Both bots picked at once, on the deal, before the person moved.
     assert batches[0] == (0, [1, 2])
     for _ in range(400):
@@ -102,17 +108,7 @@ def test_a_commit_landing_while_the_bots_think_leaves_their_choices_standing(
         real_pace(match)
 
     monkeypatch.setattr(live, "_pace", person_first)
-    match = services.match_create(
-        game="kungfu2019",
-        seats=[
-            SeatSpec(user=person),
-            SeatSpec(agent=version.agent, label="Upload A"),
-            SeatSpec(agent=version.agent, label="Upload B"),
-        ],
-        config={"players": 3},
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        services.match_start(match_id=match.pk)
+    match = _start_table(person, version, django_capture_on_commit_callbacks)
     for _ in range(400):
         match.refresh_from_db()
         if match.is_over:

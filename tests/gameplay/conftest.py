@@ -49,3 +49,14 @@ def play_to_end(match: Match, users, max_steps: int = 2000) -> int:
         )
         steps += 1
     raise AssertionError("game did not end")
+
+
+@pytest.fixture
+def not_eager():
+    """Tasks go to a queue, as under a real worker (tests run them eagerly)."""
+    from config.celery import app
+
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = False
+    yield
+    app.conf.task_always_eager = saved

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from config.celery import app
 from gameplay import services, tasks
 from gameplay.models import Match
 from gameplay.services import SeatSpec
@@ -13,15 +12,6 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 BOTS = [SeatSpec(agent="builtin:random"), SeatSpec(agent="builtin:heuristic")]
-
-
-@pytest.fixture
-def not_eager():
-    """Tasks go to a queue, as under a real worker (tests run them eagerly)."""
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = False
-    yield
-    app.conf.task_always_eager = saved
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from gameplay import services
 from gameplay.models import Match, MatchAction, MatchStatus
 from gameplay.services import SeatSpec
+from tests.e2e.kungfu2009 import shout_until_scored
 
 RESULTS = "[data-role='results']"
 TALL = {"width": 1280, "height": 1400}  # the hand and the composer on screen at once
@@ -120,18 +121,7 @@ def test_two_people_and_two_bots_trade_and_claim_until_the_end(arena):
           if (board.classList.contains('kf09-paused')) window.sawPause = true;
         }).observe(board, {attributes: true, subtree: true, childList: true}); }"""
     )
-    kungfu = a.locator('[data-role="kungfu"] button:not([disabled])')
-
-    def scored():
-        # A bot may take the face-up easy card first (the claim is then void
-        # and the Dragons come back): shout again at the new one.
-        if Match.objects.get(pk=match.pk).state["won"][0]:
-            return True
-        if kungfu.count():
-            kungfu.first.click(timeout=5000)
-        return False
-
-    arena.wait_until(scored, timeout=90, interval=1, message="a correct KUNG FU")
+    shout_until_scored(arena, a, match_pk=match.pk)
     claimed = MatchAction.objects.filter(
         match=match, seat=0, action_id__startswith="claim:"
     ).first()

@@ -19,6 +19,7 @@ from bots.models import Bot, BotMatchLog, BotStatus, BotVersion, VersionStatus
 from gameplay import services
 from gameplay.models import Match, MatchAction, MatchStatus
 from gameplay.services import SeatSpec
+from tests.e2e.kungfu2009 import shout_until_scored
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "bots/examples/kungfu2009_collector.py"
 RESULTS = "[data-role='results']"
@@ -98,16 +99,7 @@ def test_a_person_plays_a_live_table_with_an_uploaded_real_time_bot(arena):
     assert cache.get(f"{bot_tasks.LIVE_RT_LOCK_PREFIX}{match.pk}") is not None
 
     # KUNG FU with the four Dragons (again if a bot took the face-up card).
-    kungfu = page.locator('[data-role="kungfu"] button:not([disabled])')
-
-    def scored():
-        if Match.objects.get(pk=match.pk).state["won"][0]:
-            return True
-        if kungfu.count():
-            kungfu.first.click(timeout=5000)
-        return False
-
-    arena.wait_until(scored, timeout=90, interval=1, message="a correct KUNG FU")
+    shout_until_scored(arena, page, match_pk=match.pk)
 
     # The time limit (or a pile) ends it; the bot's process and lease go.
     expect(page.locator(RESULTS)).to_be_visible(timeout=200_000)

@@ -1,0 +1,23 @@
+"""Browser steps shared by the Kung Fu (2009) tests."""
+
+from __future__ import annotations
+
+from gameplay.models import Match
+
+
+def shout_until_scored(arena, page, *, match_pk: int, seat: int = 0) -> None:
+    """Press KUNG FU until ``seat`` has scored a combination.
+
+    A bot may take the face-up card first (the claim is then void and the
+    hand comes back): shout again at the new one while the button is offered.
+    """
+    kungfu = page.locator('[data-role="kungfu"] button:not([disabled])')
+
+    def scored() -> bool:
+        if Match.objects.get(pk=match_pk).state["won"][seat]:
+            return True
+        if kungfu.count():
+            kungfu.first.click(timeout=5000)
+        return False
+
+    arena.wait_until(scored, timeout=90, interval=1, message="a correct KUNG FU")

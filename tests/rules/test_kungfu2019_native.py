@@ -5,7 +5,9 @@ identical states (result with placements and winners, HP, eliminations, tracks,
 hands, deck, discard, the RNG, the fight in progress, the step count), from
 ``setup`` and from every kind of mid-game state, with ``max_steps`` cuts. The
 kernel's copy of the exact dice solver is compared with ``solver.py`` on
-thousands of random hands, rolls and budgets. Skipped only when the optional
+thousands of random hands, rolls and budgets, and the engine, which asks that
+copy for its "auto" and "best" proposals, plays the same games with the Python
+solver. Skipped only when the optional
 extension is not built; the fallback test runs either way."""
 
 from __future__ import annotations
@@ -155,3 +157,23 @@ def test_python_fallback_is_the_uniform_chooser(monkeypatch) -> None:
         b = copy.deepcopy(a)
         assert GAME.random_playout(a, seed) == GAME.playout(b, E.uniform_chooser(seed))
         assert a == b and GAME.is_over(a)
+
+
+@native
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_engine_dice_proposals_are_the_same_with_and_without_the_kernel(
+    players: int, monkeypatch
+) -> None:
+    """The engine asks the kernel's solver for "auto" and "best" when it is built;
+    whole games chosen by the same stream end identically with the Python solver
+    (the kernel switched off), so the shortcut changes no game."""
+    kernel = E._native
+    for seed in range(60):
+        config = _config(players, seed)
+        with_kernel = GAME.setup(config, seed)
+        steps = GAME.playout(with_kernel, E.uniform_chooser(seed))
+        monkeypatch.setattr(E, "_native", None)
+        without = GAME.setup(config, seed)
+        assert GAME.playout(without, E.uniform_chooser(seed)) == steps
+        monkeypatch.setattr(E, "_native", kernel)
+        assert with_kernel == without

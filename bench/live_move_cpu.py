@@ -77,12 +77,14 @@ PATHS = tuple(os.environ.get("LIVE_MOVE_PATHS", "locked,owner,sockets").split(",
 COUNT_CALLS = os.environ.get("LIVE_MOVE_COUNT_CALLS", "") == "1"
 # With COUNT_CALLS: a file to write the calls per function of the sockets
 # path's single moves to (summed; the top 300, "calls module:function" per
-# line, "(single moves)" their number), to see which code a change removed.
+# line, "(moves)" their number), to see which code a change removed; the last
+# moves of games (the finish) go to the same name with ".last" appended.
 CALLS_BY = os.environ.get("LIVE_MOVE_CALLS_BY", "")
 _next_call = itertools.count().__next__
 # The current move's calls per function (None: not in a move, not counted).
 _calls_by: list[Counter | None] = [None]
 _single_calls_by: Counter = Counter()  # summed over the single moves
+_last_calls_by: Counter = Counter()  # summed over the last moves of games
 
 
 def _count_call(frame, event, arg) -> None:
@@ -304,9 +306,11 @@ def measure() -> dict:
                     state, _ = engine.apply(state, seat, action)
                     single["sockets", not engine.actors(state)].append(spent)
                     move_calls, _calls_by[0] = _calls_by[0], None
-                    if move_calls is not None and engine.actors(state):
-                        _single_calls_by.update(move_calls)
-                        _single_calls_by["(single moves)"] += 1
+                    if move_calls is not None:
+                        into = _single_calls_by if engine.actors(state) else None
+                        into = _last_calls_by if into is None else into
+                        into.update(move_calls)
+                        into["(moves)"] += 1
                     done += 1
                 for comm in socks:
                     await comm.disconnect()
@@ -337,10 +341,14 @@ def measure() -> dict:
         sys.setprofile(None)
         threading.setprofile(None)
         if CALLS_BY:
-            with open(CALLS_BY, "w") as out_file:
-                for name, calls in _single_calls_by.most_common(300):
-                    prefix = str(ROOT) + "/"
-                    out_file.write(f"{calls} {name.replace(prefix, '')}\n")
+            prefix = str(ROOT) + "/"
+            for path, by in (
+                (CALLS_BY, _single_calls_by),
+                (CALLS_BY + ".last", _last_calls_by),
+            ):
+                with open(path, "w") as out_file:
+                    for name, calls in by.most_common(300):
+                        out_file.write(f"{calls} {name.replace(prefix, '')}\n")
     out = {"moves_per_block": MOVES_PER_BLOCK, "blocks": BLOCKS}
     if COUNT_CALLS:
         out["unit"] = "thousands of Python calls, not ms (LIVE_MOVE_COUNT_CALLS)"

@@ -441,6 +441,23 @@ class Pending:
         self.error: str | None = None
 
 
+def fill_menu(frame: dict[str, Any], held: dict[str, Any]) -> bool:
+    """Put back the menu a step's frame left out (docs/protocol/live.md: it
+    names the seat's unchanged menu by ``legal_digest``), as the page does.
+    ``held`` keeps the last menu ({"digest", "legal"}). False: the frame names
+    a menu we do not hold (no choices until a full frame: ask with ``sync``)."""
+    digest = frame.get("legal_digest")
+    if "legal" in frame:
+        if digest is not None:
+            held.update(digest=digest, legal=frame["legal"])
+        return True
+    if digest is not None and held.get("digest") == digest:
+        frame["legal"] = held["legal"]
+        return True
+    frame["legal"] = []
+    return False
+
+
 class SeatConn:
     """What one player's connection has seen so far."""
 
@@ -452,6 +469,7 @@ class SeatConn:
         self.pending: Pending | None = None
         self.closed = False
         self.closing = False
+        self.menu: dict[str, Any] = {}  # the last menu (fill_menu)
 
 
 class Client:
@@ -577,6 +595,9 @@ class Client:
                 kind = frame.get("type")
                 pending = conn.pending
                 if kind == "state":
+                    if not fill_menu(frame, conn.menu):
+                        self.error("menu_missing")
+                        await conn.ws.send('{"type":"sync"}')
                     latest = conn.latest
                     if latest is None or frame["version"] >= latest["version"]:
                         conn.latest = frame

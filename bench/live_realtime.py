@@ -322,6 +322,23 @@ class Pending:
         self.refused_at: float | None = None
 
 
+def fill_menu(frame: dict[str, Any], held: dict[str, Any]) -> bool:
+    """Put back the menu a step's frame left out (docs/protocol/live.md: it
+    names the seat's unchanged menu by ``legal_digest``), as the page does.
+    ``held`` keeps the last menu ({"digest", "legal"}). False: the frame names
+    a menu we do not hold (no choices until a full frame: ask with ``sync``)."""
+    digest = frame.get("legal_digest")
+    if "legal" in frame:
+        if digest is not None:
+            held.update(digest=digest, legal=frame["legal"])
+        return True
+    if digest is not None and held.get("digest") == digest:
+        frame["legal"] = held["legal"]
+        return True
+    frame["legal"] = []
+    return False
+
+
 class Seat:
     """What one seat's connection has seen."""
 
@@ -337,6 +354,7 @@ class Seat:
         self.given_up: set[str] = set()  # request ids past the answer timeout
         self.closed = False
         self.closing = False
+        self.menu: dict[str, Any] = {}  # the last menu (fill_menu)
 
 
 def spells(hand: str, hits: str) -> bool:
@@ -522,6 +540,9 @@ class Client:
                 kind = frame.get("type")
                 pending = seat.pending
                 if kind == "state":
+                    if not fill_menu(frame, seat.menu):
+                        self.error("menu_missing")
+                        await seat.ws.send('{"type":"sync"}')
                     version = frame["version"]
                     seat.frames.append((version, now))
                     if seat.latest is None or version >= seat.latest["version"]:

@@ -18,6 +18,7 @@ the seat the socket is bound to at connect (the signed-in user's seat).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -138,6 +139,13 @@ def match_messages(
     them, or to take the seats' new presence over without reading the match
     again. Listeners' messages (other sockets: the players' own, a table's
     watchers) follow it.
+
+    A step's seat frame leaves out its menu (``legal``) when this process
+    sent that seat the same menu (same ``legal_digest``) in the frames of
+    the version before: a real-time table's step usually changes few
+    seats' menus, and eight ~30-entry menus were the largest part of its
+    frames. The frame still names the menu by digest; the client keeps the
+    last one and resyncs when it holds none of that digest.
     """
     seats = selectors.seats_of(match)
     # The part every frame shares (the seats' public part, a finished match's
@@ -148,19 +156,31 @@ def match_messages(
     # own (``frame_for`` gives it the public one): its old owner's socket must
     # not receive the bot's private events.
     active = match.status == MatchStatus.ACTIVE
-    # Encoded once here, not per socket: the group may hold many (spectators).
+    # The menus this process put in the previous version's frames: a step's
+    # frame leaves out a seat's menu that has not changed since
+    # (``legal_digest`` names it). Other frames (presence, seats) are rare
+    # and carry every menu.
+    sent = _menus_sent(match) if events is not None else {}
+    digests: dict[int, str] = {}
+    frames: dict[str, str] = {}
+    for seat in seats:
+        if seat.forfeited and active:
+            continue
+        frame = selectors.seat_frame(
+            match=match, seat=seat.number, events=events, step=step, base=base
+        )
+        digest = frame.get("legal_digest")
+        if digest is not None:
+            digests[seat.number] = digest
+            if frame["legal"] and sent.get(seat.number) == digest:
+                del frame["legal"]
+        # Encoded once here, not per socket: the group may hold many.
+        frames[str(seat.number)] = encode(frame)
+    _remember_menus(match, digests if active else None)
     message: dict[str, Any] = {
         "type": "match.frames",
         "version": match.version,
-        "frames": {
-            str(seat.number): encode(
-                selectors.seat_frame(
-                    match=match, seat=seat.number, events=events, step=step, base=base
-                )
-            )
-            for seat in seats
-            if not (seat.forfeited and active)
-        },
+        "frames": frames,
         "public": encode(public),
     }
     if reread:
@@ -170,6 +190,37 @@ def match_messages(
     messages: Messages = [(match_group(match.public_id), message)]
     messages.extend(_listener_messages(match))
     return messages
+
+
+# Writer-side memory of the menus in the seats' frames this process last
+# built, per match: {match pk: (version, {seat: menu digest})}. Only a hint: a
+# frame that leaves a menu out names it by digest, and a client that does not
+# hold a menu of that digest (it missed the frame that carried it, or another
+# process wrote the versions between) asks for a full frame, so stale or
+# missing memory costs bytes or a resync, never a wrong menu. Bounded.
+MENUS_KEPT = 4096
+_menus: dict[int, tuple[int, dict[int, str]]] = {}
+_menus_lock = threading.Lock()
+
+
+def _menus_sent(match: Match) -> dict[int, str]:
+    """The seats' menu digests this process sent at the version before this
+    one (the frame a client following the match holds), else none."""
+    kept = _menus.get(match.pk)
+    if kept is None or kept[0] != match.version - 1:
+        return {}
+    return kept[1]
+
+
+def _remember_menus(match: Match, digests: dict[int, str] | None) -> None:
+    """Keep this broadcast's menu digests (None: the match is over, forget)."""
+    with _menus_lock:
+        _menus.pop(match.pk, None)
+        if digests is None:
+            return
+        _menus[match.pk] = (match.version, digests)
+        while len(_menus) > MENUS_KEPT:  # the least recently broadcast first
+            _menus.pop(next(iter(_menus)))
 
 
 SEAT_FIELDS = (

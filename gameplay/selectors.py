@@ -6,10 +6,12 @@ allow-listed observations and ``view_events``; nothing copies the raw state.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -176,6 +178,10 @@ def seat_frame(
     frame["events"] = None if events is None else view_events(events, seat)
     frame["actors"] = actors
     frame["legal"] = engine.legal_actions(match.state, seat) if seat in actors else []
+    # Names the menu by its content: a broadcast may leave out a menu it sent
+    # unchanged, and the client reuses the one it holds only when the names
+    # match (``broadcast.match_messages``, docs/protocol/live.md).
+    frame["legal_digest"] = menu_digest(frame["legal"])
     # Take-backs of this seat's hidden commits while the others still choose,
     # for the games whose engine offers them (``retract_actions``); a client
     # sends one like any action.
@@ -183,6 +189,15 @@ def seat_frame(
     if retract is not None:
         frame["retract"] = retract(match.state, seat) if active else []
     return frame
+
+
+def menu_digest(legal: list[dict[str, Any]]) -> str:
+    """A short name of a menu's exact content (its JSON), the same in every
+    process: two menus with one digest are the same menu. 64 bits: a client
+    holds one menu per socket, so a collision is not a practical worry."""
+    return hashlib.blake2b(
+        orjson.dumps(legal, option=orjson.OPT_NON_STR_KEYS), digest_size=8
+    ).hexdigest()
 
 
 def spectator_version(*, match: Match) -> int:

@@ -67,6 +67,10 @@
     this.clearTimeout = opts.clearTimeout || function (id) { clearTimeout(id); };
     this.now = opts.now || Date.now;
     this.frame = opts.initialFrame || null;
+    // The last menu a state frame carried, named by its digest: a broadcast
+    // leaves out a seat's menu it sent unchanged (docs/protocol/live.md).
+    this.menu = null;
+    this._keepMenu(this.frame);
     // The log starts empty: the first sync asks for everything since version 0.
     this.loggedVersion = 0;
     this.syncing = false;
@@ -323,9 +327,36 @@
     }
   };
 
+  /** Remember the menu a frame carries, by its digest. */
+  LiveClient.prototype._keepMenu = function (frame) {
+    if (frame && Array.isArray(frame.legal) && typeof frame.legal_digest === "string") {
+      this.menu = { match: frame.match, seat: frame.seat, digest: frame.legal_digest, legal: frame.legal };
+    }
+  };
+
+  /**
+   * A frame without `legal` but with `legal_digest` means "the menu you hold":
+   * put it back when ours has that digest. When it does not (we missed the
+   * frame that carried it), show no choices and ask for a full frame (sync);
+   * a stale menu is never shown.
+   */
+  LiveClient.prototype._fillMenu = function (frame) {
+    if (frame.legal !== undefined || typeof frame.legal_digest !== "string") return;
+    var held = this.menu;
+    if (held && held.digest === frame.legal_digest && held.match === frame.match && held.seat === frame.seat) {
+      frame.legal = held.legal;
+      return;
+    }
+    frame.legal = [];
+    frame.legal_missing = true;
+    if (!this.syncing) this.sync();
+  };
+
   LiveClient.prototype._state = function (frame) {
     var shown = this.frame;
     var v = frame.version;
+    this._fillMenu(frame);
+    if (!frame.legal_missing) this._keepMenu(frame);
     if (v > this.loggedVersion) {
       // events is null when the frame does not carry its step's events
       // (connect, presence); an array, even empty, is that step's own.

@@ -275,3 +275,44 @@ test("a beat ahead of the table resyncs; a lost broadcast of our own move ends b
   h.ws().receive({ type: "beat", version: 7 });
   assert.equal(h.ws().sent.length, count);
 });
+
+test("a frame that leaves its menu out gets the held one back when the digest matches", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive({ type: "history", after_version: 0, steps: [] });
+  const menu = [{ id: "pass", label: "Pass" }, { id: "to:all", label: "Offer" }];
+  h.ws().receive(state(1, E(1), { seat: 2, legal: menu, legal_digest: "aa" }));
+  const sent = h.ws().sent.length;
+  h.ws().receive(state(2, E(2), { seat: 2, legal_digest: "aa" }));
+  assert.deepEqual(h.client.frame.legal, menu, "the menu held since version 1");
+  assert.deepEqual(h.seen.frames[h.seen.frames.length - 1].legal, menu, "the page sees it too");
+  assert.equal(h.ws().sent.length, sent, "nothing to ask for");
+  // A changed menu comes in full and replaces the held one.
+  const next = [{ id: "pass", label: "Pass" }];
+  h.ws().receive(state(3, E(3), { seat: 2, legal: next, legal_digest: "bb" }));
+  h.ws().receive(state(4, E(4), { seat: 2, legal_digest: "bb" }));
+  assert.deepEqual(h.client.frame.legal, next);
+});
+
+test("a left-out menu the client does not hold is never guessed: no choices, and a full frame is asked for", () => {
+  const h = harness({ initialFrame: { type: "state", match: "x", seat: 2, version: 0, status: "active", legal: [{ id: "pass" }], legal_digest: "aa" } });
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive({ type: "history", after_version: 0, steps: [] });
+  assert.equal(h.ws().sent.length, 1);
+  // The frame that carried menu "bb" was lost: the next one names "bb" only.
+  h.ws().receive(state(2, E(2), { seat: 2, legal_digest: "bb" }));
+  assert.deepEqual(h.client.frame.legal, [], "the stale menu 'aa' is not shown");
+  assert.deepEqual(h.ws().sent[1], { type: "sync", version: 0 }, "ask for the full frame");
+  // The sync's answer carries the full menu again.
+  const full = [{ id: "to:all" }];
+  h.ws().receive({ type: "history", after_version: 0, steps: [1, 2].map((v) => ({ version: v, seat: 0, kind: "move", events: E(v) })) });
+  h.ws().receive(state(2, null, { seat: 2, legal: full, legal_digest: "bb" }));
+  assert.deepEqual(h.client.frame.legal, full);
+  h.ws().receive(state(3, E(3), { seat: 2, legal_digest: "bb" }));
+  assert.deepEqual(h.client.frame.legal, full, "held from the full frame");
+  // A menu held from another seat or match is not reused.
+  h.ws().receive(state(4, E(4), { seat: 3, legal_digest: "bb" }));
+  assert.deepEqual(h.client.frame.legal, []);
+});

@@ -39,10 +39,17 @@ async def connect(match: Match, user) -> WebsocketCommunicator:
     return comm
 
 
-async def receive(comm: WebsocketCommunicator, timeout: float = 15) -> dict:
+async def receive(
+    comm: WebsocketCommunicator, timeout: float = 15, *, raw: bool = False
+) -> dict:
     """The next frame. The wait is generous because a frame that never comes fails
     the test either way, while a shared CI machine can stall a commit for seconds
-    (seen: a 5 s wait timed out once while another job created a database)."""
+    (seen: a 5 s wait timed out once while another job created a database).
+
+    As the page does, a state frame that left its seat's unchanged menu out
+    (docs/protocol/live.md, ``legal_digest``) gets the menu this socket holds
+    put back; no frame is lost in these tests, so the held menu must be the
+    one named. ``raw``: the frame as sent."""
     try:
         message = await asyncio.wait_for(comm.output_queue.get(), timeout)
     except TimeoutError:
@@ -53,7 +60,17 @@ async def receive(comm: WebsocketCommunicator, timeout: float = 15) -> dict:
             comm.future.result()  # the consumer crashed: raise its error
         raise AssertionError(f"no frame within {timeout} s") from None
     assert message["type"] == "websocket.send", message
-    return json.loads(message["text"])
+    frame = json.loads(message["text"])
+    if frame.get("type") == "state" and "legal_digest" in frame:
+        held = getattr(comm, "held_menu", None)
+        if "legal" in frame:
+            comm.held_menu = (frame["legal_digest"], frame["legal"])
+        elif not raw:
+            assert held is not None and held[0] == frame["legal_digest"], (
+                "a frame left out a menu this socket does not hold"
+            )
+            frame["legal"] = held[1]
+    return frame
 
 
 async def next_reply(comm: WebsocketCommunicator, frames: list | None = None) -> dict:
@@ -67,9 +84,11 @@ async def next_reply(comm: WebsocketCommunicator, frames: list | None = None) ->
             frames.append(frame)
 
 
-async def wait_for_version(comm, version: int, frames: list) -> dict:
+async def wait_for_version(
+    comm, version: int, frames: list, *, raw: bool = False
+) -> dict:
     while True:
-        frame = await receive(comm)
+        frame = await receive(comm, raw=raw)
         frames.append(frame)
         if frame["type"] == "state" and frame["version"] >= version:
             return frame

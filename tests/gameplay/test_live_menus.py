@@ -1,0 +1,156 @@
+"""Seat frames leave out a menu the seat already holds (``broadcast.match_messages``).
+
+Every step of a real-time table used to send each of eight seats its whole
+~30-entry menu although most menus had not changed. Now a broadcast frame
+carries ``legal`` only when that seat's menu differs (by ``legal_digest``)
+from the one this process sent it at the version before; it always names the
+menu by digest, and every frame a socket asks for (connect, ``sync``) carries
+it in full. These tests hold the server to that; the client's side is in
+``tests/frontend/live-client.test.js``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.db.models import Prefetch
+
+from gameplay import broadcast, selectors
+from gameplay.models import Match, Seat
+from gameplay.rules import get_game
+from tests.gameplay.conftest import start_match
+from tests.gameplay.live import connect, next_reply, receive, wait_for_version
+
+GAME = "kungfu2009"
+ENGINE = get_game(GAME)
+
+
+@pytest.fixture(autouse=True)
+def no_memory():
+    """Each test starts as a process that has broadcast nothing yet."""
+    broadcast._menus.clear()
+    yield
+    broadcast._menus.clear()
+
+
+def held(match_id: int) -> Match:
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    return Match.objects.prefetch_related(seats).get(pk=match_id)
+
+
+def frames_of(match: Match, **kwargs) -> dict[int, dict]:
+    (_, message), *_ = broadcast.match_messages(match=match, **kwargs)
+    return {int(seat): json.loads(text) for seat, text in message["frames"].items()}
+
+
+def menu(state: dict, seat: int) -> list[dict]:
+    return ENGINE.legal_actions(state, seat) if seat in ENGINE.actors(state) else []
+
+
+def step_in_memory(match: Match, rnd: random.Random) -> tuple[dict, list]:
+    """One applied intent of some seat (not a no-op, never a claim: its pause
+    would stop the table until the timer), put on ``match``."""
+    for _ in range(200):
+        seat = rnd.randrange(8)
+        ids = [
+            i
+            for i in ENGINE.legal_action_ids(match.state, seat)
+            if i != "pass" and not i.startswith("claim:")
+        ]
+        if not ids:
+            continue
+        state, events = ENGINE.apply(match.state, seat, rnd.choice(ids))
+        if state is not match.state:
+            match.state, match.version = state, match.version + 1
+            return events, {"kind": "move", "seat": seat}
+    raise AssertionError("no seat could act")
+
+
+@pytest.mark.django_db
+def test_a_step_sends_only_the_menus_it_changed_and_names_every_menu(players):
+    match = held(start_match(players, game=GAME).pk)
+    before = frames_of(match)
+    assert all(f["legal"] == menu(match.state, s) for s, f in before.items())
+    assert all(f["legal"] for f in before.values()), "everyone may act at the start"
+    rnd = random.Random(7)
+    omitted = sent = 0
+    for _ in range(12):
+        events, step = step_in_memory(match, rnd)
+        after = frames_of(match, events=events, step=step)
+        for seat, frame in after.items():
+            now = menu(match.state, seat)
+            assert frame["legal_digest"] == selectors.menu_digest(now)
+            if now and now == before[seat]["legal"]:
+                assert "legal" not in frame, f"seat {seat}'s unchanged menu was sent"
+                assert frame["legal_digest"] == before[seat]["legal_digest"]
+                frame["legal"] = before[seat]["legal"]  # what the client keeps
+                omitted += 1
+            else:
+                assert frame["legal"] == now
+                sent += 1
+        before = after
+    # Most seats' menus stay as they were when one seat acts.
+    assert omitted > sent > 0
+
+
+@pytest.mark.django_db
+def test_after_a_gap_another_writer_or_the_end_every_menu_is_sent_in_full(players):
+    match = held(start_match(players, game=GAME).pk)
+    frames_of(match)
+    # A frame that is not a step's (presence, seats) carries every menu.
+    again = frames_of(match, reread=True)
+    assert all(f["legal"] == menu(match.state, s) for s, f in again.items())
+    # This process did not build the version before (another process wrote
+    # it, or a broadcast was lost on the way): everything in full.
+    match.version += 2
+    gap = frames_of(match, events=[], step=None)
+    assert all(f["legal"] == menu(match.state, s) for s, f in gap.items())
+    broadcast._menus.clear()  # a process that has broadcast nothing
+    match.version += 1
+    assert all("legal" in f for f in frames_of(match, events=[]).values())
+    # A finished match is forgotten.
+    broadcast._remember_menus(match, None)
+    assert match.pk not in broadcast._menus
+
+
+@pytest.mark.django_db
+def test_the_kept_menus_are_bounded(players, monkeypatch):
+    monkeypatch.setattr(broadcast, "MENUS_KEPT", 2)
+    match = held(start_match(players, game=GAME).pk)
+    for pk in (10**9, 10**9 + 1):
+        broadcast._menus[pk] = (0, {})
+    frames_of(match)
+    assert list(broadcast._menus) == [10**9 + 1, match.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_over_the_socket_a_held_menu_is_left_out_and_sync_sends_it_again(
+    players,
+):
+    from channels.db import database_sync_to_async
+
+    match = await database_sync_to_async(start_match)(players, game=GAME)
+    mover, watcher = await connect(match, players[0]), await connect(match, players[1])
+    hello = await wait_for_version(watcher, 0, [])
+    await wait_for_version(mover, 0, [])
+    assert hello["legal"] and hello["legal_digest"]
+    # Seat 0 starts an offer to everybody: seat 1's menu does not change.
+    await mover.send_json_to({"type": "act", "action": "to:all", "version": 0})
+    assert (await next_reply(mover))["type"] == "ack"
+    frame = await wait_for_version(watcher, 1, [], raw=True)
+    fresh = await database_sync_to_async(held)(match.pk)
+    assert menu(fresh.state, 1) == hello["legal"]
+    assert "legal" not in frame
+    assert frame["legal_digest"] == hello["legal_digest"]
+    # A client that lost the frame holding its menu asks for the state: the
+    # answer carries the whole menu.
+    await watcher.send_json_to({"type": "sync", "version": 1})
+    while (answer := await receive(watcher))["type"] != "state":
+        pass
+    assert answer["version"] == 1 and answer["legal"] == hello["legal"]
+    assert answer["legal_digest"] == hello["legal_digest"]
+    for comm in (mover, watcher):
+        await comm.disconnect()

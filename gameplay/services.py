@@ -781,11 +781,17 @@ def _final_result(match: Match, engine_result: dict[str, Any] | None) -> dict[st
     return result
 
 
+def final_result(*, match: Match, state: dict[str, Any] | None) -> dict[str, Any]:
+    """The result ``match`` ends with at ``state``, from its seats as held
+    (``match.seats.all()``: a prefetched copy needs no read). The live owner
+    finishes a match from its copy with it (``gameplay.live.owner``)."""
+    engine = get_game(match.game)
+    return _final_result(match, engine.result(state) if state else None)
+
+
 def _finish(match: Match, *, reason: str) -> None:
     """Close a locked match: store the result, reveal the seed, announce once."""
-    engine = get_game(match.game)
-    engine_result = engine.result(match.state) if match.state else None
-    match.result = _final_result(match, engine_result)
+    match.result = final_result(match=match, state=match.state)
     match.status = MatchStatus.FINISHED
     match.end_reason = reason
     match.finished_at = timezone.now()
@@ -831,7 +837,7 @@ def match_announce_finished(*, match_id: int) -> bool:
                 status=MatchStatus.FINISHED,
                 finish_announced_at__isnull=True,
             )
-            .only("pk")
+            .only("pk", "rated", "context")
             .first()
         )
         if match is None:
@@ -839,7 +845,10 @@ def match_announce_finished(*, match_id: int) -> bool:
         failed = [
             (receiver, outcome)
             for receiver, outcome in match_finished.send_robust(
-                sender=Match, match_id=match_id
+                sender=Match,
+                match_id=match_id,
+                rated=match.rated,
+                context=match.context,
             )
             if isinstance(outcome, Exception)
         ]

@@ -3,9 +3,12 @@
 ``match_finished`` is sent after the finishing transaction commits, and again
 by beat until every receiver has returned without raising (the finished match
 row is its own outbox entry: ``services.match_announce_finished``). Receivers
-(ratings, tournaments, bot ladders) get ``match_id`` and must enqueue their own
-idempotent Celery task at once (not ``on_commit``), letting a broker error
-raise, so a match finished during a Redis outage is announced when it is back.
+(ratings, tournaments, bot ladders) get ``match_id`` (and the match's
+``rated`` and ``context``, which never change once it is created, so a
+receiver can tell without a read that it has nothing to do for it) and must
+enqueue their own idempotent Celery task at once (not ``on_commit``), letting a
+broker error raise, so a match finished during a Redis outage is announced
+when it is back.
 
 ``match_started`` is sent once per match from ``services.match_start`` (the one
 place every start goes through: an accepted challenge, a quick-play pairing, a
@@ -19,7 +22,7 @@ players to the game (``notifications``), so they must be quick.
 
 from django.dispatch import Signal
 
-match_finished = Signal()  # kwargs: match_id: int
+match_finished = Signal()  # kwargs: match_id: int, rated: bool, context: str
 
 # Sent after a committed change when an uploaded bot's seat is to act; the bots
 # app drives it in a sandboxed worker. kwargs: match_id: int, seats: list[int].

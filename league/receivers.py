@@ -10,8 +10,23 @@ retried or duplicated announcement is harmless: a match is rated once.
 from __future__ import annotations
 
 
-def on_match_finished(sender, match_id: int, **kwargs) -> None:
+def on_match_finished(
+    sender,
+    match_id: int,
+    rated: bool | None = None,
+    context: str | None = None,
+    **kwargs,
+) -> None:
+    """Enqueue the rating and the tournament pairing, each only when the match
+    can have one (``rated``/``context`` given: a casual match's finish then
+    sends no task, where each would only have read the match and found no
+    pool and no pairing; a sender that does not say enqueues both)."""
     from league import tasks
+    from league.ratings.services import may_feed_pools
+    from league.tournaments.services import is_tournament_context
 
-    tasks.ratings_apply_match.delay(match_id)
-    tasks.tournament_match_finished.delay(match_id)
+    known = rated is not None and context is not None
+    if not known or may_feed_pools(rated=rated, context=context):
+        tasks.ratings_apply_match.delay(match_id)
+    if not known or is_tournament_context(context):
+        tasks.tournament_match_finished.delay(match_id)

@@ -130,6 +130,12 @@ def _parse_context(context: str) -> tuple[int | None, int | None, int | None]:
     return None, None, None
 
 
+def may_feed_pools(*, rated: bool, context: str) -> bool:
+    """Whether a match with this ``rated`` flag and ``context`` can feed any
+    pool (``pools_for_match`` finds none otherwise, without a read)."""
+    return rated or _parse_context(context or "") != (None, None, None)
+
+
 def pools_for_match(match: Match) -> list[RatingPool]:
     """Every pool a finished match feeds, in ascending id (the lock order).
 

@@ -842,13 +842,19 @@ def _record_no_shows(pairing: Pairing, *, no_shows: list[int]) -> None:
     _after_decision(tournament, pairing, timezone.now())
 
 
+def is_tournament_context(context: str) -> bool:
+    """Whether a match context names a tournament pairing (the only matches
+    ``pairing_record_match`` records)."""
+    return (context or "").startswith("tournament:")
+
+
 def pairing_record_match(*, match_id: int) -> bool:
     """Feed a finished tournament match into its pairing (idempotent).
 
     A drawn elimination game is replayed (a new match for the same pairing).
     """
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not (match.context or "").startswith("tournament:"):
+    if match is None or not is_tournament_context(match.context):
         return False
     parts = match.context.split(":")
     try:

@@ -90,6 +90,14 @@ class Match(models.Model):
             ),
         ]
 
+    # Not a column. True on the in-memory match whose finish its holder has
+    # just committed, while it builds the finishing frames (the live owner):
+    # nothing can hang off the finish yet (a rematch is asked for only of a
+    # match already over, under its row lock; ratings are written by the task
+    # the announcement queues after those frames), so result extras skip
+    # their reads. Their later writers broadcast the match again, afresh.
+    just_finished = False
+
     def __str__(self) -> str:
         return f"{self.game} match {self.public_id}"
 

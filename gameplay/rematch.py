@@ -107,6 +107,8 @@ def _join(rematch: Match, user: User) -> Match:
 
 def rematch_info(*, match: Match) -> dict[str, object] | None:
     """What a finished match's frame says about its rematch, if one is open."""
+    if match.just_finished:  # none can exist yet (``Match.just_finished``)
+        return None
     rematch = (
         match.rematches.filter(status__in=[MatchStatus.WAITING, MatchStatus.ACTIVE])
         .select_related("host")

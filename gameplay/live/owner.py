@@ -33,11 +33,18 @@ timer steps themselves (a claim checked, an offer declined) are applied by
 the worker under the row lock (``services.match_apply_timers``); their
 broadcast tells the owner to read again.
 
+The move that ends the match is made here too: the result is computed from
+the copy's seats and written with the step in the same compare-and-set
+(``store.finish_move``: status, result, placements; refused if the committed
+seats' forfeits are not the copy's), and the finished row is the
+announcement's outbox entry, announced right after the commit
+(``services.match_announce_finished``: rating, tournament pairing) or, if
+this process dies or the broker is away, by beat's sweep, once.
+
 What is not done here, and goes through ``services.match_act`` (row lock,
-full re-read, after-commit hooks) before the copy is read again: the move
-that ends the match (result, announcement outbox), matches with a clock
-(charging and arming) or with bot seats whose turn follows a move
-(turn-based bots, uploaded bots: queued after the commit). Everything that
+full re-read, after-commit hooks) before the copy is read again: matches
+with a clock (charging and arming) or with bot seats whose turn follows a
+move (turn-based bots, uploaded bots: queued after the commit). Everything that
 changes a match elsewhere (resign, claim, presence, takeovers, moves over
 the API, timer steps) keeps going through ``gameplay.services``; the
 compare-and-set sees it, and its broadcast tells the owners to re-read.
@@ -101,6 +108,7 @@ class LiveMatch:
     # Counters, for tests and the benchmark's profile.
     reads: int = 0
     fast_moves: int = 0
+    finishes: int = 0  # matches this copy finished (the last move made here)
     timer_arms: int = 0  # times a step asked to arm a timer check
 
 
@@ -290,20 +298,9 @@ def _act_sync(
             # Changes nothing (a real-time "pass"): logged nowhere, answered
             # with the version it met, as ``services._apply`` does.
             return Applied(version=match.version, messages=[])
-        if engine.is_over(state):
-            return _full_path(live, user, action_id, expected_version)
         now = timezone.now()
         version = match.version + 1
-        # Server timers (engine ``timers``) move with the step, in the same
-        # compare-and-set: a committed step never leaves them behind.
-        timers = None
-        if getattr(engine, "timers", None) is not None:
-            timers = services.timers_after(
-                engine=engine, state=state, old=match.timers, now=now
-            )
-            if timers == match.timers:
-                timers = None  # unchanged: the column stays as it is
-        written = _append(
+        step_args = dict(
             match_id=match.pk,
             from_version=match.version,
             seat=seat.number,
@@ -314,8 +311,21 @@ def _act_sync(
             events=events,
             now=now,
             snapshot=version % services.SNAPSHOT_EVERY == 0,
-            timers=timers,
         )
+        finish = timers = None
+        if engine.is_over(state):
+            finish = _finish_of(match, state, now)
+            written = _append(store.finish_move, finish=finish, **step_args)
+        else:
+            # Server timers (engine ``timers``) move with the step, in the
+            # same compare-and-set: a committed step never leaves them behind.
+            if getattr(engine, "timers", None) is not None:
+                timers = services.timers_after(
+                    engine=engine, state=state, old=match.timers, now=now
+                )
+                if timers == match.timers:
+                    timers = None  # unchanged: the column stays as it is
+            written = _append(store.append_move, timers=timers, **step_args)
         if not written:
             # Someone else wrote first: read, and decide again on fresh data.
             live.match = None
@@ -328,9 +338,14 @@ def _act_sync(
         if timers is not None:
             match.timers = timers
         live.fast_moves += 1
-        _after_step(live, match)
+        if finish is not None:
+            _finished(live, match, finish)
+        else:
+            _after_step(live, match)
         step = {"kind": str(ActionKind.MOVE), "seat": seat.number}
         try:
+            if finish is not None:
+                match.just_finished = True  # nothing hangs off it yet
             messages = broadcast.match_messages(match=match, events=events, step=step)
         except Exception:  # the move is committed: its ack must not be lost
             logger.exception(
@@ -338,6 +353,10 @@ def _act_sync(
             )
             live.match = None
             messages = []
+        finally:
+            match.just_finished = False
+        if finish is not None:
+            _announce(match)
         return Applied(version=version, messages=messages)
     raise StaleVersion("the match moved on; resync")
 
@@ -365,9 +384,51 @@ def _after_step(live: LiveMatch, match: Match) -> None:
         live.armed_due = None  # try again at the next step
 
 
-def _append(**kwargs: Any) -> bool:
+def _finish_of(match: Match, state: dict[str, Any], now: Any) -> store.Finish:
+    """The finish of ``match`` at ``state``, from the copy's seats (the write
+    checks their forfeits against the committed ones)."""
+    result = services.final_result(match=match, state=state)
+    return store.Finish(
+        result=result,
+        placements=list(result["placements"]),
+        forfeited=list(result["forfeited"]),
+        reason="completed",
+        finished_at=now,
+    )
+
+
+def _finished(live: LiveMatch, match: Match, finish: store.Finish) -> None:
+    """The finish committed: the copy ends as the row did; ``_announce``
+    then announces it (rating, tournament pairing) through the outbox, as
+    ``services._finish``'s after-commit hook does. Never raises: the move is
+    committed and its ack must go out; an announcement that fails or never
+    runs (the broker away, the process killed here) stays owed in the row
+    (``finish_announced_at`` null) and beat's sweep makes it
+    (``services.announce_finished_matches``), once."""
+    match.status = MatchStatus.FINISHED
+    match.result = finish.result
+    match.end_reason = finish.reason
+    match.finished_at = finish.finished_at
+    match.timers = {}
+    for seat in selectors.seats_of(match):
+        seat.placement = finish.placements[seat.number]
+    live.armed_due = None
+    live.finishes += 1
+
+
+def _announce(match: Match) -> None:
+    """After the finishing frames are built (so they go out as committed, not
+    after the announcement's round trips): rating and tournament pairing
+    through the outbox. Never raises (see ``_finished``)."""
     try:
-        return store.append_move(**kwargs)
+        services.match_announce_finished(match_id=match.pk)
+    except Exception:
+        logger.exception("finish announcement of match %s failed", match.pk)
+
+
+def _append(write: Any, **kwargs: Any) -> bool:
+    try:
+        return write(**kwargs)
     except (InterfaceError, OperationalError):
         # A connection the database dropped (restart, idle kill): the next call
         # opens a new one. The write is not retried: it may have committed.

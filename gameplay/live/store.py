@@ -10,11 +10,19 @@ decides again. The move is durable when this returns True: on PostgreSQL the
 lock, the compare-and-set, the log row (and a snapshot every
 ``SNAPSHOT_EVERY`` versions) go as one message in one implicit transaction,
 committed before the server answers, so a move costs one round trip.
+
+The move that ends the match is the same compare-and-set carrying the finish
+(``finish_move``): result, status, the seats' placements, in the same round
+trip. The finished row is its own announcement outbox entry
+(``finish_announced_at`` null, ``services.match_announce_finished``), so a
+process that dies right after that commit leaves the rating and tournament
+announcement to beat's sweep: it is never lost and made once.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -80,6 +88,61 @@ def append_move(
     )
 
 
+@dataclass(frozen=True)
+class Finish:
+    """What the finishing move writes besides the step (``services._finish``'s
+    fields): the result with its placements, computed from the owner's copy
+    of the seats, whose forfeits (``forfeited``, seat numbers) the write checks
+    against the committed seats, so a result is never built from stale ones."""
+
+    result: dict[str, Any]
+    placements: list[int]
+    forfeited: list[int]
+    reason: str
+    finished_at: datetime
+
+
+def finish_move(
+    *,
+    match_id: int,
+    from_version: int,
+    seat: int,
+    user_id: int,
+    action_id: str,
+    kind: str,
+    state: dict[str, Any],
+    events: list[dict[str, Any]],
+    now: datetime,
+    snapshot: bool,
+    finish: Finish,
+) -> bool:
+    """``append_move`` for the move that ends the match: the step and the
+    finish (status, result, end reason, finish time, timers cleared, each
+    seat's placement) in one compare-and-set. False (nothing written) as
+    ``append_move``, and also when the seats' forfeits are not ``finish``'s."""
+    args = dict(
+        match_id=match_id,
+        from_version=from_version,
+        seat=seat,
+        user_id=user_id,
+        action_id=action_id,
+        kind=kind,
+        state=state,
+        events=events,
+        now=now,
+        snapshot=snapshot,
+        timers=None,
+        finish=finish,
+    )
+    if connection.vendor == "postgresql":
+        return _append_postgresql(**args)
+    return _append_generic(**args)
+
+
+def _ints(values: list[int]) -> str:
+    return ",".join(str(int(v)) for v in values)
+
+
 def _append_postgresql(
     *,
     match_id: int,
@@ -93,6 +156,7 @@ def _append_postgresql(
     now: datetime,
     snapshot: bool,
     timers: dict[str, Any] | None,
+    finish: Finish | None = None,
 ) -> bool:
     # Statement 1 takes the row lock (waiting for any writer holding it).
     # Statement 2 runs in a snapshot taken after that, so it sees every
@@ -113,6 +177,25 @@ def _append_postgresql(
         else ""
     )
     set_timers = ", timers = %(timers)s::jsonb" if timers is not None else ""
+    finish_sql = placed = ""
+    if finish is not None:
+        # The finish: the row's end, and only if the committed forfeits are
+        # the copy's (the result placed those seats last).
+        set_timers = (
+            ", status = %(finished)s, result = %(result)s::jsonb, "
+            "end_reason = %(reason)s, finished_at = %(finished_at)s, "
+            "timers = '{}'::jsonb"
+        )
+        finish_sql = (
+            f"AND NOT EXISTS (SELECT 1 FROM {s} WHERE match_id = %(id)s "
+            f"AND forfeited <> (number = ANY(string_to_array(%(forfeited)s, ',')"
+            f"::int[]))) "
+        )
+        placed = (
+            f", placed AS (UPDATE {s} SET placement = "
+            f"(string_to_array(%(placements)s, ',')::int[])[number + 1] "
+            f"WHERE match_id = (SELECT id FROM moved))"
+        )
     sql = (
         f"SELECT 1 FROM {m} WHERE id = %(id)s FOR UPDATE; "
         f"WITH moved AS ("
@@ -122,11 +205,11 @@ def _append_postgresql(
         f"AND EXISTS (SELECT 1 FROM {s} WHERE match_id = %(id)s "
         f"AND number = %(seat)s AND user_id = %(user)s "
         f"AND NOT forfeited AND NOT replaced_by_bot) "
-        f"RETURNING id), "
+        f"{finish_sql}RETURNING id), "
         f"logged AS (INSERT INTO {a} "
         f"(match_id, version, seat, action_id, kind, events, created_at) "
         f"SELECT id, %(new)s, %(seat)s, %(action)s, %(kind)s, %(events)s::jsonb, "
-        f"%(now)s FROM moved RETURNING id){snap} "
+        f"%(now)s FROM moved RETURNING id){snap}{placed} "
         f"SELECT count(*) FROM logged"
     )
     params = {
@@ -144,6 +227,15 @@ def _append_postgresql(
     }
     if timers is not None:
         params["timers"] = _dumps(timers)
+    if finish is not None:
+        params.update(
+            finished=MatchStatus.FINISHED.value,
+            result=_dumps(finish.result),
+            reason=finish.reason,
+            finished_at=finish.finished_at,
+            forfeited=_ints(finish.forfeited),
+            placements=_ints(finish.placements),
+        )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         if not cursor.nextset():  # the first result is the lock's row
@@ -165,6 +257,7 @@ def _append_generic(
     now: datetime,
     snapshot: bool,
     timers: dict[str, Any] | None,
+    finish: Finish | None = None,
 ) -> bool:
     """The same through the ORM (SQLite: IMMEDIATE transactions serialise writers)."""
     fields: dict[str, Any] = {
@@ -174,6 +267,14 @@ def _append_generic(
     }
     if timers is not None:
         fields["timers"] = timers
+    if finish is not None:
+        fields.update(
+            status=MatchStatus.FINISHED,
+            result=finish.result,
+            end_reason=finish.reason,
+            finished_at=finish.finished_at,
+            timers={},
+        )
     with transaction.atomic():
         moved = Match.objects.filter(
             pk=match_id, version=from_version, status=MatchStatus.ACTIVE
@@ -187,6 +288,11 @@ def _append_generic(
             forfeited=False,
             replaced_by_bot=False,
         ).exists()
+        if finish is not None and playable:
+            forfeited = Seat.objects.filter(match_id=match_id, forfeited=True)
+            playable = sorted(forfeited.values_list("number", flat=True)) == sorted(
+                finish.forfeited
+            )
         if not playable:
             transaction.set_rollback(True)
             return False
@@ -203,4 +309,9 @@ def _append_generic(
             MatchSnapshot.objects.create(
                 match_id=match_id, version=from_version + 1, state=state
             )
+        if finish is not None:
+            for number, place in enumerate(finish.placements):
+                Seat.objects.filter(match_id=match_id, number=number).update(
+                    placement=place
+                )
     return True

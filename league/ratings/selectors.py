@@ -21,10 +21,14 @@ def match_rating_changes(match: Match) -> dict[str, list[dict[str, object]]]:
 
     Added to the match's frames (gameplay.selectors.add_result_extra), so the
     results panel shows them; empty until the rating task has run, which then
-    broadcasts the match again.
+    broadcasts the match again. Empty, without a read, while the writer that
+    just committed the finish builds its frames (``Match.just_finished``):
+    the rating task has not even been queued then.
     """
     if not match.rated:
         return {}
+    if match.just_finished:
+        return {"rating_changes": []}
     seats_by_key: dict[str, list[int]] = {}
     for seat in match.seats.all():
         if seat.user_id is not None:

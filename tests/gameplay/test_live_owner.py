@@ -5,16 +5,20 @@ doubled when the copy is behind, and the log replaying to the live state."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 
 from gameplay import selectors, services
 from gameplay.errors import Forbidden, NotActive, StaleVersion
 from gameplay.live import owner, store
 from gameplay.models import Match, MatchAction, MatchStatus
 from gameplay.rules import get_game
+from league.models import RatingEvent
 from tests.gameplay.conftest import first_legal, start_match
 from tests.gameplay.test_live_consumer import connect, receive, wait_for_version
 
@@ -151,26 +155,172 @@ def test_a_seat_taken_over_behind_the_copys_back_cannot_move(players):
         assert not MatchAction.objects.filter(match=match, kind="move").exists()
 
 
+def _play_out(match: Match, users, live: owner.LiveMatch | None = None) -> None:
+    """Play the match to its end, first legal moves: through ``live`` (the
+    owner) or, without it, the locked service."""
+    for _ in range(500):
+        stored = Match.objects.get(pk=match.pk)
+        if stored.status != MatchStatus.ACTIVE:
+            return
+        seat, action = legal_for(stored)
+        if live is None:
+            services.match_act(
+                match_id=match.pk,
+                user=users[seat],
+                action_id=action,
+                expected_version=stored.version,
+            )
+        else:
+            owner.act_sync(live, users[seat], action, stored.version)
+
+
+def _seeded(users, seed: int, **kwargs) -> Match:
+    match = services.match_create(
+        game="duelo", seats=[services.SeatSpec(user=u) for u in users], **kwargs
+    )
+    return services.match_start(match_id=match.pk, seed=seed)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_the_move_that_ends_the_match_goes_through_the_full_service(players):
+def test_the_move_that_ends_the_match_is_made_from_the_copy(players, monkeypatch):
+    """The last move never reaches the locked service: the owner writes the
+    finish from its copy, as the service would have (same result, placements,
+    reason), and announces it through the outbox (rated, eager tasks)."""
     users = players[:2]
     with NO_LAYER:
-        match = start_match(users)
+        locked = _seeded(users, 7, rated=True)
+        _play_out(locked, users)  # the locked service's finish, for reference
+        match = _seeded(users, 7, rated=True)
         live = owner.LiveMatch(pk=match.pk)
-        for _ in range(500):
-            stored = Match.objects.get(pk=match.pk)
-            if stored.status != MatchStatus.ACTIVE:
-                break
-            seat, action = legal_for(stored)
-            owner.act_sync(live, users[seat], action, stored.version)
+
+        def refuse(**kwargs):
+            raise AssertionError("the owner's last move reached match_act")
+
+        monkeypatch.setattr(services, "match_act", refuse)
+        _play_out(match, users, live)
         stored = Match.objects.get(pk=match.pk)
+        reference = Match.objects.get(pk=locked.pk)
         assert stored.status == MatchStatus.FINISHED
-        assert stored.result is not None and stored.finished_at is not None
+        assert stored.version == reference.version
+        assert stored.result == reference.result and stored.result is not None
+        assert stored.end_reason == reference.end_reason == "completed"
+        assert stored.finished_at is not None and stored.timers == {}
+        placements = list(stored.seats.order_by("number").values_list("placement"))
+        assert placements == list(
+            reference.seats.order_by("number").values_list("placement")
+        )
         assert stored.finish_announced_at is not None  # announced (eager tasks)
-        assert live.match is None  # the copy is read again after the full path
+        assert RatingEvent.objects.filter(match=stored).count() == 2  # rated once
+        assert live.reads == 1 and live.finishes == 1  # no read, not even at the end
+        assert live.match.status == MatchStatus.FINISHED  # the copy as committed
         assert stored.state == replayed(stored)
         with pytest.raises(NotActive):
             owner.act_sync(live, users[0], "card:1", stored.version)
+        # A refusal from the copy is confirmed by a read, which says the same.
+        assert live.reads == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_process_dying_after_the_finish_commits_is_rated_once_by_beat(
+    players, monkeypatch
+):
+    """The finish committed, then the process died before its announcement
+    (here: the announcement never runs). The finished row is the outbox
+    entry: beat's sweep announces it, the match is rated exactly once."""
+    users = players[:2]
+    with NO_LAYER:
+        match = _seeded(users, 11, rated=True)
+        live = owner.LiveMatch(pk=match.pk)
+        with monkeypatch.context() as patched:
+            patched.setattr(services, "match_announce_finished", lambda **kw: False)
+            _play_out(match, users, live)
+        stored = Match.objects.get(pk=match.pk)
+        assert stored.status == MatchStatus.FINISHED and live.finishes == 1
+        assert stored.finish_announced_at is None  # still owed
+        assert not RatingEvent.objects.filter(match=stored).exists()
+        assert services.announce_finished_matches(older_than=0) == 1
+        assert RatingEvent.objects.filter(match=stored).count() == 2
+        assert services.announce_finished_matches(older_than=0) == 0
+        assert services.match_announce_finished(match_id=match.pk) is False
+        assert RatingEvent.objects.filter(match=stored).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_finishing_frames_read_nothing_that_cannot_exist_yet(players, monkeypatch):
+    """The last move's frames are built from the copy: no rematch can be open
+    and no rating written before the finish is announced, so neither is read
+    (both writers broadcast the match again, afresh, when they commit)."""
+    users = players[:2]
+    with NO_LAYER:
+        match = _seeded(users, 5, rated=True)
+        live = owner.LiveMatch(pk=match.pk)
+        engine = get_game("duelo")
+        monkeypatch.setattr(services, "match_announce_finished", lambda **kw: False)
+        while True:
+            copy = live.match or Match.objects.get(pk=match.pk)
+            seat, action = legal_for(copy)
+            if engine.is_over(engine.apply(copy.state, seat, action)[0]):
+                break
+            owner.act_sync(live, users[seat], action, copy.version)
+        with CaptureQueriesContext(connection) as queries:
+            applied = owner.act_sync(live, users[seat], action, copy.version)
+        sql = " ".join(q["sql"] for q in queries.captured_queries).lower()
+        assert "rematch_of_id" not in sql and "ratingevent" not in sql
+        assert live.finishes == 1 and live.match.just_finished is False
+        ((_group, message), *_rest) = applied.messages
+        frame = json.loads(message["frames"][str(seat)])
+        assert frame["status"] == "finished" and frame["rematch"] is None
+        assert frame["rating_changes"] == []
+        assert frame["result"] == Match.objects.get(pk=match.pk).result
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finish_from_a_copy_with_stale_forfeits_is_refused(players):
+    """Three players; seat 2 resigned behind the copy's back (a bot plays it):
+    a finish whose result does not place it last is not written."""
+    users = players[:3]
+    with NO_LAYER:
+        match = start_match(users)
+        services.match_resign(match_id=match.pk, user=users[2])
+        stored = Match.objects.get(pk=match.pk)
+        engine = get_game("duelo")
+        seat = next(s for s in engine.actors(stored.state) if s != 2)
+        action = engine.legal_action_ids(stored.state, seat)[0]
+        state, events = engine.apply(stored.state, seat, action)
+        kwargs = dict(
+            match_id=match.pk,
+            from_version=stored.version,
+            seat=seat,
+            user_id=users[seat].pk,
+            action_id=action,
+            kind="move",
+            state=state,
+            events=events,
+            now=stored.started_at,
+            snapshot=False,
+        )
+
+        def finish(forfeited: list[int]) -> store.Finish:
+            result = {"placements": [1, 2, 3], "forfeited": forfeited}
+            return store.Finish(
+                result=result,
+                placements=[1, 2, 3],
+                forfeited=forfeited,
+                reason="completed",
+                finished_at=stored.started_at,
+            )
+
+        assert store.finish_move(finish=finish([]), **kwargs) is False
+        assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
+        assert store.finish_move(finish=finish([2]), **kwargs) is True
+        done = Match.objects.get(pk=match.pk)
+        assert done.status == MatchStatus.FINISHED
+        assert done.version == stored.version + 1
+        assert done.result["forfeited"] == [2]
+        assert list(
+            done.seats.order_by("number").values_list("placement", flat=True)
+        ) == [1, 2, 3]
+        assert done.actions.filter(version=done.version, seat=seat).exists()
 
 
 def test_a_broadcast_of_a_newer_version_drops_the_copy_and_seats_are_taken_over():

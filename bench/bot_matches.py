@@ -81,6 +81,38 @@ def setup_django(tmp: Path) -> None:
     call_command("migrate", verbosity=0)
 
 
+def sandboxed_django(tmp: Path):
+    """``setup_django``, then the sandbox's config and status when bots can run
+    here; else the JSON error line and exit 1 (every bot benchmark's start)."""
+    setup_django(tmp)
+    from bots import conf
+    from bots.sandbox import sandbox_available
+
+    config = conf.sandbox_config()
+    status = sandbox_available(config)
+    if not status.ok:
+        print(json.dumps({"error": f"sandbox unavailable: {status.reason}"}))
+        sys.exit(1)
+    return config, status
+
+
+def active_bot(*, owner, game: str, name: str, filename: str, source: bytes):
+    """An uploaded bot's version, made active at once: the benchmarks measure
+    play, so the validation task is not queued and its verdict is set."""
+    from bots import services
+    from bots.models import Bot, BotStatus, BotVersion, VersionStatus
+
+    services._enqueue_validation = lambda pk: None
+    version = services.bot_create(
+        owner=owner, game=game, name=name, filename=filename, data=source
+    )
+    BotVersion.objects.filter(pk=version.pk).update(status=VersionStatus.ACTIVE)
+    Bot.objects.filter(pk=version.bot_id).update(
+        status=BotStatus.ACTIVE, active_version=version
+    )
+    return version
+
+
 def start_and_rtt(config) -> dict[str, float]:
     """Spawn overhead and move round trip, as the sandbox benchmark measures them."""
     bench = _sandbox_bench()
@@ -110,7 +142,6 @@ def start_and_rtt(config) -> dict[str, float]:
 def matches(count: int) -> dict[str, float]:
     """Play ``count`` recorded matches between the two example bots."""
     from bots import services
-    from bots.models import Bot, BotStatus, BotVersion, VersionStatus
     from gameplay.models import Match
     from gameplay.services import SeatSpec, match_create
     from tests.factories import UserFactory
@@ -119,15 +150,15 @@ def matches(count: int) -> dict[str, float]:
     versions = []
     for name in ("duelo_heuristic", "duelo_random"):
         source = (ROOT / "bots" / "examples" / f"{name}.py").read_bytes()
-        services._enqueue_validation = lambda pk: None
-        version = services.bot_create(
-            owner=author, game="duelo", name=name, filename=f"{name}.py", data=source
+        versions.append(
+            active_bot(
+                owner=author,
+                game="duelo",
+                name=name,
+                filename=f"{name}.py",
+                source=source,
+            )
         )
-        BotVersion.objects.filter(pk=version.pk).update(status=VersionStatus.ACTIVE)
-        Bot.objects.filter(pk=version.bot_id).update(
-            status=BotStatus.ACTIVE, active_version=version
-        )
-        versions.append(version)
 
     def one(index: int) -> Match:
         order = versions if index % 2 == 0 else versions[::-1]
@@ -162,15 +193,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="bench-bot-matches-"))
     os.chmod(tmp, 0o755)
     try:
-        setup_django(tmp)
-        from bots import conf
-        from bots.sandbox import sandbox_available
-
-        config = conf.sandbox_config()
-        status = sandbox_available(config)
-        if not status.ok:
-            print(json.dumps({"error": f"sandbox unavailable: {status.reason}"}))
-            sys.exit(1)
+        config, status = sandboxed_django(tmp)
         spawn = start_and_rtt(config)
         played = matches(MATCHES)
     finally:

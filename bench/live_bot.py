@@ -19,6 +19,7 @@ and ``matches``. Same throw-away database and in-memory layers as
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import shutil
@@ -35,6 +36,7 @@ MATCHES = 12
 TARGETS = {"answer_median_ms": 250, "answer_p95_ms": 500}
 
 
+@functools.cache
 def _bot_matches_bench():
     spec = importlib.util.spec_from_file_location(
         "bench_bot_matches", ROOT / "bench" / "bot_matches.py"
@@ -46,8 +48,7 @@ def _bot_matches_bench():
 
 
 def run(count: int) -> dict[str, float]:
-    from bots import live, services
-    from bots.models import Bot, BotStatus, BotVersion, VersionStatus
+    from bots import live
     from gameplay import services as match_services
     from gameplay.models import Match
     from gameplay.rules import get_game
@@ -57,13 +58,8 @@ def run(count: int) -> dict[str, float]:
     author = UserFactory(username="bench-author")
     person = UserFactory(username="bench-person")
     source = (ROOT / "bots" / "examples" / "duelo_heuristic.py").read_bytes()
-    services._enqueue_validation = lambda pk: None
-    version = services.bot_create(
-        owner=author, game="duelo", name="live", filename="main.py", data=source
-    )
-    BotVersion.objects.filter(pk=version.pk).update(status=VersionStatus.ACTIVE)
-    Bot.objects.filter(pk=version.bot_id).update(
-        status=BotStatus.ACTIVE, active_version=version
+    version = _bot_matches_bench().active_bot(
+        owner=author, game="duelo", name="live", filename="main.py", source=source
     )
     engine = get_game("duelo")
     timings: list[float] = []
@@ -112,14 +108,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="bench-live-bot-"))
     tmp.chmod(0o755)
     try:
-        _bot_matches_bench().setup_django(tmp)
-        from bots import conf
-        from bots.sandbox import sandbox_available
-
-        status = sandbox_available(conf.sandbox_config())
-        if not status.ok:
-            print(json.dumps({"error": f"sandbox unavailable: {status.reason}"}))
-            sys.exit(1)
+        _, status = _bot_matches_bench().sandboxed_django(tmp)
         result = run(MATCHES)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -18,7 +18,9 @@ Why it is built this way:
 * Players are real: every seat authenticates with a Django session cookie and
   the Origin header that ``AllowedHostsOriginValidator`` accepts, receives its
   own state frames, waits about a second (jittered) when it is its turn, picks a
-  random legal action from the frame it got and sends the version it chose at.
+  random legal action from the frame it got and sends the version it chose at
+  (the socket client itself is ``bench/live_client.py``, shared with
+  ``bench/live_realtime.py``).
   Matches are made through ``gameplay.services`` (``match_create`` and
   ``match_start``) before the server starts, so set-up never loads the server.
 * The clients run in separate processes from the server so they do not steal
@@ -73,6 +75,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 from unittest import mock
+
+import live_client
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH_DIR = ROOT / "var" / "bench"
@@ -200,9 +204,10 @@ def machine_cpu() -> tuple[float, float]:
     return sum(values) - idle, sum(values)
 
 
-def private_redis_db(url: str) -> str:
-    """The configured Redis, but logical database 15 (pub/sub is per server),
-    or ``LIVE_BENCH_REDIS_DB`` (a session's own benchmark database).
+def private_redis_db(url: str, db: int | None = None) -> str:
+    """The configured Redis, but logical database ``db``: by default 15 (pub/sub
+    is per server), or ``LIVE_BENCH_REDIS_DB`` (a session's own benchmark
+    database).
 
     Matches finishing and players leaving enqueue Celery tasks (ratings, grace
     periods). On a shared Redis a real worker would run them against its own
@@ -213,12 +218,27 @@ def private_redis_db(url: str) -> str:
         return ""
     from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-    db = str(int(os.environ.get("LIVE_BENCH_REDIS_DB", "15")))
+    if db is None:
+        db = int(os.environ.get("LIVE_BENCH_REDIS_DB", "15"))
     parts = urlsplit(url)
     if parts.scheme == "unix":
-        query = dict(parse_qsl(parts.query), db=db)
+        query = dict(parse_qsl(parts.query), db=str(db))
         return f"unix://{parts.path}?{urlencode(query)}"
     return urlunsplit(parts._replace(path=f"/{db}"))
+
+
+def bench_redis(run_dir: Path, db: int | None = None) -> tuple[Any, str]:
+    """(the embedded Redis started, or None; its URL): ``REDIS_URL``'s server
+    at the bench's logical database (``private_redis_db``), else a private
+    embedded Redis under ``run_dir``, which the caller stops."""
+    url = private_redis_db(os.environ.get("REDIS_URL", ""), db)
+    if url:
+        return None, url
+    from config.embedded_redis import EmbeddedRedis
+
+    redis = EmbeddedRedis(run_dir / "redis")
+    redis.start()
+    return redis, redis.url
 
 
 class Database:
@@ -299,28 +319,27 @@ def prepare_django(db: Database, redis_url: str, prefix: str) -> None:
     django.setup()
 
 
-def create_players(pairs: list[dict[str, Any]]) -> None:
-    """Users, session cookies and started matches for every pair (adds to pairs)."""
+def users_with_sessions(prefix: str, count: int) -> tuple[list[Any], list[str]]:
+    """``count`` users (``<prefix><i>``, no usable password), each logged in:
+    the users and their session keys (the ``sessionid`` cookie a seat's socket
+    sends), the sessions in one commit."""
     from importlib import import_module
 
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.hashers import make_password
     from django.db import transaction
-    from django.test import override_settings
 
     from accounts.models import User
-    from gameplay import services
-    from gameplay.services import SeatSpec
 
     store = import_module(settings.SESSION_ENGINE).SessionStore
     backend = "django.contrib.auth.backends.ModelBackend"
     users = User.objects.bulk_create(
-        User(username=f"bench{i}", password=make_password(None))
-        for i in range(2 * len(pairs))
+        User(username=f"{prefix}{i}", password=make_password(None))
+        for i in range(count)
     )
+    sessions = []
     with transaction.atomic():
-        sessions = []
         for user in users:
             session = store()
             session[SESSION_KEY] = str(user.pk)
@@ -328,18 +347,39 @@ def create_players(pairs: list[dict[str, Any]]) -> None:
             session[HASH_SESSION_KEY] = user.get_session_auth_hash()
             session.create()
             sessions.append(session.session_key)
-    # Nobody listens before the server starts, so skip the start broadcasts;
-    # and no worker reads the bench's Redis database, so skip what a start
-    # hands to workers and notifications (no-show checks, "a game started"):
-    # neither touches a live move, and on a loaded machine they made set-up
-    # take a quarter of an hour.
-    started = time.monotonic()
-    made = 0
-    quiet = (
+    return users, sessions
+
+
+@contextlib.contextmanager
+def quiet_match_starts():
+    """Around starting the bench's matches before the server runs. Nobody
+    listens yet, so no start broadcasts; and what a start hands to workers and
+    notifications (no-show checks, "a game started") is skipped: neither
+    touches a live move, and on a loaded machine they made set-up take a
+    quarter of an hour."""
+    from django.test import override_settings
+
+    from gameplay import services
+
+    with (
+        override_settings(CHANNEL_LAYERS={}),
         mock.patch.object(services, "_arm_no_show_checks", lambda *a: None),
         mock.patch.object(services, "match_announce_started", lambda **k: None),
-    )
-    with override_settings(CHANNEL_LAYERS={}), quiet[0], quiet[1]:
+    ):
+        yield
+
+
+def create_players(pairs: list[dict[str, Any]]) -> None:
+    """Users, session cookies and started matches for every pair (adds to pairs)."""
+    from django.db import transaction
+
+    from gameplay import services
+    from gameplay.services import SeatSpec
+
+    users, sessions = users_with_sessions("bench", 2 * len(pairs))
+    started = time.monotonic()
+    made = 0
+    with quiet_match_starts():
         for index, pair in enumerate(pairs):
             seats = [
                 SeatSpec(user=users[2 * index]),
@@ -377,8 +417,14 @@ def start_server(
         "--no-access-log",
         *extra,
     ]
+    return start_logged(args, run_dir / f"server{index}.log")
+
+
+def start_logged(args: list[str], log_path: Path) -> subprocess.Popen:
+    """A server-side child (web process, worker) in its own session, from the
+    repository root, its output unbuffered into ``log_path``."""
     # The child keeps its own copy of the log's descriptor.
-    with open(run_dir / f"server{index}.log", "wb") as out:
+    with open(log_path, "wb") as out:
         return subprocess.Popen(
             args,
             cwd=ROOT,
@@ -423,6 +469,36 @@ def stop_process(proc: subprocess.Popen | mp.Process, timeout: float = 10.0) -> 
     proc.join()
 
 
+def tear_down(
+    *,
+    clients: list[mp.Process],
+    processes: list[tuple[subprocess.Popen, Path, Path]],
+    db: Database,
+    redis: Any,
+    run_dir: Path,
+) -> None:
+    """End a run in order, whatever got started: the clients first (nothing
+    talks to the server any more), then each server process (its log copied
+    from the first path to the second, kept for a look afterwards), this
+    process's connections before the bench database is dropped, the embedded
+    Redis, the run directory."""
+    for proc in clients:
+        stop_process(proc)
+    for proc, log_path, kept in processes:
+        stop_process(proc)
+        with contextlib.suppress(OSError):
+            shutil.copyfile(log_path, kept)
+    with contextlib.suppress(Exception):
+        from django.db import connections
+
+        connections.close_all()
+    with contextlib.suppress(Exception):
+        db.drop()
+    if redis is not None:
+        redis.stop()
+    shutil.rmtree(run_dir, ignore_errors=True)
+
+
 # --- clients ----------------------------------------------------------------------
 
 
@@ -441,23 +517,6 @@ class Pending:
         self.error: str | None = None
 
 
-def fill_menu(frame: dict[str, Any], held: dict[str, Any]) -> bool:
-    """Put back the menu a step's frame left out (docs/protocol/live.md: it
-    names the seat's unchanged menu by ``legal_digest``), as the page does.
-    ``held`` keeps the last menu ({"digest", "legal"}). False: the frame names
-    a menu we do not hold (no choices until a full frame: ask with ``sync``)."""
-    digest = frame.get("legal_digest")
-    if "legal" in frame:
-        if digest is not None:
-            held.update(digest=digest, legal=frame["legal"])
-        return True
-    if digest is not None and held.get("digest") == digest:
-        frame["legal"] = held["legal"]
-        return True
-    frame["legal"] = []
-    return False
-
-
 class SeatConn:
     """What one player's connection has seen so far."""
 
@@ -469,7 +528,7 @@ class SeatConn:
         self.pending: Pending | None = None
         self.closed = False
         self.closing = False
-        self.menu: dict[str, Any] = {}  # the last menu (fill_menu)
+        self.menu: dict[str, Any] = {}  # the last menu (live_client.fill_menu)
 
 
 class Client:
@@ -486,47 +545,36 @@ class Client:
         self.games_active = 0
         self.games_done = 0
         self.exhausted = 0
-        self.reported = 0
         self.request = 0
 
     def error(self, kind: str) -> None:
         self.errors.append((time.monotonic(), kind))
 
     async def run(self) -> None:
-        reporter = asyncio.create_task(self.report_loop())
+        reporter = asyncio.create_task(
+            live_client.report_every_second(self.reports, self.moves, self.progress)
+        )
         await asyncio.gather(*(self.play_pair(pair) for pair in self.pairs))
         reporter.cancel()
-        self.reports.put(
-            (
-                "result",
-                os.getpid(),
-                {
-                    "moves": self.moves,
-                    "errors": self.errors,
-                    "games_done": self.games_done,
-                    "exhausted": self.exhausted,
-                },
-            )
+        live_client.put_report(
+            self.reports,
+            "result",
+            {
+                "moves": self.moves,
+                "errors": self.errors,
+                "games_done": self.games_done,
+                "exhausted": self.exhausted,
+            },
         )
 
-    async def report_loop(self) -> None:
-        while True:
-            await asyncio.sleep(1.0)
-            fresh = self.moves[self.reported :]
-            self.reported += len(fresh)
-            self.reports.put(
-                (
-                    "progress",
-                    os.getpid(),
-                    {
-                        "at": time.monotonic(),
-                        "moves": [(m[0], m[1]) for m in fresh],
-                        "errors": len(self.errors),
-                        "lost": sum(1 for m in fresh if m[3] == "lost"),
-                        "games_active": self.games_active,
-                    },
-                )
-            )
+    def progress(self, fresh: list[tuple]) -> dict[str, Any]:
+        return {
+            "at": time.monotonic(),
+            "moves": [(m[0], m[1]) for m in fresh],
+            "errors": len(self.errors),
+            "lost": sum(1 for m in fresh if m[3] == "lost"),
+            "games_active": self.games_active,
+        }
 
     async def play_pair(self, pair: dict[str, Any]) -> None:
         await asyncio.sleep(max(0.0, self.t0 + pair["offset"] - time.monotonic()))
@@ -546,24 +594,10 @@ class Client:
         return self.urls[index % len(self.urls)]
 
     async def connect(self, public_id: str, cookie: str, server: tuple[str, str]):
-        from websockets.asyncio.client import connect
-
         url, origin = server
-        for attempt in range(3):
-            try:
-                return await connect(
-                    f"{url}/ws/match/{public_id}/",
-                    origin=origin,
-                    additional_headers={"Cookie": f"sessionid={cookie}"},
-                    proxy=None,
-                    ping_interval=None,
-                    open_timeout=10,
-                    max_size=2**22,
-                )
-            except Exception as exc:  # every failure is counted
-                self.error(f"connect:{type(exc).__name__}")
-                await asyncio.sleep(1.0 + attempt)
-        return None
+        return await live_client.open_match_socket(
+            url=url, origin=origin, match_id=public_id, cookie=cookie, error=self.error
+        )
 
     async def play_match(self, public_id: str, pair: dict[str, Any]) -> None:
         sockets = await asyncio.gather(
@@ -595,7 +629,7 @@ class Client:
                 kind = frame.get("type")
                 pending = conn.pending
                 if kind == "state":
-                    if not fill_menu(frame, conn.menu):
+                    if not live_client.fill_menu(frame, conn.menu):
                         self.error("menu_missing")
                         await conn.ws.send('{"type":"sync"}')
                     latest = conn.latest
@@ -629,19 +663,9 @@ class Client:
         conn.done.set()
 
     async def play_seat(self, conn: SeatConn) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        reader = asyncio.create_task(self.read_frames(conn))
-        try:
-            await self.act_loop(conn)
-        except ConnectionClosed:
-            pass  # the reader has counted the disconnect
-        finally:
-            conn.closing = True
-            with contextlib.suppress(Exception):
-                await conn.ws.close()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
+        await live_client.run_seat(
+            conn, read=lambda: self.read_frames(conn), act=lambda: self.act_loop(conn)
+        )
 
     async def act_loop(self, conn: SeatConn) -> None:
         acted_at = -1
@@ -708,14 +732,7 @@ class Client:
 
 def client_main(plan: dict[str, Any], reports: mp.Queue) -> None:
     """Entry point of a client process."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us in order
-    client = Client(plan, reports)
-    try:
-        import uvloop
-
-        uvloop.run(client.run())
-    except ImportError:
-        asyncio.run(client.run())
+    live_client.run_client(Client(plan, reports).run)
 
 
 # --- results ----------------------------------------------------------------------
@@ -831,14 +848,7 @@ def main() -> None:
     shutil.rmtree(run_dir, ignore_errors=True)
     run_dir.mkdir(parents=True)
     sys.path.insert(0, str(ROOT))
-    from config.embedded_redis import EmbeddedRedis
-
-    redis = None
-    redis_url = private_redis_db(os.environ.get("REDIS_URL", ""))
-    if not redis_url:
-        redis = EmbeddedRedis(run_dir / "redis")
-        redis.start()
-        redis_url = redis.url
+    redis, redis_url = bench_redis(run_dir)
     db = Database(run_dir)
     servers: list[subprocess.Popen] = []
     clients: list[mp.Process] = []
@@ -906,22 +916,20 @@ def main() -> None:
             reports, clients, spans, meter, servers, profiler_path()
         )
     finally:
-        for proc in clients:
-            stop_process(proc)
-        for index, server in enumerate(servers):
-            stop_process(server)
-            keep = BENCH_DIR / f"live_load_server{index or ''}.log"
-            with contextlib.suppress(OSError):
-                shutil.copyfile(run_dir / f"server{index}.log", keep)
-        with contextlib.suppress(Exception):
-            from django.db import connections
-
-            connections.close_all()
-        with contextlib.suppress(Exception):
-            db.drop()
-        if redis is not None:
-            redis.stop()
-        shutil.rmtree(run_dir, ignore_errors=True)
+        tear_down(
+            clients=clients,
+            processes=[
+                (
+                    server,
+                    run_dir / f"server{index}.log",
+                    BENCH_DIR / f"live_load_server{index or ''}.log",
+                )
+                for index, server in enumerate(servers)
+            ],
+            db=db,
+            redis=redis,
+            run_dir=run_dir,
+        )
 
     moves = [m for r in results for m in r["moves"]]
     errors = [e for r in results for e in r["errors"]]

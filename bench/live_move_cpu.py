@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from live_load import Database, log, private_redis_db  # noqa: E402
+from live_load import Database, bench_redis, log  # noqa: E402
 
 BLOCKS = int(os.environ.get("LIVE_MOVE_BLOCKS", "12"))
 MOVES_PER_BLOCK = 40
@@ -115,14 +115,7 @@ def cpu_clock() -> float:
 
 def main() -> None:
     run_dir = Path(tempfile.mkdtemp(prefix="kfa-move-cpu-"))
-    redis = None
-    redis_url = private_redis_db(os.environ.get("REDIS_URL", ""))
-    if not redis_url:
-        from config.embedded_redis import EmbeddedRedis
-
-        redis = EmbeddedRedis(run_dir / "redis")
-        redis.start()
-        redis_url = redis.url
+    redis, redis_url = bench_redis(run_dir)
     db = Database(run_dir)
     try:
         db.create()

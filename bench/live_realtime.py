@@ -8,8 +8,8 @@ the last stdout line is one JSON object (``tables``, ``intents_per_s``,
 ``rtt_p50_ms`` ... ``rtt_max_ms``, ``refused``, ``errors``,
 ``lost_intents``, CPU per part and per intent).
 
-How it is built (the parts it shares with ``bench/live_load.py`` are imported
-from it):
+How it is built (the server side it shares with ``bench/live_load.py`` is
+imported from it, the WebSocket seat client from ``bench/live_client.py``):
 
 * **The server is the real one**: uvicorn serving ``config.asgi:application``
   with ``make run``'s flags and production settings (DEBUG off), PostgreSQL
@@ -93,32 +93,35 @@ import queue
 import random
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import live_client  # noqa: E402
 from live_load import (  # noqa: E402
     BENCH_DIR,
     SETTINGS_MODULE,
     UVICORN_ARGS,
     CpuMeter,
     Database,
+    bench_redis,
     cpu_seconds,
     free_port,
     percentile,
     prepare_django,
+    quiet_match_starts,
+    start_logged,
     start_pyspy,
     start_server,
-    stop_process,
+    tear_down,
+    users_with_sessions,
     wait_ready,
 )
 
@@ -158,17 +161,6 @@ def log(message: str) -> None:
 # --- services ---------------------------------------------------------------------
 
 
-def bench_redis_url(url: str) -> str:
-    """The configured Redis server, logical database ``REDIS_DB``."""
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    if parts.scheme == "unix":
-        query = dict(parse_qsl(parts.query), db=str(REDIS_DB))
-        return f"unix://{parts.path}?{urlencode(query)}"
-    return urlunsplit(parts._replace(path=f"/{REDIS_DB}"))
-
-
 def empty_celery_queues(redis_url: str) -> None:
     """Tasks a previous run left in the bench's database name its matches."""
     import redis
@@ -184,16 +176,7 @@ def start_worker(run_dir: Path) -> subprocess.Popen:
     args = [sys.executable, "-m", "celery", "-A", "config", *WORKER_ARGS]
     args += ["-l", "WARNING", "-n", f"bench{os.getpid()}@%h"]
     args += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
-    with open(run_dir / "worker.log", "wb") as out:
-        return subprocess.Popen(
-            args,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    return start_logged(args, run_dir / "worker.log")
 
 
 def children_of(pid: int) -> list[int]:
@@ -222,41 +205,14 @@ def wait_worker(worker: subprocess.Popen, timeout: float = 60.0) -> list[int]:
 
 def create_tables(tables: int) -> list[dict[str, Any]]:
     """Users, session cookies and started 8-player matches for every table."""
-    from importlib import import_module
-
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.auth.hashers import make_password
     from django.db import transaction
-    from django.test import override_settings
 
-    from accounts.models import User
     from gameplay import services
     from gameplay.services import SeatSpec
 
-    store = import_module(settings.SESSION_ENGINE).SessionStore
-    backend = "django.contrib.auth.backends.ModelBackend"
-    users = User.objects.bulk_create(
-        User(username=f"rt{i}", password=make_password(None))
-        for i in range(SEATS * tables)
-    )
-    cookies = []
-    with transaction.atomic():
-        for user in users:
-            session = store()
-            session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = backend
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            session.create()
-            cookies.append(session.session_key)
-    # As in live_load: nobody listens yet (no start broadcasts), and the
-    # no-show checks and "a game started" notifications touch no intent.
-    quiet = (
-        mock.patch.object(services, "_arm_no_show_checks", lambda *a: None),
-        mock.patch.object(services, "match_announce_started", lambda **k: None),
-    )
+    users, cookies = users_with_sessions("rt", SEATS * tables)
     out = []
-    with override_settings(CHANNEL_LAYERS={}), quiet[0], quiet[1]:
+    with quiet_match_starts():
         for index in range(tables):
             seated = users[SEATS * index : SEATS * (index + 1)]
             seats = [SeatSpec(user=user) for user in seated]
@@ -322,23 +278,6 @@ class Pending:
         self.refused_at: float | None = None
 
 
-def fill_menu(frame: dict[str, Any], held: dict[str, Any]) -> bool:
-    """Put back the menu a step's frame left out (docs/protocol/live.md: it
-    names the seat's unchanged menu by ``legal_digest``), as the page does.
-    ``held`` keeps the last menu ({"digest", "legal"}). False: the frame names
-    a menu we do not hold (no choices until a full frame: ask with ``sync``)."""
-    digest = frame.get("legal_digest")
-    if "legal" in frame:
-        if digest is not None:
-            held.update(digest=digest, legal=frame["legal"])
-        return True
-    if digest is not None and held.get("digest") == digest:
-        frame["legal"] = held["legal"]
-        return True
-    frame["legal"] = []
-    return False
-
-
 class Seat:
     """What one seat's connection has seen."""
 
@@ -354,7 +293,7 @@ class Seat:
         self.given_up: set[str] = set()  # request ids past the answer timeout
         self.closed = False
         self.closing = False
-        self.menu: dict[str, Any] = {}  # the last menu (fill_menu)
+        self.menu: dict[str, Any] = {}  # the last menu (live_client.fill_menu)
 
 
 def spells(hand: str, hits: str) -> bool:
@@ -446,46 +385,35 @@ class Client:
         self.acked: Counter[str] = Counter()
         self.connected = 0
         self.tables_done = 0
-        self.reported = 0
         self.request = 0
 
     def error(self, kind: str) -> None:
         self.errors.append((time.monotonic(), kind))
 
     async def run(self) -> None:
-        reporter = asyncio.create_task(self.report_loop())
+        reporter = asyncio.create_task(
+            live_client.report_every_second(self.reports, self.intents, self.progress)
+        )
         await asyncio.gather(*(self.play_table(t) for t in self.tables))
         reporter.cancel()
-        self.reports.put(
-            (
-                "result",
-                os.getpid(),
-                {
-                    "intents": self.intents,
-                    "errors": self.errors,
-                    "acked": dict(self.acked),
-                    "late": dict(self.late),
-                    "tables_done": self.tables_done,
-                },
-            )
+        live_client.put_report(
+            self.reports,
+            "result",
+            {
+                "intents": self.intents,
+                "errors": self.errors,
+                "acked": dict(self.acked),
+                "late": dict(self.late),
+                "tables_done": self.tables_done,
+            },
         )
 
-    async def report_loop(self) -> None:
-        while True:
-            await asyncio.sleep(1.0)
-            fresh = self.intents[self.reported :]
-            self.reported += len(fresh)
-            self.reports.put(
-                (
-                    "progress",
-                    os.getpid(),
-                    {
-                        "intents": [(i[1], i[3]) for i in fresh],
-                        "errors": len(self.errors),
-                        "connected": self.connected,
-                    },
-                )
-            )
+    def progress(self, fresh: list[tuple]) -> dict[str, Any]:
+        return {
+            "intents": [(i[1], i[3]) for i in fresh],
+            "errors": len(self.errors),
+            "connected": self.connected,
+        }
 
     async def play_table(self, table: dict[str, Any]) -> None:
         await asyncio.sleep(max(0.0, table["start"] - time.monotonic()))
@@ -498,24 +426,10 @@ class Client:
                 self.error(f"client:{type(exc).__name__}")
 
     async def connect(self, match_id: str, cookie: str, server: int):
-        from websockets.asyncio.client import connect
-
         url, origin = self.urls[server]
-        for attempt in range(3):
-            try:
-                return await connect(
-                    f"{url}/ws/match/{match_id}/",
-                    origin=origin,
-                    additional_headers={"Cookie": f"sessionid={cookie}"},
-                    proxy=None,
-                    ping_interval=None,
-                    open_timeout=10,
-                    max_size=2**22,
-                )
-            except Exception as exc:  # every failure is counted
-                self.error(f"connect:{type(exc).__name__}")
-                await asyncio.sleep(1.0 + attempt)
-        return None
+        return await live_client.open_match_socket(
+            url=url, origin=origin, match_id=match_id, cookie=cookie, error=self.error
+        )
 
     async def play_match(self, match_id: str, cookies: list[str], server: int) -> None:
         sockets = await asyncio.gather(
@@ -540,7 +454,7 @@ class Client:
                 kind = frame.get("type")
                 pending = seat.pending
                 if kind == "state":
-                    if not fill_menu(frame, seat.menu):
+                    if not live_client.fill_menu(frame, seat.menu):
                         self.error("menu_missing")
                         await seat.ws.send('{"type":"sync"}')
                     version = frame["version"]
@@ -590,19 +504,9 @@ class Client:
         seat.done.set()
 
     async def play_seat(self, seat: Seat) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        reader = asyncio.create_task(self.read_frames(seat))
-        try:
-            await self.act_loop(seat)
-        except ConnectionClosed:
-            pass  # the reader has counted the disconnect
-        finally:
-            seat.closing = True
-            with contextlib.suppress(Exception):
-                await seat.ws.close()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
+        await live_client.run_seat(
+            seat, read=lambda: self.read_frames(seat), act=lambda: self.act_loop(seat)
+        )
 
     async def act_loop(self, seat: Seat) -> None:
         while True:
@@ -668,14 +572,7 @@ class Client:
 
 
 def client_main(plan: dict[str, Any], reports: mp.Queue) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us in order
-    client = Client(plan, reports)
-    try:
-        import uvloop
-
-        uvloop.run(client.run())
-    except ImportError:
-        asyncio.run(client.run())
+    live_client.run_client(Client(plan, reports).run)
 
 
 # --- the run ----------------------------------------------------------------------
@@ -833,15 +730,7 @@ def main() -> None:
     run_dir = BENCH_DIR / f"realtime-{os.getpid()}"
     shutil.rmtree(run_dir, ignore_errors=True)
     run_dir.mkdir(parents=True)
-    from config.embedded_redis import EmbeddedRedis
-
-    redis = None
-    if os.environ.get("REDIS_URL"):
-        redis_url = bench_redis_url(os.environ["REDIS_URL"])
-    else:
-        redis = EmbeddedRedis(run_dir / "redis")
-        redis.start()
-        redis_url = redis.url
+    redis, redis_url = bench_redis(run_dir, REDIS_DB)
     empty_celery_queues(redis_url)
     db = Database(run_dir)
     procs: list[subprocess.Popen] = []
@@ -907,26 +796,22 @@ def main() -> None:
         results, cpu = collect(reports, clients, window, meter, procs, t0)
         logged = logged_moves()
     finally:
-        for proc in clients:
-            stop_process(proc)
         names = [f"server{i}" for i in range(len(procs) - 1)] + ["worker"]
-        for name, proc in zip(names, procs, strict=False):
-            stop_process(proc)
-            with contextlib.suppress(OSError):
-                shutil.copyfile(
+        tear_down(
+            clients=clients,
+            processes=[
+                (
+                    proc,
                     run_dir / f"{name}.log",
                     BENCH_DIR
                     / f"live_realtime_{'server' if name == 'server0' else name}.log",
                 )
-        with contextlib.suppress(Exception):
-            from django.db import connections
-
-            connections.close_all()
-        with contextlib.suppress(Exception):
-            db.drop()
-        if redis is not None:
-            redis.stop()
-        shutil.rmtree(run_dir, ignore_errors=True)
+                for name, proc in zip(names, procs, strict=False)
+            ],
+            db=db,
+            redis=redis,
+            run_dir=run_dir,
+        )
 
     intents = [i for r in results for i in r["intents"]]
     errors = [e for r in results for e in r["errors"]]

@@ -134,28 +134,17 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="bench-live-rt-"))
     tmp.chmod(0o755)
     try:
-        _bot_matches_bench().setup_django(tmp)
-        from bots import conf, services
-        from bots.models import Bot, BotStatus, BotVersion, VersionStatus
-        from bots.sandbox import sandbox_available
+        bot_matches = _bot_matches_bench()
+        _, status = bot_matches.sandboxed_django(tmp)
         from tests.factories import UserFactory
 
-        status = sandbox_available(conf.sandbox_config())
-        if not status.ok:
-            print(json.dumps({"error": f"sandbox unavailable: {status.reason}"}))
-            sys.exit(1)
-        services._enqueue_validation = lambda pk: None
         source = (ROOT / "bots/examples/kungfu2009_collector.py").read_bytes()
-        version = services.bot_create(
+        version = bot_matches.active_bot(
             owner=UserFactory(username="bench-author"),
             game="kungfu2009",
             name="collector",
             filename="main.py",
-            data=source,
-        )
-        BotVersion.objects.filter(pk=version.pk).update(status=VersionStatus.ACTIVE)
-        Bot.objects.filter(pk=version.bot_id).update(
-            status=BotStatus.ACTIVE, active_version=version
+            source=source,
         )
         person = UserFactory(username="bench-person")
         results = []

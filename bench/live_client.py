@@ -102,9 +102,9 @@ async def run_seat(
 
     reader = asyncio.create_task(read())
     try:
-        await act()
-    except ConnectionClosed:
-        pass  # the reader has counted the disconnect
+        # A closed socket ends the act loop; the reader has counted it.
+        with contextlib.suppress(ConnectionClosed):
+            await act()
     finally:
         seat.closing = True
         with contextlib.suppress(Exception):

@@ -1561,13 +1561,26 @@ def _arm_grace(*, match_id: int, seat: Seat, now: datetime) -> None:
         )
 
 
-def seat_disconnected(*, match_id: int, user: User) -> Seat | None:
-    """A connection closed; the last one starts the grace period."""
+def seat_disconnected(*, match_id: int, user: User) -> bool:
+    """A connection closed; the last one starts the grace period.
+
+    Once the match is over, presence decides nothing (no claim, no grace
+    period, no takeover), yet every finished game closes two sockets or more:
+    then one UPDATE counts the socket out, without the row lock, the ORM's
+    read and save, or the grace check's broker message (about 1,700 Python
+    calls, for a task that would only find the match over). The table is
+    still told, so the others see who left. False: no seat of ``user``.
+    """
+    if user is None or not user.is_authenticated:
+        return False
     now = timezone.now()
+    if _seat_counted_out_after_the_end(match_id=match_id, user=user, now=now):
+        broadcast.match_changed(match_id=match_id)
+        return True
     with transaction.atomic():
         seat = _locked_seat_of(match_id=match_id, user=user)
         if seat is None:
-            return None
+            return False
         present = seat_is_present(seat, now)
         seat.connected = max(0, seat.connected - 1) if present else 0
         if seat.connected == 0:
@@ -1577,7 +1590,42 @@ def seat_disconnected(*, match_id: int, user: User) -> Seat | None:
     if seat.connected == 0:
         _arm_grace(match_id=match_id, seat=seat, now=now)
     broadcast.match_changed(match_id=match_id)
-    return seat
+    return True
+
+
+def _seat_counted_out_after_the_end(
+    *, match_id: int, user: User, now: datetime
+) -> bool:
+    """``seat_disconnected``'s count and stamp as one statement, made only if
+    the match is finished or aborted (a match never leaves those): False when
+    it is not (or the user has no seat), and nothing is written.
+
+    The same rule as the locked path: a seat vouched for within the TTL loses
+    one count and turns absent now when that was its last; one nobody vouched
+    for turns absent at its last vouching (``seat_is_present``).
+    """
+    adapt = connection.ops.adapt_datetimefield_value
+    present = "(connected > 0 AND seen_at > %(cutoff)s)"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Seat._meta.db_table} SET "
+            f"connected = CASE WHEN {present} THEN connected - 1 ELSE 0 END, "
+            f"disconnected_at = CASE WHEN {present} AND connected > 1 "
+            f"THEN disconnected_at WHEN {present} THEN %(now)s "
+            f"ELSE COALESCE(seen_at, %(now)s) END "
+            f"WHERE match_id = %(match)s AND user_id = %(user)s "
+            f"AND EXISTS (SELECT 1 FROM {Match._meta.db_table} "
+            f"WHERE id = %(match)s AND status IN (%(finished)s, %(aborted)s))",
+            {
+                "cutoff": adapt(now - presence_ttl()),
+                "now": adapt(now),
+                "match": match_id,
+                "user": user.pk,
+                "finished": MatchStatus.FINISHED.value,
+                "aborted": MatchStatus.ABORTED.value,
+            },
+        )
+        return cursor.rowcount > 0
 
 
 def seats_seen(*, seat_ids: list[int], now: datetime | None = None) -> list[int]:

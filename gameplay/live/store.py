@@ -21,18 +21,22 @@ announcement to beat's sweep: it is never lost and made once.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
 from django.db import connection, transaction
 
 from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON for the jsonb columns. orjson, as the frames are encoded:
+    the whole state is written with every move, and the standard encoder was
+    the move path's largest pure-Python cost after the frames. Integer keys
+    become text, as ``json.dumps`` (and a round trip through jsonb) makes them."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def append_move(

@@ -109,3 +109,66 @@ def test_reconnect_within_grace_keeps_the_seat(players) -> None:
     )
     assert outcome == "player is back"
     assert not match.seats.get(number=2).replaced_by_bot
+
+
+def _finish(match) -> None:
+    match.status = MatchStatus.FINISHED
+    match.finished_at = timezone.now()
+    match.save(update_fields=["status", "finished_at"])
+
+
+def test_a_socket_closing_after_the_end_counts_out_without_a_grace_check(
+    players, monkeypatch
+) -> None:
+    """After the end presence decides nothing: one UPDATE, no grace task (the
+    task would only find the match over), and the table is still told."""
+    from gameplay import broadcast
+
+    match = start_match(players[:2])
+    for _ in range(2):  # two tabs
+        services.seat_connected(match_id=match.pk, user=players[1])
+    services.seat_connected(match_id=match.pk, user=players[0])
+    _finish(match)
+    armed, told = [], []
+    monkeypatch.setattr(services, "_arm_grace", lambda **kw: armed.append(kw))
+    monkeypatch.setattr(broadcast, "match_changed", lambda **kw: told.append(kw))
+
+    assert services.seat_disconnected(match_id=match.pk, user=players[1])
+    seat = match.seats.get(number=1)
+    assert (seat.connected, seat.disconnected_at) == (1, None)  # one tab left
+    assert services.seat_disconnected(match_id=match.pk, user=players[1])
+    seat.refresh_from_db()
+    assert seat.connected == 0
+    assert timezone.now() - seat.disconnected_at < timedelta(seconds=5)
+    assert services.seat_disconnected(match_id=match.pk, user=players[1])
+    seat.refresh_from_db()
+    assert seat.connected == 0  # never below zero
+    assert armed == []
+    assert told == [{"match_id": match.pk}] * 3
+    assert match.seats.get(number=0).connected == 1  # the other seat untouched
+    assert not services.seat_disconnected(match_id=match.pk, user=players[2])
+
+
+def test_a_count_nobody_vouched_for_turns_absent_at_its_last_vouching(
+    players,
+) -> None:
+    match = start_match(players[:2])
+    services.seat_connected(match_id=match.pk, user=players[1])
+    seen = timezone.now() - services.presence_ttl() - timedelta(seconds=30)
+    match.seats.filter(number=1).update(connected=3, seen_at=seen)
+    _finish(match)
+    services.seat_disconnected(match_id=match.pk, user=players[1])
+    seat = match.seats.get(number=1)
+    assert (seat.connected, seat.disconnected_at) == (0, seen)
+
+
+def test_a_socket_closing_in_play_still_arms_the_grace_check(
+    players, monkeypatch
+) -> None:
+    match = start_match(players[:2])
+    services.seat_connected(match_id=match.pk, user=players[1])
+    armed = []
+    monkeypatch.setattr(services, "_arm_grace", lambda **kw: armed.append(kw))
+    assert services.seat_disconnected(match_id=match.pk, user=players[1])
+    assert [kw["seat"].number for kw in armed] == [1]
+    assert match.seats.get(number=1).connected == 0

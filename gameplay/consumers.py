@@ -16,6 +16,7 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.functional import empty
 
 from gameplay import broadcast, presence, services
 from gameplay.errors import BadRequest, Forbidden, MatchError
@@ -27,6 +28,15 @@ MAX_FRAME_BYTES = 4096
 # A person clicks a few times a second at most; scripts get throttled.
 RATE_PER_SECOND = 20.0
 RATE_BURST = 40.0
+
+
+def _unwrapped(user: Any) -> Any:
+    """The user behind Channels' lazy ``scope["user"]`` (resolved by the auth
+    middleware before the consumer runs): every move reads the user's id and
+    authentication a few times, and each read through the proxy is two extra
+    Python calls."""
+    wrapped = getattr(user, "_wrapped", empty)
+    return user if wrapped is empty else wrapped
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -57,7 +67,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.attached = False
         self.seat_number = None
         self.seat_pk = None
-        self.user = self.scope.get("user")
+        self.user = _unwrapped(self.scope.get("user"))
         self.tokens = RATE_BURST
         self.refilled_at = time.monotonic()
         try:
@@ -107,9 +117,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             except Exception:  # Redis away: the seat must still be let go
                 logger.warning("group discard failed for %s", group, exc_info=True)
         if getattr(self, "seat_number", None) is not None:
-            await database_sync_to_async(services.seat_disconnected)(
-                match_id=self.match_pk, user=self.user
-            )
+            await owner.close_socket(match_pk=self.match_pk, user=self.user)
 
     async def receive(self, text_data: str | None = None, bytes_data=None) -> None:
         if text_data is None or len(text_data) > MAX_FRAME_BYTES:

@@ -1561,7 +1561,7 @@ def _arm_grace(*, match_id: int, seat: Seat, now: datetime) -> None:
         )
 
 
-def seat_disconnected(*, match_id: int, user: User) -> bool:
+def seat_disconnected(*, match_id: int, user: User, announce: bool = True) -> bool:
     """A connection closed; the last one starts the grace period.
 
     Once the match is over, presence decides nothing (no claim, no grace
@@ -1569,13 +1569,16 @@ def seat_disconnected(*, match_id: int, user: User) -> bool:
     then one UPDATE counts the socket out, without the row lock, the ORM's
     read and save, or the grace check's broker message (about 1,700 Python
     calls, for a task that would only find the match over). The table is
-    still told, so the others see who left. False: no seat of ``user``.
+    still told, so the others see who left. ``announce=False``: the caller
+    tells the table itself (the live socket's owner does, from the event
+    loop). False: no seat of ``user``.
     """
     if user is None or not user.is_authenticated:
         return False
     now = timezone.now()
     if _seat_counted_out_after_the_end(match_id=match_id, user=user, now=now):
-        broadcast.match_changed(match_id=match_id)
+        if announce:
+            broadcast.match_changed(match_id=match_id)
         return True
     with transaction.atomic():
         seat = _locked_seat_of(match_id=match_id, user=user)
@@ -1589,7 +1592,8 @@ def seat_disconnected(*, match_id: int, user: User) -> bool:
         seat.save(update_fields=["connected", "disconnected_at"])
     if seat.connected == 0:
         _arm_grace(match_id=match_id, seat=seat, now=now)
-    broadcast.match_changed(match_id=match_id)
+    if announce:
+        broadcast.match_changed(match_id=match_id)
     return True
 
 

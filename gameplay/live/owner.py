@@ -568,15 +568,55 @@ def _open_sync(public_id: str, user: Any) -> Opened | None:
     )
 
 
+def _close_sync(match_pk: int, user: Any) -> broadcast.Messages:
+    """A seated socket closed: the seat counted out (and the grace check armed
+    when it was the last), and the table's broadcast of who is connected now,
+    built here from a fresh read and sent by the event loop (``close_socket``)."""
+    services.seat_disconnected(match_id=match_pk, user=user, announce=False)
+    try:
+        match = _read(LiveMatch(pk=match_pk))
+        return broadcast.match_messages(match=match, reread=True)
+    except Exception:  # counted out; the others learn it from the next beat
+        logger.exception("disconnect broadcast of match %s failed", match_pk)
+        return []
+
+
 _frames_in_db_thread = database_sync_to_async(_frames_sync)
-_open_in_db_thread = database_sync_to_async(_open_sync)
+
+
+async def _on_db_threads(func: Any, *args: Any) -> Any:
+    """Run ``func`` on the live owner's database threads (``_threads``), or on
+    Channels' one database thread where there are none (SQLite)."""
+    global _pool
+    threads = _threads()
+    if threads <= 0:
+        return await database_sync_to_async(func)(*args)
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="live-db")
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_pool, _guarded, func, *args)
+
+
+def _guarded(func: Any, *args: Any) -> Any:
+    """``func`` on a live database thread: a connection found broken is closed,
+    so the thread's next call opens a new one (as ``_run_sync`` does)."""
+    try:
+        return func(*args)
+    except DatabaseError:
+        if not connection.in_atomic_block and not connection.is_usable():
+            connection.close()
+        raise
 
 
 async def open_socket(*, public_id: str, user: Any) -> Opened | None:
     """A socket of this process opened on a match (``public_id`` canonical):
     the seat counted, the table told, the match held (``attach``; the socket
     must ``detach`` when it closes). None: no such match, nothing held."""
-    opened = await _open_in_db_thread(public_id, user)
+    # On the owner's database threads, not Channels' single one: when many
+    # sockets open at once (a round of 400 games starting), each connect
+    # waited behind every other connect's and close's round trips there, and
+    # the clients' open timeouts ran out (``bench/live_load.py``).
+    opened = await _on_db_threads(_open_sync, public_id, user)
     if opened is None:
         return None
     live = attach(opened.match_pk)
@@ -594,6 +634,16 @@ async def open_socket(*, public_id: str, user: Any) -> Opened | None:
             "connect broadcast of match %s failed", opened.match_pk, exc_info=True
         )
     return opened
+
+
+async def close_socket(*, match_pk: int, user: Any) -> None:
+    """A seated socket of this process closed: count it out and tell the
+    table (on the owner's database threads, like ``open_socket``)."""
+    messages = await _on_db_threads(_close_sync, match_pk, user)
+    try:
+        await broadcast.send_messages(messages)
+    except Exception:  # Redis away: the others learn it from the next beat
+        logger.warning("disconnect broadcast of match %s failed", match_pk)
 
 
 async def state_frames(

@@ -115,12 +115,24 @@ async def _open(port: int, match: str, cookie: str):
     )
 
 
+# Each socket's last menu, as the page keeps it: a step's frame leaves an
+# unchanged menu out and names it by ``legal_digest`` (docs/protocol/live.md).
+_held_menus: dict[int, tuple[str, list]] = {}
+
+
 async def _frame(ws, predicate, timeout: float = 30) -> dict:
     deadline = time.monotonic() + timeout
     while True:
         left = deadline - time.monotonic()
         assert left > 0, "expected frame never came"
         frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=left))
+        if frame.get("type") == "state" and "legal_digest" in frame:
+            if "legal" in frame:
+                _held_menus[id(ws)] = (frame["legal_digest"], frame["legal"])
+            else:
+                held = _held_menus.get(id(ws))
+                assert held is not None and held[0] == frame["legal_digest"]
+                frame["legal"] = held[1]
         if predicate(frame):
             return frame
 

@@ -584,39 +584,20 @@ def _close_sync(match_pk: int, user: Any) -> broadcast.Messages:
 _frames_in_db_thread = database_sync_to_async(_frames_sync)
 
 
-async def _on_db_threads(func: Any, *args: Any) -> Any:
-    """Run ``func`` on the live owner's database threads (``_threads``), or on
-    Channels' one database thread where there are none (SQLite)."""
-    global _pool
-    threads = _threads()
-    if threads <= 0:
-        return await database_sync_to_async(func)(*args)
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="live-db")
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_pool, _guarded, func, *args)
-
-
-def _guarded(func: Any, *args: Any) -> Any:
-    """``func`` on a live database thread: a connection found broken is closed,
-    so the thread's next call opens a new one (as ``_run_sync`` does)."""
-    try:
-        return func(*args)
-    except DatabaseError:
-        if not connection.in_atomic_block and not connection.is_usable():
-            connection.close()
-        raise
+_open_in_db_thread = database_sync_to_async(_open_sync)
+_close_in_db_thread = database_sync_to_async(_close_sync)
 
 
 async def open_socket(*, public_id: str, user: Any) -> Opened | None:
     """A socket of this process opened on a match (``public_id`` canonical):
     the seat counted, the table told, the match held (``attach``; the socket
     must ``detach`` when it closes). None: no such match, nothing held."""
-    # On the owner's database threads, not Channels' single one: when many
-    # sockets open at once (a round of 400 games starting), each connect
-    # waited behind every other connect's and close's round trips there, and
-    # the clients' open timeouts ran out (``bench/live_load.py``).
-    opened = await _on_db_threads(_open_sync, public_id, user)
+    # On Channels' one database thread, not the moves' threads: when many
+    # sockets open at once (a round of 400 games starting) on a saturated
+    # process, connects there starved the moves of the games in play (p50
+    # 2 s, moves lost in ``bench/live_load.py``); on the one thread the games
+    # in play keep moving and the connects wait.
+    opened = await _open_in_db_thread(public_id, user)
     if opened is None:
         return None
     live = attach(opened.match_pk)
@@ -638,8 +619,9 @@ async def open_socket(*, public_id: str, user: Any) -> Opened | None:
 
 async def close_socket(*, match_pk: int, user: Any) -> None:
     """A seated socket of this process closed: count it out and tell the
-    table (on the owner's database threads, like ``open_socket``)."""
-    messages = await _on_db_threads(_close_sync, match_pk, user)
+    table (on Channels' database thread, like ``open_socket``; the broadcast
+    leaves from the event loop, not by a hop back to it)."""
+    messages = await _close_in_db_thread(match_pk, user)
     try:
         await broadcast.send_messages(messages)
     except Exception:  # Redis away: the others learn it from the next beat

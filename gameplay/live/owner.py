@@ -572,7 +572,8 @@ def _close_sync(match_pk: int, user: Any) -> broadcast.Messages:
     """A seated socket closed: the seat counted out (and the grace check armed
     when it was the last), and the table's broadcast of who is connected now,
     built here from a fresh read and sent by the event loop (``close_socket``)."""
-    services.seat_disconnected(match_id=match_pk, user=user, announce=False)
+    if not services.seat_disconnected(match_id=match_pk, user=user, announce=False):
+        return []  # no seat: nothing changed at the table
     try:
         match = _read(LiveMatch(pk=match_pk))
         return broadcast.match_messages(match=match, reread=True)
@@ -582,8 +583,6 @@ def _close_sync(match_pk: int, user: Any) -> broadcast.Messages:
 
 
 _frames_in_db_thread = database_sync_to_async(_frames_sync)
-
-
 _open_in_db_thread = database_sync_to_async(_open_sync)
 _close_in_db_thread = database_sync_to_async(_close_sync)
 

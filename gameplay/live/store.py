@@ -25,18 +25,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import orjson
 from django.db import connection, transaction
 
+from gameplay import broadcast
 from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
 
 
 def _dumps(value: Any) -> str:
-    """Compact JSON for the jsonb columns. orjson, as the frames are encoded:
-    the whole state is written with every move, and the standard encoder was
-    the move path's largest pure-Python cost after the frames. Integer keys
-    become text, as ``json.dumps`` (and a round trip through jsonb) makes them."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    """Compact JSON for the jsonb columns: the frames' encoder (orjson), since
+    the whole state is written with every move. Integer keys become text, as
+    ``json.dumps`` (and a round trip through jsonb) makes them."""
+    return broadcast.encode(value)
 
 
 def append_move(

@@ -26,9 +26,9 @@ from typing import Any
 import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db.models import Prefetch
 
 from gameplay import selectors
+from gameplay.live.reader import read_match
 from gameplay.models import Match, MatchStatus, Seat
 
 logger = logging.getLogger(__name__)
@@ -277,14 +277,20 @@ def _load(
     Two queries. When the writer passed its state and the row is still at its
     version, the state column (the largest) is not read and decoded again.
     """
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
     if state is None:
-        return Match.objects.prefetch_related(seats).get(pk=match_id), False
-    match = Match.objects.defer("state").prefetch_related(seats).get(pk=match_id)
+        return _read(match_id), False
+    match = _read(match_id, with_state=False)
     if version is not None and version != match.version:
-        return Match.objects.prefetch_related(seats).get(pk=match_id), True
+        return _read(match_id), True
     match.state = state
     return match, False
+
+
+def _read(match_id: int, *, with_state: bool = True) -> Match:
+    match = read_match(match_id, with_state=with_state)
+    if match is None:
+        raise Match.DoesNotExist(f"no match {match_id}")
+    return match
 
 
 def encode(frame: dict[str, Any]) -> str:

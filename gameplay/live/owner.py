@@ -70,7 +70,6 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from gameplay import broadcast, selectors, services, tasks
@@ -83,7 +82,7 @@ from gameplay.errors import (
     NotYourTurn,
     StaleVersion,
 )
-from gameplay.live import store
+from gameplay.live import reader, store
 from gameplay.models import ActionKind, Match, MatchStatus, Seat
 from gameplay.rules import IllegalAction, get_game
 
@@ -205,8 +204,7 @@ def refresh_seats(rows: list[tuple[int, int, Any, Any, Any]], versions: dict) ->
 
 
 def _read(live: LiveMatch) -> Match:
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    match = Match.objects.prefetch_related(seats).filter(pk=live.pk).first()
+    match = reader.read_match(live.pk)
     if match is None:
         raise MatchNotFound("no such match")
     live.reads += 1
@@ -537,9 +535,7 @@ def _open_sync(public_id: str, user: Any) -> Opened | None:
     the lookup and one for the rest; the seat is taken from the read's seats.
     None: no such match.
     """
-    match_pk = (
-        Match.objects.filter(public_id=public_id).values_list("pk", flat=True)
-    ).first()
+    match_pk = reader.match_pk_of(public_id)
     if match_pk is None:
         return None
     if user is not None and user.is_authenticated:

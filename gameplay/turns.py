@@ -86,8 +86,10 @@ def game_name(game: str) -> str:
         return game
 
 
-def awaiting_move(*, user: User) -> list[Match]:
-    """The user's active matches where the user is among the seats to act."""
+def in_play(*, user: User) -> list[tuple[Match, bool]]:
+    """The user's active matches where their own seat still plays (not
+    resigned, not handed to a bot), newest first, each with whether it waits
+    for the user's move now. At most ``MAX_GAMES``."""
     if not user.is_authenticated:
         return []
     seats = (
@@ -100,7 +102,12 @@ def awaiting_move(*, user: User) -> list[Match]:
         .select_related("match")
         .order_by("-match__started_at")[:MAX_GAMES]
     )
-    return [seat.match for seat in seats if seat.number in actors_of(seat.match)]
+    return [(seat.match, seat.number in actors_of(seat.match)) for seat in seats]
+
+
+def awaiting_move(*, user: User) -> list[Match]:
+    """The user's active matches where the user is among the seats to act."""
+    return [match for match, yours in in_play(user=user) if yours]
 
 
 def player_games(*, user: User) -> list[PlayerGame]:

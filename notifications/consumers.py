@@ -112,7 +112,17 @@ class PlayerConsumer(AsyncWebsocketConsumer):
 
 
 def hello_frame(*, user) -> dict[str, Any]:
-    """Everything a page needs to show the player's badges from scratch."""
+    """Everything a page needs to show the player's badges and game rows from
+    scratch.
+
+    ``your_move`` feeds the badge; ``in_play`` lists every active match the
+    player still plays, so a page can also correct a row whose ``turn``
+    frame it missed (a move made elsewhere before every process knew of this
+    socket: the second hello is then the only news). ``in_play_complete`` is
+    false when the list stopped at ``turns.MAX_GAMES``: a row missing from a
+    cut list may still be in play.
+    """
+    games = turns.in_play(user=user)
     return {
         "type": "hello",
         "protocol": live.PROTOCOL_VERSION,
@@ -124,7 +134,18 @@ def hello_frame(*, user) -> dict[str, Any]:
                 "game": match.game,
                 "version": match.version,
             }
-            for match in turns.awaiting_move(user=user)
+            for match, yours in games
+            if yours
         ],
+        "in_play": [
+            {
+                "match": str(match.public_id),
+                "version": match.version,
+                "your_move": yours,
+                "turns": turns.has_turns(match.game),
+            }
+            for match, yours in games
+        ],
+        "in_play_complete": len(games) < turns.MAX_GAMES,
         "unread": services.unread_count(user_id=user.pk),
     }

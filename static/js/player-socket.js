@@ -5,7 +5,8 @@
  * - `match_started`: a match began for this player; the page goes there at
  *   once, unless it is the player's own game in play (then a toast links it).
  * - `hello` / `turn`: which games wait for the player's move; the navigation
- *   badge shows how many.
+ *   badge shows how many, and every "your games" row on the page says whose
+ *   move it is (a hello corrects rows whose `turn` frame never came).
  * - `notification` / `unread`: the notifications menu and its unread count; the
  *   browser's Notification API when the player allowed it and is elsewhere.
  *
@@ -60,6 +61,34 @@
       this.versions[entry.match] = Math.max(this.versions[entry.match] || 0, entry.version || 0);
     }
     this.unread = frame.unread || 0;
+    this.inPlay = {};
+    var games = frame.in_play || [];
+    for (var j = 0; j < games.length; j++) this.inPlay[games[j].match] = games[j];
+    this.inPlayComplete = !!frame.in_play && frame.in_play_complete !== false;
+  };
+
+  /**
+   * What a "your games" row should now say after a hello, as a `turn`-like
+   * frame, or null to leave the row as it is. The hello is the only news of
+   * a move whose `turn` frame left before every process knew of this socket.
+   * rowStatus: the status the row shows now ("active", "waiting", ...).
+   */
+  PlayerState.prototype.rowFromHello = function (id, rowStatus) {
+    var game = (this.inPlay || {})[id];
+    if (game) {
+      if (!game.turns) return null;  // real time: "In play" is right until the end
+      if ((this.versions[id] || 0) > game.version) return null;  // a newer turn came first
+      this.versions[id] = game.version;
+      return { match: id, status: "active", your_move: !!game.your_move, version: game.version };
+    }
+    // Shown in play but no longer among the player's games in play: it ended
+    // (or the player's seat left it). A waiting table is left alone.
+    if (rowStatus === "active" && this.inPlayComplete) {
+      this.over[id] = true;
+      delete this.yourMove[id];
+      return { match: id, status: "finished" };
+    }
+    return null;
   };
 
   /** Apply a `turn` frame; returns whether the set of waiting games changed. */
@@ -141,17 +170,29 @@
     function showGameRow(frame) {
       if (state.over[frame.match] && frame.status === "active") return;
       var rows = doc.querySelectorAll('[data-your-games] [data-match="' + frame.match + '"]');
+      Array.prototype.forEach.call(rows, function (row) { showRow(row, frame); });
+    }
+
+    function showRow(row, frame) {
+      var cell = row.querySelector("[data-turn]");
+      if (!cell) return;
+      var mine = frame.status === "active" && frame.your_move;
+      row.classList.toggle("your-move", mine);
+      row.dataset.status = frame.status;
+      while (cell.firstChild) cell.removeChild(cell.firstChild);
+      var text = frame.status === "active" ? (mine ? "Your move" : "Opponent to move") : "Over";
+      var badge = doc.createElement("span");
+      badge.className = mine ? "badge live" : "badge";
+      badge.textContent = text;
+      cell.appendChild(badge);
+    }
+
+    /** After a hello, every row on the page agrees with it. */
+    function showRowsFromHello() {
+      var rows = doc.querySelectorAll("[data-your-games] [data-match]");
       Array.prototype.forEach.call(rows, function (row) {
-        var cell = row.querySelector("[data-turn]");
-        if (!cell) return;
-        var mine = frame.status === "active" && frame.your_move;
-        row.classList.toggle("your-move", mine);
-        while (cell.firstChild) cell.removeChild(cell.firstChild);
-        var text = frame.status === "active" ? (mine ? "Your move" : "Opponent to move") : "Over";
-        var badge = doc.createElement("span");
-        badge.className = mine ? "badge live" : "badge";
-        badge.textContent = text;
-        cell.appendChild(badge);
+        var frame = state.rowFromHello(row.dataset.match, row.dataset.status);
+        if (frame) showRow(row, frame);
       });
     }
 
@@ -251,6 +292,7 @@
         state.live = true;  // subscribed: pushes reach this page from now on
         showTurns();
         showUnread();
+        showRowsFromHello();
       } else if (frame.type === "turn") {
         if (state.turn(frame)) showTurns();
         showGameRow(frame);

@@ -56,3 +56,40 @@ test("a waiting table's frame does not close the match for good", () => {
   assert.strictEqual(s.turn(turn("a", 0, true)), true);
   assert.strictEqual(s.count(), 1);
 });
+
+test("a hello sets the rows of games whose turn frame never came", () => {
+  const s = new PlayerState();
+  s.hello({ your_move: [], unread: 0 });
+  s.turn(turn("a", 4, true));
+  s.hello({
+    your_move: [],
+    in_play: [
+      { match: "a", version: 5, your_move: false, turns: true },
+      { match: "b", version: 2, your_move: true, turns: true },
+      { match: "rt", version: 90, your_move: false, turns: false },
+    ],
+    in_play_complete: true,
+    unread: 0,
+  });
+  assert.deepStrictEqual(s.rowFromHello("a", "active"),
+    { match: "a", status: "active", your_move: false, version: 5 });
+  assert.strictEqual(s.rowFromHello("b", "active").your_move, true);
+  assert.strictEqual(s.rowFromHello("rt", "active"), null, "real time stays In play");
+  assert.deepStrictEqual(s.rowFromHello("gone", "active"), { match: "gone", status: "finished" });
+  assert.strictEqual(s.turn(turn("gone", 9, true)), false, "an ended match stays over");
+  assert.strictEqual(s.rowFromHello("table", "waiting"), null, "a waiting table is left alone");
+});
+
+test("a hello older than a turn already shown, or cut short, changes no row", () => {
+  const s = new PlayerState();
+  s.hello({ your_move: [], unread: 0 });
+  s.turn(turn("a", 8, true));
+  s.hello({
+    your_move: [],
+    in_play: [{ match: "a", version: 7, your_move: false, turns: true }],
+    in_play_complete: false,
+    unread: 0,
+  });
+  assert.strictEqual(s.rowFromHello("a", "active"), null);
+  assert.strictEqual(s.rowFromHello("b", "active"), null, "a cut list proves nothing");
+});

@@ -213,6 +213,11 @@ async def test_a_move_made_before_other_processes_knew_the_socket_is_caught_up(
     # Version 1 waits for them again, or for the other player: either way
     # the page learns it without a turn frame.
     assert [g["version"] for g in again["your_move"]] in ([1], [])
+    # Either way the row learns whose move it is now, from in_play.
+    [row] = again["in_play"]
+    assert row["match"] == str(match.public_id) and row["version"] == 1
+    assert row["your_move"] == bool(again["your_move"]) and row["turns"] is True
+    assert again["in_play_complete"] is True
     await sock.disconnect()
 
 

@@ -11,6 +11,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config import heap  # noqa: E402
 from config.middleware import BodySizeLimit  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_security import SameOriginValidator  # noqa: E402
@@ -24,3 +25,7 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything loaded so far lives as long as the process: out of the garbage
+# collector's full passes (config/heap.py).
+heap.settle()

@@ -383,20 +383,7 @@ def run_mode(mode: str, run_dir: Path, redis_url: str, db_url: str) -> dict:
     os.environ.update(env)
     try:
         server = live_load.start_logged(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "live_floor:application",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                *live_load.UVICORN_ARGS,
-                "--log-level",
-                "warning",
-                "--no-access-log",
-            ],
+            live_load.uvicorn_command("live_floor:application", port),
             run_dir / f"server-{mode}.log",
         )
     finally:

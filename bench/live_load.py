@@ -399,14 +399,15 @@ def create_players(pairs: list[dict[str, Any]]) -> None:
                 log(f"  {made} matches started ({time.monotonic() - started:.0f} s)")
 
 
-def start_server(
-    run_dir: Path, port: int, extra: list[str], index: int = 0
-) -> subprocess.Popen:
-    args = [
+def uvicorn_command(
+    app: str, port: int, extra: tuple[str, ...] | list[str] = ()
+) -> list[str]:
+    """uvicorn serving ``app`` on 127.0.0.1 with ``make run``'s flags, quiet."""
+    return [
         sys.executable,
         "-m",
         "uvicorn",
-        "config.asgi:application",
+        app,
         "--host",
         "127.0.0.1",
         "--port",
@@ -417,6 +418,12 @@ def start_server(
         "--no-access-log",
         *extra,
     ]
+
+
+def start_server(
+    run_dir: Path, port: int, extra: list[str], index: int = 0
+) -> subprocess.Popen:
+    args = uvicorn_command("config.asgi:application", port, extra)
     return start_logged(args, run_dir / f"server{index}.log")
 
 

@@ -11,6 +11,7 @@ nothing. Protocol: ``docs/protocol/live.md``. Separate from the match socket.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from typing import Any
@@ -58,7 +59,10 @@ class PlayerConsumer(AsyncWebsocketConsumer):
         await asyncio.sleep(sockets.REHELLO_S)
         hello = await self._hello()
         if hello != first:
-            await self._send(hello)
+            # The page may have gone meanwhile (uvicorn raises
+            # ClientDisconnected, an OSError): nobody is left to tell.
+            with contextlib.suppress(OSError):
+                await self._send(hello)
 
     async def disconnect(self, code: int) -> None:
         if self.rehello is not None:

@@ -16,19 +16,16 @@ games themselves hold.
 from __future__ import annotations
 
 import gc
-import importlib
 
-from django.conf import settings
+from django.urls import get_resolver
 
 
 def settle() -> int:
     """Load what the first request would (the URL configuration and the
     views it names), collect once, and freeze what is left. Returns the
     number of objects frozen."""
-    importlib.import_module(settings.ROOT_URLCONF)
-    from django.urls import get_resolver
-
-    get_resolver().url_patterns  # noqa: B018 (loads every app's urls module)
+    # Imports ROOT_URLCONF and every app's urls module.
+    get_resolver().url_patterns  # noqa: B018
     gc.collect()
     gc.freeze()
     return gc.get_freeze_count()

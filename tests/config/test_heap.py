@@ -32,7 +32,8 @@ def test_the_asgi_application_freezes_the_loaded_heap():
 
 
 class _Node:
-    pass
+    """One object of a reference cycle (a plain ``object()`` takes no
+    attributes)."""
 
 
 def test_settle_collects_garbage_before_freezing():

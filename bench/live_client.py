@@ -76,14 +76,21 @@ def fill_menu(frame: dict[str, Any], held: dict[str, Any]) -> bool:
     """Put back the menu a step's frame left out (docs/protocol/live.md: it
     names the seat's unchanged menu by ``legal_digest``), as the page does.
     ``held`` keeps the last menu ({"digest", "legal"}). False: the frame names
-    a menu we do not hold (no choices until a full frame: ask with ``sync``)."""
+    a menu we do not hold (no choices until a full frame: ask with ``sync``).
+    A frame older than the held menu's (it crossed a newer one on the way) is
+    not shown, so it neither replaces the menu nor needs one."""
     digest = frame.get("legal_digest")
+    version = frame.get("version", 0)
+    if version < held.get("version", -1):
+        frame.setdefault("legal", [])
+        return True
     if "legal" in frame:
         if digest is not None:
-            held.update(digest=digest, legal=frame["legal"])
+            held.update(digest=digest, legal=frame["legal"], version=version)
         return True
     if digest is not None and held.get("digest") == digest:
         frame["legal"] = held["legal"]
+        held["version"] = version
         return True
     frame["legal"] = []
     return False

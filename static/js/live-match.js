@@ -355,8 +355,14 @@
   LiveClient.prototype._state = function (frame) {
     var shown = this.frame;
     var v = frame.version;
-    this._fillMenu(frame);
-    if (!frame.legal_missing) this._keepMenu(frame);
+    // A frame older than the one shown crossed a newer one on the way (a
+    // timer step the worker broadcast, overtaken by the owner's next step):
+    // it is not shown, so it neither replaces the held menu nor asks for one.
+    var stale = !!shown && shown.match === frame.match && v < shown.version;
+    if (!stale) {
+      this._fillMenu(frame);
+      if (!frame.legal_missing) this._keepMenu(frame);
+    }
     if (v > this.loggedVersion) {
       // events is null when the frame does not carry its step's events
       // (connect, presence); an array, even empty, is that step's own.

@@ -295,6 +295,30 @@ test("a frame that leaves its menu out gets the held one back when the digest ma
   assert.deepEqual(h.client.frame.legal, next);
 });
 
+test("an older frame that crossed a newer one neither replaces the held menu nor asks for one", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive({ type: "history", after_version: 0, steps: [] });
+  const menu = [{ id: "pass" }, { id: "to:all" }];
+  h.ws().receive(state(1, E(1), { seat: 2, legal: [{ id: "pass" }], legal_digest: "aa" }));
+  // Version 3 (the owner's step, with its full menu) overtook version 2 (a
+  // timer step broadcast by the worker, whose menu is now out of date).
+  h.ws().receive(state(3, E(3), { seat: 2, legal: menu, legal_digest: "cc" }));
+  const sent = h.ws().sent.length;
+  h.ws().receive(state(2, E(2), { seat: 2, legal_digest: "aa" }));
+  h.ws().receive(state(2, E(2), { seat: 2, legal: [{ id: "x" }], legal_digest: "bb" }));
+  assert.equal(h.client.frame.version, 3, "the newer frame stays shown");
+  // The next step leaves out the menu it sent with version 3: still held.
+  h.ws().receive(state(4, E(4), { seat: 2, legal_digest: "cc" }));
+  assert.deepEqual(h.client.frame.legal, menu);
+  assert.equal(
+    h.ws().sent.filter((m) => m.type === "sync").length,
+    h.ws().sent.slice(0, sent).filter((m) => m.type === "sync").length,
+    "no full frame asked for on account of the old frames",
+  );
+});
+
 test("a left-out menu the client does not hold is never guessed: no choices, and a full frame is asked for", () => {
   const h = harness({ initialFrame: { type: "state", match: "x", seat: 2, version: 0, status: "active", legal: [{ id: "pass" }], legal_digest: "aa" } });
   h.client.connect();

@@ -6,7 +6,8 @@ where it breaks; the last line then lists the runs). It talks over loopback
 only, stops by itself and leaves no process behind. Progress goes to stderr;
 the last stdout line is one JSON object (``tables``, ``intents_per_s``,
 ``rtt_p50_ms`` ... ``rtt_max_ms``, ``refused``, ``errors``,
-``lost_intents``, CPU per part and per intent).
+``lost_intents``, CPU per part and per intent, ``rtt_by_kind_ms``: each
+intent kind's p50, p99 and count, to see whether one kind makes the tail).
 
 How it is built (the server side it shares with ``bench/live_load.py`` is
 imported from it, the WebSocket seat client from ``bench/live_client.py``):
@@ -19,7 +20,9 @@ imported from it, the WebSocket seat client from ``bench/live_client.py``):
   ``make run`` starts it (``--concurrency 2``, queues ``default,ratings``):
   a real-time table needs the server's timers (a claim is checked 2 s after
   it is shown, an unanswered offer declined after 20 s, a stale draft
-  dropped after 30 s), and those are Celery tasks armed after each step.
+  dropped after 30 s): the web process holding the table fires them, and
+  the worker's checks, armed after each step that moves the earliest due
+  time, are their backstop.
   So that no other worker takes them, the bench uses its own logical Redis
   database (``LIVE_RT_REDIS_DB``, default 14; the Duelo benchmark's 15 has no
   worker by design) and empties the Celery queues there at the start.
@@ -70,12 +73,16 @@ checked too: every acknowledged intent must be a logged move
 (``acked_not_logged``, which must be 0).
 
 Knobs (environment variables, for development): ``LIVE_RT_WINDOW_S``
-(measured window, default 30), ``LIVE_RT_THINK_S``, ``LIVE_RT_CLICK_S``,
+(measured window, default 30), ``LIVE_RT_SETTLE_S`` (from the last table's
+connect to the window, default 25: the window opens once the first offers'
+20 s timeouts fire), ``LIVE_RT_THINK_S``, ``LIVE_RT_CLICK_S``,
 ``LIVE_RT_CLIENTS`` (client processes, 2), ``LIVE_RT_PROCESSES`` (web
 processes, 1; table i's sockets all go to process i mod N, as a load
 balancer routing by match would), ``LIVE_RT_REDIS_DB``,
 ``LIVE_RT_PYSPY`` (a py-spy profile of the server during the window, to
-that path: ``.txt`` raw, ``.json`` speedscope, else a flame graph); the
+that path: ``.txt`` raw, ``.json`` speedscope, else a flame graph),
+``LIVE_RT_TRACE`` (every intent of the window, a JSON line each, to that
+path: when it was sent, its answer and ack times, outcome and kind); the
 server's ``LIVE_LOAD_SETTINGS`` and ``LIVE_LOAD_UVICORN_ARGS`` as in
 ``bench/live_load.py``.
 """
@@ -129,7 +136,10 @@ GAME = "kungfu2009"
 SEATS = 8
 TARGET_P99_MS = 50.0
 WINDOW_S = float(os.environ.get("LIVE_RT_WINDOW_S", "30"))
-SETTLE_S = 5.0  # after the last table connected, before the window opens
+# After the last table connected, before the window opens: past the first
+# offers' 20 s timeouts, so the window sees the steady state (timer steps
+# interleaved with the intents), not the quieter first seconds of trading.
+SETTLE_S = float(os.environ.get("LIVE_RT_SETTLE_S", "25"))
 THINK_S = tuple(
     float(x) for x in os.environ.get("LIVE_RT_THINK_S", "1.0,3.0").split(",")
 )
@@ -144,6 +154,10 @@ PROCESSES = max(1, int(os.environ.get("LIVE_RT_PROCESSES", "1")))
 REDIS_DB = int(os.environ.get("LIVE_RT_REDIS_DB", "14"))
 # A py-spy profile of the server during the window, written to this path.
 PYSPY = os.environ.get("LIVE_RT_PYSPY", "")
+# Every intent of the window (seconds into it, answer ms, ack ms, outcome,
+# kind), one JSON line each, to this path: to see whether slow answers come
+# in bursts (a stall of the machine) or spread over the window (queueing).
+TRACE = os.environ.get("LIVE_RT_TRACE", "")
 ANSWER_TIMEOUT_S = 5.0
 MATCHES_PER_TABLE = 2
 MINUTES = 60
@@ -608,6 +622,11 @@ def summarise(
         "outcomes": dict(Counter(i[3] for i in inside)),
         "refused_by_code": dict(Counter(i[5] for i in inside if i[3] == "refused")),
         "intent_mix": dict(Counter(i[4] for i in inside).most_common()),
+        # Where the tail comes from: each intent kind's own p50 and p99.
+        "rtt_by_kind_ms": {
+            kind: [percentile(rtts, 50), percentile(rtts, 99), len(rtts)]
+            for kind, rtts in sorted(_answers_by_kind(inside, censored).items())
+        },
         "errors_in_window": sum(1 for t, _ in errors if w0 <= t < w1),
         **cpu,
     }
@@ -617,6 +636,27 @@ def summarise(
         if "db_cpu_pct" in cpu:
             out["db_cpu_ms_per_intent"] = round(10 * cpu["db_cpu_pct"] / rate, 2)
     return out
+
+
+def write_trace(intents: list[tuple], window: tuple[float, float]) -> None:
+    w0, w1 = window
+    with open(TRACE, "w") as out:
+        # The window's opening on the wall clock, to line the trace up with logs.
+        opened = time.time() - time.monotonic() + w0
+        out.write(json.dumps({"window_opened_epoch_s": round(opened, 3)}) + "\n")
+        for sent, answer, ack, outcome, kind, _code in sorted(intents):
+            if w0 <= sent < w1:
+                row = [round(sent - w0, 4), answer, ack, outcome, kind]
+                out.write(json.dumps(row) + "\n")
+    log(f"trace of the window's intents -> {TRACE}")
+
+
+def _answers_by_kind(intents: list[tuple], censored: float) -> dict[str, list[float]]:
+    by_kind: dict[str, list[float]] = {}
+    for intent in intents:
+        answer = intent[1] if intent[1] is not None else censored
+        by_kind.setdefault(intent[4], []).append(answer)
+    return by_kind
 
 
 def collect(
@@ -821,6 +861,8 @@ def main() -> None:
         acked.update(r["acked"])
         late.update(r["late"])
     summary = summarise(intents, errors, window, cpu)
+    if TRACE:
+        write_trace(intents, window)
     acked_not_logged = sum(max(0, n - logged.get(m, 0)) for m, n in acked.items())
     summary = {
         "tables": tables_n,

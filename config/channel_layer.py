@@ -18,6 +18,15 @@ carries its own origin, so each member gets each message exactly once: the
 local copy, never the echo. Other processes strip the tag and deliver as
 before; an untagged message (another publisher) is delivered unchanged.
 
+The publishes leave in call order through one outbox per shard: a caller
+that must not wait for Redis (the live owner, whose ack and next intent
+should not wait on a Redis round trip) hands its messages over with
+``group_send_many(..., wait=False)`` and goes on; a drain task publishes what
+queued up meanwhile, several broadcasts in one pipeline when they came
+together, and logs a failure (there is nobody left to tell). Callers that
+wait get the failure raised, as before. Order per process is call order
+whether or not the caller waited.
+
 Delivery is otherwise channels_redis's pub/sub (at most once, in order per
 sender): a member in another process gets a message when Redis held its
 subscription at the publish, and a message lost with Redis is made good by
@@ -29,7 +38,9 @@ them, and the caller logs it).
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
+from collections import deque
 from typing import Any
 
 from channels_redis.pubsub import (
@@ -45,9 +56,59 @@ MAGIC = b"\xc1kfa"
 _ORIGIN = 16
 _HEADER = len(MAGIC) + _ORIGIN
 
+logger = logging.getLogger(__name__)
+
 
 class LocalFirstShard(RedisSingleShardConnection):
-    """A shard connection whose receive loop drops its own layer's messages."""
+    """A shard connection whose receive loop drops its own layer's messages
+    and whose publishes go out in call order through an outbox."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # (publishes, future of the caller waiting for them, or None).
+        self._outbox: deque[tuple[list[tuple[str, bytes]], Any]] = deque()
+        self._drain_task: asyncio.Task | None = None
+
+    def queue_publishes(
+        self, publishes: list[tuple[str, bytes]], *, wait: bool
+    ) -> asyncio.Future | None:
+        """Queue ``publishes`` behind every earlier call's; a future that
+        resolves once they are published (``wait``), else None."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future() if wait else None
+        self._outbox.append((publishes, future))
+        if self._drain_task is None or self._drain_task.done():
+            self._drain_task = loop.create_task(self._drain())
+        return future
+
+    async def _drain(self) -> None:
+        """Publish the outbox, each time everything queued so far in one
+        round trip, until it is empty."""
+        while self._outbox:
+            batch: list[tuple[str, bytes]] = []
+            waiting: list[asyncio.Future] = []
+            unwaited = False
+            while self._outbox:
+                publishes, future = self._outbox.popleft()
+                batch.extend(publishes)
+                if future is None:
+                    unwaited = True
+                else:
+                    waiting.append(future)
+            try:
+                await self.publish_many(batch)
+            except Exception as exc:
+                for future in waiting:
+                    if not future.done():
+                        future.set_exception(exc)
+                if unwaited:  # nobody else will hear of it
+                    logger.warning(
+                        "publish of %d group messages failed", len(batch), exc_info=True
+                    )
+            else:
+                for future in waiting:
+                    if not future.done():
+                        future.set_result(None)
 
     def _receive_message(self, message: dict[str, Any] | None) -> None:
         if message is None:
@@ -58,6 +119,12 @@ class LocalFirstShard(RedisSingleShardConnection):
                 return  # our own: its local members already have it
             message = {**message, "data": data[_HEADER:]}
         super()._receive_message(message)
+
+    async def flush(self) -> None:
+        """Publish what is queued, then close as channels_redis does."""
+        if self._drain_task is not None and not self._drain_task.done():
+            await asyncio.shield(self._drain_task)
+        await super().flush()
 
     async def publish_many(self, publishes: list[tuple[str, bytes]]) -> None:
         """Publish in one round trip, in order (``publish`` waits for each
@@ -98,9 +165,13 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         await self.group_send_many([(group, message)])
 
-    async def group_send_many(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    async def group_send_many(
+        self, messages: list[tuple[str, dict[str, Any]]], *, wait: bool = True
+    ) -> None:
         """Send several group messages: to local members at once, in order,
-        then to Redis in one round trip per shard, in order."""
+        then to Redis in one round trip per shard, in order behind every
+        earlier call's. ``wait`` False: return once the local members have
+        them (the publish follows; a failure is logged, not raised)."""
         serialize = self.channel_layer.serialize
         by_shard: dict[LocalFirstShard, list[tuple[str, bytes]]] = {}
         for group, message in messages:
@@ -110,8 +181,13 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
             by_shard.setdefault(shard, []).append(
                 (group_channel, self._tag + serialize(message))
             )
-        for shard, publishes in by_shard.items():
-            await shard.publish_many(publishes)
+        futures = [
+            shard.queue_publishes(publishes, wait=wait)
+            for shard, publishes in by_shard.items()
+        ]
+        for future in futures:
+            if future is not None:
+                await future
 
 
 class LocalFirstPubSubChannelLayer(RedisPubSubChannelLayer):

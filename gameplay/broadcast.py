@@ -261,12 +261,17 @@ def apply_seat_rows(seats: list[Seat], rows: list[list[Any]]) -> None:
             setattr(seat, name, value)
 
 
-async def send_messages(messages: Messages) -> None:
-    """Send a broadcast's messages from the event loop (the owner's path)."""
+async def send_messages(messages: Messages, *, wait: bool = True) -> None:
+    """Send a broadcast's messages from the event loop (the owner's path).
+
+    ``wait`` False: return once this process's sockets have them; the publish
+    to other processes follows in order (the project's layer logs a failure
+    instead of raising it). The live owner's moves use it, so the ack and the
+    match's next intent do not wait on a Redis round trip."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
-    await _send_all(layer, messages)
+    await _send_all(layer, messages, wait=wait)
 
 
 def _load(
@@ -304,16 +309,19 @@ def encode(frame: dict[str, Any]) -> str:
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-async def _send_all(layer, messages: list[tuple[str, dict[str, Any]]]) -> None:
+async def _send_all(
+    layer, messages: list[tuple[str, dict[str, Any]]], *, wait: bool = True
+) -> None:
     """A broadcast's messages, in order (the match's frames first).
 
     The project's layer (``config.channel_layer``) hands them to this
     process's sockets at once and publishes them for other processes in one
-    round trip; any other layer gets ``group_send`` one by one.
+    round trip (``wait`` False: without waiting for it); any other layer gets
+    ``group_send`` one by one, waited for.
     """
     send_many = getattr(layer, "group_send_many", None)
     if send_many is not None:
-        await send_many(messages)
+        await send_many(messages, wait=wait)
         return
     for group, message in messages:
         await layer.group_send(group, message)

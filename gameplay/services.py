@@ -1062,19 +1062,41 @@ def _first_expired_seat(
 MAX_TIMER_STEPS = 50  # steps one timer check applies at most (then re-armed)
 
 
-def _first_due_timer(
-    match: Match, engine: Any, now: datetime
+def first_due_timer(
+    *,
+    engine: Any,
+    state: dict[str, Any],
+    timers: dict[str, Any] | None,
+    now: datetime,
 ) -> tuple[str, dict[str, Any]] | None:
+    """(key, timer) of the timer to fire first at ``state``: due by ``now``
+    and legal there, earliest due time first (then key); None: none. The
+    rule of both writers of timer steps (this module's locked check and the
+    live owner's, ``gameplay.live.owner``)."""
     due = [
         (timer["due"], key, timer)
-        for key, timer in (match.timers or {}).items()
+        for key, timer in (timers or {}).items()
         if datetime.fromisoformat(timer["due"]) <= now
-        and _timer_legal(engine, match.state, timer)
+        and _timer_legal(engine, state, timer)
     ]
     if not due:
         return None
     _, key, timer = min(due, key=lambda d: (d[0], d[1]))
     return key, timer
+
+
+def _first_due_timer(
+    match: Match, engine: Any, now: datetime
+) -> tuple[str, dict[str, Any]] | None:
+    return first_due_timer(
+        engine=engine, state=match.state, timers=match.timers, now=now
+    )
+
+
+def _any_timer_due(timers: dict[str, Any] | None, now: datetime) -> bool:
+    return any(
+        datetime.fromisoformat(timer["due"]) <= now for timer in (timers or {}).values()
+    )
 
 
 def match_apply_timers(*, match_id: int, now: datetime | None = None) -> list[str]:
@@ -1090,6 +1112,15 @@ def match_apply_timers(*, match_id: int, now: datetime | None = None) -> list[st
     """
     now = now or timezone.now()
     done: list[str] = []
+    # Usually the live owner fired them already (the check armed here is its
+    # backstop): then a read of one column, no row lock, no write.
+    timers = (
+        Match.objects.filter(pk=match_id, status=MatchStatus.ACTIVE)
+        .values_list("timers", flat=True)
+        .first()
+    )
+    if not _any_timer_due(timers, now):
+        return done
     with transaction.atomic():
         match = _locked(match_id)
         if match.status != MatchStatus.ACTIVE or not match.timers:

@@ -109,3 +109,50 @@ async def test_untagged_messages_from_other_publishers_are_delivered():
         assert await received(layer, channel) == [{"type": "x", "from": "plain"}]
     finally:
         await layer.flush()
+
+
+async def test_unwaited_sends_reach_other_processes_in_call_order():
+    here, there = new_layer(), new_layer()
+    try:
+        local = await here.new_channel()
+        remote = await there.new_channel()
+        await here.group_add("match.order", local)
+        await there.group_add("match.order", remote)
+        await asyncio.sleep(0.1)
+        # The owner's moves hand over and go on; a waited send queues behind.
+        for n in range(1, 6):
+            await here.group_send_many(
+                [("match.order", {"type": "match.frames", "n": n})], wait=False
+            )
+        # Handed to the local member before the call returned.
+        assert here._get_layer().delivered_locally == 5
+        await here.group_send_many([("match.order", {"type": "match.frames", "n": 6})])
+        expected = [{"type": "match.frames", "n": n} for n in range(1, 7)]
+        assert await received(here, local) == expected
+        assert await received(there, remote) == expected
+    finally:
+        await here.flush()
+        await there.flush()
+
+
+async def test_an_unwaited_publish_that_fails_is_logged_not_raised(caplog):
+    layer = new_layer()
+    try:
+        local = await layer.new_channel()
+        await layer.group_add("g", local)
+        shard = layer._get_layer()._shards[0]
+
+        async def redis_away(publishes):
+            raise ConnectionError("Redis is away")
+
+        shard.publish_many = redis_away
+        await layer.group_send_many([("g", {"type": "x"})], wait=False)
+        await asyncio.sleep(0.05)  # the drain runs
+        assert await received(layer, local, 0.1) == [{"type": "x"}]
+        assert "publish of 1 group messages failed" in caplog.text
+        # A waited send hears of the failure itself.
+        with pytest.raises(ConnectionError):
+            await layer.group_send_many([("g", {"type": "y"})])
+    finally:
+        del shard.publish_many
+        await layer.flush()

@@ -27,7 +27,8 @@ and games with server timers (engine ``timers``) are done here too: the
 engine alone judges an intent (a pause refuses trades with its reason), the
 match's timers after the step (``services.timers_after``) go into the same
 compare-and-set as the step, and the timers' check is armed only when the
-earliest due time changes (``_after_step``); a real-time table's built-in
+earliest due time changes (``_after_step``), after the step's answer, on a
+thread of its own (``_arm_soon``); a real-time table's built-in
 bots act on their own ticks, whose chain the owner only keeps running. The
 timer steps themselves (a claim checked, an offer declined) are applied by
 the worker under the row lock (``services.match_apply_timers``); their
@@ -109,12 +110,20 @@ class LiveMatch:
     fast_moves: int = 0
     finishes: int = 0  # matches this copy finished (the last move made here)
     timer_arms: int = 0  # times a step asked to arm a timer check
+    timer_steps: int = 0  # timer steps this copy applied (``fire_timers``)
+    # This process's own firing of the match's timers (``_fire_at``): the
+    # loop's handle and the due time it is for.
+    fire_handle: Any = None
+    fire_due: Any = None
 
 
 @dataclass(frozen=True)
 class Applied:
     version: int
     messages: broadcast.Messages
+    # The due time whose timer check the step asks to arm (``_after_step``),
+    # armed after the answer, off the match's lock (``_arm_soon``).
+    arm: Any = None
 
 
 # This process's matches. Touched by the event loop (attach, detach, saw) and
@@ -139,6 +148,7 @@ def detach(match_pk: int) -> None:
     live.sockets -= 1
     if live.sockets <= 0 and not live.lock.locked():
         _matches.pop(match_pk, None)
+        _cancel_fire(live)
 
 
 def held(match_pk: int) -> LiveMatch | None:
@@ -336,10 +346,11 @@ def _act_sync(
         if timers is not None:
             match.timers = timers
         live.fast_moves += 1
+        arm = None
         if finish is not None:
             _finished(live, match, finish)
         else:
-            _after_step(live, match)
+            arm = _after_step(live, match)
         step = {"kind": str(ActionKind.MOVE), "seat": seat.number}
         try:
             if finish is not None:
@@ -355,16 +366,17 @@ def _act_sync(
             match.just_finished = False
         if finish is not None:
             _announce(match)
-        return Applied(version=version, messages=messages)
+        return Applied(version=version, messages=messages, arm=arm)
     raise StaleVersion("the match moved on; resync")
 
 
-def _after_step(live: LiveMatch, match: Match) -> None:
+def _after_step(live: LiveMatch, match: Match) -> Any:
     """What follows a committed step, decided from the copy (no read): the
-    bots' tick chain of a real-time table kept running, and the timers'
-    check armed only when the earliest due time changed since this process
-    last armed one (each arm is a cache write and a broker message; a busy
-    table's steps mostly leave the earliest due time where it was).
+    bots' tick chain of a real-time table kept running, and the due time
+    whose timer check is to be armed (returned; None: nothing to arm), only
+    when the earliest due time changed since this process last armed one
+    (each arm is a cache write and a broker message, two Redis round trips;
+    a busy table's steps mostly leave the earliest due time where it was).
 
     Never raises: the step is committed and its ack must go out. A check
     that could not be armed (broker or cache away) is beat's sweep's
@@ -373,13 +385,42 @@ def _after_step(live: LiveMatch, match: Match) -> None:
     try:
         seats = selectors.seats_of(match)
         due = services.after_step(match=match, seats=seats, arm_timers=False)
+        arm = None
         if due is not None and due != live.armed_due:
             live.timer_arms += 1
-            tasks.arm_timer_check(match_id=match.pk, due=due)
+            arm = due
         live.armed_due = due
+        return arm
     except Exception:
         logger.exception("after-step hooks of match %s failed", match.pk)
         live.armed_due = None  # try again at the next step
+        return None
+
+
+def _arm(live: LiveMatch, due: Any, later_s: float = 0.0) -> None:
+    """Arm the timer check ``_after_step`` asked for, ``later_s`` after the
+    due time. Never raises: a check not armed is beat's sweep's, and the
+    next step tries again."""
+    try:
+        tasks.arm_timer_check(match_id=live.pk, due=due, later_s=later_s)
+    except Exception:
+        logger.warning("arming the timer check of match %s failed", live.pk)
+        live.armed_due = None
+
+
+# Arms run on a thread of their own, after the step's answer and off the
+# match's lock: the step is committed, its timers with it, so the ack and the
+# match's next intent need not wait for the arm's two Redis round trips.
+_arm_pool: ThreadPoolExecutor | None = None
+
+
+def _arm_soon(live: LiveMatch, due: Any) -> None:
+    global _arm_pool
+    if _arm_pool is None:
+        _arm_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-arm")
+    # The loop fires them itself (``_fire_at``): the worker's check is its
+    # backstop, a little later.
+    _arm_pool.submit(_arm, live, due, OWNER_FIRST_S)
 
 
 def _finish_of(match: Match, state: dict[str, Any], now: Any) -> store.Finish:
@@ -469,6 +510,8 @@ def act_sync(
     if applied is FULL_PATH:
         outcome = _match_act(user, live.pk, action_id, expected_version)
         return Applied(version=outcome.version, messages=[])
+    if applied.arm is not None:
+        _arm(live, applied.arm)
     return applied
 
 
@@ -654,15 +697,12 @@ def _threads() -> int:
 async def _in_db_thread(
     live: LiveMatch, user: Any, action_id: str, expected_version: int | None
 ) -> Applied:
-    global _pool
     threads = _threads()
     if threads <= 0:
         return await _single_thread(live, user, action_id, expected_version)
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="live-db")
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(
-        _pool, _run_sync, live, user, action_id, expected_version
+        _executor(), _run_sync, live, user, action_id, expected_version
     )
 
 
@@ -684,10 +724,12 @@ async def act(
                 user, match_pk, action_id, expected_version
             )
             applied = Applied(version=outcome.version, messages=[])
-        # Sent before the lock is let go, so one match's frames leave in order.
+        # Handed over before the lock is let go, so one match's frames leave
+        # in order; the publish to other processes follows in that order
+        # without being waited for (the ack need not wait on Redis).
         if applied.messages:
             try:
-                await broadcast.send_messages(applied.messages)
+                await broadcast.send_messages(applied.messages, wait=False)
             except Exception:  # Redis away: clients resync from the version beat
                 logger.warning(
                     "broadcast of match %s version %s failed",
@@ -695,6 +737,184 @@ async def act(
                     applied.version,
                     exc_info=True,
                 )
+    if applied.arm is not None:
+        _arm_soon(live, applied.arm)
+        _fire_at(live, applied.arm)
     if live.sockets <= 0 and _matches.get(match_pk) is live:
         _matches.pop(match_pk, None)
+        _cancel_fire(live)
     return applied.version
+
+
+# --- Timers fired by the owner ---------------------------------------------------
+#
+# The owner of a fast-path match fires its server timers itself (an offer
+# declined after 20 s, a draft dropped, a claim checked after 2 s), on its
+# event loop at the due time, against its copy, committed by the same
+# compare-and-set as a move (``store.append_timer_steps``), its frames built
+# from memory. The worker's check (armed by ``_arm`` ``OWNER_FIRST_S`` later)
+# is the backstop: when the owner fired, it reads one column and stops. Left
+# to the worker alone, each timer step took the match's row lock for a whole
+# ORM transaction, made the owner's next move fail its compare-and-set and
+# read the match again, and was broadcast from another process: on a busy
+# real-time table that was the larger part of the slow round trips.
+OWNER_FIRST_S = 1.0
+# Rearming the loop's handle costs nothing; firing a hair after the due time
+# keeps the engine's "due by now" test true on the first try.
+FIRE_LATE_S = 0.005
+_firing: set[asyncio.Task] = set()
+
+
+def _cancel_fire(live: LiveMatch) -> None:
+    if live.fire_handle is not None:
+        live.fire_handle.cancel()
+    live.fire_handle = live.fire_due = None
+
+
+def _fire_at(live: LiveMatch, due: Any) -> None:
+    """Fire ``live``'s timers at ``due`` from this loop (one handle per
+    match: a new earliest due time replaces the old)."""
+    if due == live.fire_due and live.fire_handle is not None:
+        return
+    _cancel_fire(live)
+    loop = asyncio.get_running_loop()
+    delay = max(0.0, (due - timezone.now()).total_seconds()) + FIRE_LATE_S
+    live.fire_due = due
+    live.fire_handle = loop.call_later(delay, _fire_soon, live)
+
+
+def _fire_soon(live: LiveMatch) -> None:
+    live.fire_handle = live.fire_due = None
+    if _matches.get(live.pk) is not live:
+        return  # let go meanwhile: the worker's check fires them
+    task = asyncio.ensure_future(fire_timers(live))
+    _firing.add(task)
+    task.add_done_callback(_firing.discard)
+
+
+async def fire_timers(live: LiveMatch) -> int:
+    """Apply ``live``'s due timers (``_timers_sync``) and broadcast them;
+    the number of steps applied. Never raises: the worker's check is the
+    backstop of a firing that failed."""
+    try:
+        async with live.lock:
+            loop = asyncio.get_running_loop()
+            if _threads() <= 0:
+                applied = await _timers_single_thread(live)
+            else:
+                applied = await loop.run_in_executor(_executor(), _timers_run, live)
+            if applied.messages:
+                await broadcast.send_messages(applied.messages, wait=False)
+    except Exception:
+        logger.warning("firing the timers of match %s failed", live.pk, exc_info=True)
+        return 0
+    if applied.arm is not None:
+        _arm_soon(live, applied.arm)
+        _fire_at(live, applied.arm)
+    return applied.version
+
+
+def _timers_run(live: LiveMatch) -> Applied:
+    try:
+        return _timers_sync(live)
+    except DatabaseError:
+        live.match = None
+        if not connection.in_atomic_block and not connection.is_usable():
+            connection.close()
+        raise
+
+
+def _timers_sync(live: LiveMatch) -> Applied:
+    """The due timer steps of the copy, applied and committed in one round
+    trip (the rule of ``services.match_apply_timers``: one at a time in
+    order of due time, each re-checked against the state the one before
+    left; the broadcast carries the last one's events). ``version`` of the
+    result: the steps applied. A step that would end the match, or a match
+    off the fast path, is left to ``services.match_apply_timers`` (the
+    locked check: finishing, ratings, bots), run here."""
+    for _attempt in range(MAX_ATTEMPTS):
+        match = live.match if live.match is not None else _read(live)
+        if match.status != MatchStatus.ACTIVE or not match.timers:
+            return Applied(version=0, messages=[])
+        engine = get_game(match.game)
+        if _needs_full_path(match, engine) or services.played_by_bots_runner(
+            list(selectors.seats_of(match))
+        ):
+            return _timers_by_service(live)
+        now = timezone.now()
+        state, timers = match.state, match.timers
+        steps: list[store.TimerStep] = []
+        snapshots: dict[int, dict[str, Any]] = {}
+        for _ in range(services.MAX_TIMER_STEPS):
+            found = services.first_due_timer(
+                engine=engine, state=state, timers=timers, now=now
+            )
+            if found is None:
+                break
+            _key, timer = found
+            try:
+                new_state, events = engine.apply(state, timer["seat"], timer["action"])
+            except IllegalAction:
+                return _timers_by_service(live)  # not for the copy to judge
+            if new_state is state or engine.is_over(new_state):
+                return _timers_by_service(live)
+            seat = timer["seat"]
+            kind = ActionKind.TABLE if seat is None else ActionKind.TIMEOUT
+            steps.append(store.TimerStep(seat, timer["action"], kind, events))
+            version = match.version + len(steps)
+            if version % services.SNAPSHOT_EVERY == 0:
+                snapshots[version] = new_state
+            state = new_state
+            timers = services.timers_after(
+                engine=engine, state=state, old=timers, now=now
+            )
+        if not steps:
+            return Applied(version=0, messages=[])
+        written = store.append_timer_steps(
+            match_id=match.pk,
+            from_version=match.version,
+            steps=steps,
+            state=state,
+            timers=timers,
+            now=now,
+            snapshots=snapshots,
+        )
+        if not written:
+            live.match = None  # someone else wrote first: decide again
+            continue
+        match.state, match.timers = state, timers
+        match.version += len(steps)
+        match.turn_started_at = now
+        live.timer_steps += len(steps)
+        arm = _after_step(live, match)
+        last = steps[-1]
+        try:
+            messages = broadcast.match_messages(
+                match=match,
+                events=last.events,
+                step={"kind": str(last.kind), "seat": last.seat},
+            )
+        except Exception:  # committed: the clients resync from the beat
+            logger.exception("broadcast of match %s timers failed", match.pk)
+            live.match = None
+            messages = []
+        return Applied(version=len(steps), messages=messages, arm=arm)
+    return Applied(version=0, messages=[])
+
+
+def _timers_by_service(live: LiveMatch) -> Applied:
+    """The locked check of ``gameplay.services`` (it broadcasts and arms
+    what follows itself); the copy is read again afterwards."""
+    done = services.match_apply_timers(match_id=live.pk)
+    live.match = None
+    return Applied(version=len(done), messages=[])
+
+
+_timers_single_thread = sync_to_async(_timers_run, thread_sensitive=True)
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=_threads(), thread_name_prefix="live-db")
+    return _pool

@@ -247,6 +247,141 @@ def _append_postgresql(
     return written == 1
 
 
+@dataclass(frozen=True)
+class TimerStep:
+    """One timer step the owner applied: a seat's timeout (an unanswered
+    offer declined, a draft dropped) or the table's own (seat None)."""
+
+    seat: int | None
+    action_id: str
+    kind: str
+    events: list[dict[str, Any]]
+
+
+def append_timer_steps(
+    *,
+    match_id: int,
+    from_version: int,
+    steps: list[TimerStep],
+    state: dict[str, Any],
+    timers: dict[str, Any],
+    now: datetime,
+    snapshots: dict[int, dict[str, Any]],
+) -> bool:
+    """Commit timer steps taking the match from ``from_version`` on, one
+    version each, in one round trip: the compare-and-set of ``append_move``
+    without its seat check (the server, not a player, makes these steps).
+    ``state`` and ``timers``: after the last step; ``snapshots``: version ->
+    state for the versions among them that keep one. False (nothing
+    written): the match is not at ``from_version`` and active any more."""
+    if connection.vendor != "postgresql":
+        return _timer_steps_generic(
+            match_id=match_id,
+            from_version=from_version,
+            steps=steps,
+            state=state,
+            timers=timers,
+            now=now,
+            snapshots=snapshots,
+        )
+    m, a, n = (
+        Match._meta.db_table,
+        MatchAction._meta.db_table,
+        MatchSnapshot._meta.db_table,
+    )
+    params: dict[str, Any] = {
+        "id": match_id,
+        "old": from_version,
+        "new": from_version + len(steps),
+        "active": MatchStatus.ACTIVE.value,
+        "state": _dumps(state),
+        "timers": _dumps(timers),
+        "now": now,
+    }
+    rows = []
+    for i, step in enumerate(steps):
+        rows.append(
+            f"(%(v{i})s::int, %(s{i})s::int, %(a{i})s, %(k{i})s, %(e{i})s::jsonb)"
+        )
+        params.update(
+            {
+                f"v{i}": from_version + 1 + i,
+                f"s{i}": step.seat,
+                f"a{i}": step.action_id,
+                f"k{i}": str(step.kind),
+                f"e{i}": _dumps(step.events),
+            }
+        )
+    snaps = ""
+    for j, (version, snapped) in enumerate(sorted(snapshots.items())):
+        params[f"sv{j}"], params[f"ss{j}"] = version, _dumps(snapped)
+        snaps += (
+            f", snap{j} AS (INSERT INTO {n} (match_id, version, state) "
+            f"SELECT id, %(sv{j})s, %(ss{j})s::jsonb FROM moved)"
+        )
+    sql = (
+        f"SELECT 1 FROM {m} WHERE id = %(id)s FOR UPDATE; "
+        f"WITH moved AS ("
+        f"UPDATE {m} SET state = %(state)s::jsonb, version = %(new)s, "
+        f"turn_started_at = %(now)s, timers = %(timers)s::jsonb "
+        f"WHERE id = %(id)s AND version = %(old)s AND status = %(active)s "
+        f"RETURNING id), "
+        f"logged AS (INSERT INTO {a} "
+        f"(match_id, version, seat, action_id, kind, events, created_at) "
+        f"SELECT moved.id, v.version, v.seat, v.action, v.kind, v.events, %(now)s "
+        f"FROM moved, (VALUES {', '.join(rows)}) "
+        f"AS v(version, seat, action, kind, events) RETURNING id){snaps} "
+        f"SELECT count(*) FROM logged"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if not cursor.nextset():
+            return False
+        (written,) = cursor.fetchone()
+    return written == len(steps)
+
+
+def _timer_steps_generic(
+    *,
+    match_id: int,
+    from_version: int,
+    steps: list[TimerStep],
+    state: dict[str, Any],
+    timers: dict[str, Any],
+    now: datetime,
+    snapshots: dict[int, dict[str, Any]],
+) -> bool:
+    """The same through the ORM (SQLite)."""
+    with transaction.atomic():
+        moved = Match.objects.filter(
+            pk=match_id, version=from_version, status=MatchStatus.ACTIVE
+        ).update(
+            state=state,
+            version=from_version + len(steps),
+            turn_started_at=now,
+            timers=timers,
+        )
+        if moved != 1:
+            return False
+        MatchAction.objects.bulk_create(
+            MatchAction(
+                match_id=match_id,
+                version=from_version + 1 + i,
+                seat=step.seat,
+                action_id=step.action_id,
+                kind=step.kind,
+                events=step.events,
+                created_at=now,
+            )
+            for i, step in enumerate(steps)
+        )
+        MatchSnapshot.objects.bulk_create(
+            MatchSnapshot(match_id=match_id, version=version, state=snapped)
+            for version, snapped in sorted(snapshots.items())
+        )
+    return True
+
+
 def _append_generic(
     *,
     match_id: int,

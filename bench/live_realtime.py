@@ -21,8 +21,7 @@ imported from it, the WebSocket seat client from ``bench/live_client.py``):
   a real-time table needs the server's timers (a claim is checked 2 s after
   it is shown, an unanswered offer declined after 20 s, a stale draft
   dropped after 30 s): the web process holding the table fires them, and
-  the worker's checks, armed after each step that moves the earliest due
-  time, are their backstop.
+  the worker applies those of a table no process holds any more.
   So that no other worker takes them, the bench uses its own logical Redis
   database (``LIVE_RT_REDIS_DB``, default 14; the Duelo benchmark's 15 has no
   worker by design) and empties the Celery queues there at the start.

@@ -1112,8 +1112,8 @@ def match_apply_timers(*, match_id: int, now: datetime | None = None) -> list[st
     """
     now = now or timezone.now()
     done: list[str] = []
-    # Usually the live owner fired them already (the check armed here is its
-    # backstop): then a read of one column, no row lock, no write.
+    # A check that finds the timers fired already (by the live owner, or by
+    # an earlier check): a read of one column, no row lock, no write.
     timers = (
         Match.objects.filter(pk=match_id, status=MatchStatus.ACTIVE)
         .values_list("timers", flat=True)

@@ -426,17 +426,13 @@ def schedule_timer_check(*, match_id: int) -> None:
     arm_timer_check(match_id=match_id, due=services.next_timer_due(match=match))
 
 
-def arm_timer_check(
-    *, match_id: int, due: datetime | None, later_s: float = 0.0
-) -> bool:
+def arm_timer_check(*, match_id: int, due: datetime | None) -> bool:
     """Arm the check of ``match_id``'s timers due at ``due`` unless one is.
 
     For callers that hold the match as committed (the live owner, the
     after-commit hook): no read. One armed check per due time across every
     process (a cache key); True when this call armed it. Nothing in eager
-    mode (a countdown cannot be honoured there). ``later_s``: the check runs
-    that much after ``due`` (the live owner fires its timers itself; this
-    check is its backstop).
+    mode (a countdown cannot be honoured there).
     """
     from django.core.cache import cache
 
@@ -447,7 +443,7 @@ def arm_timer_check(
     if not cache.add(_timer_key(match_id, stamp), 1, timeout=int(ahead) + 120):
         return False  # already armed for this due time
     apply_timers.apply_async(
-        (match_id, stamp), countdown=min(ahead + 0.05 + later_s, MAX_COUNTDOWN)
+        (match_id, stamp), countdown=min(ahead + 0.05, MAX_COUNTDOWN)
     )
     return True
 

@@ -26,12 +26,12 @@ Real-time tables (engine ``realtime``, intents from any seat at any time)
 and games with server timers (engine ``timers``) are done here too: the
 engine alone judges an intent (a pause refuses trades with its reason), the
 match's timers after the step (``services.timers_after``) go into the same
-compare-and-set as the step, and the timers' check is armed only when the
-earliest due time changes (``_after_step``), after the step's answer, on a
-thread of its own (``_arm_soon``); a real-time table's built-in
-bots act on their own ticks, whose chain the owner only keeps running. The
-timer steps themselves (a claim checked, an offer declined) are applied by
-the worker under the row lock (``services.match_apply_timers``); their
+compare-and-set as the step, and the owner fires the timers itself at the
+earliest due time (``_fire_at``, ``fire_timers``); a real-time table's
+built-in bots act on their own ticks, whose chain the owner only keeps
+running. Timer steps of matches no process holds (and those that end the
+match) are applied by the worker under the row lock
+(``services.match_apply_timers``); their
 broadcast tells the owner to read again.
 
 The move that ends the match is made here too: the result is computed from
@@ -121,8 +121,9 @@ class LiveMatch:
 class Applied:
     version: int
     messages: broadcast.Messages
-    # The due time whose timer check the step asks to arm (``_after_step``),
-    # armed after the answer, off the match's lock (``_arm_soon``).
+    # The new earliest due time of the match's timers after the step
+    # (``_after_step``): the owner's loop fires them then (``_fire_at``); the
+    # path without a loop (``act_sync``) arms the worker's check for it.
     arm: Any = None
 
 
@@ -148,7 +149,7 @@ def detach(match_pk: int) -> None:
     live.sockets -= 1
     if live.sockets <= 0 and not live.lock.locked():
         _matches.pop(match_pk, None)
-        _cancel_fire(live)
+        _hand_over(live)
 
 
 def held(match_pk: int) -> LiveMatch | None:
@@ -397,30 +398,28 @@ def _after_step(live: LiveMatch, match: Match) -> Any:
         return None
 
 
-def _arm(live: LiveMatch, due: Any, later_s: float = 0.0) -> None:
-    """Arm the timer check ``_after_step`` asked for, ``later_s`` after the
-    due time. Never raises: a check not armed is beat's sweep's, and the
-    next step tries again."""
+def _arm(live: LiveMatch, due: Any) -> None:
+    """Arm the worker's timer check for ``due``. Never raises: a check not
+    armed is beat's sweep's, and the next step tries again."""
     try:
-        tasks.arm_timer_check(match_id=live.pk, due=due, later_s=later_s)
+        tasks.arm_timer_check(match_id=live.pk, due=due)
     except Exception:
         logger.warning("arming the timer check of match %s failed", live.pk)
         live.armed_due = None
 
 
-# Arms run on a thread of their own, after the step's answer and off the
-# match's lock: the step is committed, its timers with it, so the ack and the
-# match's next intent need not wait for the arm's two Redis round trips.
+# Arms run on a thread of their own, off the event loop and the match's lock
+# (two Redis round trips: a cache write and a broker message).
 _arm_pool: ThreadPoolExecutor | None = None
 
 
 def _arm_soon(live: LiveMatch, due: Any) -> None:
+    """Hand the timers due at ``due`` to the worker's check (the owner lets
+    the match go, or its own firing failed)."""
     global _arm_pool
     if _arm_pool is None:
         _arm_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-arm")
-    # The loop fires them itself (``_fire_at``): the worker's check is its
-    # backstop, a little later.
-    _arm_pool.submit(_arm, live, due, OWNER_FIRST_S)
+    _arm_pool.submit(_arm, live, due)
 
 
 def _finish_of(match: Match, state: dict[str, Any], now: Any) -> store.Finish:
@@ -738,11 +737,10 @@ async def act(
                     exc_info=True,
                 )
     if applied.arm is not None:
-        _arm_soon(live, applied.arm)
         _fire_at(live, applied.arm)
     if live.sockets <= 0 and _matches.get(match_pk) is live:
         _matches.pop(match_pk, None)
-        _cancel_fire(live)
+        _hand_over(live)
     return applied.version
 
 
@@ -752,13 +750,16 @@ async def act(
 # declined after 20 s, a draft dropped, a claim checked after 2 s), on its
 # event loop at the due time, against its copy, committed by the same
 # compare-and-set as a move (``store.append_timer_steps``), its frames built
-# from memory. The worker's check (armed by ``_arm`` ``OWNER_FIRST_S`` later)
-# is the backstop: when the owner fired, it reads one column and stops. Left
+# from memory, and no worker check is armed: when the owner lets the match go
+# (its last socket closed) or a firing fails, the due time is handed to the
+# worker's check (``_hand_over``); when the process dies, beat's sweep
+# (``tasks.sweep_timers``, every 5 s) finds the committed timers due. Left
 # to the worker alone, each timer step took the match's row lock for a whole
 # ORM transaction, made the owner's next move fail its compare-and-set and
-# read the match again, and was broadcast from another process: on a busy
-# real-time table that was the larger part of the slow round trips.
-OWNER_FIRST_S = 1.0
+# read the match again, and was broadcast from another process; and arming
+# its check at each new earliest due time cost the owner two Redis round
+# trips and the worker a task: on a busy real-time table that was the
+# larger part of the slow round trips.
 # Rearming the loop's handle costs nothing; firing a hair after the due time
 # keeps the engine's "due by now" test true on the first try.
 FIRE_LATE_S = 0.005
@@ -769,6 +770,15 @@ def _cancel_fire(live: LiveMatch) -> None:
     if live.fire_handle is not None:
         live.fire_handle.cancel()
     live.fire_handle = live.fire_due = None
+
+
+def _hand_over(live: LiveMatch) -> None:
+    """This process lets the match go: the firing it had scheduled becomes
+    the worker's check."""
+    due = live.fire_due
+    _cancel_fire(live)
+    if due is not None:
+        _arm_soon(live, due)
 
 
 def _fire_at(live: LiveMatch, due: Any) -> None:
@@ -784,18 +794,19 @@ def _fire_at(live: LiveMatch, due: Any) -> None:
 
 
 def _fire_soon(live: LiveMatch) -> None:
+    due = live.fire_due
     live.fire_handle = live.fire_due = None
     if _matches.get(live.pk) is not live:
-        return  # let go meanwhile: the worker's check fires them
-    task = asyncio.ensure_future(fire_timers(live))
+        return  # let go meanwhile: handed to the worker's check
+    task = asyncio.ensure_future(fire_timers(live, due))
     _firing.add(task)
     task.add_done_callback(_firing.discard)
 
 
-async def fire_timers(live: LiveMatch) -> int:
+async def fire_timers(live: LiveMatch, due: Any = None) -> int:
     """Apply ``live``'s due timers (``_timers_sync``) and broadcast them;
-    the number of steps applied. Never raises: the worker's check is the
-    backstop of a firing that failed."""
+    the number of steps applied. Never raises: a firing that failed hands
+    ``due`` (the due time it was for) to the worker's check."""
     try:
         async with live.lock:
             loop = asyncio.get_running_loop()
@@ -807,9 +818,10 @@ async def fire_timers(live: LiveMatch) -> int:
                 await broadcast.send_messages(applied.messages, wait=False)
     except Exception:
         logger.warning("firing the timers of match %s failed", live.pk, exc_info=True)
+        if due is not None:
+            _arm_soon(live, due)
         return 0
     if applied.arm is not None:
-        _arm_soon(live, applied.arm)
         _fire_at(live, applied.arm)
     return applied.version
 

@@ -146,7 +146,9 @@ def test_a_copy_behind_the_worker_never_applies_a_timer_twice(players):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_the_loop_fires_the_timers_at_their_due_time(players):
+async def test_the_loop_fires_the_timers_at_their_due_time(players, monkeypatch):
+    handed: list = []
+    monkeypatch.setattr(owner, "_arm_soon", lambda live, due: handed.append(due))
     users = players[:4]
     with NO_LAYER:
         match = await database_sync_to_async(table)(users, FOUR)
@@ -169,6 +171,9 @@ async def test_the_loop_fires_the_timers_at_their_due_time(players):
             assert live.fire_handle is not None and live.fire_due.isoformat() == end
             stored = await database_sync_to_async(Match.objects.get)(pk=match.pk)
             assert stored.version == version + 1
+            assert not handed  # the owner fires them: no worker check armed
         finally:
             owner.detach(match.pk)
-        assert live.fire_handle is None  # let go: nothing left scheduled
+        # Let go: nothing left scheduled here; the worker's check takes over.
+        assert live.fire_handle is None
+        assert [due.isoformat() for due in handed] == [end]

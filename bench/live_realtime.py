@@ -263,6 +263,22 @@ def logged_moves() -> dict[str, int]:
     return {str(r["match__public_id"]): r["n"] for r in rows}
 
 
+def logged_timer_steps() -> dict[str, int]:
+    """Timer steps logged over the whole run, by kind (``timeout``: an offer
+    declined or a draft dropped for its seat; ``table``: a claim checked),
+    whoever fired them: the evidence that the tables' timers kept firing."""
+    from django.db.models import Count
+
+    from gameplay.models import ActionKind, MatchAction
+
+    rows = (
+        MatchAction.objects.filter(kind__in=[ActionKind.TIMEOUT, ActionKind.TABLE])
+        .values("kind")
+        .annotate(n=Count("pk"))
+    )
+    return {str(r["kind"]): r["n"] for r in rows}
+
+
 # --- clients ----------------------------------------------------------------------
 
 
@@ -834,6 +850,7 @@ def main() -> None:
         )
         results, cpu = collect(reports, clients, window, meter, procs, t0)
         logged = logged_moves()
+        timer_steps = logged_timer_steps()
     finally:
         names = [f"server{i}" for i in range(len(procs) - 1)] + ["worker"]
         tear_down(
@@ -875,6 +892,7 @@ def main() -> None:
         "late_answers": dict(late),
         "acked_total": sum(acked.values()),
         "logged_total": sum(logged.values()),
+        "timer_steps_logged": timer_steps,
         "acked_not_logged": acked_not_logged,
         "tables_finished": sum(r["tables_done"] for r in results),
         "intents_per_seat_per_s": round(

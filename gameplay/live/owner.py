@@ -881,7 +881,11 @@ def _timers_sync(live: LiveMatch) -> Applied:
                 engine=engine, state=state, old=timers, now=now
             )
         if not steps:
-            return Applied(version=0, messages=[])
+            # Nothing due (the copy was read again meanwhile, and another
+            # writer moved the timers): fire again at the earliest due time.
+            return Applied(
+                version=0, messages=[], arm=services.next_timer_due(match=match)
+            )
         written = store.append_timer_steps(
             match_id=match.pk,
             from_version=match.version,

@@ -24,6 +24,9 @@ class FakeSocket:
         self.log.append(("beat", version))
 
 
+# The refresh runs through ``database_sync_to_async``, which closes stale
+# connections around the call: database access must be allowed.
+@pytest.mark.django_db
 async def test_every_socket_is_beaten_in_slices_with_the_loop_let_go_between(
     monkeypatch,
 ):

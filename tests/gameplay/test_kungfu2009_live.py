@@ -291,8 +291,13 @@ def test_built_in_bots_act_on_ticks_next_to_people(players):
         match.refresh_from_db()
         if match.status != MatchStatus.ACTIVE:
             break
-        # The table's steps come in as they fall due (a claim's check).
-        services.match_apply_timers(match_id=match.pk, now=later(match, 3))
+        # The table's steps come in as they fall due (a claim's check; when
+        # both bots claimed at once, the second claim waits its turn and is
+        # checked 2 s after the first check, so time moves on once more).
+        for _ in range(3):
+            match.refresh_from_db()
+            if not services.match_apply_timers(match_id=match.pk, now=later(match, 3)):
+                break
         act(match, players[tick % 2], "pass")
     seats_seen = set(
         MatchAction.objects.filter(match=match).values_list("seat", flat=True)

@@ -517,8 +517,14 @@ def act_sync(
 def _run_sync(
     live: LiveMatch, user: Any, action_id: str, expected_version: int | None
 ) -> Applied:
+    return _guarded(live, _act_sync, live, user, action_id, expected_version)
+
+
+def _guarded(live: LiveMatch, work: Any, *args: Any) -> Applied:
+    """``work(*args)`` on a move thread: a database error drops the copy and
+    a broken connection, so the next call reads and reconnects."""
     try:
-        return _act_sync(live, user, action_id, expected_version)
+        return work(*args)
     except DatabaseError:
         live.match = None
         if not connection.in_atomic_block and not connection.is_usable():
@@ -827,13 +833,7 @@ async def fire_timers(live: LiveMatch, due: Any = None) -> int:
 
 
 def _timers_run(live: LiveMatch) -> Applied:
-    try:
-        return _timers_sync(live)
-    except DatabaseError:
-        live.match = None
-        if not connection.in_atomic_block and not connection.is_usable():
-            connection.close()
-        raise
+    return _guarded(live, _timers_sync, live)
 
 
 def _timers_sync(live: LiveMatch) -> Applied:

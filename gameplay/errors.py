@@ -6,7 +6,12 @@ lets clients react (resync on ``stale_version``) without parsing prose.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from config.errors import ServiceError
+
+if TYPE_CHECKING:
+    from gameplay.moverule import Refusal
 
 
 class MatchError(ServiceError):
@@ -47,3 +52,12 @@ class NotActive(MatchError):
 class BadRequest(MatchError):
     code = "malformed"
     status = 400
+
+
+def refused(refusal: Refusal) -> MatchError:
+    """The error for a refusal of the move rule (``gameplay.moverule``), whose
+    codes are these classes' own: both writers of a move raise it alike."""
+    for kind in (NotActive, Forbidden, StaleVersion, NotYourTurn, IllegalMove):
+        if kind.code == refusal.code:
+            return kind(refusal.message)
+    raise ValueError(f"no match error has the code {refusal.code!r}")

@@ -54,6 +54,19 @@ def seats_of(match: Match) -> list[Seat]:
     return list(match.seats.all())
 
 
+def stepped_since(match_id: int) -> Callable[[int, int], bool]:
+    """The move rule's one question that the match row cannot answer
+    (``moverule.SteppedSince``: has a seat logged a step after a version?),
+    asked of ``match_id``'s log, only when a move arrives at an older version."""
+
+    def asked(seat: int, version: int) -> bool:
+        return MatchAction.objects.filter(
+            match_id=match_id, version__gt=version, seat=seat
+        ).exists()
+
+    return asked
+
+
 def seats_public(*, match: Match) -> list[dict[str, Any]]:
     from gameplay.services import (
         absent_until_claimable,

@@ -73,19 +73,11 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.utils import timezone
 
-from gameplay import broadcast, selectors, services, tasks
-from gameplay.errors import (
-    Forbidden,
-    IllegalMove,
-    MatchError,
-    MatchNotFound,
-    NotActive,
-    NotYourTurn,
-    StaleVersion,
-)
+from gameplay import broadcast, moverule, selectors, services, tasks
+from gameplay.errors import MatchError, MatchNotFound, StaleVersion, refused
 from gameplay.live import reader, store
-from gameplay.models import ActionKind, Match, MatchStatus, Seat
-from gameplay.rules import IllegalAction, get_game
+from gameplay.models import ActionKind, Match, MatchStatus
+from gameplay.rules import get_game
 
 logger = logging.getLogger(__name__)
 
@@ -235,7 +227,7 @@ def _needs_full_path(match: Match, engine: Any) -> bool:
     """
     if match.time_control:
         return True  # clocks: charged and armed in services
-    realtime = services.is_realtime(engine)
+    realtime = moverule.is_realtime(engine)
     for seat in selectors.seats_of(match):
         if not (seat.agent or seat.replaced_by_bot or not seat.user_id):
             continue  # a person
@@ -245,104 +237,78 @@ def _needs_full_path(match: Match, engine: Any) -> bool:
     return False
 
 
-def _check(match: Match, user: Any, expected_version: int | None) -> Seat:
-    """The refusals of ``services.match_act``, against the copy."""
-    if match.status != MatchStatus.ACTIVE:
-        raise NotActive("this match is not in play")
-    seat = None
-    if user is not None and user.is_authenticated:
-        seat = next(
-            (s for s in selectors.seats_of(match) if s.user_id == user.pk), None
-        )
-    if seat is None:
-        raise Forbidden("you have no seat at this match")
-    if seat.replaced_by_bot or seat.forfeited:
-        raise Forbidden("you left this match; a bot plays your seat")
-    if (
-        expected_version is not None
-        and expected_version != match.version
-        and not services.simultaneous_version_ok(
-            match=match, seat_number=seat.number, expected_version=expected_version
-        )
-    ):
-        raise StaleVersion(
-            f"the match is at version {match.version}, not {expected_version}"
-        )
-    return seat
+def _decide(
+    match: Match, engine: Any, user: Any, action_id: str, expected_version: int | None
+) -> moverule.Step:
+    """The move rule (``moverule.decide_move``, as ``services.match_act``
+    applies it under the row lock) against the copy; a refusal raises."""
+    decided = moverule.decide_move(
+        engine=engine,
+        active=match.status == MatchStatus.ACTIVE,
+        version=match.version,
+        state=match.state,
+        seats=selectors.seats_of(match),
+        user_id=user.pk if user is not None and user.is_authenticated else None,
+        action_id=action_id,
+        expected_version=expected_version,
+        stepped_since=selectors.stepped_since(match.pk),
+    )
+    if isinstance(decided, moverule.Refusal):
+        raise refused(decided)
+    return decided
 
 
 def _act_sync(
     live: LiveMatch, user: Any, action_id: str, expected_version: int | None
 ) -> Applied:
-    """Check, apply, append, and build the broadcast (in the database thread)."""
+    """Decide, append, and build the broadcast (in the database thread)."""
     for attempt in range(MAX_ATTEMPTS):
         fresh = live.match is None
         match = live.match if not fresh else _read(live)
+        engine = get_game(match.game)
+        if _needs_full_path(match, engine):
+            return _full_path(live, user, action_id, expected_version)
         try:
-            seat = _check(match, user, expected_version)
-            engine = get_game(match.game)
-            if _needs_full_path(match, engine):
-                return _full_path(live, user, action_id, expected_version)
-            # Real time: no turns, the engine alone judges the intent (a
-            # pause refuses trades with its reason and queues claims), as in
-            # ``services._apply``.
-            if (
-                not services.is_realtime(engine)
-                and seat.number not in engine.actors(match.state)
-                and not services.may_retract(
-                    engine, match.state, seat.number, action_id
-                )
-            ):
-                raise NotYourTurn("it is not your turn to act")
-            try:
-                state, events = engine.apply(match.state, seat.number, action_id)
-            except IllegalAction as exc:
-                raise IllegalMove(str(exc)) from exc
+            step = _decide(match, engine, user, action_id, expected_version)
         except MatchError:
             if fresh:
                 raise
             live.match = None  # a refusal from the copy is confirmed by a read
             continue
-        if state is match.state:
+        if not step.changed:
             # Changes nothing (a real-time "pass"): logged nowhere, answered
-            # with the version it met, as ``services._apply`` does.
+            # with the version it met, as ``services.match_act`` does.
             return Applied(version=match.version, messages=[])
         now = timezone.now()
-        version = match.version + 1
-        step_args = dict(
-            match_id=match.pk,
-            from_version=match.version,
-            seat=seat.number,
-            user_id=seat.user_id,
-            action_id=action_id,
-            kind=ActionKind.MOVE,
-            state=state,
-            events=events,
-            now=now,
-            snapshot=version % services.SNAPSHOT_EVERY == 0,
-        )
-        finish = timers = None
-        if engine.is_over(state):
-            finish = _finish_of(match, state, now)
-            written = _append(store.finish_move, finish=finish, **step_args)
-        else:
+        finish = _finish_of(match, step.state, now) if step.over else None
+        timers = None
+        if finish is None and getattr(engine, "timers", None) is not None:
             # Server timers (engine ``timers``) move with the step, in the
             # same compare-and-set: a committed step never leaves them behind.
-            if getattr(engine, "timers", None) is not None:
-                timers = services.timers_after(
-                    engine=engine, state=state, old=match.timers, now=now
-                )
-                if timers == match.timers:
-                    timers = None  # unchanged: the column stays as it is
-            written = _append(store.append_move, timers=timers, **step_args)
+            timers = services.timers_after(
+                engine=engine, state=step.state, old=match.timers, now=now
+            )
+            if timers == match.timers:
+                timers = None  # unchanged: the column stays as it is
+        written = _append(
+            match_id=match.pk,
+            from_version=match.version,
+            steps=[store.Logged(step.seat, action_id, ActionKind.MOVE, step.events)],
+            state=step.state,
+            now=now,
+            snapshots={step.version: step.state} if step.snapshot else {},
+            timers=timers,
+            mover=store.Mover(seat=step.seat, user_id=user.pk),
+            finish=finish,
+        )
         if not written:
             # Someone else wrote first: read, and decide again on fresh data.
             live.match = None
             if attempt == MAX_ATTEMPTS - 1:
                 raise StaleVersion("the match moved on; resync")
             continue
-        match.state = state
-        match.version = version
+        match.state = step.state
+        match.version = version = step.version
         match.turn_started_at = now
         if timers is not None:
             match.timers = timers
@@ -352,11 +318,14 @@ def _act_sync(
             _finished(live, match, finish)
         else:
             arm = _after_step(live, match)
-        step = {"kind": str(ActionKind.MOVE), "seat": seat.number}
         try:
             if finish is not None:
                 match.just_finished = True  # nothing hangs off it yet
-            messages = broadcast.match_messages(match=match, events=events, step=step)
+            messages = broadcast.match_messages(
+                match=match,
+                events=step.events,
+                step={"kind": str(ActionKind.MOVE), "seat": step.seat},
+            )
         except Exception:  # the move is committed: its ack must not be lost
             logger.exception(
                 "broadcast of match %s version %s failed", match.pk, version
@@ -464,9 +433,9 @@ def _announce(match: Match) -> None:
         logger.exception("finish announcement of match %s failed", match.pk)
 
 
-def _append(write: Any, **kwargs: Any) -> bool:
+def _append(**kwargs: Any) -> bool:
     try:
-        return write(**kwargs)
+        return store.append(**kwargs)
     except (InterfaceError, OperationalError):
         # A connection the database dropped (restart, idle kill): the next call
         # opens a new one. The write is not retried: it may have committed.
@@ -855,8 +824,9 @@ def _timers_sync(live: LiveMatch) -> Applied:
             return _timers_by_service(live)
         now = timezone.now()
         state, timers = match.state, match.timers
-        steps: list[store.TimerStep] = []
+        steps: list[store.Logged] = []
         snapshots: dict[int, dict[str, Any]] = {}
+        version = match.version
         for _ in range(services.MAX_TIMER_STEPS):
             found = services.first_due_timer(
                 engine=engine, state=state, timers=timers, now=now
@@ -864,19 +834,21 @@ def _timers_sync(live: LiveMatch) -> Applied:
             if found is None:
                 break
             _key, timer = found
-            try:
-                new_state, events = engine.apply(state, timer["seat"], timer["action"])
-            except IllegalAction:
+            step = moverule.advance(
+                engine=engine,
+                state=state,
+                version=version,
+                seat=timer["seat"],
+                action_id=timer["action"],
+            )
+            if isinstance(step, moverule.Refusal) or not step.changed or step.over:
                 return _timers_by_service(live)  # not for the copy to judge
-            if new_state is state or engine.is_over(new_state):
-                return _timers_by_service(live)
-            seat = timer["seat"]
-            kind = ActionKind.TABLE if seat is None else ActionKind.TIMEOUT
-            steps.append(store.TimerStep(seat, timer["action"], kind, events))
-            version = match.version + len(steps)
-            if version % services.SNAPSHOT_EVERY == 0:
-                snapshots[version] = new_state
-            state = new_state
+            kind = ActionKind.TABLE if step.seat is None else ActionKind.TIMEOUT
+            steps.append(store.Logged(step.seat, step.action_id, kind, step.events))
+            version = step.version
+            if step.snapshot:
+                snapshots[version] = step.state
+            state = step.state
             timers = services.timers_after(
                 engine=engine, state=state, old=timers, now=now
             )
@@ -886,7 +858,7 @@ def _timers_sync(live: LiveMatch) -> Applied:
             return Applied(
                 version=0, messages=[], arm=services.next_timer_due(match=match)
             )
-        written = store.append_timer_steps(
+        written = store.append(
             match_id=match.pk,
             from_version=match.version,
             steps=steps,

@@ -1,19 +1,22 @@
-"""The durable half of a live move: append it to the log if the match is still
+"""The durable half of a live step: append it to the log if the match is still
 where its owner believes it is.
 
-One writer per match is kept by the database, not by trust in the cache: the
-write is a compare-and-set on ``Match.version`` (and ``status``), taken under
-the match row's lock, and it checks the mover's seat in a fresh snapshot after
-that lock. A writer whose copy is behind (another process moved, a resignation
-or a bot takeover committed) writes nothing and is told so; it re-reads and
-decides again. The move is durable when this returns True: on PostgreSQL the
-lock, the compare-and-set, the log row (and a snapshot every
-``SNAPSHOT_EVERY`` versions) go as one message in one implicit transaction,
-committed before the server answers, so a move costs one round trip.
+The owner decides its steps against its copy (``gameplay.moverule``); this
+writes them, and only checks that the copy was the committed match. One
+writer per match is kept by the database, not by trust in the cache: the
+write (``append``) is a compare-and-set on ``Match.version`` (and
+``status``), taken under the match row's lock; a person's move also checks
+the mover's seat in a fresh snapshot after that lock. A writer whose copy is
+behind (another process moved, a resignation or a bot takeover committed)
+writes nothing and is told so; it re-reads and decides again. The steps are
+durable when this returns True: on PostgreSQL the lock, the compare-and-set,
+the log rows (and the snapshots every ``SNAPSHOT_EVERY`` versions) go as one
+message in one implicit transaction, committed before the server answers, so
+a move costs one round trip.
 
 The move that ends the match is the same compare-and-set carrying the finish
-(``finish_move``): result, status, the seats' placements, in the same round
-trip. The finished row is its own announcement outbox entry
+(``Finish``): result, status, the seats' placements, in the same round trip.
+The finished row is its own announcement outbox entry
 (``finish_announced_at`` null, ``services.match_announce_finished``), so a
 process that dies right after that commit leaves the rating and tournament
 announcement to beat's sweep: it is never lost and made once.
@@ -38,57 +41,25 @@ def _dumps(value: Any) -> str:
     return broadcast.encode(value)
 
 
-def append_move(
-    *,
-    match_id: int,
-    from_version: int,
-    seat: int,
-    user_id: int,
-    action_id: str,
-    kind: str,
-    state: dict[str, Any],
-    events: list[dict[str, Any]],
-    now: datetime,
-    snapshot: bool,
-    timers: dict[str, Any] | None = None,
-) -> bool:
-    """Commit the move that takes the match from ``from_version`` to the next.
+@dataclass(frozen=True)
+class Logged:
+    """One step's log row: a person's move, a seat's timeout (an unanswered
+    offer declined, a draft dropped) or the table's own step (seat None)."""
 
-    False (and nothing written) when the match is not at ``from_version`` and
-    active any more, or the seat is no longer ``user_id``'s to play (it
-    resigned, a bot took it over). ``timers``: the match's server timers after
-    the move (``services.track_timers``), written by the same compare-and-set,
-    so a committed move never leaves its timers behind (beat's sweep finds
-    them even if the process dies before it arms their check); None leaves
-    the column as it is.
-    """
-    if connection.vendor == "postgresql":
-        return _append_postgresql(
-            match_id=match_id,
-            from_version=from_version,
-            seat=seat,
-            user_id=user_id,
-            action_id=action_id,
-            kind=kind,
-            state=state,
-            events=events,
-            now=now,
-            snapshot=snapshot,
-            timers=timers,
-        )
-    return _append_generic(
-        match_id=match_id,
-        from_version=from_version,
-        seat=seat,
-        user_id=user_id,
-        action_id=action_id,
-        kind=kind,
-        state=state,
-        events=events,
-        now=now,
-        snapshot=snapshot,
-        timers=timers,
-    )
+    seat: int | None
+    action_id: str
+    kind: str
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Mover:
+    """The person whose move is written: the write checks, after the row
+    lock, that the seat is still theirs to play (not resigned, not taken
+    over by a bot)."""
+
+    seat: int
+    user_id: int
 
 
 @dataclass(frozen=True)
@@ -105,41 +76,45 @@ class Finish:
     finished_at: datetime
 
 
-def finish_move(
+def append(
     *,
     match_id: int,
     from_version: int,
-    seat: int,
-    user_id: int,
-    action_id: str,
-    kind: str,
+    steps: list[Logged],
     state: dict[str, Any],
-    events: list[dict[str, Any]],
     now: datetime,
-    snapshot: bool,
-    finish: Finish,
+    snapshots: dict[int, dict[str, Any]],
+    timers: dict[str, Any] | None = None,
+    mover: Mover | None = None,
+    finish: Finish | None = None,
 ) -> bool:
-    """``append_move`` for the move that ends the match: the step and the
-    finish (status, result, end reason, finish time, timers cleared, each
-    seat's placement) in one compare-and-set. False (nothing written) as
-    ``append_move``, and also when the seats' forfeits are not ``finish``'s."""
-    args = dict(
+    """Commit ``steps`` taking the match from ``from_version`` on, one version
+    each, in one round trip. False (and nothing written) when the match is
+    not at ``from_version`` and active any more; with ``mover`` (a person's
+    move), also when the seat is no longer that user's to play; with
+    ``finish`` (the move that ends the match: status, result, end reason,
+    finish time, timers cleared, each seat's placement), also when the
+    committed seats' forfeits are not ``finish``'s.
+
+    ``state``: after the last step; ``snapshots``: version -> state for the
+    versions among them that keep one. ``timers``: the match's server timers
+    after the steps (``services.timers_after``), written by the same
+    compare-and-set, so a committed step never leaves its timers behind
+    (beat's sweep finds them even if the process dies before they fire);
+    None leaves the column as it is.
+    """
+    write = _append_postgresql if connection.vendor == "postgresql" else _append_orm
+    return write(
         match_id=match_id,
         from_version=from_version,
-        seat=seat,
-        user_id=user_id,
-        action_id=action_id,
-        kind=kind,
+        steps=steps,
         state=state,
-        events=events,
         now=now,
-        snapshot=snapshot,
-        timers=None,
+        snapshots=snapshots,
+        timers=timers,
+        mover=mover,
         finish=finish,
     )
-    if connection.vendor == "postgresql":
-        return _append_postgresql(**args)
-    return _append_generic(**args)
 
 
 def _ints(values: list[int]) -> str:
@@ -150,16 +125,13 @@ def _append_postgresql(
     *,
     match_id: int,
     from_version: int,
-    seat: int,
-    user_id: int,
-    action_id: str,
-    kind: str,
+    steps: list[Logged],
     state: dict[str, Any],
-    events: list[dict[str, Any]],
     now: datetime,
-    snapshot: bool,
+    snapshots: dict[int, dict[str, Any]],
     timers: dict[str, Any] | None,
-    finish: Finish | None = None,
+    mover: Mover | None,
+    finish: Finish | None,
 ) -> bool:
     # Statement 1 takes the row lock (waiting for any writer holding it).
     # Statement 2 runs in a snapshot taken after that, so it sees every
@@ -173,23 +145,34 @@ def _append_postgresql(
         Seat._meta.db_table,
         MatchSnapshot._meta.db_table,
     )
-    snap = (
-        f", snap AS (INSERT INTO {n} (match_id, version, state) "
-        f"SELECT id, %(new)s, %(state)s::jsonb FROM moved)"
-        if snapshot
-        else ""
-    )
-    set_timers = ", timers = %(timers)s::jsonb" if timers is not None else ""
-    finish_sql = placed = ""
+    params: dict[str, Any] = {
+        "id": match_id,
+        "old": from_version,
+        "new": from_version + len(steps),
+        "active": MatchStatus.ACTIVE.value,
+        "state": _dumps(state),
+        "now": now,
+    }
+    set_more = guard = placed = ""
+    if timers is not None:
+        set_more = ", timers = %(timers)s::jsonb"
+        params["timers"] = _dumps(timers)
+    if mover is not None:
+        guard = (
+            f"AND EXISTS (SELECT 1 FROM {s} WHERE match_id = %(id)s "
+            f"AND number = %(seat)s AND user_id = %(user)s "
+            f"AND NOT forfeited AND NOT replaced_by_bot) "
+        )
+        params.update(seat=mover.seat, user=mover.user_id)
     if finish is not None:
         # The finish: the row's end, and only if the committed forfeits are
         # the copy's (the result placed those seats last).
-        set_timers = (
+        set_more = (
             ", status = %(finished)s, result = %(result)s::jsonb, "
             "end_reason = %(reason)s, finished_at = %(finished_at)s, "
             "timers = '{}'::jsonb"
         )
-        finish_sql = (
+        guard += (
             f"AND NOT EXISTS (SELECT 1 FROM {s} WHERE match_id = %(id)s "
             f"AND forfeited <> (number = ANY(string_to_array(%(forfeited)s, ',')"
             f"::int[]))) "
@@ -199,38 +182,6 @@ def _append_postgresql(
             f"(string_to_array(%(placements)s, ',')::int[])[number + 1] "
             f"WHERE match_id = (SELECT id FROM moved))"
         )
-    sql = (
-        f"SELECT 1 FROM {m} WHERE id = %(id)s FOR UPDATE; "
-        f"WITH moved AS ("
-        f"UPDATE {m} SET state = %(state)s::jsonb, version = %(new)s, "
-        f"turn_started_at = %(now)s{set_timers} "
-        f"WHERE id = %(id)s AND version = %(old)s AND status = %(active)s "
-        f"AND EXISTS (SELECT 1 FROM {s} WHERE match_id = %(id)s "
-        f"AND number = %(seat)s AND user_id = %(user)s "
-        f"AND NOT forfeited AND NOT replaced_by_bot) "
-        f"{finish_sql}RETURNING id), "
-        f"logged AS (INSERT INTO {a} "
-        f"(match_id, version, seat, action_id, kind, events, created_at) "
-        f"SELECT id, %(new)s, %(seat)s, %(action)s, %(kind)s, %(events)s::jsonb, "
-        f"%(now)s FROM moved RETURNING id){snap}{placed} "
-        f"SELECT count(*) FROM logged"
-    )
-    params = {
-        "id": match_id,
-        "old": from_version,
-        "new": from_version + 1,
-        "active": MatchStatus.ACTIVE.value,
-        "seat": seat,
-        "user": user_id,
-        "action": action_id,
-        "kind": str(kind),
-        "state": _dumps(state),
-        "events": _dumps(events),
-        "now": now,
-    }
-    if timers is not None:
-        params["timers"] = _dumps(timers)
-    if finish is not None:
         params.update(
             finished=MatchStatus.FINISHED.value,
             result=_dumps(finish.result),
@@ -239,65 +190,6 @@ def _append_postgresql(
             forfeited=_ints(finish.forfeited),
             placements=_ints(finish.placements),
         )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        if not cursor.nextset():  # the first result is the lock's row
-            return False
-        (written,) = cursor.fetchone()
-    return written == 1
-
-
-@dataclass(frozen=True)
-class TimerStep:
-    """One timer step the owner applied: a seat's timeout (an unanswered
-    offer declined, a draft dropped) or the table's own (seat None)."""
-
-    seat: int | None
-    action_id: str
-    kind: str
-    events: list[dict[str, Any]]
-
-
-def append_timer_steps(
-    *,
-    match_id: int,
-    from_version: int,
-    steps: list[TimerStep],
-    state: dict[str, Any],
-    timers: dict[str, Any],
-    now: datetime,
-    snapshots: dict[int, dict[str, Any]],
-) -> bool:
-    """Commit timer steps taking the match from ``from_version`` on, one
-    version each, in one round trip: the compare-and-set of ``append_move``
-    without its seat check (the server, not a player, makes these steps).
-    ``state`` and ``timers``: after the last step; ``snapshots``: version ->
-    state for the versions among them that keep one. False (nothing
-    written): the match is not at ``from_version`` and active any more."""
-    if connection.vendor != "postgresql":
-        return _timer_steps_generic(
-            match_id=match_id,
-            from_version=from_version,
-            steps=steps,
-            state=state,
-            timers=timers,
-            now=now,
-            snapshots=snapshots,
-        )
-    m, a, n = (
-        Match._meta.db_table,
-        MatchAction._meta.db_table,
-        MatchSnapshot._meta.db_table,
-    )
-    params: dict[str, Any] = {
-        "id": match_id,
-        "old": from_version,
-        "new": from_version + len(steps),
-        "active": MatchStatus.ACTIVE.value,
-        "state": _dumps(state),
-        "timers": _dumps(timers),
-        "now": now,
-    }
     rows = []
     for i, step in enumerate(steps):
         rows.append(
@@ -323,84 +215,40 @@ def append_timer_steps(
         f"SELECT 1 FROM {m} WHERE id = %(id)s FOR UPDATE; "
         f"WITH moved AS ("
         f"UPDATE {m} SET state = %(state)s::jsonb, version = %(new)s, "
-        f"turn_started_at = %(now)s, timers = %(timers)s::jsonb "
+        f"turn_started_at = %(now)s{set_more} "
         f"WHERE id = %(id)s AND version = %(old)s AND status = %(active)s "
-        f"RETURNING id), "
+        f"{guard}RETURNING id), "
         f"logged AS (INSERT INTO {a} "
         f"(match_id, version, seat, action_id, kind, events, created_at) "
         f"SELECT moved.id, v.version, v.seat, v.action, v.kind, v.events, %(now)s "
         f"FROM moved, (VALUES {', '.join(rows)}) "
-        f"AS v(version, seat, action, kind, events) RETURNING id){snaps} "
+        f"AS v(version, seat, action, kind, events) RETURNING id){snaps}{placed} "
         f"SELECT count(*) FROM logged"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        if not cursor.nextset():
+        if not cursor.nextset():  # the first result is the lock's row
             return False
         (written,) = cursor.fetchone()
     return written == len(steps)
 
 
-def _timer_steps_generic(
+def _append_orm(
     *,
     match_id: int,
     from_version: int,
-    steps: list[TimerStep],
+    steps: list[Logged],
     state: dict[str, Any],
-    timers: dict[str, Any],
     now: datetime,
     snapshots: dict[int, dict[str, Any]],
-) -> bool:
-    """The same through the ORM (SQLite)."""
-    with transaction.atomic():
-        moved = Match.objects.filter(
-            pk=match_id, version=from_version, status=MatchStatus.ACTIVE
-        ).update(
-            state=state,
-            version=from_version + len(steps),
-            turn_started_at=now,
-            timers=timers,
-        )
-        if moved != 1:
-            return False
-        MatchAction.objects.bulk_create(
-            MatchAction(
-                match_id=match_id,
-                version=from_version + 1 + i,
-                seat=step.seat,
-                action_id=step.action_id,
-                kind=step.kind,
-                events=step.events,
-                created_at=now,
-            )
-            for i, step in enumerate(steps)
-        )
-        MatchSnapshot.objects.bulk_create(
-            MatchSnapshot(match_id=match_id, version=version, state=snapped)
-            for version, snapped in sorted(snapshots.items())
-        )
-    return True
-
-
-def _append_generic(
-    *,
-    match_id: int,
-    from_version: int,
-    seat: int,
-    user_id: int,
-    action_id: str,
-    kind: str,
-    state: dict[str, Any],
-    events: list[dict[str, Any]],
-    now: datetime,
-    snapshot: bool,
     timers: dict[str, Any] | None,
-    finish: Finish | None = None,
+    mover: Mover | None,
+    finish: Finish | None,
 ) -> bool:
     """The same through the ORM (SQLite: IMMEDIATE transactions serialise writers)."""
     fields: dict[str, Any] = {
         "state": state,
-        "version": from_version + 1,
+        "version": from_version + len(steps),
         "turn_started_at": now,
     }
     if timers is not None:
@@ -419,13 +267,15 @@ def _append_generic(
         ).update(**fields)
         if moved != 1:
             return False
-        playable = Seat.objects.filter(
-            match_id=match_id,
-            number=seat,
-            user_id=user_id,
-            forfeited=False,
-            replaced_by_bot=False,
-        ).exists()
+        playable = mover is None or (
+            Seat.objects.filter(
+                match_id=match_id,
+                number=mover.seat,
+                user_id=mover.user_id,
+                forfeited=False,
+                replaced_by_bot=False,
+            ).exists()
+        )
         if finish is not None and playable:
             forfeited = Seat.objects.filter(match_id=match_id, forfeited=True)
             playable = sorted(forfeited.values_list("number", flat=True)) == sorted(
@@ -434,19 +284,22 @@ def _append_generic(
         if not playable:
             transaction.set_rollback(True)
             return False
-        MatchAction.objects.create(
-            match_id=match_id,
-            version=from_version + 1,
-            seat=seat,
-            action_id=action_id,
-            kind=kind,
-            events=events,
-            created_at=now,
-        )
-        if snapshot:
-            MatchSnapshot.objects.create(
-                match_id=match_id, version=from_version + 1, state=state
+        MatchAction.objects.bulk_create(
+            MatchAction(
+                match_id=match_id,
+                version=from_version + 1 + i,
+                seat=step.seat,
+                action_id=step.action_id,
+                kind=step.kind,
+                events=step.events,
+                created_at=now,
             )
+            for i, step in enumerate(steps)
+        )
+        MatchSnapshot.objects.bulk_create(
+            MatchSnapshot(match_id=match_id, version=version, state=snapped)
+            for version, snapped in sorted(snapshots.items())
+        )
         if finish is not None:
             for number, place in enumerate(finish.placements):
                 Seat.objects.filter(match_id=match_id, number=number).update(

@@ -1,6 +1,6 @@
 """Real-time intents on the live owner's fast path (issue 13 §3): a Kung Fu
 (2009) intent from a socket is checked against the process's copy, appended
-with its timers in one compare-and-set (``store.append_move``) and broadcast
+with its timers in one compare-and-set (``store.append``) and broadcast
 from memory, never through ``services.match_act``; the timers' check is armed
 only when the earliest due time changes; every guarantee of
 ``gameplay.live.owner`` holds (ack after commit, nothing lost when the process

@@ -1,7 +1,7 @@
 """Server timers fired by the live owner (issue 13 §3): an offer left
 unanswered is declined, a draft dropped, a claim checked by the web process
 that holds the table, against its copy, in one compare-and-set
-(``store.append_timer_steps``), broadcast from memory; the worker's check is
+(``store.append``), broadcast from memory; the worker's check is
 the backstop and finds nothing left to do; a step that would end the match,
 or a copy behind another writer, is left to the locked service or decided
 again on fresh data, so no timer step is ever applied twice.

@@ -113,21 +113,18 @@ def test_the_compare_and_set_refuses_a_stale_version(players):
         state, events = get_game("duelo").apply(match.state, seat, action)
         kwargs = dict(
             match_id=match.pk,
-            seat=seat,
-            user_id=users[seat].pk,
-            action_id=action,
-            kind="move",
+            steps=[store.Logged(seat, action, "move", events)],
             state=state,
-            events=events,
             now=match.started_at,
-            snapshot=False,
+            snapshots={},
         )
-        assert store.append_move(from_version=0, **kwargs) is True
+        mover = store.Mover(seat=seat, user_id=users[seat].pk)
+        assert store.append(from_version=0, mover=mover, **kwargs) is True
         # The same move again from version 0 (a second writer): refused.
-        assert store.append_move(from_version=0, **kwargs) is False
+        assert store.append(from_version=0, mover=mover, **kwargs) is False
         # A seat that is not the user's: refused.
-        other = {**kwargs, "user_id": users[1 - seat].pk}
-        assert store.append_move(from_version=1, **other) is False
+        other = store.Mover(seat=seat, user_id=users[1 - seat].pk)
+        assert store.append(from_version=1, mover=other, **kwargs) is False
         assert MatchAction.objects.filter(match=match).count() == 1
         assert Match.objects.get(pk=match.pk).version == 1
 
@@ -290,14 +287,11 @@ def test_a_finish_from_a_copy_with_stale_forfeits_is_refused(players):
         kwargs = dict(
             match_id=match.pk,
             from_version=stored.version,
-            seat=seat,
-            user_id=users[seat].pk,
-            action_id=action,
-            kind="move",
+            steps=[store.Logged(seat, action, "move", events)],
             state=state,
-            events=events,
             now=stored.started_at,
-            snapshot=False,
+            snapshots={},
+            mover=store.Mover(seat=seat, user_id=users[seat].pk),
         )
 
         def finish(forfeited: list[int]) -> store.Finish:
@@ -310,9 +304,9 @@ def test_a_finish_from_a_copy_with_stale_forfeits_is_refused(players):
                 finished_at=stored.started_at,
             )
 
-        assert store.finish_move(finish=finish([]), **kwargs) is False
+        assert store.append(finish=finish([]), **kwargs) is False
         assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
-        assert store.finish_move(finish=finish([2]), **kwargs) is True
+        assert store.append(finish=finish([2]), **kwargs) is True
         done = Match.objects.get(pk=match.pk)
         assert done.status == MatchStatus.FINISHED
         assert done.version == stored.version + 1

@@ -1,9 +1,10 @@
 """The owner of a live match in this web process: its state in memory.
 
 A web process that holds sockets of a match keeps that match (row, seats,
-users) in memory. A move by one of its sockets is checked and applied against
-that copy, appended to the log in one round trip (``store.append_move``: a
-compare-and-set on the version under the row lock), and broadcast from
+users) in memory. A move by one of its sockets is decided against that copy
+by the move rule (``gameplay.moverule``, which ``services.match_act`` applies
+under the row lock), appended to the log in one round trip (``store.append``:
+a compare-and-set on the version under the row lock), and broadcast from
 memory: no re-read of the match, its seats or its state, no ORM query
 building, one hop to the database thread and back.
 
@@ -15,12 +16,10 @@ reaches its sockets first) and reads the match again: the row lock and the
 re-read are paid only when ownership moves. Within a process one asyncio lock
 per match puts its intents in arrival order, and the database's order is the
 order of the log. Several seats may act at once (``actors`` with several
-seats): each intent is validated against the state it is applied to, in that
-order, so simultaneous commits and real-time intents need nothing more here,
-but two rules of ``gameplay.services``: a move chosen at an older version
-stands when every step since was another seat's (``simultaneous_version_ok``:
-seats committing at once would otherwise refuse each other's commits), and a
-seat that is not to act may still take back a hidden commit (``may_retract``).
+seats): each intent is decided against the state it is applied to, in that
+order, so simultaneous commits and real-time intents need nothing more here
+(the rule lets a move chosen at an older version stand when every step since
+was another seat's, and a seat not to act take back a hidden commit).
 
 Real-time tables (engine ``realtime``, intents from any seat at any time)
 and games with server timers (engine ``timers``) are done here too: the
@@ -36,8 +35,8 @@ broadcast tells the owner to read again.
 
 The move that ends the match is made here too: the result is computed from
 the copy's seats and written with the step in the same compare-and-set
-(``store.finish_move``: status, result, placements; refused if the committed
-seats' forfeits are not the copy's), and the finished row is the
+(``store.append`` with a ``Finish``: status, result, placements; refused
+if the committed seats' forfeits are not the copy's), and the finished row is the
 announcement's outbox entry, announced right after the commit
 (``services.match_announce_finished``: rating, tournament pairing) or, if
 this process dies or the broker is away, by beat's sweep, once.

@@ -22,7 +22,7 @@ RUN pip install .
 # Bots see the standard library only: the sandbox covers every site-packages
 # directory of the bots' interpreter (where the platform itself is installed)
 # with an empty one. Fail the build if that would miss the platform's.
-RUN python -I -c "import bots, sys; from bots.sandbox.runner import site_package_dirs; \
+RUN python -I -c "import bots, sys; from bots.sandbox.bwrap import site_package_dirs; \
     from pathlib import Path; d = site_package_dirs('/usr/local/bin/python3'); \
     sys.exit(not any(Path(bots.__file__).is_relative_to(p) for p in d))"
 COPY . .

@@ -13,12 +13,9 @@ from .policy import (
     SandboxLimits,
     SandboxUnavailable,
 )
-from .runner import (
+from .process import (
     SandboxedProcess,
-    SlotAllocator,
     describe_exit,
-    kill_uid,
-    processes_of_uid,
     spawn_sandboxed,
     spawn_unsandboxed,
 )
@@ -28,6 +25,8 @@ from .selftest import (
     run_selftest,
     sandbox_available,
 )
+from .slots import SlotAllocator
+from .uids import kill_uid, processes_of_uid
 
 __all__ = [
     "BOT_MOUNT",

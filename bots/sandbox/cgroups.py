@@ -275,3 +275,14 @@ def _write(path: Path, value: object, *, optional: bool = False) -> None:
         if not optional:
             raise
         del exc
+
+
+_cgroup_layouts: dict[SandboxConfig, CgroupLayout | str] = {}
+
+
+def cgroup_layout(config: SandboxConfig) -> CgroupLayout | str:
+    """Where this worker makes slot cgroups, or why it cannot (detected once)."""
+    layout = _cgroup_layouts.get(config)
+    if layout is None:
+        layout = _cgroup_layouts[config] = detect(config)
+    return layout

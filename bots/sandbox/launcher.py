@@ -116,7 +116,7 @@ def child(req, fds, err_w):
                 os.close(fd)
         if req["tmpfs"]:
             # A private mount namespace for this bwrap: tmpfs with nr_inodes,
-            # which bwrap's own --tmpfs cannot set (see runner.slot_tmpfs).
+            # which bwrap's own --tmpfs cannot set (see slots.slot_tmpfs).
             if libc.unshare(CLONE_NEWNS) != 0:
                 raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
             if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:

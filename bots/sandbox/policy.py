@@ -126,7 +126,7 @@ class SandboxLimits:
     #: Inodes per tmpfs (home and /tmp each; ``nr_inodes``). Empty files take no
     #: space but about 1.25 KB of unreclaimable kernel memory each, and tmpfs
     #: allows millions by default; a bot needs a handful. Root workers only (the
-    #: tmpfs is mounted before bwrap, see ``runner.slot_tmpfs``).
+    #: tmpfs is mounted before bwrap, see ``slots.slot_tmpfs``).
     tmpfs_inodes: int = 4096
     #: Memory of the whole bot, every process together (its slot cgroup; root
     #: workers where cgroups are available, see bots.sandbox.cgroups).
@@ -141,7 +141,7 @@ class SandboxConfig:
 
     ``slot`` selects the host-side uid ``uid_base + slot`` when the worker runs as
     root. A slot must be used by one bot at a time (see
-    :class:`bots.sandbox.runner.SlotAllocator`), because the cleanup kills every
+    :class:`bots.sandbox.slots.SlotAllocator`), because the cleanup kills every
     process of the slot uid.
     """
 

@@ -21,17 +21,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cgroups import CgroupLayout
+from .bwrap import bwrap_features
+from .cgroups import CgroupLayout, cgroup_layout
 from .launcher import LaunchedProcess
 from .policy import SandboxConfig, SandboxError, bwrap_origin
-from .runner import (
-    bwrap_features,
-    cgroup_layout,
-    check_uid_range,
-    processes_of_uid,
-    spawn_sandboxed,
-)
+from .process import spawn_sandboxed
 from .seccomp import SeccompUnavailable, compiled_filter
+from .slots import check_uid_range
+from .uids import processes_of_uid
 
 #: The probe, run with the bots' interpreter inside the sandbox. It prints one
 #: JSON object of named boolean checks, then waits for stdin to close so the

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bots.sandbox import SandboxConfig, policy, run_selftest
-from bots.sandbox.runner import _slot_bwrap, slot_bwrap
+from bots.sandbox.bwrap import _slot_bwrap, slot_bwrap
 
 from .conftest import needs_bwrap
 

@@ -13,8 +13,7 @@ import pytest
 
 from bots.protocol.transport import BotFault, TimeControl
 from bots.sandbox import SandboxConfig, SandboxLimits
-from bots.sandbox.cgroups import CgroupLayout
-from bots.sandbox.runner import cgroup_layout
+from bots.sandbox.cgroups import CgroupLayout, cgroup_layout
 
 from .conftest import StartBot, needs_bwrap
 

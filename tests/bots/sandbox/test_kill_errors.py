@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from bots.sandbox import runner
+from bots.sandbox import process
 
 
 class _Popen:
@@ -32,11 +32,11 @@ def _refuse(pid: int) -> list[int]:
 
 def test_a_refused_kill_is_logged_and_the_slot_uid_swept(monkeypatch, caplog):
     swept: list[int] = []
-    monkeypatch.setattr(runner, "_children", _refuse)
-    monkeypatch.setattr(runner, "kill_uid", swept.append)
-    monkeypatch.setattr(runner, "wait_uid_gone", lambda uid, **kw: True)
-    proc = runner.SandboxedProcess(popen=_Popen(), sandboxed=True, host_uid=61401)
-    with caplog.at_level(logging.WARNING, logger="bots.sandbox.runner"):
+    monkeypatch.setattr(process, "_children", _refuse)
+    monkeypatch.setattr(process, "kill_uid", swept.append)
+    monkeypatch.setattr(process, "wait_uid_gone", lambda uid, **kw: True)
+    proc = process.SandboxedProcess(popen=_Popen(), sandboxed=True, host_uid=61401)
+    with caplog.at_level(logging.WARNING, logger="bots.sandbox.process"):
         assert proc.kill() == -9
     assert swept == [61401]
     assert "could not kill pid 424242" in caplog.text
@@ -48,11 +48,11 @@ def test_a_process_already_gone_needs_no_sweep(monkeypatch, caplog):
     def gone(pid: int) -> list[int]:
         raise ProcessLookupError(3, "No such process")
 
-    monkeypatch.setattr(runner, "_children", gone)
-    monkeypatch.setattr(runner, "kill_uid", swept.append)
-    monkeypatch.setattr(runner, "wait_uid_gone", lambda uid, **kw: True)
-    proc = runner.SandboxedProcess(popen=_Popen(), sandboxed=True, host_uid=61402)
-    with caplog.at_level(logging.WARNING, logger="bots.sandbox.runner"):
+    monkeypatch.setattr(process, "_children", gone)
+    monkeypatch.setattr(process, "kill_uid", swept.append)
+    monkeypatch.setattr(process, "wait_uid_gone", lambda uid, **kw: True)
+    proc = process.SandboxedProcess(popen=_Popen(), sandboxed=True, host_uid=61402)
+    with caplog.at_level(logging.WARNING, logger="bots.sandbox.process"):
         proc.kill()
     assert swept == []
     assert caplog.text == ""

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bots.protocol.transport import TimeControl
-from bots.sandbox import SandboxConfig, SandboxLimits, processes_of_uid, runner
+from bots.sandbox import SandboxConfig, SandboxLimits, process, processes_of_uid, uids
 
 from .conftest import StartBot, needs_bwrap
 
@@ -43,7 +43,7 @@ def test_close_returns_only_when_the_slot_is_empty(
     start_bot: StartBot, sandbox_config: SandboxConfig, monkeypatch
 ) -> None:
     # bwrap is killed at once, so the bot's pid 1 dies orphaned under init.
-    monkeypatch.setattr(runner, "BWRAP_EXIT_WAIT_S", 0.0)
+    monkeypatch.setattr(process, "BWRAP_EXIT_WAIT_S", 0.0)
     # Far more inodes than the default cap, to make the bot's death slow.
     config = SandboxConfig(
         bwrap_path=sandbox_config.bwrap_path,
@@ -57,6 +57,6 @@ def test_close_returns_only_when_the_slot_is_empty(
     started = time.monotonic()
     bot.close()
     assert processes_of_uid(uid) == [], "a process of the slot outlived close()"
-    assert time.monotonic() - started < runner.SLOT_DRAIN_S
+    assert time.monotonic() - started < uids.SLOT_DRAIN_S
     lock = Path(sandbox_config.lock_dir) / f"uid-{uid}.lock"
     assert lock.read_bytes() == b"clean\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bots.sandbox import SandboxError
-from bots.sandbox.runner import private_dir, stage_bot_dir
+from bots.sandbox.slots import private_dir, stage_bot_dir
 
 
 def _upload(tmp_path: Path) -> Path:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bots.sandbox import SandboxConfig, SlotAllocator, run_selftest, runner
-from bots.sandbox.runner import check_uid_range
+from bots.sandbox import SandboxConfig, SlotAllocator, run_selftest, slots
+from bots.sandbox.slots import check_uid_range
 
 from .conftest import BWRAP, needs_bwrap
 
@@ -56,13 +56,13 @@ def test_a_range_holding_a_host_account_is_refused(lock_dir, monkeypatch) -> Non
     """A uid or gid of a real account would give the bot that account's files."""
     assert check_uid_range(config(lock_dir, 62000)) == ""
     account = pwd.struct_passwd(("alice", "x", 62002, 100, "", "/home/a", "/bin/sh"))
-    monkeypatch.setattr(runner.pwd, "getpwall", lambda: [account])
+    monkeypatch.setattr(slots.pwd, "getpwall", lambda: [account])
     assert "uid 62002 belongs to the account 'alice'" in check_uid_range(
         config(lock_dir, 62000)
     )
-    monkeypatch.setattr(runner.pwd, "getpwall", list)
+    monkeypatch.setattr(slots.pwd, "getpwall", list)
     group = grp.struct_group(("staff2", "x", 62003, []))
-    monkeypatch.setattr(runner.grp, "getgrall", lambda: [group])
+    monkeypatch.setattr(slots.grp, "getgrall", lambda: [group])
     assert "gid 62003 belongs to the group 'staff2'" in check_uid_range(
         config(lock_dir, 62000)
     )
@@ -138,7 +138,8 @@ def test_a_range_in_use_in_another_container_is_refused(lock_dir) -> None:
         time.sleep(0.05)
         check = (
             "import sys; from bots.sandbox import SandboxConfig; "
-            "from bots.sandbox.runner import check_uid_range, processes_of_uid; "
+            "from bots.sandbox import processes_of_uid; "
+            "from bots.sandbox.slots import check_uid_range; "
             f"c = SandboxConfig(lock_dir={str(lock_dir)!r}, uid_base=62400, "
             "slot_count=4); "
             "assert not processes_of_uid(62400), 'visible'; "

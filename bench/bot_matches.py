@@ -99,10 +99,10 @@ def sandboxed_django(tmp: Path):
 def active_bot(*, owner, game: str, name: str, filename: str, source: bytes):
     """An uploaded bot's version, made active at once: the benchmarks measure
     play, so the validation task is not queued and its verdict is set."""
-    from bots import services
+    from bots import enqueue, services
     from bots.models import Bot, BotStatus, BotVersion, VersionStatus
 
-    services._enqueue_validation = lambda pk: None
+    enqueue.validation = lambda pk: None
     version = services.bot_create(
         owner=owner, game=game, name=name, filename=filename, data=source
     )

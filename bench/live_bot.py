@@ -3,7 +3,7 @@
 In a match with a person, each decision of an uploaded bot starts the bot in
 the sandbox, says hello, sends one ``act`` with every event since the deal,
 submits the answer through the match services and closes the sandbox
-(``bots.live``). This measures that whole step as a bots worker does it, for
+(``bots.live_turns``). This measures that whole step as a bots worker does it, for
 the example heuristic bot, over complete Duelo matches against a "person"
 who plays first legal moves through ``match_act``.
 
@@ -48,7 +48,7 @@ def _bot_matches_bench():
 
 
 def run(count: int) -> dict[str, float]:
-    from bots import live
+    from bots import live_turns
     from gameplay import services as match_services
     from gameplay.models import Match
     from gameplay.rules import get_game
@@ -88,7 +88,7 @@ def run(count: int) -> dict[str, float]:
                 continue
             seat = match.seats.get(number=actors[0])
             started = time.perf_counter()
-            turn = live.bot_live_decide(match=match, seat=seat)
+            turn = live_turns.bot_live_decide(match=match, seat=seat)
             timings.append(time.perf_counter() - started)
             if turn is not None and turn.answer_s is not None:
                 answers.append(turn.answer_s)

@@ -1,4 +1,4 @@
-"""Benchmark of uploaded bots at live real-time tables (``bots.realtime``).
+"""Benchmark of uploaded bots at live real-time tables (``bots.realtime_tables``).
 
 A bots worker holds one sandboxed process per uploaded seat of a live Kung Fu
 (2009) table for the match and asks them at every wall-clock tick. This
@@ -56,7 +56,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def run(uploaded: int, version, person) -> dict[str, float]:
-    from bots import realtime
+    from bots import realtime_tables
     from gameplay import services as gs
     from gameplay.errors import MatchError
     from gameplay.models import MatchStatus
@@ -76,7 +76,7 @@ def run(uploaded: int, version, person) -> dict[str, float]:
     )
     match = gs.match_start(match_id=match.pk)
     rng = random.Random(uploaded)
-    table = realtime.LiveRealtimeTable(match_id=match.pk)
+    table = realtime_tables.LiveRealtimeTable(match_id=match.pk)
     started = time.perf_counter()
     assert table.open()
     open_s = time.perf_counter() - started

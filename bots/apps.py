@@ -14,7 +14,7 @@ class BotsConfig(AppConfig):
         from bots import contexts
 
         contexts.register()
-        # Uploaded bots seated with people are driven move by move (bots.live).
+        # Uploaded bots seated with people are driven move by move (bots.live_turns).
         from bots import tasks
         from gameplay.signals import uploaded_bot_turn
 

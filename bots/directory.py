@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bots.models import Bot, BotVersion
+from bots.services import live_seat, sandbox_gate
 
 if TYPE_CHECKING:
     from league.participants import BotInfo
@@ -57,8 +58,6 @@ class SeatableBots:
     LIMIT = 100
 
     def seatable(self, game: str) -> list[tuple[str, str]]:
-        from bots.services import sandbox_gate
-
         if not sandbox_gate()[0]:
             return []
         bots = (
@@ -77,8 +76,6 @@ class SeatableBots:
         ]
 
     def resolve(self, game: str, value: str) -> tuple[str, str] | None:
-        from bots.services import live_seat
-
         ref = value.removeprefix("upload:")
         if not ref.isdigit() or len(ref) > 18:
             return None
@@ -88,17 +85,14 @@ class SeatableBots:
         return live_seat(bot=bot)
 
 
-def register() -> bool:
-    """Register with league when league offers the hook; True when registered.
+def register() -> None:
+    """Answer gameplay's lobby and league through their hooks.
 
-    The lobby's hook is gameplay's, always present.
+    Plain imports: both apps are always installed, and a hook that went
+    missing must fail at start-up, not leave bot seats and ratings empty.
     """
     from gameplay.lobby import set_uploaded_bot_provider
+    from league.participants import register_bot_directory
 
     set_uploaded_bot_provider(SeatableBots())
-    try:
-        from league.participants import register_bot_directory
-    except ImportError:
-        return False
     register_bot_directory(BotDirectory())
-    return True

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 
 from accounts.models import User
 from bots.models import Bot, BotMatchLog, BotStatus, BotVersion
-from bots.storage import list_files, read_source
+from bots.storage import list_files, read_source, version_dir
 from gameplay.models import Match, MatchStatus, Seat
 
 
@@ -189,14 +189,10 @@ def can_read_source(*, user: User | None, bot: Bot) -> bool:
 
 
 def version_files(*, version: BotVersion) -> list[str]:
-    from bots.services import version_dir
-
     return list_files(version_dir(version))
 
 
 def version_source(*, version: BotVersion, path: str) -> str:
-    from bots.services import version_dir
-
     return read_source(version_dir(version), path)
 
 

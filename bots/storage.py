@@ -13,11 +13,23 @@ import os
 import shutil
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from django.conf import settings
 
 from bots.sdk import SDK_MODULE, SDK_PATH
 
+if TYPE_CHECKING:
+    from bots.models import BotVersion
+
 _READ_ONLY_FILE = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
 _READ_ONLY_DIR = _READ_ONLY_FILE | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
+
+
+def version_dir(version: BotVersion | int) -> Path:
+    """Where a version's files live: ``MEDIA_ROOT/bots/<version id>/``."""
+    pk = version if isinstance(version, int) else version.pk
+    return Path(settings.MEDIA_ROOT) / "bots" / str(pk)
 
 
 def write_bot_tree(files: dict[str, bytes], dest: Path, *, read_only: bool) -> None:

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from bots import conf, realtime, services
+from bots import conf, ladder, live_turns, realtime_tables, services
 from bots.models import BotVersion, VersionStatus
 from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
 from gameplay.models import Match
@@ -163,7 +163,7 @@ _driving = threading.local()
     acks_late=True,
 )
 def live_move(self, match_id: int) -> int:
-    """Play the uploaded bots' moves in a match with people (see bots.live).
+    """Play the uploaded bots' moves in a match with people (bots.live_turns).
 
     One task per match at a time (a cache lock); after releasing the lock it
     looks once more, so a turn that arrived while the lock was held is not lost.
@@ -171,8 +171,6 @@ def live_move(self, match_id: int) -> int:
     and the claim rules. In eager mode (tests) the moves it makes would start
     it again from inside itself; the running loop plays those moves instead.
     """
-    from bots import live
-
     active = getattr(_driving, "matches", None)
     if active is None:
         active = _driving.matches = set()
@@ -183,7 +181,7 @@ def live_move(self, match_id: int) -> int:
         return 0
     active.add(match_id)
     try:
-        turns = live.bot_live_turns(match_id=match_id)
+        turns = live_turns.bot_live_turns(match_id=match_id)
     except (SandboxUnavailable, SandboxError) as exc:
         logger.warning("live bot move in match %s not played: %s", match_id, exc)
         if self.request.retries < self.max_retries:
@@ -205,14 +203,12 @@ def on_uploaded_bot_turn(*, match_id: int, **_: object) -> None:
     logged, not raised into the move that triggered it; the seat's clock and
     the claim rules cover a lost task.
     """
-    from bots import live
-
-    if not live.has_people(match_id=match_id):
+    if not live_turns.has_people(match_id=match_id):
         return
     match = Match.objects.filter(pk=match_id).only("game").first()
     if match is None:
         return
-    if realtime.is_realtime(match.game):
+    if realtime_tables.is_realtime(match.game):
         queue_live_realtime(match_id=match_id)
         return
     try:
@@ -263,7 +259,7 @@ def queue_live_realtime(*, match_id: int) -> bool:
     soft_time_limit=LIVE_RT_TIME_LIMIT - 60,
 )
 def live_realtime(self, match_id: int) -> str:
-    """Hold the uploaded-bot seats of a live real-time table (``bots.realtime``).
+    """Hold the uploaded-bot seats of a live real-time table (bots.realtime_tables).
 
     One driver per match: a lease (``MatchLease``, renewed every 10 s while
     this worker plays) that lapses 30 s after the worker dies; beat's
@@ -281,7 +277,9 @@ def live_realtime(self, match_id: int) -> str:
         return "already driven"
     cache.delete(f"{LIVE_RT_QUEUED_PREFIX}{match_id}")
     try:
-        report = realtime.live_realtime_drive(match_id=match_id, still_held=lease.held)
+        report = realtime_tables.live_realtime_drive(
+            match_id=match_id, still_held=lease.held
+        )
     finally:
         lease.release()
     return f"{report.ticks} ticks, {report.applied} intents, {report.stopped}"
@@ -290,7 +288,7 @@ def live_realtime(self, match_id: int) -> str:
 @shared_task(name="bots.debut_games", time_limit=60, soft_time_limit=55)
 def debut_games(version_id: int) -> int:
     """A newly validated version's first ladder games (idempotent)."""
-    return len(services.bot_debut_schedule(version_id=version_id))
+    return len(ladder.bot_debut_schedule(version_id=version_id))
 
 
 @shared_task(name="bots.ladder_schedule", time_limit=120, soft_time_limit=110)
@@ -298,7 +296,7 @@ def ladder_schedule() -> dict[str, int]:
     """Beat: this period's ladder round for every game (a no-op if it exists)."""
     created = {}
     for game in available_games():
-        ladder_round = services.ladder_round_schedule(game=game)
+        ladder_round = ladder.ladder_round_schedule(game=game)
         if ladder_round is not None:
             created[game] = ladder_round.match_count
     return created
@@ -339,7 +337,7 @@ def pick_up_matches() -> int:
     # leaving them idle at a table with people.
     queued = sum(
         queue_live_realtime(match_id=match_id)
-        for match_id in realtime.tables_to_drive()
+        for match_id in realtime_tables.tables_to_drive()
     )
     status = sandbox_available(conf.sandbox_config())
     if not status.ok and not conf.allow_unsandboxed():

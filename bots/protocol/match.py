@@ -1,7 +1,7 @@
 """Protocol v1, match level: one match between N agents, driven by the engine.
 
 This module is the part of the bot runner that knows games but not Django: the
-server (``bots.runner``) and the local ``botmatch`` command both drive matches
+server (``bots.match_host``) and the local ``botmatch`` command both drive matches
 through :class:`MatchPlayer`, so an author's bot meets exactly the messages,
 limits and forfeit rules it will meet on the server. Where the two differ -
 recording moves, who plays the built-in seats, what a forfeit does to the
@@ -129,7 +129,9 @@ class ProcessAgent:
         self.allow_unsandboxed = allow_unsandboxed
         self.log = SeatLog(seat=seat, agent=label)
         self.process: BotProcess | None = None
-        self._step = 0
+        #: ``act`` messages sent so far; a host that asks the seat again in a
+        #: fresh process (a live table) carries it over, as the bank.
+        self.step = 0
 
     def launch(self) -> None:
         """Start the process (raises SandboxUnavailable when refused)."""
@@ -162,10 +164,10 @@ class ProcessAgent:
         assert self.process is not None
         legal = game.legal_actions(state, seat)
         tc = self.time_control
-        self._step += 1
+        self.step += 1
         message = {
             "type": "act",
-            "step": self._step,
+            "step": self.step,
             "version": version,
             # Every seat choosing now, this one included: more than one means
             # they choose at the same time, none seeing the others' choices.
@@ -613,7 +615,7 @@ class MatchPlayer:
         bot's time is its own, so three bots thinking a second each cost a
         second, not three. ``meanwhile`` runs in this thread while they think:
         the host's built-in seats choosing at the same time (which think in
-        processes of their own, see ``bots.runner``), whose moves are applied
+        processes of their own, see ``bots.match_host``), whose moves are applied
         first. The answers are then applied in seat order, each re-validated
         by the engine; one that an earlier answer made illegal is dropped and
         that seat is asked again. Events that arrived while a seat thought are

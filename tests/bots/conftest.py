@@ -73,7 +73,7 @@ def owner(db):
 def store_active_upload(owner, monkeypatch):
     """``store(game, source, name)``: an active upload of ``owner`` for ``game``
     (offered by the platform or not), without a validation run."""
-    from bots import services
+    from bots import enqueue, services
     from bots.models import Bot, BotStatus, BotVersion, VersionStatus
     from gameplay.rules import available_games
 
@@ -81,7 +81,7 @@ def store_active_upload(owner, monkeypatch):
         monkeypatch.setattr(
             services, "available_games", lambda: sorted({*available_games(), game})
         )
-        monkeypatch.setattr(services, "_enqueue_validation", lambda pk: None)
+        monkeypatch.setattr(enqueue, "validation", lambda pk: None)
         version = services.bot_create(
             owner=owner, game=game, name=name, filename=f"{name}.py", data=source
         )

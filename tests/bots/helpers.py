@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bots import services
+from bots import enqueue, services
 from bots.models import Bot, BotStatus, BotVersion, VersionStatus
 from gameplay.models import Match
 from gameplay.services import SeatSpec, match_create
@@ -12,14 +12,14 @@ def stored_version(
     owner, source: bytes, *, name: str, active: bool = True
 ) -> BotVersion:
     """A version stored through the upload service, marked active (no validation)."""
-    original = services._enqueue_validation
-    services._enqueue_validation = lambda pk: None
+    original = enqueue.validation
+    enqueue.validation = lambda pk: None
     try:
         version = services.bot_create(
             owner=owner, game="duelo", name=name, filename=f"{name}.py", data=source
         )
     finally:
-        services._enqueue_validation = original
+        enqueue.validation = original
     if active:
         BotVersion.objects.filter(pk=version.pk).update(status=VersionStatus.ACTIVE)
         Bot.objects.filter(pk=version.bot_id).update(

@@ -7,7 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from bots import ratings, services
+from bots import ladder, ratings
 from bots.models import Bot, BotMatchLog, BotStatus, VersionStatus
 from gameplay.models import Match, MatchStatus
 from tests.bots.botsrc import CRASHER, FIRST_LEGAL
@@ -59,7 +59,7 @@ def test_a_ladder_round_is_played_and_rated(
     first = stored_version(owner, FIRST_LEGAL, name="first")
     second = stored_version(UserFactory(), FIRST_LEGAL + b"\n", name="second")
     with django_capture_on_commit_callbacks(execute=True):
-        ladder_round = services.ladder_round_schedule(game="duelo", duplicate=True)
+        ladder_round = ladder.ladder_round_schedule(game="duelo", duplicate=True)
     assert ladder_round.match_count == 2
     matches = list(Match.objects.filter(context__startswith=ladder_round.context))
     assert len(matches) == 2
@@ -83,7 +83,7 @@ def test_a_new_bot_debuts_against_the_anchor_and_it_stays_fixed(
     settings.BOT_LADDER_ANCHORS = ("random",)
     version = stored_version(owner, FIRST_LEGAL, name="debutant")
     with django_capture_on_commit_callbacks(execute=True):
-        ids = services.bot_debut_schedule(version_id=version.pk)
+        ids = ladder.bot_debut_schedule(version_id=version.pk)
     matches = list(Match.objects.filter(pk__in=ids))
     assert len(matches) == 2
     assert all(m.status == MatchStatus.FINISHED for m in matches)

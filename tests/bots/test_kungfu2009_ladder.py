@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bots import services
+from bots import enqueue, ladder
 from bots.models import BotStatus
 from gameplay.models import Match
 from gameplay.rules import get_game
@@ -41,11 +41,11 @@ def test_a_ladder_round_seats_tables_the_engine_can_play(
     monkeypatch, django_capture_on_commit_callbacks
 ):
     calls: list[list[int]] = []
-    monkeypatch.setattr(services, "_enqueue_matches", calls.append)
+    monkeypatch.setattr(enqueue, "play_matches", calls.append)
     bots = active_bots(4)  # + the two anchors: six entrants, two tables of three
-    assert services.ladder_table_size(GAME) == 3
+    assert ladder.ladder_table_size(GAME) == 3
     with django_capture_on_commit_callbacks(execute=True):
-        ladder_round = services.ladder_round_schedule(
+        ladder_round = ladder.ladder_round_schedule(
             game=GAME, when=WHEN, duplicate=True
         )
     matches = list(Match.objects.filter(game=GAME).order_by("pk"))
@@ -72,9 +72,9 @@ def test_a_ladder_round_seats_tables_the_engine_can_play(
 
 
 def test_a_new_bot_debuts_at_one_table_with_the_anchors(monkeypatch):
-    monkeypatch.setattr(services, "_enqueue_matches", lambda ids: None)
+    monkeypatch.setattr(enqueue, "play_matches", lambda ids: None)
     [bot] = active_bots(1)
-    ids = services.bot_debut_schedule(version_id=bot.active_version_id)
+    ids = ladder.bot_debut_schedule(version_id=bot.active_version_id)
     matches = Match.objects.filter(pk__in=ids)
     assert len(ids) == 3 and {m.seed for m in matches} != {None}
     for match in matches:
@@ -82,7 +82,7 @@ def test_a_new_bot_debuts_at_one_table_with_the_anchors(monkeypatch):
         assert agents == sorted(
             [bot.active_version.agent, "builtin:heuristic", "builtin:random"]
         )
-    assert services.bot_debut_schedule(version_id=bot.active_version_id) == []
+    assert ladder.bot_debut_schedule(version_id=bot.active_version_id) == []
 
 
 @given(
@@ -93,7 +93,7 @@ def test_a_new_bot_debuts_at_one_table_with_the_anchors(monkeypatch):
 def test_tables_seat_everyone_once_at_least_and_nobody_twice_at_one(
     strengths, size, seed
 ):
-    tables = services.ladder_pairings(strengths, rng=random.Random(seed), size=size)
+    tables = ladder.ladder_pairings(strengths, rng=random.Random(seed), size=size)
     if len(strengths) < size:
         assert tables == []
         return

@@ -1,5 +1,5 @@
 """Uploaded bots of a real-time game at live tables, next to people and
-built-in bots (``bots.realtime``): one sandboxed process per seat for the
+built-in bots (``bots.realtime_tables``): one sandboxed process per seat for the
 match, asked on the wall clock's ticks, its intents through the services
 everyone's go through; faults forfeit (the takeover bot plays on), a lost
 lease stops the driver before it acts, a resumed driver starts fresh
@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from bots import realtime, services, tasks
+from bots import realtime_tables, services, tasks
 from bots.directory import SeatableBots
 from bots.models import BotMatchLog
+from bots.storage import version_dir
 from gameplay import services as gs
 from gameplay.errors import MatchError
 from gameplay.models import MatchStatus
@@ -104,8 +105,8 @@ def test_a_person_an_uploaded_bot_and_a_builtin_bot_play_to_the_end(store):
     version = store(EXAMPLE.read_bytes(), "collector")
     person = UserFactory()
     match = live_table(person, version.agent, "builtin:heuristic", "builtin:random")
-    assert realtime.needs_driver(match)
-    table = realtime.LiveRealtimeTable(match_id=match.pk)
+    assert realtime_tables.needs_driver(match)
+    table = realtime_tables.LiveRealtimeTable(match_id=match.pk)
     assert table.open()
     held = table.seats[1]
     rng = random.Random(2009)
@@ -140,7 +141,7 @@ def test_the_first_act_tells_the_tick_the_events_and_refused_intents(store):
     version = store(EXAMPLE.read_bytes(), "collector")
     person = UserFactory()
     match = live_table(person, version.agent, "builtin:heuristic")
-    table = realtime.LiveRealtimeTable(match_id=match.pk)
+    table = realtime_tables.LiveRealtimeTable(match_id=match.pk)
     assert table.open()
     sent = []
     agent = table.seats[1].agent
@@ -185,7 +186,7 @@ def test_a_faulty_bot_forfeits_and_the_takeover_bot_plays_on(
     version = store(source, "faulty")
     person = UserFactory()
     match = live_table(person, version.agent, "builtin:heuristic")
-    table = realtime.LiveRealtimeTable(match_id=match.pk)
+    table = realtime_tables.LiveRealtimeTable(match_id=match.pk)
     assert table.open()
     agent = table.seats[1].agent
     try:
@@ -206,7 +207,7 @@ def test_a_faulty_bot_forfeits_and_the_takeover_bot_plays_on(
     assert match.status == MatchStatus.ACTIVE  # three seats: the table plays on
     assert seat.forfeited and seat.replaced_by_bot
     assert seat.forfeit_reason == f"bot {reason}"
-    assert not realtime.needs_driver(match)
+    assert not realtime_tables.needs_driver(match)
     # The takeover bot acts for the seat on the built-in bots' ticks.
     before = match.actions.filter(seat=1).count()
     for tick in range(8, 60):
@@ -239,10 +240,12 @@ def test_without_a_sandbox_the_seats_are_forfeited_never_run(store, monkeypatch)
 
     monkeypatch.setattr(transport, "spawn_unsandboxed", never)
     monkeypatch.setattr(transport, "spawn_sandboxed", never)
-    report = realtime.live_realtime_drive(match_id=match.pk, sleep=lambda s: None)
+    report = realtime_tables.live_realtime_drive(
+        match_id=match.pk, sleep=lambda s: None
+    )
     assert report.stopped == "nothing to drive"
     seat = match.seats.get(number=1)
-    assert seat.forfeited and seat.forfeit_reason == realtime.NO_SANDBOX
+    assert seat.forfeited and seat.forfeit_reason == realtime_tables.NO_SANDBOX
     assert seat.replaced_by_bot
 
 
@@ -251,7 +254,7 @@ def test_a_driver_that_lost_its_lease_stops_before_acting(store):
     person = UserFactory()
     match = live_table(person, version.agent, "builtin:heuristic")
     held = {"yes": True}
-    table = realtime.LiveRealtimeTable(
+    table = realtime_tables.LiveRealtimeTable(
         match_id=match.pk, still_held=lambda: held["yes"]
     )
     assert table.open()
@@ -261,7 +264,7 @@ def test_a_driver_that_lost_its_lease_stops_before_acting(store):
     try:
         held["yes"] = False
         version_before = match.version
-        with pytest.raises(realtime.LeaseLost):
+        with pytest.raises(realtime_tables.LeaseLost):
             table.tick(1)
         match.refresh_from_db()
         assert match.version == version_before
@@ -292,20 +295,20 @@ def test_one_driver_per_table_and_a_lapsed_lease_is_picked_up(
     tasks.on_uploaded_bot_turn(match_id=match.pk)
     assert queued == []
     # The worker died: nobody renews the lease; it lapses.
-    first = realtime.LiveRealtimeTable(match_id=match.pk)
+    first = realtime_tables.LiveRealtimeTable(match_id=match.pk)
     assert first.open()
     for tick in range(1, 6):
         first.tick(tick)
         gs.match_realtime_bots_tick(match_id=match.pk, tick=tick)
         gs.match_apply_timers(match_id=match.pk, now=at_tick(match, tick + 5))
-    steps = first.seats[1].agent._step
+    steps = first.seats[1].agent.step
     first.close()  # (a dead worker's sandbox dies with it)
     cache.delete(key)
     assert tasks.pick_up_matches() == 1 and queued == [match.pk]
     # Queued once: another change before the driver starts queues nothing.
     tasks.on_uploaded_bot_turn(match_id=match.pk)
     assert queued == [match.pk]
-    resumed = realtime.LiveRealtimeTable(match_id=match.pk)
+    resumed = realtime_tables.LiveRealtimeTable(match_id=match.pk)
     assert resumed.open()
     try:
         sent = []
@@ -343,14 +346,14 @@ def test_the_driver_loop_plays_wall_clock_ticks_and_stops_at_the_end(store, sett
     version = store(EXAMPLE.read_bytes(), "collector")
     person = UserFactory()
     match = live_table(person, version.agent, "builtin:heuristic")
-    report = realtime.live_realtime_drive(match_id=match.pk, max_ticks=8)
+    report = realtime_tables.live_realtime_drive(match_id=match.pk, max_ticks=8)
     assert report.ticks == 8 and report.stopped == "tick limit"
     # Asked at each tick but the ones a claim's check paused (no timers here).
     assert 1 <= BotMatchLog.objects.get(match=match, seat=1).decisions <= 8
     gs.match_apply_timers(match_id=match.pk, now=match.started_at + timedelta(hours=2))
     match.refresh_from_db()
     assert match.is_over
-    report = realtime.live_realtime_drive(match_id=match.pk, max_ticks=8)
+    report = realtime_tables.live_realtime_drive(match_id=match.pk, max_ticks=8)
     assert report.ticks == 0 and report.stopped == "nothing to drive"
 
 
@@ -439,7 +442,7 @@ def test_a_killed_worker_takes_its_bots_along_and_another_resumes(
     hello = MatchPlayer(
         game=ENGINE,
         state=match.state,
-        agents={1: ProcessAgent(services.version_dir(version), seat=1, label="x")},
+        agents={1: ProcessAgent(version_dir(version), seat=1, label="x")},
         host=None,
         config=match.config,
     ).hello(1)
@@ -456,7 +459,7 @@ def test_a_killed_worker_takes_its_bots_along_and_another_resumes(
             HOLDER,
             str(match.pk),
             "2.0",
-            str(services.version_dir(version)),
+            str(version_dir(version)),
             json.dumps(hello),
         ],
         cwd=Path(__file__).resolve().parents[2],
@@ -492,9 +495,9 @@ def test_a_killed_worker_takes_its_bots_along_and_another_resumes(
     # The fresh driver (a short run of it: three wall-clock ticks of 0.1 s).
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.REALTIME_BOT_TICK = 0.1
-    drive = realtime.live_realtime_drive
+    drive = realtime_tables.live_realtime_drive
     monkeypatch.setattr(
-        realtime,
+        realtime_tables,
         "live_realtime_drive",
         lambda **kwargs: drive(**kwargs, max_ticks=3),
     )

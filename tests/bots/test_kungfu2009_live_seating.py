@@ -1,5 +1,5 @@
 """Where uploaded bots of a real-time game sit: at live tables with people
-(held by a bots worker for the match, ``bots.realtime``; it plays there:
+(held by a bots worker for the match, ``bots.realtime_tables``; it plays there:
 tests/bots/test_kungfu2009_live_realtime.py), and in bot matches, which the
 runner plays on its virtual clock with nothing else moving them.
 """

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bots import services
+from bots import enqueue, ladder, services
 from bots.models import BotStatus, VersionStatus
 from gameplay.models import Match
 from tests.factories import BotFactory, BotVersionFactory
@@ -19,7 +19,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "bots/examples/kungfu2013_heuris
 
 @pytest.mark.sandbox
 def test_the_example_bot_validates_and_becomes_active(owner, fast_time, monkeypatch):
-    monkeypatch.setattr(services, "_enqueue_validation", lambda pk: None)
+    monkeypatch.setattr(enqueue, "validation", lambda pk: None)
     version = services.bot_create(
         owner=owner,
         game="kungfu2013",
@@ -48,7 +48,7 @@ def test_a_duelo_bot_is_refused_for_kungfu2013(owner) -> None:
 
 def test_ladder_round_pairs_the_games_bots(settings, monkeypatch) -> None:
     settings.BOT_LADDER_ANCHORS = ()
-    monkeypatch.setattr(services, "_enqueue_matches", lambda ids: None)
+    monkeypatch.setattr(enqueue, "play_matches", lambda ids: None)
     for _ in range(4):
         bot = BotFactory(game="kungfu2013", status=BotStatus.ACTIVE)
         bot.active_version = BotVersionFactory(bot=bot, status="active")
@@ -57,7 +57,7 @@ def test_ladder_round_pairs_the_games_bots(settings, monkeypatch) -> None:
     duelo.active_version = BotVersionFactory(bot=duelo, status="active")
     duelo.save()
     when = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-    services.ladder_round_schedule(game="kungfu2013", when=when, duplicate=False)
+    ladder.ladder_round_schedule(game="kungfu2013", when=when, duplicate=False)
     matches = list(Match.objects.all())
     assert matches and all(m.game == "kungfu2013" for m in matches)
     assert all(m.seats.count() == 2 for m in matches)

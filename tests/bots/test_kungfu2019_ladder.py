@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bots import services
+from bots import enqueue, ladder
 from bots.models import BotStatus
 from gameplay.models import Match
 from gameplay.rules import get_game
@@ -25,13 +25,13 @@ def test_a_ladder_round_of_the_dice_game_makes_playable_matches(
     monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
     calls: list[list[int]] = []
-    monkeypatch.setattr(services, "_enqueue_matches", calls.append)
+    monkeypatch.setattr(enqueue, "play_matches", calls.append)
     for _ in range(2):
         bot = BotFactory(game="kungfu2019", status=BotStatus.ACTIVE)
         bot.active_version = BotVersionFactory(bot=bot, status="active")
         bot.save()
     with django_capture_on_commit_callbacks(execute=True):
-        services.ladder_round_schedule(game="kungfu2019", when=WHEN, duplicate=True)
+        ladder.ladder_round_schedule(game="kungfu2019", when=WHEN, duplicate=True)
     matches = list(Match.objects.filter(game="kungfu2019"))
     assert matches and calls
     engine = get_game("kungfu2019")

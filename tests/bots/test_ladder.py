@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bots import services
+from bots import enqueue, ladder
 from bots.models import BotStatus, LadderRound
 from gameplay.models import Match, MatchStatus
 from tests.factories import BotFactory, BotVersionFactory
@@ -38,23 +38,23 @@ def no_anchors(settings):
 @pytest.fixture
 def queued(monkeypatch):
     calls: list[list[int]] = []
-    monkeypatch.setattr(services, "_enqueue_matches", calls.append)
+    monkeypatch.setattr(enqueue, "play_matches", calls.append)
     return calls
 
 
 def test_round_is_created_once_per_period(queued, django_capture_on_commit_callbacks):
     active_bots(4)
     with django_capture_on_commit_callbacks(execute=True):
-        first = services.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
+        first = ladder.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
     assert first is not None and first.match_count == 2
     assert queued == [list(Match.objects.order_by("pk").values_list("pk", flat=True))]
-    again = services.ladder_round_schedule(
+    again = ladder.ladder_round_schedule(
         game="duelo", when=WHEN + timedelta(minutes=1), duplicate=False
     )
     assert again is None
     assert LadderRound.objects.count() == 1
     assert Match.objects.count() == 2
-    later = services.ladder_round_schedule(
+    later = ladder.ladder_round_schedule(
         game="duelo", when=WHEN + timedelta(hours=1), duplicate=False
     )
     assert later is not None and Match.objects.count() == 4
@@ -65,7 +65,7 @@ def test_every_active_bot_plays_and_disabled_ones_do_not(queued):
     bots[4].disabled = True
     bots[4].save()
     BotFactory(status=BotStatus.PENDING)  # no valid version: never scheduled
-    services.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
+    ladder.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
     agents = set()
     for match in Match.objects.all():
         assert match.status == MatchStatus.ACTIVE
@@ -76,9 +76,7 @@ def test_every_active_bot_plays_and_disabled_ones_do_not(queued):
 
 def test_duplicate_deals_share_the_seed_with_seats_rotated(queued):
     active_bots(2)
-    ladder_round = services.ladder_round_schedule(
-        game="duelo", when=WHEN, duplicate=True
-    )
+    ladder_round = ladder.ladder_round_schedule(game="duelo", when=WHEN, duplicate=True)
     assert ladder_round.duplicate and ladder_round.match_count == 2
     a, b = Match.objects.order_by("pk")
     assert a.seed == b.seed and a.seed is not None
@@ -91,8 +89,8 @@ def test_duplicate_deals_share_the_seed_with_seats_rotated(queued):
 
 def test_seats_alternate_between_rounds(queued):
     active_bots(2)
-    services.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
-    services.ladder_round_schedule(
+    ladder.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
+    ladder.ladder_round_schedule(
         game="duelo", when=WHEN + timedelta(minutes=30), duplicate=False
     )
     first, second = Match.objects.order_by("pk")
@@ -103,7 +101,7 @@ def test_seats_alternate_between_rounds(queued):
 
 def test_fewer_than_two_bots_make_an_empty_round(queued):
     active_bots(1)
-    ladder_round = services.ladder_round_schedule(game="duelo", when=WHEN)
+    ladder_round = ladder.ladder_round_schedule(game="duelo", when=WHEN)
     assert ladder_round.match_count == 0
     assert not Match.objects.exists()
 
@@ -114,7 +112,7 @@ def test_pairs_follow_ratings(queued, monkeypatch):
     monkeypatch.setattr(
         "bots.ratings.pairing_strength", lambda *, bot: float(strength[bot.pk])
     )
-    services.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
+    ladder.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
     pairs = {frozenset(s.agent for s in m.seats.all()) for m in Match.objects.all()}
     agent = {bot.pk: bot.active_version.agent for bot in bots}
     assert pairs == {
@@ -130,7 +128,7 @@ def test_pairs_follow_ratings(queued, monkeypatch):
     st.integers(0, 2**32),
 )
 def test_pairings_cover_every_bot_without_self_play(strengths, seed):
-    pairs = services.ladder_pairings(strengths, rng=random.Random(seed))
+    pairs = ladder.ladder_pairings(strengths, rng=random.Random(seed))
     seen = [bot for pair in pairs for bot in pair]
     assert set(seen) == set(strengths)
     assert all(a != b for a, b in pairs)

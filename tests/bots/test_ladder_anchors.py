@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bots import services, tasks
+from bots import enqueue, ladder, services, tasks
 from bots.models import BotStatus
 from gameplay.models import Match, MatchStatus
 from tests.bots import botsrc
@@ -21,7 +21,7 @@ WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 @pytest.fixture
 def queued(monkeypatch):
     calls: list[list[int]] = []
-    monkeypatch.setattr(services, "_enqueue_matches", calls.append)
+    monkeypatch.setattr(enqueue, "play_matches", calls.append)
     return calls
 
 
@@ -38,7 +38,7 @@ def seat_agents(match):
 
 def test_a_lone_bot_meets_an_anchor_and_anchors_never_meet(queued) -> None:
     bot = active_bot()
-    services.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
+    ladder.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
     matches = list(Match.objects.all())
     assert matches, "one uploaded bot is enough for a round: the anchors stand"
     for match in matches:
@@ -50,7 +50,7 @@ def test_a_lone_bot_meets_an_anchor_and_anchors_never_meet(queued) -> None:
 
 def test_every_round_pairs_bots_with_anchors_and_no_anchor_pairs(queued) -> None:
     bots = [active_bot() for _ in range(5)]
-    services.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
+    ladder.ladder_round_schedule(game="duelo", when=WHEN, duplicate=False)
     seen = set()
     for match in Match.objects.all():
         agents = seat_agents(match)
@@ -60,13 +60,13 @@ def test_every_round_pairs_bots_with_anchors_and_no_anchor_pairs(queued) -> None
 
 
 def test_no_uploaded_bots_no_games(queued) -> None:
-    round_ = services.ladder_round_schedule(game="duelo", when=WHEN)
+    round_ = ladder.ladder_round_schedule(game="duelo", when=WHEN)
     assert round_.match_count == 0 and not Match.objects.exists()
 
 
 def test_debut_games_against_every_anchor_once(queued) -> None:
     bot = active_bot()
-    ids = services.bot_debut_schedule(version_id=bot.active_version_id)
+    ids = ladder.bot_debut_schedule(version_id=bot.active_version_id)
     assert len(ids) == 4, "two anchors, each deal with both seat orders"
     matches = Match.objects.filter(pk__in=ids)
     assert {a for m in matches for a in seat_agents(m)} == {
@@ -76,7 +76,7 @@ def test_debut_games_against_every_anchor_once(queued) -> None:
     }
     assert all(m.rated and m.context.startswith("bots:debut:") for m in matches)
     assert all(m.status == MatchStatus.ACTIVE for m in matches)
-    assert services.bot_debut_schedule(version_id=bot.active_version_id) == []
+    assert ladder.bot_debut_schedule(version_id=bot.active_version_id) == []
     assert Match.objects.count() == 4
 
 
@@ -84,9 +84,9 @@ def test_no_debut_for_versions_that_do_not_play(queued) -> None:
     bot = active_bot()
     bot.disabled = True
     bot.save()
-    assert services.bot_debut_schedule(version_id=bot.active_version_id) == []
+    assert ladder.bot_debut_schedule(version_id=bot.active_version_id) == []
     old = BotVersionFactory(bot=active_bot(), status="retired")
-    assert services.bot_debut_schedule(version_id=old.pk) == []
+    assert ladder.bot_debut_schedule(version_id=old.pk) == []
 
 
 def test_activation_queues_the_debut(

@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from bots import services
+from bots import enqueue, services
 from bots.models import Bot, BotMatchLog, BotVersion
 from tests.bots.botsrc import FIRST_LEGAL, zip_bytes
 from tests.bots.helpers import bot_match, stored_version
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_cache")]
 
 @pytest.fixture(autouse=True)
 def no_validation(monkeypatch):
-    monkeypatch.setattr(services, "_enqueue_validation", lambda pk: None)
+    monkeypatch.setattr(enqueue, "validation", lambda pk: None)
 
 
 @pytest.fixture

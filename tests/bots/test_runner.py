@@ -151,11 +151,11 @@ def test_disabled_bot_forfeits_before_the_first_move(owner, good):
 
 
 def test_a_version_whose_files_are_gone_forfeits(owner, good):
-    from bots.storage import remove_tree
+    from bots.storage import remove_tree, version_dir
 
     lost = stored_version(owner, CHATTY, name="lost")
-    remove_tree(services.version_dir(lost))
-    assert not services.version_dir(lost).exists()
+    remove_tree(version_dir(lost))
+    assert not version_dir(lost).exists()
     match = bot_match(lost.agent, good.agent)
     assert services.bot_match_play(match_id=match.pk) is None
     match.refresh_from_db()

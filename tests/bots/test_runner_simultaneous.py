@@ -1,7 +1,7 @@
 """The bot runner thinks built-in seats that choose at once in parallel processes.
 
 A Kung Fu (2019) bot match with two built-in seats and one uploaded bot (run
-under the development override, like ``test_live_simultaneous.py``: what is
+under the development override, like ``test_live_turns_simultaneous.py``: what is
 tested is the driving). The built-in bot here thinks long (its class says so)
 and, whenever both built-in seats must choose, waits inside its thought for
 the other one (a barrier shared by the runner's forked workers): thought one

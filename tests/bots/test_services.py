@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from bots import services
+from bots import enqueue, services
 from bots.errors import BotForbidden, SandboxRefused, UploadRefused
 from bots.models import Bot, BotStatus, BotVersion, VersionStatus
 from tests.bots.botsrc import FIRST_LEGAL, zip_bytes
@@ -26,7 +26,7 @@ def test_create_stores_read_only_files_and_queues_validation(
     owner, media_root, django_capture_on_commit_callbacks, monkeypatch
 ):
     queued = []
-    monkeypatch.setattr(services, "_enqueue_validation", queued.append)
+    monkeypatch.setattr(enqueue, "validation", queued.append)
     with django_capture_on_commit_callbacks(execute=True):
         version = create(owner)
     assert version.number == 1
@@ -42,7 +42,7 @@ def test_create_stores_read_only_files_and_queues_validation(
 
 
 def test_versions_are_numbered_per_bot(owner, monkeypatch):
-    monkeypatch.setattr(services, "_enqueue_validation", lambda pk: None)
+    monkeypatch.setattr(enqueue, "validation", lambda pk: None)
     first = create(owner)
     second = services.bot_version_upload(
         bot_id=first.bot_id, user=owner, filename="v2.py", data=FIRST_LEGAL + b"\n"

@@ -127,3 +127,26 @@ def test_play_match_task_plays_and_is_idempotent(owner):
     match = bot_match(version.agent, version.agent)
     assert "completed" in tasks.play_match.apply(args=(match.pk,)).get()
     assert tasks.play_match.apply(args=(match.pk,)).get() == "nothing to play"
+
+
+def test_services_queue_the_tasks_by_their_registered_names(monkeypatch):
+    """``bots.enqueue`` reaches each task by name, never importing bots.tasks:
+    a renamed task must fail here, not leave uploads waiting for ever."""
+    from celery import current_app
+
+    from bots import enqueue
+
+    queued: list[tuple[str, int]] = []
+    for name in enqueue.TASK_NAMES:
+        task = current_app.tasks[name]
+        assert task.__module__ == tasks.__name__
+        monkeypatch.setattr(task, "delay", lambda pk, n=name: queued.append((n, pk)))
+    enqueue.validation(1)
+    enqueue.debut_games(2)
+    enqueue.play_matches([3, 4])
+    assert queued == [
+        (enqueue.VALIDATE_VERSION, 1),
+        (enqueue.DEBUT_GAMES, 2),
+        (enqueue.PLAY_MATCH, 3),
+        (enqueue.PLAY_MATCH, 4),
+    ]

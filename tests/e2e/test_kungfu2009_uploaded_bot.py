@@ -13,6 +13,7 @@ from pathlib import Path
 from django.core.cache import cache
 from playwright.sync_api import expect
 
+from bots import enqueue as bot_enqueue
 from bots import services as bot_services
 from bots import tasks as bot_tasks
 from bots.models import Bot, BotMatchLog, BotStatus, BotVersion, VersionStatus
@@ -37,8 +38,8 @@ def stacked(hands: list[str]) -> str:
 
 def _store_example(author, name: str) -> BotVersion:
     """The example, stored and marked active (validation is another test's)."""
-    original = bot_services._enqueue_validation
-    bot_services._enqueue_validation = lambda pk: None
+    original = bot_enqueue.validation
+    bot_enqueue.validation = lambda pk: None
     try:
         version = bot_services.bot_create(
             owner=author,
@@ -48,7 +49,7 @@ def _store_example(author, name: str) -> BotVersion:
             data=EXAMPLE.read_bytes(),
         )
     finally:
-        bot_services._enqueue_validation = original
+        bot_enqueue.validation = original
     BotVersion.objects.filter(pk=version.pk).update(status=VersionStatus.ACTIVE)
     Bot.objects.filter(pk=version.bot_id).update(
         status=BotStatus.ACTIVE, active_version=version

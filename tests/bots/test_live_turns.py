@@ -15,7 +15,7 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from bots import live, tasks
+from bots import live_turns, tasks
 from bots.models import BotMatchLog
 from gameplay import selectors, services
 from gameplay.errors import Forbidden
@@ -96,7 +96,7 @@ def test_person_plays_a_whole_game_against_an_uploaded_bot(
     assert bot_moves.exists() and all(a.kind == ActionKind.MOVE for a in bot_moves)
     log = BotMatchLog.objects.get(match=match, seat=0)
     assert log.decisions == bot_moves.count() and log.fault == ""
-    session = cache.get(live._session_key(match.pk, 0))
+    session = cache.get(live_turns._session_key(match.pk, 0))
     assert session["steps"] == log.decisions, "step numbers carry over"
 
 
@@ -164,7 +164,7 @@ def test_all_bot_matches_are_left_to_the_bot_runner(
     )
     start(match, django_capture_on_commit_callbacks)
     assert queued == []
-    assert live.bot_live_turns(match_id=match.pk) == []
+    assert live_turns.bot_live_turns(match_id=match.pk) == []
 
 
 def test_turn_announcement_queues_the_live_task(

@@ -1,9 +1,11 @@
-"""Worker side: play a stored match between bots and record it.
+"""The database side of an all-bot match a bots worker plays.
 
-:class:`DatabaseHost` plugs the protocol's :class:`~bots.protocol.match.MatchPlayer`
-into gameplay's match services. The match is played at machine speed in this
-process and written with ``match_record_steps``, many moves per transaction (the
-same log, checks and finish path as every other match). Built-in seats (and
+:func:`bots.services.bot_match_play` plays a stored match between bots;
+:class:`DatabaseHost` plugs the protocol's
+:class:`~bots.protocol.match.MatchPlayer` into gameplay's match services. The
+match is played at machine speed in this process and written with
+``match_record_steps``, many moves per transaction (the same log, checks and
+finish path as every other match). Built-in seats (and
 seats a built-in bot took over after a forfeit) are played by gameplay's own
 ``match_play_builtin_bots``, so they behave exactly as in live play; several
 built-in seats that must choose at once think in parallel, in a pool of worker

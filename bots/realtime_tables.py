@@ -1,10 +1,10 @@
 """Uploaded bots at live real-time tables: one process a seat, for the match.
 
 A turn-based match with people asks an uploaded bot one decision at a time,
-each in a fresh sandboxed process (:mod:`bots.live`). A real-time game has no
-turns: every seat may act at every moment, so a process per decision would be
-a process per second per seat. Here a worker on the ``bots`` queue holds the
-match instead (task ``bots.live_realtime``): it starts one sandboxed process
+each in a fresh sandboxed process (:mod:`bots.live_turns`). A real-time game
+has no turns: every seat may act at every moment, so a process per decision
+would be a process per second per seat. Here a worker on the ``bots`` queue
+holds the match instead (task ``bots.live_realtime``): it starts one sandboxed process
 per uploaded-bot seat, says ``hello`` once, and then, on the wall clock's
 ticks (``REALTIME_BOT_TICK`` seconds from the match's start, the same ticks
 gameplay's built-in bots act on), sends each seat the ``act`` of a bot match
@@ -43,7 +43,6 @@ from django.core.cache import cache
 from django.db.models import F
 from django.utils import timezone
 
-from bots.live import seat_agent, seat_hello, seat_version
 from bots.models import BotMatchLog, BotVersion
 from bots.protocol.match import (
     REFUSED_KEPT,
@@ -52,6 +51,7 @@ from bots.protocol.match import (
 )
 from bots.protocol.transport import BotFault, storable_text
 from bots.sandbox import SandboxError, SandboxUnavailable
+from bots.seats import seat_agent, seat_hello, seat_version
 from gameplay.errors import NotActive
 from gameplay.models import Match, MatchAction, MatchStatus, Seat
 from gameplay.rules import get_game, view_events
@@ -223,7 +223,7 @@ class LiveRealtimeTable:
             assert process is not None
             if "bank" in session:
                 process.bank_left = float(session["bank"])
-            held_seat.agent._step = int(session.get("steps", 0))
+            held_seat.agent.step = int(session.get("steps", 0))
             try:
                 held_seat.agent.greet(seat_hello(match, number, held_seat.agent))
             except BotFault as fault:
@@ -343,7 +343,7 @@ class LiveRealtimeTable:
             if process is not None:
                 cache.set(
                     _session_key(self.public_id, number),
-                    {"bank": process.bank_left, "steps": held_seat.agent._step},
+                    {"bank": process.bank_left, "steps": held_seat.agent.step},
                     SESSION_SECONDS,
                 )
 

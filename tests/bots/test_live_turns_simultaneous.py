@@ -1,7 +1,7 @@
 """Uploaded bots that must act at once, at a table with a person: asked in parallel.
 
 Run under the development override (``BOT_SANDBOX_ALLOW_UNSANDBOXED``), like
-``test_live.py``: what is tested is the driving. A person and two uploaded
+``test_live_turns.py``: what is tested is the driving. A person and two uploaded
 bots play a whole Kung Fu (2019) game; whenever both bots must choose (every
 draft pick, every card, every dice assignment they share), both sandboxes
 are started and asked on the same state and their answers go in as one batch.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from bots import live
+from bots import live_turns
 from bots.models import BotMatchLog
 from gameplay import services
 from gameplay.models import MatchStatus
@@ -49,13 +49,13 @@ def test_two_uploaded_bots_are_asked_together_through_a_whole_game(
     person = UserFactory(username="person")
     version = stored_version(owner, botsrc.FIRST_LEGAL, name="first")
     batches: list[tuple[int, list[int]]] = []
-    real = live.match_system_act_many
+    real = live_turns.match_system_act_many
 
     def recording(*, match_id, moves, expected_version):
         batches.append((expected_version, [m.seat for m in moves]))
         return real(match_id=match_id, moves=moves, expected_version=expected_version)
 
-    monkeypatch.setattr(live, "match_system_act_many", recording)
+    monkeypatch.setattr(live_turns, "match_system_act_many", recording)
     match = _start_table(person, version, django_capture_on_commit_callbacks)
     # Both bots picked at once, on the deal, before the person moved.
     assert batches[0] == (0, [1, 2])
@@ -94,7 +94,7 @@ def test_a_commit_landing_while_the_bots_think_leaves_their_choices_standing(
     person = UserFactory(username="person")
     version = stored_version(owner, botsrc.FIRST_LEGAL, name="first")
     landed: list[int] = []
-    real_pace = live._pace
+    real_pace = live_turns._pace
 
     def person_first(match) -> None:
         current = Match.objects.get(pk=match.pk)
@@ -107,7 +107,7 @@ def test_a_commit_landing_while_the_bots_think_leaves_their_choices_standing(
             landed.append(current.version)
         real_pace(match)
 
-    monkeypatch.setattr(live, "_pace", person_first)
+    monkeypatch.setattr(live_turns, "_pace", person_first)
     match = _start_table(person, version, django_capture_on_commit_callbacks)
     for _ in range(400):
         match.refresh_from_db()

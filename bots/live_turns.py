@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.db.models import F
 
-from bots import conf
 from bots.models import BotMatchLog, BotVersion
-from bots.protocol.match import MatchPlayer, ProcessAgent, forfeit_reason
+from bots.protocol.match import ProcessAgent, forfeit_reason
 from bots.protocol.transport import BotFault
+from bots.seats import seat_agent, seat_hello, seat_version
 from gameplay.errors import IllegalMove, NotActive, NotYourTurn, StaleVersion
 from gameplay.models import Match, MatchAction, Seat
 from gameplay.rules import get_game
@@ -145,52 +145,6 @@ class _Ask:
     error: BaseException | None = None
 
 
-def seat_version(seat: Seat) -> tuple[BotVersion | None, str]:
-    """The uploaded bot version a seat plays, or None and the forfeit reason.
-
-    One reading for every host of uploaded bots at live tables (a decision at
-    a time here, a whole real-time match in ``bots.realtime``)."""
-    from bots.services import _agent_version_id, version_dir
-
-    vid = _agent_version_id(seat.agent)
-    version = (
-        BotVersion.objects.select_related("bot").filter(pk=vid).first()
-        if vid is not None
-        else None
-    )
-    if version is None or not version_dir(version).is_dir():
-        return None, "bot version missing"
-    if version.bot.disabled:
-        return None, "bot disabled"
-    return version, ""
-
-
-def seat_agent(version: BotVersion, seat_number: int) -> ProcessAgent:
-    """The sandboxed process agent of ``version`` in seat ``seat_number``, with
-    the configured sandbox and time control (not started yet)."""
-    from bots.services import version_dir
-
-    return ProcessAgent(
-        version_dir(version),
-        seat=seat_number,
-        label=version.agent,
-        config=conf.sandbox_config(),
-        time_control=conf.time_control(),
-        allow_unsandboxed=conf.allow_unsandboxed(),
-    )
-
-
-def seat_hello(match: Match, seat_number: int, agent: ProcessAgent) -> dict:
-    """The protocol's hello for the seat, as a bot match would send it."""
-    return MatchPlayer(
-        game=get_game(match.game),
-        state=match.state,
-        agents={seat_number: agent},
-        host=None,  # type: ignore[arg-type]  # only hello() is used
-        config=match.config,
-    ).hello(seat_number)
-
-
 def _prepare(*, match: Match, seat: Seat, events: list) -> _Ask | LiveTurn:
     """Everything a decision needs from the database, read before it runs."""
     version, reason = seat_version(seat)
@@ -219,7 +173,7 @@ def _think(ask: _Ask, match: Match) -> None:
         agent.process.bank_left = float(
             ask.session.get("bank", agent.time_control.bank)
         )
-        agent._step = int(ask.session.get("steps", 0))
+        agent.step = int(ask.session.get("steps", 0))
         agent.greet(ask.hello)
         ask.action = agent.decide(
             get_game(match.game),
@@ -242,7 +196,7 @@ def _keep_session(ask: _Ask, match: Match) -> None:
     if process is not None:
         cache.set(
             _session_key(match.pk, ask.seat.number),
-            {"bank": process.bank_left, "steps": ask.agent._step},
+            {"bank": process.bank_left, "steps": ask.agent.step},
             SESSION_SECONDS,
         )
 

@@ -1,0 +1,238 @@
+"""The bot ladder: rounds of rated all-bot matches, and a new version's debut.
+
+Beat's ``bots.ladder_schedule`` makes one round per period and game; a newly
+validated version gets its first games at once (``bots.debut_games``). Both
+create and start the matches through gameplay's services and queue them for a
+bots worker (:mod:`bots.enqueue`) after the commit; the built-in anchors
+(``conf.ladder_anchors``) keep every pool's rating scale in place.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from bots import conf, enqueue
+from bots.models import Bot, BotStatus, BotVersion, LadderRound
+from bots.services import CONTEXT_PREFIX
+from gameplay.models import Match
+from gameplay.rules import get_game
+from gameplay.services import SeatSpec, match_create, match_start
+
+
+def ladder_slot(*, when: datetime) -> int:
+    """The beat period ``when`` falls in (whole periods since the epoch)."""
+    return int(when.timestamp() // (conf.ladder_period_minutes() * 60))
+
+
+def ladder_pairings(
+    strengths: dict[int, float],
+    *,
+    rng: random.Random,
+    jitter: float = 50.0,
+    size: int = 2,
+) -> list[tuple[int, ...]]:
+    """Seat every bot at a table of ``size`` near-rated ones; each plays once
+    at least.
+
+    Strengths get a little random jitter so neighbours vary between rounds
+    instead of the same bots meeting forever; then neighbours in the sorted
+    order share tables, and the last ones left over meet their nearest
+    neighbours (who thus play twice). ``size`` 2 gives pairs. Fewer bots than
+    ``size`` make no table.
+    """
+    order = sorted(strengths, key=lambda b: strengths[b] + rng.gauss(0, jitter))
+    if len(order) < size:
+        return []
+    full = len(order) // size * size
+    tables = [tuple(order[i : i + size]) for i in range(0, full, size)]
+    rest = order[full:]
+    if rest:
+        tables.append(tuple(rest + order[full - (size - len(rest)) : full][::-1]))
+    return tables
+
+
+def ladder_table_size(game: str) -> int:
+    """Seats of a ladder match of ``game``: two, or the game's smallest table."""
+    return max(2, int(getattr(get_game(game), "min_players", 2)))
+
+
+@dataclass(frozen=True)
+class LadderEntrant:
+    """Who can be paired on a ladder: an uploaded bot or a built-in anchor."""
+
+    key: str  # "bot:<bot id>" or "builtin:<name>"
+    agent: str
+    label: str
+
+    @property
+    def is_anchor(self) -> bool:
+        return self.key.startswith("builtin:")
+
+
+def ladder_entrants(*, game: str) -> list[LadderEntrant]:
+    """The uploaded bots that play ``game`` now, then the built-in anchors.
+
+    The anchors (``conf.ladder_anchors``) stand in every bot pool: the same
+    programs for ever, with ratings league holds fixed, so a new bot is placed
+    on the scale from its first games and the scale does not drift.
+    """
+    from gameplay.rules.bots import available_bots, bot_display_name, bot_plays
+
+    bots = Bot.objects.filter(
+        game=game, status=BotStatus.ACTIVE, disabled=False, active_version__isnull=False
+    ).select_related("active_version")
+    entrants = [
+        LadderEntrant(
+            key=f"bot:{bot.pk}",
+            agent=bot.active_version.agent,
+            label=f"{bot.name} v{bot.active_version.number}",
+        )
+        for bot in bots.order_by("pk")
+    ]
+    entrants += [
+        LadderEntrant(
+            key=f"builtin:{name}", agent=f"builtin:{name}", label=bot_display_name(name)
+        )
+        for name in conf.ladder_anchors()
+        if name in available_bots() and bot_plays(name, get_game(game))
+    ]
+    return entrants
+
+
+def _entrant_strengths(entrants: list[LadderEntrant]) -> dict[str, float]:
+    from bots.ratings import anchor_strength, pairing_strength
+
+    bots = Bot.objects.in_bulk([int(e.key[4:]) for e in entrants if not e.is_anchor])
+    return {
+        e.key: anchor_strength(name=e.key[8:])
+        if e.is_anchor
+        else pairing_strength(bot=bots[int(e.key[4:])])
+        for e in entrants
+    }
+
+
+def _start_ladder_games(
+    *,
+    game: str,
+    pairs: list[tuple[LadderEntrant, ...]],
+    context: str,
+    duplicate: bool,
+    flip: int = 0,
+) -> list[int]:
+    """Create and start the matches of ``pairs`` (tables of two or more
+    entrants; with ``duplicate``, every rotation of the seats on one deal)."""
+    match_ids: list[int] = []
+    for index, table in enumerate(pairs):
+        # Seats rotate between rounds, and duplicates play every rotation.
+        size = len(table)
+        shift = (flip + index) % size
+        first = list(table[shift:] + table[:shift])
+        orders = [first[k:] + first[:k] for k in range(size)] if duplicate else [first]
+        seed = secrets.randbits(62) if duplicate else None
+        for rotation, order in enumerate(orders):
+            match = match_create(
+                game=game,
+                seats=[SeatSpec(agent=e.agent, label=e.label) for e in order],
+                config={},
+                rated=True,
+                context=f"{context}:{index}:{rotation}",
+            )
+            match_start(match_id=match.pk, seed=seed)
+            match_ids.append(match.pk)
+    return match_ids
+
+
+def ladder_round_schedule(
+    *, game: str, when: datetime | None = None, duplicate: bool | None = None
+) -> LadderRound | None:
+    """Create this period's ladder round for ``game`` with its matches started.
+
+    Idempotent per (game, period): a second call in the same period finds the
+    round and returns None. Matches are enqueued on the bots queue after the
+    commit. With ``duplicate``, each pairing plays one deal twice with the seats
+    rotated (the same seed), which cancels most of the luck of the deal.
+    Built-in anchors are paired like bots, but never with each other (that
+    would teach nobody anything), and a round without uploaded bots is empty.
+    """
+    when = when or timezone.now()
+    duplicate = conf.ladder_duplicate() if duplicate is None else duplicate
+    slot = ladder_slot(when=when)
+    with transaction.atomic():
+        ladder_round, created = LadderRound.objects.get_or_create(
+            game=game, slot=slot, defaults={"duplicate": duplicate}
+        )
+        if not created:
+            return None
+        entrants = ladder_entrants(game=game)
+        if all(e.is_anchor for e in entrants):
+            entrants = []
+        by_key = {e.key: e for e in entrants}
+        rng = random.Random(f"{game}:{slot}")
+        pairs = [
+            tuple(by_key[key] for key in table)
+            for table in ladder_pairings(
+                _entrant_strengths(entrants), rng=rng, size=ladder_table_size(game)
+            )
+            if not all(by_key[key].is_anchor for key in table)
+        ]
+        match_ids = _start_ladder_games(
+            game=game,
+            pairs=pairs,
+            context=ladder_round.context,
+            duplicate=duplicate,
+            flip=slot,
+        )
+        ladder_round.match_count = len(match_ids)
+        ladder_round.save(update_fields=["match_count"])
+        transaction.on_commit(lambda: enqueue.play_matches(match_ids))
+    return ladder_round
+
+
+def bot_debut_schedule(*, version_id: int) -> list[int]:
+    """A newly validated version's first ladder games: one against each anchor.
+
+    Called when validation activates a version, so a new bot is on the ladder
+    within minutes instead of waiting for the next round. Each game is played
+    with every seat order on one deal (as duplicate ladder games are). In a
+    game of three or more players it is one table, the anchors in the other
+    seats. The
+    context ``bots:debut:<version id>`` makes it idempotent: a second call
+    finds the games and creates none.
+    """
+    version = BotVersion.objects.select_related("bot").filter(pk=version_id).first()
+    if version is None or not version.bot.plays:
+        return []
+    if version.bot.active_version_id != version.pk:
+        return []
+    context = f"{CONTEXT_PREFIX}debut:{version.pk}"
+    with transaction.atomic():
+        # Lock the version: two activations racing create one set of games.
+        BotVersion.objects.select_for_update().filter(pk=version.pk).first()
+        if Match.objects.filter(context__startswith=f"{context}:").exists():
+            return []
+        me = LadderEntrant(
+            key=f"bot:{version.bot_id}",
+            agent=version.agent,
+            label=f"{version.bot.name} v{version.number}",
+        )
+        anchors = [e for e in ladder_entrants(game=version.bot.game) if e.is_anchor]
+        size = ladder_table_size(version.bot.game)
+        if size == 2:
+            tables = [(me, anchor) for anchor in anchors]
+        else:
+            # A bigger table: one game with the anchors in the other seats.
+            tables = [(me, *anchors[: size - 1])] if len(anchors) >= size - 1 else []
+        match_ids = _start_ladder_games(
+            game=version.bot.game,
+            pairs=tables,
+            context=context,
+            duplicate=True,
+        )
+        transaction.on_commit(lambda: enqueue.play_matches(match_ids))
+    return match_ids

@@ -65,13 +65,15 @@ class Step:
     ``state`` is the engine's new state; when it is the old state itself
     (``changed`` false: a real-time "pass") nothing is written and the step
     is answered with the version it met. ``actors_before`` are the seats
-    that were to act before it (clocks restart from them).
+    that were to act before it (clocks restart from them); None for a
+    real-time engine, which has neither turns nor clocks (not asked: the
+    live owner's real-time intents are the hot path).
     """
 
     seat: int | None
     action_id: str
     from_version: int
-    actors_before: list[int]
+    actors_before: list[int] | None
     state: dict[str, Any]
     events: list[dict[str, Any]]
     changed: bool
@@ -152,11 +154,11 @@ def advance(
     seat's turn (a seat not to act may still take back a hidden commit; a
     real-time engine has no turns and judges every intent itself) or the
     engine finds the action illegal."""
-    before = engine.actors(state)
+    before = None if is_realtime(engine) else engine.actors(state)
     if (
         seat is not None
+        and before is not None
         and seat not in before
-        and not is_realtime(engine)
         and not may_retract(engine, state, seat, action_id)
     ):
         return Refusal(NOT_YOUR_TURN, "it is not your turn to act")
@@ -169,7 +171,7 @@ def advance(
         seat=seat,
         action_id=action_id,
         from_version=version,
-        actors_before=list(before),
+        actors_before=None if before is None else list(before),
         state=new_state,
         events=events if changed else [],
         changed=changed,

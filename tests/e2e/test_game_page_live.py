@@ -32,7 +32,7 @@ def test_your_games_on_the_game_page_follow_the_moves_live(arena):
     row = me.page.locator(f'[data-your-games] [data-match="{match.public_id}"]')
     expect(row.locator("[data-turn]")).to_have_text("Your move")
     me.page.wait_for_function(
-        "() => window.PlayerSocket && PlayerSocket.state && PlayerSocket.state.live"
+        "async () => (await import('/static/js/player-socket.js')).pageState?.live"
     )
     me.page.evaluate("() => { window.__sameDocument = true; }")
     users = {0: me.user, 1: rival}

@@ -48,18 +48,16 @@ HARNESS = """<!doctype html><html><head><meta charset="utf-8">
  <details class="card-reference"><summary>The styles</summary>
   <div data-role="card-reference"></div></details>
 </section></main>
-<script src="/static/js/boards/common.js"></script>
-<script src="/static/js/boards/data/kungfu2009-cards.js"></script>
-<script src="/static/js/boards/kungfu2009.js"></script>
-<script>
+<script type="module">
+  import * as B from "/static/js/boards/kungfu2009.js";
+  const root = document.getElementById("kfa-board");
   window.acts = []; window.plans = [];
-  var B = KfaBoards.kungfu2009, root = document.getElementById("kfa-board");
-  function show(frame) {
+  window.show = (frame) => {
     B.renderBoard(root, B.boardModel(frame, {}), {
-      onAct: function (a) { acts.push(a.id); },
-      onPlan: function (ids) { plans.push(ids); },
+      onAct: (a) => window.acts.push(a.id),
+      onPlan: (ids) => window.plans.push(ids),
     });
-  }
+  };
   B.renderCardReference(root.querySelector('[data-role="card-reference"]'));
 </script></body></html>"""
 

@@ -39,7 +39,7 @@ def server_side(fn, /, *args, **kwargs):
 def _socket_open(page) -> None:
     """Wait until the page's player socket said hello (it is listening)."""
     page.wait_for_function(
-        "() => window.PlayerSocket && PlayerSocket.state && PlayerSocket.state.live"
+        "async () => (await import('/static/js/player-socket.js')).pageState?.live"
     )
 
 

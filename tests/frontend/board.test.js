@@ -1,10 +1,13 @@
 // Unit tests for the pure functions of static/js/boards/duelo.js.
 "use strict";
 
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const nodeCrypto = require("node:crypto");
-const B = require("../../static/js/boards/duelo.js");
+import test from "node:test";
+import assert from "node:assert/strict";
+import nodeCrypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import * as B from "../../static/js/boards/duelo.js";
+import * as C from "../../static/js/boards/common.js";
 
 const NAMES = ["Ana", "Bruno", "Chen"];
 const ctx = (viewer, extra) => Object.assign({ names: NAMES, viewer: viewer }, extra || {});
@@ -237,14 +240,14 @@ test("describeAction: replay labels, with cards hidden when the perspective coul
 test("clocks: a running deadline counts down, a total clock shows its store", () => {
   const now = Date.parse("2026-01-01T12:00:00Z");
   const seat = { deadline: "2026-01-01T12:00:42.500Z", clock_ms: 300000 };
-  assert.equal(B.clockRemaining(seat, now, true), 42500);
-  assert.equal(B.clockRemaining(seat, now, false), 300000);
-  assert.equal(B.clockRemaining({ deadline: "2026-01-01T11:59:00Z", clock_ms: null }, now, true), 0);
-  assert.equal(B.clockRemaining({ deadline: null, clock_ms: null }, now, true), null);
-  assert.equal(B.formatClock(42500), "0:43");
-  assert.equal(B.formatClock(600000), "10:00");
-  assert.equal(B.formatClock(3723000), "1:02:03");
-  assert.equal(B.formatClock(null), "");
+  assert.equal(C.clockRemaining(seat, now, true), 42500);
+  assert.equal(C.clockRemaining(seat, now, false), 300000);
+  assert.equal(C.clockRemaining({ deadline: "2026-01-01T11:59:00Z", clock_ms: null }, now, true), 0);
+  assert.equal(C.clockRemaining({ deadline: null, clock_ms: null }, now, true), null);
+  assert.equal(C.formatClock(42500), "0:43");
+  assert.equal(C.formatClock(600000), "10:00");
+  assert.equal(C.formatClock(3723000), "1:02:03");
+  assert.equal(C.formatClock(null), "");
 });
 
 test("seating order puts the viewer last (drawn separately) and starts at their left", () => {
@@ -256,11 +259,11 @@ test("verifySeed hashes '<match>:<seed>' with SHA-256 and compares", async () =>
   const match = "1b4e28ba-2fa1-11d2-883f-0016d3cca427";
   const seed = "123456789";
   const hash = nodeCrypto.createHash("sha256").update(match + ":" + seed).digest("hex");
-  assert.deepEqual(await B.verifySeed(match, seed, hash, globalThis.crypto), { ok: true, computed: hash });
-  const wrong = await B.verifySeed(match, "123456780", hash, globalThis.crypto);
+  assert.deepEqual(await C.verifySeed(match, seed, hash, globalThis.crypto), { ok: true, computed: hash });
+  const wrong = await C.verifySeed(match, "123456780", hash, globalThis.crypto);
   assert.equal(wrong.ok, false);
   assert.notEqual(wrong.computed, hash);
-  await assert.rejects(B.verifySeed(match, seed, hash, {}), /SHA-256/);
+  await assert.rejects(C.verifySeed(match, seed, hash, {}), /SHA-256/);
 });
 
 test("resultModel: placements in order, winners, reasons, aborted matches", () => {
@@ -284,7 +287,7 @@ test("resultModel: placements in order, winners, reasons, aborted matches", () =
   assert.equal(aborted.aborted, true);
   assert.equal(aborted.rows.length, 0);
   assert.equal(aborted.headline, "Match called off: no result.");
-  assert.equal(B.endReasonText("time forfeit"), "A player ran out of time.");
+  assert.equal(C.endReasonText("time forfeit"), "A player ran out of time.");
 });
 
 test("boardModel: spectator delay, aborted matches and an empty frame", () => {
@@ -317,7 +320,7 @@ test("boardModel: spectator delay, aborted matches and an empty frame", () => {
 });
 
 test("a seat that left is played by a bot: its player gets no controls", () => {
-  const frame = JSON.parse(JSON.stringify(require("./fixtures/duelo.json").seat_frames.card));
+  const frame = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures", "duelo.json"), "utf8")).seat_frames.card;
   assert.ok(B.boardModel(frame, { nowMs: 0 }).groups.length > 0);
   frame.seats[frame.seat].replaced_by_bot = true;
   frame.seats[frame.seat].forfeited = true;

@@ -3,13 +3,14 @@
 // test_node_board.py from the engine and selectors as they are now.
 "use strict";
 
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const fs = require("node:fs");
-const path = require("node:path");
-const B = require("../../static/js/boards/duelo.js");
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import * as B from "../../static/js/boards/duelo.js";
+import * as C from "../../static/js/boards/common.js";
 
-const sources = [["fixture", path.join(__dirname, "fixtures", "duelo.json")]];
+const sources = [["fixture", path.join(import.meta.dirname, "fixtures", "duelo.json")]];
 if (process.env.KFA_FRONTEND_CORPUS) sources.push(["fresh", process.env.KFA_FRONTEND_CORPUS]);
 
 const BAD_TEXT = /undefined|NaN|\[object|null|Seat \d/;
@@ -140,7 +141,7 @@ for (const [label, file] of sources) {
 
   test(`${label}: the published hash is sha256 of '<match>:<seed>'`, async () => {
     const frame = corpus.finished_seat;
-    const check = await B.verifySeed(frame.match, frame.seed, frame.seed_hash, globalThis.crypto);
+    const check = await C.verifySeed(frame.match, frame.seed, frame.seed_hash, globalThis.crypto);
     assert.equal(check.ok, true, "computed " + check.computed);
   });
 

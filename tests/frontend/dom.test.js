@@ -1,14 +1,15 @@
 // The DOM renderers of boards/duelo.js on real frames, through a tiny DOM.
 "use strict";
 
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const fs = require("node:fs");
-const path = require("node:path");
-const B = require("../../static/js/boards/duelo.js");
-const { boardSkeleton } = require("./minidom.js");
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import * as B from "../../static/js/boards/duelo.js";
+import * as C from "../../static/js/boards/common.js";
+import { boardSkeleton } from "./minidom.js";
 
-const corpus = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "duelo.json"), "utf8"));
+const corpus = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures", "duelo.json"), "utf8"));
 const slot = (root, role) => root.querySelector(`[data-role="${role}"]`);
 
 function draw(frame, opts) {
@@ -79,14 +80,14 @@ test("spectators: every seat as an opponent, no hand, no buttons", () => {
 test("the log marks private entries and tags them", () => {
   const { doc } = boardSkeleton();
   const list = doc.createElement("ol");
-  B.renderLog(list, B.formatSteps(corpus.history.steps, { names: corpus.names, viewer: 0 }));
+  C.renderLog(list, B.formatSteps(corpus.history.steps, { names: corpus.names, viewer: 0 }));
   const items = list.querySelectorAll("li");
   assert.ok(items.length > 5);
   const mine = list.querySelectorAll("li.log-private");
   assert.ok(mine.length >= 1);
   mine.forEach((li) => assert.equal(li.querySelector(".log-tag").textContent, "Only you"));
   list.querySelectorAll("li.log-public").forEach((li) => assert.equal(li.querySelector(".log-tag"), null));
-  B.renderLog(list, [{ scope: "public", text: "again", version: 99 }], { replace: true });
+  C.renderLog(list, [{ scope: "public", text: "again", version: 99 }], { replace: true });
   assert.equal(list.querySelectorAll("li").length, 1);
 });
 

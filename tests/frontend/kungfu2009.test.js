@@ -2,15 +2,15 @@
 // frames (fixtures/kungfu2009.json, built by tests/frontend/kungfu2009_fixture.py).
 "use strict";
 
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const fs = require("node:fs");
-const path = require("node:path");
-const B = require("../../static/js/boards/kungfu2009.js");
-const CARDS = require("../../static/js/boards/data/kungfu2009-cards.js");
-const { boardSkeleton } = require("./minidom.js");
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import * as B from "../../static/js/boards/kungfu2009.js";
+import CARDS from "../../static/js/boards/data/kungfu2009-cards.js";
+import { boardSkeleton } from "./minidom.js";
 
-const corpus = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "kungfu2009.json"), "utf8"));
+const corpus = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures", "kungfu2009.json"), "utf8"));
 const frames = corpus.seat_frames;
 const slot = (root, role) => root.querySelector(`[data-role="${role}"]`);
 const BAD_TEXT = /undefined|NaN|\[object|null|Seat -?\d|\bseat \d/;
@@ -267,12 +267,11 @@ test("cards drawn during the pause are backs until play resumes", () => {
 });
 
 test("punishment: the seat's badge, no controls; severe: the combinations to give up", () => {
-  let { root, model } = draw(frames.punished);
-  assert.match(model.statusLine, /out of play/);
-  assert.equal(offered(root).length, 0);
-  assert.ok(slot(root, "punished-" + frames.punished.seat));
-  let chosen;
-  ({ root, model, chosen } = draw(frames.forfeit));
+  const punished = draw(frames.punished);
+  assert.match(punished.model.statusLine, /out of play/);
+  assert.equal(offered(punished.root).length, 0);
+  assert.ok(slot(punished.root, "punished-" + frames.punished.seat));
+  const { root, model, chosen } = draw(frames.forfeit);
   assert.match(model.statusLine, /choose the completed combination you lose/);
   const buttons = slot(root, "prompt").querySelectorAll("[data-action]");
   assert.deepEqual(buttons.map((b) => b.getAttribute("data-action")).sort(), ids(frames.forfeit).sort());

@@ -2,18 +2,18 @@
 // frames (fixtures/kungfu2013.json, built by tests/frontend/kungfu2013_fixture.py).
 "use strict";
 
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const fs = require("node:fs");
-const path = require("node:path");
-const B = require("../../static/js/boards/kungfu2013.js");
-const { boardSkeleton } = require("./minidom.js");
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import * as B from "../../static/js/boards/kungfu2013.js";
+import { boardSkeleton } from "./minidom.js";
 
-const corpus = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "kungfu2013.json"), "utf8"));
+const corpus = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures", "kungfu2013.json"), "utf8"));
 const slot = (root, role) => root.querySelector(`[data-role="${role}"]`);
 
 function draw(frame) {
-  const { doc, root } = boardSkeleton();
+  const { root } = boardSkeleton();
   const model = B.boardModel(frame, { nowMs: 0 });
   const chosen = [];
   B.renderBoard(root, model, { onAct: (a) => chosen.push(a.id) });

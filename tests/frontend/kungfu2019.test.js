@@ -2,15 +2,15 @@
 // frames (fixtures/kungfu2019.json, built by tests/frontend/kungfu2019_fixture.py).
 "use strict";
 
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const fs = require("node:fs");
-const path = require("node:path");
-const B = require("../../static/js/boards/kungfu2019.js");
-const CARDS = require("../../static/js/boards/data/kungfu2019-cards.js");
-const { boardSkeleton } = require("./minidom.js");
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import * as B from "../../static/js/boards/kungfu2019.js";
+import CARDS from "../../static/js/boards/data/kungfu2019-cards.js";
+import { boardSkeleton } from "./minidom.js";
 
-const corpus = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "kungfu2019.json"), "utf8"));
+const corpus = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures", "kungfu2019.json"), "utf8"));
 const frames = corpus.seat_frames;
 const slot = (root, role) => root.querySelector(`[data-role="${role}"]`);
 const BAD_TEXT = /undefined|NaN|\[object|null|Seat -?\d/;

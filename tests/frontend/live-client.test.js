@@ -2,9 +2,9 @@
 // and fake timers: sync on connect, version gaps, acts, errors, reconnects.
 "use strict";
 
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const L = require("../../static/js/live-match.js");
+import test from "node:test";
+import assert from "node:assert/strict";
+import * as L from "../../static/js/live-match.js";
 
 function harness(extra) {
   const sockets = [];

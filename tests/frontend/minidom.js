@@ -140,4 +140,4 @@ function boardSkeleton() {
   return { doc, root };
 }
 
-module.exports = { Document, Element, boardSkeleton };
+export { Document, Element, boardSkeleton };

@@ -1,8 +1,8 @@
 /* The player's socket bookkeeping (static/js/player-socket.js), without a DOM. */
 "use strict";
-const test = require("node:test");
-const assert = require("node:assert");
-const { PlayerState, decideStart } = require("../../static/js/player-socket.js");
+import test from "node:test";
+import assert from "node:assert";
+import { PlayerState, decideStart } from "../../static/js/player-socket.js";
 
 function turn(match, version, yourMove, status) {
   return { type: "turn", match, url: `/matches/${match}/`, version, your_move: yourMove, status: status || "active" };

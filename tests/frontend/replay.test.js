@@ -1,14 +1,15 @@
 // The replay viewer's pure parts (static/js/replay.js) on real replay data.
 "use strict";
 
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const fs = require("node:fs");
-const path = require("node:path");
-const B = require("../../static/js/boards/duelo.js");
-const R = require("../../static/js/replay.js")(B);
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import * as B from "../../static/js/boards/duelo.js";
+import * as C from "../../static/js/boards/common.js";
+import * as R from "../../static/js/replay.js";
 
-const corpus = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "duelo.json"), "utf8"));
+const corpus = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures", "duelo.json"), "utf8"));
 const full = corpus.replay_full;
 const seat = corpus.replay_seat;
 const spectator = corpus.replay_spectator;
@@ -59,16 +60,16 @@ test("what seat 1 knew: only seat 1's hand, and other seats' card choices hidden
   assert.equal(ownModel.myTurn, false, "no controls in a replay");
   const other = seat.steps.findIndex((s) => s.seat !== 1 && /^card:/.test(s.action_id || ""));
   assert.ok(other > 0, "the fixture has another seat choosing a card");
-  assert.match(R.stepLabel(seat, other), /chooses a card\.$/);
-  assert.match(R.stepLabel(full, other), /chooses [A-Z][a-z]+.* \(\d\)\.$/, "the full reveal names the card");
+  assert.match(R.stepLabel(B, seat, other), /chooses a card\.$/);
+  assert.match(R.stepLabel(B, full, other), /chooses [A-Z][a-z]+.* \(\d\)\.$/, "the full reveal names the card");
 });
 
 test("the log grows with the step and marks the current step", () => {
-  const short = R.replayLog(full, 0);
+  const short = R.replayLog(B, full, 0);
   assert.equal(short[0].text, "The cards are dealt: two cards to each player, one card set aside unseen.");
   assert.equal(short.filter((e) => e.scope === "reveal").length, full.players.length, "every dealt hand is shown");
   assert.ok(short.every((e) => e.current));
-  const later = R.replayLog(full, 6);
+  const later = R.replayLog(B, full, 6);
   assert.ok(later.length > short.length);
   const current = later.filter((e) => e.current);
   assert.ok(current.length >= 1);
@@ -77,18 +78,18 @@ test("the log grows with the step and marks the current step", () => {
 });
 
 test("the log of a seat perspective has its private entries and no one else's", () => {
-  const entries = R.replayLog(seat, seat.steps.length - 1);
+  const entries = R.replayLog(B, seat, seat.steps.length - 1);
   assert.ok(entries.some((e) => e.scope === "private"));
   assert.ok(entries.every((e) => e.scope !== "reveal"));
   entries.filter((e) => e.scope === "private").forEach((e) => assert.doesNotMatch(e.text, /\bYou\b/));
-  const spectatorEntries = R.replayLog(spectator, spectator.steps.length - 1);
+  const spectatorEntries = R.replayLog(B, spectator, spectator.steps.length - 1);
   assert.ok(spectatorEntries.every((e) => e.scope === "public"));
 });
 
 test("step labels describe the move with names", () => {
-  assert.match(R.stepLabel(full, 0), /^The deal: 3 players/);
+  assert.match(R.stepLabel(B, full, 0), /^The deal: 3 players/);
   const step = full.steps[1];
-  assert.match(R.stepLabel(full, 1), new RegExp("^Move " + step.version + ": " + full.players[step.seat] + " "));
+  assert.match(R.stepLabel(B, full, 1), new RegExp("^Move " + step.version + ": " + full.players[step.seat] + " "));
 });
 
 test("the timeline: each step's server stamp as minutes, seconds and ms", () => {
@@ -110,6 +111,6 @@ test("clampStep and the URL hash", () => {
 });
 
 test("the replay's seed matches its published hash", async () => {
-  const check = await B.verifySeed(full.match, full.seed, full.seed_hash, globalThis.crypto);
+  const check = await C.verifySeed(full.match, full.seed, full.seed_hash, globalThis.crypto);
   assert.equal(check.ok, true);
 });

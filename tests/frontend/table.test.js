@@ -3,15 +3,15 @@
 // and forfeits in the live log, the offline badge, rating changes.
 "use strict";
 
-const test = require("node:test");
-const assert = require("node:assert/strict");
-const fs = require("node:fs");
-const path = require("node:path");
-const B = require("../../static/js/boards/duelo.js");
-const L = require("../../static/js/live-match.js");
-const { boardSkeleton } = require("./minidom.js");
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import * as B from "../../static/js/boards/duelo.js";
+import * as L from "../../static/js/live-match.js";
+import { boardSkeleton } from "./minidom.js";
 
-const corpus = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "duelo.json"), "utf8"));
+const corpus = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures", "duelo.json"), "utf8"));
 const clone = (x) => JSON.parse(JSON.stringify(x));
 const slot = (root, role) => root.querySelector(`[data-role="${role}"]`);
 

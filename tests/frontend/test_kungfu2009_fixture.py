@@ -1,5 +1,6 @@
-"""Kung Fu (2009)'s generated front-end files match the engine and the card data,
-and the observations the board is drawn from hold nothing the seat may not know."""
+"""Kung Fu (2009)'s node test fixture matches the engine, the board's offer plan
+is legal step by step, and the observations the board is drawn from hold nothing
+the seat may not know."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import random
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from django.template.loader import render_to_string
@@ -28,11 +30,6 @@ VIEW_KEYS = {
 def test_fixture_is_current() -> None:
     committed = json.loads(fx.OUT.read_text())
     assert committed == json.loads(json.dumps(fx.build())), HINT
-
-
-def test_card_file_and_rules_rows_are_current() -> None:
-    assert fx.CARDS_JS.read_text() == fx.cards_js(), HINT
-    assert fx.RULES_ROWS.read_text() == fx.rules_rows(), HINT
 
 
 def test_fixture_covers_every_event_type_and_situation() -> None:
@@ -108,17 +105,18 @@ def test_observations_the_board_gets_hold_no_hidden_card() -> None:
 
 
 NODE = shutil.which("node")
+ROOT = Path(__file__).resolve().parents[2]
 PLAN_JS = (
-    "const B = require('./static/js/boards/kungfu2009.js');"
+    "import { offerPlan } from './static/js/boards/kungfu2009.js';"
     "const [st, hand] = JSON.parse(process.argv[1]);"
-    "console.log(JSON.stringify(B.offerPlan(st, hand)));"
+    "console.log(JSON.stringify(offerPlan(st, hand)));"
 )
 
 
 def _plan(composer: dict, hand: str) -> list[str]:
     out = subprocess.run(
-        [NODE, "-e", PLAN_JS, json.dumps([composer, hand])],
-        cwd=fx.ROOT,
+        [NODE, "--input-type=module", "-e", PLAN_JS, json.dumps([composer, hand])],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=30,
@@ -154,19 +152,21 @@ def test_the_composers_offer_is_sent_as_steps_the_engine_takes_in_order() -> Non
         assert s["drafts"][0] is None
 
 
-def test_board_template_loads_its_css_and_card_list_and_the_script_exists() -> None:
+def test_board_template_loads_its_css_and_the_board_module_its_card_list() -> None:
     """What the match page needs once the game is launched (it includes the
-    board template inside the table, and loads the board script after it)."""
+    board template inside the table, and imports the board module, which
+    imports the card list)."""
     from django.contrib.staticfiles import finders
 
     html = render_to_string(
         "gameplay/boards/kungfu2009.html", {"part": "table", "match": None}
     )
     assert "css/boards/kungfu2009.css" in html
-    assert "js/boards/data/kungfu2009-cards.js" in html
     for role in ("opponents", "center", "you"):
         assert f'data-role="{role}"' in html
     ref = render_to_string("gameplay/boards/kungfu2009.html", {"part": "reference"})
     assert 'data-role="card-reference"' in ref
     assert finders.find("js/boards/kungfu2009.js")
     assert finders.find("js/boards/data/kungfu2009-cards.js")
+    board = Path(finders.find("js/boards/kungfu2009.js")).read_text()
+    assert 'import DATA from "./data/kungfu2009-cards.js";' in board

@@ -189,7 +189,6 @@ def test_pages_render_the_games_board_and_rules(client, players) -> None:
     assert page.status_code == 200
     html = page.content.decode()
     assert "js/boards/kungfu2019.js" in html
-    assert "js/boards/data/kungfu2019-cards.js" in html
     assert 'data-role="center"' in html
     assert "boards/kungfu2013" not in html
     rules = client.get(reverse("gameplay:rules", args=[GAME]))

@@ -11,6 +11,11 @@ from tests.gameplay.conftest import play_to_end, start_match
 
 pytestmark = pytest.mark.django_db
 
+BOOT = (
+    'import {{ startPage }} from "/static/js/{page}.js";\n'
+    '  import * as board from "/static/js/boards/{game}.js";'
+)
+
 
 def test_every_playable_game_brings_its_board_files() -> None:
     """A game with an engine must ship templates/gameplay/boards/<game>.html
@@ -29,9 +34,8 @@ def test_match_and_replay_pages_load_the_games_board(players, client) -> None:
     page = client.get(reverse("gameplay:match", args=[match.public_id]))
     html = page.content.decode()
     assert page.status_code == 200
-    assert "js/boards/duelo.js" in html
-    # The shared board helpers load before the game's script, which needs them.
-    assert -1 < html.index("js/boards/common.js") < html.index("js/boards/duelo.js")
+    # The page's module hands the game's board module to the live page.
+    assert BOOT.format(page="live-match", game="duelo") in html
     assert 'data-game="duelo"' in html
     assert 'data-role="opponents"' in html  # Duelo's own part of the table
     assert 'data-role="card-reference"' in html
@@ -40,8 +44,7 @@ def test_match_and_replay_pages_load_the_games_board(players, client) -> None:
     replay = client.get(reverse("gameplay:replay", args=[match.public_id]))
     html = replay.content.decode()
     assert replay.status_code == 200
-    assert "js/boards/duelo.js" in html and "js/replay.js" in html
-    assert -1 < html.index("js/boards/common.js") < html.index("js/boards/duelo.js")
+    assert BOOT.format(page="replay", game="duelo") in html
     assert 'data-role="opponents"' in html
     assert 'data-control="resign"' not in html  # read-only
 

@@ -16,6 +16,7 @@ from gameplay.rules.meta import GameMeta, TableOption
 __all__ = ["ENGINE", "META", "RULES_VERSION", "KungFu2009Game"]
 
 META = GameMeta(
+    catalogue="gameplay.rules.kungfu2009.catalogue",
     publisher="Kuznia Gier, 2009",
     summary=(
         "Young adepts take their Kung Fu exam all at once: trade hit cards with "

@@ -17,6 +17,7 @@ from gameplay.rules.meta import GameMeta, TableOption
 __all__ = ["ENGINE", "META", "RULES_VERSION", "KungFu2019Game"]
 
 META = GameMeta(
+    catalogue="gameplay.rules.kungfu2019.catalogue",
     publisher="Good Game Studio, 2019 (designer Zong-Hua Yang)",
     summary=(
         "Draft ten Kung Fu cards, then fight three rounds: everyone plays three "

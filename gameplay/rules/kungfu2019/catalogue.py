@@ -5,13 +5,15 @@ frame stays small and a bot reads the same thing a person's page does; the
 page draws the cards from this catalogue instead. Everything here is public
 (the card list is printed in the rules), so shipping it whole hides nothing.
 
-``catalogue()`` is the single source: ``tests/frontend/kungfu2019_fixture.py``
-writes it into ``static/js/boards/data/kungfu2019-cards.js`` (the board script's card
-list) and the rules page's card table, and fails the tests when either is stale.
+``catalogue()`` is the single source: ``manage.py build_board_data`` writes it
+into ``static/js/boards/data/kungfu2019-cards.js`` (the board module imports it)
+and, through ``rules_rows()``, into the rules page's card table; a test fails
+when either is stale.
 """
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from gameplay.rules.kungfu2019 import cards as _cards
@@ -57,3 +59,28 @@ def catalogue() -> dict[str, Any]:
         "play": PLAY,
         "hand": HAND,
     }
+
+
+ICON_NAMES = {"hp": "HP", "atk": "ATK", "def": "DEF", "hit": "HIT", "avo": "AVO"}
+ROLE_NAMES = {"atk": "attack", "def": "defence", "both": "both", None: "-"}
+
+
+def rules_rows() -> list[str]:
+    """The rules page's table rows, one per card (HTML)."""
+    rows = []
+    for card in catalogue()["cards"]:
+        combos = "<br>".join(
+            html.escape(
+                ("red cross" if c["kind"] == "cross" else c["label"])
+                + ": "
+                + c["effect_label"]
+                + f" ({ROLE_NAMES[c['role']]})"
+            )
+            for c in card["combos"]
+        )
+        rows.append(
+            f"<tr><td>{html.escape(card['name'])}</td>"
+            f'<td class="num">{card["initiative"]}</td>'
+            f"<td>{ICON_NAMES[card['icon']]}</td><td>{combos}</td></tr>"
+        )
+    return rows

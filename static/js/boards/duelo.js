@@ -5,1041 +5,971 @@
  * Used by the live match page (live-match.js), the replay viewer (replay.js)
  * and the node unit tests (tests/frontend/), so everything that decides *what*
  * to show lives in pure functions (boardModel, formatEvent, groupLegal, ...)
- * and the DOM code only draws the result. In the browser this file registers
- * itself as window.KfaBoards.duelo; in node it is a CommonJS module. What
- * every board shares (names, log, clocks, seed check, side panel, DOM helpers)
- * comes from boards/common.js.
+ * and the DOM code only draws the result. What every board shares (names,
+ * log, clocks, seed check, side panel, results, DOM helpers) is imported from
+ * boards/common.js.
  */
-(function (root, factory) {
-  "use strict";
-  var common = typeof module === "object" && module.exports ? require("./common.js") : root.KfaBoardCommon;
-  var api = factory(common);
-  if (typeof module === "object" && module.exports) {
-    module.exports = api;
-  } else {
-    // The table pages find a game's board by its id (templates/gameplay/_table.html).
-    root.KfaBoards = root.KfaBoards || {};
-    root.KfaBoards.duelo = api;
-  }
-})(typeof self !== "undefined" ? self : this, function (C) {
-  "use strict";
 
-  var plural = C.plural, seatName = C.seatName, possessive = C.possessive, possessiveLower = C.possessiveLower;
-  var objectName = C.objectName, subj = C.subj, sentence = C.sentence, capitalize = C.capitalize;
-  var endReasonText = C.endReasonText, privateTag = C.privateTag;
-  var clockRemaining = C.clockRemaining, formatClock = C.formatClock, sha256Hex = C.sha256Hex, verifySeed = C.verifySeed;
-  var h = C.h, clear = C.clear, presenceEl = C.presenceEl;
+import {
+  actionGroupEl, clear, emptyPileEl, eventFormatter, frameBasics, h, modelBase,
+  objectName, platformSeat, plural, possessive, possessiveLower, presenceEl,
+  renderPanel, resultModel as commonResultModel, resultsPanelEl, seatName, seatScore,
+  stepsFormatter, subj, turnStatus, winnersText,
+} from "./common.js";
 
-  // ---------------------------------------------------------------------------
-  // The eight cards (rulebook: "The Cards"). `count` is for one box (2-4
-  // players); the 5-8 player variant doubles every card but the Master.
+// ---------------------------------------------------------------------------
+// The eight cards (rulebook: "The Cards"). `count` is for one box (2-4
+// players); the 5-8 player variant doubles every card but the Master.
 
-  var CARDS = {
-    1: {
-      focus: 1, name: "Disciple", count: 6,
-      discard: "Look at the top card of the deck; you may reveal it to copy its discard effect.",
-      combat: "Look at the top card of the deck; you may reveal it to copy its Focus.",
-    },
-    2: {
-      focus: 2, name: "Drunken Fists", count: 3,
-      discard: "Draw two cards, then put two cards from your hand on top of the deck.",
-      combat: "In this duel the LOWEST Focus wins.",
-    },
-    3: {
-      focus: 3, name: "Crane Style", count: 3,
-      discard: "Until your next turn you cannot be targeted by duels or discard effects.",
-      combat: "Ignore your opponent's combat effect.",
-    },
-    4: {
-      focus: 4, name: "Snake Style", count: 3,
-      discard: "An opponent separates a card; guess ODD or EVEN, and if right it is discarded.",
-      combat: "Defeats cards of ODD Focus.",
-    },
-    5: {
-      focus: 5, name: "Monkey Style", count: 3,
-      discard: "Two players exchange hands (you may be one of them).",
-      combat: "You may put your hand under the deck and draw as many; this card becomes Focus 1.",
-    },
-    6: {
-      focus: 6, name: "Tiger Style", count: 3,
-      discard: "Choose an opponent: at the start of your next turn, look at their hand.",
-      combat: "If you win or tie, look at your opponent's hand.",
-    },
-    7: {
-      focus: 7, name: "Dragon Style", count: 2,
-      discard: "Look at the top card, you may put it under the deck, then draw a card.",
-      combat: "If you win or tie, you may draw one extra card.",
-    },
-    8: {
-      focus: 8, name: "Master of Kung Fu", count: 1,
-      discard: "None. Discarding the Master for any reason eliminates you.",
-      combat: "None. Losing a duel with the Master eliminates you.",
-    },
+const CARDS = {
+  1: {
+    focus: 1, name: "Disciple", count: 6,
+    discard: "Look at the top card of the deck; you may reveal it to copy its discard effect.",
+    combat: "Look at the top card of the deck; you may reveal it to copy its Focus.",
+  },
+  2: {
+    focus: 2, name: "Drunken Fists", count: 3,
+    discard: "Draw two cards, then put two cards from your hand on top of the deck.",
+    combat: "In this duel the LOWEST Focus wins.",
+  },
+  3: {
+    focus: 3, name: "Crane Style", count: 3,
+    discard: "Until your next turn you cannot be targeted by duels or discard effects.",
+    combat: "Ignore your opponent's combat effect.",
+  },
+  4: {
+    focus: 4, name: "Snake Style", count: 3,
+    discard: "An opponent separates a card; guess ODD or EVEN, and if right it is discarded.",
+    combat: "Defeats cards of ODD Focus.",
+  },
+  5: {
+    focus: 5, name: "Monkey Style", count: 3,
+    discard: "Two players exchange hands (you may be one of them).",
+    combat: "You may put your hand under the deck and draw as many; this card becomes Focus 1.",
+  },
+  6: {
+    focus: 6, name: "Tiger Style", count: 3,
+    discard: "Choose an opponent: at the start of your next turn, look at their hand.",
+    combat: "If you win or tie, look at your opponent's hand.",
+  },
+  7: {
+    focus: 7, name: "Dragon Style", count: 2,
+    discard: "Look at the top card, you may put it under the deck, then draw a card.",
+    combat: "If you win or tie, you may draw one extra card.",
+  },
+  8: {
+    focus: 8, name: "Master of Kung Fu", count: 1,
+    discard: "None. Discarding the Master for any reason eliminates you.",
+    combat: "None. Losing a duel with the Master eliminates you.",
+  },
+};
+
+/** Everything needed to draw one face-up card; null for an unknown Focus. */
+function cardInfo(focus, players) {
+  const card = CARDS[focus];
+  if (!card) return null;
+  const doubled = (players || 0) > 4 && focus !== 8;
+  return {
+    focus: card.focus,
+    name: card.name,
+    count: doubled ? card.count * 2 : card.count,
+    discard: card.discard,
+    combat: card.combat,
+    label: card.name + " (" + card.focus + ")",
+    className: "kcard kcard-" + card.focus,
   };
+}
 
-  /** Everything needed to draw one face-up card; null for an unknown Focus. */
-  function cardInfo(focus, players) {
-    var card = CARDS[focus];
-    if (!card) return null;
-    var doubled = (players || 0) > 4 && focus !== 8;
+/** The reference table: one row per card, in Focus order. */
+function cardTable(players) {
+  const rows = [];
+  for (let f = 1; f <= 8; f++) rows.push(cardInfo(f, players));
+  return rows;
+}
+
+function cardName(focus) {
+  const card = CARDS[focus];
+  return card ? card.name + " (" + focus + ")" : "a card";
+}
+
+function cardList(cards) {
+  if (!cards || !cards.length) return "no cards";
+  return cards.map(cardName).join(", ");
+}
+
+// ---------------------------------------------------------------------------
+// Names and reasons (seatName, possessive, ... come from common.js).
+
+const ELIMINATION = {
+  no_cards: "no cards left in hand at the end of a turn",
+  master_lost: "a duel lost with the Master of Kung Fu",
+  master_discarded: "the Master of Kung Fu was discarded",
+};
+
+const DUEL_REASONS = {
+  same_name: "same card: a tie",
+  same_focus: "same Focus: a tie",
+  snake: "Snake Style defeats odd Focus",
+  lowest_focus: "Drunken Fists: lowest Focus wins",
+  highest_focus: "highest Focus wins",
+};
+
+const ROUND_REASONS = {
+  deck_out: "the deck ran out",
+  last_standing: "one player left standing",
+  match: "round wins reached",
+};
+
+// ---------------------------------------------------------------------------
+// Events. Each formatter gets (public part, ctx) and returns the public
+// sentence; PRIVATE formatters get (private part, public part, ctx, owner)
+// and return what that seat alone saw.
+
+const PUBLIC = {
+  round_start: function (p, ctx) {
+    return "Round " + p.round + " begins: " + subj(ctx, p.starter, "start", "starts") +
+      " (" + plural(p.deck_count, "card", "cards") + " in the deck).";
+  },
+  turn: function (p, ctx) {
+    return "Turn " + (p.turn + 1) + ": " + possessive(ctx, p.seat) + " turn.";
+  },
+  protection_ends: function (p, ctx) {
+    return possessive(ctx, p.seat) + " Crane Style protection ends.";
+  },
+  draw: function (p, ctx) {
+    return subj(ctx, p.seat, "draw", "draws") + " a card (" +
+      plural(p.deck_count, "card", "cards") + " left in the deck).";
+  },
+  reshuffle: function (p) {
+    return "The discard pile is shuffled into a new deck of " + plural(p.deck_count, "card", "cards") + ".";
+  },
+  play_up: function (p, ctx) {
+    return subj(ctx, p.seat, "play", "plays") + " " + cardName(p.card) + " face up.";
+  },
+  play_down: function (p, ctx) {
+    return subj(ctx, p.seat, "play", "plays") + " a card face down to duel.";
+  },
+  challenge: function (p, ctx) {
+    return subj(ctx, p.attacker, "challenge", "challenges") + " " +
+      objectName(ctx, p.defender) + " to a duel.";
+  },
+  duel_reveal: function (p, ctx) {
+    return "Duel revealed: " + possessive(ctx, p.attacker) + " " + cardName(p.cards[0]) +
+      " against " + possessiveLower(ctx, p.defender) + " " + cardName(p.cards[1]) + ".";
+  },
+  disciple_look: function (p, ctx) {
+    const where = p.source === "set_aside" ? "the card set aside (the deck is empty)" : "the top card of the deck";
+    return subj(ctx, p.seat, "look", "looks") + " at " + where + " (Disciple).";
+  },
+  disciple_reveal: function (p, ctx) {
+    return subj(ctx, p.seat, "reveal", "reveals") + " " + cardName(p.card) + " and copies it (Disciple).";
+  },
+  monkey_redraw: function (p, ctx) {
+    return subj(ctx, p.seat, "put", "puts") + " " + plural(p.hand_count, "card", "cards") +
+      " under the deck and draws as many; Monkey Style becomes Focus 1.";
+  },
+  put_under: function (p, ctx) {
+    return subj(ctx, p.seat, "put", "puts") + " a card under the deck.";
+  },
+  duel_result: function (p, ctx) {
+    let focus = p.focus ? " (Focus " + p.focus[0] + " against " + p.focus[1] + ")" : "";
+    const why = DUEL_REASONS[p.reason] || String(p.reason || "");
+    if (p.tie) {
+      return "The duel is a tie" + focus + ": " + why + ". Both take the other's card as a prize.";
+    }
+    const loser = p.winner === p.attacker ? p.defender : p.attacker;
+    // The winner's Focus first, so "X wins (Focus 6 against 3)" reads right.
+    if (p.focus && p.winner === p.defender) focus = " (Focus " + p.focus[1] + " against " + p.focus[0] + ")";
+    return subj(ctx, p.winner, "win", "wins") + " the duel against " + objectName(ctx, loser) +
+      focus + ": " + why + ".";
+  },
+  dragon_extra: function (p, ctx) {
+    return subj(ctx, p.seat, "draw", "draws") + " an extra card (Dragon Style).";
+  },
+  eliminated: function (p, ctx) {
+    const why = ELIMINATION[p.reason] || String(p.reason || "").replace(/_/g, " ");
+    let text = subj(ctx, p.seat, "are", "is") + " eliminated: " + why + ".";
+    if (p.hand && p.hand.length) text += " Discarded hand: " + cardList(p.hand) + ".";
+    return text;
+  },
+  protected: function (p, ctx) {
+    return subj(ctx, p.seat, "are", "is") + " protected by Crane Style until " +
+      (seatName(ctx, p.seat) === "You" ? "your" : "their") + " next turn.";
+  },
+  fizzles: function (p, ctx) {
+    return possessive(ctx, p.seat) + " " + cardName(p.card) + " has no effect: no opponent can be chosen.";
+  },
+  snake_target: function (p, ctx) {
+    const target = seatName(ctx, p.target);
+    return subj(ctx, p.seat, "make", "makes") + " " + (target === "You" ? "you" : target) +
+      " separate a card (Snake Style).";
+  },
+  snake_separated: function (p, ctx) {
+    return subj(ctx, p.seat, "separate", "separates") + " a card.";
+  },
+  snake_guess: function (p, ctx) {
+    const text = subj(ctx, p.seat, "guess", "guesses") + " " + String(p.guess).toUpperCase();
+    if (p.correct) {
+      return text + ": right! " + subj(ctx, p.target, "discard", "discards") + " " + cardName(p.card) + ".";
+    }
+    return text + ": wrong, the card stays in " + possessiveLower(ctx, p.target) + " hand.";
+  },
+  hands_swapped: function (p, ctx) {
+    const a = p.seats[0], b = p.seats[1];
+    return subj(ctx, p.seat, "swap", "swaps") + " the hands of " + objectName(ctx, a) + " and " +
+      objectName(ctx, b) + " (Monkey Style): " + plural(p.hand_counts[0], "card", "cards") + " and " +
+      plural(p.hand_counts[1], "card", "cards") + ".";
+  },
+  tiger_mark: function (p, ctx) {
+    return subj(ctx, p.seat, "will look", "will look") + " at " + possessiveLower(ctx, p.target) +
+      " hand next turn (Tiger Style).";
+  },
+  tiger_look: function (p, ctx) {
+    return subj(ctx, p.seat, "look", "looks") + " at " + possessiveLower(ctx, p.target) + " hand (Tiger Style).";
+  },
+  tiger_fizzles: function (p, ctx) {
+    return possessive(ctx, p.seat) + " Tiger Style look at " + possessiveLower(ctx, p.target) +
+      " hand fails: protected or out of the round.";
+  },
+  dragon_look: function (p, ctx) {
+    if (p.empty) return subj(ctx, p.seat, "find", "finds") + " the deck empty (Dragon Style).";
+    return subj(ctx, p.seat, "look", "looks") + " at the top card of the deck (Dragon Style).";
+  },
+  dragon_peek: function (p, ctx) {
+    return subj(ctx, p.seat, p.to_bottom ? "put" : "leave", p.to_bottom ? "puts" : "leaves") +
+      " the card " + (p.to_bottom ? "under the deck." : "on top of the deck.");
+  },
+  put_on_top: function (p, ctx) {
+    return subj(ctx, p.seat, "put", "puts") + " a card on top of the deck (Drunken Fists).";
+  },
+  round_over: function (p, ctx) {
+    let text = "Round " + p.round + " over (" + (ROUND_REASONS[p.reason] || p.reason) + "): " +
+      winnersText(ctx, p.winners) + ".";
+    if (p.hands) {
+      const shown = [];
+      p.hands.forEach(function (hand, seat) {
+        if (hand) shown.push(seatName(ctx, seat) + ": " + cardList(hand));
+      });
+      if (shown.length) text += " Hands revealed: " + shown.join("; ") + ".";
+    }
+    if (p.points) {
+      text += " Points: " + p.points.map(function (pts, seat) {
+        return seatName(ctx, seat) + " " + pts;
+      }).join(", ") + ".";
+    }
+    return text;
+  },
+  game_over: function (p, ctx) {
+    return "Game over: " + winnersText(ctx, p.winners) + " (" + (ROUND_REASONS[p.reason] || p.reason) + ").";
+  },
+};
+
+const PRIVATE = {
+  round_start: function (s) { return "Your hand: " + cardList(s.hand) + "."; },
+  draw: function (s) { return "You drew " + cardName(s.card) + "."; },
+  play_down: function (s) { return "You played " + cardName(s.card) + " face down."; },
+  disciple_look: function (s) {
+    return "You saw " + cardName(s.card) + (s.source === "set_aside" ? " (the card set aside)." : " on top of the deck.");
+  },
+  put_under: function (s) { return "You put " + cardName(s.card) + " under the deck."; },
+  snake_separated: function (s) { return "You separated " + cardName(s.card) + "."; },
+  snake_guess: function (s) { return "The separated card was " + cardName(s.card) + "."; },
+  hands_swapped: function (s) { return "Your new hand: " + cardList(s.hand) + "."; },
+  tiger_look: function (s, p, ctx) {
+    return "You saw " + possessiveLower(Object.assign({}, ctx, { useYou: false }), s.target) + " hand: " + cardList(s.hand) + ".";
+  },
+  dragon_look: function (s) { return "You saw " + cardName(s.card) + " on top of the deck."; },
+  put_on_top: function (s) { return "You put " + cardName(s.card) + " on top of the deck."; },
+};
+
+/** Every event type the Duelo engine emits (the tests hold the engine to it). */
+const EVENT_TYPES = Object.keys(PUBLIC).sort();
+
+/** Third-person wording of one seat's private part, for the full-reveal replay. */
+function thirdPerson(text, ctx, owner) {
+  const name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
+  return text
+    .replace(/^Your /, possessive(Object.assign({}, ctx, { useYou: false }), owner) + " ")
+    .replace(/^You saw /, name + " saw ")
+    .replace(/^You /, name + " ")
+    .replace(/^The separated card was/, "The separated card (seen by " + name + ") was");
+}
+
+/** One event as log entries: the public sentence, then private ones. */
+const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
+
+/** Log entries for a list of steps ({version, seat, kind, events}). */
+const formatSteps = stepsFormatter(formatEvent);
+
+// ---------------------------------------------------------------------------
+// Decisions. Legal actions are grouped into one control per kind of choice.
+
+const CARD_TYPES = { card: 1, answer: 1, bottom: 1, put: 1, separate: 1 };
+const SEAT_TYPES = { target: 1, snake: 1, swap: 1, tiger: 1 };
+
+const SEAT_LABELS = {
+  target: function (name, own) { return own ? "Duel yourself" : "Duel " + name; },
+  snake: function (name) { return name + " separates a card"; },
+  swap: function (name, own) { return own ? "Your own hand" : name + "'s hand"; },
+  tiger: function (name) { return "Look at " + name + "'s hand next turn"; },
+};
+
+const GROUP_TITLES = {
+  card: "Choose the card to play",
+  answer: "Answer the duel: choose a card to play face down",
+  bottom: "Choose the next card to put under the deck",
+  put: "Choose a card to put on top of the deck",
+  separate: "Choose the card to separate",
+  target: "Choose the opponent to duel",
+  snake: "Choose the opponent who separates a card",
+  swap: "Choose a player whose hand is swapped",
+  tiger: "Choose whose hand you look at next turn",
+  face: "Face up or face down?",
+  reveal: "Reveal the card?",
+  monkey: "Use Monkey Style's combat effect?",
+  dragon: "How many cards to draw?",
+  guess: "Odd or even?",
+  peek: "Where does the card go?",
+};
+
+/**
+ * Legal actions -> [{kind: "cards"|"seats"|"choice", type, title, actions}].
+ * Each action gets a `text` for its button (seat numbers become names).
+ */
+function groupLegal(legal, ctx) {
+  ctx = ctx || {};
+  const groups = [];
+  const byType = {};
+  (legal || []).forEach(function (action) {
+    const type = action.type || String(action.id).split(":")[0];
+    const kind = CARD_TYPES[type] ? "cards" : SEAT_TYPES[type] ? "seats" : "choice";
+    let group = byType[type];
+    if (!group) {
+      group = byType[type] = {
+        kind: kind, type: type, title: GROUP_TITLES[type] || "Choose", actions: [],
+      };
+      groups.push(group);
+    }
+    let text = action.label || action.id;
+    if (kind === "seats" && SEAT_LABELS[type]) {
+      const own = action.seat === ctx.viewer;
+      const name = own ? "your" : (ctx.names && ctx.names[action.seat]) || "Seat " + action.seat;
+      text = SEAT_LABELS[type](name, own);
+    }
+    group.actions.push(Object.assign({}, action, { text: text }));
+  });
+  return groups;
+}
+
+/**
+ * A turn is three decisions on the server (card, face, opponent), but a
+ * person decides it as one move: the card and the face are chosen here and
+ * can be taken back until the move is sent, and when only one opponent can
+ * be duelled it is chosen without a click. Pure: model + stage -> what to show.
+ *
+ * stage: null, {card: "card:3"} or {card: "card:3", face: "down"}.
+ * Returns null unless the viewer must choose the card to play; otherwise
+ * {step: "card"|"face"|"target", card: focus|null, title, choices, back}
+ * where each choice has `text` and either `stage` (choose on) or `plan`
+ * (the action ids to send, in order); `back` is the stage to go back to.
+ */
+function turnBuilder(model, stage) {
+  const groups = (model && model.groups) || [];
+  if (groups.length !== 1 || groups[0].type !== "card") return null;
+  const cards = groups[0].actions;
+  const chosen = stage && stage.card ? cards.filter(function (a) { return a.id === stage.card; })[0] : null;
+  if (!chosen) {
     return {
-      focus: card.focus,
-      name: card.name,
-      count: doubled ? card.count * 2 : card.count,
-      discard: card.discard,
-      combat: card.combat,
-      label: card.name + " (" + card.focus + ")",
-      className: "kcard kcard-" + card.focus,
+      step: "card", card: null, title: groups[0].title, back: null,
+      choices: cards.map(function (a) { return { id: a.id, card: a.card, text: a.text, stage: { card: a.id } }; }),
     };
   }
-
-  /** The reference table: one row per card, in Focus order. */
-  function cardTable(players) {
-    var rows = [];
-    for (var f = 1; f <= 8; f++) rows.push(cardInfo(f, players));
-    return rows;
-  }
-
-  function cardName(focus) {
-    var card = CARDS[focus];
-    return card ? card.name + " (" + focus + ")" : "a card";
-  }
-
-  function cardList(cards) {
-    if (!cards || !cards.length) return "no cards";
-    return cards.map(cardName).join(", ");
-  }
-
-  // ---------------------------------------------------------------------------
-  // Names and reasons (seatName, possessive, ... come from common.js).
-
-  var ELIMINATION = {
-    no_cards: "no cards left in hand at the end of a turn",
-    master_lost: "a duel lost with the Master of Kung Fu",
-    master_discarded: "the Master of Kung Fu was discarded",
-  };
-
-  var DUEL_REASONS = {
-    same_name: "same card: a tie",
-    same_focus: "same Focus: a tie",
-    snake: "Snake Style defeats odd Focus",
-    lowest_focus: "Drunken Fists: lowest Focus wins",
-    highest_focus: "highest Focus wins",
-  };
-
-  var ROUND_REASONS = {
-    deck_out: "the deck ran out",
-    last_standing: "one player left standing",
-    match: "round wins reached",
-  };
-
-  function winnersText(ctx, winners) {
-    if (!winners || !winners.length) return "nobody wins";
-    var names = winners.map(function (w) { return seatName(ctx, w); });
-    var verb = winners.length === 1 && names[0] !== "You" ? "wins" : "win";
-    if (names.length === 1) return names[0] + " " + verb;
-    return names.slice(0, -1).join(", ") + " and " + names[names.length - 1] + " " + verb;
-  }
-
-  // ---------------------------------------------------------------------------
-  // Events. Each formatter gets (public part, ctx) and returns the public
-  // sentence; PRIVATE formatters get (private part, public part, ctx, owner)
-  // and return what that seat alone saw.
-
-  var PUBLIC = {
-    round_start: function (p, ctx) {
-      return "Round " + p.round + " begins: " + subj(ctx, p.starter, "start", "starts") +
-        " (" + plural(p.deck_count, "card", "cards") + " in the deck).";
-    },
-    turn: function (p, ctx) {
-      return "Turn " + (p.turn + 1) + ": " + possessive(ctx, p.seat) + " turn.";
-    },
-    protection_ends: function (p, ctx) {
-      return possessive(ctx, p.seat) + " Crane Style protection ends.";
-    },
-    draw: function (p, ctx) {
-      return subj(ctx, p.seat, "draw", "draws") + " a card (" +
-        plural(p.deck_count, "card", "cards") + " left in the deck).";
-    },
-    reshuffle: function (p) {
-      return "The discard pile is shuffled into a new deck of " + plural(p.deck_count, "card", "cards") + ".";
-    },
-    play_up: function (p, ctx) {
-      return subj(ctx, p.seat, "play", "plays") + " " + cardName(p.card) + " face up.";
-    },
-    play_down: function (p, ctx) {
-      return subj(ctx, p.seat, "play", "plays") + " a card face down to duel.";
-    },
-    challenge: function (p, ctx) {
-      return subj(ctx, p.attacker, "challenge", "challenges") + " " +
-        objectName(ctx, p.defender) + " to a duel.";
-    },
-    duel_reveal: function (p, ctx) {
-      return "Duel revealed: " + possessive(ctx, p.attacker) + " " + cardName(p.cards[0]) +
-        " against " + possessiveLower(ctx, p.defender) + " " + cardName(p.cards[1]) + ".";
-    },
-    disciple_look: function (p, ctx) {
-      var where = p.source === "set_aside" ? "the card set aside (the deck is empty)" : "the top card of the deck";
-      return subj(ctx, p.seat, "look", "looks") + " at " + where + " (Disciple).";
-    },
-    disciple_reveal: function (p, ctx) {
-      return subj(ctx, p.seat, "reveal", "reveals") + " " + cardName(p.card) + " and copies it (Disciple).";
-    },
-    monkey_redraw: function (p, ctx) {
-      return subj(ctx, p.seat, "put", "puts") + " " + plural(p.hand_count, "card", "cards") +
-        " under the deck and draws as many; Monkey Style becomes Focus 1.";
-    },
-    put_under: function (p, ctx) {
-      return subj(ctx, p.seat, "put", "puts") + " a card under the deck.";
-    },
-    duel_result: function (p, ctx) {
-      var focus = p.focus ? " (Focus " + p.focus[0] + " against " + p.focus[1] + ")" : "";
-      var why = DUEL_REASONS[p.reason] || String(p.reason || "");
-      if (p.tie) {
-        return "The duel is a tie" + focus + ": " + why + ". Both take the other's card as a prize.";
-      }
-      var loser = p.winner === p.attacker ? p.defender : p.attacker;
-      // The winner's Focus first, so "X wins (Focus 6 against 3)" reads right.
-      if (p.focus && p.winner === p.defender) focus = " (Focus " + p.focus[1] + " against " + p.focus[0] + ")";
-      return subj(ctx, p.winner, "win", "wins") + " the duel against " + objectName(ctx, loser) +
-        focus + ": " + why + ".";
-    },
-    dragon_extra: function (p, ctx) {
-      return subj(ctx, p.seat, "draw", "draws") + " an extra card (Dragon Style).";
-    },
-    eliminated: function (p, ctx) {
-      var why = ELIMINATION[p.reason] || String(p.reason || "").replace(/_/g, " ");
-      var text = subj(ctx, p.seat, "are", "is") + " eliminated: " + why + ".";
-      if (p.hand && p.hand.length) text += " Discarded hand: " + cardList(p.hand) + ".";
-      return text;
-    },
-    protected: function (p, ctx) {
-      return subj(ctx, p.seat, "are", "is") + " protected by Crane Style until " +
-        (seatName(ctx, p.seat) === "You" ? "your" : "their") + " next turn.";
-    },
-    fizzles: function (p, ctx) {
-      return possessive(ctx, p.seat) + " " + cardName(p.card) + " has no effect: no opponent can be chosen.";
-    },
-    snake_target: function (p, ctx) {
-      var target = seatName(ctx, p.target);
-      return subj(ctx, p.seat, "make", "makes") + " " + (target === "You" ? "you" : target) +
-        " separate a card (Snake Style).";
-    },
-    snake_separated: function (p, ctx) {
-      return subj(ctx, p.seat, "separate", "separates") + " a card.";
-    },
-    snake_guess: function (p, ctx) {
-      var text = subj(ctx, p.seat, "guess", "guesses") + " " + String(p.guess).toUpperCase();
-      if (p.correct) {
-        return text + ": right! " + subj(ctx, p.target, "discard", "discards") + " " + cardName(p.card) + ".";
-      }
-      return text + ": wrong, the card stays in " + possessiveLower(ctx, p.target) + " hand.";
-    },
-    hands_swapped: function (p, ctx) {
-      var a = p.seats[0], b = p.seats[1];
-      return subj(ctx, p.seat, "swap", "swaps") + " the hands of " + objectName(ctx, a) + " and " +
-        objectName(ctx, b) + " (Monkey Style): " + plural(p.hand_counts[0], "card", "cards") + " and " +
-        plural(p.hand_counts[1], "card", "cards") + ".";
-    },
-    tiger_mark: function (p, ctx) {
-      return subj(ctx, p.seat, "will look", "will look") + " at " + possessiveLower(ctx, p.target) +
-        " hand next turn (Tiger Style).";
-    },
-    tiger_look: function (p, ctx) {
-      return subj(ctx, p.seat, "look", "looks") + " at " + possessiveLower(ctx, p.target) + " hand (Tiger Style).";
-    },
-    tiger_fizzles: function (p, ctx) {
-      return possessive(ctx, p.seat) + " Tiger Style look at " + possessiveLower(ctx, p.target) +
-        " hand fails: protected or out of the round.";
-    },
-    dragon_look: function (p, ctx) {
-      if (p.empty) return subj(ctx, p.seat, "find", "finds") + " the deck empty (Dragon Style).";
-      return subj(ctx, p.seat, "look", "looks") + " at the top card of the deck (Dragon Style).";
-    },
-    dragon_peek: function (p, ctx) {
-      return subj(ctx, p.seat, p.to_bottom ? "put" : "leave", p.to_bottom ? "puts" : "leaves") +
-        " the card " + (p.to_bottom ? "under the deck." : "on top of the deck.");
-    },
-    put_on_top: function (p, ctx) {
-      return subj(ctx, p.seat, "put", "puts") + " a card on top of the deck (Drunken Fists).";
-    },
-    round_over: function (p, ctx) {
-      var text = "Round " + p.round + " over (" + (ROUND_REASONS[p.reason] || p.reason) + "): " +
-        winnersText(ctx, p.winners) + ".";
-      if (p.hands) {
-        var shown = [];
-        p.hands.forEach(function (hand, seat) {
-          if (hand) shown.push(seatName(ctx, seat) + ": " + cardList(hand));
-        });
-        if (shown.length) text += " Hands revealed: " + shown.join("; ") + ".";
-      }
-      if (p.points) {
-        text += " Points: " + p.points.map(function (pts, seat) {
-          return seatName(ctx, seat) + " " + pts;
-        }).join(", ") + ".";
-      }
-      return text;
-    },
-    game_over: function (p, ctx) {
-      return "Game over: " + winnersText(ctx, p.winners) + " (" + (ROUND_REASONS[p.reason] || p.reason) + ").";
-    },
-  };
-
-  var PRIVATE = {
-    round_start: function (s) { return "Your hand: " + cardList(s.hand) + "."; },
-    draw: function (s) { return "You drew " + cardName(s.card) + "."; },
-    play_down: function (s) { return "You played " + cardName(s.card) + " face down."; },
-    disciple_look: function (s) {
-      return "You saw " + cardName(s.card) + (s.source === "set_aside" ? " (the card set aside)." : " on top of the deck.");
-    },
-    put_under: function (s) { return "You put " + cardName(s.card) + " under the deck."; },
-    snake_separated: function (s) { return "You separated " + cardName(s.card) + "."; },
-    snake_guess: function (s) { return "The separated card was " + cardName(s.card) + "."; },
-    hands_swapped: function (s) { return "Your new hand: " + cardList(s.hand) + "."; },
-    tiger_look: function (s, p, ctx) {
-      return "You saw " + possessiveLower(Object.assign({}, ctx, { useYou: false }), s.target) + " hand: " + cardList(s.hand) + ".";
-    },
-    dragon_look: function (s) { return "You saw " + cardName(s.card) + " on top of the deck."; },
-    put_on_top: function (s) { return "You put " + cardName(s.card) + " on top of the deck."; },
-  };
-
-  /** Every event type the Duelo engine emits (the tests hold the engine to it). */
-  var EVENT_TYPES = Object.keys(PUBLIC).sort();
-
-  /** Third-person wording of one seat's private part, for the full-reveal replay. */
-  function thirdPerson(text, ctx, owner) {
-    var name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
-    return text
-      .replace(/^Your /, possessive(Object.assign({}, ctx, { useYou: false }), owner) + " ")
-      .replace(/^You saw /, name + " saw ")
-      .replace(/^You /, name + " ")
-      .replace(/^The separated card was/, "The separated card (seen by " + name + ") was");
-  }
-
-  /** One event as log entries: the public sentence, then private ones. */
-  var formatEvent = C.eventFormatter(PUBLIC, PRIVATE, thirdPerson);
-
-  /** Log entries for a list of steps ({version, seat, kind, events}). */
-  var formatSteps = C.stepsFormatter(formatEvent);
-
-  // ---------------------------------------------------------------------------
-  // Decisions. Legal actions are grouped into one control per kind of choice.
-
-  var CARD_TYPES = { card: 1, answer: 1, bottom: 1, put: 1, separate: 1 };
-  var SEAT_TYPES = { target: 1, snake: 1, swap: 1, tiger: 1 };
-
-  var SEAT_LABELS = {
-    target: function (name, own) { return own ? "Duel yourself" : "Duel " + name; },
-    snake: function (name) { return name + " separates a card"; },
-    swap: function (name, own) { return own ? "Your own hand" : name + "'s hand"; },
-    tiger: function (name) { return "Look at " + name + "'s hand next turn"; },
-  };
-
-  var GROUP_TITLES = {
-    card: "Choose the card to play",
-    answer: "Answer the duel: choose a card to play face down",
-    bottom: "Choose the next card to put under the deck",
-    put: "Choose a card to put on top of the deck",
-    separate: "Choose the card to separate",
-    target: "Choose the opponent to duel",
-    snake: "Choose the opponent who separates a card",
-    swap: "Choose a player whose hand is swapped",
-    tiger: "Choose whose hand you look at next turn",
-    face: "Face up or face down?",
-    reveal: "Reveal the card?",
-    monkey: "Use Monkey Style's combat effect?",
-    dragon: "How many cards to draw?",
-    guess: "Odd or even?",
-    peek: "Where does the card go?",
-  };
-
-  /**
-   * Legal actions -> [{kind: "cards"|"seats"|"choice", type, title, actions}].
-   * Each action gets a `text` for its button (seat numbers become names).
-   */
-  function groupLegal(legal, ctx) {
-    ctx = ctx || {};
-    var groups = [];
-    var byType = {};
-    (legal || []).forEach(function (action) {
-      var type = action.type || String(action.id).split(":")[0];
-      var kind = CARD_TYPES[type] ? "cards" : SEAT_TYPES[type] ? "seats" : "choice";
-      var group = byType[type];
-      if (!group) {
-        group = byType[type] = {
-          kind: kind, type: type, title: GROUP_TITLES[type] || "Choose", actions: [],
-        };
-        groups.push(group);
-      }
-      var text = action.label || action.id;
-      if (kind === "seats" && SEAT_LABELS[type]) {
-        var own = action.seat === ctx.viewer;
-        var name = own ? "your" : (ctx.names && ctx.names[action.seat]) || "Seat " + action.seat;
-        text = SEAT_LABELS[type](name, own);
-      }
-      group.actions.push(Object.assign({}, action, { text: text }));
-    });
-    return groups;
-  }
-
-  /**
-   * A turn is three decisions on the server (card, face, opponent), but a
-   * person decides it as one move: the card and the face are chosen here and
-   * can be taken back until the move is sent, and when only one opponent can
-   * be duelled it is chosen without a click. Pure: model + stage -> what to show.
-   *
-   * stage: null, {card: "card:3"} or {card: "card:3", face: "down"}.
-   * Returns null unless the viewer must choose the card to play; otherwise
-   * {step: "card"|"face"|"target", card: focus|null, title, choices, back}
-   * where each choice has `text` and either `stage` (choose on) or `plan`
-   * (the action ids to send, in order); `back` is the stage to go back to.
-   */
-  function turnBuilder(model, stage) {
-    var groups = (model && model.groups) || [];
-    if (groups.length !== 1 || groups[0].type !== "card") return null;
-    var cards = groups[0].actions;
-    var chosen = stage && stage.card ? cards.filter(function (a) { return a.id === stage.card; })[0] : null;
-    if (!chosen) {
-      return {
-        step: "card", card: null, title: groups[0].title, back: null,
-        choices: cards.map(function (a) { return { id: a.id, card: a.card, text: a.text, stage: { card: a.id } }; }),
-      };
-    }
-    var info = cardInfo(chosen.card) || { name: String(chosen.card), discard: "" };
-    var targets = model.seats.filter(function (s) {
-      return s.seat !== model.viewer && s.alive && !s.protected && !s.forfeited;
-    });
-    var named = function (s) { return s.name; };
-    if (stage.face === "down" && targets.length > 1) {
-      return {
-        step: "target", card: chosen.card, back: { card: chosen.id },
-        title: "Play " + info.name + " face down: choose the opponent to duel",
-        choices: targets.map(function (s) {
-          return { id: "target:" + s.seat, seat: s.seat, text: "Duel " + named(s), plan: [chosen.id, "face:down", "target:" + s.seat] };
-        }),
-      };
-    }
-    var choices = [{ id: "face:up", text: "Face up: " + info.discard, plan: [chosen.id, "face:up"] }];
-    if (targets.length === 1) {
-      choices.push({ id: "face:down", text: "Face down: duel " + named(targets[0]), plan: [chosen.id, "face:down", "target:" + targets[0].seat] });
-    } else if (targets.length > 1) {
-      choices.push({ id: "face:down", text: "Face down: duel an opponent", stage: { card: chosen.id, face: "down" } });
-    }
+  const info = cardInfo(chosen.card) || { name: String(chosen.card), discard: "" };
+  const targets = model.seats.filter(function (s) {
+    return s.seat !== model.viewer && s.alive && !s.protected && !s.forfeited;
+  });
+  const named = function (s) { return s.name; };
+  if (stage.face === "down" && targets.length > 1) {
     return {
-      step: "face", card: chosen.card, back: {},
-      title: "Play " + info.name + " face up or face down?", choices: choices,
+      step: "target", card: chosen.card, back: { card: chosen.id },
+      title: "Play " + info.name + " face down: choose the opponent to duel",
+      choices: targets.map(function (s) {
+        return { id: "target:" + s.seat, seat: s.seat, text: "Duel " + named(s), plan: [chosen.id, "face:down", "target:" + s.seat] };
+      }),
     };
   }
-
-  /**
-   * The decision to send without a click: the only opponent there is to pick
-   * (two players, or everyone else protected by Crane Style). Null otherwise.
-   */
-  function autoAction(model) {
-    var groups = (model && model.groups) || [];
-    if (groups.length !== 1 || groups[0].kind !== "seats" || groups[0].actions.length !== 1) return null;
-    var action = groups[0].actions[0];
-    return action.seat !== model.viewer && AUTO_SEAT_TYPES[groups[0].type] ? action : null;
+  const choices = [{ id: "face:up", text: "Face up: " + info.discard, plan: [chosen.id, "face:up"] }];
+  if (targets.length === 1) {
+    choices.push({ id: "face:down", text: "Face down: duel " + named(targets[0]), plan: [chosen.id, "face:down", "target:" + targets[0].seat] });
+  } else if (targets.length > 1) {
+    choices.push({ id: "face:down", text: "Face down: duel an opponent", stage: { card: chosen.id, face: "down" } });
   }
-  var AUTO_SEAT_TYPES = { target: 1, snake: 1, tiger: 1 };
-
-  /** Human wording of an applied action id (replay step labels). */
-  function describeAction(actionId, actor, ctx, fallback) {
-    if (!actionId) return fallback || "";
-    var parts = String(actionId).split(":");
-    var kind = parts[0], arg = parts[1];
-    var n = Number(arg);
-    var who = seatName(ctx, actor);
-    var other = function () { return objectName(ctx, n); };
-    var you = who === "You";
-    switch (kind) {
-      case "card": return who + (you ? " choose " : " chooses ") + (ctx.hideCards ? "a card" : cardName(n)) + ".";
-      case "answer": return who + (you ? " answer" : " answers") + " the duel" + (ctx.hideCards ? "." : " with " + cardName(n) + ".");
-      case "bottom": return who + (you ? " put " : " puts ") + (ctx.hideCards ? "a card" : cardName(n)) + " under the deck.";
-      case "put": return who + (you ? " put " : " puts ") + (ctx.hideCards ? "a card" : cardName(n)) + " on top of the deck.";
-      case "separate": return who + (you ? " separate " : " separates ") + (ctx.hideCards ? "a card" : cardName(n)) + ".";
-      case "target": return who + (you ? " duel " : " duels ") + other() + ".";
-      case "snake": return who + (you ? " pick " : " picks ") + other() + " to separate a card.";
-      case "swap": return who + (you ? " pick " : " picks ") + (n === actor ? (you ? "your own" : "their own") : possessiveLower(ctx, n)) + " hand to swap.";
-      case "tiger": return who + (you ? " mark " : " marks ") + other() + " for Tiger Style.";
-      case "face": return who + (you ? " play" : " plays") + " the card face " + arg + ".";
-      case "reveal": return who + (arg === "yes" ? (you ? " reveal" : " reveals") + " the card." : (you ? " do" : " does") + " not reveal.");
-      case "monkey": return who + (arg === "use" ? (you ? " redraw" : " redraws") + " with Monkey Style." : (you ? " keep" : " keeps") + " the hand.");
-      case "dragon": return who + (you ? " draw " : " draws ") + (arg === "two" ? "two cards." : "one card.");
-      case "guess": return who + (you ? " guess " : " guesses ") + String(arg).toUpperCase() + ".";
-      case "peek": return who + (arg === "bottom" ? (you ? " put" : " puts") + " the card under the deck." : (you ? " leave" : " leaves") + " the card on top.");
-      default: return fallback || String(actionId);
-    }
-  }
-
-  // ---------------------------------------------------------------------------
-  // The board model: everything the table shows, as plain data.
-
-  var PHASE_WAIT = {
-    card: "choosing a card to play",
-    face: "deciding face up or face down",
-    target: "choosing an opponent to duel",
-    answer: "answering the duel",
-    c_disciple: "deciding whether to reveal (Disciple)",
-    c_monkey: "deciding on Monkey Style's redraw",
-    c_monkey_order: "putting cards under the deck (Monkey Style)",
-    dragon_draw: "choosing to draw one or two cards (Dragon Style)",
-    u_disciple: "deciding whether to reveal (Disciple)",
-    drunk_put: "putting cards back on the deck (Drunken Fists)",
-    snake_target: "choosing who separates a card (Snake Style)",
-    snake_separate: "separating a card (Snake Style)",
-    snake_guess: "guessing odd or even (Snake Style)",
-    monkey_a: "choosing hands to swap (Monkey Style)",
-    monkey_b: "choosing hands to swap (Monkey Style)",
-    tiger_target: "choosing whose hand to look at (Tiger Style)",
-    dragon_peek: "deciding where the top card goes (Dragon Style)",
+  return {
+    step: "face", card: chosen.card, back: {},
+    title: "Play " + info.name + " face up or face down?", choices: choices,
   };
+}
 
-  /**
-   * frame: a live `state` frame, or a replay step shaped like one
-   *   ({view, seat, seats, legal, status, hands?}).
-   * opts: {names, nowMs, readOnly}.
-   */
-  function boardModel(frame, opts) {
-    var b = C.frameBasics(frame, opts);
-    opts = b.opts;
-    var view = b.view, viewer = b.viewer, ctx = b.ctx, active = b.active;
-    var players = view ? view.players : b.platformSeats.length;
+/**
+ * The decision to send without a click: the only opponent there is to pick
+ * (two players, or everyone else protected by Crane Style). Null otherwise.
+ */
+function autoAction(model) {
+  const groups = (model && model.groups) || [];
+  if (groups.length !== 1 || groups[0].kind !== "seats" || groups[0].actions.length !== 1) return null;
+  const action = groups[0].actions[0];
+  return action.seat !== model.viewer && AUTO_SEAT_TYPES[groups[0].type] ? action : null;
+}
+const AUTO_SEAT_TYPES = { target: 1, snake: 1, tiger: 1 };
 
-    var seats = [];
-    var count = view ? view.seats.length : b.platformSeats.length;
-    for (var i = 0; i < count; i++) {
-      var vs = view ? view.seats[i] : {};
-      var ps = b.platformSeats[i] || {};
-      seats.push(Object.assign(C.platformSeat(b, i), {
-        alive: vs.alive !== false,
-        handCount: vs.hand_count || 0,
-        prizes: (vs.prizes || []).slice(),
-        faceDownPrizes: (vs.face_down_prizes || []).length,
-        points: (vs.prizes || []).length + (vs.face_down_prizes || []).length,
-        protected: !!vs.protected,
-        tigerTarget: vs.tiger_target === undefined ? null : vs.tiger_target,
-        tigerTargetName: vs.tiger_target === null || vs.tiger_target === undefined ? null : seatName(ctx, vs.tiger_target),
-        isTurn: view ? view.turn === i && active : false,
-        markers: view && view.markers ? view.markers[i] : 0,
-        placement: ps.placement === undefined ? null : ps.placement,
-      }));
-    }
+/** Human wording of an applied action id (replay step labels). */
+function describeAction(actionId, actor, ctx, fallback) {
+  if (!actionId) return fallback || "";
+  const parts = String(actionId).split(":");
+  const kind = parts[0], arg = parts[1];
+  const n = Number(arg);
+  const who = seatName(ctx, actor);
+  const other = function () { return objectName(ctx, n); };
+  const you = who === "You";
+  switch (kind) {
+    case "card": return who + (you ? " choose " : " chooses ") + (ctx.hideCards ? "a card" : cardName(n)) + ".";
+    case "answer": return who + (you ? " answer" : " answers") + " the duel" + (ctx.hideCards ? "." : " with " + cardName(n) + ".");
+    case "bottom": return who + (you ? " put " : " puts ") + (ctx.hideCards ? "a card" : cardName(n)) + " under the deck.";
+    case "put": return who + (you ? " put " : " puts ") + (ctx.hideCards ? "a card" : cardName(n)) + " on top of the deck.";
+    case "separate": return who + (you ? " separate " : " separates ") + (ctx.hideCards ? "a card" : cardName(n)) + ".";
+    case "target": return who + (you ? " duel " : " duels ") + other() + ".";
+    case "snake": return who + (you ? " pick " : " picks ") + other() + " to separate a card.";
+    case "swap": return who + (you ? " pick " : " picks ") + (n === actor ? (you ? "your own" : "their own") : possessiveLower(ctx, n)) + " hand to swap.";
+    case "tiger": return who + (you ? " mark " : " marks ") + other() + " for Tiger Style.";
+    case "face": return who + (you ? " play" : " plays") + " the card face " + arg + ".";
+    case "reveal": return who + (arg === "yes" ? (you ? " reveal" : " reveals") + " the card." : (you ? " do" : " does") + " not reveal.");
+    case "monkey": return who + (arg === "use" ? (you ? " redraw" : " redraws") + " with Monkey Style." : (you ? " keep" : " keeps") + " the hand.");
+    case "dragon": return who + (you ? " draw " : " draws ") + (arg === "two" ? "two cards." : "one card.");
+    case "guess": return who + (you ? " guess " : " guesses ") + String(arg).toUpperCase() + ".";
+    case "peek": return who + (arg === "bottom" ? (you ? " put" : " puts") + " the card under the deck." : (you ? " leave" : " leaves") + " the card on top.");
+    default: return fallback || String(actionId);
+  }
+}
 
-    var discard = view ? (view.discard || []).slice() : [];
-    var table = null;
-    if (view && view.duel) {
-      var d = view.duel;
-      table = {
-        kind: "duel",
-        attacker: d.attacker,
-        defender: d.defender,
-        attackerName: seatName(ctx, d.attacker),
-        defenderName: d.defender === null || d.defender === undefined ? null : seatName(ctx, d.defender),
-        cards: (d.cards || [null, null]).slice(),
-        focus: d.focus ? d.focus.slice() : null,
-        decided: !!d.decided,
-        tie: !!d.tie,
-        winner: d.winner === undefined ? null : d.winner,
-      };
-    } else if (view && view.play) {
-      var p = view.play;
-      table = {
-        kind: "play",
-        seat: p.seat,
-        seatName: seatName(ctx, p.seat),
-        caption: p.face === "up" ? subj(ctx, p.seat, "played", "played") + " face up" : subj(ctx, p.seat, "are playing", "is playing"),
-        face: p.face,
-        card: p.card === undefined ? null : p.card,
-        copied: p.copied || null,
-        target: p.target === undefined ? null : p.target,
-        targetName: p.target === undefined || p.target === null ? null : seatName(ctx, p.target),
-        toPutBack: p.to_put_back || null,
-        firstSwap: p.first_swap === undefined ? null : p.first_swap,
-        firstSwapName: p.first_swap === undefined || p.first_swap === null ? null : seatName(ctx, p.first_swap),
-      };
-    }
+// ---------------------------------------------------------------------------
+// The board model: everything the table shows, as plain data.
 
-    var sight = null;
-    if (view && view.private) {
-      if (view.private.peek) {
-        sight = {
-          card: view.private.peek,
-          text: "You are looking at " + cardName(view.private.peek) +
-            (view.private.source === "set_aside" ? ", the card set aside." : ", the top card of the deck."),
-        };
-      } else if (view.private.separated) {
-        sight = {
-          card: view.private.separated,
-          text: "You separated " + cardName(view.private.separated) + ".",
-        };
-      }
-    }
+const PHASE_WAIT = {
+  card: "choosing a card to play",
+  face: "deciding face up or face down",
+  target: "choosing an opponent to duel",
+  answer: "answering the duel",
+  c_disciple: "deciding whether to reveal (Disciple)",
+  c_monkey: "deciding on Monkey Style's redraw",
+  c_monkey_order: "putting cards under the deck (Monkey Style)",
+  dragon_draw: "choosing to draw one or two cards (Dragon Style)",
+  u_disciple: "deciding whether to reveal (Disciple)",
+  drunk_put: "putting cards back on the deck (Drunken Fists)",
+  snake_target: "choosing who separates a card (Snake Style)",
+  snake_separate: "separating a card (Snake Style)",
+  snake_guess: "guessing odd or even (Snake Style)",
+  monkey_a: "choosing hands to swap (Monkey Style)",
+  monkey_b: "choosing hands to swap (Monkey Style)",
+  tiger_target: "choosing whose hand to look at (Tiger Style)",
+  dragon_peek: "deciding where the top card goes (Dragon Style)",
+};
 
-    var turn = C.turnStatus(b, PHASE_WAIT);
+/**
+ * frame: a live `state` frame, or a replay step shaped like one
+ *   ({view, seat, seats, legal, status, hands?}).
+ * opts: {names, nowMs, readOnly}.
+ */
+function boardModel(frame, opts) {
+  const b = frameBasics(frame, opts);
+  opts = b.opts;
+  const view = b.view, viewer = b.viewer, ctx = b.ctx, active = b.active;
+  const players = view ? view.players : b.platformSeats.length;
 
-    return Object.assign(C.modelBase(b, turn), {
-      players: players,
-      roundsToWin: view ? view.rounds_to_win : null,
-      turn: view ? view.turn : null,
-      turnName: view ? seatName(ctx, view.turn) : null,
-      deckCount: view ? view.deck_count : 0,
-      reshuffleAvailable: view ? !!view.reshuffle_available : false,
-      discard: discard,
-      discardTop: discard.length ? discard[discard.length - 1] : null,
-      seats: seats,
-      hand: viewer !== null && view && view.hand ? view.hand.slice() : null,
-      table: table,
-      sight: sight,
-      groups: turn.myTurn && !opts.readOnly ? groupLegal(frame.legal || [], ctx) : [],
-    });
+  const seats = [];
+  const count = view ? view.seats.length : b.platformSeats.length;
+  for (let i = 0; i < count; i++) {
+    const vs = view ? view.seats[i] : {};
+    const ps = b.platformSeats[i] || {};
+    seats.push(Object.assign(platformSeat(b, i), {
+      alive: vs.alive !== false,
+      handCount: vs.hand_count || 0,
+      prizes: (vs.prizes || []).slice(),
+      faceDownPrizes: (vs.face_down_prizes || []).length,
+      points: (vs.prizes || []).length + (vs.face_down_prizes || []).length,
+      protected: !!vs.protected,
+      tigerTarget: vs.tiger_target === undefined ? null : vs.tiger_target,
+      tigerTargetName: vs.tiger_target === null || vs.tiger_target === undefined ? null : seatName(ctx, vs.tiger_target),
+      isTurn: view ? view.turn === i && active : false,
+      markers: view && view.markers ? view.markers[i] : 0,
+      placement: ps.placement === undefined ? null : ps.placement,
+    }));
   }
 
-  /** The order seats sit around the table as seen by `viewer`: the viewer last. */
-  function seatingOrder(count, viewer) {
-    var order = [];
-    var start = viewer === null || viewer === undefined ? 0 : viewer + 1;
-    for (var i = 0; i < count; i++) order.push((start + i) % count);
-    if (viewer !== null && viewer !== undefined) order.pop();
-    return order;
-  }
-
-  // ---------------------------------------------------------------------------
-  // Results.
-
-  function ordinal(n) {
-    var s = ["th", "st", "nd", "rd"];
-    var v = n % 100;
-    return n + (s[(v - 20) % 10] || s[v] || s[0]);
-  }
-
-  /** The results screen as data: placements in order, scores, the seed. */
-  function resultModel(frame, opts) {
-    opts = opts || {};
-    var seats = frame.seats || [];
-    var names = opts.names || seats.map(function (s, i) { return s.name || "Seat " + i; });
-    var ctx = { names: names, viewer: frame.seat === undefined ? null : frame.seat, useYou: opts.useYou !== false };
-    var result = frame.result || {};
-    var engine = result.engine || null;
-    var placements = result.placements || [];
-    var winners = result.winners || [];
-    var forfeited = result.forfeited || [];
-    var scores = engine && engine.scores ? engine.scores : {};
-    var rows = names.map(function (name, seat) {
-      return {
-        seat: seat,
-        name: seatName(ctx, seat) === "You" ? name + " (you)" : name,
-        place: placements[seat] === undefined ? null : placements[seat],
-        placeText: placements[seat] === undefined ? "" : ordinal(placements[seat]),
-        winner: winners.indexOf(seat) >= 0,
-        forfeited: forfeited.indexOf(seat) >= 0,
-        points: scores.points ? scores.points[seat] : null,
-        prizeFocus: scores.prize_focus ? scores.prize_focus[seat] : null,
-        markers: scores.markers ? scores.markers[seat] : null,
-      };
-    });
-    rows.sort(function (a, b) {
-      var pa = a.place === null ? 99 : a.place;
-      var pb = b.place === null ? 99 : b.place;
-      return pa - pb || a.seat - b.seat;
-    });
-    var aborted = frame.status === "aborted";
-    var headline;
-    if (aborted) headline = "Match called off: no result.";
-    // Names are shown as written ("mei wins!"), never capitalised.
-    else if (winners.length) headline = winnersText(ctx, winners) + "!";
-    else headline = "The game is over.";
-    var youWon = ctx.viewer !== null && winners.indexOf(ctx.viewer) >= 0;
-    return {
-      aborted: aborted,
-      headline: headline,
-      youWon: youWon,
-      endReason: endReasonText(frame.end_reason),
-      gameReason: engine && engine.reason ? ROUND_REASONS[engine.reason] || engine.reason : null,
-      rows: aborted ? [] : rows,
-      hasPoints: !!scores.points,
-      hasMarkers: !!scores.markers,
-      seed: frame.seed === undefined ? null : frame.seed,
-      seedHash: frame.seed_hash || null,
-      match: frame.match || null,
+  const discard = view ? (view.discard || []).slice() : [];
+  let table = null;
+  if (view && view.duel) {
+    const d = view.duel;
+    table = {
+      kind: "duel",
+      attacker: d.attacker,
+      defender: d.defender,
+      attackerName: seatName(ctx, d.attacker),
+      defenderName: d.defender === null || d.defender === undefined ? null : seatName(ctx, d.defender),
+      cards: (d.cards || [null, null]).slice(),
+      focus: d.focus ? d.focus.slice() : null,
+      decided: !!d.decided,
+      tie: !!d.tie,
+      winner: d.winner === undefined ? null : d.winner,
+    };
+  } else if (view && view.play) {
+    const p = view.play;
+    table = {
+      kind: "play",
+      seat: p.seat,
+      seatName: seatName(ctx, p.seat),
+      caption: p.face === "up" ? subj(ctx, p.seat, "played", "played") + " face up" : subj(ctx, p.seat, "are playing", "is playing"),
+      face: p.face,
+      card: p.card === undefined ? null : p.card,
+      copied: p.copied || null,
+      target: p.target === undefined ? null : p.target,
+      targetName: p.target === undefined || p.target === null ? null : seatName(ctx, p.target),
+      toPutBack: p.to_put_back || null,
+      firstSwap: p.first_swap === undefined ? null : p.first_swap,
+      firstSwapName: p.first_swap === undefined || p.first_swap === null ? null : seatName(ctx, p.first_swap),
     };
   }
 
-  // ---------------------------------------------------------------------------
-  // DOM rendering (browser, or the test DOM); h, clear and presenceEl come from common.js.
-
-  /** A face-up card; `size` is "lg", "md" or "sm". */
-  function cardEl(doc, focus, size, attrs) {
-    var info = cardInfo(focus);
-    if (!info) return cardBackEl(doc, size);
-    var tag = attrs && attrs.onclick ? "button" : "div";
-    var base = {
-      className: info.className + " kcard-" + (size || "md"),
-      title: info.name + " (Focus " + info.focus + "): " + info.discard + " / Duel: " + info.combat,
-    };
-    if (tag === "button") base.type = "button";
-    if (tag === "div") { base.role = "img"; base["aria-label"] = info.label; }
-    var el = h(doc, tag, Object.assign(base, attrs || {}), [
-      h(doc, "span", { className: "kcard-focus", "aria-hidden": "true", text: String(info.focus) }),
-      h(doc, "span", { className: "kcard-seal", "aria-hidden": "true", text: String(info.focus) }),
-      h(doc, "span", { className: "kcard-name", text: info.name }),
-      size === "lg" ? h(doc, "span", { className: "kcard-effect", "aria-hidden": "true", text: info.discard }) : null,
-    ]);
-    return el;
-  }
-
-  function cardBackEl(doc, size, label) {
-    return h(doc, "div", {
-      className: "kcard kcard-back kcard-" + (size || "md"),
-      role: label ? "img" : null,
-      "aria-label": label || null,
-      "aria-hidden": label ? null : "true",
-    }, [h(doc, "span", { className: "kcard-back-mark" })]);
-  }
-
-  function seatBadges(doc, seat) {
-    var badges = [];
-    if (seat.isTurn) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Turn" }));
-    if (seat.protected) badges.push(h(doc, "span", { className: "badge seat-badge crane", title: "Protected by Crane Style until their next turn", text: "Crane: protected" }));
-    if (seat.tigerTargetName) badges.push(h(doc, "span", { className: "badge seat-badge tiger", title: "Tiger Style: will look at this hand next turn", text: "Tiger → " + seat.tigerTargetName }));
-    if (!seat.alive) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Out" }));
-    if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
-    else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
-    if (seat.markers) badges.push(h(doc, "span", { className: "badge seat-badge marker", title: "Rounds won", text: "★ " + seat.markers }));
-    return badges;
-  }
-
-  function prizesEl(doc, seat) {
-    var cards = seat.prizes.map(function (f) { return cardEl(doc, f, "sm"); });
-    for (var i = 0; i < seat.faceDownPrizes; i++) cards.push(cardBackEl(doc, "sm", "face-down prize"));
-    return h(doc, "div", { className: "prizes" }, [
-      h(doc, "span", { className: "pile-label", text: "Prizes · " + seat.points }),
-      h(doc, "div", { className: "prize-row" }, cards.length ? cards : [h(doc, "span", { className: "muted small", text: "none yet" })]),
-    ]);
-  }
-
-  function handEl(doc, seat, size) {
-    if (seat.hand) {
-      return h(doc, "div", { className: "hand hand-open", "aria-label": seat.name + "'s hand: " + cardList(seat.hand) },
-        seat.hand.map(function (f) { return cardEl(doc, f, size || "sm"); }));
-    }
-    var backs = [];
-    for (var i = 0; i < Math.min(seat.handCount, 8); i++) backs.push(cardBackEl(doc, "sm"));
-    return h(doc, "div", { className: "hand hand-closed", role: "img", "aria-label": plural(seat.handCount, "card", "cards") + " in hand" },
-      backs.concat([h(doc, "span", { className: "hand-count", text: "×" + seat.handCount })]));
-  }
-
-  function seatEl(doc, seat, opts) {
-    var classes = ["seat"];
-    if (seat.isActor) classes.push("is-actor");
-    if (seat.isTurn) classes.push("is-turn");
-    if (!seat.alive || seat.forfeited) classes.push("is-out");
-    if (seat.isYou) classes.push("is-you");
-    if (seat.protected) classes.push("is-protected");
-    if (opts && opts.targeted) classes.push("is-targeted");
-    var clock = seat.clockText && opts && opts.clocks ? h(doc, "span", {
-      className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
-      "data-seat": seat.seat, title: seat.clockRunning ? "Time left for this decision" : "Time left",
-      text: seat.clockText,
-    }) : null;
-    return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + seat.seat + ": " + seat.name, "data-seat": seat.seat }, [
-      h(doc, "header", { className: "seat-head" }, [
-        h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && !(opts && opts.noYou) ? " (you)" : "") }),
-        presenceEl(doc, seat),
-        clock,
-      ]),
-      h(doc, "div", { className: "seat-badges" }, seatBadges(doc, seat)),
-      opts && opts.noHand ? null : handEl(doc, seat),
-      prizesEl(doc, seat),
-    ]);
-  }
-
-  function tableEl(doc, model) {
-    var t = model.table;
-    if (!t) {
-      var idle = "";
-      if (model.status === "aborted") idle = "Match called off";
-      else if (model.status === "finished" || model.phase === "over") idle = "Game over";
-      else if (model.turnName) idle = possessive({ names: model.names, viewer: model.viewer, useYou: model.useYou }, model.turn) + " turn";
-      return h(doc, "div", { className: "table-play empty" }, [h(doc, "span", { className: "muted", text: idle })]);
-    }
-    if (t.kind === "duel") {
-      var side = function (idx, name) {
-        var card = t.cards[idx];
-        var focus = t.focus ? t.focus[idx] : null;
-        var changed = focus !== null && card !== null && focus !== card;
-        var won = t.decided && !t.tie && t.winner === (idx === 0 ? t.attacker : t.defender);
-        return h(doc, "div", { className: "duel-side" + (won ? " won" : "") }, [
-          h(doc, "span", { className: "duel-name", text: name || "…" }),
-          card ? cardEl(doc, card, "md") : cardBackEl(doc, "md", "face-down card"),
-          changed ? h(doc, "span", { className: "badge", text: "Focus " + focus }) : null,
-        ]);
+  let sight = null;
+  if (view && view.private) {
+    if (view.private.peek) {
+      sight = {
+        card: view.private.peek,
+        text: "You are looking at " + cardName(view.private.peek) +
+          (view.private.source === "set_aside" ? ", the card set aside." : ", the top card of the deck."),
       };
-      return h(doc, "div", { className: "table-play duel", "aria-label": "Duel" }, [
-        side(0, t.attackerName),
-        h(doc, "span", { className: "duel-vs", "aria-hidden": "true", text: "VS" }),
-        side(1, t.defenderName || "choosing…"),
+    } else if (view.private.separated) {
+      sight = {
+        card: view.private.separated,
+        text: "You separated " + cardName(view.private.separated) + ".",
+      };
+    }
+  }
+
+  const turn = turnStatus(b, PHASE_WAIT);
+
+  return Object.assign(modelBase(b, turn), {
+    players: players,
+    roundsToWin: view ? view.rounds_to_win : null,
+    turn: view ? view.turn : null,
+    turnName: view ? seatName(ctx, view.turn) : null,
+    deckCount: view ? view.deck_count : 0,
+    reshuffleAvailable: view ? !!view.reshuffle_available : false,
+    discard: discard,
+    discardTop: discard.length ? discard[discard.length - 1] : null,
+    seats: seats,
+    hand: viewer !== null && view && view.hand ? view.hand.slice() : null,
+    table: table,
+    sight: sight,
+    groups: turn.myTurn && !opts.readOnly ? groupLegal(frame.legal || [], ctx) : [],
+  });
+}
+
+/** The order seats sit around the table as seen by `viewer`: the viewer last. */
+function seatingOrder(count, viewer) {
+  const order = [];
+  const start = viewer === null || viewer === undefined ? 0 : viewer + 1;
+  for (let i = 0; i < count; i++) order.push((start + i) % count);
+  if (viewer !== null && viewer !== undefined) order.pop();
+  return order;
+}
+
+// ---------------------------------------------------------------------------
+// Results.
+
+/** The results screen as data: placements in order, scores, the seed. */
+const RESULTS = {
+  winnersText: winnersText,
+  reasons: ROUND_REASONS,
+  columns: (scores, seat) => ({
+    points: seatScore(scores, "points", seat),
+    prizeFocus: seatScore(scores, "prize_focus", seat),
+    markers: seatScore(scores, "markers", seat),
+  }),
+};
+
+/** The shared results (common.js) and which score columns this match has. */
+function resultModel(frame, opts) {
+  const res = commonResultModel(frame, opts, RESULTS);
+  res.hasPoints = res.rows.some((row) => row.points !== null);
+  res.hasMarkers = res.rows.some((row) => row.markers !== null);
+  return res;
+}
+
+// ---------------------------------------------------------------------------
+// DOM rendering (browser, or the test DOM); h, clear and presenceEl come from common.js.
+
+/** A face-up card; `size` is "lg", "md" or "sm". */
+function cardEl(doc, focus, size, attrs) {
+  const info = cardInfo(focus);
+  if (!info) return cardBackEl(doc, size);
+  const tag = attrs && attrs.onclick ? "button" : "div";
+  const base = {
+    className: info.className + " kcard-" + (size || "md"),
+    title: info.name + " (Focus " + info.focus + "): " + info.discard + " / Duel: " + info.combat,
+  };
+  if (tag === "button") base.type = "button";
+  if (tag === "div") { base.role = "img"; base["aria-label"] = info.label; }
+  const el = h(doc, tag, Object.assign(base, attrs || {}), [
+    h(doc, "span", { className: "kcard-focus", "aria-hidden": "true", text: String(info.focus) }),
+    h(doc, "span", { className: "kcard-seal", "aria-hidden": "true", text: String(info.focus) }),
+    h(doc, "span", { className: "kcard-name", text: info.name }),
+    size === "lg" ? h(doc, "span", { className: "kcard-effect", "aria-hidden": "true", text: info.discard }) : null,
+  ]);
+  return el;
+}
+
+function cardBackEl(doc, size, label) {
+  return h(doc, "div", {
+    className: "kcard kcard-back kcard-" + (size || "md"),
+    role: label ? "img" : null,
+    "aria-label": label || null,
+    "aria-hidden": label ? null : "true",
+  }, [h(doc, "span", { className: "kcard-back-mark" })]);
+}
+
+function seatBadges(doc, seat) {
+  const badges = [];
+  if (seat.isTurn) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Turn" }));
+  if (seat.protected) badges.push(h(doc, "span", { className: "badge seat-badge crane", title: "Protected by Crane Style until their next turn", text: "Crane: protected" }));
+  if (seat.tigerTargetName) badges.push(h(doc, "span", { className: "badge seat-badge tiger", title: "Tiger Style: will look at this hand next turn", text: "Tiger → " + seat.tigerTargetName }));
+  if (!seat.alive) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Out" }));
+  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
+  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
+  if (seat.markers) badges.push(h(doc, "span", { className: "badge seat-badge marker", title: "Rounds won", text: "★ " + seat.markers }));
+  return badges;
+}
+
+function prizesEl(doc, seat) {
+  const cards = seat.prizes.map(function (f) { return cardEl(doc, f, "sm"); });
+  for (let i = 0; i < seat.faceDownPrizes; i++) cards.push(cardBackEl(doc, "sm", "face-down prize"));
+  return h(doc, "div", { className: "prizes" }, [
+    h(doc, "span", { className: "pile-label", text: "Prizes · " + seat.points }),
+    h(doc, "div", { className: "prize-row" }, cards.length ? cards : [h(doc, "span", { className: "muted small", text: "none yet" })]),
+  ]);
+}
+
+function handEl(doc, seat, size) {
+  if (seat.hand) {
+    return h(doc, "div", { className: "hand hand-open", "aria-label": seat.name + "'s hand: " + cardList(seat.hand) },
+      seat.hand.map(function (f) { return cardEl(doc, f, size || "sm"); }));
+  }
+  const backs = [];
+  for (let i = 0; i < Math.min(seat.handCount, 8); i++) backs.push(cardBackEl(doc, "sm"));
+  return h(doc, "div", { className: "hand hand-closed", role: "img", "aria-label": plural(seat.handCount, "card", "cards") + " in hand" },
+    backs.concat([h(doc, "span", { className: "hand-count", text: "×" + seat.handCount })]));
+}
+
+function seatEl(doc, seat, opts) {
+  const classes = ["seat"];
+  if (seat.isActor) classes.push("is-actor");
+  if (seat.isTurn) classes.push("is-turn");
+  if (!seat.alive || seat.forfeited) classes.push("is-out");
+  if (seat.isYou) classes.push("is-you");
+  if (seat.protected) classes.push("is-protected");
+  if (opts && opts.targeted) classes.push("is-targeted");
+  const clock = seat.clockText && opts && opts.clocks ? h(doc, "span", {
+    className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
+    "data-seat": seat.seat, title: seat.clockRunning ? "Time left for this decision" : "Time left",
+    text: seat.clockText,
+  }) : null;
+  return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + seat.seat + ": " + seat.name, "data-seat": seat.seat }, [
+    h(doc, "header", { className: "seat-head" }, [
+      h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && !(opts && opts.noYou) ? " (you)" : "") }),
+      presenceEl(doc, seat),
+      clock,
+    ]),
+    h(doc, "div", { className: "seat-badges" }, seatBadges(doc, seat)),
+    opts && opts.noHand ? null : handEl(doc, seat),
+    prizesEl(doc, seat),
+  ]);
+}
+
+function tableEl(doc, model) {
+  const t = model.table;
+  if (!t) {
+    let idle = "";
+    if (model.status === "aborted") idle = "Match called off";
+    else if (model.status === "finished" || model.phase === "over") idle = "Game over";
+    else if (model.turnName) idle = possessive({ names: model.names, viewer: model.viewer, useYou: model.useYou }, model.turn) + " turn";
+    return h(doc, "div", { className: "table-play empty" }, [h(doc, "span", { className: "muted", text: idle })]);
+  }
+  if (t.kind === "duel") {
+    const side = function (idx, name) {
+      const card = t.cards[idx];
+      const focus = t.focus ? t.focus[idx] : null;
+      const changed = focus !== null && card !== null && focus !== card;
+      const won = t.decided && !t.tie && t.winner === (idx === 0 ? t.attacker : t.defender);
+      return h(doc, "div", { className: "duel-side" + (won ? " won" : "") }, [
+        h(doc, "span", { className: "duel-name", text: name || "…" }),
+        card ? cardEl(doc, card, "md") : cardBackEl(doc, "md", "face-down card"),
+        changed ? h(doc, "span", { className: "badge", text: "Focus " + focus }) : null,
       ]);
-    }
-    var extra = [];
-    if (t.copied) extra.push("copying " + cardName(t.copied));
-    if (t.toPutBack) extra.push(plural(t.toPutBack, "card", "cards") + " to put back");
-    if (t.targetName) extra.push("target: " + t.targetName);
-    if (t.firstSwapName) extra.push("swapping " + t.firstSwapName + "'s hand with…");
-    return h(doc, "div", { className: "table-play single" }, [
-      h(doc, "span", { className: "duel-name", text: t.caption }),
-      t.card ? cardEl(doc, t.card, "md") : cardBackEl(doc, "md", "a card, not yet revealed"),
-      extra.length ? h(doc, "span", { className: "small muted", text: extra.join(" · ") }) : null,
+    };
+    return h(doc, "div", { className: "table-play duel", "aria-label": "Duel" }, [
+      side(0, t.attackerName),
+      h(doc, "span", { className: "duel-vs", "aria-hidden": "true", text: "VS" }),
+      side(1, t.defenderName || "choosing…"),
     ]);
   }
+  const extra = [];
+  if (t.copied) extra.push("copying " + cardName(t.copied));
+  if (t.toPutBack) extra.push(plural(t.toPutBack, "card", "cards") + " to put back");
+  if (t.targetName) extra.push("target: " + t.targetName);
+  if (t.firstSwapName) extra.push("swapping " + t.firstSwapName + "'s hand with…");
+  return h(doc, "div", { className: "table-play single" }, [
+    h(doc, "span", { className: "duel-name", text: t.caption }),
+    t.card ? cardEl(doc, t.card, "md") : cardBackEl(doc, "md", "a card, not yet revealed"),
+    extra.length ? h(doc, "span", { className: "small muted", text: extra.join(" · ") }) : null,
+  ]);
+}
 
-  function centerEl(doc, model) {
-    var discardList = model.discard.length ? h(doc, "details", { className: "discard-all" }, [
-      h(doc, "summary", { text: "All " + model.discard.length }),
-      h(doc, "div", { className: "discard-list" }, model.discard.slice().reverse().map(function (f) { return cardEl(doc, f, "sm"); })),
-    ]) : null;
-    return h(doc, "div", { className: "board-center-inner" }, [
-      h(doc, "div", { className: "pile deck" }, [
-        h(doc, "span", { className: "pile-label", text: "Deck" }),
-        model.deckCount ? h(doc, "div", { className: "stack" }, [cardBackEl(doc, "md", model.deckCount + " cards in the deck")]) :
-          C.emptyPileEl(doc),
-        h(doc, "span", { className: "pile-count", text: plural(model.deckCount, "card", "cards") }),
-      ]),
-      tableEl(doc, model),
-      h(doc, "div", { className: "pile discard" }, [
-        h(doc, "span", { className: "pile-label", text: "Discard" }),
-        model.discardTop ? cardEl(doc, model.discardTop, "md") : C.emptyPileEl(doc),
-        h(doc, "span", { className: "pile-count", text: plural(model.discard.length, "card", "cards") }),
-        discardList,
-      ]),
-    ]);
-  }
+function centerEl(doc, model) {
+  const discardList = model.discard.length ? h(doc, "details", { className: "discard-all" }, [
+    h(doc, "summary", { text: "All " + model.discard.length }),
+    h(doc, "div", { className: "discard-list" }, model.discard.slice().reverse().map(function (f) { return cardEl(doc, f, "sm"); })),
+  ]) : null;
+  return h(doc, "div", { className: "board-center-inner" }, [
+    h(doc, "div", { className: "pile deck" }, [
+      h(doc, "span", { className: "pile-label", text: "Deck" }),
+      model.deckCount ? h(doc, "div", { className: "stack" }, [cardBackEl(doc, "md", model.deckCount + " cards in the deck")]) :
+        emptyPileEl(doc),
+      h(doc, "span", { className: "pile-count", text: plural(model.deckCount, "card", "cards") }),
+    ]),
+    tableEl(doc, model),
+    h(doc, "div", { className: "pile discard" }, [
+      h(doc, "span", { className: "pile-label", text: "Discard" }),
+      model.discardTop ? cardEl(doc, model.discardTop, "md") : emptyPileEl(doc),
+      h(doc, "span", { className: "pile-count", text: plural(model.discard.length, "card", "cards") }),
+      discardList,
+    ]),
+  ]);
+}
 
-  /** Action controls; `onAct(action)` is called with the chosen legal action. */
-  function actionsEl(doc, model, onAct, disabled) {
-    var wrap = h(doc, "div", { className: "actions" });
-    model.groups.forEach(function (group) {
-      var items;
-      if (group.kind === "cards") {
-        items = group.actions.map(function (action) {
-          return cardEl(doc, action.card, "md", {
-            onclick: function () { onAct(action); },
-            "aria-label": action.text,
-            className: cardInfo(action.card).className + " kcard-md kcard-choice",
-            disabled: disabled,
-          });
-        });
-      } else {
-        items = group.actions.map(function (action) {
-          return h(doc, "button", {
-            type: "button",
-            className: group.kind === "seats" ? "seat-choice" : "choice",
-            disabled: disabled,
-            onclick: function () { onAct(action); },
-            text: action.text,
-          });
-        });
-      }
-      wrap.appendChild(C.actionGroupEl(doc, group, items));
-    });
-    return wrap;
-  }
-
-  /** The turn being built: the choices of its step and a way back. */
-  function builderEl(doc, builder, opts) {
-    var disabled = !!opts.pending;
-    var items;
-    if (builder.step === "card") {
-      items = builder.choices.map(function (c) {
-        return cardEl(doc, c.card, "md", {
-          onclick: function () { opts.onStage(c.stage); },
-          "aria-label": "Choose " + c.text,
-          className: cardInfo(c.card).className + " kcard-md kcard-choice",
+/** Action controls; `onAct(action)` is called with the chosen legal action. */
+function actionsEl(doc, model, onAct, disabled) {
+  const wrap = h(doc, "div", { className: "actions" });
+  model.groups.forEach(function (group) {
+    let items;
+    if (group.kind === "cards") {
+      items = group.actions.map(function (action) {
+        return cardEl(doc, action.card, "md", {
+          onclick: function () { onAct(action); },
+          "aria-label": action.text,
+          className: cardInfo(action.card).className + " kcard-md kcard-choice",
           disabled: disabled,
         });
       });
     } else {
-      items = builder.choices.map(function (c) {
+      items = group.actions.map(function (action) {
         return h(doc, "button", {
           type: "button",
-          className: builder.step === "target" ? "seat-choice" : "choice",
-          "data-choice": c.id,
+          className: group.kind === "seats" ? "seat-choice" : "choice",
           disabled: disabled,
-          onclick: function () { if (c.plan) opts.onPlan(c.plan); else opts.onStage(c.stage); },
-          text: c.text,
+          onclick: function () { onAct(action); },
+          text: action.text,
         });
       });
     }
-    var children = [
-      h(doc, "legend", { text: builder.title }),
-      h(doc, "div", { className: "action-items" }, items),
-    ];
-    if (builder.back) {
-      children.push(h(doc, "p", { className: "builder-back" }, [h(doc, "button", {
-        type: "button", className: "secondary small", "data-choice": "back", disabled: disabled,
-        onclick: function () { opts.onStage(builder.back); },
-        text: builder.step === "target" ? "Back: face up or down" : "Back: choose another card",
-      })]));
-      children.push(h(doc, "p", { className: "small muted", text: "Nothing is sent until you choose how to play it." }));
+    wrap.appendChild(actionGroupEl(doc, group, items));
+  });
+  return wrap;
+}
+
+/** The turn being built: the choices of its step and a way back. */
+function builderEl(doc, builder, opts) {
+  const disabled = !!opts.pending;
+  let items;
+  if (builder.step === "card") {
+    items = builder.choices.map(function (c) {
+      return cardEl(doc, c.card, "md", {
+        onclick: function () { opts.onStage(c.stage); },
+        "aria-label": "Choose " + c.text,
+        className: cardInfo(c.card).className + " kcard-md kcard-choice",
+        disabled: disabled,
+      });
+    });
+  } else {
+    items = builder.choices.map(function (c) {
+      return h(doc, "button", {
+        type: "button",
+        className: builder.step === "target" ? "seat-choice" : "choice",
+        "data-choice": c.id,
+        disabled: disabled,
+        onclick: function () { if (c.plan) opts.onPlan(c.plan); else opts.onStage(c.stage); },
+        text: c.text,
+      });
+    });
+  }
+  const children = [
+    h(doc, "legend", { text: builder.title }),
+    h(doc, "div", { className: "action-items" }, items),
+  ];
+  if (builder.back) {
+    children.push(h(doc, "p", { className: "builder-back" }, [h(doc, "button", {
+      type: "button", className: "secondary small", "data-choice": "back", disabled: disabled,
+      onclick: function () { opts.onStage(builder.back); },
+      text: builder.step === "target" ? "Back: face up or down" : "Back: choose another card",
+    })]));
+    children.push(h(doc, "p", { className: "small muted", text: "Nothing is sent until you choose how to play it." }));
+  }
+  return h(doc, "div", { className: "actions" }, [
+    h(doc, "fieldset", { className: "action-group action-builder action-" + builder.step }, children),
+  ]);
+}
+
+/**
+ * Draw the table into `root` (a .kfa-board element with data-role slots).
+ * opts: {onAct, pending}. Returns the model drawn.
+ */
+function renderBoard(root, model, opts) {
+  opts = opts || {};
+  const doc = root.ownerDocument;
+  // With onPlan/onStage the page builds the whole turn before sending it.
+  const builder = opts.onAct && opts.onPlan && opts.onStage ? turnBuilder(model, opts.stage || null) : null;
+  const slot = function (name) { return root.querySelector('[data-role="' + name + '"]'); };
+  const targets = {};
+  if (model.table && model.table.kind === "duel" && model.table.defender !== null) targets[model.table.defender] = true;
+
+  const opponents = slot("opponents");
+  if (opponents) {
+    clear(opponents);
+    seatingOrder(model.seats.length, model.viewer).forEach(function (i) {
+      opponents.appendChild(seatEl(doc, model.seats[i], { targeted: targets[i], clocks: model.status === "active", noYou: !model.useYou }));
+    });
+  }
+  const center = slot("center");
+  if (center) clear(center).appendChild(centerEl(doc, model));
+
+  const you = slot("you");
+  if (you) {
+    clear(you);
+    you.hidden = model.viewer === null;
+    if (model.viewer !== null && model.seats[model.viewer]) {
+      const me = model.seats[model.viewer];
+      // While a card from the hand is to be chosen, the hand cards are the buttons.
+      const cardGroup = opts.onAct ? model.groups.filter(function (g) { return g.kind === "cards"; })[0] : null;
+      const stagedFocus = builder && builder.card !== null ? builder.card : null;
+      let stagedDone = false;
+      const handCards = (model.hand || []).map(function (f) {
+        const action = cardGroup ? cardGroup.actions.filter(function (a) { return a.card === f; })[0] : null;
+        if (!action) return cardEl(doc, f, "lg");
+        // The first copy of the chosen card is shown as chosen (a hand may hold two).
+        const isStaged = stagedFocus === f && !stagedDone;
+        if (isStaged) stagedDone = true;
+        return cardEl(doc, f, "lg", {
+          onclick: function () {
+            if (builder) opts.onStage(isStaged ? {} : { card: action.id });
+            else opts.onAct(action);
+          },
+          "aria-label": builder ? (isStaged ? action.text + " (chosen; click to take it back)" : "Choose " + action.text) : action.text,
+          "aria-pressed": builder ? String(isStaged) : null,
+          className: cardInfo(f).className + " kcard-lg kcard-choice" + (isStaged ? " kcard-staged" : ""),
+          disabled: !!opts.pending,
+        });
+      });
+      you.appendChild(seatEl(doc, me, { noHand: true, targeted: targets[me.seat], clocks: model.status === "active", noYou: !model.useYou }));
+      you.appendChild(h(doc, "div", { className: "my-hand", "aria-label": "Your hand" }, handCards.length ? handCards :
+        [h(doc, "span", { className: "muted", text: me.alive ? "Your hand is empty." : "You are out of this round." })]));
     }
-    return h(doc, "div", { className: "actions" }, [
-      h(doc, "fieldset", { className: "action-group action-builder action-" + builder.step }, children),
+  }
+
+  const sight = slot("sight");
+  if (sight) {
+    clear(sight);
+    sight.hidden = !model.sight;
+    if (model.sight) {
+      sight.appendChild(cardEl(doc, model.sight.card, "sm"));
+      sight.appendChild(h(doc, "span", { text: model.sight.text }));
+    }
+  }
+  let controls = null;
+  if (builder) controls = builderEl(doc, builder, opts);
+  else if (model.groups.length && opts.onAct) controls = actionsEl(doc, model, opts.onAct, !!opts.pending);
+  renderPanel(root, model, opts, controls,
+    model.round ? "Round " + model.round + (model.roundsToWin > 1 ? " · first to " + model.roundsToWin + " round wins" : "") : "");
+  return model;
+}
+
+/** The results panel for a finished or aborted match. */
+function resultsEl(doc, res, opts) {
+  opts = opts || {};
+  let table = null;
+  if (res.rows.length) {
+    const headCells = [h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" })];
+    if (res.hasPoints) headCells.push(h(doc, "th", { className: "num", text: "Points" }), h(doc, "th", { className: "num", text: "Prize Focus" }));
+    if (res.hasMarkers) headCells.push(h(doc, "th", { className: "num", text: "Rounds won" }));
+    table = h(doc, "table", { className: "results-table" }, [
+      h(doc, "thead", {}, [h(doc, "tr", {}, headCells)]),
+      h(doc, "tbody", {}, res.rows.map(function (row) {
+        const cells = [
+          h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
+          h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") }),
+        ];
+        if (res.hasPoints) cells.push(h(doc, "td", { className: "num", text: String(row.points) }), h(doc, "td", { className: "num", text: String(row.prizeFocus) }));
+        if (res.hasMarkers) cells.push(h(doc, "td", { className: "num", text: String(row.markers) }));
+        return h(doc, "tr", { className: row.winner ? "winner" : null }, cells);
+      })),
     ]);
   }
+  const reason = [res.endReason, res.gameReason ? "Last round: " + res.gameReason + "." : ""].join(" ").trim();
+  return resultsPanelEl(doc, res, reason, table, opts);
+}
 
-  /**
-   * Draw the table into `root` (a .kfa-board element with data-role slots).
-   * opts: {onAct, pending}. Returns the model drawn.
-   */
-  function renderBoard(root, model, opts) {
-    opts = opts || {};
-    var doc = root.ownerDocument;
-    // With onPlan/onStage the page builds the whole turn before sending it.
-    var builder = opts.onAct && opts.onPlan && opts.onStage ? turnBuilder(model, opts.stage || null) : null;
-    var slot = function (name) { return root.querySelector('[data-role="' + name + '"]'); };
-    var targets = {};
-    if (model.table && model.table.kind === "duel" && model.table.defender !== null) targets[model.table.defender] = true;
-
-    var opponents = slot("opponents");
-    if (opponents) {
-      clear(opponents);
-      seatingOrder(model.seats.length, model.viewer).forEach(function (i) {
-        opponents.appendChild(seatEl(doc, model.seats[i], { targeted: targets[i], clocks: model.status === "active", noYou: !model.useYou }));
-      });
-    }
-    var center = slot("center");
-    if (center) clear(center).appendChild(centerEl(doc, model));
-
-    var you = slot("you");
-    if (you) {
-      clear(you);
-      you.hidden = model.viewer === null;
-      if (model.viewer !== null && model.seats[model.viewer]) {
-        var me = model.seats[model.viewer];
-        // While a card from the hand is to be chosen, the hand cards are the buttons.
-        var cardGroup = opts.onAct ? model.groups.filter(function (g) { return g.kind === "cards"; })[0] : null;
-        var stagedFocus = builder && builder.card !== null ? builder.card : null;
-        var stagedDone = false;
-        var handCards = (model.hand || []).map(function (f) {
-          var action = cardGroup ? cardGroup.actions.filter(function (a) { return a.card === f; })[0] : null;
-          if (!action) return cardEl(doc, f, "lg");
-          // The first copy of the chosen card is shown as chosen (a hand may hold two).
-          var isStaged = stagedFocus === f && !stagedDone;
-          if (isStaged) stagedDone = true;
-          return cardEl(doc, f, "lg", {
-            onclick: function () {
-              if (builder) opts.onStage(isStaged ? {} : { card: action.id });
-              else opts.onAct(action);
-            },
-            "aria-label": builder ? (isStaged ? action.text + " (chosen; click to take it back)" : "Choose " + action.text) : action.text,
-            "aria-pressed": builder ? String(isStaged) : null,
-            className: cardInfo(f).className + " kcard-lg kcard-choice" + (isStaged ? " kcard-staged" : ""),
-            disabled: !!opts.pending,
-          });
-        });
-        you.appendChild(seatEl(doc, me, { noHand: true, targeted: targets[me.seat], clocks: model.status === "active", noYou: !model.useYou }));
-        you.appendChild(h(doc, "div", { className: "my-hand", "aria-label": "Your hand" }, handCards.length ? handCards :
-          [h(doc, "span", { className: "muted", text: me.alive ? "Your hand is empty." : "You are out of this round." })]));
-      }
-    }
-
-    var sight = slot("sight");
-    if (sight) {
-      clear(sight);
-      sight.hidden = !model.sight;
-      if (model.sight) {
-        sight.appendChild(cardEl(doc, model.sight.card, "sm"));
-        sight.appendChild(h(doc, "span", { text: model.sight.text }));
-      }
-    }
-    var controls = null;
-    if (builder) controls = builderEl(doc, builder, opts);
-    else if (model.groups.length && opts.onAct) controls = actionsEl(doc, model, opts.onAct, !!opts.pending);
-    C.renderPanel(root, model, opts, controls,
-      model.round ? "Round " + model.round + (model.roundsToWin > 1 ? " · first to " + model.roundsToWin + " round wins" : "") : "");
-    return model;
-  }
-
-  /** The results panel for a finished or aborted match. */
-  function resultsEl(doc, res, opts) {
-    opts = opts || {};
-    var table = null;
-    if (res.rows.length) {
-      var headCells = [h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" })];
-      if (res.hasPoints) headCells.push(h(doc, "th", { className: "num", text: "Points" }), h(doc, "th", { className: "num", text: "Prize Focus" }));
-      if (res.hasMarkers) headCells.push(h(doc, "th", { className: "num", text: "Rounds won" }));
-      table = h(doc, "table", { className: "results-table" }, [
-        h(doc, "thead", {}, [h(doc, "tr", {}, headCells)]),
-        h(doc, "tbody", {}, res.rows.map(function (row) {
-          var cells = [
-            h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
-            h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") }),
-          ];
-          if (res.hasPoints) cells.push(h(doc, "td", { className: "num", text: String(row.points) }), h(doc, "td", { className: "num", text: String(row.prizeFocus) }));
-          if (res.hasMarkers) cells.push(h(doc, "td", { className: "num", text: String(row.markers) }));
-          return h(doc, "tr", { className: row.winner ? "winner" : null }, cells);
-        })),
+/** Fill a container with the reference table of the eight cards. */
+function renderCardReference(container, players) {
+  const doc = container.ownerDocument;
+  clear(container);
+  container.appendChild(h(doc, "table", { className: "card-ref" }, [
+    h(doc, "thead", {}, [h(doc, "tr", {}, [
+      h(doc, "th", { text: "Card" }), h(doc, "th", { className: "num", text: "Copies" }),
+      h(doc, "th", { text: "Face up (discard effect)" }), h(doc, "th", { text: "Face down (combat effect)" }),
+    ])]),
+    h(doc, "tbody", {}, cardTable(players).map(function (c) {
+      return h(doc, "tr", {}, [
+        h(doc, "td", { className: "card-ref-card" }, [cardEl(doc, c.focus, "sm"), h(doc, "strong", { text: c.name })]),
+        h(doc, "td", { className: "num", text: String(c.count) }),
+        h(doc, "td", { text: c.discard }),
+        h(doc, "td", { text: c.combat }),
       ]);
-    }
-    var reason = [res.endReason, res.gameReason ? "Last round: " + res.gameReason + "." : ""].join(" ").trim();
-    return C.resultsPanelEl(doc, res, reason, table, opts);
-  }
+    })),
+  ]));
+}
 
-  /** Fill a container with the reference table of the eight cards. */
-  function renderCardReference(container, players) {
-    var doc = container.ownerDocument;
-    clear(container);
-    container.appendChild(h(doc, "table", { className: "card-ref" }, [
-      h(doc, "thead", {}, [h(doc, "tr", {}, [
-        h(doc, "th", { text: "Card" }), h(doc, "th", { className: "num", text: "Copies" }),
-        h(doc, "th", { text: "Face up (discard effect)" }), h(doc, "th", { text: "Face down (combat effect)" }),
-      ])]),
-      h(doc, "tbody", {}, cardTable(players).map(function (c) {
-        return h(doc, "tr", {}, [
-          h(doc, "td", { className: "card-ref-card" }, [cardEl(doc, c.focus, "sm"), h(doc, "strong", { text: c.name })]),
-          h(doc, "td", { className: "num", text: String(c.count) }),
-          h(doc, "td", { text: c.discard }),
-          h(doc, "td", { text: c.combat }),
-        ]);
-      })),
-    ]));
-  }
+/** The replay's first log line: what the deal does (the same at every size). */
+function dealText() {
+  return "The cards are dealt: two cards to each player, one card set aside unseen.";
+}
 
-  /** The replay's first log line: what the deal does (the same at every size). */
-  function dealText() {
-    return "The cards are dealt: two cards to each player, one card set aside unseen.";
-  }
-
-  return {
-    CARDS: CARDS,
-    dealText: dealText,
-    turnBuilder: turnBuilder,
-    autoAction: autoAction,
-    EVENT_TYPES: EVENT_TYPES,
-    cardInfo: cardInfo,
-    cardTable: cardTable,
-    cardName: cardName,
-    cardList: cardList,
-    formatEvent: formatEvent,
-    formatSteps: formatSteps,
-    groupLegal: groupLegal,
-    describeAction: describeAction,
-    clockRemaining: clockRemaining,
-    formatClock: formatClock,
-    boardModel: boardModel,
-    seatingOrder: seatingOrder,
-    resultModel: resultModel,
-    endReasonText: endReasonText,
-    sha256Hex: sha256Hex,
-    verifySeed: verifySeed,
-    // DOM
-    h: h,
-    cardEl: cardEl,
-    cardBackEl: cardBackEl,
-    renderBoard: renderBoard,
-    renderLog: C.renderLog,
-    renderCardReference: renderCardReference,
-    resultsEl: resultsEl,
-    tickClocks: C.tickClocks,
-  };
-});
+export {
+  CARDS,
+  dealText,
+  turnBuilder,
+  autoAction,
+  EVENT_TYPES,
+  cardInfo,
+  cardTable,
+  cardName,
+  cardList,
+  formatEvent,
+  formatSteps,
+  groupLegal,
+  describeAction,
+  boardModel,
+  seatingOrder,
+  resultModel,
+  cardEl,
+  cardBackEl,
+  renderBoard,
+  renderCardReference,
+  resultsEl,
+};

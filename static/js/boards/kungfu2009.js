@@ -20,1066 +20,1019 @@
  * observations from an allow-list): other hands appear as sizes, other offers'
  * real cards only when played open, cards drawn during a pause as "unseen".
  * The combination cards (public: the rules page prints them) come from
- * boards/data/kungfu2009-cards.js, generated from the engine's card data.
+ * boards/data/kungfu2009-cards.js, which manage.py build_board_data writes from
+ * the engine's card data (gameplay/rules/kungfu2009/catalogue.py).
  *
- * In the browser it registers itself as window.KfaBoards.kungfu2009; in node
- * it is a CommonJS module. What every board shares (names, log, clocks, seed
- * check, side panel, DOM helpers) comes from boards/common.js.
+ * What every board shares (names, log, clocks, seed check, side panel,
+ * results, DOM helpers) is imported from boards/common.js.
  */
-(function (root, factory) {
-  "use strict";
-  var node = typeof module === "object" && module.exports;
-  var common = node ? require("./common.js") : root.KfaBoardCommon;
-  var data = node ? require("./data/kungfu2009-cards.js") : root.KfaKungfu2009Cards;
-  var api = factory(common, data);
-  if (node) {
-    module.exports = api;
-  } else {
-    root.KfaBoards = root.KfaBoards || {};
-    root.KfaBoards.kungfu2009 = api;
+
+import {
+  actionGroupEl, capitalize, clear, emptyPileEl, eventFormatter, frameBasics, h,
+  isPerSeatPrivate, modelBase, objectName, ordinal, platformSeat, plural, possessive,
+  presenceEl, renderPanel, resultModel as commonResultModel, resultsPanelEl, seatName,
+  seatScore, stepsFormatter, subj as commonSubj, winnersText,
+} from "./common.js";
+import DATA from "./data/kungfu2009-cards.js";
+
+const STYLES = DATA.styles; // ["T", "M", "C", "R", "D"]
+const STYLE_NAME = DATA.style_names;
+const WILD = DATA.wild;
+const LEVELS = DATA.level_order; // ["easy", "normal", "difficult"]
+const LEVEL = DATA.levels;
+const COMBOS = {};
+DATA.combinations.forEach(function (c) { COMBOS[c.code] = c; });
+const BACKGROUND = { easy: "jungle", normal: "steppe", difficult: "mountains" };
+
+// ---------------------------------------------------------------------------
+// Cards and combinations.
+
+function styleName(s) {
+  return STYLE_NAME[s] || "a card";
+}
+
+/** "Tiger, Tiger, Crab" for a string (or list) of styles. */
+function cardList(cards) {
+  const list = typeof cards === "string" ? cards.split("") : cards || [];
+  if (!list.length) return "no cards";
+  return list.map(styleName).join(", ");
+}
+
+function comboInfo(code) {
+  return COMBOS[code] || null;
+}
+
+function comboName(code) {
+  const c = comboInfo(code);
+  return c ? c.code + " (" + c.level + ", " + plural(c.points, "point", "points") + ")" : "a combination";
+}
+
+/** Do `cards`, read left to right, make `hits` (each the printed style or a Dragon)? */
+function makes(cards, hits) {
+  if (!cards || cards.length !== hits.length) return false;
+  for (let i = 0; i < hits.length; i++) {
+    if (cards[i] !== hits[i] && cards[i] !== WILD) return false;
   }
-})(typeof self !== "undefined" ? self : this, function (C, DATA) {
-  "use strict";
+  return true;
+}
 
-  var plural = C.plural, capitalize = C.capitalize, endReasonText = C.endReasonText;
-  var h = C.h, clear = C.clear, presenceEl = C.presenceEl;
-
-  var STYLES = DATA.styles; // ["T", "M", "C", "R", "D"]
-  var STYLE_NAME = DATA.style_names;
-  var WILD = DATA.wild;
-  var LEVELS = DATA.level_order; // ["easy", "normal", "difficult"]
-  var LEVEL = DATA.levels;
-  var COMBOS = {};
-  DATA.combinations.forEach(function (c) { COMBOS[c.code] = c; });
-  var BACKGROUND = { easy: "jungle", normal: "steppe", difficult: "mountains" };
-
-  // ---------------------------------------------------------------------------
-  // Cards and combinations.
-
-  function styleName(s) {
-    return STYLE_NAME[s] || "a card";
-  }
-
-  /** "Tiger, Tiger, Crab" for a string (or list) of styles. */
-  function cardList(cards) {
-    var list = typeof cards === "string" ? cards.split("") : cards || [];
-    if (!list.length) return "no cards";
-    return list.map(styleName).join(", ");
-  }
-
-  function comboInfo(code) {
-    return COMBOS[code] || null;
-  }
-
-  function comboName(code) {
-    var c = comboInfo(code);
-    return c ? c.code + " (" + c.level + ", " + plural(c.points, "point", "points") + ")" : "a combination";
-  }
-
-  /** Do `cards`, read left to right, make `hits` (each the printed style or a Dragon)? */
-  function makes(cards, hits) {
-    if (!cards || cards.length !== hits.length) return false;
-    for (var i = 0; i < hits.length; i++) {
-      if (cards[i] !== hits[i] && cards[i] !== WILD) return false;
-    }
-    return true;
-  }
-
-  /** Cards missing from `hand` to make `hits` (Dragons fill gaps). */
-  function distance(hand, hits) {
-    var missing = 0;
-    var count = function (s, x) { return s.split(x).length - 1; };
-    Object.keys(hits.split("").reduce(function (o, x) { o[x] = 1; return o; }, {})).forEach(function (x) {
-      var short = count(hits, x) - count(hand, x);
-      if (short > 0) missing += short;
-    });
-    return Math.max(0, missing - count(hand, WILD));
-  }
-
-  // ---------------------------------------------------------------------------
-  // Names.
-
-  function who(ctx, seat) {
-    return seat === null || seat === undefined ? "The table" : C.seatName(ctx, seat);
-  }
-
-  function subj(ctx, seat, you, other) {
-    return seat === null || seat === undefined ? "The table " + other : C.subj(ctx, seat, you, other);
-  }
-
-  /** Engine reasons name seats as "seat 2": use the names. */
-  function namedReason(ctx, text) {
-    return String(text || "").replace(/\bseat (\d+)/g, function (_, n) { return C.objectName(ctx, Number(n)); });
-  }
-
-  function partnerText(ctx, to) {
-    return to === null || to === undefined ? "everyone" : C.objectName(ctx, to);
-  }
-
-  function offerTerms(declared, want) {
-    var gives = declared ? cardList(declared) : "nothing";
-    var asks = want ? cardList(want) : "nothing";
-    return gives + " for " + asks;
-  }
-
-  var GAME_REASONS = {
-    pile_completed: "the last combination of a pile was completed",
-    impasse_limit: "the exam was stuck: too many impasses in a row",
-    time: "the match's time was up",
-  };
-
-  function winnersText(ctx, winners) {
-    if (!winners || !winners.length) return "nobody wins";
-    var names = winners.map(function (s) { return C.seatName(ctx, s); });
-    if (winners.length > 1) return names.join(" and ") + " share the win";
-    return names[0] + (names[0] === "You" ? " win" : " wins");
-  }
-
-  // ---------------------------------------------------------------------------
-  // Events -> log sentences.
-
-  var PUBLIC = {
-    draft: function () { return "An offer is being prepared."; },
-    arrange: function (p, ctx) { return subj(ctx, p.seat, "rearrange", "rearranges") + " " + (C.seatName(ctx, p.seat) === "You" ? "your" : "their") + " hand."; },
-    offer: function (p, ctx) {
-      var text = subj(ctx, p.from, "offer", "offers") + " " + partnerText(ctx, p.to) + ": " + offerTerms(p.declared, p.want) + " (offer " + p.id + ")";
-      if (p.open && p.cards !== null && p.cards !== undefined) text += ", with open cards: " + cardList(p.cards);
-      return text + ".";
-    },
-    offer_void: function (p, ctx) { return "Offer " + p.offer + " is off: " + namedReason(ctx, p.reason) + "."; },
-    offer_declined: function (p, ctx) { return subj(ctx, p.seat, "decline", "declines") + " offer " + p.offer + "."; },
-    offer_withdrawn: function (p, ctx) { return subj(ctx, p.seat, "withdraw", "withdraws") + " offer " + p.offer + "."; },
-    trade: function (p, ctx) {
-      return subj(ctx, p.to, "accept", "accepts") + " offer " + p.offer + " from " + C.objectName(ctx, p.from) + ": " +
-        (p.declared ? (p.open ? "" : "declared ") + cardList(p.declared) : "nothing") + " for " + (p.want ? cardList(p.want) : "nothing") + ".";
-    },
-    claim: function (p, ctx) {
-      return "KUNG FU! " + subj(ctx, p.seat, "claim", "claims") + " " + comboName(p.code) + " with " + cardList(p.cards) +
-        (p.queued ? " and waits behind the claim being checked (" + ordinal(p.position) + " in line)." : ": the game pauses.");
-    },
-    claim_correct: function (p, ctx) {
-      return "Correct: " + subj(ctx, p.seat, "complete", "completes") + " " + p.combination.code + " (+" + plural(p.points, "point", "points") + ").";
-    },
-    claim_wrong: function (p, ctx) {
-      var you = C.seatName(ctx, p.seat) === "You";
-      return "Wrong: " + cardList(p.cards) + " do not make " + p.combination.code + ". " + subj(ctx, p.seat, "discard", "discards") + " " +
-        plural(p.discarded.length, "card", "cards") + " and " + (you ? "are" : "is") + " out of play until another player completes a combination" +
-        (p.severe ? ", and " + (you ? "lose" : "loses") + " a completed combination (severe punishment)." : ".");
-    },
-    claim_void: function (p, ctx) {
-      return possessiveOf(ctx, p.seat) + " claim for " + p.code + " is void: it was taken first. The cards go back to the hand.";
-    },
-    draw: function (p, ctx) { return subj(ctx, p.seat, "draw", "draws") + " " + plural(p.cards, "card", "cards") + " (unseen until play resumes)."; },
-    reveal: function (p) {
-      var name = LEVEL[p.level] ? LEVEL[p.level].name : p.level;
-      return p.combination ? "New " + name.toLowerCase() + " combination: " + p.combination.code + " (" + p.combination.label + ")." : "The " + name.toLowerCase() + " pile is empty.";
-    },
-    reshuffle: function (p) { return "The hit pile ran out: the discard pile (" + plural(p.cards, "card", "cards") + ") is shuffled into a new one."; },
-    impasse_vote: function (p, ctx) { return subj(ctx, p.seat, p.vote ? "vote" : "take", p.vote ? "votes" : "takes") + (p.vote ? " for an impasse." : " back the impasse vote."); },
-    impasse: function (p) {
-      var codes = LEVELS.map(function (lv) { return p.face_up[lv] ? p.face_up[lv].code : null; }).filter(Boolean);
-      return "Impasse (" + ordinal(p.count) + " in a row): the combinations go to the bottom of their piles. New ones: " + (codes.join(", ") || "none") + ".";
-    },
-    forfeit: function (p, ctx) {
-      return subj(ctx, p.seat, "give", "gives") + " up " + comboName(p.combination.code) + (p.reason === "default" ? " (the least valuable, by default)." : ".");
-    },
-    back_in_play: function (p, ctx) { return subj(ctx, p.seat, "are", "is") + " back in play."; },
-    all_out: function () { return "Everyone was out of play: all are back in, with fresh cards."; },
-    game_over: function (p, ctx) { return "Game over: " + winnersText(ctx, p.winners) + " (" + (GAME_REASONS[p.reason] || p.reason) + ")."; },
-    resume: function () { return "Play resumes."; },
-  };
-
-  function possessiveOf(ctx, seat) {
-    return C.possessive(ctx, seat);
-  }
-
-  function ordinal(n) {
-    return n + (n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th");
-  }
-
-  var PRIVATE = {
-    draft: function (s, p, ctx) {
-      var d = s.draft;
-      if (!d) return "You dropped the offer you were building.";
-      var gives = d.give ? cardList(d.give) + (d.say !== d.give ? " (declared as " + cardList(d.say) + ")" : "") : "nothing yet";
-      return "Your offer to " + partnerText(ctx, d.to < 0 ? null : d.to) + " so far: gives " + gives + ", asks " + (d.want ? cardList(d.want) : "nothing yet") + (d.open ? ", open cards" : "") + ".";
-    },
-    arrange: function (s) { return "Your hand, left to right: " + cardList(s.hand) + "."; },
-    offer: function (s, p) { return "Your offer " + p.id + " really hands over " + cardList(s.cards) + "."; },
-    trade: function (s) {
-      if (s.cheated !== undefined) {
-        if (s.cheated) return "Innocent cheating! You received " + cardList(s.received) + " instead of the declared " + cardList(s.declared) + ", and gave " + cardList(s.gave) + ".";
-        return "You received " + cardList(s.received) + " and gave " + cardList(s.gave) + ".";
-      }
-      return "You handed over " + cardList(s.gave) + " and received " + cardList(s.received) + ".";
-    },
-    resume: function (s) { return "Your new cards: " + cardList(s.cards) + "."; },
-  };
-
-  var EVENT_TYPES = Object.keys(PUBLIC).sort();
-
-  function thirdPerson(text, ctx, owner) {
-    var name = C.seatName(Object.assign({}, ctx, { useYou: false }), owner);
-    var poss = name + (/s$/.test(name) ? "'" : "'s");
-    return text.replace(/\bYour\b/g, poss).replace(/\bYou\b/g, name).replace(/ your /g, " their ");
-  }
-
-  var formatEvent = C.eventFormatter(PUBLIC, PRIVATE, thirdPerson);
-  // The log leaves out the steps of building an offer and others' rearranging
-  // (many a second at a busy table); the offer itself and one's own hand are logged.
-  var QUIET = { draft: "public", arrange: "public" };
-  var formatSteps = C.stepsFormatter(function (ev, ctx) {
-    return formatEvent(ev, ctx).filter(function (entry) { return QUIET[entry.type] !== entry.scope; });
+/** Cards missing from `hand` to make `hits` (Dragons fill gaps). */
+function distance(hand, hits) {
+  let missing = 0;
+  const count = function (s, x) { return s.split(x).length - 1; };
+  Object.keys(hits.split("").reduce(function (o, x) { o[x] = 1; return o; }, {})).forEach(function (x) {
+    const short = count(hits, x) - count(hand, x);
+    if (short > 0) missing += short;
   });
+  return Math.max(0, missing - count(hand, WILD));
+}
 
-  // ---------------------------------------------------------------------------
-  // Decisions.
+// ---------------------------------------------------------------------------
+// Names.
 
-  function describeAction(actionId, actor, ctx, fallback) {
-    if (!actionId) return fallback || "";
-    var parts = String(actionId).split(":");
-    var kind = parts[0], arg = parts[1];
-    var name = who(ctx, actor);
-    var you = name === "You";
-    var verb = function (a, b) { return name + " " + (you ? a : b); };
-    var hide = !!ctx.hideCards;
-    switch (kind) {
-      case "pass": return verb("wait", "waits") + ".";
-      case "check": return "The table checks the claim on the table.";
-      case "end": return "The match's time is up: the game is scored as it stands.";
-      case "to": return verb("start", "starts") + " an offer to " + (arg === "all" ? "everyone" : C.objectName(ctx, Number(arg))) + ".";
-      case "give": return verb("add", "adds") + (hide ? " a card" : " a " + styleName(arg)) + " to the offer.";
-      case "say": return verb("declare", "declares") + (hide ? " a card" : " the last card given as a " + styleName(arg)) + ".";
-      case "want": return verb("ask", "asks") + (hide ? " for a card" : " for a " + styleName(arg)) + " in the offer.";
-      case "open": return verb("play", "plays") + " the offer with open cards.";
-      case "send": return verb("make", "makes") + " the offer.";
-      case "cancel": return verb("drop", "drops") + " the offer being built.";
-      case "accept": return verb("accept", "accepts") + " offer " + arg + ".";
-      case "decline": return verb("decline", "declines") + " offer " + arg + ".";
-      case "withdraw": return verb("withdraw", "withdraws") + " offer " + arg + ".";
-      case "move": return verb("move", "moves") + " card " + (Number(arg) + 1) + " to position " + (Number(parts[2]) + 1) + ".";
-      case "fit": return verb("arrange", "arranges") + " the hand for the " + arg + " combination.";
-      case "claim": return verb("shout", "shouts") + " KUNG FU for the " + arg + " combination.";
-      case "impasse": return arg === "no" ? verb("take", "takes") + " back the impasse vote." : verb("vote", "votes") + " for an impasse.";
-      case "forfeit": return verb("give", "gives") + " up " + comboName(arg) + ".";
-      default: return fallback || String(actionId);
+function who(ctx, seat) {
+  return seat === null || seat === undefined ? "The table" : seatName(ctx, seat);
+}
+
+function subj(ctx, seat, you, other) {
+  return seat === null || seat === undefined ? "The table " + other : commonSubj(ctx, seat, you, other);
+}
+
+/** Engine reasons name seats as "seat 2": use the names. */
+function namedReason(ctx, text) {
+  return String(text || "").replace(/\bseat (\d+)/g, function (_, n) { return objectName(ctx, Number(n)); });
+}
+
+function partnerText(ctx, to) {
+  return to === null || to === undefined ? "everyone" : objectName(ctx, to);
+}
+
+function offerTerms(declared, want) {
+  const gives = declared ? cardList(declared) : "nothing";
+  const asks = want ? cardList(want) : "nothing";
+  return gives + " for " + asks;
+}
+
+const GAME_REASONS = {
+  pile_completed: "the last combination of a pile was completed",
+  impasse_limit: "the exam was stuck: too many impasses in a row",
+  time: "the match's time was up",
+};
+
+// ---------------------------------------------------------------------------
+// Events -> log sentences.
+
+const PUBLIC = {
+  draft: function () { return "An offer is being prepared."; },
+  arrange: function (p, ctx) { return subj(ctx, p.seat, "rearrange", "rearranges") + " " + (seatName(ctx, p.seat) === "You" ? "your" : "their") + " hand."; },
+  offer: function (p, ctx) {
+    let text = subj(ctx, p.from, "offer", "offers") + " " + partnerText(ctx, p.to) + ": " + offerTerms(p.declared, p.want) + " (offer " + p.id + ")";
+    if (p.open && p.cards !== null && p.cards !== undefined) text += ", with open cards: " + cardList(p.cards);
+    return text + ".";
+  },
+  offer_void: function (p, ctx) { return "Offer " + p.offer + " is off: " + namedReason(ctx, p.reason) + "."; },
+  offer_declined: function (p, ctx) { return subj(ctx, p.seat, "decline", "declines") + " offer " + p.offer + "."; },
+  offer_withdrawn: function (p, ctx) { return subj(ctx, p.seat, "withdraw", "withdraws") + " offer " + p.offer + "."; },
+  trade: function (p, ctx) {
+    return subj(ctx, p.to, "accept", "accepts") + " offer " + p.offer + " from " + objectName(ctx, p.from) + ": " +
+      (p.declared ? (p.open ? "" : "declared ") + cardList(p.declared) : "nothing") + " for " + (p.want ? cardList(p.want) : "nothing") + ".";
+  },
+  claim: function (p, ctx) {
+    return "KUNG FU! " + subj(ctx, p.seat, "claim", "claims") + " " + comboName(p.code) + " with " + cardList(p.cards) +
+      (p.queued ? " and waits behind the claim being checked (" + ordinal(p.position) + " in line)." : ": the game pauses.");
+  },
+  claim_correct: function (p, ctx) {
+    return "Correct: " + subj(ctx, p.seat, "complete", "completes") + " " + p.combination.code + " (+" + plural(p.points, "point", "points") + ").";
+  },
+  claim_wrong: function (p, ctx) {
+    const you = seatName(ctx, p.seat) === "You";
+    return "Wrong: " + cardList(p.cards) + " do not make " + p.combination.code + ". " + subj(ctx, p.seat, "discard", "discards") + " " +
+      plural(p.discarded.length, "card", "cards") + " and " + (you ? "are" : "is") + " out of play until another player completes a combination" +
+      (p.severe ? ", and " + (you ? "lose" : "loses") + " a completed combination (severe punishment)." : ".");
+  },
+  claim_void: function (p, ctx) {
+    return possessiveOf(ctx, p.seat) + " claim for " + p.code + " is void: it was taken first. The cards go back to the hand.";
+  },
+  draw: function (p, ctx) { return subj(ctx, p.seat, "draw", "draws") + " " + plural(p.cards, "card", "cards") + " (unseen until play resumes)."; },
+  reveal: function (p) {
+    const name = LEVEL[p.level] ? LEVEL[p.level].name : p.level;
+    return p.combination ? "New " + name.toLowerCase() + " combination: " + p.combination.code + " (" + p.combination.label + ")." : "The " + name.toLowerCase() + " pile is empty.";
+  },
+  reshuffle: function (p) { return "The hit pile ran out: the discard pile (" + plural(p.cards, "card", "cards") + ") is shuffled into a new one."; },
+  impasse_vote: function (p, ctx) { return subj(ctx, p.seat, p.vote ? "vote" : "take", p.vote ? "votes" : "takes") + (p.vote ? " for an impasse." : " back the impasse vote."); },
+  impasse: function (p) {
+    const codes = LEVELS.map(function (lv) { return p.face_up[lv] ? p.face_up[lv].code : null; }).filter(Boolean);
+    return "Impasse (" + ordinal(p.count) + " in a row): the combinations go to the bottom of their piles. New ones: " + (codes.join(", ") || "none") + ".";
+  },
+  forfeit: function (p, ctx) {
+    return subj(ctx, p.seat, "give", "gives") + " up " + comboName(p.combination.code) + (p.reason === "default" ? " (the least valuable, by default)." : ".");
+  },
+  back_in_play: function (p, ctx) { return subj(ctx, p.seat, "are", "is") + " back in play."; },
+  all_out: function () { return "Everyone was out of play: all are back in, with fresh cards."; },
+  game_over: function (p, ctx) { return "Game over: " + winnersText(ctx, p.winners, "share the win") + " (" + (GAME_REASONS[p.reason] || p.reason) + ")."; },
+  resume: function () { return "Play resumes."; },
+};
+
+function possessiveOf(ctx, seat) {
+  return possessive(ctx, seat);
+}
+
+const PRIVATE = {
+  draft: function (s, p, ctx) {
+    const d = s.draft;
+    if (!d) return "You dropped the offer you were building.";
+    const gives = d.give ? cardList(d.give) + (d.say !== d.give ? " (declared as " + cardList(d.say) + ")" : "") : "nothing yet";
+    return "Your offer to " + partnerText(ctx, d.to < 0 ? null : d.to) + " so far: gives " + gives + ", asks " + (d.want ? cardList(d.want) : "nothing yet") + (d.open ? ", open cards" : "") + ".";
+  },
+  arrange: function (s) { return "Your hand, left to right: " + cardList(s.hand) + "."; },
+  offer: function (s, p) { return "Your offer " + p.id + " really hands over " + cardList(s.cards) + "."; },
+  trade: function (s) {
+    if (s.cheated !== undefined) {
+      if (s.cheated) return "Innocent cheating! You received " + cardList(s.received) + " instead of the declared " + cardList(s.declared) + ", and gave " + cardList(s.gave) + ".";
+      return "You received " + cardList(s.received) + " and gave " + cardList(s.gave) + ".";
     }
-  }
+    return "You handed over " + cardList(s.gave) + " and received " + cardList(s.received) + ".";
+  },
+  resume: function (s) { return "Your new cards: " + cardList(s.cards) + "."; },
+};
 
-  /** The legal actions as groups by type (the board places each group itself). */
-  function groupLegal(legal) {
-    var groups = [];
-    var byType = {};
-    (legal || []).forEach(function (action) {
-      var type = action.type || String(action.id).split(":")[0];
-      var group = byType[type];
-      if (!group) {
-        group = byType[type] = { kind: type, type: type, title: GROUP_TITLES[type] || capitalize(type), actions: [] };
-        groups.push(group);
-      }
-      group.actions.push(Object.assign({}, action, { text: action.label || action.id }));
+const EVENT_TYPES = Object.keys(PUBLIC).sort();
+
+function thirdPerson(text, ctx, owner) {
+  const name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
+  const poss = name + (/s$/.test(name) ? "'" : "'s");
+  return text.replace(/\bYour\b/g, poss).replace(/\bYou\b/g, name).replace(/ your /g, " their ");
+}
+
+const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
+// The log leaves out the steps of building an offer and others' rearranging
+// (many a second at a busy table); the offer itself and one's own hand are logged.
+const QUIET = { draft: "public", arrange: "public" };
+const formatSteps = stepsFormatter(function (ev, ctx) {
+  return formatEvent(ev, ctx).filter(function (entry) { return QUIET[entry.type] !== entry.scope; });
+});
+
+// ---------------------------------------------------------------------------
+// Decisions.
+
+function describeAction(actionId, actor, ctx, fallback) {
+  if (!actionId) return fallback || "";
+  const parts = String(actionId).split(":");
+  const kind = parts[0], arg = parts[1];
+  const name = who(ctx, actor);
+  const you = name === "You";
+  const verb = function (a, b) { return name + " " + (you ? a : b); };
+  const hide = !!ctx.hideCards;
+  switch (kind) {
+    case "pass": return verb("wait", "waits") + ".";
+    case "check": return "The table checks the claim on the table.";
+    case "end": return "The match's time is up: the game is scored as it stands.";
+    case "to": return verb("start", "starts") + " an offer to " + (arg === "all" ? "everyone" : objectName(ctx, Number(arg))) + ".";
+    case "give": return verb("add", "adds") + (hide ? " a card" : " a " + styleName(arg)) + " to the offer.";
+    case "say": return verb("declare", "declares") + (hide ? " a card" : " the last card given as a " + styleName(arg)) + ".";
+    case "want": return verb("ask", "asks") + (hide ? " for a card" : " for a " + styleName(arg)) + " in the offer.";
+    case "open": return verb("play", "plays") + " the offer with open cards.";
+    case "send": return verb("make", "makes") + " the offer.";
+    case "cancel": return verb("drop", "drops") + " the offer being built.";
+    case "accept": return verb("accept", "accepts") + " offer " + arg + ".";
+    case "decline": return verb("decline", "declines") + " offer " + arg + ".";
+    case "withdraw": return verb("withdraw", "withdraws") + " offer " + arg + ".";
+    case "move": return verb("move", "moves") + " card " + (Number(arg) + 1) + " to position " + (Number(parts[2]) + 1) + ".";
+    case "fit": return verb("arrange", "arranges") + " the hand for the " + arg + " combination.";
+    case "claim": return verb("shout", "shouts") + " KUNG FU for the " + arg + " combination.";
+    case "impasse": return arg === "no" ? verb("take", "takes") + " back the impasse vote." : verb("vote", "votes") + " for an impasse.";
+    case "forfeit": return verb("give", "gives") + " up " + comboName(arg) + ".";
+    default: return fallback || String(actionId);
+  }
+}
+
+/** The legal actions as groups by type (the board places each group itself). */
+function groupLegal(legal) {
+  const groups = [];
+  const byType = {};
+  (legal || []).forEach(function (action) {
+    const type = action.type || String(action.id).split(":")[0];
+    let group = byType[type];
+    if (!group) {
+      group = byType[type] = { kind: type, type: type, title: GROUP_TITLES[type] || capitalize(type), actions: [] };
+      groups.push(group);
+    }
+    group.actions.push(Object.assign({}, action, { text: action.label || action.id }));
+  });
+  return groups;
+}
+
+const GROUP_TITLES = {
+  pass: "Wait", claim: "KUNG FU", fit: "Arrange for a combination", move: "Arrange your hand",
+  to: "Start an offer", give: "Offer a card", say: "Declare the last card as", want: "Ask for a card",
+  open: "Open cards", send: "Make the offer", cancel: "Drop the offer", accept: "Accept an offer",
+  decline: "Decline an offer", withdraw: "Withdraw your offer", impasse: "Impasse", forfeit: "Severe punishment",
+};
+
+function autoAction() {
+  return null; // nothing is ever chosen for a player: "pass" is doing nothing
+}
+
+// ---------------------------------------------------------------------------
+// The board model.
+
+function boardModel(frame, opts) {
+  const b = frameBasics(frame, opts);
+  opts = b.opts;
+  const view = b.view, viewer = b.viewer;
+  const n = view ? view.players : b.platformSeats.length;
+  const mine = viewer !== null ? b.platformSeats[viewer] || {} : {};
+  const benched = !!(mine.forfeited || mine.replaced_by_bot);
+  const active = b.status === "active";
+  const myTurn = !!view && viewer !== null && active && !benched && b.actors.indexOf(viewer) >= 0 && !opts.readOnly;
+  const legal = myTurn ? frame.legal || [] : [];
+  const byId = {};
+  legal.forEach(function (a) { byId[a.id] = a; });
+  const claims = view ? view.claims || [] : [];
+  const seats = [];
+  for (let i = 0; i < n; i++) {
+    let claim = null;
+    claims.forEach(function (c, k) { if (c.seat === i) claim = k + 1; });
+    seats.push(Object.assign(platformSeat(b, i), {
+      handSize: view ? view.hand_sizes[i] : 0,
+      inPlay: view ? !!view.in_play[i] : true,
+      owes: view ? !!view.owes_forfeit[i] : false,
+      won: view ? view.won[i].slice() : [],
+      points: view ? view.points[i] : 0,
+      voted: view ? !!view.votes[i] : false,
+      claimLine: claim,
+      offers: view ? view.offers.filter(function (o) { return o.from === i; }).length : 0,
+    }));
+    seats[i].hand = null; // the hand is drawn from the view below, never from elsewhere
+  }
+  const hand = view && viewer !== null && typeof view.hand === "string" ? view.hand : null;
+  const faceUp = view ? LEVELS.map(function (lv) {
+    const c = view.face_up[lv];
+    return {
+      level: lv,
+      name: LEVEL[lv].name,
+      combo: c,
+      pile: view.piles[lv],
+      ready: !!(c && hand && makes(hand.slice(0, c.hits.length), c.hits)),
+      missing: c && hand !== null ? distance(hand, c.hits) : null,
+      claim: byId["claim:" + lv] || null,
+      fit: byId["fit:" + lv] || null,
+    };
+  }) : [];
+  const offers = view ? view.offers.map(function (o) {
+    const toMe = viewer !== null && o.from !== viewer && (o.to === viewer || (o.to === null && o.declined.indexOf(viewer) < 0));
+    return Object.assign({}, o, {
+      mine: viewer !== null && o.from === viewer,
+      toMe: toMe,
+      accept: byId["accept:" + o.id] || null,
+      decline: byId["decline:" + o.id] || null,
+      withdraw: byId["withdraw:" + o.id] || null,
     });
-    return groups;
-  }
+  }) : [];
+  const paused = !!view && view.phase === "paused";
+  const me = viewer !== null && view ? seats[viewer] : null;
+  const ctx = b.ctx;
+  let line;
+  if (!view) line = "Waiting for the deal.";
+  else if (b.status === "aborted") line = "The match was called off.";
+  else if (b.status === "finished" || view.phase === "over") line = "The game is over.";
+  else if (benched && active) line = "You left this match: a bot plays your seat.";
+  else if (paused) line = "Paused: " + possessiveOf(ctx, claims[0].seat) + " KUNG FU is being checked. Nobody may trade.";
+  else if (me && me.owes) line = "You are punished: choose the completed combination you lose.";
+  else if (me && !me.inPlay) line = "You are out of play until another player completes a combination.";
+  else if (myTurn) line = "Trade, arrange your hand, and shout KUNG FU when its first cards make a face-up combination.";
+  else line = "Everyone trades at once.";
+  const moves = {};
+  legal.forEach(function (a) { if (a.type === "move") moves[a.id] = a; });
+  const partners = legal.filter(function (a) { return a.type === "to"; });
+  const draftActions = legal.filter(function (a) { return ["give", "say", "want", "open", "send", "cancel"].indexOf(a.type) >= 0; });
+  const news = [];
+  (frame.events || []).forEach(function (ev) {
+    const priv = ev.private || {};
+    if (viewer === null || isPerSeatPrivate(priv) || !Object.keys(priv).length) return;
+    if (ev.type === "trade" && priv.cheated !== undefined) news.push({ kind: priv.cheated ? "cheated" : "trade", text: PRIVATE.trade(priv, ev.public, ctx) });
+    else if (ev.type === "trade") news.push({ kind: "trade", text: PRIVATE.trade(priv, ev.public, ctx) });
+    else if (ev.type === "resume") news.push({ kind: "resume", text: PRIVATE.resume(priv) });
+  });
+  return Object.assign(modelBase(b, { statusLine: line, myTurn: myTurn }), {
+    players: n,
+    benched: benched,
+    seats: seats,
+    hand: hand,
+    unseen: view && viewer !== null ? view.unseen : 0,
+    faceUp: faceUp,
+    offers: offers,
+    draft: view && viewer !== null ? view.draft : null,
+    paused: paused,
+    claims: claims.map(function (c, k) {
+      const combo = comboInfo(c.code);
+      return {
+        seat: c.seat, name: who(ctx, c.seat), level: c.level, code: c.code, combo: combo,
+        cards: c.cards, checking: k === 0,
+        // A claim waiting behind another that took the same combination is void.
+        taken: view.face_up[c.level] ? view.face_up[c.level].code !== c.code : true,
+        marks: combo ? c.cards.split("").map(function (x, j) { return x === combo.hits[j] || x === WILD; }) : [],
+      };
+    }),
+    deck: view ? view.deck : 0,
+    discard: view ? view.discard : {},
+    removed: view ? view.removed : 0,
+    votes: view ? view.votes.slice() : [],
+    impasses: view ? view.impasses : 0,
+    impasseLimit: view ? view.impasse_limit : 0,
+    severe: view ? !!view.severe : false,
+    moves: moves,
+    canArrange: Object.keys(moves).length > 0,
+    partners: partners,
+    canOffer: partners.length > 0,
+    draftActions: draftActions,
+    impasse: byId.impasse || byId["impasse:no"] || null,
+    forfeits: legal.filter(function (a) { return a.type === "forfeit"; }),
+    legalIds: legal.map(function (a) { return a.id; }),
+    news: news,
+    result: view ? view.result : null,
+  });
+}
 
-  var GROUP_TITLES = {
-    pass: "Wait", claim: "KUNG FU", fit: "Arrange for a combination", move: "Arrange your hand",
-    to: "Start an offer", give: "Offer a card", say: "Declare the last card as", want: "Ask for a card",
-    open: "Open cards", send: "Make the offer", cancel: "Drop the offer", accept: "Accept an offer",
-    decline: "Decline an offer", withdraw: "Withdraw your offer", impasse: "Impasse", forfeit: "Severe punishment",
+// ---------------------------------------------------------------------------
+// Results.
+
+const RESULTS = {
+  winnersText: (ctx, winners) => winnersText(ctx, winners, "share the win"),
+  reasons: GAME_REASONS,
+  columns: (scores, seat) => ({
+    points: seatScore(scores, "points", seat),
+    difficult: seatScore(scores, "difficult", seat),
+    normal: seatScore(scores, "normal", seat),
+    easy: seatScore(scores, "easy", seat),
+  }),
+};
+
+function resultModel(frame, opts) {
+  return commonResultModel(frame, opts, RESULTS);
+}
+
+// ---------------------------------------------------------------------------
+// DOM rendering (browser, or the test DOM).
+
+/** One hit card as a picture: the animal on its style's colour, its name under it. */
+function hitEl(doc, style, size, attrs) {
+  attrs = attrs || {};
+  const tag = attrs.onclick || attrs.button ? "button" : "span";
+  const base = {
+    className: "kf09-hit kf09-" + (size || "md") + " kf09-style-" + style + (attrs.className ? " " + attrs.className : ""),
+    "data-style": style,
+    title: attrs.title || styleName(style),
   };
+  if (tag === "button") base.type = "button";
+  else { base.role = "img"; base["aria-label"] = attrs.title || styleName(style); }
+  const rest = Object.assign({}, attrs);
+  delete rest.className; delete rest.button;
+  return h(doc, tag, Object.assign(base, rest), [
+    h(doc, "span", { className: "kf09-hit-icon kf09-icon kf09-icon-" + style, "aria-hidden": "true" }),
+    size === "xs" ? null : h(doc, "span", { className: "kf09-hit-name", "aria-hidden": "true", text: styleName(style) }),
+  ]);
+}
 
-  function autoAction() {
-    return null; // nothing is ever chosen for a player: "pass" is doing nothing
-  }
+function backEl(doc) {
+  return h(doc, "span", { className: "kf09-hit kf09-md kf09-back", role: "img", "aria-label": "a card drawn during the pause, unseen" }, [
+    h(doc, "span", { className: "kf09-hit-icon", "aria-hidden": "true", text: "?" }),
+  ]);
+}
 
-  // ---------------------------------------------------------------------------
-  // The board model.
+function hitsRowEl(doc, cards, size, label) {
+  const list = typeof cards === "string" ? cards.split("") : cards || [];
+  return h(doc, "span", { className: "kf09-hits", role: "group", "aria-label": label || cardList(list) },
+    list.map(function (s) { return hitEl(doc, s, size || "xs"); }));
+}
 
-  function boardModel(frame, opts) {
-    var b = C.frameBasics(frame, opts);
-    opts = b.opts;
-    var view = b.view, viewer = b.viewer;
-    var n = view ? view.players : b.platformSeats.length;
-    var mine = viewer !== null ? b.platformSeats[viewer] || {} : {};
-    var benched = !!(mine.forfeited || mine.replaced_by_bot);
-    var active = b.status === "active";
-    var myTurn = !!view && viewer !== null && active && !benched && b.actors.indexOf(viewer) >= 0 && !opts.readOnly;
-    var legal = myTurn ? frame.legal || [] : [];
-    var byId = {};
-    legal.forEach(function (a) { byId[a.id] = a; });
-    var claims = view ? view.claims || [] : [];
-    var seats = [];
-    for (var i = 0; i < n; i++) {
-      var claim = null;
-      claims.forEach(function (c, k) { if (c.seat === i) claim = k + 1; });
-      seats.push(Object.assign(C.platformSeat(b, i), {
-        handSize: view ? view.hand_sizes[i] : 0,
-        inPlay: view ? !!view.in_play[i] : true,
-        owes: view ? !!view.owes_forfeit[i] : false,
-        won: view ? view.won[i].slice() : [],
-        points: view ? view.points[i] : 0,
-        voted: view ? !!view.votes[i] : false,
-        claimLine: claim,
-        offers: view ? view.offers.filter(function (o) { return o.from === i; }).length : 0,
-      }));
-      seats[i].hand = null; // the hand is drawn from the view below, never from elsewhere
-    }
-    var hand = view && viewer !== null && typeof view.hand === "string" ? view.hand : null;
-    var faceUp = view ? LEVELS.map(function (lv) {
-      var c = view.face_up[lv];
-      return {
-        level: lv,
-        name: LEVEL[lv].name,
-        combo: c,
-        pile: view.piles[lv],
-        ready: !!(c && hand && makes(hand.slice(0, c.hits.length), c.hits)),
-        missing: c && hand !== null ? distance(hand, c.hits) : null,
-        claim: byId["claim:" + lv] || null,
-        fit: byId["fit:" + lv] || null,
-      };
-    }) : [];
-    var offers = view ? view.offers.map(function (o) {
-      var toMe = viewer !== null && o.from !== viewer && (o.to === viewer || (o.to === null && o.declined.indexOf(viewer) < 0));
-      return Object.assign({}, o, {
-        mine: viewer !== null && o.from === viewer,
-        toMe: toMe,
-        accept: byId["accept:" + o.id] || null,
-        decline: byId["decline:" + o.id] || null,
-        withdraw: byId["withdraw:" + o.id] || null,
-      });
-    }) : [];
-    var paused = !!view && view.phase === "paused";
-    var me = viewer !== null && view ? seats[viewer] : null;
-    var ctx = b.ctx;
-    var line;
-    if (!view) line = "Waiting for the deal.";
-    else if (b.status === "aborted") line = "The match was called off.";
-    else if (b.status === "finished" || view.phase === "over") line = "The game is over.";
-    else if (benched && active) line = "You left this match: a bot plays your seat.";
-    else if (paused) line = "Paused: " + possessiveOf(ctx, claims[0].seat) + " KUNG FU is being checked. Nobody may trade.";
-    else if (me && me.owes) line = "You are punished: choose the completed combination you lose.";
-    else if (me && !me.inPlay) line = "You are out of play until another player completes a combination.";
-    else if (myTurn) line = "Trade, arrange your hand, and shout KUNG FU when its first cards make a face-up combination.";
-    else line = "Everyone trades at once.";
-    var moves = {};
-    legal.forEach(function (a) { if (a.type === "move") moves[a.id] = a; });
-    var partners = legal.filter(function (a) { return a.type === "to"; });
-    var draftActions = legal.filter(function (a) { return ["give", "say", "want", "open", "send", "cancel"].indexOf(a.type) >= 0; });
-    var news = [];
-    (frame.events || []).forEach(function (ev) {
-      var priv = ev.private || {};
-      if (viewer === null || C.isPerSeatPrivate(priv) || !Object.keys(priv).length) return;
-      if (ev.type === "trade" && priv.cheated !== undefined) news.push({ kind: priv.cheated ? "cheated" : "trade", text: PRIVATE.trade(priv, ev.public, ctx) });
-      else if (ev.type === "trade") news.push({ kind: "trade", text: PRIVATE.trade(priv, ev.public, ctx) });
-      else if (ev.type === "resume") news.push({ kind: "resume", text: PRIVATE.resume(priv) });
-    });
-    return Object.assign(C.modelBase(b, { statusLine: line, myTurn: myTurn }), {
-      players: n,
-      benched: benched,
-      seats: seats,
-      hand: hand,
-      unseen: view && viewer !== null ? view.unseen : 0,
-      faceUp: faceUp,
-      offers: offers,
-      draft: view && viewer !== null ? view.draft : null,
-      paused: paused,
-      claims: claims.map(function (c, k) {
-        var combo = comboInfo(c.code);
-        return {
-          seat: c.seat, name: who(ctx, c.seat), level: c.level, code: c.code, combo: combo,
-          cards: c.cards, checking: k === 0,
-          // A claim waiting behind another that took the same combination is void.
-          taken: !!view.face_up[c.level] ? view.face_up[c.level].code !== c.code : true,
-          marks: combo ? c.cards.split("").map(function (x, j) { return x === combo.hits[j] || x === WILD; }) : [],
-        };
-      }),
-      deck: view ? view.deck : 0,
-      discard: view ? view.discard : {},
-      removed: view ? view.removed : 0,
-      votes: view ? view.votes.slice() : [],
-      impasses: view ? view.impasses : 0,
-      impasseLimit: view ? view.impasse_limit : 0,
-      severe: view ? !!view.severe : false,
-      moves: moves,
-      canArrange: Object.keys(moves).length > 0,
-      partners: partners,
-      canOffer: partners.length > 0,
-      draftActions: draftActions,
-      impasse: byId.impasse || byId["impasse:no"] || null,
-      forfeits: legal.filter(function (a) { return a.type === "forfeit"; }),
-      legalIds: legal.map(function (a) { return a.id; }),
-      news: news,
-      result: view ? view.result : null,
-    });
-  }
+/** A combination card: its level's background, its points, its hits left to right. */
+function comboEl(doc, code, size, attrs) {
+  const c = comboInfo(code);
+  attrs = attrs || {};
+  if (!c) return h(doc, "span", { className: "kf09-combo kf09-combo-unknown", text: "?" });
+  const tag = attrs.onclick ? "button" : "div";
+  const label = c.code + ": " + c.level + ", " + plural(c.points, "point", "points") + ", " + c.label;
+  const base = {
+    className: "kf09-combo kf09-combo-" + (size || "md") + " kf09-level-" + c.level + (attrs.className ? " " + attrs.className : ""),
+    "data-code": c.code,
+    title: attrs.title || label,
+  };
+  if (tag === "button") base.type = "button";
+  else { base.role = "img"; base["aria-label"] = label; }
+  const rest = Object.assign({}, attrs);
+  delete rest.className;
+  return h(doc, tag, Object.assign(base, rest), [
+    h(doc, "span", { className: "kf09-combo-head", "aria-hidden": "true" }, [
+      h(doc, "span", { className: "kf09-combo-code", text: c.code }),
+      h(doc, "span", { className: "kf09-combo-points", text: String(c.points) }),
+    ]),
+    size === "sm" ? null : h(doc, "span", { className: "kf09-combo-hits", "aria-hidden": "true" }, c.hits.split("").map(function (s) {
+      return h(doc, "span", { className: "kf09-mini kf09-icon kf09-icon-" + s + " kf09-style-" + s, title: styleName(s) });
+    })),
+  ]);
+}
 
-  // ---------------------------------------------------------------------------
-  // Results.
+function button(doc, action, text, disabled, onAct, className) {
+  if (!action) return null;
+  return h(doc, "button", {
+    type: "button", className: "choice" + (className ? " " + className : ""), disabled: disabled,
+    "data-action": action.id, title: action.label || action.id, onclick: function () { onAct(action); }, text: text,
+  });
+}
 
-  function resultModel(frame, opts) {
-    opts = opts || {};
-    var seats = frame.seats || [];
-    var names = opts.names || seats.map(function (s, i) { return s.name || "Seat " + i; });
-    var ctx = { names: names, viewer: frame.seat === undefined ? null : frame.seat, useYou: opts.useYou !== false };
-    var result = frame.result || {};
-    var engine = result.engine || null;
-    var placements = result.placements || [];
-    var winners = result.winners || [];
-    var forfeited = result.forfeited || [];
-    var scores = engine && engine.scores ? engine.scores : {};
-    var rows = names.map(function (name, seat) {
-      var place = placements[seat] === undefined ? null : placements[seat];
-      var pick = function (key) { return scores[key] && scores[key][seat] !== undefined ? scores[key][seat] : null; };
-      return {
-        seat: seat,
-        name: C.seatName(ctx, seat) === "You" ? name + " (you)" : name,
-        place: place,
-        placeText: place ? ordinal(place) : "",
-        winner: winners.indexOf(seat) >= 0,
-        forfeited: forfeited.indexOf(seat) >= 0,
-        points: pick("points"), difficult: pick("difficult"), normal: pick("normal"), easy: pick("easy"),
-      };
-    });
-    rows.sort(function (a, b) { return (a.place || 99) - (b.place || 99) || a.seat - b.seat; });
-    return C.finishedSummary(frame, ctx, {
-      winners: winners,
-      winnersText: winnersText(ctx, winners),
-      gameReason: engine && engine.reason ? GAME_REASONS[engine.reason] || engine.reason : null,
-      rows: rows,
-    });
-  }
+function ctxOf(model) {
+  return { names: model.names, viewer: model.viewer, useYou: model.useYou };
+}
 
-  // ---------------------------------------------------------------------------
-  // DOM rendering (browser, or the test DOM).
+function seatEl(doc, model, seat, opts) {
+  opts = opts || {};
+  const classes = ["seat", "kf09-seat"];
+  if (seat.isYou) classes.push("is-you");
+  if (!seat.inPlay || seat.forfeited) classes.push("is-out");
+  if (seat.claimLine) classes.push("is-claiming");
+  const badges = [];
+  if (seat.claimLine) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: seat.claimLine === 1 ? "KUNG FU!" : "Waiting to claim" }));
+  if (!seat.inPlay) badges.push(h(doc, "span", { className: "badge seat-badge out", "data-role": "punished-" + seat.seat, text: seat.owes ? "Punished · choosing a loss" : "Punished · out of play" }));
+  if (seat.voted) badges.push(h(doc, "span", { className: "badge seat-badge marker", "data-role": "vote-" + seat.seat, text: "Impasse ✓" }));
+  if (seat.offers) badges.push(h(doc, "span", { className: "badge seat-badge", text: plural(seat.offers, "offer", "offers") }));
+  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
+  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
+  const clock = seat.clockText && opts.clocks ? h(doc, "span", {
+    className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
+    "data-seat": seat.seat, text: seat.clockText,
+  }) : null;
+  const backs = [];
+  for (let k = 0; k < Math.min(seat.handSize, 12); k++) backs.push(h(doc, "span", { className: "kf09-back-xs", "aria-hidden": "true" }));
+  return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + (seat.seat + 1) + ": " + seat.name, "data-seat": seat.seat }, [
+    h(doc, "header", { className: "seat-head" }, [
+      h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && model.useYou ? " (you)" : "") }),
+      presenceEl(doc, seat),
+      clock,
+    ]),
+    h(doc, "div", { className: "kf09-seat-row" }, [
+      h(doc, "span", { className: "kf09-backs", "data-role": "hand-size-" + seat.seat, "aria-label": plural(seat.handSize, "card", "cards") + " in hand" }, backs.concat([
+        h(doc, "span", { className: "small", text: " " + seat.handSize })])),
+      h(doc, "strong", { className: "kf09-points", "data-role": "points-" + seat.seat, text: plural(seat.points, "point", "points") }),
+    ]),
+    seat.won.length ? h(doc, "div", { className: "kf09-won", "data-role": "won-" + seat.seat, "aria-label": "Completed: " + seat.won.join(", ") },
+      seat.won.map(function (code) { return comboEl(doc, code, "sm"); })) : null,
+    h(doc, "div", { className: "seat-badges" }, badges),
+  ]);
+}
 
-  /** One hit card as a picture: the animal on its style's colour, its name under it. */
-  function hitEl(doc, style, size, attrs) {
-    attrs = attrs || {};
-    var tag = attrs.onclick || attrs.button ? "button" : "span";
-    var base = {
-      className: "kf09-hit kf09-" + (size || "md") + " kf09-style-" + style + (attrs.className ? " " + attrs.className : ""),
-      "data-style": style,
-      title: attrs.title || styleName(style),
-    };
-    if (tag === "button") base.type = "button";
-    else { base.role = "img"; base["aria-label"] = attrs.title || styleName(style); }
-    var rest = Object.assign({}, attrs);
-    delete rest.className; delete rest.button;
-    return h(doc, tag, Object.assign(base, rest), [
-      h(doc, "span", { className: "kf09-hit-icon kf09-icon kf09-icon-" + style, "aria-hidden": "true" }),
-      size === "xs" ? null : h(doc, "span", { className: "kf09-hit-name", "aria-hidden": "true", text: styleName(style) }),
-    ]);
-  }
+function offerEl(doc, model, o, onAct, disabled) {
+  const ctx = ctxOf(model);
+  const from = seatName(ctx, o.from);
+  const head = o.mine ? "Your offer to " + partnerText(ctx, o.to) : from + (o.to === null ? " to everyone" : " to " + objectName(ctx, o.to));
+  const real = o.cards !== null && o.cards !== undefined;
+  const cheat = real && o.cards !== o.declared;
+  const controls = onAct ? [
+    button(doc, o.accept, "Accept", disabled, onAct, "kf09-accept"),
+    button(doc, o.decline, "Decline", disabled, onAct, "secondary kf09-decline"),
+    button(doc, o.withdraw, "Withdraw", disabled, onAct, "secondary kf09-withdraw"),
+  ] : [];
+  let note = null;
+  if (o.toMe && !o.accept && o.decline) note = h(doc, "span", { className: "small muted", text: "You do not hold what it asks for." });
+  return h(doc, "li", { className: "kf09-offer" + (o.toMe ? " to-me" : "") + (o.mine ? " mine" : ""), "data-offer": o.id }, [
+    h(doc, "p", { className: "kf09-offer-head" }, [
+      h(doc, "strong", { text: head }),
+      h(doc, "span", { className: "small muted", text: " · offer " + o.id + (o.open ? " · open cards" : "") }),
+    ]),
+    h(doc, "div", { className: "kf09-offer-terms" }, [
+      h(doc, "span", { className: "kf09-side" }, [h(doc, "span", { className: "pile-label", text: o.open ? "Gives (shown)" : "Gives (declared)" }),
+        o.declared ? hitsRowEl(doc, o.declared, "sm", "gives " + cardList(o.declared)) : h(doc, "span", { className: "small", text: "nothing" })]),
+      h(doc, "span", { className: "kf09-for", "aria-hidden": "true", text: "⇄" }),
+      h(doc, "span", { className: "kf09-side" }, [h(doc, "span", { className: "pile-label", text: "Asks for" }),
+        o.want ? hitsRowEl(doc, o.want, "sm", "asks for " + cardList(o.want)) : h(doc, "span", { className: "small", text: "nothing (a gift)" })]),
+    ]),
+    o.mine && cheat ? h(doc, "p", { className: "small kf09-real", text: "Really hands over: " + cardList(o.cards) + " (innocent cheating)" }) : null,
+    o.declined.length ? h(doc, "p", { className: "small muted", text: "Declined by " + o.declined.map(function (s) { return seatName(ctx, s); }).join(", ") }) : null,
+    controls.some(Boolean) || note ? h(doc, "div", { className: "kf09-offer-actions" }, controls.concat([note])) : null,
+  ]);
+}
 
-  function backEl(doc) {
-    return h(doc, "span", { className: "kf09-hit kf09-md kf09-back", role: "img", "aria-label": "a card drawn during the pause, unseen" }, [
-      h(doc, "span", { className: "kf09-hit-icon", "aria-hidden": "true", text: "?" }),
-    ]);
-  }
+function faceUpEl(doc, model, f, onAct, disabled) {
+  const pile = h(doc, "span", { className: "small muted", "data-role": "pile-" + f.level, text: plural(f.pile, "card", "cards") + " left" });
+  const controls = [];
+  if (onAct && f.fit) controls.push(button(doc, f.fit, "Arrange for it", disabled, onAct, "secondary small kf09-fit"));
+  let hint = null;
+  if (f.combo && f.missing !== null && !f.ready) hint = h(doc, "span", { className: "small kf09-missing", text: f.missing ? plural(f.missing, "card", "cards") + " missing" : "you hold it: arrange it" });
+  if (f.ready) hint = h(doc, "span", { className: "small kf09-ready-note", text: "your first " + f.combo.hits.length + " cards make it" });
+  return h(doc, "div", { className: "kf09-faceup kf09-level-" + f.level + (f.ready ? " ready" : ""), "data-role": "faceup-" + f.level }, [
+    h(doc, "span", { className: "pile-label", text: f.name + " · " + plural(LEVEL[f.level].points, "point", "points") + " · " + BACKGROUND[f.level] }),
+    f.combo ? comboEl(doc, f.combo.code, "lg") : emptyPileEl(doc),
+    pile, hint,
+    controls.length ? h(doc, "div", { className: "kf09-faceup-actions" }, controls) : null,
+  ]);
+}
 
-  function hitsRowEl(doc, cards, size, label) {
-    var list = typeof cards === "string" ? cards.split("") : cards || [];
-    return h(doc, "span", { className: "kf09-hits", role: "group", "aria-label": label || cardList(list) },
-      list.map(function (s) { return hitEl(doc, s, size || "xs"); }));
-  }
-
-  /** A combination card: its level's background, its points, its hits left to right. */
-  function comboEl(doc, code, size, attrs) {
-    var c = comboInfo(code);
-    attrs = attrs || {};
-    if (!c) return h(doc, "span", { className: "kf09-combo kf09-combo-unknown", text: "?" });
-    var tag = attrs.onclick ? "button" : "div";
-    var label = c.code + ": " + c.level + ", " + plural(c.points, "point", "points") + ", " + c.label;
-    var base = {
-      className: "kf09-combo kf09-combo-" + (size || "md") + " kf09-level-" + c.level + (attrs.className ? " " + attrs.className : ""),
-      "data-code": c.code,
-      title: attrs.title || label,
-    };
-    if (tag === "button") base.type = "button";
-    else { base.role = "img"; base["aria-label"] = label; }
-    var rest = Object.assign({}, attrs);
-    delete rest.className;
-    return h(doc, tag, Object.assign(base, rest), [
-      h(doc, "span", { className: "kf09-combo-head", "aria-hidden": "true" }, [
-        h(doc, "span", { className: "kf09-combo-code", text: c.code }),
-        h(doc, "span", { className: "kf09-combo-points", text: String(c.points) }),
-      ]),
-      size === "sm" ? null : h(doc, "span", { className: "kf09-combo-hits", "aria-hidden": "true" }, c.hits.split("").map(function (s) {
-        return h(doc, "span", { className: "kf09-mini kf09-icon kf09-icon-" + s + " kf09-style-" + s, title: styleName(s) });
-      })),
-    ]);
-  }
-
-  function button(doc, action, text, disabled, onAct, className) {
-    if (!action) return null;
-    return h(doc, "button", {
-      type: "button", className: "choice" + (className ? " " + className : ""), disabled: disabled,
-      "data-action": action.id, title: action.label || action.id, onclick: function () { onAct(action); }, text: text,
-    });
-  }
-
-  function ctxOf(model) {
-    return { names: model.names, viewer: model.viewer, useYou: model.useYou };
-  }
-
-  function seatEl(doc, model, seat, opts) {
-    opts = opts || {};
-    var classes = ["seat", "kf09-seat"];
-    if (seat.isYou) classes.push("is-you");
-    if (!seat.inPlay || seat.forfeited) classes.push("is-out");
-    if (seat.claimLine) classes.push("is-claiming");
-    var badges = [];
-    if (seat.claimLine) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: seat.claimLine === 1 ? "KUNG FU!" : "Waiting to claim" }));
-    if (!seat.inPlay) badges.push(h(doc, "span", { className: "badge seat-badge out", "data-role": "punished-" + seat.seat, text: seat.owes ? "Punished · choosing a loss" : "Punished · out of play" }));
-    if (seat.voted) badges.push(h(doc, "span", { className: "badge seat-badge marker", "data-role": "vote-" + seat.seat, text: "Impasse ✓" }));
-    if (seat.offers) badges.push(h(doc, "span", { className: "badge seat-badge", text: plural(seat.offers, "offer", "offers") }));
-    if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
-    else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
-    var clock = seat.clockText && opts.clocks ? h(doc, "span", {
-      className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
-      "data-seat": seat.seat, text: seat.clockText,
-    }) : null;
-    var backs = [];
-    for (var k = 0; k < Math.min(seat.handSize, 12); k++) backs.push(h(doc, "span", { className: "kf09-back-xs", "aria-hidden": "true" }));
-    return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + (seat.seat + 1) + ": " + seat.name, "data-seat": seat.seat }, [
-      h(doc, "header", { className: "seat-head" }, [
-        h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && model.useYou ? " (you)" : "") }),
-        presenceEl(doc, seat),
-        clock,
-      ]),
-      h(doc, "div", { className: "kf09-seat-row" }, [
-        h(doc, "span", { className: "kf09-backs", "data-role": "hand-size-" + seat.seat, "aria-label": plural(seat.handSize, "card", "cards") + " in hand" }, backs.concat([
-          h(doc, "span", { className: "small", text: " " + seat.handSize })])),
-        h(doc, "strong", { className: "kf09-points", "data-role": "points-" + seat.seat, text: plural(seat.points, "point", "points") }),
-      ]),
-      seat.won.length ? h(doc, "div", { className: "kf09-won", "data-role": "won-" + seat.seat, "aria-label": "Completed: " + seat.won.join(", ") },
-        seat.won.map(function (code) { return comboEl(doc, code, "sm"); })) : null,
-      h(doc, "div", { className: "seat-badges" }, badges),
-    ]);
-  }
-
-  function offerEl(doc, model, o, onAct, disabled) {
-    var ctx = ctxOf(model);
-    var from = C.seatName(ctx, o.from);
-    var head = o.mine ? "Your offer to " + partnerText(ctx, o.to) : from + (o.to === null ? " to everyone" : " to " + C.objectName(ctx, o.to));
-    var real = o.cards !== null && o.cards !== undefined;
-    var cheat = real && o.cards !== o.declared;
-    var controls = onAct ? [
-      button(doc, o.accept, "Accept", disabled, onAct, "kf09-accept"),
-      button(doc, o.decline, "Decline", disabled, onAct, "secondary kf09-decline"),
-      button(doc, o.withdraw, "Withdraw", disabled, onAct, "secondary kf09-withdraw"),
-    ] : [];
-    var note = null;
-    if (o.toMe && !o.accept && o.decline) note = h(doc, "span", { className: "small muted", text: "You do not hold what it asks for." });
-    return h(doc, "li", { className: "kf09-offer" + (o.toMe ? " to-me" : "") + (o.mine ? " mine" : ""), "data-offer": o.id }, [
-      h(doc, "p", { className: "kf09-offer-head" }, [
-        h(doc, "strong", { text: head }),
-        h(doc, "span", { className: "small muted", text: " · offer " + o.id + (o.open ? " · open cards" : "") }),
-      ]),
-      h(doc, "div", { className: "kf09-offer-terms" }, [
-        h(doc, "span", { className: "kf09-side" }, [h(doc, "span", { className: "pile-label", text: o.open ? "Gives (shown)" : "Gives (declared)" }),
-          o.declared ? hitsRowEl(doc, o.declared, "sm", "gives " + cardList(o.declared)) : h(doc, "span", { className: "small", text: "nothing" })]),
-        h(doc, "span", { className: "kf09-for", "aria-hidden": "true", text: "⇄" }),
-        h(doc, "span", { className: "kf09-side" }, [h(doc, "span", { className: "pile-label", text: "Asks for" }),
-          o.want ? hitsRowEl(doc, o.want, "sm", "asks for " + cardList(o.want)) : h(doc, "span", { className: "small", text: "nothing (a gift)" })]),
-      ]),
-      o.mine && cheat ? h(doc, "p", { className: "small kf09-real", text: "Really hands over: " + cardList(o.cards) + " (innocent cheating)" }) : null,
-      o.declined.length ? h(doc, "p", { className: "small muted", text: "Declined by " + o.declined.map(function (s) { return C.seatName(ctx, s); }).join(", ") }) : null,
-      controls.some(Boolean) || note ? h(doc, "div", { className: "kf09-offer-actions" }, controls.concat([note])) : null,
-    ]);
-  }
-
-  function faceUpEl(doc, model, f, onAct, disabled) {
-    var pile = h(doc, "span", { className: "small muted", "data-role": "pile-" + f.level, text: plural(f.pile, "card", "cards") + " left" });
-    var controls = [];
-    if (onAct && f.fit) controls.push(button(doc, f.fit, "Arrange for it", disabled, onAct, "secondary small kf09-fit"));
-    var hint = null;
-    if (f.combo && f.missing !== null && !f.ready) hint = h(doc, "span", { className: "small kf09-missing", text: f.missing ? plural(f.missing, "card", "cards") + " missing" : "you hold it: arrange it" });
-    if (f.ready) hint = h(doc, "span", { className: "small kf09-ready-note", text: "your first " + f.combo.hits.length + " cards make it" });
-    return h(doc, "div", { className: "kf09-faceup kf09-level-" + f.level + (f.ready ? " ready" : ""), "data-role": "faceup-" + f.level }, [
-      h(doc, "span", { className: "pile-label", text: f.name + " · " + plural(LEVEL[f.level].points, "point", "points") + " · " + BACKGROUND[f.level] }),
-      f.combo ? comboEl(doc, f.combo.code, "lg") : C.emptyPileEl(doc),
-      pile, hint,
-      controls.length ? h(doc, "div", { className: "kf09-faceup-actions" }, controls) : null,
-    ]);
-  }
-
-  function pauseEl(doc, model) {
-    if (!model.claims.length) return null;
-    return h(doc, "div", { className: "kf09-pause", "data-role": "pause", role: "status" }, [
-      h(doc, "p", { className: "kf09-pause-title", text: model.paused ? "KUNG FU! The game is paused." : "Claims on the table" }),
-      h(doc, "ol", { className: "kf09-claims" }, model.claims.map(function (c) {
-        return h(doc, "li", { className: "kf09-claim" + (c.checking ? " checking" : ""), "data-role": "claim-" + c.seat }, [
-          h(doc, "p", { className: "small", text: c.name + " · " + c.code + (c.taken ? " · taken first: this claim is void, the cards go back" : c.checking ? " · being checked" : " · waits its turn") }),
-          h(doc, "div", { className: "kf09-claim-row" }, [
-            comboEl(doc, c.code, "md"),
-            h(doc, "span", { className: "kf09-hits kf09-claim-cards", role: "group", "aria-label": "Cards put down: " + cardList(c.cards) }, c.cards.split("").map(function (s, j) {
-              return hitEl(doc, s, "sm", { className: c.marks[j] ? "fits" : "misfit", title: styleName(s) + (c.marks[j] ? " fits" : " does not fit") });
-            })),
-          ]),
-        ]);
-      })),
-    ]);
-  }
-
-  function tableInfoEl(doc, model) {
-    var disc = STYLES.map(function (s) {
-      return h(doc, "span", { className: "kf09-disc", title: styleName(s) + ": " + (model.discard[s] || 0) }, [hitEl(doc, s, "xs"), " " + (model.discard[s] || 0)]);
-    });
-    return h(doc, "div", { className: "kf09-table-info" }, [
-      h(doc, "span", { className: "small", "data-role": "deck", text: "Hit pile " + model.deck }),
-      h(doc, "span", { className: "small kf09-discard", "data-role": "discard", "aria-label": "Discard pile (face up)" }, [h(doc, "span", { text: "Discards: " })].concat(disc)),
-      model.removed ? h(doc, "span", { className: "small muted", text: model.removed + " combinations removed (face down)" }) : null,
-      h(doc, "span", { className: "small", "data-role": "impasses", text: "Impasses in a row: " + model.impasses + " of " + model.impasseLimit }),
-    ]);
-  }
-
-  function centerEl(doc, model, onAct, disabled) {
-    var board = model.offers.filter(function (o) { return !o.toMe; });
-    return h(doc, "div", { className: "kf09-center" }, [
-      pauseEl(doc, model),
-      h(doc, "div", { className: "kf09-faceups", "data-role": "faceups" }, model.faceUp.map(function (f) { return faceUpEl(doc, model, f, onAct, disabled); })),
-      tableInfoEl(doc, model),
-      h(doc, "section", { className: "kf09-offer-board", "data-role": "offer-board", "aria-label": "Open offers" }, [
-        h(doc, "h3", { className: "pile-label", text: "Open offers" + (model.viewer !== null ? " (yours and between others)" : "") }),
-        board.length ? h(doc, "ul", { className: "kf09-offers" }, board.map(function (o) { return offerEl(doc, model, o, onAct, disabled); }))
-          : h(doc, "p", { className: "small muted", text: "No offers on the table." }),
-      ]),
-    ]);
-  }
-
-  // --- your hand and the offer composer ------------------------------------
-
-  /** The composer's local state, kept on the board between frames. */
-  function composerOf(root, model) {
-    var st = root.kf09 || (root.kf09 = { to: null, give: [], say: {}, want: "", open: false, selected: null, hand: null });
-    if (st.hand !== model.hand) {
-      // The hand changed (a trade, a refill, a move): positions mean other cards now.
-      st.give = []; st.say = {}; st.selected = null; st.dragging = null; st.hand = model.hand;
-    }
-    if (st.to !== null && !model.partners.some(function (a) { return a.id === "to:" + st.to; })) st.to = null;
-    return st;
-  }
-
-  /** The engine's steps for the composed offer, in the order it takes them. */
-  function offerPlan(st, hand) {
-    if (st.to === null || (!st.give.length && !st.want)) return null;
-    var ids = ["to:" + st.to];
-    st.give.forEach(function (pos) {
-      var real = hand[pos];
-      ids.push("give:" + real);
-      if (st.say[pos] && st.say[pos] !== real) ids.push("say:" + st.say[pos]);
-    });
-    st.want.split("").forEach(function (s) { ids.push("want:" + s); });
-    if (st.open) ids.push("open");
-    ids.push("send");
-    return ids;
-  }
-
-  function handEl(doc, model, st, ui) {
-    var hand = model.hand || "";
-    var canMove = ui.onAct && model.canArrange;
-    var canPick = ui.onAct && (model.canArrange || (model.canOffer && ui.canPlan));
-    var sizes = {};
-    model.faceUp.forEach(function (f) { if (f.ready) sizes[f.combo.hits.length] = true; });
-    var readyLen = Object.keys(sizes).map(Number).sort().pop() || 0;
-    var cards = hand.split("").map(function (s, i) {
-      var given = st.give.indexOf(i) >= 0;
-      var cls = "kf09-hand-card" + (st.selected === i ? " selected" : "") + (given ? " given" : "") + (i < readyLen ? " in-combo" : "");
-      if (!canPick) return hitEl(doc, s, "lg", { className: cls, title: "Card " + (i + 1) + ": " + styleName(s) });
-      var el = hitEl(doc, s, "lg", {
-        button: true, className: cls, disabled: ui.disabled, draggable: canMove ? "true" : null,
-        "data-index": i, "aria-pressed": st.selected === i ? "true" : "false",
-        title: "Card " + (i + 1) + ": " + styleName(s) + (given ? " (in your offer)" : "") + ". Select, then click a place to move it; arrow keys move it.",
-        onclick: function () { ui.pick(i); },
-      });
-      el.addEventListener("keydown", function (ev) {
-        var j = ev.key === "ArrowLeft" ? i - 1 : ev.key === "ArrowRight" ? i + 1 : null;
-        if (j === null || j < 0 || j >= hand.length) return;
-        if (ev.preventDefault) ev.preventDefault();
-        ui.move(i, j);
-      });
-      el.addEventListener("dragstart", function (ev) {
-        if (ev.dataTransfer) { ev.dataTransfer.setData("text/plain", "kf09:" + i); ev.dataTransfer.effectAllowed = "move"; }
-        st.dragging = i;
-      });
-      el.addEventListener("dragend", function () { ui.dragEnd(); });
-      el.addEventListener("dragover", function (ev) { if (ev.preventDefault) ev.preventDefault(); });
-      el.addEventListener("drop", function (ev) {
-        if (ev.preventDefault) ev.preventDefault();
-        var from = dragged(ev, st);
-        st.dragging = null;
-        if (from !== null && from !== i) ui.move(from, i);
-      });
-      return el;
-    });
-    for (var k = 0; k < model.unseen; k++) cards.push(backEl(doc));
-    var sel = st.selected;
-    var tools = null;
-    if (sel !== null && canPick) {
-      tools = h(doc, "div", { className: "kf09-hand-tools", "data-role": "hand-tools" }, [
-        h(doc, "span", { className: "small", text: styleName(hand[sel]) + " (card " + (sel + 1) + "): " }),
-        button(doc, model.moves["move:" + sel + ":" + (sel - 1)], "◀ Left", ui.disabled, ui.onAct, "secondary small"),
-        button(doc, model.moves["move:" + sel + ":" + (sel + 1)], "Right ▶", ui.disabled, ui.onAct, "secondary small"),
-        button(doc, model.moves["move:" + sel + ":0"] && sel > 1 ? model.moves["move:" + sel + ":0"] : null, "To the front", ui.disabled, ui.onAct, "secondary small"),
-        model.canOffer && ui.canPlan && !model.draft ? h(doc, "button", {
-          type: "button", className: "secondary small", "data-role": "give-selected", disabled: ui.disabled,
-          text: st.give.indexOf(sel) >= 0 ? "Take out of the offer" : "Put in the offer",
-          onclick: function () { ui.toggleGive(sel); },
-        }) : null,
+function pauseEl(doc, model) {
+  if (!model.claims.length) return null;
+  return h(doc, "div", { className: "kf09-pause", "data-role": "pause", role: "status" }, [
+    h(doc, "p", { className: "kf09-pause-title", text: model.paused ? "KUNG FU! The game is paused." : "Claims on the table" }),
+    h(doc, "ol", { className: "kf09-claims" }, model.claims.map(function (c) {
+      return h(doc, "li", { className: "kf09-claim" + (c.checking ? " checking" : ""), "data-role": "claim-" + c.seat }, [
+        h(doc, "p", { className: "small", text: c.name + " · " + c.code + (c.taken ? " · taken first: this claim is void, the cards go back" : c.checking ? " · being checked" : " · waits its turn") }),
+        h(doc, "div", { className: "kf09-claim-row" }, [
+          comboEl(doc, c.code, "md"),
+          h(doc, "span", { className: "kf09-hits kf09-claim-cards", role: "group", "aria-label": "Cards put down: " + cardList(c.cards) }, c.cards.split("").map(function (s, j) {
+            return hitEl(doc, s, "sm", { className: c.marks[j] ? "fits" : "misfit", title: styleName(s) + (c.marks[j] ? " fits" : " does not fit") });
+          })),
+        ]),
       ]);
-    }
-    return h(doc, "div", { className: "kf09-area", "aria-label": "Your hand" }, [
-      h(doc, "h3", { className: "pile-label", text: "Your hand, left to right" + (canMove ? " · drag or select a card to move it" : "") }),
-      h(doc, "div", { className: "my-hand kf09-hand", "data-role": "my-hand" }, cards.length ? cards : [h(doc, "span", { className: "muted small", text: "Your hand is empty." })]),
-      model.unseen ? h(doc, "p", { className: "small", "data-role": "unseen", text: plural(model.unseen, "card", "cards") + " drawn during the pause: you see " + (model.unseen === 1 ? "it" : "them") + " when play resumes." }) : null,
-      tools,
-    ]);
-  }
+    })),
+  ]);
+}
 
-  function dragged(ev, st) {
-    var text = ev.dataTransfer ? ev.dataTransfer.getData("text/plain") : "";
-    var m = /^kf09:(\d+)$/.exec(text || "");
-    if (m) return Number(m[1]);
-    return st.dragging === undefined ? null : st.dragging;
-  }
+function tableInfoEl(doc, model) {
+  const disc = STYLES.map(function (s) {
+    return h(doc, "span", { className: "kf09-disc", title: styleName(s) + ": " + (model.discard[s] || 0) }, [hitEl(doc, s, "xs"), " " + (model.discard[s] || 0)]);
+  });
+  return h(doc, "div", { className: "kf09-table-info" }, [
+    h(doc, "span", { className: "small", "data-role": "deck", text: "Hit pile " + model.deck }),
+    h(doc, "span", { className: "small kf09-discard", "data-role": "discard", "aria-label": "Discard pile (face up)" }, [h(doc, "span", { text: "Discards: " })].concat(disc)),
+    model.removed ? h(doc, "span", { className: "small muted", text: model.removed + " combinations removed (face down)" }) : null,
+    h(doc, "span", { className: "small", "data-role": "impasses", text: "Impasses in a row: " + model.impasses + " of " + model.impasseLimit }),
+  ]);
+}
 
-  function composerEl(doc, model, st, ui) {
-    var ctx = ctxOf(model);
-    var hand = model.hand || "";
-    var partners = h(doc, "div", { className: "kf09-partners", role: "group", "aria-label": "Offer to" }, model.partners.map(function (a) {
-      var key = a.id.slice(3);
-      var text = key === "all" ? "Everyone" : C.seatName(ctx, Number(key));
-      return h(doc, "button", {
-        type: "button", className: "secondary small kf09-partner" + (String(st.to) === key ? " chosen" : ""), "aria-pressed": String(st.to) === key ? "true" : "false",
-        disabled: ui.disabled, "data-partner": key, text: text, onclick: function () { ui.setTo(key); },
-      });
-    }));
-    var giveZone = h(doc, "div", { className: "kf09-give-zone", "data-role": "give-zone", "aria-label": "Cards you give" },
-      st.give.length ? st.give.map(function (pos) {
-        var real = hand[pos];
-        var said = st.say[pos] || real;
-        var say = h(doc, "select", { className: "kf09-say", "aria-label": "Declare this " + styleName(real) + " as", disabled: ui.disabled, "data-pos": pos },
-          STYLES.map(function (s) { return h(doc, "option", { value: s, selected: s === said ? "selected" : null, text: s === real ? styleName(s) + " (honest)" : "say " + styleName(s) }); }));
-        say.addEventListener("change", function (ev) { ui.say(pos, ev.target.value); });
-        return h(doc, "span", { className: "kf09-given" + (said !== real ? " cheat" : "") }, [
-          hitEl(doc, real, "sm"),
-          say,
-          h(doc, "button", { type: "button", className: "link-dismiss", "aria-label": "Take the " + styleName(real) + " out of the offer", disabled: ui.disabled, text: "×", onclick: function () { ui.toggleGive(pos); } }),
-        ]);
-      }) : [h(doc, "span", { className: "small muted", text: "Drag cards here, or select a card and press “Put in the offer”. Nothing given makes it a plea." })]);
-    giveZone.addEventListener("dragover", function (ev) { if (ev.preventDefault) ev.preventDefault(); });
-    giveZone.addEventListener("drop", function (ev) {
+function centerEl(doc, model, onAct, disabled) {
+  const board = model.offers.filter(function (o) { return !o.toMe; });
+  return h(doc, "div", { className: "kf09-center" }, [
+    pauseEl(doc, model),
+    h(doc, "div", { className: "kf09-faceups", "data-role": "faceups" }, model.faceUp.map(function (f) { return faceUpEl(doc, model, f, onAct, disabled); })),
+    tableInfoEl(doc, model),
+    h(doc, "section", { className: "kf09-offer-board", "data-role": "offer-board", "aria-label": "Open offers" }, [
+      h(doc, "h3", { className: "pile-label", text: "Open offers" + (model.viewer !== null ? " (yours and between others)" : "") }),
+      board.length ? h(doc, "ul", { className: "kf09-offers" }, board.map(function (o) { return offerEl(doc, model, o, onAct, disabled); }))
+        : h(doc, "p", { className: "small muted", text: "No offers on the table." }),
+    ]),
+  ]);
+}
+
+// --- your hand and the offer composer ------------------------------------
+
+/** The composer's local state, kept on the board between frames. */
+function composerOf(root, model) {
+  const st = root.kf09 || (root.kf09 = { to: null, give: [], say: {}, want: "", open: false, selected: null, hand: null });
+  if (st.hand !== model.hand) {
+    // The hand changed (a trade, a refill, a move): positions mean other cards now.
+    st.give = []; st.say = {}; st.selected = null; st.dragging = null; st.hand = model.hand;
+  }
+  if (st.to !== null && !model.partners.some(function (a) { return a.id === "to:" + st.to; })) st.to = null;
+  return st;
+}
+
+/** The engine's steps for the composed offer, in the order it takes them. */
+function offerPlan(st, hand) {
+  if (st.to === null || (!st.give.length && !st.want)) return null;
+  const ids = ["to:" + st.to];
+  st.give.forEach(function (pos) {
+    const real = hand[pos];
+    ids.push("give:" + real);
+    if (st.say[pos] && st.say[pos] !== real) ids.push("say:" + st.say[pos]);
+  });
+  st.want.split("").forEach(function (s) { ids.push("want:" + s); });
+  if (st.open) ids.push("open");
+  ids.push("send");
+  return ids;
+}
+
+function handEl(doc, model, st, ui) {
+  const hand = model.hand || "";
+  const canMove = ui.onAct && model.canArrange;
+  const canPick = ui.onAct && (model.canArrange || (model.canOffer && ui.canPlan));
+  const sizes = {};
+  model.faceUp.forEach(function (f) { if (f.ready) sizes[f.combo.hits.length] = true; });
+  const readyLen = Object.keys(sizes).map(Number).sort().pop() || 0;
+  const cards = hand.split("").map(function (s, i) {
+    const given = st.give.indexOf(i) >= 0;
+    const cls = "kf09-hand-card" + (st.selected === i ? " selected" : "") + (given ? " given" : "") + (i < readyLen ? " in-combo" : "");
+    if (!canPick) return hitEl(doc, s, "lg", { className: cls, title: "Card " + (i + 1) + ": " + styleName(s) });
+    const el = hitEl(doc, s, "lg", {
+      button: true, className: cls, disabled: ui.disabled, draggable: canMove ? "true" : null,
+      "data-index": i, "aria-pressed": st.selected === i ? "true" : "false",
+      title: "Card " + (i + 1) + ": " + styleName(s) + (given ? " (in your offer)" : "") + ". Select, then click a place to move it; arrow keys move it.",
+      onclick: function () { ui.pick(i); },
+    });
+    el.addEventListener("keydown", function (ev) {
+      const j = ev.key === "ArrowLeft" ? i - 1 : ev.key === "ArrowRight" ? i + 1 : null;
+      if (j === null || j < 0 || j >= hand.length) return;
       if (ev.preventDefault) ev.preventDefault();
-      var from = dragged(ev, st);
+      ui.move(i, j);
+    });
+    el.addEventListener("dragstart", function (ev) {
+      if (ev.dataTransfer) { ev.dataTransfer.setData("text/plain", "kf09:" + i); ev.dataTransfer.effectAllowed = "move"; }
+      st.dragging = i;
+    });
+    el.addEventListener("dragend", function () { ui.dragEnd(); });
+    el.addEventListener("dragover", function (ev) { if (ev.preventDefault) ev.preventDefault(); });
+    el.addEventListener("drop", function (ev) {
+      if (ev.preventDefault) ev.preventDefault();
+      const from = dragged(ev, st);
       st.dragging = null;
-      if (from !== null && st.give.indexOf(from) < 0) ui.toggleGive(from);
+      if (from !== null && from !== i) ui.move(from, i);
     });
-    var wants = h(doc, "div", { className: "kf09-want" }, [
-      h(doc, "span", { className: "kf09-want-pick", role: "group", "aria-label": "Ask for" }, STYLES.map(function (s) {
-        return hitEl(doc, s, "sm", { button: true, className: "kf09-want-add", disabled: ui.disabled || st.want.length >= 5, "data-want": s, title: "Ask for a " + styleName(s), onclick: function () { ui.want(s); } });
-      })),
-      h(doc, "span", { className: "kf09-want-list", "data-role": "want-list" }, st.want ? st.want.split("").map(function (s, k) {
-        return hitEl(doc, s, "sm", { button: true, className: "kf09-want-drop", disabled: ui.disabled, title: "Stop asking for this " + styleName(s), onclick: function () { ui.unwant(k); } });
-      }) : [h(doc, "span", { className: "small muted", text: "nothing (a gift)" })]),
-    ]);
-    var open = h(doc, "label", { className: "small kf09-open" }, [
-      h(doc, "input", { type: "checkbox", checked: st.open ? "checked" : null, disabled: ui.disabled, "data-role": "open-cards" }),
-      " Open cards (the real cards are shown to everyone: no cheating)",
-    ]);
-    open.firstChild.addEventListener("change", function (ev) { ui.setOpen(!!ev.target.checked); });
-    var plan = offerPlan(st, hand);
-    var cheating = st.give.some(function (pos) { return st.say[pos] && st.say[pos] !== hand[pos]; });
-    return h(doc, "section", { className: "kf09-composer", "data-role": "composer", "aria-label": "Make an offer" }, [
-      h(doc, "h3", { className: "pile-label", text: "Make an offer" }),
-      h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: "To" }), partners]),
-      h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: "You give" }), giveZone]),
-      h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: "You ask for" }), wants]),
-      open,
-      cheating && st.open ? h(doc, "p", { className: "small warn", text: "With open cards everyone sees the real cards: the declarations are ignored." }) : null,
-      h(doc, "div", { className: "kf09-composer-actions" }, [
-        h(doc, "button", {
-          type: "button", className: "kf09-send", "data-role": "send-offer", disabled: ui.disabled || !plan,
-          text: st.to === null ? "Choose who the offer is for" : plan ? "Make the offer" : "Give or ask for a card",
-          onclick: function () { if (plan) ui.send(plan); },
-        }),
-        h(doc, "button", { type: "button", className: "secondary small", "data-role": "clear-offer", disabled: ui.disabled, text: "Clear", onclick: ui.clear }),
-      ]),
+    return el;
+  });
+  for (let k = 0; k < model.unseen; k++) cards.push(backEl(doc));
+  const sel = st.selected;
+  let tools = null;
+  if (sel !== null && canPick) {
+    tools = h(doc, "div", { className: "kf09-hand-tools", "data-role": "hand-tools" }, [
+      h(doc, "span", { className: "small", text: styleName(hand[sel]) + " (card " + (sel + 1) + "): " }),
+      button(doc, model.moves["move:" + sel + ":" + (sel - 1)], "◀ Left", ui.disabled, ui.onAct, "secondary small"),
+      button(doc, model.moves["move:" + sel + ":" + (sel + 1)], "Right ▶", ui.disabled, ui.onAct, "secondary small"),
+      button(doc, model.moves["move:" + sel + ":0"] && sel > 1 ? model.moves["move:" + sel + ":0"] : null, "To the front", ui.disabled, ui.onAct, "secondary small"),
+      model.canOffer && ui.canPlan && !model.draft ? h(doc, "button", {
+        type: "button", className: "secondary small", "data-role": "give-selected", disabled: ui.disabled,
+        text: st.give.indexOf(sel) >= 0 ? "Take out of the offer" : "Put in the offer",
+        onclick: function () { ui.toggleGive(sel); },
+      }) : null,
     ]);
   }
+  return h(doc, "div", { className: "kf09-area", "aria-label": "Your hand" }, [
+    h(doc, "h3", { className: "pile-label", text: "Your hand, left to right" + (canMove ? " · drag or select a card to move it" : "") }),
+    h(doc, "div", { className: "my-hand kf09-hand", "data-role": "my-hand" }, cards.length ? cards : [h(doc, "span", { className: "muted small", text: "Your hand is empty." })]),
+    model.unseen ? h(doc, "p", { className: "small", "data-role": "unseen", text: plural(model.unseen, "card", "cards") + " drawn during the pause: you see " + (model.unseen === 1 ? "it" : "them") + " when play resumes." }) : null,
+    tools,
+  ]);
+}
 
-  /** The offer the server holds while its steps are sent (or left half-built). */
-  function serverDraftEl(doc, model, ui) {
-    var d = model.draft;
-    if (!d) return null;
-    var ctx = ctxOf(model);
-    var cheat = d.say !== d.give;
-    var items = model.draftActions.map(function (a) {
-      if (a.type === "give" || a.type === "want" || a.type === "say") {
-        var words = { give: "Give", want: "Ask", say: "Declare as" }[a.type];
-        return h(doc, "button", {
-          type: "button", className: "secondary small kf09-draft-step", disabled: ui.disabled, "data-action": a.id, title: a.label,
-          onclick: function () { ui.onAct(a); },
-        }, [words + " ", hitEl(doc, a.style, "xs")]);
-      }
-      var text = { open: "Open cards", send: "Make the offer", cancel: "Drop it" }[a.type] || a.label;
-      return button(doc, a, text, ui.disabled, ui.onAct, a.type === "send" ? "kf09-send" : "secondary small");
+function dragged(ev, st) {
+  const text = ev.dataTransfer ? ev.dataTransfer.getData("text/plain") : "";
+  const m = /^kf09:(\d+)$/.exec(text || "");
+  if (m) return Number(m[1]);
+  return st.dragging === undefined ? null : st.dragging;
+}
+
+function composerEl(doc, model, st, ui) {
+  const ctx = ctxOf(model);
+  const hand = model.hand || "";
+  const partners = h(doc, "div", { className: "kf09-partners", role: "group", "aria-label": "Offer to" }, model.partners.map(function (a) {
+    const key = a.id.slice(3);
+    const text = key === "all" ? "Everyone" : seatName(ctx, Number(key));
+    return h(doc, "button", {
+      type: "button", className: "secondary small kf09-partner" + (String(st.to) === key ? " chosen" : ""), "aria-pressed": String(st.to) === key ? "true" : "false",
+      disabled: ui.disabled, "data-partner": key, text: text, onclick: function () { ui.setTo(key); },
     });
-    return h(doc, "section", { className: "kf09-server-draft", "data-role": "server-draft" }, [
-      h(doc, "h3", { className: "pile-label", text: "Offer being made to " + partnerText(ctx, d.to < 0 ? null : d.to) }),
-      h(doc, "p", { className: "small" }, [
-        "Gives ", d.give ? hitsRowEl(doc, d.give, "xs") : "nothing",
-        cheat ? " declared as " : "", cheat ? hitsRowEl(doc, d.say, "xs") : null,
-        " · asks ", d.want ? hitsRowEl(doc, d.want, "xs") : "nothing",
-        d.open ? " · open cards" : "",
-      ]),
-      items.length ? h(doc, "div", { className: "kf09-draft-steps" }, items) : null,
-    ]);
-  }
+  }));
+  const giveZone = h(doc, "div", { className: "kf09-give-zone", "data-role": "give-zone", "aria-label": "Cards you give" },
+    st.give.length ? st.give.map(function (pos) {
+      const real = hand[pos];
+      const said = st.say[pos] || real;
+      const say = h(doc, "select", { className: "kf09-say", "aria-label": "Declare this " + styleName(real) + " as", disabled: ui.disabled, "data-pos": pos },
+        STYLES.map(function (s) { return h(doc, "option", { value: s, selected: s === said ? "selected" : null, text: s === real ? styleName(s) + " (honest)" : "say " + styleName(s) }); }));
+      say.addEventListener("change", function (ev) { ui.say(pos, ev.target.value); });
+      return h(doc, "span", { className: "kf09-given" + (said !== real ? " cheat" : "") }, [
+        hitEl(doc, real, "sm"),
+        say,
+        h(doc, "button", { type: "button", className: "link-dismiss", "aria-label": "Take the " + styleName(real) + " out of the offer", disabled: ui.disabled, text: "×", onclick: function () { ui.toggleGive(pos); } }),
+      ]);
+    }) : [h(doc, "span", { className: "small muted", text: "Drag cards here, or select a card and press “Put in the offer”. Nothing given makes it a plea." })]);
+  giveZone.addEventListener("dragover", function (ev) { if (ev.preventDefault) ev.preventDefault(); });
+  giveZone.addEventListener("drop", function (ev) {
+    if (ev.preventDefault) ev.preventDefault();
+    const from = dragged(ev, st);
+    st.dragging = null;
+    if (from !== null && st.give.indexOf(from) < 0) ui.toggleGive(from);
+  });
+  const wants = h(doc, "div", { className: "kf09-want" }, [
+    h(doc, "span", { className: "kf09-want-pick", role: "group", "aria-label": "Ask for" }, STYLES.map(function (s) {
+      return hitEl(doc, s, "sm", { button: true, className: "kf09-want-add", disabled: ui.disabled || st.want.length >= 5, "data-want": s, title: "Ask for a " + styleName(s), onclick: function () { ui.want(s); } });
+    })),
+    h(doc, "span", { className: "kf09-want-list", "data-role": "want-list" }, st.want ? st.want.split("").map(function (s, k) {
+      return hitEl(doc, s, "sm", { button: true, className: "kf09-want-drop", disabled: ui.disabled, title: "Stop asking for this " + styleName(s), onclick: function () { ui.unwant(k); } });
+    }) : [h(doc, "span", { className: "small muted", text: "nothing (a gift)" })]),
+  ]);
+  const open = h(doc, "label", { className: "small kf09-open" }, [
+    h(doc, "input", { type: "checkbox", checked: st.open ? "checked" : null, disabled: ui.disabled, "data-role": "open-cards" }),
+    " Open cards (the real cards are shown to everyone: no cheating)",
+  ]);
+  open.firstChild.addEventListener("change", function (ev) { ui.setOpen(!!ev.target.checked); });
+  const plan = offerPlan(st, hand);
+  const cheating = st.give.some(function (pos) { return st.say[pos] && st.say[pos] !== hand[pos]; });
+  return h(doc, "section", { className: "kf09-composer", "data-role": "composer", "aria-label": "Make an offer" }, [
+    h(doc, "h3", { className: "pile-label", text: "Make an offer" }),
+    h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: "To" }), partners]),
+    h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: "You give" }), giveZone]),
+    h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: "You ask for" }), wants]),
+    open,
+    cheating && st.open ? h(doc, "p", { className: "small warn", text: "With open cards everyone sees the real cards: the declarations are ignored." }) : null,
+    h(doc, "div", { className: "kf09-composer-actions" }, [
+      h(doc, "button", {
+        type: "button", className: "kf09-send", "data-role": "send-offer", disabled: ui.disabled || !plan,
+        text: st.to === null ? "Choose who the offer is for" : plan ? "Make the offer" : "Give or ask for a card",
+        onclick: function () { if (plan) ui.send(plan); },
+      }),
+      h(doc, "button", { type: "button", className: "secondary small", "data-role": "clear-offer", disabled: ui.disabled, text: "Clear", onclick: ui.clear }),
+    ]),
+  ]);
+}
 
-  function newsEl(doc, model) {
-    if (!model.news.length) return null;
-    return h(doc, "div", { className: "kf09-news", "data-role": "news", role: "status" }, model.news.map(function (n) {
-      return h(doc, "p", { className: "kf09-news-" + n.kind, text: n.text });
-    }));
-  }
-
-  function promptControls(doc, model, ui) {
-    if (!ui.onAct) return null;
-    var wrap = h(doc, "div", { className: "actions" });
-    var incoming = model.offers.filter(function (o) { return o.toMe; });
-    if (incoming.length) {
-      wrap.appendChild(C.actionGroupEl(doc, { kind: "offers", title: "Offers to you" }, [
-        h(doc, "ul", { className: "kf09-offers", "data-role": "offers-to-me" }, incoming.map(function (o) { return offerEl(doc, model, o, ui.onAct, ui.disabled); })),
-      ], "kf09-incoming"));
+/** The offer the server holds while its steps are sent (or left half-built). */
+function serverDraftEl(doc, model, ui) {
+  const d = model.draft;
+  if (!d) return null;
+  const ctx = ctxOf(model);
+  const cheat = d.say !== d.give;
+  const items = model.draftActions.map(function (a) {
+    if (a.type === "give" || a.type === "want" || a.type === "say") {
+      const words = { give: "Give", want: "Ask", say: "Declare as" }[a.type];
+      return h(doc, "button", {
+        type: "button", className: "secondary small kf09-draft-step", disabled: ui.disabled, "data-action": a.id, title: a.label,
+        onclick: function () { ui.onAct(a); },
+      }, [words + " ", hitEl(doc, a.style, "xs")]);
     }
-    if (model.forfeits.length) {
-      wrap.appendChild(C.actionGroupEl(doc, { kind: "forfeit", title: "Severe punishment: give up one completed combination" }, model.forfeits.map(function (a) {
-        return comboEl(doc, a.code, "md", { onclick: function () { ui.onAct(a); }, disabled: ui.disabled, "data-action": a.id, title: a.label, className: "kf09-choice" });
-      })));
-    }
-    if (model.impasse) {
-      var voted = model.impasse.id === "impasse:no";
-      var count = model.votes.filter(Boolean).length;
-      var live = model.seats.filter(function (s) { return s.inPlay; }).length;
-      wrap.appendChild(C.actionGroupEl(doc, { kind: "impasse", title: "Impasse" }, [
-        h(doc, "p", { className: "small", text: count + " of " + live + " players in play vote for an impasse (all must agree: new combinations, hands kept)." }),
-        button(doc, model.impasse, voted ? "Take back my vote" : "Vote for an impasse", ui.disabled, ui.onAct, "secondary small"),
-      ]));
-    }
-    return wrap.childNodes.length ? wrap : null;
+    const text = { open: "Open cards", send: "Make the offer", cancel: "Drop it" }[a.type] || a.label;
+    return button(doc, a, text, ui.disabled, ui.onAct, a.type === "send" ? "kf09-send" : "secondary small");
+  });
+  return h(doc, "section", { className: "kf09-server-draft", "data-role": "server-draft" }, [
+    h(doc, "h3", { className: "pile-label", text: "Offer being made to " + partnerText(ctx, d.to < 0 ? null : d.to) }),
+    h(doc, "p", { className: "small" }, [
+      "Gives ", d.give ? hitsRowEl(doc, d.give, "xs") : "nothing",
+      cheat ? " declared as " : "", cheat ? hitsRowEl(doc, d.say, "xs") : null,
+      " · asks ", d.want ? hitsRowEl(doc, d.want, "xs") : "nothing",
+      d.open ? " · open cards" : "",
+    ]),
+    items.length ? h(doc, "div", { className: "kf09-draft-steps" }, items) : null,
+  ]);
+}
+
+function newsEl(doc, model) {
+  if (!model.news.length) return null;
+  return h(doc, "div", { className: "kf09-news", "data-role": "news", role: "status" }, model.news.map(function (n) {
+    return h(doc, "p", { className: "kf09-news-" + n.kind, text: n.text });
+  }));
+}
+
+function promptControls(doc, model, ui) {
+  if (!ui.onAct) return null;
+  const wrap = h(doc, "div", { className: "actions" });
+  const incoming = model.offers.filter(function (o) { return o.toMe; });
+  if (incoming.length) {
+    wrap.appendChild(actionGroupEl(doc, { kind: "offers", title: "Offers to you" }, [
+      h(doc, "ul", { className: "kf09-offers", "data-role": "offers-to-me" }, incoming.map(function (o) { return offerEl(doc, model, o, ui.onAct, ui.disabled); })),
+    ], "kf09-incoming"));
   }
-
-  function youEl(doc, model, root, ui) {
-    var st = composerOf(root, model);
-    var me = model.seats[model.viewer];
-    var kungfu = model.faceUp.filter(function (f) { return f.ready && f.claim; });
-    var parts = [
-      seatEl(doc, model, me, { clocks: model.status === "active" }),
-      newsEl(doc, model),
-      kungfu.length && ui.onAct ? h(doc, "div", { className: "kf09-kungfu-bar", "data-role": "kungfu" }, kungfu.map(function (f) {
-        return h(doc, "button", {
-          type: "button", className: "kf09-kungfu kf09-kungfu-big", disabled: ui.disabled, "data-action": f.claim.id, title: f.claim.label,
-          onclick: function () { ui.onAct(f.claim); }, text: "KUNG FU! · " + f.combo.code,
-        });
-      })) : null,
-      handEl(doc, model, st, ui),
-    ];
-    if (ui.onAct && model.draft) parts.push(serverDraftEl(doc, model, ui));
-    // The composed offer goes out as a plan of steps: only a page that sends plans gets the composer.
-    else if (ui.onAct && ui.canPlan && model.canOffer) parts.push(composerEl(doc, model, st, ui));
-    else if (ui.onAct && model.canArrange && me.offers >= 3) {
-      parts.push(h(doc, "p", { className: "small", "data-role": "offer-limit", text: "You have 3 open offers, the most at once: withdraw one to make another." }));
-    }
-    return h(doc, "div", { className: "kf09-you" }, parts);
+  if (model.forfeits.length) {
+    wrap.appendChild(actionGroupEl(doc, { kind: "forfeit", title: "Severe punishment: give up one completed combination" }, model.forfeits.map(function (a) {
+      return comboEl(doc, a.code, "md", { onclick: function () { ui.onAct(a); }, disabled: ui.disabled, "data-action": a.id, title: a.label, className: "kf09-choice" });
+    })));
   }
-
-  function isSet(v) {
-    return v !== null && v !== undefined;
-  }
-
-  var FOCUS_KEYS = ["data-index", "data-action", "data-partner", "data-want", "data-pos", "data-role"];
-
-  /** What has the keyboard focus in the board, as an attribute and value to find it again. */
-  function focusKey(root) {
-    var el = root.ownerDocument.activeElement;
-    if (!el || el === root || typeof root.contains !== "function" || !root.contains(el)) return null;
-    for (var k = 0; k < FOCUS_KEYS.length; k++) {
-      var v = el.getAttribute(FOCUS_KEYS[k]);
-      if (v !== null) return [FOCUS_KEYS[k], v];
-    }
-    return null;
-  }
-
-  /** Give the focus back to the same control after a redraw (or to the card just moved). */
-  function restoreFocus(root, st, focus) {
-    var want = st && isSet(st.focusIndex) ? ["data-index", String(st.focusIndex)] : focus || (st && st.lastFocus) || null;
-    if (!want) return;
-    var scope = want[0] === "data-index" ? root.querySelector('[data-role="my-hand"]') : root;
-    var target = scope ? scope.querySelector("[" + want[0] + '="' + want[1] + '"]') : null;
-    if (target && !target.disabled && typeof target.focus === "function") {
-      if (root.ownerDocument.activeElement !== target) target.focus();
-      if (st) { st.focusIndex = null; st.lastFocus = null; }
-    } else if (st) {
-      // Disabled while the choice is sent: try again on the next frame.
-      st.lastFocus = want;
-      st.focusIndex = null;
-    }
-  }
-
-  function renderBoard(root, model, opts) {
-    opts = opts || {};
-    var doc = root.ownerDocument;
-    var slot = function (name) { return root.querySelector('[data-role="' + name + '"]'); };
-    var onAct = opts.onAct || null;
-    var disabled = !!opts.pending;
-    var redraw = function () { renderBoard(root, model, opts); };
-    var before = root.kf09 ? root.kf09.hand : undefined;
-    var st = model.viewer !== null ? composerOf(root, model) : null;
-    var focus = focusKey(root);
-    var ui = {
-      onAct: onAct,
-      canPlan: typeof opts.onPlan === "function",
-      disabled: disabled,
-      pick: function (i) {
-        if (st.selected === null || !model.canArrange) st.selected = st.selected === i ? null : i;
-        else if (st.selected === i) st.selected = null;
-        else { var from = st.selected; st.selected = null; ui.move(from, i); return; }
-        redraw();
-      },
-      move: function (i, j) {
-        var a = model.moves["move:" + i + ":" + j];
-        if (!a) return;
-        st.selected = null;
-        st.focusIndex = j; // the keyboard's focus follows the card
-        onAct(a);
-      },
-      dragEnd: function () {
-        st.dragging = null;
-        var d = st.deferred;
-        st.deferred = null;
-        if (d) renderBoard(root, d.model, d.opts);
-      },
-      toggleGive: function (pos) {
-        var k = st.give.indexOf(pos);
-        if (k >= 0) { st.give.splice(k, 1); delete st.say[pos]; }
-        else if (st.give.length < 5) st.give.push(pos);
-        st.selected = null;
-        redraw();
-      },
-      say: function (pos, style) { st.say[pos] = style; redraw(); },
-      want: function (s) { if (st.want.length < 5) st.want += s; redraw(); },
-      unwant: function (k) { st.want = st.want.slice(0, k) + st.want.slice(k + 1); redraw(); },
-      setTo: function (key) { st.to = String(st.to) === key ? null : key; redraw(); },
-      setOpen: function (on) { st.open = on; redraw(); },
-      clear: function () { st.to = null; st.give = []; st.say = {}; st.want = ""; st.open = false; redraw(); },
-      send: function (plan) {
-        st.to = null; st.give = []; st.say = {}; st.want = ""; st.open = false;
-        redraw();
-        opts.onPlan(plan);
-      },
-    };
-    var opponents = slot("opponents");
-    if (opponents) {
-      clear(opponents);
-      model.seats.forEach(function (seat) {
-        if (seat.seat !== model.viewer) opponents.appendChild(seatEl(doc, model, seat, { clocks: model.status === "active" }));
-      });
-    }
-    var center = slot("center");
-    if (center) clear(center).appendChild(centerEl(doc, model, onAct, disabled));
-    var you = slot("you");
-    // At a busy table frames arrive several times a second: a card being
-    // dragged is not pulled from under the player while the hand stays the
-    // same (the seat is redrawn when the drag ends).
-    var holding = st && before === model.hand && you && you.firstChild && isSet(st.dragging);
-    if (st) st.deferred = holding ? { model: model, opts: opts } : null;
-    if (you && !holding) {
-      clear(you);
-      you.hidden = model.viewer === null;
-      if (model.viewer !== null && model.seats[model.viewer]) you.appendChild(youEl(doc, model, root, ui));
-    }
-    restoreFocus(root, st, focus);
-    root.classList.toggle("kf09-board", true);
-    root.classList.toggle("kf09-paused", model.paused);
-    root.classList.toggle("kf09-urgent", !!onAct && (model.forfeits.length > 0 || model.offers.some(function (o) { return o.toMe; })));
-    C.renderPanel(root, model, opts, promptControls(doc, model, ui), model.paused ? "Paused" : model.phase === "over" ? "Game over" : "Real time");
-    return model;
-  }
-
-  function resultsEl(doc, res, opts) {
-    opts = opts || {};
-    var table = res.rows.length ? h(doc, "table", { className: "results-table" }, [
-      h(doc, "thead", {}, [h(doc, "tr", {}, [
-        h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" }), h(doc, "th", { className: "num", text: "Points" }),
-        h(doc, "th", { className: "num", text: "Difficult" }), h(doc, "th", { className: "num", text: "Normal" }), h(doc, "th", { className: "num", text: "Easy" }),
-      ])]),
-      h(doc, "tbody", {}, res.rows.map(function (row) {
-        var num = function (v) { return h(doc, "td", { className: "num", text: v === null ? "" : String(v) }); };
-        return h(doc, "tr", { className: row.winner ? "winner" : null }, [
-          h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
-          h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") }),
-          num(row.points), num(row.difficult), num(row.normal), num(row.easy),
-        ]);
-      })),
-    ]) : null;
-    var reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
-    return C.resultsPanelEl(doc, res, reason, table, opts);
-  }
-
-  /** Under the table: the five styles and the three kinds of combinations. */
-  function renderCardReference(container) {
-    if (!container) return;
-    var doc = container.ownerDocument;
-    clear(container);
-    var rows = STYLES.map(function (s) {
-      return [hitEl(doc, s, "sm"), styleName(s) + ": " + DATA.hit_counts[s] + " cards" + (s === WILD ? ". Wild: it replaces any other hit in a combination." : ".")];
-    });
-    LEVELS.forEach(function (lv) {
-      var L = LEVEL[lv];
-      var example = DATA.combinations.filter(function (c) { return c.level === lv; })[0];
-      rows.push([comboEl(doc, example.code, "md"), L.name + " (" + BACKGROUND[lv] + "): " + plural(L.size, "hit", "hits") + ", worth " + plural(L.points, "point", "points") + ". The first " + L.size + " cards of your hand, left to right, must show its hits."]);
-    });
-    container.appendChild(h(doc, "table", { className: "card-ref kf09-ref" }, [
-      h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Picture" }), h(doc, "th", { text: "What it means" })])]),
-      h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [r[0]]), h(doc, "td", { text: r[1] })]); })),
+  if (model.impasse) {
+    const voted = model.impasse.id === "impasse:no";
+    const count = model.votes.filter(Boolean).length;
+    const live = model.seats.filter(function (s) { return s.inPlay; }).length;
+    wrap.appendChild(actionGroupEl(doc, { kind: "impasse", title: "Impasse" }, [
+      h(doc, "p", { className: "small", text: count + " of " + live + " players in play vote for an impasse (all must agree: new combinations, hands kept)." }),
+      button(doc, model.impasse, voted ? "Take back my vote" : "Vote for an impasse", ui.disabled, ui.onAct, "secondary small"),
     ]));
   }
+  return wrap.childNodes.length ? wrap : null;
+}
 
-  function dealText(players) {
-    return "Five hit cards are dealt to each of the " + players + " players and one combination of each pile is revealed.";
+function youEl(doc, model, root, ui) {
+  const st = composerOf(root, model);
+  const me = model.seats[model.viewer];
+  const kungfu = model.faceUp.filter(function (f) { return f.ready && f.claim; });
+  const parts = [
+    seatEl(doc, model, me, { clocks: model.status === "active" }),
+    newsEl(doc, model),
+    kungfu.length && ui.onAct ? h(doc, "div", { className: "kf09-kungfu-bar", "data-role": "kungfu" }, kungfu.map(function (f) {
+      return h(doc, "button", {
+        type: "button", className: "kf09-kungfu kf09-kungfu-big", disabled: ui.disabled, "data-action": f.claim.id, title: f.claim.label,
+        onclick: function () { ui.onAct(f.claim); }, text: "KUNG FU! · " + f.combo.code,
+      });
+    })) : null,
+    handEl(doc, model, st, ui),
+  ];
+  if (ui.onAct && model.draft) parts.push(serverDraftEl(doc, model, ui));
+  // The composed offer goes out as a plan of steps: only a page that sends plans gets the composer.
+  else if (ui.onAct && ui.canPlan && model.canOffer) parts.push(composerEl(doc, model, st, ui));
+  else if (ui.onAct && model.canArrange && me.offers >= 3) {
+    parts.push(h(doc, "p", { className: "small", "data-role": "offer-limit", text: "You have 3 open offers, the most at once: withdraw one to make another." }));
   }
+  return h(doc, "div", { className: "kf09-you" }, parts);
+}
 
-  return {
-    EVENT_TYPES: EVENT_TYPES,
-    COMBOS: COMBOS,
-    STYLES: STYLES,
-    styleName: styleName,
-    cardList: cardList,
-    comboInfo: comboInfo,
-    makes: makes,
-    offerPlan: offerPlan,
-    formatEvent: formatEvent,
-    formatSteps: formatSteps,
-    groupLegal: groupLegal,
-    autoAction: autoAction,
-    describeAction: describeAction,
-    clockRemaining: C.clockRemaining,
-    formatClock: C.formatClock,
-    boardModel: boardModel,
-    resultModel: resultModel,
-    endReasonText: endReasonText,
-    sha256Hex: C.sha256Hex,
-    verifySeed: C.verifySeed,
-    dealText: dealText,
-    h: h,
-    hitEl: hitEl,
-    comboEl: comboEl,
-    renderBoard: renderBoard,
-    renderLog: C.renderLog,
-    renderCardReference: renderCardReference,
-    resultsEl: resultsEl,
-    tickClocks: C.tickClocks,
+function isSet(v) {
+  return v !== null && v !== undefined;
+}
+
+const FOCUS_KEYS = ["data-index", "data-action", "data-partner", "data-want", "data-pos", "data-role"];
+
+/** What has the keyboard focus in the board, as an attribute and value to find it again. */
+function focusKey(root) {
+  const el = root.ownerDocument.activeElement;
+  if (!el || el === root || typeof root.contains !== "function" || !root.contains(el)) return null;
+  for (let k = 0; k < FOCUS_KEYS.length; k++) {
+    const v = el.getAttribute(FOCUS_KEYS[k]);
+    if (v !== null) return [FOCUS_KEYS[k], v];
+  }
+  return null;
+}
+
+/** Give the focus back to the same control after a redraw (or to the card just moved). */
+function restoreFocus(root, st, focus) {
+  const want = st && isSet(st.focusIndex) ? ["data-index", String(st.focusIndex)] : focus || (st && st.lastFocus) || null;
+  if (!want) return;
+  const scope = want[0] === "data-index" ? root.querySelector('[data-role="my-hand"]') : root;
+  const target = scope ? scope.querySelector("[" + want[0] + '="' + want[1] + '"]') : null;
+  if (target && !target.disabled && typeof target.focus === "function") {
+    if (root.ownerDocument.activeElement !== target) target.focus();
+    if (st) { st.focusIndex = null; st.lastFocus = null; }
+  } else if (st) {
+    // Disabled while the choice is sent: try again on the next frame.
+    st.lastFocus = want;
+    st.focusIndex = null;
+  }
+}
+
+function renderBoard(root, model, opts) {
+  opts = opts || {};
+  const doc = root.ownerDocument;
+  const slot = function (name) { return root.querySelector('[data-role="' + name + '"]'); };
+  const onAct = opts.onAct || null;
+  const disabled = !!opts.pending;
+  const redraw = function () { renderBoard(root, model, opts); };
+  const before = root.kf09 ? root.kf09.hand : undefined;
+  const st = model.viewer !== null ? composerOf(root, model) : null;
+  const focus = focusKey(root);
+  const ui = {
+    onAct: onAct,
+    canPlan: typeof opts.onPlan === "function",
+    disabled: disabled,
+    pick: function (i) {
+      if (st.selected === null || !model.canArrange) st.selected = st.selected === i ? null : i;
+      else if (st.selected === i) st.selected = null;
+      else { const from = st.selected; st.selected = null; ui.move(from, i); return; }
+      redraw();
+    },
+    move: function (i, j) {
+      const a = model.moves["move:" + i + ":" + j];
+      if (!a) return;
+      st.selected = null;
+      st.focusIndex = j; // the keyboard's focus follows the card
+      onAct(a);
+    },
+    dragEnd: function () {
+      st.dragging = null;
+      const d = st.deferred;
+      st.deferred = null;
+      if (d) renderBoard(root, d.model, d.opts);
+    },
+    toggleGive: function (pos) {
+      const k = st.give.indexOf(pos);
+      if (k >= 0) { st.give.splice(k, 1); delete st.say[pos]; }
+      else if (st.give.length < 5) st.give.push(pos);
+      st.selected = null;
+      redraw();
+    },
+    say: function (pos, style) { st.say[pos] = style; redraw(); },
+    want: function (s) { if (st.want.length < 5) st.want += s; redraw(); },
+    unwant: function (k) { st.want = st.want.slice(0, k) + st.want.slice(k + 1); redraw(); },
+    setTo: function (key) { st.to = String(st.to) === key ? null : key; redraw(); },
+    setOpen: function (on) { st.open = on; redraw(); },
+    clear: function () { st.to = null; st.give = []; st.say = {}; st.want = ""; st.open = false; redraw(); },
+    send: function (plan) {
+      st.to = null; st.give = []; st.say = {}; st.want = ""; st.open = false;
+      redraw();
+      opts.onPlan(plan);
+    },
   };
-});
+  const opponents = slot("opponents");
+  if (opponents) {
+    clear(opponents);
+    model.seats.forEach(function (seat) {
+      if (seat.seat !== model.viewer) opponents.appendChild(seatEl(doc, model, seat, { clocks: model.status === "active" }));
+    });
+  }
+  const center = slot("center");
+  if (center) clear(center).appendChild(centerEl(doc, model, onAct, disabled));
+  const you = slot("you");
+  // At a busy table frames arrive several times a second: a card being
+  // dragged is not pulled from under the player while the hand stays the
+  // same (the seat is redrawn when the drag ends).
+  const holding = st && before === model.hand && you && you.firstChild && isSet(st.dragging);
+  if (st) st.deferred = holding ? { model: model, opts: opts } : null;
+  if (you && !holding) {
+    clear(you);
+    you.hidden = model.viewer === null;
+    if (model.viewer !== null && model.seats[model.viewer]) you.appendChild(youEl(doc, model, root, ui));
+  }
+  restoreFocus(root, st, focus);
+  root.classList.toggle("kf09-board", true);
+  root.classList.toggle("kf09-paused", model.paused);
+  root.classList.toggle("kf09-urgent", !!onAct && (model.forfeits.length > 0 || model.offers.some(function (o) { return o.toMe; })));
+  renderPanel(root, model, opts, promptControls(doc, model, ui), model.paused ? "Paused" : model.phase === "over" ? "Game over" : "Real time");
+  return model;
+}
+
+function resultsEl(doc, res, opts) {
+  opts = opts || {};
+  const table = res.rows.length ? h(doc, "table", { className: "results-table" }, [
+    h(doc, "thead", {}, [h(doc, "tr", {}, [
+      h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" }), h(doc, "th", { className: "num", text: "Points" }),
+      h(doc, "th", { className: "num", text: "Difficult" }), h(doc, "th", { className: "num", text: "Normal" }), h(doc, "th", { className: "num", text: "Easy" }),
+    ])]),
+    h(doc, "tbody", {}, res.rows.map(function (row) {
+      const num = function (v) { return h(doc, "td", { className: "num", text: v === null ? "" : String(v) }); };
+      return h(doc, "tr", { className: row.winner ? "winner" : null }, [
+        h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
+        h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") }),
+        num(row.points), num(row.difficult), num(row.normal), num(row.easy),
+      ]);
+    })),
+  ]) : null;
+  const reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
+  return resultsPanelEl(doc, res, reason, table, opts);
+}
+
+/** Under the table: the five styles and the three kinds of combinations. */
+function renderCardReference(container) {
+  if (!container) return;
+  const doc = container.ownerDocument;
+  clear(container);
+  const rows = STYLES.map(function (s) {
+    return [hitEl(doc, s, "sm"), styleName(s) + ": " + DATA.hit_counts[s] + " cards" + (s === WILD ? ". Wild: it replaces any other hit in a combination." : ".")];
+  });
+  LEVELS.forEach(function (lv) {
+    const L = LEVEL[lv];
+    const example = DATA.combinations.filter(function (c) { return c.level === lv; })[0];
+    rows.push([comboEl(doc, example.code, "md"), L.name + " (" + BACKGROUND[lv] + "): " + plural(L.size, "hit", "hits") + ", worth " + plural(L.points, "point", "points") + ". The first " + L.size + " cards of your hand, left to right, must show its hits."]);
+  });
+  container.appendChild(h(doc, "table", { className: "card-ref kf09-ref" }, [
+    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Picture" }), h(doc, "th", { text: "What it means" })])]),
+    h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [r[0]]), h(doc, "td", { text: r[1] })]); })),
+  ]));
+}
+
+function dealText(players) {
+  return "Five hit cards are dealt to each of the " + players + " players and one combination of each pile is revealed.";
+}
+
+export {
+  EVENT_TYPES,
+  COMBOS,
+  STYLES,
+  styleName,
+  cardList,
+  comboInfo,
+  makes,
+  offerPlan,
+  formatEvent,
+  formatSteps,
+  groupLegal,
+  autoAction,
+  describeAction,
+  boardModel,
+  resultModel,
+  dealText,
+  hitEl,
+  comboEl,
+  renderBoard,
+  renderCardReference,
+  resultsEl,
+};

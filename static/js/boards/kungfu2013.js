@@ -5,565 +5,523 @@
  * Used by the live match page (live-match.js), the replay viewer (replay.js)
  * and the node unit tests (tests/frontend/kungfu2013.test.js). The cards come
  * in the frames themselves (every card the viewer may see is a full card dict
- * from the engine), so this file holds no card list. In the browser it
- * registers itself as window.KfaBoards.kungfu2013; in node it is a CommonJS
- * module. What every board shares (names, log, clocks, seed check, side
- * panel, DOM helpers) comes from boards/common.js.
+ * from the engine), so this file holds no card list. What every board shares
+ * (names, log, clocks, seed check, side panel, results, DOM helpers) is
+ * imported from boards/common.js.
  */
-(function (root, factory) {
-  "use strict";
-  var common = typeof module === "object" && module.exports ? require("./common.js") : root.KfaBoardCommon;
-  var api = factory(common);
-  if (typeof module === "object" && module.exports) {
-    module.exports = api;
-  } else {
-    root.KfaBoards = root.KfaBoards || {};
-    root.KfaBoards.kungfu2013 = api;
-  }
-})(typeof self !== "undefined" ? self : this, function (C) {
-  "use strict";
 
-  var plural = C.plural, seatName = C.seatName, possessive = C.possessive, objectName = C.objectName;
-  var subj = C.subj, capitalize = C.capitalize, sentence = C.sentence, endReasonText = C.endReasonText;
-  var clockRemaining = C.clockRemaining, formatClock = C.formatClock, sha256Hex = C.sha256Hex, verifySeed = C.verifySeed;
-  var h = C.h, clear = C.clear, presenceEl = C.presenceEl;
+import {
+  actionGroupEl, capitalize, clear, emptyPileEl, eventFormatter, frameBasics, h,
+  modelBase, objectName, platformSeat, plural, possessive, presenceEl, renderPanel,
+  resultModel as commonResultModel, resultsPanelEl, seatName, seatScore, stepsFormatter,
+  subj, turnStatus, winnersText,
+} from "./common.js";
 
-  var EFFECT_NAMES = {
-    nullify: "Block discarded",
-    initiative: "Initiative changes",
-    draw3: "Draw three",
-    no_block: "No block next round",
-    discard2: "Discard two from hand",
-    break_coin: "Break a coin card",
-    heal2: "Gain two life",
-  };
+const EFFECT_NAMES = {
+  nullify: "Block discarded",
+  initiative: "Initiative changes",
+  draw3: "Draw three",
+  no_block: "No block next round",
+  discard2: "Discard two from hand",
+  break_coin: "Break a coin card",
+  heal2: "Gain two life",
+};
 
-  // ---------------------------------------------------------------------------
-  // Cards (engine card dicts: code, name, colour, value, rise, coins, effect,
-  // cost, on_hit, text).
+// ---------------------------------------------------------------------------
+// Cards (engine card dicts: code, name, colour, value, rise, coins, effect,
+// cost, on_hit, text).
 
-  function valueText(card) {
-    return card.rise === null || card.rise === undefined ? String(card.value) : card.value + "→" + card.rise;
-  }
+function valueText(card) {
+  return card.rise === null || card.rise === undefined ? String(card.value) : card.value + "→" + card.rise;
+}
 
-  function effectText(card) {
-    var parts = [];
-    if (card.rise !== null && card.rise !== undefined) parts.push("value rises to " + card.rise);
-    if (card.effect) parts.push((card.on_hit ? "if the opponent loses life: " : "") + (card.text || EFFECT_NAMES[card.effect]));
-    var out = parts.length ? parts.join(" + ") + " (cost " + card.cost + ")" : "";
-    if (card.coins) out = (out ? out + "; " : "") + plural(card.coins, "power coin", "power coins");
-    return out;
-  }
+function effectText(card) {
+  const parts = [];
+  if (card.rise !== null && card.rise !== undefined) parts.push("value rises to " + card.rise);
+  if (card.effect) parts.push((card.on_hit ? "if the opponent loses life: " : "") + (card.text || EFFECT_NAMES[card.effect]));
+  let out = parts.length ? parts.join(" + ") + " (cost " + card.cost + ")" : "";
+  if (card.coins) out = (out ? out + "; " : "") + plural(card.coins, "power coin", "power coins");
+  return out;
+}
 
-  function cardName(card) {
-    if (!card) return "a card";
-    return card.name + " (" + valueText(card) + ")";
-  }
+function cardName(card) {
+  if (!card) return "a card";
+  return card.name + " (" + valueText(card) + ")";
+}
 
-  function cardList(cards) {
-    if (!cards || !cards.length) return "no cards";
-    return cards.map(cardName).join(", ");
-  }
+function cardList(cards) {
+  if (!cards || !cards.length) return "no cards";
+  return cards.map(cardName).join(", ");
+}
 
-  // ---------------------------------------------------------------------------
-  // Reasons and winners (seatName, possessive, ... come from common.js).
+// ---------------------------------------------------------------------------
+// Reasons and winners (seatName, possessive, ... come from common.js).
 
-  var GAME_REASONS = {
-    knockout: "the last life token was lost",
-    round_limit: "the round limit was reached: more life wins",
-    no_attack_possible: "nobody can ever attack again: more life wins",
-  };
+const GAME_REASONS = {
+  knockout: "the last life token was lost",
+  round_limit: "the round limit was reached: more life wins",
+  no_attack_possible: "nobody can ever attack again: more life wins",
+};
 
-  function winnersText(ctx, winners) {
-    if (!winners || !winners.length) return "nobody wins";
-    if (winners.length > 1) return "a draw";
-    var name = seatName(ctx, winners[0]);
-    return name + (name === "You" ? " win" : " wins");
-  }
+// ---------------------------------------------------------------------------
+// Events -> log sentences.
 
-  // ---------------------------------------------------------------------------
-  // Events -> log sentences.
+/** Two seats: both placed first is a draw. */
+function outcomeText(ctx, winners) {
+  return winners && winners.length > 1 ? "a draw" : winnersText(ctx, winners);
+}
 
-  var PUBLIC = {
-    round: function (p, ctx) { return "Round " + p.round + ": " + subj(ctx, p.initiative, "have", "has") + " the initiative."; },
-    initiative: function (p, ctx) {
-      var text;
-      if (p.reason === "pass") text = subj(ctx, p.from, "pass", "passes") + " the initiative to " + objectName(ctx, p.to) + ".";
-      else if (p.reason === "no_attack_card") text = subj(ctx, p.from, "hold", "holds") + " no attack card: the initiative goes to " + objectName(ctx, p.to) + ".";
-      else if (p.reason === "defence_won") text = subj(ctx, p.to, "take", "takes") + " the initiative.";
-      else text = "A card effect passes the initiative to " + objectName(ctx, p.to) + ".";
-      return text + " " + subj(ctx, p.from, "draw", "draws") + " three cards.";
-    },
-    keep_initiative: function (p, ctx) { return subj(ctx, p.seat, "keep", "keeps") + " the initiative."; },
-    draw: function (p, ctx) { return subj(ctx, p.seat, "draw", "draws") + " a card from the " + p.deck + " deck."; },
-    reshuffle: function (p) { return "The " + p.deck + " discard pile is shuffled into a new deck of " + plural(p.cards, "card", "cards") + "."; },
-    attack: function (p, ctx) {
-      return p.face === "up" ? subj(ctx, p.seat, "attack", "attacks") + " with " + cardName(p.card) + " face up." :
-        subj(ctx, p.seat, "attack", "attacks") + " face down; the defender draws a card.";
-    },
-    block: function (p, ctx) { return subj(ctx, p.seat, "block", "blocks") + " with " + cardName(p.card) + "."; },
-    no_block_played: function (p, ctx) {
-      return subj(ctx, p.seat, "play", "plays") + " no block (" + (p.reason === "no_block_effect" ? "not allowed this round" : "no block card") + "): defence 0.";
-    },
-    reveal: function (p, ctx) { return "The face-down attack is revealed: " + cardName(p.card) + "."; },
-    activate: function (p, ctx) { return subj(ctx, p.seat, "activate", "activates") + " " + cardName(p.card) + "."; },
-    effect_skipped: function (p, ctx) { return subj(ctx, p.seat, "do", "does") + " not activate the special effect."; },
-    pay: function (p, ctx) { return subj(ctx, p.seat, "pay", "pays") + " with " + p.card.name + " (" + plural(p.coins, "coin", "coins") + ")."; },
-    heal: function (p, ctx) { return subj(ctx, p.seat, "gain", "gains") + " " + plural(p.gain, "life", "life") + " (now " + p.life + ")."; },
-    hand_discard: function (p, ctx) { return possessive(ctx, p.seat) + " cards discarded at random: " + cardList(p.cards) + "."; },
-    coin_card_discarded: function (p, ctx) { return possessive(ctx, p.seat) + " coin card " + p.card.name + " is discarded."; },
-    effect_ignored: function (p, ctx) { return "The effect has nothing to act on."; },
-    no_block: function (p, ctx) { return subj(ctx, p.seat, "cannot", "cannot") + " block in round " + p.round + "."; },
-    block_discarded: function (p, ctx) { return possessive(ctx, p.seat) + " block " + p.card.name + " is discarded without effect."; },
-    on_hit: function (p, ctx) { return cardName(p.card) + " hit: its effect happens."; },
-    outcome: function (p, ctx) {
-      var vs = " (" + p.attack + " against " + p.defence + ")";
-      if (p.winner === null || p.winner === undefined) return "Equal values" + vs + ": no effect.";
-      if (p.damage !== undefined) return "The attack wins" + vs + ".";
-      return "The defence wins" + vs + ".";
-    },
-    damage: function (p, ctx) { return subj(ctx, p.seat, "lose", "loses") + " " + p.amount + " life (" + p.life + " left)."; },
-    reward: function (p, ctx) {
-      return subj(ctx, p.seat, "choose", "chooses") + (p.choice === "draw" ? " to draw the difference." : " to take the initiative.");
-    },
-    cleanup: function (p, ctx) {
-      var kept = (p.to_front || []).map(function (x) { return x[1].name + " stays in front of " + objectName(ctx, x[0]); });
-      return kept.length ? capitalize(kept.join("; ")) + "." : "The played cards are discarded.";
-    },
-    game_over: function (p, ctx) { return "Game over: " + winnersText(ctx, p.winners) + " (" + (GAME_REASONS[p.reason] || p.reason) + ")."; },
-  };
+const PUBLIC = {
+  round: function (p, ctx) { return "Round " + p.round + ": " + subj(ctx, p.initiative, "have", "has") + " the initiative."; },
+  initiative: function (p, ctx) {
+    let text;
+    if (p.reason === "pass") text = subj(ctx, p.from, "pass", "passes") + " the initiative to " + objectName(ctx, p.to) + ".";
+    else if (p.reason === "no_attack_card") text = subj(ctx, p.from, "hold", "holds") + " no attack card: the initiative goes to " + objectName(ctx, p.to) + ".";
+    else if (p.reason === "defence_won") text = subj(ctx, p.to, "take", "takes") + " the initiative.";
+    else text = "A card effect passes the initiative to " + objectName(ctx, p.to) + ".";
+    return text + " " + subj(ctx, p.from, "draw", "draws") + " three cards.";
+  },
+  keep_initiative: function (p, ctx) { return subj(ctx, p.seat, "keep", "keeps") + " the initiative."; },
+  draw: function (p, ctx) { return subj(ctx, p.seat, "draw", "draws") + " a card from the " + p.deck + " deck."; },
+  reshuffle: function (p) { return "The " + p.deck + " discard pile is shuffled into a new deck of " + plural(p.cards, "card", "cards") + "."; },
+  attack: function (p, ctx) {
+    return p.face === "up" ? subj(ctx, p.seat, "attack", "attacks") + " with " + cardName(p.card) + " face up." :
+      subj(ctx, p.seat, "attack", "attacks") + " face down; the defender draws a card.";
+  },
+  block: function (p, ctx) { return subj(ctx, p.seat, "block", "blocks") + " with " + cardName(p.card) + "."; },
+  no_block_played: function (p, ctx) {
+    return subj(ctx, p.seat, "play", "plays") + " no block (" + (p.reason === "no_block_effect" ? "not allowed this round" : "no block card") + "): defence 0.";
+  },
+  reveal: function (p, ctx) { return "The face-down attack is revealed: " + cardName(p.card) + "."; },
+  activate: function (p, ctx) { return subj(ctx, p.seat, "activate", "activates") + " " + cardName(p.card) + "."; },
+  effect_skipped: function (p, ctx) { return subj(ctx, p.seat, "do", "does") + " not activate the special effect."; },
+  pay: function (p, ctx) { return subj(ctx, p.seat, "pay", "pays") + " with " + p.card.name + " (" + plural(p.coins, "coin", "coins") + ")."; },
+  heal: function (p, ctx) { return subj(ctx, p.seat, "gain", "gains") + " " + plural(p.gain, "life", "life") + " (now " + p.life + ")."; },
+  hand_discard: function (p, ctx) { return possessive(ctx, p.seat) + " cards discarded at random: " + cardList(p.cards) + "."; },
+  coin_card_discarded: function (p, ctx) { return possessive(ctx, p.seat) + " coin card " + p.card.name + " is discarded."; },
+  effect_ignored: function (p, ctx) { return "The effect has nothing to act on."; },
+  no_block: function (p, ctx) { return subj(ctx, p.seat, "cannot", "cannot") + " block in round " + p.round + "."; },
+  block_discarded: function (p, ctx) { return possessive(ctx, p.seat) + " block " + p.card.name + " is discarded without effect."; },
+  on_hit: function (p, ctx) { return cardName(p.card) + " hit: its effect happens."; },
+  outcome: function (p, ctx) {
+    const vs = " (" + p.attack + " against " + p.defence + ")";
+    if (p.winner === null || p.winner === undefined) return "Equal values" + vs + ": no effect.";
+    if (p.damage !== undefined) return "The attack wins" + vs + ".";
+    return "The defence wins" + vs + ".";
+  },
+  damage: function (p, ctx) { return subj(ctx, p.seat, "lose", "loses") + " " + p.amount + " life (" + p.life + " left)."; },
+  reward: function (p, ctx) {
+    return subj(ctx, p.seat, "choose", "chooses") + (p.choice === "draw" ? " to draw the difference." : " to take the initiative.");
+  },
+  cleanup: function (p, ctx) {
+    const kept = (p.to_front || []).map(function (x) { return x[1].name + " stays in front of " + objectName(ctx, x[0]); });
+    return kept.length ? capitalize(kept.join("; ")) + "." : "The played cards are discarded.";
+  },
+  game_over: function (p, ctx) { return "Game over: " + outcomeText(ctx, p.winners) + " (" + (GAME_REASONS[p.reason] || p.reason) + ")."; },
+};
 
-  var PRIVATE = {
-    draw: function (s) { return "You drew " + cardName(s.card) + "."; },
-    attack: function (s) { return "Your face-down attack is " + cardName(s.card) + "."; },
-  };
+const PRIVATE = {
+  draw: function (s) { return "You drew " + cardName(s.card) + "."; },
+  attack: function (s) { return "Your face-down attack is " + cardName(s.card) + "."; },
+};
 
-  var EVENT_TYPES = Object.keys(PUBLIC).sort();
+const EVENT_TYPES = Object.keys(PUBLIC).sort();
 
-  function thirdPerson(text, ctx, owner) {
-    var name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
-    return text.replace(/^Your /, name + (/s$/.test(name) ? "' " : "'s ")).replace(/^You /, name + " ");
-  }
+function thirdPerson(text, ctx, owner) {
+  const name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
+  return text.replace(/^Your /, name + (/s$/.test(name) ? "' " : "'s ")).replace(/^You /, name + " ");
+}
 
-  var formatEvent = C.eventFormatter(PUBLIC, PRIVATE, thirdPerson);
-  var formatSteps = C.stepsFormatter(formatEvent);
+const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
+const formatSteps = stepsFormatter(formatEvent);
 
-  // ---------------------------------------------------------------------------
-  // Decisions: cards from the hand (attack, block), coin cards (pay, target),
-  // and choices of two (initiative, draw, face, effect, reward).
+// ---------------------------------------------------------------------------
+// Decisions: cards from the hand (attack, block), coin cards (pay, target),
+// and choices of two (initiative, draw, face, effect, reward).
 
-  var CARD_TYPES = { attack: "hand", block: "hand", pay: "front", target: "front" };
-  var GROUP_TITLES = {
-    attack: "Choose your attack card",
-    block: "Choose your block card (you must block)",
-    pay: "Pay with which coin card in front of you?",
-    target: "Discard which of your opponent's coin cards?",
-    initiative: "Keep the initiative or pass it?",
-    draw: "Draw from which deck?",
-    face: "Face up or face down?",
-    effect: "Activate the special effect?",
-    reward: "You won the defence: your reward",
-  };
+const CARD_TYPES = { attack: "hand", block: "hand", pay: "front", target: "front" };
+const GROUP_TITLES = {
+  attack: "Choose your attack card",
+  block: "Choose your block card (you must block)",
+  pay: "Pay with which coin card in front of you?",
+  target: "Discard which of your opponent's coin cards?",
+  initiative: "Keep the initiative or pass it?",
+  draw: "Draw from which deck?",
+  face: "Face up or face down?",
+  effect: "Activate the special effect?",
+  reward: "You won the defence: your reward",
+};
 
-  function groupLegal(legal, cardsByCode) {
-    var groups = [];
-    var byType = {};
-    (legal || []).forEach(function (action) {
-      var type = action.type || String(action.id).split(":")[0];
-      var kind = CARD_TYPES[type] ? "cards" : "choice";
-      var group = byType[type];
-      if (!group) {
-        group = byType[type] = { kind: kind, type: type, title: GROUP_TITLES[type] || "Choose", actions: [] };
-        groups.push(group);
-      }
-      group.actions.push(Object.assign({}, action, {
-        text: action.label || action.id,
-        cardInfo: action.card && cardsByCode ? cardsByCode[action.card] || null : null,
-      }));
-    });
-    return groups;
-  }
-
-  function autoAction() {
-    return null; // every decision of this game is a real choice
-  }
-
-  function describeAction(actionId, actor, ctx, fallback) {
-    if (!actionId) return fallback || "";
-    var parts = String(actionId).split(":");
-    var kind = parts[0], arg = parts[1];
-    var who = seatName(ctx, actor);
-    var you = who === "You";
-    switch (kind) {
-      case "initiative": return who + (arg === "keep" ? (you ? " keep" : " keeps") + " the initiative." : (you ? " pass" : " passes") + " the initiative.");
-      case "draw": return who + (you ? " draw" : " draws") + " from the " + arg + " deck.";
-      case "attack": return who + (you ? " choose" : " chooses") + (ctx.hideCards ? " an attack card." : " " + arg + " to attack.");
-      case "face": return who + (you ? " attack" : " attacks") + " face " + arg + ".";
-      case "block": return who + (you ? " block" : " blocks") + " with " + arg + ".";
-      case "effect": return who + (arg === "use" ? (you ? " activate" : " activates") + " the effect." : (you ? " do" : " does") + " not activate the effect.");
-      case "pay": return who + (you ? " pay" : " pays") + " with " + arg + ".";
-      case "target": return who + (you ? " discard" : " discards") + " the coin card " + arg + ".";
-      case "reward": return who + (arg === "draw" ? (you ? " draw" : " draws") + " the difference." : (you ? " take" : " takes") + " the initiative.");
-      default: return fallback || String(actionId);
+function groupLegal(legal, cardsByCode) {
+  const groups = [];
+  const byType = {};
+  (legal || []).forEach(function (action) {
+    const type = action.type || String(action.id).split(":")[0];
+    const kind = CARD_TYPES[type] ? "cards" : "choice";
+    let group = byType[type];
+    if (!group) {
+      group = byType[type] = { kind: kind, type: type, title: GROUP_TITLES[type] || "Choose", actions: [] };
+      groups.push(group);
     }
+    group.actions.push(Object.assign({}, action, {
+      text: action.label || action.id,
+      cardInfo: action.card && cardsByCode ? cardsByCode[action.card] || null : null,
+    }));
+  });
+  return groups;
+}
+
+function autoAction() {
+  return null; // every decision of this game is a real choice
+}
+
+function describeAction(actionId, actor, ctx, fallback) {
+  if (!actionId) return fallback || "";
+  const parts = String(actionId).split(":");
+  const kind = parts[0], arg = parts[1];
+  const who = seatName(ctx, actor);
+  const you = who === "You";
+  switch (kind) {
+    case "initiative": return who + (arg === "keep" ? (you ? " keep" : " keeps") + " the initiative." : (you ? " pass" : " passes") + " the initiative.");
+    case "draw": return who + (you ? " draw" : " draws") + " from the " + arg + " deck.";
+    case "attack": return who + (you ? " choose" : " chooses") + (ctx.hideCards ? " an attack card." : " " + arg + " to attack.");
+    case "face": return who + (you ? " attack" : " attacks") + " face " + arg + ".";
+    case "block": return who + (you ? " block" : " blocks") + " with " + arg + ".";
+    case "effect": return who + (arg === "use" ? (you ? " activate" : " activates") + " the effect." : (you ? " do" : " does") + " not activate the effect.");
+    case "pay": return who + (you ? " pay" : " pays") + " with " + arg + ".";
+    case "target": return who + (you ? " discard" : " discards") + " the coin card " + arg + ".";
+    case "reward": return who + (arg === "draw" ? (you ? " draw" : " draws") + " the difference." : (you ? " take" : " takes") + " the initiative.");
+    default: return fallback || String(actionId);
   }
+}
 
-  // ---------------------------------------------------------------------------
-  // The board model.
+// ---------------------------------------------------------------------------
+// The board model.
 
-  var PHASE_WAIT = {
-    initiative: "deciding whether to keep the initiative",
-    draw: "drawing cards",
-    attack: "choosing an attack card",
-    face: "deciding face up or face down",
-    block: "choosing a block card",
-    effect: "deciding whether to activate an effect",
-    pay: "paying power coins",
-    target: "choosing a coin card to discard",
-    reward: "choosing the reward for the defence",
-  };
+const PHASE_WAIT = {
+  initiative: "deciding whether to keep the initiative",
+  draw: "drawing cards",
+  attack: "choosing an attack card",
+  face: "deciding face up or face down",
+  block: "choosing a block card",
+  effect: "deciding whether to activate an effect",
+  pay: "paying power coins",
+  target: "choosing a coin card to discard",
+  reward: "choosing the reward for the defence",
+};
 
-  function boardModel(frame, opts) {
-    var b = C.frameBasics(frame, opts);
-    opts = b.opts;
-    var view = b.view, viewer = b.viewer, ctx = b.ctx, active = b.active;
-    var battle = view ? view.battle : null;
-    var seats = [];
-    for (var i = 0; i < 2; i++) {
-      var counts = view ? view.hand_counts[i] : { red: 0, blue: 0 };
-      seats.push(Object.assign(C.platformSeat(b, i), {
-        life: view ? view.life[i] : null,
-        handCount: counts.red + counts.blue,
-        handRed: counts.red,
-        handBlue: counts.blue,
-        front: view ? view.front[i].slice() : [],
-        coins: view ? view.coins[i] : 0,
-        initiative: view ? view.initiative === i : false,
-        attacker: !!battle && battle.attacker === i && active,
-        noBlockRound: view && view.no_block_round ? view.no_block_round[i] : null,
-      }));
-    }
-    var table = null;
-    if (battle && (battle.attack_played || battle.attack)) {
-      table = {
-        attacker: battle.attacker,
-        defender: battle.defender,
-        attackerName: seatName(ctx, battle.attacker),
-        defenderName: seatName(ctx, battle.defender),
-        attack: battle.attack,
-        faceDown: battle.face === "down" && !battle.revealed,
-        face: battle.face,
-        block: battle.block,
-        blockDone: !!battle.block_done,
-        blockDiscarded: !!battle.block_discarded,
-        attackValue: battle.attack_value,
-        blockValue: battle.block_value,
-        activated: battle.activated.slice(),
-      };
-    }
-    var pending = view ? view.pending || {} : {};
-    var suffix = "";
-    if (pending.draws) suffix += " (" + plural(pending.draws, "card", "cards") + " to draw)";
-    if (pending.coins_due) suffix += " (" + plural(pending.coins_due, "coin", "coins") + " still due)";
-    if (pending.difference) suffix += " (difference " + pending.difference + ")";
-    var turn = C.turnStatus(b, PHASE_WAIT, suffix);
-    var byCode = {};
-    if (view) {
-      (view.hand || []).concat(view.front[0], view.front[1]).forEach(function (c) { byCode[c.code] = c; });
-    }
-    return Object.assign(C.modelBase(b, turn), {
-      decks: view ? view.decks : { red: 0, blue: 0 },
-      discards: view ? view.discards : { red: [], blue: [] },
-      seats: seats,
-      hand: viewer !== null && view && view.hand ? view.hand.slice() : null,
-      table: table,
-      groups: turn.myTurn && !opts.readOnly ? groupLegal(frame.legal || [], byCode) : [],
-    });
+function boardModel(frame, opts) {
+  const b = frameBasics(frame, opts);
+  opts = b.opts;
+  const view = b.view, viewer = b.viewer, ctx = b.ctx, active = b.active;
+  const battle = view ? view.battle : null;
+  const seats = [];
+  for (let i = 0; i < 2; i++) {
+    const counts = view ? view.hand_counts[i] : { red: 0, blue: 0 };
+    seats.push(Object.assign(platformSeat(b, i), {
+      life: view ? view.life[i] : null,
+      handCount: counts.red + counts.blue,
+      handRed: counts.red,
+      handBlue: counts.blue,
+      front: view ? view.front[i].slice() : [],
+      coins: view ? view.coins[i] : 0,
+      initiative: view ? view.initiative === i : false,
+      attacker: !!battle && battle.attacker === i && active,
+      noBlockRound: view && view.no_block_round ? view.no_block_round[i] : null,
+    }));
   }
-
-  // ---------------------------------------------------------------------------
-  // Results.
-
-  function resultModel(frame, opts) {
-    opts = opts || {};
-    var seats = frame.seats || [];
-    var names = opts.names || seats.map(function (s, i) { return s.name || "Seat " + i; });
-    var ctx = { names: names, viewer: frame.seat === undefined ? null : frame.seat, useYou: opts.useYou !== false };
-    var result = frame.result || {};
-    var engine = result.engine || null;
-    var placements = result.placements || [];
-    var winners = result.winners || [];
-    var forfeited = result.forfeited || [];
-    var life = engine && engine.scores && engine.scores.life ? engine.scores.life : [];
-    var rows = names.map(function (name, seat) {
-      return {
-        seat: seat,
-        name: seatName(ctx, seat) === "You" ? name + " (you)" : name,
-        place: placements[seat] === undefined ? null : placements[seat],
-        placeText: placements[seat] === 1 ? "1st" : placements[seat] === 2 ? "2nd" : "",
-        winner: winners.indexOf(seat) >= 0,
-        forfeited: forfeited.indexOf(seat) >= 0,
-        life: life[seat] === undefined ? null : life[seat],
-      };
-    });
-    rows.sort(function (a, b) { return (a.place || 9) - (b.place || 9) || a.seat - b.seat; });
-    return C.finishedSummary(frame, ctx, {
-      winners: winners,
-      winnersText: winnersText(ctx, winners),
-      gameReason: engine && engine.reason ? GAME_REASONS[engine.reason] || engine.reason : null,
-      rows: rows,
-    });
-  }
-
-  // ---------------------------------------------------------------------------
-  // DOM rendering (browser, or the test DOM); h, clear and presenceEl come from common.js.
-
-  /** A face-up card; `size` is "lg", "md" or "sm". */
-  function cardEl(doc, card, size, attrs) {
-    if (!card) return cardBackEl(doc, size, null, "red");
-    var tag = attrs && attrs.onclick ? "button" : "div";
-    var effect = effectText(card);
-    var base = {
-      className: "kcard kf13-card kf13-" + card.colour + " kcard-" + (size || "md") + (card.coins ? " kf13-coins" : ""),
-      title: card.name + " (" + (card.colour === "red" ? "attack" : "block") + " " + valueText(card) + ")" + (effect ? ": " + effect : ""),
-      "data-code": card.code,
+  let table = null;
+  if (battle && (battle.attack_played || battle.attack)) {
+    table = {
+      attacker: battle.attacker,
+      defender: battle.defender,
+      attackerName: seatName(ctx, battle.attacker),
+      defenderName: seatName(ctx, battle.defender),
+      attack: battle.attack,
+      faceDown: battle.face === "down" && !battle.revealed,
+      face: battle.face,
+      block: battle.block,
+      blockDone: !!battle.block_done,
+      blockDiscarded: !!battle.block_discarded,
+      attackValue: battle.attack_value,
+      blockValue: battle.block_value,
+      activated: battle.activated.slice(),
     };
-    if (tag === "button") base.type = "button";
-    else { base.role = "img"; base["aria-label"] = base.title; }
-    return h(doc, tag, Object.assign(base, attrs || {}), [
-      h(doc, "span", { className: "kcard-focus", "aria-hidden": "true", text: valueText(card) }),
-      h(doc, "span", { className: "kcard-seal", "aria-hidden": "true", text: card.coins ? "●" + card.coins : card.effect || card.rise !== null ? "✦" : String(card.value) }),
-      h(doc, "span", { className: "kcard-name", text: card.name }),
-      size === "lg" && effect ? h(doc, "span", { className: "kcard-effect", "aria-hidden": "true", text: effect }) : null,
-    ]);
   }
-
-  function cardBackEl(doc, size, label, colour) {
-    return h(doc, "div", {
-      className: "kcard kcard-back kf13-back-" + (colour || "red") + " kcard-" + (size || "md"),
-      role: label ? "img" : null,
-      "aria-label": label || null,
-      "aria-hidden": label ? null : "true",
-    }, [h(doc, "span", { className: "kcard-back-mark" })]);
+  const pending = view ? view.pending || {} : {};
+  let suffix = "";
+  if (pending.draws) suffix += " (" + plural(pending.draws, "card", "cards") + " to draw)";
+  if (pending.coins_due) suffix += " (" + plural(pending.coins_due, "coin", "coins") + " still due)";
+  if (pending.difference) suffix += " (difference " + pending.difference + ")";
+  const turn = turnStatus(b, PHASE_WAIT, suffix);
+  const byCode = {};
+  if (view) {
+    (view.hand || []).concat(view.front[0], view.front[1]).forEach(function (c) { byCode[c.code] = c; });
   }
+  return Object.assign(modelBase(b, turn), {
+    decks: view ? view.decks : { red: 0, blue: 0 },
+    discards: view ? view.discards : { red: [], blue: [] },
+    seats: seats,
+    hand: viewer !== null && view && view.hand ? view.hand.slice() : null,
+    table: table,
+    groups: turn.myTurn && !opts.readOnly ? groupLegal(frame.legal || [], byCode) : [],
+  });
+}
 
-  function seatEl(doc, seat, opts) {
-    opts = opts || {};
-    var classes = ["seat", "kf13-seat"];
-    if (seat.isActor) classes.push("is-actor");
-    if (seat.forfeited) classes.push("is-out");
-    if (seat.isYou) classes.push("is-you");
-    var badges = [];
-    if (seat.initiative) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Initiative" }));
-    if (seat.noBlockRound) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "No block in round " + seat.noBlockRound }));
-    if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
-    else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
-    var clock = seat.clockText && opts.clocks ? h(doc, "span", {
-      className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
-      "data-seat": seat.seat, text: seat.clockText,
-    }) : null;
-    var hand = null;
-    if (!opts.noHand) {
-      if (seat.hand) {
-        hand = h(doc, "div", { className: "hand hand-open", "aria-label": seat.name + "'s hand: " + cardList(seat.hand) },
-          seat.hand.map(function (c) { return cardEl(doc, c, "sm"); }));
-      } else {
-        hand = h(doc, "div", { className: "hand hand-closed kf13-hand-count", "data-role": "hand-count-" + seat.seat }, [
-          cardBackEl(doc, "sm", null, "red"), h(doc, "span", { className: "hand-count", text: "×" + seat.handRed }),
-          cardBackEl(doc, "sm", null, "blue"), h(doc, "span", { className: "hand-count", text: "×" + seat.handBlue }),
-          h(doc, "span", { className: "small", text: plural(seat.handCount, "card", "cards") + " in hand" }),
-        ]);
-      }
-    }
-    return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + seat.seat + ": " + seat.name, "data-seat": seat.seat }, [
-      h(doc, "header", { className: "seat-head" }, [
-        h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && !opts.noYou ? " (you)" : "") }),
-        presenceEl(doc, seat),
-        clock,
-      ]),
-      h(doc, "div", { className: "kf13-life", "data-role": "life-" + seat.seat, "aria-label": "Life: " + seat.life }, [
-        h(doc, "strong", { text: "♥ " + seat.life }), " life",
-      ]),
-      h(doc, "div", { className: "seat-badges" }, badges),
-      hand,
-      h(doc, "div", { className: "prizes kf13-front", "data-role": "front-" + seat.seat }, [
-        h(doc, "span", { className: "pile-label", text: "In front · " + plural(seat.coins, "coin", "coins") }),
-        h(doc, "div", { className: "prize-row" }, seat.front.length ? seat.front.map(function (c) { return cardEl(doc, c, "sm"); }) :
-          [h(doc, "span", { className: "muted small", text: "no coin cards" })]),
-      ]),
-    ]);
-  }
+// ---------------------------------------------------------------------------
+// Results.
 
-  function pileEl(doc, model, colour) {
-    var pile = model.discards[colour] || [];
-    var top = pile.length ? pile[pile.length - 1] : null;
-    var count = model.decks[colour];
-    return h(doc, "div", { className: "kf13-piles kf13-piles-" + colour }, [
-      h(doc, "div", { className: "pile deck", "data-role": "deck-" + colour }, [
-        h(doc, "span", { className: "pile-label", text: colour === "red" ? "Attack deck" : "Block deck" }),
-        count ? cardBackEl(doc, "md", count + " cards in the " + colour + " deck", colour) : C.emptyPileEl(doc),
-        h(doc, "span", { className: "pile-count", text: plural(count, "card", "cards") }),
-      ]),
-      h(doc, "div", { className: "pile discard", "data-role": "discard-" + colour }, [
-        h(doc, "span", { className: "pile-label", text: "Discard" }),
-        top ? cardEl(doc, top, "md") : C.emptyPileEl(doc),
-        h(doc, "span", { className: "pile-count", text: plural(pile.length, "card", "cards") }),
-        pile.length ? h(doc, "details", { className: "discard-all" }, [
-          h(doc, "summary", { text: "All " + pile.length }),
-          h(doc, "div", { className: "discard-list" }, pile.slice().reverse().map(function (c) { return cardEl(doc, c, "sm"); })),
-        ]) : null,
-      ]),
-    ]);
-  }
+const RESULTS = {
+  // Two seats: both placed first is a draw.
+  winnersText: (ctx, winners) => (winners.length > 1 ? "A draw" : winnersText(ctx, winners)),
+  reasons: GAME_REASONS,
+  columns: (scores, seat) => ({ life: seatScore(scores, "life", seat) }),
+};
 
-  function battleEl(doc, model) {
-    var t = model.table;
-    if (!t) {
-      var idle = model.status === "finished" || model.phase === "over" ? "Game over" : model.round ? "Round " + model.round : "";
-      return h(doc, "div", { className: "table-play empty", "data-role": "battle" }, [h(doc, "span", { className: "muted", text: idle })]);
-    }
-    var side = function (name, card, hidden, value, note) {
-      return h(doc, "div", { className: "duel-side" }, [
-        h(doc, "span", { className: "duel-name", text: name }),
-        card ? cardEl(doc, card, "md") : hidden ? cardBackEl(doc, "md", "face-down attack card", "red") :
-          h(doc, "div", { className: "kcard kcard-md kcard-empty", text: note || "…" }),
-        value !== null && value !== undefined ? h(doc, "span", { className: "badge", text: "Value " + value }) : null,
+function resultModel(frame, opts) {
+  return commonResultModel(frame, opts, RESULTS);
+}
+
+// ---------------------------------------------------------------------------
+// DOM rendering (browser, or the test DOM); h, clear and presenceEl come from common.js.
+
+/** A face-up card; `size` is "lg", "md" or "sm". */
+function cardEl(doc, card, size, attrs) {
+  if (!card) return cardBackEl(doc, size, null, "red");
+  const tag = attrs && attrs.onclick ? "button" : "div";
+  const effect = effectText(card);
+  const base = {
+    className: "kcard kf13-card kf13-" + card.colour + " kcard-" + (size || "md") + (card.coins ? " kf13-coins" : ""),
+    title: card.name + " (" + (card.colour === "red" ? "attack" : "block") + " " + valueText(card) + ")" + (effect ? ": " + effect : ""),
+    "data-code": card.code,
+  };
+  if (tag === "button") base.type = "button";
+  else { base.role = "img"; base["aria-label"] = base.title; }
+  return h(doc, tag, Object.assign(base, attrs || {}), [
+    h(doc, "span", { className: "kcard-focus", "aria-hidden": "true", text: valueText(card) }),
+    h(doc, "span", { className: "kcard-seal", "aria-hidden": "true", text: card.coins ? "●" + card.coins : card.effect || card.rise !== null ? "✦" : String(card.value) }),
+    h(doc, "span", { className: "kcard-name", text: card.name }),
+    size === "lg" && effect ? h(doc, "span", { className: "kcard-effect", "aria-hidden": "true", text: effect }) : null,
+  ]);
+}
+
+function cardBackEl(doc, size, label, colour) {
+  return h(doc, "div", {
+    className: "kcard kcard-back kf13-back-" + (colour || "red") + " kcard-" + (size || "md"),
+    role: label ? "img" : null,
+    "aria-label": label || null,
+    "aria-hidden": label ? null : "true",
+  }, [h(doc, "span", { className: "kcard-back-mark" })]);
+}
+
+function seatEl(doc, seat, opts) {
+  opts = opts || {};
+  const classes = ["seat", "kf13-seat"];
+  if (seat.isActor) classes.push("is-actor");
+  if (seat.forfeited) classes.push("is-out");
+  if (seat.isYou) classes.push("is-you");
+  const badges = [];
+  if (seat.initiative) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Initiative" }));
+  if (seat.noBlockRound) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "No block in round " + seat.noBlockRound }));
+  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
+  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
+  const clock = seat.clockText && opts.clocks ? h(doc, "span", {
+    className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
+    "data-seat": seat.seat, text: seat.clockText,
+  }) : null;
+  let hand = null;
+  if (!opts.noHand) {
+    if (seat.hand) {
+      hand = h(doc, "div", { className: "hand hand-open", "aria-label": seat.name + "'s hand: " + cardList(seat.hand) },
+        seat.hand.map(function (c) { return cardEl(doc, c, "sm"); }));
+    } else {
+      hand = h(doc, "div", { className: "hand hand-closed kf13-hand-count", "data-role": "hand-count-" + seat.seat }, [
+        cardBackEl(doc, "sm", null, "red"), h(doc, "span", { className: "hand-count", text: "×" + seat.handRed }),
+        cardBackEl(doc, "sm", null, "blue"), h(doc, "span", { className: "hand-count", text: "×" + seat.handBlue }),
+        h(doc, "span", { className: "small", text: plural(seat.handCount, "card", "cards") + " in hand" }),
       ]);
-    };
-    var blockNote = t.blockDone ? "no block" : "waiting";
-    return h(doc, "div", { className: "table-play duel", "aria-label": "Battle", "data-role": "battle" }, [
-      side(t.attackerName + " · attack" + (t.face === "down" ? " (face down)" : ""), t.attack, t.faceDown || !t.attack, t.attackValue),
-      h(doc, "span", { className: "duel-vs", "aria-hidden": "true", text: "VS" }),
-      side(t.defenderName + " · block" + (t.blockDiscarded ? " (discarded)" : ""), t.block, false, t.blockDone ? t.blockValue : null, blockNote),
+    }
+  }
+  return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + seat.seat + ": " + seat.name, "data-seat": seat.seat }, [
+    h(doc, "header", { className: "seat-head" }, [
+      h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && !opts.noYou ? " (you)" : "") }),
+      presenceEl(doc, seat),
+      clock,
+    ]),
+    h(doc, "div", { className: "kf13-life", "data-role": "life-" + seat.seat, "aria-label": "Life: " + seat.life }, [
+      h(doc, "strong", { text: "♥ " + seat.life }), " life",
+    ]),
+    h(doc, "div", { className: "seat-badges" }, badges),
+    hand,
+    h(doc, "div", { className: "prizes kf13-front", "data-role": "front-" + seat.seat }, [
+      h(doc, "span", { className: "pile-label", text: "In front · " + plural(seat.coins, "coin", "coins") }),
+      h(doc, "div", { className: "prize-row" }, seat.front.length ? seat.front.map(function (c) { return cardEl(doc, c, "sm"); }) :
+        [h(doc, "span", { className: "muted small", text: "no coin cards" })]),
+    ]),
+  ]);
+}
+
+function pileEl(doc, model, colour) {
+  const pile = model.discards[colour] || [];
+  const top = pile.length ? pile[pile.length - 1] : null;
+  const count = model.decks[colour];
+  return h(doc, "div", { className: "kf13-piles kf13-piles-" + colour }, [
+    h(doc, "div", { className: "pile deck", "data-role": "deck-" + colour }, [
+      h(doc, "span", { className: "pile-label", text: colour === "red" ? "Attack deck" : "Block deck" }),
+      count ? cardBackEl(doc, "md", count + " cards in the " + colour + " deck", colour) : emptyPileEl(doc),
+      h(doc, "span", { className: "pile-count", text: plural(count, "card", "cards") }),
+    ]),
+    h(doc, "div", { className: "pile discard", "data-role": "discard-" + colour }, [
+      h(doc, "span", { className: "pile-label", text: "Discard" }),
+      top ? cardEl(doc, top, "md") : emptyPileEl(doc),
+      h(doc, "span", { className: "pile-count", text: plural(pile.length, "card", "cards") }),
+      pile.length ? h(doc, "details", { className: "discard-all" }, [
+        h(doc, "summary", { text: "All " + pile.length }),
+        h(doc, "div", { className: "discard-list" }, pile.slice().reverse().map(function (c) { return cardEl(doc, c, "sm"); })),
+      ]) : null,
+    ]),
+  ]);
+}
+
+function battleEl(doc, model) {
+  const t = model.table;
+  if (!t) {
+    const idle = model.status === "finished" || model.phase === "over" ? "Game over" : model.round ? "Round " + model.round : "";
+    return h(doc, "div", { className: "table-play empty", "data-role": "battle" }, [h(doc, "span", { className: "muted", text: idle })]);
+  }
+  const side = function (name, card, hidden, value, note) {
+    return h(doc, "div", { className: "duel-side" }, [
+      h(doc, "span", { className: "duel-name", text: name }),
+      card ? cardEl(doc, card, "md") : hidden ? cardBackEl(doc, "md", "face-down attack card", "red") :
+        h(doc, "div", { className: "kcard kcard-md kcard-empty", text: note || "…" }),
+      value !== null && value !== undefined ? h(doc, "span", { className: "badge", text: "Value " + value }) : null,
     ]);
-  }
+  };
+  const blockNote = t.blockDone ? "no block" : "waiting";
+  return h(doc, "div", { className: "table-play duel", "aria-label": "Battle", "data-role": "battle" }, [
+    side(t.attackerName + " · attack" + (t.face === "down" ? " (face down)" : ""), t.attack, t.faceDown || !t.attack, t.attackValue),
+    h(doc, "span", { className: "duel-vs", "aria-hidden": "true", text: "VS" }),
+    side(t.defenderName + " · block" + (t.blockDiscarded ? " (discarded)" : ""), t.block, false, t.blockDone ? t.blockValue : null, blockNote),
+  ]);
+}
 
-  function actionsEl(doc, model, onAct, disabled) {
-    var wrap = h(doc, "div", { className: "actions" });
-    model.groups.forEach(function (group) {
-      var items = group.actions.map(function (action) {
-        if (group.kind === "cards" && action.cardInfo) {
-          return cardEl(doc, action.cardInfo, "md", {
-            onclick: function () { onAct(action); }, "aria-label": action.text,
-            className: "kcard kf13-card kf13-" + action.cardInfo.colour + " kcard-md kcard-choice", disabled: disabled,
-            "data-action": action.id,
-          });
-        }
-        return h(doc, "button", { type: "button", className: "choice", disabled: disabled, "data-action": action.id, onclick: function () { onAct(action); }, text: action.text });
-      });
-      wrap.appendChild(C.actionGroupEl(doc, group, items));
-    });
-    return wrap;
-  }
-
-  function renderBoard(root, model, opts) {
-    opts = opts || {};
-    var doc = root.ownerDocument;
-    var slot = function (name) { return root.querySelector('[data-role="' + name + '"]'); };
-    var opponents = slot("opponents");
-    if (opponents) {
-      clear(opponents);
-      [0, 1].forEach(function (i) {
-        if (i !== model.viewer) opponents.appendChild(seatEl(doc, model.seats[i], { clocks: model.status === "active", noYou: !model.useYou }));
-      });
-    }
-    var center = slot("center");
-    if (center) {
-      clear(center).appendChild(h(doc, "div", { className: "board-center-inner kf13-center" }, [
-        pileEl(doc, model, "red"), battleEl(doc, model), pileEl(doc, model, "blue"),
-      ]));
-    }
-    var you = slot("you");
-    if (you) {
-      clear(you);
-      you.hidden = model.viewer === null;
-      if (model.viewer !== null) {
-        var me = model.seats[model.viewer];
-        var handGroup = opts.onAct ? model.groups.filter(function (g) { return g.type === "attack" || g.type === "block"; })[0] : null;
-        var cards = (model.hand || []).map(function (c) {
-          var action = handGroup ? handGroup.actions.filter(function (a) { return a.card === c.code; })[0] : null;
-          if (!action) return cardEl(doc, c, "lg");
-          return cardEl(doc, c, "lg", {
-            onclick: function () { opts.onAct(action); }, "aria-label": action.text, "data-action": action.id,
-            className: "kcard kf13-card kf13-" + c.colour + " kcard-lg kcard-choice", disabled: !!opts.pending,
-          });
+function actionsEl(doc, model, onAct, disabled) {
+  const wrap = h(doc, "div", { className: "actions" });
+  model.groups.forEach(function (group) {
+    const items = group.actions.map(function (action) {
+      if (group.kind === "cards" && action.cardInfo) {
+        return cardEl(doc, action.cardInfo, "md", {
+          onclick: function () { onAct(action); }, "aria-label": action.text,
+          className: "kcard kf13-card kf13-" + action.cardInfo.colour + " kcard-md kcard-choice", disabled: disabled,
+          "data-action": action.id,
         });
-        you.appendChild(seatEl(doc, me, { noHand: true, clocks: model.status === "active", noYou: !model.useYou }));
-        you.appendChild(h(doc, "div", { className: "my-hand", "aria-label": "Your hand", "data-role": "my-hand" },
-          cards.length ? cards : [h(doc, "span", { className: "muted", text: "Your hand is empty." })]));
       }
-    }
-    var controls = model.groups.length && opts.onAct ? actionsEl(doc, model, opts.onAct, !!opts.pending) : null;
-    C.renderPanel(root, model, opts, controls, model.round ? "Round " + model.round : "");
-    return model;
-  }
-
-  function resultsEl(doc, res, opts) {
-    opts = opts || {};
-    var table = res.rows.length ? h(doc, "table", { className: "results-table" }, [
-      h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" }), h(doc, "th", { className: "num", text: "Life" })])]),
-      h(doc, "tbody", {}, res.rows.map(function (row) {
-        return h(doc, "tr", { className: row.winner ? "winner" : null }, [
-          h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
-          h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") }),
-          h(doc, "td", { className: "num", text: row.life === null ? "" : String(row.life) }),
-        ]);
-      })),
-    ]) : null;
-    var reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
-    return C.resultsPanelEl(doc, res, reason, table, opts);
-  }
-
-  /** The icons, as a short reference under the table (the cards come in frames). */
-  function renderCardReference(container) {
-    if (!container) return;
-    var doc = container.ownerDocument;
-    clear(container);
-    var rows = [
-      ["Value rise (1→3, 3→6)", "Activated, the card's value is the higher number; a bottom-frame effect happens at the same time."],
-      ["Power coins ●", "The card stays in front of you after the battle; discard it later to pay for special effects (its value no longer counts)."],
-      ["If the opponent loses life", "The effect beside the arrow happens only if the battle costs the opponent life."],
-    ];
-    Object.keys(EFFECT_NAMES).forEach(function (k) {
-      rows.push([EFFECT_NAMES[k], { nullify: "The opponent's block is discarded without effect (they must still block).", initiative: "After the outcome the initiative changes; the new defender draws three.", draw3: "Draw three cards, each from a deck of your choice.", no_block: "Your opponent cannot play a block next round.", discard2: "Two random cards from your opponent's hand are discarded.", break_coin: "Discard one coin card in front of your opponent.", heal2: "Gain two life tokens (from those lost so far)." }[k]]);
+      return h(doc, "button", { type: "button", className: "choice", disabled: disabled, "data-action": action.id, onclick: function () { onAct(action); }, text: action.text });
     });
-    container.appendChild(h(doc, "table", { className: "card-ref" }, [
-      h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Icon" }), h(doc, "th", { text: "What it does" })])]),
-      h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [h(doc, "strong", { text: r[0] })]), h(doc, "td", { text: r[1] })]); })),
+    wrap.appendChild(actionGroupEl(doc, group, items));
+  });
+  return wrap;
+}
+
+function renderBoard(root, model, opts) {
+  opts = opts || {};
+  const doc = root.ownerDocument;
+  const slot = function (name) { return root.querySelector('[data-role="' + name + '"]'); };
+  const opponents = slot("opponents");
+  if (opponents) {
+    clear(opponents);
+    [0, 1].forEach(function (i) {
+      if (i !== model.viewer) opponents.appendChild(seatEl(doc, model.seats[i], { clocks: model.status === "active", noYou: !model.useYou }));
+    });
+  }
+  const center = slot("center");
+  if (center) {
+    clear(center).appendChild(h(doc, "div", { className: "board-center-inner kf13-center" }, [
+      pileEl(doc, model, "red"), battleEl(doc, model), pileEl(doc, model, "blue"),
     ]));
   }
-
-  function dealText() {
-    return "The cards are dealt: three attack and three block cards to each player; 10 life each.";
+  const you = slot("you");
+  if (you) {
+    clear(you);
+    you.hidden = model.viewer === null;
+    if (model.viewer !== null) {
+      const me = model.seats[model.viewer];
+      const handGroup = opts.onAct ? model.groups.filter(function (g) { return g.type === "attack" || g.type === "block"; })[0] : null;
+      const cards = (model.hand || []).map(function (c) {
+        const action = handGroup ? handGroup.actions.filter(function (a) { return a.card === c.code; })[0] : null;
+        if (!action) return cardEl(doc, c, "lg");
+        return cardEl(doc, c, "lg", {
+          onclick: function () { opts.onAct(action); }, "aria-label": action.text, "data-action": action.id,
+          className: "kcard kf13-card kf13-" + c.colour + " kcard-lg kcard-choice", disabled: !!opts.pending,
+        });
+      });
+      you.appendChild(seatEl(doc, me, { noHand: true, clocks: model.status === "active", noYou: !model.useYou }));
+      you.appendChild(h(doc, "div", { className: "my-hand", "aria-label": "Your hand", "data-role": "my-hand" },
+        cards.length ? cards : [h(doc, "span", { className: "muted", text: "Your hand is empty." })]));
+    }
   }
+  const controls = model.groups.length && opts.onAct ? actionsEl(doc, model, opts.onAct, !!opts.pending) : null;
+  renderPanel(root, model, opts, controls, model.round ? "Round " + model.round : "");
+  return model;
+}
 
-  return {
-    EVENT_TYPES: EVENT_TYPES,
-    EFFECT_NAMES: EFFECT_NAMES,
-    valueText: valueText,
-    effectText: effectText,
-    cardName: cardName,
-    cardList: cardList,
-    formatEvent: formatEvent,
-    formatSteps: formatSteps,
-    groupLegal: groupLegal,
-    autoAction: autoAction,
-    describeAction: describeAction,
-    clockRemaining: clockRemaining,
-    formatClock: formatClock,
-    boardModel: boardModel,
-    resultModel: resultModel,
-    endReasonText: endReasonText,
-    sha256Hex: sha256Hex,
-    verifySeed: verifySeed,
-    dealText: dealText,
-    h: h,
-    cardEl: cardEl,
-    cardBackEl: cardBackEl,
-    renderBoard: renderBoard,
-    renderLog: C.renderLog,
-    renderCardReference: renderCardReference,
-    resultsEl: resultsEl,
-    tickClocks: C.tickClocks,
-  };
-});
+function resultsEl(doc, res, opts) {
+  opts = opts || {};
+  const table = res.rows.length ? h(doc, "table", { className: "results-table" }, [
+    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" }), h(doc, "th", { className: "num", text: "Life" })])]),
+    h(doc, "tbody", {}, res.rows.map(function (row) {
+      return h(doc, "tr", { className: row.winner ? "winner" : null }, [
+        h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
+        h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") }),
+        h(doc, "td", { className: "num", text: row.life === null ? "" : String(row.life) }),
+      ]);
+    })),
+  ]) : null;
+  const reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
+  return resultsPanelEl(doc, res, reason, table, opts);
+}
+
+/** The icons, as a short reference under the table (the cards come in frames). */
+function renderCardReference(container) {
+  if (!container) return;
+  const doc = container.ownerDocument;
+  clear(container);
+  const rows = [
+    ["Value rise (1→3, 3→6)", "Activated, the card's value is the higher number; a bottom-frame effect happens at the same time."],
+    ["Power coins ●", "The card stays in front of you after the battle; discard it later to pay for special effects (its value no longer counts)."],
+    ["If the opponent loses life", "The effect beside the arrow happens only if the battle costs the opponent life."],
+  ];
+  Object.keys(EFFECT_NAMES).forEach(function (k) {
+    rows.push([EFFECT_NAMES[k], { nullify: "The opponent's block is discarded without effect (they must still block).", initiative: "After the outcome the initiative changes; the new defender draws three.", draw3: "Draw three cards, each from a deck of your choice.", no_block: "Your opponent cannot play a block next round.", discard2: "Two random cards from your opponent's hand are discarded.", break_coin: "Discard one coin card in front of your opponent.", heal2: "Gain two life tokens (from those lost so far)." }[k]]);
+  });
+  container.appendChild(h(doc, "table", { className: "card-ref" }, [
+    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Icon" }), h(doc, "th", { text: "What it does" })])]),
+    h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [h(doc, "strong", { text: r[0] })]), h(doc, "td", { text: r[1] })]); })),
+  ]));
+}
+
+function dealText() {
+  return "The cards are dealt: three attack and three block cards to each player; 10 life each.";
+}
+
+export {
+  EVENT_TYPES,
+  EFFECT_NAMES,
+  valueText,
+  effectText,
+  cardName,
+  cardList,
+  formatEvent,
+  formatSteps,
+  groupLegal,
+  autoAction,
+  describeAction,
+  boardModel,
+  resultModel,
+  dealText,
+  cardEl,
+  cardBackEl,
+  renderBoard,
+  renderCardReference,
+  resultsEl,
+};

@@ -5,995 +5,944 @@
  * Used by the live match page (live-match.js), the replay viewer (replay.js)
  * and the node unit tests (tests/frontend/kungfu2019.test.js). Frames name
  * cards by code only; the cards themselves (public: the rules page prints
- * them) come from boards/data/kungfu2019-cards.js, generated from the engine's
- * card data (gameplay/rules/kungfu2019/catalogue.py), which the board
- * template loads before this file. Everything a seat may not know is simply
+ * them) come from boards/data/kungfu2019-cards.js, which manage.py
+ * build_board_data writes from the engine's card data
+ * (gameplay/rules/kungfu2019/catalogue.py). Everything a seat may not know is simply
  * absent from its frame (the engine builds observations from an allow-list):
  * other seats' hands, packs, picks and commits appear only as counts and
  * "committed", their dice assignments only once the fight is resolved.
  *
- * In the browser it registers itself as window.KfaBoards.kungfu2019; in node
- * it is a CommonJS module. What every board shares (names, log, clocks, seed
- * check, side panel, DOM helpers) comes from boards/common.js.
+ * What every board shares (names, log, clocks, seed check, side panel,
+ * results, DOM helpers) is imported from boards/common.js.
  */
-(function (root, factory) {
-  "use strict";
-  var node = typeof module === "object" && module.exports;
-  var common = node ? require("./common.js") : root.KfaBoardCommon;
-  var data = node ? require("./data/kungfu2019-cards.js") : root.KfaKungfu2019Cards;
-  var api = factory(common, data);
-  if (node) {
-    module.exports = api;
-  } else {
-    root.KfaBoards = root.KfaBoards || {};
-    root.KfaBoards.kungfu2019 = api;
+
+import {
+  actionGroupEl, capitalize, clear, eventFormatter, frameBasics, h, modelBase, ordinal,
+  platformSeat, plural, possessive as commonPossessive, presenceEl, renderPanel,
+  resultModel as commonResultModel, resultsPanelEl, seatName, seatScore, sentence,
+  stepsFormatter, subj as commonSubj, turnStatus, winnersText,
+} from "./common.js";
+import DATA from "./data/kungfu2019-cards.js";
+
+const DUMMY = -1;
+const STATS = DATA.icons; // ["hp", "atk", "def", "hit", "avo"]
+const STEP = DATA.track_step;
+const STAT_NAME = { hp: "HP", atk: "ATK", def: "DEF", hit: "HIT", avo: "AVO" };
+const STAT_HELP = {
+  hp: "health: most HP after three rounds wins",
+  atk: "attack value added to every attack you make",
+  def: "defence value added every time you defend",
+  hit: "points to turn your dice up or down when you attack",
+  avo: "points to turn your dice up or down when you defend",
+};
+const CARDS = {};
+DATA.cards.forEach(function (c) { CARDS[c.code] = c; });
+
+// ---------------------------------------------------------------------------
+// Cards (codes in frames, looked up in the catalogue).
+
+function cardInfo(code) {
+  return CARDS[code] || null;
+}
+
+function comboText(combo) {
+  return combo.label + ": " + combo.effect_label;
+}
+
+function cardName(code) {
+  const c = cardInfo(code);
+  return c ? c.name + " (" + c.initiative + ")" : "a card";
+}
+
+function cardList(codes) {
+  if (!codes || !codes.length) return "no cards";
+  return codes.map(cardName).join(", ");
+}
+
+function cardText(code) {
+  const c = cardInfo(code);
+  if (!c) return "a card";
+  return c.name + ": initiative " + c.initiative + ", bonus " + STAT_NAME[c.icon] + "; " +
+    c.combos.map(comboText).join("; ");
+}
+
+function initiativeOf(codes) {
+  return (codes || []).reduce(function (n, code) { const c = cardInfo(code); return n + (c ? c.initiative : 0); }, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Names: seat -1 is the 2-player dummy (common.js knows only real seats).
+
+function who(ctx, seat) {
+  return seat === DUMMY ? "The dummy" : seatName(ctx, seat);
+}
+
+function subj(ctx, seat, you, other) {
+  return seat === DUMMY ? "The dummy " + other : commonSubj(ctx, seat, you, other);
+}
+
+function possessive(ctx, seat) {
+  return seat === DUMMY ? "The dummy's" : commonPossessive(ctx, seat);
+}
+
+const GAME_REASONS = {
+  last_standing: "only one player is left standing",
+  all_eliminated: "the dummy knocked out both players: the one less far below 0 wins",
+  rounds: "three rounds were fought: most HP wins",
+};
+
+function statusText(status) {
+  return STATS.map(function (k) { return STAT_NAME[k] + " " + status[k]; }).join(", ");
+}
+
+// ---------------------------------------------------------------------------
+// Events -> log sentences.
+
+function signed(n) {
+  return (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n);
+}
+
+const STEP_TEXT = {
+  auto: "You took the best assignment and finished.",
+  best: "You loaded the best assignment.",
+  done: "You finished your assignment.",
+  reset: "You started the assignment again from the roll.",
+  cancel: "You dropped the set being built.",
+};
+
+function stepText(step) {
+  if (STEP_TEXT[step]) return STEP_TEXT[step];
+  const parts = String(step).split(":");
+  const i = Number(parts[1]);
+  switch (parts[0]) {
+    case "set": return "You started a set on your " + ordinal(i + 1) + " card (combination " + (Number(parts[2]) + 1) + ").";
+    case "die": return "You put die " + (i + 1) + " into the set.";
+    case "up": return "You turned die " + (i + 1) + " up by one.";
+    case "down": return "You turned die " + (i + 1) + " down by one.";
+    case "drop": return "You took back set " + (i + 1) + ".";
+    default: return "You changed your assignment.";
   }
-})(typeof self !== "undefined" ? self : this, function (C, DATA) {
-  "use strict";
+}
 
-  var plural = C.plural, capitalize = C.capitalize, endReasonText = C.endReasonText;
-  var h = C.h, clear = C.clear, presenceEl = C.presenceEl;
-
-  var DUMMY = -1;
-  var STATS = DATA.icons; // ["hp", "atk", "def", "hit", "avo"]
-  var STEP = DATA.track_step;
-  var STAT_NAME = { hp: "HP", atk: "ATK", def: "DEF", hit: "HIT", avo: "AVO" };
-  var STAT_HELP = {
-    hp: "health: most HP after three rounds wins",
-    atk: "attack value added to every attack you make",
-    def: "defence value added every time you defend",
-    hit: "points to turn your dice up or down when you attack",
-    avo: "points to turn your dice up or down when you defend",
-  };
-  var CARDS = {};
-  DATA.cards.forEach(function (c) { CARDS[c.code] = c; });
-
-  // ---------------------------------------------------------------------------
-  // Cards (codes in frames, looked up in the catalogue).
-
-  function cardInfo(code) {
-    return CARDS[code] || null;
-  }
-
-  function comboText(combo) {
-    return combo.label + ": " + combo.effect_label;
-  }
-
-  function cardName(code) {
-    var c = cardInfo(code);
-    return c ? c.name + " (" + c.initiative + ")" : "a card";
-  }
-
-  function cardList(codes) {
-    if (!codes || !codes.length) return "no cards";
-    return codes.map(cardName).join(", ");
-  }
-
-  function cardText(code) {
-    var c = cardInfo(code);
-    if (!c) return "a card";
-    return c.name + ": initiative " + c.initiative + ", bonus " + STAT_NAME[c.icon] + "; " +
-      c.combos.map(comboText).join("; ");
-  }
-
-  function initiativeOf(codes) {
-    return (codes || []).reduce(function (n, code) { var c = cardInfo(code); return n + (c ? c.initiative : 0); }, 0);
-  }
-
-  // ---------------------------------------------------------------------------
-  // Names: seat -1 is the 2-player dummy (common.js knows only real seats).
-
-  function who(ctx, seat) {
-    return seat === DUMMY ? "The dummy" : C.seatName(ctx, seat);
-  }
-
-  function subj(ctx, seat, you, other) {
-    return seat === DUMMY ? "The dummy " + other : C.subj(ctx, seat, you, other);
-  }
-
-  function possessive(ctx, seat) {
-    return seat === DUMMY ? "The dummy's" : C.possessive(ctx, seat);
-  }
-
-  function ordinal(n) {
-    return n + (n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th");
-  }
-
-  var GAME_REASONS = {
-    last_standing: "only one player is left standing",
-    all_eliminated: "the dummy knocked out both players: the one less far below 0 wins",
-    rounds: "three rounds were fought: most HP wins",
-  };
-
-  function winnersText(ctx, winners) {
-    if (!winners || !winners.length) return "nobody wins";
-    var names = winners.map(function (s) { return C.seatName(ctx, s); });
-    if (winners.length > 1) return names.join(" and ") + " share the win";
-    return names[0] + (names[0] === "You" ? " win" : " wins");
-  }
-
-  function statusText(status) {
-    return STATS.map(function (k) { return STAT_NAME[k] + " " + status[k]; }).join(", ");
-  }
-
-  // ---------------------------------------------------------------------------
-  // Events -> log sentences.
-
-  function signed(n) {
-    return (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n);
-  }
-
-  var STEP_TEXT = {
-    auto: "You took the best assignment and finished.",
-    best: "You loaded the best assignment.",
-    done: "You finished your assignment.",
-    reset: "You started the assignment again from the roll.",
-    cancel: "You dropped the set being built.",
-  };
-
-  function stepText(step) {
-    if (STEP_TEXT[step]) return STEP_TEXT[step];
-    var parts = String(step).split(":");
-    var i = Number(parts[1]);
-    switch (parts[0]) {
-      case "set": return "You started a set on your " + ordinal(i + 1) + " card (combination " + (Number(parts[2]) + 1) + ").";
-      case "die": return "You put die " + (i + 1) + " into the set.";
-      case "up": return "You turned die " + (i + 1) + " up by one.";
-      case "down": return "You turned die " + (i + 1) + " down by one.";
-      case "drop": return "You took back set " + (i + 1) + ".";
-      default: return "You changed your assignment.";
+const PUBLIC = {
+  pick: function (p, ctx) { return subj(ctx, p.seat, "keep", "keeps") + " a card."; },
+  draft_pass: function (p) {
+    return p.pack_size ? "The packs pass to the left (draft turn " + (p.turn + 1) + "): " + plural(p.pack_size, "card", "cards") + " in each." :
+      "The draft is over: everyone holds ten cards.";
+  },
+  status: function (p, ctx) {
+    return "The status boards are set. " + p.tracks.map(function (t, i) {
+      const pts = {};
+      STATS.forEach(function (k) { pts[k] = t[k] * STEP[k]; });
+      return seatName(ctx, i) + ": " + p.hp[i] + " HP, ATK " + pts.atk + ", DEF " + pts.def + ", HIT " + pts.hit + ", AVO " + pts.avo;
+    }).join("; ") + ".";
+  },
+  round: function (p, ctx) {
+    return "Round " + p.round + " of " + DATA.rounds + ": everyone still standing (" + p.alive.map(function (s) { return seatName(ctx, s); }).join(", ") + ") chooses three cards.";
+  },
+  commit: function (p, ctx) { return subj(ctx, p.seat, "commit", "commits") + " a card (" + p.count + " of " + DATA.play + ")."; },
+  reveal: function (p, ctx) {
+    const plays = [];
+    (p.played || []).forEach(function (cards, seat) {
+      if (cards) plays.push(seatName(ctx, seat) + ": " + cardList(cards) + " (initiative " + p.totals[seat] + ")");
+    });
+    if (p.dummy) plays.push("the dummy: " + cardList(p.dummy) + " (attacks with " + p.dummy_total + ")");
+    const order = (p.order || []).map(function (s) { return who(ctx, s); }).join(", ");
+    return "The cards are revealed. " + capitalize(plays.join("; ")) + ". Attack order: " + order +
+      (p.tiebreak ? " (equal totals ordered by a random draw)" : "") + ".";
+  },
+  attack: function (p, ctx) {
+    const rolls = (p.fighters || []).map(function (s) { return seatName(ctx, s) + ": " + (p.dice[s] || []).join(" "); });
+    let text = subj(ctx, p.attacker, "attack", "attacks") + ". Dice: " + rolls.join("; ") + ".";
+    if (p.auto_done && p.auto_done.length) {
+      text += " " + p.auto_done.map(function (s) { return seatName(ctx, s); }).join(", ") + ": no combination to use.";
     }
-  }
-
-  var PUBLIC = {
-    pick: function (p, ctx) { return subj(ctx, p.seat, "keep", "keeps") + " a card."; },
-    draft_pass: function (p) {
-      return p.pack_size ? "The packs pass to the left (draft turn " + (p.turn + 1) + "): " + plural(p.pack_size, "card", "cards") + " in each." :
-        "The draft is over: everyone holds ten cards.";
-    },
-    status: function (p, ctx) {
-      return "The status boards are set. " + p.tracks.map(function (t, i) {
-        var pts = {};
-        STATS.forEach(function (k) { pts[k] = t[k] * STEP[k]; });
-        return C.seatName(ctx, i) + ": " + p.hp[i] + " HP, ATK " + pts.atk + ", DEF " + pts.def + ", HIT " + pts.hit + ", AVO " + pts.avo;
-      }).join("; ") + ".";
-    },
-    round: function (p, ctx) {
-      return "Round " + p.round + " of " + DATA.rounds + ": everyone still standing (" + p.alive.map(function (s) { return C.seatName(ctx, s); }).join(", ") + ") chooses three cards.";
-    },
-    commit: function (p, ctx) { return subj(ctx, p.seat, "commit", "commits") + " a card (" + p.count + " of " + DATA.play + ")."; },
-    reveal: function (p, ctx) {
-      var plays = [];
-      (p.played || []).forEach(function (cards, seat) {
-        if (cards) plays.push(C.seatName(ctx, seat) + ": " + cardList(cards) + " (initiative " + p.totals[seat] + ")");
-      });
-      if (p.dummy) plays.push("the dummy: " + cardList(p.dummy) + " (attacks with " + p.dummy_total + ")");
-      var order = (p.order || []).map(function (s) { return who(ctx, s); }).join(", ");
-      return "The cards are revealed. " + capitalize(plays.join("; ")) + ". Attack order: " + order +
-        (p.tiebreak ? " (equal totals ordered by a random draw)" : "") + ".";
-    },
-    attack: function (p, ctx) {
-      var rolls = (p.fighters || []).map(function (s) { return C.seatName(ctx, s) + ": " + (p.dice[s] || []).join(" "); });
-      var text = subj(ctx, p.attacker, "attack", "attacks") + ". Dice: " + rolls.join("; ") + ".";
-      if (p.auto_done && p.auto_done.length) {
-        text += " " + p.auto_done.map(function (s) { return C.seatName(ctx, s); }).join(", ") + ": no combination to use.";
-      }
-      return text;
-    },
-    assign: function (p, ctx) {
-      return p.done ? subj(ctx, p.seat, "have", "has") + " assigned the dice." : subj(ctx, p.seat, "work", "works") + " on the dice.";
-    },
-    fight: function (p, ctx) {
-      var a = p.attacker;
-      var parts = [subj(ctx, a, "attack", "attacks") + " with " + p.attack + " ATK"];
-      (p.defenders || []).forEach(function (d) {
-        var name = C.seatName(ctx, d.seat);
-        var you = name === "You";
-        parts.push(name + " " + (you ? "defend" : "defends") + " with " + d.defence + (d.damage ? " and " + (you ? "lose " : "loses ") + d.damage + " HP (" + d.hp + " left)" : ": no damage") +
-          (d.yin_yang && !d.eliminated ? ", " + plural(d.yin_yang, "yin-yang", "yin-yangs") : ""));
-      });
-      var text = parts.join(". ") + ".";
-      if (a !== DUMMY) {
-        if (p.yin_yang_damage) text += " Yin-yang: " + subj(ctx, a, "take", "takes") + " " + p.yin_yang_damage + " damage.";
-        if (p.attacker_hp_change) text += " " + possessive(ctx, a) + " technique: " + signed(p.attacker_hp_change) + " HP.";
-        if (p.yin_yang_damage || p.attacker_hp_change) text += " " + possessive(ctx, a) + " HP: " + p.attacker_hp + ".";
-      }
-      return text;
-    },
-    eliminated: function (p, ctx) { return subj(ctx, p.seat, "are", "is") + " knocked out (HP " + p.hp + ")."; },
-    round_end: function (p, ctx) {
-      return "Round " + p.round + " ends. HP: " + p.hp.map(function (v, i) { return C.seatName(ctx, i) + " " + v; }).join(", ") + ".";
-    },
-    game_over: function (p, ctx) { return "Game over: " + winnersText(ctx, p.winners) + " (" + (GAME_REASONS[p.reason] || p.reason) + ")."; },
-    unpick: function (p, ctx) { return subj(ctx, p.seat, "take", "takes") + " back the card kept this turn, to choose again."; },
-    uncommit: function (p, ctx) { return subj(ctx, p.seat, "take", "takes") + " back a committed card (" + p.count + " of " + DATA.play + " now)."; },
-    reopen: function (p, ctx) { return subj(ctx, p.seat, "reopen", "reopens") + " the dice assignment."; },
-  };
-
-  var PRIVATE = {
-    pick: function (s) { return "You kept " + cardName(s.card) + "."; },
-    draft_pass: function (s) { return s.pack && s.pack.length ? "Your new pack: " + cardList(s.pack) + "." : "You have drafted your ten cards."; },
-    commit: function (s) { return "You committed " + cardName(s.card) + "."; },
-    unpick: function (s) { return "You took back " + cardName(s.card) + "."; },
-    uncommit: function (s) { return "You took back " + cardName(s.card) + "."; },
-    reopen: function () { return "You reopened your assignment to change it."; },
-    assign: function (s) {
-      var text = stepText(s.step);
-      if (s.sets) text += " Your " + plural(s.sets.length, "set", "sets") + " of dice are in.";
-      return text;
-    },
-  };
-
-  var EVENT_TYPES = Object.keys(PUBLIC).sort();
-
-  function thirdPerson(text, ctx, owner) {
-    var name = C.seatName(Object.assign({}, ctx, { useYou: false }), owner);
-    return text.replace(/^Your /, name + (/s$/.test(name) ? "' " : "'s ")).replace(/^You /, name + " ")
-      .replace(/ Your /g, " " + name + (/s$/.test(name) ? "' " : "'s ")).replace(/ your /g, " their ");
-  }
-
-  var formatEvent = C.eventFormatter(PUBLIC, PRIVATE, thirdPerson);
-  var allSteps = C.stepsFormatter(formatEvent);
-
-  /**
-   * The log: like every board's, without the many small steps of a dice
-   * assignment still being built (each die, each point); the finished
-   * assignment and the fight's result say what counts.
-   */
-  function formatSteps(steps, ctx) {
-    var quiet = (steps || []).map(function (step) {
-      return Object.assign({}, step, {
-        events: (step.events || []).filter(function (ev) { return !(ev.type === "assign" && ev.public && !ev.public.done); }),
-      });
+    return text;
+  },
+  assign: function (p, ctx) {
+    return p.done ? subj(ctx, p.seat, "have", "has") + " assigned the dice." : subj(ctx, p.seat, "work", "works") + " on the dice.";
+  },
+  fight: function (p, ctx) {
+    const a = p.attacker;
+    const parts = [subj(ctx, a, "attack", "attacks") + " with " + p.attack + " ATK"];
+    (p.defenders || []).forEach(function (d) {
+      const name = seatName(ctx, d.seat);
+      const you = name === "You";
+      parts.push(name + " " + (you ? "defend" : "defends") + " with " + d.defence + (d.damage ? " and " + (you ? "lose " : "loses ") + d.damage + " HP (" + d.hp + " left)" : ": no damage") +
+        (d.yin_yang && !d.eliminated ? ", " + plural(d.yin_yang, "yin-yang", "yin-yangs") : ""));
     });
-    return allSteps(quiet, ctx);
-  }
-
-  // ---------------------------------------------------------------------------
-  // Decisions.
-
-  var ASSIGN_TYPES = { auto: 1, best: 1, done: 1, reset: 1, cancel: 1, drop: 1, set: 1, die: 1, up: 1, down: 1 };
-  var GROUP_TITLES = {
-    pick: "Keep one card of your pack",
-    play: "Play a card (three this round, one at a time)",
-    auto: "Your dice",
-  };
-
-  /** The legal actions as groups: the draft pack, the hand, or the dice tray. */
-  function groupLegal(legal) {
-    var groups = [];
-    var byType = {};
-    (legal || []).forEach(function (action) {
-      var type = action.type || String(action.id).split(":")[0];
-      var key = ASSIGN_TYPES[type] ? "assign" : type;
-      var group = byType[key];
-      if (!group) {
-        group = byType[key] = {
-          kind: key === "assign" ? "assign" : "cards", type: key,
-          title: key === "assign" ? GROUP_TITLES.auto : GROUP_TITLES[type] || "Choose", actions: [],
-        };
-        groups.push(group);
-      }
-      group.actions.push(Object.assign({}, action, {
-        text: action.label || action.id,
-        cardInfo: action.card ? cardInfo(action.card) : null,
-      }));
-    });
-    return groups;
-  }
-
-  function autoAction() {
-    return null; // every decision of this game is a real choice
-  }
-
-  function describeAction(actionId, actor, ctx, fallback) {
-    if (!actionId) return fallback || "";
-    var parts = String(actionId).split(":");
-    var kind = parts[0], arg = parts[1];
-    var name = C.seatName(ctx, actor);
-    var you = name === "You";
-    var verb = function (a, b) { return name + " " + (you ? a : b); };
-    switch (kind) {
-      case "pick": return verb("keep", "keeps") + (ctx.hideCards ? " a card." : " " + cardName(arg) + ".");
-      case "play": return verb("commit", "commits") + (ctx.hideCards ? " a card." : " " + cardName(arg) + ".");
-      case "auto": return verb("take", "takes") + " the best dice assignment.";
-      case "best": return verb("load", "loads") + " the best dice assignment.";
-      case "done": return verb("finish", "finishes") + " the dice assignment.";
-      case "reset": return verb("start", "starts") + " the dice assignment again.";
-      case "cancel": return verb("drop", "drops") + " the set being built.";
-      case "set": return verb("start", "starts") + " a set of dice.";
-      case "die": return verb("put", "puts") + " die " + (Number(arg) + 1) + " into a set.";
-      case "up": return verb("turn", "turns") + " die " + (Number(arg) + 1) + " up.";
-      case "down": return verb("turn", "turns") + " die " + (Number(arg) + 1) + " down.";
-      case "drop": return verb("take", "takes") + " back a set of dice.";
-      case "unpick": return verb("take", "takes") + " back the card kept.";
-      case "unplay": return verb("take", "takes") + " back a committed card.";
-      case "reopen": return verb("reopen", "reopens") + " the dice assignment.";
-      default: return fallback || String(actionId);
+    let text = parts.join(". ") + ".";
+    if (a !== DUMMY) {
+      if (p.yin_yang_damage) text += " Yin-yang: " + subj(ctx, a, "take", "takes") + " " + p.yin_yang_damage + " damage.";
+      if (p.attacker_hp_change) text += " " + possessive(ctx, a) + " technique: " + signed(p.attacker_hp_change) + " HP.";
+      if (p.yin_yang_damage || p.attacker_hp_change) text += " " + possessive(ctx, a) + " HP: " + p.attacker_hp + ".";
     }
-  }
+    return text;
+  },
+  eliminated: function (p, ctx) { return subj(ctx, p.seat, "are", "is") + " knocked out (HP " + p.hp + ")."; },
+  round_end: function (p, ctx) {
+    return "Round " + p.round + " ends. HP: " + p.hp.map(function (v, i) { return seatName(ctx, i) + " " + v; }).join(", ") + ".";
+  },
+  game_over: function (p, ctx) { return "Game over: " + winnersText(ctx, p.winners, "share the win") + " (" + (GAME_REASONS[p.reason] || p.reason) + ")."; },
+  unpick: function (p, ctx) { return subj(ctx, p.seat, "take", "takes") + " back the card kept this turn, to choose again."; },
+  uncommit: function (p, ctx) { return subj(ctx, p.seat, "take", "takes") + " back a committed card (" + p.count + " of " + DATA.play + " now)."; },
+  reopen: function (p, ctx) { return subj(ctx, p.seat, "reopen", "reopens") + " the dice assignment."; },
+};
 
-  // ---------------------------------------------------------------------------
-  // The board model.
+const PRIVATE = {
+  pick: function (s) { return "You kept " + cardName(s.card) + "."; },
+  draft_pass: function (s) { return s.pack && s.pack.length ? "Your new pack: " + cardList(s.pack) + "." : "You have drafted your ten cards."; },
+  commit: function (s) { return "You committed " + cardName(s.card) + "."; },
+  unpick: function (s) { return "You took back " + cardName(s.card) + "."; },
+  uncommit: function (s) { return "You took back " + cardName(s.card) + "."; },
+  reopen: function () { return "You reopened your assignment to change it."; },
+  assign: function (s) {
+    let text = stepText(s.step);
+    if (s.sets) text += " Your " + plural(s.sets.length, "set", "sets") + " of dice are in.";
+    return text;
+  },
+};
 
-  var PHASE_WAIT = {
-    draft: "choosing a card to keep",
-    play: "choosing cards to play",
-    assign: "assigning dice",
-  };
+const EVENT_TYPES = Object.keys(PUBLIC).sort();
 
-  function startHp(view, i) {
-    return (DATA.start_hp[String(view.players)] || 30) + view.tracks[i].hp * STEP.hp;
-  }
+function thirdPerson(text, ctx, owner) {
+  const name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
+  return text.replace(/^Your /, name + (/s$/.test(name) ? "' " : "'s ")).replace(/^You /, name + " ")
+    .replace(/ Your /g, " " + name + (/s$/.test(name) ? "' " : "'s ")).replace(/ your /g, " their ");
+}
 
-  /** What the viewer's dice tray shows: its dice, cards, sets and commands. */
-  function assignModel(view, viewer, legal) {
-    var f = view.fight;
-    var mine = f && f.mine;
-    if (!mine) return null;
-    var played = view.played[viewer] || [];
-    var byId = {};
-    (legal || []).forEach(function (a) { byId[a.id] = a; });
-    var take = function (id) { var a = byId[id] || null; if (a) delete byId[id]; return a; };
-    var role = mine.role;
-    var inSet = {};
-    mine.sets.forEach(function (st, j) { st[2].forEach(function (d) { inSet[d] = j; }); });
-    var open = {};
-    if (mine.open) mine.open[2].forEach(function (d) { open[d] = true; });
-    var rolled = f.dice[viewer] || mine.values;
-    var dice = mine.values.map(function (v, i) {
-      return {
-        index: i, value: v, rolled: rolled[i], changed: v !== rolled[i],
-        set: inSet[i] === undefined ? null : inSet[i], inOpen: !!open[i],
-        action: take("die:" + i), up: take("up:" + i), down: take("down:" + i),
+const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
+const allSteps = stepsFormatter(formatEvent);
+
+/**
+ * The log: like every board's, without the many small steps of a dice
+ * assignment still being built (each die, each point); the finished
+ * assignment and the fight's result say what counts.
+ */
+function formatSteps(steps, ctx) {
+  const quiet = (steps || []).map(function (step) {
+    return Object.assign({}, step, {
+      events: (step.events || []).filter(function (ev) { return !(ev.type === "assign" && ev.public && !ev.public.done); }),
+    });
+  });
+  return allSteps(quiet, ctx);
+}
+
+// ---------------------------------------------------------------------------
+// Decisions.
+
+const ASSIGN_TYPES = { auto: 1, best: 1, done: 1, reset: 1, cancel: 1, drop: 1, set: 1, die: 1, up: 1, down: 1 };
+const GROUP_TITLES = {
+  pick: "Keep one card of your pack",
+  play: "Play a card (three this round, one at a time)",
+  auto: "Your dice",
+};
+
+/** The legal actions as groups: the draft pack, the hand, or the dice tray. */
+function groupLegal(legal) {
+  const groups = [];
+  const byType = {};
+  (legal || []).forEach(function (action) {
+    const type = action.type || String(action.id).split(":")[0];
+    const key = ASSIGN_TYPES[type] ? "assign" : type;
+    let group = byType[key];
+    if (!group) {
+      group = byType[key] = {
+        kind: key === "assign" ? "assign" : "cards", type: key,
+        title: key === "assign" ? GROUP_TITLES.auto : GROUP_TITLES[type] || "Choose", actions: [],
       };
-    });
-    var setCount = {};
-    mine.sets.forEach(function (st) { var key = st[0] + ":" + st[1]; setCount[key] = (setCount[key] || 0) + 1; });
-    var cards = played.map(function (code, slot) {
-      var card = cardInfo(code);
-      return {
-        slot: slot, code: code, card: card,
-        combos: (card ? card.combos : []).map(function (combo, k) {
-          return {
-            k: k, combo: combo, text: comboText(combo),
-            usable: combo.role === role || combo.role === "both",
-            cross: combo.kind === "cross",
-            sets: setCount[slot + ":" + k] || 0,
-            open: !!(mine.open && mine.open[0] === slot && mine.open[1] === k),
-            action: take("set:" + slot + ":" + k),
-          };
-        }),
-      };
-    });
-    var sets = mine.sets.map(function (st, j) {
-      var card = cardInfo(played[st[0]]);
-      var combo = card ? card.combos[st[1]] : null;
-      return {
-        index: j, slot: st[0], k: st[1], dice: st[2].slice(),
-        values: st[2].map(function (d) { return mine.values[d]; }),
-        cardName: card ? card.name : "", text: combo ? comboText(combo) : "",
-        drop: take("drop:" + j),
-      };
-    });
-    // The value so far: the track, the red crosses of the role, the closed sets.
-    var main = view.status[viewer][role === "atk" ? "atk" : "def"];
-    var extra = 0;
-    played.forEach(function (code) {
-      (cardInfo(code) || { combos: [] }).combos.forEach(function (c) {
-        if (c.kind !== "cross") return;
-        main += (role === "atk" ? c.effect.atk : c.effect.def) || 0;
-        extra += (role === "atk" ? c.effect.hp : c.effect.yy) || 0;
-      });
-    });
-    sets.forEach(function (s) {
-      var card = cardInfo(played[s.slot]);
-      var e = card ? card.combos[s.k].effect : {};
-      main += (role === "atk" ? e.atk : e.def) || 0;
-      extra += (role === "atk" ? e.hp : e.yy) || 0;
-    });
-    var openCombo = null;
-    if (mine.open) {
-      var oc = cardInfo(played[mine.open[0]]);
-      openCombo = {
-        slot: mine.open[0], k: mine.open[1], dice: mine.open[2].slice(),
-        cardName: oc ? oc.name : "", text: oc ? comboText(oc.combos[mine.open[1]]) : "",
-        need: oc ? oc.combos[mine.open[1]].dice : 0,
-      };
+      groups.push(group);
     }
-    var commands = ["auto", "best", "done", "reset", "cancel"].map(take).filter(Boolean);
+    group.actions.push(Object.assign({}, action, {
+      text: action.label || action.id,
+      cardInfo: action.card ? cardInfo(action.card) : null,
+    }));
+  });
+  return groups;
+}
+
+function autoAction() {
+  return null; // every decision of this game is a real choice
+}
+
+function describeAction(actionId, actor, ctx, fallback) {
+  if (!actionId) return fallback || "";
+  const parts = String(actionId).split(":");
+  const kind = parts[0], arg = parts[1];
+  const name = seatName(ctx, actor);
+  const you = name === "You";
+  const verb = function (a, b) { return name + " " + (you ? a : b); };
+  switch (kind) {
+    case "pick": return verb("keep", "keeps") + (ctx.hideCards ? " a card." : " " + cardName(arg) + ".");
+    case "play": return verb("commit", "commits") + (ctx.hideCards ? " a card." : " " + cardName(arg) + ".");
+    case "auto": return verb("take", "takes") + " the best dice assignment.";
+    case "best": return verb("load", "loads") + " the best dice assignment.";
+    case "done": return verb("finish", "finishes") + " the dice assignment.";
+    case "reset": return verb("start", "starts") + " the dice assignment again.";
+    case "cancel": return verb("drop", "drops") + " the set being built.";
+    case "set": return verb("start", "starts") + " a set of dice.";
+    case "die": return verb("put", "puts") + " die " + (Number(arg) + 1) + " into a set.";
+    case "up": return verb("turn", "turns") + " die " + (Number(arg) + 1) + " up.";
+    case "down": return verb("turn", "turns") + " die " + (Number(arg) + 1) + " down.";
+    case "drop": return verb("take", "takes") + " back a set of dice.";
+    case "unpick": return verb("take", "takes") + " back the card kept.";
+    case "unplay": return verb("take", "takes") + " back a committed card.";
+    case "reopen": return verb("reopen", "reopens") + " the dice assignment.";
+    default: return fallback || String(actionId);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The board model.
+
+const PHASE_WAIT = {
+  draft: "choosing a card to keep",
+  play: "choosing cards to play",
+  assign: "assigning dice",
+};
+
+function startHp(view, i) {
+  return (DATA.start_hp[String(view.players)] || 30) + view.tracks[i].hp * STEP.hp;
+}
+
+/** What the viewer's dice tray shows: its dice, cards, sets and commands. */
+function assignModel(view, viewer, legal) {
+  const f = view.fight;
+  const mine = f && f.mine;
+  if (!mine) return null;
+  const played = view.played[viewer] || [];
+  const byId = {};
+  (legal || []).forEach(function (a) { byId[a.id] = a; });
+  const take = function (id) { const a = byId[id] || null; if (a) delete byId[id]; return a; };
+  const role = mine.role;
+  const inSet = {};
+  mine.sets.forEach(function (st, j) { st[2].forEach(function (d) { inSet[d] = j; }); });
+  const open = {};
+  if (mine.open) mine.open[2].forEach(function (d) { open[d] = true; });
+  const rolled = f.dice[viewer] || mine.values;
+  const dice = mine.values.map(function (v, i) {
     return {
-      role: role,
-      attacking: role === "atk",
-      points: role === "atk" ? "HIT" : "AVO",
-      budget: mine.budget,
-      spent: mine.spent,
-      left: mine.budget - mine.spent,
-      dice: dice,
-      cards: cards,
-      sets: sets,
-      open: openCombo,
-      commands: commands,
-      total: main,
-      extra: extra,
-      done: !!mine.done,
-      // Anything legal the tray has no place for (none today) is still offered.
-      rest: Object.keys(byId).map(function (id) { return byId[id]; }),
+      index: i, value: v, rolled: rolled[i], changed: v !== rolled[i],
+      set: inSet[i] === undefined ? null : inSet[i], inOpen: !!open[i],
+      action: take("die:" + i), up: take("up:" + i), down: take("down:" + i),
     };
-  }
-
-  function boardModel(frame, opts) {
-    var b = C.frameBasics(frame, opts);
-    opts = b.opts;
-    var view = b.view, viewer = b.viewer, active = b.active;
-    var n = view ? view.players : b.platformSeats.length;
-    var fight = view ? view.fight : null;
-    var order = view ? view.order || [] : [];
-    var seats = [];
-    var scale = 1;
-    for (var i = 0; i < n; i++) {
-      if (view) scale = Math.max(scale, startHp(view, i), view.hp[i]);
-    }
-    for (i = 0; i < n; i++) {
-      var played = view && view.played ? view.played[i] : null;
-      var pos = order.indexOf(i);
-      seats.push(Object.assign(C.platformSeat(b, i), {
-        hp: view ? view.hp[i] : null,
-        hpShare: view ? Math.max(0, Math.min(1, view.hp[i] / scale)) : 0,
-        eliminated: view ? !!view.eliminated[i] : false,
-        tracks: view ? view.tracks[i] : null,
-        status: view ? view.status[i] : null,
-        handSize: view ? view.hand_sizes[i] : 0,
-        picked: view && view.draft ? !!view.draft.picked[i] : null,
-        packSize: view && view.draft ? view.draft.pack_sizes[i] : null,
-        committed: view && view.commits ? view.commits.counts[i] : null,
-        played: played ? played.slice() : null,
-        initiative: played ? initiativeOf(played) : null,
-        orderPos: pos >= 0 ? pos + 1 : null,
-        attacker: !!fight && fight.attacker === i,
-        fighter: !!fight && fight.fighters.indexOf(i) >= 0,
-        dice: fight && fight.dice[i] ? fight.dice[i].slice() : null,
-        diceDone: fight && fight.done[i] !== null && fight.done[i] !== undefined ? !!fight.done[i] : null,
-      }));
-    }
-    var turn = C.turnStatus(b, PHASE_WAIT, "");
-    var legal = turn.myTurn && !opts.readOnly ? frame.legal || [] : [];
-    var me = viewer !== null && view ? viewer : null;
-    var lastFight = null;
-    (frame.events || []).forEach(function (ev) { if (ev.type === "fight") lastFight = ev.public; });
-    var attackIndex = view ? view.attack_index : null;
-    return Object.assign(C.modelBase(b, turn), {
-      players: n,
-      rounds: view ? view.rounds : DATA.rounds,
-      seats: seats,
-      hand: me !== null && view.hand ? view.hand.slice() : null,
-      pack: me !== null && view.draft && view.draft.pack ? view.draft.pack.slice() : null,
-      pick: me !== null && view.draft ? view.draft.pick : null,
-      draftTurn: view && view.draft ? view.draft.turn : null,
-      myCommits: me !== null && view.commits && view.commits.mine ? view.commits.mine.slice() : null,
-      order: order.map(function (s, k) {
+  });
+  const setCount = {};
+  mine.sets.forEach(function (st) { const key = st[0] + ":" + st[1]; setCount[key] = (setCount[key] || 0) + 1; });
+  const cards = played.map(function (code, slot) {
+    const card = cardInfo(code);
+    return {
+      slot: slot, code: code, card: card,
+      combos: (card ? card.combos : []).map(function (combo, k) {
         return {
-          seat: s, name: who(b.ctx, s), dummy: s === DUMMY,
-          total: s === DUMMY ? initiativeOf(view.dummy) : seats[s] ? seats[s].initiative : null,
-          current: !!fight && k === attackIndex && active,
-          past: attackIndex !== null && k < attackIndex,
-          out: s !== DUMMY && !!seats[s] && seats[s].eliminated,
+          k: k, combo: combo, text: comboText(combo),
+          usable: combo.role === role || combo.role === "both",
+          cross: combo.kind === "cross",
+          sets: setCount[slot + ":" + k] || 0,
+          open: !!(mine.open && mine.open[0] === slot && mine.open[1] === k),
+          action: take("set:" + slot + ":" + k),
         };
       }),
-      attackIndex: attackIndex,
-      dummy: view && view.dummy ? view.dummy.slice() : null,
-      fight: fight ? {
-        attacker: fight.attacker, attackerName: who(b.ctx, fight.attacker),
-        fighters: fight.fighters.slice(),
-        key: view.round + ":" + attackIndex + ":" + fight.attacker,
-      } : null,
-      deckSize: view ? view.deck_size : 0,
-      discardSize: view ? view.discard.length : 0,
-      lastFight: lastFight,
-      assign: me !== null && fight && fight.mine ? assignModel(view, me, legal) : null,
-      groups: groupLegal(legal),
-      // Take-backs of this seat's hidden commits while others still choose
-      // (the server sends them beside the menu; they are sent like actions).
-      retract: b.status === "active" && !opts.readOnly && !turn.benched ? (frame.retract || []).map(function (a) {
-        return Object.assign({}, a, { text: a.label || a.id, cardInfo: a.card ? cardInfo(a.card) : null });
-      }) : [],
-    });
-  }
-
-  // ---------------------------------------------------------------------------
-  // Results.
-
-  function resultModel(frame, opts) {
-    opts = opts || {};
-    var seats = frame.seats || [];
-    var names = opts.names || seats.map(function (s, i) { return s.name || "Seat " + i; });
-    var ctx = { names: names, viewer: frame.seat === undefined ? null : frame.seat, useYou: opts.useYou !== false };
-    var result = frame.result || {};
-    var engine = result.engine || null;
-    var placements = result.placements || [];
-    var winners = result.winners || [];
-    var forfeited = result.forfeited || [];
-    var scores = engine && engine.scores ? engine.scores : {};
-    var hp = scores.hp || [];
-    var out = scores.eliminated || [];
-    var rows = names.map(function (name, seat) {
-      var place = placements[seat] === undefined ? null : placements[seat];
-      return {
-        seat: seat,
-        name: C.seatName(ctx, seat) === "You" ? name + " (you)" : name,
-        place: place,
-        placeText: place ? ordinal(place) : "",
-        winner: winners.indexOf(seat) >= 0,
-        forfeited: forfeited.indexOf(seat) >= 0,
-        hp: hp[seat] === undefined ? null : hp[seat],
-        eliminated: !!out[seat],
-      };
-    });
-    rows.sort(function (a, b) { return (a.place || 9) - (b.place || 9) || a.seat - b.seat; });
-    return C.finishedSummary(frame, ctx, {
-      winners: winners,
-      winnersText: winnersText(ctx, winners),
-      gameReason: engine && engine.reason ? GAME_REASONS[engine.reason] || engine.reason : null,
-      rows: rows,
-    });
-  }
-
-  // ---------------------------------------------------------------------------
-  // DOM rendering (browser, or the test DOM).
-
-  // Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
-  var PIPS = { 1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
-
-  /** A die face as a picture; attrs.onclick makes it a button. */
-  function dieEl(doc, value, attrs, extraClass) {
-    attrs = attrs || {};
-    var pips = PIPS[value] || [];
-    var cells = [];
-    for (var c = 0; c < 9; c++) cells.push(h(doc, "span", { className: pips.indexOf(c) >= 0 ? "kf19-pip on" : "kf19-pip" }));
-    var tag = attrs.onclick ? "button" : "span";
-    var base = {
-      className: "kf19-die" + (extraClass ? " " + extraClass : ""),
-      "data-value": value,
-      title: attrs.title || "Die showing " + value,
     };
-    if (tag === "button") base.type = "button";
-    else { base.role = "img"; base["aria-label"] = attrs.title || "die showing " + value; }
-    return h(doc, tag, Object.assign(base, attrs, { className: base.className + (attrs.className ? " " + attrs.className : "") }), cells);
-  }
-
-  function diceRowEl(doc, values, rolling, label) {
-    return h(doc, "div", { className: "kf19-dice" + (rolling ? " kf19-rolling" : ""), role: "group", "aria-label": label || "Dice: " + values.join(", ") },
-      values.map(function (v, i) { return dieEl(doc, v, null, "kf19-die-" + i); }));
-  }
-
-  function iconEl(doc, icon) {
-    return h(doc, "span", { className: "kf19-icon kf19-icon-" + icon, title: "Bonus icon: " + STAT_NAME[icon] + " (moves that track one space)", text: STAT_NAME[icon] });
-  }
-
-  /** A face-up card: initiative, bonus icon, name, combinations (size "lg" | "md" | "sm"). */
-  function cardEl(doc, code, size, attrs) {
-    var card = cardInfo(code);
-    attrs = attrs || {};
-    size = size || "md";
-    if (!card) return h(doc, "div", { className: "kf19-card kf19-" + size + " kf19-unknown", text: "?" });
-    var tag = attrs.onclick ? "button" : "div";
-    var base = {
-      className: "kf19-card kf19-" + size + " kf19-bonus-" + card.icon,
-      title: cardText(code),
-      "data-code": code,
+  });
+  const sets = mine.sets.map(function (st, j) {
+    const card = cardInfo(played[st[0]]);
+    const combo = card ? card.combos[st[1]] : null;
+    return {
+      index: j, slot: st[0], k: st[1], dice: st[2].slice(),
+      values: st[2].map(function (d) { return mine.values[d]; }),
+      cardName: card ? card.name : "", text: combo ? comboText(combo) : "",
+      drop: take("drop:" + j),
     };
-    if (tag === "button") base.type = "button";
-    else { base.role = "img"; base["aria-label"] = cardText(code); }
-    var extra = attrs.className ? " " + attrs.className : "";
-    var head = h(doc, "span", { className: "kf19-card-head" }, [
-      h(doc, "span", { className: "kf19-init", "aria-hidden": "true", text: String(card.initiative) }),
-      h(doc, "span", { className: "kf19-card-name", text: card.name }),
-      size === "sm" ? null : iconEl(doc, card.icon),
-    ]);
-    var combos = size === "sm" ? null : h(doc, "span", { className: "kf19-combos" }, card.combos.map(function (c) {
-      return h(doc, "span", { className: "kf19-combo kf19-role-" + (c.role || "none") + (c.kind === "cross" ? " kf19-cross" : "") }, [
-        h(doc, "span", { className: "kf19-combo-need", text: c.kind === "cross" ? "✚" : c.label }),
-        " ", h(doc, "span", { className: "kf19-combo-effect", text: c.effect_label }),
-      ]);
-    }));
-    return h(doc, tag, Object.assign(base, attrs, { className: base.className + extra }), [head, combos]);
-  }
-
-  function cardBackEl(doc, label) {
-    return h(doc, "span", { className: "kf19-card kf19-sm kf19-back", role: "img", "aria-label": label || "a committed card, face down" }, [
-      h(doc, "span", { className: "kf19-back-mark", "aria-hidden": "true" }),
-    ]);
-  }
-
-  function hpBarEl(doc, seat) {
-    var pct = Math.round(seat.hpShare * 100);
-    var low = seat.hp !== null && seat.hpShare < 0.25;
-    return h(doc, "div", { className: "kf19-hp" + (low ? " low" : "") + (seat.eliminated ? " out" : ""), "data-role": "hp-" + seat.seat, "aria-label": "HP: " + seat.hp }, [
-      h(doc, "span", { className: "kf19-hp-bar", "aria-hidden": "true" }, [
-        h(doc, "span", { className: "kf19-hp-fill", style: "width: " + pct + "%" }),
-      ]),
-      h(doc, "strong", { className: "kf19-hp-text", text: "♥ " + seat.hp }),
-    ]);
-  }
-
-  function tracksEl(doc, seat) {
-    if (!seat.status) return null;
-    return h(doc, "dl", { className: "kf19-tracks", "data-role": "tracks-" + seat.seat, "aria-label": "Status: " + statusText(seat.status) }, STATS.filter(function (k) { return k !== "hp"; }).map(function (k) {
-      return h(doc, "div", { className: "kf19-track kf19-track-" + k, title: STAT_NAME[k] + ": " + STAT_HELP[k] + " (" + plural(seat.tracks[k], "space", "spaces") + ")" }, [
-        h(doc, "dt", { text: STAT_NAME[k] }), h(doc, "dd", { text: String(seat.status[k]) }),
-      ]);
-    }));
-  }
-
-  /** What the seat has on the table now: draft state, commits, its three cards, its dice. */
-  function seatPlayEl(doc, model, seat, rolling) {
-    var parts = [];
-    if (model.phase === "draft" && seat.picked !== null) {
-      parts.push(h(doc, "span", { className: "badge seat-badge" + (seat.picked ? " done" : ""), text: seat.picked ? "Picked ✓" : "Choosing a card" }));
-    }
-    if (model.phase === "play" && seat.committed !== null && !seat.eliminated) {
-      var backs = [];
-      for (var k = 0; k < DATA.play; k++) backs.push(k < seat.committed ? cardBackEl(doc) : h(doc, "span", { className: "kf19-card kf19-sm kf19-slot", "aria-hidden": "true" }));
-      parts.push(h(doc, "div", { className: "kf19-commits", "data-role": "commits-" + seat.seat, "aria-label": "Committed " + seat.committed + " of " + DATA.play }, backs.concat([
-        h(doc, "span", { className: "small", text: seat.committed >= DATA.play ? "committed" : seat.committed + " of " + DATA.play + " committed" }),
-      ])));
-    }
-    if (seat.played) {
-      parts.push(h(doc, "div", { className: "kf19-played", "data-role": "played-" + seat.seat }, [
-        h(doc, "span", { className: "pile-label", text: "Plays · initiative " + seat.initiative + (seat.orderPos ? " · attacks " + ordinal(seat.orderPos) : "") }),
-        h(doc, "div", { className: "kf19-played-cards" }, seat.played.map(function (c) { return cardEl(doc, c, "sm"); })),
-      ]));
-    }
-    if (seat.dice) {
-      parts.push(h(doc, "div", { className: "kf19-seat-dice", "data-role": "dice-" + seat.seat }, [
-        h(doc, "span", { className: "pile-label", text: (seat.attacker ? "Attacking" : "Defending") + " · " + (seat.diceDone ? "dice assigned ✓" : "assigning…") }),
-        diceRowEl(doc, seat.dice, rolling, possessive({ names: model.names, viewer: model.viewer, useYou: model.useYou }, seat.seat) + " roll: " + seat.dice.join(", ")),
-      ]));
-    }
-    return parts;
-  }
-
-  function seatEl(doc, model, seat, opts) {
-    opts = opts || {};
-    var classes = ["seat", "kf19-seat"];
-    if (seat.isActor) classes.push("is-actor");
-    if (seat.eliminated || seat.forfeited) classes.push("is-out");
-    if (seat.isYou) classes.push("is-you");
-    if (seat.attacker) classes.push("is-attacker");
-    var badges = [];
-    if (seat.attacker) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Attacker" }));
-    if (seat.eliminated) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Knocked out" }));
-    if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
-    else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
-    var clock = seat.clockText && opts.clocks ? h(doc, "span", {
-      className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
-      "data-seat": seat.seat, text: seat.clockText,
-    }) : null;
-    return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + (seat.seat + 1) + ": " + seat.name, "data-seat": seat.seat }, [
-      h(doc, "header", { className: "seat-head" }, [
-        h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && !opts.noYou ? " (you)" : "") }),
-        presenceEl(doc, seat),
-        clock,
-      ]),
-      seat.hp === null ? null : hpBarEl(doc, seat),
-      tracksEl(doc, seat),
-      h(doc, "div", { className: "seat-badges" }, badges.concat([
-        h(doc, "span", { className: "small", "data-role": "hand-size-" + seat.seat, text: plural(seat.handSize, "card", "cards") + " in hand" }),
-      ])),
-    ].concat(seatPlayEl(doc, model, seat, opts.rolling)));
-  }
-
-  function orderEl(doc, model) {
-    if (!model.order.length) return null;
-    return h(doc, "ol", { className: "kf19-order", "data-role": "attack-order", "aria-label": "Attack order" }, model.order.map(function (o) {
-      return h(doc, "li", { className: "kf19-order-item" + (o.current ? " current" : "") + (o.past ? " past" : "") + (o.out ? " out" : "") }, [
-        h(doc, "span", { className: "kf19-order-name", text: o.name }),
-        o.total !== null ? h(doc, "span", { className: "kf19-order-init", title: "Total initiative", text: String(o.total) }) : null,
-      ]);
-    }));
-  }
-
-  function lastFightEl(doc, model, fight) {
-    var ctx = { names: model.names, viewer: model.viewer, useYou: model.useYou };
-    return h(doc, "div", { className: "kf19-last", "data-role": "last-fight" }, [
-      h(doc, "span", { className: "pile-label", text: "Last attack" }),
-      h(doc, "p", { className: "small", text: PUBLIC.fight(fight, ctx) }),
-    ]);
-  }
-
-  function centerEl(doc, model, rolling, lastFight) {
-    var phaseLine;
-    if (model.phase === "draft") phaseLine = "Draft · turn " + ((model.draftTurn || 0) + 1) + " of " + DATA.hand;
-    else if (model.phase === "over" || model.status === "finished") phaseLine = "Game over";
-    else if (model.round) phaseLine = "Round " + model.round + " of " + model.rounds + (model.phase === "play" ? " · choosing cards" : "");
-    else phaseLine = "";
-    var fight = model.fight;
-    var fightBox = null;
-    if (fight) {
-      fightBox = h(doc, "div", { className: "kf19-fight", "data-role": "fight" }, [
-        h(doc, "p", { className: "kf19-fight-title", text: C.sentence(subjLine(model, fight.attacker)) }),
-        h(doc, "div", { className: "kf19-fight-dice" }, fight.fighters.map(function (s) {
-          var seat = model.seats[s];
-          return h(doc, "div", { className: "kf19-fighter" + (s === fight.attacker ? " is-attacker" : "") }, [
-            h(doc, "span", { className: "kf19-fighter-name", text: seat.name + (s === fight.attacker ? " · ATK" : " · DEF") + (seat.diceDone ? " ✓" : "") }),
-            diceRowEl(doc, seat.dice || [], rolling, seat.name + " rolled " + (seat.dice || []).join(", ")),
-          ]);
-        })),
-      ]);
-    }
-    var dummy = model.dummy ? h(doc, "div", { className: "kf19-dummy", "data-role": "dummy" }, [
-      h(doc, "span", { className: "pile-label", text: "The dummy · attacks with " + initiativeOf(model.dummy) }),
-      h(doc, "div", { className: "kf19-played-cards" }, model.dummy.map(function (c) { return cardEl(doc, c, "sm"); })),
-    ]) : null;
-    return h(doc, "div", { className: "board-center-inner kf19-center" }, [
-      h(doc, "div", { className: "kf19-center-head" }, [
-        h(doc, "strong", { className: "kf19-phase", text: phaseLine }),
-        h(doc, "span", { className: "small muted", "data-role": "deck", text: "Deck " + model.deckSize + " · out of play " + model.discardSize }),
-      ]),
-      orderEl(doc, model),
-      fightBox,
-      dummy,
-      lastFight ? lastFightEl(doc, model, lastFight) : null,
-    ]);
-  }
-
-  function subjLine(model, seat) {
-    var ctx = { names: model.names, viewer: model.viewer, useYou: model.useYou };
-    return subj(ctx, seat, "attack", "attacks") + ": everyone rolls seven dice";
-  }
-
-  function cardButton(doc, action, size, disabled, onAct) {
-    return cardEl(doc, action.card, size, {
-      onclick: function () { onAct(action); },
-      "aria-label": action.text,
-      className: "kf19-choice",
-      disabled: disabled,
-      "data-action": action.id,
+  });
+  // The value so far: the track, the red crosses of the role, the closed sets.
+  let main = view.status[viewer][role === "atk" ? "atk" : "def"];
+  let extra = 0;
+  played.forEach(function (code) {
+    (cardInfo(code) || { combos: [] }).combos.forEach(function (c) {
+      if (c.kind !== "cross") return;
+      main += (role === "atk" ? c.effect.atk : c.effect.def) || 0;
+      extra += (role === "atk" ? c.effect.hp : c.effect.yy) || 0;
     });
+  });
+  sets.forEach(function (s) {
+    const card = cardInfo(played[s.slot]);
+    const e = card ? card.combos[s.k].effect : {};
+    main += (role === "atk" ? e.atk : e.def) || 0;
+    extra += (role === "atk" ? e.hp : e.yy) || 0;
+  });
+  let openCombo = null;
+  if (mine.open) {
+    const oc = cardInfo(played[mine.open[0]]);
+    openCombo = {
+      slot: mine.open[0], k: mine.open[1], dice: mine.open[2].slice(),
+      cardName: oc ? oc.name : "", text: oc ? comboText(oc.combos[mine.open[1]]) : "",
+      need: oc ? oc.combos[mine.open[1]].dice : 0,
+    };
   }
-
-  function actionButton(doc, action, text, disabled, onAct, className) {
-    if (!action) return null;
-    return h(doc, "button", {
-      type: "button", className: "choice" + (className ? " " + className : ""), disabled: disabled,
-      "data-action": action.id, title: action.text, onclick: function () { onAct(action); }, text: text,
-    });
-  }
-
-  var COMMAND_TEXT = {
-    auto: "Best assignment, finish",
-    best: "Load the best assignment",
-    done: "Finish",
-    reset: "Start again",
-    cancel: "Drop this set",
+  const commands = ["auto", "best", "done", "reset", "cancel"].map(take).filter(Boolean);
+  return {
+    role: role,
+    attacking: role === "atk",
+    points: role === "atk" ? "HIT" : "AVO",
+    budget: mine.budget,
+    spent: mine.spent,
+    left: mine.budget - mine.spent,
+    dice: dice,
+    cards: cards,
+    sets: sets,
+    open: openCombo,
+    commands: commands,
+    total: main,
+    extra: extra,
+    done: !!mine.done,
+    // Anything legal the tray has no place for (none today) is still offered.
+    rest: Object.keys(byId).map(function (id) { return byId[id]; }),
   };
+}
 
-  /** The dice tray: dice (with ▲▼ for the set being built), cards and their combinations, sets, commands. */
-  function trayEl(doc, a, onAct, disabled) {
-    var dice = h(doc, "div", { className: "kf19-tray-dice", role: "group", "aria-label": "Your dice" }, a.dice.map(function (d) {
-      var cls = "kf19-die-" + d.index + (d.inOpen ? " in-open" : "") + (d.set !== null ? " in-set kf19-set-" + (d.set % 6) : "") + (d.changed ? " changed" : "");
-      var title = "Die " + (d.index + 1) + ": " + d.value + (d.changed ? " (rolled " + d.rolled + ")" : "") + (d.set !== null ? ", in set " + (d.set + 1) : d.inOpen ? ", in the set being built" : "");
-      var face = d.action ? dieEl(doc, d.value, {
-        onclick: function () { onAct(d.action); }, "data-action": d.action.id, disabled: disabled, title: d.action.text, className: "kf19-choice",
-      }, cls) : dieEl(doc, d.value, { title: title }, cls);
-      return h(doc, "div", { className: "kf19-tray-die" }, [
-        face,
-        h(doc, "span", { className: "kf19-die-note", text: d.set !== null ? "set " + (d.set + 1) : d.changed ? "was " + d.rolled : "" }),
-        d.up || d.down ? h(doc, "span", { className: "kf19-adjust" }, [
-          actionButton(doc, d.up, "▲", disabled, onAct, "kf19-up"),
-          actionButton(doc, d.down, "▼", disabled, onAct, "kf19-down"),
-        ]) : null,
-      ]);
+function boardModel(frame, opts) {
+  const b = frameBasics(frame, opts);
+  opts = b.opts;
+  const view = b.view, viewer = b.viewer, active = b.active;
+  const n = view ? view.players : b.platformSeats.length;
+  const fight = view ? view.fight : null;
+  const order = view ? view.order || [] : [];
+  const seats = [];
+  let scale = 1;
+  let i;
+  for (i = 0; i < n; i++) {
+    if (view) scale = Math.max(scale, startHp(view, i), view.hp[i]);
+  }
+  for (i = 0; i < n; i++) {
+    const played = view && view.played ? view.played[i] : null;
+    const pos = order.indexOf(i);
+    seats.push(Object.assign(platformSeat(b, i), {
+      hp: view ? view.hp[i] : null,
+      hpShare: view ? Math.max(0, Math.min(1, view.hp[i] / scale)) : 0,
+      eliminated: view ? !!view.eliminated[i] : false,
+      tracks: view ? view.tracks[i] : null,
+      status: view ? view.status[i] : null,
+      handSize: view ? view.hand_sizes[i] : 0,
+      picked: view && view.draft ? !!view.draft.picked[i] : null,
+      packSize: view && view.draft ? view.draft.pack_sizes[i] : null,
+      committed: view && view.commits ? view.commits.counts[i] : null,
+      played: played ? played.slice() : null,
+      initiative: played ? initiativeOf(played) : null,
+      orderPos: pos >= 0 ? pos + 1 : null,
+      attacker: !!fight && fight.attacker === i,
+      fighter: !!fight && fight.fighters.indexOf(i) >= 0,
+      dice: fight && fight.dice[i] ? fight.dice[i].slice() : null,
+      diceDone: fight && fight.done[i] !== null && fight.done[i] !== undefined ? !!fight.done[i] : null,
     }));
-    var cards = h(doc, "div", { className: "kf19-tray-cards" }, a.cards.map(function (c) {
-      return h(doc, "div", { className: "kf19-tray-card" }, [
-        h(doc, "span", { className: "kf19-tray-card-name", text: c.card ? c.card.name + " (" + c.card.initiative + ")" : c.code }),
-        h(doc, "span", { className: "kf19-tray-combos" }, c.combos.map(function (combo) {
-          var mark = (combo.sets ? " ×" + combo.sets : "") + (combo.cross && combo.usable ? " (always on)" : "");
-          if (combo.action) return actionButton(doc, combo.action, combo.text + mark, disabled, onAct, "kf19-set-choice" + (combo.open ? " open" : ""));
-          return h(doc, "span", { className: "kf19-combo-static" + (combo.usable ? "" : " off") + (combo.sets || (combo.cross && combo.usable) ? " active" : "") + (combo.open ? " open" : ""), title: combo.usable ? "" : "works only when " + (a.attacking ? "defending" : "attacking"), text: combo.text + mark });
-        })),
-      ]);
-    }));
-    var sets = a.sets.length ? h(doc, "ul", { className: "kf19-sets", "aria-label": "Your sets" }, a.sets.map(function (s) {
-      return h(doc, "li", { className: "kf19-set-row kf19-set-" + (s.index % 6) }, [
-        h(doc, "span", { text: "Set " + (s.index + 1) + ": " + s.cardName + ", " + s.text + " (dice " + s.values.join(" ") + ")" }),
-        actionButton(doc, s.drop, "Take back", disabled, onAct, "small secondary"),
-      ]);
-    })) : null;
-    var open = a.open ? h(doc, "p", { className: "kf19-open small", "data-role": "open-set" }, [
-      "Building: " + a.open.cardName + ", " + a.open.text + " · " + a.open.dice.length + " of " + a.open.need + " dice. Click dice to add them; ▲▼ spend " + a.points + ".",
-    ]) : null;
-    var value = a.attacking ? "Attack so far: " + a.total + " ATK" + (a.extra ? ", " + signed(a.extra) + " HP" : "") :
-      "Defence so far: " + a.total + " DEF" + (a.extra ? ", " + plural(a.extra, "yin-yang", "yin-yangs") : "");
-    return h(doc, "div", { className: "kf19-tray", "data-role": "tray" }, [
-      h(doc, "p", { className: "kf19-tray-head" }, [
-        h(doc, "strong", { text: a.attacking ? "You attack" : "You defend" }),
-        " · " + a.points + " left: ",
-        h(doc, "strong", { "data-role": "points-left", text: a.left + " of " + a.budget }),
-        " · " + value,
-      ]),
-      dice,
-      open,
-      cards,
-      sets,
-      h(doc, "div", { className: "kf19-commands" }, a.commands.map(function (c) {
-        return actionButton(doc, c, COMMAND_TEXT[c.id] || c.text, disabled, onAct, c.id === "auto" ? "kf19-auto" : c.id === "done" ? "kf19-done" : "secondary");
-      }).concat(a.rest.map(function (c) { return actionButton(doc, c, c.text, disabled, onAct, "secondary"); }))),
+  }
+  const turn = turnStatus(b, PHASE_WAIT, "");
+  const legal = turn.myTurn && !opts.readOnly ? frame.legal || [] : [];
+  const me = viewer !== null && view ? viewer : null;
+  let lastFight = null;
+  (frame.events || []).forEach(function (ev) { if (ev.type === "fight") lastFight = ev.public; });
+  const attackIndex = view ? view.attack_index : null;
+  return Object.assign(modelBase(b, turn), {
+    players: n,
+    rounds: view ? view.rounds : DATA.rounds,
+    seats: seats,
+    hand: me !== null && view.hand ? view.hand.slice() : null,
+    pack: me !== null && view.draft && view.draft.pack ? view.draft.pack.slice() : null,
+    pick: me !== null && view.draft ? view.draft.pick : null,
+    draftTurn: view && view.draft ? view.draft.turn : null,
+    myCommits: me !== null && view.commits && view.commits.mine ? view.commits.mine.slice() : null,
+    order: order.map(function (s, k) {
+      return {
+        seat: s, name: who(b.ctx, s), dummy: s === DUMMY,
+        total: s === DUMMY ? initiativeOf(view.dummy) : seats[s] ? seats[s].initiative : null,
+        current: !!fight && k === attackIndex && active,
+        past: attackIndex !== null && k < attackIndex,
+        out: s !== DUMMY && !!seats[s] && seats[s].eliminated,
+      };
+    }),
+    attackIndex: attackIndex,
+    dummy: view && view.dummy ? view.dummy.slice() : null,
+    fight: fight ? {
+      attacker: fight.attacker, attackerName: who(b.ctx, fight.attacker),
+      fighters: fight.fighters.slice(),
+      key: view.round + ":" + attackIndex + ":" + fight.attacker,
+    } : null,
+    deckSize: view ? view.deck_size : 0,
+    discardSize: view ? view.discard.length : 0,
+    lastFight: lastFight,
+    assign: me !== null && fight && fight.mine ? assignModel(view, me, legal) : null,
+    groups: groupLegal(legal),
+    // Take-backs of this seat's hidden commits while others still choose
+    // (the server sends them beside the menu; they are sent like actions).
+    retract: b.status === "active" && !opts.readOnly && !turn.benched ? (frame.retract || []).map(function (a) {
+      return Object.assign({}, a, { text: a.label || a.id, cardInfo: a.card ? cardInfo(a.card) : null });
+    }) : [],
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Results.
+
+const RESULTS = {
+  winnersText: (ctx, winners) => winnersText(ctx, winners, "share the win"),
+  reasons: GAME_REASONS,
+  columns: (scores, seat) => ({
+    hp: seatScore(scores, "hp", seat),
+    eliminated: !!(scores.eliminated || [])[seat],
+  }),
+};
+
+function resultModel(frame, opts) {
+  return commonResultModel(frame, opts, RESULTS);
+}
+
+// ---------------------------------------------------------------------------
+// DOM rendering (browser, or the test DOM).
+
+// Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
+const PIPS = { 1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
+
+/** A die face as a picture; attrs.onclick makes it a button. */
+function dieEl(doc, value, attrs, extraClass) {
+  attrs = attrs || {};
+  const pips = PIPS[value] || [];
+  const cells = [];
+  for (let c = 0; c < 9; c++) cells.push(h(doc, "span", { className: pips.indexOf(c) >= 0 ? "kf19-pip on" : "kf19-pip" }));
+  const tag = attrs.onclick ? "button" : "span";
+  const base = {
+    className: "kf19-die" + (extraClass ? " " + extraClass : ""),
+    "data-value": value,
+    title: attrs.title || "Die showing " + value,
+  };
+  if (tag === "button") base.type = "button";
+  else { base.role = "img"; base["aria-label"] = attrs.title || "die showing " + value; }
+  return h(doc, tag, Object.assign(base, attrs, { className: base.className + (attrs.className ? " " + attrs.className : "") }), cells);
+}
+
+function diceRowEl(doc, values, rolling, label) {
+  return h(doc, "div", { className: "kf19-dice" + (rolling ? " kf19-rolling" : ""), role: "group", "aria-label": label || "Dice: " + values.join(", ") },
+    values.map(function (v, i) { return dieEl(doc, v, null, "kf19-die-" + i); }));
+}
+
+function iconEl(doc, icon) {
+  return h(doc, "span", { className: "kf19-icon kf19-icon-" + icon, title: "Bonus icon: " + STAT_NAME[icon] + " (moves that track one space)", text: STAT_NAME[icon] });
+}
+
+/** A face-up card: initiative, bonus icon, name, combinations (size "lg" | "md" | "sm"). */
+function cardEl(doc, code, size, attrs) {
+  const card = cardInfo(code);
+  attrs = attrs || {};
+  size = size || "md";
+  if (!card) return h(doc, "div", { className: "kf19-card kf19-" + size + " kf19-unknown", text: "?" });
+  const tag = attrs.onclick ? "button" : "div";
+  const base = {
+    className: "kf19-card kf19-" + size + " kf19-bonus-" + card.icon,
+    title: cardText(code),
+    "data-code": code,
+  };
+  if (tag === "button") base.type = "button";
+  else { base.role = "img"; base["aria-label"] = cardText(code); }
+  const extra = attrs.className ? " " + attrs.className : "";
+  const head = h(doc, "span", { className: "kf19-card-head" }, [
+    h(doc, "span", { className: "kf19-init", "aria-hidden": "true", text: String(card.initiative) }),
+    h(doc, "span", { className: "kf19-card-name", text: card.name }),
+    size === "sm" ? null : iconEl(doc, card.icon),
+  ]);
+  const combos = size === "sm" ? null : h(doc, "span", { className: "kf19-combos" }, card.combos.map(function (c) {
+    return h(doc, "span", { className: "kf19-combo kf19-role-" + (c.role || "none") + (c.kind === "cross" ? " kf19-cross" : "") }, [
+      h(doc, "span", { className: "kf19-combo-need", text: c.kind === "cross" ? "✚" : c.label }),
+      " ", h(doc, "span", { className: "kf19-combo-effect", text: c.effect_label }),
     ]);
-  }
+  }));
+  return h(doc, tag, Object.assign(base, attrs, { className: base.className + extra }), [head, combos]);
+}
 
-  function actionsEl(doc, model, onAct, disabled) {
-    var wrap = h(doc, "div", { className: "actions" });
-    if (model.retract.length) {
-      wrap.appendChild(C.actionGroupEl(doc, { kind: "choice", title: "Change your mind (until everyone has chosen)" }, model.retract.map(function (a) {
-        var text = a.type === "reopen" ? "Change my dice" : "Take back " + (a.cardInfo ? a.cardInfo.name : "the card");
-        return actionButton(doc, a, text, disabled, onAct, "secondary kf19-retract");
-      }), "kf19-retract-group"));
-    }
-    model.groups.forEach(function (group) {
-      var items;
-      if (group.kind === "assign") {
-        if (!model.assign) {
-          items = group.actions.map(function (a) { return actionButton(doc, a, a.text, disabled, onAct); });
-        } else {
-          items = [trayEl(doc, model.assign, onAct, disabled)];
-        }
-      } else {
-        items = group.actions.map(function (action) {
-          return action.cardInfo ? cardButton(doc, action, "md", disabled, onAct) : actionButton(doc, action, action.text, disabled, onAct);
-        });
-      }
-      wrap.appendChild(C.actionGroupEl(doc, group, items, group.kind === "assign" ? "kf19-assign-group" : "kf19-cards-group"));
-    });
-    return wrap;
-  }
+function cardBackEl(doc, label) {
+  return h(doc, "span", { className: "kf19-card kf19-sm kf19-back", role: "img", "aria-label": label || "a committed card, face down" }, [
+    h(doc, "span", { className: "kf19-back-mark", "aria-hidden": "true" }),
+  ]);
+}
 
-  function renderBoard(root, model, opts) {
-    opts = opts || {};
-    var doc = root.ownerDocument;
-    var slot = function (name) { return root.querySelector('[data-role="' + name + '"]'); };
-    // Dice roll in once per attack: the first frame of a new fight animates them.
-    var rolling = false;
-    var ds = root.dataset || {};
-    if (model.fight && ds.kf19Rolled !== model.fight.key) {
-      rolling = !opts.readOnly;
-      ds.kf19Rolled = model.fight.key;
-    }
-    // The last attack's result stays in view until the next round.
-    if (model.lastFight) {
-      root.kf19LastFight = model.lastFight;
-    }
-    var last = root.kf19LastFight && root.kf19LastFight.round === model.round ? root.kf19LastFight : null;
-    var clocks = model.status === "active";
-    var opponents = slot("opponents");
-    if (opponents) {
-      clear(opponents);
-      model.seats.forEach(function (seat) {
-        if (seat.seat !== model.viewer) opponents.appendChild(seatEl(doc, model, seat, { clocks: clocks, noYou: !model.useYou, rolling: rolling }));
-      });
-    }
-    var center = slot("center");
-    if (center) clear(center).appendChild(centerEl(doc, model, rolling, last));
-    var you = slot("you");
-    var onAct = opts.onAct;
-    var disabled = !!opts.pending;
-    if (you) {
-      clear(you);
-      you.hidden = model.viewer === null;
-      if (model.viewer !== null) {
-        var me = model.seats[model.viewer];
-        you.appendChild(seatEl(doc, model, me, { clocks: clocks, noYou: !model.useYou, rolling: rolling }));
-        var byCard = {};
-        model.groups.forEach(function (g) {
-          if (g.kind === "cards") g.actions.forEach(function (a) { byCard[a.card] = a; });
-        });
-        var show = function (codes) {
-          return codes.map(function (code) {
-            var action = onAct ? byCard[code] : null;
-            return action ? cardButton(doc, action, "lg", disabled, onAct) : cardEl(doc, code, "lg");
-          });
-        };
-        var area = [];
-        if (model.pack && model.pack.length) {
-          area.push(h(doc, "div", { className: "kf19-area", "data-role": "my-pack" }, [
-            h(doc, "h3", { className: "pile-label", text: "Your pack: keep one" }),
-            h(doc, "div", { className: "my-hand kf19-hand" }, show(model.pack)),
-          ]));
-        }
-        if (model.pick) {
-          area.push(h(doc, "p", { className: "small", text: "You keep " + cardName(model.pick) + "; waiting for the others to choose." }));
-        }
-        if (model.myCommits && model.myCommits.length) {
-          area.push(h(doc, "div", { className: "kf19-area", "data-role": "my-commits" }, [
-            h(doc, "h3", { className: "pile-label", text: "Committed (hidden from the others until everyone has chosen)" }),
-            h(doc, "div", { className: "my-hand kf19-hand" }, model.myCommits.map(function (c) { return cardEl(doc, c, "md"); })),
-          ]));
-        }
-        var hand = model.hand || [];
-        area.push(h(doc, "div", { className: "kf19-area", "aria-label": "Your hand" }, [
-          h(doc, "h3", { className: "pile-label", text: model.phase === "draft" ? "Kept so far" : "Your hand" }),
-          h(doc, "div", { className: "my-hand kf19-hand", "data-role": "my-hand" },
-            hand.length ? show(hand) : [h(doc, "span", { className: "muted small", text: model.phase === "draft" ? "Nothing kept yet." : "Your hand is empty." })]),
-        ]));
-        you.appendChild(h(doc, "div", { className: "kf19-you" }, area));
-      }
-    }
-    var controls = (model.groups.length || model.retract.length) && onAct ? actionsEl(doc, model, onAct, disabled) : null;
-    C.renderPanel(root, model, opts, controls, model.phase === "draft" ? "Draft" : model.round ? "Round " + model.round + " of " + model.rounds : "");
-    return model;
-  }
+function hpBarEl(doc, seat) {
+  const pct = Math.round(seat.hpShare * 100);
+  const low = seat.hp !== null && seat.hpShare < 0.25;
+  return h(doc, "div", { className: "kf19-hp" + (low ? " low" : "") + (seat.eliminated ? " out" : ""), "data-role": "hp-" + seat.seat, "aria-label": "HP: " + seat.hp }, [
+    h(doc, "span", { className: "kf19-hp-bar", "aria-hidden": "true" }, [
+      h(doc, "span", { className: "kf19-hp-fill", style: "width: " + pct + "%" }),
+    ]),
+    h(doc, "strong", { className: "kf19-hp-text", text: "♥ " + seat.hp }),
+  ]);
+}
 
-  function resultsEl(doc, res, opts) {
-    opts = opts || {};
-    var table = res.rows.length ? h(doc, "table", { className: "results-table" }, [
-      h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" }), h(doc, "th", { className: "num", text: "HP" })])]),
-      h(doc, "tbody", {}, res.rows.map(function (row) {
-        return h(doc, "tr", { className: row.winner ? "winner" : null }, [
-          h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
-          h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") + (row.eliminated ? " (knocked out)" : "") }),
-          h(doc, "td", { className: "num", text: row.hp === null ? "" : String(row.hp) }),
-        ]);
-      })),
-    ]) : null;
-    var reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
-    return C.resultsPanelEl(doc, res, reason, table, opts);
-  }
+function tracksEl(doc, seat) {
+  if (!seat.status) return null;
+  return h(doc, "dl", { className: "kf19-tracks", "data-role": "tracks-" + seat.seat, "aria-label": "Status: " + statusText(seat.status) }, STATS.filter(function (k) { return k !== "hp"; }).map(function (k) {
+    return h(doc, "div", { className: "kf19-track kf19-track-" + k, title: STAT_NAME[k] + ": " + STAT_HELP[k] + " (" + plural(seat.tracks[k], "space", "spaces") + ")" }, [
+      h(doc, "dt", { text: STAT_NAME[k] }), h(doc, "dd", { text: String(seat.status[k]) }),
+    ]);
+  }));
+}
 
-  /** Under the table: what the icons, combinations and symbols mean. */
-  function renderCardReference(container, players) {
-    if (!container) return;
-    var doc = container.ownerDocument;
-    clear(container);
-    var start = DATA.start_hp[String(players)];
-    var rows = STATS.map(function (k) {
-      return [STAT_NAME[k], "Bonus icon: each card with it moves the " + STAT_NAME[k] + " track one space (" + STEP[k] + " " + (k === "hp" ? "extra starting HP" : "point" + (STEP[k] === 1 ? "" : "s")) + " per space). " + capitalize(STAT_HELP[k]) + "."];
-    });
-    rows.push(["Initiative", "The number on each card. Your three cards' total sets the attack order: the lowest total attacks first."]);
-    rows.push(["Combinations", "Sets of dice you assign to a card: a single face (\"4/5/6\"), pairs, three of a kind, straights, sums over or under a number. Each set activates the effect once; several sets may go on one card."]);
-    rows.push(["✚ Red cross", "Active without dice, once, when the card is played in the right role."]);
-    rows.push(["Attack / defence", "ATK, HIT and HP effects work only when you attack; DEF, AVO and the yin-yang only when you defend."]);
-    rows.push(["Yin-yang", "1 damage to the attacker (never knocks the attacker out; nothing if you are knocked out)."]);
-    rows.push(["HIT / AVO", "Each point turns one die up or down by one (a 1 into a 6 costs 5)."]);
-    if (start) rows.push(["Starting HP", start + " at " + players + " players, plus the HP track."]);
-    container.appendChild(h(doc, "table", { className: "card-ref" }, [
-      h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Symbol" }), h(doc, "th", { text: "What it means" })])]),
-      h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [h(doc, "strong", { text: r[0] })]), h(doc, "td", { text: r[1] })]); })),
+/** What the seat has on the table now: draft state, commits, its three cards, its dice. */
+function seatPlayEl(doc, model, seat, rolling) {
+  const parts = [];
+  if (model.phase === "draft" && seat.picked !== null) {
+    parts.push(h(doc, "span", { className: "badge seat-badge" + (seat.picked ? " done" : ""), text: seat.picked ? "Picked ✓" : "Choosing a card" }));
+  }
+  if (model.phase === "play" && seat.committed !== null && !seat.eliminated) {
+    const backs = [];
+    for (let k = 0; k < DATA.play; k++) backs.push(k < seat.committed ? cardBackEl(doc) : h(doc, "span", { className: "kf19-card kf19-sm kf19-slot", "aria-hidden": "true" }));
+    parts.push(h(doc, "div", { className: "kf19-commits", "data-role": "commits-" + seat.seat, "aria-label": "Committed " + seat.committed + " of " + DATA.play }, backs.concat([
+      h(doc, "span", { className: "small", text: seat.committed >= DATA.play ? "committed" : seat.committed + " of " + DATA.play + " committed" }),
+    ])));
+  }
+  if (seat.played) {
+    parts.push(h(doc, "div", { className: "kf19-played", "data-role": "played-" + seat.seat }, [
+      h(doc, "span", { className: "pile-label", text: "Plays · initiative " + seat.initiative + (seat.orderPos ? " · attacks " + ordinal(seat.orderPos) : "") }),
+      h(doc, "div", { className: "kf19-played-cards" }, seat.played.map(function (c) { return cardEl(doc, c, "sm"); })),
     ]));
   }
-
-  function dealText(players) {
-    return "Ten cards are dealt to each of the " + players + " players for the draft.";
+  if (seat.dice) {
+    parts.push(h(doc, "div", { className: "kf19-seat-dice", "data-role": "dice-" + seat.seat }, [
+      h(doc, "span", { className: "pile-label", text: (seat.attacker ? "Attacking" : "Defending") + " · " + (seat.diceDone ? "dice assigned ✓" : "assigning…") }),
+      diceRowEl(doc, seat.dice, rolling, possessive({ names: model.names, viewer: model.viewer, useYou: model.useYou }, seat.seat) + " roll: " + seat.dice.join(", ")),
+    ]));
   }
+  return parts;
+}
 
-  return {
-    EVENT_TYPES: EVENT_TYPES,
-    CARDS: CARDS,
-    DUMMY: DUMMY,
-    cardInfo: cardInfo,
-    cardName: cardName,
-    cardList: cardList,
-    comboText: comboText,
-    formatEvent: formatEvent,
-    formatSteps: formatSteps,
-    groupLegal: groupLegal,
-    autoAction: autoAction,
-    describeAction: describeAction,
-    clockRemaining: C.clockRemaining,
-    formatClock: C.formatClock,
-    boardModel: boardModel,
-    resultModel: resultModel,
-    endReasonText: endReasonText,
-    sha256Hex: C.sha256Hex,
-    verifySeed: C.verifySeed,
-    dealText: dealText,
-    h: h,
-    cardEl: cardEl,
-    dieEl: dieEl,
-    renderBoard: renderBoard,
-    renderLog: C.renderLog,
-    renderCardReference: renderCardReference,
-    resultsEl: resultsEl,
-    tickClocks: C.tickClocks,
-  };
-});
+function seatEl(doc, model, seat, opts) {
+  opts = opts || {};
+  const classes = ["seat", "kf19-seat"];
+  if (seat.isActor) classes.push("is-actor");
+  if (seat.eliminated || seat.forfeited) classes.push("is-out");
+  if (seat.isYou) classes.push("is-you");
+  if (seat.attacker) classes.push("is-attacker");
+  const badges = [];
+  if (seat.attacker) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Attacker" }));
+  if (seat.eliminated) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Knocked out" }));
+  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
+  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
+  const clock = seat.clockText && opts.clocks ? h(doc, "span", {
+    className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
+    "data-seat": seat.seat, text: seat.clockText,
+  }) : null;
+  return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + (seat.seat + 1) + ": " + seat.name, "data-seat": seat.seat }, [
+    h(doc, "header", { className: "seat-head" }, [
+      h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && !opts.noYou ? " (you)" : "") }),
+      presenceEl(doc, seat),
+      clock,
+    ]),
+    seat.hp === null ? null : hpBarEl(doc, seat),
+    tracksEl(doc, seat),
+    h(doc, "div", { className: "seat-badges" }, badges.concat([
+      h(doc, "span", { className: "small", "data-role": "hand-size-" + seat.seat, text: plural(seat.handSize, "card", "cards") + " in hand" }),
+    ])),
+  ].concat(seatPlayEl(doc, model, seat, opts.rolling)));
+}
+
+function orderEl(doc, model) {
+  if (!model.order.length) return null;
+  return h(doc, "ol", { className: "kf19-order", "data-role": "attack-order", "aria-label": "Attack order" }, model.order.map(function (o) {
+    return h(doc, "li", { className: "kf19-order-item" + (o.current ? " current" : "") + (o.past ? " past" : "") + (o.out ? " out" : "") }, [
+      h(doc, "span", { className: "kf19-order-name", text: o.name }),
+      o.total !== null ? h(doc, "span", { className: "kf19-order-init", title: "Total initiative", text: String(o.total) }) : null,
+    ]);
+  }));
+}
+
+function lastFightEl(doc, model, fight) {
+  const ctx = { names: model.names, viewer: model.viewer, useYou: model.useYou };
+  return h(doc, "div", { className: "kf19-last", "data-role": "last-fight" }, [
+    h(doc, "span", { className: "pile-label", text: "Last attack" }),
+    h(doc, "p", { className: "small", text: PUBLIC.fight(fight, ctx) }),
+  ]);
+}
+
+function centerEl(doc, model, rolling, lastFight) {
+  let phaseLine;
+  if (model.phase === "draft") phaseLine = "Draft · turn " + ((model.draftTurn || 0) + 1) + " of " + DATA.hand;
+  else if (model.phase === "over" || model.status === "finished") phaseLine = "Game over";
+  else if (model.round) phaseLine = "Round " + model.round + " of " + model.rounds + (model.phase === "play" ? " · choosing cards" : "");
+  else phaseLine = "";
+  const fight = model.fight;
+  let fightBox = null;
+  if (fight) {
+    fightBox = h(doc, "div", { className: "kf19-fight", "data-role": "fight" }, [
+      h(doc, "p", { className: "kf19-fight-title", text: sentence(subjLine(model, fight.attacker)) }),
+      h(doc, "div", { className: "kf19-fight-dice" }, fight.fighters.map(function (s) {
+        const seat = model.seats[s];
+        return h(doc, "div", { className: "kf19-fighter" + (s === fight.attacker ? " is-attacker" : "") }, [
+          h(doc, "span", { className: "kf19-fighter-name", text: seat.name + (s === fight.attacker ? " · ATK" : " · DEF") + (seat.diceDone ? " ✓" : "") }),
+          diceRowEl(doc, seat.dice || [], rolling, seat.name + " rolled " + (seat.dice || []).join(", ")),
+        ]);
+      })),
+    ]);
+  }
+  const dummy = model.dummy ? h(doc, "div", { className: "kf19-dummy", "data-role": "dummy" }, [
+    h(doc, "span", { className: "pile-label", text: "The dummy · attacks with " + initiativeOf(model.dummy) }),
+    h(doc, "div", { className: "kf19-played-cards" }, model.dummy.map(function (c) { return cardEl(doc, c, "sm"); })),
+  ]) : null;
+  return h(doc, "div", { className: "board-center-inner kf19-center" }, [
+    h(doc, "div", { className: "kf19-center-head" }, [
+      h(doc, "strong", { className: "kf19-phase", text: phaseLine }),
+      h(doc, "span", { className: "small muted", "data-role": "deck", text: "Deck " + model.deckSize + " · out of play " + model.discardSize }),
+    ]),
+    orderEl(doc, model),
+    fightBox,
+    dummy,
+    lastFight ? lastFightEl(doc, model, lastFight) : null,
+  ]);
+}
+
+function subjLine(model, seat) {
+  const ctx = { names: model.names, viewer: model.viewer, useYou: model.useYou };
+  return subj(ctx, seat, "attack", "attacks") + ": everyone rolls seven dice";
+}
+
+function cardButton(doc, action, size, disabled, onAct) {
+  return cardEl(doc, action.card, size, {
+    onclick: function () { onAct(action); },
+    "aria-label": action.text,
+    className: "kf19-choice",
+    disabled: disabled,
+    "data-action": action.id,
+  });
+}
+
+function actionButton(doc, action, text, disabled, onAct, className) {
+  if (!action) return null;
+  return h(doc, "button", {
+    type: "button", className: "choice" + (className ? " " + className : ""), disabled: disabled,
+    "data-action": action.id, title: action.text, onclick: function () { onAct(action); }, text: text,
+  });
+}
+
+const COMMAND_TEXT = {
+  auto: "Best assignment, finish",
+  best: "Load the best assignment",
+  done: "Finish",
+  reset: "Start again",
+  cancel: "Drop this set",
+};
+
+/** The dice tray: dice (with ▲▼ for the set being built), cards and their combinations, sets, commands. */
+function trayEl(doc, a, onAct, disabled) {
+  const dice = h(doc, "div", { className: "kf19-tray-dice", role: "group", "aria-label": "Your dice" }, a.dice.map(function (d) {
+    const cls = "kf19-die-" + d.index + (d.inOpen ? " in-open" : "") + (d.set !== null ? " in-set kf19-set-" + (d.set % 6) : "") + (d.changed ? " changed" : "");
+    const title = "Die " + (d.index + 1) + ": " + d.value + (d.changed ? " (rolled " + d.rolled + ")" : "") + (d.set !== null ? ", in set " + (d.set + 1) : d.inOpen ? ", in the set being built" : "");
+    const face = d.action ? dieEl(doc, d.value, {
+      onclick: function () { onAct(d.action); }, "data-action": d.action.id, disabled: disabled, title: d.action.text, className: "kf19-choice",
+    }, cls) : dieEl(doc, d.value, { title: title }, cls);
+    return h(doc, "div", { className: "kf19-tray-die" }, [
+      face,
+      h(doc, "span", { className: "kf19-die-note", text: d.set !== null ? "set " + (d.set + 1) : d.changed ? "was " + d.rolled : "" }),
+      d.up || d.down ? h(doc, "span", { className: "kf19-adjust" }, [
+        actionButton(doc, d.up, "▲", disabled, onAct, "kf19-up"),
+        actionButton(doc, d.down, "▼", disabled, onAct, "kf19-down"),
+      ]) : null,
+    ]);
+  }));
+  const cards = h(doc, "div", { className: "kf19-tray-cards" }, a.cards.map(function (c) {
+    return h(doc, "div", { className: "kf19-tray-card" }, [
+      h(doc, "span", { className: "kf19-tray-card-name", text: c.card ? c.card.name + " (" + c.card.initiative + ")" : c.code }),
+      h(doc, "span", { className: "kf19-tray-combos" }, c.combos.map(function (combo) {
+        const mark = (combo.sets ? " ×" + combo.sets : "") + (combo.cross && combo.usable ? " (always on)" : "");
+        if (combo.action) return actionButton(doc, combo.action, combo.text + mark, disabled, onAct, "kf19-set-choice" + (combo.open ? " open" : ""));
+        return h(doc, "span", { className: "kf19-combo-static" + (combo.usable ? "" : " off") + (combo.sets || (combo.cross && combo.usable) ? " active" : "") + (combo.open ? " open" : ""), title: combo.usable ? "" : "works only when " + (a.attacking ? "defending" : "attacking"), text: combo.text + mark });
+      })),
+    ]);
+  }));
+  const sets = a.sets.length ? h(doc, "ul", { className: "kf19-sets", "aria-label": "Your sets" }, a.sets.map(function (s) {
+    return h(doc, "li", { className: "kf19-set-row kf19-set-" + (s.index % 6) }, [
+      h(doc, "span", { text: "Set " + (s.index + 1) + ": " + s.cardName + ", " + s.text + " (dice " + s.values.join(" ") + ")" }),
+      actionButton(doc, s.drop, "Take back", disabled, onAct, "small secondary"),
+    ]);
+  })) : null;
+  const open = a.open ? h(doc, "p", { className: "kf19-open small", "data-role": "open-set" }, [
+    "Building: " + a.open.cardName + ", " + a.open.text + " · " + a.open.dice.length + " of " + a.open.need + " dice. Click dice to add them; ▲▼ spend " + a.points + ".",
+  ]) : null;
+  const value = a.attacking ? "Attack so far: " + a.total + " ATK" + (a.extra ? ", " + signed(a.extra) + " HP" : "") :
+    "Defence so far: " + a.total + " DEF" + (a.extra ? ", " + plural(a.extra, "yin-yang", "yin-yangs") : "");
+  return h(doc, "div", { className: "kf19-tray", "data-role": "tray" }, [
+    h(doc, "p", { className: "kf19-tray-head" }, [
+      h(doc, "strong", { text: a.attacking ? "You attack" : "You defend" }),
+      " · " + a.points + " left: ",
+      h(doc, "strong", { "data-role": "points-left", text: a.left + " of " + a.budget }),
+      " · " + value,
+    ]),
+    dice,
+    open,
+    cards,
+    sets,
+    h(doc, "div", { className: "kf19-commands" }, a.commands.map(function (c) {
+      return actionButton(doc, c, COMMAND_TEXT[c.id] || c.text, disabled, onAct, c.id === "auto" ? "kf19-auto" : c.id === "done" ? "kf19-done" : "secondary");
+    }).concat(a.rest.map(function (c) { return actionButton(doc, c, c.text, disabled, onAct, "secondary"); }))),
+  ]);
+}
+
+function actionsEl(doc, model, onAct, disabled) {
+  const wrap = h(doc, "div", { className: "actions" });
+  if (model.retract.length) {
+    wrap.appendChild(actionGroupEl(doc, { kind: "choice", title: "Change your mind (until everyone has chosen)" }, model.retract.map(function (a) {
+      const text = a.type === "reopen" ? "Change my dice" : "Take back " + (a.cardInfo ? a.cardInfo.name : "the card");
+      return actionButton(doc, a, text, disabled, onAct, "secondary kf19-retract");
+    }), "kf19-retract-group"));
+  }
+  model.groups.forEach(function (group) {
+    let items;
+    if (group.kind === "assign") {
+      if (!model.assign) {
+        items = group.actions.map(function (a) { return actionButton(doc, a, a.text, disabled, onAct); });
+      } else {
+        items = [trayEl(doc, model.assign, onAct, disabled)];
+      }
+    } else {
+      items = group.actions.map(function (action) {
+        return action.cardInfo ? cardButton(doc, action, "md", disabled, onAct) : actionButton(doc, action, action.text, disabled, onAct);
+      });
+    }
+    wrap.appendChild(actionGroupEl(doc, group, items, group.kind === "assign" ? "kf19-assign-group" : "kf19-cards-group"));
+  });
+  return wrap;
+}
+
+function renderBoard(root, model, opts) {
+  opts = opts || {};
+  const doc = root.ownerDocument;
+  const slot = function (name) { return root.querySelector('[data-role="' + name + '"]'); };
+  // Dice roll in once per attack: the first frame of a new fight animates them.
+  let rolling = false;
+  const ds = root.dataset || {};
+  if (model.fight && ds.kf19Rolled !== model.fight.key) {
+    rolling = !opts.readOnly;
+    ds.kf19Rolled = model.fight.key;
+  }
+  // The last attack's result stays in view until the next round.
+  if (model.lastFight) {
+    root.kf19LastFight = model.lastFight;
+  }
+  const last = root.kf19LastFight && root.kf19LastFight.round === model.round ? root.kf19LastFight : null;
+  const clocks = model.status === "active";
+  const opponents = slot("opponents");
+  if (opponents) {
+    clear(opponents);
+    model.seats.forEach(function (seat) {
+      if (seat.seat !== model.viewer) opponents.appendChild(seatEl(doc, model, seat, { clocks: clocks, noYou: !model.useYou, rolling: rolling }));
+    });
+  }
+  const center = slot("center");
+  if (center) clear(center).appendChild(centerEl(doc, model, rolling, last));
+  const you = slot("you");
+  const onAct = opts.onAct;
+  const disabled = !!opts.pending;
+  if (you) {
+    clear(you);
+    you.hidden = model.viewer === null;
+    if (model.viewer !== null) {
+      const me = model.seats[model.viewer];
+      you.appendChild(seatEl(doc, model, me, { clocks: clocks, noYou: !model.useYou, rolling: rolling }));
+      const byCard = {};
+      model.groups.forEach(function (g) {
+        if (g.kind === "cards") g.actions.forEach(function (a) { byCard[a.card] = a; });
+      });
+      const show = function (codes) {
+        return codes.map(function (code) {
+          const action = onAct ? byCard[code] : null;
+          return action ? cardButton(doc, action, "lg", disabled, onAct) : cardEl(doc, code, "lg");
+        });
+      };
+      const area = [];
+      if (model.pack && model.pack.length) {
+        area.push(h(doc, "div", { className: "kf19-area", "data-role": "my-pack" }, [
+          h(doc, "h3", { className: "pile-label", text: "Your pack: keep one" }),
+          h(doc, "div", { className: "my-hand kf19-hand" }, show(model.pack)),
+        ]));
+      }
+      if (model.pick) {
+        area.push(h(doc, "p", { className: "small", text: "You keep " + cardName(model.pick) + "; waiting for the others to choose." }));
+      }
+      if (model.myCommits && model.myCommits.length) {
+        area.push(h(doc, "div", { className: "kf19-area", "data-role": "my-commits" }, [
+          h(doc, "h3", { className: "pile-label", text: "Committed (hidden from the others until everyone has chosen)" }),
+          h(doc, "div", { className: "my-hand kf19-hand" }, model.myCommits.map(function (c) { return cardEl(doc, c, "md"); })),
+        ]));
+      }
+      const hand = model.hand || [];
+      area.push(h(doc, "div", { className: "kf19-area", "aria-label": "Your hand" }, [
+        h(doc, "h3", { className: "pile-label", text: model.phase === "draft" ? "Kept so far" : "Your hand" }),
+        h(doc, "div", { className: "my-hand kf19-hand", "data-role": "my-hand" },
+          hand.length ? show(hand) : [h(doc, "span", { className: "muted small", text: model.phase === "draft" ? "Nothing kept yet." : "Your hand is empty." })]),
+      ]));
+      you.appendChild(h(doc, "div", { className: "kf19-you" }, area));
+    }
+  }
+  const controls = (model.groups.length || model.retract.length) && onAct ? actionsEl(doc, model, onAct, disabled) : null;
+  renderPanel(root, model, opts, controls, model.phase === "draft" ? "Draft" : model.round ? "Round " + model.round + " of " + model.rounds : "");
+  return model;
+}
+
+function resultsEl(doc, res, opts) {
+  opts = opts || {};
+  const table = res.rows.length ? h(doc, "table", { className: "results-table" }, [
+    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" }), h(doc, "th", { className: "num", text: "HP" })])]),
+    h(doc, "tbody", {}, res.rows.map(function (row) {
+      return h(doc, "tr", { className: row.winner ? "winner" : null }, [
+        h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
+        h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") + (row.eliminated ? " (knocked out)" : "") }),
+        h(doc, "td", { className: "num", text: row.hp === null ? "" : String(row.hp) }),
+      ]);
+    })),
+  ]) : null;
+  const reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
+  return resultsPanelEl(doc, res, reason, table, opts);
+}
+
+/** Under the table: what the icons, combinations and symbols mean. */
+function renderCardReference(container, players) {
+  if (!container) return;
+  const doc = container.ownerDocument;
+  clear(container);
+  const start = DATA.start_hp[String(players)];
+  const rows = STATS.map(function (k) {
+    return [STAT_NAME[k], "Bonus icon: each card with it moves the " + STAT_NAME[k] + " track one space (" + STEP[k] + " " + (k === "hp" ? "extra starting HP" : "point" + (STEP[k] === 1 ? "" : "s")) + " per space). " + capitalize(STAT_HELP[k]) + "."];
+  });
+  rows.push(["Initiative", "The number on each card. Your three cards' total sets the attack order: the lowest total attacks first."]);
+  rows.push(["Combinations", "Sets of dice you assign to a card: a single face (\"4/5/6\"), pairs, three of a kind, straights, sums over or under a number. Each set activates the effect once; several sets may go on one card."]);
+  rows.push(["✚ Red cross", "Active without dice, once, when the card is played in the right role."]);
+  rows.push(["Attack / defence", "ATK, HIT and HP effects work only when you attack; DEF, AVO and the yin-yang only when you defend."]);
+  rows.push(["Yin-yang", "1 damage to the attacker (never knocks the attacker out; nothing if you are knocked out)."]);
+  rows.push(["HIT / AVO", "Each point turns one die up or down by one (a 1 into a 6 costs 5)."]);
+  if (start) rows.push(["Starting HP", start + " at " + players + " players, plus the HP track."]);
+  container.appendChild(h(doc, "table", { className: "card-ref" }, [
+    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Symbol" }), h(doc, "th", { text: "What it means" })])]),
+    h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [h(doc, "strong", { text: r[0] })]), h(doc, "td", { text: r[1] })]); })),
+  ]));
+}
+
+function dealText(players) {
+  return "Ten cards are dealt to each of the " + players + " players for the draft.";
+}
+
+export {
+  EVENT_TYPES,
+  CARDS,
+  DUMMY,
+  cardInfo,
+  cardName,
+  cardList,
+  comboText,
+  formatEvent,
+  formatSteps,
+  groupLegal,
+  autoAction,
+  describeAction,
+  boardModel,
+  resultModel,
+  dealText,
+  cardEl,
+  dieEl,
+  renderBoard,
+  renderCardReference,
+  resultsEl,
+};

@@ -7,6 +7,9 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 
+from gameplay.rules import GameError, game_meta
+from league.ratings.elo import EloConfig, elo_config_from, is_provisional
+
 
 class ParticipantKind(models.TextChoices):
     HUMANS = "humans", "Humans only"
@@ -202,6 +205,11 @@ class RatingPool(models.Model):
             return f"{self.league} ({name})"
         return f"{name} global ladder"
 
+    @property
+    def elo_config(self) -> EloConfig:
+        """The Elo parameters of this pool: the defaults plus ``config``."""
+        return elo_config_from(self.config)
+
 
 class Rating(models.Model):
     """A participant's current state in one pool (replayable from the events)."""
@@ -244,10 +252,7 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        from league.ratings.config import pool_elo_config
-        from league.ratings.elo import is_provisional
-
-        return is_provisional(games=self.games, config=pool_elo_config(self.pool))
+        return is_provisional(games=self.games, config=self.pool.elo_config)
 
 
 class RatingSeed(models.Model):
@@ -447,11 +452,8 @@ def swiss_tables_label(game: str, *, generic: bool = True) -> str:
     A game with no multiplayer tables (two players only, or unknown) gets the
     generic label, or "" with ``generic=False`` (the format is not offered).
     """
-    from gameplay.rules import GameError
-    from league.tournaments.services import table_sizes
-
     try:
-        sizes = table_sizes(game)
+        sizes = game_meta(game).tables
     except GameError:
         sizes = None
     if sizes is None:

@@ -7,7 +7,6 @@ from accounts.profile import ProfileSection
 from league.charts import rating_chart
 from league.models import Participant
 from league.ratings import selectors
-from league.ratings.config import pool_elo_config
 from league.ratings.elo import display_rating, is_provisional
 
 
@@ -28,7 +27,7 @@ def ratings_section(user: User) -> ProfileSection | None:
                 "played": rating.played,
                 "wins": rating.wins,
                 "provisional": is_provisional(
-                    games=rating.games, config=pool_elo_config(rating.pool)
+                    games=rating.games, config=rating.pool.elo_config
                 ),
                 "chart": rating_chart(history),
             }

@@ -23,7 +23,7 @@ def on_match_finished(
     pool and no pairing; a sender that does not say enqueues both)."""
     from league import tasks
     from league.ratings.services import may_feed_pools
-    from league.tournaments.services import is_tournament_context
+    from league.tournaments.selectors import is_tournament_context
 
     known = rated is not None and context is not None
     if not known or may_feed_pools(rated=rated, context=context):

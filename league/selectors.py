@@ -18,8 +18,13 @@ from league.models import (
     Season,
     SeasonQueueEntry,
 )
-from league.ratings.config import pool_elo_config
 from league.ratings.elo import display_rating, is_provisional
+
+
+def is_organiser(*, league: League, user: User | None) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(user.is_staff) or league.organisers.filter(pk=user.pk).exists()
 
 
 def league_list(*, game: str | None = None) -> QuerySet[League]:
@@ -53,7 +58,7 @@ def season_standings(*, season: Season) -> list[SeasonStanding]:
     """Registered participants by points (pairwise points per game), then wins,
     then rating; those who have not played yet follow, in registration order."""
     pool = RatingPool.objects.filter(season=season).first()
-    config = pool_elo_config(pool) if pool else None
+    config = pool.elo_config if pool else None
     ratings = (
         {r.participant_id: r for r in Rating.objects.filter(pool=pool)} if pool else {}
     )

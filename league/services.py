@@ -38,6 +38,7 @@ from league.participants import (
     seat_agent_for,
 )
 from league.ratings.services import pool_for_league, pool_for_season
+from league.selectors import is_organiser
 
 ACTIVE_REGISTRATION = (RegistrationStatus.PENDING, RegistrationStatus.APPROVED)
 
@@ -45,12 +46,6 @@ ACTIVE_REGISTRATION = (RegistrationStatus.PENDING, RegistrationStatus.APPROVED)
 def league_game_options(league: League) -> dict:
     """The game options of the league's matches (``elo`` holds pool settings)."""
     return {k: v for k, v in (league.options or {}).items() if k != "elo"}
-
-
-def is_organiser(*, league: League, user: User | None) -> bool:
-    if user is None or not user.is_authenticated:
-        return False
-    return bool(user.is_staff) or league.organisers.filter(pk=user.pk).exists()
 
 
 def require_organiser(*, league: League, user: User | None) -> None:

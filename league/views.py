@@ -95,7 +95,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = selectors.league_by_slug(slug=slug)
     seasons = list(league.seasons.all())
-    organiser = services.is_organiser(league=league, user=request.user)
+    organiser = selectors.is_organiser(league=league, user=request.user)
     for season in seasons:
         season.my_registration = selectors.registration_of(
             season=season, user=request.user
@@ -367,7 +367,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "game_name": _games().get(tournament.game, tournament.game),
         "entrants": entrants,
         "entered": entered,
-        "can_organise": tournament_services.can_organise(
+        "can_organise": tournament_selectors.can_organise(
             tournament=tournament, user=user
         ),
         "rounds": tournament_selectors.rounds(tournament=tournament),
@@ -381,7 +381,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         context["cross_table"] = tournament_selectors.cross_table(tournament=tournament)
         context["tiebreak_labels"] = [
             tournament_selectors.TIEBREAK_LABELS[t]
-            for t in tournament_services.standings_tiebreaks(tournament)
+            for t in tournament_selectors.standings_tiebreaks(tournament)
         ]
     return render(request, "league/tournament_detail.html", context)
 

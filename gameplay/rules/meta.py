@@ -42,11 +42,12 @@ class GameMeta:
     defaults for the ISMCTS options a caller leaves unset (``max_rollout_steps``,
     ``heuristic_plies``). Modules are named, not imported, so a game's bot code
     loads only when a bot plays it. ``tables`` is (smallest, largest,
-    preferred) table of the game's multiplayer Swiss tournaments; None: 3-5,
-    preferring 4, within the engine's player range. ``catalogue`` names a
-    module with ``catalogue()`` (the public card data the board module imports)
-    and ``rules_rows()`` (the rules page's card table rows), both written to
-    files by ``manage.py build_board_data``; None: the board needs no card data.
+    preferred) table of the game's multiplayer Swiss tournaments, within the
+    engine's player range; None: the game has no such tables (two players).
+    ``catalogue`` names a module with ``catalogue()`` (the public card data the
+    board module imports) and ``rules_rows()`` (the rules page's card table
+    rows), both written to files by ``manage.py build_board_data``; None: the
+    board needs no card data.
     """
 
     publisher: str

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import TypeVar
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from typing import Any, TypeVar
 
 P = TypeVar("P", bound=Hashable)
 
@@ -74,6 +75,24 @@ class EloConfig:
 
 
 DEFAULT_CONFIG = EloConfig()
+
+_CONFIG_FIELDS = frozenset(f.name for f in fields(EloConfig))
+
+
+def elo_config_from(overrides: dict[str, Any] | None) -> EloConfig:
+    """EloConfig with a pool's ``overrides`` (unknown keys refused: a typo
+    must not pass). Cached: every rated match of a pool asks for the same one."""
+    if not overrides:
+        return DEFAULT_CONFIG
+    unknown = set(overrides) - _CONFIG_FIELDS
+    if unknown:
+        raise ValueError(f"unknown Elo option(s): {', '.join(sorted(unknown))}")
+    return _cached_config(tuple(sorted(overrides.items())))
+
+
+@lru_cache(maxsize=256)
+def _cached_config(items: tuple[tuple[str, Any], ...]) -> EloConfig:
+    return EloConfig(**dict(items))
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,6 @@ from django.db.models import Q, QuerySet
 from accounts.models import User
 from gameplay.models import Match, MatchStatus, Seat
 from league.models import Participant, PoolScope, Rating, RatingEvent, RatingPool
-from league.ratings.config import pool_elo_config
 from league.ratings.elo import display_rating, is_provisional
 
 
@@ -99,7 +98,7 @@ def ranking_page(
     from the (pool, -rating, id) index. With a search each shown row's rank is
     counted separately (one indexed COUNT per row, at most ``per_page``).
     """
-    config = pool_elo_config(pool)
+    config = pool.elo_config
     qs = (
         Rating.objects.filter(pool=pool)
         .select_related("participant__user")

@@ -43,7 +43,6 @@ from league.models import (
 from league.participants import kind_allows, participants_for_seats
 from league.ratings import elo
 from league.ratings.anchors import anchors_among, pool_anchors
-from league.ratings.config import pool_elo_config
 
 logger = logging.getLogger(__name__)
 
@@ -263,7 +262,7 @@ def rating_apply_to_pool(
             return ApplyResult(pool.pk, False, "voided")
         if not all(kind_allows(pool.participants, p) for p in placements):
             return ApplyResult(pool.pk, False, "participant kind not allowed")
-        config = pool_elo_config(pool)
+        config = pool.elo_config
         missing = [pid for pid in ids if pid not in current]
         seeds = (
             {
@@ -536,7 +535,7 @@ def rating_recompute_pool(
     """
     with transaction.atomic():
         pool = RatingPool.objects.select_for_update().get(pk=pool_id)
-        config = pool_elo_config(pool)
+        config = pool.elo_config
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT seq, id, participant_id, placement, rating_before,"

@@ -1,4 +1,5 @@
-"""Tournament reads: standings with tiebreaks, the bracket as drawable columns."""
+"""Tournament reads: who may organise, the history the formats read, standings
+with tiebreaks, the cross table, the bracket as drawable columns."""
 
 from __future__ import annotations
 
@@ -7,15 +8,17 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
+from accounts.models import User
 from league.models import (
     Entrant,
     Pairing,
+    PairingOutcome,
     PairingStatus,
     Tournament,
     TournamentFormat,
 )
-from league.tournaments.formats import elimination
-from league.tournaments.services import standings_rows
+from league.selectors import is_organiser
+from league.tournaments.formats import elimination, swiss, swiss_multiplayer
 
 TIEBREAK_LABELS = {
     "buchholz_cut1": "Buchholz Cut-1",
@@ -47,6 +50,133 @@ def entrants(*, tournament: Tournament) -> list[Entrant]:
             "seed", "created_at", "pk"
         )
     )
+
+
+def can_organise(*, tournament: Tournament, user: User | None) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or tournament.created_by_id == user.pk:
+        return True
+    if tournament.organisers.filter(pk=user.pk).exists():
+        return True
+    return tournament.league is not None and is_organiser(
+        league=tournament.league, user=user
+    )
+
+
+def is_tournament_context(context: str) -> bool:
+    """Whether a match context names a tournament pairing (the only matches
+    ``pairing_record_match`` records)."""
+    return (context or "").startswith("tournament:")
+
+
+def seeded_entrants(tournament: Tournament) -> list[Entrant]:
+    return list(
+        tournament.entrants.filter(withdrawn=False)
+        .select_related("participant")
+        .order_by("seed", "created_at", "pk")
+    )
+
+
+def swiss_history(tournament: Tournament) -> list[swiss.SwissGame]:
+    """Decided games and byes as the formats expect them (entrant ids)."""
+    games = []
+    for p in tournament.pairings.filter(
+        status__in=[PairingStatus.DONE, PairingStatus.BYE]
+    ).select_related("round"):
+        if p.second_id is None:
+            games.append(
+                swiss.SwissGame(p.round.number, p.first_id, None, p.first_points or 0)
+            )
+        else:
+            games.append(
+                swiss.SwissGame(
+                    p.round.number,
+                    p.first_id,
+                    p.second_id,
+                    p.first_points,
+                    p.second_points,
+                    forfeit=p.outcome
+                    in (PairingOutcome.FORFEIT, PairingOutcome.DOUBLE_FORFEIT),
+                )
+            )
+    return games
+
+
+def table_results(tournament: Tournament) -> list[swiss_multiplayer.TableResult]:
+    """Finished multiplayer tables as the formats expect them (entrant ids).
+
+    A table where nobody showed up scores nothing and is no meeting: left out.
+    Seats the match forfeited (no-shows) are marked: they met nobody, and the
+    players present scored by forfeit (no bye for them later).
+    """
+    results = []
+    pairings = tournament.pairings.filter(status=PairingStatus.DONE).select_related(
+        "round", "match"
+    )
+    for pairing in pairings.prefetch_related("seats"):
+        seats = sorted(pairing.seats.all(), key=lambda s: s.seat)
+        if any(s.placement is None for s in seats):
+            continue
+        gone = set()
+        if pairing.outcome == PairingOutcome.FORFEIT and pairing.match is not None:
+            gone = set((pairing.match.result or {}).get("forfeited") or [])
+        results.append(
+            swiss_multiplayer.TableResult(
+                round=pairing.round.number,
+                seats=tuple(s.entrant_id for s in seats),
+                placements={s.entrant_id: s.placement for s in seats},
+                forfeited=frozenset(s.entrant_id for s in seats if s.seat in gone),
+            )
+        )
+    return results
+
+
+def standings_rows(tournament: Tournament) -> list[tuple]:
+    """(rank, entrant id, score, played, byes, first seats, tiebreaks) rows."""
+    entrants = [e.pk for e in seeded_entrants(tournament)]
+    if tournament.is_tables:
+        return [
+            (
+                r.rank,
+                r.participant,
+                r.score,
+                r.played,
+                0,
+                r.first_seats,
+                {"wins": float(r.wins), "opponent_score": r.opponent_score},
+            )
+            for r in swiss_multiplayer.multiplayer_standings(
+                entrants, table_results(tournament)
+            )
+        ]
+    return [
+        (r.rank, r.participant, r.score, r.played, r.byes, r.first_seats, r.tiebreaks)
+        for r in swiss.swiss_standings(
+            entrants,
+            swiss_history(tournament),
+            tiebreaks=standings_tiebreaks(tournament),
+        )
+    ]
+
+
+def ranked_entrant_ids(tournament: Tournament) -> list[int]:
+    return [row[1] for row in standings_rows(tournament)]
+
+
+def standings_tiebreaks(tournament: Tournament) -> tuple[str, ...]:
+    """Swiss: Buchholz Cut-1, Buchholz, Sonneborn-Berger, direct encounter.
+
+    A round robin has everyone meet everyone, so Buchholz says nothing there;
+    direct encounter, then Sonneborn-Berger, is what round robins use. Tables
+    of 3-5 rank by placement points, then wins, then opponents' score (the
+    multiplayer Buchholz), as ``formats.swiss_multiplayer`` defines.
+    """
+    if tournament.is_tables:
+        return ("wins", "opponent_score")
+    if tournament.format == TournamentFormat.SWISS:
+        return swiss.DEFAULT_TIEBREAKS
+    return ("direct_encounter", "sonneborn_berger")
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from django.apps import apps
 
 from league.models import Rating, RatingEvent
 from league.participants import participant_for_user
-from league.ratings.config import elo_config_from, pool_elo_config
+from league.ratings.elo import elo_config_from
 from league.ratings.services import pool_global, rating_apply_match
 from tests.factories import finished_match
 
@@ -67,7 +67,7 @@ def test_migration_pins_old_rule_only_where_history_needs_it(users):
     pool.refresh_from_db()
     other.refresh_from_db()
     assert pool.config == {"max_difference_below": None}
-    assert pool_elo_config(pool).max_difference_below is None
+    assert pool.elo_config.max_difference_below is None
     assert "max_difference_below" not in other.config
     migration.unpin(apps, None)
     pool.refresh_from_db()

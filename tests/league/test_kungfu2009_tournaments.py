@@ -19,7 +19,7 @@ from django.utils import timezone
 from gameplay import services
 from gameplay.errors import MatchError
 from gameplay.models import MatchAction, MatchStatus
-from gameplay.rules import get_game
+from gameplay.rules import game_meta, get_game
 from gameplay.rules.bots import decision_context, get_bot
 from gameplay.rules.ticks import PASS, tick_order, tick_seed
 from league.models import Pairing, PairingStatus, RatingEvent, TournamentStatus
@@ -82,9 +82,9 @@ def _play(pairing) -> None:
 
 
 def test_the_game_seats_tables_of_four_to_eight():
-    assert ts.table_sizes(GAME) == (4, 8, 6)
-    assert ts.table_sizes("kungfu2019") == (3, 5, 4)
-    assert ts.table_sizes("kungfu2013") is None  # two players only
+    assert game_meta(GAME).tables == (4, 8, 6)
+    assert game_meta("kungfu2019").tables == (3, 5, 4)
+    assert game_meta("kungfu2013").tables is None  # two players only
 
 
 @pytest.mark.parametrize(("entrants", "sizes"), [(4, [4]), (8, [8]), (9, [4, 5])])

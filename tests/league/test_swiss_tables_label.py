@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
+from gameplay.rules import available_games, game_meta, get_game
 from league.models import Tournament, TournamentFormat, swiss_tables_label
 from tests.factories import LeagueFactory
 
@@ -32,3 +34,18 @@ def test_the_organisers_form_offers_the_games_sizes(client, users) -> None:
     assert "3-5" not in page
     page = client.get(reverse("league:detail", args=[duel.slug])).content.decode()
     assert 'value="swiss_tables"' not in page
+
+
+@pytest.mark.parametrize("game", available_games())
+def test_each_games_tables_fit_its_player_range(game) -> None:
+    """Table sizes are the game's own fact (its ``META``): smallest <= preferred
+    <= largest, at least three, within what the engine seats; a game that
+    seats only two has none."""
+    engine, sizes = get_game(game), game_meta(game).tables
+    if engine.max_players < 3:
+        assert sizes is None
+        return
+    assert sizes is not None, f"{game} seats 3+ but states no Swiss tables"
+    low, high, preferred = sizes
+    assert 3 <= low <= preferred <= high
+    assert engine.min_players <= low and high <= engine.max_players

@@ -13,6 +13,7 @@ from league import services
 from league.forms import TournamentForm
 from league.models import Entrant, Tournament, TournamentFormat
 from league.tournaments import services as ts
+from league.tournaments.formats import default_swiss_rounds
 from tests.factories import (
     BotFactory,
     BotVersionFactory,
@@ -76,7 +77,7 @@ def test_every_format_works_from_the_page_with_its_defaults(
     assert tournament.status == "running", format
     assert tournament.rounds.exists() and Match.objects.exists()
     if format in ("swiss", "swiss_tables"):
-        assert tournament.swiss_rounds == ts.default_swiss_rounds(
+        assert tournament.swiss_rounds == default_swiss_rounds(
             entrants=5, tables=format == "swiss_tables"
         )
     page = client.get(reverse("league:tournament", args=[tournament.slug]))
@@ -87,7 +88,7 @@ def test_every_format_works_from_the_page_with_its_defaults(
 
 
 def test_default_swiss_rounds() -> None:
-    assert [ts.default_swiss_rounds(entrants=n) for n in (2, 3, 4, 5, 8, 9, 16)] == [
+    assert [default_swiss_rounds(entrants=n) for n in (2, 3, 4, 5, 8, 9, 16)] == [
         1,
         2,
         2,
@@ -96,8 +97,8 @@ def test_default_swiss_rounds() -> None:
         4,
         4,
     ]
-    assert ts.default_swiss_rounds(entrants=9, tables=True) == 3
-    assert ts.default_swiss_rounds(entrants=3, tables=True) == 2
+    assert default_swiss_rounds(entrants=9, tables=True) == 3
+    assert default_swiss_rounds(entrants=3, tables=True) == 2
 
 
 def test_organisers_add_and_remove_people_and_bots_on_the_page(

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from gameplay import services as gameplay_services
 from league.models import PairingOutcome, PairingStatus
+from league.tournaments import selectors
 from league.tournaments import services as ts
 from tests.factories import UserFactory
 from tests.league.conftest import play_out
@@ -52,7 +53,7 @@ def test_swiss_forfeit_reaches_the_next_round_pairing(
     assert forfeited.status == PairingStatus.DONE
     assert forfeited.outcome == PairingOutcome.FORFEIT
     assert (forfeited.first_points, forfeited.second_points) == (1.0, 0.0)
-    history = ts._swiss_history(t)
+    history = selectors.swiss_history(t)
     assert any(g.forfeit for g in history)
     second = list(t.pairings.filter(round__number=2))
     assert len(second) == 3
@@ -83,7 +84,7 @@ def test_table_no_show_is_recorded_as_forfeited_seat(
         ts.tournaments_tick(now=timezone.now() + timedelta(hours=2))
     with django_capture_on_commit_callbacks(execute=True):
         play_out(match)
-    [result] = ts._table_results(t)
+    [result] = selectors.table_results(t)
     absent = pairing.seats.get(seat=2).entrant_id
     assert result.forfeited == {absent}
     present = set(result.seats) - {absent}

@@ -51,6 +51,8 @@ META = GameMeta(
     ),
     heuristic="gameplay.rules.duelo.heuristic",
     rollout="gameplay.rules.duelo.rollout",
+    # Swiss tournaments seat tables of 3-5, preferring 4 (the platform's sizes).
+    tables=(3, 5, 4),
 )
 
 #: The engine class the registry instantiates (one shared, stateless instance).

@@ -42,6 +42,8 @@ META = GameMeta(
     # fighter and fight), so playouts run to the end; the heuristic's draft and
     # play choices are cheap, so the first plies use it.
     ismcts={"max_rollout_steps": 400, "heuristic_plies": 8},
+    # Swiss tables of 3-5 (the box seats 2-5; two is a duel plus a dummy).
+    tables=(3, 5, 4),
 )
 
 #: The engine class the registry instantiates (one shared, stateless instance).

@@ -25,6 +25,7 @@ from league.tournaments.formats.swiss import (
     SwissGame,
     SwissPairingError,
     SwissStanding,
+    default_swiss_rounds,
     pair_swiss_round,
     swiss_standings,
     swiss_trf,
@@ -36,7 +37,7 @@ from league.tournaments.formats.swiss_multiplayer import (
     multiplayer_standings,
     placement_points,
     seat_multiplayer_round,
-    table_sizes,
+    split_into_tables,
 )
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "advance",
     "berger_table",
     "bracket_rounds",
+    "default_swiss_rounds",
     "dependent_matches",
     "double_elimination",
     "multiplayer_standings",
@@ -62,9 +64,9 @@ __all__ = [
     "round_robin_rounds",
     "seat_multiplayer_round",
     "single_elimination",
+    "split_into_tables",
     "standard_seed_order",
     "swiss_standings",
     "swiss_trf",
-    "table_sizes",
     "void_result",
 ]

@@ -51,6 +51,7 @@ __all__ = [
     "SwissStanding",
     "Tiebreak",
     "colour_preference",
+    "default_swiss_rounds",
     "pair_swiss_round",
     "parse_trf",
     "player_records",
@@ -608,3 +609,18 @@ def _direct_encounter(
                 for opp, pts, played in records[p].rounds
                 if played and opp in members
             )
+
+
+def default_swiss_rounds(*, entrants: int, tables: bool = False) -> int:
+    """The usual number of Swiss rounds for a field: ceil(log2(entrants)).
+
+    That many rounds is what it takes for one player to be the only one left
+    with a perfect score (the classic rule for Swiss events). Two-player Swiss
+    is capped below the field size, so nobody has to meet an opponent twice;
+    tables of 3-5 meet more players per round, so one round fewer is enough,
+    with at least two.
+    """
+    rounds = max(1, math.ceil(math.log2(max(2, entrants))))
+    if tables:
+        return max(2, rounds - 1)
+    return max(1, min(rounds, entrants + entrants % 2 - 1))

@@ -40,7 +40,7 @@ __all__ = [
     "multiplayer_standings",
     "placement_points",
     "seat_multiplayer_round",
-    "table_sizes",
+    "split_into_tables",
 ]
 
 
@@ -134,7 +134,7 @@ def placement_points(placements: Mapping[Hashable, int]) -> dict[Hashable, float
     return out
 
 
-def table_sizes(
+def split_into_tables(
     players: int, *, min_size: int = 3, max_size: int = 5, preferred: int = 4
 ) -> list[int]:
     """Split ``players`` into table sizes within [min_size, max_size].
@@ -278,7 +278,7 @@ def _seat_order(
 def _bye_count(players: int, min_size: int, max_size: int, preferred: int) -> int:
     for byes in range(players - min_size + 1):
         try:
-            table_sizes(
+            split_into_tables(
                 players - byes,
                 min_size=min_size,
                 max_size=max_size,
@@ -327,7 +327,7 @@ def seat_multiplayer_round(
         ),
     )[:byes_needed]
     seated = [p for p in standing if p not in byes]
-    sizes = table_sizes(
+    sizes = split_into_tables(
         len(seated), min_size=min_size, max_size=max_size, preferred=preferred_size
     )
     met: Counter = Counter()

@@ -16,7 +16,7 @@ from league.tournaments.formats.swiss_multiplayer import (
     multiplayer_standings,
     placement_points,
     seat_multiplayer_round,
-    table_sizes,
+    split_into_tables,
 )
 
 
@@ -56,16 +56,17 @@ def test_placement_points():
     ],
 )
 def test_table_sizes(n, sizes):
-    assert table_sizes(n) == sizes
+    assert split_into_tables(n) == sizes
 
 
 def test_table_sizes_rejects_impossible():
     with pytest.raises(ValueError):
-        table_sizes(2)
+        split_into_tables(2)
     with pytest.raises(ValueError):
-        table_sizes(7, min_size=4, max_size=5, preferred=4)  # 7 = neither 4+4 nor 5
+        # 7 = neither 4 + 4 nor 5
+        split_into_tables(7, min_size=4, max_size=5, preferred=4)
     with pytest.raises(ValueError):
-        table_sizes(8, min_size=5, max_size=4)
+        split_into_tables(8, min_size=5, max_size=4)
 
 
 def test_first_round_seats_by_seed_in_blocks():

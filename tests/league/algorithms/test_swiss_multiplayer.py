@@ -55,11 +55,11 @@ def test_placement_points():
         (17, [5, 4, 4, 4]),
     ],
 )
-def test_table_sizes(n, sizes):
+def test_split_into_tables(n, sizes):
     assert split_into_tables(n) == sizes
 
 
-def test_table_sizes_rejects_impossible():
+def test_split_into_tables_rejects_impossible():
     with pytest.raises(ValueError):
         split_into_tables(2)
     with pytest.raises(ValueError):

@@ -112,3 +112,18 @@ test("resultModel: one model for every game, names as written", () => {
   assert.equal(aborted.headline, "Match called off: no result.");
   assert.deepEqual(aborted.rows, []);
 });
+
+test("results table: star and place, forfeits and the game's note, empty cells for missing scores", () => {
+  const { doc } = boardSkeleton();
+  const res = { rows: [
+    { name: "Ana", placeText: "1st", winner: true, forfeited: false, hp: 4, out: false },
+    { name: "Bo", placeText: "2nd", winner: false, forfeited: true, hp: null, out: true },
+  ] };
+  const table = C.resultsTableEl(doc, res, [{ title: "HP", value: (row) => row.hp }], (row) => (row.out ? " (knocked out)" : ""));
+  const cells = Array.from(table.querySelectorAll("tbody tr"), (tr) => Array.from(tr.querySelectorAll("td"), (td) => td.textContent));
+  assert.deepEqual(cells, [["★ 1st", "Ana", "4"], ["2nd", "Bo (forfeited) (knocked out)", ""]]);
+  assert.deepEqual(Array.from(table.querySelectorAll("th"), (th) => th.textContent), ["Place", "Player", "HP"]);
+  assert.equal(C.resultsTableEl(doc, { rows: [] }, []), null);
+  assert.equal(C.cardListText([], String), "no cards");
+  assert.equal(C.cardListText("TD", (s) => ({ T: "Tiger", D: "Dragon" })[s]), "Tiger, Dragon");
+});

@@ -69,6 +69,12 @@ function endReasonText(reason) {
   return END_REASONS[reason] || "Ended: " + String(reason).replace(/_/g, " ") + ".";
 }
 
+/** "no cards", or the cards named by `cardName` and joined: "Tiger, Crane". */
+function cardListText(cards, cardName) {
+  if (!cards || !cards.length) return "no cards";
+  return Array.from(cards, cardName).join(", ");
+}
+
 // ---------------------------------------------------------------------------
 // The game log.
 
@@ -386,6 +392,27 @@ function renderLog(list, entries, opts) {
 }
 
 /**
+ * The results table every game draws: the place (a star for a winner), the
+ * player (" (forfeited)", then `note(row)`, e.g. " (knocked out)"), then the
+ * game's number columns ([{title, value(row)}]); null when there are no rows.
+ */
+function resultsTableEl(doc, res, columns, note) {
+  if (!res.rows.length) return null;
+  const num = (value) => h(doc, "td", { className: "num", text: value === null || value === undefined ? "" : String(value) });
+  return h(doc, "table", { className: "results-table" }, [
+    h(doc, "thead", {}, [h(doc, "tr", {}, [
+      h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" }),
+      ...columns.map((column) => h(doc, "th", { className: "num", text: column.title })),
+    ])]),
+    h(doc, "tbody", {}, res.rows.map((row) => h(doc, "tr", { className: row.winner ? "winner" : null }, [
+      h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
+      h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") + (note ? note(row) : "") }),
+      ...columns.map((column) => num(column.value(row))),
+    ]))),
+  ]);
+}
+
+/**
  * The results panel: headline, `reason` line, the game's own `table`, then
  * the seed with its check and the replay link. res: a game's resultModel
  * (headline, seed, seedHash, match, aborted); opts: {replayUrl}.
@@ -505,4 +532,4 @@ export { plural, seatName, possessive, possessiveLower, objectName, subj, capita
   END_REASONS, endReasonText, ordinal, winnersText, seatScore, resultModel, isPerSeatPrivate, privateTag, eventFormatter,
   stepsFormatter, clockRemaining, formatClock, frameBasics, platformSeat, turnStatus, modelBase,
   sha256Hex, verifySeed, h, clear, emptyPileEl, presenceEl, actionGroupEl, renderPanel, tickClocks,
-  renderLog, resultsPanelEl };
+  renderLog, resultsPanelEl, resultsTableEl, cardListText };

@@ -11,10 +11,10 @@
  */
 
 import {
-  actionGroupEl, clear, emptyPileEl, eventFormatter, frameBasics, h, modelBase,
-  objectName, platformSeat, plural, possessive, possessiveLower, presenceEl,
-  renderPanel, resultModel as commonResultModel, resultsPanelEl, seatName, seatScore,
-  stepsFormatter, subj, turnStatus, winnersText,
+  actionGroupEl, cardListText, clear, emptyPileEl, eventFormatter, frameBasics, h,
+  modelBase, objectName, platformSeat, plural, possessive, possessiveLower, presenceEl,
+  renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
+  seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
 } from "./common.js";
 
 // ---------------------------------------------------------------------------
@@ -93,8 +93,7 @@ function cardName(focus) {
 }
 
 function cardList(cards) {
-  if (!cards || !cards.length) return "no cards";
-  return cards.map(cardName).join(", ");
+  return cardListText(cards, cardName);
 }
 
 // ---------------------------------------------------------------------------
@@ -902,27 +901,11 @@ function renderBoard(root, model, opts) {
 
 /** The results panel for a finished or aborted match. */
 function resultsEl(doc, res, opts) {
-  opts = opts || {};
-  let table = null;
-  if (res.rows.length) {
-    const headCells = [h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" })];
-    if (res.hasPoints) headCells.push(h(doc, "th", { className: "num", text: "Points" }), h(doc, "th", { className: "num", text: "Prize Focus" }));
-    if (res.hasMarkers) headCells.push(h(doc, "th", { className: "num", text: "Rounds won" }));
-    table = h(doc, "table", { className: "results-table" }, [
-      h(doc, "thead", {}, [h(doc, "tr", {}, headCells)]),
-      h(doc, "tbody", {}, res.rows.map(function (row) {
-        const cells = [
-          h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
-          h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") }),
-        ];
-        if (res.hasPoints) cells.push(h(doc, "td", { className: "num", text: String(row.points) }), h(doc, "td", { className: "num", text: String(row.prizeFocus) }));
-        if (res.hasMarkers) cells.push(h(doc, "td", { className: "num", text: String(row.markers) }));
-        return h(doc, "tr", { className: row.winner ? "winner" : null }, cells);
-      })),
-    ]);
-  }
+  const columns = [];
+  if (res.hasPoints) columns.push({ title: "Points", value: (row) => row.points }, { title: "Prize Focus", value: (row) => row.prizeFocus });
+  if (res.hasMarkers) columns.push({ title: "Rounds won", value: (row) => row.markers });
   const reason = [res.endReason, res.gameReason ? "Last round: " + res.gameReason + "." : ""].join(" ").trim();
-  return resultsPanelEl(doc, res, reason, table, opts);
+  return resultsPanelEl(doc, res, reason, resultsTableEl(doc, res, columns), opts || {});
 }
 
 /** Fill a container with the reference table of the eight cards. */

@@ -28,10 +28,11 @@
  */
 
 import {
-  actionGroupEl, capitalize, clear, emptyPileEl, eventFormatter, frameBasics, h,
-  isPerSeatPrivate, modelBase, objectName, ordinal, platformSeat, plural, possessive,
-  presenceEl, renderPanel, resultModel as commonResultModel, resultsPanelEl, seatName,
-  seatScore, stepsFormatter, subj as commonSubj, winnersText,
+  actionGroupEl, capitalize, cardListText, clear, emptyPileEl, eventFormatter,
+  frameBasics, h, isPerSeatPrivate, modelBase, objectName, ordinal, platformSeat,
+  plural, possessive, presenceEl, renderPanel, resultModel as commonResultModel,
+  resultsPanelEl, resultsTableEl, seatName, seatScore, stepsFormatter,
+  subj as commonSubj, winnersText,
 } from "./common.js";
 import DATA from "./data/kungfu2009-cards.js";
 
@@ -53,9 +54,7 @@ function styleName(s) {
 
 /** "Tiger, Tiger, Crab" for a string (or list) of styles. */
 function cardList(cards) {
-  const list = typeof cards === "string" ? cards.split("") : cards || [];
-  if (!list.length) return "no cards";
-  return list.map(styleName).join(", ");
+  return cardListText(typeof cards === "string" ? cards.split("") : cards, styleName);
 }
 
 function comboInfo(code) {
@@ -199,8 +198,9 @@ const PRIVATE = {
 const EVENT_TYPES = Object.keys(PUBLIC).sort();
 
 function thirdPerson(text, ctx, owner) {
-  const name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
-  const poss = name + (/s$/.test(name) ? "'" : "'s");
+  const third = Object.assign({}, ctx, { useYou: false });
+  const name = seatName(third, owner);
+  const poss = possessive(third, owner);
   return text.replace(/\bYour\b/g, poss).replace(/\bYou\b/g, name).replace(/ your /g, " their ");
 }
 
@@ -970,24 +970,16 @@ function renderBoard(root, model, opts) {
   return model;
 }
 
+const RESULT_COLUMNS = [
+  { title: "Points", value: (row) => row.points },
+  { title: "Difficult", value: (row) => row.difficult },
+  { title: "Normal", value: (row) => row.normal },
+  { title: "Easy", value: (row) => row.easy },
+];
+
 function resultsEl(doc, res, opts) {
-  opts = opts || {};
-  const table = res.rows.length ? h(doc, "table", { className: "results-table" }, [
-    h(doc, "thead", {}, [h(doc, "tr", {}, [
-      h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" }), h(doc, "th", { className: "num", text: "Points" }),
-      h(doc, "th", { className: "num", text: "Difficult" }), h(doc, "th", { className: "num", text: "Normal" }), h(doc, "th", { className: "num", text: "Easy" }),
-    ])]),
-    h(doc, "tbody", {}, res.rows.map(function (row) {
-      const num = function (v) { return h(doc, "td", { className: "num", text: v === null ? "" : String(v) }); };
-      return h(doc, "tr", { className: row.winner ? "winner" : null }, [
-        h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
-        h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") }),
-        num(row.points), num(row.difficult), num(row.normal), num(row.easy),
-      ]);
-    })),
-  ]) : null;
   const reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
-  return resultsPanelEl(doc, res, reason, table, opts);
+  return resultsPanelEl(doc, res, reason, resultsTableEl(doc, res, RESULT_COLUMNS), opts || {});
 }
 
 /** Under the table: the five styles and the three kinds of combinations. */

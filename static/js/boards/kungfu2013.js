@@ -11,10 +11,10 @@
  */
 
 import {
-  actionGroupEl, capitalize, clear, emptyPileEl, eventFormatter, frameBasics, h,
-  modelBase, objectName, platformSeat, plural, possessive, presenceEl, renderPanel,
-  resultModel as commonResultModel, resultsPanelEl, seatName, seatScore, stepsFormatter,
-  subj, turnStatus, winnersText,
+  actionGroupEl, capitalize, cardListText, clear, emptyPileEl, eventFormatter,
+  frameBasics, h, modelBase, objectName, platformSeat, plural, possessive, presenceEl,
+  renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
+  seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
 } from "./common.js";
 
 const EFFECT_NAMES = {
@@ -50,8 +50,7 @@ function cardName(card) {
 }
 
 function cardList(cards) {
-  if (!cards || !cards.length) return "no cards";
-  return cards.map(cardName).join(", ");
+  return cardListText(cards, cardName);
 }
 
 // ---------------------------------------------------------------------------
@@ -128,8 +127,8 @@ const PRIVATE = {
 const EVENT_TYPES = Object.keys(PUBLIC).sort();
 
 function thirdPerson(text, ctx, owner) {
-  const name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
-  return text.replace(/^Your /, name + (/s$/.test(name) ? "' " : "'s ")).replace(/^You /, name + " ");
+  const third = Object.assign({}, ctx, { useYou: false });
+  return text.replace(/^Your /, possessive(third, owner) + " ").replace(/^You /, seatName(third, owner) + " ");
 }
 
 const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
@@ -466,19 +465,8 @@ function renderBoard(root, model, opts) {
 }
 
 function resultsEl(doc, res, opts) {
-  opts = opts || {};
-  const table = res.rows.length ? h(doc, "table", { className: "results-table" }, [
-    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" }), h(doc, "th", { className: "num", text: "Life" })])]),
-    h(doc, "tbody", {}, res.rows.map(function (row) {
-      return h(doc, "tr", { className: row.winner ? "winner" : null }, [
-        h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
-        h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") }),
-        h(doc, "td", { className: "num", text: row.life === null ? "" : String(row.life) }),
-      ]);
-    })),
-  ]) : null;
   const reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
-  return resultsPanelEl(doc, res, reason, table, opts);
+  return resultsPanelEl(doc, res, reason, resultsTableEl(doc, res, [{ title: "Life", value: (row) => row.life }]), opts || {});
 }
 
 /** The icons, as a short reference under the table (the cards come in frames). */

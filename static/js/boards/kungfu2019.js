@@ -17,10 +17,11 @@
  */
 
 import {
-  actionGroupEl, capitalize, clear, eventFormatter, frameBasics, h, modelBase, ordinal,
-  platformSeat, plural, possessive as commonPossessive, presenceEl, renderPanel,
-  resultModel as commonResultModel, resultsPanelEl, seatName, seatScore, sentence,
-  stepsFormatter, subj as commonSubj, turnStatus, winnersText,
+  actionGroupEl, capitalize, cardListText, clear, eventFormatter, frameBasics, h,
+  modelBase, ordinal, platformSeat, plural, possessive as commonPossessive, presenceEl,
+  renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
+  seatName, seatScore, sentence, stepsFormatter, subj as commonSubj, turnStatus,
+  winnersText,
 } from "./common.js";
 import DATA from "./data/kungfu2019-cards.js";
 
@@ -55,8 +56,7 @@ function cardName(code) {
 }
 
 function cardList(codes) {
-  if (!codes || !codes.length) return "no cards";
-  return codes.map(cardName).join(", ");
+  return cardListText(codes, cardName);
 }
 
 function cardText(code) {
@@ -206,9 +206,11 @@ const PRIVATE = {
 const EVENT_TYPES = Object.keys(PUBLIC).sort();
 
 function thirdPerson(text, ctx, owner) {
-  const name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
-  return text.replace(/^Your /, name + (/s$/.test(name) ? "' " : "'s ")).replace(/^You /, name + " ")
-    .replace(/ Your /g, " " + name + (/s$/.test(name) ? "' " : "'s ")).replace(/ your /g, " their ");
+  const third = Object.assign({}, ctx, { useYou: false });
+  const name = seatName(third, owner);
+  const poss = commonPossessive(third, owner);
+  return text.replace(/^Your /, poss + " ").replace(/^You /, name + " ")
+    .replace(/ Your /g, " " + poss + " ").replace(/ your /g, " their ");
 }
 
 const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
@@ -883,19 +885,9 @@ function renderBoard(root, model, opts) {
 }
 
 function resultsEl(doc, res, opts) {
-  opts = opts || {};
-  const table = res.rows.length ? h(doc, "table", { className: "results-table" }, [
-    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" }), h(doc, "th", { className: "num", text: "HP" })])]),
-    h(doc, "tbody", {}, res.rows.map(function (row) {
-      return h(doc, "tr", { className: row.winner ? "winner" : null }, [
-        h(doc, "td", { text: (row.winner ? "★ " : "") + row.placeText }),
-        h(doc, "td", { text: row.name + (row.forfeited ? " (forfeited)" : "") + (row.eliminated ? " (knocked out)" : "") }),
-        h(doc, "td", { className: "num", text: row.hp === null ? "" : String(row.hp) }),
-      ]);
-    })),
-  ]) : null;
+  const table = resultsTableEl(doc, res, [{ title: "HP", value: (row) => row.hp }], (row) => (row.eliminated ? " (knocked out)" : ""));
   const reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
-  return resultsPanelEl(doc, res, reason, table, opts);
+  return resultsPanelEl(doc, res, reason, table, opts || {});
 }
 
 /** Under the table: what the icons, combinations and symbols mean. */

@@ -25,26 +25,30 @@ it like to an absent person, so nobody is stuck at the table.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 import time
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db.models import F
 
-from bots.models import BotMatchLog, BotVersion
+from bots.models import BotVersion
 from bots.protocol.match import ProcessAgent, forfeit_reason
 from bots.protocol.transport import BotFault
-from bots.seats import seat_agent, seat_hello, seat_version
+from bots.seats import (
+    add_to_match_log,
+    close_agent,
+    forfeit_seat,
+    seat_agent,
+    seat_hello,
+    seat_version,
+)
 from gameplay.errors import IllegalMove, NotActive, NotYourTurn, StaleVersion
 from gameplay.models import Match, MatchAction, Seat
 from gameplay.rules import get_game
 from gameplay.services import (
     ActOutcome,
     SystemMove,
-    match_forfeit,
     match_system_act_many,
     match_system_commit,
     uploaded_bot_seats_to_act,
@@ -60,7 +64,6 @@ SESSION_SECONDS = 7 * 24 * 3600
 #: default), and the task's soft limit is 280 s.
 MAX_DECISIONS_PER_TASK = 60
 TASK_BUDGET_SECONDS = 200.0
-STDERR_KEEP = 64 * 1024
 #: Upper bound of the pause before a paced move (a misconfiguration must not
 #: hold a bots worker for long).
 MAX_PACE_SECONDS = 5.0
@@ -98,35 +101,8 @@ def _seat_events(match_id: int) -> list[dict]:
     return events
 
 
-def _log(*, version: BotVersion, match_id: int, seat: int, agent: ProcessAgent) -> None:
-    """Add this decision to the seat's match log (the owner's view of the game)."""
-    log = agent.log
-    row, _ = BotMatchLog.objects.get_or_create(
-        match_id=match_id, seat=seat, defaults={"version": version}
-    )
-    BotMatchLog.objects.filter(pk=row.pk).update(
-        decisions=F("decisions") + log.decisions,
-        think_ms=F("think_ms") + log.think_ms,
-    )
-    fields = []
-    if log.fault:
-        row.fault, row.fault_detail = log.fault, log.fault_detail[:300]
-        fields += ["fault", "fault_detail"]
-    if log.stderr:
-        # NUL bytes are refused by PostgreSQL text columns; keep the rest.
-        tail = log.stderr.replace("\x00", "\ufffd")
-        row.stderr = (row.stderr + tail)[-STDERR_KEEP:]
-        fields.append("stderr")
-    if fields:
-        row.save(update_fields=fields)
-
-
 def _forfeit(match_id: int, seat: int, reason: str) -> LiveTurn:
-    with contextlib.suppress(NotActive):
-        match_forfeit(match_id=match_id, seat_number=seat, reason=reason)
-    logger.info(
-        "match %s: uploaded bot in seat %s forfeits (%s)", match_id, seat, reason
-    )
+    forfeit_seat(match_id=match_id, seat=seat, reason=reason)
     return LiveTurn(seat=seat, fault=reason)
 
 
@@ -202,14 +178,14 @@ def _keep_session(ask: _Ask, match: Match) -> None:
 
 
 def _close(ask: _Ask) -> None:
-    fault_stderr = ask.agent.log.stderr
-    ask.agent.close()
-    ask.agent.log.stderr = ask.agent.log.stderr or fault_stderr
+    close_agent(ask.agent)
 
 
 def _wind_down(ask: _Ask, match: Match) -> LiveTurn | None:
     """After the close: the log, and the forfeit of a bot that faulted."""
-    _log(version=ask.version, match_id=match.pk, seat=ask.seat.number, agent=ask.agent)
+    add_to_match_log(
+        match_id=match.pk, seat=ask.seat.number, version=ask.version, log=ask.agent.log
+    )
     if ask.agent.log.fault:
         reason = forfeit_reason(BotFault(ask.agent.log.fault))
         return _forfeit(match.pk, ask.seat.number, reason)

@@ -30,7 +30,6 @@ are forfeited ("bot sandbox unavailable"), never run unprotected.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 import time
@@ -40,26 +39,30 @@ from datetime import timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import F
 from django.utils import timezone
 
-from bots.models import BotMatchLog, BotVersion
+from bots.models import BotVersion
 from bots.protocol.match import (
     REFUSED_KEPT,
     ProcessAgent,
     forfeit_reason,
 )
-from bots.protocol.transport import BotFault, storable_text
+from bots.protocol.transport import BotFault
 from bots.sandbox import SandboxError, SandboxUnavailable
-from bots.seats import seat_agent, seat_hello, seat_version
-from gameplay.errors import NotActive
+from bots.seats import (
+    add_to_match_log,
+    close_agent,
+    forfeit_seat,
+    seat_agent,
+    seat_hello,
+    seat_version,
+)
 from gameplay.models import Match, MatchAction, MatchStatus, Seat
 from gameplay.rules import get_game, view_events
 from gameplay.rules.ticks import PASS, tick_order
 from gameplay.services import (
     UPLOADED_PREFIX,
     SystemMove,
-    match_forfeit,
     match_system_intents,
 )
 
@@ -70,7 +73,6 @@ NO_SANDBOX = "bot sandbox unavailable"
 #: How long each seat's bank and step count are remembered (a resumed driver
 #: carries them on).
 SESSION_SECONDS = 6 * 3600
-STDERR_KEEP = 64 * 1024
 
 
 def is_realtime(game: str) -> bool:
@@ -360,14 +362,7 @@ class LiveRealtimeTable:
         self._forfeit(number, forfeit_reason(fault))
 
     def _forfeit(self, number: int, reason: str) -> None:
-        with contextlib.suppress(NotActive):
-            match_forfeit(match_id=self.match_id, seat_number=number, reason=reason)
-        logger.info(
-            "match %s: uploaded bot in seat %s forfeits (%s)",
-            self.match_id,
-            number,
-            reason,
-        )
+        forfeit_seat(match_id=self.match_id, seat=number, reason=reason)
 
     def _drop(self, number: int) -> None:
         """Stop one seat's process and write its log."""
@@ -379,9 +374,7 @@ class LiveRealtimeTable:
     @staticmethod
     def _stop(held_seat: HeldSeat) -> None:
         """Kill the process and its sandbox (no database: may run in a thread)."""
-        fault_stderr = held_seat.agent.log.stderr
-        held_seat.agent.close()
-        held_seat.agent.log.stderr = held_seat.agent.log.stderr or fault_stderr
+        close_agent(held_seat.agent)
 
     def close(self) -> None:
         """game_over to each process if the match is over; stop all; write logs."""
@@ -425,37 +418,12 @@ class LiveRealtimeTable:
 
     def _write_log(self, held_seat: HeldSeat) -> None:
         """Add what this process did to the seat's match log (the owner's)."""
-        log = held_seat.agent.log
-        row, _ = BotMatchLog.objects.get_or_create(
+        add_to_match_log(
             match_id=self.match_id,
             seat=held_seat.number,
-            defaults={"version": held_seat.version},
+            version=held_seat.version,
+            log=held_seat.agent.log,
         )
-        BotMatchLog.objects.filter(pk=row.pk).update(
-            decisions=F("decisions") + log.decisions,
-            think_ms=F("think_ms") + log.think_ms,
-            refused_count=F("refused_count") + log.refused_count,
-        )
-        row.refresh_from_db()
-        fields = []
-        if log.refused:
-            kept = list(row.refused or [])
-            room = REFUSED_KEPT - len(kept)
-            if room > 0:
-                row.refused = kept + [list(r) for r in log.refused[:room]]
-                fields.append("refused")
-        if log.fault:
-            row.fault, row.fault_detail = (
-                log.fault,
-                storable_text(log.fault_detail)[:300],
-            )
-            fields += ["fault", "fault_detail"]
-        if log.stderr:
-            tail = storable_text(log.stderr).replace("\x00", "\ufffd")
-            row.stderr = (row.stderr + tail)[-STDERR_KEEP:]
-            fields.append("stderr")
-        if fields:
-            row.save(update_fields=fields)
 
 
 @dataclass

@@ -46,6 +46,18 @@ class BotDirectory:
         ).order_by("name", "pk")[:200]
         return [_info(bot) for bot in bots]
 
+    def bots_owned_by(self, owner_id: int, game: str) -> list[BotInfo]:
+        """The owner's bots of ``game`` that play, which the owner may enter or
+        register (a bot that cannot be seated would only forfeit)."""
+        bots = Bot.objects.filter(
+            owner_id=owner_id,
+            game=game,
+            status="active",
+            disabled=False,
+            active_version__isnull=False,
+        ).order_by("name", "pk")
+        return [_info(bot) for bot in bots]
+
 
 class SeatableBots:
     """Tells gameplay's lobby which uploaded bots a host may seat at a table.

@@ -9,6 +9,8 @@ app therefore registers a *bot directory* in its ``AppConfig.ready()``::
     class Directory:
         def bot_for_version(self, version_id: int) -> BotInfo | None: ...
         def bot(self, bot_id: int) -> BotInfo | None: ...
+        def bots_for_game(self, game: str) -> list[BotInfo]: ...
+        def bots_owned_by(self, owner_id: int, game: str) -> list[BotInfo]: ...
 
     register_bot_directory(Directory())
 
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from django.core.exceptions import ObjectDoesNotExist
 
@@ -51,10 +53,22 @@ class BotInfo:
     version_id: int | None
 
 
+@runtime_checkable
 class BotDirectory(Protocol):
+    """What league asks the bots app; every method is required (a test checks
+    the registered directory has them all, so none is silently missing)."""
+
     def bot_for_version(self, version_id: int) -> BotInfo | None: ...
 
     def bot(self, bot_id: int) -> BotInfo | None: ...
+
+    def bots_for_game(self, game: str) -> list[BotInfo]:
+        """Bots of ``game`` an organiser may enter (those that play)."""
+        ...
+
+    def bots_owned_by(self, owner_id: int, game: str) -> list[BotInfo]:
+        """The owner's bots of ``game`` they may enter or register."""
+        ...
 
 
 _directory: BotDirectory | None = None

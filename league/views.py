@@ -65,13 +65,12 @@ def _games() -> dict[str, str]:
     return {g.id: g.name for g in game_catalog()}
 
 
-def _my_bots(user) -> list:
-    """The user's bots, if the bots app offers a way to list them."""
+def _my_bots(user, game: str) -> list:
+    """The user's bots of ``game`` they may enter (none without the bots app)."""
     directory = bot_directory()
-    lister = getattr(directory, "bots_owned_by", None)
-    if not user.is_authenticated or lister is None:
+    if not user.is_authenticated or directory is None:
         return []
-    return list(lister(user.pk))
+    return directory.bots_owned_by(user.pk, game)
 
 
 # --- Leagues and seasons --------------------------------------------------------------
@@ -115,7 +114,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             else [],
             "invite_form": InviteForm(),
             "season_form": SeasonDatesForm(),
-            "my_bots": [b for b in _my_bots(request.user) if b.game == league.game],
+            "my_bots": _my_bots(request.user, league.game),
             "swiss_tables_label": swiss_tables_label(league.game, generic=False),
         },
     )
@@ -371,7 +370,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             tournament=tournament, user=user
         ),
         "rounds": tournament_selectors.rounds(tournament=tournament),
-        "my_bots": [b for b in _my_bots(user) if b.game == tournament.game],
+        "my_bots": _my_bots(user, tournament.game),
         **_entrant_choices(tournament),
     }
     if tournament.is_elimination:
@@ -391,9 +390,8 @@ def _entrant_choices(tournament: Tournament) -> dict:
     from gameplay.rules.bots import available_bots, bot_display_name
 
     directory = bot_directory()
-    lister = getattr(directory, "bots_for_game", None)
     return {
-        "addable_bots": list(lister(tournament.game)) if lister else [],
+        "addable_bots": directory.bots_for_game(tournament.game) if directory else [],
         "builtin_bots": [(n, bot_display_name(n)) for n in available_bots()],
     }
 

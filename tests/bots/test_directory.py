@@ -14,7 +14,24 @@ participants = pytest.importorskip("league.participants")
 
 
 def test_registered_at_startup():
-    assert isinstance(participants.bot_directory(), BotDirectory)
+    directory = participants.bot_directory()
+    assert isinstance(directory, BotDirectory)
+    # Every question league asks is answered: a missing method fails here,
+    # not as an empty list on a page.
+    assert isinstance(directory, participants.BotDirectory)
+
+
+def test_owners_are_offered_their_playing_bots_of_the_game():
+    bot = BotFactory(status=BotStatus.ACTIVE)
+    bot.active_version = BotVersionFactory(bot=bot, status="active")
+    bot.save()
+    BotFactory(owner=bot.owner, status=BotStatus.PENDING)  # no valid version yet
+    BotFactory(status=BotStatus.ACTIVE)  # someone else's
+    directory = BotDirectory()
+    assert [i.bot_id for i in directory.bots_owned_by(bot.owner_id, "duelo")] == [
+        bot.pk
+    ]
+    assert directory.bots_owned_by(bot.owner_id, "kungfu2013") == []
 
 
 def test_every_version_maps_to_its_bot_and_the_active_version_plays():

@@ -17,7 +17,7 @@ from league.models import (
     RegistrationStatus,
     SeasonStatus,
 )
-from league.participants import BotInfo, register_bot_directory
+from league.participants import BotDirectory, BotInfo, register_bot_directory
 from league.ratings.services import pool_for_season, rating_apply_match
 from tests.factories import LeagueFactory, SeasonFactory, UserFactory, finished_match
 
@@ -47,13 +47,21 @@ class FakeBots:
     def bot_for_version(self, version_id: int) -> BotInfo | None:
         return next((i for i in self.info.values() if i.version_id == version_id), None)
 
+    def bots_for_game(self, game: str) -> list[BotInfo]:
+        return [i for i in self.info.values() if i.game == game]
+
+    def bots_owned_by(self, owner_id: int, game: str) -> list[BotInfo]:
+        return [i for i in self.bots_for_game(game) if i.owner_id == owner_id]
+
 
 @pytest.fixture
 def bots(users):
     from league.participants import bot_directory
 
     previous = bot_directory()  # the bots app's, which later tests rely on
-    register_bot_directory(FakeBots(owner_id=users[0].pk))
+    fake = FakeBots(owner_id=users[0].pk)
+    assert isinstance(fake, BotDirectory)  # the whole protocol, like the real one
+    register_bot_directory(fake)
     yield
     register_bot_directory(previous)
 

@@ -224,3 +224,41 @@ def test_organiser_entrant_api(organiser) -> None:
     gone = api.delete(url, {"entrant": made.json()["id"]}, format="json")
     assert gone.status_code == 204 and not tournament.entrants.exists()
     assert api.delete(url, {"entrant": 999}, format="json").status_code == 404
+
+
+def test_a_bot_owner_enters_their_bots_from_the_pages(client, organiser) -> None:
+    """The owner is offered their own playing bots of the tournament's and the
+    league's game (not another game's, a retired one, or someone else's), and
+    the offered bot enters."""
+    owner = UserFactory(username="owner")
+    mine, other_game, retired, theirs = (
+        BotFactory(owner=owner, status=BotStatus.ACTIVE, name="Mantis"),
+        BotFactory(
+            owner=owner, status=BotStatus.ACTIVE, name="Heron", game="kungfu2013"
+        ),
+        BotFactory(owner=owner, status=BotStatus.RETIRED, name="Old Ox"),
+        BotFactory(status=BotStatus.ACTIVE, name="Viper"),
+    )
+    for bot in (mine, other_game, retired, theirs):
+        bot.active_version = BotVersionFactory(bot=bot, status="active")
+        bot.save()
+    season = SeasonFactory(league__game="duelo")
+    tournament = ts.tournament_create(
+        by=organiser, name="Open", game="duelo", format="round_robin"
+    )
+    client.force_login(owner)
+    pages = [
+        client.get(reverse("league:tournament", args=[tournament.slug])),
+        client.get(reverse("league:detail", args=[season.league.slug])),
+    ]
+    for page in pages:
+        html = page.content.decode()
+        assert f'<option value="{mine.pk}">Mantis</option>' in html
+        for name in ("Heron", "Old Ox", "Viper"):
+            assert name not in html
+    entered = client.post(
+        reverse("league:tournament_enter", args=[tournament.slug]),
+        {"bot_id": mine.pk},
+    )
+    assert entered.status_code == 302
+    assert tournament.entrants.get().participant.bot_id == mine.pk

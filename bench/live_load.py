@@ -359,12 +359,12 @@ def quiet_match_starts():
     quarter of an hour."""
     from django.test import override_settings
 
-    from gameplay import services
+    from gameplay.services import matches
 
     with (
         override_settings(CHANNEL_LAYERS={}),
-        mock.patch.object(services, "_arm_no_show_checks", lambda *a: None),
-        mock.patch.object(services, "match_announce_started", lambda **k: None),
+        mock.patch.object(matches, "_arm_no_show_checks", lambda *a: None),
+        mock.patch.object(matches, "match_announce_started", lambda **k: None),
     ):
         yield
 

@@ -46,12 +46,12 @@ from bots.seats import (
 from gameplay.errors import IllegalMove, NotActive, NotYourTurn, StaleVersion
 from gameplay.models import Match, MatchAction, Seat
 from gameplay.rules import get_game
+from gameplay.selectors import uploaded_bot_seats_to_act
 from gameplay.services import (
     ActOutcome,
     SystemMove,
     match_system_act_many,
     match_system_commit,
-    uploaded_bot_seats_to_act,
 )
 from gameplay.tasks import bot_move_pace
 

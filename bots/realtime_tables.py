@@ -57,11 +57,11 @@ from bots.seats import (
     seat_hello,
     seat_version,
 )
+from gameplay.agents import UPLOADED_PREFIX
 from gameplay.models import Match, MatchAction, MatchStatus, Seat
 from gameplay.rules import get_game, view_events
 from gameplay.rules.ticks import PASS, tick_order
 from gameplay.services import (
-    UPLOADED_PREFIX,
     SystemMove,
     match_system_intents,
 )

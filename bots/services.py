@@ -49,11 +49,11 @@ from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
 from bots.seats import agent_version_id, seat_agent, unplayable_reason
 from bots.storage import remove_tree, version_dir, write_bot_tree
 from bots.uploads import UploadError, inspect_upload
+from gameplay.agents import BUILTIN_PREFIX
 from gameplay.errors import NotActive
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.rules import available_games, get_game
 from gameplay.services import (
-    BUILTIN_PREFIX,
     SeatSpec,
     match_abort,
     match_create,

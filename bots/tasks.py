@@ -24,7 +24,7 @@ from bots.models import BotVersion, VersionStatus
 from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
 from gameplay.models import Match
 from gameplay.rules import available_games
-from gameplay.services import uploaded_bot_seats_to_act
+from gameplay.selectors import uploaded_bot_seats_to_act
 
 logger = logging.getLogger(__name__)
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from gameplay import broadcast, services
+from gameplay.agents import BUILTIN_PREFIX
 from gameplay.errors import BadRequest, Forbidden, MatchNotFound, NotActive
 from gameplay.models import (
     Challenge,
@@ -26,7 +27,7 @@ from gameplay.models import (
     Seat,
 )
 from gameplay.options import clean_table_options
-from gameplay.services import BUILTIN_PREFIX, SeatSpec
+from gameplay.services import SeatSpec
 from gameplay.signals import challenge_created
 
 # league registers a provider so that rated quick play can pair near ratings

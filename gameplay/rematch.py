@@ -14,7 +14,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from accounts.models import User
-from gameplay import broadcast, services
+from gameplay import agents, broadcast, services
 from gameplay.catalog import table_options
 from gameplay.errors import BadRequest, Forbidden, NotActive
 from gameplay.models import Match, MatchStatus, Seat
@@ -40,7 +40,7 @@ def _public_options(match: Match) -> dict[str, object]:
 
 def _bot_label(seat: Seat) -> str:
     """An uploaded bot keeps its name; built-in bots are numbered afresh."""
-    return "" if seat.agent.startswith(services.BUILTIN_PREFIX) else seat.label
+    return "" if seat.agent.startswith(agents.BUILTIN_PREFIX) else seat.label
 
 
 @transaction.atomic

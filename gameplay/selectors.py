@@ -17,6 +17,13 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from accounts.models import User
+from gameplay.agents import BUILTIN_PREFIX, is_uploaded_bot
+from gameplay.clocks import (
+    GRACE_SECONDS,
+    absent_until_claimable,
+    seat_deadline,
+    seat_is_present,
+)
 from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
 from gameplay.rules import get_game, view_events
 
@@ -31,6 +38,31 @@ _result_extras: list[Callable[[Match], dict[str, Any]]] = []
 def add_result_extra(provider: Callable[[Match], dict[str, Any]]) -> None:
     if provider not in _result_extras:
         _result_extras.append(provider)
+
+
+def uploaded_bot_seats_to_act(*, match: Match) -> list[Seat]:
+    """Seats of uploaded bots whose move it is (see ``is_uploaded_bot``)."""
+    if match.status != MatchStatus.ACTIVE:
+        return []
+    actors = set(get_game(match.game).actors(match.state))
+    return [
+        seat
+        for seat in match.seats.all()
+        if seat.number in actors and is_uploaded_bot(seat)
+    ]
+
+
+def builtin_bot_seats_to_act(*, match: Match) -> list[Seat]:
+    """Seats a built-in bot plays (its own or a leaver's) whose move it is."""
+    if match.status != MatchStatus.ACTIVE:
+        return []
+    actors = set(get_game(match.game).actors(match.state))
+    return [
+        seat
+        for seat in match.seats.all()
+        if seat.number in actors
+        and (seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot)
+    ]
 
 
 def match_by_public_id(*, public_id: str) -> Match:
@@ -68,12 +100,6 @@ def stepped_since(match_id: int) -> Callable[[int, int], bool]:
 
 
 def seats_public(*, match: Match) -> list[dict[str, Any]]:
-    from gameplay.services import (
-        absent_until_claimable,
-        seat_deadline,
-        seat_is_present,
-    )
-
     out = []
     # Every seat to act has its own running clock (several at once in
     # simultaneous play); the actors are asked of the engine once.
@@ -128,8 +154,6 @@ def frame_base(
     already computed for this match. A broadcast builds it once for all its
     frames (``seat_frame(base=...)``): a finished match's part reads the
     rematch and the rating changes, once instead of once per frame."""
-    from gameplay.services import GRACE_SECONDS
-
     frame: dict[str, Any] = {
         "type": "state",
         "protocol": PROTOCOL_VERSION,

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from gameplay import services
+from gameplay import agents, clocks, selectors, services
 from gameplay.models import Match, MatchStatus
 from gameplay.rules import get_game
 
@@ -40,7 +40,7 @@ def play_builtin_bots(match_id: int, max_steps: int = 500) -> int:
     finally:
         active.discard(match_id)
     match = Match.objects.filter(pk=match_id).first()
-    if match is not None and len(services.builtin_bot_seats_to_act(match=match)) > 1:
+    if match is not None and len(selectors.builtin_bot_seats_to_act(match=match)) > 1:
         schedule_bot_turns(match_id=match_id)  # it stopped at such a round
     return moves
 
@@ -180,7 +180,7 @@ def schedule_bot_turns(*, match_id: int) -> None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return
-    if services.is_realtime(get_game(match.game)):
+    if clocks.is_realtime(get_game(match.game)):
         schedule_realtime_bots(match=match)
         return
     if play_builtin_bots.app.conf.task_always_eager:
@@ -219,8 +219,8 @@ def _drive_eagerly(match_id: int) -> None:
 
 def _schedule_turns(match: Match) -> None:
     """A turn-based match's built-in moves, at the pace of the table."""
-    seats = services.builtin_bot_seats_to_act(match=match)
-    if not seats or services.played_by_bots_runner(list(match.seats.all())):
+    seats = selectors.builtin_bot_seats_to_act(match=match)
+    if not seats or agents.played_by_bots_runner(list(match.seats.all())):
         return  # the bot runner plays every seat of its matches itself
     if builtin_round_open(match=match):
         return  # the round's last task schedules what follows
@@ -255,7 +255,7 @@ def schedule_uploaded_bot_turns(*, match_id: int) -> None:
     match = Match.objects.filter(pk=match_id, status=MatchStatus.ACTIVE).first()
     if match is None:
         return
-    seats = services.uploaded_bot_seats_to_act(match=match)
+    seats = selectors.uploaded_bot_seats_to_act(match=match)
     if seats:
         uploaded_bot_turn.send(
             sender=Match, match_id=match_id, seats=[s.number for s in seats]
@@ -298,7 +298,7 @@ def schedule_clock_check(*, match_id: int, only_ahead: bool = False) -> None:
     deadlines = [
         d
         for seat in match.seats.all()
-        if (d := services.seat_deadline(match=match, seat=seat)) is not None
+        if (d := clocks.seat_deadline(match=match, seat=seat)) is not None
     ]
     if deadlines:
         ahead = (min(deadlines) - timezone.now()).total_seconds()
@@ -361,7 +361,7 @@ def sweep_bot_turns(stalled_after: float = 20.0) -> int:
     candidates = (
         Match.objects.filter(status=MatchStatus.ACTIVE, turn_started_at__lte=cutoff)
         .filter(
-            Q(seats__agent__startswith=services.BUILTIN_PREFIX)
+            Q(seats__agent__startswith=agents.BUILTIN_PREFIX)
             | Q(seats__replaced_by_bot=True)
         )
         .distinct()
@@ -372,9 +372,9 @@ def sweep_bot_turns(stalled_after: float = 20.0) -> int:
         match = Match.objects.filter(pk=match_id).first()
         if match is None:
             continue
-        if services.is_realtime(get_game(match.game)):
+        if clocks.is_realtime(get_game(match.game)):
             queued += schedule_realtime_bots(match=match)
-        elif services.builtin_bot_seats_to_act(match=match):
+        elif selectors.builtin_bot_seats_to_act(match=match):
             schedule_bot_turns(match_id=match_id)
             queued += 1
     return queued
@@ -423,7 +423,7 @@ def schedule_timer_check(*, match_id: int) -> None:
     match = Match.objects.filter(pk=match_id, status=MatchStatus.ACTIVE).first()
     if match is None or not match.timers:
         return
-    arm_timer_check(match_id=match_id, due=services.next_timer_due(match=match))
+    arm_timer_check(match_id=match_id, due=clocks.next_timer_due(match=match))
 
 
 def arm_timer_check(*, match_id: int, due: datetime | None) -> bool:
@@ -453,7 +453,7 @@ def sweep_timers() -> int:
     """Beat: apply due timers whose armed check was lost (broker outage)."""
     return sum(
         bool(services.match_apply_timers(match_id=pk))
-        for pk in services.matches_with_timers_due()
+        for pk in clocks.matches_with_timers_due()
     )
 
 
@@ -523,7 +523,7 @@ def schedule_realtime_bots(*, match: Match, stalled_ticks: int = 5) -> bool:
     if settings.CELERY_TASK_ALWAYS_EAGER or match.status != MatchStatus.ACTIVE:
         return False
     if not any(
-        seat.agent.startswith(services.BUILTIN_PREFIX) or seat.replaced_by_bot
+        seat.agent.startswith(agents.BUILTIN_PREFIX) or seat.replaced_by_bot
         for seat in match.seats.all()
     ):
         return False

@@ -24,7 +24,7 @@ was another seat's, and a seat not to act take back a hidden commit).
 Real-time tables (engine ``realtime``, intents from any seat at any time)
 and games with server timers (engine ``timers``) are done here too: the
 engine alone judges an intent (a pause refuses trades with its reason), the
-match's timers after the step (``services.timers_after``) go into the same
+match's timers after the step (``clocks.timers_after``) go into the same
 compare-and-set as the step, and the owner fires the timers itself at the
 earliest due time (``_fire_at``, ``fire_timers``); a real-time table's
 built-in bots act on their own ticks, whose chain the owner only keeps
@@ -72,7 +72,7 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.utils import timezone
 
-from gameplay import broadcast, moverule, selectors, services, tasks
+from gameplay import agents, broadcast, clocks, moverule, selectors, services, tasks
 from gameplay.errors import MatchError, MatchNotFound, StaleVersion, refused
 from gameplay.live import reader, store
 from gameplay.models import ActionKind, Match, MatchStatus
@@ -230,7 +230,7 @@ def _needs_full_path(match: Match, engine: Any) -> bool:
     for seat in selectors.seats_of(match):
         if not (seat.agent or seat.replaced_by_bot or not seat.user_id):
             continue  # a person
-        builtin = seat.replaced_by_bot or seat.agent.startswith(services.BUILTIN_PREFIX)
+        builtin = seat.replaced_by_bot or seat.agent.startswith(agents.BUILTIN_PREFIX)
         if not (realtime and builtin):
             return True
     return False
@@ -284,7 +284,7 @@ def _act_sync(
         if finish is None and getattr(engine, "timers", None) is not None:
             # Server timers (engine ``timers``) move with the step, in the
             # same compare-and-set: a committed step never leaves them behind.
-            timers = services.timers_after(
+            timers = clocks.timers_after(
                 engine=engine, state=step.state, old=match.timers, now=now
             )
             if timers == match.timers:
@@ -406,9 +406,9 @@ def _finish_of(match: Match, state: dict[str, Any], now: Any) -> store.Finish:
 def _finished(live: LiveMatch, match: Match, finish: store.Finish) -> None:
     """The finish committed: the copy ends as the row did; ``_announce``
     then announces it (rating, tournament pairing) through the outbox, as
-    ``services._finish``'s after-commit hook does. Never raises: the move is
-    committed and its ack must go out; an announcement that fails or never
-    runs (the broker away, the process killed here) stays owed in the row
+    ``services.finish.finish_match``'s after-commit hook does. Never raises:
+    the move is committed and its ack must go out; an announcement that fails
+    or never runs (the broker away, the process killed here) stays owed in the row
     (``finish_announced_at`` null) and beat's sweep makes it
     (``services.announce_finished_matches``), once."""
     match.status = MatchStatus.FINISHED
@@ -817,7 +817,7 @@ def _timers_sync(live: LiveMatch) -> Applied:
         if match.status != MatchStatus.ACTIVE or not match.timers:
             return Applied(version=0, messages=[])
         engine = get_game(match.game)
-        if _needs_full_path(match, engine) or services.played_by_bots_runner(
+        if _needs_full_path(match, engine) or agents.played_by_bots_runner(
             list(selectors.seats_of(match))
         ):
             return _timers_by_service(live)
@@ -826,8 +826,8 @@ def _timers_sync(live: LiveMatch) -> Applied:
         steps: list[store.Logged] = []
         snapshots: dict[int, dict[str, Any]] = {}
         version = match.version
-        for _ in range(services.MAX_TIMER_STEPS):
-            found = services.first_due_timer(
+        for _ in range(clocks.MAX_TIMER_STEPS):
+            found = clocks.first_due_timer(
                 engine=engine, state=state, timers=timers, now=now
             )
             if found is None:
@@ -848,14 +848,14 @@ def _timers_sync(live: LiveMatch) -> Applied:
             if step.snapshot:
                 snapshots[version] = step.state
             state = step.state
-            timers = services.timers_after(
+            timers = clocks.timers_after(
                 engine=engine, state=state, old=timers, now=now
             )
         if not steps:
             # Nothing due (the copy was read again meanwhile, and another
             # writer moved the timers): fire again at the earliest due time.
             return Applied(
-                version=0, messages=[], arm=services.next_timer_due(match=match)
+                version=0, messages=[], arm=clocks.next_timer_due(match=match)
             )
         written = store.append(
             match_id=match.pk,

@@ -64,10 +64,11 @@ class Mover:
 
 @dataclass(frozen=True)
 class Finish:
-    """What the finishing move writes besides the step (``services._finish``'s
-    fields): the result with its placements, computed from the owner's copy
-    of the seats, whose forfeits (``forfeited``, seat numbers) the write checks
-    against the committed seats, so a result is never built from stale ones."""
+    """What the finishing move writes besides the step (the fields of
+    ``services.finish.finish_match``): the result with its placements,
+    computed from the owner's copy of the seats, whose forfeits
+    (``forfeited``, seat numbers) the write checks against the committed
+    seats, so a result is never built from stale ones."""
 
     result: dict[str, Any]
     placements: list[int]

@@ -87,6 +87,7 @@ def test_an_all_bot_match_with_an_uploaded_bot_is_left_to_the_runner():
 
     from django.utils import timezone
 
+    from gameplay import agents
     from gameplay import services as gs
 
     bot = active_bot("kungfu2009")
@@ -100,8 +101,8 @@ def test_an_all_bot_match_with_an_uploaded_bot_is_left_to_the_runner():
         gs.match_start(match_id=match.pk)
         match.refresh_from_db()
         assert match.timers  # the time limit at least
-    assert gs.played_by_bots_runner(list(runner.seats.all()))
-    assert not gs.played_by_bots_runner(list(builtin.seats.all()))
+    assert agents.played_by_bots_runner(list(runner.seats.all()))
+    assert not agents.played_by_bots_runner(list(builtin.seats.all()))
     assert gs.match_realtime_bots_tick(match_id=runner.pk, tick=0) is False
     later = timezone.now() + timedelta(hours=3)
     assert gs.match_apply_timers(match_id=runner.pk, now=later) == []

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from bots import live_turns, tasks
 from bots.models import BotMatchLog
-from gameplay import selectors, services
+from gameplay import clocks, selectors, services
 from gameplay.errors import Forbidden
 from gameplay.models import ActionKind, Match, MatchStatus
 from gameplay.rules import get_game
@@ -194,12 +194,12 @@ def test_a_bot_that_never_moves_can_be_claimed_against(
     )
     with pytest.raises(Forbidden):
         services.match_claim(match_id=match.pk, user=person, claim="win")
-    started = timezone.now() - timedelta(seconds=services.GRACE_SECONDS + 1)
+    started = timezone.now() - timedelta(seconds=clocks.GRACE_SECONDS + 1)
     Match.objects.filter(pk=match.pk).update(turn_started_at=started)
     # The table's "Claim win" countdown runs to the instant the server accepts.
     seats = selectors.seats_public(match=Match.objects.get(pk=match.pk))
     bot_seat = next(s for s in seats if s["number"] == 0)
-    expected = started + timedelta(seconds=services.GRACE_SECONDS)
+    expected = started + timedelta(seconds=clocks.GRACE_SECONDS)
     assert bot_seat["claimable_at"] == expected.isoformat()
     services.match_claim(match_id=match.pk, user=person, claim="win")
     match.refresh_from_db()
@@ -216,7 +216,7 @@ def test_a_bot_that_is_not_to_move_cannot_be_claimed_against(
         live_match(person, version), django_capture_on_commit_callbacks, first=0
     )
     Match.objects.filter(pk=match.pk).update(
-        turn_started_at=timezone.now() - timedelta(seconds=services.GRACE_SECONDS + 1)
+        turn_started_at=timezone.now() - timedelta(seconds=clocks.GRACE_SECONDS + 1)
     )
     seats = selectors.seats_public(match=Match.objects.get(pk=match.pk))
     assert all(s["claimable_at"] is None for s in seats if s["is_bot"])

@@ -23,7 +23,7 @@ from bots.protocol.match import ProcessAgent
 from gameplay import services as gameplay_services
 from gameplay.models import MatchStatus
 from gameplay.rules import bots as rule_bots
-from gameplay.services import SeatSpec
+from gameplay.services import SeatSpec, bot_turns
 from tests.bots import botsrc
 from tests.bots.helpers import stored_version
 
@@ -73,7 +73,7 @@ def test_builtin_seats_choosing_at_once_think_in_parallel(
         batches.append([m.seat for m in moves])
         return real(match_id=match_id, moves=moves, expected_version=expected_version)
 
-    monkeypatch.setattr(gameplay_services, "match_system_act_many", recording)
+    monkeypatch.setattr(bot_turns, "match_system_act_many", recording)
     upload = stored_version(owner, botsrc.FIRST_LEGAL, name="first")
     match = gameplay_services.match_create(
         game="kungfu2019",

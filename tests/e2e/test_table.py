@@ -11,7 +11,7 @@ from pathlib import Path
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from gameplay import services
+from gameplay import clocks, services
 from gameplay.models import Match, MatchAction, MatchStatus
 from gameplay.services import SeatSpec
 
@@ -99,7 +99,7 @@ def test_claim_win_appears_when_the_server_accepts_it_then_rematch(arena):
     match = _duel_table([ana.user, bruno.user])
     # Bruno never connects: he counts as away since the start, 55 s ago.
     Match.objects.filter(pk=match.pk).update(
-        started_at=timezone.now() - timedelta(seconds=services.GRACE_SECONDS - 5)
+        started_at=timezone.now() - timedelta(seconds=clocks.GRACE_SECONDS - 5)
     )
     page = ana.page
     page.goto(f"/matches/{match.public_id}/")

@@ -72,7 +72,7 @@ def test_worker_survives_three_redis_restarts_and_runs_held_countdowns(redis, tm
 
 def test_visibility_timeout_fits_every_countdown_and_time_limit():
     timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
-    from gameplay.services import GRACE_SECONDS
+    from gameplay.clocks import GRACE_SECONDS
 
     longest = max(
         MAX_COUNTDOWN,

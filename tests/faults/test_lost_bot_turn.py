@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from gameplay import services, tasks
+from gameplay import selectors, services, tasks
 from gameplay.models import Match
 from gameplay.rules import get_game
 from gameplay.services import SeatSpec
@@ -28,7 +28,7 @@ def test_a_bot_turn_nobody_queued_is_played_by_the_sweep(players):
         action = engine.legal_action_ids(match.state, 0)[0]
         services.match_act(match_id=match.pk, user=players[0], action_id=action)
         match.refresh_from_db()
-    assert services.builtin_bot_seats_to_act(match=match)
+    assert selectors.builtin_bot_seats_to_act(match=match)
     assert tasks.sweep_bot_turns() == 0  # not stalled yet
     Match.objects.filter(pk=match.pk).update(
         turn_started_at=timezone.now() - timedelta(minutes=1)
@@ -37,4 +37,4 @@ def test_a_bot_turn_nobody_queued_is_played_by_the_sweep(players):
     assert tasks.sweep_bot_turns() == 1
     match.refresh_from_db()
     assert match.version > before
-    assert not services.builtin_bot_seats_to_act(match=match) or match.is_over
+    assert not selectors.builtin_bot_seats_to_act(match=match) or match.is_over

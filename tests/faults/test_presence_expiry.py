@@ -17,7 +17,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from gameplay import presence, selectors, services
+from gameplay import clocks, presence, selectors, services
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.routing import websocket_urlpatterns
 from tests.gameplay.conftest import start_match
@@ -37,17 +37,17 @@ def test_a_seat_nobody_vouches_for_turns_absent_and_is_claimable(players):
     match = start_match(players[:2])
     for user in players[:2]:
         services.seat_connected(match_id=match.pk, user=user)
-    ttl = services.presence_ttl()
+    ttl = clocks.presence_ttl()
     seat = _kill_process_of(match, 1, ago=ttl + timedelta(seconds=1))
     match = Match.objects.prefetch_related("seats").get(pk=match.pk)
     frame_seat = selectors.seats_public(match=match)[1]
     assert frame_seat["connected"] is False
-    claimable = services.absent_until_claimable(match=match, seat=seat)
-    assert claimable == seat.seen_at + timedelta(seconds=services.GRACE_SECONDS)
+    claimable = clocks.absent_until_claimable(match=match, seat=seat)
+    assert claimable == seat.seen_at + timedelta(seconds=clocks.GRACE_SECONDS)
     # Still inside the grace period (counted from the last refresh): refused.
     with pytest.raises(Exception, match="away"):
         services.match_claim(match_id=match.pk, user=players[0], claim="win")
-    _kill_process_of(match, 1, ago=timedelta(seconds=services.GRACE_SECONDS + 1))
+    _kill_process_of(match, 1, ago=timedelta(seconds=clocks.GRACE_SECONDS + 1))
     services.match_claim(match_id=match.pk, user=players[0], claim="win")
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
@@ -59,8 +59,8 @@ def test_a_fresh_seat_is_present_and_cannot_be_claimed(players):
     for user in players[:2]:
         services.seat_connected(match_id=match.pk, user=user)
     seat = match.seats.get(number=1)
-    assert services.seat_is_present(seat)
-    assert services.absent_until_claimable(match=match, seat=seat) is None
+    assert clocks.seat_is_present(seat)
+    assert clocks.absent_until_claimable(match=match, seat=seat) is None
     assert services.seats_sweep_absent() == 0
 
 
@@ -68,7 +68,7 @@ def test_sweep_writes_off_a_dead_process_and_hands_the_seat_to_a_bot(players):
     match = start_match(players[:3])
     for user in players[:3]:
         services.seat_connected(match_id=match.pk, user=user)
-    ttl = services.presence_ttl()
+    ttl = clocks.presence_ttl()
     dead = _kill_process_of(match, 2, ago=ttl + timedelta(seconds=2))
     assert services.seats_sweep_absent() == 1
     dead.refresh_from_db()
@@ -76,7 +76,7 @@ def test_sweep_writes_off_a_dead_process_and_hands_the_seat_to_a_bot(players):
     assert dead.disconnected_at == dead.seen_at  # absent since its last refresh
     assert not dead.replaced_by_bot
     # The armed grace check may be lost (broker away): the sweep runs it when due.
-    later = dead.seen_at + timedelta(seconds=services.GRACE_SECONDS + 1)
+    later = dead.seen_at + timedelta(seconds=clocks.GRACE_SECONDS + 1)
     assert services.seats_sweep_absent(now=later) == 1
     dead.refresh_from_db()
     assert dead.replaced_by_bot and dead.forfeit_reason == "left"
@@ -105,7 +105,7 @@ def test_a_stalled_process_that_refreshes_again_revives_its_seats(players):
     assert services.seats_seen(seat_ids=[seat.pk]) == [match.pk]
     seat.refresh_from_db()
     assert seat.connected == 1 and seat.disconnected_at is None
-    assert services.seat_is_present(seat)
+    assert clocks.seat_is_present(seat)
 
 
 @pytest.mark.django_db(transaction=True)

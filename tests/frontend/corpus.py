@@ -88,6 +88,7 @@ def _play(users, seed: int, seat_frames: dict, spectator_frames: list):
     from gameplay import selectors, services
     from gameplay.models import Match, MatchStatus
     from gameplay.rules import get_game
+    from gameplay.services import matches
 
     engine = get_game("duelo")
     match = services.match_create(
@@ -99,7 +100,7 @@ def _play(users, seed: int, seat_frames: dict, spectator_frames: list):
     )
     # A fixed deal (the seed is otherwise secret and random) keeps the corpus
     # reproducible; the published hash is still computed from it as usual.
-    with mock.patch.object(services.secrets, "randbits", return_value=seed):
+    with mock.patch.object(matches.secrets, "randbits", return_value=seed):
         match = services.match_start(match_id=match.pk)
     rnd = random.Random(seed)
     while True:

@@ -19,7 +19,7 @@ from gameplay import services, tasks
 from gameplay.models import ActionKind, Match, MatchStatus
 from gameplay.rules import bots as rule_bots
 from gameplay.rules import get_game
-from gameplay.services import SeatSpec
+from gameplay.services import SeatSpec, bot_turns
 from tests.factories import UserFactory
 
 ENGINE = get_game("kungfu2019")
@@ -233,8 +233,8 @@ def test_eager_mode_plays_rounds_to_the_end(monkeypatch) -> None:
         batches.append(len(kwargs["moves"]))
         return real_many(**kwargs)
 
-    monkeypatch.setattr(services, "match_system_commit", commit)
-    monkeypatch.setattr(services, "match_system_act_many", many)
+    monkeypatch.setattr(bot_turns, "match_system_commit", commit)
+    monkeypatch.setattr(bot_turns, "match_system_act_many", many)
     match = services.match_create(
         game="kungfu2019",
         seats=[SeatSpec(agent="builtin:random") for _ in range(3)],

@@ -7,10 +7,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from gameplay import services
+from gameplay import clocks, services
 from gameplay.errors import Forbidden
 from gameplay.models import ActionKind, MatchStatus
 from gameplay.rules import get_game
+from gameplay.services import connections
 from tests.gameplay.conftest import first_legal, start_match
 
 pytestmark = pytest.mark.django_db
@@ -63,9 +64,7 @@ def test_claim_win_only_after_grace(players) -> None:
     with pytest.raises(Forbidden):
         services.match_claim(match_id=match.pk, user=players[0], claim="win")
     seat = match.seats.get(number=1)
-    seat.disconnected_at = timezone.now() - timedelta(
-        seconds=services.GRACE_SECONDS + 1
-    )
+    seat.disconnected_at = timezone.now() - timedelta(seconds=clocks.GRACE_SECONDS + 1)
     seat.save()
     services.match_claim(match_id=match.pk, user=players[0], claim="win")
     match.refresh_from_db()
@@ -88,7 +87,7 @@ def test_grace_expiry_at_three_players_hands_seat_to_bot(players) -> None:
         )
         == "player is back"
     )
-    later = seat.disconnected_at + timedelta(seconds=services.GRACE_SECONDS + 1)
+    later = seat.disconnected_at + timedelta(seconds=clocks.GRACE_SECONDS + 1)
     outcome = services.seat_grace_expired(
         match_id=match.pk, seat_number=2, disconnected_at=stamp, now=later
     )
@@ -103,7 +102,7 @@ def test_reconnect_within_grace_keeps_the_seat(players) -> None:
     services.seat_disconnected(match_id=match.pk, user=players[2])
     stamp = match.seats.get(number=2).disconnected_at.isoformat()
     services.seat_connected(match_id=match.pk, user=players[2])
-    later = timezone.now() + timedelta(seconds=services.GRACE_SECONDS + 5)
+    later = timezone.now() + timedelta(seconds=clocks.GRACE_SECONDS + 5)
     outcome = services.seat_grace_expired(
         match_id=match.pk, seat_number=2, disconnected_at=stamp, now=later
     )
@@ -130,7 +129,7 @@ def test_a_socket_closing_after_the_end_counts_out_without_a_grace_check(
     services.seat_connected(match_id=match.pk, user=players[0])
     _finish(match)
     armed, told = [], []
-    monkeypatch.setattr(services, "_arm_grace", lambda **kw: armed.append(kw))
+    monkeypatch.setattr(connections, "_arm_grace", lambda **kw: armed.append(kw))
     monkeypatch.setattr(broadcast, "match_changed", lambda **kw: told.append(kw))
 
     assert services.seat_disconnected(match_id=match.pk, user=players[1])
@@ -154,7 +153,7 @@ def test_a_count_nobody_vouched_for_turns_absent_at_its_last_vouching(
 ) -> None:
     match = start_match(players[:2])
     services.seat_connected(match_id=match.pk, user=players[1])
-    seen = timezone.now() - services.presence_ttl() - timedelta(seconds=30)
+    seen = timezone.now() - clocks.presence_ttl() - timedelta(seconds=30)
     match.seats.filter(number=1).update(connected=3, seen_at=seen)
     _finish(match)
     services.seat_disconnected(match_id=match.pk, user=players[1])
@@ -168,7 +167,7 @@ def test_a_socket_closing_in_play_still_arms_the_grace_check(
     match = start_match(players[:2])
     services.seat_connected(match_id=match.pk, user=players[1])
     armed = []
-    monkeypatch.setattr(services, "_arm_grace", lambda **kw: armed.append(kw))
+    monkeypatch.setattr(connections, "_arm_grace", lambda **kw: armed.append(kw))
     assert services.seat_disconnected(match_id=match.pk, user=players[1])
     assert [kw["seat"].number for kw in armed] == [1]
     assert match.seats.get(number=1).connected == 0

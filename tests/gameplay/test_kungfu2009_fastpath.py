@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 from django.test import override_settings
 
-from gameplay import broadcast, services, tasks
+from gameplay import broadcast, clocks, services, tasks
 from gameplay.errors import IllegalMove
 from gameplay.live import owner
 from gameplay.models import ActionKind, Match, MatchAction
@@ -208,7 +208,7 @@ def test_a_crash_between_commit_and_broadcast_loses_nothing(
         assert stored.version == 1 and stored.state["phase"] == "paused"
         assert "check:0:easy" in stored.timers  # written with the step
         later = stored.turn_started_at + timedelta(seconds=2.1)
-        assert services.matches_with_timers_due(now=later) == [match.pk]
+        assert clocks.matches_with_timers_due(now=later) == [match.pk]
         done = services.match_apply_timers(match_id=match.pk, now=later)
         assert done == ["timer check:0:easy: check"]
         stored.refresh_from_db()

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 import pytest
 
-from gameplay import selectors, services, tasks
+from gameplay import clocks, selectors, services, tasks
 from gameplay.errors import BadRequest, IllegalMove
 from gameplay.models import ActionKind, MatchAction, MatchStatus
 from gameplay.rules import get_game
@@ -459,9 +459,9 @@ def test_beats_sweep_applies_timers_whose_check_was_lost(players):
     other = table(players[4:8], FOUR)
     act(match, players[0], "claim:easy")
     age(match, 3)  # as if the armed check had been lost 3 s ago
-    assert services.matches_with_timers_due() == [match.pk]
+    assert clocks.matches_with_timers_due() == [match.pk]
     assert tasks.sweep_timers() == 1
     match.refresh_from_db()
     other.refresh_from_db()
     assert match.state["phase"] == "play" and other.version == 0
-    assert services.matches_with_timers_due() == []
+    assert clocks.matches_with_timers_due() == []

@@ -17,7 +17,7 @@ from gameplay.errors import (
 )
 from gameplay.models import MatchAction, MatchSnapshot, MatchStatus
 from gameplay.rules import get_game
-from gameplay.services import SeatSpec
+from gameplay.services import SeatSpec, finish
 from gameplay.signals import match_finished
 from tests.gameplay.conftest import first_legal, play_to_end, start_match
 
@@ -141,7 +141,7 @@ def test_resign_at_three_players_lets_bot_play_on_and_counts_as_loss(players) ->
     assert match.status == MatchStatus.ACTIVE
     seat = match.seats.get(number=1)
     assert seat.replaced_by_bot and seat.forfeited
-    result = services._final_result(match, {"placements": [2, 1, 3]})
+    result = finish._final_result(match, {"placements": [2, 1, 3]})
     assert result["placements"][1] == 3
     assert result["placements"][0] == 1
 

@@ -14,7 +14,7 @@ from bots.protocol.match import LocalHost, MatchPlayer
 from gameplay import selectors, services
 from gameplay.models import ActionKind, Match, MatchStatus
 from gameplay.rules import get_game
-from gameplay.services import SeatSpec
+from gameplay.services import SeatSpec, bot_turns
 from tests.gameplay.conftest import start_match
 
 pytestmark = pytest.mark.django_db
@@ -121,7 +121,7 @@ def test_builtin_bots_are_asked_in_parallel_and_finish_the_match(
             match_id=match_id, moves=moves, expected_version=expected_version
         )
 
-    monkeypatch.setattr(services, "match_system_act_many", many)
+    monkeypatch.setattr(bot_turns, "match_system_act_many", many)
     match = services.match_create(
         game="kungfu2019",
         seats=[SeatSpec(agent="builtin:random") for _ in range(3)],

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from gameplay import selectors, services
+from gameplay import clocks, selectors, services
 from gameplay.errors import Forbidden
 from gameplay.models import MatchStatus
 from tests.gameplay.conftest import first_legal, start_match
@@ -28,11 +28,11 @@ def test_an_opponent_who_never_connected_counts_from_the_start(players) -> None:
     services.seat_connected(match_id=match.pk, user=players[0])
     # The frame tells the table when the claim becomes possible: grace after start.
     claimable = _claimable_at(match, 1)
-    assert claimable == match.started_at + timedelta(seconds=services.GRACE_SECONDS)
+    assert claimable == match.started_at + timedelta(seconds=clocks.GRACE_SECONDS)
     assert _claimable_at(match, 0) is None  # connected
     with pytest.raises(Forbidden):
         services.match_claim(match_id=match.pk, user=players[0], claim="win")
-    match.started_at = timezone.now() - timedelta(seconds=services.GRACE_SECONDS + 1)
+    match.started_at = timezone.now() - timedelta(seconds=clocks.GRACE_SECONDS + 1)
     match.save(update_fields=["started_at"])
     services.match_claim(match_id=match.pk, user=players[0], claim="win")
     match.refresh_from_db()
@@ -50,10 +50,10 @@ def test_claim_countdown_follows_the_servers_disconnect_time(players) -> None:
     services.seat_disconnected(match_id=match.pk, user=players[1])
     seat = match.seats.get(number=1)
     assert _claimable_at(match, 1) == seat.disconnected_at + timedelta(
-        seconds=services.GRACE_SECONDS
+        seconds=clocks.GRACE_SECONDS
     )
     frame = selectors.seat_frame(match=match, seat=0)
-    assert frame["grace_seconds"] == services.GRACE_SECONDS
+    assert frame["grace_seconds"] == clocks.GRACE_SECONDS
     assert datetime.fromisoformat(frame["server_time"]) <= timezone.now()
 
 
@@ -106,15 +106,15 @@ def test_a_player_who_never_connects_is_taken_over_at_three(players) -> None:
     match = start_match(players[:3])
     for user in players[:2]:
         services.seat_connected(match_id=match.pk, user=user)
-    later = match.started_at + timedelta(seconds=services.GRACE_SECONDS + 1)
+    later = match.started_at + timedelta(seconds=clocks.GRACE_SECONDS + 1)
     early = match.started_at + timedelta(seconds=5)
     args = {"match_id": match.pk, "seat_number": 2}
     first = services.seat_grace_expired(
-        **args, disconnected_at=services.NEVER_CONNECTED, now=early
+        **args, disconnected_at=clocks.NEVER_CONNECTED, now=early
     )
     assert first == "player is back"
     result = services.seat_grace_expired(
-        **args, disconnected_at=services.NEVER_CONNECTED, now=later
+        **args, disconnected_at=clocks.NEVER_CONNECTED, now=later
     )
     assert result == "bot took over"
     seat = match.seats.get(number=2)
@@ -124,7 +124,7 @@ def test_a_player_who_never_connects_is_taken_over_at_three(players) -> None:
         services.seat_grace_expired(
             match_id=match.pk,
             seat_number=0,
-            disconnected_at=services.NEVER_CONNECTED,
+            disconnected_at=clocks.NEVER_CONNECTED,
             now=later,
         )
         == "player is back"
@@ -135,7 +135,7 @@ def test_match_start_arms_the_no_show_checks(
     players, settings, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
     from gameplay import tasks
-    from gameplay.services import SeatSpec
+    from gameplay.services import SeatSpec, matches
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     armed = []
@@ -144,7 +144,7 @@ def test_match_start_arms_the_no_show_checks(
         "apply_async",
         lambda args, countdown=None: armed.append((args, countdown)),
     )
-    monkeypatch.setattr(services, "_after_change", lambda match_id: None)
+    monkeypatch.setattr(matches, "after_change", lambda match_id: None)
 
     match = services.match_create(
         game="duelo",
@@ -152,4 +152,4 @@ def test_match_start_arms_the_no_show_checks(
     )
     with django_capture_on_commit_callbacks(execute=True):
         services.match_start(match_id=match.pk)
-    assert armed == [((match.pk, 0, ""), services.GRACE_SECONDS + 1)]
+    assert armed == [((match.pk, 0, ""), clocks.GRACE_SECONDS + 1)]

@@ -254,8 +254,9 @@ def demo_exhibition(*, stdout) -> None:
     (its queued move was lost with a previous run) is set going again.
     """
     from gameplay import services as match_services
+    from gameplay.agents import BUILTIN_PREFIX
     from gameplay.models import Match, MatchStatus
-    from gameplay.services import BUILTIN_PREFIX, SeatSpec
+    from gameplay.services import SeatSpec
     from gameplay.tasks import schedule_bot_turns
 
     delay = settings.BOTS_ONLY_MOVE_DELAY

@@ -1,0 +1,219 @@
+"""Timing reads: seats' clocks, the table's timers, presence, real time.
+
+Everything here only reads (a match, its seats, the engine): the move
+services, the frames sent to the table, the tasks that arm checks and the
+live owner all ask the same questions the same way, so a deadline or a
+"Claim win" countdown shown to a player is the one the services enforce.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from gameplay.agents import is_uploaded_bot
+from gameplay.models import Match, MatchStatus, Seat
+from gameplay.rules import get_game
+
+# How long a person may be away (or an uploaded bot silent on its turn)
+# before the others may claim, or a bot takes the seat at three or more.
+GRACE_SECONDS = 60
+NEVER_CONNECTED = ""  # the disconnect stamp of a seat that never connected
+
+
+def presence_ttl() -> timedelta:
+    """How long a web process's word that a socket is open stays good.
+
+    Each web process refreshes ``Seat.seen_at`` for its open sockets every third
+    of this (``gameplay.presence``); a process that dies stops vouching, so its
+    seats turn absent within the TTL and the grace period runs from the last
+    refresh. Must stay well under GRACE_SECONDS.
+    """
+    from django.conf import settings
+
+    return timedelta(seconds=getattr(settings, "PRESENCE_TTL", 30))
+
+
+def seat_is_present(seat: Seat, now: datetime | None = None) -> bool:
+    """A live socket holds the seat: counted open and vouched for recently."""
+    if seat.connected <= 0 or seat.seen_at is None:
+        return False
+    return (now or timezone.now()) - seat.seen_at < presence_ttl()
+
+
+def clock_start(*, match: Match, seat: Seat) -> datetime | None:
+    """When ``seat``'s current decision began: its clock runs from here.
+
+    Several seats may be choosing at once, and a commit by one must not restart
+    the others' clocks. A seat's own start (``Seat.acting_since``) is stored
+    only while it differs from the match's last change (``turn_started_at``):
+    for a seat that was already choosing when someone else moved. One seat at
+    a time (every turn-based game) never stores one.
+    """
+    return seat.acting_since or match.turn_started_at
+
+
+def seat_deadline(
+    *, match: Match, seat: Seat, actors: list[int] | None = None
+) -> datetime | None:
+    """When ``seat``'s clock runs out for its current decision, if it has one.
+
+    Only seats to act have a running clock, each from its own start
+    (``clock_start``): several may run at once. ``actors``: the engine's
+    actors, when the caller already has them.
+    """
+    if not match.time_control or match.state is None:
+        return None
+    if actors is None:
+        actors = get_game(match.game).actors(match.state)
+    start = clock_start(match=match, seat=seat)
+    if start is None or seat.number not in actors:
+        return None
+    limits = []
+    per_move = match.time_control.get("per_move")
+    if per_move:
+        limits.append(per_move * 1000)
+    if match.time_control.get("total") and seat.clock_ms is not None:
+        limits.append(seat.clock_ms)
+    if not limits:
+        return None
+    return start + timedelta(milliseconds=min(limits))
+
+
+def is_realtime(engine: Any) -> bool:
+    """A real-time engine (``realtime`` true): no turns, every seat in
+    ``actors`` may act at any moment, intents apply in arrival order."""
+    return bool(getattr(engine, "realtime", False))
+
+
+def timers_after(
+    *, engine: Any, state: dict[str, Any], old: dict[str, Any] | None, now: datetime
+) -> dict[str, dict[str, Any]]:
+    """The match's timers once it is at ``state``, computed without touching
+    the match (``services.moves.track_timers`` stores them on it): the live
+    owner writes them in the same compare-and-set as the step
+    (``store.append_move``)."""
+    old = old or {}
+    new: dict[str, dict[str, Any]] = {}
+    for timer in engine.timers(state):
+        key = timer["key"]
+        kept = old.get(key)
+        if kept is not None and (
+            kept["seat"] == timer["seat"] and kept["action"] == timer["action"]
+        ):
+            new[key] = kept
+        else:
+            due = now + timedelta(seconds=float(timer["delay"]))
+            new[key] = {
+                "due": due.isoformat(),
+                "seat": timer["seat"],
+                "action": timer["action"],
+            }
+    return new
+
+
+def _timer_legal(engine: Any, state: dict[str, Any], timer: dict[str, Any]) -> bool:
+    return timer["action"] in engine.legal_action_ids(state, timer["seat"])
+
+
+def next_timer_due(*, match: Match) -> datetime | None:
+    """The earliest due time among the match's timers whose action is legal
+    now (a timer due during a pause waits for the next step); None: none.
+
+    Taken in order of due time, so only the timers before the first legal
+    one have their seat's menu computed (after every live step: usually one).
+    """
+    if match.status != MatchStatus.ACTIVE or not match.timers or not match.state:
+        return None
+    engine = get_game(match.game)
+    dues = [(datetime.fromisoformat(t["due"]), t) for t in match.timers.values()]
+    for due, timer in sorted(dues, key=lambda pair: pair[0]):
+        if _timer_legal(engine, match.state, timer):
+            return due
+    return None
+
+
+MAX_TIMER_STEPS = 50  # steps one timer check applies at most (then re-armed)
+
+
+def first_due_timer(
+    *,
+    engine: Any,
+    state: dict[str, Any],
+    timers: dict[str, Any] | None,
+    now: datetime,
+) -> tuple[str, dict[str, Any]] | None:
+    """(key, timer) of the timer to fire first at ``state``: due by ``now``
+    and legal there, earliest due time first (then key); None: none. The
+    rule of both writers of timer steps (the locked check,
+    ``services.timeouts.match_apply_timers``, and the live owner's)."""
+    due = [
+        (timer["due"], key, timer)
+        for key, timer in (timers or {}).items()
+        if datetime.fromisoformat(timer["due"]) <= now
+        and _timer_legal(engine, state, timer)
+    ]
+    if not due:
+        return None
+    _, key, timer = min(due, key=lambda d: (d[0], d[1]))
+    return key, timer
+
+
+def matches_with_timers_due(*, now: datetime | None = None, limit: int = 500):
+    """Beat's net: active matches whose timers include one due (lost checks)."""
+    now = now or timezone.now()
+    rows = (
+        Match.objects.filter(status=MatchStatus.ACTIVE)
+        .exclude(Q(timers={}) | Q(timers__isnull=True))
+        .values_list("pk", "timers")
+    )
+    due = []
+    for pk, timers in rows[:limit]:
+        if any(datetime.fromisoformat(t["due"]) <= now for t in timers.values()):
+            due.append(pk)
+    return due
+
+
+def _absent_since(match: Match, seat: Seat) -> datetime | None:
+    """Since when a person's seat has had no connection; None if connected or a bot.
+
+    A player who never connected is away since the match started: otherwise an
+    opponent who never shows up could never be claimed against. A seat still
+    counted as connected whose sockets nobody vouched for within the TTL (its
+    web process died) is away since the last time one did.
+    """
+    if seat.is_bot:
+        return None
+    if seat.connected > 0:
+        if seat_is_present(seat):
+            return None
+        return seat.seen_at or seat.disconnected_at or match.started_at
+    return seat.disconnected_at or match.started_at
+
+
+def absent_until_claimable(*, match: Match, seat: Seat) -> datetime | None:
+    """When an absent person's seat may be claimed against (None: not absent).
+
+    The table shows its "Claim win" countdown to this instant, so the button
+    appears exactly when ``match_claim`` accepts.
+    """
+    if is_uploaded_bot(seat):
+        # An uploaded bot is "absent" when its turn has gone unanswered: the same
+        # rule match_claim applies to stalled bots (``services.claims``).
+        start = clock_start(match=match, seat=seat)
+        if match.status != MatchStatus.ACTIVE or start is None:
+            return None
+        if seat.number not in get_game(match.game).actors(match.state):
+            return None
+        return start + timedelta(seconds=GRACE_SECONDS)
+    since = _absent_since(match, seat)
+    return since + timedelta(seconds=GRACE_SECONDS) if since is not None else None
+
+
+def absent_past_grace(seat: Seat, now: datetime) -> bool:
+    # Seats read through match.seats know their match without a query.
+    claimable = absent_until_claimable(match=seat.match, seat=seat)
+    return claimable is not None and now >= claimable

@@ -1,0 +1,271 @@
+"""Presence writes: sockets counted in and out, the grace period, the sweep.
+
+Presence expires on its own: web processes vouch for their sockets'
+seats (``seats_seen``), and beat writes off seats nobody vouched for within
+the TTL, so a process that dies leaves no seat counted as connected.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import User
+from gameplay import broadcast
+from gameplay.clocks import (
+    GRACE_SECONDS,
+    NEVER_CONNECTED,
+    absent_past_grace,
+    presence_ttl,
+    seat_is_present,
+)
+from gameplay.models import Match, MatchStatus, Seat
+from gameplay.services.finish import forfeit_seat
+from gameplay.services.locking import locked_match, seat_numbered
+
+logger = logging.getLogger(__name__)
+
+
+def _locked_seat_of(*, match_id: int, user: User) -> Seat | None:
+    """The user's seat at a match, locked for a presence update (None: no seat)."""
+    return Seat.objects.select_for_update().filter(match_id=match_id, user=user).first()
+
+
+def seat_connected(*, match_id: int, user: User, announce: bool = True) -> bool:
+    """A seat's player opened a connection (several tabs count separately).
+
+    A count nobody has vouched for within the TTL belongs to sockets of a dead
+    web process: it restarts from this connection. One UPDATE (the count is
+    decided by the database, so two sockets connecting at once both count).
+    ``announce=False``: the caller broadcasts the table itself (the live
+    socket's owner does, from the read it makes anyway). False: no seat.
+    """
+    if user is None or not user.is_authenticated:
+        return False
+    now = timezone.now()
+    # Written as SQL, not built by the ORM: every socket's connect runs it,
+    # and building this UPDATE (a Case with two conditions) was about 2,000
+    # Python calls of a connect's ~10,500. Same statement the ORM made.
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Seat._meta.db_table} SET connected = CASE "
+            "WHEN connected > 0 AND seen_at > %s THEN connected + 1 ELSE 1 END, "
+            "seen_at = %s, disconnected_at = NULL "
+            "WHERE match_id = %s AND user_id = %s",
+            [adapt(now - presence_ttl()), adapt(now), match_id, user.pk],
+        )
+        counted = cursor.rowcount
+    if counted and announce:
+        transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
+    return bool(counted)
+
+
+def _arm_grace(*, match_id: int, seat: Seat, now: datetime) -> None:
+    """Queue the grace-period check of a seat that just went absent.
+
+    Best effort: with the broker away the enqueue fails, and the beat sweep
+    (``seats_sweep_absent``) hands the seat over instead.
+    """
+    from django.conf import settings
+
+    from gameplay import tasks
+
+    if settings.CELERY_TASK_ALWAYS_EAGER or seat.disconnected_at is None:
+        return
+    due = seat.disconnected_at + timedelta(seconds=GRACE_SECONDS) - now
+    try:
+        tasks.seat_grace_expired.apply_async(
+            (match_id, seat.number, seat.disconnected_at.isoformat()),
+            countdown=max(0.0, due.total_seconds()) + 1,
+        )
+    except Exception:
+        logger.warning(
+            "could not queue the grace check of match %s seat %s; the sweep will",
+            match_id,
+            seat.number,
+            exc_info=True,
+        )
+
+
+def seat_disconnected(*, match_id: int, user: User, announce: bool = True) -> bool:
+    """A connection closed; the last one starts the grace period.
+
+    Once the match is over, presence decides nothing (no claim, no grace
+    period, no takeover), yet every finished game closes two sockets or more:
+    then one UPDATE counts the socket out, without the row lock, the ORM's
+    read and save, or the grace check's broker message (about 1,700 Python
+    calls, for a task that would only find the match over). The table is
+    still told, so the others see who left. ``announce=False``: the caller
+    tells the table itself (the live socket's owner does, from the event
+    loop). False: no seat of ``user``.
+    """
+    if user is None or not user.is_authenticated:
+        return False
+    now = timezone.now()
+    if _seat_counted_out_after_the_end(match_id=match_id, user=user, now=now):
+        if announce:
+            broadcast.match_changed(match_id=match_id)
+        return True
+    with transaction.atomic():
+        seat = _locked_seat_of(match_id=match_id, user=user)
+        if seat is None:
+            return False
+        present = seat_is_present(seat, now)
+        seat.connected = max(0, seat.connected - 1) if present else 0
+        if seat.connected == 0:
+            # Absent since the last moment anyone vouched for the seat.
+            seat.disconnected_at = now if present else (seat.seen_at or now)
+        seat.save(update_fields=["connected", "disconnected_at"])
+    if seat.connected == 0:
+        _arm_grace(match_id=match_id, seat=seat, now=now)
+    if announce:
+        broadcast.match_changed(match_id=match_id)
+    return True
+
+
+def _seat_counted_out_after_the_end(
+    *, match_id: int, user: User, now: datetime
+) -> bool:
+    """``seat_disconnected``'s count and stamp as one statement, made only if
+    the match is finished or aborted (a match never leaves those): False when
+    it is not (or the user has no seat), and nothing is written.
+
+    The same rule as the locked path: a seat vouched for within the TTL loses
+    one count and turns absent now when that was its last; one nobody vouched
+    for turns absent at its last vouching (``seat_is_present``).
+    """
+    adapt = connection.ops.adapt_datetimefield_value
+    present = "(connected > 0 AND seen_at > %(cutoff)s)"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Seat._meta.db_table} SET "
+            f"connected = CASE WHEN {present} THEN connected - 1 ELSE 0 END, "
+            f"disconnected_at = CASE WHEN {present} AND connected > 1 "
+            f"THEN disconnected_at WHEN {present} THEN %(now)s "
+            f"ELSE COALESCE(seen_at, %(now)s) END "
+            f"WHERE match_id = %(match)s AND user_id = %(user)s "
+            f"AND EXISTS (SELECT 1 FROM {Match._meta.db_table} "
+            f"WHERE id = %(match)s AND status IN (%(finished)s, %(aborted)s))",
+            {
+                "cutoff": adapt(now - presence_ttl()),
+                "now": adapt(now),
+                "match": match_id,
+                "user": user.pk,
+                "finished": MatchStatus.FINISHED.value,
+                "aborted": MatchStatus.ABORTED.value,
+            },
+        )
+        return cursor.rowcount > 0
+
+
+def seats_seen(*, seat_ids: list[int], now: datetime | None = None) -> list[int]:
+    """A web process vouches for its open sockets' seats; returns revived matches.
+
+    One UPDATE per process per refresh, whatever the number of sockets. A seat
+    the sweep had already written off (the process stalled past the TTL) is
+    counted back as connected, and its match is returned to be re-broadcast.
+    """
+    if not seat_ids:
+        return []
+    now = now or timezone.now()
+    Seat.objects.filter(pk__in=seat_ids, connected__gt=0).update(seen_at=now)
+    revived = list(
+        Seat.objects.filter(pk__in=seat_ids, connected=0).values_list(
+            "match_id", flat=True
+        )
+    )
+    if revived:
+        Seat.objects.filter(pk__in=seat_ids, connected=0).update(
+            connected=1, seen_at=now, disconnected_at=None
+        )
+    return sorted(set(revived))
+
+
+def seats_sweep_absent(*, now: datetime | None = None) -> int:
+    """Beat: turn seats whose sockets nobody vouches for into absent seats.
+
+    The seats of a web process killed mid-game keep ``connected > 0`` forever;
+    once their ``seen_at`` is older than the TTL they are written off as
+    disconnected at ``seen_at``, the table is told (the opponent's "Claim win"
+    countdown starts), and the grace check is armed, or run here if it is due
+    (at three or more seats a bot takes over). Returns seats handled.
+    """
+    now = now or timezone.now()
+    stale = Seat.objects.filter(
+        match__status=MatchStatus.ACTIVE, connected__gt=0, user__isnull=False
+    ).filter(Q(seen_at__lt=now - presence_ttl()) | Q(seen_at__isnull=True))
+    handled = 0
+    for seat_id, match_id in list(stale.values_list("pk", "match_id")[:500]):
+        with transaction.atomic():
+            seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
+            if seat is None or seat_is_present(seat, now) or seat.connected == 0:
+                continue
+            seat.connected = 0
+            seat.disconnected_at = seat.seen_at or now
+            seat.save(update_fields=["connected", "disconnected_at"])
+        logger.info(
+            "match %s seat %s: no web process vouched for its socket since %s",
+            match_id,
+            seat.number,
+            seat.disconnected_at.isoformat(),
+        )
+        handled += 1
+        broadcast.match_changed(match_id=match_id)
+        _arm_grace(match_id=match_id, seat=seat, now=now)
+    # Grace periods whose armed check was lost (broker outage): run them here.
+    overdue = Seat.objects.filter(
+        match__status=MatchStatus.ACTIVE,
+        connected=0,
+        user__isnull=False,
+        forfeited=False,
+        disconnected_at__lte=now - timedelta(seconds=GRACE_SECONDS),
+        match__seats__number=2,  # only tables of three or more hand seats over
+    ).values_list("match_id", "number", "disconnected_at")
+    for match_id, number, since in list(overdue[:500]):
+        outcome = seat_grace_expired(
+            match_id=match_id,
+            seat_number=number,
+            disconnected_at=since.isoformat(),
+            now=now,
+        )
+        handled += outcome == "bot took over"
+    return handled
+
+
+def seat_grace_expired(
+    *,
+    match_id: int,
+    seat_number: int,
+    disconnected_at: str,
+    now: datetime | None = None,
+) -> str:
+    """The grace period of an absent seat ran out.
+
+    At tables of three or more a built-in bot takes the seat over so the others'
+    game goes on (the leaver still loses). With two players nothing happens by
+    itself: the opponent may claim the win or abort. ``disconnected_at`` is
+    NEVER_CONNECTED for the check armed at the start for a player who has not
+    connected at all (they count as away since the start).
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            return "match not in play"
+        seat = seat_numbered(match, seat_number)
+        stamp = (
+            seat.disconnected_at.isoformat()
+            if seat.disconnected_at
+            else NEVER_CONNECTED
+        )
+        if stamp != disconnected_at or not absent_past_grace(seat, now):
+            return "player is back"
+        if match.seats.count() <= 2:
+            return "opponent may claim"
+        forfeit_seat(match, seat, reason="left")
+        return "bot took over"

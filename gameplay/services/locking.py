@@ -1,0 +1,34 @@
+"""The row lock every match write starts from, and seat look-ups under it.
+
+One writer per match: a service that changes a match first locks its row
+(``locked_match``) and reads seats through the locked match.
+"""
+
+from __future__ import annotations
+
+from accounts.models import User
+from gameplay.errors import BadRequest, MatchNotFound
+from gameplay.models import Match, Seat
+
+
+def locked_match(match_id: int) -> Match:
+    """The match, its row locked until the transaction ends."""
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist as exc:
+        raise MatchNotFound("no such match") from exc
+
+
+def seat_numbered(match: Match, number: int) -> Seat:
+    """Seat ``number`` of ``match``; a number it lacks is a bad request."""
+    try:
+        return match.seats.get(number=number)
+    except Seat.DoesNotExist as exc:
+        raise BadRequest(f"seat {number} does not exist at this match") from exc
+
+
+def seat_for_user(*, match: Match, user: User | None) -> Seat | None:
+    """The seat ``user`` holds at ``match``; None for no seat or no user."""
+    if user is None or not user.is_authenticated:
+        return None
+    return match.seats.filter(user=user).first()

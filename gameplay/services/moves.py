@@ -1,0 +1,520 @@
+"""Moves: a person's, a bot seat's, a batch's, the server's; one step at a time.
+
+Every step goes through ``apply_step`` under the match's row lock: the
+engine re-validates the action, the version is bumped, the log gets the
+step, clocks are charged and the match's timers follow the new state; the
+broadcast and what follows are queued for after the commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from gameplay import broadcast
+from gameplay.clocks import clock_start, is_realtime, timers_after
+from gameplay.errors import (
+    BadRequest,
+    Forbidden,
+    IllegalMove,
+    NotActive,
+    NotYourTurn,
+    StaleVersion,
+)
+from gameplay.models import (
+    ActionKind,
+    Match,
+    MatchAction,
+    MatchSnapshot,
+    MatchStatus,
+    Seat,
+)
+from gameplay.rules import IllegalAction, get_game
+from gameplay.services.finish import finish_match, forfeit_seat
+from gameplay.services.hooks import announce_step
+from gameplay.services.locking import locked_match, seat_numbered
+
+logger = logging.getLogger(__name__)
+
+# A full state is stored every this many steps: a replay or a state at an
+# old version replays at most this many steps from the nearest one.
+SNAPSHOT_EVERY = 25
+MAX_ACTION_ID_LENGTH = 80
+
+
+@dataclass(frozen=True)
+class ActOutcome:
+    """What a move did: the version it made, its events, whether it ended play."""
+
+    version: int
+    events: list[dict[str, Any]]
+    finished: bool
+
+
+@dataclass(frozen=True)
+class SystemMove:
+    """One bot seat's answer in a batch (``match_system_act_many``)."""
+
+    seat: int
+    action_id: str
+    kind: str = ActionKind.MOVE
+
+
+def _charge_clock(match: Match, seat: Seat, now: datetime) -> None:
+    """Take the time since the mover's decision began off its total clock."""
+    start = clock_start(match=match, seat=seat)
+    if match.time_control.get("total") and start and seat.clock_ms:
+        spent = int((now - start).total_seconds() * 1000)
+        seat.clock_ms = max(0, seat.clock_ms - spent)
+        seat.save(update_fields=["clock_ms"])
+
+
+def _restart_clocks(
+    match: Match,
+    mover: Seat,
+    before: list[int],
+    after: list[int],
+    seats: list[Seat] | None,
+) -> None:
+    """Keep the clocks of the seats still choosing; the others start now.
+
+    Called before ``turn_started_at`` moves to this step. The mover's next
+    decision and every seat that has just come to act start with the step
+    (``acting_since`` cleared); a seat that was choosing and still is (another
+    seat's simultaneous commit) keeps its start, stored if it was the match's.
+    """
+    keep = (set(before) & set(after)) - {mover.number}
+    fresh = (set(after) - set(before)) | {mover.number}
+    if keep and match.turn_started_at is not None:
+        Seat.objects.filter(
+            match=match, number__in=keep, acting_since__isnull=True
+        ).update(acting_since=match.turn_started_at)
+    # Seats read under the lock tell whether any start is stored at all.
+    if seats is None or keep or any(s.acting_since for s in seats):
+        Seat.objects.filter(
+            match=match, number__in=fresh, acting_since__isnull=False
+        ).update(acting_since=None)
+    mover.acting_since = None
+
+
+def track_timers(*, match: Match, engine: Any, now: datetime) -> None:
+    """Keep ``match.timers`` in step with the engine's timers for its state.
+
+    A timer's due time is set when its key first appears (now + its delay)
+    and kept for as long as the engine lists that key; keys no longer listed
+    are dropped. Engines without ``timers`` keep an empty dict.
+    """
+    listed = getattr(engine, "timers", None)
+    if listed is None or match.state is None:
+        return
+    match.timers = timers_after(
+        engine=engine, state=match.state, old=match.timers, now=now
+    )
+
+
+def apply_step(
+    match: Match,
+    seat: Seat | None,
+    action_id: str,
+    *,
+    kind: str = ActionKind.MOVE,
+    seats: list[Seat] | None = None,
+    announce: bool = True,
+    now: datetime | None = None,
+) -> ActOutcome:
+    """Apply one validated action to a locked match (inside a transaction).
+
+    ``now``: the moment of the step (default: the clock's). ``seat`` None
+    is the table itself (a server timer's step, logged with no seat).
+    ``seats``, when the caller already read them under the lock, lets the
+    after-commit hook decide what to schedule without reading them again.
+    ``announce=False``: the caller applies several steps and broadcasts once,
+    after the last. In a real-time game the engine alone decides whether an
+    intent stands (no turn to check); an intent that changes nothing (the
+    engine returns the state itself, e.g. "pass") is answered with the
+    current version and logs nothing.
+    """
+    engine = get_game(match.game)
+    before = engine.actors(match.state)
+    number = seat.number if seat is not None else None
+    if (
+        seat is not None
+        and number not in before
+        and not is_realtime(engine)
+        and not may_retract(engine, match.state, number, action_id)
+    ):
+        raise NotYourTurn("it is not your turn to act")
+    try:
+        new_state, events = engine.apply(match.state, number, action_id)
+    except IllegalAction as exc:
+        raise IllegalMove(str(exc)) from exc
+    if new_state is match.state:
+        return ActOutcome(version=match.version, events=[], finished=False)
+    now = now or timezone.now()
+    if seat is not None and match.time_control:
+        # Only clocks read a seat's start (``clock_start``): without a time
+        # control there is nothing to charge or keep (a real-time table would
+        # otherwise write every other seat's start on every intent).
+        _charge_clock(match, seat, now)
+        _restart_clocks(match, seat, before, engine.actors(new_state), seats)
+    match.state = new_state
+    match.version += 1
+    match.turn_started_at = now
+    track_timers(match=match, engine=engine, now=now)
+    MatchAction.objects.create(
+        match=match,
+        version=match.version,
+        seat=number,
+        action_id=action_id,
+        kind=kind,
+        events=events,
+        created_at=now,
+    )
+    if match.version % SNAPSHOT_EVERY == 0:
+        MatchSnapshot.objects.create(
+            match=match, version=match.version, state=new_state
+        )
+    finished = engine.is_over(new_state)
+    if finished:
+        finish_match(match, reason="completed")
+    else:
+        match.save(update_fields=["state", "version", "turn_started_at", "timers"])
+    if announce:
+        announce_step(match, number, kind, events, seats)
+    return ActOutcome(version=match.version, events=events, finished=finished)
+
+
+def retract_ids(engine: Any, state: dict[str, Any], seat: int) -> list[str]:
+    """Ids of the seat's take-backs of a hidden commit (engine's optional
+    ``retract_actions``): a seat that has committed may change its choice until
+    the last commit is in. Not among ``legal_actions``: no clock runs for
+    them, no timeout plays them and bots are never offered them."""
+    retract = getattr(engine, "retract_actions", None)
+    if retract is None:
+        return []
+    return [action["id"] for action in retract(state, seat)]
+
+
+def may_retract(engine: Any, state: dict[str, Any], seat: int, action_id: str) -> bool:
+    return action_id in retract_ids(engine, state, seat)
+
+
+def simultaneous_version_ok(
+    *, match: Match, seat_number: int, expected_version: int
+) -> bool:
+    """Whether a move chosen at an older version may still be applied.
+
+    Seats choosing at the same time (hidden commits) would otherwise refuse
+    each other's moves: every commit bumps the version. A move chosen at
+    ``expected_version`` still stands when every step since was another
+    seat's (so this seat's own decision is the one it saw; a double click or a
+    second tab made a step of its own and is refused) and the seat is still
+    to act; the engine re-validates the action itself. In a real-time game
+    always: intents apply in arrival order and the engine judges each against
+    the state it meets (a stale one is refused with the engine's reason).
+    """
+    if expected_version >= match.version or expected_version < 0:
+        return False
+    engine = get_game(match.game)
+    if is_realtime(engine):
+        return True
+    if seat_number not in engine.actors(match.state) and not retract_ids(
+        engine, match.state, seat_number
+    ):
+        return False
+    return not MatchAction.objects.filter(
+        match=match, version__gt=expected_version, seat=seat_number
+    ).exists()
+
+
+def check_act_input(*, action_id: Any, expected_version: Any) -> None:
+    """The shape of a move request, before anything is read."""
+    if not isinstance(action_id, str) or not action_id:
+        raise BadRequest("action must be a non-empty string id")
+    if len(action_id) > MAX_ACTION_ID_LENGTH:
+        raise BadRequest("action id is too long")
+    if expected_version is not None and (
+        not isinstance(expected_version, int) or isinstance(expected_version, bool)
+    ):
+        raise BadRequest("version must be an integer")
+
+
+def match_act(
+    *,
+    match_id: int,
+    user: User | None,
+    action_id: Any,
+    expected_version: Any = None,
+    seat_number: int | None = None,
+) -> ActOutcome:
+    """A person's move. Every refusal raises a MatchError and changes nothing.
+
+    Live sockets go through their process's owner of the match
+    (``gameplay.live.owner``), which comes here for the moves it does not
+    make itself (the last move, clocks, bot seats).
+    """
+    check_act_input(action_id=action_id, expected_version=expected_version)
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise NotActive("this match is not in play")
+        # All seats in one read (the mover's among them), for apply_step to reuse.
+        seats = list(match.seats.all())
+        seat = _user_seat(seats, user)
+        if seat is None:
+            raise Forbidden("you have no seat at this match")
+        if seat_number is not None and seat_number != seat.number:
+            raise Forbidden("that seat is not yours")
+        if seat.replaced_by_bot or seat.forfeited:
+            raise Forbidden("you left this match; a bot plays your seat")
+        if (
+            expected_version is not None
+            and expected_version != match.version
+            and not simultaneous_version_ok(
+                match=match,
+                seat_number=seat.number,
+                expected_version=expected_version,
+            )
+        ):
+            raise StaleVersion(
+                f"the match is at version {match.version}, not {expected_version}"
+            )
+        return apply_step(match, seat, action_id, seats=seats)
+
+
+def _user_seat(seats: list[Seat], user: User | None) -> Seat | None:
+    """``seat_for_user`` over seats already read."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
+def match_system_act(
+    *,
+    match_id: int,
+    seat_number: int,
+    action_id: str,
+    expected_version: int,
+    kind: str = ActionKind.MOVE,
+) -> ActOutcome:
+    """A move by a bot seat (built-in or uploaded), driven by the server.
+
+    In a real-time game the version is not checked (arrival order: the
+    engine judges the intent against the state it meets)."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise NotActive("this match is not in play")
+        if expected_version != match.version and not is_realtime(get_game(match.game)):
+            raise StaleVersion(f"the match moved on to version {match.version}")
+        seat = seat_numbered(match, seat_number)
+        if not seat.is_bot:
+            raise Forbidden("only bot seats are played by the server")
+        return apply_step(match, seat, action_id, kind=kind)
+
+
+def match_system_act_many(
+    *, match_id: int, moves: list[SystemMove], expected_version: int
+) -> list[ActOutcome]:
+    """Bot seats that chose at the same time (all at ``expected_version``).
+
+    When several bot seats must act at once (simultaneous commits) they are
+    asked in parallel, each on the same state, and their answers go in here
+    together: one lock, one transaction, each move re-validated by the engine
+    against the state it is applied to, one broadcast after the last. A move
+    the earlier ones made illegal ends the batch there (the bot is asked
+    again); the first move's refusal raises like ``match_system_act``. In a
+    real-time game the version is not checked (arrival order).
+    """
+    applied: list[ActOutcome] = []
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise NotActive("this match is not in play")
+        if expected_version != match.version and not is_realtime(get_game(match.game)):
+            raise StaleVersion(f"the match moved on to version {match.version}")
+        seats = list(match.seats.all())
+        by_number = {seat.number: seat for seat in seats}
+        last: SystemMove | None = None
+        for move in moves:
+            seat = by_number.get(move.seat)
+            if seat is None:
+                raise BadRequest(f"seat {move.seat} does not exist at this match")
+            if not seat.is_bot:
+                raise Forbidden("only bot seats are played by the server")
+            if match.status != MatchStatus.ACTIVE:
+                break
+            try:
+                outcome = apply_step(
+                    match, seat, move.action_id, kind=move.kind, announce=False
+                )
+            except (NotYourTurn, IllegalMove):
+                if not applied:
+                    raise
+                break
+            applied.append(outcome)
+            last = move
+        if last is not None:
+            announce_step(match, last.seat, last.kind, applied[-1].events, None)
+    return applied
+
+
+def match_system_commit(
+    *,
+    match_id: int,
+    seat_number: int,
+    action_id: str,
+    expected_version: int,
+    kind: str = ActionKind.MOVE,
+) -> ActOutcome:
+    """A bot seat's move chosen at ``expected_version`` while others chose too.
+
+    Like ``match_system_act``, but an older version is accepted by the rule
+    people's simultaneous moves follow (``simultaneous_version_ok``): the
+    others' commits since do not make this one stale, a second commit of this
+    seat from the same version does.
+    """
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise NotActive("this match is not in play")
+        if expected_version != match.version and not simultaneous_version_ok(
+            match=match, seat_number=seat_number, expected_version=expected_version
+        ):
+            raise StaleVersion(f"the match moved on to version {match.version}")
+        seat = seat_numbered(match, seat_number)
+        if not seat.is_bot:
+            raise Forbidden("only bot seats are played by the server")
+        return apply_step(match, seat, action_id, kind=kind)
+
+
+def match_system_intents(
+    *,
+    match_id: int,
+    moves: list[SystemMove],
+    refused: list[tuple[int, str, str]] | None = None,
+) -> int:
+    """Bot seats' intents at a real-time table, applied in the order given.
+
+    One lock, one transaction, one broadcast after the last; each intent is
+    judged by the engine against the state it meets (no version: real time),
+    and one it refuses (gone stale) is skipped, and appended to ``refused``
+    as (seat, action id, the engine's reason) when given: an uploaded bot
+    hears of it in its next ``act``. Returns the intents applied.
+    """
+    applied = 0
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            return 0
+        by_number = {seat.number: seat for seat in match.seats.all()}
+        last = None
+        for move in moves:
+            seat = by_number.get(move.seat)
+            if seat is None or not seat.is_bot:
+                raise Forbidden("only bot seats are played by the server")
+            if match.status != MatchStatus.ACTIVE:
+                break
+            try:
+                outcome = apply_step(
+                    match, seat, move.action_id, kind=move.kind, announce=False
+                )
+            except (NotYourTurn, IllegalMove) as exc:
+                logger.debug("match %s bot intent refused: %s", match_id, exc)
+                if refused is not None:
+                    refused.append((move.seat, move.action_id, str(exc)))
+                continue
+            applied += 1
+            last = (move, outcome)
+        if last is not None:
+            move, outcome = last
+            announce_step(match, move.seat, move.kind, outcome.events, None)
+    return applied
+
+
+def match_record_steps(
+    *,
+    match_id: int,
+    steps: list[tuple[int | None, str]],
+    expected_version: int,
+    forfeit: tuple[int, str] | None = None,
+) -> ActOutcome:
+    """Apply many server-driven moves under one lock, in one transaction.
+
+    Bot-vs-bot matches are played in a worker at machine speed; writing each
+    move in its own transaction would cost more than playing it. The moves still
+    go through the engine one by one, the log gets every step, and the match
+    finishes through the same path (result, seed reveal, one announcement).
+    ``forfeit`` (seat, reason) ends the match afterwards, e.g. a crashed bot.
+    """
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            raise NotActive("this match is not in play")
+        if expected_version != match.version:
+            raise StaleVersion(f"the match moved on to version {match.version}")
+        engine = get_game(match.game)
+        state = match.state
+        rows = []
+        all_events: list[dict[str, Any]] = []
+        now = timezone.now()
+        for seat_number, action_id in steps:
+            # Seat None: the table's own step (real-time games); in real time
+            # the engine alone judges an intent.
+            if (
+                seat_number is not None
+                and seat_number not in engine.actors(state)
+                and not is_realtime(engine)
+            ):
+                raise NotYourTurn(f"seat {seat_number} is not to act")
+            try:
+                state, events = engine.apply(state, seat_number, action_id)
+            except IllegalAction as exc:
+                raise IllegalMove(str(exc)) from exc
+            match.version += 1
+            rows.append(
+                MatchAction(
+                    match=match,
+                    version=match.version,
+                    seat=seat_number,
+                    action_id=action_id,
+                    kind=ActionKind.TABLE if seat_number is None else ActionKind.MOVE,
+                    events=events,
+                    created_at=now,
+                )
+            )
+            if match.version % SNAPSHOT_EVERY == 0:
+                MatchSnapshot.objects.create(
+                    match=match, version=match.version, state=state
+                )
+            all_events = events
+        MatchAction.objects.bulk_create(rows)
+        match.state = state
+        match.turn_started_at = now
+        # Server-driven matches play at machine speed: every decision now
+        # pending starts now (``clock_start``).
+        Seat.objects.filter(match=match, acting_since__isnull=False).update(
+            acting_since=None
+        )
+        finished = engine.is_over(state)
+        if finished:
+            finish_match(match, reason="completed")
+        else:
+            match.save(update_fields=["state", "version", "turn_started_at"])
+            if forfeit is not None:
+                seat = seat_numbered(match, forfeit[0])
+                forfeit_seat(match, seat, reason=forfeit[1])
+                finished = match.status == MatchStatus.FINISHED
+        match_pk, version = match.pk, match.version
+        transaction.on_commit(
+            lambda: broadcast.match_changed(
+                match_id=match_pk, state=state, events=all_events, version=version
+            )
+        )
+        return ActOutcome(version=match.version, events=all_events, finished=finished)

@@ -1,4 +1,4 @@
-"""Timing reads: seats' clocks, the table's timers, presence, real time.
+"""Timing reads: seats' clocks, the table's timers, presence.
 
 Everything here only reads (a match, its seats, the engine): the move
 services, the frames sent to the table, the tasks that arm checks and the
@@ -81,12 +81,6 @@ def seat_deadline(
     if not limits:
         return None
     return start + timedelta(milliseconds=min(limits))
-
-
-def is_realtime(engine: Any) -> bool:
-    """A real-time engine (``realtime`` true): no turns, every seat in
-    ``actors`` may act at any moment, intents apply in arrival order."""
-    return bool(getattr(engine, "realtime", False))
 
 
 def timers_after(

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from gameplay import agents, clocks, selectors, services
+from gameplay import agents, clocks, moverule, selectors, services
 from gameplay.models import Match, MatchStatus
 from gameplay.rules import get_game
 
@@ -180,7 +180,7 @@ def schedule_bot_turns(*, match_id: int) -> None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return
-    if clocks.is_realtime(get_game(match.game)):
+    if moverule.is_realtime(get_game(match.game)):
         schedule_realtime_bots(match=match)
         return
     if play_builtin_bots.app.conf.task_always_eager:
@@ -372,7 +372,7 @@ def sweep_bot_turns(stalled_after: float = 20.0) -> int:
         match = Match.objects.filter(pk=match_id).first()
         if match is None:
             continue
-        if clocks.is_realtime(get_game(match.game)):
+        if moverule.is_realtime(get_game(match.game)):
             queued += schedule_realtime_bots(match=match)
         elif selectors.builtin_bot_seats_to_act(match=match):
             schedule_bot_turns(match_id=match_id)

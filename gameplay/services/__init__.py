@@ -56,7 +56,6 @@ from gameplay.services.matches import (
 )
 from gameplay.services.moves import (
     MAX_ACTION_ID_LENGTH,
-    SNAPSHOT_EVERY,
     ActOutcome,
     SystemMove,
     check_act_input,
@@ -66,8 +65,6 @@ from gameplay.services.moves import (
     match_system_act_many,
     match_system_commit,
     match_system_intents,
-    may_retract,
-    retract_ids,
     simultaneous_version_ok,
     track_timers,
 )
@@ -75,7 +72,6 @@ from gameplay.services.timeouts import match_apply_timers, match_expire_clocks
 
 __all__ = [
     "MAX_ACTION_ID_LENGTH",
-    "SNAPSHOT_EVERY",
     "ActOutcome",
     "SeatSpec",
     "SystemMove",
@@ -105,8 +101,6 @@ __all__ = [
     "match_system_act_many",
     "match_system_commit",
     "match_system_intents",
-    "may_retract",
-    "retract_ids",
     "seat_connected",
     "seat_disconnected",
     "seat_grace_expired",

@@ -11,7 +11,6 @@ from typing import Any
 
 from gameplay.agents import BUILTIN_PREFIX, TAKEOVER_BOT, played_by_bots_runner
 from gameplay.bot_thinking import BuiltinAsk, Thinker, builtin_seed, think_in_turn
-from gameplay.clocks import is_realtime
 from gameplay.errors import (
     IllegalMove,
     MatchError,
@@ -20,6 +19,7 @@ from gameplay.errors import (
     StaleVersion,
 )
 from gameplay.models import ActionKind, Match, MatchStatus, Seat
+from gameplay.moverule import is_realtime
 from gameplay.rules import get_game
 from gameplay.selectors import builtin_bot_seats_to_act
 from gameplay.services.moves import (

@@ -14,8 +14,9 @@ from django.db import transaction
 
 from gameplay import broadcast
 from gameplay.agents import BUILTIN_PREFIX, UPLOADED_PREFIX, is_uploaded_bot
-from gameplay.clocks import is_realtime, next_timer_due
+from gameplay.clocks import next_timer_due
 from gameplay.models import Match, MatchStatus, Seat
+from gameplay.moverule import is_realtime
 from gameplay.rules import get_game
 
 

@@ -19,9 +19,10 @@ from django.utils import timezone
 from accounts.models import User
 from gameplay import broadcast
 from gameplay.agents import BUILTIN_PREFIX
-from gameplay.clocks import GRACE_SECONDS, NEVER_CONNECTED, is_realtime
+from gameplay.clocks import GRACE_SECONDS, NEVER_CONNECTED
 from gameplay.errors import BadRequest, Forbidden, NotActive
 from gameplay.models import Match, MatchSnapshot, MatchStatus, Seat
+from gameplay.moverule import is_realtime
 from gameplay.rules import GameError, get_game
 from gameplay.services.hooks import after_change, after_commit
 from gameplay.services.locking import locked_match, seat_for_user

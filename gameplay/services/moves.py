@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from gameplay import broadcast
-from gameplay.clocks import clock_start, is_realtime, timers_after
+from gameplay.clocks import clock_start, timers_after
 from gameplay.errors import (
     BadRequest,
     Forbidden,
@@ -35,6 +35,7 @@ from gameplay.models import (
     MatchStatus,
     Seat,
 )
+from gameplay.moverule import SNAPSHOT_EVERY, is_realtime, may_retract, retract_ids
 from gameplay.rules import IllegalAction, get_game
 from gameplay.services.finish import finish_match, forfeit_seat
 from gameplay.services.hooks import announce_step
@@ -42,9 +43,6 @@ from gameplay.services.locking import locked_match, seat_numbered
 
 logger = logging.getLogger(__name__)
 
-# A full state is stored every this many steps: a replay or a state at an
-# old version replays at most this many steps from the nearest one.
-SNAPSHOT_EVERY = 25
 MAX_ACTION_ID_LENGTH = 80
 
 
@@ -188,21 +186,6 @@ def apply_step(
     if announce:
         announce_step(match, number, kind, events, seats)
     return ActOutcome(version=match.version, events=events, finished=finished)
-
-
-def retract_ids(engine: Any, state: dict[str, Any], seat: int) -> list[str]:
-    """Ids of the seat's take-backs of a hidden commit (engine's optional
-    ``retract_actions``): a seat that has committed may change its choice until
-    the last commit is in. Not among ``legal_actions``: no clock runs for
-    them, no timeout plays them and bots are never offered them."""
-    retract = getattr(engine, "retract_actions", None)
-    if retract is None:
-        return []
-    return [action["id"] for action in retract(state, seat)]
-
-
-def may_retract(engine: Any, state: dict[str, Any], seat: int, action_id: str) -> bool:
-    return action_id in retract_ids(engine, state, seat)
 
 
 def simultaneous_version_ok(

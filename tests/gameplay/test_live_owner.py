@@ -13,7 +13,7 @@ from django.db import connection
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
-from gameplay import selectors, services
+from gameplay import moverule, selectors, services
 from gameplay.errors import Forbidden, NotActive, StaleVersion
 from gameplay.live import owner, store
 from gameplay.models import Match, MatchAction, MatchStatus
@@ -61,10 +61,10 @@ def test_moves_are_applied_to_the_copy_and_logged_without_rereading(players):
         versions = list(stored.actions.values_list("version", flat=True))
         assert versions == list(range(1, stored.version + 1))
         # The snapshot every SNAPSHOT_EVERY versions is written by the fast path.
-        if stored.version >= services.SNAPSHOT_EVERY:
+        if stored.version >= moverule.SNAPSHOT_EVERY:
             assert (
-                selectors.state_at(match=stored, version=services.SNAPSHOT_EVERY)
-                == stored.snapshots.get(version=services.SNAPSHOT_EVERY).state
+                selectors.state_at(match=stored, version=moverule.SNAPSHOT_EVERY)
+                == stored.snapshots.get(version=moverule.SNAPSHOT_EVERY).state
             )
 
 

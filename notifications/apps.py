@@ -1,3 +1,5 @@
+from importlib import import_module
+
 from django.apps import AppConfig
 
 
@@ -16,6 +18,10 @@ class NotificationsConfig(AppConfig):
         from gameplay.signals import challenge_created, match_started
         from league.signals import round_paired
         from notifications import receivers
+
+        # Register the e-mail task under its name: notifications.enqueue looks
+        # it up by name instead of importing the task module.
+        import_module("notifications.tasks")
 
         match_started.connect(receivers.on_match_started, dispatch_uid="notify-start")
         challenge_created.connect(

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from notifications import live
+from notifications import enqueue, live
 from notifications.models import Notification, NotificationKind
 
 logger = logging.getLogger(__name__)
@@ -86,7 +86,8 @@ def notifications_create(
         if is_new:
             created.append(notification)
             if draft.email:
-                transaction.on_commit(partial(_enqueue_email, notification.pk))
+                email = partial(enqueue.notification_email, notification.pk)
+                transaction.on_commit(email)
     if created and push:
         pks = [n.pk for n in created]
         transaction.on_commit(lambda: live.push(new_notification_messages(pks)))
@@ -101,12 +102,6 @@ def new_notification_messages(notification_ids: list[int]) -> live.Messages:
         frame = notification_frame(notification=notification, unread=unread)
         messages.append(live.message(notification.user_id, frame))
     return messages
-
-
-def _enqueue_email(notification_id: int) -> None:
-    from notifications import tasks
-
-    tasks.notification_email.delay(notification_id)
 
 
 def notifications_mark_read(*, user: User, ids: list[int] | None = None) -> int:

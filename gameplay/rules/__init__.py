@@ -88,7 +88,8 @@ def get_game(game_id: str) -> Game:
     game = _INSTANCES.get(game_id) if isinstance(game_id, str) else None
     if game is not None:
         return game
-    game = _INSTANCES[game_id] = _package(game_id).ENGINE()
+    engine: type[Game] = _package(game_id).ENGINE
+    game = _INSTANCES[game_id] = engine()
     return game
 
 

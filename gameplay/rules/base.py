@@ -22,7 +22,10 @@ class Game(Protocol):
     """What the platform may call on a game engine.
 
     ``legal_action_ids`` is the fast path for bots and simulations; it must return
-    exactly the ids of ``legal_actions`` in the same order.
+    exactly the ids of ``legal_actions`` in the same order. Seat ``None`` is the
+    table itself: a real-time game's table steps (``docs/engine.md``) are asked
+    for and applied with it, and a turn-based game, which has none, answers it
+    with an empty menu and ``IllegalAction``.
     """
 
     id: str
@@ -37,12 +40,12 @@ class Game(Protocol):
 
     def actors(self, state: State) -> list[int]: ...
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]: ...
 
-    def legal_action_ids(self, state: State, seat: int) -> list[str]: ...
+    def legal_action_ids(self, state: State, seat: int | None) -> list[str]: ...
 
     def apply(
-        self, state: State, seat: int, action_id: str
+        self, state: State, seat: int | None, action_id: str
     ) -> tuple[State, list[Event]]: ...
 
     def observe(self, state: State, seat: int | None) -> dict[str, Any]: ...
@@ -77,7 +80,7 @@ class EngineBase:
     rules_version: str
     # Each game's own: its config check and its menus (the ``Game`` contract).
     validate_config: Callable[[dict[str, Any]], dict[str, Any]]
-    legal_action_ids: Callable[[State, int], list[str]]
+    legal_action_ids: Callable[[State, int | None], list[str]]
 
     def _check(self, state: Any) -> None:
         """GameError for anything but a state of this game and rules version."""
@@ -113,7 +116,8 @@ class EngineBase:
         }
 
     def is_over(self, state: State) -> bool:
-        return state["phase"] == OVER
+        phase: str = state["phase"]
+        return phase == OVER
 
     def timeout_action(self, state: State, seat: int) -> str:
         """The documented default when ``seat``'s clock runs out: the menu's

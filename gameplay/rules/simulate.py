@@ -60,7 +60,9 @@ def derive_seed(*parts: int) -> int:
     return h >> 1
 
 
-def parse_bot_options(items: Sequence[str], bots: Sequence[str]) -> dict[str, dict]:
+def parse_bot_options(
+    items: Sequence[str], bots: Sequence[str]
+) -> dict[str, dict[str, Any]]:
     """``["ismcts.iterations=200"]`` -> ``{"ismcts": {"iterations": 200}}``.
 
     Values are read as JSON when they parse (numbers, true/false), else as text.
@@ -111,6 +113,7 @@ def play_game(
         state, _ = game.apply(state, seat, action)
         steps += 1
     result = game.result(state)
+    assert result is not None, "the loop above plays the game to its end"
     public = game.observe(state, None)
     return {
         "winners": list(result["winners"]),
@@ -125,7 +128,21 @@ def _lineup(bots: Sequence[str], g: int, rotate: bool) -> list[str]:
     return [bots[(s + g) % n] for s in range(n)] if rotate else list(bots)
 
 
-def _work(job: tuple) -> dict[str, Any]:
+# One game for a worker: game id, players, bots, bot options, seed, rotate, the
+# game's number and its config (a plain tuple, so it pickles cheaply).
+_Job = tuple[
+    str,
+    int,
+    list[str],
+    dict[str, dict[str, Any]],
+    int,
+    bool,
+    int,
+    dict[str, Any] | None,
+]
+
+
+def _work(job: _Job) -> dict[str, Any]:
     game_id, players, bots, options, seed, rotate, g, config = job
     return play_game(
         game_id,
@@ -152,7 +169,7 @@ def simulate(
 ) -> dict[str, Any]:
     """Play ``games`` games and summarise them (see the module docstring)."""
     options = bot_options or {}
-    jobs = [
+    jobs: list[_Job] = [
         (game_id, players, list(bots), options, seed, rotate, g, config)
         for g in range(games)
     ]
@@ -306,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m gameplay.rules``; argparse exits 2 on bad input."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    sim = parser._subparsers._group_actions[0].choices["simulate"]  # type: ignore[union-attr]
+    sim = parser._subparsers._group_actions[0].choices["simulate"]  # type: ignore[union-attr,index]
     try:
         game = get_game(args.game)
     except GameError as exc:

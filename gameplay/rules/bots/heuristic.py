@@ -36,7 +36,8 @@ def strategy_for(game_id: str) -> Strategy:
             f"the heuristic bot has no strategy for game {game_id!r}; "
             f"it knows: {', '.join(known)}"
         )
-    return importlib.import_module(module).choose
+    choose: Strategy = importlib.import_module(module).choose
+    return choose
 
 
 class HeuristicBot:

@@ -72,7 +72,8 @@ def evaluator_for(game_id: str) -> Evaluator | None:
     module = game_meta(game_id).evaluate
     if module is None:
         return None
-    return importlib.import_module(module).evaluate
+    evaluate: Evaluator = importlib.import_module(module).evaluate
+    return evaluate
 
 
 def rollout_policy_for(game_id: str) -> RolloutPolicy:
@@ -80,7 +81,8 @@ def rollout_policy_for(game_id: str) -> RolloutPolicy:
     module = game_meta(game_id).rollout
     if module is None:
         return _uniform
-    return importlib.import_module(module).policy
+    policy: RolloutPolicy = importlib.import_module(module).policy
+    return policy
 
 
 class Node:
@@ -98,7 +100,9 @@ class Node:
 
 def rewards(game: Game, state: State) -> dict[int, float]:
     """Each winner gets an equal share of one win (a shared win of k gives 1/k)."""
-    winners = game.result(state)["winners"]
+    result = game.result(state)
+    assert result is not None, "rewards of a game that is not over"
+    winners = result["winners"]
     share = 1.0 / len(winners) if winners else 0.0
     return dict.fromkeys(winners, share)
 

@@ -8,6 +8,7 @@ platform reads through :func:`gameplay.rules.game_meta`.
 
 from __future__ import annotations
 
+from gameplay.rules.base import Game
 from gameplay.rules.duelo.engine import (
     BASE_DECK,
     DOUBLE_DECK,
@@ -56,4 +57,5 @@ META = GameMeta(
 )
 
 #: The engine class the registry instantiates (one shared, stateless instance).
-ENGINE = DueloGame
+# Typed as the contract, so mypy checks that the engine keeps it.
+ENGINE: type[Game] = DueloGame

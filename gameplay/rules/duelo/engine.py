@@ -18,7 +18,7 @@ interprets, in ``docs/rules/duelo.md``; comments here name the reading briefly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gameplay.rules import rng as _rng
@@ -306,7 +306,9 @@ def _ids(s: State) -> tuple[str, ...] | list[str]:
 # Small helpers used by the effects.
 
 
-def _event(type_: str, public: dict[str, Any], private: dict | None = None) -> Event:
+def _event(
+    type_: str, public: dict[str, Any], private: dict[str, Any] | None = None
+) -> Event:
     return {"type": type_, "public": public, "private": private or {}}
 
 
@@ -826,7 +828,7 @@ _HANDLERS = {
 # Rounds, scoring and the match.
 
 
-def _ranks(keys: list[tuple]) -> list[int]:
+def _ranks(keys: Sequence[tuple[int, ...]]) -> list[int]:
     """Competition ranking ("1224"): 1 + the number of strictly better keys."""
     return [1 + sum(1 for other in keys if other > k) for k in keys]
 
@@ -895,7 +897,7 @@ def _end_round(s: State, ev: list[Event], reason: str) -> None:
     points = [len(prizes[i]) + len(hidden[i]) for i in range(n)]
     pfocus = [sum(FOCUS[c] for c in prizes[i]) for i in range(n)]
     out = s["out"]
-    keys: list[tuple] = []
+    keys: list[tuple[int, int, int]] = []
     for i in range(n):
         if alive[i]:
             keys.append(
@@ -1095,20 +1097,20 @@ class DueloGame(EngineBase):
         a = state["actor"]
         return [] if a < 0 else [a]
 
-    def legal_action_ids(self, state: State, seat: int) -> list[str]:
+    def legal_action_ids(self, state: State, seat: int | None) -> list[str]:
         """Fast path: just the ids, first one being the timeout default."""
         if seat != state["actor"] or state["actor"] < 0:
             return []
         return list(_ids(state))
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]:
         """The menu for ``seat`` ([] when it is not that seat's decision)."""
         return [dict(ACTION_INFO[i]) for i in self.legal_action_ids(state, seat)]
 
     # -- transitions ---------------------------------------------------------
 
     def apply(
-        self, state: State, seat: int, action_id: str
+        self, state: State, seat: int | None, action_id: str
     ) -> tuple[State, list[Event]]:
         """Apply one decision; never mutates ``state``.
 

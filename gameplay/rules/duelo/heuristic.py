@@ -330,7 +330,9 @@ def choose(ctx: DecisionContext, rng: random.Random) -> str:
     return _decide(v, ph, ids, hand, obs)
 
 
-def _decide(v: View, ph: str, ids: list[str], hand: list[int], obs: dict) -> str:
+def _decide(
+    v: View, ph: str, ids: list[str], hand: list[int], obs: dict[str, Any]
+) -> str:
     if ph == "card":
         vals = {c: play_value(v, c, hand)[0] for c in set(hand)}
         return _pick(ids, "card:", vals)
@@ -393,7 +395,7 @@ def _decide(v: View, ph: str, ids: list[str], hand: list[int], obs: dict) -> str
     return ids[0]
 
 
-def _combat_choice(v: View, ph: str, obs: dict) -> str:
+def _combat_choice(v: View, ph: str, obs: dict[str, Any]) -> str:
     """Disciple reveal / Monkey redraw: whichever Focus gives the better duel."""
     duel = obs["duel"]
     attacker = duel["attacker"] == v.me
@@ -428,7 +430,9 @@ def _combat_choice(v: View, ph: str, obs: dict) -> str:
     return "monkey:skip"
 
 
-def _monkey(v: View, ph: str, ids: list[str], hand: list[int], obs: dict) -> str:
+def _monkey(
+    v: View, ph: str, ids: list[str], hand: list[int], obs: dict[str, Any]
+) -> str:
     """Swap my hand with the opponent likeliest to hold more, or two opponents."""
     gain, who = swap_gain(v, hand)
     forced = len(v.opponents) == 1

@@ -22,6 +22,8 @@ Dragon (wild). A combination is read left to right.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 STYLES = "TMCRD"
 STYLE_NAMES = {
     "T": "Tiger",
@@ -64,8 +66,18 @@ DIFFICULT = (
 )  # fmt: skip
 
 
-def _build() -> dict[str, dict[str, object]]:
-    table: dict[str, dict[str, object]] = {}
+class Combination(TypedDict):
+    """One combination card (what a player's claim shows)."""
+
+    code: str
+    level: str
+    points: int
+    hits: str
+    label: str
+
+
+def _build() -> dict[str, Combination]:
+    table: dict[str, Combination] = {}
     for level, prefix, rows in (
         ("easy", "E", EASY),
         ("normal", "N", NORMAL),
@@ -85,7 +97,7 @@ def _build() -> dict[str, dict[str, object]]:
     return table
 
 
-#: code -> {"code", "level", "points", "hits", "label"}
+#: code -> its combination card
 COMBINATIONS = _build()
 PILE_CODES = {
     level: tuple(c for c, v in COMBINATIONS.items() if v["level"] == level)

@@ -213,7 +213,9 @@ def distance(hand: str, hits: str) -> int:
     return max(0, missing - hand.count(WILD))
 
 
-def _ev(type_: str, public: dict[str, Any], private: dict | None = None) -> Event:
+def _ev(
+    type_: str, public: dict[str, Any], private: dict[str, Any] | None = None
+) -> Event:
     return {"type": type_, "public": public, "private": private or {}}
 
 
@@ -245,6 +247,7 @@ def _offer_id(arg: str) -> int:
 
 def _find_offer(s: State, arg: str) -> dict[str, Any]:
     n = _offer_id(arg)
+    o: dict[str, Any]
     for o in s["offers"]:
         if o["id"] == n:
             return o
@@ -654,7 +657,7 @@ def _clone(state: State) -> State:
 
 
 def _need_draft(state: State, seat: int) -> dict[str, Any]:
-    d = state["drafts"][seat]
+    d: dict[str, Any] | None = state["drafts"][seat]
     if d is None:
         raise IllegalAction(
             "no offer is being built: start one with 'to:<seat>' or 'to:all'"
@@ -1397,11 +1400,11 @@ class KungFu2009Game(EngineBase):
         # Combination piles: face-down cards and the box, re-split by counts.
         hidden = sorted(s["box"] + [c for lv in LEVEL_ORDER for c in s["piles"][lv]])
         r, order = _rng.shuffled(r, "".join(chr(48 + i) for i in range(len(hidden))))
-        mixed = [hidden[ord(ch) - 48] for ch in order]
+        codes = [hidden[ord(ch) - 48] for ch in order]
         piles: dict[str, list[str]] = {lv: [] for lv in LEVEL_ORDER}
         box: list[str] = []
         want = {lv: len(s["piles"][lv]) for lv in LEVEL_ORDER}
-        for code in mixed:
+        for code in codes:
             lv = LEVEL_OF[code]
             if len(piles[lv]) < want[lv]:
                 piles[lv].append(code)

@@ -119,7 +119,7 @@ def _after(hand: str, gives: str, gets: str) -> str:
     return hand + gets
 
 
-def _incoming(obs: dict[str, Any], seat: int, ids: list[str]) -> list[dict]:
+def _incoming(obs: dict[str, Any], seat: int, ids: list[str]) -> list[dict[str, Any]]:
     return [
         o for o in obs["offers"] if o["from"] != seat and f"decline:{o['id']}" in ids
     ]

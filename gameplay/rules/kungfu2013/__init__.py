@@ -8,6 +8,7 @@ which the platform reads through :func:`gameplay.rules.game_meta`.
 
 from __future__ import annotations
 
+from gameplay.rules.base import Game
 from gameplay.rules.kungfu2013.engine import (
     CARDS,
     RULES_VERSION,
@@ -44,4 +45,5 @@ META = GameMeta(
 )
 
 #: The engine class the registry instantiates (one shared, stateless instance).
-ENGINE = KungFu2013Game
+# Typed as the contract, so mypy checks that the engine keeps it.
+ENGINE: type[Game] = KungFu2013Game

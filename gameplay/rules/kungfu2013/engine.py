@@ -74,8 +74,8 @@ CARDS, BY_CODE, RED_DECK, BLUE_DECK = _build()
 assert len(RED_DECK) == len(BLUE_DECK) == 30
 assert all((c < FIRST_BLUE) == (CARDS[c]["colour"] == "red") for c in CARDS)
 CODE = {ch: c["code"] for ch, c in CARDS.items()}
-VALUE = {ch: c["value"] for ch, c in CARDS.items()}
-RISE = {ch: c["rise"] for ch, c in CARDS.items()}
+VALUE: dict[str, int] = {ch: c["value"] for ch, c in CARDS.items()}
+RISE: dict[str, int | None] = {ch: c["rise"] for ch, c in CARDS.items()}
 COINS = {ch: c["coins"] for ch, c in CARDS.items()}
 EFFECT = {ch: c["effect"] for ch, c in CARDS.items()}
 COST = {ch: c["cost"] for ch, c in CARDS.items()}
@@ -369,7 +369,9 @@ def _ids(s: State) -> tuple[str, ...]:
 # state in the playout mode).
 
 
-def _ev(type_: str, public: dict[str, Any], private: dict | None = None) -> Event:
+def _ev(
+    type_: str, public: dict[str, Any], private: dict[str, Any] | None = None
+) -> Event:
     return {"type": type_, "public": public, "private": private or {}}
 
 
@@ -676,8 +678,9 @@ def _activate(s: State, ev: Events, seat: int) -> None:
 
 
 def _value(b: dict[str, Any], card: str, seat: int) -> int:
-    if b["act"][seat] and RISE[card] is not None:
-        return RISE[card]
+    rise = RISE[card]
+    if b["act"][seat] and rise is not None:
+        return rise
     return VALUE[card]
 
 
@@ -760,7 +763,7 @@ def _h_draw(s: State, ev: Events, seat: int, card: str | None, aid: str) -> None
     _draw_one(s, ev, seat, "red" if aid == "draw:red" else "blue")
 
 
-def _h_initiative(s: State, ev: Events, seat: int, card: str | None, aid: str):
+def _h_initiative(s: State, ev: Events, seat: int, card: str | None, aid: str) -> None:
     if aid == "initiative:keep":
         s["todo"].pop()
         s["todo"].append(["attack"])
@@ -770,7 +773,7 @@ def _h_initiative(s: State, ev: Events, seat: int, card: str | None, aid: str):
         _change_initiative(s, ev, "pass")
 
 
-def _h_attack(s: State, ev: Events, seat: int, card: str | None, aid: str):
+def _h_attack(s: State, ev: Events, seat: int, card: str | None, aid: str) -> None:
     assert card is not None
     s["hands"][seat] = s["hands"][seat].replace(card, "")
     b = s["b"]
@@ -778,7 +781,7 @@ def _h_attack(s: State, ev: Events, seat: int, card: str | None, aid: str):
     s["todo"][-1] = ["face"]
 
 
-def _h_face(s: State, ev: Events, seat: int, card: str | None, aid: str):
+def _h_face(s: State, ev: Events, seat: int, card: str | None, aid: str) -> None:
     b = s["b"]
     todo = s["todo"]
     todo[-1] = ["block"]
@@ -801,7 +804,7 @@ def _h_face(s: State, ev: Events, seat: int, card: str | None, aid: str):
         todo.append(["draw", 1 - seat, 1])
 
 
-def _h_block(s: State, ev: Events, seat: int, card: str | None, aid: str):
+def _h_block(s: State, ev: Events, seat: int, card: str | None, aid: str) -> None:
     assert card is not None
     s["hands"][seat] = s["hands"][seat].replace(card, "")
     s["b"]["bc"] = card
@@ -811,7 +814,7 @@ def _h_block(s: State, ev: Events, seat: int, card: str | None, aid: str):
     _after_block(s, ev)
 
 
-def _h_effect(s: State, ev: Events, seat: int, card: str | None, aid: str):
+def _h_effect(s: State, ev: Events, seat: int, card: str | None, aid: str) -> None:
     s["todo"].pop()
     if aid == "effect:skip":
         if ev is not None:
@@ -824,19 +827,19 @@ def _h_effect(s: State, ev: Events, seat: int, card: str | None, aid: str):
         s["todo"].append(["pay", seat, COST[mine]])
 
 
-def _h_pay(s: State, ev: Events, seat: int, card: str | None, aid: str):
+def _h_pay(s: State, ev: Events, seat: int, card: str | None, aid: str) -> None:
     assert card is not None
     due = s["todo"].pop()[2]
     _pay(s, ev, seat, card, due)
 
 
-def _h_target(s: State, ev: Events, seat: int, card: str | None, aid: str):
+def _h_target(s: State, ev: Events, seat: int, card: str | None, aid: str) -> None:
     assert card is not None
     s["todo"].pop()
     _break_coin(s, ev, 1 - seat, card)
 
 
-def _h_reward(s: State, ev: Events, seat: int, card: str | None, aid: str):
+def _h_reward(s: State, ev: Events, seat: int, card: str | None, aid: str) -> None:
     s["todo"].pop()
     b = s["b"]
     if ev is not None:
@@ -868,14 +871,17 @@ _HANDLERS = {
 # or of the opponent for a target).
 _WHERE = {ATTACK: ("hands", 0), BLOCK: ("hands", 0), PAY: ("front", 0)}
 _WHERE[TARGET] = ("front", 1)
-_ACT: dict[str, tuple[str, str | None, int, str | None, Any]] = {}
+# An action's entry: phase, the state key and seat offset where its card must be
+# (or None), its card, its handler.
+_Act = tuple[str, str | None, int, str | None, Any]
+_ACT: dict[str, _Act] = {}
 for _aid, _a in ACTION_INFO.items():
     _key, _off = _WHERE.get(_a["type"], (None, 0))
     _ACT[_aid] = (_a["type"], _key, _off, ARG[_aid], _HANDLERS[_a["type"]])
 del _aid, _a, _key, _off
 
 
-def _accept(s: State, seat: int, action_id: str) -> tuple:
+def _accept(s: State, seat: int | None, action_id: str) -> _Act:
     """The action's table entry if ``seat`` may play ``action_id`` in ``s`` now;
     otherwise IllegalAction (or GameError) with the full explanation."""
     if type(action_id) is str and type(s) is dict and type(seat) is int:
@@ -891,7 +897,7 @@ def _accept(s: State, seat: int, action_id: str) -> tuple:
     return _accept_slow(s, seat, action_id)
 
 
-def _accept_slow(state: Any, seat: Any, action_id: Any) -> tuple:
+def _accept_slow(state: Any, seat: Any, action_id: Any) -> _Act:
     """``_accept`` step by step: the first failed check raises its error."""
     if not isinstance(state, dict) or state.get("rules_version") != RULES_VERSION:
         found = state.get("rules_version") if isinstance(state, dict) else None
@@ -940,39 +946,47 @@ def _accept_slow(state: Any, seat: Any, action_id: Any) -> tuple:
 
 
 try:
-    from gameplay.rules.kungfu2013 import _fastplay as _native
+    import gameplay.rules.kungfu2013._fastplay as _native
 except ImportError:  # not built (no C compiler): the Python playout is used
-    _native = None
+    # mypy types the name as the module (the stub _fastplay.pyi) and has no way
+    # to say "or None"; every use below checks it.
+    _native = None  # type: ignore[assignment]
 
 NATIVE = _native is not None
+
+
+def _native_card(ch: str) -> tuple[str, bool, int, int, int, int, int, bool]:
+    """One card as the kernel's ``init`` row (-1 or 0 for "none")."""
+    rise, effect, cost = RISE[ch], EFFECT[ch], COST[ch]
+    return (
+        ch,
+        ch < FIRST_BLUE,
+        VALUE[ch],
+        -1 if rise is None else rise,
+        COINS[ch],
+        0 if effect is None else _native.EFFECTS.index(effect) + 1,
+        -1 if cost is None else cost,
+        ON_HIT[ch],
+    )
+
+
 if _native is not None:
     _native.init(
-        [
-            (
-                ch,
-                ch < FIRST_BLUE,
-                VALUE[ch],
-                -1 if RISE[ch] is None else RISE[ch],
-                COINS[ch],
-                0 if EFFECT[ch] is None else _native.EFFECTS.index(EFFECT[ch]) + 1,
-                -1 if COST[ch] is None else COST[ch],
-                ON_HIT[ch],
-            )
-            for ch in ALPHABET
-        ],
+        [_native_card(ch) for ch in ALPHABET],
         [_rng._words_for(n) for n in range(65)],
     )
     _PHASE_NO = {p: i for i, p in enumerate(_native.PHASES)}
     _TASK_NO = {t: i for i, t in enumerate(_native.TASKS)}
     _PHASE_OF = _native.PHASES
     _TASK_OF = _native.TASKS
-    _REASONS = (None, "round_limit", "no_attack_possible", "knockout")
+    # The kernel's numbers for how a game ended (0: it goes on).
+    _REASONS = {1: "round_limit", 2: "no_attack_possible", 3: "knockout"}
     # Tasks that carry a seat, and those that also carry a count.
     _SEATED = frozenset(("effect", "resolve", "target"))
     _COUNTED = frozenset(("draw", "pay"))
 
 
-def _native_fields(s: State) -> tuple:
+def _native_fields(s: State) -> tuple[Any, ...]:
     """The state as the kernel's flat tuple of fields (see _fastplay.c)."""
     b = s["b"]
     todo = bytearray()
@@ -1024,7 +1038,7 @@ def _native_fields(s: State) -> tuple:
     )
 
 
-def _native_store(s: State, f: tuple) -> None:
+def _native_store(s: State, f: tuple[Any, ...]) -> None:
     """Write the kernel's fields back into ``s`` (in place, like ``playout``)."""
     s["rng"] = format(f[0], "016x")
     s["life"][:] = f[1:3]
@@ -1204,20 +1218,20 @@ class KungFu2013Game(EngineBase):
         a = state["actor"]
         return [] if a < 0 else [a]
 
-    def legal_action_ids(self, state: State, seat: int) -> list[str]:
+    def legal_action_ids(self, state: State, seat: int | None) -> list[str]:
         """Fast path: just the ids, the first one being the timeout default."""
         if seat != state["actor"] or state["actor"] < 0:
             return []
         return list(_MENUS[state["phase"]](state))
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]:
         """The menu for ``seat`` ([] when it is not that seat's decision)."""
         return [dict(ACTION_INFO[i]) for i in self.legal_action_ids(state, seat)]
 
     # -- transitions ---------------------------------------------------------
 
     def apply(
-        self, state: State, seat: int, action_id: str
+        self, state: State, seat: int | None, action_id: str
     ) -> tuple[State, list[Event]]:
         """Apply one decision; never mutates ``state``.
 

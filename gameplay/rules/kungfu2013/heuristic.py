@@ -60,6 +60,7 @@ def _mean(values: list[int], default: float) -> float:
 
 def _card(ctx: DecisionContext, action_id: str) -> dict[str, Any]:
     code = action_id.split(":", 1)[1]
+    c: dict[str, Any]
     for c in ctx.observation["hand"] or ():
         if c["code"] == code:
             return c
@@ -104,7 +105,7 @@ def choose(ctx: DecisionContext, rng: random.Random) -> str:
         def score(aid: str) -> float:
             c = _card(ctx, aid)
             v = best_value(c, coins)
-            bonus = 0.8 * c["coins"]
+            bonus: float = 0.8 * c["coins"]
             if c["effect"] == "nullify" and c["cost"] is not None:
                 bonus += 2.5 if coins >= c["cost"] else 0.0
             return v + bonus
@@ -147,7 +148,7 @@ def _effect_worth(obs: dict[str, Any], me: int) -> bool:
     card = battle["attack"] if attacker else battle["block"]
     av = battle["attack_value"] or 0
     bv = battle["block_value"] or 0
-    effect = card["effect"]
+    effect: str | None = card["effect"]
     if card["rise"] is not None:
         if attacker:
             gain = min(card["rise"], 99) - card["value"]
@@ -170,9 +171,11 @@ def _effect_worth(obs: dict[str, Any], me: int) -> bool:
     if effect == "draw3":
         return True
     if effect == "heal2":
-        return obs["life"][me] < 10
+        life: int = obs["life"][me]
+        return life < 10
     if effect == "discard2":
-        return obs["hand_counts"][opp]["red"] + obs["hand_counts"][opp]["blue"] > 0
+        counts: dict[str, int] = obs["hand_counts"][opp]
+        return counts["red"] + counts["blue"] > 0
     if effect == "break_coin":
         return bool(obs["front"][opp])
     return effect == "no_block"

@@ -11,6 +11,7 @@ at once; the page is ``templates/gameplay/boards/kungfu2019.html`` with
 
 from __future__ import annotations
 
+from gameplay.rules.base import Game
 from gameplay.rules.kungfu2019.engine import RULES_VERSION, KungFu2019Game
 from gameplay.rules.meta import GameMeta, TableOption
 
@@ -47,4 +48,5 @@ META = GameMeta(
 )
 
 #: The engine class the registry instantiates (one shared, stateless instance).
-ENGINE = KungFu2019Game
+# Typed as the contract, so mypy checks that the engine keeps it.
+ENGINE: type[Game] = KungFu2019Game

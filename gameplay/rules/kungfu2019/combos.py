@@ -292,9 +292,11 @@ def parse(code: str, effect: Effect = NO_EFFECT) -> Combo:
         if c.startswith("straight"):
             return Combo("straight", n=int(c[8:]), effect=effect)
         if "face" in c:
-            count, _, vals = c.partition("face")
+            count, _, digits = c.partition("face")
             n = int(count) if count else 1
-            return Combo("faces", n=n, faces=tuple(int(x) for x in vals), effect=effect)
+            return Combo(
+                "faces", n=n, faces=tuple(int(x) for x in digits), effect=effect
+            )
         if c.startswith("sum") and ">" in c:
             count, _, total = c[3:].partition(">")
             return Combo(

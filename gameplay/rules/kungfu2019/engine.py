@@ -66,21 +66,21 @@ CROSS: dict[str, dict[str, tuple[int, int, int]]] = {}  # role -> (main, gain, s
 for _ch, _cs in COMBOS.items():
     USABLE[_ch] = {}
     CROSS[_ch] = {}
-    for _role in (ATTACK, DEFEND):
-        USABLE[_ch][_role] = tuple(
+    for _side in (ATTACK, DEFEND):
+        USABLE[_ch][_side] = tuple(
             (k, c)
             for k, c in enumerate(_cs)
-            if c.needs_dice and c.effect.active_in(_role)
+            if c.needs_dice and c.effect.active_in(_side)
         )
         _e = [c.effect for c in _cs if not c.needs_dice]
-        if _role == ATTACK:
-            CROSS[_ch][_role] = (
+        if _side == ATTACK:
+            CROSS[_ch][_side] = (
                 sum(e.atk for e in _e),
                 sum(e.hit for e in _e),
                 sum(e.hp for e in _e),
             )
         else:
-            CROSS[_ch][_role] = (
+            CROSS[_ch][_side] = (
                 sum(e.def_ for e in _e),
                 sum(e.avo for e in _e),
                 sum(e.yy for e in _e),
@@ -164,7 +164,9 @@ UNPLAY_ARG = {v: k for k, v in UNPLAY_ID.items()}
 _OPTIONS = ("players", "draft", "deck", "dice")
 
 
-def _ev(type_: str, public: dict[str, Any], private: dict | None = None) -> Event:
+def _ev(
+    type_: str, public: dict[str, Any], private: dict[str, Any] | None = None
+) -> Event:
     return {"type": type_, "public": public, "private": private or {}}
 
 
@@ -231,7 +233,7 @@ def _assign_ids(s: State, seat: int) -> list[str]:
     return ids
 
 
-def _without(s: State, seat: int, j: int) -> tuple | None:
+def _without(s: State, seat: int, j: int) -> _Checked | None:
     """The assignment with closed set ``j`` dropped (its dice back to the roll),
     checked in order as (values, sets, gain, spent); None if it no longer adds up
     (a later set was paid with HIT/AVO that set ``j`` gained)."""
@@ -269,9 +271,13 @@ def _options(played: str) -> list[tuple[int, int, Combo]]:
     ]
 
 
+# A checked assignment: die values, closed sets [slot, k, dice], gain, spent.
+_Checked = tuple[list[int], list[list[Any]], int, int]
+
+
 def _check_assignment(
     played: str, role: str, rolled: list[int], bud: int, sets: Any
-) -> tuple[list[int], list[list[Any]], int, int] | None:
+) -> _Checked | None:
     """Validate a proposed assignment; (values, sets, gain, spent) or None."""
     v = list(rolled)
     used: set[int] = set()
@@ -343,7 +349,7 @@ def _find(c: Combo, rolled: list[int], free: list[int]) -> list[int] | None:
     return None
 
 
-def _greedy(played: str, role: str, rolled: list[int]) -> list[tuple]:
+def _greedy(played: str, role: str, rolled: list[int]) -> list[tuple[Any, ...]]:
     """A simple legal assignment: unmodified dice, the biggest effect first."""
     opts = []
     for slot, ch in enumerate(played):
@@ -377,7 +383,7 @@ def _solver() -> Any:
     return _SOLVER[0]
 
 
-def _proposal(s: State, seat: int) -> tuple[list[tuple], tuple]:
+def _proposal(s: State, seat: int) -> tuple[list[tuple[Any, ...]], _Checked]:
     """The proposal and its checked form (values, sets, gain, spent)."""
     f = s["fight"]
     role = _role(f, seat)
@@ -411,7 +417,7 @@ def _proposal(s: State, seat: int) -> tuple[list[tuple], tuple]:
     return sets, checked
 
 
-def proposal(s: State, seat: int) -> list[tuple]:
+def proposal(s: State, seat: int) -> list[tuple[Any, ...]]:
     """The best assignment for ``seat`` in the current fight (the timeout default).
 
     The exact solver of ``solver.py`` when present and its answer is legal, else a
@@ -447,11 +453,11 @@ def _assign_legal(s: State, seat: int, aid: str) -> bool:
     if kind == "set":
         if op is not None:
             return False
-        slot, _, k = rest.partition(":")
-        if slot not in ("0", "1", "2") or k not in ("0", "1", "2", "3"):
+        slot, _, k_arg = rest.partition(":")
+        if slot not in ("0", "1", "2") or k_arg not in ("0", "1", "2", "3"):
             return False
         ch = played[int(slot)]
-        k = int(k)
+        k = int(k_arg)
         for kk, c in USABLE[ch][_role(f, seat)]:
             if kk == k:
                 return c.n <= DICE - len(_used(asg))
@@ -464,7 +470,8 @@ def _assign_legal(s: State, seat: int, aid: str) -> bool:
         return len(op[2]) < combo.n and i not in _used(asg)
     if kind not in ("up", "down") or i not in op[2]:
         return False
-    x, r = asg["v"][i], f["dice"][seat][i]
+    x: int = asg["v"][i]
+    r: int = f["dice"][seat][i]
     avail = asg["bud"] + asg["gain"] - asg["spent"]
     if kind == "up":
         return x < 6 and (x < r or avail > 0)
@@ -480,7 +487,8 @@ def _alive(s: State) -> list[int]:
 
 
 def _status(s: State, seat: int, stat: str) -> int:
-    return s["tracks"][seat][STAT_INDEX[stat]] * STEP[stat]
+    points: int = s["tracks"][seat][STAT_INDEX[stat]]
+    return points * STEP[stat]
 
 
 def _start_status(s: State, ev: list[Event]) -> None:
@@ -606,13 +614,15 @@ def _start_fight(s: State, ev: list[Event], a: int) -> None:
     s["fight"] = f = {"a": a, "f": fighters, "dice": dice, "asg": asg}
     done_now = []
     for seat in fighters:
+        rolled = dice[seat]
+        assert rolled is not None  # every fighter rolled above
         role = _role(f, seat)
         played = s["played"][seat]
         stat = "hit" if role == ATTACK else "avo"
         bud = _status(s, seat, stat) + sum(CROSS[c][role][1] for c in played)
         usable = any(USABLE[c][role] for c in played)
         asg[seat] = {
-            "v": list(dice[seat]),
+            "v": list(rolled),
             "sets": [],
             "open": None,
             "bud": bud,
@@ -635,7 +645,7 @@ def _start_fight(s: State, ev: list[Event], a: int) -> None:
             },
         )
     )
-    if all(asg[i]["done"] for i in fighters):
+    if len(done_now) == len(fighters):  # nobody has dice to assign
         _resolve(s, ev)
 
 
@@ -1013,23 +1023,28 @@ def _ids(s: State, seat: int) -> list[str]:
 # combination tables from here (so from cards.py) when this module is imported.
 
 PHASES = (DRAFT, PLAYING, ASSIGN, OVER)  # the kernel's phase numbers
-_REASONS = (None, "rounds", "last_standing", "all_eliminated")
+# The kernel's numbers for how a game ended (0: it goes on).
+_REASONS = {1: "rounds", 2: "last_standing", 3: "all_eliminated"}
 
 
 try:
-    from gameplay.rules.kungfu2019 import _fastplay as _native
+    import gameplay.rules.kungfu2019._fastplay as _native
 except ImportError:  # not built (no C compiler): the Python playout is used
-    _native = None
+    # mypy types the name as the module (the stub _fastplay.pyi) and has no way
+    # to say "or None"; every use below checks it.
+    _native = None  # type: ignore[assignment]
 
 NATIVE = _native is not None
 
 
-def _native_tables() -> tuple[list[tuple], list[tuple]]:
+def _native_tables() -> tuple[
+    list[tuple[int, ...]], list[tuple[str, int, int, list[int]]]
+]:
     """The combinations (one row each, effects in the order atk hit hp def avo
     yy, a pattern id shared by equal dice requirements) and the cards."""
-    combos: list[tuple] = []
+    combos: list[tuple[int, ...]] = []
     cards = []
-    patterns: dict[tuple, int] = {}
+    patterns: dict[tuple[str, int, tuple[int, ...], int], int] = {}
     for ch in ALPHABET:
         ids = []
         for c in COMBOS[ch]:
@@ -1067,11 +1082,11 @@ def _set_bytes(slot: int, k: int, dice: list[int]) -> bytes:
     return bytes((slot, k, len(dice), *dice))
 
 
-def _native_fields(s: State) -> tuple:
+def _native_fields(s: State) -> tuple[Any, ...]:
     """The state as the kernel's flat tuple of fields (see _fastplay.c)."""
     f = s["fight"]
     if f is None:
-        fight: tuple = (None, (), (), ())
+        fight: tuple[Any, ...] = (None, (), (), ())
     else:
         fight = (
             f["a"],
@@ -1123,7 +1138,7 @@ def _sets_of(b: bytes) -> list[list[Any]]:
     return out
 
 
-def _native_store(s: State, f: tuple, reason: int) -> None:
+def _native_store(s: State, f: tuple[Any, ...], reason: int) -> None:
     """Write the kernel's fields back into ``s`` (in place, like ``playout``)."""
     s["rng"] = format(f[0], "016x")
     n, ph, s["round"], s["turn"] = f[1]
@@ -1295,14 +1310,16 @@ class KungFu2019Game(EngineBase):
             return [i for i in f["f"] if not f["asg"][i]["done"]]
         return []
 
-    def legal_action_ids(self, state: State, seat: int) -> list[str]:
+    def legal_action_ids(self, state: State, seat: int | None) -> list[str]:
         """Fast path: just the ids, the first one being the timeout default."""
         if type(seat) is not int or not 0 <= seat < state["n"]:
             return []
         return _ids(state, seat)
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]:
         """The menu for ``seat`` ([] when it has no decision now)."""
+        if seat is None:
+            return []  # the table has no steps of its own in this game
         return [
             self._describe(state, seat, i) for i in self.legal_action_ids(state, seat)
         ]
@@ -1363,7 +1380,7 @@ class KungFu2019Game(EngineBase):
     # -- transitions ---------------------------------------------------------
 
     def apply(
-        self, state: State, seat: int, action_id: str
+        self, state: State, seat: int | None, action_id: str
     ) -> tuple[State, list[Event]]:
         """Apply one seat's decision; never mutates ``state``."""
         if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
@@ -1572,7 +1589,7 @@ class KungFu2019Game(EngineBase):
                 "done": [None if a is None else a["done"] for a in f["asg"]],
                 "mine": None,
             }
-            if me and f["asg"][seat] is not None:
+            if seat is not None and f["asg"][seat] is not None:
                 asg = f["asg"][seat]
                 fight["mine"] = {
                     "role": _role(f, seat),
@@ -1659,8 +1676,8 @@ class KungFu2019Game(EngineBase):
                 by_icon[ICON[c]].append(c)
             pools = []
             for icon in range(5):
-                r, p = _rng.shuffled(r, "".join(sorted(by_icon[icon])))
-                pools.append(p)
+                r, pile = _rng.shuffled(r, "".join(sorted(by_icon[icon])))
+                pools.append(pile)
             for i, counts in zip(others, need, strict=True):
                 got = ""
                 for icon in range(5):

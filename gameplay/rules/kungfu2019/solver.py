@@ -223,7 +223,10 @@ class _Opt:
 
 
 def _value(effect: Effect, role: str, weights: Mapping[str, float]) -> float:
-    return sum(weights.get(k, 0) * getattr(effect, _FIELD[k]) for k in _ROLE_KEYS[role])
+    total: float = sum(
+        weights.get(k, 0) * getattr(effect, _FIELD[k]) for k in _ROLE_KEYS[role]
+    )
+    return total
 
 
 # A front entry: (cost, -value, dice used, chain); chain = (opt index, dice, next).
@@ -244,7 +247,9 @@ def _prune(entries: list[Entry], cap: int) -> list[Entry]:
     return out
 
 
-_FRONTS: OrderedDict[tuple, Callable[[tuple[int, ...]], list[Entry]]] = OrderedDict()
+_FRONTS: OrderedDict[tuple[Any, ...], Callable[[tuple[int, ...]], list[Entry]]] = (
+    OrderedDict()
+)
 _FRONTS_MAX = 1024
 
 
@@ -299,8 +304,9 @@ def _make_front(
                 sub = None
                 for o in group:
                     table = table_of[o.pattern]
-                    hit = table.get(chosen, False)
-                    if hit is False:
+                    try:
+                        hit = table[chosen]
+                    except KeyError:
                         hit = table[chosen] = _compute_cost(o.pattern, chosen)
                     if hit is None or hit[0] > cap:
                         continue
@@ -336,7 +342,15 @@ def _remove(rest: tuple[int, ...], dice: tuple[int, ...]) -> tuple[int, ...] | N
     return tuple(out)
 
 
-def _weights_key(weights: Mapping[str, float] | None, role: str) -> tuple:
+# The weights that count in a role, as a hashable, sorted key.
+WeightsKey = tuple[tuple[str, float], ...]
+# _solve_sorted's answer: sets as (option index, dice, finals), value, spent and
+# the budget total.
+_Set = tuple[int, tuple[int, ...], tuple[int, ...]]
+_Sorted = tuple[tuple[_Set, ...], float, int, int]
+
+
+def _weights_key(weights: Mapping[str, float] | None, role: str) -> WeightsKey:
     w = DEFAULT_WEIGHTS[role] if weights is None else weights
     unknown = set(w) - set(_FIELD)
     if unknown:
@@ -374,7 +388,7 @@ def _solve(
     opts: tuple[Option, ...],
     budget: int,
     role: str,
-    wkey: tuple,
+    wkey: WeightsKey,
 ) -> Assignment:
     result = _solve_sorted(tuple(sorted(vals)), opts, budget, role, wkey)
     return _to_ids(vals, opts, result, _prepare(opts, budget, role, wkey))
@@ -396,7 +410,7 @@ class _Prepared:
 
 @lru_cache(maxsize=4096)
 def _prepare(
-    options: tuple[Option, ...], budget: int, role: str, wkey: tuple
+    options: tuple[Option, ...], budget: int, role: str, wkey: WeightsKey
 ) -> _Prepared:
     weights = dict(wkey)
     base_value = 0.0
@@ -469,8 +483,8 @@ def _solve_sorted(
     options: tuple[Option, ...],
     budget: int,
     role: str,
-    wkey: tuple,
-) -> tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], float, int, int]:
+    wkey: WeightsKey,
+) -> _Sorted:
     """Sets as (option index, dice, finals) in order, value, spent, budget total."""
     prep = _prepare(options, budget, role, wkey)
     base_budget = prep.base_budget
@@ -479,15 +493,25 @@ def _solve_sorted(
 
     # The packing without gain sets, then every collection of gain sets on top.
     c, nv, d, chain = _best_within(front(roll), base_budget)  # type: ignore[misc]
-    best = (-nv, -c, -d, (), chain, base_budget)
+    # (value, -spent, -dice used, gain sets, chain, budget total)
+    best: tuple[float, int, int, tuple[_Set, ...], Any, int] = (
+        -nv,
+        -c,
+        -d,
+        (),
+        chain,
+        base_budget,
+    )
 
     if prep.gainful:
-        cands = []  # (opt, dice, cost, finals) over distinct sub-multisets
+        # (opt, dice, cost, finals) over distinct sub-multisets
+        cands: list[tuple[_Opt, tuple[int, ...], int, tuple[int, ...]]] = []
         for o in prep.gainful:
             table = _COST_CACHE.setdefault(o.pattern, {})
             for sub in _sub_multisets(roll, o.size):
-                hit = table.get(sub, False)
-                if hit is False:
+                try:
+                    hit = table[sub]
+                except KeyError:
                     hit = table[sub] = _compute_cost(o.pattern, sub)
                 if hit is None or hit[0] > cap:
                     continue
@@ -495,7 +519,12 @@ def _solve_sorted(
                     continue  # no value and no net gain: dropping it never hurts
                 cands.append((o, sub, hit[0], hit[1]))
 
-        def rec(start: int, rest: tuple[int, ...], chosen: list, value: float) -> None:
+        def rec(
+            start: int,
+            rest: tuple[int, ...],
+            chosen: list[tuple[_Opt, tuple[int, ...], int, tuple[int, ...]]],
+            value: float,
+        ) -> None:
             nonlocal best
             saturated = False
             if chosen:
@@ -547,7 +576,7 @@ def _solve_sorted(
 def _to_ids(
     vals: tuple[int, ...],
     options: tuple[Option, ...],
-    result: tuple,
+    result: _Sorted,
     prep: _Prepared,
 ) -> Assignment:
     """Map multiset sets back to die ids (lowest free id of each face first)."""

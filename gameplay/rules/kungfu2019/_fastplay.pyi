@@ -1,0 +1,22 @@
+# The interface of the optional C kernel _fastplay.c (its docstrings say more).
+# mypy cannot read a compiled module; this file is what it checks engine.py
+# against. The flat field tuples are engine.py's _native_fields layout.
+from collections.abc import Sequence
+from typing import Any
+
+FIELDS: int
+
+def init(
+    combos: Sequence[tuple[int, ...]],
+    cards: Sequence[tuple[str, int, int, list[int]]],
+    steps: tuple[int, ...],
+    start_hp: tuple[int, ...],
+    words: Sequence[int],
+    /,
+) -> None: ...
+def solve(
+    played: str, role: int, rolled: bytes, budget: int, /
+) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]: ...
+def playout(
+    fields: tuple[Any, ...], choice: int, max_steps: int, /
+) -> tuple[tuple[Any, ...], int, int, int]: ...

@@ -105,12 +105,12 @@ def ladder_entrants(*, game: str) -> list[LadderEntrant]:
     return entrants
 
 
-def _entrant_strengths(entrants: list[LadderEntrant]) -> dict[str, float]:
+def _entrant_strengths(game: str, entrants: list[LadderEntrant]) -> dict[str, float]:
     from bots.ratings import anchor_strength, pairing_strength
 
     bots = Bot.objects.in_bulk([int(e.key[4:]) for e in entrants if not e.is_anchor])
     return {
-        e.key: anchor_strength(name=e.key[8:])
+        e.key: anchor_strength(game=game, name=e.key[8:])
         if e.is_anchor
         else pairing_strength(bot=bots[int(e.key[4:])])
         for e in entrants
@@ -177,7 +177,9 @@ def ladder_round_schedule(
         pairs = [
             tuple(by_key[key] for key in table)
             for table in ladder_pairings(
-                _entrant_strengths(entrants), rng=rng, size=ladder_table_size(game)
+                _entrant_strengths(game, entrants),
+                rng=rng,
+                size=ladder_table_size(game),
             )
             if not all(by_key[key].is_anchor for key in table)
         ]

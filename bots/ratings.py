@@ -88,10 +88,11 @@ def pairing_strength(*, bot: Bot) -> float:
     return rating if rating is not None else ladder_score(bot=bot)
 
 
-def anchor_strength(*, name: str) -> float:
-    """A built-in anchor's strength for pairing: its fixed league rating."""
+def anchor_strength(*, game: str, name: str) -> float:
+    """A built-in anchor's strength for pairing: its fixed league rating in
+    ``game``'s pools."""
     try:
         from league.ratings.anchors import anchor_ratings
     except ImportError:
         return BASE_SCORE
-    return anchor_ratings().get(name, BASE_SCORE)
+    return anchor_ratings(game).get(name, BASE_SCORE)

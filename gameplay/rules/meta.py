@@ -47,7 +47,10 @@ class GameMeta:
     ``catalogue`` names a module with ``catalogue()`` (the public card data the
     board module imports) and ``rules_rows()`` (the rules page's card table
     rows), both written to files by ``manage.py build_board_data``; None: the
-    board needs no card data.
+    board needs no card data. ``anchors`` holds the fixed ratings of the
+    built-in bots in the game's bot pools (bot name -> rating), set from how
+    they fare against each other in this game (docs/ratings.md, "Anchors");
+    empty: the game's pools have no anchors.
     """
 
     publisher: str
@@ -59,3 +62,4 @@ class GameMeta:
     ismcts: dict[str, int] = field(default_factory=dict)
     tables: tuple[int, int, int] | None = None
     catalogue: str | None = None
+    anchors: dict[str, float] = field(default_factory=dict)

@@ -3,13 +3,13 @@
 Uploaded bots come and go and improve; the built-in bots are the same programs
 for ever. Holding their ratings fixed ties each pool's scale to them: a new
 bot that only ever meets the random bot still lands at a meaningful number,
-and ratings from different months stay comparable. The defaults follow the
-measured Duelo win rates (docs/bots-builtin.md): the heuristic bot beats the
-random bot 81% of the time, about 250 Elo, and ISMCTS beats the heuristic
-61.5%, about 80 Elo; the heuristic bot sits at the initial rating.
+and ratings from different months stay comparable. How strong each built-in
+bot is depends on the game, so each game states its anchors in its package
+(``GameMeta.anchors``; docs/ratings.md says which figures are measured and
+which are provisional).
 
-``settings.RATING_ANCHORS`` ({bot name: rating}) overrides them; an empty
-mapping turns anchoring off. Pools for people only have no anchors.
+``settings.RATING_ANCHORS`` ({game id: {bot name: rating}}) replaces them; an
+empty mapping turns anchoring off. Pools for people only have no anchors.
 """
 
 from __future__ import annotations
@@ -18,20 +18,15 @@ from collections.abc import Iterable
 
 from django.conf import settings
 
+from gameplay.rules import game_meta
 from league.models import Participant, ParticipantKind, ParticipantType, RatingPool
 from league.participants import BUILTIN_PREFIX
 
-DEFAULT_ANCHORS: dict[str, float] = {
-    "random": 1250.0,
-    "heuristic": 1500.0,
-    "ismcts": 1580.0,
-}
 
-
-def anchor_ratings() -> dict[str, float]:
-    """Built-in bot name -> its fixed rating."""
+def anchor_ratings(game: str) -> dict[str, float]:
+    """Built-in bot name -> its fixed rating in ``game``'s pools."""
     configured = getattr(settings, "RATING_ANCHORS", None)
-    table = DEFAULT_ANCHORS if configured is None else configured
+    table = game_meta(game).anchors if configured is None else configured.get(game, {})
     return {str(name): float(rating) for name, rating in table.items()}
 
 
@@ -41,7 +36,7 @@ def anchors_among(
     """Participant id -> fixed rating for the anchors among ``participants``."""
     if pool.participants == ParticipantKind.HUMANS:
         return {}
-    table = anchor_ratings()
+    table = anchor_ratings(pool.game)
     out = {}
     for p in participants:
         if p.type == ParticipantType.BUILTIN:
@@ -53,6 +48,6 @@ def anchors_among(
 
 def pool_anchors(pool: RatingPool) -> dict[int, float]:
     """Every anchor participant the pool could hold (for a full recompute)."""
-    if pool.participants == ParticipantKind.HUMANS or not anchor_ratings():
+    if pool.participants == ParticipantKind.HUMANS or not anchor_ratings(pool.game):
         return {}
     return anchors_among(pool, Participant.objects.filter(type=ParticipantType.BUILTIN))

@@ -76,9 +76,9 @@ def test_a_new_bot_debuts_against_the_anchor_and_it_stays_fixed(
     """The debut games are played by the runner like ladder games; the anchor
     (here only the random bot) is played in-process and keeps its rating."""
     pytest.importorskip("league.ratings.services")
+    from gameplay.rules import game_meta
     from league.models import Rating
     from league.participants import participant_for_builtin
-    from league.ratings.anchors import DEFAULT_ANCHORS
 
     settings.BOT_LADDER_ANCHORS = ("random",)
     version = stored_version(owner, FIRST_LEGAL, name="debutant")
@@ -89,4 +89,5 @@ def test_a_new_bot_debuts_against_the_anchor_and_it_stays_fixed(
     assert all(m.status == MatchStatus.FINISHED for m in matches)
     assert ratings.bot_rating(bot=version.bot) is not None
     anchor = Rating.objects.get(participant=participant_for_builtin("random"))
-    assert anchor.rating == DEFAULT_ANCHORS["random"] and anchor.games == 2
+    assert anchor.rating == game_meta(version.bot.game).anchors["random"]
+    assert anchor.games == 2

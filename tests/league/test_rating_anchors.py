@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from gameplay.rules import available_games, game_meta
 from league.models import Participant, Rating, RatingEvent
 from league.participants import participant_for_builtin, participant_for_user
 from league.ratings import elo
-from league.ratings.anchors import DEFAULT_ANCHORS
 from league.ratings.services import (
     pool_for_league,
     pool_global,
@@ -66,7 +66,7 @@ def test_builtin_bots_keep_their_rating_in_the_global_pool() -> None:
     pool = pool_global(game="duelo")
     for name in ("random", "heuristic"):
         row = Rating.objects.get(pool=pool, participant=participant_for_builtin(name))
-        assert row.rating == DEFAULT_ANCHORS[name] and row.games == 12
+        assert row.rating == game_meta("duelo").anchors[name] and row.games == 12
     # The people moved, against the anchors' fixed numbers.
     assert {
         Rating.objects.get(pool=pool, participant=participant_for_user(u)).rating
@@ -103,3 +103,34 @@ def test_anchoring_can_be_switched_off_and_skips_people_only_pools(settings) -> 
     assert anchors_among(humans_pool, [random_bot]) == {}
     assert pool_anchors(humans_pool) == {}
     assert pool_anchors(pool) == {random_bot.pk: 1250.0}
+
+
+def test_each_game_has_its_own_anchors(settings) -> None:
+    """Anchors are the game's (its ``META``), not Duelo's figures everywhere;
+    the setting replaces them per game."""
+    from league.ratings.anchors import anchor_ratings
+
+    settings.RATING_ANCHORS = None
+    tables = {game: anchor_ratings(game) for game in available_games()}
+    for game, table in tables.items():
+        assert table == game_meta(game).anchors
+        assert table["heuristic"] == 1500.0, "the heuristic bot sits at the start"
+        assert table["random"] < table["heuristic"] < table.get("ismcts", 1e9)
+    assert tables["kungfu2013"] != tables["duelo"]
+    assert "ismcts" not in tables["kungfu2009"], "ISMCTS sits out real time"
+    settings.RATING_ANCHORS = {"duelo": {"random": 1000}}
+    assert anchor_ratings("duelo") == {"random": 1000.0}
+    assert anchor_ratings("kungfu2013") == {}
+
+
+def test_a_games_pool_is_anchored_at_that_games_figures() -> None:
+    person = UserFactory()
+    rating_apply_match(
+        match_id=finished_match(
+            [person, "builtin:random"], [1, 2], game="kungfu2013"
+        ).pk
+    )
+    pool = pool_global(game="kungfu2013")
+    random_bot = Participant.objects.get(key="builtin:random")
+    row = Rating.objects.get(pool=pool, participant=random_bot)
+    assert row.rating == game_meta("kungfu2013").anchors["random"] != 1250.0

@@ -9,14 +9,14 @@ live owner all ask the same questions the same way, so a deadline or a
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Q
 from django.utils import timezone
 
 from gameplay.agents import is_uploaded_bot
 from gameplay.models import Match, MatchStatus, Seat
-from gameplay.rules import get_game
+from gameplay.rules import Game, TimedGame, get_game
 
 # How long a person may be away (or an uploaded bot silent on its turn)
 # before the others may claim, or a bot takes the seat at three or more.
@@ -84,7 +84,7 @@ def seat_deadline(
 
 
 def timers_after(
-    *, engine: Any, state: dict[str, Any], old: dict[str, Any] | None, now: datetime
+    *, engine: Game, state: dict[str, Any], old: dict[str, Any] | None, now: datetime
 ) -> dict[str, dict[str, Any]]:
     """The match's timers once it is at ``state``, computed without touching
     the match (``services.moves.track_timers`` stores them on it): the live
@@ -92,7 +92,9 @@ def timers_after(
     (``store.append_move``)."""
     old = old or {}
     new: dict[str, dict[str, Any]] = {}
-    for timer in engine.timers(state):
+    # The callers ask only engines that have ``timers`` (a cast checks nothing
+    # at run time: the move path pays no isinstance).
+    for timer in cast(TimedGame, engine).timers(state):
         key = timer["key"]
         kept = old.get(key)
         if kept is not None and (
@@ -109,7 +111,7 @@ def timers_after(
     return new
 
 
-def _timer_legal(engine: Any, state: dict[str, Any], timer: dict[str, Any]) -> bool:
+def _timer_legal(engine: Game, state: dict[str, Any], timer: dict[str, Any]) -> bool:
     return timer["action"] in engine.legal_action_ids(state, timer["seat"])
 
 
@@ -135,7 +137,7 @@ MAX_TIMER_STEPS = 50  # steps one timer check applies at most (then re-armed)
 
 def first_due_timer(
     *,
-    engine: Any,
+    engine: Game,
     state: dict[str, Any],
     timers: dict[str, Any] | None,
     now: datetime,

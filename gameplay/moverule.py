@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from gameplay.rules import IllegalAction
+from gameplay.rules import Game, IllegalAction
 
 # A state is kept whole every this many versions (``MatchSnapshot``), so a
 # replay or a resync starts from the nearest one instead of the deal.
@@ -90,13 +90,13 @@ class Step:
         return self.changed and self.version % SNAPSHOT_EVERY == 0
 
 
-def is_realtime(engine: Any) -> bool:
+def is_realtime(engine: Game) -> bool:
     """A real-time engine (``realtime`` true): no turns, every seat in
     ``actors`` may act at any moment, intents apply in arrival order."""
     return bool(getattr(engine, "realtime", False))
 
 
-def retract_ids(engine: Any, state: dict[str, Any], seat: int) -> list[str]:
+def retract_ids(engine: Game, state: dict[str, Any], seat: int) -> list[str]:
     """Ids of the seat's take-backs of a hidden commit (engine's optional
     ``retract_actions``): a seat that has committed may change its choice until
     the last commit is in. Not among ``legal_actions``: no clock runs for
@@ -107,13 +107,13 @@ def retract_ids(engine: Any, state: dict[str, Any], seat: int) -> list[str]:
     return [action["id"] for action in retract(state, seat)]
 
 
-def may_retract(engine: Any, state: dict[str, Any], seat: int, action_id: str) -> bool:
+def may_retract(engine: Game, state: dict[str, Any], seat: int, action_id: str) -> bool:
     return action_id in retract_ids(engine, state, seat)
 
 
 def version_stands(
     *,
-    engine: Any,
+    engine: Game,
     state: dict[str, Any],
     version: int,
     seat: int,
@@ -143,7 +143,7 @@ def version_stands(
 
 def advance(
     *,
-    engine: Any,
+    engine: Game,
     state: dict[str, Any],
     version: int,
     seat: int | None,
@@ -181,7 +181,7 @@ def advance(
 
 def decide_move(
     *,
-    engine: Any,
+    engine: Game,
     active: bool,
     version: int,
     state: dict[str, Any],

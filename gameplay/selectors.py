@@ -25,7 +25,7 @@ from gameplay.clocks import (
     seat_is_present,
 )
 from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
-from gameplay.rules import get_game, view_events
+from gameplay.rules import Event, get_game, view_events
 
 PROTOCOL_VERSION = 1
 logger = logging.getLogger(__name__)
@@ -126,7 +126,7 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
             {
                 "number": seat.number,
                 "name": seat.display_name,
-                "username": seat.user.username if seat.user_id else None,
+                "username": seat.user.username if seat.user is not None else None,
                 "is_bot": seat.is_bot,
                 "agent": seat.agent or None,
                 "connected": seat.is_bot or seat_is_present(seat),
@@ -412,10 +412,19 @@ def match_replay(*, match: Match, perspective: str = "full") -> dict[str, Any]:
     players = match.config.get("players") or match.seats.count()
     kind, seat = parse_perspective(value=perspective, players=players)
     engine = get_game(match.game)
+    assert match.seed is not None, "a match is dealt when it starts"
     state = engine.setup(match.config, match.seed)
     view_seat = seat if kind == "seat" else None
 
-    def frame(version, actor, action_id, label, step_kind, events, at_ms):
+    def frame(
+        version: int,
+        actor: int | None,
+        action_id: str | None,
+        label: str | None,
+        step_kind: str,
+        events: list[Event],
+        at_ms: int | None,
+    ) -> dict[str, Any]:
         step = {
             "version": version,
             "seat": actor,

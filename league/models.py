@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -525,8 +527,9 @@ class Tournament(models.Model):
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="organised_tournaments"
     )
-    # Elimination formats keep the bracket here (formats.elimination to_dict()).
-    bracket = models.JSONField(null=True, blank=True)
+    # Elimination formats keep the bracket here (formats.elimination to_dict()),
+    # None in other formats: typed Any, which includes None (as Match.state).
+    bracket: models.JSONField[Any, Any] = models.JSONField(null=True, blank=True)
     champion = models.ForeignKey(
         "Entrant", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

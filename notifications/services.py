@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 
 from django.conf import settings
@@ -125,7 +126,9 @@ def wants_round_emails(user: User) -> bool:
     return bool(user.email) and user.is_active and user.email_tournament_rounds
 
 
-def notification_send_email(*, notification_id: int, now=None) -> bool:
+def notification_send_email(
+    *, notification_id: int, now: datetime | None = None
+) -> bool:
     """E-mail one notification through the configured backend, at most once.
 
     The row is claimed (``emailed_at`` set where it was empty) before sending,

@@ -76,7 +76,7 @@ from gameplay import agents, broadcast, clocks, moverule, selectors, services, t
 from gameplay.errors import MatchError, MatchNotFound, StaleVersion, refused
 from gameplay.live import reader, store
 from gameplay.models import ActionKind, Match, MatchStatus
-from gameplay.rules import get_game
+from gameplay.rules import Game, get_game
 
 logger = logging.getLogger(__name__)
 
@@ -216,7 +216,7 @@ def _read(live: LiveMatch) -> Match:
     return match
 
 
-def _needs_full_path(match: Match, engine: Any) -> bool:
+def _needs_full_path(match: Match, engine: Game) -> bool:
     """Moves that need more than the log append: clocks, bot seats' turns.
 
     A real-time table's built-in bots act on ticks, not after a move: the
@@ -237,7 +237,7 @@ def _needs_full_path(match: Match, engine: Any) -> bool:
 
 
 def _decide(
-    match: Match, engine: Any, user: Any, action_id: str, expected_version: int | None
+    match: Match, engine: Game, user: Any, action_id: str, expected_version: int | None
 ) -> moverule.Step:
     """The move rule (``moverule.decide_move``, as ``services.match_act``
     applies it under the row lock) against the copy; a refusal raises."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from gameplay.rules.base import Event, Game, State, event, view_events
+from gameplay.rules.base import Event, Game, State, TimedGame, event, view_events
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 from gameplay.rules.meta import GameMeta, TableOption
 
@@ -29,6 +29,7 @@ __all__ = [
     "InvalidConfig",
     "State",
     "TableOption",
+    "TimedGame",
     "available_games",
     "engine_games",
     "event",

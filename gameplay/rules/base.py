@@ -61,6 +61,15 @@ class Game(Protocol):
     def determinize(self, state: State, seat: int, rng_seed: int) -> State: ...
 
 
+@runtime_checkable
+class TimedGame(Game, Protocol):
+    """An engine with server-side timers, an optional part of the contract
+    (``docs/engine.md``): the platform asks ``timers`` only of engines that have
+    it, and applies each timer's action when it is due."""
+
+    def timers(self, state: State) -> list[dict[str, Any]]: ...
+
+
 # Every engine's final phase: ``is_over`` reads it.
 OVER = "over"
 

@@ -227,6 +227,7 @@ def seats_sweep_absent(*, now: datetime | None = None) -> int:
         match__seats__number=2,  # only tables of three or more hand seats over
     ).values_list("match_id", "number", "disconnected_at")
     for match_id, number, since in list(overdue[:500]):
+        assert since is not None  # the filter above: disconnected_at__lte
         outcome = seat_grace_expired(
             match_id=match_id,
             seat_number=number,

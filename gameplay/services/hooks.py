@@ -7,6 +7,7 @@ step that was rolled back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +21,7 @@ from gameplay.moverule import is_realtime
 from gameplay.rules import get_game
 
 
-def after_commit(hook) -> None:
+def after_commit(hook: Callable[[], object]) -> None:
     """Run ``hook`` after the commit; in production its failure is only logged.
 
     The hooks enqueue follow-up work (bot moves, clock checks, the finish

@@ -23,7 +23,7 @@ from gameplay.clocks import GRACE_SECONDS, NEVER_CONNECTED
 from gameplay.errors import BadRequest, Forbidden, NotActive
 from gameplay.models import Match, MatchSnapshot, MatchStatus, Seat
 from gameplay.moverule import is_realtime
-from gameplay.rules import GameError, get_game
+from gameplay.rules import Game, GameError, get_game
 from gameplay.services.hooks import after_change, after_commit
 from gameplay.services.locking import locked_match, seat_for_user
 from gameplay.services.moves import track_timers
@@ -105,7 +105,7 @@ def distinct_seat_labels(seats: list[SeatSpec]) -> list[str]:
     return labels
 
 
-def validate_agent(agent: str, engine: Any = None) -> None:
+def validate_agent(agent: str, engine: Game | None = None) -> None:
     """A seat's agent is a known bot (able to play ``engine``'s game, if given)."""
     if not agent:
         return

@@ -36,7 +36,7 @@ from gameplay.models import (
     Seat,
 )
 from gameplay.moverule import SNAPSHOT_EVERY, is_realtime, may_retract, retract_ids
-from gameplay.rules import IllegalAction, get_game
+from gameplay.rules import Game, IllegalAction, get_game
 from gameplay.services.finish import finish_match, forfeit_seat
 from gameplay.services.hooks import announce_step
 from gameplay.services.locking import locked_match, seat_numbered
@@ -101,7 +101,7 @@ def _restart_clocks(
     mover.acting_since = None
 
 
-def track_timers(*, match: Match, engine: Any, now: datetime) -> None:
+def track_timers(*, match: Match, engine: Game, now: datetime) -> None:
     """Keep ``match.timers`` in step with the engine's timers for its state.
 
     A timer's due time is set when its key first appears (now + its delay)
@@ -145,7 +145,7 @@ def apply_step(
         seat is not None
         and number not in before
         and not is_realtime(engine)
-        and not may_retract(engine, match.state, number, action_id)
+        and not may_retract(engine, match.state, seat.number, action_id)
     ):
         raise NotYourTurn("it is not your turn to act")
     try:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from gameplay.agents import is_uploaded_bot, played_by_bots_runner
 from gameplay.clocks import MAX_TIMER_STEPS, clock_start, first_due_timer, seat_deadline
 from gameplay.models import ActionKind, Match, MatchStatus, Seat
-from gameplay.rules import get_game
+from gameplay.rules import Game, get_game
 from gameplay.services.finish import forfeit_seat
 from gameplay.services.hooks import announce_step
 from gameplay.services.locking import locked_match
@@ -74,7 +74,7 @@ def match_expire_clocks(*, match_id: int, now: datetime | None = None) -> list[s
 
 
 def _first_expired_seat(
-    match: Match, engine: Any, now: datetime, handled: set[int]
+    match: Match, engine: Game, now: datetime, handled: set[int]
 ) -> Seat | None:
     """The first seat to act whose clock has run out (people, uploaded bots)."""
     actors = engine.actors(match.state)
@@ -90,7 +90,7 @@ def _first_expired_seat(
 
 
 def _first_due_timer(
-    match: Match, engine: Any, now: datetime
+    match: Match, engine: Game, now: datetime
 ) -> tuple[str, dict[str, Any]] | None:
     return first_due_timer(
         engine=engine, state=match.state, timers=match.timers, now=now

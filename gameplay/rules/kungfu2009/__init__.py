@@ -10,7 +10,7 @@ Bot matches run on the virtual clock of :mod:`gameplay.rules.ticks`.
 
 from __future__ import annotations
 
-from gameplay.rules.base import Game
+from gameplay.rules.base import TimedGame
 from gameplay.rules.kungfu2009.engine import RULES_VERSION, KungFu2009Game
 from gameplay.rules.meta import GameMeta, TableOption
 
@@ -64,5 +64,5 @@ META = GameMeta(
 )
 
 #: The engine class the registry instantiates (one shared, stateless instance).
-# Typed as the contract, so mypy checks that the engine keeps it.
-ENGINE: type[Game] = KungFu2009Game
+# Typed as the contract (with server timers), so mypy checks the engine keeps it.
+ENGINE: type[TimedGame] = KungFu2009Game

@@ -1,9 +1,11 @@
 """Moves: a person's, a bot seat's, a batch's, the server's; one step at a time.
 
-Every step goes through ``apply_step`` under the match's row lock: the
-engine re-validates the action, the version is bumped, the log gets the
-step, clocks are charged and the match's timers follow the new state; the
-broadcast and what follows are queued for after the commit.
+Every step goes through ``apply_step`` under the match's row lock: the move
+rule (``gameplay.moverule``, which the live owner applies to its copy too)
+decides it, then ``_write_step`` bumps the version, logs the step, charges
+the clocks and moves the match's timers with the new state; the broadcast
+and what follows are queued for after the commit. A person's move
+(``match_act``) is decided whole by the rule's ``decide_move``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from gameplay.errors import (
     NotActive,
     NotYourTurn,
     StaleVersion,
+    refused,
 )
 from gameplay.models import (
     ActionKind,
@@ -35,8 +38,17 @@ from gameplay.models import (
     MatchStatus,
     Seat,
 )
-from gameplay.moverule import SNAPSHOT_EVERY, is_realtime, may_retract, retract_ids
+from gameplay.moverule import (
+    SNAPSHOT_EVERY,
+    Refusal,
+    Step,
+    advance,
+    decide_move,
+    is_realtime,
+    version_stands,
+)
 from gameplay.rules import Game, IllegalAction, get_game
+from gameplay.selectors import stepped_since
 from gameplay.services.finish import finish_match, forfeit_seat
 from gameplay.services.hooks import announce_step
 from gameplay.services.locking import locked_match, seat_numbered
@@ -126,94 +138,99 @@ def apply_step(
     announce: bool = True,
     now: datetime | None = None,
 ) -> ActOutcome:
-    """Apply one validated action to a locked match (inside a transaction).
+    """Apply one action to a locked match (inside a transaction): the move
+    rule's ``advance`` decides the step (whose turn: none in a real-time
+    game; the engine's legality), ``_write_step`` writes it; a refusal
+    raises. ``seat`` None is the table itself (a server timer's step,
+    logged with no seat)."""
+    step = advance(
+        engine=get_game(match.game),
+        state=match.state,
+        version=match.version,
+        seat=seat.number if seat is not None else None,
+        action_id=action_id,
+    )
+    if isinstance(step, Refusal):
+        raise refused(step)
+    return _write_step(
+        match, seat, step, kind=kind, seats=seats, announce=announce, now=now
+    )
 
-    ``now``: the moment of the step (default: the clock's). ``seat`` None
-    is the table itself (a server timer's step, logged with no seat).
-    ``seats``, when the caller already read them under the lock, lets the
-    after-commit hook decide what to schedule without reading them again.
-    ``announce=False``: the caller applies several steps and broadcasts once,
-    after the last. In a real-time game the engine alone decides whether an
-    intent stands (no turn to check); an intent that changes nothing (the
-    engine returns the state itself, e.g. "pass") is answered with the
-    current version and logs nothing.
+
+def _write_step(
+    match: Match,
+    seat: Seat | None,
+    step: Step,
+    *,
+    kind: str = ActionKind.MOVE,
+    seats: list[Seat] | None = None,
+    announce: bool = True,
+    now: datetime | None = None,
+) -> ActOutcome:
+    """Write a step the move rule decided to the locked match (inside a
+    transaction): clocks, state, timers, log, snapshot, finish.
+
+    ``now``: the moment of the step (default: the clock's). ``seats``, when
+    the caller already read them under the lock, lets the after-commit hook
+    decide what to schedule without reading them again. ``announce=False``:
+    the caller applies several steps and broadcasts once, after the last. A
+    step that changes nothing (the engine returned the state itself, e.g. a
+    real-time "pass") is answered with the current version and logs nothing.
     """
-    engine = get_game(match.game)
-    before = engine.actors(match.state)
-    number = seat.number if seat is not None else None
-    if (
-        seat is not None
-        and number not in before
-        and not is_realtime(engine)
-        and not may_retract(engine, match.state, seat.number, action_id)
-    ):
-        raise NotYourTurn("it is not your turn to act")
-    try:
-        new_state, events = engine.apply(match.state, number, action_id)
-    except IllegalAction as exc:
-        raise IllegalMove(str(exc)) from exc
-    if new_state is match.state:
+    if not step.changed:
         return ActOutcome(version=match.version, events=[], finished=False)
+    engine = get_game(match.game)
     now = now or timezone.now()
     if seat is not None and match.time_control:
         # Only clocks read a seat's start (``clock_start``): without a time
         # control there is nothing to charge or keep (a real-time table would
-        # otherwise write every other seat's start on every intent).
+        # otherwise write every other seat's start on every intent). A timed
+        # game is never real-time (``validate_time_control``), so the rule
+        # asked the engine who was to act before the step.
         _charge_clock(match, seat, now)
-        _restart_clocks(match, seat, before, engine.actors(new_state), seats)
-    match.state = new_state
-    match.version += 1
+        _restart_clocks(
+            match, seat, step.actors_before or [], engine.actors(step.state), seats
+        )
+    match.state = step.state
+    match.version = step.version
     match.turn_started_at = now
     track_timers(match=match, engine=engine, now=now)
     MatchAction.objects.create(
         match=match,
         version=match.version,
-        seat=number,
-        action_id=action_id,
+        seat=step.seat,
+        action_id=step.action_id,
         kind=kind,
-        events=events,
+        events=step.events,
         created_at=now,
     )
-    if match.version % SNAPSHOT_EVERY == 0:
+    if step.snapshot:
         MatchSnapshot.objects.create(
-            match=match, version=match.version, state=new_state
+            match=match, version=match.version, state=step.state
         )
-    finished = engine.is_over(new_state)
-    if finished:
+    if step.over:
         finish_match(match, reason="completed")
     else:
         match.save(update_fields=["state", "version", "turn_started_at", "timers"])
     if announce:
-        announce_step(match, number, kind, events, seats)
-    return ActOutcome(version=match.version, events=events, finished=finished)
+        announce_step(match, step.seat, kind, step.events, seats)
+    return ActOutcome(version=match.version, events=step.events, finished=step.over)
 
 
 def simultaneous_version_ok(
     *, match: Match, seat_number: int, expected_version: int
 ) -> bool:
-    """Whether a move chosen at an older version may still be applied.
-
-    Seats choosing at the same time (hidden commits) would otherwise refuse
-    each other's moves: every commit bumps the version. A move chosen at
-    ``expected_version`` still stands when every step since was another
-    seat's (so this seat's own decision is the one it saw; a double click or a
-    second tab made a step of its own and is refused) and the seat is still
-    to act; the engine re-validates the action itself. In a real-time game
-    always: intents apply in arrival order and the engine judges each against
-    the state it meets (a stale one is refused with the engine's reason).
-    """
-    if expected_version >= match.version or expected_version < 0:
-        return False
-    engine = get_game(match.game)
-    if is_realtime(engine):
-        return True
-    if seat_number not in engine.actors(match.state) and not retract_ids(
-        engine, match.state, seat_number
-    ):
-        return False
-    return not MatchAction.objects.filter(
-        match=match, version__gt=expected_version, seat=seat_number
-    ).exists()
+    """Whether a move chosen at an older version may still be applied to
+    ``match`` as read (the move rule's ``version_stands``, the log asked
+    about the seat's steps since): bot seats' commits of one round."""
+    return version_stands(
+        engine=get_game(match.game),
+        state=match.state,
+        version=match.version,
+        seat=seat_number,
+        expected_version=expected_version,
+        stepped_since=stepped_since(match.pk),
+    )
 
 
 def check_act_input(*, action_id: Any, expected_version: Any) -> None:
@@ -245,37 +262,25 @@ def match_act(
     check_act_input(action_id=action_id, expected_version=expected_version)
     with transaction.atomic():
         match = locked_match(match_id)
-        if match.status != MatchStatus.ACTIVE:
-            raise NotActive("this match is not in play")
-        # All seats in one read (the mover's among them), for apply_step to reuse.
+        # All seats in one read (the mover's among them), for the rule and
+        # for _write_step to reuse.
         seats = list(match.seats.all())
-        seat = _user_seat(seats, user)
-        if seat is None:
-            raise Forbidden("you have no seat at this match")
-        if seat_number is not None and seat_number != seat.number:
-            raise Forbidden("that seat is not yours")
-        if seat.replaced_by_bot or seat.forfeited:
-            raise Forbidden("you left this match; a bot plays your seat")
-        if (
-            expected_version is not None
-            and expected_version != match.version
-            and not simultaneous_version_ok(
-                match=match,
-                seat_number=seat.number,
-                expected_version=expected_version,
-            )
-        ):
-            raise StaleVersion(
-                f"the match is at version {match.version}, not {expected_version}"
-            )
-        return apply_step(match, seat, action_id, seats=seats)
-
-
-def _user_seat(seats: list[Seat], user: User | None) -> Seat | None:
-    """``seat_for_user`` over seats already read."""
-    if user is None or not user.is_authenticated:
-        return None
-    return next((seat for seat in seats if seat.user_id == user.pk), None)
+        step = decide_move(
+            engine=get_game(match.game),
+            active=match.status == MatchStatus.ACTIVE,
+            version=match.version,
+            state=match.state,
+            seats=seats,
+            user_id=user.pk if user is not None and user.is_authenticated else None,
+            action_id=action_id,
+            expected_version=expected_version,
+            stepped_since=stepped_since(match.pk),
+            seat_number=seat_number,
+        )
+        if isinstance(step, Refusal):
+            raise refused(step)
+        seat = next(seat for seat in seats if seat.number == step.seat)
+        return _write_step(match, seat, step, seats=seats)
 
 
 def match_system_act(

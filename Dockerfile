@@ -11,21 +11,32 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends bubblewrap libseccomp2 curl gcc \
     && rm -rf /var/lib/apt/lists/*
 
-WORKDIR /app
-COPY pyproject.toml README.md ./
+# The platform runs as an installed package (every app, and the native kernels
+# setup.py builds), never from a copy of the sources that would shadow it:
+# tests/config/test_packaging.py builds from exactly what is copied here.
+WORKDIR /src
+COPY pyproject.toml setup.py README.md ./
 COPY config ./config
 COPY accounts ./accounts
 COPY gameplay ./gameplay
 COPY league ./league
 COPY bots ./bots
-RUN pip install .
+COPY notifications ./notifications
+RUN pip install . && rm -rf /src
+WORKDIR /app
+ENV ARENA_DIR=/app
 # Bots see the standard library only: the sandbox covers every site-packages
 # directory of the bots' interpreter (where the platform itself is installed)
 # with an empty one. Fail the build if that would miss the platform's.
 RUN python -I -c "import bots, sys; from bots.sandbox.bwrap import site_package_dirs; \
     from pathlib import Path; d = site_package_dirs('/usr/local/bin/python3'); \
     sys.exit(not any(Path(bots.__file__).is_relative_to(p) for p in d))"
-COPY . .
+# The project directory (ARENA_DIR, config/paths.py): the templates, the
+# static files, the docs pages the site renders, and manage.py.
+COPY manage.py ./
+COPY templates ./templates
+COPY static ./static
+COPY docs ./docs
 
 # collectstatic needs settings that load; these build-time values never ship.
 RUN SECRET_KEY=build DATABASE_URL=postgres://build@localhost/build \

@@ -16,8 +16,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-DEFAULT_DIR = BASE_DIR / "var" / "redis"
+from config.paths import PROJECT_DIR
+
+DEFAULT_DIR = PROJECT_DIR / "var" / "redis"
 # Servers this process started, so stop() can reap them (no zombies left behind).
 _children: dict[Path, subprocess.Popen] = {}
 

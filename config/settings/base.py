@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 import environ
 from csp.constants import NONCE
 
 from config.embedded_redis import default_embedded_redis
+from config.paths import PROJECT_DIR
 
-BASE_DIR = Path(__file__).resolve().parent.parent.parent
+# templates/, static/, docs/ and var/: the checkout, or ARENA_DIR (config.paths).
+BASE_DIR = PROJECT_DIR
 VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()

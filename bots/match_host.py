@@ -40,13 +40,13 @@ class DatabaseHost:
     def __init__(self, *, match_id: int, version: int) -> None:
         self.match_id = match_id
         self.version = version  # what the database holds
-        self.buffer: list[tuple[int, str]] = []
+        self.buffer: list[tuple[int | None, str]] = []
         self.last_flush = time.monotonic()
         #: Thinks the built-in seats of a simultaneous choice in parallel;
         #: its processes start on the first batch that pays, end in close().
         self.thinker = ParallelThinker()
 
-    def record(self, seat: int, action_id: str) -> None:
+    def record(self, seat: int | None, action_id: str) -> None:
         self.buffer.append((seat, action_id))
         if (
             len(self.buffer) >= FLUSH_STEPS
@@ -69,7 +69,7 @@ class DatabaseHost:
         self.last_flush = time.monotonic()
         return outcome
 
-    def _moves_since_flush(self) -> list[tuple[int, str]]:
+    def _moves_since_flush(self) -> list[tuple[int | None, str]]:
         """Moves others (gameplay's built-in bot service) logged after ours."""
         moves = list(
             MatchAction.objects.filter(match_id=self.match_id, version__gt=self.version)

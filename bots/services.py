@@ -573,6 +573,7 @@ def live_seat(*, bot: Bot) -> tuple[str, str] | None:
     if not bot.plays or not sandbox_gate()[0]:
         return None
     version = bot.active_version
+    assert version is not None  # bot.plays: it has an active version
     return version.agent, f"{bot.name} v{version.number}"
 
 

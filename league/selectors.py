@@ -94,7 +94,9 @@ def season_standings(*, season: Season) -> list[SeasonStanding]:
             wins=r.wins if r else 0,
             points=r.points if r else 0.0,
             rating=display_rating(r.rating) if r else None,
-            provisional=is_provisional(games=r.games, config=config) if r else True,
+            provisional=is_provisional(games=r.games, config=config)
+            if r and config
+            else True,
         )
         for i, (p, status, r) in enumerate(rows, start=1)
     ]

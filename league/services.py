@@ -145,6 +145,7 @@ def season_withdraw(
     """Withdraw from a season that has not finished."""
     if season.status == SeasonStatus.FINISHED:
         raise Conflict("this season is over")
+    participant: Participant | None
     if bot_id is None:
         participant = participant_for_user(user)
     else:
@@ -206,6 +207,7 @@ def league_invite(
             raise NotFound(f"no player called {username!r}")
         participant = participant_for_user(invitee)
     else:
+        assert bot_id is not None  # exactly one of the two, checked above
         info = bot_info(bot_id=bot_id)
         if info.game != league.game:
             raise Invalid(f"{info.name} plays {info.game}, not {league.game}")
@@ -335,7 +337,7 @@ def season_update_statuses(*, now: datetime | None = None) -> int:
     A season only moves forward, so an organiser's rollover is never undone.
     """
     now = now or timezone.now()
-    order = [
+    order: list[str] = [
         SeasonStatus.UPCOMING,
         SeasonStatus.OPEN,
         SeasonStatus.RUNNING,
@@ -436,6 +438,7 @@ def _queue_participant(
     *, season: Season, user: User, bot_id: int | None
 ) -> Participant:
     """The user (or their bot), who must hold an approved registration."""
+    participant: Participant | None
     if bot_id is None:
         participant = participant_for_user(user)
     else:
@@ -494,6 +497,7 @@ def season_queue_leave(
     *, season: Season, user: User, bot_id: int | None = None
 ) -> bool:
     """Stop waiting; False when the participant was not in the queue."""
+    participant: Participant | None
     if bot_id is None:
         participant = participant_for_user(user)
     else:

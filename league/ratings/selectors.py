@@ -80,7 +80,9 @@ class RankingRow:
 class _CountedPaginator(Paginator):
     """A paginator told its count: the pool keeps it, so no COUNT(*) per page."""
 
-    def __init__(self, object_list, per_page, *, count: int) -> None:
+    def __init__(
+        self, object_list: QuerySet[Rating], per_page: int, *, count: int
+    ) -> None:
         super().__init__(object_list, per_page)
         self._known_count = count
 
@@ -262,7 +264,7 @@ def head_to_head(
         .select_related("user")
     )
     for seat in others:
-        if seat.user_id:
+        if seat.user is not None:
             key, name, username = (
                 f"user:{seat.user_id}",
                 seat.user.public_name,
@@ -271,10 +273,12 @@ def head_to_head(
         else:
             key, name, username = f"agent:{seat.agent}", seat.display_name, None
         rec = records.setdefault(key, HeadToHead(key, name, username))
-        my_place = mine[seat.match_id]
-        if my_place < seat.placement:
+        my_place, place = mine[seat.match_id], seat.placement
+        # Both queries keep placed seats only (placement__isnull=False).
+        assert my_place is not None and place is not None
+        if my_place < place:
             rec.wins += 1
-        elif my_place == seat.placement:
+        elif my_place == place:
             rec.draws += 1
         else:
             rec.losses += 1

@@ -22,11 +22,13 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from accounts.models import User
 from gameplay.models import Match, MatchStatus, Seat
 from league.errors import Conflict, Invalid, NotFound
 from league.models import (
@@ -296,7 +298,9 @@ def rating_apply_to_pool(
         stamp = RatingEvent._meta.get_field("created").get_db_prep_value(
             when, connection
         )
-        events, inserts, updates = [], [], []
+        events: list[tuple[Any, ...]] = []
+        inserts: list[tuple[Any, ...]] = []
+        updates: list[tuple[Any, ...]] = []
         for pid, change in changes.items():
             rank = by_id[pid]
             score = _pairwise_score(rank, ranks)
@@ -317,8 +321,8 @@ def rating_apply_to_pool(
                     stamp,
                 )
             )
-            row = current.get(pid)
-            if row is None:
+            held = current.get(pid)
+            if held is None:
                 inserts.append(
                     (
                         pool.pk,
@@ -339,12 +343,12 @@ def rating_apply_to_pool(
                         change.rating_after,
                         change.games_after,
                         change.reached_elite_after,
-                        max(row[4], change.rating_after),
+                        max(held[4], change.rating_after),
                         won,
                         score,
                         stamp,
                         stamp,
-                        row[0],
+                        held[0],
                     )
                 )
         _write_application(pool.pk, seq, events, inserts, updates)
@@ -432,7 +436,7 @@ def _write_application(
 
 
 def rating_void_match(
-    *, match_id: int, by=None, reason: str = "", recompute: bool = True
+    *, match_id: int, by: User | None = None, reason: str = "", recompute: bool = True
 ) -> list[int]:
     """Take a match out of every pool; returns the ids of the pools it touched.
 

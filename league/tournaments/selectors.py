@@ -3,6 +3,7 @@ with tiebreaks, the cross table, the bracket as drawable columns."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
@@ -89,6 +90,7 @@ def swiss_history(tournament: Tournament) -> list[swiss.SwissGame]:
                 swiss.SwissGame(p.round.number, p.first_id, None, p.first_points or 0)
             )
         else:
+            assert p.first_points is not None  # a decided game has its points
             games.append(
                 swiss.SwissGame(
                     p.round.number,
@@ -125,7 +127,11 @@ def table_results(tournament: Tournament) -> list[swiss_multiplayer.TableResult]
             swiss_multiplayer.TableResult(
                 round=pairing.round.number,
                 seats=tuple(s.entrant_id for s in seats),
-                placements={s.entrant_id: s.placement for s in seats},
+                placements={
+                    s.entrant_id: s.placement
+                    for s in seats
+                    if s.placement is not None  # all are: checked above
+                },
                 forfeited=frozenset(s.entrant_id for s in seats if s.seat in gone),
             )
         )
@@ -155,7 +161,7 @@ def standings_rows(tournament: Tournament) -> list[tuple]:
         for r in swiss.swiss_standings(
             entrants,
             swiss_history(tournament),
-            tiebreaks=standings_tiebreaks(tournament),
+            tiebreaks=_swiss_tiebreaks(tournament),
         )
     ]
 
@@ -174,6 +180,11 @@ def standings_tiebreaks(tournament: Tournament) -> tuple[str, ...]:
     """
     if tournament.is_tables:
         return ("wins", "opponent_score")
+    return _swiss_tiebreaks(tournament)
+
+
+def _swiss_tiebreaks(tournament: Tournament) -> tuple[swiss.Tiebreak, ...]:
+    """``standings_tiebreaks`` of a two-player format (the Swiss machinery)."""
     if tournament.format == TournamentFormat.SWISS:
         return swiss.DEFAULT_TIEBREAKS
     return ("direct_encounter", "sonneborn_berger")
@@ -212,7 +223,7 @@ def standings(*, tournament: Tournament) -> list[StandingRow]:
 @dataclass(frozen=True)
 class CrossRow:
     entrant: Entrant
-    cells: list[list[float | None]]  # per opponent: points of each game, or None
+    cells: list[list[float] | None]  # per opponent: points of each game, or None
     score: float
 
 
@@ -226,7 +237,7 @@ def cross_table(*, tournament: Tournament) -> list[CrossRow]:
         return []
     order = [row.entrant for row in standings(tournament=tournament)]
     index = {e.pk: i for i, e in enumerate(order)}
-    grid: list[list[list[float | None]]] = [[[] for _ in order] for _ in order]
+    grid: list[list[list[float]]] = [[[] for _ in order] for _ in order]
     decided = tournament.pairings.filter(
         status=PairingStatus.DONE, second__isnull=False
     ).order_by("round__number")
@@ -234,6 +245,8 @@ def cross_table(*, tournament: Tournament) -> list[CrossRow]:
         if p.first_id not in index or p.second_id not in index:
             continue
         a, b = index[p.first_id], index[p.second_id]
+        # A decided game has both points.
+        assert p.first_points is not None and p.second_points is not None
         grid[a][b].append(p.first_points)
         grid[b][a].append(p.second_points)
     return [
@@ -309,7 +322,8 @@ def bracket_view(*, tournament: Tournament) -> BracketView | None:
     if not tournament.bracket:
         return None
     bracket = elimination.Bracket.from_dict(tournament.bracket)
-    by_id = {e.pk: e for e in entrants(tournament=tournament)}
+    # Bracket slots name entrants by id (formats are generic over Hashable ids).
+    by_id: dict[Hashable, Entrant] = {e.pk: e for e in entrants(tournament=tournament)}
     pairings = {
         p.bracket_match: p
         for p in tournament.pairings.exclude(status=PairingStatus.CANCELLED)

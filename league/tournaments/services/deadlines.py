@@ -207,10 +207,10 @@ def pairing_void(
             ).exclude(status=PairingStatus.CANCELLED):
                 if other.match and other.match.status == MatchStatus.ACTIVE:
                     gameplay_services.match_abort(
-                        match_id=other.match_id, user=None, reason="result voided"
+                        match_id=other.match.pk, user=None, reason="result voided"
                     )
                 elif other.match and other.match.status == MatchStatus.FINISHED:
-                    voided_matches.append(other.match_id)
+                    voided_matches.append(other.match.pk)
                 other.status = PairingStatus.CANCELLED
                 other.save(update_fields=["status"])
             affected = [pairing]

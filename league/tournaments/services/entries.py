@@ -22,6 +22,7 @@ from league.models import (
     Participant,
     ParticipantKind,
     Rating,
+    RatingPool,
     Registration,
     RegistrationStatus,
     Season,
@@ -264,11 +265,11 @@ def tournament_remove_entrant(
             raise NotFound("no such entrant in this tournament")
 
 
-def seeding_pool(tournament: Tournament):
+def seeding_pool(tournament: Tournament) -> RatingPool:
     """The pool whose ratings seed the tournament: season, league, else global."""
-    if tournament.season_id:
+    if tournament.season is not None:
         return pool_for_season(season=tournament.season)
-    if tournament.league_id:
+    if tournament.league is not None:
         return pool_for_league(league=tournament.league)
     return pool_global(game=tournament.game)
 

@@ -15,8 +15,10 @@ own deadline, so the winners and losers brackets run side by side.
 from __future__ import annotations
 
 import logging
+from collections.abc import Hashable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
+from typing import cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -98,6 +100,7 @@ def tournament_start(
             tournament.save(update_fields=["swiss_rounds"])
         if (
             tournament.format == TournamentFormat.SWISS
+            and tournament.swiss_rounds is not None  # set just above
             and tournament.swiss_rounds >= len(entrants) + len(entrants) % 2
         ):
             raise Invalid(
@@ -190,15 +193,17 @@ def _next_round(tournament: Tournament, starts_at: datetime) -> Round | None:
             raise Conflict(str(exc)) from exc
         rnd = _new_round(tournament, starts_at)
         for table in tables:
+            # The formats hand back the ids they were given: entrant pks.
+            seats = cast(tuple[int, ...], table.seats)
             pairing = Pairing.objects.create(
                 tournament=tournament,
                 round=rnd,
                 table=table.table,
-                first_id=table.seats[0],
+                first_id=seats[0],
             )
             TableSeat.objects.bulk_create(
                 TableSeat(pairing=pairing, entrant_id=eid, seat=number)
-                for number, eid in enumerate(table.seats)
+                for number, eid in enumerate(seats)
             )
         return rnd
     if tournament.format == TournamentFormat.SWISS:
@@ -242,7 +247,8 @@ def _bracket_new_round(
         return None
     rnd = _new_round(tournament, starts_at)
     for table, m in enumerate(ready, start=1):
-        first, second = m.participants
+        # The bracket holds entrant pks; a playable match has both.
+        first, second = cast(tuple[int, int], m.participants)
         Pairing.objects.create(
             tournament=tournament,
             round=rnd,
@@ -263,6 +269,7 @@ def _seat_entrants(pairing: Pairing) -> list[Entrant]:
                 "seat"
             )
         ]
+    assert pairing.second is not None  # a bye gets no match
     return [pairing.first, pairing.second]
 
 
@@ -361,7 +368,7 @@ def _decide(
     pairing.save()
 
 
-def _decide_table(pairing: Pairing, ranks: list[int | None], outcome: str) -> None:
+def _decide_table(pairing: Pairing, ranks: Sequence[int | None], outcome: str) -> None:
     """Store a multiplayer table's result: placements and placement points.
 
     ``ranks`` per seat; all ``None`` means nobody showed up (nobody scores).
@@ -372,7 +379,10 @@ def _decide_table(pairing: Pairing, ranks: list[int | None], outcome: str) -> No
             seat.placement, seat.points = None, 0.0
         winner_id = None
     else:
-        by_entrant = {s.entrant_id: ranks[s.seat] for s in seats}
+        # A table someone showed up to ranks every seat.
+        by_entrant: dict[Hashable, int] = {
+            s.entrant_id: cast(int, ranks[s.seat]) for s in seats
+        }
         points = swiss_multiplayer.placement_points(by_entrant)
         for seat in seats:
             seat.placement, seat.points = (
@@ -408,6 +418,7 @@ def record_no_shows(pairing: Pairing, *, no_shows: list[int]) -> None:
         # Nobody scores; a bracket still needs someone to go on: the better seed.
         winner = None
         if tournament.is_elimination:
+            assert pairing.second is not None  # two no-shows: not a bye
             winner = min((pairing.first, pairing.second), key=lambda e: e.seed or 0)
         _decide(
             pairing,
@@ -484,7 +495,7 @@ def round_maybe_complete(tournament: Tournament, rnd: Round, now: datetime) -> N
         if new is not None:
             _start_round_now(tournament, new)
         if bracket.complete:
-            _finish(tournament, champion_id=bracket.champion)
+            _finish(tournament, champion_id=cast(int | None, bracket.champion))
         return
     if open_pairings.exists() or rnd.status == RoundStatus.COMPLETE:
         return

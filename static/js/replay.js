@@ -81,7 +81,7 @@ function replayLog(B, data, index) {
   const ctx = logContext(data);
   const p = parsePerspective(data.perspective);
   const first = data.steps[0];
-  const deal = { scope: "public", version: 0, known: true, text: B.dealText ? B.dealText((data.players || []).length) : "The cards are dealt." };
+  const deal = { scope: "public", version: 0, known: true, text: B.dealText((data.players || []).length) };
   let entries = [deal];
   if (p.kind === "full" && first && first.hands) {
     first.hands.forEach(function (hand, seat) {

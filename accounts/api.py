@@ -4,11 +4,11 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.generics import RetrieveAPIView
 from rest_framework.permissions import AllowAny, IsAuthenticated
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import selectors
+from accounts.http import SignedInApiRequest
 from accounts.models import User
 
 
@@ -17,7 +17,7 @@ class PublicUserSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = User
-        fields = ("username", "name", "date_joined")
+        fields: tuple[str, ...] = ("username", "name", "date_joined")
 
 
 class MeSerializer(PublicUserSerializer):
@@ -31,7 +31,7 @@ class MeView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses=MeSerializer)
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInApiRequest) -> Response:
         return Response(MeSerializer(request.user).data)
 
 

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
 from accounts.forms import ProfileForm, SignUpForm
+from accounts.http import SignedInRequest
 from accounts.profile import profile_sections
 
 
@@ -47,7 +48,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @login_required
-def profile_edit(request: HttpRequest) -> HttpResponse:
+def profile_edit(request: SignedInRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
@@ -57,14 +58,14 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def api_tokens(request: HttpRequest) -> HttpResponse:
+def api_tokens(request: SignedInRequest) -> HttpResponse:
     token = selectors.api_token_for(user=request.user)
     return render(request, "accounts/api_tokens.html", {"token": token})
 
 
 @login_required
 @require_POST
-def api_token_regenerate(request: HttpRequest) -> HttpResponse:
+def api_token_regenerate(request: SignedInRequest) -> HttpResponse:
     services.api_token_regenerate(user=request.user)
     messages.success(
         request, "A new API token was created; the old one no longer works."
@@ -74,7 +75,7 @@ def api_token_regenerate(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def api_token_revoke(request: HttpRequest) -> HttpResponse:
+def api_token_revoke(request: SignedInRequest) -> HttpResponse:
     services.api_token_revoke(user=request.user)
     messages.success(request, "Your API token was revoked.")
     return redirect("accounts:api_tokens")

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.http import SignedInApiRequest
 from accounts.models import User
 from bots import selectors, services
 from bots.errors import BotForbidden
@@ -88,7 +89,7 @@ class BotListView(APIView):
         return Response({"results": [selectors.bot_summary(bot=b) for b in bots[:200]]})
 
     @extend_schema(request=BotCreateSerializer, responses={201: dict})
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInApiRequest) -> Response:
         data = _valid(BotCreateSerializer, request)
         version = services.bot_create(
             owner=request.user,
@@ -149,7 +150,7 @@ class BotVersionCreateView(APIView):
     parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(request=VersionCreateSerializer, responses={201: dict})
-    def post(self, request: Request, bot_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, bot_id: int) -> Response:
         data = _valid(VersionCreateSerializer, request)
         version = services.bot_version_upload(
             bot_id=bot_id,
@@ -169,7 +170,7 @@ class BotLogsView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: dict})
-    def get(self, request: Request, bot_id: int) -> Response:
+    def get(self, request: SignedInApiRequest, bot_id: int) -> Response:
         bot = selectors.bot_get(bot_id=bot_id)
         if not selectors.can_see_logs(user=request.user, bot=bot):
             raise BotForbidden("Only the bot's owner can read its logs.")
@@ -210,7 +211,7 @@ class BotDisableView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=DisableSerializer, responses={200: dict})
-    def post(self, request: Request, bot_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, bot_id: int) -> Response:
         data = _valid(DisableSerializer, request)
         bot = services.bot_set_disabled(
             bot_id=bot_id,
@@ -232,7 +233,7 @@ class BotChallengeView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=ChallengeSerializer, responses={201: dict})
-    def post(self, request: Request, bot_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, bot_id: int) -> Response:
         data = _valid(ChallengeSerializer, request)
         per_move = data.get("per_move")
         match = services.bot_challenge(

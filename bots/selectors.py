@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
+from accounts.http import Viewer
 from accounts.models import User
 from bots.models import Bot, BotMatchLog, BotStatus, BotVersion
 from bots.storage import list_files, read_source, version_dir
@@ -179,12 +180,12 @@ def bot_logs(*, bot: Bot, limit: int = 50) -> list[BotMatchLog]:
     )
 
 
-def can_see_logs(*, user: User | None, bot: Bot) -> bool:
+def can_see_logs(*, user: Viewer | None, bot: Bot) -> bool:
     """Logs and stderr belong to the owner (they may contain the bot's secrets)."""
     return user is not None and user.is_authenticated and user.pk == bot.owner_id
 
 
-def can_read_source(*, user: User | None, bot: Bot) -> bool:
+def can_read_source(*, user: Viewer | None, bot: Bot) -> bool:
     return bot.source_public or can_see_logs(user=user, bot=bot)
 
 

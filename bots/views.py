@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.http import SignedInRequest
 from accounts.models import User
 from bots import selectors, services
 from bots.errors import BotError
@@ -66,7 +67,7 @@ def owner_bots(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @login_required
-def bot_new(request: HttpRequest) -> HttpResponse:
+def bot_new(request: SignedInRequest) -> HttpResponse:
     form = BotCreateForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -121,7 +122,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 
 @login_required
-def bot_logs(request: HttpRequest, bot_id: int) -> HttpResponse:
+def bot_logs(request: SignedInRequest, bot_id: int) -> HttpResponse:
     bot = selectors.bot_get(bot_id=bot_id)
     if not selectors.can_see_logs(user=request.user, bot=bot):
         return render(request, "bots/forbidden.html", {"bot": bot}, status=403)
@@ -160,7 +161,7 @@ def bot_source(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def bot_version_new(request: HttpRequest, bot_id: int) -> HttpResponse:
+def bot_version_new(request: SignedInRequest, bot_id: int) -> HttpResponse:
     form = VersionUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, "Choose a file to upload.")
@@ -182,7 +183,7 @@ def bot_version_new(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def bot_settings(request: HttpRequest, bot_id: int) -> HttpResponse:
+def bot_settings(request: SignedInRequest, bot_id: int) -> HttpResponse:
     form = BotSettingsForm(request.POST)
     retire = request.POST.get("retire") == "1"
     try:
@@ -204,7 +205,7 @@ def bot_settings(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def bot_disable(request: HttpRequest, bot_id: int) -> HttpResponse:
+def bot_disable(request: SignedInRequest, bot_id: int) -> HttpResponse:
     form = DisableForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     disable = request.POST.get("disabled", "1") == "1"
@@ -221,7 +222,7 @@ def bot_disable(request: HttpRequest, bot_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def bot_challenge(request: HttpRequest, bot_id: int) -> HttpResponse:
+def bot_challenge(request: SignedInRequest, bot_id: int) -> HttpResponse:
     """Play this bot now: it accepts at once and the page goes to the game."""
     form = ChallengeBotForm(request.POST)
     if not form.is_valid():

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.http import SignedInApiRequest
 from accounts.models import User
 from gameplay import lobby, selectors, services
 from gameplay.errors import BadRequest, NotActive
@@ -187,7 +188,7 @@ class MatchActView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=ActSerializer, responses={200: dict})
-    def post(self, request: Request, public_id) -> Response:
+    def post(self, request: SignedInApiRequest, public_id) -> Response:
         data = _valid(ActSerializer, request)
         match = _match(public_id)
         outcome = services.match_act(
@@ -203,7 +204,7 @@ class MatchResignView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={200: dict})
-    def post(self, request: Request, public_id) -> Response:
+    def post(self, request: SignedInApiRequest, public_id) -> Response:
         match = services.match_resign(match_id=_match(public_id).pk, user=request.user)
         return Response({"status": match.status})
 
@@ -260,7 +261,7 @@ class TableListCreateView(APIView):
     @extend_schema(
         request=TableCreateSerializer, responses={201: MatchSummarySerializer}
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInApiRequest) -> Response:
         data = _valid(TableCreateSerializer, request)
         match = lobby.table_create(host=request.user, **data)
         return Response(
@@ -275,7 +276,7 @@ class TableActionView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=BotSeatSerializer, responses={200: MatchSummarySerializer})
-    def post(self, request: Request, public_id, action: str) -> Response:
+    def post(self, request: SignedInApiRequest, public_id, action: str) -> Response:
         match = _match(public_id)
         if action == "join":
             lobby.table_join(match_id=match.pk, user=request.user)
@@ -300,7 +301,7 @@ class ChallengeListCreateView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: ChallengeSerializer(many=True)})
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInApiRequest) -> Response:
         challenges = (
             Challenge.objects.filter(challenged=request.user)
             | Challenge.objects.filter(challenger=request.user)
@@ -310,7 +311,7 @@ class ChallengeListCreateView(APIView):
     @extend_schema(
         request=ChallengeCreateSerializer, responses={201: ChallengeSerializer}
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInApiRequest) -> Response:
         data = _valid(ChallengeCreateSerializer, request)
         opponent = User.objects.filter(
             username=data.pop("username"), is_active=True
@@ -329,7 +330,9 @@ class ChallengeAnswerView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={200: ChallengeSerializer})
-    def post(self, request: Request, challenge_id: int, answer: str) -> Response:
+    def post(
+        self, request: SignedInApiRequest, challenge_id: int, answer: str
+    ) -> Response:
         if answer == "accept":
             lobby.challenge_accept(challenge_id=challenge_id, user=request.user)
         elif answer == "decline":
@@ -348,7 +351,7 @@ class QueueView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=QueueSerializer, responses={200: dict})
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInApiRequest) -> Response:
         data = _valid(QueueSerializer, request)
         match = lobby.queue_join(user=request.user, **data)
         if match is None:
@@ -356,7 +359,7 @@ class QueueView(APIView):
         return Response({"status": "matched", "match": str(match.public_id)})
 
     @extend_schema(parameters=[OpenApiParameter("game", str)], responses={200: dict})
-    def delete(self, request: Request) -> Response:
+    def delete(self, request: SignedInApiRequest) -> Response:
         left = lobby.queue_leave(
             user=request.user, game=request.query_params.get("game", "")
         )

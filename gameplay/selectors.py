@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from accounts.http import Viewer
 from accounts.models import User
 from gameplay.agents import BUILTIN_PREFIX, is_uploaded_bot
 from gameplay.clocks import (
@@ -323,7 +324,7 @@ def events_since(
     ]
 
 
-def viewer_seat(*, match: Match, user: User | None) -> int | None:
+def viewer_seat(*, match: Match, user: Viewer | None) -> int | None:
     """The seat whose private view ``user`` gets, or None for the public view.
 
     A seat that resigned or was left at a table of three or more (a bot plays on)
@@ -338,7 +339,7 @@ def viewer_seat(*, match: Match, user: User | None) -> int | None:
     return seat.number
 
 
-def user_seat(*, match: Match, user: User | None) -> Seat | None:
+def user_seat(*, match: Match, user: Viewer | None) -> Seat | None:
     if user is None or not user.is_authenticated:
         return None
     for seat in seats_of(match):
@@ -403,7 +404,7 @@ def parse_perspective(*, value: str | None, players: int) -> tuple[str, int | No
     )
 
 
-def match_replay(*, match: Match, perspective: str = "full") -> dict[str, Any]:
+def match_replay(*, match: Match, perspective: str | None = "full") -> dict[str, Any]:
     """Every step of a finished match, as one perspective saw it.
 
     Only finished matches have replays: before the end even "what seat N knew"

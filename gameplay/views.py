@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,6 +15,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.http import SignedInRequest
 from accounts.models import User
 from gameplay import lobby, selectors
 from gameplay.catalog import GameInfo, game_catalog
@@ -40,7 +42,7 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
     """The game's lobby: open tables, live matches, quick play and challenges."""
     game = _game_or_404(game_id)
     user = request.user if request.user.is_authenticated else None
-    context = {
+    context: dict[str, Any] = {
         "game": game,
         "rules_url": _rules_url(game.id),
         "tables": selectors.open_tables(game=game.id)[:30],
@@ -108,7 +110,7 @@ def game_rules(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
+def rematch(request: SignedInRequest, public_id: str) -> HttpResponse:
     """Ask for a rematch: a new match with the same seats, or join the one open."""
     match = get_object_or_404(Match, public_id=public_id)
     try:
@@ -127,13 +129,13 @@ def _report_form(request: HttpRequest, form: Form) -> None:
     """Each error once, under the field's label (never its raw name)."""
     for field, errors in form.errors.items():
         label = form.fields[field].label if field in form.fields else None
-        text = " ".join(dict.fromkeys(errors))
+        text = " ".join(dict.fromkeys(str(e) for e in errors))
         messages.error(request, f"{label}: {text}" if label else text)
 
 
 @login_required
 @require_POST
-def table_create(request: HttpRequest, game_id: str) -> HttpResponse:
+def table_create(request: SignedInRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
     form = TableForm(request.POST, game=game)
     if not form.is_valid():
@@ -157,7 +159,7 @@ def table_create(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def quick_play(request: HttpRequest, game_id: str) -> HttpResponse:
+def quick_play(request: SignedInRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
     if request.POST.get("leave"):
         lobby.queue_leave(user=request.user, game=game.id)
@@ -187,7 +189,7 @@ def quick_play(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def challenge_create(request: HttpRequest, game_id: str) -> HttpResponse:
+def challenge_create(request: SignedInRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
     form = ChallengeForm(request.POST)
     if form.is_valid():
@@ -217,7 +219,7 @@ def challenge_create(request: HttpRequest, game_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def challenge_answer(
-    request: HttpRequest, challenge_id: int, answer: str
+    request: SignedInRequest, challenge_id: int, answer: str
 ) -> HttpResponse:
     if answer not in ("accept", "decline"):
         raise Http404("No such answer.")
@@ -242,7 +244,7 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
     match = selectors.match_by_public_id(public_id=public_id)
     user = request.user if request.user.is_authenticated else None
     seat = selectors.user_seat(match=match, user=user)
-    context = {
+    context: dict[str, Any] = {
         "match": match,
         "game": _game_or_404(match.game),
         "seat": seat,
@@ -270,7 +272,7 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_action(request: HttpRequest, public_id: str, action: str) -> HttpResponse:
+def table_action(request: SignedInRequest, public_id: str, action: str) -> HttpResponse:
     match = get_object_or_404(Match, public_id=public_id)
     try:
         if action == "join":

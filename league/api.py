@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.http import SignedInApiRequest
 from accounts.models import User
 from gameplay.rules import available_games
 from league import presenters, selectors, services
@@ -131,7 +132,7 @@ class SeasonRegistrationView(LeagueAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=RegistrationSerializer, responses={201: dict})
-    def post(self, request: Request, season_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, season_id: int) -> Response:
         data = self.valid(RegistrationSerializer)
         registration = services.season_register(
             season=self.season(),
@@ -142,7 +143,7 @@ class SeasonRegistrationView(LeagueAPIView):
         return _created(presenters.registration(registration))
 
     @extend_schema(request=RegistrationSerializer, responses={200: dict})
-    def delete(self, request: Request, season_id: int) -> Response:
+    def delete(self, request: SignedInApiRequest, season_id: int) -> Response:
         data = self.valid(RegistrationSerializer)
         registration = services.season_withdraw(
             season=self.season(), user=request.user, bot_id=data.get("bot_id")
@@ -172,7 +173,7 @@ class SeasonQueueView(LeagueAPIView):
         return Response([presenters.queue_entry(e) for e in entries])
 
     @extend_schema(request=QueueSerializer, responses={201: dict, 202: dict})
-    def post(self, request: Request, season_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, season_id: int) -> Response:
         data = self.valid(QueueSerializer)
         match = services.season_queue_join(
             season=self.season(),
@@ -185,7 +186,7 @@ class SeasonQueueView(LeagueAPIView):
         return _match_created(match)
 
     @extend_schema(request=QueueSerializer, responses={200: dict})
-    def delete(self, request: Request, season_id: int) -> Response:
+    def delete(self, request: SignedInApiRequest, season_id: int) -> Response:
         data = self.valid(QueueSerializer)
         left = services.season_queue_leave(
             season=self.season(), user=request.user, bot_id=data.get("bot_id")
@@ -201,7 +202,7 @@ class RegistrationDecisionView(LeagueAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=DecisionSerializer, responses={200: dict})
-    def post(self, request: Request, registration_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, registration_id: int) -> Response:
         data = self.valid(DecisionSerializer)
         registration = services.registration_decide(
             registration_id=registration_id, by=request.user, approve=data["approve"]
@@ -218,7 +219,7 @@ class LeagueInvitationView(LeagueAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=InvitationSerializer, responses={201: dict})
-    def post(self, request: Request, slug: str) -> Response:
+    def post(self, request: SignedInApiRequest, slug: str) -> Response:
         data = self.valid(InvitationSerializer)
         league = selectors.league_by_slug(slug=slug)
         invitation = services.league_invite(
@@ -252,7 +253,7 @@ class LeagueSeasonsView(LeagueAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=SeasonDatesSerializer, responses={201: dict})
-    def post(self, request: Request, slug: str) -> Response:
+    def post(self, request: SignedInApiRequest, slug: str) -> Response:
         data = self.valid(SeasonDatesSerializer)
         league = selectors.league_by_slug(slug=slug)
         create = (
@@ -276,7 +277,7 @@ class SeasonMatchView(LeagueAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=LeagueMatchSerializer, responses={201: dict})
-    def post(self, request: Request, season_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, season_id: int) -> Response:
         data = self.valid(LeagueMatchSerializer)
         match = services.league_match_create(
             season=self.season(),
@@ -432,7 +433,7 @@ class TournamentListView(LeagueAPIView):
         return Response([presenters.tournament(t) for t in tournaments])
 
     @extend_schema(request=TournamentCreateSerializer, responses={201: dict})
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInApiRequest) -> Response:
         data = self.valid(TournamentCreateSerializer)
         league = season = None
         if data.get("season"):
@@ -498,7 +499,7 @@ class TournamentEntryView(LeagueAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=EntrySerializer, responses={201: dict})
-    def post(self, request: Request, slug: str) -> Response:
+    def post(self, request: SignedInApiRequest, slug: str) -> Response:
         data = self.valid(EntrySerializer)
         entrant = tournament_services.tournament_enter(
             tournament=self.tournament(), user=request.user, bot_id=data.get("bot_id")
@@ -506,7 +507,7 @@ class TournamentEntryView(LeagueAPIView):
         return _created(presenters.entrant(entrant))
 
     @extend_schema(request=EntrySerializer, responses={204: None})
-    def delete(self, request: Request, slug: str) -> Response:
+    def delete(self, request: SignedInApiRequest, slug: str) -> Response:
         data = self.valid(EntrySerializer)
         tournament_services.tournament_withdraw(
             tournament=self.tournament(), user=request.user, bot_id=data.get("bot_id")
@@ -531,7 +532,7 @@ class TournamentEntrantsView(LeagueAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=OrganiserEntrantSerializer, responses={201: dict})
-    def post(self, request: Request, slug: str) -> Response:
+    def post(self, request: SignedInApiRequest, slug: str) -> Response:
         data = self.valid(OrganiserEntrantSerializer)
         entrant = tournament_services.tournament_add_named_entrant(
             tournament=self.tournament(),
@@ -543,7 +544,7 @@ class TournamentEntrantsView(LeagueAPIView):
         return _created(presenters.entrant(entrant))
 
     @extend_schema(request=RemoveEntrantSerializer, responses={204: None})
-    def delete(self, request: Request, slug: str) -> Response:
+    def delete(self, request: SignedInApiRequest, slug: str) -> Response:
         data = self.valid(RemoveEntrantSerializer)
         tournament_services.tournament_remove_entrant(
             tournament=self.tournament(), by=request.user, entrant_id=data["entrant"]
@@ -564,7 +565,7 @@ class TournamentActionView(LeagueAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=SeedSerializer, responses={200: dict})
-    def post(self, request: Request, slug: str, action: str) -> Response:
+    def post(self, request: SignedInApiRequest, slug: str, action: str) -> Response:
         t = self.tournament()
         if action == "seed":
             data = self.valid(SeedSerializer)
@@ -592,7 +593,7 @@ class PairingVoidView(LeagueAPIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=VoidSerializer, responses={200: dict})
-    def post(self, request: Request, pairing_id: int) -> Response:
+    def post(self, request: SignedInApiRequest, pairing_id: int) -> Response:
         data = self.valid(VoidSerializer)
         pairing = tournament_services.pairing_void(
             pairing_id=pairing_id, by=request.user, reason=data["reason"]

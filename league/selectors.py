@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from accounts.models import User
+from accounts.http import Viewer
 from league.models import (
     League,
     Participant,
@@ -21,7 +21,7 @@ from league.models import (
 from league.ratings.elo import display_rating, is_provisional
 
 
-def is_organiser(*, league: League, user: User | None) -> bool:
+def is_organiser(*, league: League, user: Viewer | None) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return bool(user.is_staff) or league.organisers.filter(pk=user.pk).exists()
@@ -102,7 +102,7 @@ def season_standings(*, season: Season) -> list[SeasonStanding]:
     ]
 
 
-def registration_of(*, season: Season, user: User) -> Registration | None:
+def registration_of(*, season: Season, user: Viewer) -> Registration | None:
     if not user.is_authenticated:
         return None
     return (
@@ -127,7 +127,7 @@ def season_queue(*, season: Season) -> QuerySet[SeasonQueueEntry]:
     )
 
 
-def queued_participant_ids(*, season: Season, user: User) -> set[int]:
+def queued_participant_ids(*, season: Season, user: Viewer) -> set[int]:
     """The participants ``user`` answers for (themselves, their bots) now waiting."""
     if not user.is_authenticated:
         return set()

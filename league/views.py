@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.http import SignedInRequest
 from gameplay.catalog import game_catalog
 from league import selectors, services
 from league.errors import LeagueError
@@ -48,7 +49,7 @@ def league_action(view: Callable) -> Callable:
     @wraps(view)
     @login_required
     @require_POST
-    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def wrapper(request: SignedInRequest, *args, **kwargs) -> HttpResponse:
         try:
             target, message = view(request, *args, **kwargs)
         except LeagueError as exc:
@@ -93,20 +94,23 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = selectors.league_by_slug(slug=slug)
-    seasons = list(league.seasons.all())
     organiser = selectors.is_organiser(league=league, user=request.user)
-    for season in seasons:
-        season.my_registration = selectors.registration_of(
-            season=season, user=request.user
-        )
-        season.window_open = services.registration_window_open(season)
+    # Each season with the viewer's registration and whether it is open to them.
+    season_rows = [
+        {
+            "season": season,
+            "registration": selectors.registration_of(season=season, user=request.user),
+            "window_open": services.registration_window_open(season),
+        }
+        for season in league.seasons.all()
+    ]
     return render(
         request,
         "league/league_detail.html",
         {
             "league": league,
             "game_name": _games().get(league.game, league.game),
-            "seasons": seasons,
+            "season_rows": season_rows,
             "tournaments": league.tournaments.all(),
             "is_organiser": organiser,
             "pending": selectors.pending_registrations(league=league)
@@ -168,7 +172,7 @@ def _queue_context(request: HttpRequest, season: Season) -> dict:
 
 
 @league_action
-def season_queue(request: HttpRequest, slug: str, number: int):
+def season_queue(request: SignedInRequest, slug: str, number: int):
     """Join or leave the season queue (for oneself or one's registered bot)."""
     season = _season(slug, number)
     target = reverse("league:season", args=[slug, number])
@@ -199,7 +203,7 @@ def _bot_id(request: HttpRequest) -> int | None:
 
 
 @league_action
-def season_register(request: HttpRequest, slug: str, number: int):
+def season_register(request: SignedInRequest, slug: str, number: int):
     season = _season(slug, number)
     registration = services.season_register(
         season=season, user=request.user, bot_id=_bot_id(request)
@@ -213,7 +217,7 @@ def season_register(request: HttpRequest, slug: str, number: int):
 
 
 @league_action
-def season_withdraw(request: HttpRequest, slug: str, number: int):
+def season_withdraw(request: SignedInRequest, slug: str, number: int):
     season = _season(slug, number)
     registration = services.season_withdraw(
         season=season, user=request.user, bot_id=_bot_id(request)
@@ -225,7 +229,7 @@ def season_withdraw(request: HttpRequest, slug: str, number: int):
 
 
 @league_action
-def registration_decide(request: HttpRequest, slug: str, registration_id: int):
+def registration_decide(request: SignedInRequest, slug: str, registration_id: int):
     approve = request.POST.get("decision") == "approve"
     registration = services.registration_decide(
         registration_id=registration_id, by=request.user, approve=approve
@@ -235,7 +239,7 @@ def registration_decide(request: HttpRequest, slug: str, registration_id: int):
 
 
 @league_action
-def league_invite(request: HttpRequest, slug: str):
+def league_invite(request: SignedInRequest, slug: str):
     league = selectors.league_by_slug(slug=slug)
     form = InviteForm(request.POST)
     if not form.is_valid():
@@ -247,7 +251,7 @@ def league_invite(request: HttpRequest, slug: str):
 
 
 @league_action
-def league_rollover(request: HttpRequest, slug: str):
+def league_rollover(request: SignedInRequest, slug: str):
     league = selectors.league_by_slug(slug=slug)
     form = SeasonDatesForm(request.POST)
     if not form.is_valid():
@@ -401,7 +405,7 @@ def _tournament(slug: str) -> Tournament:
 
 
 @league_action
-def tournament_enter(request: HttpRequest, slug: str):
+def tournament_enter(request: SignedInRequest, slug: str):
     entrant = tournament_services.tournament_enter(
         tournament=_tournament(slug), user=request.user, bot_id=_bot_id(request)
     )
@@ -409,7 +413,7 @@ def tournament_enter(request: HttpRequest, slug: str):
 
 
 @league_action
-def tournament_withdraw(request: HttpRequest, slug: str):
+def tournament_withdraw(request: SignedInRequest, slug: str):
     tournament_services.tournament_withdraw(
         tournament=_tournament(slug), user=request.user, bot_id=_bot_id(request)
     )
@@ -417,7 +421,7 @@ def tournament_withdraw(request: HttpRequest, slug: str):
 
 
 @league_action
-def tournament_action(request: HttpRequest, slug: str, action: str):
+def tournament_action(request: SignedInRequest, slug: str, action: str):
     tournament = _tournament(slug)
     target = reverse("league:tournament", args=[slug])
     if action == "seed-rating":
@@ -468,7 +472,7 @@ def tournament_action(request: HttpRequest, slug: str, action: str):
 
 
 @league_action
-def pairing_void(request: HttpRequest, slug: str, pairing_id: int):
+def pairing_void(request: SignedInRequest, slug: str, pairing_id: int):
     pairing = get_object_or_404(Pairing, pk=pairing_id, tournament__slug=slug)
     tournament_services.pairing_void(
         pairing_id=pairing.pk, by=request.user, reason=request.POST.get("reason", "")

@@ -9,10 +9,10 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.http import SignedInApiRequest
 from gameplay import turns
 from notifications import selectors, services
 from notifications.models import Notification
@@ -62,7 +62,7 @@ class NotificationListView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses=NotificationPageSerializer)
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInApiRequest) -> Response:
         items = selectors.page(user=request.user)
         return Response(
             {
@@ -78,7 +78,7 @@ class NotificationReadView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=MarkReadSerializer, responses=MarkedSerializer)
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInApiRequest) -> Response:
         data = MarkReadSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         marked = services.notifications_mark_read(
@@ -94,7 +94,7 @@ class YourMoveView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses=YourMoveSerializer)
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInApiRequest) -> Response:
         return Response(
             {
                 "results": [

@@ -8,12 +8,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from accounts.http import SignedInRequest
 from notifications import selectors, services
 from notifications.models import Notification
 
 
 @login_required
-def notification_list(request: HttpRequest) -> HttpResponse:
+def notification_list(request: SignedInRequest) -> HttpResponse:
     return render(
         request,
         "notifications/list.html",
@@ -23,7 +24,7 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def mark_read(request: HttpRequest) -> HttpResponse:
+def mark_read(request: SignedInRequest) -> HttpResponse:
     """Mark the posted ``id`` values read, or all with ``all=1``.
 
     Answers JSON to scripts (the dropdown), otherwise goes back to ``next``.
@@ -54,7 +55,7 @@ def _answer(request: HttpRequest, data: dict, status: int) -> HttpResponse:
 
 
 @login_required
-def notification_open(request: HttpRequest, notification_id: int) -> HttpResponse:
+def notification_open(request: SignedInRequest, notification_id: int) -> HttpResponse:
     """Follow a notification's link, marking it read on the way."""
     notification = get_object_or_404(
         Notification, pk=notification_id, user=request.user

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from accounts.models import User
+from accounts.http import Viewer
 from league.models import (
     Entrant,
     Pairing,
@@ -53,7 +53,7 @@ def entrants(*, tournament: Tournament) -> list[Entrant]:
     )
 
 
-def can_organise(*, tournament: Tournament, user: User | None) -> bool:
+def can_organise(*, tournament: Tournament, user: Viewer | None) -> bool:
     if user is None or not user.is_authenticated:
         return False
     if user.is_staff or tournament.created_by_id == user.pk:

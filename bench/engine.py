@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gameplay.rules import engine_games, get_game
+from gameplay.rules import available_games, get_game
 
 GAME = get_game("duelo")  # replaced by --game in main()
 SECONDS = 12.0  # per measured section (CPU seconds); long enough for stable rates
@@ -276,7 +276,9 @@ def main(argv: list[str] | None = None) -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description="rules engine benchmark")
-    parser.add_argument("--game", default=engine_games()[0], choices=engine_games())
+    parser.add_argument(
+        "--game", default=available_games()[0], choices=available_games()
+    )
     args = parser.parse_args(argv)
     global GAME
     GAME = get_game(args.game)

@@ -43,6 +43,7 @@ from bots.seats import (
     seat_hello,
     seat_version,
 )
+from gameplay.enqueue import bot_move_pace
 from gameplay.errors import IllegalMove, NotActive, NotYourTurn, StaleVersion
 from gameplay.models import Match, MatchAction, Seat
 from gameplay.rules import get_game
@@ -53,7 +54,6 @@ from gameplay.services import (
     match_system_act_many,
     match_system_commit,
 )
-from gameplay.tasks import bot_move_pace
 
 logger = logging.getLogger(__name__)
 

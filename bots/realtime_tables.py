@@ -82,7 +82,7 @@ def is_realtime(game: str) -> bool:
 
 def tick_seconds() -> float:
     """Seconds per wall-clock tick, the built-in bots' (gameplay.tasks)."""
-    from gameplay.tasks import realtime_bot_tick_seconds
+    from gameplay.enqueue import realtime_bot_tick_seconds
 
     return realtime_bot_tick_seconds()
 

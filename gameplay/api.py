@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from accounts.http import SignedInApiRequest
 from accounts.models import User
-from gameplay import lobby, selectors, services
+from gameplay import frames, lobby, selectors, services
 from gameplay.errors import BadRequest, NotActive
 from gameplay.models import Challenge, Match, MatchStatus
 from gameplay.options import public_config
@@ -178,8 +178,8 @@ class MatchStateView(APIView):
         match = _match(public_id)
         seat = selectors.viewer_seat(match=match, user=request.user)
         if seat is not None:
-            return Response(selectors.seat_frame(match=match, seat=seat))
-        return Response(selectors.spectator_frame(match=match))
+            return Response(frames.seat_frame(match=match, seat=seat))
+        return Response(frames.spectator_frame(match=match))
 
 
 class MatchActView(APIView):

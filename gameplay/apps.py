@@ -15,3 +15,6 @@ class GameplayConfig(AppConfig):
         from gameplay.table_watch import table_messages
 
         broadcast.add_listener(table_messages)
+
+        # Registers the tasks, which ``gameplay.enqueue`` sends by name.
+        from gameplay import tasks  # noqa: F401

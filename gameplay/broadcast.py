@@ -27,7 +27,7 @@ import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from gameplay import selectors
+from gameplay import frames, selectors
 from gameplay.live.reader import read_match
 from gameplay.models import Match, MatchStatus, Seat
 
@@ -150,8 +150,8 @@ def match_messages(
     seats = selectors.seats_of(match)
     # The part every frame shares (the seats' public part, a finished match's
     # result, rematch and rating changes) is the same in every frame: built once.
-    base = selectors.frame_base(match=match)
-    public = selectors.spectator_frame(match=match, events=events, step=step, base=base)
+    base = frames.frame_base(match=match)
+    public = frames.spectator_frame(match=match, events=events, step=step, base=base)
     # A seat that resigned or was left (a bot plays on) has no frame of its
     # own (``frame_for`` gives it the public one): its old owner's socket must
     # not receive the bot's private events.
@@ -162,11 +162,11 @@ def match_messages(
     # and carry every menu.
     sent = _menus_sent(match) if events is not None else {}
     digests: dict[int, str] = {}
-    frames: dict[str, str] = {}
+    encoded: dict[str, str] = {}
     for seat in seats:
         if seat.forfeited and active:
             continue
-        frame = selectors.seat_frame(
+        frame = frames.seat_frame(
             match=match, seat=seat.number, events=events, step=step, base=base
         )
         digest = frame.get("legal_digest")
@@ -175,12 +175,12 @@ def match_messages(
             if frame["legal"] and sent.get(seat.number) == digest:
                 del frame["legal"]
         # Encoded once here, not per socket: the group may hold many.
-        frames[str(seat.number)] = encode(frame)
+        encoded[str(seat.number)] = encode(frame)
     _remember_menus(match, digests if active else None)
     message: dict[str, Any] = {
         "type": "match.frames",
         "version": match.version,
-        "frames": frames,
+        "frames": encoded,
         "public": encode(public),
     }
     if reread:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gameplay.moverule import is_realtime
 from gameplay.rules import (
     GameError,
     TableOption,
@@ -48,7 +49,7 @@ def game_catalog() -> list[GameInfo]:
                 min_players=game.min_players,
                 max_players=game.max_players,
                 playable=True,
-                realtime=bool(getattr(game, "realtime", False)),
+                realtime=is_realtime(game),
             )
         )
     return infos
@@ -74,10 +75,3 @@ def table_options(game_id: str) -> tuple[TableOption, ...]:
         return game_meta(game_id).table_options
     except GameError:
         return ()
-
-
-def clean_table_options(game_id: str, options: object) -> dict[str, object]:
-    """The checked public options (kinds, ranges, choices): ``gameplay.options``."""
-    from gameplay.options import clean_table_options as clean
-
-    return clean(game_id, options)

@@ -27,6 +27,7 @@ from gameplay.models import (
     Seat,
 )
 from gameplay.options import clean_table_options
+from gameplay.rules import GameError, get_game
 from gameplay.services import SeatSpec
 from gameplay.signals import challenge_created
 
@@ -170,7 +171,6 @@ def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
         agent, label = resolved
     else:
         agent = f"{BUILTIN_PREFIX}{bot}"
-    from gameplay.rules import get_game
 
     services.validate_agent(agent, get_game(match.game))
     seat = _first_open_seat(match)
@@ -195,7 +195,6 @@ def table_start(*, match_id: int, user: User) -> Match:
         raise Forbidden("only the host can start this table")
     seats = list(match.seats.order_by("number"))
     filled = [seat for seat in seats if not seat.is_open]
-    from gameplay.rules import GameError, get_game
 
     try:
         match.config = get_game(match.game).validate_config(
@@ -234,7 +233,6 @@ def challenge_create(
         status=ChallengeStatus.PENDING,
     ).exists():
         raise BadRequest("you already have a pending challenge to this player")
-    from gameplay.rules import GameError, get_game
 
     options = _public_options(game, options)
     try:
@@ -319,8 +317,6 @@ def queue_join(
     *, user: User, game: str, players: int = 2, rated: bool = False
 ) -> Match | None:
     """Join the quick-play queue; returns the match if this completed a table."""
-    from gameplay.rules import GameError, get_game
-
     try:
         get_game(game).validate_config({"players": players})
     except GameError as exc:

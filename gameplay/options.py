@@ -16,17 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from gameplay.catalog import table_options
 from gameplay.rules import GameError, get_game
 
 
 class OptionError(ValueError):
     """An option that is not public or whose value is out of bounds."""
-
-
-def _table_options(game_id: str):
-    from gameplay.catalog import table_options
-
-    return table_options(game_id)
 
 
 def _engine_defaults(game_id: str, players: object) -> dict[str, Any]:
@@ -85,7 +80,7 @@ def clean_table_options(
         return {}
     if not isinstance(options, dict):
         raise OptionError("options must be a JSON object")
-    public = {option.key: option for option in _table_options(game_id)}
+    public = {option.key: option for option in table_options(game_id)}
     defaults: dict[str, Any] | None = None
     clean: dict[str, Any] = {}
     refused: list[str] = []
@@ -123,7 +118,7 @@ def public_config(*, game_id: str, config: dict[str, Any] | None) -> dict[str, A
     shown: dict[str, Any] = {}
     if "players" in config:
         shown["players"] = config["players"]
-    for option in _table_options(game_id):
+    for option in table_options(game_id):
         if option.key not in config:
             continue
         try:  # a private value of a public key (a fixed first seat) stays hidden

@@ -25,6 +25,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db.models import Prefetch
 
+from gameplay import broadcast, services
+from gameplay.live import owner
 from gameplay.models import Match, Seat
 
 logger = logging.getLogger(__name__)
@@ -77,8 +79,6 @@ def _versions(
     """Refresh presence; (match -> (version, public version), forfeited seats,
     matches whose seats were revived). Three queries (four with held matches),
     whatever the sockets."""
-    from gameplay import services
-
     revived = services.seats_seen(seat_ids=seat_ids)
     matches = (
         Match.objects.filter(pk__in=match_ids)
@@ -103,8 +103,6 @@ def _refresh_held(versions: dict[int, tuple[int, int]]) -> None:
     """Bring the matches this process holds in memory (``gameplay.live``) up to
     date with presence: seen-at stamps other processes refreshed, and a copy
     whose version is behind (a missed broadcast) is dropped. One query."""
-    from gameplay.live import owner
-
     held = [pk for pk in owner.held_ids() if pk in versions]
     if not held:
         return
@@ -118,8 +116,6 @@ def _refresh_held(versions: dict[int, tuple[int, int]]) -> None:
 
 async def beat_once(loop: Any | None = None) -> int:
     """One refresh and one beat to every socket of this loop; returns beats sent."""
-    from gameplay import broadcast
-
     loop = loop or asyncio.get_running_loop()
     sockets = list(_sockets.get(loop, ()))
     if not sockets:

@@ -11,10 +11,9 @@ joined. A second request for the same match joins the rematch already open.
 from __future__ import annotations
 
 from django.db import transaction
-from django.urls import reverse
 
 from accounts.models import User
-from gameplay import agents, broadcast, services
+from gameplay import agents, broadcast, lobby, services
 from gameplay.catalog import table_options
 from gameplay.errors import BadRequest, Forbidden, NotActive
 from gameplay.models import Match, MatchStatus, Seat
@@ -22,7 +21,7 @@ from gameplay.options import OptionError, clean_table_options
 from gameplay.services import SeatSpec
 
 
-def _public_options(match: Match) -> dict[str, object]:
+def _kept_options(match: Match) -> dict[str, object]:
     """The match's options that a public table may set, each with a value it
     may have: a server-made match's fixed first seat or stacked deck does not
     carry over into a rematch."""
@@ -68,7 +67,7 @@ def rematch_request(*, match_id: int, user: User) -> Match:
         else SeatSpec(agent=seat.agent, label=_bot_label(seat))
         for seat in seats
     ]
-    config = _public_options(match)
+    config = _kept_options(match)
     rematch = services.match_create(
         game=match.game,
         seats=specs,
@@ -95,33 +94,9 @@ def _join(rematch: Match, user: User) -> Match:
         return rematch
     if rematch.status != MatchStatus.WAITING:
         raise NotActive("the rematch has already started")
-    from gameplay import lobby
-
     try:
         lobby.table_join(match_id=rematch.pk, user=user)
     except BadRequest as exc:
         raise BadRequest(f"cannot join the rematch: {exc.message}") from exc
     rematch.refresh_from_db()
     return rematch
-
-
-def rematch_info(*, match: Match) -> dict[str, object] | None:
-    """What a finished match's frame says about its rematch, if one is open."""
-    if match.just_finished:  # none can exist yet (``Match.just_finished``)
-        return None
-    rematch = (
-        match.rematches.filter(status__in=[MatchStatus.WAITING, MatchStatus.ACTIVE])
-        .select_related("host")
-        .prefetch_related("seats__user")
-        .order_by("created_at")
-        .first()
-    )
-    if rematch is None:
-        return None
-    return {
-        "match": str(rematch.public_id),
-        "url": reverse("gameplay:match", args=[rematch.public_id]),
-        "status": rematch.status,
-        "host": rematch.host.public_name if rematch.host_id else None,
-        "seated": [s.user.username for s in rematch.seats.all() if s.user_id],
-    }

@@ -1,44 +1,24 @@
-"""Match reads: what each seat, spectator or replay viewer may see.
+"""Match reads: seats to act, states at a version, replays, lists of matches.
 
-Everything a client receives about a match is built here, from the engine's
-allow-listed observations and ``view_events``; nothing copies the raw state.
+What a client receives about a match is built from the engine's
+allow-listed observations and ``view_events`` (replays and records here,
+live frames in ``gameplay.frames``); nothing copies the raw state.
 """
 
 from __future__ import annotations
 
-import hashlib
-import logging
 from collections.abc import Callable
 from typing import Any
 
-import orjson
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
+from django.urls import reverse
 
 from accounts.http import Viewer
 from accounts.models import User
 from gameplay.agents import BUILTIN_PREFIX, is_uploaded_bot
-from gameplay.clocks import (
-    GRACE_SECONDS,
-    absent_until_claimable,
-    seat_deadline,
-    seat_is_present,
-)
 from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
 from gameplay.rules import Event, get_game, view_events
-
-PROTOCOL_VERSION = 1
-logger = logging.getLogger(__name__)
-
-# Apps add fields to a finished match's frames without gameplay naming them
-# (league adds each rated player's rating change): provider(match) -> dict.
-_result_extras: list[Callable[[Match], dict[str, Any]]] = []
-
-
-def add_result_extra(provider: Callable[[Match], dict[str, Any]]) -> None:
-    if provider not in _result_extras:
-        _result_extras.append(provider)
 
 
 def uploaded_bot_seats_to_act(*, match: Match) -> list[Seat]:
@@ -100,189 +80,9 @@ def stepped_since(match_id: int) -> Callable[[int, int], bool]:
     return asked
 
 
-def seats_public(*, match: Match) -> list[dict[str, Any]]:
-    out = []
-    # Every seat to act has its own running clock (several at once in
-    # simultaneous play); the actors are asked of the engine once.
-    actors = (
-        get_game(match.game).actors(match.state)
-        if match.status == MatchStatus.ACTIVE
-        and match.time_control
-        and match.state is not None
-        else []
-    )
-    for seat in seats_of(match):
-        deadline = (
-            seat_deadline(match=match, seat=seat, actors=actors) if actors else None
-        )
-        # When the claim rules let the others claim against this absent seat
-        # (a player who never connected counts from the start): the table's
-        # "Claim win" countdown runs to it, on the server's clock.
-        claimable = (
-            absent_until_claimable(match=match, seat=seat)
-            if match.status == MatchStatus.ACTIVE
-            else None
-        )
-        out.append(
-            {
-                "number": seat.number,
-                "name": seat.display_name,
-                "username": seat.user.username if seat.user is not None else None,
-                "is_bot": seat.is_bot,
-                "agent": seat.agent or None,
-                "connected": seat.is_bot or seat_is_present(seat),
-                "disconnected_at": (
-                    seat.disconnected_at.isoformat()
-                    if seat.disconnected_at and not seat.is_bot
-                    else None
-                ),
-                "claimable_at": claimable.isoformat() if claimable else None,
-                "replaced_by_bot": seat.replaced_by_bot,
-                "forfeited": seat.forfeited,
-                "forfeit_reason": seat.forfeit_reason or None,
-                "clock_ms": seat.clock_ms,
-                "deadline": deadline.isoformat() if deadline else None,
-                "placement": seat.placement,
-            }
-        )
-    return out
-
-
-def frame_base(
-    *, match: Match, seats: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """The part of a state frame every seat shares; ``seats``: ``seats_public``
-    already computed for this match. A broadcast builds it once for all its
-    frames (``seat_frame(base=...)``): a finished match's part reads the
-    rematch and the rating changes, once instead of once per frame."""
-    frame: dict[str, Any] = {
-        "type": "state",
-        "protocol": PROTOCOL_VERSION,
-        "match": str(match.public_id),
-        "game": match.game,
-        "status": match.status,
-        "version": match.version,
-        "rated": match.rated,
-        "time_control": match.time_control,
-        "seed_hash": match.seed_hash,
-        "seats": seats if seats is not None else seats_public(match=match),
-        # The client times the claim countdown against the server's clock.
-        "server_time": timezone.now().isoformat(),
-        "grace_seconds": GRACE_SECONDS,
-        "step": None,
-    }
-    if match.is_over:
-        frame["result"] = match.result
-        frame["end_reason"] = match.end_reason
-        frame["seed"] = str(match.seed) if match.seed is not None else None
-        from gameplay.rematch import rematch_info
-
-        frame["rematch"] = rematch_info(match=match)
-        for provider in _result_extras:
-            try:
-                frame.update(provider(match))
-            except Exception:  # an extra must never cost the players their frame
-                logger.exception("result extra %r failed", provider)
-    return frame
-
-
-def seat_frame(
-    *,
-    match: Match,
-    seat: int,
-    events: list[dict[str, Any]] | None = None,
-    step: dict[str, Any] | None = None,
-    seats: list[dict[str, Any]] | None = None,
-    base: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """What one seat sees now: its own observation, events and legal actions.
-
-    ``step`` ({"kind", "seat"}) says who made the step whose events these are
-    and how (a timeout's default choice is logged as one). ``base``: this
-    match's ``frame_base``, when the caller built it for several frames.
-    """
-    frame = dict(base) if base is not None else frame_base(match=match, seats=seats)
-    frame["seat"] = seat
-    frame["step"] = step if events is not None else None
-    if match.state is None:
-        frame.update(view=None, events=None, legal=[], actors=[])
-        return frame
-    engine = get_game(match.game)
-    active = match.status == MatchStatus.ACTIVE
-    actors = engine.actors(match.state) if active else []
-    frame["view"] = engine.observe(match.state, seat)
-    # None = this frame does not carry its step's events (connect, presence):
-    # the client fetches them with `sync`. A list, even empty, is the step's own.
-    frame["events"] = None if events is None else view_events(events, seat)
-    frame["actors"] = actors
-    frame["legal"] = engine.legal_actions(match.state, seat) if seat in actors else []
-    # Names the menu by its content: a broadcast may leave out a menu it sent
-    # unchanged, and the client reuses the one it holds only when the names
-    # match (``broadcast.match_messages``, docs/protocol/live.md).
-    frame["legal_digest"] = menu_digest(frame["legal"])
-    # Take-backs of this seat's hidden commits while the others still choose,
-    # for the games whose engine offers them (``retract_actions``); a client
-    # sends one like any action.
-    retract = getattr(engine, "retract_actions", None)
-    if retract is not None:
-        frame["retract"] = retract(match.state, seat) if active else []
-    return frame
-
-
-def menu_digest(legal: list[dict[str, Any]]) -> str:
-    """A short name of a menu's exact content (its JSON), the same in every
-    process: two menus with one digest are the same menu. 64 bits: a client
-    holds one menu per socket, so a collision is not a practical worry."""
-    return hashlib.blake2b(
-        orjson.dumps(legal, option=orjson.OPT_NON_STR_KEYS), digest_size=8
-    ).hexdigest()
-
-
 def spectator_version(*, match: Match) -> int:
     """The version spectators are shown: held back by the delay while in play."""
     return match.public_version
-
-
-def spectator_frame(
-    *,
-    match: Match,
-    events: list[dict[str, Any]] | None = None,
-    step: dict[str, Any] | None = None,
-    seats: list[dict[str, Any]] | None = None,
-    base: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The public view, delayed by the table's spectator delay while in play."""
-    frame = dict(base) if base is not None else frame_base(match=match, seats=seats)
-    frame["seat"] = None
-    frame["step"] = step if events is not None else None
-    if match.state is None:
-        frame.update(view=None, events=None, legal=[], actors=[])
-        return frame
-    engine = get_game(match.game)
-    shown = spectator_version(match=match)
-    if shown == match.version:
-        state = match.state
-        shown_events = events
-    else:
-        state = state_at(match=match, version=shown)
-        action = MatchAction.objects.filter(match=match, version=shown).first()
-        shown_events = action.events if action else []
-        frame["step"] = {"kind": action.kind, "seat": action.seat} if action else None
-        frame["version"] = shown
-        frame["delayed_by"] = match.version - shown
-        # Clocks and deadlines move with every live move: a delayed frame that
-        # carried them would tell whose turn it is now and how fast they play.
-        # (Copies: the seats' dicts may be shared with the seats' own frames.)
-        frame["seats"] = [
-            {**seat, "clock_ms": None, "deadline": None} for seat in frame["seats"]
-        ]
-    frame["view"] = engine.observe(state, None)
-    frame["events"] = None if shown_events is None else view_events(shown_events, None)
-    frame["actors"] = engine.actors(state) if match.status == MatchStatus.ACTIVE else []
-    frame["legal"] = []
-    if getattr(engine, "retract_actions", None) is not None:
-        frame["retract"] = []
-    return frame
 
 
 def state_at(*, match: Match, version: int) -> dict[str, Any]:
@@ -385,9 +185,6 @@ def matches_for_user(*, user: User) -> QuerySet[Match]:
         .distinct()
         .prefetch_related("seats__user")
     )
-
-
-# --- Replays ---------------------------------------------------------------------
 
 
 def parse_perspective(*, value: str | None, players: int) -> tuple[str, int | None]:
@@ -508,4 +305,26 @@ def match_record(*, match: Match) -> dict[str, Any]:
         "end_reason": match.end_reason,
         "started_at": match.started_at.isoformat() if match.started_at else None,
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+    }
+
+
+def rematch_info(*, match: Match) -> dict[str, object] | None:
+    """What a finished match's frame says about its rematch, if one is open."""
+    if match.just_finished:  # none can exist yet (``Match.just_finished``)
+        return None
+    rematch = (
+        match.rematches.filter(status__in=[MatchStatus.WAITING, MatchStatus.ACTIVE])
+        .select_related("host")
+        .prefetch_related("seats__user")
+        .order_by("created_at")
+        .first()
+    )
+    if rematch is None:
+        return None
+    return {
+        "match": str(rematch.public_id),
+        "url": reverse("gameplay:match", args=[rematch.public_id]),
+        "status": rematch.status,
+        "host": rematch.host.public_name if rematch.host_id else None,
+        "seated": [s.user.username for s in rematch.seats.all() if s.user_id],
     }

@@ -29,7 +29,3 @@ match_finished = Signal()  # kwargs: match_id: int, rated: bool, context: str
 uploaded_bot_turn = Signal()
 match_started = Signal()  # kwargs: match_id: int
 challenge_created = Signal()  # kwargs: challenge_id: int
-
-# Sent after a committed change when an uploaded bot's seat is to act; the bots
-# app drives it in a sandboxed worker. kwargs: match_id: int, seats: list[int].
-uploaded_bot_turn = Signal()

@@ -15,7 +15,9 @@ from django.db.models import Prefetch
 from django.urls import get_script_prefix, reverse
 
 from accounts.models import User
+from gameplay.catalog import game_name
 from gameplay.models import Match, MatchStatus, Seat
+from gameplay.moverule import is_realtime
 from gameplay.rules import GameError, get_game
 
 # A person has a handful of games at once; the list on the home page stops here.
@@ -39,7 +41,7 @@ def has_turns(game: str) -> bool:
     """False for a real-time game (the engine's ``realtime`` flag), where
     nobody is ever "to move"; True for an unknown game (nothing to hide)."""
     try:
-        return not getattr(get_game(game), "realtime", False)
+        return not is_realtime(get_game(game))
     except GameError:
         return True
 
@@ -77,13 +79,6 @@ def match_url(match: Match) -> str:
     url = reverse("gameplay:match", args=[match.public_id])
     match.__dict__["_match_url"] = (prefix, match.public_id, url)
     return url
-
-
-def game_name(game: str) -> str:
-    try:
-        return get_game(game).name
-    except GameError:
-        return game
 
 
 def in_play(*, user: User) -> list[tuple[Match, bool]]:

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
 from accounts.models import User
-from gameplay import lobby, selectors
+from gameplay import frames, lobby, selectors
 from gameplay.catalog import GameInfo, game_catalog
 from gameplay.contexts import describe_match_context
 from gameplay.errors import MatchError
@@ -257,9 +257,9 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
         # A seat that resigned or was left gets the public view (as on the socket).
         view_seat = selectors.viewer_seat(match=match, user=user)
         frame = (
-            selectors.seat_frame(match=match, seat=view_seat)
+            frames.seat_frame(match=match, seat=view_seat)
             if view_seat is not None
-            else selectors.spectator_frame(match=match)
+            else frames.spectator_frame(match=match)
         )
         context.update(
             initial_frame=frame,

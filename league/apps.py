@@ -16,7 +16,7 @@ class LeagueConfig(AppConfig):
         match_finished.connect(
             receivers.on_match_finished, dispatch_uid="league.match_finished"
         )
-        from gameplay.selectors import add_result_extra
+        from gameplay.frames import add_result_extra
         from league.ratings.selectors import match_rating_changes
 
         add_result_extra(match_rating_changes)

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gameplay import turns
+from gameplay.catalog import game_name
 from gameplay.models import Challenge, Match, MatchStatus, Seat
 from notifications import live, services, sockets
 from notifications.models import Notification, NotificationKind
@@ -41,7 +42,7 @@ def on_match_started(sender, match_id: int, **kwargs) -> None:
     if match is None:
         return
     seats = list(match.seats.all())
-    name = turns.game_name(match.game)
+    name = game_name(match.game)
     url = turns.match_url(match)
     messages = []
     drafts = []
@@ -85,7 +86,7 @@ def on_challenge_created(sender, challenge_id: int, **kwargs) -> None:
     )
     if challenge is None:
         return
-    name = turns.game_name(challenge.game)
+    name = game_name(challenge.game)
     details = "rated" if challenge.rated else "casual"
     per_move = (challenge.time_control or {}).get("per_move")
     if per_move:
@@ -215,7 +216,7 @@ def _your_move_notifications(
             read_at__isnull=True,
         ).values_list("user_id", flat=True)
     )
-    name = turns.game_name(match.game)
+    name = game_name(match.game)
     everyone = list(match.seats.all())
     drafts = []
     for seat in seats:

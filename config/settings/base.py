@@ -161,7 +161,7 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis redelivers a task nobody acknowledged within this many seconds. It must
 # exceed the longest task time limit (acks are late) and the longest countdown
-# (gameplay.tasks.MAX_COUNTDOWN), or tasks run twice; it is also how long tasks
+# (gameplay.enqueue.MAX_COUNTDOWN), or tasks run twice; it is also how long tasks
 # a worker held when Redis went away take to come back (docs/operations.md).
 CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=1200)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}

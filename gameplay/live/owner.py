@@ -72,7 +72,16 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.utils import timezone
 
-from gameplay import agents, broadcast, clocks, moverule, selectors, services, tasks
+from gameplay import (
+    agents,
+    broadcast,
+    clocks,
+    enqueue,
+    frames,
+    moverule,
+    selectors,
+    services,
+)
 from gameplay.errors import MatchError, MatchNotFound, StaleVersion, refused
 from gameplay.live import reader, store
 from gameplay.models import ActionKind, Match, MatchStatus
@@ -370,7 +379,7 @@ def _arm(live: LiveMatch, due: Any) -> None:
     """Arm the worker's timer check for ``due``. Never raises: a check not
     armed is beat's sweep's, and the next step tries again."""
     try:
-        tasks.arm_timer_check(match_id=live.pk, due=due)
+        enqueue.arm_timer_check(match_id=live.pk, due=due)
     except Exception:
         logger.warning("arming the timer check of match %s failed", live.pk)
         live.armed_due = None
@@ -504,21 +513,19 @@ def _frames_of(
     match: Match, user: Any, seated: bool, after_version: int | None
 ) -> list[dict[str, Any]]:
     """A socket's own frames from ``match`` as just read."""
-    frames: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = []
     # A seat that resigned or was left sees only the public view from then on.
     seat = selectors.viewer_seat(match=match, user=user) if seated else None
     if after_version is not None:
         steps = selectors.events_since(
             match=match, seat=seat, after_version=after_version
         )
-        frames.append(
-            {"type": "history", "after_version": after_version, "steps": steps}
-        )
+        out.append({"type": "history", "after_version": after_version, "steps": steps})
     if seat is None:
-        frames.append(selectors.spectator_frame(match=match))
+        out.append(frames.spectator_frame(match=match))
     else:
-        frames.append(selectors.seat_frame(match=match, seat=seat))
-    return frames
+        out.append(frames.seat_frame(match=match, seat=seat))
+    return out
 
 
 def _frames_sync(

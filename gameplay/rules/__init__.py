@@ -31,7 +31,6 @@ __all__ = [
     "TableOption",
     "TimedGame",
     "available_games",
-    "engine_games",
     "event",
     "game_meta",
     "get_game",
@@ -50,18 +49,13 @@ _PACKAGES: dict[str, str] = {
     "kungfu2019": "gameplay.rules.kungfu2019",
     "kungfu2009": "gameplay.rules.kungfu2009",
 }
-# Games whose rules package exists (engine, simulator, benchmarks, rule tests) but
-# which the platform does not offer yet (lobby, tables, challenges, ladder), because
-# something the game needs from live play is not built. Moving an id from here to
-# _PACKAGES is what "launching" a game means.
-_IN_DEVELOPMENT: dict[str, str] = {}
 _INSTANCES: dict[str, Game] = {}
 
 
 def _package(game_id: object) -> ModuleType:
     name = None
     if isinstance(game_id, str):
-        name = _PACKAGES.get(game_id) or _IN_DEVELOPMENT.get(game_id)
+        name = _PACKAGES.get(game_id)
     if name is None:
         raise GameError(
             f"unknown game {game_id!r}; available games: "
@@ -73,15 +67,6 @@ def _package(game_id: object) -> ModuleType:
 def available_games() -> list[str]:
     """Ids of the games the platform offers (live play, bots, ladder), sorted."""
     return sorted(_PACKAGES)
-
-
-def engine_games() -> list[str]:
-    """Ids of every game with a rules engine, launched or still in development.
-
-    The simulator, the engine benchmarks and the rule tests use this list; the
-    platform uses :func:`available_games`.
-    """
-    return sorted({*_PACKAGES, *_IN_DEVELOPMENT})
 
 
 def get_game(game_id: str) -> Game:

@@ -34,7 +34,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from gameplay.rules import GameError, engine_games, get_game
+from gameplay.rules import GameError, available_games, get_game
 from gameplay.rules.bots import available_bots, decision_context, get_bot
 from gameplay.rules.rng import MASK64, _mix
 
@@ -284,7 +284,7 @@ def build_parser(prog: str = "python -m gameplay.rules") -> argparse.ArgumentPar
         description="Play bot-vs-bot games; progress on stderr, JSON on stdout.",
     )
     sim.add_argument(
-        "--game", required=True, help=f"one of: {', '.join(engine_games())}"
+        "--game", required=True, help=f"one of: {', '.join(available_games())}"
     )
     sim.add_argument("--players", type=int, required=True, help="seats per game")
     sim.add_argument("--games", type=int, default=100, help="number of games (>= 1)")

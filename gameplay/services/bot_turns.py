@@ -21,7 +21,7 @@ from gameplay.errors import (
 from gameplay.models import ActionKind, Match, MatchStatus, Seat
 from gameplay.moverule import is_realtime
 from gameplay.rules import get_game
-from gameplay.selectors import builtin_bot_seats_to_act
+from gameplay.selectors import builtin_bot_seats_to_act, state_at
 from gameplay.services.moves import (
     ActOutcome,
     SystemMove,
@@ -70,7 +70,7 @@ def match_play_builtin_bots(
     bot runner) and their answers go in together (``match_system_act_many``):
     one round of asks is one step of ``max_steps``. ``leave_simultaneous``
     (live tables) stops at such a round instead: one task per seat thinks it
-    (``gameplay.tasks.schedule_builtin_round``).
+    (``gameplay.enqueue.schedule_builtin_round``).
     """
     moves = 0
     for _ in range(max_steps):
@@ -122,8 +122,6 @@ def match_play_builtin_seat(
     to do (the match moved on, the seat is not a built-in one to act) or the
     commit was refused.
     """
-    from gameplay import selectors
-
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != MatchStatus.ACTIVE:
         return None
@@ -139,7 +137,7 @@ def match_play_builtin_seat(
     state = (
         match.state
         if match.version == version
-        else selectors.state_at(match=match, version=version)
+        else state_at(match=match, version=version)
     )
     if seat_number not in get_game(match.game).actors(state):
         return None

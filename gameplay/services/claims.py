@@ -12,9 +12,9 @@ from gameplay import broadcast
 from gameplay.clocks import GRACE_SECONDS, absent_past_grace, clock_start
 from gameplay.errors import BadRequest, Forbidden, NotActive
 from gameplay.models import Match, MatchStatus, Seat
-from gameplay.selectors import uploaded_bot_seats_to_act
+from gameplay.selectors import uploaded_bot_seats_to_act, user_seat
 from gameplay.services.finish import finish_match
-from gameplay.services.locking import locked_match, seat_for_user
+from gameplay.services.locking import locked_match
 
 
 def _stalled_uploaded_bots(match: Match, now: datetime) -> list[Seat]:
@@ -39,7 +39,7 @@ def match_claim(*, match_id: int, user: User, claim: str) -> Match:
     match = locked_match(match_id)
     if match.status != MatchStatus.ACTIVE:
         raise NotActive("this match is not in play")
-    seat = seat_for_user(match=match, user=user)
+    seat = user_seat(match=match, user=user)
     if seat is None or seat.forfeited:
         raise Forbidden("you have no seat at this match")
     now = timezone.now()

@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
-from gameplay import broadcast
+from gameplay import broadcast, enqueue
 from gameplay.clocks import (
     GRACE_SECONDS,
     NEVER_CONNECTED,
@@ -73,14 +73,14 @@ def _arm_grace(*, match_id: int, seat: Seat, now: datetime) -> None:
     """
     from django.conf import settings
 
-    from gameplay import tasks
-
     if settings.CELERY_TASK_ALWAYS_EAGER or seat.disconnected_at is None:
         return
     due = seat.disconnected_at + timedelta(seconds=GRACE_SECONDS) - now
     try:
-        tasks.seat_grace_expired.apply_async(
-            (match_id, seat.number, seat.disconnected_at.isoformat()),
+        enqueue.arm_grace_check(
+            match_id=match_id,
+            seat_number=seat.number,
+            disconnected_at=seat.disconnected_at.isoformat(),
             countdown=max(0.0, due.total_seconds()) + 1,
         )
     except Exception:

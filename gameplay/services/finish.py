@@ -19,8 +19,9 @@ from gameplay import broadcast
 from gameplay.errors import Forbidden, NotActive
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.rules import get_game
+from gameplay.selectors import user_seat
 from gameplay.services.hooks import after_change, after_commit
-from gameplay.services.locking import locked_match, seat_for_user, seat_numbered
+from gameplay.services.locking import locked_match, seat_numbered
 from gameplay.signals import match_finished
 
 logger = logging.getLogger(__name__)
@@ -177,7 +178,7 @@ def match_resign(*, match_id: int, user: User) -> Match:
     match = locked_match(match_id)
     if match.status != MatchStatus.ACTIVE:
         raise NotActive("this match is not in play")
-    seat = seat_for_user(match=match, user=user)
+    seat = user_seat(match=match, user=user)
     if seat is None or seat.forfeited:
         raise Forbidden("you have no seat to resign at this match")
     forfeit_seat(match, seat, reason="resigned")

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import transaction
 
-from gameplay import broadcast
+from gameplay import broadcast, enqueue
 from gameplay.agents import BUILTIN_PREFIX, UPLOADED_PREFIX, is_uploaded_bot
 from gameplay.clocks import next_timer_due
 from gameplay.models import Match, MatchStatus, Seat
@@ -42,12 +42,10 @@ def after_change(match_id: int) -> None:
     committed (bulk changes, forfeits). A step whose writer holds the match
     and its seats goes through ``after_step`` instead.
     """
-    from gameplay import tasks
-
-    tasks.schedule_bot_turns(match_id=match_id)
-    tasks.schedule_uploaded_bot_turns(match_id=match_id)
-    tasks.schedule_clock_check(match_id=match_id)
-    tasks.schedule_timer_check(match_id=match_id)
+    enqueue.schedule_bot_turns(match_id=match_id)
+    enqueue.schedule_uploaded_bot_turns(match_id=match_id)
+    enqueue.schedule_clock_check(match_id=match_id)
+    enqueue.schedule_timer_check(match_id=match_id)
 
 
 def after_step(
@@ -55,7 +53,7 @@ def after_step(
 ) -> datetime | None:
     """After a committed step, from the match as committed and its seats:
     only the hooks the match has work for run, and the timers' check is
-    armed from ``match.timers`` without a read (``tasks.arm_timer_check``,
+    armed from ``match.timers`` without a read (``enqueue.arm_timer_check``,
     one armed check per due time). Returns the due time of the earliest
     timer that can fire now (None: none), for callers that remember what
     they armed (the live owner arms only when it changes: ``arm_timers``).
@@ -64,24 +62,22 @@ def after_step(
     started or found running: a cache read); of a turn-based one their turn
     is queued; uploaded bots' turns are announced; a clock's check is armed.
     """
-    from gameplay import tasks
-
     if match.status != MatchStatus.ACTIVE:
         return None
     if any(
         seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot for seat in seats
     ):
         if is_realtime(get_game(match.game)):
-            tasks.schedule_realtime_bots(match=match)
+            enqueue.schedule_realtime_bots(match=match)
         else:
-            tasks.schedule_bot_turns(match_id=match.pk)
+            enqueue.schedule_bot_turns(match_id=match.pk)
     if any(is_uploaded_bot(seat) for seat in seats):
-        tasks.schedule_uploaded_bot_turns(match_id=match.pk)
+        enqueue.schedule_uploaded_bot_turns(match_id=match.pk)
     if match.time_control:
-        tasks.schedule_clock_check(match_id=match.pk)
+        enqueue.schedule_clock_check(match_id=match.pk)
     due = next_timer_due(match=match) if match.timers else None
     if arm_timers:
-        tasks.arm_timer_check(match_id=match.pk, due=due)
+        enqueue.arm_timer_check(match_id=match.pk, due=due)
     return due
 
 

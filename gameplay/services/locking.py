@@ -1,4 +1,4 @@
-"""The row lock every match write starts from, and seat look-ups under it.
+"""The row lock every match write starts from, and the seat look-up under it.
 
 One writer per match: a service that changes a match first locks its row
 (``locked_match``) and reads seats through the locked match.
@@ -6,7 +6,6 @@ One writer per match: a service that changes a match first locks its row
 
 from __future__ import annotations
 
-from accounts.models import User
 from gameplay.errors import BadRequest, MatchNotFound
 from gameplay.models import Match, Seat
 
@@ -25,10 +24,3 @@ def seat_numbered(match: Match, number: int) -> Seat:
         return match.seats.get(number=number)
     except Seat.DoesNotExist as exc:
         raise BadRequest(f"seat {number} does not exist at this match") from exc
-
-
-def seat_for_user(*, match: Match, user: User | None) -> Seat | None:
-    """The seat ``user`` holds at ``match``; None for no seat or no user."""
-    if user is None or not user.is_authenticated:
-        return None
-    return match.seats.filter(user=user).first()

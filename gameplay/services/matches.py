@@ -17,15 +17,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from gameplay import broadcast
+from gameplay import broadcast, enqueue
 from gameplay.agents import BUILTIN_PREFIX
 from gameplay.clocks import GRACE_SECONDS, NEVER_CONNECTED
 from gameplay.errors import BadRequest, Forbidden, NotActive
 from gameplay.models import Match, MatchSnapshot, MatchStatus, Seat
 from gameplay.moverule import is_realtime
+from gameplay.options import OptionError, clean_table_options
 from gameplay.rules import Game, GameError, get_game
+from gameplay.selectors import user_seat
 from gameplay.services.hooks import after_change, after_commit
-from gameplay.services.locking import locked_match, seat_for_user
+from gameplay.services.locking import locked_match
 from gameplay.services.moves import track_timers
 from gameplay.signals import match_started
 
@@ -143,8 +145,6 @@ def match_create(
     calls. ``private_options=True`` admits engine-only options (a stacked deck, a
     fixed first seat) for tests, tutorials and staff set-ups, never rated.
     """
-    from gameplay.options import OptionError, clean_table_options
-
     try:
         engine = get_game(game)
     except GameError as exc:
@@ -243,13 +243,14 @@ def match_start(*, match_id: int, seed: int | None = None) -> Match:
 def _arm_no_show_checks(match_id: int, numbers: list[int]) -> None:
     from django.conf import settings
 
-    from gameplay import tasks
-
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return
     for number in numbers:
-        tasks.seat_grace_expired.apply_async(
-            (match_id, number, NEVER_CONNECTED), countdown=GRACE_SECONDS + 1
+        enqueue.arm_grace_check(
+            match_id=match_id,
+            seat_number=number,
+            disconnected_at=NEVER_CONNECTED,
+            countdown=GRACE_SECONDS + 1,
         )
 
 
@@ -281,7 +282,7 @@ def match_abort(*, match_id: int, user: User | None, reason: str = "aborted") ->
     if match.is_over:
         raise NotActive("this match is already over")
     if user is not None:
-        seat = seat_for_user(match=match, user=user)
+        seat = user_seat(match=match, user=user)
         is_host = match.host_id == user.pk
         if match.status == MatchStatus.WAITING and not is_host:
             raise Forbidden("only the host can call off this table")

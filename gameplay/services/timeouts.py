@@ -89,14 +89,6 @@ def _first_expired_seat(
     return None
 
 
-def _first_due_timer(
-    match: Match, engine: Game, now: datetime
-) -> tuple[str, dict[str, Any]] | None:
-    return first_due_timer(
-        engine=engine, state=match.state, timers=match.timers, now=now
-    )
-
-
 def _any_timer_due(timers: dict[str, Any] | None, now: datetime) -> bool:
     return any(
         datetime.fromisoformat(timer["due"]) <= now for timer in (timers or {}).values()
@@ -137,7 +129,9 @@ def match_apply_timers(*, match_id: int, now: datetime | None = None) -> list[st
         for _ in range(MAX_TIMER_STEPS):
             if match.status != MatchStatus.ACTIVE:
                 break
-            found = _first_due_timer(match, engine, now)
+            found = first_due_timer(
+                engine=engine, state=match.state, timers=match.timers, now=now
+            )
             if found is None:
                 break
             key, timer = found

@@ -18,7 +18,7 @@ from league.ratings.elo import display_rating, is_provisional
 def match_rating_changes(match: Match) -> dict[str, list[dict[str, object]]]:
     """The rating change of each rated player of a finished match, per pool.
 
-    Added to the match's frames (gameplay.selectors.add_result_extra), so the
+    Added to the match's frames (gameplay.frames.add_result_extra), so the
     results panel shows them; empty until the rating task has run, which then
     broadcasts the match again. Empty, without a read, while the writer that
     just committed the finish builds its frames (``Match.just_finished``):

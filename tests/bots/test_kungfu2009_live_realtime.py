@@ -25,10 +25,11 @@ from bots.models import BotMatchLog
 from bots.storage import version_dir
 from gameplay import services as gs
 from gameplay.errors import MatchError
+from gameplay.frames import seats_public
 from gameplay.models import MatchStatus
 from gameplay.rules import get_game, view_events
 from gameplay.rules.ticks import PASS
-from gameplay.selectors import match_replay, seats_public
+from gameplay.selectors import match_replay
 from tests.bots.botsrc import realtime_crasher, realtime_misbehaver
 from tests.factories import UserFactory
 

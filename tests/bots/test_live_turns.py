@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from bots import live_turns, tasks
 from bots.models import BotMatchLog
-from gameplay import clocks, selectors, services
+from gameplay import clocks, frames, services
 from gameplay.errors import Forbidden
 from gameplay.models import ActionKind, Match, MatchStatus
 from gameplay.rules import get_game
@@ -197,7 +197,7 @@ def test_a_bot_that_never_moves_can_be_claimed_against(
     started = timezone.now() - timedelta(seconds=clocks.GRACE_SECONDS + 1)
     Match.objects.filter(pk=match.pk).update(turn_started_at=started)
     # The table's "Claim win" countdown runs to the instant the server accepts.
-    seats = selectors.seats_public(match=Match.objects.get(pk=match.pk))
+    seats = frames.seats_public(match=Match.objects.get(pk=match.pk))
     bot_seat = next(s for s in seats if s["number"] == 0)
     expected = started + timedelta(seconds=clocks.GRACE_SECONDS)
     assert bot_seat["claimable_at"] == expected.isoformat()
@@ -218,7 +218,7 @@ def test_a_bot_that_is_not_to_move_cannot_be_claimed_against(
     Match.objects.filter(pk=match.pk).update(
         turn_started_at=timezone.now() - timedelta(seconds=clocks.GRACE_SECONDS + 1)
     )
-    seats = selectors.seats_public(match=Match.objects.get(pk=match.pk))
+    seats = frames.seats_public(match=Match.objects.get(pk=match.pk))
     assert all(s["claimable_at"] is None for s in seats if s["is_bot"])
     with pytest.raises(Forbidden):
         services.match_claim(match_id=match.pk, user=person, claim="win")

@@ -13,7 +13,7 @@ import pytest
 from celery import Celery
 from django.conf import settings
 
-from gameplay.tasks import MAX_COUNTDOWN
+from gameplay.enqueue import MAX_COUNTDOWN
 from tests.faults.processes import (
     PrivateRedis,
     Worker,

@@ -17,7 +17,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
-from gameplay import clocks, presence, selectors, services
+from gameplay import clocks, frames, presence, services
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.routing import websocket_urlpatterns
 from tests.gameplay.conftest import start_match
@@ -40,7 +40,7 @@ def test_a_seat_nobody_vouches_for_turns_absent_and_is_claimable(players):
     ttl = clocks.presence_ttl()
     seat = _kill_process_of(match, 1, ago=ttl + timedelta(seconds=1))
     match = Match.objects.prefetch_related("seats").get(pk=match.pk)
-    frame_seat = selectors.seats_public(match=match)[1]
+    frame_seat = frames.seats_public(match=match)[1]
     assert frame_seat["connected"] is False
     claimable = clocks.absent_until_claimable(match=match, seat=seat)
     assert claimable == seat.seen_at + timedelta(seconds=clocks.GRACE_SECONDS)

@@ -85,7 +85,7 @@ def _play(users, seed: int, seat_frames: dict, spectator_frames: list):
     """Play one match with random legal moves; the deal is fixed by ``seed``."""
     from unittest import mock
 
-    from gameplay import selectors, services
+    from gameplay import frames, services
     from gameplay.models import Match, MatchStatus
     from gameplay.rules import get_game
     from gameplay.services import matches
@@ -108,10 +108,10 @@ def _play(users, seed: int, seat_frames: dict, spectator_frames: list):
         if match.status != MatchStatus.ACTIVE:
             return match
         actor = engine.actors(match.state)[0]
-        frame = selectors.seat_frame(match=match, seat=actor)
+        frame = frames.seat_frame(match=match, seat=actor)
         seat_frames.setdefault(frame["view"]["phase"], frame)
         if spectator_frames is not None and match.version in (0, 6, 20):
-            spectator_frames.append(selectors.spectator_frame(match=match))
+            spectator_frames.append(frames.spectator_frame(match=match))
         ids = engine.legal_action_ids(match.state, actor)
         outcome = services.match_act(
             match_id=match.pk,
@@ -124,7 +124,7 @@ def _play(users, seed: int, seat_frames: dict, spectator_frames: list):
             match = Match.objects.prefetch_related("seats__user").get(pk=match.pk)
             busy = engine.actors(match.state)
             watcher = next(i for i in range(len(users)) if i not in busy)
-            seat_frames["waiting"] = selectors.seat_frame(
+            seat_frames["waiting"] = frames.seat_frame(
                 match=match, seat=watcher, events=outcome.events
             )
 
@@ -138,7 +138,7 @@ def match_samples(seed: int = 5, max_matches: int = 40) -> dict[str, Any]:
     (a pytest ``db`` fixture, or ``main`` below which rolls everything back).
     """
     from accounts.models import User
-    from gameplay import selectors
+    from gameplay import frames, selectors
 
     users = [
         User.objects.create_user(username=f"corpus-{name.lower()}", display_name=name)
@@ -148,10 +148,10 @@ def match_samples(seed: int = 5, max_matches: int = 40) -> dict[str, Any]:
     main = None
     spectator_frames: list[dict[str, Any]] = []
     for n in range(max_matches):
-        frames: list[dict[str, Any]] = []
-        match = _play(users, seed + n, seat_frames, frames if main is None else None)
+        public: list[dict[str, Any]] = []
+        match = _play(users, seed + n, seat_frames, public if main is None else None)
         if main is None and match.version >= 20:
-            main, spectator_frames = match, frames
+            main, spectator_frames = match, public
         seen = set(seat_frames)
         if main is not None and seen >= REQUIRED_FRAMES and FACE_UP_FRAMES & seen:
             break
@@ -169,8 +169,8 @@ def match_samples(seed: int = 5, max_matches: int = 40) -> dict[str, Any]:
         "names": NAMES,
         "seat_frames": seat_frames,
         "spectator_frames": spectator_frames,
-        "finished_seat": selectors.seat_frame(match=main, seat=0),
-        "finished_spectator": selectors.spectator_frame(match=main),
+        "finished_seat": frames.seat_frame(match=main, seat=0),
+        "finished_spectator": frames.spectator_frame(match=main),
         "history": history,
         "replay_full": _shorten(selectors.match_replay(match=main)),
         "replay_seat": _shorten(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import services, tasks
+from gameplay import enqueue, services, tasks
 from gameplay.models import Match
 from gameplay.services import SeatSpec
 from tests.factories import UserFactory
@@ -131,15 +131,15 @@ def test_time_the_person_spent_counts_towards_the_pace(paced) -> None:
         turn_started_at=timezone.now() - timedelta(seconds=5)
     )
     match.refresh_from_db()
-    assert tasks.bot_move_pace(match) == 0.0
+    assert enqueue.bot_move_pace(match) == 0.0
 
 
 def test_no_pace_without_people_or_when_off(paced, settings) -> None:
     match = services.match_create(game="duelo", seats=list(BOTS))
-    assert tasks.bot_move_pace(match) is None
+    assert enqueue.bot_move_pace(match) is None
     settings.BOT_MOVE_DELAY = 0
     person = UserFactory()
     other = services.match_create(
         game="duelo", seats=[SeatSpec(agent="builtin:random"), SeatSpec(user=person)]
     )
-    assert tasks.bot_move_pace(other) is None
+    assert enqueue.bot_move_pace(other) is None

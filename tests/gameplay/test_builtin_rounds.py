@@ -15,7 +15,7 @@ import threading
 import pytest
 from django.db import connection
 
-from gameplay import services, tasks
+from gameplay import enqueue, services, tasks
 from gameplay.models import ActionKind, Match, MatchStatus
 from gameplay.rules import bots as rule_bots
 from gameplay.rules import get_game
@@ -107,7 +107,7 @@ def test_the_seats_of_a_round_think_at_the_same_time(queue, meeting) -> None:
     three intervals overlap, each seat's commit goes in by itself, and only
     the round's last task queues the next round, at the version after it."""
     match = _bots_match("builtin:meeting")
-    tasks.schedule_bot_turns(match_id=match.pk)
+    enqueue.schedule_bot_turns(match_id=match.pk)
     round_one = _seat_tasks(queue)
     assert round_one == [(match.pk, seat, 0) for seat in range(3)]
 
@@ -146,9 +146,9 @@ def test_a_round_is_queued_once_and_waits_for_its_last_seat(queue) -> None:
     not even for a seat that has committed and must choose again; a second
     look at the same version queues nothing either."""
     match = _bots_match("builtin:random")
-    tasks.schedule_bot_turns(match_id=match.pk)
+    enqueue.schedule_bot_turns(match_id=match.pk)
     assert _seat_tasks(queue) == [(match.pk, s, 0) for s in range(3)]
-    tasks.schedule_bot_turns(match_id=match.pk)
+    enqueue.schedule_bot_turns(match_id=match.pk)
     assert queue == []
     assert tasks.play_builtin_seat(match.pk, 1, 0) is True
     tasks.play_builtin_seat(match.pk, 0, 0)
@@ -201,7 +201,7 @@ def test_rounds_in_any_order_play_the_match_one_batch_plays(queue, order) -> Non
     assert by_batch.status == MatchStatus.FINISHED
 
     by_rounds = _bots_match("builtin:heuristic")
-    tasks.schedule_bot_turns(match_id=by_rounds.pk)
+    enqueue.schedule_bot_turns(match_id=by_rounds.pk)
     arrange = (lambda ts: ts) if order == "seat order" else (lambda ts: ts[::-1])
     _play_rounds_in_order(by_rounds.pk, queue, arrange)
     by_rounds.refresh_from_db()
@@ -255,7 +255,7 @@ def test_a_round_waits_for_the_pace_at_a_table_with_a_person(queue, settings):
     settings.BOT_MOVE_DELAY = 1.0
     person = UserFactory()
     match = _bots_match("builtin:random", person=person)
-    tasks.schedule_bot_turns(match_id=match.pk)
+    enqueue.schedule_bot_turns(match_id=match.pk)
     assert [(args, countdown) for _, args, countdown in queue] == [
         ((match.pk, 1, 0), pytest.approx(1.0, abs=0.5)),
         ((match.pk, 2, 0), pytest.approx(1.0, abs=0.5)),
@@ -266,5 +266,5 @@ def test_a_round_waits_for_the_pace_at_a_table_with_a_person(queue, settings):
 def test_a_bots_only_round_waits_for_the_bots_only_delay(queue, settings) -> None:
     settings.BOTS_ONLY_MOVE_DELAY = 2.0
     match = _bots_match("builtin:random")
-    tasks.schedule_bot_turns(match_id=match.pk)
+    enqueue.schedule_bot_turns(match_id=match.pk)
     assert queue == [("play_builtin_seat", (match.pk, s, 0), 2.0) for s in range(3)]

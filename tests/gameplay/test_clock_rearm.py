@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from unittest import mock
 
-from gameplay import services, tasks
+from gameplay import enqueue, services, tasks
 from tests.gameplay.conftest import start_match
 
 
@@ -23,7 +23,7 @@ def test_an_early_eager_clock_check_does_not_call_itself(players, settings):
         with mock.patch.object(
             services, "match_expire_clocks", wraps=services.match_expire_clocks
         ) as checks:
-            tasks.schedule_clock_check(match_id=match.pk)
+            enqueue.schedule_clock_check(match_id=match.pk)
     finally:
         conf.task_always_eager = saved
     assert checks.call_count == 1  # the deadline is 30 s away: nothing expired

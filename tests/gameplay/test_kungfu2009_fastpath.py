@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 from django.test import override_settings
 
-from gameplay import broadcast, clocks, services, tasks
+from gameplay import broadcast, clocks, enqueue, services, tasks
 from gameplay.errors import IllegalMove
 from gameplay.live import owner
 from gameplay.models import ActionKind, Match, MatchAction
@@ -200,7 +200,7 @@ def test_a_crash_between_commit_and_broadcast_loses_nothing(
             raise ConnectionError("the process is going down")
 
         monkeypatch.setattr(broadcast, "match_messages", die)
-        monkeypatch.setattr(tasks, "arm_timer_check", die)
+        monkeypatch.setattr(enqueue, "arm_timer_check", die)
         applied = owner.act_sync(live, users[0], "claim:easy", 0)
         assert applied.version == 1 and applied.messages == []
         assert live.match is None and armed == []  # the copy is dropped
@@ -245,7 +245,7 @@ def test_built_in_bots_keep_their_ticks_and_uploaded_bots_take_the_full_path(
     users = players[:4]
     ticks = []
     monkeypatch.setattr(
-        tasks, "schedule_realtime_bots", lambda match: ticks.append(match.pk)
+        enqueue, "schedule_realtime_bots", lambda match: ticks.append(match.pk)
     )
     with NO_LAYER:
         match = table(users, FOUR, agents={2: "builtin:heuristic"})

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 import pytest
 
-from gameplay import clocks, selectors, services, tasks
+from gameplay import clocks, enqueue, frames, services, tasks
 from gameplay.errors import BadRequest, IllegalMove
 from gameplay.models import ActionKind, MatchAction, MatchStatus
 from gameplay.rules import get_game
@@ -83,7 +83,7 @@ def test_a_claim_is_checked_by_the_table_two_seconds_after_it_is_shown(players):
     # Idempotent: a second check finds nothing due.
     assert services.match_apply_timers(match_id=match.pk, now=later(match, 2.1)) == []
     # The spectator's replay of the step names no seat and no hidden card.
-    frame = selectors.spectator_frame(match=match)
+    frame = frames.spectator_frame(match=match)
     assert frame["view"]["hand"] is None
 
 
@@ -283,7 +283,7 @@ def test_built_in_bots_act_on_ticks_next_to_people(players):
     match = table(players, FOUR, agents=agents)
     # Eager tests schedule no ticks, and the turn-based bot loop leaves real time alone.
     assert services.match_play_builtin_bots(match_id=match.pk) == 0
-    tasks.schedule_bot_turns(match_id=match.pk)
+    enqueue.schedule_bot_turns(match_id=match.pk)
     match.refresh_from_db()
     assert match.version == 0
     for tick in range(60):
@@ -311,17 +311,17 @@ def test_built_in_bots_act_on_ticks_next_to_people(players):
     # Every frame at the table hides the other hands and unseen cards. A hand
     # may read like a face-up combination or the viewer's own hand (the same
     # five letters): only a string the public view does not hold is a leak.
-    public = json.dumps(selectors.spectator_frame(match=match)["view"])
+    public = json.dumps(frames.spectator_frame(match=match)["view"])
     hands = match.state["hands"]
     for seat in range(4):
-        text = json.dumps(selectors.seat_frame(match=match, seat=seat)["view"])
+        text = json.dumps(frames.seat_frame(match=match, seat=seat)["view"])
         for other in range(4):
             hidden = f'"{hands[other]}"'
             if other == seat or not hands[other] or hands[other] == hands[seat]:
                 continue
             if hidden not in public:
                 assert hidden not in text
-    assert selectors.spectator_frame(match=match)["view"]["hand"] is None
+    assert frames.spectator_frame(match=match)["view"]["hand"] is None
 
 
 def test_bot_ticks_stop_when_the_match_ends(players):
@@ -403,8 +403,8 @@ def test_timer_checks_are_armed_once_per_due_time(players, settings, monkeypatch
         lambda args, countdown: armed.append((args, countdown)),
     )
     cache.clear()
-    tasks.schedule_timer_check(match_id=match.pk)
-    tasks.schedule_timer_check(match_id=match.pk)
+    enqueue.schedule_timer_check(match_id=match.pk)
+    enqueue.schedule_timer_check(match_id=match.pk)
     assert len(armed) == 1
     (match_pk, due), countdown = armed[0]
     match.refresh_from_db()
@@ -427,7 +427,7 @@ def test_the_bots_tick_chain_plays_each_tick_once(players, settings, monkeypatch
         "apply_async",
         lambda args, countdown: armed.append((args, countdown)),
     )
-    assert tasks.schedule_realtime_bots(match=match) is True
+    assert enqueue.schedule_realtime_bots(match=match) is True
     (match_pk, tick), _ = armed[0]
     assert tasks.realtime_bots_tick.run(match_pk, tick) is True
     assert len(armed) == 2 and armed[1][0][1] > tick
@@ -435,7 +435,7 @@ def test_the_bots_tick_chain_plays_each_tick_once(players, settings, monkeypatch
     assert tasks.realtime_bots_tick.run(match_pk, tick) is False
     assert len(armed) == 2
     # The chain is alive: a change at the table starts no second one.
-    assert tasks.schedule_realtime_bots(match=match) is False
+    assert enqueue.schedule_realtime_bots(match=match) is False
 
 
 def test_a_bot_seats_intent_at_an_older_version_stands_in_real_time(players):

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from gameplay import lobby, selectors, services
+from gameplay import frames, lobby, selectors, services
 from gameplay.catalog import game_catalog, table_options
 from gameplay.models import MatchStatus
 from gameplay.rules import get_game
@@ -46,9 +46,9 @@ def _hidden_from(state: dict, seat: int | None) -> set[str]:
 def _check_frames(match) -> None:
     """Every seat's frame and the spectator's name no card hidden from them."""
     state = match.state
-    frames = [(s, selectors.seat_frame(match=match, seat=s)) for s in range(state["n"])]
-    frames.append((None, selectors.spectator_frame(match=match)))
-    for seat, frame in frames:
+    sent = [(s, frames.seat_frame(match=match, seat=s)) for s in range(state["n"])]
+    sent.append((None, frames.spectator_frame(match=match)))
+    for seat, frame in sent:
         text = json.dumps(frame)
         leaked = {c for c in _hidden_from(state, seat) if f'"{c}"' in text}
         assert not leaked, (seat, state["phase"], leaked)
@@ -116,10 +116,10 @@ def test_a_seat_may_take_back_its_commit_until_the_last_is_in(players) -> None:
         match_id=match.pk, user=users[0], action_id=pick, expected_version=0
     )
     match.refresh_from_db()
-    frame = selectors.seat_frame(match=match, seat=0)
+    frame = frames.seat_frame(match=match, seat=0)
     assert [a["id"] for a in frame["retract"]] == ["unpick"]
     assert frame["legal"] == []
-    other = selectors.seat_frame(match=match, seat=1)
+    other = frames.seat_frame(match=match, seat=1)
     assert pick.split(":")[1] not in json.dumps(other)
     services.match_act(
         match_id=match.pk, user=users[0], action_id="unpick", expected_version=1

@@ -17,7 +17,7 @@ import random
 import pytest
 from django.db.models import Prefetch
 
-from gameplay import broadcast, selectors
+from gameplay import broadcast, frames
 from gameplay.models import Match, Seat
 from gameplay.rules import get_game
 from tests.gameplay.conftest import start_match
@@ -81,7 +81,7 @@ def test_a_step_sends_only_the_menus_it_changed_and_names_every_menu(players):
         after = frames_of(match, events=events, step=step)
         for seat, frame in after.items():
             now = menu(match.state, seat)
-            assert frame["legal_digest"] == selectors.menu_digest(now)
+            assert frame["legal_digest"] == frames.menu_digest(now)
             if now and now == before[seat]["legal"]:
                 assert "legal" not in frame, f"seat {seat}'s unchanged menu was sent"
                 assert frame["legal_digest"] == before[seat]["legal_digest"]

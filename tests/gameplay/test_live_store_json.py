@@ -9,10 +9,10 @@ import random
 import pytest
 
 from gameplay.live.store import _dumps
-from gameplay.rules import engine_games, get_game
+from gameplay.rules import available_games, get_game
 
 
-@pytest.mark.parametrize("game_id", engine_games())
+@pytest.mark.parametrize("game_id", available_games())
 def test_store_json_is_the_standard_encoders_json(game_id: str) -> None:
     engine = get_game(game_id)
     config = engine.validate_config({})

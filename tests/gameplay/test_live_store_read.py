@@ -14,7 +14,7 @@ from django.utils import timezone
 from gameplay import broadcast, selectors, services
 from gameplay.live import reader
 from gameplay.models import Match, Seat
-from gameplay.rules import engine_games, get_game
+from gameplay.rules import available_games, get_game
 from gameplay.services import SeatSpec
 from tests.gameplay.conftest import start_match
 
@@ -100,7 +100,7 @@ def test_no_such_match_is_none(db, django_assert_num_queries) -> None:
         assert reader.read_match(10**9) is None
 
 
-@pytest.mark.parametrize("game", engine_games())
+@pytest.mark.parametrize("game", available_games())
 def test_every_game_reads_the_same(players, game, django_assert_num_queries) -> None:
     match = start_match(players[: get_game(game).min_players], game=game)
     assert_same_read(match.pk, django_assert_num_queries)

@@ -257,7 +257,7 @@ def test_record_steps_with_forfeit_ends_two_player_match(players) -> None:
 
 
 def test_spectators_see_the_game_held_back_by_the_delay(players) -> None:
-    from gameplay import selectors
+    from gameplay import frames, selectors
 
     match = start_match(players[:2], spectator_delay=2)
     engine = get_game("duelo")
@@ -267,10 +267,10 @@ def test_spectators_see_the_game_held_back_by_the_delay(players) -> None:
         services.match_act(match_id=match.pk, user=players[seat], action_id=action)
         match.refresh_from_db()
         states.append(match.state)
-    frame = selectors.spectator_frame(match=match)
+    frame = frames.spectator_frame(match=match)
     assert frame["version"] == 3 and frame["delayed_by"] == 2
     assert frame["view"] == engine.observe(states[3], None)
     history = selectors.events_since(match=match, seat=None, after_version=0)
     assert [step["version"] for step in history] == [1, 2, 3]
-    seat_frame = selectors.seat_frame(match=match, seat=0)
+    seat_frame = frames.seat_frame(match=match, seat=0)
     assert seat_frame["version"] == 5  # players are never delayed

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from bots.protocol.match import LocalHost, MatchPlayer
-from gameplay import selectors, services
+from gameplay import frames, services
 from gameplay.models import ActionKind, Match, MatchStatus
 from gameplay.rules import get_game
 from gameplay.services import SeatSpec, bot_turns
@@ -50,7 +50,7 @@ def test_each_seat_to_act_has_its_own_clock_and_only_expired_ones_default(
     services.match_act(match_id=match.pk, user=players[2], action_id="unpick")
     match.refresh_from_db()
     assert ENGINE.actors(match.state) == [1, 2]
-    seats = {s["number"]: s for s in selectors.seats_public(match=match)}
+    seats = {s["number"]: s for s in frames.seats_public(match=match)}
     assert seats[0]["deadline"] is None  # picked: no clock runs
     assert seats[1]["deadline"] == (started + timedelta(seconds=30)).isoformat()
     assert seats[2]["deadline"] > seats[1]["deadline"]

@@ -50,7 +50,7 @@ def test_match_and_replay_pages_load_the_games_board(players, client) -> None:
 
 
 def test_bots_of_one_kind_get_distinct_names_everywhere(players, client) -> None:
-    from gameplay import lobby, selectors
+    from gameplay import frames, lobby
 
     table = lobby.table_create(host=players[0], game="duelo", players=4)
     for _ in range(3):
@@ -65,7 +65,7 @@ def test_bots_of_one_kind_get_distinct_names_everywhere(players, client) -> None
     ]
     # The frame (seats, target buttons and log all name seats from it) and the
     # replay use the same names.
-    frame = selectors.seat_frame(match=table, seat=0)
+    frame = frames.seat_frame(match=table, seat=0)
     assert [s["name"] for s in frame["seats"]] == names
 
 
@@ -154,7 +154,7 @@ def test_rematch_against_bots_starts_at_once(players, client) -> None:
 def test_rematch_with_people_keeps_their_seats_open_until_they_join(
     players, client
 ) -> None:
-    from gameplay import selectors
+    from gameplay import frames
     from gameplay.models import Match, MatchStatus
 
     match = start_match(players[:2])
@@ -166,7 +166,7 @@ def test_rematch_with_people_keeps_their_seats_open_until_they_join(
     assert [s.user for s in rematch.seats.all()] == [None, players[1]]
     # The old match's frame offers it to the other player.
     match.refresh_from_db()
-    offer = selectors.seat_frame(match=match, seat=0)["rematch"]
+    offer = frames.seat_frame(match=match, seat=0)["rematch"]
     assert offer["url"] == response.url and offer["host"] == players[1].public_name
     client.force_login(players[0])
     joined = client.post(reverse("gameplay:rematch", args=[match.public_id]))

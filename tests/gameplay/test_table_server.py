@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from gameplay import clocks, selectors, services
+from gameplay import clocks, frames, services
 from gameplay.errors import Forbidden
 from gameplay.models import MatchStatus
 from tests.gameplay.conftest import first_legal, start_match
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def _claimable_at(match, number: int) -> datetime | None:
     match.refresh_from_db()
-    frame = selectors.seat_frame(match=match, seat=0)
+    frame = frames.seat_frame(match=match, seat=0)
     value = frame["seats"][number]["claimable_at"]
     return datetime.fromisoformat(value) if value else None
 
@@ -38,7 +38,7 @@ def test_an_opponent_who_never_connected_counts_from_the_start(players) -> None:
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert match.result["winners"] == [0]
-    frame = selectors.seat_frame(match=match, seat=0)
+    frame = frames.seat_frame(match=match, seat=0)
     assert frame["seats"][1]["forfeit_reason"] == "abandoned"
 
 
@@ -52,7 +52,7 @@ def test_claim_countdown_follows_the_servers_disconnect_time(players) -> None:
     assert _claimable_at(match, 1) == seat.disconnected_at + timedelta(
         seconds=clocks.GRACE_SECONDS
     )
-    frame = selectors.seat_frame(match=match, seat=0)
+    frame = frames.seat_frame(match=match, seat=0)
     assert frame["grace_seconds"] == clocks.GRACE_SECONDS
     assert datetime.fromisoformat(frame["server_time"]) <= timezone.now()
 
@@ -83,12 +83,12 @@ def test_timeout_frames_say_it_was_a_timeout(
     step_calls = [kw for kw in sent if kw.get("events") is not None]
     assert step_calls and step_calls[0]["step"] == {"kind": "timeout", "seat": seat}
     match.refresh_from_db()
-    frame = selectors.seat_frame(
+    frame = frames.seat_frame(
         match=match, seat=0, events=step_calls[0]["events"], step=step_calls[0]["step"]
     )
     assert frame["step"] == {"kind": "timeout", "seat": seat}
     # Without events the frame is not a step's own, so it names no step.
-    assert selectors.seat_frame(match=match, seat=0)["step"] is None
+    assert frames.seat_frame(match=match, seat=0)["step"] is None
 
 
 def test_time_forfeit_is_named_on_the_seat(players) -> None:
@@ -97,7 +97,7 @@ def test_time_forfeit_is_named_on_the_seat(players) -> None:
     later = match.turn_started_at + timedelta(seconds=61)
     services.match_expire_clocks(match_id=match.pk, now=later)
     match.refresh_from_db()
-    frame = selectors.spectator_frame(match=match)
+    frame = frames.spectator_frame(match=match)
     assert frame["seats"][seat]["forfeited"] is True
     assert frame["seats"][seat]["forfeit_reason"] == "time forfeit"
 

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from gameplay import broadcast, lobby, selectors, services
+from gameplay import broadcast, frames, lobby, selectors, services
 from gameplay.errors import BadRequest
 from gameplay.models import Match, MatchStatus
 from gameplay.options import OptionError, clean_table_options, public_config
@@ -285,10 +285,10 @@ def test_match_list_shows_the_delayed_version(players):
 def test_delayed_spectator_frame_has_no_live_clock_or_deadline(players):
     match = _delayed_match(players)
     match = selectors.match_by_public_id(public_id=match.public_id)
-    frame = selectors.spectator_frame(match=match)
+    frame = frames.spectator_frame(match=match)
     assert frame["version"] == 1
     assert all(s["deadline"] is None and s["clock_ms"] is None for s in frame["seats"])
-    seat_view = selectors.seat_frame(match=match, seat=0)
+    seat_view = frames.seat_frame(match=match, seat=0)
     assert seat_view["version"] == 4
     assert any(s["deadline"] for s in seat_view["seats"])
 

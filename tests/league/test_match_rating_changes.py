@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay import selectors
+from gameplay import frames, selectors
 from league.models import RatingPool
 from league.ratings.services import rating_apply_match
 from tests.factories import UserFactory
@@ -22,11 +22,11 @@ def test_results_frame_shows_each_rated_players_change(players) -> None:
     match = start_match(players[:2], rated=True)
     play_to_end(match, players[:2])
     match.refresh_from_db()
-    frame = selectors.seat_frame(match=match, seat=0)
+    frame = frames.seat_frame(match=match, seat=0)
     assert frame["rating_changes"] == []  # the rating task has not run yet
     rating_apply_match(match_id=match.pk)
     match = selectors.match_by_public_id(public_id=str(match.public_id))
-    changes = selectors.seat_frame(match=match, seat=0)["rating_changes"]
+    changes = frames.seat_frame(match=match, seat=0)["rating_changes"]
     assert {c["name"] for c in changes} == {
         players[0].public_name,
         players[1].public_name,
@@ -49,4 +49,4 @@ def test_casual_matches_have_no_rating_changes(players) -> None:
     match = start_match(players[:2])
     play_to_end(match, players[:2])
     match.refresh_from_db()
-    assert "rating_changes" not in selectors.seat_frame(match=match, seat=0)
+    assert "rating_changes" not in frames.seat_frame(match=match, seat=0)

@@ -18,7 +18,7 @@ def test_importing_every_engine_loads_no_django_or_project_module() -> None:
     code = (
         "import sys, json\n"
         "import gameplay.rules as r\n"
-        "for g in r.engine_games():\n"
+        "for g in r.available_games():\n"
         "    r.get_game(g)\n"
         "import gameplay.rules.duelo, gameplay.rules.rng, gameplay.rules.base\n"
         "print(json.dumps(sorted(sys.modules)))\n"
@@ -53,9 +53,8 @@ def _engine_files() -> list[Path]:
     """The shared core plus every module of each game's package except its bot
     helpers (the modules its META names for the heuristic and the playouts)."""
     files = [RULES_DIR / name for name in sorted(CORE)]
-    for game_id in gameplay.rules.engine_games():
-        packages = {**gameplay.rules._PACKAGES, **gameplay.rules._IN_DEVELOPMENT}
-        package = packages[game_id]
+    for game_id in gameplay.rules.available_games():
+        package = gameplay.rules._PACKAGES[game_id]
         meta = gameplay.rules.game_meta(game_id)
         helpers = {meta.heuristic, meta.rollout, meta.evaluate}
         folder = RULES_DIR / package.rsplit(".", 1)[1]

@@ -62,7 +62,6 @@ def _uniform(state: State, seat: int, ids: list[str], rng: random.Random) -> str
 
 
 DEFAULT_MAX_ROLLOUT_STEPS = 2000
-_MAY_BE_UNSET = ("iterations", "time_limit", "max_rollout_steps", "heuristic_plies")
 DEFAULT_HEURISTIC_PLIES = 8
 
 

@@ -37,9 +37,6 @@ EFFECTS: dict[str, str] = {
     "heal2": "gain two life tokens",
 }
 
-RED = "red"
-BLUE = "blue"
-
 # fmt: off
 ATTACK_CARDS: tuple[tuple[str, str, int, int | None, int, str | None, int | None, bool], ...] = (  # noqa: E501
     # plain strikes

@@ -106,16 +106,6 @@ class Effect:
             self.yy + other.yy,
         )
 
-    def scaled(self, k: int) -> Effect:
-        return Effect(
-            self.atk * k,
-            self.hit * k,
-            self.hp * k,
-            self.def_ * k,
-            self.avo * k,
-            self.yy * k,
-        )
-
     def to_json(self) -> dict[str, int]:
         return {j: getattr(self, f) for f, j in _JSON_KEYS.items() if getattr(self, f)}
 
@@ -371,10 +361,6 @@ def cross(effect: Effect) -> Combo:
 
 def faces(faces_: Iterable[int], effect: Effect, n: int = 1) -> Combo:
     return Combo("faces", n=n, faces=tuple(sorted(set(faces_))), effect=effect)
-
-
-def of_a_kind(n: int, effect: Effect, faces_: Iterable[int] = ()) -> Combo:
-    return Combo("kind", n=n, faces=tuple(sorted(set(faces_))), effect=effect)
 
 
 def straight(n: int, effect: Effect) -> Combo:

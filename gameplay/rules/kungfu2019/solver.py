@@ -169,19 +169,6 @@ def _compute_cost(
     return None  # cross: never takes dice
 
 
-def set_cost(combo: Combo, dice: Iterable[int]) -> tuple[int, tuple[int, ...]] | None:
-    """Cheapest adjustment making ``dice`` activate ``combo`` once.
-
-    Returns ``(points, final faces)`` with the faces in the order of ``dice``
-    sorted ascending, or None when no adjustment works (wrong number of dice).
-    """
-    key = tuple(sorted(dice))
-    table = _COST_CACHE.setdefault(combo.pattern, {})
-    if key not in table:
-        table[key] = _compute_cost(combo.pattern, key)
-    return table[key]
-
-
 @lru_cache(maxsize=4096)
 def _splits(
     rest: tuple[int, ...], sizes: frozenset[int]

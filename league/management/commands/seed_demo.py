@@ -255,9 +255,9 @@ def demo_exhibition(*, stdout) -> None:
     """
     from gameplay import services as match_services
     from gameplay.agents import BUILTIN_PREFIX
+    from gameplay.enqueue import schedule_bot_turns
     from gameplay.models import Match, MatchStatus
     from gameplay.services import SeatSpec
-    from gameplay.tasks import schedule_bot_turns
 
     delay = settings.BOTS_ONLY_MOVE_DELAY
     live = Match.objects.filter(context=DEMO_EXHIBITION, status=MatchStatus.ACTIVE)

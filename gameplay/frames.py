@@ -1,0 +1,218 @@
+"""The frames a live table is sent: one seat's view, or the spectators'.
+
+Built from the match as read (or as the live owner holds it); the
+broadcast, the live owner's resync, the API and the match page all send
+these, so a socket and a page see the same thing. Reads only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from django.utils import timezone
+
+from gameplay.clocks import (
+    GRACE_SECONDS,
+    absent_until_claimable,
+    seat_deadline,
+    seat_is_present,
+)
+from gameplay.models import Match, MatchAction, MatchStatus
+from gameplay.rules import get_game, view_events
+from gameplay.selectors import rematch_info, seats_of, spectator_version, state_at
+
+# The live protocol's version (docs/protocol/live.md), in every frame.
+PROTOCOL_VERSION = 1
+logger = logging.getLogger(__name__)
+
+# Apps add fields to a finished match's frames without gameplay naming them
+# (league adds each rated player's rating change): provider(match) -> dict.
+_result_extras: list[Callable[[Match], dict[str, Any]]] = []
+
+
+def add_result_extra(provider: Callable[[Match], dict[str, Any]]) -> None:
+    """Add ``provider``'s fields to every finished match's frames (once)."""
+    if provider not in _result_extras:
+        _result_extras.append(provider)
+
+
+def seats_public(*, match: Match) -> list[dict[str, Any]]:
+    out = []
+    # Every seat to act has its own running clock (several at once in
+    # simultaneous play); the actors are asked of the engine once.
+    actors = (
+        get_game(match.game).actors(match.state)
+        if match.status == MatchStatus.ACTIVE
+        and match.time_control
+        and match.state is not None
+        else []
+    )
+    for seat in seats_of(match):
+        deadline = (
+            seat_deadline(match=match, seat=seat, actors=actors) if actors else None
+        )
+        # When the claim rules let the others claim against this absent seat
+        # (a player who never connected counts from the start): the table's
+        # "Claim win" countdown runs to it, on the server's clock.
+        claimable = (
+            absent_until_claimable(match=match, seat=seat)
+            if match.status == MatchStatus.ACTIVE
+            else None
+        )
+        out.append(
+            {
+                "number": seat.number,
+                "name": seat.display_name,
+                "username": seat.user.username if seat.user is not None else None,
+                "is_bot": seat.is_bot,
+                "agent": seat.agent or None,
+                "connected": seat.is_bot or seat_is_present(seat),
+                "disconnected_at": (
+                    seat.disconnected_at.isoformat()
+                    if seat.disconnected_at and not seat.is_bot
+                    else None
+                ),
+                "claimable_at": claimable.isoformat() if claimable else None,
+                "replaced_by_bot": seat.replaced_by_bot,
+                "forfeited": seat.forfeited,
+                "forfeit_reason": seat.forfeit_reason or None,
+                "clock_ms": seat.clock_ms,
+                "deadline": deadline.isoformat() if deadline else None,
+                "placement": seat.placement,
+            }
+        )
+    return out
+
+
+def frame_base(
+    *, match: Match, seats: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The part of a state frame every seat shares; ``seats``: ``seats_public``
+    already computed for this match. A broadcast builds it once for all its
+    frames (``seat_frame(base=...)``): a finished match's part reads the
+    rematch and the rating changes, once instead of once per frame."""
+    frame: dict[str, Any] = {
+        "type": "state",
+        "protocol": PROTOCOL_VERSION,
+        "match": str(match.public_id),
+        "game": match.game,
+        "status": match.status,
+        "version": match.version,
+        "rated": match.rated,
+        "time_control": match.time_control,
+        "seed_hash": match.seed_hash,
+        "seats": seats if seats is not None else seats_public(match=match),
+        # The client times the claim countdown against the server's clock.
+        "server_time": timezone.now().isoformat(),
+        "grace_seconds": GRACE_SECONDS,
+        "step": None,
+    }
+    if match.is_over:
+        frame["result"] = match.result
+        frame["end_reason"] = match.end_reason
+        frame["seed"] = str(match.seed) if match.seed is not None else None
+        frame["rematch"] = rematch_info(match=match)
+        for provider in _result_extras:
+            try:
+                frame.update(provider(match))
+            except Exception:  # an extra must never cost the players their frame
+                logger.exception("result extra %r failed", provider)
+    return frame
+
+
+def seat_frame(
+    *,
+    match: Match,
+    seat: int,
+    events: list[dict[str, Any]] | None = None,
+    step: dict[str, Any] | None = None,
+    seats: list[dict[str, Any]] | None = None,
+    base: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What one seat sees now: its own observation, events and legal actions.
+
+    ``step`` ({"kind", "seat"}) says who made the step whose events these are
+    and how (a timeout's default choice is logged as one). ``base``: this
+    match's ``frame_base``, when the caller built it for several frames.
+    """
+    frame = dict(base) if base is not None else frame_base(match=match, seats=seats)
+    frame["seat"] = seat
+    frame["step"] = step if events is not None else None
+    if match.state is None:
+        frame.update(view=None, events=None, legal=[], actors=[])
+        return frame
+    engine = get_game(match.game)
+    active = match.status == MatchStatus.ACTIVE
+    actors = engine.actors(match.state) if active else []
+    frame["view"] = engine.observe(match.state, seat)
+    # None = this frame does not carry its step's events (connect, presence):
+    # the client fetches them with `sync`. A list, even empty, is the step's own.
+    frame["events"] = None if events is None else view_events(events, seat)
+    frame["actors"] = actors
+    frame["legal"] = engine.legal_actions(match.state, seat) if seat in actors else []
+    # Names the menu by its content: a broadcast may leave out a menu it sent
+    # unchanged, and the client reuses the one it holds only when the names
+    # match (``broadcast.match_messages``, docs/protocol/live.md).
+    frame["legal_digest"] = menu_digest(frame["legal"])
+    # Take-backs of this seat's hidden commits while the others still choose,
+    # for the games whose engine offers them (``retract_actions``); a client
+    # sends one like any action.
+    retract = getattr(engine, "retract_actions", None)
+    if retract is not None:
+        frame["retract"] = retract(match.state, seat) if active else []
+    return frame
+
+
+def menu_digest(legal: list[dict[str, Any]]) -> str:
+    """A short name of a menu's exact content (its JSON), the same in every
+    process: two menus with one digest are the same menu. 64 bits: a client
+    holds one menu per socket, so a collision is not a practical worry."""
+    return hashlib.blake2b(
+        orjson.dumps(legal, option=orjson.OPT_NON_STR_KEYS), digest_size=8
+    ).hexdigest()
+
+
+def spectator_frame(
+    *,
+    match: Match,
+    events: list[dict[str, Any]] | None = None,
+    step: dict[str, Any] | None = None,
+    seats: list[dict[str, Any]] | None = None,
+    base: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The public view, delayed by the table's spectator delay while in play."""
+    frame = dict(base) if base is not None else frame_base(match=match, seats=seats)
+    frame["seat"] = None
+    frame["step"] = step if events is not None else None
+    if match.state is None:
+        frame.update(view=None, events=None, legal=[], actors=[])
+        return frame
+    engine = get_game(match.game)
+    shown = spectator_version(match=match)
+    if shown == match.version:
+        state = match.state
+        shown_events = events
+    else:
+        state = state_at(match=match, version=shown)
+        action = MatchAction.objects.filter(match=match, version=shown).first()
+        shown_events = action.events if action else []
+        frame["step"] = {"kind": action.kind, "seat": action.seat} if action else None
+        frame["version"] = shown
+        frame["delayed_by"] = match.version - shown
+        # Clocks and deadlines move with every live move: a delayed frame that
+        # carried them would tell whose turn it is now and how fast they play.
+        # (Copies: the seats' dicts may be shared with the seats' own frames.)
+        frame["seats"] = [
+            {**seat, "clock_ms": None, "deadline": None} for seat in frame["seats"]
+        ]
+    frame["view"] = engine.observe(state, None)
+    frame["events"] = None if shown_events is None else view_events(shown_events, None)
+    frame["actors"] = engine.actors(state) if match.status == MatchStatus.ACTIVE else []
+    frame["legal"] = []
+    if getattr(engine, "retract_actions", None) is not None:
+        frame["retract"] = []
+    return frame

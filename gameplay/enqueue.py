@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime
+from uuid import UUID
 
 from celery import Task, current_app
 from django.conf import settings
@@ -47,7 +48,8 @@ def arm_grace_check(
 ROUND_SECONDS = 300
 
 
-def round_key(public_id: str) -> str:
+def round_key(public_id: UUID | str) -> str:
+    """The cache key of a match's round of simultaneous built-in choices."""
     return f"gameplay:bot-round:{public_id}"
 
 
@@ -264,6 +266,8 @@ def schedule_clock_check(*, match_id: int, only_ahead: bool = False) -> None:
 
 
 def timer_key(match_id: int, due: str) -> str:
+    """The cache key that says a check of ``match_id``'s timers due at
+    ``due`` is armed (one armed check per due time)."""
     return f"gameplay:timer:{match_id}:{due}"
 
 

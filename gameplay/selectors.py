@@ -325,6 +325,6 @@ def rematch_info(*, match: Match) -> dict[str, object] | None:
         "match": str(rematch.public_id),
         "url": reverse("gameplay:match", args=[rematch.public_id]),
         "status": rematch.status,
-        "host": rematch.host.public_name if rematch.host_id else None,
-        "seated": [s.user.username for s in rematch.seats.all() if s.user_id],
+        "host": rematch.host.public_name if rematch.host is not None else None,
+        "seated": [s.user.username for s in rematch.seats.all() if s.user is not None],
     }

@@ -75,6 +75,7 @@ def ladder_score(*, bot: Bot) -> float:
     )
     scores = []
     for seat in seats:
+        assert seat.placement is not None  # the query keeps placed seats only
         players = len((seat.match.result or {}).get("placements") or []) or 2
         scores.append((players - seat.placement) / max(1, players - 1))
     if not scores:

@@ -59,7 +59,7 @@ from bots.seats import (
 )
 from gameplay.agents import UPLOADED_PREFIX
 from gameplay.models import Match, MatchAction, MatchStatus, Seat
-from gameplay.rules import get_game, view_events
+from gameplay.rules import Game, get_game, view_events
 from gameplay.rules.ticks import PASS, tick_order
 from gameplay.services import (
     SystemMove,
@@ -187,7 +187,7 @@ class LiveRealtimeTable:
         self.match_id = match_id
         self.still_held = still_held
         self.seats: dict[int, HeldSeat] = {}
-        self.game = None
+        self.game: Game | None = None  # set by open()
         self.public_id: object = None
 
     # -- start -----------------------------------------------------------------
@@ -323,10 +323,12 @@ class LiveRealtimeTable:
         self, version: int, *, upto: int | None = None
     ) -> list[tuple[int, list]]:
         """Logged events after ``version`` (to ``upto``: the state asked on)."""
-        rows = MatchAction.objects.filter(match_id=self.match_id, version__gt=version)
+        actions = MatchAction.objects.filter(
+            match_id=self.match_id, version__gt=version
+        )
         if upto is not None:
-            rows = rows.filter(version__lte=upto)
-        rows = rows.order_by("version").values_list("version", "events")
+            actions = actions.filter(version__lte=upto)
+        rows = actions.order_by("version").values_list("version", "events")
         return [(v, batch or []) for v, batch in rows]
 
     def _note_refused(self, number: int, tick: int, action_id: str, reason: str):
@@ -456,6 +458,7 @@ def live_realtime_drive(
             report.stopped = "nothing to drive"
             return report
         match = Match.objects.get(pk=match_id)
+        assert match.started_at is not None  # table.open(): it is in play
         step = tick_seconds()
         tick = wall_tick(match) + 1
         while max_ticks is None or report.ticks < max_ticks:

@@ -35,7 +35,7 @@ class SeatSerializer(serializers.Serializer):
     placement = serializers.IntegerField(allow_null=True)
 
     def get_username(self, seat) -> str | None:
-        return seat.user.username if seat.user_id else None
+        return seat.user.username if seat.user is not None else None
 
 
 class MatchSummarySerializer(serializers.ModelSerializer):

@@ -182,7 +182,7 @@ class Seat(models.Model):
     def display_name(self) -> str:
         if self.label:
             return self.label
-        if self.user_id:
+        if self.user is not None:
             return self.user.public_name
         if self.agent.startswith("builtin:"):
             from gameplay.rules.bots import bot_display_name

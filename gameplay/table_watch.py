@@ -36,12 +36,12 @@ def table_frame(*, match: Match) -> dict[str, Any]:
         "match": str(match.public_id),
         "status": match.status,
         "url": match_url(match),
-        "host": match.host.username if match.host_id else None,
+        "host": match.host.username if match.host is not None else None,
         "seats": [
             {
                 "number": seat.number,
                 "name": seat.display_name,
-                "username": seat.user.username if seat.user_id else None,
+                "username": seat.user.username if seat.user is not None else None,
                 "is_bot": bool(seat.agent),
                 "open": seat.is_open,
             }

@@ -230,6 +230,7 @@ def realtime_bots_tick(match_id: int, tick: int) -> bool:
         # loaded worker) skips ahead instead of playing every tick late.
         nxt = max(tick + 1, wall_tick(match) + 1)
         step = realtime_bot_tick_seconds()
+        assert match.started_at is not None  # its bots tick: it has started
         at = match.started_at + timedelta(seconds=nxt * step)
         countdown = max(0.0, (at - timezone.now()).total_seconds())
         realtime_bots_tick.apply_async((match_id, nxt), countdown=countdown)

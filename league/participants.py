@@ -151,15 +151,16 @@ def participants_for_seats(seats: list[Seat]) -> list[Participant | None]:
     """
     out: list[Participant | None] = []
     for seat in seats:
-        if seat.user_id is None:
+        user = seat.user  # no query when the seat has none
+        if user is None:
             out.append(participant_for_seat(seat))
             continue
         try:
-            participant = seat.user.participant
+            participant = user.participant
         except ObjectDoesNotExist:
             participant = None
-        if participant is None or participant.name != seat.user.public_name:
-            participant = participant_for_user(seat.user)
+        if participant is None or participant.name != user.public_name:
+            participant = participant_for_user(user)
         out.append(participant)
     return out
 
@@ -170,7 +171,7 @@ def participant_for_seat(seat: Seat) -> Participant | None:
     A person replaced by the takeover bot is still that person (they lose). A
     ``bot:<version>`` seat is its bot, via the directory.
     """
-    if seat.user_id is not None:
+    if seat.user is not None:
         return participant_for_user(seat.user)
     agent = seat.agent or ""
     if agent.startswith(BUILTIN_PREFIX):
@@ -203,6 +204,7 @@ def seat_agent_for(participant: Participant) -> tuple[User | None, str]:
         return participant.user, ""
     if participant.type == ParticipantType.BUILTIN:
         return None, participant.key
+    assert participant.bot_id is not None  # the one type left: a bot
     info = bot_info(bot_id=participant.bot_id)
     if info.version_id is None:
         raise Invalid(f"{participant.name} has no playable version")

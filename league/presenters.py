@@ -27,7 +27,7 @@ def participant(p: Participant | None) -> dict[str, Any] | None:
         "key": p.key,
         "type": p.type,
         "name": p.name,
-        "username": p.user.username if p.user_id else None,
+        "username": p.user.username if p.user is not None else None,
         "bot_id": p.bot_id,
     }
 
@@ -87,7 +87,7 @@ def pool(p: RatingPool) -> dict[str, Any]:
         "name": str(p),
         "game": p.game,
         "scope": p.scope,
-        "league": p.league.slug if p.league_id else None,
+        "league": p.league.slug if p.league is not None else None,
         "season": p.season_id,
         "participants": p.participants,
         "rated_matches": p.rated_matches,
@@ -158,7 +158,7 @@ def pairing(p: Pairing) -> dict[str, Any]:
         "first_points": p.first_points,
         "second_points": p.second_points,
         "winner": p.winner_id,
-        "match": str(p.match.public_id) if p.match_id else None,
+        "match": str(p.match.public_id) if p.match is not None else None,
         "deadline": p.round.deadline,
         "table_seats": [
             {
@@ -220,7 +220,7 @@ def tournament(t: Tournament) -> dict[str, Any]:
         "game": t.game,
         "format": t.format,
         "status": t.status,
-        "league": t.league.slug if t.league_id else None,
+        "league": t.league.slug if t.league is not None else None,
         "season": t.season_id,
         "participants": t.participants,
         "seeding": t.seeding,

@@ -25,8 +25,11 @@ def on_match_finished(
     from league.ratings.services import may_feed_pools
     from league.tournaments.selectors import is_tournament_context
 
-    known = rated is not None and context is not None
-    if not known or may_feed_pools(rated=rated, context=context):
+    if rated is None or context is None:  # not known: both may apply
         tasks.ratings_apply_match.delay(match_id)
-    if not known or is_tournament_context(context):
+        tasks.tournament_match_finished.delay(match_id)
+        return
+    if may_feed_pools(rated=rated, context=context):
+        tasks.ratings_apply_match.delay(match_id)
+    if is_tournament_context(context):
         tasks.tournament_match_finished.delay(match_id)

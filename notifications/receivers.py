@@ -220,6 +220,7 @@ def _your_move_notifications(
     everyone = list(match.seats.all())
     drafts = []
     for seat in seats:
+        assert seat.user_id is not None  # the people to move (caller's list)
         if seat.user_id in waiting:
             continue
         others = [s.display_name for s in everyone if s.number != seat.number]

@@ -27,11 +27,25 @@ install: $(STAMP)
 run: $(STAMP)
 	$(PY) -m config.run
 
-# pytest exits 5 when it collected nothing: that is a failure here, not a pass.
+# The default suite: every test but the `slow` ones (PYTEST_MARKERS), spread over
+# PYTEST_WORKERS pytest-xdist processes (auto: one per core; worksteal rebalances
+# the long tests), then the browser tests (tests/e2e) in one process of their own,
+# since they share one real server per session. JUNIT=var/ci/x writes x.xml and
+# x-e2e.xml. pytest exits 5 when it collected nothing: a failure here, not a pass.
+PYTEST_WORKERS ?= auto
+PYTEST_MARKERS ?= not slow
+PYTEST_ARGS ?=
+JUNIT ?=
 test: $(STAMP)
-	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
-	if [ $$rc -eq 5 ]; then echo "make test: no tests were collected" >&2; exit 1; fi; \
-	exit $$rc
+	@rc=0; e2e=0; \
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal --ignore=tests/e2e \
+	  -m "$(PYTEST_MARKERS)" $(if $(JUNIT),--junitxml=$(JUNIT).xml) $(PYTEST_ARGS) \
+	  || rc=$$?; \
+	[ $$rc -ne 5 ] || { echo "make test: no tests were collected" >&2; rc=1; }; \
+	$(PY) -m pytest tests/e2e -m "$(PYTEST_MARKERS)" \
+	  $(if $(JUNIT),--junitxml=$(JUNIT)-e2e.xml) $(PYTEST_ARGS) || e2e=$$?; \
+	[ $$e2e -ne 5 ] || { echo "make test: no browser test was collected" >&2; e2e=1; }; \
+	[ $$rc -ne 0 ] && exit $$rc; exit $$e2e
 
 $(NPM_STAMP): package.json package-lock.json $(STAMP)
 	PATH="$(NODE_DIR)/bin:$$PATH" $(NODE) $(NODE_DIR)/lib/node_modules/npm/bin/npm-cli.js \

@@ -1,13 +1,22 @@
 """Test-session plumbing shared by every test.
 
 With REDIS_URL unset the suite uses the embedded Redis, started here once for the
-session and stopped at its end so no server outlives the run.
+session (once per pytest-xdist worker) and stopped at its end so no server outlives
+the run.
+
+Tests that use the database or Redis are marked ``services`` here, automatically;
+CI's PostgreSQL pass runs those and the ``slow`` ones, not a second copy of the
+pure tests. The selection is checked on every run: pytest-django refuses the
+database to a test without the ``django_db`` mark, and a test not marked
+``services`` that sends a command to the session's Redis fails (see
+:func:`_guard_redis`).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import traceback
 from pathlib import Path
 
 import pytest
@@ -31,8 +40,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     global _started_embedded_redis
     from django.conf import settings
 
-    if settings.USING_EMBEDDED_REDIS:
+    # An xdist controller hands tests to its workers and runs none itself.
+    controller = session.config.getoption("dist", "no") != "no" and not hasattr(
+        session.config, "workerinput"
+    )
+    if settings.USING_EMBEDDED_REDIS and not controller:
         _started_embedded_redis = settings.EMBEDDED_REDIS.start()
+    _guard_redis()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -59,6 +73,16 @@ def _has_marker(item: pytest.Item, marker: str) -> bool:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
+    if report.when == "teardown" and _redis_without_mark and _unmarked_test:
+        report.outcome = "failed"
+        report.longrepr = (
+            "this test sent commands to Redis but is not marked `services`, so "
+            "CI's PostgreSQL pass would leave it out: mark it "
+            "@pytest.mark.services (or use a fixture that implies it). First "
+            "commands:\n" + "\n".join(_redis_without_mark)
+        )
+        _redis_without_mark.clear()
+        return report
     if not report.skipped or hasattr(report, "wasxfail"):
         return report
     for marker, variable in REQUIRED_WHEN.items():
@@ -72,6 +96,108 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             )
             break
     return report
+
+
+#: Fixtures that reach the database or Redis: a test using one of them (directly
+#: or through another fixture) is marked ``services``.
+SERVICE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+        "clean_cache",
+        "sandbox_verdict",  # tests/bots: every test there reads the cache
+    }
+)
+#: Folders whose tests start processes (a server, a Celery worker) on the
+#: session's database and Redis, which neither guard below can see.
+SERVICE_DIRECTORIES = ("tests/e2e/", "tests/faults/")
+
+
+def _uses_services(item: pytest.Item) -> bool:
+    path = Path(item.path).as_posix()
+    return (
+        item.get_closest_marker("django_db") is not None
+        or not SERVICE_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
+        or any(folder in path for folder in SERVICE_DIRECTORIES)
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
+    for item in items:
+        if item.get_closest_marker("services") is None and _uses_services(item):
+            item.add_marker(pytest.mark.services)
+
+
+#: The test being run when it is not marked ``services``, and the Redis commands
+#: it sent anyway (the first few, with where they came from).
+_unmarked_test: str | None = None
+_redis_without_mark: list[str] = []
+
+
+def _redis_address(fields: dict) -> tuple:
+    """Which server a redis-py connection (or parsed URL) talks to."""
+    if fields.get("path"):
+        return ("unix", str(fields["path"]))
+    return ("tcp", fields.get("host", "localhost"), int(fields.get("port", 6379)))
+
+
+def _guard_redis() -> None:
+    """Record every command sent to the session's Redis while a test not marked
+    ``services`` runs (a private server a test starts itself is its own affair).
+
+    Every redis-py command, synchronous or asyncio (the cache, the channel layer,
+    the live store, Celery's broker), goes through ``send_packed_command``; the
+    wrappers note the command and where it came from, and the test then fails
+    (:func:`pytest_runtest_makereport`) saying it needs the mark.
+    """
+    import redis.asyncio.connection
+    import redis.connection
+    from django.conf import settings
+
+    session_redis = _redis_address(redis.connection.parse_url(settings.REDIS_URL))
+
+    def note(connection: object, command: object) -> None:
+        if (
+            _unmarked_test is not None
+            and len(_redis_without_mark) < 3
+            and _redis_address(vars(connection)) == session_redis
+        ):
+            where = "".join(traceback.format_stack(limit=12)[:-2])
+            _redis_without_mark.append(f"{command!r:.80}\n{where}")
+
+    sync_class = redis.connection.AbstractConnection
+    async_class = redis.asyncio.connection.AbstractConnection
+    if getattr(sync_class.send_packed_command, "_kfa_guard", False):
+        return
+    sync_send = sync_class.send_packed_command
+    async_send = async_class.send_packed_command
+
+    def send(self, command, *args, **kwargs):
+        note(self, command)
+        return sync_send(self, command, *args, **kwargs)
+
+    async def send_async(self, command, *args, **kwargs):
+        note(self, command)
+        return await async_send(self, command, *args, **kwargs)
+
+    send._kfa_guard = send_async._kfa_guard = True
+    sync_class.send_packed_command = send
+    async_class.send_packed_command = send_async
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    global _unmarked_test
+    if item.get_closest_marker("services") is None:
+        _unmarked_test = item.nodeid
+        _redis_without_mark.clear()
+    try:
+        return (yield)
+    finally:
+        _unmarked_test = None
 
 
 @pytest.fixture

@@ -14,12 +14,30 @@ from django.conf import settings
 
 from config.channel_layer import MAGIC, LocalFirstPubSubChannelLayer
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.services]
 
 
 def new_layer() -> LocalFirstPubSubChannelLayer:
     """A layer as another web process would hold it (same Redis, same prefix)."""
     return LocalFirstPubSubChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
+
+
+async def subscribed(group: str, layers: int, timeout: float = 10.0) -> None:
+    """Wait until ``layers`` layers' subscriptions to ``group`` have reached Redis
+    (PUBSUB NUMSUB), so a publish from now on is heard by each of them."""
+    probe = new_layer()._get_layer()
+    shard = probe._shards[0]
+    shard._ensure_redis()
+    channel = probe._get_group_channel_name(group)
+    deadline = asyncio.get_running_loop().time() + timeout
+    try:
+        while (await shard._redis.pubsub_numsub(channel))[0][1] < layers:
+            assert asyncio.get_running_loop().time() < deadline, (
+                f"{layers} subscriptions to {group} never reached Redis"
+            )
+            await asyncio.sleep(0.01)
+    finally:
+        await shard.flush()
 
 
 async def received(layer, channel: str, within: float = 0.5) -> list[dict]:
@@ -45,7 +63,7 @@ async def test_local_members_get_each_message_once_and_other_processes_too():
         remote = await there.new_channel()
         for layer, channel in ((here, local_a), (here, local_b), (there, remote)):
             await layer.group_add("match.abc", channel)
-        await asyncio.sleep(0.1)  # the subscriptions reach Redis
+        await subscribed("match.abc", layers=2)
         await here.group_send("match.abc", {"type": "match.frames", "n": 1})
         await here.group_send_many(
             [
@@ -85,7 +103,7 @@ async def test_a_message_from_a_process_with_no_local_members_arrives_once():
     try:
         channel = await listener.new_channel()
         await listener.group_add("player.7", channel)
-        await asyncio.sleep(0.1)
+        await subscribed("player.7", layers=1)
         await sender.group_send("player.7", {"type": "player.frame", "text": "{}"})
         assert await received(listener, channel) == [
             {"type": "player.frame", "text": "{}"}
@@ -100,7 +118,7 @@ async def test_untagged_messages_from_other_publishers_are_delivered():
     try:
         channel = await layer.new_channel()
         await layer.group_add("g", channel)
-        await asyncio.sleep(0.1)
+        await subscribed("g", layers=1)
         loop_layer = layer._get_layer()
         shard = loop_layer._shards[0]
         payload = layer.serialize({"type": "x", "from": "plain"})
@@ -118,7 +136,7 @@ async def test_unwaited_sends_reach_other_processes_in_call_order():
         remote = await there.new_channel()
         await here.group_add("match.order", local)
         await there.group_add("match.order", remote)
-        await asyncio.sleep(0.1)
+        await subscribed("match.order", layers=2)
         # The owner's moves hand over and go on; a waited send queues behind.
         for n in range(1, 6):
             await here.group_send_many(
@@ -147,9 +165,11 @@ async def test_an_unwaited_publish_that_fails_is_logged_not_raised(caplog):
 
         shard.publish_many = redis_away
         await layer.group_send_many([("g", {"type": "x"})], wait=False)
-        await asyncio.sleep(0.05)  # the drain runs
         assert await received(layer, local, 0.1) == [{"type": "x"}]
-        assert "publish of 1 group messages failed" in caplog.text
+        deadline = asyncio.get_running_loop().time() + 10
+        while "publish of 1 group messages failed" not in caplog.text:  # the drain
+            assert asyncio.get_running_loop().time() < deadline, caplog.text
+            await asyncio.sleep(0.01)
         # A waited send hears of the failure itself.
         with pytest.raises(ConnectionError):
             await layer.group_send_many([("g", {"type": "y"})])

@@ -1,6 +1,7 @@
 """Test: like development, plus fast hashing and no real e-mail."""
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 from config.embedded_redis import EmbeddedRedis
 
@@ -16,6 +17,30 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 
+
+def _xdist_worker_redis_url(url: str) -> str:
+    """Under pytest-xdist, worker gwN of a run on a real Redis uses database base-N.
+
+    Workers must not share a database: ``cache.clear()`` flushes the whole of it,
+    and the live store and channel layer keys would collide. ``REDIS_URL`` names
+    the base database (CI's ``/15``); counting down keeps clear of database 0, the
+    usual development one. The URL chosen is written back to the environment with
+    ``KFA_REDIS_WORKER_URL`` beside it, so the processes a test starts (they
+    inherit ``PYTEST_XDIST_WORKER`` too) use that database as given.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw") or os.environ.get("KFA_REDIS_WORKER_URL") == url:
+        return url
+    parts = urlsplit(url)
+    if parts.scheme not in ("redis", "rediss"):
+        return url
+    base = int(parts.path.strip("/") or 0)
+    number = (base - int(worker.removeprefix("gw"))) % 16
+    worker_url = urlunsplit(parts._replace(path=f"/{number}"))
+    os.environ["REDIS_URL"] = os.environ["KFA_REDIS_WORKER_URL"] = worker_url
+    return worker_url
+
+
 # Each test session gets its own embedded Redis (when REDIS_URL is unset), so
 # parallel sessions on one checkout never stop each other's server.
 if not env.str("REDIS_URL", default="") and not env.str(
@@ -24,6 +49,11 @@ if not env.str("REDIS_URL", default="") and not env.str(
     EMBEDDED_REDIS = EmbeddedRedis(VAR_DIR / "redis-test" / str(os.getpid()))
     REDIS_URL = EMBEDDED_REDIS.url
     USING_EMBEDDED_REDIS = True
+    CACHES["default"]["LOCATION"] = REDIS_URL
+    CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = REDIS_URL
+    CELERY_BROKER_URL = CELERY_RESULT_BACKEND = _celery_url(REDIS_URL)
+elif (worker_url := _xdist_worker_redis_url(REDIS_URL)) != REDIS_URL:
+    REDIS_URL = worker_url
     CACHES["default"]["LOCATION"] = REDIS_URL
     CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = REDIS_URL
     CELERY_BROKER_URL = CELERY_RESULT_BACKEND = _celery_url(REDIS_URL)

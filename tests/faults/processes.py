@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 REDIS_SERVER = shutil.which("redis-server")
 
 
-def _wait(predicate, timeout: float, what: str) -> None:
+def wait_for(predicate, timeout: float, what: str) -> None:
+    """Poll ``predicate`` until it is true; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():
@@ -58,14 +59,14 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        _wait(self.socket.exists, 20, "redis to listen")
+        wait_for(self.socket.exists, 20, "redis to listen")
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()  # SIGTERM: Redis flushes its AOF and exits
             self.process.wait(timeout=20)
         self.process = None
-        _wait(lambda: not self.socket.exists(), 10, "redis socket to go")
+        wait_for(lambda: not self.socket.exists(), 10, "redis socket to go")
 
     def restart(self, down_for: float = 2.0) -> None:
         self.stop()
@@ -97,7 +98,7 @@ class Worker:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
-        _wait(lambda: "ready." in self.text(), 120, "the worker to be ready")
+        wait_for(lambda: "ready." in self.text(), 120, "the worker to be ready")
 
     def text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""

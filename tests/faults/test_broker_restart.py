@@ -7,8 +7,6 @@ tasks came back only after the visibility timeout.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from celery import Celery
 from django.conf import settings
@@ -19,6 +17,7 @@ from tests.faults.processes import (
     Worker,
     base_env,
     needs_redis_server,
+    wait_for,
 )
 
 
@@ -53,7 +52,13 @@ def test_worker_survives_three_redis_restarts_and_runs_held_countdowns(redis, tm
                 client.send_task("celery.accumulate", args=(attempt, n), countdown=6)
                 for n in range(2)
             ]
-            time.sleep(2)  # the worker has them, waiting for their time
+            # The worker has them, waiting for their time.
+            marks = [f"[{result.id}] received" for result in held]
+            wait_for(
+                lambda marks=marks: all(mark in worker.text() for mark in marks),
+                60,
+                "the worker to receive the held tasks",
+            )
             redis.restart(down_for=2)
             for n, result in enumerate(held):
                 assert result.get(timeout=60) == [attempt, n]

@@ -2,7 +2,7 @@
 
 The game's tables (``GameMeta.tables``: 4-8, preferring 6) decide how a round
 is seated. The matches are real: every person's seat trades and claims through
-``match_act`` on a short virtual clock (the planner deciding for it, intents in
+``match_act`` on a short virtual clock (the random bot deciding for it, intents in
 the tick's rotating order, stale ones refused), the table checks claims
 through its timers, and the time limit (the table's ``end`` timer) scores the
 game as it stands, so level seats share their places.
@@ -35,10 +35,11 @@ TICKS = 40
 
 
 def _play(pairing) -> None:
-    """A few dozen ticks of real trading by every seat, then the time limit."""
+    """A few dozen ticks of trading by every seat (the random bot, the fastest
+    built-in: this is about the tournament, not the play), then the time limit."""
     match = pairing.match
     engine = get_game(GAME)
-    planner = get_bot("heuristic")
+    bot = get_bot("random")
     users = {s.number: s.user for s in match.seats.all()}
     seed = random.randrange(1 << 40)
     for tick in range(TICKS):
@@ -54,7 +55,7 @@ def _play(pairing) -> None:
         state, version = match.state, match.version
         for seat in tick_order(actors, tick, len(users)):
             ctx = decision_context(engine, state, seat, tick_seed(seed, tick, seat))
-            action_id = planner.choose(ctx)
+            action_id = bot.choose(ctx)
             if action_id == PASS:
                 continue
             try:

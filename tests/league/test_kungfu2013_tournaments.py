@@ -17,8 +17,9 @@ from league.tournaments import services as ts
 from tests.factories import UserFactory
 from tests.league.conftest import drive_tournament
 
-# Whole tournaments of full games: the double round robin takes about 2 minutes
-# on a lightly loaded machine, so more than the suite's 300 s default per test.
+# Whole tournaments of full games (random legal moves, the cheapest full game):
+# the double round robin takes about 2 minutes on a loaded machine, so more than
+# the suite's 300 s default per test.
 pytestmark = [pytest.mark.django_db, pytest.mark.timeout(1200)]
 GAME = "kungfu2013"
 
@@ -52,6 +53,7 @@ def _drive(tournament, capture) -> None:
     drive_tournament(tournament, capture, play=play)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "fmt", ["round_robin", "double_round_robin", "swiss", "single_elim", "double_elim"]
 )

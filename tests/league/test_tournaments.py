@@ -99,6 +99,7 @@ def test_round_robin_completes_with_everyone_meeting_once(
     assert RatingEvent.objects.filter(pool=pool_global(game="duelo")).count() == 12
 
 
+@pytest.mark.slow  # a whole tournament of full games
 def test_double_round_robin_with_odd_field_gives_byes_and_swaps_seats(
     users, organiser, run, django_capture_on_commit_callbacks
 ) -> None:
@@ -117,6 +118,7 @@ def test_double_round_robin_with_odd_field_gives_byes_and_swaps_seats(
     assert not RatingEvent.objects.exists()
 
 
+@pytest.mark.slow  # a whole tournament of full games
 def test_swiss_rounds_pair_without_rematches(
     users, organiser, run, django_capture_on_commit_callbacks
 ) -> None:
@@ -140,6 +142,7 @@ def test_swiss_rounds_pair_without_rematches(
     assert scores == sorted(scores, reverse=True)
 
 
+@pytest.mark.slow  # a whole tournament of full games
 def test_single_elimination_with_byes_advances_through_matches(
     users, organiser, run, django_capture_on_commit_callbacks
 ) -> None:
@@ -169,6 +172,7 @@ def test_single_elimination_with_byes_advances_through_matches(
     ]
 
 
+@pytest.mark.slow  # a whole tournament of full games
 def test_double_elimination_reaches_grand_final(
     users, organiser, run, django_capture_on_commit_callbacks
 ) -> None:
@@ -194,6 +198,7 @@ def test_double_elimination_reaches_grand_final(
     assert sum(1 for n in losses.values() if n >= 2) >= 2
 
 
+@pytest.mark.slow  # a whole tournament of full games
 def test_builtin_bots_play_a_whole_bracket_by_themselves(
     organiser, django_capture_on_commit_callbacks
 ) -> None:
@@ -250,6 +255,7 @@ def test_double_no_show_scores_nothing(
     assert not RatingEvent.objects.exists()
 
 
+@pytest.mark.slow  # a whole tournament of full games
 def test_void_in_a_bracket_reopens_the_pairing_and_undoes_what_followed(
     users, organiser, django_capture_on_commit_callbacks
 ) -> None:
@@ -287,6 +293,7 @@ def test_void_in_a_bracket_reopens_the_pairing_and_undoes_what_followed(
     assert t.status == TournamentStatus.FINISHED
 
 
+@pytest.mark.slow  # a whole tournament of full games
 def test_void_in_swiss_only_for_the_latest_round(
     users, organiser, run, django_capture_on_commit_callbacks
 ) -> None:
@@ -406,6 +413,7 @@ def test_advance_forfeits_no_shows_now(
         ts.tournament_advance(tournament=t, by=users[0])
 
 
+@pytest.mark.slow  # a whole tournament of full games
 def test_multiplayer_swiss_tables_play_through(
     users, organiser, run, django_capture_on_commit_callbacks
 ) -> None:
@@ -452,6 +460,7 @@ def test_multiplayer_table_no_show_forfeits_and_game_goes_on(
     assert last.placement == 3 and last.points == 0.0
 
 
+@pytest.mark.slow  # a whole tournament of full games
 def test_void_in_an_earlier_round_robin_round_replays_and_finishes_again(
     users, organiser, run, django_capture_on_commit_callbacks
 ) -> None:

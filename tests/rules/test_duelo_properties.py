@@ -1,9 +1,10 @@
 """Property tests over thousands of seeded random Duelo games (2-8 players).
 
 A cheap uniform-random playout drives each game; hypothesis picks the table size,
-options and seeds. Invariants checked at every step: the game ends, every card is
-in exactly one place, JSON round trips are lossless, replays reproduce every
-step, observations reveal nothing hidden, illegal input changes nothing.
+options and seeds. Invariants checked at every step: every card is in exactly
+one place, the observation has its documented keys and reveals nothing hidden,
+illegal input changes nothing. Termination, JSON round trips and replays are
+the engine contract's (tests/rules/test_engine_contract.py).
 """
 
 from __future__ import annotations
@@ -21,11 +22,7 @@ from hypothesis import strategies as st
 from gameplay.rules import IllegalAction, view_events
 from gameplay.rules.duelo import BASE_DECK, DOUBLE_DECK
 from tests.rules.duelo_helpers import GAME
-from tests.rules.properties import (
-    Step,
-    assert_replay_reproduces,
-    random_playout,
-)
+from tests.rules.properties import Step, random_playout
 
 MAX_STEPS = 5000
 PROPS = settings(
@@ -66,28 +63,26 @@ def full_deck(n: int) -> Counter:
 
 @settings(PROPS, max_examples=300)
 @given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_games_end_conserve_cards_and_round_trip_json(
+def test_games_conserve_cards_with_one_actor_and_a_timeout_default(
     config: dict[str, Any], seed: int, pick: int
 ) -> None:
     expected = full_deck(config["players"])
     last = None
-    for state, seat, aid, new, events in playout(config, seed, pick):
+    for state, seat, aid, new, _events in playout(config, seed, pick):
         assert GAME.actors(state) == [seat]
         assert [a["id"] for a in GAME.legal_actions(state, seat)] == (
             GAME.legal_action_ids(state, seat)
         )
         assert GAME.timeout_action(state, seat) in GAME.legal_action_ids(state, seat)
         assert all_cards(new) == expected, (aid, new)
-        assert json.loads(json.dumps(new)) == new
-        assert json.loads(json.dumps(events)) == events
         last = new
     assert last is not None and GAME.is_over(last)
     result = GAME.result(last)
     assert result is not None and result["winners"]
     assert len(result["placements"]) == config["players"]
-    assert json.loads(json.dumps(result)) == result
 
 
+@pytest.mark.slow  # a sweep over 2,000 games
 def test_thousands_of_seeded_games_end_with_cards_conserved() -> None:
     """A plain sweep (cheaper than hypothesis) over 2,000 seeds and all sizes."""
     for seed in range(2000):
@@ -98,15 +93,6 @@ def test_thousands_of_seeded_games_end_with_cards_conserved() -> None:
             final = new
         assert final is not None and GAME.is_over(final)
         assert all_cards(final) == full_deck(players)
-
-
-@settings(PROPS, max_examples=120)
-@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_replay_from_config_seed_and_actions_reproduces_every_step(
-    config: dict[str, Any], seed: int, pick: int
-) -> None:
-    steps = list(playout(config, seed, pick))
-    assert_replay_reproduces(GAME, config, seed, steps)
 
 
 def perturb_hidden(state: dict[str, Any], seat: int, rnd: random.Random) -> dict:

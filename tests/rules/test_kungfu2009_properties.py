@@ -3,11 +3,11 @@
 A random playout picks, at each step, one seat among those that may act (or the
 table while a claim is checked) and a uniform intent from its menu. Checked at
 every step: the 68 hit cards and 52 combinations are each in exactly one place,
-JSON round trips are lossless, the state passed in is never changed, the menu is
-exactly what ``apply`` accepts, every open offer can be honoured, replays from
-the stamped intents reproduce every step (random playouts and tick-driver bot
-matches), and no observation or event shows a hand, an unseen card or an offer's
-real cards to a seat that may not know them.
+the menu is exactly what ``apply`` accepts, every open offer can be honoured,
+tick-driver bot matches replay from their logs, and no observation or event
+shows a hand, an unseen card or an offer's real cards to a seat that may not
+know them. JSON round trips, unchanged inputs and replays of random playouts
+are the engine contract's (tests/rules/test_engine_contract.py).
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from tests.rules.kungfu2009_helpers import (
 from tests.rules.properties import (
     Step,
     any_actor,
-    assert_replay_reproduces,
     random_playout,
 )
 
@@ -103,20 +102,12 @@ def check_invariants(s: dict[str, Any]) -> None:
 
 @settings(PROPS, max_examples=40)
 @given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_conservation_round_trip_no_mutation_and_menus(
+def test_cards_combinations_and_offers_stay_consistent(
     config: dict, seed: int, pick: int
 ) -> None:
-    for state, seat, aid, new, events in playout(config, seed, pick):
-        frozen = json.dumps(state, sort_keys=True)
+    """(JSON round trips, menus and replays: tests/rules/test_engine_contract.py.)"""
+    for _state, _seat, _aid, new, _events in playout(config, seed, pick):
         check_invariants(new)
-        assert json.loads(json.dumps(new)) == new
-        assert json.loads(json.dumps(events)) == events
-        assert [a["id"] for a in GAME.legal_actions(state, seat)] == (
-            GAME.legal_action_ids(state, seat)
-        )
-        assert aid in GAME.legal_action_ids(state, seat)
-        assert json.dumps(state, sort_keys=True) == frozen
-        assert set(GAME.actors(new)) <= set(range(new["n"]))
 
 
 @settings(PROPS, max_examples=25)
@@ -137,15 +128,6 @@ def test_the_menu_is_exactly_what_apply_accepts(
                 assert aid not in menu, aid
             else:
                 assert aid in menu, aid
-
-
-@settings(PROPS, max_examples=25)
-@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_replaying_the_stamped_intents_reproduces_every_step(
-    config: dict, seed: int, pick: int
-) -> None:
-    steps = list(playout(config, seed, pick))
-    assert_replay_reproduces(GAME, config, seed, steps)
 
 
 @settings(PROPS, max_examples=6)

@@ -1,9 +1,8 @@
 """Property tests over thousands of seeded random Kung Fu (2013) games.
 
 A uniform-random playout drives each game; hypothesis picks the options and
-seeds. Checked at every step: the game ends, every one of the 60 cards is in
-exactly one place, JSON round trips are lossless, replays reproduce every step,
-the state passed in is never changed, menus and ids agree, observations do not
+seeds. Checked at every step: every one of the 60 cards is in exactly one place,
+only the seat to act has a menu, lives stay in range, observations do not
 change when the cards hidden from that seat are swapped, and a determinization
 looks exactly like the real state to its seat.
 """
@@ -11,23 +10,19 @@ looks exactly like the real state to its seat.
 from __future__ import annotations
 
 import copy
-import json
 import random
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gameplay.rules import view_events
 from gameplay.rules.kungfu2013 import engine as E
 from tests.rules.kungfu2013_helpers import GAME
-from tests.rules.properties import (
-    Step,
-    assert_replay_reproduces,
-    random_playout,
-)
+from tests.rules.properties import Step, random_playout
 
 MAX_STEPS = 20_000
 PROPS = settings(
@@ -58,32 +53,17 @@ FULL = Counter(E.ALPHABET)
 
 @settings(PROPS, max_examples=1000)
 @given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_games_end_conserve_cards_round_trip_and_never_mutate(
+def test_games_conserve_cards_and_only_the_seat_to_act_has_a_menu(
     config: dict, seed: int, pick: int
 ) -> None:
-    for state, seat, _aid, new, events in playout(config, seed, pick):
-        frozen = json.dumps(state, sort_keys=True)
+    """(Termination, JSON, replays: tests/rules/test_engine_contract.py.)"""
+    for state, seat, _aid, new, _events in playout(config, seed, pick):
         assert all_cards(new) == FULL
-        assert json.loads(json.dumps(new)) == new
-        assert json.loads(json.dumps(events)) == events
-        assert [a["id"] for a in GAME.legal_actions(state, seat)] == (
-            GAME.legal_action_ids(state, seat)
-        )
         assert GAME.legal_action_ids(state, 1 - seat) == []
-        assert json.dumps(state, sort_keys=True) == frozen
         assert 0 <= new["life"][0] <= 20 and 0 <= new["life"][1] <= 20
     assert GAME.is_over(new)
     r = GAME.result(new)
     assert r is not None and r["winners"]
-
-
-@settings(PROPS, max_examples=300)
-@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_replaying_the_action_log_reproduces_every_step(
-    config: dict, seed: int, pick: int
-) -> None:
-    steps = list(playout(config, seed, pick))
-    assert_replay_reproduces(GAME, config, seed, steps)
 
 
 def _swap_hidden(s: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
@@ -150,6 +130,7 @@ def test_observations_ignore_swapped_hidden_cards_and_determinizations(
                 assert list(ev["private"]) == [str(ev["public"]["seat"])]
 
 
+@pytest.mark.slow  # a statistic over 300 games
 def test_random_games_end_within_the_round_limit_over_many_seeds() -> None:
     reasons: Counter = Counter()
     for seed in range(300):

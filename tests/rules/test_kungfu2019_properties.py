@@ -2,9 +2,9 @@
 
 A random playout drives each game, choosing a random seat among the actors (so
 simultaneous choices arrive in every order); hypothesis picks the options and
-seeds. Checked at every step: the game ends, each of the 74 cards is in exactly
-one place, JSON round trips are lossless, replays reproduce every step, the state
-passed in is never changed, menus and ids agree, observations do not change when
+seeds. Checked at every step: each of the 74 cards is in exactly one place, exactly
+the seats that may act have a menu, the fast legality check agrees with the menus,
+observations do not change when
 what is hidden from that seat (other hands, packs, draft picks, uncommitted cards,
 unfinished dice assignments, the deck order) is swapped, a determinization looks
 exactly like the real state to its seat, and events show each seat only its own
@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +33,6 @@ from tests.rules.kungfu2019_helpers import GAME
 from tests.rules.properties import (
     Step,
     any_actor,
-    assert_replay_reproduces,
     random_playout,
 )
 
@@ -74,25 +74,19 @@ FULL = Counter(E.ALPHABET)
 
 @settings(PROPS, max_examples=40)
 @given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_games_end_conserve_cards_round_trip_and_never_mutate(
+def test_games_conserve_cards_and_exactly_the_actors_have_menus(
     config: dict, seed: int, pick: int
 ) -> None:
+    """(Termination, JSON, replays: tests/rules/test_engine_contract.py.)"""
     new = None
-    for state, seat, _aid, new, events in playout(config, seed, pick):
-        frozen = json.dumps(state, sort_keys=True)
+    for _state, _seat, _aid, new, _events in playout(config, seed, pick):
         assert all_cards(new) == FULL
-        assert json.loads(json.dumps(new)) == new
-        assert json.loads(json.dumps(events)) == events
-        assert [a["id"] for a in GAME.legal_actions(state, seat)] == (
-            GAME.legal_action_ids(state, seat)
-        )
         actors = GAME.actors(new)
         for other in range(new["n"]):
             if other not in actors:
                 assert GAME.legal_action_ids(new, other) == []
             else:
                 assert GAME.legal_action_ids(new, other)
-        assert json.dumps(state, sort_keys=True) == frozen
     assert new is not None and GAME.is_over(new)
 
 
@@ -123,15 +117,6 @@ def test_the_fast_legality_check_agrees_with_the_menus(
     alive = [i for i in range(new["n"]) if not new["elim"][i]]
     if len(alive) == 1:
         assert r["winners"] == alive
-
-
-@settings(PROPS, max_examples=20)
-@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_replaying_the_action_log_reproduces_every_step(
-    config: dict, seed: int, pick: int
-) -> None:
-    steps = list(playout(config, seed, pick))
-    assert_replay_reproduces(GAME, config, seed, steps)
 
 
 def _swap_hidden(s: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
@@ -209,6 +194,7 @@ def test_observations_hide_hands_picks_commits_and_assignments(
                 GAME.apply(sample, who[-1], choose(ids, rnd))
 
 
+@pytest.mark.slow  # a statistic over 40 games
 def test_random_games_end_in_every_way_over_many_seeds() -> None:
     reasons: Counter = Counter()
     for seed in range(40):

@@ -237,9 +237,14 @@ def random_case(rng: random.Random, max_opts: int = 5, pool=POOL):
     return values, options, rng.randint(0, 6), rng.choice([ATTACK, DEFEND])
 
 
-def test_solver_matches_brute_force_on_random_rolls():
+# The first cases of each sweep run by default, the whole sweep in the slow set.
+QUICK_AND_SLOW = [200, pytest.param(2000, marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("cases", QUICK_AND_SLOW)
+def test_solver_matches_brute_force_on_random_rolls(cases: int):
     rng = random.Random(2019)
-    for _ in range(2000):
+    for _ in range(cases):
         values, options, budget, role = random_case(rng)
         a = S.solve(values, options, budget, role)
         got = check_answer(values, options, budget, role, a)
@@ -335,12 +340,13 @@ def test_bad_input():
         S.solve([1, 2], [], 0, ATTACK, {"speed": 1})
 
 
-def test_solver_matches_brute_force_with_the_real_cards():
+@pytest.mark.parametrize("cases", [60, pytest.param(600, marks=pytest.mark.slow)])
+def test_solver_matches_brute_force_with_the_real_cards(cases: int):
     from gameplay.rules.kungfu2019.cards import COMBOS
 
     codes = sorted(COMBOS)
     rng = random.Random(74)
-    for _ in range(600):
+    for _ in range(cases):
         hand = rng.sample(codes, 3)
         options = [
             (s, k, c) for s, h in enumerate(hand) for k, c in enumerate(COMBOS[h])

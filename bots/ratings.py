@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bots.models import Bot
+from gameplay.agents import uploaded_agent
 from gameplay.models import MatchStatus, Seat
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def ladder_score(*, bot: Bot) -> float:
     The placement score of a match is 1 for first and 0 for last, so a bot that
     won every recent match scores 1700 and one that always lost 1300.
     """
-    agents = [f"bot:{pk}" for pk in bot.versions.values_list("pk", flat=True)]
+    agents = [uploaded_agent(pk) for pk in bot.versions.values_list("pk", flat=True)]
     seats = (
         Seat.objects.filter(agent__in=agents, match__status=MatchStatus.FINISHED)
         .exclude(placement__isnull=True)

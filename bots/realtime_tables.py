@@ -57,7 +57,7 @@ from bots.seats import (
     seat_hello,
     seat_version,
 )
-from gameplay.agents import UPLOADED_PREFIX
+from gameplay.agents import UPLOADED_PREFIX, is_uploaded
 from gameplay.models import Match, MatchAction, MatchStatus, Seat
 from gameplay.rules import Game, get_game, view_events
 from gameplay.rules.ticks import PASS, tick_order
@@ -110,11 +110,7 @@ def needs_driver(match: Match) -> bool:
 
 
 def _holds(seat: Seat) -> bool:
-    return (
-        seat.agent.startswith(UPLOADED_PREFIX)
-        and not seat.forfeited
-        and not seat.replaced_by_bot
-    )
+    return is_uploaded(seat.agent) and not seat.forfeited and not seat.replaced_by_bot
 
 
 def tables_to_drive() -> list[int]:

@@ -22,6 +22,7 @@ from bots.models import BotMatchLog, BotVersion
 from bots.protocol.match import REFUSED_KEPT, MatchPlayer, ProcessAgent, SeatLog
 from bots.protocol.transport import storable_text
 from bots.storage import version_dir
+from gameplay.agents import uploaded_version_id
 from gameplay.errors import NotActive
 from gameplay.models import Match, Seat
 from gameplay.rules import get_game
@@ -36,13 +37,6 @@ BOT_DISABLED = "bot disabled"
 STDERR_KEEP = 64 * 1024
 
 
-def agent_version_id(agent: str) -> int | None:
-    """The version id of a ``bot:<version id>`` seat agent; None for any other."""
-    if agent.startswith("bot:") and agent[4:].isdigit():
-        return int(agent[4:])
-    return None
-
-
 def unplayable_reason(version: BotVersion | None) -> str:
     """Why ``version`` cannot play (the forfeit reason), or "" when it can."""
     if version is None or not version_dir(version).is_dir():
@@ -54,7 +48,7 @@ def unplayable_reason(version: BotVersion | None) -> str:
 
 def seat_version(seat: Seat) -> tuple[BotVersion | None, str]:
     """The uploaded bot version a seat plays, or None and the forfeit reason."""
-    vid = agent_version_id(seat.agent)
+    vid = uploaded_version_id(seat.agent)
     version = (
         BotVersion.objects.select_related("bot").filter(pk=vid).first()
         if vid is not None

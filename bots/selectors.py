@@ -13,6 +13,7 @@ from accounts.http import Viewer
 from accounts.models import User
 from bots.models import Bot, BotMatchLog, BotStatus, BotVersion
 from bots.storage import list_files, read_source, version_dir
+from gameplay.agents import builtin_agent, uploaded_agent, uploaded_version_id
 from gameplay.models import Match, MatchStatus, Seat
 
 
@@ -45,7 +46,7 @@ def builtin_bots() -> list[BuiltinBot]:
     names += [name for name in available_bots() if name not in BOT_STRENGTHS]
     return [
         BuiltinBot(
-            name=name, agent=f"builtin:{name}", strength=BOT_STRENGTHS.get(name, "")
+            name=name, agent=builtin_agent(name), strength=BOT_STRENGTHS.get(name, "")
         )
         for name in names
     ]
@@ -75,7 +76,7 @@ def bot_versions(*, bot: Bot) -> list[BotVersion]:
 
 
 def _agents(bot: Bot) -> list[str]:
-    return [f"bot:{pk}" for pk in bot.versions.values_list("pk", flat=True)]
+    return [uploaded_agent(pk) for pk in bot.versions.values_list("pk", flat=True)]
 
 
 @dataclass(frozen=True)
@@ -122,9 +123,9 @@ def seat_names(*, seats: list[Seat]) -> dict[int, str]:
     label, which gameplay can only show as the raw agent.
     """
     unlabelled = {
-        seat.pk: int(seat.agent[4:])
+        seat.pk: vid
         for seat in seats
-        if not seat.label and seat.agent.startswith("bot:") and seat.agent[4:].isdigit()
+        if not seat.label and (vid := uploaded_version_id(seat.agent)) is not None
     }
     versions = BotVersion.objects.select_related("bot").in_bulk(
         set(unlabelled.values())

@@ -46,10 +46,16 @@ from bots.protocol.match import (
 )
 from bots.protocol.transport import storable_text
 from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
-from bots.seats import agent_version_id, seat_agent, unplayable_reason
+from bots.seats import seat_agent, unplayable_reason
 from bots.storage import remove_tree, version_dir, write_bot_tree
 from bots.uploads import UploadError, inspect_upload
-from gameplay.agents import BUILTIN_PREFIX
+from gameplay.agents import (
+    UPLOADED_PREFIX,
+    builtin_agent,
+    builtin_name,
+    is_builtin,
+    uploaded_version_id,
+)
 from gameplay.errors import NotActive
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.rules import available_games, get_game
@@ -362,7 +368,7 @@ def _play_validation_games(
 ) -> tuple[dict[str, Any], str, str]:
     """Play the validation games; return (report, stderr tail, failure or "")."""
     game = get_game(version.bot.game)
-    report: dict[str, Any] = {"games": [], "opponent": "builtin:random"}
+    report: dict[str, Any] = {"games": [], "opponent": builtin_agent("random")}
     stderr_parts: list[str] = []
     failure = ""
     # Two seats, or the game's smallest table; the others are random bots.
@@ -470,7 +476,7 @@ def bot_match_play(*, match_id: int) -> MatchOutcome | None:
     version_ids = {
         seat.number: vid
         for seat in seats
-        if (vid := agent_version_id(seat.agent)) is not None
+        if (vid := uploaded_version_id(seat.agent)) is not None
     }
     versions = BotVersion.objects.select_related("bot").in_bulk(version_ids.values())
     for number, vid in version_ids.items():
@@ -497,9 +503,9 @@ def bot_match_play(*, match_id: int) -> MatchOutcome | None:
         # built-in seats are played here too, next to the uploaded bots (a
         # forfeited seat by the player's takeover bot).
         for seat in seats:
-            if seat.agent.startswith(BUILTIN_PREFIX) and seat.number not in agents:
+            if is_builtin(seat.agent) and seat.number not in agents:
                 agents[seat.number] = BuiltinAgent(
-                    seat.agent.removeprefix(BUILTIN_PREFIX),
+                    builtin_name(seat.agent),
                     seat=seat.number,
                     match_seed=match.seed or 0,
                 )
@@ -542,7 +548,7 @@ def bot_matches_waiting_for_a_runner() -> list[int]:
 
     Oldest first. Such a match moves only when the bots runner plays it.
     """
-    uploaded = Seat.objects.filter(agent__startswith="bot:").values("match_id")
+    uploaded = Seat.objects.filter(agent__startswith=UPLOADED_PREFIX).values("match_id")
     people = Seat.objects.filter(agent="").values("match_id")
     return list(
         Match.objects.filter(status=MatchStatus.ACTIVE, pk__in=uploaded)
@@ -578,7 +584,7 @@ def live_seat(*, bot: Bot) -> tuple[str, str] | None:
 
 
 #: Who fills the seats of a challenge when the game needs more than two players.
-CHALLENGE_FILLER = f"{BUILTIN_PREFIX}heuristic"
+CHALLENGE_FILLER = builtin_agent("heuristic")
 
 
 def bot_challenge(

@@ -340,10 +340,7 @@ def schedule_realtime_bots(*, match: Match, stalled_ticks: int = 5) -> bool:
 
     if settings.CELERY_TASK_ALWAYS_EAGER or match.status != MatchStatus.ACTIVE:
         return False
-    if not any(
-        seat.agent.startswith(agents.BUILTIN_PREFIX) or seat.replaced_by_bot
-        for seat in match.seats.all()
-    ):
+    if not any(agents.plays_builtin(seat) for seat in match.seats.all()):
         return False
     now_tick = wall_tick(match)
     last = cache.get(tick_key(match))

@@ -15,8 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from gameplay import broadcast, services
-from gameplay.agents import BUILTIN_PREFIX
+from gameplay import agents, broadcast, services
 from gameplay.errors import BadRequest, Forbidden, MatchNotFound, NotActive
 from gameplay.models import (
     Challenge,
@@ -56,7 +55,6 @@ class UploadedBotProvider(Protocol):
     def resolve(self, game: str, value: str) -> tuple[str, str] | None: ...
 
 
-UPLOADED_CHOICE_PREFIX = "upload:"
 _uploaded_bots: UploadedBotProvider | None = None
 
 
@@ -164,13 +162,13 @@ def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
     if match.host_id != user.pk:
         raise Forbidden("only the host can seat bots")
     label = ""
-    if bot.startswith(UPLOADED_CHOICE_PREFIX):
+    if agents.is_upload_choice(bot):
         resolved = _uploaded_bots.resolve(match.game, bot) if _uploaded_bots else None
         if resolved is None:
             raise BadRequest("that uploaded bot cannot play at this table now")
         agent, label = resolved
     else:
-        agent = f"{BUILTIN_PREFIX}{bot}"
+        agent = agents.builtin_agent(bot)
 
     services.validate_agent(agent, get_game(match.game))
     seat = _first_open_seat(match)

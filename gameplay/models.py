@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from gameplay.agents import builtin_name, is_builtin
+
 
 class MatchStatus(models.TextChoices):
     WAITING = "waiting", "Waiting for players"
@@ -184,10 +186,10 @@ class Seat(models.Model):
             return self.label
         if self.user is not None:
             return self.user.public_name
-        if self.agent.startswith("builtin:"):
+        if is_builtin(self.agent):
             from gameplay.rules.bots import bot_display_name
 
-            return bot_display_name(self.agent.removeprefix("builtin:"))
+            return bot_display_name(builtin_name(self.agent))
         if self.agent:
             return "Uploaded bot"
         return "Open seat"

@@ -39,7 +39,7 @@ def _kept_options(match: Match) -> dict[str, object]:
 
 def _bot_label(seat: Seat) -> str:
     """An uploaded bot keeps its name; built-in bots are numbered afresh."""
-    return "" if seat.agent.startswith(agents.BUILTIN_PREFIX) else seat.label
+    return "" if agents.is_builtin(seat.agent) else seat.label
 
 
 @transaction.atomic

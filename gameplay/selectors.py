@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from accounts.http import Viewer
 from accounts.models import User
-from gameplay.agents import BUILTIN_PREFIX, is_uploaded_bot
+from gameplay.agents import is_uploaded_bot, plays_builtin
 from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
 from gameplay.rules import Event, get_game, view_events
 
@@ -41,8 +41,7 @@ def builtin_bot_seats_to_act(*, match: Match) -> list[Seat]:
     return [
         seat
         for seat in match.seats.all()
-        if seat.number in actors
-        and (seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot)
+        if seat.number in actors and plays_builtin(seat)
     ]
 
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from django.core.exceptions import ObjectDoesNotExist
 
+from gameplay.agents import AgentNameError, builtin_agent, parse_agent, uploaded_agent
 from league.errors import Invalid, NotFound
 from league.models import Participant, ParticipantKind, ParticipantType
 
@@ -36,9 +37,6 @@ if TYPE_CHECKING:
     from gameplay.models import Seat
 
 logger = logging.getLogger(__name__)
-
-BUILTIN_PREFIX = "builtin:"
-BOT_PREFIX = "bot:"
 
 
 @dataclass(frozen=True)
@@ -122,7 +120,7 @@ def participant_for_builtin(name: str) -> Participant:
 
     display = bot_display_name(name)
     participant, created = Participant.objects.get_or_create(
-        key=f"{BUILTIN_PREFIX}{name}",
+        key=builtin_agent(name),  # a built-in bot's key is its agent name
         defaults={"type": ParticipantType.BUILTIN, "name": display},
     )
     if not created and participant.name != display:
@@ -174,19 +172,23 @@ def participant_for_seat(seat: Seat) -> Participant | None:
     if seat.user is not None:
         return participant_for_user(seat.user)
     agent = seat.agent or ""
-    if agent.startswith(BUILTIN_PREFIX):
-        return participant_for_builtin(agent.removeprefix(BUILTIN_PREFIX))
-    if agent.startswith(BOT_PREFIX):
-        ref = agent.removeprefix(BOT_PREFIX)
-        if _directory is None or not ref.isdigit():
-            logger.warning("cannot rate seat agent %r: no bot directory", agent)
-            return None
-        info = _directory.bot_for_version(int(ref))
-        if info is None:
-            logger.warning("cannot rate seat agent %r: unknown bot version", agent)
-            return None
-        return participant_for_bot(info)
-    return None
+    try:
+        parsed = parse_agent(agent)
+    except AgentNameError:
+        logger.warning("cannot rate seat agent %r: not an agent name", agent)
+        return None
+    if parsed is None:
+        return None
+    if parsed.is_builtin:
+        return participant_for_builtin(parsed.bot)
+    if _directory is None:
+        logger.warning("cannot rate seat agent %r: no bot directory", agent)
+        return None
+    info = _directory.bot_for_version(parsed.version_id)
+    if info is None:
+        logger.warning("cannot rate seat agent %r: unknown bot version", agent)
+        return None
+    return participant_for_bot(info)
 
 
 def kind_allows(kind: str, participant: Participant) -> bool:
@@ -208,7 +210,7 @@ def seat_agent_for(participant: Participant) -> tuple[User | None, str]:
     info = bot_info(bot_id=participant.bot_id)
     if info.version_id is None:
         raise Invalid(f"{participant.name} has no playable version")
-    return None, f"{BOT_PREFIX}{info.version_id}"
+    return None, uploaded_agent(info.version_id)
 
 
 def can_manage(user: User, participant: Participant) -> bool:

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from bots.protocol.transport import BotFault, BotProcess, TimeControl
 from bots.sandbox import SandboxConfig
+from gameplay.agents import TAKEOVER_BOT, builtin_agent
 from gameplay.bot_thinking import builtin_seed
 from gameplay.rules import Event, Game, IllegalAction, State, view_events
 from gameplay.rules.ticks import END, PASS, tick_order, tick_seed
@@ -40,7 +41,6 @@ from gameplay.rules.ticks import END, PASS, tick_order, tick_seed
 PROTOCOL_VERSION = 1
 #: The bot that plays on for a forfeited seat at tables of three or more (the
 #: same one gameplay's services use for people who leave).
-TAKEOVER_BOT = "heuristic"
 #: A safety net far above any real game length: an engine bug must not spin.
 MAX_STEPS = 20_000
 #: How long a finished bot may take to read its game_over line.
@@ -230,7 +230,7 @@ class BuiltinAgent:
 
         self.bot = get_bot(name)
         self.match_seed = match_seed
-        self.log = SeatLog(seat=seat, agent=f"builtin:{name}")
+        self.log = SeatLog(seat=seat, agent=builtin_agent(name))
 
     def launch(self) -> None:
         return None

@@ -239,7 +239,7 @@ def _needs_full_path(match: Match, engine: Game) -> bool:
     for seat in selectors.seats_of(match):
         if not (seat.agent or seat.replaced_by_bot or not seat.user_id):
             continue  # a person
-        builtin = seat.replaced_by_bot or seat.agent.startswith(agents.BUILTIN_PREFIX)
+        builtin = agents.plays_builtin(seat)
         if not (realtime and builtin):
             return True
     return False

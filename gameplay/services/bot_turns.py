@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from gameplay.agents import BUILTIN_PREFIX, TAKEOVER_BOT, played_by_bots_runner
+from gameplay.agents import builtin_bot_of, played_by_bots_runner, plays_builtin
 from gameplay.bot_thinking import BuiltinAsk, Thinker, builtin_seed, think_in_turn
 from gameplay.errors import (
     IllegalMove,
@@ -42,15 +42,10 @@ def builtin_ask(
         game=match.game,
         state=state,
         seat=seat.number,
-        bot=_bot_name(seat),
+        bot=builtin_bot_of(seat),
         seed=builtin_seed(match.seed or 0, version, seat.number),
         kind=ActionKind.BOT_TAKEOVER if seat.replaced_by_bot else ActionKind.MOVE,
     )
-
-
-def _bot_name(seat: Seat) -> str:
-    agent = TAKEOVER_BOT if seat.replaced_by_bot else seat.agent
-    return agent.removeprefix(BUILTIN_PREFIX)
 
 
 def match_play_builtin_bots(
@@ -130,9 +125,7 @@ def match_play_builtin_seat(
     ):
         return None
     seat = next((s for s in match.seats.all() if s.number == seat_number), None)
-    if seat is None or not (
-        seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot
-    ):
+    if seat is None or not plays_builtin(seat):
         return None
     state = (
         match.state
@@ -182,11 +175,7 @@ def match_realtime_bots_tick(*, match_id: int, tick: int) -> bool:
     if match is None or match.status != MatchStatus.ACTIVE:
         return False
     seats = list(match.seats.all())
-    bots = {
-        seat.number: seat
-        for seat in seats
-        if seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot
-    }
+    bots = {seat.number: seat for seat in seats if plays_builtin(seat)}
     if not bots or played_by_bots_runner(seats):
         return False
     engine = get_game(match.game)
@@ -197,7 +186,7 @@ def match_realtime_bots_tick(*, match_id: int, tick: int) -> bool:
         ctx = decision_context(
             engine, match.state, number, tick_seed(match.seed or 0, tick, number)
         )
-        action_id = get_bot(_bot_name(seat)).choose(ctx)
+        action_id = get_bot(builtin_bot_of(seat)).choose(ctx)
         if action_id != PASS:
             kind = ActionKind.BOT_TAKEOVER if seat.replaced_by_bot else ActionKind.MOVE
             moves.append(SystemMove(number, action_id, kind))

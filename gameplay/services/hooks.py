@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from gameplay import broadcast, enqueue
-from gameplay.agents import BUILTIN_PREFIX, UPLOADED_PREFIX, is_uploaded_bot
+from gameplay.agents import is_uploaded, is_uploaded_bot, plays_builtin
 from gameplay.clocks import next_timer_due
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.moverule import is_realtime
@@ -64,9 +64,7 @@ def after_step(
     """
     if match.status != MatchStatus.ACTIVE:
         return None
-    if any(
-        seat.agent.startswith(BUILTIN_PREFIX) or seat.replaced_by_bot for seat in seats
-    ):
+    if any(plays_builtin(seat) for seat in seats):
         if is_realtime(get_game(match.game)):
             enqueue.schedule_realtime_bots(match=match)
         else:
@@ -89,9 +87,8 @@ def _may_have_work_after_change(match: Match, seats: list[Seat]) -> bool:
     for a match with none of these the hook is not even registered. Those
     facts change only under the match lock, which the caller holds.
     """
-    bot_prefixes = (BUILTIN_PREFIX, UPLOADED_PREFIX)
     return bool(match.time_control or match.timers) or any(
-        seat.agent.startswith(bot_prefixes) or seat.replaced_by_bot for seat in seats
+        plays_builtin(seat) or is_uploaded(seat.agent) for seat in seats
     )
 
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from gameplay import broadcast, enqueue
-from gameplay.agents import BUILTIN_PREFIX
+from gameplay.agents import AgentNameError, is_builtin, parse_agent
 from gameplay.clocks import GRACE_SECONDS, NEVER_CONNECTED
 from gameplay.errors import BadRequest, Forbidden, NotActive
 from gameplay.models import Match, MatchSnapshot, MatchStatus, Seat
@@ -99,7 +99,7 @@ def distinct_seat_labels(seats: list[SeatSpec]) -> list[str]:
         # An unlabelled uploaded bot is named by the bots app (its own name and
         # version), which this app cannot see; numbering "Uploaded bot" would
         # hide that name, so only built-in and labelled bots are numbered here.
-        numbered = spec.label or spec.agent.startswith(BUILTIN_PREFIX)
+        numbered = spec.label or is_builtin(spec.agent)
         if spec.agent and spec.user is None and numbered:
             label = bot_seat_label(taken=taken, agent=spec.agent, label=spec.label)
         labels.append(label)
@@ -108,22 +108,25 @@ def distinct_seat_labels(seats: list[SeatSpec]) -> list[str]:
 
 
 def validate_agent(agent: str, engine: Game | None = None) -> None:
-    """A seat's agent is a known bot (able to play ``engine``'s game, if given)."""
-    if not agent:
+    """A seat's agent is empty, an uploaded bot's version or a known built-in
+    bot (able to play ``engine``'s game, if given)."""
+    try:
+        parsed = parse_agent(agent)
+    except AgentNameError as exc:
+        raise BadRequest(str(exc)) from exc
+    if parsed is None or not parsed.is_builtin:
         return
-    if agent.startswith(BUILTIN_PREFIX):
-        from gameplay.rules.bots import available_bots, bot_display_name, bot_plays
+    from gameplay.rules.bots import available_bots, bot_display_name, bot_plays
 
-        name = agent.removeprefix(BUILTIN_PREFIX)
-        if name not in available_bots():
-            raise BadRequest(
-                f"unknown built-in bot {name!r}; choose from "
-                + ", ".join(available_bots())
-            )
-        if engine is not None and not bot_plays(name, engine):
-            raise BadRequest(f"the {bot_display_name(name)} cannot play {engine.name}")
-    elif not agent.startswith("bot:"):
-        raise BadRequest(f"unknown seat agent {agent!r}")
+    if parsed.bot not in available_bots():
+        raise BadRequest(
+            f"unknown built-in bot {parsed.bot!r}; choose from "
+            + ", ".join(available_bots())
+        )
+    if engine is not None and not bot_plays(parsed.bot, engine):
+        raise BadRequest(
+            f"the {bot_display_name(parsed.bot)} cannot play {engine.name}"
+        )
 
 
 @transaction.atomic

@@ -18,9 +18,9 @@ from collections.abc import Iterable
 
 from django.conf import settings
 
+from gameplay.agents import builtin_name
 from gameplay.rules import game_meta
 from league.models import Participant, ParticipantKind, ParticipantType, RatingPool
-from league.participants import BUILTIN_PREFIX
 
 
 def anchor_ratings(game: str) -> dict[str, float]:
@@ -40,7 +40,7 @@ def anchors_among(
     out = {}
     for p in participants:
         if p.type == ParticipantType.BUILTIN:
-            name = p.key.removeprefix(BUILTIN_PREFIX)
+            name = builtin_name(p.key)  # a built-in's key is its agent name
             if name in table:
                 out[p.pk] = table[name]
     return out

@@ -254,7 +254,7 @@ def demo_exhibition(*, stdout) -> None:
     (its queued move was lost with a previous run) is set going again.
     """
     from gameplay import services as match_services
-    from gameplay.agents import BUILTIN_PREFIX
+    from gameplay.agents import builtin_agent
     from gameplay.enqueue import schedule_bot_turns
     from gameplay.models import Match, MatchStatus
     from gameplay.services import SeatSpec
@@ -265,7 +265,7 @@ def demo_exhibition(*, stdout) -> None:
     if match is None:
         match = match_services.match_create(
             game="duelo",
-            seats=[SeatSpec(agent=BUILTIN_PREFIX + name) for name in EXHIBITION_BOTS],
+            seats=[SeatSpec(agent=builtin_agent(name)) for name in EXHIBITION_BOTS],
             config={"rounds": 3},
             context=DEMO_EXHIBITION,
         )

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from django.db import transaction
 from django.utils import timezone
@@ -25,6 +27,9 @@ from gameplay.models import Match
 from gameplay.rules import get_game
 from gameplay.services import SeatSpec, match_create, match_start
 
+#: Who ladder_pairings seats: any key (the ladder's "bot:<id>"; ints in tests).
+K = TypeVar("K", bound=Hashable)
+
 
 def ladder_slot(*, when: datetime) -> int:
     """The beat period ``when`` falls in (whole periods since the epoch)."""
@@ -32,12 +37,12 @@ def ladder_slot(*, when: datetime) -> int:
 
 
 def ladder_pairings(
-    strengths: dict[int, float],
+    strengths: Mapping[K, float],
     *,
     rng: random.Random,
     jitter: float = 50.0,
     size: int = 2,
-) -> list[tuple[int, ...]]:
+) -> list[tuple[K, ...]]:
     """Seat every bot at a table of ``size`` near-rated ones; each plays once
     at least.
 
@@ -88,14 +93,17 @@ def ladder_entrants(*, game: str) -> list[LadderEntrant]:
     bots = Bot.objects.filter(
         game=game, status=BotStatus.ACTIVE, disabled=False, active_version__isnull=False
     ).select_related("active_version")
-    entrants = [
-        LadderEntrant(
-            key=f"bot:{bot.pk}",
-            agent=bot.active_version.agent,
-            label=f"{bot.name} v{bot.active_version.number}",
+    entrants = []
+    for bot in bots.order_by("pk"):
+        version = bot.active_version
+        assert version is not None  # the filter: active_version__isnull=False
+        entrants.append(
+            LadderEntrant(
+                key=f"bot:{bot.pk}",
+                agent=version.agent,
+                label=f"{bot.name} v{version.number}",
+            )
         )
-        for bot in bots.order_by("pk")
-    ]
     entrants += [
         LadderEntrant(
             key=f"builtin:{name}",
@@ -228,6 +236,7 @@ def bot_debut_schedule(*, version_id: int) -> list[int]:
         )
         anchors = [e for e in ladder_entrants(game=version.bot.game) if e.is_anchor]
         size = ladder_table_size(version.bot.game)
+        tables: list[tuple[LadderEntrant, ...]]
         if size == 2:
             tables = [(me, anchor) for anchor in anchors]
         else:

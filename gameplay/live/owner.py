@@ -170,9 +170,9 @@ def saw(match_pk: int, message: dict[str, Any]) -> None:
     changed status (the match ended) drops the copy.
     """
     live = _matches.get(match_pk)
-    match = live.match if live is not None else None
-    if match is None:
+    if live is None or live.match is None:
         return
+    match = live.match
     version = message.get("version")
     if version is not None and version > match.version:
         live.match = None
@@ -272,7 +272,7 @@ def _act_sync(
     """Decide, append, and build the broadcast (in the database thread)."""
     for attempt in range(MAX_ATTEMPTS):
         fresh = live.match is None
-        match = live.match if not fresh else _read(live)
+        match = live.match if live.match is not None else _read(live)
         engine = get_game(match.game)
         if _needs_full_path(match, engine):
             return _full_path(live, user, action_id, expected_version)
@@ -298,6 +298,8 @@ def _act_sync(
             )
             if timers == match.timers:
                 timers = None  # unchanged: the column stays as it is
+        mover_seat = step.seat
+        assert mover_seat is not None  # a person's move is made at their seat
         written = _append(
             match_id=match.pk,
             from_version=match.version,
@@ -306,7 +308,7 @@ def _act_sync(
             now=now,
             snapshots={step.version: step.state} if step.snapshot else {},
             timers=timers,
-            mover=store.Mover(seat=step.seat, user_id=user.pk),
+            mover=store.Mover(seat=mover_seat, user_id=user.pk),
             finish=finish,
         )
         if not written:
@@ -579,8 +581,8 @@ def _open_sync(public_id: str, user: Any) -> Opened | None:
             logger.exception("connect broadcast of match %s failed", match_pk)
     return Opened(
         match_pk=match_pk,
-        seat_number=seat.number if seated else None,
-        seat_pk=seat.pk if seated else None,
+        seat_number=seat.number if seat is not None else None,
+        seat_pk=seat.pk if seat is not None else None,
         match=match,
         frames=frames,
         messages=messages,

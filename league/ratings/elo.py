@@ -421,7 +421,9 @@ def replay_pool(
                 0.0 if p in anchors else d
                 for p, d in zip(placements, deltas, strict=True)
             ]
-        entry = {} if history is not None else None
+        entry: dict[Any, tuple[float, float]] | None = (
+            {} if history is not None else None
+        )
         for p, row, old, d in zip(placements, rows, ratings, deltas, strict=True):
             new = old + d
             row[0] = new
@@ -430,7 +432,7 @@ def replay_pool(
                 row[2] = True
             if entry is not None:
                 entry[p] = (old, new)
-        if history is not None:
+        if history is not None and entry is not None:
             history.append(entry)
     states = {
         p: PlayerState(rating=r[0], games=r[1], reached_elite=r[2])

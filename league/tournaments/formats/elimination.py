@@ -294,11 +294,11 @@ def drop_in_rematches(size: int, masks: Sequence[int]) -> list[float]:
             for i in range(count // 2):
                 a, b = slots[2 * i], slots[2 * i + 1]
                 cost += _pair_rematch(a, b)
-                d: dict = {}
+                pair: dict[tuple[int, int], float] = {}
                 for src in (a, b):
                     for o, p in src.items():
-                        d[o] = d.get(o, 0.0) + p / 2
-                merged.append(d)
+                        pair[o] = pair.get(o, 0.0) + p / 2
+                merged.append(pair)
             per_round.append(cost)
             slots = merged
     return per_round
@@ -336,6 +336,7 @@ def search_drop_in_masks(size: int) -> tuple[int, ...]:
                         current, key, improved = trial, trial_key, True
         if best is None or key < best:
             best = key
+    assert best is not None  # three starts, each one scored
     return best[2]
 
 

@@ -82,12 +82,15 @@ def round_robin_rounds(
     for cycle in range(cycles):
         for games in reversed_end if cycle < cycles - 1 else base:
             number = len(rounds) + 1
-            played, byes = [], []
+            played: list[tuple[P, P]] = []
+            byes: list[P] = []
             for a, b in games:
                 first, second = (a, b) if cycle % 2 == 0 else (b, a)
                 pa, pb = player(first), player(second)
                 if pa is None or pb is None:
-                    byes.append(pa if pb is None else pb)
+                    bye = pa if pb is None else pb
+                    assert bye is not None  # only the padding seat is None
+                    byes.append(bye)
                 else:
                     played.append((pa, pb))
             row = [

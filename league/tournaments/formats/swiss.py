@@ -173,8 +173,8 @@ def player_records(history: Iterable[SwissGame]) -> dict[Hashable, PlayerRecord]
     def rec(p: Hashable) -> PlayerRecord:
         return records.setdefault(p, PlayerRecord())
 
-    for rnd, round_games in itertools.groupby(games, key=lambda g: g.round):
-        round_games = list(round_games)
+    for rnd, grouped in itertools.groupby(games, key=lambda g: g.round):
+        round_games = list(grouped)
         before = {}
         for g in round_games:
             for p in (g.first, g.second):
@@ -196,13 +196,15 @@ def player_records(history: Iterable[SwissGame]) -> dict[Hashable, PlayerRecord]
                 a.rounds.append((None, g.first_points, False))
                 continue
             b = rec(g.second)
+            second_points = g.second_points
+            assert second_points is not None  # a game's (SwissGame sets it)
             a.score += g.first_points
-            b.score += g.second_points
+            b.score += second_points
             a.rounds.append((g.second, g.first_points, g.played))
-            b.rounds.append((g.first, g.second_points, g.played))
+            b.rounds.append((g.first, second_points, g.played))
             if not g.played:
-                a.forfeit_wins += g.first_points > g.second_points
-                b.forfeit_wins += g.second_points > g.first_points
+                a.forfeit_wins += g.first_points > second_points
+                b.forfeit_wins += second_points > g.first_points
                 a.last_float = a.float_by_round[g.round] = "down"
                 b.last_float = b.float_by_round[g.round] = "down"
                 continue
@@ -322,12 +324,14 @@ def swiss_trf(
             cells[g.first][i] = f"0000 - {BYE_KINDS[g.bye]}"
             continue
         b = numbers[g.second]
+        second_points = g.second_points
+        assert second_points is not None  # a game's (SwissGame sets it)
         if g.forfeit:
-            ra = "+" if g.first_points > g.second_points else "-"
-            rb = "+" if g.second_points > g.first_points else "-"
+            ra = "+" if g.first_points > second_points else "-"
+            rb = "+" if second_points > g.first_points else "-"
         else:
             code = {1.0: "1", 0.5: "=", 0.0: "0"}
-            ra, rb = code[g.first_points], code[g.second_points]
+            ra, rb = code[g.first_points], code[second_points]
         cells[g.first][i] = f"{b:4d} w {ra}"
         cells[g.second][i] = f"{a:4d} b {rb}"
     if len(pab_values) > 1:

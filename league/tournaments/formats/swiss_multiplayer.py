@@ -163,8 +163,8 @@ def split_into_tables(
 def _records(results: Iterable[TableResult]) -> dict[Hashable, _Record]:
     records: dict[Hashable, _Record] = {}
     ordered = sorted(results, key=lambda r: r.round)
-    for _, same_round in itertools.groupby(ordered, key=lambda r: r.round):
-        same_round = list(same_round)
+    for _, grouped in itertools.groupby(ordered, key=lambda r: r.round):
+        same_round = list(grouped)
         before = {
             p: (records[p].score if p in records else 0.0)
             for res in same_round
@@ -374,6 +374,6 @@ def seat_multiplayer_round(
     ]
     out += [
         Table(round=round_number, table=len(out) + i + 1, seats=(p,))
-        for i, p in enumerate(sorted(byes, key=rank.get))
+        for i, p in enumerate(sorted(byes, key=lambda p: rank[p]))
     ]
     return out

@@ -21,7 +21,9 @@ application = ProtocolTypeRouter(
         # Bodies over REQUEST_MAX_BODY_BYTES are refused before Django reads them.
         "http": BodySizeLimit(django_asgi_app),
         "websocket": SameOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            # types-channels wants its own URLPattern subclass (a stub-only name)
+            # where Channels takes Django's path()/re_path() results.
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
         ),
     }
 )

@@ -81,7 +81,8 @@ class ThrottledObtainAuthToken(ObtainAuthToken):
     """
 
     # DRF's view names its parsers itself; use the project's (bounded JSON).
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+    # api_settings imports the dotted paths; the stubs type the raw setting.
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # type: ignore[assignment]
 
     def post(self, request, *args, **kwargs):
         try:

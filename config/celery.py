@@ -48,7 +48,9 @@ def _restore_when_back(tags: list[str], *, wait: float = 2.0) -> None:
         try:
             with app.connection_for_write() as connection:
                 connection.ensure_connection(max_retries=1)
-                qos = connection.default_channel.qos
+                # The Redis transport's channel has its QoS; the stubs type the
+                # generic channel.
+                qos = connection.default_channel.qos  # type: ignore[attr-defined]
                 for tag in tags:
                     qos.restore_by_tag(tag, leftmost=True)
             log.warning("broker back: %d held task(s) restored", len(tags))
@@ -96,8 +98,10 @@ def _survive_restore_on_lost_broker() -> None:
             ).start()
             return None
 
-    restore_unacked.kfa_guarded = True
-    kombu_redis.QoS.restore_unacked = restore_unacked
+    # A monkeypatch, outside what types describe: the mark read back above, and
+    # the method replaced.
+    restore_unacked.kfa_guarded = True  # type: ignore[attr-defined]
+    kombu_redis.QoS.restore_unacked = restore_unacked  # type: ignore[method-assign]
 
 
 _survive_restore_on_lost_broker()

@@ -147,7 +147,9 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
         super().__init__(*args, **kwargs)
         self.origin = uuid.uuid4().bytes
         self._tag = MAGIC + self.origin
-        self._shards = [LocalFirstShard(shard.host, self) for shard in self._shards]
+        self._shards: list[LocalFirstShard] = [
+            LocalFirstShard(shard.host, self) for shard in self._shards
+        ]
         # Messages handed to local members, for tests and the benchmark.
         self.delivered_locally = 0
 

@@ -9,6 +9,7 @@ levels), and so is anything the decoder itself cannot follow.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from django.conf import settings
 from rest_framework.exceptions import ParseError
@@ -22,6 +23,7 @@ def json_depth_exceeds(value: object, limit: int) -> bool:
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[object]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):
@@ -36,13 +38,13 @@ def json_depth_exceeds(value: object, limit: int) -> bool:
 
 def loads_bounded(text: str | bytes, *, limit: int | None = None) -> object:
     """``json.loads`` that raises ValueError for too-deep or undecodable input."""
-    limit = limit or getattr(settings, "API_MAX_JSON_DEPTH", MAX_JSON_DEPTH)
+    bound = limit or int(getattr(settings, "API_MAX_JSON_DEPTH", MAX_JSON_DEPTH))
     try:
         value = json.loads(text)
     except RecursionError as exc:
-        raise ValueError(f"JSON nested deeper than {limit} levels") from exc
-    if json_depth_exceeds(value, limit):
-        raise ValueError(f"JSON nested deeper than {limit} levels")
+        raise ValueError(f"JSON nested deeper than {bound} levels") from exc
+    if json_depth_exceeds(value, bound):
+        raise ValueError(f"JSON nested deeper than {bound} levels")
     return value
 
 

@@ -1,7 +1,7 @@
 """Top-level URL map: pages, the API under /api/, health and admin."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts import api as accounts_api
@@ -15,7 +15,7 @@ register_api_index("token", "api-token")
 register_api_index("schema", "api-schema")
 register_api_index("docs", "api-docs")
 
-api_patterns = [
+api_patterns: list[URLPattern | URLResolver] = [
     path("", ApiRootView.as_view(), name="api-root"),
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("me/", accounts_api.MeView.as_view(), name="api-me"),

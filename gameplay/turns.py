@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 from django.urls import get_script_prefix, reverse
 
+from accounts.http import Viewer
 from accounts.models import User
 from gameplay.catalog import game_name
 from gameplay.models import Match, MatchStatus, Seat
@@ -105,7 +106,7 @@ def awaiting_move(*, user: User) -> list[Match]:
     return [match for match, yours in in_play(user=user) if yours]
 
 
-def player_games(*, user: User) -> list[PlayerGame]:
+def player_games(*, user: Viewer) -> list[PlayerGame]:
     """The user's waiting tables and games in play, their moves first."""
     if not user.is_authenticated:
         return []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import environ
 from csp.constants import NONCE
@@ -117,7 +118,7 @@ def _celery_url(redis_url: str) -> str:
     return redis_url
 
 
-CHANNEL_LAYERS = {
+CHANNEL_LAYERS: dict[str, Any] = {
     "default": {
         # Pub/sub costs 2-4x less CPU per message than the list-based layer;
         # this subclass hands a process's own sockets their messages without
@@ -136,7 +137,7 @@ CHANNEL_LAYERS = {
     }
 }
 
-CACHES = {
+CACHES: dict[str, Any] = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
@@ -405,7 +406,7 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 # Features no page uses are switched off for the site and anything it embeds.
-PERMISSIONS_POLICY = {
+PERMISSIONS_POLICY: dict[str, list[str]] = {
     feature: []
     for feature in (
         "accelerometer",

@@ -6,7 +6,7 @@ from urllib.parse import urlsplit, urlunsplit
 from config.embedded_redis import EmbeddedRedis
 
 from .base import *  # noqa: F403
-from .base import CACHES, CHANNEL_LAYERS, VAR_DIR, _celery_url, env
+from .base import CACHES, CHANNEL_LAYERS, REDIS_URL, VAR_DIR, _celery_url, env
 
 DEBUG = False
 SECRET_KEY = SECRET_KEY or "test-only-secret-key"  # noqa: F405

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from accounts.http import Viewer
 from league.models import (
@@ -17,6 +19,7 @@ from league.models import (
     RegistrationStatus,
     Season,
     SeasonQueueEntry,
+    SeasonStatus,
 )
 from league.ratings.elo import display_rating, is_provisional
 
@@ -25,6 +28,16 @@ def is_organiser(*, league: League, user: Viewer | None) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return bool(user.is_staff) or league.organisers.filter(pk=user.pk).exists()
+
+
+def registration_window_open(season: Season, now: datetime | None = None) -> bool:
+    """Whether registrations for ``season`` are taken at ``now`` (default now)."""
+    now = now or timezone.now()
+    return (
+        season.status
+        in (SeasonStatus.UPCOMING, SeasonStatus.OPEN, SeasonStatus.RUNNING)
+        and season.registration_opens_at <= now <= season.registration_closes_at
+    )
 
 
 def league_list(*, game: str | None = None) -> QuerySet[League]:

@@ -38,7 +38,7 @@ from league.participants import (
     seat_agent_for,
 )
 from league.ratings.services import pool_for_league, pool_for_season
-from league.selectors import is_organiser
+from league.selectors import is_organiser, registration_window_open
 
 ACTIVE_REGISTRATION = (RegistrationStatus.PENDING, RegistrationStatus.APPROVED)
 
@@ -76,15 +76,6 @@ def resolve_entrant(
             f"{who} cannot take part here ({ParticipantKind(kind).label.lower()})"
         )
     return participant
-
-
-def registration_window_open(season: Season, now: datetime | None = None) -> bool:
-    now = now or timezone.now()
-    return (
-        season.status
-        in (SeasonStatus.UPCOMING, SeasonStatus.OPEN, SeasonStatus.RUNNING)
-        and season.registration_opens_at <= now <= season.registration_closes_at
-    )
 
 
 def season_register(

@@ -100,7 +100,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "season": season,
             "registration": selectors.registration_of(season=season, user=request.user),
-            "window_open": services.registration_window_open(season),
+            "window_open": selectors.registration_window_open(season),
         }
         for season in league.seasons.all()
     ]
@@ -138,7 +138,8 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "my_registration": selectors.registration_of(
                 season=season, user=request.user
             ),
-            "window_open": services.registration_window_open(season),
+            "window_open": selectors.registration_window_open(season),
+            "my_bots": _my_bots(request.user, league.game),
             "pool": pool,
             "recent": rating_selectors.recent_rated_matches(pool=pool) if pool else [],
             "tournaments": season.tournaments.all(),

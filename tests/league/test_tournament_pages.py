@@ -250,6 +250,7 @@ def test_a_bot_owner_enters_their_bots_from_the_pages(client, organiser) -> None
     pages = [
         client.get(reverse("league:tournament", args=[tournament.slug])),
         client.get(reverse("league:detail", args=[season.league.slug])),
+        client.get(reverse("league:season", args=[season.league.slug, season.number])),
     ]
     for page in pages:
         html = page.content.decode()

@@ -30,7 +30,7 @@ def _participant_and_pool(bot: Bot) -> tuple[Any, Any] | None:
         from league.ratings.selectors import default_pool
     except ImportError:
         return None
-    participant = Participant.objects.filter(key=f"bot:{bot.pk}").first()
+    participant = Participant.objects.filter(key=Participant.bot_key(bot.pk)).first()
     pool = default_pool(game=bot.game)
     if participant is None or pool is None:
         return None

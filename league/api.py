@@ -358,7 +358,9 @@ class PlayerRatingsView(LeagueAPIView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request, username: str) -> Response:
         user = get_object_or_404(User, username=username)
-        participant = Participant.objects.filter(key=f"user:{user.pk}").first()
+        participant = Participant.objects.filter(
+            key=Participant.user_key(user.pk)
+        ).first()
         out = []
         if participant is not None:
             for rating in rating_selectors.participant_ratings(participant=participant):

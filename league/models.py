@@ -9,6 +9,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 
+from gameplay.agents import builtin_agent
 from gameplay.rules import GameError, game_meta
 from league.ratings.elo import EloConfig, elo_config_from, is_provisional
 
@@ -131,6 +132,22 @@ class Participant(models.Model):
     @property
     def is_bot(self) -> bool:
         return self.type != ParticipantType.USER
+
+    @staticmethod
+    def user_key(user_id: int) -> str:
+        """A person's key."""
+        return f"user:{user_id}"
+
+    @staticmethod
+    def bot_key(bot_id: int) -> str:
+        """An uploaded bot's key: the bot, whichever of its versions plays (a
+        seat's agent ``bot:<version id>`` names one version: not a key)."""
+        return f"bot:{bot_id}"
+
+    @staticmethod
+    def builtin_key(name: str) -> str:
+        """A built-in bot's key: its seat agent name (``gameplay.agents``)."""
+        return builtin_agent(name)
 
 
 # --- Ratings ---------------------------------------------------------------------

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from django.core.exceptions import ObjectDoesNotExist
 
-from gameplay.agents import AgentNameError, builtin_agent, parse_agent, uploaded_agent
+from gameplay.agents import AgentNameError, parse_agent, uploaded_agent
 from league.errors import Invalid, NotFound
 from league.models import Participant, ParticipantKind, ParticipantType
 
@@ -84,7 +84,7 @@ def bot_directory() -> BotDirectory | None:
 
 def participant_for_user(user: User) -> Participant:
     participant, created = Participant.objects.get_or_create(
-        key=f"user:{user.pk}",
+        key=Participant.user_key(user.pk),
         defaults={
             "type": ParticipantType.USER,
             "user": user,
@@ -99,7 +99,7 @@ def participant_for_user(user: User) -> Participant:
 
 def participant_for_bot(info: BotInfo) -> Participant:
     participant, created = Participant.objects.get_or_create(
-        key=f"bot:{info.bot_id}",
+        key=Participant.bot_key(info.bot_id),
         defaults={
             "type": ParticipantType.BOT,
             "bot_id": info.bot_id,
@@ -120,7 +120,7 @@ def participant_for_builtin(name: str) -> Participant:
 
     display = bot_display_name(name)
     participant, created = Participant.objects.get_or_create(
-        key=builtin_agent(name),  # a built-in bot's key is its agent name
+        key=Participant.builtin_key(name),
         defaults={"type": ParticipantType.BUILTIN, "name": display},
     )
     if not created and participant.name != display:

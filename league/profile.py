@@ -12,7 +12,7 @@ from league.ratings.elo import display_rating, is_provisional
 
 def ratings_section(user: User) -> ProfileSection | None:
     """One chart per pool the player is rated in (global ladders first)."""
-    participant = Participant.objects.filter(key=f"user:{user.pk}").first()
+    participant = Participant.objects.filter(key=Participant.user_key(user.pk)).first()
     if participant is None:
         return None
     pools = []

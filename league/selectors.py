@@ -119,7 +119,9 @@ def registration_of(*, season: Season, user: Viewer) -> Registration | None:
     if not user.is_authenticated:
         return None
     return (
-        Registration.objects.filter(season=season, participant__key=f"user:{user.pk}")
+        Registration.objects.filter(
+            season=season, participant__key=Participant.user_key(user.pk)
+        )
         .exclude(status=RegistrationStatus.WITHDRAWN)
         .first()
     )
@@ -150,7 +152,7 @@ def queued_participant_ids(*, season: Season, user: Viewer) -> set[int]:
         )
     ) | set(
         SeasonQueueEntry.objects.filter(
-            season=season, participant__key=f"user:{user.pk}"
+            season=season, participant__key=Participant.user_key(user.pk)
         ).values_list("participant_id", flat=True)
     )
 

@@ -140,7 +140,9 @@ def season_withdraw(
     if bot_id is None:
         participant = participant_for_user(user)
     else:
-        participant = Participant.objects.filter(key=f"bot:{bot_id}").first()
+        participant = Participant.objects.filter(
+            key=Participant.bot_key(bot_id)
+        ).first()
         if participant is None:
             raise NotFound("that bot is not registered here")
         if not can_manage(user, participant):
@@ -433,7 +435,9 @@ def _queue_participant(
     if bot_id is None:
         participant = participant_for_user(user)
     else:
-        participant = Participant.objects.filter(key=f"bot:{bot_id}").first()
+        participant = Participant.objects.filter(
+            key=Participant.bot_key(bot_id)
+        ).first()
         if participant is None:
             raise Invalid("that bot is not registered for this season")
         if not can_manage(user, participant):
@@ -492,7 +496,9 @@ def season_queue_leave(
     if bot_id is None:
         participant = participant_for_user(user)
     else:
-        participant = Participant.objects.filter(key=f"bot:{bot_id}").first()
+        participant = Participant.objects.filter(
+            key=Participant.bot_key(bot_id)
+        ).first()
         if participant is None:
             return False
         if not can_manage(user, participant):

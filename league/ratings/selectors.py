@@ -31,7 +31,9 @@ def match_rating_changes(match: Match) -> dict[str, list[dict[str, object]]]:
     seats_by_key: dict[str, list[int]] = {}
     for seat in match.seats.all():
         if seat.user_id is not None:
-            seats_by_key.setdefault(f"user:{seat.user_id}", []).append(seat.number)
+            seats_by_key.setdefault(Participant.user_key(seat.user_id), []).append(
+                seat.number
+            )
         elif seat.agent:
             seats_by_key.setdefault(seat.agent, []).append(seat.number)
     events = RatingEvent.objects.filter(match=match).select_related(
@@ -173,7 +175,7 @@ def rating_for_user(*, user: User, game: str) -> float | None:
         Rating.objects.filter(
             pool__scope=PoolScope.GLOBAL,
             pool__game=game,
-            participant__key=f"user:{user.pk}",
+            participant__key=Participant.user_key(user.pk),
         )
         .values_list("rating", flat=True)
         .first()
@@ -266,7 +268,7 @@ def head_to_head(
     for seat in others:
         if seat.user is not None:
             key, name, username = (
-                f"user:{seat.user_id}",
+                Participant.user_key(seat.user.pk),
                 seat.user.public_name,
                 seat.user.username,
             )

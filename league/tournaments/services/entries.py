@@ -177,7 +177,11 @@ def tournament_withdraw(
     *, tournament: Tournament, user: User, bot_id: int | None = None
 ) -> None:
     """Leave before the start (afterwards, no-shows forfeit instead)."""
-    key = f"bot:{bot_id}" if bot_id is not None else f"user:{user.pk}"
+    key = (
+        Participant.bot_key(bot_id)
+        if bot_id is not None
+        else Participant.user_key(user.pk)
+    )
     with transaction.atomic():
         tournament = locked_tournament(tournament.pk)
         if tournament.status != TournamentStatus.REGISTRATION:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 
 from bots.uploads import MAX_UPLOAD_BYTES
@@ -24,7 +26,7 @@ class BotCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = game_choices()
+        cast(forms.ChoiceField, self.fields["game"]).choices = game_choices()
 
 
 class VersionUploadForm(forms.Form):

@@ -156,7 +156,7 @@ def run_local_matches(
     config: SandboxConfig,
     time_control: TimeControl,
     allow_unsandboxed: bool,
-    on_game: Callable[[], None] | None = None,
+    on_game: Callable[[], object] | None = None,
 ) -> list[OpponentStats]:
     """Play ``games`` per opponent; the author's seat rotates every game.
 

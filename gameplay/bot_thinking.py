@@ -97,7 +97,8 @@ def _may_fork() -> Iterator[None]:
     pool's workers cannot: each dies with its parent (:func:`_die_with_parent`),
     and the pool is shut down at the end of the match.
     """
-    config = multiprocessing.current_process()._config
+    # multiprocessing's private process config (typeshed leaves it out).
+    config = multiprocessing.current_process()._config  # type: ignore[attr-defined]
     daemon = config.get("daemon")
     config["daemon"] = False
     try:
@@ -140,8 +141,10 @@ class _ThinkerProcess(multiprocessing.context.ForkProcess):
     def _after_fork() -> None:
         from multiprocessing import util
 
-        util._finalizer_registry.clear()
-        for (_index, _ident, func), obj in sorted(util._afterfork_registry.items()):
+        # multiprocessing's private registries (typeshed leaves them out).
+        util._finalizer_registry.clear()  # type: ignore[attr-defined]
+        registry = util._afterfork_registry  # type: ignore[attr-defined]
+        for (_index, _ident, func), obj in sorted(registry.items()):
             module = getattr(func, "__module__", "") or ""
             if module.split(".", 1)[0] in _SKIPPED_AFTER_FORK:
                 continue

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -32,7 +32,7 @@ class TableForm(forms.Form):
     def __init__(self, *args: Any, game: GameInfo, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        self.fields["players"].choices = [
+        cast(forms.ChoiceField, self.fields["players"]).choices = [
             (n, str(n)) for n in range(game.min_players, game.max_players + 1)
         ]
         if game.realtime:
@@ -86,7 +86,7 @@ class QuickPlayForm(forms.Form):
 
     def __init__(self, *args: Any, game: GameInfo, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["players"].choices = [
+        cast(forms.ChoiceField, self.fields["players"]).choices = [
             (n, str(n)) for n in range(game.min_players, game.max_players + 1)
         ]
 
@@ -118,7 +118,7 @@ class BotSeatForm(forms.Form):
             if game is None or bot_plays(name, get_game(game))
         ]
         uploaded = seatable_uploaded_bots(game=game) if game else []
-        self.fields["bot"].choices = (
+        cast(forms.ChoiceField, self.fields["bot"]).choices = (
             [("Built-in bots", builtin), ("Uploaded bots", uploaded)]
             if uploaded
             else builtin

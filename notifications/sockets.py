@@ -30,7 +30,7 @@ import threading
 import time
 import uuid
 import weakref
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 
@@ -145,7 +145,10 @@ def _listening_anywhere() -> frozenset[int] | None:
                     socket_timeout=_TIMEOUT_S,
                     socket_connect_timeout=_TIMEOUT_S,
                 )
-            members = client.zrangebyscore(_key(), time.time(), "+inf")
+            # A sync client answers at once (redis-py types sync and async alike).
+            members = cast(
+                list[bytes], client.zrangebyscore(_key(), time.time(), "+inf")
+            )
             users = frozenset(int(m.split(b":", 1)[0]) for m in members)
         except Exception:
             if not _unreadable:

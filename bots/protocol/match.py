@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 from bots.protocol.transport import BotFault, BotProcess, TimeControl
 from bots.sandbox import SandboxConfig
@@ -216,7 +216,7 @@ class ProcessAgent:
             self.process.close()
             self.log.stderr = self.process.stderr_tail
 
-    def _fault(self, reason: str, detail: str) -> None:
+    def _fault(self, reason: str, detail: str) -> NoReturn:
         assert self.process is not None
         self.process.close()
         raise BotFault(reason, detail, stderr=self.process.stderr_tail)
@@ -734,7 +734,7 @@ class LocalHost:
     def bind(self, player: MatchPlayer) -> None:
         self.player = player
 
-    def record(self, seat: int, action_id: str) -> None:
+    def record(self, seat: int | None, action_id: str) -> None:
         return None
 
     def play_builtin(self, *, seat: int, state: State, version: int) -> list[Any]:

@@ -18,24 +18,26 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db import connection, models
 
 from gameplay.models import Match, Seat
 
+M = TypeVar("M", bound=models.Model)
+
 
 @dataclass(frozen=True)
-class _Columns:
+class _Columns(Generic[M]):
     """How one model's rows are selected and turned into instances."""
 
-    model: type[models.Model]
+    model: type[M]
     sql: str  # the quoted table.column list
     attnames: list[str]
     converters: list[tuple[int, list[Callable[..., Any]], Any]]
 
-    def build(self, values: list[Any]) -> models.Model:
+    def build(self, values: list[Any]) -> M:
         for index, converters, expression in self.converters:
             value = values[index]
             for convert in converters:
@@ -44,7 +46,7 @@ class _Columns:
         return self.model.from_db(connection.alias, self.attnames, values)
 
 
-def _columns_of(model: type[models.Model], skip: tuple[str, ...] = ()) -> _Columns:
+def _columns_of(model: type[M], skip: tuple[str, ...] = ()) -> _Columns[M]:
     """``skip``: fields left out (deferred in the instance, as ``defer``)."""
     quote = connection.ops.quote_name
     table = model._meta.db_table
@@ -52,7 +54,8 @@ def _columns_of(model: type[models.Model], skip: tuple[str, ...] = ()) -> _Colum
     converters = []
     for index, field in enumerate(fields):
         expression = field.get_col(table)
-        found = connection.ops.get_db_converters(expression) + field.get_db_converters(
+        # Field.get_db_converters exists (the ORM calls it); the stubs omit it.
+        found = connection.ops.get_db_converters(expression) + field.get_db_converters(  # type: ignore[attr-defined]
             connection
         )
         if found:
@@ -68,7 +71,7 @@ def _columns_of(model: type[models.Model], skip: tuple[str, ...] = ()) -> _Colum
 @cache
 def _read_plan(
     vendor: str, with_state: bool
-) -> tuple[_Columns, _Columns, _Columns, str, str]:
+) -> tuple[_Columns[Match], _Columns[Seat], _Columns[Any], str, str]:
     """The columns and the two SELECTs, per database vendor and with or
     without the state column (built once per process; the converters do not
     depend on the connection they were found on)."""
@@ -130,9 +133,10 @@ def read_match(match_id: int, *, with_state: bool = True) -> Match | None:
         user_field.set_cached_value(seat, user)
         seats.append(seat)
     # The prefetch cache as ``prefetch_related`` leaves it: a queryset of the
-    # match's seats whose rows are already here.
+    # match's seats whose rows are already here. These are the ORM's private
+    # attributes, which the stubs do not all declare.
     queryset = match.seats.all()
     queryset._result_cache = seats
-    queryset._prefetch_done = True
-    match._prefetched_objects_cache = {"seats": queryset}
+    queryset._prefetch_done = True  # type: ignore[attr-defined]
+    match._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
     return match

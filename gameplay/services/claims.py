@@ -32,8 +32,10 @@ def _stalled_uploaded_bots(match: Match, now: datetime) -> list[Seat]:
 
 
 @transaction.atomic
-def match_claim(*, match_id: int, user: User, claim: str) -> Match:
-    """Claim the win (or abort) when every opponent is gone past the grace period."""
+def match_claim(*, match_id: int, user: User, claim: object) -> Match:
+    """Claim the win (or abort) when every opponent is gone past the grace period.
+
+    ``claim`` is the client's word as sent (checked here first)."""
     if claim not in ("win", "abort"):
         raise BadRequest("claim must be 'win' or 'abort'")
     match = locked_match(match_id)

@@ -8,6 +8,7 @@ had to change (0 means the stored history was already consistent).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TextIO, cast
 
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
@@ -46,7 +47,9 @@ class Command(BaseCommand):
                     desc=f"pool {pool.pk} {pool}",
                     unit="match",
                     disable=quiet,
-                    file=self.stderr._out,
+                    # The raw stream: the wrapper would end each bar update
+                    # with a newline (django-stubs do not declare _out).
+                    file=cast(TextIO, self.stderr._out),
                 )
 
             result = rating_recompute_pool(pool_id=pool.pk, progress=progress)

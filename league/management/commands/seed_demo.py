@@ -61,7 +61,7 @@ class Command(BaseCommand):
         demo_league_play(stdout=self.stdout)
 
     @transaction.atomic
-    def _accounts_and_leagues(self) -> str:
+    def _accounts_and_leagues(self) -> None:
         password_file = _password_file()
         admin = User.objects.filter(username="admin").first()
         if admin is None:
@@ -234,6 +234,7 @@ def demo_league_play(*, stdout) -> None:
             pairing = cup.pairings.filter(status="playing").first()
             if pairing is None:
                 break
+            assert pairing.match_id is not None  # a playing pairing has its match
             _play_out(pairing.match_id, rng)
             played += 1
         if played:
@@ -272,6 +273,7 @@ def demo_exhibition(*, stdout) -> None:
         match_services.match_start(match_id=match.pk)  # queues the first move
         stdout.write(f"  live exhibition game started ({delay:g} s per move)")
         return
+    assert match.turn_started_at is not None  # it is in play: a turn has begun
     idle = (timezone.now() - match.turn_started_at).total_seconds()
     if idle > max(10.0, 3 * delay):
         schedule_bot_turns(match_id=match.pk)

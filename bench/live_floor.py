@@ -13,7 +13,7 @@ The same load as ``live_load``'s 400-game level: pairs of sockets, the mover
 of each pair sends an ``act`` about once a second (0.5-1.5 s, jittered), the
 server answers the mover with an ``ack`` and sends both seats a state frame
 of a real Duelo frame's size (1,650 bytes: the median over 60 frames of a
-random game, ``selectors.seat_frame`` encoded). Each mode adds one layer of
+random game, ``frames.seat_frame`` encoded). Each mode adds one layer of
 the real path:
 
 * ``asgi``: uvicorn with ``make run``'s flags and a bare ASGI application that

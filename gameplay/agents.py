@@ -142,7 +142,7 @@ def upload_choice_bot_id(value: str) -> int | None:
     return _version_id(value.removeprefix(UPLOAD_CHOICE_PREFIX))
 
 
-class SeatLike(Protocol):
+class SeatWithAgent(Protocol):
     """What the seat rules here read (``gameplay.models.Seat`` has it)."""
 
     agent: str
@@ -150,18 +150,18 @@ class SeatLike(Protocol):
     forfeited: bool
 
 
-def plays_builtin(seat: SeatLike) -> bool:
+def plays_builtin(seat: SeatWithAgent) -> bool:
     """A built-in bot plays the seat: its own, or the takeover bot of a
     person who left."""
     return is_builtin(seat.agent) or seat.replaced_by_bot
 
 
-def builtin_bot_of(seat: SeatLike) -> str:
+def builtin_bot_of(seat: SeatWithAgent) -> str:
     """The name of the built-in bot that plays the seat (``plays_builtin``)."""
     return TAKEOVER_BOT if seat.replaced_by_bot else builtin_name(seat.agent)
 
 
-def is_uploaded_bot(seat: SeatLike) -> bool:
+def is_uploaded_bot(seat: SeatWithAgent) -> bool:
     """An uploaded bot still playing its own seat (not forfeited, not replaced).
 
     Unlike built-in bots these run elsewhere (a sandboxed worker) and can fail
@@ -170,7 +170,7 @@ def is_uploaded_bot(seat: SeatLike) -> bool:
     return is_uploaded(seat.agent) and not seat.replaced_by_bot and not seat.forfeited
 
 
-def played_by_bots_runner(seats: Iterable[SeatLike]) -> bool:
+def played_by_bots_runner(seats: Iterable[SeatWithAgent]) -> bool:
     """A match of bots only, one of them uploaded: the bots app's runner plays
     it whole, every seat included (real-time games on its virtual clock), so
     nothing here moves it: no built-in bot ticks, no server timers. The same

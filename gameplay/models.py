@@ -145,12 +145,12 @@ class Seat(models.Model):
     # When this seat's current decision began, if not at the match's last
     # change (``turn_started_at``): several seats may act at once (simultaneous
     # commits), and one seat's move must not restart the others' clocks. Set
-    # only for a seat still choosing when another moved (services.clock_start).
+    # only for a seat still choosing when another moved (clocks.clock_start).
     acting_since = models.DateTimeField(null=True, blank=True)
     # Open sockets of the seat's player (tabs), and when a web process last
     # vouched for one of them. The count alone cannot be trusted: a web process
     # that dies never lowers it. Presence is ``connected > 0`` *and* ``seen_at``
-    # younger than PRESENCE_TTL (``services.seat_is_present``); each web
+    # younger than PRESENCE_TTL (``clocks.seat_is_present``); each web
     # process refreshes ``seen_at`` for its sockets (``gameplay.presence``).
     connected = models.PositiveSmallIntegerField(default=0)
     seen_at = models.DateTimeField(null=True, blank=True)

@@ -139,6 +139,8 @@ def viewer_seat(*, match: Match, user: Viewer | None) -> int | None:
 
 
 def user_seat(*, match: Match, user: Viewer | None) -> Seat | None:
+    """The seat ``user`` holds at ``match``, forfeited or not (None: no seat,
+    or not signed in); from the prefetched seats when the match has them."""
     if user is None or not user.is_authenticated:
         return None
     for seat in seats_of(match):

@@ -99,7 +99,7 @@ def append(
 
     ``state``: after the last step; ``snapshots``: version -> state for the
     versions among them that keep one. ``timers``: the match's server timers
-    after the steps (``services.timers_after``), written by the same
+    after the steps (``clocks.timers_after``), written by the same
     compare-and-set, so a committed step never leaves its timers behind
     (beat's sweep finds them even if the process dies before they fire);
     None leaves the column as it is.

@@ -9,11 +9,14 @@ when to retry: JSON under /api/, the site's page elsewhere.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 
@@ -30,7 +33,11 @@ def lockout_message() -> str:
     )
 
 
-def lockout_response(request, original_response=None, credentials=None):
+def lockout_response(
+    request: HttpRequest | Request,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
     """What a locked-out sign-in gets (django-axes' AXES_LOCKOUT_CALLABLE)."""
     request = getattr(request, "_request", request)  # a DRF Request wraps one
     retry_after = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))

@@ -1,5 +1,7 @@
 """Account forms: sign-up and profile editing with clear validation errors."""
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
@@ -38,8 +40,9 @@ class SignUpForm(UserCreationForm):
             raise forms.ValidationError("This username is taken.")
         return username
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         shown_field = "display_name" if cleaned.get("display_name") else "username"
         name = cleaned.get(shown_field)
         if name and shown_field not in self.errors:

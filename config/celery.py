@@ -82,7 +82,9 @@ def _survive_restore_on_lost_broker() -> None:
     def restore_unacked(self, client=None):
         try:
             return original(self, client)
-        except (AttributeError, *kombu_redis.Transport.connection_errors) as exc:
+        # connection_errors is a tuple of exception classes; the stubs type it
+        # loosely.
+        except (AttributeError, *kombu_redis.Transport.connection_errors) as exc:  # type: ignore[misc]
             tags = list(self._delivered)
             logging.getLogger(__name__).warning(
                 "broker lost with %d task(s) held; restoring them when it is back (%r)",

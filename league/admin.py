@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import forms
 from django.contrib import admin
 
@@ -30,8 +32,9 @@ class LeagueAdminForm(forms.ModelForm):
         model = League
         fields = "__all__"  # noqa: DJ007 - the admin edits every field
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         options = cleaned.get("options") or {}
         game = cleaned.get("game")
         if isinstance(options, dict) and game:

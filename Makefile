@@ -29,21 +29,25 @@ run: $(STAMP)
 
 # The default suite: every test but the `slow` ones (PYTEST_MARKERS), spread over
 # PYTEST_WORKERS pytest-xdist processes (auto: one per core; worksteal rebalances
-# the long tests), then the browser tests (tests/e2e) in one process of their own,
-# since they share one real server per session. JUNIT=var/ci/x writes x.xml and
-# x-e2e.xml. pytest exits 5 when it collected nothing: a failure here, not a pass.
+# the long tests), and beside them the browser tests (tests/e2e) in one session of
+# their own (one real server per session; they mostly wait on the browser and the
+# game clocks), whose output follows when both are done. JUNIT=var/ci/x writes
+# x.xml and x-e2e.xml. pytest exits 5 when it collected nothing: a failure here.
 PYTEST_WORKERS ?= auto
 PYTEST_MARKERS ?= not slow
 PYTEST_ARGS ?=
 JUNIT ?=
 test: $(STAMP)
-	@rc=0; e2e=0; \
+	@mkdir -p var; rc=0; e2e=0; \
+	$(PY) -m pytest tests/e2e -m "$(PYTEST_MARKERS)" \
+	  $(if $(JUNIT),--junitxml=$(JUNIT)-e2e.xml) $(PYTEST_ARGS) \
+	  > var/test-e2e.log 2>&1 & browser=$$!; \
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal --ignore=tests/e2e \
 	  -m "$(PYTEST_MARKERS)" $(if $(JUNIT),--junitxml=$(JUNIT).xml) $(PYTEST_ARGS) \
 	  || rc=$$?; \
 	[ $$rc -ne 5 ] || { echo "make test: no tests were collected" >&2; rc=1; }; \
-	$(PY) -m pytest tests/e2e -m "$(PYTEST_MARKERS)" \
-	  $(if $(JUNIT),--junitxml=$(JUNIT)-e2e.xml) $(PYTEST_ARGS) || e2e=$$?; \
+	wait $$browser || e2e=$$?; \
+	echo "== browser tests (tests/e2e), run beside the others:"; cat var/test-e2e.log; \
 	[ $$e2e -ne 5 ] || { echo "make test: no browser test was collected" >&2; e2e=1; }; \
 	[ $$rc -ne 0 ] && exit $$rc; exit $$e2e
 

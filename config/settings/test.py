@@ -19,12 +19,15 @@ CELERY_TASK_EAGER_PROPAGATES = True
 
 
 def _xdist_worker_redis_url(url: str) -> str:
-    """Under pytest-xdist, worker gwN of a run on a real Redis uses database base-N.
+    """Under pytest-xdist, worker gwN of a run on a real Redis uses database
+    base-1-N.
 
-    Workers must not share a database: ``cache.clear()`` flushes the whole of it,
-    and the live store and channel layer keys would collide. ``REDIS_URL`` names
-    the base database (CI's ``/15``); counting down keeps clear of database 0, the
-    usual development one. The URL chosen is written back to the environment with
+    Sessions must not share a database: ``cache.clear()`` flushes the whole of
+    it, and the live store, channel layer and broker keys would collide.
+    ``REDIS_URL`` names the base database (CI's ``/15``), which the session
+    without xdist keeps (``make test`` runs the browser tests in one beside the
+    workers); counting down keeps clear of database 0, the usual development
+    one. The URL chosen is written back to the environment with
     ``KFA_REDIS_WORKER_URL`` beside it, so the processes a test starts (they
     inherit ``PYTEST_XDIST_WORKER`` too) use that database as given.
     """
@@ -35,7 +38,7 @@ def _xdist_worker_redis_url(url: str) -> str:
     if parts.scheme not in ("redis", "rediss"):
         return url
     base = int(parts.path.strip("/") or 0)
-    number = (base - int(worker.removeprefix("gw"))) % 16
+    number = (base - 1 - int(worker.removeprefix("gw"))) % 16
     worker_url = urlunsplit(parts._replace(path=f"/{number}"))
     os.environ["REDIS_URL"] = os.environ["KFA_REDIS_WORKER_URL"] = worker_url
     return worker_url

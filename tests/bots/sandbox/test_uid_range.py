@@ -78,7 +78,21 @@ def _process_as(uid: int) -> int:
             time.sleep(30)
         finally:
             os._exit(0)
+    # Back once the child runs under the uid, which is what the checks look for.
+    deadline = time.monotonic() + 10
+    while not _runs_as(pid, uid):
+        assert time.monotonic() < deadline, f"process {pid} never ran as {uid}"
+        time.sleep(0.005)
     return pid
+
+
+def _runs_as(pid: int, uid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    line = next(x for x in status.splitlines() if x.startswith("Uid:"))
+    return line.split()[1:] == [str(uid)] * 4
 
 
 def test_a_range_in_use_elsewhere_is_refused_at_start_up(lock_dir) -> None:
@@ -90,7 +104,6 @@ def test_a_range_in_use_elsewhere_is_refused_at_start_up(lock_dir) -> None:
     SlotAllocator.release(SlotAllocator(cfg).acquire()[1], clean=True)
     pid = _process_as(62100)
     try:
-        time.sleep(0.05)
         problem = check_uid_range(cfg)
         assert "in use outside this worker's lock directory" in problem
         assert "BOT_SANDBOX_UID_BASE" in problem
@@ -135,7 +148,6 @@ def test_a_range_in_use_in_another_container_is_refused(lock_dir) -> None:
     gives it away."""
     pid = _process_as(62400)
     try:
-        time.sleep(0.05)
         check = (
             "import sys; from bots.sandbox import SandboxConfig; "
             "from bots.sandbox import processes_of_uid; "

@@ -50,11 +50,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if _started_embedded_redis:
-        from django.conf import settings
+    from django.conf import settings
 
+    if _started_embedded_redis:
         settings.EMBEDDED_REDIS.stop()
         shutil.rmtree(settings.EMBEDDED_REDIS.directory, ignore_errors=True)
+    if Path(settings.MEDIA_ROOT) == settings.SESSION_MEDIA_ROOT:
+        shutil.rmtree(settings.SESSION_MEDIA_ROOT, ignore_errors=True)
 
 
 #: Environment switches CI sets so that a test which must run here cannot pass

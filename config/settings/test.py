@@ -60,6 +60,12 @@ elif (worker_url := _xdist_worker_redis_url(REDIS_URL)) != REDIS_URL:
     CACHES["default"]["LOCATION"] = REDIS_URL
     CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = REDIS_URL
     CELERY_BROKER_URL = CELERY_RESULT_BACKEND = _celery_url(REDIS_URL)
+# Uploaded bots' code goes to MEDIA_ROOT/bots/<pk>/, and every test session (each
+# xdist worker) numbers its rows from 1: each session gets a directory of its own,
+# removed at its end (tests/conftest.py).
+SESSION_MEDIA_ROOT = VAR_DIR / "media-test" / str(os.getpid())
+if not env.str("MEDIA_ROOT", default=""):
+    MEDIA_ROOT = SESSION_MEDIA_ROOT
 CACHES["default"]["KEY_PREFIX"] = "kfa-test"
 CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = "kfa-test"
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"anon": "1000/min", "user": "1000/min"}  # noqa: F405

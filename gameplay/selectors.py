@@ -21,28 +21,22 @@ from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
 from gameplay.rules import Event, get_game, view_events
 
 
-def uploaded_bot_seats_to_act(*, match: Match) -> list[Seat]:
-    """Seats of uploaded bots whose move it is (see ``is_uploaded_bot``)."""
+def _seats_to_act(*, match: Match, plays: Callable[[Seat], bool]) -> list[Seat]:
+    """Seats whose move it is and that ``plays`` picks (one read of actors)."""
     if match.status != MatchStatus.ACTIVE:
         return []
     actors = set(get_game(match.game).actors(match.state))
-    return [
-        seat
-        for seat in match.seats.all()
-        if seat.number in actors and is_uploaded_bot(seat)
-    ]
+    return [seat for seat in match.seats.all() if seat.number in actors and plays(seat)]
+
+
+def uploaded_bot_seats_to_act(*, match: Match) -> list[Seat]:
+    """Seats of uploaded bots whose move it is (see ``is_uploaded_bot``)."""
+    return _seats_to_act(match=match, plays=is_uploaded_bot)
 
 
 def builtin_bot_seats_to_act(*, match: Match) -> list[Seat]:
     """Seats a built-in bot plays (its own or a leaver's) whose move it is."""
-    if match.status != MatchStatus.ACTIVE:
-        return []
-    actors = set(get_game(match.game).actors(match.state))
-    return [
-        seat
-        for seat in match.seats.all()
-        if seat.number in actors and plays_builtin(seat)
-    ]
+    return _seats_to_act(match=match, plays=plays_builtin)
 
 
 def match_by_public_id(*, public_id: str) -> Match:

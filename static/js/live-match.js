@@ -743,7 +743,7 @@ function startPage(win, B, cfg) {
       entries.push({ scope: "public", type: "forfeit", version: frame.version, known: true, text: forfeitText(all[i] || "Seat " + i, seat) });
     });
     if (!entries.length) return;
-    Array.prototype.forEach.call(logList.querySelectorAll(".log-placeholder"), function (li) { li.remove(); });
+    for (const li of logList.querySelectorAll(".log-placeholder")) li.remove();
     renderLog(logList, entries);
   }
 
@@ -753,7 +753,7 @@ function startPage(win, B, cfg) {
     const entries = B.formatSteps(steps, ctx);
     const first = logList.dataset.loaded !== "1";
     if (!entries.length && !first) return;
-    Array.prototype.forEach.call(logList.querySelectorAll(".log-placeholder"), function (li) { li.remove(); });
+    for (const li of logList.querySelectorAll(".log-placeholder")) li.remove();
     if (first) {
       // The backlog is filled silently; only new events are announced.
       logList.dataset.loaded = "1";

@@ -98,6 +98,8 @@ def check_invariants(s: dict[str, Any]) -> None:
         assert s["fresh"] == [0] * s["n"] and s["claims"] == []
     if s["phase"] == "paused":
         assert s["claims"] and GAME.actors(s) == []
+    if s["phase"] == "over":  # an owed severe discard is paid before scoring
+        assert s["owe"] == [False] * s["n"]
 
 
 @settings(PROPS, max_examples=40)

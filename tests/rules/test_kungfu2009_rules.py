@@ -443,6 +443,50 @@ def test_severe_punishment_default_applies_if_play_resumes_before_choosing() -> 
     assert f["public"]["reason"] == "default" and s["won"][0] == ["N05"]
 
 
+ISSUE26_DECK = "TTRCMTRCCCRCRCRRCMRRRCMMTDTMCRRRCTTMMTDMMDCRMTCMCTDMCTTMCRRMTCTTRMTM"
+
+
+def test_severe_punishment_is_paid_before_scoring_when_the_game_ends_first() -> None:
+    """Issue 26 §2: the game ended by the impasse limit while seat 0 still owed
+    its discard, and seat 0 won with the combination it should have lost."""
+    cfg = {"players": 4, "severe": True, "impasse_limit": 1, "deck": ISSUE26_DECK}
+    s = GAME.setup(cfg, 15118)
+    assert s["up"]["easy"] == "E05" and s["hands"][0] == "TMCRC"
+    s, _ = act(s, 0, "claim:easy")  # correct: TMCR
+    s, _ = act(s, None, "check")
+    assert s["won"][0] == ["E05"]
+    s, _ = act(s, 0, "claim:easy")  # wrong: CRCM is not E12 (MMTT)
+    s, ev = act(s, None, "check")
+    assert s["owe"][0] and "claim_wrong" in types(ev)
+    s, _ = act(s, 1, "impasse")
+    s, _ = act(s, 2, "impasse")
+    s, ev = act(s, 3, "impasse")
+    assert types(ev)[-2:] == ["forfeit", "game_over"]
+    assert ev[-2]["public"]["reason"] == "default"
+    assert s["won"][0] == [] and "E05" in s["box"] and s["owe"] == [False] * 4
+    assert s["result"]["scores"]["points"] == [0, 0, 0, 0]
+    assert s["result"]["winners"] == [0, 1, 2, 3]
+    assert ev[-1]["public"]["points"] == [0, 0, 0, 0]
+    assert all_combinations(s) == FULL_COMBINATIONS
+
+
+def test_severe_punishment_is_paid_when_the_time_limit_ends_the_game() -> None:
+    s = make_state(
+        ["TTMTC", "MMCRR", "CCCCC", "RRRRR"],
+        up=UP,
+        won=[["E02", "N05"], ["E03"], [], []],
+        severe=True,
+    )
+    s, _ = act(s, 0, "claim:easy")
+    s, _ = act(s, None, "check")
+    assert s["owe"][0]
+    s, ev = act(s, None, "end")
+    (f,) = [e for e in ev if e["type"] == "forfeit"]
+    assert f["public"]["seat"] == 0 and f["public"]["reason"] == "default"
+    assert s["won"][0] == ["N05"]  # the least valuable (E02) is lost
+    assert s["result"]["scores"]["points"] == [2, 1, 0, 0]
+
+
 def test_when_everyone_is_out_of_play_everyone_returns_with_five_cards() -> None:
     s = make_state(["TTMTC", "CCCCC", "RRRRR"], up=UP, deck="M" * 30)
     s["out"] = [False, True, True]

@@ -465,6 +465,13 @@ def _return_to_play(s: State, ev: list[Event], seats: list[int]) -> None:
 
 
 def _finish(s: State, ev: list[Event], reason: str) -> None:
+    # Reading 15: an owed discard is paid before scoring. A game that ends (the
+    # impasse limit, the time, a completed pile) before the punished player
+    # chooses takes the default, so the punishment is never skipped.
+    for t in range(s["n"]):
+        if s["owe"][t]:
+            code = min(s["won"][t], key=lambda c: (POINTS[c], c))
+            _settle_forfeit(s, ev, t, code, "default")
     # Cards of claims still waiting go back to their owners (card conservation).
     for c in s["claims"]:
         s["hands"][c["seat"]] = c["cards"] + s["hands"][c["seat"]]

@@ -38,6 +38,28 @@ def register_context_describer(prefix: str, describer: Describer) -> None:
     _describers[prefix] = describer
 
 
+_seat_keeping_prefixes: set[str] = set()
+
+
+def register_seat_keeping_context(prefix: str) -> None:
+    """Matches whose context starts with ``prefix`` keep an absent player's seat.
+
+    Competitions with their own deadlines (a tournament round, a league
+    season) decide no-shows themselves; the grace period that hands an absent
+    seat to a bot is for casual tables whose players sat down together.
+    """
+    _seat_keeping_prefixes.add(prefix)
+
+
+def seat_keeping_prefixes() -> list[str]:
+    return sorted(_seat_keeping_prefixes)
+
+
+def context_keeps_absent_seats(context: str) -> bool:
+    """True when the match's competition, not the grace period, decides absences."""
+    return any((context or "").startswith(p) for p in _seat_keeping_prefixes)
+
+
 def describe_match_context(match: Match) -> MatchContextInfo | None:
     """The longest matching prefix's description; None when nobody claims it.
 

@@ -71,7 +71,14 @@ def describe_league_game(match: Match) -> MatchContextInfo | None:
 
 
 def register() -> None:
-    from gameplay.contexts import register_context_describer
+    from gameplay.contexts import (
+        register_context_describer,
+        register_seat_keeping_context,
+    )
 
     register_context_describer("tournament:", describe_tournament_game)
     register_context_describer("league:", describe_league_game)
+    # A round's absent player keeps the round's deadline (``_enforce_deadline``),
+    # not the casual table's grace period: no bot takes the seat after a minute.
+    register_seat_keeping_context("tournament:")
+    register_seat_keeping_context("league:")

@@ -23,6 +23,7 @@ from gameplay.clocks import (
     presence_ttl,
     seat_is_present,
 )
+from gameplay.contexts import context_keeps_absent_seats, seat_keeping_prefixes
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.services.finish import forfeit_seat
 from gameplay.services.locking import locked_match, seat_numbered
@@ -226,6 +227,8 @@ def seats_sweep_absent(*, now: datetime | None = None) -> int:
         disconnected_at__lte=now - timedelta(seconds=GRACE_SECONDS),
         match__seats__number=2,  # only tables of three or more hand seats over
     ).values_list("match_id", "number", "disconnected_at")
+    for prefix in seat_keeping_prefixes():
+        overdue = overdue.exclude(match__context__startswith=prefix)
     for match_id, number, since in list(overdue[:500]):
         assert since is not None  # the filter above: disconnected_at__lte
         outcome = seat_grace_expired(
@@ -249,7 +252,10 @@ def seat_grace_expired(
 
     At tables of three or more a built-in bot takes the seat over so the others'
     game goes on (the leaver still loses). With two players nothing happens by
-    itself: the opponent may claim the win or abort. ``disconnected_at`` is
+    itself: the opponent may claim the win or abort. A competition game
+    (``contexts.context_keeps_absent_seats``: a tournament round, a season)
+    keeps the seat: its absent player keeps the competition's deadline, which
+    decides no-shows there. ``disconnected_at`` is
     NEVER_CONNECTED for the check armed at the start for a player who has not
     connected at all (they count as away since the start).
     """
@@ -268,5 +274,7 @@ def seat_grace_expired(
             return "player is back"
         if match.seats.count() <= 2:
             return "opponent may claim"
+        if context_keeps_absent_seats(match.context):
+            return "competition keeps the seat"
         forfeit_seat(match, seat, reason="left")
         return "bot took over"

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from gameplay import services as gameplay_services
+from gameplay.clocks import absent_past_grace
 from gameplay.models import Match, MatchStatus
 from league.errors import Conflict, NotFound
 from league.models import (
@@ -46,13 +47,26 @@ def _showed_up(match: Match, seat_number: int) -> bool:
     return match.actions.filter(seat=seat_number).exists()
 
 
+def _left(match: Match, seat_number: int, now: datetime) -> bool:
+    """A person who showed up and has been away past the grace period now.
+
+    Tournament games keep an absent player's seat until the deadline (no bot
+    takes it after a minute, ``contexts.register``); at the deadline such a
+    seat forfeits like a no-show, so a table whose player left is not stuck.
+    """
+    seat = match.seats.get(number=seat_number)
+    return not seat.forfeited and absent_past_grace(seat, now)
+
+
 def _enforce_deadline(tournament: Tournament, rnd: Round, now: datetime) -> int:
     """Forfeit no-shows of a round past its deadline; returns pairings decided.
 
     A no-show never connected to its match and never moved. If one side is a
     no-show it forfeits (through gameplay's ``match_forfeit``, so the result
     comes back like any other); if both are, the match is called off and both
-    lose. A game both sides are playing is left to its clocks.
+    lose. A seat whose player left and stayed away past the grace period
+    forfeits too (``_left``). A game both sides are playing is left to its
+    clocks.
     """
     decided = 0
     for pairing in rnd.pairings.filter(status=PairingStatus.PLAYING).select_related(
@@ -75,16 +89,20 @@ def _enforce_deadline(tournament: Tournament, rnd: Round, now: datetime) -> int:
             )
             record_no_shows(pairing, no_shows=no_shows)
             decided += 1
-        elif no_shows:
+            continue
+        gone = [s for s in range(count) if s not in no_shows and _left(match, s, now)]
+        if no_shows or gone:
             # Each absent seat forfeits; at a table of three or more a bot
             # plays on for it, and the game ends once one player is left.
-            for seat_number in no_shows:
+            for seat_number in no_shows + gone:
                 if not Match.objects.filter(
                     pk=match.pk, status=MatchStatus.ACTIVE
                 ).exists():
                     break
                 gameplay_services.match_forfeit(
-                    match_id=match.pk, seat_number=seat_number, reason="no-show"
+                    match_id=match.pk,
+                    seat_number=seat_number,
+                    reason="no-show" if seat_number in no_shows else "left",
                 )
             decided += 1
     return decided

@@ -18,7 +18,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from gameplay import services
-from gameplay.live import owner
+from gameplay.live import copies, owner, timers
 from gameplay.models import ActionKind, Match, MatchStatus
 from tests.gameplay.test_kungfu2009_fastpath import replayed
 from tests.gameplay.test_kungfu2009_live import FOUR, table
@@ -56,7 +56,7 @@ def test_the_owner_declines_an_unanswered_offer_from_its_copy(players):
         action = live.match.timers[key]["action"]
         version, reads = live.match.version, live.reads
         due_now(live, key)
-        applied = owner._timers_sync(live)
+        applied = timers.apply_due(live)
         assert applied.version == 1 and live.timer_steps == 1
         assert live.reads == reads  # from the copy: no read
         stored = Match.objects.get(pk=match.pk)
@@ -83,7 +83,7 @@ def test_timers_not_due_yet_change_nothing(players):
         live = owner.LiveMatch(pk=match.pk)
         offer_to_seat_0(live, users)
         version = live.match.version
-        assert owner._timers_sync(live).version == 0
+        assert timers.apply_due(live).version == 0
         assert Match.objects.get(pk=match.pk).version == version
 
 
@@ -100,7 +100,7 @@ def test_several_due_timers_are_one_round_trip_of_several_versions(players):
         assert len(keys) == 3
         version = live.match.version
         due_now(live, *keys)
-        assert owner._timers_sync(live).version == 3
+        assert timers.apply_due(live).version == 3
         stored = Match.objects.get(pk=match.pk)
         assert stored.version == version + 3
         logged = list(stored.actions.filter(version__gt=version).order_by("version"))
@@ -117,7 +117,7 @@ def test_a_timer_step_that_ends_the_match_is_left_to_the_locked_service(players)
         live = owner.LiveMatch(pk=match.pk)
         owner.act_sync(live, users[0], "move:0:4", None)
         due_now(live, "end", in_db=True)  # the table's time limit is reached
-        owner._timers_sync(live)
+        timers.apply_due(live)
         stored = Match.objects.get(pk=match.pk)
         assert stored.status == MatchStatus.FINISHED and stored.result
         last = stored.actions.get(version=stored.version)
@@ -138,7 +138,7 @@ def test_a_copy_behind_the_worker_never_applies_a_timer_twice(players):
         assert len(services.match_apply_timers(match_id=match.pk)) == 1
         version = Match.objects.get(pk=match.pk).version
         # The owner's compare-and-set is refused; it reads and finds none due.
-        assert owner._timers_sync(live).version == 0
+        assert timers.apply_due(live).version == 0
         stored = Match.objects.get(pk=match.pk)
         assert stored.version == version and live.match.version == version
         assert stored.actions.filter(kind=ActionKind.TIMEOUT).count() == 1
@@ -148,7 +148,7 @@ def test_a_copy_behind_the_worker_never_applies_a_timer_twice(players):
 @pytest.mark.asyncio
 async def test_the_loop_fires_the_timers_at_their_due_time(players, monkeypatch):
     handed: list = []
-    monkeypatch.setattr(owner, "_arm_soon", lambda live, due: handed.append(due))
+    monkeypatch.setattr(copies, "arm_soon", lambda live, due: handed.append(due))
     users = players[:4]
     with NO_LAYER:
         match = await database_sync_to_async(table)(users, FOUR)
@@ -159,7 +159,7 @@ async def test_the_loop_fires_the_timers_at_their_due_time(players, monkeypatch)
             version = live.match.version
             soon = timezone.now() + timedelta(seconds=0.2)
             live.match.timers[key]["due"] = soon.isoformat()
-            owner._fire_at(live, soon)
+            timers.fire_at(live, soon)
             assert live.fire_due == soon
             for _ in range(100):
                 await asyncio.sleep(0.05)

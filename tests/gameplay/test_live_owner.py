@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from gameplay import moverule, selectors, services
 from gameplay.errors import Forbidden, NotActive, StaleVersion
-from gameplay.live import owner, store
+from gameplay.live import copies, owner, store
 from gameplay.models import Match, MatchAction, MatchStatus
 from gameplay.rules import get_game
 from league.models import RatingEvent
@@ -79,8 +79,8 @@ def test_a_copy_behind_another_writer_rereads_and_never_forks_the_log(players):
     with NO_LAYER:
         match = start_match(users)
         a, b = owner.LiveMatch(pk=match.pk), owner.LiveMatch(pk=match.pk)
-        owner._read(a)
-        owner._read(b)
+        copies.read(a)
+        copies.read(b)
         seat, action = legal_for(a.match)
         owner.act_sync(a, users[seat], action, 0)  # process A writes version 1
         assert b.match.version == 0  # B has not heard of it (broadcast lost)
@@ -139,7 +139,7 @@ def test_a_seat_taken_over_behind_the_copys_back_cannot_move(players):
     with NO_LAYER:
         match = start_match(users)
         live = owner.LiveMatch(pk=match.pk)
-        owner._read(live)
+        copies.read(live)
         seat, action = legal_for(live.match)
         services.match_resign(match_id=match.pk, user=users[seat])
         copied = next(s for s in live.match.seats.all() if s.number == seat)

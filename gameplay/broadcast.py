@@ -298,6 +298,21 @@ def _read(match_id: int, *, with_state: bool = True) -> Match:
     return match
 
 
+# The largest integer a client may send where a frame echoes it (a version, a
+# request id): orjson encodes 64-bit integers only, and a browser reads
+# integers exactly up to 2**53 - 1 (``Number.MAX_SAFE_INTEGER``).
+MAX_FRAME_INT = 2**53 - 1
+
+
+def frame_int(value: Any, *, low: int = 0) -> bool:
+    """Whether ``value`` is an integer a frame can carry (bools are not)."""
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and low <= value <= MAX_FRAME_INT
+    )
+
+
 def encode(frame: dict[str, Any]) -> str:
     """A frame as compact JSON text, as every socket sends it.
 

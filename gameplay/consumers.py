@@ -135,8 +135,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._error("malformed", "frame must be an object with a 'type'")
             return
         request_id = message.get("request_id")
-        if request_id is not None and not isinstance(request_id, (str, int)):
-            request_id = None
+        if not (
+            isinstance(request_id, str)
+            or broadcast.frame_int(request_id, low=-broadcast.MAX_FRAME_INT)
+        ):
+            request_id = None  # nothing the answer could echo
         handler = getattr(self, f"on_{message['type']}", None)
         if handler is None:
             await self._error(
@@ -171,8 +174,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def on_sync(self, message: dict[str, Any], request_id: Any) -> None:
         version = message.get("version")
-        if version is not None and (not isinstance(version, int) or version < 0):
-            raise BadRequest("version must be a non-negative integer")
+        if version is not None and not broadcast.frame_int(version):
+            raise BadRequest(
+                f"version must be an integer from 0 to {broadcast.MAX_FRAME_INT}"
+            )
         await self._send_state(after_version=version)
 
     async def on_resign(self, message: dict[str, Any], request_id: Any) -> None:

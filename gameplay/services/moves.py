@@ -239,10 +239,10 @@ def check_act_input(*, action_id: Any, expected_version: Any) -> None:
         raise BadRequest("action must be a non-empty string id")
     if len(action_id) > MAX_ACTION_ID_LENGTH:
         raise BadRequest("action id is too long")
-    if expected_version is not None and (
-        not isinstance(expected_version, int) or isinstance(expected_version, bool)
-    ):
-        raise BadRequest("version must be an integer")
+    if expected_version is not None and not broadcast.frame_int(expected_version):
+        raise BadRequest(
+            f"version must be an integer from 0 to {broadcast.MAX_FRAME_INT}"
+        )
 
 
 def match_act(

@@ -8,6 +8,7 @@ router directly where only frames do.
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 from channels.db import database_sync_to_async
@@ -86,6 +87,72 @@ async def test_hostile_frames_get_an_error_and_keep_the_seat_connected(players, 
     assert (await db_seat(match, 0)).connected == 1
     await comm.disconnect()
     assert (await db_seat(match, 0)).connected == 0
+
+
+# Versions and request ids the server would echo: a number the frame encoder
+# cannot carry (2**64 and more: "Integer exceeds 64-bit range") was answered
+# server_error with a traceback at ERROR, 20 times a second for anyone.
+@pytest.mark.parametrize(
+    "frame",
+    [
+        {"type": "sync", "version": 2**64},
+        {"type": "sync", "version": 2**53},
+        {"type": "sync", "version": 10**400},
+        {"type": "sync", "version": -1},
+        {"type": "sync", "version": 1.5},
+        {"type": "sync", "version": "3"},
+        {"type": "sync", "version": True},
+        {"type": "act", "action": "card:1", "version": 2**64},
+        {"type": "act", "action": "card:1", "version": -1},
+    ],
+)
+async def test_out_of_range_versions_are_malformed_and_log_nothing(
+    players, frame, caplog
+):
+    match = await db_start(players[:2])
+    comm, connected = await connect(f"/ws/match/{match.public_id}/", players[0])
+    assert connected
+    await next_of(comm, ("state",))
+    caplog.clear()
+    await comm.send_to(text_data=json.dumps({**frame, "request_id": 9}))
+    error = await next_of(comm, ("error",))
+    assert error["code"] == "malformed", error
+    assert error["request_id"] == 9
+    assert "version" in error["message"]
+    # Nothing above INFO for bad input.
+    assert [r for r in caplog.records if r.levelno > logging.INFO] == []
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize("request_id", [2**64, -(2**64), 10**400, 1.5, True])
+async def test_request_ids_a_frame_cannot_carry_are_not_echoed(
+    players, request_id, caplog
+):
+    match = await db_start(players[:2])
+    comm, connected = await connect(f"/ws/match/{match.public_id}/", players[0])
+    assert connected
+    await next_of(comm, ("state",))
+    caplog.clear()
+    text = json.dumps({"type": "ping", "request_id": request_id})
+    await comm.send_to(text_data=text)
+    assert (await next_of(comm, ("pong", "error"))) == {
+        "type": "pong",
+        "request_id": None,
+    }
+    assert [r for r in caplog.records if r.levelno > logging.INFO] == []
+    await comm.disconnect()
+
+
+async def test_the_largest_version_a_frame_carries_is_a_plain_resume(players):
+    """Control: 2**53 - 1 is in range; a version past the match's sends the
+    state and no error."""
+    match = await db_start(players[:2])
+    comm, connected = await connect(f"/ws/match/{match.public_id}/", players[0])
+    assert connected
+    await next_of(comm, ("state",))
+    await comm.send_to(text_data=json.dumps({"type": "sync", "version": 2**53 - 1}))
+    assert (await next_of(comm, ("state", "error")))["type"] == "state"
+    await comm.disconnect()
 
 
 # --- handshakes: unknown paths, malformed and unknown match ids --------------------

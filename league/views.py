@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
@@ -36,11 +37,22 @@ from league.tournaments import selectors as tournament_selectors
 from league.tournaments import services as tournament_services
 
 
-def _back(request: HttpRequest, fallback: str) -> str:
-    target = request.POST.get("next") or ""
-    return (
-        target if target.startswith("/") and not target.startswith("//") else fallback
+def _own_page(request: HttpRequest, url: str) -> bool:
+    """``url`` is one of this site's pages (never another host, never a scheme
+    such as ``javascript:``, never ``/\\evil.example`` that browsers read as
+    ``//evil.example``)."""
+    return bool(url) and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
+
+
+def _back(request: HttpRequest, fallback: str) -> str:
+    """Where an action returns: the form's ``next`` or ``fallback``, whichever
+    is first one of the site's own pages; else the home page."""
+    for target in (request.POST.get("next") or "", fallback):
+        if _own_page(request, target):
+            return target
+    return "/"
 
 
 def league_action(view: Callable) -> Callable:
@@ -54,6 +66,7 @@ def league_action(view: Callable) -> Callable:
             target, message = view(request, *args, **kwargs)
         except LeagueError as exc:
             messages.error(request, exc.message)
+            # Back to the page the form was on, if it is one of ours.
             return redirect(_back(request, request.META.get("HTTP_REFERER") or "/"))
         if message:
             messages.success(request, message)

@@ -377,3 +377,29 @@ def test_round_robin_page_shows_cross_table_and_season_tournament_form(
         ts.tournament_start(tournament=t, by=users[9])
     body = client.get(reverse("league:tournament", args=[t.slug])).content.decode()
     assert "Cross table" in body and "Direct encounter" in body and "bye" in body
+
+
+@pytest.mark.parametrize(
+    "referer",
+    [
+        "https://evil.example/phish",
+        "//evil.example/phish",
+        "/\\evil.example/phish",
+        "javascript:alert(1)",
+    ],
+)
+def test_a_failed_league_action_never_redirects_off_the_site(
+    client, users, referer
+) -> None:
+    season = SeasonFactory()
+    client.force_login(users[0])
+    url = reverse("league:season_register", args=[season.league.slug, season.number])
+    client.post(url)
+    # Registering twice fails: the error returns to the form's page, if ours.
+    response = client.post(url, {"next": referer}, HTTP_REFERER=referer)
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    own = reverse("league:season", args=[season.league.slug, season.number])
+    back = client.post(url, HTTP_REFERER=f"http://testserver{own}")
+    assert back["Location"] == f"http://testserver{own}"
+    assert client.post(url, {"next": own})["Location"] == own

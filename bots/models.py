@@ -190,3 +190,64 @@ class LadderRound(models.Model):
     def context(self) -> str:
         """The prefix of ``Match.context`` for this round's matches."""
         return f"bots:ladder:{self.pk}"
+
+
+class BotAccount(models.Model):
+    """A bot that plays from its author's own machine through the bot API.
+
+    It sits in matches as a user of its own (``user``: no password, never
+    signs in), so every rule that holds for a person's seat holds for it:
+    clocks, the grace period, claims, takeover, and the seat's view. The
+    owner is the person who made it and holds its tokens.
+    """
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="bot_accounts",
+    )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="bot_account",
+    )
+    #: The game it plays: the ladder and the challenges it is offered.
+    game = models.CharField(max_length=20, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "user__username"]
+
+    def __str__(self) -> str:
+        return f"{self.user.username} ({self.game}, connected)"
+
+
+class BotTokenScope(models.TextChoices):
+    #: Read the event stream and the seat's game streams.
+    READ = "read", "Read its games"
+    #: Move, resign, accept and decline challenges; be seated while online.
+    PLAY = "play", "Play"
+
+
+class BotToken(models.Model):
+    """A bot account's API key. Only its SHA-256 is kept: the key is shown once."""
+
+    account = models.ForeignKey(
+        BotAccount, on_delete=models.CASCADE, related_name="tokens"
+    )
+    key_sha256 = models.CharField(max_length=64, unique=True)
+    #: The key's first characters, so the owner can tell tokens apart.
+    prefix = models.CharField(max_length=12)
+    scopes = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.account})"
+
+    def allows(self, scope: str) -> bool:
+        return self.revoked_at is None and scope in self.scopes

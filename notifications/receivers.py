@@ -169,7 +169,7 @@ def turn_messages(match: Match) -> live.Messages:
     (``sockets.is_listening``). A person who is away from the table (no open
     connection to it) when it becomes their move also gets a "your move"
     notification, once until they read it; not at the deal, which "a game
-    started" covers.
+    started" covers. A seat that left hears only of the end.
     """
     if match.status == MatchStatus.WAITING:
         return []  # nobody's move yet; the table's own socket follows it
@@ -182,8 +182,16 @@ def turn_messages(match: Match) -> live.Messages:
     url = turns.match_url(match)
     messages: live.Messages = []
     absent_to_move: list[Seat] = []
+    active = match.status == MatchStatus.ACTIVE
     for seat in match.seats.all():
         if seat.user_id is None:
+            continue
+        if active and (seat.forfeited or seat.replaced_by_bot):
+            # A seat that left (resigned, or a bot took it) sees what a
+            # spectator sees: the spectator delay holds its match socket
+            # back, so the live version must not reach it here either. The
+            # match is no longer in its player's games (``turns.in_play``);
+            # the end, public, is told.
             continue
         your_move = turns.seat_to_move(seat, actors)
         if your_move and seat.connected == 0 and match.version > 0:

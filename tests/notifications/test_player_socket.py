@@ -229,3 +229,76 @@ async def test_no_second_hello_when_nothing_changed(players, monkeypatch):
     await until(sock, "hello")
     assert await sock.receive_nothing(timeout=0.6)
     await sock.disconnect()
+
+
+def _play_steps(match, users, steps: int) -> None:
+    """People move (the first legal action); a bot's seat gets its turn."""
+    from gameplay.services.bot_turns import match_play_builtin_bots
+
+    for _ in range(steps):
+        match.refresh_from_db()
+        if match.is_over:
+            return
+        seat, action = first_legal(match)
+        if match.seats.get(number=seat).replaced_by_bot:
+            match_play_builtin_bots(match_id=match.pk, max_steps=1)
+            continue
+        services.match_act(
+            match_id=match.pk,
+            user=users[seat],
+            action_id=action,
+            expected_version=match.version,
+        )
+
+
+async def test_a_seat_that_left_gets_no_live_version_on_its_player_socket(players):
+    """A resigned seat (a bot plays on) sees what a spectator sees: the
+    spectator delay holds its match socket back, so its player socket must not
+    carry the live version in ``turn`` frames (issue 26: 94 of them in one
+    match with a delay of 2). It still learns that the match ended."""
+    users = players[:3]
+    match = await database_sync_to_async(start_match)(users, spectator_delay=2)
+    leaver = users[0]
+    sock = await open_socket("/ws/me/", leaver)
+    await until(sock, "hello")
+    await database_sync_to_async(services.match_resign)(match_id=match.pk, user=leaver)
+    await database_sync_to_async(_play_steps)(match, users, 8)
+    await database_sync_to_async(match.refresh_from_db)()
+    assert match.version >= 4, "the others should have played on"
+    turns_seen = []
+    while not await sock.receive_nothing(timeout=0.5):
+        frame = await receive(sock)
+        if frame["type"] == "turn":
+            turns_seen.append(frame)
+    assert [f for f in turns_seen if f["status"] == "active"] == []
+    # The sync answers what the page may show: the game is no longer theirs.
+    await sock.send_json_to({"type": "sync"})
+    hello = await until(sock, "hello")
+    assert hello["in_play"] == [] and hello["your_move"] == []
+    # The end is public: the leaver's page learns it.
+    await database_sync_to_async(services.match_abort)(match_id=match.pk, user=None)
+    ended = await until(sock, "turn")
+    assert ended["match"] == str(match.public_id)
+    assert ended["status"] != "active" and ended["your_move"] is False
+    await sock.disconnect()
+
+
+async def test_a_seat_still_playing_gets_its_turn_frames(players):
+    """Control: the others at that table still get the live version."""
+    users = players[:3]
+    match = await database_sync_to_async(start_match)(users, spectator_delay=2)
+    sock = await open_socket("/ws/me/", users[1])
+    await until(sock, "hello")
+    await database_sync_to_async(services.match_resign)(
+        match_id=match.pk, user=users[0]
+    )
+    await database_sync_to_async(_play_steps)(match, users, 4)
+    await database_sync_to_async(match.refresh_from_db)()
+    turn = await until(sock, "turn")
+    assert turn["status"] == "active"
+    while not await sock.receive_nothing(timeout=0.5):
+        frame = await receive(sock)
+        if frame["type"] == "turn":
+            turn = frame
+    assert turn["version"] == match.version
+    await sock.disconnect()

@@ -74,6 +74,7 @@ def universe(s: dict[str, Any], seat: int) -> list[str]:
     out = ["pass", "open", "send", "cancel", "impasse", "impasse:no", "to:all"]
     out += [f"to:{t}" for t in range(n + 1)]
     out += [f"{k}:{x}" for k in ("give", "say", "want") for x in STYLES + "X"]
+    out += [f"give:{x}:{y}" for x in STYLES + "X" for y in STYLES + "X"]
     out += [f"{k}:{i}" for k in ("accept", "decline", "withdraw") for i in range(1, 4)]
     out += [f"{k}:{o['id']}" for o in s["offers"] for k in ("accept", "decline")]
     out += [f"withdraw:{o['id']}" for o in s["offers"]]
@@ -236,3 +237,74 @@ def test_no_observation_or_event_leaks_a_hand_or_an_offers_real_cards(
             if who:  # the sample is a state the engine can play on
                 ids = GAME.legal_action_ids(sample, who[0])
                 GAME.apply(sample, who[0], ids[-1])
+
+
+def _other_real_cards(s: dict[str, Any], o: dict[str, Any]) -> str | None:
+    """Other real cards for offer ``o`` that its maker holds too, or None."""
+    hand = s["hands"][o["from"]]
+    for k in range(len(o["give"])):
+        for x in sorted(set(hand)):
+            if x == o["give"][k]:
+                continue
+            alt = o["give"][:k] + x + o["give"][k + 1 :]
+            if E._holds(hand, alt):
+                return alt
+    return None
+
+
+def _outcome(s: dict[str, Any], seat: int | None, aid: str) -> Any:
+    try:
+        return GAME.apply(s, seat, aid)
+    except IllegalAction as exc:
+        return str(exc)
+
+
+@settings(PROPS, max_examples=20)
+@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
+def test_an_offers_real_cards_change_nothing_others_see_until_it_is_accepted(
+    config: dict, seed: int, pick: int
+) -> None:
+    """Issue 26 §2, innocent cheating: swap the real cards of an offer not
+    played open for other cards its maker holds (a cheating offer and an
+    honest one look alike to everyone else) and apply the same next intent,
+    of any seat, the maker's too (a claim, another trade, a withdrawal): no
+    other seat and no spectator may see any difference, except the seat that
+    accepts that very offer (it touched the cards)."""
+    rnd = random.Random(pick)
+    for k, (_s, _seat, _a, new, _ev) in enumerate(playout(config, seed, pick, 300)):
+        if k % 3 or new["phase"] == "over":
+            continue
+        hidden = [o for o in new["offers"] if not o["open"]]
+        if not hidden:
+            continue
+        o = rnd.choice(hidden)
+        alt_give = _other_real_cards(new, o)
+        if alt_give is None:
+            continue
+        twin = copy.deepcopy(new)
+        twin["offers"] = [
+            {**x, "give": alt_give} if x["id"] == o["id"] else x for x in twin["offers"]
+        ]
+        maker, n = o["from"], new["n"]
+        watchers = [None, *(t for t in range(n) if t != maker)]
+        for v in watchers:
+            assert GAME.observe(twin, v) == GAME.observe(new, v)
+        seats = [*GAME.actors(new), None]
+        for actor in seats:
+            for aid in GAME.legal_action_ids(new, actor):
+                a, b = _outcome(new, actor, aid), _outcome(twin, actor, aid)
+                if actor == maker:
+                    # Only its own refusals may differ (it knows its cards).
+                    if isinstance(a, str) or isinstance(b, str):
+                        assert isinstance(a, str) and isinstance(b, str), aid
+                        continue
+                elif isinstance(a, str):
+                    assert a == b, aid
+                    continue
+                (sa, ea), (sb, eb) = a, b
+                for v in watchers:
+                    if v is not None and v == actor and aid == f"accept:{o['id']}":
+                        continue  # the receiver learns the real cards
+                    assert view_events(ea, v) == view_events(eb, v), (aid, v)
+                    assert GAME.observe(sa, v) == GAME.observe(sb, v), (aid, v)
+                    assert GAME.actors(sa) == GAME.actors(sb)

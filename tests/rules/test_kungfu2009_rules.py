@@ -182,7 +182,7 @@ def test_building_an_offer_is_private_until_it_is_sent() -> None:
 
 def test_innocent_cheating_the_receiver_learns_it_when_the_trade_completes() -> None:
     s = make_state(["TTMCR", "MMCRR", "CCCCC", "RRRRR"], up=UP)
-    s, ev = offer(s, 0, 1, "give:C", "say:T", "want:M")
+    s, ev = offer(s, 0, 1, "give:C:T", "want:M")
     # Everyone, the partner included, hears "a Tiger"; only the giver knows.
     for viewer in (1, 2, None):
         (o,) = GAME.observe(s, viewer)["offers"]
@@ -198,9 +198,88 @@ def test_innocent_cheating_the_receiver_learns_it_when_the_trade_completes() -> 
     assert "C" not in json.dumps(ev[0]["public"])
 
 
+def _seen_by_others(
+    steps: list[tuple[int | None, str]], hands: list[str], maker: int
+) -> list[tuple[list, dict]]:
+    """What every seat but ``maker``, and a spectator, sees after each step."""
+    s = make_state(hands, up=UP)
+    seen = []
+    for seat, aid in steps:
+        s, ev = GAME.apply(s, seat, aid)
+        for v in (None, *(t for t in range(s["n"]) if t != maker)):
+            seen.append((view_events(ev, v), GAME.observe(s, v)))
+    return seen
+
+
+def test_a_cheating_offer_voided_by_a_claim_proves_nothing_to_anyone() -> None:
+    """Issue 26 §2 (a): a Crane declared as a Tiger, then a claim with no Tiger
+    in it. Closing only the offers whose real cards left the hand closed the
+    cheating offer and kept the honest one, which proved the cheat to all."""
+    hands = ["MCRMT", "MMCRR", "CCCCC", "RRRRR"]
+    honest = [(0, "to:1"), (0, "give:T"), (0, "want:M"), (0, "send")]
+    cheat = [(0, "to:1"), (0, "give:R:T"), (0, "want:M"), (0, "send")]
+    claim = [(0, "claim:easy"), (None, "check")]  # MCRM: the Crane, no Tiger
+    assert _seen_by_others(honest + claim, hands, 0) == _seen_by_others(
+        cheat + claim, hands, 0
+    )
+    s, _ = act(make_state(hands, up=UP), 0, *(a for _, a in cheat))
+    s, ev = act(s, 0, "claim:easy")
+    assert types(ev) == ["claim", "offer_void"] and s["offers"] == []
+
+
+def test_a_cheating_offer_voided_by_another_trade_proves_nothing() -> None:
+    """The same when the real card leaves by another trade of the maker's."""
+    hands = ["MCRMT", "MMCRR", "CCCCC", "RRRRR"]
+    trade = [(0, "to:2"), (0, "give:R"), (0, "send"), (2, "accept:2")]
+    honest = [(0, "to:1"), (0, "give:T"), (0, "send"), *trade]
+    cheat = [(0, "to:1"), (0, "give:R:T"), (0, "send"), *trade]
+    assert _seen_by_others(honest, hands, 0) == _seen_by_others(cheat, hands, 0)
+    s = make_state(hands, up=UP)
+    s, ev = act(s, 0, *(a for _, a in honest[:3]))
+    s, ev = act(s, 0, "to:2", "give:R", "send")
+    s, ev = act(s, 2, "accept:2")
+    assert types(ev) == ["trade", "offer_void"]  # the honest Tiger closes too
+    assert s["closed"]["1"] == "seat 0 traded the cards away"
+
+
+def test_a_cheating_offer_takes_as_many_steps_as_an_honest_one() -> None:
+    """Issue 26 §2 (b): declaring a card as another style is part of its
+    ``give`` step, so nobody can count one step more for a cheating offer."""
+    hands = ["TMCRR", "MMCRR", "CCCCC", "RRRRR"]
+    honest = [(0, "to:all"), (0, "give:T"), (0, "give:R"), (0, "want:M")]
+    cheat = [(0, "to:all"), (0, "give:C:T"), (0, "give:R"), (0, "want:M")]
+    send = [(0, "send")]
+    assert len(honest) == len(cheat)
+    assert _seen_by_others(honest + send, hands, 0) == _seen_by_others(
+        cheat + send, hands, 0
+    )
+    s, _ = act(make_state(hands, up=UP), 0, *(a for _, a in cheat + send))
+    assert s["offers"][0]["give"] == "CR" and s["offers"][0]["say"] == "TR"
+    assert not any(a.startswith("say") for a in GAME.legal_action_ids(s, 0))
+
+
+def test_give_as_another_style_is_refused_clearly() -> None:
+    s = make_state(["TMCRR", "MMCRR", "CCCCC", "RRRRR"], up=UP)
+    s, _ = act(s, 0, "to:1")
+    menu = GAME.legal_action_ids(s, 0)
+    assert "give:C:T" in menu and "give:C:C" not in menu and "give:D:T" not in menu
+    for aid, why in [
+        ("give:C:C", "declared as what it is is 'give:C'"),
+        ("give:C:X", "unknown style 'X'"),
+        ("give:X:T", "unknown style 'X'"),
+        ("give:D:T", "no other Dragon card"),
+        ("say:T", "unknown intent"),
+    ]:
+        with pytest.raises(IllegalAction, match=why):
+            GAME.apply(s, 0, aid)
+    (entry,) = [a for a in GAME.legal_actions(s, 0) if a["id"] == "give:C:T"]
+    assert entry["style"] == "C" and entry["declared"] == "T"
+    assert "innocent cheating" in entry["label"]
+
+
 def test_open_cards_show_the_real_cards_before_acceptance() -> None:
     s = make_state(["TTMCR", "MMCRR", "CCCCC", "RRRRR"], up=UP)
-    s, _ = offer(s, 0, 1, "give:C", "say:T", "open", "want:M")
+    s, _ = offer(s, 0, 1, "give:C:T", "open", "want:M")
     for viewer in (1, 3, None):
         (o,) = GAME.observe(s, viewer)["offers"]
         assert o["open"] and o["cards"] == "C" and o["declared"] == "T"
@@ -386,9 +465,10 @@ def test_a_wrong_claim_punishes_discards_all_and_others_do_not_draw() -> None:
     s = make_state(["TTMTC", "MMCR", "CCCCC", "RRRRR"], up=UP)
     s, _ = offer(s, 0, "all", "give:C")
     s, _ = offer(s, 2, 0, "give:C")
-    s, _ = act(s, 0, "claim:easy")  # TTMT is not TTTM
+    s, ev = act(s, 0, "claim:easy")  # TTMT is not TTTM
+    assert types(ev) == ["claim", "offer_void"]  # cards left its hand (reading 5)
     s, ev = act(s, None, "check")
-    assert types(ev) == ["offer_void", "offer_void", "claim_wrong", "resume"]
+    assert types(ev) == ["offer_void", "claim_wrong", "resume"]  # the offer to it
     assert s["out"][0] and s["hands"][0] == "" and s["disc"] == "TTMTC"
     assert s["hands"][1] == "MMCR"  # fewer than 5, no draw after a wrong claim
     assert GAME.actors(s) == [1, 2, 3]

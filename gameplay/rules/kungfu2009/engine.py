@@ -86,7 +86,10 @@ _STYLE_SET = frozenset(STYLES)
 CLAIM_ID = {lv: f"claim:{lv}" for lv in LEVEL_ORDER}
 FIT_ID = {lv: f"fit:{lv}" for lv in LEVEL_ORDER}
 GIVE_ID = {x: f"give:{x}" for x in STYLES}
-SAY_ID = {x: f"say:{x}" for x in STYLES}
+#: ``give:<real>:<declared>``: a card handed over declared as another style
+#: (innocent cheating) in the same single step as an honest ``give``, so the
+#: number of steps never tells anyone that an offer cheats (reading 3).
+GIVE_AS_ID = {x: [f"give:{x}:{y}" for y in STYLES if y != x] for x in STYLES}
 WANT_ID = {x: f"want:{x}" for x in STYLES}
 FORFEIT_ID = {code: f"forfeit:{code}" for code in COMBINATIONS}
 _MOVES: list[list[str]] = []
@@ -339,10 +342,7 @@ def _ids(s: State, seat: int) -> list[str]:
             for x in STYLES:
                 if hand.count(x) > give.count(x):
                     ids.append(GIVE_ID[x])
-        if give and d["say"][-1] == give[-1]:
-            for y in STYLES:
-                if y != give[-1]:
-                    ids.append(SAY_ID[y])
+                    ids += GIVE_AS_ID[x]
         if len(d["want"]) < MAX_SIDE:
             for x in STYLES:
                 ids.append(WANT_ID[x])
@@ -389,11 +389,18 @@ def _draw(s: State, ev: list[Event], n: int) -> str:
 
 
 def _void_offers_of(s: State, ev: list[Event], seat: int, reason: str) -> None:
-    """Close ``seat``'s offers it can no longer honour (its cards are gone)."""
-    hand = s["hands"][seat]
+    """Close every open offer of ``seat``: cards left its hand (a trade it made
+    or accepted, a claim).
+
+    All of them, not only those whose real cards are gone: which offers could
+    still be honoured depends on their real cards, so closing only those would
+    tell everyone that an offer's declared cards were not its real ones before
+    anyone accepted it (reading 3, reading 5). The trade or claim is public, so
+    closing them all tells nobody anything.
+    """
     keep = []
     for o in s["offers"]:
-        if o["from"] == seat and not _holds(hand, o["give"]):
+        if o["from"] == seat:
             _close(s, o["id"], reason)
             ev.append(_ev("offer_void", {"offer": o["id"], "reason": reason}))
         else:
@@ -699,29 +706,26 @@ def _draft_event(s: State, seat: int) -> list[Event]:
 
 
 def _h_give(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
+    """``give:<style>`` (declared as what it is) or ``give:<style>:<declared>``."""
     d = _need_draft(state, seat)
-    if arg not in _STYLE_SET:
-        raise IllegalAction(f"unknown style {arg!r}; styles: {', '.join(STYLES)}")
+    real, sep, said = arg.partition(":")
+    if sep and said == real and real in _STYLE_SET:
+        raise IllegalAction(
+            f"give:{arg}: a card declared as what it is is 'give:{real}'"
+        )
+    for x in (real, said) if sep else (real,):
+        if x not in _STYLE_SET:
+            raise IllegalAction(f"unknown style {x!r}; styles: {', '.join(STYLES)}")
     if len(d["give"]) >= MAX_SIDE:
         raise IllegalAction(f"an offer gives at most {MAX_SIDE} cards")
-    if state["hands"][seat].count(arg) <= d["give"].count(arg):
-        raise IllegalAction(f"you hold no other {STYLE_NAMES[arg]} card to give")
+    if state["hands"][seat].count(real) <= d["give"].count(real):
+        raise IllegalAction(f"you hold no other {STYLE_NAMES[real]} card to give")
     s = _clone(state)
-    s["drafts"][seat] = {**d, "give": d["give"] + arg, "say": d["say"] + arg}
-    return s, _draft_event(s, seat)
-
-
-def _h_say(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
-    d = _need_draft(state, seat)
-    if arg not in _STYLE_SET:
-        raise IllegalAction(f"unknown style {arg!r}; styles: {', '.join(STYLES)}")
-    give = d["give"]
-    if not give or d["say"][-1] != give[-1]:
-        raise IllegalAction("'say' names the last card given: give a card first")
-    if arg == give[-1]:
-        raise IllegalAction("that card is already declared as what it is")
-    s = _clone(state)
-    s["drafts"][seat] = {**d, "say": d["say"][:-1] + arg}
+    s["drafts"][seat] = {
+        **d,
+        "give": d["give"] + real,
+        "say": d["say"] + (said if sep else real),
+    }
     return s, _draft_event(s, seat)
 
 
@@ -946,7 +950,6 @@ def _h_impasse(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
 _HANDLERS = {
     "to": _h_to,
     "give": _h_give,
-    "say": _h_say,
     "want": _h_want,
     "open": _h_open,
     "send": _h_send,
@@ -968,7 +971,7 @@ _HANDLERS = {
 # named by the state): built once each, copied per menu. Every live step
 # sends each seat its menu, about thirty entries a seat at a table of eight.
 _STATIC_HEADS = frozenset(
-    {"pass", "to", "give", "say", "want", "open", "send", "cancel", "move"}
+    {"pass", "to", "give", "want", "open", "send", "cancel", "move"}
     | {"impasse", "forfeit", CHECK, END}
 )
 _STATIC_LABELS: dict[str, Action] = {}
@@ -1013,13 +1016,20 @@ def _label(s: State, seat: int | None, aid: str) -> Action:
             if arg == "all"
             else f"Start an offer to seat {arg}"
         )
-    elif head in ("give", "say", "want"):
+    elif head == "give" and ":" in arg:
+        real, said = arg.split(":")
+        a.update(style=real, declared=said)
+        a["label"] = (
+            f"Offer a {STYLE_NAMES[real]} card declared as a {STYLE_NAMES[said]} "
+            "(innocent cheating)"
+        )
+    elif head in ("give", "want"):
         a["style"] = arg
-        a["label"] = {
-            "give": f"Offer a {STYLE_NAMES[arg]} card",
-            "say": f"Declare that last card as a {STYLE_NAMES[arg]}",
-            "want": f"Ask for a {STYLE_NAMES[arg]} card",
-        }[head]
+        a["label"] = (
+            f"Offer a {STYLE_NAMES[arg]} card"
+            if head == "give"
+            else f"Ask for a {STYLE_NAMES[arg]} card"
+        )
     elif head == "open":
         a["label"] = "Play this offer with open cards"
     elif head == "send":
@@ -1197,7 +1207,7 @@ class KungFu2009Game(EngineBase):
         if handler is None or (not arg and head not in _NO_ARG):
             raise IllegalAction(
                 f"unknown intent {action_id!r}; intents: pass, to:<seat>|all, "
-                "give:<style>, say:<style>, want:<style>, open, send, cancel, "
+                "give:<style>[:<declared>], want:<style>, open, send, cancel, "
                 "accept:<offer>, decline:<offer>, withdraw:<offer>, "
                 "move:<from>:<to>, fit:<level>, claim:<level>, impasse, impasse:no"
             )

@@ -281,7 +281,7 @@ class RandomTrader:
             a
             for a in ids
             if a.split(":", 1)[0]
-            in ("to", "give", "say", "want", "send", "accept", "decline", "withdraw")
+            in ("to", "give", "want", "send", "accept", "decline", "withdraw")
         ]
         if obs["draft"] is not None and rng.random() < 0.3:
             trades = [a for a in ("send", "cancel") if a in ids]

@@ -264,7 +264,7 @@ function groupLegal(legal) {
 
 const GROUP_TITLES = {
   pass: "Wait", claim: "KUNG FU", fit: "Arrange for a combination", move: "Arrange your hand",
-  to: "Start an offer", give: "Offer a card", say: "Declare the last card as", want: "Ask for a card",
+  to: "Start an offer", give: "Offer a card", want: "Ask for a card",
   open: "Open cards", send: "Make the offer", cancel: "Drop the offer", accept: "Accept an offer",
   decline: "Decline an offer", withdraw: "Withdraw your offer", impasse: "Impasse", forfeit: "Severe punishment",
 };
@@ -345,7 +345,9 @@ function boardModel(frame, opts) {
   const moves = {};
   legal.forEach(function (a) { if (a.type === "move") moves[a.id] = a; });
   const partners = legal.filter(function (a) { return a.type === "to"; });
-  const draftActions = legal.filter(function (a) { return ["give", "say", "want", "open", "send", "cancel"].indexOf(a.type) >= 0; });
+  // A card declared as another style is given through the composer ("say …"
+  // beside the card); the half-built draft's buttons keep to honest steps.
+  const draftActions = legal.filter(function (a) { return ["give", "want", "open", "send", "cancel"].indexOf(a.type) >= 0 && !a.declared; });
   const news = [];
   (frame.events || []).forEach(function (ev) {
     const priv = ev.private || {};
@@ -630,8 +632,9 @@ function offerPlan(st, hand) {
   const ids = ["to:" + st.to];
   st.give.forEach(function (pos) {
     const real = hand[pos];
-    ids.push("give:" + real);
-    if (st.say[pos] && st.say[pos] !== real) ids.push("say:" + st.say[pos]);
+    // A card declared as another style is one step, as an honest one is:
+    // nobody can count a step more for a cheating offer.
+    ids.push("give:" + real + (st.say[pos] && st.say[pos] !== real ? ":" + st.say[pos] : ""));
   });
   st.want.split("").forEach(function (s) { ids.push("want:" + s); });
   if (st.open) ids.push("open");
@@ -778,8 +781,8 @@ function serverDraftEl(doc, model, ui) {
   const ctx = ctxOf(model);
   const cheat = d.say !== d.give;
   const items = model.draftActions.map(function (a) {
-    if (a.type === "give" || a.type === "want" || a.type === "say") {
-      const words = { give: "Give", want: "Ask", say: "Declare as" }[a.type];
+    if (a.type === "give" || a.type === "want") {
+      const words = { give: "Give", want: "Ask" }[a.type];
       return h(doc, "button", {
         type: "button", className: "secondary small kf09-draft-step", disabled: ui.disabled, "data-action": a.id, title: a.label,
         onclick: function () { ui.onAct(a); },

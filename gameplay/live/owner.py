@@ -163,7 +163,12 @@ def refresh_seats(rows: list[tuple[int, int, Any, Any, Any]], versions: dict) ->
 
 
 def _decide(
-    match: Match, engine: Game, user: Any, action_id: str, expected_version: int | None
+    match: Match,
+    engine: Game,
+    user: Any,
+    action_id: str,
+    expected_version: int | None,
+    seat_number: Any,
 ) -> moverule.Step:
     """The move rule (``moverule.decide_move``, as ``services.match_act``
     applies it under the row lock) against the copy; a refusal raises."""
@@ -177,6 +182,7 @@ def _decide(
         action_id=action_id,
         expected_version=expected_version,
         stepped_since=selectors.stepped_since(match.pk),
+        seat_number=seat_number,
     )
     if isinstance(decided, moverule.Refusal):
         raise refused(decided)
@@ -184,7 +190,11 @@ def _decide(
 
 
 def _act_sync(
-    live: LiveMatch, user: Any, action_id: str, expected_version: int | None
+    live: LiveMatch,
+    user: Any,
+    action_id: str,
+    expected_version: int | None,
+    seat_number: Any = None,
 ) -> Applied:
     """Decide, append, and build the broadcast (in the database thread)."""
     for attempt in range(copies.MAX_ATTEMPTS):
@@ -192,9 +202,11 @@ def _act_sync(
         match = live.match if live.match is not None else copies.read(live)
         engine = get_game(match.game)
         if copies.needs_full_path(match, engine):
-            return _full_path(live, user, action_id, expected_version)
+            return _full_path(live)
         try:
-            step = _decide(match, engine, user, action_id, expected_version)
+            step = _decide(
+                match, engine, user, action_id, expected_version, seat_number
+            )
         except MatchError:
             if fresh:
                 raise
@@ -323,9 +335,7 @@ def _append(**kwargs: Any) -> bool:
 FULL_PATH = Applied(version=-1, messages=[])
 
 
-def _full_path(
-    live: LiveMatch, user: Any, action_id: str, expected_version: int | None
-) -> Applied:
+def _full_path(live: LiveMatch) -> Applied:
     """Leave the move to the general locked service (run by ``act`` on
     Channels' database thread: its after-commit broadcast goes through the
     event loop from there)."""
@@ -333,12 +343,15 @@ def _full_path(
     return FULL_PATH
 
 
-def _match_act(user: Any, match_pk: int, action_id: str, expected_version: Any):
+def _match_act(
+    user: Any, match_pk: int, action_id: str, expected_version: Any, seat_number: Any
+) -> services.ActOutcome:
     return services.match_act(
         match_id=match_pk,
         user=user,
         action_id=action_id,
         expected_version=expected_version,
+        seat_number=seat_number,
     )
 
 
@@ -346,13 +359,18 @@ _full_path_in_db_thread = database_sync_to_async(_match_act)
 
 
 def act_sync(
-    live: LiveMatch, user: Any, action_id: str, expected_version: int | None
+    live: LiveMatch,
+    user: Any,
+    action_id: str,
+    expected_version: int | None,
+    *,
+    seat_number: Any = None,
 ) -> Applied:
     """The move path without an event loop (scripts, tests): the broadcast's
     messages are returned, not sent."""
-    applied = _act_sync(live, user, action_id, expected_version)
+    applied = _act_sync(live, user, action_id, expected_version, seat_number)
     if applied is FULL_PATH:
-        outcome = _match_act(user, live.pk, action_id, expected_version)
+        outcome = _match_act(user, live.pk, action_id, expected_version, seat_number)
         return Applied(version=outcome.version, messages=[])
     if applied.arm is not None:
         copies.arm(live, applied.arm)
@@ -360,9 +378,15 @@ def act_sync(
 
 
 def _run_sync(
-    live: LiveMatch, user: Any, action_id: str, expected_version: int | None
+    live: LiveMatch,
+    user: Any,
+    action_id: str,
+    expected_version: int | None,
+    seat_number: Any,
 ) -> Applied:
-    return copies.guarded(live, _act_sync, live, user, action_id, expected_version)
+    return copies.guarded(
+        live, _act_sync, live, user, action_id, expected_version, seat_number
+    )
 
 
 def _frames_of(
@@ -515,33 +539,44 @@ _single_thread = sync_to_async(_run_sync, thread_sensitive=True)
 
 
 async def _in_db_thread(
-    live: LiveMatch, user: Any, action_id: str, expected_version: int | None
+    live: LiveMatch,
+    user: Any,
+    action_id: str,
+    expected_version: int | None,
+    seat_number: Any,
 ) -> Applied:
-    threads = copies.threads()
-    if threads <= 0:
-        return await _single_thread(live, user, action_id, expected_version)
+    args = (live, user, action_id, expected_version, seat_number)
+    if copies.threads() <= 0:
+        return await _single_thread(*args)
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(
-        copies.executor(), _run_sync, live, user, action_id, expected_version
-    )
+    return await loop.run_in_executor(copies.executor(), _run_sync, *args)
 
 
 async def act(
-    *, match_pk: int, user: Any, action_id: Any, expected_version: Any
+    *,
+    match_pk: int,
+    user: Any,
+    action_id: Any,
+    expected_version: Any,
+    seat_number: Any = None,
 ) -> int:
     """A person's move through this process's copy; returns the new version.
 
-    Raises the same ``MatchError``s as ``services.match_act``, changing nothing.
+    Raises the same ``MatchError``s as ``services.match_act``, changing nothing
+    (``seat_number``: the seat the client says it moves for, which the move
+    rule refuses unless it is the user's).
     """
     services.check_act_input(action_id=action_id, expected_version=expected_version)
     live = copies.matches.get(match_pk)
     if live is None:
         live = copies.matches[match_pk] = LiveMatch(pk=match_pk)
     async with live.lock:
-        applied = await _in_db_thread(live, user, action_id, expected_version)
+        applied = await _in_db_thread(
+            live, user, action_id, expected_version, seat_number
+        )
         if applied is FULL_PATH:
             outcome = await _full_path_in_db_thread(
-                user, match_pk, action_id, expected_version
+                user, match_pk, action_id, expected_version, seat_number
             )
             applied = Applied(version=outcome.version, messages=[])
         # Handed over before the lock is let go, so one match's frames leave

@@ -39,7 +39,6 @@ from gameplay.models import (
     Seat,
 )
 from gameplay.moverule import (
-    SNAPSHOT_EVERY,
     Refusal,
     Step,
     advance,
@@ -47,7 +46,7 @@ from gameplay.moverule import (
     is_realtime,
     version_stands,
 )
-from gameplay.rules import Game, IllegalAction, get_game
+from gameplay.rules import Game, get_game
 from gameplay.selectors import stepped_since
 from gameplay.services.finish import finish_match, forfeit_seat
 from gameplay.services.hooks import announce_step
@@ -453,19 +452,22 @@ def match_record_steps(
         all_events: list[dict[str, Any]] = []
         now = timezone.now()
         for seat_number, action_id in steps:
-            # Seat None: the table's own step (real-time games); in real time
-            # the engine alone judges an intent.
-            if (
-                seat_number is not None
-                and seat_number not in engine.actors(state)
-                and not is_realtime(engine)
-            ):
-                raise NotYourTurn(f"seat {seat_number} is not to act")
-            try:
-                state, events = engine.apply(state, seat_number, action_id)
-            except IllegalAction as exc:
-                raise IllegalMove(str(exc)) from exc
-            match.version += 1
+            # Seat None: the table's own step (real-time games). Decided by
+            # the move rule, as every other step: its turn check (none in real
+            # time: the engine alone judges an intent) and the engine's.
+            step = advance(
+                engine=engine,
+                state=state,
+                version=match.version,
+                seat=seat_number,
+                action_id=action_id,
+            )
+            if isinstance(step, Refusal):
+                raise refused(step)
+            if not step.changed:
+                continue  # changes nothing: logged nowhere (``Step``)
+            state = step.state
+            match.version = step.version
             rows.append(
                 MatchAction(
                     match=match,
@@ -473,15 +475,15 @@ def match_record_steps(
                     seat=seat_number,
                     action_id=action_id,
                     kind=ActionKind.TABLE if seat_number is None else ActionKind.MOVE,
-                    events=events,
+                    events=step.events,
                     created_at=now,
                 )
             )
-            if match.version % SNAPSHOT_EVERY == 0:
+            if step.snapshot:
                 MatchSnapshot.objects.create(
                     match=match, version=match.version, state=state
                 )
-            all_events = events
+            all_events = step.events
         MatchAction.objects.bulk_create(rows)
         match.state = state
         match.turn_started_at = now

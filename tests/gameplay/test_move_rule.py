@@ -6,7 +6,10 @@ state, log row, timers), whatever order the requests come in.
 
 Two matches of each game are dealt from one seed; every request goes to the
 service on one and to the owner on the other, and each answer and the two
-matches afterwards are compared.
+matches afterwards are compared. The paths around them ask the rule too: a
+socket naming a seat not its user's (the consumer), and a bots worker's batch
+of steps (``services.match_record_steps``) with a step out of turn, are
+refused with the rule's words.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import sys
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from django.test import override_settings
 
@@ -25,6 +29,7 @@ from gameplay.live import owner
 from gameplay.models import Match
 from gameplay.rules import available_games, get_game
 from gameplay.services import SeatSpec
+from tests.gameplay.live import connect, next_reply, receive
 
 NO_LAYER = override_settings(CHANNEL_LAYERS={})
 SEED = 20261203
@@ -40,22 +45,27 @@ def _table(game: str, users: list) -> Match:
     return services.match_start(match_id=match.pk, seed=SEED)
 
 
-def _by_service(match: Match, user: Any, action_id: str, version: Any) -> Any:
+def _by_service(
+    match: Match, user: Any, action_id: str, version: Any, seat: Any = None
+) -> Any:
     try:
         outcome = services.match_act(
             match_id=match.pk,
             user=user,
             action_id=action_id,
             expected_version=version,
+            seat_number=seat,
         )
     except MatchError as exc:
         return type(exc), exc.code, exc.message
     return outcome.version
 
 
-def _by_owner(live: owner.LiveMatch, user: Any, action_id: str, version: Any) -> Any:
+def _by_owner(
+    live: owner.LiveMatch, user: Any, action_id: str, version: Any, seat: Any = None
+) -> Any:
     try:
-        applied = owner.act_sync(live, user, action_id, version)
+        applied = owner.act_sync(live, user, action_id, version, seat_number=seat)
     except MatchError as exc:
         return type(exc), exc.code, exc.message
     return applied.version
@@ -92,10 +102,13 @@ class Pair:
         self.engine = get_game(game)
         self.answers: list[Any] = []
 
-    def ask(self, seat_of_user: int | None, action_id: str, version: Any) -> Any:
+    def ask(
+        self, seat_of_user: int | None, action_id: str, version: Any, seat: Any = None
+    ) -> Any:
+        """The answers of both writers (``seat``: the seat the request names)."""
         user = AnonymousUser() if seat_of_user is None else self.users[seat_of_user]
-        by_service = _by_service(self.a, user, action_id, version)
-        by_owner = _by_owner(self.live, user, action_id, version)
+        by_service = _by_service(self.a, user, action_id, version, seat)
+        by_owner = _by_owner(self.live, user, action_id, version, seat)
         assert by_service == by_owner, (action_id, version)
         assert _stored(self.a) == _stored(self.b)
         self.answers.append(by_service)
@@ -183,6 +196,129 @@ def test_both_writers_give_the_same_answer(game, players):
                 "not_active",
                 "this match is not in play",
             )
+
+
+NOT_YOURS = (errors.Forbidden, "forbidden", "that seat is not yours")
+
+
+@pytest.mark.parametrize("game", available_games())
+@pytest.mark.django_db(transaction=True)
+def test_a_seat_not_the_users_is_refused_alike_by_both_writers(game, players):
+    with NO_LAYER:
+        pair = Pair(game, players)
+        seats = len(pair.current().seats.all())
+        for version in (0, 5, None):
+            for named in (1, seats, "0", -1):
+                assert pair.ask(0, "anything", version, seat=named) == NOT_YOURS
+        # The user's own seat named: the rule goes on to the engine's refusal.
+        answer = pair.ask(0, "no-such-action", 0, seat=0)
+        assert _refused(answer, "illegal_action") or _refused(answer, "not_your_turn")
+        assert pair.current().version == 0
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_socket_naming_another_seat_gets_the_rules_refusal(players):
+    """The consumer keeps no seat check of its own: the socket's ``seat`` goes
+    to the move rule, whose refusal it sends as the service gives it."""
+    users = players[:2]
+    match = await database_sync_to_async(_table)("duelo", users)
+    sock = await connect(match, users[0])
+    try:
+        first = await receive(sock)
+        legal = first["legal"][0]["id"] if first["legal"] else "anything"
+        expected = await database_sync_to_async(_by_service)(
+            match, users[0], legal, 0, 1
+        )
+        assert expected == NOT_YOURS
+        await sock.send_json_to(
+            {"type": "act", "action": legal, "version": 0, "seat": 1}
+        )
+        reply = await next_reply(sock)
+        assert (reply["type"], reply["code"], reply["message"]) == (
+            "error",
+            expected[1],
+            expected[2],
+        )
+        # A spectator's socket naming a seat: the rule's "no seat" refusal.
+        watcher = await connect(match, players[4])
+        await receive(watcher)
+        await watcher.send_json_to({"type": "act", "action": legal, "seat": 0})
+        reply = await next_reply(watcher)
+        assert (reply["code"], reply["message"]) == (
+            "forbidden",
+            "you have no seat at this match",
+        )
+        await watcher.disconnect()
+        assert (
+            await database_sync_to_async(Match.objects.get)(pk=match.pk)
+        ).version == 0
+    finally:
+        await sock.disconnect()
+
+
+def _to_idle_seat(engine: Any, state: dict[str, Any], seats: int):
+    """Steps by the first actor from ``state`` until some seat is not to act:
+    (the steps, the state they reach, that seat)."""
+    played: list[tuple[int, str]] = []
+    for _ in range(10):
+        idle = [seat for seat in range(seats) if seat not in engine.actors(state)]
+        if idle:
+            return played, state, idle[0]
+        actor = engine.actors(state)[0]
+        action = _moving(engine, state, actor)
+        played.append((actor, action))
+        state = engine.apply(state, actor, action)[0]
+    raise AssertionError("no seat ever waited")
+
+
+TURN_BASED = [g for g in available_games() if not moverule.is_realtime(get_game(g))]
+
+
+@pytest.mark.parametrize("game", TURN_BASED)
+@pytest.mark.django_db
+def test_a_bot_step_out_of_turn_is_refused_as_a_persons_move(game, players):
+    """``match_record_steps`` (a bots worker's batch) asks the rule: the step
+    out of turn is refused with the words a person's move gets from either
+    writer, and the batch writes nothing."""
+    engine = get_game(game)
+    with NO_LAYER:
+        pair = Pair(game, players)
+        seats = len(pair.current().seats.all())
+        played, state, idle = _to_idle_seat(engine, pair.current().state, seats)
+        for version, (actor, action) in enumerate(played):
+            assert pair.ask(actor, action, version) == version + 1
+        out_of_turn = next(
+            iter(engine.legal_action_ids(state, engine.actors(state)[0]))
+        )
+        person = pair.ask(idle, out_of_turn, len(played))
+        assert person == (
+            errors.NotYourTurn,
+            "not_your_turn",
+            "it is not your turn to act",
+        )
+        bots = services.match_create(
+            game=game,
+            seats=[SeatSpec(agent=f"bot:{n + 1}") for n in range(seats)],
+        )
+        bots = services.match_start(match_id=bots.pk, seed=SEED)
+        with pytest.raises(MatchError) as refused:
+            services.match_record_steps(
+                match_id=bots.pk,
+                steps=[*played, (idle, out_of_turn)],
+                expected_version=0,
+            )
+        got = refused.value
+        assert (type(got), got.code, got.message) == person
+        bots.refresh_from_db()
+        assert bots.version == 0 and not bots.actions.exists()
+        # The same batch without the step out of turn is written whole.
+        outcome = services.match_record_steps(
+            match_id=bots.pk, steps=played, expected_version=0
+        )
+        assert outcome.version == len(played)
+        bots.refresh_from_db()
+        assert bots.state == pair.current().state
 
 
 def test_every_refusal_code_is_a_match_error_of_that_code():

@@ -310,8 +310,7 @@ def test_moves_are_refused_by_the_move_rule(account) -> None:
     engine = get_game("duelo")
     client = bot_client(account.key)
     act = reverse("api-bot-game-act", args=[match.public_id])
-    mover = engine.actors(match.state)[0]
-    if mover == 1:
+    while 0 not in engine.actors(match.state):
         refused = client.post(act, {"action": "x", "version": match.version})
         assert refused.json()["code"] == "not_your_turn"
         legal = engine.legal_actions(match.state, 1)

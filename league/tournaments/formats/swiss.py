@@ -153,6 +153,10 @@ class PlayerRecord:
     float_by_round: dict[int, str] = field(default_factory=dict)
     rounds: list[tuple[Hashable | None, float, bool]] = field(default_factory=list)
     # (opponent or None, points, played) per recorded round, in round order
+    kinds: dict[int, str] = field(default_factory=dict)
+    # round number -> "game", "awarded" (pairing-allocated or full-point bye),
+    # "forfeit_win", "forfeit_loss" or "requested" (half- or zero-point bye):
+    # what FIDE C.07 art. 16.2 sorts unplayed rounds by
 
     @property
     def had_bye(self) -> bool:
@@ -194,6 +198,9 @@ def player_records(history: Iterable[SwissGame]) -> dict[Hashable, PlayerRecord]
                 a.last_float = a.float_by_round[g.round] = "down"
                 a.score += g.first_points
                 a.rounds.append((None, g.first_points, False))
+                a.kinds[g.round] = (
+                    "awarded" if g.bye in ("pairing", "full") else "requested"
+                )
                 continue
             b = rec(g.second)
             second_points = g.second_points
@@ -202,7 +209,14 @@ def player_records(history: Iterable[SwissGame]) -> dict[Hashable, PlayerRecord]
             b.score += second_points
             a.rounds.append((g.second, g.first_points, g.played))
             b.rounds.append((g.first, second_points, g.played))
+            a.kinds[g.round] = b.kinds[g.round] = "game"
             if not g.played:
+                a.kinds[g.round] = (
+                    "forfeit_win" if g.first_points > second_points else "forfeit_loss"
+                )
+                b.kinds[g.round] = (
+                    "forfeit_win" if second_points > g.first_points else "forfeit_loss"
+                )
                 a.forfeit_wins += g.first_points > second_points
                 b.forfeit_wins += second_points > g.first_points
                 a.last_float = a.float_by_round[g.round] = "down"
@@ -511,22 +525,84 @@ class SwissStanding:
     first_seats: int
 
 
-def _tiebreak_values(
-    p: Hashable, records: dict[Hashable, PlayerRecord]
-) -> tuple[list[float], float]:
-    """Opponent-score list (one per recorded round) and Sonneborn-Berger.
+#: C.07 art. 16.1: a Voluntarily Unplayed Round is one the player chose not
+#: to play: a requested (half- or zero-point) bye, an absence, a forfeit loss.
+_VOLUNTARY = frozenset({"requested", "absent", "forfeit_loss"})
 
-    An unplayed round (bye or forfeit) counts as a game against a virtual
-    opponent holding the player's own final score, so neither a bye nor an
-    opponent's no-show distorts Buchholz in either direction.
+
+def _kinds(record: PlayerRecord, rounds: int) -> dict[int, str]:
+    """Each round 1..``rounds`` of a player; a round with no entry (withdrawn)
+    is an absence, voluntarily unplayed like a zero-point bye."""
+    return {r: record.kinds.get(r, "absent") for r in range(1, rounds + 1)}
+
+
+def _to_the_end(kinds: dict[int, str], rnd: int) -> bool:
+    """C.07 art. 16.2.5: a requested bye or absence followed only by voluntarily
+    unplayed rounds (or in the last round), as opposed to 16.2.3 (followed by
+    at least one round that is not voluntarily unplayed)."""
+    return all(kinds[r] in _VOLUNTARY for r in kinds if r > rnd)
+
+
+def _adjusted_score(record: PlayerRecord, rounds: int) -> float:
+    """A player's score as their opponents' tiebreaks see it (C.07 art. 16.3).
+
+    Every round counts with the points it gave, except requested byes and
+    absences to the end (art. 16.2.5, a player who stopped playing), which
+    count as draws; a withdrawn player's missing rounds are such absences.
     """
-    own = records[p].score
-    opp_scores, sb = [], []
-    for opponent, points, played in records[p].rounds:
-        value = records[opponent].score if played else own
-        opp_scores.append(value)
-        sb.append(value * points)
-    return opp_scores, math.fsum(sb)
+    kinds = _kinds(record, rounds)
+    points = dict.fromkeys(kinds, 0.0)
+    for rnd, (_, pts, _) in zip(sorted(record.kinds), record.rounds, strict=True):
+        points[rnd] = pts
+    return math.fsum(
+        0.5
+        if kind in ("requested", "absent") and _to_the_end(kinds, rnd)
+        else points[rnd]
+        for rnd, kind in kinds.items()
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Contribution:
+    """One round's share of Buchholz and Sonneborn-Berger."""
+
+    value: float  # the opponent's adjusted score, or the dummy's
+    points: float  # what the player scored that round
+    voluntary: bool  # a Voluntarily Unplayed Round (cut first, art. 16.5)
+
+
+def _contributions(
+    p: Hashable,
+    records: dict[Hashable, PlayerRecord],
+    adjusted: dict[Hashable, float],
+    rounds: int,
+) -> list[_Contribution]:
+    """One contribution per round 1..``rounds`` (FIDE C.07 art. 16).
+
+    A played game contributes the opponent's adjusted score (art. 16.3). An
+    unplayed round of the player's own (bye, forfeit either way, absence) is
+    a game against a dummy opponent holding the player's own final score
+    (art. 16.4), so neither a bye nor an opponent's no-show distorts Buchholz.
+    """
+    record = records[p]
+    own = record.score
+    by_round = dict(zip(sorted(record.kinds), record.rounds, strict=True))
+    out = []
+    for rnd, kind in _kinds(record, rounds).items():
+        opponent, points, played = by_round.get(rnd, (None, 0.0, False))
+        value = adjusted[opponent] if played and opponent is not None else own
+        out.append(_Contribution(value, points, kind in _VOLUNTARY))
+    return out
+
+
+def _cut1(contributions: list[_Contribution]) -> float:
+    """Buchholz Cut-1: drop one value; C.07 art. 16.5 cuts a voluntarily
+    unplayed round's (the lowest of them) before the lowest opponent score."""
+    if not contributions:
+        return 0.0
+    voluntary = [c.value for c in contributions if c.voluntary]
+    cut = min(voluntary) if voluntary else min(c.value for c in contributions)
+    return math.fsum(c.value for c in contributions) - cut
 
 
 def swiss_standings(
@@ -537,10 +613,14 @@ def swiss_standings(
 ) -> list[SwissStanding]:
     """Standings: score, then ``tiebreaks`` in order, then pairing number.
 
-    * Buchholz: sum of the opponents' scores (unplayed rounds: see
-      :func:`_tiebreak_values`); Cut-1 drops the single lowest value.
-    * Sonneborn-Berger: sum of opponent score times the points scored
-      against that opponent (wins count fully, draws half).
+    Every tiebreak follows FIDE C.07 (Tie-Break Regulations) with its art. 16
+    on unplayed rounds (:func:`_contributions`):
+
+    * Buchholz (art. 8.1): sum of the opponents' adjusted scores (art. 16.3),
+      a dummy with the player's own score for each unplayed round (16.4);
+      Cut-1 drops one value, a voluntarily unplayed round's first (16.5).
+    * Sonneborn-Berger (art. 9.1): sum of each round's value times the points
+      scored that round (wins count fully, draws half).
     * Direct encounter: among players still level on everything before it,
       points scored in games between them, used only when each pair of them
       has met (otherwise it is 0 for all and decides nothing).
@@ -552,12 +632,13 @@ def swiss_standings(
         records.setdefault(p, PlayerRecord())
     seed = {p: i for i, p in enumerate(players)}
     values: dict[Hashable, dict[str, float]] = {p: {} for p in players}
+    rounds = max((g.round for g in history), default=0)
+    adjusted = {q: _adjusted_score(r, rounds) for q, r in records.items()}
     for p in players:
-        opp, sb = _tiebreak_values(p, records)
-        bh = math.fsum(opp)
-        values[p]["buchholz"] = bh
-        values[p]["buchholz_cut1"] = bh - min(opp) if opp else 0.0
-        values[p]["sonneborn_berger"] = sb
+        parts = _contributions(p, records, adjusted, rounds)
+        values[p]["buchholz"] = math.fsum(c.value for c in parts)
+        values[p]["buchholz_cut1"] = _cut1(parts)
+        values[p]["sonneborn_berger"] = math.fsum(c.value * c.points for c in parts)
 
     order: list[str] = []
     for name in tiebreaks:

@@ -524,3 +524,81 @@ def test_bye_counts_as_virtual_opponent_with_own_score():
     # SB: 1.5 * 0.5 (draw with a) + 1.5 * 1 (bye worth a win).
     assert rows["c"].tiebreaks["sonneborn_berger"] == 2.25
     assert rows["c"].byes == 1 and rows["c"].played == 1
+
+
+# ---------------------------------------------------------------------------
+# FIDE C.07 art. 16: unplayed rounds in the tiebreaks
+
+
+def _issue_example() -> list[SwissGame]:
+    """A beats B by forfeit in round 1; B wins rounds 2 and 3 (issue 26).
+
+    R1: A-B 1-0 forfeit, D-C 1-0, E-F 1-0; R2: B-C 1-0, A-E 1-0, F-D 1-0;
+    R3: B-D 1-0, A-F 1-0, E-C 1-0. B's opponents: C 0 points, D 1 point.
+    """
+    return [
+        SwissGame(1, "A", "B", 1.0, forfeit=True),
+        SwissGame(1, "D", "C", 1.0),
+        SwissGame(1, "E", "F", 1.0),
+        SwissGame(2, "B", "C", 1.0),
+        SwissGame(2, "A", "E", 1.0),
+        SwissGame(2, "F", "D", 1.0),
+        SwissGame(3, "B", "D", 1.0),
+        SwissGame(3, "A", "F", 1.0),
+        SwissGame(3, "E", "C", 1.0),
+    ]
+
+
+def test_cut1_cuts_a_forfeit_loss_before_the_lowest_opponent() -> None:
+    """C.07 art. 16.5: B's forfeit loss is a voluntarily unplayed round; its
+    dummy (B's own 2 points, art. 16.4) is cut, not C's 0: Cut-1 = 0 + 1."""
+    rows = {s.participant: s for s in swiss_standings(list("ABCDEF"), _issue_example())}
+    assert rows["B"].score == 2.0
+    assert rows["B"].tiebreaks["buchholz"] == 3.0  # dummy 2 + C 0 + D 1
+    assert rows["B"].tiebreaks["buchholz_cut1"] == 1.0
+    # A's forfeit win is not voluntary: A's lowest value is cut as usual.
+    # A: dummy 3 (own score) + E 2 + F 1 = 6, Cut-1 drops F's 1.
+    assert rows["A"].tiebreaks["buchholz"] == 6.0
+    assert rows["A"].tiebreaks["buchholz_cut1"] == 5.0
+    # Sonneborn-Berger: each round's value times the points scored in it.
+    assert rows["A"].tiebreaks["sonneborn_berger"] == 6.0
+    assert rows["B"].tiebreaks["sonneborn_berger"] == 1.0  # 0*2 + 1*0 + 1*1
+
+
+def test_a_withdrawn_opponent_counts_its_missing_rounds_as_draws() -> None:
+    """C.07 art. 16.3 with 16.2.5: W beat X in round 1 and then withdrew (no
+    entry in rounds 2-3): opponents see W's 1 + 0.5 + 0.5 = 2, not 1."""
+    history = [
+        SwissGame(1, "W", "X", 1.0),
+        SwissGame(1, "Y", "Z", 1.0),
+        SwissGame(2, "X", "Y", 0.5),
+        SwissGame(2, "Z", None, 1.0),
+        SwissGame(3, "X", "Z", 1.0),
+        SwissGame(3, "Y", None, 1.0),
+    ]
+    rows = {s.participant: s for s in swiss_standings(list("XYZ"), history)}
+    # X: W 2 (adjusted) + Y 2.5 + Z 1 = 5.5.
+    assert rows["X"].tiebreaks["buchholz"] == 5.5
+
+
+def test_a_half_point_bye_is_cut_first_and_counts_as_given_when_play_follows():
+    """A half-point bye in round 1 followed by play (art. 16.2.3) counts as its
+    half point for the opponents (16.3) and is cut first in Cut-1 (16.5); a
+    half-point bye in the last round (16.2.5) counts as a draw for them."""
+    history = [
+        SwissGame(1, "H", None, 0.5, bye="half"),
+        SwissGame(1, "P", "Q", 1.0),
+        SwissGame(2, "H", "P", 0.0),
+        SwissGame(2, "Q", None, 1.0),
+        SwissGame(3, "Q", "P", 0.0),
+        SwissGame(3, "H", None, 0.0, bye="zero"),
+    ]
+    rows = {s.participant: s for s in swiss_standings(list("HPQ"), history)}
+    # H: 0.5; dummy 0.5 (r1) + P 3 + dummy 0.5 (r3) = 4.0; both byes are
+    # voluntary, the lower of them is cut (equal here): 3.5.
+    assert rows["H"].tiebreaks["buchholz"] == 4.0
+    assert rows["H"].tiebreaks["buchholz_cut1"] == 3.5
+    # P meets H, whose r1 bye is followed by play (counts 0.5) and whose r3
+    # zero bye is to the end (counts as a draw, 0.5): adjusted 1.0, not 0.5.
+    # P: Q 1 + H 1.0 + Q 1 = 3.0.
+    assert rows["P"].tiebreaks["buchholz"] == 3.0

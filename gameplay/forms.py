@@ -93,11 +93,26 @@ class QuickPlayForm(forms.Form):
 
 class BotSeatForm(forms.Form):
     bot = forms.ChoiceField(label="Bot")
+    #: Said next to the form at a rated table, which seats each bot once.
+    RATED_NOTE = (
+        "Rated table: each bot takes one seat. Two seats of one bot would be "
+        "one player to the ratings, and the game could not be rated."
+    )
 
-    def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        game: str | None = None,
+        rated: bool = False,
+        seated: tuple[str, ...] = (),
+        **kwargs: Any,
+    ) -> None:
         """Built-in bots, then (given the table's ``game``) the uploaded bots
-        that can play it now, so both are seated the same way."""
+        that can play it now, so both are seated the same way. At a ``rated``
+        table the built-in bots already ``seated`` (agent names) are left out
+        (``gameplay.services.repeated_bot_error`` says why)."""
         super().__init__(*args, **kwargs)
+        from gameplay.agents import builtin_agent
         from gameplay.lobby import seatable_uploaded_bots
         from gameplay.rules import get_game
         from gameplay.rules.bots import (
@@ -115,11 +130,15 @@ class BotSeatForm(forms.Form):
                 else bot_display_name(name),
             )
             for name in available_bots()
-            if game is None or bot_plays(name, get_game(game))
+            if (game is None or bot_plays(name, get_game(game)))
+            and not (rated and builtin_agent(name) in seated)
         ]
+        self.note = self.RATED_NOTE if rated else ""
         uploaded = seatable_uploaded_bots(game=game) if game else []
         cast(forms.ChoiceField, self.fields["bot"]).choices = (
             [("Built-in bots", builtin), ("Uploaded bots", uploaded)]
             if uploaded
             else builtin
         )
+        #: Whether any bot is left to seat (the page hides an empty menu).
+        self.has_choices = bool(builtin or uploaded)

@@ -171,6 +171,11 @@ def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
         agent = agents.builtin_agent(bot)
 
     services.validate_agent(agent, get_game(match.game))
+    if match.rated:
+        seated = [s.agent for s in match.seats.all() if s.user_id is None]
+        repeated = services.repeated_bot_error([*seated, agent])
+        if repeated:
+            raise BadRequest(repeated)
     seat = _first_open_seat(match)
     if seat is None:
         raise BadRequest("this table has no open seat")

@@ -240,6 +240,12 @@ def challenge_answer(
     return redirect("gameplay:game_detail", game_id=challenge.game)
 
 
+def _bot_form(match: Match, data: Any = None) -> BotSeatForm:
+    """The host's bot menu for ``match``'s table (a rated one seats each bot once)."""
+    seated = tuple(s.agent for s in match.seats.all() if s.user_id is None)
+    return BotSeatForm(data, game=match.game, rated=match.rated, seated=seated)
+
+
 def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
     match = selectors.match_by_public_id(public_id=public_id)
     user = request.user if request.user.is_authenticated else None
@@ -249,7 +255,7 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
         "game": _game_or_404(match.game),
         "seat": seat,
         "is_host": user is not None and match.host_id == user.pk,
-        "bot_form": BotSeatForm(game=match.game),
+        "bot_form": _bot_form(match),
         "match_context": describe_match_context(match),
         **_board_assets(match.game),
     }
@@ -283,7 +289,7 @@ def table_action(request: SignedInRequest, public_id: str, action: str) -> HttpR
                 messages.success(request, "Table closed.")
                 return redirect("gameplay:game_detail", game_id=match.game)
         elif action == "bot":
-            form = BotSeatForm(request.POST, game=match.game)
+            form = _bot_form(match, request.POST)
             if not form.is_valid():
                 messages.error(request, "Choose a bot.")
             else:

@@ -107,6 +107,29 @@ def distinct_seat_labels(seats: list[SeatSpec]) -> list[str]:
     return labels
 
 
+def repeated_bot_error(agents: list[str]) -> str | None:
+    """Why a rated game cannot seat these bot ``agents`` (None if it can).
+
+    A rating counts each player once: two seats of one bot are one player to
+    the ratings, whose result against itself means nothing, so the ratings
+    could never apply such a match. A rated table therefore seats each bot once
+    (the same check stops the host's seat form and ``match_create``).
+    """
+    seen: set[str] = set()
+    for agent in agents:
+        if not agent:
+            continue
+        if agent in seen:
+            name = Seat(agent=agent).display_name
+            return (
+                f"a rated game seats each bot once: two seats of the {name} "
+                "would be one player to the ratings, and the game could not be "
+                "rated. Seat another bot, or open an unrated table"
+            )
+        seen.add(agent)
+    return None
+
+
 def validate_agent(agent: str, engine: Game | None = None) -> None:
     """A seat's agent is empty, an uploaded bot's version or a known built-in
     bot (able to play ``engine``'s game, if given)."""
@@ -172,6 +195,13 @@ def match_create(
         raise BadRequest("a player can take only one seat at a match")
     for spec in seats:
         validate_agent(spec.agent, engine)
+    repeated = (
+        repeated_bot_error([s.agent for s in seats if s.user is None])
+        if rated
+        else None
+    )
+    if repeated:
+        raise BadRequest(repeated)
     clean_time_control = validate_time_control(time_control)
     if clean_time_control and is_realtime(engine):
         raise BadRequest(

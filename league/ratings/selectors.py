@@ -14,8 +14,14 @@ from gameplay.models import Match, MatchStatus, Seat
 from league.models import Participant, PoolScope, Rating, RatingEvent, RatingPool
 from league.ratings.elo import display_rating, is_provisional
 
+#: The results panel's words for a rated match the ratings could not apply.
+REPEATED_BOT_NOTE = (
+    "This game was not rated: two seats were the same bot, which the ratings "
+    "count as one player. A rated table seats each bot once."
+)
 
-def match_rating_changes(match: Match) -> dict[str, list[dict[str, object]]]:
+
+def match_rating_changes(match: Match) -> dict[str, object]:
     """The rating change of each rated player of a finished match, per pool.
 
     Added to the match's frames (gameplay.frames.add_result_extra), so the
@@ -39,6 +45,12 @@ def match_rating_changes(match: Match) -> dict[str, list[dict[str, object]]]:
     events = RatingEvent.objects.filter(match=match).select_related(
         "participant", "pool", "pool__league", "pool__season__league"
     )
+    if not events.exists():
+        repeated = [seats for seats in seats_by_key.values() if len(seats) > 1]
+        if repeated:
+            # Never rated (rating_apply_match finds one player in two seats):
+            # say so instead of promising changes that never come.
+            return {"rating_changes": [], "rating_note": REPEATED_BOT_NOTE}
     changes = [
         {
             "name": event.participant.name,

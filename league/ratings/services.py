@@ -226,7 +226,11 @@ def rating_apply_match(*, match_id: int) -> list[ApplyResult]:
         return []
     placements = match_placements(match, seats)
     if placements is None:
-        logger.info("match %s cannot be rated (unfinished or unknown seats)", match_id)
+        logger.info(
+            "match %s cannot be rated (unfinished, unknown seats or one "
+            "participant in two seats)",
+            match_id,
+        )
         return [ApplyResult(p.pk, False, "not ratable") for p in pools]
     when = match.finished_at or timezone.now()
     return [

@@ -576,6 +576,8 @@ function startPage(win, B, cfg) {
             ]);
           })),
         ])]));
+      } else if (frame.rating_note) {
+        ratings.appendChild(h(doc, "p", { className: "small muted", text: frame.rating_note }));
       } else if (frame.rated && frame.status === "finished") {
         ratings.appendChild(h(doc, "p", { className: "small muted", text: "The rating changes appear here in a moment." }));
       }

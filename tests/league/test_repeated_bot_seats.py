@@ -1,0 +1,102 @@
+"""A rated game seats each bot once (issue 26 §1.2).
+
+Two seats of one built-in bot are one participant to the ratings, so such a
+match could never be rated: the table refuses the second copy, the host's menu
+leaves it out and says why, and a match that got there anyway says on its
+results panel that it was not rated instead of promising changes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gameplay import frames, lobby, services
+from gameplay.errors import BadRequest
+from gameplay.forms import BotSeatForm
+from gameplay.models import MatchStatus
+from gameplay.services import SeatSpec
+from league.models import RatingEvent
+from league.ratings.selectors import REPEATED_BOT_NOTE, match_rating_changes
+from league.ratings.services import rating_apply_match
+from tests.factories import UserFactory, finished_match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_rated_table_refuses_a_second_copy_of_a_bot() -> None:
+    host = UserFactory()
+    table = lobby.table_create(host=host, game="kungfu2019", players=3, rated=True)
+    lobby.table_fill_with_bot(match_id=table.pk, user=host, bot="heuristic")
+    with pytest.raises(BadRequest, match="seats each bot once"):
+        lobby.table_fill_with_bot(match_id=table.pk, user=host, bot="heuristic")
+    table.refresh_from_db()
+    assert table.status == MatchStatus.WAITING
+    assert [s.agent for s in table.seats.order_by("number")] == [
+        "",
+        "builtin:heuristic",
+        "",
+    ]
+    # Another bot is fine, and the table starts.
+    lobby.table_fill_with_bot(match_id=table.pk, user=host, bot="random")
+    table.refresh_from_db()
+    assert table.status == MatchStatus.ACTIVE
+
+
+def test_casual_table_may_seat_one_bot_twice() -> None:
+    host = UserFactory()
+    table = lobby.table_create(host=host, game="kungfu2019", players=3)
+    lobby.table_fill_with_bot(match_id=table.pk, user=host, bot="heuristic")
+    lobby.table_fill_with_bot(match_id=table.pk, user=host, bot="heuristic")
+    table.refresh_from_db()
+    assert table.status == MatchStatus.ACTIVE
+
+
+def test_match_create_refuses_a_rated_match_with_one_bot_twice() -> None:
+    person = UserFactory()
+    seats = [
+        SeatSpec(user=person),
+        SeatSpec(agent="builtin:heuristic"),
+        SeatSpec(agent="builtin:heuristic"),
+    ]
+    with pytest.raises(BadRequest, match="could not be rated"):
+        services.match_create(game="kungfu2019", seats=seats, rated=True)
+    assert services.match_create(game="kungfu2019", seats=seats, rated=False)
+
+
+def test_rated_bot_menu_leaves_out_seated_bots_and_says_why() -> None:
+    seated = ("", "builtin:heuristic")
+    rated = BotSeatForm(game="kungfu2019", rated=True, seated=seated)
+    names = [value for value, _ in rated.fields["bot"].choices]
+    assert "heuristic" not in names and "random" in names
+    assert "each bot takes one seat" in rated.note
+    casual = BotSeatForm(game="kungfu2019", rated=False, seated=seated)
+    assert "heuristic" in [value for value, _ in casual.fields["bot"].choices]
+    assert casual.note == ""
+    every = tuple(f"builtin:{v}" for v, _ in casual.fields["bot"].choices)
+    assert not BotSeatForm(game="kungfu2019", rated=True, seated=every).has_choices
+
+
+def test_unratable_match_says_so_instead_of_waiting_forever() -> None:
+    person = UserFactory()
+    match = finished_match(
+        [person, "builtin:heuristic", "builtin:heuristic"],
+        [1, 2, 3],
+        game="kungfu2019",
+    )
+    results = rating_apply_match(match_id=match.pk)
+    assert results and all(r.reason == "not ratable" for r in results)
+    assert not RatingEvent.objects.filter(match=match).exists()
+    extra = match_rating_changes(match)
+    assert extra == {"rating_changes": [], "rating_note": REPEATED_BOT_NOTE}
+    assert frames.spectator_frame(match=match)["rating_note"] == REPEATED_BOT_NOTE
+
+
+def test_ratable_match_has_no_note_before_or_after_rating() -> None:
+    person = UserFactory()
+    match = finished_match(
+        [person, "builtin:heuristic", "builtin:random"], [1, 2, 3], game="kungfu2019"
+    )
+    assert "rating_note" not in match_rating_changes(match)
+    rating_apply_match(match_id=match.pk)
+    extra = match_rating_changes(match)
+    assert "rating_note" not in extra and len(extra["rating_changes"]) == 3

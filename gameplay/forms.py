@@ -30,6 +30,9 @@ class TableForm(forms.Form):
     )
 
     def __init__(self, *args: Any, game: GameInfo, **kwargs: Any) -> None:
+        # Ids of their own: the lobby shows this form beside quick play and a
+        # challenge, which share field names ("Rated" toggled the wrong box).
+        kwargs.setdefault("auto_id", "id_table_%s")
         super().__init__(*args, **kwargs)
         self.game = game
         cast(forms.ChoiceField, self.fields["players"]).choices = [
@@ -79,12 +82,17 @@ class ChallengeForm(forms.Form):
         label="Seconds per move", required=False, min_value=5, max_value=3600
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "id_challenge_%s")  # see TableForm
+        super().__init__(*args, **kwargs)
+
 
 class QuickPlayForm(forms.Form):
     players = forms.TypedChoiceField(coerce=int, label="Players")
     rated = forms.BooleanField(label="Rated", required=False)
 
     def __init__(self, *args: Any, game: GameInfo, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "id_quick_%s")  # see TableForm
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["players"]).choices = [
             (n, str(n)) for n in range(game.min_players, game.max_players + 1)

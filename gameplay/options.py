@@ -126,3 +126,21 @@ def public_config(*, game_id: str, config: dict[str, Any] | None) -> dict[str, A
         except OptionError:
             continue
     return shown
+
+
+def option_labels(*, game_id: str, config: dict[str, Any] | None) -> list[str]:
+    """A table's public options as people read them ("Round wins needed: 2"),
+    in the game's own order and words (its ``TableOption`` labels and choice
+    labels); an option the config leaves out shows the game's default."""
+    shown = public_config(game_id=game_id, config=config)
+    labels = []
+    for option in table_options(game_id):
+        value = shown.get(option.key, option.default)
+        if option.kind == "bool":
+            text = "yes" if value else "no"
+        elif option.kind == "choice":
+            text = dict(option.choices).get(str(value), str(value))
+        else:
+            text = str(value)
+        labels.append(f"{option.label}: {text}")
+    return labels

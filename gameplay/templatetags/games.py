@@ -1,10 +1,12 @@
-"""``{% load games %}``: ``{{ bot.game|game_name }}`` shows "Duelo: Kung Fu"."""
+"""``{% load games %}``: ``{{ bot.game|game_name }}`` shows "Duelo: Kung Fu";
+``{{ match|option_labels }}`` lists a table's public options in its game's words."""
 
 from __future__ import annotations
 
 from django import template
 
 from gameplay.catalog import game_name as _game_name
+from gameplay.options import option_labels as _option_labels
 
 register = template.Library()
 
@@ -13,3 +15,10 @@ register = template.Library()
 def game_name(game_id: str) -> str:
     """The name people see for a game id (pages never show the raw id)."""
     return _game_name(str(game_id))
+
+
+@register.filter
+def option_labels(match) -> list[str]:
+    """The match's public options as its game labels them ("Who starts: At
+    random"); never a private option (a stacked deck)."""
+    return _option_labels(game_id=match.game, config=match.config)

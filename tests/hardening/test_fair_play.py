@@ -10,7 +10,12 @@ from rest_framework.test import APIClient
 from gameplay import broadcast, frames, lobby, selectors, services
 from gameplay.errors import BadRequest
 from gameplay.models import Match, MatchStatus
-from gameplay.options import OptionError, clean_table_options, public_config
+from gameplay.options import (
+    OptionError,
+    clean_table_options,
+    option_labels,
+    public_config,
+)
 from gameplay.rules import get_game
 from gameplay.services import SeatSpec
 from league.errors import Invalid
@@ -197,6 +202,22 @@ def test_public_config_keeps_players_and_public_options():
         "rounds": 2,
         "reshuffle_discard": False,
     }
+
+
+def test_option_labels_name_public_options_only():
+    """The lobby's words for a table's options: the game's labels, never a
+    stacked deck or a fixed first seat (engine options outside the list)."""
+    config = {"players": 2, "rounds": 2, "deck": [8, 7, 6, 5], "start": 1}
+    labels = option_labels(game_id="duelo", config=config)
+    assert labels == [
+        "Who starts: At random",  # a private fixed seat reads as the default
+        "Round wins needed: 2",
+        "Reshuffle the discard pile once (optional rule for 4 players): no",
+    ]
+    assert option_labels(game_id="kungfu2013", config={"life": 6}) == [
+        "Starting life: 6"
+    ]
+    assert option_labels(game_id="kungfu2019", config={}) == ["Draft the cards: yes"]
 
 
 # --- a seat that resigned or was left sees the public view ------------------------

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from bots.protocol.match import Agent, BuiltinAgent, ProcessAgent, play_local_match
 from bots.protocol.transport import TimeControl
+from bots.runtimes import build_bot
 from bots.sandbox import SandboxConfig
 from bots.storage import write_bot_tree
 from bots.uploads import UnpackedBot, UploadError, inspect_upload
@@ -64,14 +65,26 @@ def load_bot(path: Path, *, game: str) -> UnpackedBot:
 
 
 @contextmanager
-def staged_bots(bots: dict[str, UnpackedBot]) -> Iterator[dict[str, Path]]:
-    """Lay each bot out as the server stores it, in a temporary directory."""
+def staged_bots(
+    bots: dict[str, UnpackedBot],
+    *,
+    config: SandboxConfig | None = None,
+    allow_unsandboxed: bool = False,
+) -> Iterator[dict[str, Path]]:
+    """Lay each bot out as the server stores it, in a temporary directory, and
+    build the ones that are compiled (C, C++) as validation does, in the
+    sandbox; a failed build raises :class:`~bots.runtimes.BuildError`."""
     with tempfile.TemporaryDirectory(prefix="botmatch-") as tmp:
         os.chmod(tmp, 0o755)  # the sandbox's slot uid must reach the code
         dirs = {}
         for index, (label, bot) in enumerate(bots.items()):
             target = Path(tmp) / f"bot{index}"
             write_bot_tree(bot.files, target, read_only=False)
+            build_bot(
+                target,
+                config=config or SandboxConfig(),
+                allow_unsandboxed=allow_unsandboxed,
+            )
             dirs[label] = target
         yield dirs
 

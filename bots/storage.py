@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
-from bots.sdk import SDK_MODULE, SDK_PATH
+from bots.runtimes import BUILD_DIR, RUNTIMES, runtime_for_files
 
 if TYPE_CHECKING:
     from bots.models import BotVersion
@@ -40,8 +40,10 @@ def write_bot_tree(files: dict[str, bytes], dest: Path, *, read_only: bool) -> N
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "xb") as fh:
             fh.write(data)
-    if SDK_MODULE not in files:
-        shutil.copyfile(SDK_PATH, dest / SDK_MODULE)
+    runtime = runtime_for_files(files) or RUNTIMES["python"]
+    for sdk in runtime.sdk_files:
+        if sdk.name not in files:
+            shutil.copyfile(sdk, dest / sdk.name)
     if read_only:
         make_read_only(dest)
     else:
@@ -87,5 +89,5 @@ def list_files(root: Path) -> list[str]:
     return sorted(
         str(path.relative_to(root)).replace(os.sep, "/")
         for path in root.rglob("*")
-        if path.is_file()
+        if path.is_file() and path.relative_to(root).parts[0] != BUILD_DIR
     )

@@ -9,13 +9,24 @@ zip declares), so a refused upload leaves nothing behind.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import io
 import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+
+from bots.runtimes import RUNTIMES, Runtime, runtime_for_files, runtime_for_suffix
+from bots.runtimes.base import BUILD_DIR, UploadError
+from bots.runtimes.python import declared_game
+
+__all__ = [
+    "MAX_UPLOAD_BYTES",
+    "UnpackedBot",
+    "UploadError",
+    "declared_game",
+    "inspect_upload",
+]
 
 #: Largest upload accepted, as sent (a .py file or the zip itself).
 MAX_UPLOAD_BYTES = 1024 * 1024
@@ -25,11 +36,8 @@ MAX_UNPACKED_BYTES = 5 * 1024 * 1024
 MAX_FILES = 200
 #: Longest relative path inside a bot.
 MAX_PATH_LENGTH = 200
-ENTRYPOINT = "main.py"
-
-
-class UploadError(ValueError):
-    """The upload is refused; the message is shown to the author as is."""
+#: The entry points, one per runtime (main.py, main.js, main.c, ...).
+ENTRYPOINTS = tuple(runtime.entrypoint for runtime in RUNTIMES.values())
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,8 @@ class UnpackedBot:
     sha256: str
     filename: str
     upload_bytes: int
+    #: The registry name of the runtime its entry point selects.
+    runtime: str = "python"
 
     @property
     def unpacked_bytes(self) -> int:
@@ -50,57 +60,23 @@ def _human(n: int) -> str:
     return f"{n / (1024 * 1024):g} MiB" if n >= 1024 * 1024 else f"{n // 1024} KiB"
 
 
-def declared_game(source: bytes) -> str | None:
-    """The ``GAME = "<id>"`` a bot may declare at module level (never executed).
-
-    The SDK's examples declare it, so uploading a Duelo bot to a bot of another
-    game is caught before validation wastes a sandbox on it.
-    """
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    for node in tree.body:
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and node.targets[0].id == "GAME"
-            and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str)
-        ):
-            return node.value.value
-    return None
-
-
-def _check_source(files: dict[str, bytes], *, game: str) -> None:
-    source = files[ENTRYPOINT]
-    try:
-        text = source.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UploadError(f"{ENTRYPOINT} is not UTF-8 text ({exc.reason}).") from exc
-    try:
-        # compile() only parses and builds code objects; nothing is executed.
-        compile(text, ENTRYPOINT, "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        raise UploadError(
-            f"{ENTRYPOINT} has a syntax error at line {exc.lineno}: {exc.msg}."
-        ) from exc
-    except ValueError as exc:
-        raise UploadError(f"{ENTRYPOINT} cannot be compiled: {exc}.") from exc
-    except (RecursionError, MemoryError) as exc:
-        # 200,000 chained additions or 900,000 unary minus signs nest deeper than
-        # the compiler can follow; no real bot is written like that.
-        raise UploadError(
-            f"{ENTRYPOINT} cannot be compiled: its expressions nest too deeply "
-            "(split long expressions into statements)."
-        ) from exc
-    declared = declared_game(source)
-    if declared is not None and declared != game:
-        raise UploadError(
-            f'This bot declares GAME = "{declared}" but is being uploaded for '
-            f'"{game}". Upload it to a {declared} bot or fix the declaration.'
+def _check_source(files: dict[str, bytes], *, game: str) -> Runtime:
+    """The upload's runtime, after its own checks of the source (never run)."""
+    runtime = runtime_for_files(files)
+    if runtime is None:
+        present = sorted(
+            r.entrypoint for r in RUNTIMES.values() if r.entrypoint in files
         )
+        raise UploadError(
+            f"The upload holds {' and '.join(present)}: one entry point only, "
+            "so the platform knows which runtime to use."
+        )
+    if any(path == BUILD_DIR or path.startswith(f"{BUILD_DIR}/") for path in files):
+        raise UploadError(
+            f"Refused {BUILD_DIR}/: the platform keeps a compiled bot there."
+        )
+    runtime.check_upload(files, game=game)
+    return runtime
 
 
 def _safe_path(name: str) -> str:
@@ -190,7 +166,7 @@ def _refuse_file_dir_clashes(files: dict[str, bytes]) -> None:
 
 def _strip_wrapper(files: dict[str, bytes]) -> dict[str, bytes]:
     """Accept ``mybot/main.py``: zipping a folder wraps everything in its name."""
-    if ENTRYPOINT in files or not files:
+    if any(entry in files for entry in ENTRYPOINTS) or not files:
         return files
     tops = {path.split("/", 1)[0] for path in files}
     if len(tops) == 1 and all("/" in path for path in files):
@@ -209,21 +185,29 @@ def inspect_upload(*, filename: str, data: bytes, game: str) -> UnpackedBot:
     if not data:
         raise UploadError("The uploaded file is empty.")
     lower = filename.lower()
+    single = runtime_for_suffix(filename)
     if lower.endswith(".zip") or data[:4] == b"PK\x03\x04":
         files = _unzip(data)
-        if ENTRYPOINT not in files:
+        if not any(entry in files for entry in ENTRYPOINTS):
             raise UploadError(
-                f"The zip has no {ENTRYPOINT} at its top level (or inside one "
-                "top-level folder); the platform runs that file."
+                f"The zip has no {' / '.join(ENTRYPOINTS)} at its top level (or "
+                "inside one top-level folder); the platform runs that file and "
+                "picks the runtime by its name."
             )
-    elif lower.endswith(".py"):
-        files = {ENTRYPOINT: data}
+    elif single is not None:
+        files = {single.entrypoint: data}
     else:
-        raise UploadError("Upload a single .py file or a .zip holding main.py.")
-    _check_source(files, game=game)
+        suffixes = ", ".join(s for r in RUNTIMES.values() for s in r.suffixes)
+        raise UploadError(
+            f"Upload a single source file ({suffixes}) or a .zip holding "
+            f"{' or '.join(ENTRYPOINTS)}."
+        )
+    runtime = _check_source(files, game=game)
     return UnpackedBot(
         files=files,
         sha256=hashlib.sha256(data).hexdigest(),
-        filename=PurePosixPath(filename.replace("\\", "/")).name[:120] or "main.py",
+        filename=PurePosixPath(filename.replace("\\", "/")).name[:120]
+        or runtime.entrypoint,
         upload_bytes=len(data),
+        runtime=runtime.name,
     )

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, NoReturn
 
+from bots.runtimes import runtime_for_dir
 from bots.sandbox import (
     SandboxConfig,
     SandboxedProcess,
@@ -184,7 +185,7 @@ class BotProcess:
         config: SandboxConfig | None = None,
         time_control: TimeControl | None = None,
         allow_unsandboxed: bool = False,
-        entrypoint: str = "main.py",
+        entrypoint: str | None = None,
     ) -> BotProcess:
         """Start the bot in ``bot_dir`` (which holds ``entrypoint``) in the sandbox.
 
@@ -194,21 +195,28 @@ class BotProcess:
         runs the bot as a plain child process with rlimits only.
         """
         config = config or SandboxConfig()
-        command = [
-            config.interpreter,
-            *config.interpreter_args,
-            f"{BOT_MOUNT}/{entrypoint}",
-        ]
+        # The runtime (Python, Node, a compiled binary, WebAssembly) is told by
+        # the tree's entry point; it adds its read-only files and limits.
+        runtime = runtime_for_dir(bot_dir)
+        run_config = runtime.sandbox_config(config)
+        command = runtime.command(run_config)
+        if entrypoint is not None and entrypoint != runtime.entrypoint:
+            command = [
+                f"{BOT_MOUNT}/{entrypoint}"
+                if part.startswith(f"{BOT_MOUNT}/")
+                else part
+                for part in command
+            ]
         status = sandbox_available(config)
         if status.ok:
-            process = spawn_sandboxed(config, bot_dir=bot_dir, command=command)
+            process = spawn_sandboxed(run_config, bot_dir=bot_dir, command=command)
         elif allow_unsandboxed:
             logger.warning(
                 "running bot %s WITHOUT a sandbox (development override): %s",
                 bot_dir,
                 status.reason,
             )
-            process = spawn_unsandboxed(config, bot_dir=bot_dir, command=command)
+            process = spawn_unsandboxed(run_config, bot_dir=bot_dir, command=command)
         else:
             raise SandboxUnavailable(
                 "uploaded bots are refused: the bot sandbox is not available on this "

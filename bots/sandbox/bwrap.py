@@ -345,6 +345,12 @@ def build_bwrap_argv(
         binds.append(prefix)
     for bind in binds:
         argv += ["--ro-bind", bind, bind]
+    for source, target in config.ro_binds:
+        argv += ["--ro-bind", source, target]
+    for source, target in config.rw_binds:
+        argv += ["--bind", source, target]
+    for name, value in config.env:
+        argv += ["--setenv", name, value]
     # Standard library only: the package directories are covered by an empty
     # directory (see site_package_dirs).
     empty = str(Path(etc_dir).parent / "empty")

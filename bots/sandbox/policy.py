@@ -171,6 +171,15 @@ class SandboxConfig:
     #: cgroup v2: a delegated cgroup (without processes) to create the slot
     #: cgroups in; empty: beside the worker's own cgroup.
     cgroup_parent: str = ""
+    #: Host paths bound read-only at a path of the sandbox's choosing (host,
+    #: inside): a runtime's files (Node, zig, wasmtime) under /opt/kungfu.
+    ro_binds: tuple[tuple[str, str], ...] = ()
+    #: Host directories bound writable (host, inside): a bot's data directory,
+    #: on a size-capped tmpfs the worker mounted (bots.runtimes.datadir).
+    rw_binds: tuple[tuple[str, str], ...] = ()
+    #: Extra environment variables inside the sandbox (name, value); the
+    #: environment is otherwise cleared.
+    env: tuple[tuple[str, str], ...] = ()
 
     def host_uid(self, slot: int) -> int:
         """Return the unprivileged host uid that runs ``slot``."""

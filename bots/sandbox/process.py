@@ -349,6 +349,14 @@ def spawn_sandboxed(
             SlotAllocator.release(lock_fd, clean=False)
 
 
+def _host_path(part: str, mounts: list[tuple[str, str]]) -> str:
+    """A sandbox path of the command as the host sees it (unsandboxed runs)."""
+    for inside, host in mounts:
+        if part == inside or part.startswith(f"{inside}/"):
+            return host + part[len(inside) :]
+    return part
+
+
 def spawn_unsandboxed(
     config: SandboxConfig, *, bot_dir: str | os.PathLike[str], command: Sequence[str]
 ) -> SandboxedProcess:
@@ -359,8 +367,8 @@ def spawn_unsandboxed(
     ``/bot`` paths are rewritten to the real directory.
     """
     real = os.fspath(bot_dir)
-    argv = [part.replace(BOT_MOUNT, real, 1) if part.startswith(BOT_MOUNT) else part
-            for part in command]  # fmt: skip
+    mounts = [(BOT_MOUNT, real), *((inside, host) for host, inside in config.ro_binds)]
+    argv = [_host_path(part, mounts) for part in command]
     preexec = make_preexec(config.limits, host_uid=None, parent_pid=os.getpid())
     try:
         popen = subprocess.Popen(
@@ -368,7 +376,12 @@ def spawn_unsandboxed(
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": real},
+            env={
+                "PATH": "/usr/bin:/bin",
+                "LANG": "C.UTF-8",
+                "HOME": real,
+                **dict(config.env),
+            },
             cwd=real,
             close_fds=True,
             process_group=0,

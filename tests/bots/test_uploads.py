@@ -114,7 +114,9 @@ def test_wrong_game_declaration_refused():
 
 
 def test_not_a_zip_or_python_refused():
-    with pytest.raises(UploadError, match=r"\.py file or a \.zip"):
+    with pytest.raises(
+        UploadError, match=r"single source file \(\.py, \.js.*or a \.zip"
+    ):
         inspect_upload(filename="bot.exe", data=b"MZ....", game="duelo")
     with pytest.raises(UploadError, match="cannot be read"):
         inspect_upload(filename="bot.zip", data=b"PK\x03\x04garbage", game="duelo")

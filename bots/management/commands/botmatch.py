@@ -8,6 +8,7 @@ mean decision time.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from pathlib import Path
@@ -18,8 +19,9 @@ from tqdm import tqdm
 
 from bots import conf
 from bots.localmatch import load_bot, run_local_matches, staged_bots
+from bots.runtimes import BuildError, runtime_for_suffix
 from bots.sandbox import sandbox_available
-from bots.uploads import UploadError, declared_game
+from bots.uploads import UploadError
 from gameplay.rules import GameError, available_games, get_game
 from gameplay.rules.bots import available_bots
 
@@ -31,7 +33,11 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("bot", help="the bot: a .py file, a .zip or a directory")
+        parser.add_argument(
+            "bot",
+            help="the bot: a source file (.py, .js, .c, .cpp, .wasm), a .zip or a "
+            "directory",
+        )
         parser.add_argument(
             "--game",
             default=None,
@@ -99,7 +105,15 @@ class Command(BaseCommand):
             )
         seed = options["seed"] if options["seed"] is not None else secrets.randbits(40)
         total = options["games"] * len(opponents)
-        with staged_bots(bots) as dirs:
+        with contextlib.ExitStack() as stack:
+            try:
+                dirs = stack.enter_context(
+                    staged_bots(bots, config=config, allow_unsandboxed=allow)
+                )
+            except BuildError as exc:
+                raise CommandError(
+                    f"{exc}: the server would refuse this version.\n{exc.output}"
+                ) from exc
             for name in opponents:
                 if opponents[name] is None:
                     opponents[name] = dirs[name]
@@ -169,8 +183,9 @@ class Command(BaseCommand):
 def _declared(path: Path) -> str:
     """The game a single-file bot declares (``GAME = "<id>"``), else the first
     game of the registry: the command names no game itself."""
-    if path.is_file() and path.suffix == ".py":
-        game = declared_game(path.read_bytes())
+    runtime = runtime_for_suffix(path.name) if path.is_file() else None
+    if runtime is not None:
+        game = runtime.declared_game(path.read_bytes())
         if game in available_games():
             return game
     return available_games()[0]

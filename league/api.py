@@ -122,7 +122,7 @@ class SeasonStandingsView(LeagueAPIView):
 
 
 class RegistrationSerializer(serializers.Serializer):
-    bot_id = serializers.IntegerField(required=False, min_value=1)
+    bot_id = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
     game = serializers.CharField(required=False, max_length=20)
 
 
@@ -212,7 +212,7 @@ class RegistrationDecisionView(LeagueAPIView):
 
 class InvitationSerializer(serializers.Serializer):
     username = serializers.CharField(required=False, max_length=150)
-    bot_id = serializers.IntegerField(required=False, min_value=1)
+    bot_id = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
 
 
 class LeagueInvitationView(LeagueAPIView):
@@ -494,7 +494,7 @@ class TournamentDetailView(LeagueAPIView):
 
 
 class EntrySerializer(serializers.Serializer):
-    bot_id = serializers.IntegerField(required=False, min_value=1)
+    bot_id = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
 
 
 class TournamentEntryView(LeagueAPIView):

@@ -13,6 +13,7 @@ from accounts.http import Viewer
 from league.models import (
     League,
     Participant,
+    ParticipantType,
     Rating,
     RatingPool,
     Registration,
@@ -124,6 +125,21 @@ def registration_of(*, season: Season, user: Viewer) -> Registration | None:
         )
         .exclude(status=RegistrationStatus.WITHDRAWN)
         .first()
+    )
+
+
+def bot_registrations_of(*, season: Season, user: Viewer) -> list[Registration]:
+    """The registrations (pending or approved) of the bots ``user`` owns."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        Registration.objects.filter(
+            season=season, participant__type=ParticipantType.BOT,
+            participant__owner_id=user.pk,
+        )
+        .exclude(status=RegistrationStatus.WITHDRAWN)
+        .select_related("participant")
+        .order_by("pk")
     )
 
 

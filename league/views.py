@@ -20,11 +20,12 @@ from django.views.decorators.http import require_POST
 from accounts.http import SignedInRequest
 from gameplay.catalog import game_catalog
 from league import selectors, services
-from league.errors import LeagueError
+from league.errors import LeagueError, NotFound
 from league.forms import InviteForm, SeasonDatesForm, TournamentForm
 from league.models import (
     League,
     Pairing,
+    ParticipantKind,
     PoolScope,
     RatingPool,
     Season,
@@ -79,12 +80,33 @@ def _games() -> dict[str, str]:
     return {g.id: g.name for g in game_catalog()}
 
 
-def _my_bots(user, game: str) -> list:
-    """The user's bots of ``game`` they may enter (none without the bots app)."""
+def _my_bots(user, game: str, kind: str = ParticipantKind.MIXED) -> list:
+    """The user's bots of ``game`` they may enter where ``kind`` admits bots
+    (none without the bots app, none in a humans-only competition)."""
     directory = bot_directory()
-    if not user.is_authenticated or directory is None:
+    if (
+        not user.is_authenticated
+        or directory is None
+        or kind == ParticipantKind.HUMANS
+    ):
         return []
     return directory.bots_owned_by(user.pk, game)
+
+
+def _season_entries(user, season: Season) -> dict:
+    """What the season's register block offers ``user``: whether people may
+    register, the bots still to register, and the owner's bot registrations
+    (each with a Withdraw button)."""
+    kind = season.league.participants
+    mine = selectors.bot_registrations_of(season=season, user=user)
+    taken = {r.participant.bot_id for r in mine}
+    return {
+        "people_allowed": kind != ParticipantKind.BOTS,
+        "my_bots": [
+            b for b in _my_bots(user, season.league.game, kind) if b.bot_id not in taken
+        ],
+        "bot_registrations": mine,
+    }
 
 
 # --- Leagues and seasons --------------------------------------------------------------
@@ -114,6 +136,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "season": season,
             "registration": selectors.registration_of(season=season, user=request.user),
             "window_open": selectors.registration_window_open(season),
+            **_season_entries(request.user, season),
         }
         for season in league.seasons.all()
     ]
@@ -131,7 +154,6 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             else [],
             "invite_form": InviteForm(),
             "season_form": SeasonDatesForm(),
-            "my_bots": _my_bots(request.user, league.game),
             "swiss_tables_label": swiss_tables_label(league.game, generic=False),
         },
     )
@@ -152,7 +174,7 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 season=season, user=request.user
             ),
             "window_open": selectors.registration_window_open(season),
-            "my_bots": _my_bots(request.user, league.game),
+            **_season_entries(request.user, season),
             "pool": pool,
             "recent": rating_selectors.recent_rated_matches(pool=pool) if pool else [],
             "tournaments": season.tournaments.all(),
@@ -212,8 +234,12 @@ def _season(slug: str, number: int) -> Season:
 
 
 def _bot_id(request: HttpRequest) -> int | None:
-    raw = request.POST.get("bot_id") or ""
-    return int(raw) if raw.isdigit() else None
+    raw = (request.POST.get("bot_id") or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or len(raw) > 18:  # past the database's integers
+        raise NotFound("no such bot")
+    return int(raw)
 
 
 @league_action
@@ -379,6 +405,15 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     entered = user.is_authenticated and any(
         e.participant.user_id == user.pk for e in entrants
     )
+    # The owner's bots already in, each with its own Withdraw button.
+    my_entered_bots = [
+        e.participant
+        for e in entrants
+        if user.is_authenticated
+        and e.participant.is_bot
+        and e.participant.owner_id == user.pk
+    ]
+    taken = {p.bot_id for p in my_entered_bots}
     context = {
         "tournament": tournament,
         "game_name": _games().get(tournament.game, tournament.game),
@@ -388,7 +423,13 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             tournament=tournament, user=user
         ),
         "rounds": tournament_selectors.rounds(tournament=tournament),
-        "my_bots": _my_bots(user, tournament.game),
+        "people_allowed": tournament.participants != ParticipantKind.BOTS,
+        "my_bots": [
+            b
+            for b in _my_bots(user, tournament.game, tournament.participants)
+            if b.bot_id not in taken
+        ],
+        "my_entered_bots": my_entered_bots,
         **_entrant_choices(tournament),
     }
     if tournament.is_elimination:

@@ -392,7 +392,7 @@ def game_end(*, match: Match) -> dict[str, Any]:
         "status": match.status,
         "end_reason": match.end_reason,
         "placements": [
-            {"seat": s.number, "placement": s.placement}
+            {"seat": s.number, "placement": s.placement, "forfeited": s.forfeited}
             for s in match.seats.order_by("number")
         ],
     }

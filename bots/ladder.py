@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
 from bots import conf, enqueue
 from bots.models import Bot, BotStatus, BotVersion, LadderRound
 from bots.services import CONTEXT_PREFIX
@@ -70,19 +72,38 @@ def ladder_table_size(game: str) -> int:
 
 @dataclass(frozen=True)
 class LadderEntrant:
-    """Who can be paired on a ladder: an uploaded bot or a built-in anchor."""
+    """Who can be paired on a ladder: an uploaded bot, a built-in anchor, or a
+    connected bot (a bot account's ``user``, online now)."""
 
-    key: str  # "bot:<bot id>" or "builtin:<name>"
+    key: str  # "bot:<bot id>", "builtin:<name>" or "account:<bot account id>"
     agent: str
     label: str
+    user: User | None = None
 
     @property
     def is_anchor(self) -> bool:
         return self.key.startswith("builtin:")
 
+    @property
+    def seat(self) -> SeatSpec:
+        if self.user is not None:
+            return SeatSpec(user=self.user)
+        return SeatSpec(agent=self.agent, label=self.label)
+
+
+def connected_per_move() -> int:
+    """The per-move clock (seconds) of a ladder match with a connected bot.
+
+    Such a match is played live, move by move over the network: without a
+    clock a bot that went away would hold its opponents for ever.
+    """
+    return int(getattr(settings, "BOT_API_LADDER_PER_MOVE", 30))
+
 
 def ladder_entrants(*, game: str) -> list[LadderEntrant]:
-    """The uploaded bots that play ``game`` now, then the built-in anchors.
+    """The uploaded bots that play ``game`` now, the connected bots online
+    now (``bots.connected``: an open event stream with a ``play`` token), then
+    the built-in anchors.
 
     The anchors (``conf.ladder_anchors``) stand in every bot pool: the same
     programs for ever, with ratings league holds fixed, so a new bot is placed
@@ -104,6 +125,17 @@ def ladder_entrants(*, game: str) -> list[LadderEntrant]:
                 label=f"{bot.name} v{version.number}",
             )
         )
+    from bots.connected import online_accounts
+
+    entrants += [
+        LadderEntrant(
+            key=f"account:{account.pk}",
+            agent="",
+            label=account.user.username,
+            user=account.user,
+        )
+        for account in online_accounts(game=game)
+    ]
     entrants += [
         LadderEntrant(
             key=f"builtin:{name}",
@@ -117,15 +149,20 @@ def ladder_entrants(*, game: str) -> list[LadderEntrant]:
 
 
 def _entrant_strengths(game: str, entrants: list[LadderEntrant]) -> dict[str, float]:
-    from bots.ratings import anchor_strength, pairing_strength
+    from bots.ratings import anchor_strength, pairing_strength, user_strength
 
-    bots = Bot.objects.in_bulk([int(e.key[4:]) for e in entrants if not e.is_anchor])
-    return {
-        e.key: anchor_strength(game=game, name=e.key[8:])
-        if e.is_anchor
-        else pairing_strength(bot=bots[int(e.key[4:])])
-        for e in entrants
-    }
+    bots = Bot.objects.in_bulk(
+        [int(e.key[4:]) for e in entrants if e.key.startswith("bot:")]
+    )
+    strengths = {}
+    for e in entrants:
+        if e.is_anchor:
+            strengths[e.key] = anchor_strength(game=game, name=e.key[8:])
+        elif e.user is not None:
+            strengths[e.key] = user_strength(user_id=e.user.pk, game=game)
+        else:
+            strengths[e.key] = pairing_strength(bot=bots[int(e.key[4:])])
+    return strengths
 
 
 def _start_ladder_games(
@@ -137,7 +174,12 @@ def _start_ladder_games(
     flip: int = 0,
 ) -> list[int]:
     """Create and start the matches of ``pairs`` (tables of two or more
-    entrants; with ``duplicate``, every rotation of the seats on one deal)."""
+    entrants; with ``duplicate``, every rotation of the seats on one deal).
+
+    Returns the matches a bots worker plays whole (all seats bots); a match
+    with a connected bot is played live instead (its uploaded seats by
+    ``bots.live_turns``, its built-in ones by gameplay), on a per-move clock.
+    """
     match_ids: list[int] = []
     for index, table in enumerate(pairs):
         # Seats rotate between rounds, and duplicates play every rotation.
@@ -146,16 +188,19 @@ def _start_ladder_games(
         first = list(table[shift:] + table[:shift])
         orders = [first[k:] + first[:k] for k in range(size)] if duplicate else [first]
         seed = secrets.randbits(62) if duplicate else None
+        live = any(e.user is not None for e in table)
         for rotation, order in enumerate(orders):
             match = match_create(
                 game=game,
-                seats=[SeatSpec(agent=e.agent, label=e.label) for e in order],
+                seats=[e.seat for e in order],
                 config={},
                 rated=True,
+                time_control={"per_move": connected_per_move()} if live else None,
                 context=f"{context}:{index}:{rotation}",
             )
             match_start(match_id=match.pk, seed=seed)
-            match_ids.append(match.pk)
+            if not live:
+                match_ids.append(match.pk)
     return match_ids
 
 
@@ -201,7 +246,10 @@ def ladder_round_schedule(
             duplicate=duplicate,
             flip=slot,
         )
-        ladder_round.match_count = len(match_ids)
+        # Every match of the round, the live ones with connected bots included.
+        ladder_round.match_count = Match.objects.filter(
+            context__startswith=f"{ladder_round.context}:"
+        ).count()
         ladder_round.save(update_fields=["match_count"])
         transaction.on_commit(lambda: enqueue.play_matches(match_ids))
     return ladder_round

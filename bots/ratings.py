@@ -90,6 +90,22 @@ def pairing_strength(*, bot: Bot) -> float:
     return rating if rating is not None else ladder_score(bot=bot)
 
 
+def user_strength(*, user_id: int, game: str) -> float:
+    """A connected bot's strength for pairing: its account's Elo in ``game``'s
+    global pool (it is rated as a user), else the middle of the scale."""
+    try:
+        from league.models import Participant
+        from league.ratings.selectors import default_pool, participant_ratings
+    except ImportError:
+        return BASE_SCORE
+    participant = Participant.objects.filter(key=Participant.user_key(user_id)).first()
+    pool = default_pool(game=game)
+    if participant is None or pool is None:
+        return BASE_SCORE
+    rating = participant_ratings(participant=participant).filter(pool=pool).first()
+    return float(rating.rating) if rating is not None else BASE_SCORE
+
+
 def anchor_strength(*, game: str, name: str) -> float:
     """A built-in anchor's strength for pairing: its fixed league rating in
     ``game``'s pools."""

@@ -361,3 +361,42 @@ def test_the_bot_accepts_and_declines_challenges(account) -> None:
         reverse("api-bot-challenge-answer", args=[third.pk, "accept"])
     )
     assert refused.status_code == 403
+
+
+# --- the ladder -------------------------------------------------------------------
+
+
+def test_online_connected_bots_are_seated_on_the_ladder(
+    monkeypatch, owner, account, django_capture_on_commit_callbacks
+) -> None:
+    from datetime import UTC, datetime
+
+    from bots import enqueue, ladder
+
+    queued: list[list[int]] = []
+    monkeypatch.setattr(enqueue, "play_matches", queued.append)
+    when = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    offline = connected.bot_account_create(owner=owner, name="Sleepy", game="duelo")
+    connected.bot_account_seen(account_id=account.token.account_id)
+    bot_user = account.token.account.user
+    with django_capture_on_commit_callbacks(execute=True):
+        ladder.ladder_round_schedule(game="duelo", when=when, duplicate=True)
+    matches = list(Match.objects.filter(seats__user=bot_user))
+    # Paired with each anchor (two of them), one deal with the seats rotated.
+    assert len(matches) == 2
+    for match in matches:
+        seats = list(match.seats.order_by("number"))
+        assert {s.agent for s in seats if s.user_id is None} <= {
+            "builtin:random",
+            "builtin:heuristic",
+        }
+        assert match.rated and match.status == MatchStatus.ACTIVE
+        # Played live on the match's clock, not by a bots worker in one go.
+        assert match.time_control == {"per_move": 30}
+    assert queued == [[]]  # no match for a bots worker to play whole
+    assert not Match.objects.filter(seats__user=offline.token.account.user).exists()
+    # A bot that goes offline is seated no more.
+    connected.bot_account_gone(account_id=account.token.account_id)
+    later = datetime(2026, 11, 29, 13, 0, tzinfo=UTC)
+    ladder.ladder_round_schedule(game="duelo", when=later, duplicate=True)
+    assert Match.objects.filter(seats__user=bot_user).count() == 2

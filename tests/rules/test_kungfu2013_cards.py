@@ -30,6 +30,14 @@ def test_sixty_cards_thirty_per_colour_unique_names_values_0_to_6() -> None:
     assert {"Drunken Master", "Bridge of Heaven"} <= names
 
 
+def test_the_list_stays_within_the_rulebooks_icons() -> None:
+    # The value-rise icon shows "1 -> 3, 3 -> 6" and nothing else, and an
+    # effect is activated by discarding coin cards: every cost is at least one.
+    cards = list(E.CARDS.values())
+    assert {(c["value"], c["rise"]) for c in cards if c["rise"]} == {(1, 3), (3, 6)}
+    assert all(c["cost"] is None or c["cost"] >= 1 for c in cards)
+
+
 def test_every_icon_is_used_alone_and_combined() -> None:
     cards = list(E.CARDS.values())
     used = {c["effect"] for c in cards} - {None}
@@ -132,10 +140,77 @@ def test_initiative_changes_after_the_outcome() -> None:
     assert s["life"][1] == 10 - (V[card] - V["b01"])
 
 
+def _draws(events: list[dict]) -> list[tuple[int, str]]:
+    return [
+        (e["public"]["seat"], e["private"][str(e["public"]["seat"])]["card"]["code"])
+        for e in events
+        if e["type"] == "draw"
+    ]
+
+
+def test_two_initiative_effects_change_it_once_the_old_attacker_draws() -> None:
+    # Issue 26's sequence: Drunken Master against Turning the Tide, both used.
+    # Both say "the initiative changes after the outcome of the battle": one
+    # result, the battle's defender attacks next (reading 12). The old engine
+    # changed it twice and seat 1 drew first; now seat 0, the new defender,
+    # draws its three and seat 1 draws nothing.
+    s = make_state(
+        (["r20", "b05"], ["b21", "r02"]),
+        front=(["r11"], ["b10"]),
+        red=["r10", "r12", "r14", "r16", "r17", "r18"],
+    )
+    s, _ = play(s, "initiative:keep", "attack:r20", "face:up", "block:b21")
+    s, ev = play(s, "effect:use", "effect:use")
+    assert [e["public"] for e in ev if e["type"] == "initiative"] == [
+        {"from": 0, "to": 1, "reason": "effect"}
+    ]
+    assert s["phase"] == "draw" and GAME.actors(s) == [0]
+    s, ev = play(s, "draw:red", "draw:red", "draw:red")
+    assert _draws(ev) == [(0, "r10"), (0, "r12"), (0, "r14")]
+    assert s["init"] == 1
+    assert s["phase"] == "initiative" and GAME.actors(s) == [1]
+    assert hand(s, 1) == ["r02"]
+
+
+def test_a_defender_who_takes_the_initiative_keeps_it_against_its_own_card() -> None:
+    # "He takes the initiative and becomes the new attacker for the next
+    # round": Turning the Tide, activated by the same defender, does not hand
+    # it back (reading 12).
+    s = make_state(
+        (["r03", "r01"], ["b21", "r02"]),
+        front=([], ["b10"]),
+        red=["r04", "r05", "r06"],
+    )
+    s, _ = play(s, "initiative:keep", "attack:r03", "face:up", "block:b21")
+    s, ev = play(s, "effect:use", "reward:initiative")
+    s, ev2 = play(s, "draw:red", "draw:red", "draw:red")
+    changes = [e["public"] for e in ev + ev2 if e["type"] == "initiative"]
+    assert changes == [{"from": 0, "to": 1, "reason": "defence_won"}]
+    assert [seat for seat, _card in _draws(ev + ev2)] == [0, 0, 0]
+    assert s["init"] == 1
+    assert s["phase"] == "initiative" and GAME.actors(s) == [1]
+
+
+def test_the_attackers_initiative_card_and_the_reward_change_it_once() -> None:
+    s = make_state(
+        (["r20", "r01"], ["b09", "r02"]),
+        front=(["r11"], []),
+        red=["r04", "r05", "r06", "r07"],
+    )
+    s, _ = play(s, "initiative:keep", "attack:r20", "face:up", "block:b09")
+    # Only the red deck can give a card: the three draws are automatic.
+    s, ev = play(s, "effect:use", "reward:initiative")
+    assert [e["public"]["reason"] for e in ev if e["type"] == "initiative"] == [
+        "defence_won"
+    ]
+    assert [seat for seat, _card in _draws(ev)] == [0, 0, 0]
+    assert s["init"] == 1 and GAME.actors(s) == [1]
+
+
 def test_draw_three_immediately() -> None:
     s = make_state(
         (["r04", "r01"], ["b22", "b01"]),
-        front=([], ["b12"]),
+        front=([], ["r13"]),  # a red coin card: the payment leaves blue empty
         red=["r02", "r03"],
         blue=["b02", "b03"],
     )
@@ -189,11 +264,17 @@ def test_discard_a_coin_card_is_ignored_without_one() -> None:
     assert "effect_ignored" in types(ev)
 
 
-def test_gain_two_life_tokens_from_the_supply() -> None:
+def test_gain_two_life_tokens_even_at_full_life() -> None:
+    # Reading 14: "You immediately get two life tokens", with no cap: a player
+    # at full life goes above the starting life.
     s = make_state((["r01", "r02"], ["b24", "b01"]), front=([], ["b12"]), life=(10, 5))
     s, ev = play(s, "attack:r01", "face:up", "block:b24", "effect:use")
-    assert next(e for e in ev if e["type"] == "heal")["public"]["gain"] == 2
-    # The supply holds only the tokens lost so far: at 10 and 9, one is left.
-    s = make_state((["r01", "r02"], ["b24", "b01"]), front=([], ["b12"]), life=(10, 9))
+    assert next(e for e in ev if e["type"] == "heal")["public"] == {
+        "seat": 1,
+        "gain": 2,
+        "life": 7,
+    }
+    s = make_state((["r01", "r02"], ["b24", "b01"]), front=([], ["b12"]), life=(10, 10))
     s, ev = play(s, "attack:r01", "face:up", "block:b24", "effect:use")
-    assert next(e for e in ev if e["type"] == "heal")["public"]["gain"] == 1
+    assert next(e for e in ev if e["type"] == "heal")["public"]["gain"] == 2
+    assert GAME.observe(s, 0)["life"][1] == 12

@@ -60,7 +60,8 @@ def test_games_conserve_cards_and_only_the_seat_to_act_has_a_menu(
     for state, seat, _aid, new, _events in playout(config, seed, pick):
         assert all_cards(new) == FULL
         assert GAME.legal_action_ids(state, 1 - seat) == []
-        assert 0 <= new["life"][0] <= 20 and 0 <= new["life"][1] <= 20
+        # No upper bound: a heal gives two life at full life too (reading 14).
+        assert new["life"][0] >= 0 and new["life"][1] >= 0
     assert GAME.is_over(new)
     r = GAME.result(new)
     assert r is not None and r["winners"]

@@ -39,6 +39,7 @@ META = GameMeta(
     heuristic="gameplay.rules.kungfu2013.heuristic",
     rollout="gameplay.rules.kungfu2013.rollout",
     evaluate="gameplay.rules.kungfu2013.rollout",
+    catalogue="gameplay.rules.kungfu2013.catalogue",
     # A game to the end is ~150 decisions under the playout policy; a few
     # rounds and the life-based estimate judge a move as well, far cheaper.
     ismcts={"max_rollout_steps": 40, "heuristic_plies": 4},

@@ -21,7 +21,6 @@
 
 #include "../splitmix.h" /* gameplay/rules/rng.py in C */
 
-#define LIFE_TOKENS 20
 #define MAXC 64   /* a row of cards: a hand, a deck, a pile, a front */
 #define MAXT 128  /* the task stack */
 
@@ -160,12 +159,9 @@ static void resolve_effect(St *s, int seat, int effect) { /* _resolve_effect */
     case E_DRAW3:
         pushtask(s, T_DRAW, seat, 3);
         break;
-    case E_HEAL2: {
-        int gain = LIFE_TOKENS - s->life[0] - s->life[1];
-        if (gain > 2) gain = 2;
-        s->life[seat] += gain;
+    case E_HEAL2: /* reading 14: always two tokens, full life or not */
+        s->life[seat] += 2;
         break;
-    }
     case E_DISCARD2: {
         Row *hand = &s->hand[opp];
         for (int k = 0; k < 2; k++) {
@@ -265,7 +261,10 @@ static void cleanup(St *s) { /* _cleanup */
     }
     s->ac = s->bc = s->null_ = 0;
     pushtask(s, T_ROUND, 0, 0);
-    for (int k = 0; k < s->nflip; k++) change_initiative(s);
+    /* Reading 12: every after-battle change names the same result, the
+       battle's defender attacks next: at most one change, none if the reward
+       already gave it the initiative. */
+    if (s->nflip && s->init == a) change_initiative(s);
     s->nflip = 0;
 }
 

@@ -59,11 +59,11 @@ ATTACK_CARDS: tuple[tuple[str, str, int, int | None, int, str | None, int | None
     # value rise
     ("r16", "Phoenix Eye Fist", 1, 3, 0, None, 1, False),
     ("r17", "Rising Dragon", 3, 6, 0, None, 2, False),
-    ("r18", "Leopard Pounce", 2, 4, 0, "draw3", 3, False),
+    ("r18", "Leopard Pounce", 1, 3, 0, "draw3", 2, False),
     ("r19", "Storm of Fists", 3, 6, 0, "discard2", 3, False),
     # the initiative changes after the outcome
     ("r20", "Drunken Master", 4, None, 0, "initiative", 1, False),
-    ("r21", "Bridge of Heaven", 2, None, 0, "initiative", 0, False),
+    ("r21", "Bridge of Heaven", 2, None, 0, "initiative", 1, False),
     # the opponent's block is discarded
     ("r22", "Snake Strike", 2, None, 0, "nullify", 2, False),
     ("r23", "Shattering Palm", 3, None, 0, "nullify", 3, False),
@@ -75,7 +75,7 @@ ATTACK_CARDS: tuple[tuple[str, str, int, int | None, int, str | None, int | None
     # the opponent loses a life -> the effect beside the arrow
     ("r28", "Mantis Hook", 3, None, 0, "discard2", 2, True),
     ("r29", "Whirlwind Kick", 4, None, 0, "draw3", 2, True),
-    ("r30", "Scorpion Sting", 3, None, 0, "break_coin", 0, True),
+    ("r30", "Scorpion Sting", 3, None, 0, "break_coin", 1, True),
 )
 
 BLOCK_CARDS: tuple[tuple[str, str, int, int | None, int, str | None, int | None, bool], ...] = (  # noqa: E501
@@ -98,20 +98,20 @@ BLOCK_CARDS: tuple[tuple[str, str, int, int | None, int, str | None, int | None,
     ("b15", "Silver Shield", 3, None, 2, None, None, False),
     ("b16", "Lotus Block", 1, 3, 1, None, 1, False),
     # value rise
-    ("b17", "Turtle Shell", 1, 3, 0, None, 0, False),
+    ("b17", "Turtle Shell", 1, 3, 0, None, 1, False),
     ("b18", "Mountain Stance", 3, 6, 0, None, 1, False),
-    ("b19", "Golden Bell", 2, 4, 0, "heal2", 1, False),
+    ("b19", "Golden Bell", 1, 3, 0, "heal2", 1, False),
     ("b20", "Great Wall", 3, 6, 0, "draw3", 2, False),
     # other effects
     ("b21", "Turning the Tide", 4, None, 0, "initiative", 1, False),
-    ("b22", "Meditation", 2, None, 0, "draw3", 0, False),
-    ("b23", "Empty Hand", 1, None, 0, "draw3", 0, False),
+    ("b22", "Meditation", 2, None, 0, "draw3", 1, False),
+    ("b23", "Empty Hand", 1, None, 0, "draw3", 1, False),
     ("b24", "Inner Peace", 3, None, 0, "heal2", 1, False),
     ("b25", "Spirit Ward", 4, None, 0, "heal2", 2, False),
     ("b26", "Deflecting Palm", 3, None, 0, "draw3", 1, False),
     ("b27", "Disarm", 3, None, 0, "break_coin", 1, False),
     ("b28", "Mirror Palm", 4, None, 0, "break_coin", 2, False),
     ("b29", "Binding Hands", 4, None, 0, "no_block", 1, False),
-    ("b30", "Sticky Hands", 3, None, 0, "no_block", 0, False),
+    ("b30", "Sticky Hands", 3, None, 0, "no_block", 1, False),
 )
 # fmt: on

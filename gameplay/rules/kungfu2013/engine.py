@@ -30,9 +30,9 @@ from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 from gameplay.rules.kungfu2013.cards import ATTACK_CARDS, BLOCK_CARDS, EFFECTS
 from gameplay.rules.rng import uniform_chooser
 
-RULES_VERSION = "kungfu2013-1"
+RULES_VERSION = "kungfu2013-2"
 START_LIFE = 10
-LIFE_TOKENS = 20  # the box holds 20; a heal takes tokens from the supply
+LIFE_TOKENS = 20  # the box holds 20: the starting life is at most half of them
 DEFAULT_MAX_ROUNDS = 200
 
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx"
@@ -471,11 +471,10 @@ def _resolve_effect(s: State, ev: Events, seat: int, effect: str) -> None:
         s["todo"].append(["draw", seat, 3])
     elif effect == "heal2":
         life = s["life"]
-        # Reading: life comes from the 20-token supply (tokens lost so far).
-        gain = min(2, LIFE_TOKENS - life[0] - life[1])
-        life[seat] += gain
+        # Reading 14: "you immediately get two life tokens", at full life too.
+        life[seat] += 2
         if ev is not None:
-            ev.append(_ev("heal", {"seat": seat, "gain": gain, "life": life[seat]}))
+            ev.append(_ev("heal", {"seat": seat, "gain": 2, "life": life[seat]}))
     elif effect == "discard2":
         hand = s["hands"][opp]
         gone = []
@@ -744,7 +743,11 @@ def _cleanup(s: State, ev: Events) -> None:
         ev.append(_ev("cleanup", {"discarded": gone, "to_front": kept}))
     b["ac"] = b["bc"] = b["null"] = ""
     s["todo"].append(["round"])
-    for _ in b["flip"]:
+    # Reading 12: every after-battle change ("the initiative changes after the
+    # outcome", the reward's "becomes the new attacker") names one result, the
+    # battle's defender attacks next round: so the initiative changes at most
+    # once, and not at all when the reward has already moved it.
+    if b["flip"] and s["init"] == a:
         _change_initiative(s, ev, "effect")
     b["flip"] = []
 

@@ -171,8 +171,7 @@ def _effect_worth(obs: dict[str, Any], me: int) -> bool:
     if effect == "draw3":
         return True
     if effect == "heal2":
-        life: int = obs["life"][me]
-        return life < 10
+        return True  # two life tokens, at full life too (reading 14)
     if effect == "discard2":
         counts: dict[str, int] = obs["hand_counts"][opp]
         return counts["red"] + counts["blue"] > 0

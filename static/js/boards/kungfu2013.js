@@ -5,7 +5,8 @@
  * Used by the live match page (live-match.js), the replay viewer (replay.js)
  * and the node unit tests (tests/frontend/kungfu2013.test.js). The cards come
  * in the frames themselves (every card the viewer may see is a full card dict
- * from the engine), so this file holds no card list. What every board shares
+ * from the engine); the whole list, for the reference under the table, is the
+ * generated data/kungfu2013-cards.js (from the game's cards.py). What every board shares
  * (names, log, clocks, seed check, side panel, results, DOM helpers) is
  * imported from boards/common.js.
  */
@@ -16,6 +17,7 @@ import {
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
 } from "./common.js";
+import DATA from "./data/kungfu2013-cards.js";
 
 const EFFECT_NAMES = {
   nullify: "Block discarded",
@@ -469,7 +471,7 @@ function resultsEl(doc, res, opts) {
   return resultsPanelEl(doc, res, reason, resultsTableEl(doc, res, [{ title: "Life", value: (row) => row.life }]), opts || {});
 }
 
-/** The icons, as a short reference under the table (the cards come in frames). */
+/** The icons and the whole card list, as a reference under the table. */
 function renderCardReference(container) {
   if (!container) return;
   const doc = container.ownerDocument;
@@ -479,12 +481,28 @@ function renderCardReference(container) {
     ["Power coins ●", "The card stays in front of you after the battle; discard it later to pay for special effects (its value no longer counts)."],
     ["If the opponent loses life", "The effect beside the arrow happens only if the battle costs the opponent life."],
   ];
+  const notes = { nullify: " (they must still block)", initiative: " (once a battle, however many cards say so; the new defender draws three)", heal2: " (at full life too)" };
   Object.keys(EFFECT_NAMES).forEach(function (k) {
-    rows.push([EFFECT_NAMES[k], { nullify: "The opponent's block is discarded without effect (they must still block).", initiative: "After the outcome the initiative changes; the new defender draws three.", draw3: "Draw three cards, each from a deck of your choice.", no_block: "Your opponent cannot play a block next round.", discard2: "Two random cards from your opponent's hand are discarded.", break_coin: "Discard one coin card in front of your opponent.", heal2: "Gain two life tokens (from those lost so far)." }[k]]);
+    const text = DATA.effects[k] || "";
+    rows.push([EFFECT_NAMES[k], capitalize(text) + (notes[k] || "") + "."]);
   });
+  const cell = function (text) { return h(doc, "td", { text: text }); };
   container.appendChild(h(doc, "table", { className: "card-ref" }, [
     h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Icon" }), h(doc, "th", { text: "What it does" })])]),
-    h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [h(doc, "strong", { text: r[0] })]), h(doc, "td", { text: r[1] })]); })),
+    h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [h(doc, "strong", { text: r[0] })]), cell(r[1])]); })),
+  ]));
+  container.appendChild(h(doc, "table", { className: "card-ref kf13-card-list", "data-role": "card-list" }, [
+    h(doc, "thead", {}, [h(doc, "tr", {}, ["Card", "Colour", "Value", "Coins", "Special effect"].map(function (t) { return h(doc, "th", { text: t }); }))]),
+    h(doc, "tbody", {}, DATA.cards.map(function (c) {
+      const card = Object.assign({ text: DATA.effects[c.effect] || null }, c, { coins: 0 });
+      return h(doc, "tr", {}, [
+        h(doc, "td", {}, [h(doc, "strong", { text: c.name })]),
+        cell(c.colour === "red" ? "attack" : "block"),
+        cell(valueText(c)),
+        cell(c.coins ? String(c.coins) : "—"),
+        cell(effectText(card) || "—"),
+      ]);
+    })),
   ]));
 }
 

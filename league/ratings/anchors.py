@@ -10,6 +10,12 @@ which are provisional).
 
 ``settings.RATING_ANCHORS`` ({game id: {bot name: rating}}) replaces them; an
 empty mapping turns anchoring off. Pools for people only have no anchors.
+
+Only a game's global ladder is anchored: it is where bots come and go (the
+bots' ladder and debut games feed it), so its scale is what must not drift. A
+league or season pool is a competition among its entrants: a built-in bot
+entered there is rated like anyone else, so one that wins every game rises
+(issue 26: a heuristic bot won 9 of 9 in a league and stayed at 1500).
 """
 
 from __future__ import annotations
@@ -20,7 +26,13 @@ from django.conf import settings
 
 from gameplay.agents import builtin_name
 from gameplay.rules import game_meta
-from league.models import Participant, ParticipantKind, ParticipantType, RatingPool
+from league.models import (
+    Participant,
+    ParticipantKind,
+    ParticipantType,
+    PoolScope,
+    RatingPool,
+)
 
 
 def anchor_ratings(game: str) -> dict[str, float]:
@@ -30,11 +42,19 @@ def anchor_ratings(game: str) -> dict[str, float]:
     return {str(name): float(rating) for name, rating in table.items()}
 
 
+def is_anchored(pool: RatingPool) -> bool:
+    """Whether ``pool`` holds the built-in bots fixed: a game's global ladder
+    (it admits bots); never a league's or season's pool."""
+    return (
+        pool.scope == PoolScope.GLOBAL and pool.participants != ParticipantKind.HUMANS
+    )
+
+
 def anchors_among(
     pool: RatingPool, participants: Iterable[Participant]
 ) -> dict[int, float]:
     """Participant id -> fixed rating for the anchors among ``participants``."""
-    if pool.participants == ParticipantKind.HUMANS:
+    if not is_anchored(pool):
         return {}
     table = anchor_ratings(pool.game)
     out = {}
@@ -48,6 +68,6 @@ def anchors_among(
 
 def pool_anchors(pool: RatingPool) -> dict[int, float]:
     """Every anchor participant the pool could hold (for a full recompute)."""
-    if pool.participants == ParticipantKind.HUMANS or not anchor_ratings(pool.game):
+    if not is_anchored(pool) or not anchor_ratings(pool.game):
         return {}
     return anchors_among(pool, Participant.objects.filter(type=ParticipantType.BUILTIN))

@@ -166,6 +166,22 @@ def display_rating(rating: float) -> int:
     return math.floor(rating + 0.5)
 
 
+def delta_text(delta: float) -> str:
+    """A rating change as every page prints it: one decimal, always signed,
+    a real minus sign, U+2212 ("+13.4", "\u221220.0", "±0.0" for no change).
+
+    The front end's ``ratingDelta`` (static/js/live-match.js) prints the same;
+    tests/frontend/fixtures/rating_deltas.json holds the cases both must meet.
+    """
+    # Half away from zero on the magnitude, so both signs round alike (the
+    # JS helper does the same with Math.round on the absolute value).
+    tenths = math.floor(abs(delta) * 10 + 0.5)
+    if tenths == 0:
+        return "\u00b10.0"
+    sign = "+" if delta > 0 else "\u2212"
+    return f"{sign}{tenths // 10}.{tenths % 10}"
+
+
 def expected_score(
     rating: float,
     opponent: float,

@@ -6,6 +6,8 @@ from typing import Any
 
 from django import template
 
+from league.ratings.elo import delta_text
+
 register = template.Library()
 
 
@@ -25,3 +27,45 @@ def points(value: float | None) -> str:
     if whole == 0 and half:
         return "½"
     return f"{whole}{'½' if half else ''}"
+
+
+@register.filter
+def rating_delta(value: float | None) -> str:
+    """``{{ event.delta|rating_delta }}``: ``elo.delta_text`` ("+13.4")."""
+    return "" if value is None else delta_text(float(value))
+
+
+@register.filter
+def participant_url(participant: Any) -> str:
+    """Where a rankings row links: a person's profile, an uploaded bot's page
+    (when the bots app is installed), nothing for a built-in bot."""
+    from django.urls import NoReverseMatch, reverse
+
+    if participant is None:
+        return ""
+    if participant.user_id is not None and participant.user is not None:
+        return reverse("accounts:profile", args=[participant.user.username])
+    if participant.bot_id is not None:
+        try:
+            return reverse("bots:detail", args=[participant.bot_id])
+        except NoReverseMatch:  # league runs without the bots app too
+            return ""
+    return ""
+
+
+@register.filter
+def anchored_in(participant: Any, pool: Any) -> float | None:
+    """The fixed rating of a built-in bot that anchors ``pool`` (else None)."""
+    from league.ratings.anchors import anchors_among
+
+    if participant is None or pool is None:
+        return None
+    return anchors_among(pool, [participant]).get(participant.pk)
+
+
+@register.filter
+def holds_anchors(pool: Any) -> bool:
+    """Whether ``pool`` holds built-in bots at fixed ratings (its legend says so)."""
+    from league.ratings.anchors import is_anchored
+
+    return pool is not None and is_anchored(pool)

@@ -427,14 +427,25 @@ function forfeitText(name, seat) {
   return text + ".";
 }
 
+/**
+ * A rating change as every page prints it: one decimal, always signed, a real
+ * minus sign ("+13.4", "\u221220.0", "\u00b10.0"). The server's template filter
+ * `rating_delta` (league.ratings.elo.delta_text) prints the same; both are held
+ * to tests/frontend/fixtures/rating_deltas.json.
+ */
+function ratingDelta(delta) {
+  const tenths = Math.round(Math.abs(Number(delta) || 0) * 10);
+  if (tenths === 0) return "\u00b10.0";
+  return (delta > 0 ? "+" : "\u2212") + Math.floor(tenths / 10) + "." + (tenths % 10);
+}
+
 /** The rating changes of a finished match as table rows. */
 function ratingRows(changes) {
   return (changes || []).map(function (c) {
-    const delta = Math.round(c.delta * 10) / 10;
+    const text = ratingDelta(c.delta);
     return {
       name: c.name, pool: c.pool, before: c.before, after: c.after,
-      delta: (delta > 0 ? "+" : delta < 0 ? "−" : "±") + Math.abs(delta),
-      up: delta > 0, down: delta < 0,
+      delta: text, up: text[0] === "+", down: text[0] === "\u2212",
     };
   });
 }
@@ -830,4 +841,4 @@ function startPage(win, B, cfg) {
 }
 
 export { LiveClient, backoffDelay, socketUrl, startPage, claimState, clockOffset, forfeitText,
-  ratingRows, ERROR_TEXT, PING_EVERY_MS, PONG_TIMEOUT_MS };
+  ratingDelta, ratingRows, ERROR_TEXT, PING_EVERY_MS, PONG_TIMEOUT_MS };

@@ -134,7 +134,15 @@ test("forfeits are worded for the log; rating changes get signs", () => {
   assert.equal(L.forfeitText("Crane v1", { forfeit_reason: "bot crash", replaced_by_bot: true }), "Crane v1 crashed and is out of the match; a bot plays on in that seat.");
   assert.equal(L.forfeitText("Crane v1", { forfeit_reason: "bot sandbox unavailable", replaced_by_bot: true }), "Crane v1 could not be run safely (no sandbox) and is out of the match; a bot plays on in that seat.");
   const rows = L.ratingRows([{ name: "Ana", pool: "P", before: 1500, after: 1520, delta: 20 }, { name: "Bo", pool: "P", before: 1500, after: 1480, delta: -20 }]);
-  assert.deepEqual(rows.map((r) => [r.delta, r.up, r.down]), [["+20", true, false], ["−20", false, true]]);
+  assert.deepEqual(rows.map((r) => [r.delta, r.up, r.down]), [["+20.0", true, false], ["−20.0", false, true]]);
+});
+
+test("rating changes print one way: the cases the server's filter meets too", () => {
+  const fixture = JSON.parse(fs.readFileSync(new URL("./fixtures/rating_deltas.json", import.meta.url), "utf8"));
+  assert.ok(fixture.cases.length >= 10);
+  for (const [delta, text] of fixture.cases) assert.equal(L.ratingDelta(delta), text, String(delta));
+  const zero = L.ratingRows([{ name: "Heuristic bot", pool: "P", before: 1500, after: 1500, delta: 0 }])[0];
+  assert.deepEqual([zero.delta, zero.up, zero.down], ["±0.0", false, false]);
 });
 
 test("going offline closes the socket at once and the client waits to reconnect", () => {

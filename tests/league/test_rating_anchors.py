@@ -1,4 +1,4 @@
-"""Built-in bots are fixed anchors of every pool that admits bots."""
+"""Built-in bots are fixed anchors of each game's global ladder (and only there)."""
 
 from __future__ import annotations
 
@@ -134,3 +134,35 @@ def test_a_games_pool_is_anchored_at_that_games_figures() -> None:
     random_bot = Participant.objects.get(key="builtin:random")
     row = Rating.objects.get(pool=pool, participant=random_bot)
     assert row.rating == game_meta("kungfu2013").anchors["random"] != 1250.0
+
+
+def test_a_builtin_bot_entered_in_a_league_is_rated_like_anyone() -> None:
+    """Issue 26: a heuristic bot that won 9 of 9 in a league stayed at 1500.
+    League and season pools are competitions among their entrants: nothing is
+    held fixed there, while the global ladder keeps its anchors."""
+    league = LeagueFactory(participants="mixed")
+    people = [UserFactory() for _ in range(3)]
+    for i in range(9):
+        rating_apply_match(
+            match_id=finished_match(
+                ["builtin:heuristic", people[i % 3]],
+                [1, 2],
+                context=f"league:{league.pk}",
+                rated=True,
+            ).pk
+        )
+    heuristic = participant_for_builtin("heuristic")
+    in_league = Rating.objects.get(
+        pool=pool_for_league(league=league), participant=heuristic
+    )
+    assert in_league.games == 9 and in_league.rating > 1500.0 + 9 * 10
+    in_ladder = Rating.objects.get(
+        pool=pool_global(game="duelo"), participant=heuristic
+    )
+    assert in_ladder.rating == 1500.0 and in_ladder.games == 9
+    from league.ratings.anchors import pool_anchors
+
+    assert pool_anchors(pool_for_league(league=league)) == {}
+    # The recompute agrees with the incremental history.
+    pool = pool_for_league(league=league)
+    assert rating_recompute_pool(pool_id=pool.pk).events_changed == 0

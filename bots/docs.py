@@ -1,9 +1,10 @@
 """The bot author's documents, served as pages from the Markdown in docs/.
 
 One source for the repository and the site: ``docs/bots.md`` (writing a bot),
-``docs/protocol/bots.md`` (the protocol) and ``docs/sandbox.md`` (where a bot
-runs) are rendered with markdown-it-py, raw HTML switched off (the documents
-are ours, but a page must never pass markup through unescaped). Links
+``docs/protocol/bots.md`` (the protocol), ``docs/protocol/bot-api.md`` (bots
+that connect from elsewhere) and ``docs/sandbox.md`` (where a bot runs) are
+rendered with markdown-it-py, raw HTML switched off (the documents are ours,
+but a page must never pass markup through unescaped). Links
 between them are pointed at their pages; links to documents that are not
 served become plain text rather than dead links.
 """
@@ -30,6 +31,7 @@ class BotDoc:
 DOCS = (
     BotDoc("writing", "Writing a bot", "bots.md"),
     BotDoc("protocol", "Bot protocol", "protocol/bots.md"),
+    BotDoc("connect", "Connected bots: the bot account API", "protocol/bot-api.md"),
     BotDoc("sandbox", "Where bots run: the sandbox", "sandbox.md"),
 )
 BY_SLUG = {doc.slug: doc for doc in DOCS}

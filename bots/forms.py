@@ -60,3 +60,36 @@ class ChallengeBotForm(forms.Form):
         max_value=3600,
         help_text="Your limit per move; leave empty for none. The bot keeps its own.",
     )
+
+
+SCOPE_CHOICES = [
+    ("read", "read: its event stream and games"),
+    ("play", "play: move, answer challenges, be seated while online"),
+]
+
+
+class BotAccountForm(forms.Form):
+    """A connected bot: an account of its own and its first token."""
+
+    name = forms.CharField(
+        max_length=30, help_text="Its username on the site: 3 to 30 characters."
+    )
+    game = forms.ChoiceField(choices=())
+    scopes = forms.MultipleChoiceField(
+        choices=SCOPE_CHOICES,
+        initial=["read", "play"],
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "id_account_%s")
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["game"]).choices = game_choices()
+
+
+class BotTokenForm(forms.Form):
+    scopes = forms.MultipleChoiceField(
+        choices=SCOPE_CHOICES,
+        initial=["read", "play"],
+        widget=forms.CheckboxSelectMultiple,
+    )

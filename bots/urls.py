@@ -8,6 +8,17 @@ urlpatterns = [
     path("bots/", views.bot_list, name="list"),
     path("bots/new/", views.bot_new, name="new"),
     path("bots/docs/<slug:slug>/", views.bot_doc, name="doc"),
+    path("bots/connected/", views.connected_bots, name="connected"),
+    path(
+        "bots/connected/<int:account_id>/tokens/",
+        views.connected_token_new,
+        name="connected_token_new",
+    ),
+    path(
+        "bots/connected/tokens/<int:token_id>/revoke/",
+        views.connected_token_revoke,
+        name="connected_token_revoke",
+    ),
     path("bots/by/<str:username>/", views.owner_bots, name="owner"),
     path("bots/<int:bot_id>/", views.bot_detail, name="detail"),
     path("bots/<int:bot_id>/logs/", views.bot_logs, name="logs"),

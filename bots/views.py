@@ -10,11 +10,13 @@ from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
 from accounts.models import User
-from bots import selectors, services
+from bots import connected, selectors, services
 from bots.errors import BotError
 from bots.forms import (
+    BotAccountForm,
     BotCreateForm,
     BotSettingsForm,
+    BotTokenForm,
     ChallengeBotForm,
     DisableForm,
     VersionUploadForm,
@@ -32,7 +34,11 @@ def bot_list(request: HttpRequest) -> HttpResponse:
     if selected and selected not in {g.id for g in games}:
         raise Http404("no such game")
     sections = [
-        {"game": game, "bots": list(selectors.bot_list(game=game.id))}
+        {
+            "game": game,
+            "bots": list(selectors.bot_list(game=game.id)),
+            "online": connected.online_accounts(game=game.id),
+        }
         for game in games
         if not selected or game.id == selected
     ]
@@ -254,3 +260,85 @@ def bot_doc(request: HttpRequest, slug: str) -> HttpResponse:
         "bots/doc.html",
         {"doc": doc, "docs": docs.DOCS, "html": docs.render_doc(doc)},
     )
+
+
+def _connected_page(
+    request: SignedInRequest,
+    *,
+    form: BotAccountForm | None = None,
+    issued: connected.IssuedToken | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    accounts = connected.accounts_of(owner=request.user)
+    return render(
+        request,
+        "bots/connected.html",
+        {
+            "accounts": [
+                {
+                    "account": account,
+                    "online": connected.bot_account_online(account_id=account.pk),
+                    "tokens": list(account.tokens.all()),
+                }
+                for account in accounts
+            ],
+            "form": form or BotAccountForm(),
+            "token_form": BotTokenForm(),
+            "issued": issued,
+        },
+        status=status,
+    )
+
+
+@login_required
+def connected_bots(request: SignedInRequest) -> HttpResponse:
+    """The owner's connected bots: make one (its token is shown once), list
+    them with their tokens."""
+    if request.method != "POST":
+        return _connected_page(request)
+    form = BotAccountForm(request.POST)
+    if not form.is_valid():
+        return _connected_page(request, form=form, status=400)
+    try:
+        issued = connected.bot_account_create(
+            owner=request.user,
+            name=form.cleaned_data["name"],
+            game=form.cleaned_data["game"],
+            scopes=form.cleaned_data["scopes"],
+        )
+    except BotError as exc:
+        form.add_error(None, exc.message)
+        return _connected_page(request, form=form, status=400)
+    # Rendered, not redirected: the key is on this one page and nowhere else.
+    return _connected_page(request, issued=issued)
+
+
+@login_required
+@require_POST
+def connected_token_new(request: SignedInRequest, account_id: int) -> HttpResponse:
+    form = BotTokenForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose at least one scope for the token.")
+        return redirect("bots:connected")
+    try:
+        issued = connected.bot_token_issue(
+            owner=request.user,
+            account_id=account_id,
+            scopes=form.cleaned_data["scopes"],
+        )
+    except BotError as exc:
+        messages.error(request, exc.message)
+        return redirect("bots:connected")
+    return _connected_page(request, issued=issued)
+
+
+@login_required
+@require_POST
+def connected_token_revoke(request: SignedInRequest, token_id: int) -> HttpResponse:
+    try:
+        token = connected.bot_token_revoke(owner=request.user, token_id=token_id)
+    except BotError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Token {token.prefix}… revoked: it works no more.")
+    return redirect("bots:connected")

@@ -400,3 +400,35 @@ def test_online_connected_bots_are_seated_on_the_ladder(
     later = datetime(2026, 11, 29, 13, 0, tzinfo=UTC)
     ladder.ladder_round_schedule(game="duelo", when=later, duplicate=True)
     assert Match.objects.filter(seats__user=bot_user).count() == 2
+
+
+# --- the connected bots page -----------------------------------------------------
+
+
+def test_the_page_makes_a_bot_and_shows_its_key_once(client, owner) -> None:
+    client.force_login(owner)
+    url = reverse("bots:connected")
+    made = client.post(url, {"name": "Heron", "game": "duelo", "scopes": ["play"]})
+    assert made.status_code == 200
+    token = BotToken.objects.get(account__user__username="Heron")
+    key = made.context["issued"].key
+    assert key.encode() in made.content and token.scopes == ["play"]
+    again = client.get(url)
+    assert key.encode() not in again.content and token.prefix.encode() in again.content
+    # Bad input: refused with the reason, nothing made.
+    taken = client.post(url, {"name": "Heron", "game": "duelo", "scopes": ["read"]})
+    assert taken.status_code == 400 and b"is taken" in taken.content
+    empty = client.post(url, {"name": "Egret", "game": "duelo"})
+    assert empty.status_code == 400
+    assert BotAccount.objects.count() == 1
+
+
+def test_only_the_owner_issues_and_revokes_tokens_on_the_page(client, account) -> None:
+    client.force_login(UserFactory())
+    account_id = account.token.account_id
+    client.post(
+        reverse("bots:connected_token_new", args=[account_id]), {"scopes": ["read"]}
+    )
+    client.post(reverse("bots:connected_token_revoke", args=[account.token.pk]))
+    assert BotToken.objects.filter(account_id=account_id).count() == 1
+    assert BotToken.objects.get(account_id=account_id).revoked_at is None

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from bots import connected, ladder
+from bots.models import BotAccount
 from gameplay.models import Match, MatchStatus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,3 +108,67 @@ def test_connect_plays_an_unchanged_bot_on_the_ladder_to_the_end(
         moves = match.actions.filter(seat=seat.number)
         assert moves.exists()
         assert set(moves.values_list("kind", flat=True)) == {"move"}
+
+
+def _open_stream(base_url: str, key: str):
+    request = urllib.request.Request(base_url + "/api/bot/stream/event")
+    request.add_header("Authorization", f"Bearer {key}")
+    response = urllib.request.urlopen(request, timeout=30)
+    return response, json.loads(response.readline())
+
+
+def test_connected_bot_pages_make_show_challenge_and_revoke(arena) -> None:
+    from playwright.sync_api import expect
+
+    author = arena.player()
+    page = author.page
+    name = arena.unique("conn")
+    page.goto("/bots/")
+    page.get_by_role("link", name="Connected bots").click()
+    expect(page).to_have_url(re.compile(r"/bots/connected/$"))
+    page.get_by_role("textbox", name="Name").fill(name)
+    page.get_by_role("combobox", name="Game").select_option("duelo")
+    page.get_by_role("button", name="Make the bot and its token").click()
+    key = page.locator("[data-token]").inner_text().strip()
+    assert key.startswith("kfb_")
+    account = BotAccount.objects.get(user__username=name)
+    assert account.owner_id == author.user.pk
+    card = page.locator(f"[data-account='{name}']")
+    expect(card.locator(".badge")).to_have_text("offline")
+
+    # The token from the page opens the event stream: the bot is online.
+    stream, hello = _open_stream(arena.base_url, key)
+    try:
+        assert hello["account"] == name and hello["online"] is True
+        arena.wait_until(
+            lambda: connected.bot_account_online(account_id=account.pk),
+            message="the bot to be online",
+        )
+        page.goto("/bots/connected/")
+        expect(page.locator(f"[data-account='{name}'] .badge")).to_have_text("online")
+        # Anyone sees it among the game's bots online now and can challenge it;
+        # the challenge reaches the bot on its stream.
+        rival = arena.player()
+        rival.page.goto("/bots/?game=duelo")
+        rival.page.get_by_role("button", name=f"Challenge {name}").click()
+        line = json.loads(stream.readline() or b"{}")
+        while not line or line.get("type") != "challenge":
+            line = json.loads(stream.readline() or b"{}")
+        assert line["from"] == rival.user.username and line["game"] == "duelo"
+    finally:
+        stream.close()
+
+    # Revoked on the page: the key opens nothing any more, and the page shows
+    # no key again (only its prefix).
+    page.goto("/bots/connected/")
+    page.locator(f"[data-account='{name}']").get_by_role(
+        "button", name="Revoke"
+    ).click()
+    expect(page.locator(f"[data-account='{name}'] .badge.warn")).to_have_text("revoked")
+    assert key not in page.content()
+    try:
+        _open_stream(arena.base_url, key)
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 401
+    else:
+        raise AssertionError("a revoked token opened the event stream")

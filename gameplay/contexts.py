@@ -27,6 +27,10 @@ class MatchContextInfo:
     url: str = ""
     details: list[str] = field(default_factory=list)
     deadline: datetime | None = None
+    # The competition's own ladder this game counts in, for a game that is
+    # not rated on the global ladder (``match.rated`` false) but is rated
+    # there: the page says "rated in <this>", not "casual".
+    rated_in: str = ""
 
 
 Describer = Callable[[Match], MatchContextInfo | None]

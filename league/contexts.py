@@ -45,6 +45,9 @@ def describe_tournament_game(match: Match) -> MatchContextInfo | None:
         url=reverse("league:tournament", args=[tournament.slug]),
         details=details,
         deadline=rnd.deadline,
+        # A league's tournament feeds the league's (and season's) ladder
+        # whether or not it is rated on the global one (pools_for_match).
+        rated_in="the league's ladder" if tournament.league_id else "",
     )
 
 
@@ -67,6 +70,9 @@ def describe_league_game(match: Match) -> MatchContextInfo | None:
         title=str(season),
         url=reverse("league:season", args=[season.league.slug, season.number]),
         details=["season game"],
+        # Season games feed the league's and the season's ladders always
+        # (pools_for_match), also when not rated on the global ladder.
+        rated_in="the season's ladder",
     )
 
 

@@ -34,6 +34,7 @@ from league.models import (
 )
 from league.participants import bot_directory
 from league.ratings import selectors as rating_selectors
+from league.ratings.elo import DEFAULT_CONFIG
 from league.tournaments import selectors as tournament_selectors
 from league.tournaments import services as tournament_services
 
@@ -175,6 +176,9 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             ),
             "window_open": selectors.registration_window_open(season),
             **_season_entries(request.user, season),
+            "provisional_games": (
+                pool.elo_config if pool else DEFAULT_CONFIG
+            ).provisional_games,
             "pool": pool,
             "recent": rating_selectors.recent_rated_matches(pool=pool) if pool else [],
             "tournaments": season.tournaments.all(),

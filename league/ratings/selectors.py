@@ -13,6 +13,7 @@ from accounts.models import User
 from gameplay.models import Match, MatchStatus, Seat
 from league.models import Participant, PoolScope, Rating, RatingEvent, RatingPool
 from league.ratings.elo import display_rating, is_provisional
+from league.ratings.services import may_feed_pools
 
 #: The results panel's words for a rated match the ratings could not apply.
 REPEATED_BOT_NOTE = (
@@ -30,10 +31,12 @@ def match_rating_changes(match: Match) -> dict[str, object]:
     just committed the finish builds its frames (``Match.just_finished``):
     the rating task has not even been queued then.
     """
-    if not match.rated:
+    # A season (or league tournament) game feeds its league's pools even when
+    # it is not rated on the global ladder: its players see those changes.
+    if not may_feed_pools(rated=match.rated, context=match.context):
         return {}
     if match.just_finished:
-        return {"rating_changes": []}
+        return {"rating_changes": [], "rated": True}
     seats_by_key: dict[str, list[int]] = {}
     for seat in match.seats.all():
         if seat.user_id is not None:
@@ -62,7 +65,9 @@ def match_rating_changes(match: Match) -> dict[str, object]:
         }
         for event in events.order_by("pool__scope", "pool_id", "placement")
     ]
-    return {"rating_changes": changes}
+    # ``rated``: the panel promises changes that come (the frame's own flag
+    # is the global ladder's).
+    return {"rating_changes": changes, "rated": True}
 
 
 def pools(*, game: str | None = None) -> QuerySet[RatingPool]:

@@ -50,3 +50,42 @@ def test_casual_matches_have_no_rating_changes(players) -> None:
     play_to_end(match, players[:2])
     match.refresh_from_db()
     assert "rating_changes" not in frames.seat_frame(match=match, seat=0)
+
+
+def test_a_season_game_is_labelled_rated_and_shows_its_season_changes(
+    client, players
+) -> None:
+    """A season game is not rated on the global ladder (``match.rated`` false)
+    but feeds the league's and season's ladders: the page says so and the
+    results panel shows those changes (issue 26, section 4)."""
+    from django.urls import reverse
+
+    from gameplay.models import Match
+    from league import services as league_services
+    from tests.factories import SeasonFactory
+
+    season = SeasonFactory(status="running")
+    registrations = [
+        league_services.season_register(season=season, user=u) for u in players
+    ]
+    match = league_services.league_match_create(
+        season=season,
+        by=None,
+        participant_ids=[r.participant_id for r in registrations],
+    )
+    assert not match.rated
+    client.force_login(players[0])
+    page = client.get(reverse("gameplay:match", args=[match.public_id]))
+    body = page.content.decode()
+    assert "rated in the season&#x27;s ladder" in body
+    assert "casual" not in body
+    play_to_end(match, players)
+    match = Match.objects.get(pk=match.pk)
+    frame = frames.seat_frame(match=match, seat=0)
+    assert frame["rated"] is True and frame["rating_changes"] == []
+    rating_apply_match(match_id=match.pk)
+    match = selectors.match_by_public_id(public_id=str(match.public_id))
+    changes = frames.seat_frame(match=match, seat=0)["rating_changes"]
+    pools = {c["pool"] for c in changes}
+    assert str(RatingPool.objects.get(season=season)) in pools
+    assert {c["name"] for c in changes} == {p.public_name for p in players}

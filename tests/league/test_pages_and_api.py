@@ -403,3 +403,46 @@ def test_a_failed_league_action_never_redirects_off_the_site(
     back = client.post(url, HTTP_REFERER=f"http://testserver{own}")
     assert back["Location"] == f"http://testserver{own}"
     assert client.post(url, {"next": own})["Location"] == own
+
+
+def test_the_season_page_says_how_games_start_and_what_the_question_mark_means(
+    client, users
+) -> None:
+    """Issue 26, section 4: a registered player learns how season games start;
+    the provisional "?" is explained; the trophy is drawn, not an emoji."""
+    season = SeasonFactory(status="open")
+    services.season_register(season=season, user=users[0])
+    client.force_login(users[0])
+    url = reverse("league:season", args=[season.league.slug, season.number])
+    body = client.get(url).content.decode()
+    assert "Find a season game" in body and "once play begins" in body
+    assert 'id="provisional-legend"' in body
+    assert "provisional, fewer than 30 rated games" in body
+    season.status = "running"
+    season.save()
+    body = client.get(url).content.decode()
+    assert "you wait in the queue below" in body
+    assert body.count("Find a season game") >= 2  # the words and the button
+    # Someone not registered is not told they can queue.
+    client.force_login(users[1])
+    assert "you wait in the queue below" in client.get(url).content.decode()
+    assert "Register for this season to play its games" in (
+        client.get(url).content.decode()
+    )
+
+
+def test_a_champion_gets_a_drawn_trophy(client, users) -> None:
+    from league.models import Entrant
+    from league.participants import participant_for_user
+
+    t = ts.tournament_create(
+        by=users[9], name="Trophy cup", game="duelo", format="swiss"
+    )
+    entrant = Entrant.objects.create(
+        tournament=t, participant=participant_for_user(users[0])
+    )
+    Tournament.objects.filter(pk=t.pk).update(champion=entrant, status="finished")
+    body = client.get(reverse("league:tournament", args=[t.slug])).content.decode()
+    assert '<svg class="trophy"' in body and "🏆" not in body
+    listing = client.get(reverse("league:tournaments")).content.decode()
+    assert 'aria-label="Champion"' in listing and "🏆" not in listing

@@ -124,6 +124,27 @@ def frame_base(
     return frame
 
 
+def running_timers(*, match: Match, seat: int | None) -> list[dict[str, Any]]:
+    """The server timers (engine ``timers``) now running that ``seat`` may
+    know of, earliest first: ``{"action", "seat", "due"}``.
+
+    The table's own (seat None: e.g. the end of the match's time, the check of
+    a claim on the table) go to everyone, a seat's own timers (its answer to
+    an offer, its offer being built) to that seat only: another seat's timer
+    could tell what it does in secret (an offer it is building). Keys are
+    left out, they may name a seat's hidden choices. Spectators (``seat``
+    None) get the table's timers.
+    """
+    if match.status != MatchStatus.ACTIVE or not match.timers:
+        return []
+    shown = [
+        {"action": t["action"], "seat": t["seat"], "due": t["due"]}
+        for t in match.timers.values()
+        if t["seat"] is None or (seat is not None and t["seat"] == seat)
+    ]
+    return sorted(shown, key=lambda t: (t["due"], t["action"]))
+
+
 def seat_frame(
     *,
     match: Match,
@@ -154,6 +175,7 @@ def seat_frame(
     frame["events"] = None if events is None else view_events(events, seat)
     frame["actors"] = actors
     frame["legal"] = engine.legal_actions(match.state, seat) if seat in actors else []
+    frame["timers"] = running_timers(match=match, seat=seat)
     # Names the menu by its content: a broadcast may leave out a menu it sent
     # unchanged, and the client reuses the one it holds only when the names
     # match (``broadcast.match_messages``, docs/protocol/live.md).
@@ -196,6 +218,7 @@ def spectator_frame(
     if shown == match.version:
         state = match.state
         shown_events = events
+        frame["timers"] = running_timers(match=match, seat=None)
     else:
         state = state_at(match=match, version=shown)
         action = MatchAction.objects.filter(match=match, version=shown).first()
@@ -209,6 +232,9 @@ def spectator_frame(
         frame["seats"] = [
             {**seat, "clock_ms": None, "deadline": None} for seat in frame["seats"]
         ]
+        # The same for the table's timers (a claim's check says one is on the
+        # table now): a delayed frame carries none.
+        frame["timers"] = []
     frame["view"] = engine.observe(state, None)
     frame["events"] = None if shown_events is None else view_events(shown_events, None)
     frame["actors"] = engine.actors(state) if match.status == MatchStatus.ACTIVE else []

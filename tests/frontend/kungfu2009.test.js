@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import * as B from "../../static/js/boards/kungfu2009.js";
+import { tickClocks } from "../../static/js/boards/common.js";
 import CARDS from "../../static/js/boards/data/kungfu2009-cards.js";
 import { boardSkeleton } from "./minidom.js";
 
@@ -446,4 +447,66 @@ test("with three open offers the composer gives way to a note (the engine allows
   const { root } = draw(frame);
   assert.equal(slot(root, "composer"), null);
   assert.match(slot(root, "offer-limit").textContent, /3 open offers/);
+});
+
+test("the match clock, the timers that concern you and the warning before the end (issue 26 §1.3)", () => {
+  const iso = (ms) => new Date(ms).toISOString();
+  const base = frames.play;
+  const toMe = base.view.offers.find((o) => o.from !== base.seat && (o.to === base.seat || o.to === null));
+  assert.ok(toMe, "the play frame has an offer to this seat");
+  const other = base.view.offers.find((o) => o.from === base.seat);
+  const t0 = Date.parse("2026-12-04T10:00:00Z");
+  const frame = Object.assign({}, base, {
+    status: "active",
+    server_time: iso(t0),
+    timers: [
+      { action: "decline:" + toMe.id, seat: base.seat, due: iso(t0 + 17000) },
+      { action: "end", seat: null, due: iso(t0 + 272000) },
+    ],
+  });
+  const { root } = boardSkeleton();
+  B.renderBoard(root, B.boardModel(frame, { nowMs: t0 }), { onAct() {}, onPlan() {} });
+  assert.equal(slot(root, "match-clock").textContent, " · 4:32 left");
+  assert.equal(slot(root, "answer-timer-" + toMe.id).textContent, "Answer within 0:17: then it is declined for you.");
+  if (other) assert.equal(slot(root, "answer-timer-" + other.id), null, "your own offer has no answer timer of yours");
+  const warning = slot(root, "time-warning");
+  assert.ok(warning.hidden, "no warning with 4:32 left");
+  assert.equal(warning.getAttribute("role"), "alert");
+  // Half-second ticks keep them current without a frame.
+  tickClocks(root, frame, t0 + 213000);
+  assert.equal(slot(root, "match-clock").textContent, " · 0:59 left");
+  assert.equal(warning.hidden, false, "the warning in the last minute");
+  assert.match(warning.textContent, /Less than a minute left/);
+  assert.ok(slot(root, "match-clock").querySelector(".kf09-countdown").classList.contains("low"));
+  assert.equal(slot(root, "answer-timer-" + toMe.id).textContent, "Answer within 0:00: then it is declined for you.");
+  // A client clock 30 s behind the server's counts on the server's time.
+  const { root: late } = boardSkeleton();
+  B.renderBoard(late, B.boardModel(frame, { nowMs: t0 - 30000 }), {});
+  assert.equal(slot(late, "match-clock").textContent, " · 4:32 left");
+  tickClocks(late, frame, t0 - 30000 + 2000);
+  assert.equal(slot(late, "match-clock").textContent, " · 4:30 left");
+  // Another seat's timers never come (the server sends only yours); a finished match shows none.
+  const over = Object.assign({}, frame, { status: "finished" });
+  const { root: done } = boardSkeleton();
+  B.renderBoard(done, B.boardModel(over, { nowMs: t0 }), {});
+  assert.equal(slot(done, "match-clock"), null);
+  assert.equal(slot(done, "time-warning"), null);
+});
+
+test("the pause shows when the claim is checked; a half-built offer and a severe choice show their timers", () => {
+  const iso = (ms) => new Date(ms).toISOString();
+  const t0 = Date.parse("2026-12-04T10:00:00Z");
+  const cases = [
+    ["paused", { action: "check", seat: null }, "check-timer", "The table checks the claim in 0:02."],
+    ["draft", { action: "cancel", seat: frames.draft.seat }, "draft-timer", "Dropped in 0:02 unless you take a step."],
+    ["forfeit", { action: "forfeit:X", seat: frames.forfeit.seat }, "forfeit-timer", "Choose within 0:02: then the least valuable is lost."],
+  ];
+  for (const [key, timer, role, text] of cases) {
+    const frame = Object.assign({}, frames[key], {
+      status: "active", server_time: iso(t0), timers: [Object.assign({ due: iso(t0 + 2000) }, timer)],
+    });
+    const { root } = boardSkeleton();
+    B.renderBoard(root, B.boardModel(frame, { nowMs: t0 }), { onAct() {}, onPlan() {} });
+    assert.equal(slot(root, role).textContent, text, key);
+  }
 });

@@ -465,3 +465,43 @@ def test_beats_sweep_applies_timers_whose_check_was_lost(players):
     other.refresh_from_db()
     assert match.state["phase"] == "play" and other.version == 0
     assert clocks.matches_with_timers_due() == []
+
+
+def _timers(frame) -> list[tuple]:
+    return [(t["seat"], t["action"]) for t in frame["timers"]]
+
+
+def test_frames_carry_the_running_timers_each_seat_may_know(players):
+    """Issue 26 §1.3: the page shows the match clock and the timers that
+    concern the player. A seat gets the table's timers and its own; another
+    seat's (an offer it is building) would tell what it does in secret."""
+    match = table(players, FOUR, minutes=5)
+    end = match.timers["end"]["due"]
+    oid = _offer(match, players[0], 1, "T")
+    act(match, players[2], "to:3")  # seat 2 builds an offer: its secret
+    match.refresh_from_db()
+    seen = {t: frames.seat_frame(match=match, seat=t) for t in range(4)}
+    public = frames.spectator_frame(match=match)
+    assert _timers(seen[0]) == [(None, "end")]
+    assert _timers(seen[1]) == [(1, f"decline:{oid}"), (None, "end")]
+    assert _timers(seen[2]) == [(2, "cancel"), (None, "end")]
+    assert _timers(seen[3]) == [(None, "end")] == _timers(public)
+    assert seen[0]["timers"][0]["due"] == end
+    answer = match.timers[f"decline:{oid}:1"]["due"]
+    assert seen[1]["timers"][0]["due"] == answer
+    for frame in (*seen.values(), public):
+        assert "key" not in json.dumps(frame["timers"])
+    # A claim on the table: its check is the table's, everyone sees it.
+    act(match, players[0], "claim:easy")
+    match.refresh_from_db()
+    assert (None, "check") in _timers(frames.spectator_frame(match=match))
+    assert (None, "check") in _timers(frames.seat_frame(match=match, seat=3))
+    # A delayed spectator frame carries none (they would tell the present).
+    match.spectator_delay = 2
+    match.save(update_fields=["spectator_delay"])
+    assert frames.spectator_frame(match=match)["timers"] == []
+    # The end: no timer runs.
+    services.match_apply_timers(match_id=match.pk, now=later(match, 6 * 60))
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    assert frames.seat_frame(match=match, seat=0)["timers"] == []

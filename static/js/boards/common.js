@@ -362,8 +362,32 @@ function renderPanel(root, model, opts, controls, roundText) {
   root.classList.toggle("is-my-turn", model.myTurn);
 }
 
-/** Refresh only the clock labels (called every second). */
+/**
+ * A countdown to a server due time (`frame.timers`, docs/protocol/live.md):
+ * the element's text is the time left; `data-skew-ms` is the server's clock
+ * minus ours when the frame was drawn. With `data-warn-ms` it is a warning,
+ * shown only when that little time is left; with `data-low-ms` it is marked
+ * "low" then. tickClocks keeps every countdown in `root` current.
+ */
+function dueLeft(el, nowMs) {
+  const due = Date.parse(el.getAttribute("data-due"));
+  if (isNaN(due)) return null;
+  return Math.max(0, due - (nowMs + Number(el.getAttribute("data-skew-ms") || 0)));
+}
+
+function tickDue(el, nowMs) {
+  const ms = dueLeft(el, nowMs);
+  if (ms === null) return;
+  const warn = el.getAttribute("data-warn-ms");
+  if (warn !== null) el.hidden = ms > Number(warn);
+  else el.textContent = formatClock(ms);
+  const low = el.getAttribute("data-low-ms");
+  if (low !== null) el.classList.toggle("low", ms <= Number(low));
+}
+
+/** Refresh only the clock labels and countdowns (called every half second). */
 function tickClocks(root, frame, nowMs) {
+  Array.prototype.forEach.call(root.querySelectorAll("[data-due]"), function (el) { tickDue(el, nowMs); });
   const seats = frame.seats || [];
   const actors = frame.view ? frame.view.actors || [] : [];
   const active = frame.status === "active";
@@ -531,5 +555,5 @@ function resultModel(frame, opts, game) {
 export { plural, seatName, possessive, possessiveLower, objectName, subj, capitalize, sentence,
   END_REASONS, endReasonText, ordinal, winnersText, seatScore, resultModel, isPerSeatPrivate, privateTag, eventFormatter,
   stepsFormatter, clockRemaining, formatClock, frameBasics, platformSeat, turnStatus, modelBase,
-  sha256Hex, verifySeed, h, clear, emptyPileEl, presenceEl, actionGroupEl, renderPanel, tickClocks,
+  sha256Hex, verifySeed, h, clear, emptyPileEl, presenceEl, actionGroupEl, renderPanel, tickClocks, tickDue,
   renderLog, resultsPanelEl, resultsTableEl, cardListText };

@@ -32,7 +32,7 @@ import {
   frameBasics, h, isPerSeatPrivate, modelBase, objectName, ordinal, platformSeat,
   plural, possessive, presenceEl, renderPanel, resultModel as commonResultModel,
   resultsPanelEl, resultsTableEl, seatName, seatScore, stepsFormatter,
-  subj as commonSubj, winnersText,
+  subj as commonSubj, tickDue, winnersText,
 } from "./common.js";
 import DATA from "./data/kungfu2009-cards.js";
 
@@ -228,7 +228,7 @@ function describeAction(actionId, actor, ctx, fallback) {
     case "check": return "The table checks the claim on the table.";
     case "end": return "The match's time is up: the game is scored as it stands.";
     case "to": return verb("start", "starts") + " an offer to " + (arg === "all" ? "everyone" : objectName(ctx, Number(arg))) + ".";
-    case "give": return verb("add", "adds") + (hide ? " a card" : " a " + styleName(arg)) + " to the offer.";
+    case "give": return verb("add", "adds") + (hide ? " a card" : " a " + styleName(arg) + (parts[2] ? " declared as a " + styleName(parts[2]) : "")) + " to the offer.";
     case "say": return verb("declare", "declares") + (hide ? " a card" : " the last card given as a " + styleName(arg)) + ".";
     case "want": return verb("ask", "asks") + (hide ? " for a card" : " for a " + styleName(arg)) + " in the offer.";
     case "open": return verb("play", "plays") + " the offer with open cards.";
@@ -348,6 +348,7 @@ function boardModel(frame, opts) {
   // A card declared as another style is given through the composer ("say …"
   // beside the card); the half-built draft's buttons keep to honest steps.
   const draftActions = legal.filter(function (a) { return ["give", "want", "open", "send", "cancel"].indexOf(a.type) >= 0 && !a.declared; });
+  const due = timersOf(frame, viewer, active);
   const news = [];
   (frame.events || []).forEach(function (ev) {
     const priv = ev.private || {};
@@ -392,9 +393,53 @@ function boardModel(frame, opts) {
     forfeits: legal.filter(function (a) { return a.type === "forfeit"; }),
     legalIds: legal.map(function (a) { return a.id; }),
     news: news,
+    due: due,
+    // The server's clock minus ours: countdowns are timed on the server's.
+    skewMs: frame.server_time && !isNaN(Date.parse(frame.server_time)) ? Date.parse(frame.server_time) - b.nowMs : 0,
+    nowMs: b.nowMs,
     result: view ? view.result : null,
   });
 }
+
+/**
+ * The server timers of the frame (docs/protocol/live.md, `timers`) this seat
+ * is shown: the match's end and a claim's check (the table's), and its own:
+ * the answer to each offer to it, its offer being built, its severe choice.
+ */
+function timersOf(frame, viewer, active) {
+  const due = { end: null, check: null, draft: null, forfeit: null, answer: {} };
+  if (!active || !Array.isArray(frame.timers)) return due;
+  frame.timers.forEach(function (t) {
+    const parts = String(t.action).split(":");
+    if (t.seat === null || t.seat === undefined) {
+      if (parts[0] === "end") due.end = t.due;
+      else if (parts[0] === "check" && !due.check) due.check = t.due;
+    } else if (t.seat === viewer) {
+      if (parts[0] === "decline") due.answer[parts[1]] = t.due;
+      else if (parts[0] === "cancel") due.draft = t.due;
+      else if (parts[0] === "forfeit") due.forfeit = t.due;
+    }
+  });
+  return due;
+}
+
+/** A live countdown to a due time (tickClocks keeps it current). */
+function countdownEl(doc, model, dueIso, opts) {
+  opts = opts || {};
+  const el = h(doc, opts.tag || "span", {
+    className: "kf09-countdown" + (opts.className ? " " + opts.className : ""),
+    "data-due": dueIso, "data-skew-ms": String(Math.round(model.skewMs || 0)),
+    "data-low-ms": opts.lowMs ? String(opts.lowMs) : null,
+    "data-warn-ms": opts.warnMs ? String(opts.warnMs) : null,
+    "data-role": opts.role || null, role: opts.ariaRole || null,
+    text: opts.text || null,
+  });
+  tickDue(el, model.nowMs);
+  return el;
+}
+
+const END_WARN_MS = 60000; // the last minute: warned
+const LOW_MS = 10000;
 
 // ---------------------------------------------------------------------------
 // Results.
@@ -536,6 +581,10 @@ function offerEl(doc, model, o, onAct, disabled) {
   ] : [];
   let note = null;
   if (o.toMe && !o.accept && o.decline) note = h(doc, "span", { className: "small muted", text: "You do not hold what it asks for." });
+  const answerBy = o.toMe && model.due ? model.due.answer[String(o.id)] : null;
+  const timer = answerBy ? h(doc, "p", { className: "small kf09-timer", "data-role": "answer-timer-" + o.id }, [
+    "Answer within ", countdownEl(doc, model, answerBy, { lowMs: 5000 }), ": then it is declined for you.",
+  ]) : null;
   return h(doc, "li", { className: "kf09-offer" + (o.toMe ? " to-me" : "") + (o.mine ? " mine" : ""), "data-offer": o.id }, [
     h(doc, "p", { className: "kf09-offer-head" }, [
       h(doc, "strong", { text: head }),
@@ -551,6 +600,7 @@ function offerEl(doc, model, o, onAct, disabled) {
     o.mine && cheat ? h(doc, "p", { className: "small kf09-real", text: "Really hands over: " + cardList(o.cards) + " (innocent cheating)" }) : null,
     o.declined.length ? h(doc, "p", { className: "small muted", text: "Declined by " + o.declined.map(function (s) { return seatName(ctx, s); }).join(", ") }) : null,
     controls.some(Boolean) || note ? h(doc, "div", { className: "kf09-offer-actions" }, controls.concat([note])) : null,
+    timer,
   ]);
 }
 
@@ -573,6 +623,9 @@ function pauseEl(doc, model) {
   if (!model.claims.length) return null;
   return h(doc, "div", { className: "kf09-pause", "data-role": "pause", role: "status" }, [
     h(doc, "p", { className: "kf09-pause-title", text: model.paused ? "KUNG FU! The game is paused." : "Claims on the table" }),
+    model.paused && model.due.check ? h(doc, "p", { className: "small kf09-timer", "data-role": "check-timer" }, [
+      "The table checks the claim in ", countdownEl(doc, model, model.due.check), ".",
+    ]) : null,
     h(doc, "ol", { className: "kf09-claims" }, model.claims.map(function (c) {
       return h(doc, "li", { className: "kf09-claim" + (c.checking ? " checking" : ""), "data-role": "claim-" + c.seat }, [
         h(doc, "p", { className: "small", text: c.name + " · " + c.code + (c.taken ? " · taken first: this claim is void, the cards go back" : c.checking ? " · being checked" : " · waits its turn") }),
@@ -800,6 +853,9 @@ function serverDraftEl(doc, model, ui) {
       d.open ? " · open cards" : "",
     ]),
     items.length ? h(doc, "div", { className: "kf09-draft-steps" }, items) : null,
+    model.due.draft ? h(doc, "p", { className: "small kf09-timer", "data-role": "draft-timer" }, [
+      "Dropped in ", countdownEl(doc, model, model.due.draft, { lowMs: LOW_MS }), " unless you take a step.",
+    ]) : null,
   ]);
 }
 
@@ -820,9 +876,15 @@ function promptControls(doc, model, ui) {
     ], "kf09-incoming"));
   }
   if (model.forfeits.length) {
-    wrap.appendChild(actionGroupEl(doc, { kind: "forfeit", title: "Severe punishment: give up one completed combination" }, model.forfeits.map(function (a) {
+    const choices = model.forfeits.map(function (a) {
       return comboEl(doc, a.code, "md", { onclick: function () { ui.onAct(a); }, disabled: ui.disabled, "data-action": a.id, title: a.label, className: "kf09-choice" });
-    })));
+    });
+    if (model.due.forfeit) {
+      choices.push(h(doc, "p", { className: "small kf09-timer", "data-role": "forfeit-timer" }, [
+        "Choose within ", countdownEl(doc, model, model.due.forfeit, { lowMs: 5000 }), ": then the least valuable is lost.",
+      ]));
+    }
+    wrap.appendChild(actionGroupEl(doc, { kind: "forfeit", title: "Severe punishment: give up one completed combination" }, choices));
   }
   if (model.impasse) {
     const voted = model.impasse.id === "impasse:no";
@@ -969,8 +1031,26 @@ function renderBoard(root, model, opts) {
   root.classList.toggle("kf09-board", true);
   root.classList.toggle("kf09-paused", model.paused);
   root.classList.toggle("kf09-urgent", !!onAct && (model.forfeits.length > 0 || model.offers.some(function (o) { return o.toMe; })));
-  renderPanel(root, model, opts, promptControls(doc, model, ui), model.paused ? "Paused" : model.phase === "over" ? "Game over" : "Real time");
+  const controls = promptControls(doc, model, ui);
+  const warning = endWarningEl(doc, model);
+  const prompt = warning && controls ? h(doc, "div", {}, [warning, controls]) : warning || controls;
+  renderPanel(root, model, opts, prompt, model.paused ? "Paused" : model.phase === "over" ? "Game over" : "Real time");
+  const round = slot("round");
+  if (round && model.due.end) {
+    round.appendChild(h(doc, "span", { className: "kf09-match-clock", "data-role": "match-clock", title: "When the time is up, the game is scored as it stands" + (model.paused ? " (after the claim is checked)" : "") }, [
+      " · ", countdownEl(doc, model, model.due.end, { lowMs: END_WARN_MS }), " left",
+    ]));
+  }
   return model;
+}
+
+/** The warning before the match's end: shown in the last minute. */
+function endWarningEl(doc, model) {
+  if (!model.due.end) return null;
+  return countdownEl(doc, model, model.due.end, {
+    tag: "p", className: "kf09-time-warning", role: "time-warning", ariaRole: "alert", warnMs: END_WARN_MS,
+    text: "Less than a minute left: when the time is up, the game is scored as it stands.",
+  });
 }
 
 const RESULT_COLUMNS = [

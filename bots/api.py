@@ -128,8 +128,27 @@ class BotDetailView(APIView):
         bot = selectors.bot_get(bot_id=bot_id)
         owner = selectors.can_see_logs(user=request.user, bot=bot)
         body = selectors.bot_summary(bot=bot)
+        records = selectors.version_records(bot=bot)
         body["versions"] = [
-            version_data(v, owner=owner) for v in selectors.bot_versions(bot=bot)
+            {
+                **version_data(v, owner=owner),
+                "games": records[v.pk].games if v.pk in records else 0,
+                "wins": records[v.pk].wins if v.pk in records else 0,
+            }
+            for v in selectors.bot_versions(bot=bot)
+        ]
+        body["head_to_head"] = [
+            {
+                "opponent": row.key,
+                "name": row.name,
+                "bot": row.bot_id,
+                "games": row.games,
+                "won": row.won,
+                "drawn": row.drawn,
+                "lost": row.lost,
+                "replays": [str(m.public_id) for m in row.replays or []],
+            }
+            for row in selectors.bot_head_to_head(bot=bot)
         ]
         body["recent_matches"] = [
             {

@@ -225,3 +225,115 @@ def bot_summary(*, bot: Bot) -> dict[str, Any]:
             else None
         ),
     }
+
+
+#: How many of a bot's latest finished matches the head-to-head table reads.
+HEAD_TO_HEAD_MATCHES = 2000
+#: Replay links per opponent (the latest ones).
+HEAD_TO_HEAD_REPLAYS = 5
+
+
+@dataclass
+class HeadToHead:
+    """The bot's record against one opponent: an uploaded bot (any of its
+    versions), a built-in bot, or a person (or connected bot)."""
+
+    key: str  # "bot:<bot id>", "builtin:<name>" or "user:<user id>"
+    name: str
+    bot_id: int | None = None
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    replays: list[Match] | None = None
+
+    @property
+    def games(self) -> int:
+        return self.won + self.drawn + self.lost
+
+
+def _opponent(
+    seat: Seat, versions: dict[int, BotVersion]
+) -> tuple[str, str, int | None]:
+    from gameplay.rules.bots import bot_display_name
+
+    version_id = uploaded_version_id(seat.agent)
+    if version_id is not None:
+        version = versions.get(version_id)
+        if version is None:
+            return seat.agent, seat.display_name, None
+        return f"bot:{version.bot_id}", version.bot.name, version.bot_id
+    if seat.agent:
+        name = seat.agent.removeprefix("builtin:")
+        return seat.agent, bot_display_name(name), None
+    if seat.user_id is not None:
+        return f"user:{seat.user_id}", seat.display_name, None
+    return "open", seat.display_name, None
+
+
+def bot_head_to_head(*, bot: Bot) -> list[HeadToHead]:
+    """Won, drawn and lost against each opponent, most played first.
+
+    At a table of more than two, the bot is compared with each other seat by
+    placement (ahead: won; level: drawn; behind: lost). Other seats of the
+    same bot (a scrimmage against itself) are not opponents.
+    """
+    seats = list(
+        Seat.objects.filter(
+            agent__in=_agents(bot),
+            match__status=MatchStatus.FINISHED,
+            placement__isnull=False,
+        )
+        .select_related("match")
+        .prefetch_related("match__seats__user")
+        .order_by("-match__finished_at")[:HEAD_TO_HEAD_MATCHES]
+    )
+    others = [o for s in seats for o in s.match.seats.all() if o.number != s.number]
+    version_ids = {
+        vid for o in others if (vid := uploaded_version_id(o.agent)) is not None
+    }
+    versions = BotVersion.objects.select_related("bot").in_bulk(version_ids)
+    rows: dict[str, HeadToHead] = {}
+    for seat in seats:
+        for other in seat.match.seats.all():
+            if other.number == seat.number or other.placement is None:
+                continue
+            key, name, bot_id = _opponent(other, versions)
+            if bot_id == bot.pk:
+                continue
+            row = rows.setdefault(key, HeadToHead(key, name, bot_id, replays=[]))
+            assert seat.placement is not None and row.replays is not None
+            if seat.placement < other.placement:
+                row.won += 1
+            elif seat.placement == other.placement:
+                row.drawn += 1
+            else:
+                row.lost += 1
+            if (
+                len(row.replays) < HEAD_TO_HEAD_REPLAYS
+                and seat.match not in row.replays
+            ):
+                row.replays.append(seat.match)
+    return sorted(rows.values(), key=lambda r: (-r.games, r.name))
+
+
+@dataclass(frozen=True)
+class VersionRecord:
+    games: int
+    wins: int
+
+
+def version_records(*, bot: Bot) -> dict[int, VersionRecord]:
+    """Finished games and wins per version id of the bot."""
+    from django.db.models import Count, Q
+
+    rows = (
+        Seat.objects.filter(agent__in=_agents(bot), match__status=MatchStatus.FINISHED)
+        .values("agent")
+        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(placement=1)))
+    )
+    records = {}
+    for row in rows:
+        version_id = uploaded_version_id(row["agent"])
+        if version_id is not None:
+            records[version_id] = VersionRecord(games=row["games"], wins=row["wins"])
+    return records

@@ -107,11 +107,15 @@ def bot_new(request: SignedInRequest) -> HttpResponse:
 def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     bot = selectors.bot_get(bot_id=bot_id)
     is_owner = selectors.can_see_logs(user=request.user, bot=bot)
+    versions = selectors.bot_versions(bot=bot)
+    records = selectors.version_records(bot=bot)
     context = {
         "bot": bot,
         "is_owner": is_owner,
         "can_read_source": selectors.can_read_source(user=request.user, bot=bot),
-        "versions": selectors.bot_versions(bot=bot),
+        "versions": versions,
+        "version_rows": [(v, records.get(v.pk)) for v in versions],
+        "head_to_head": selectors.bot_head_to_head(bot=bot),
         "record": selectors.bot_record(bot=bot),
         "recent": selectors.bot_recent_matches(bot=bot),
         "rating": bot_rating(bot=bot),

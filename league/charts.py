@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from league.ratings.selectors import HistoryPoint
@@ -16,6 +17,35 @@ class Chart:
     y_ticks: list[tuple[float, int]]
     low: int
     high: int
+
+
+#: Tick steps are 1, 2 or 5 times a power of ten ("nice numbers", Heckbert,
+#: Graphics Gems, 1990): labels a reader adds up at a glance. A raw step is
+#: rounded to the nice number whose range holds it: below 1.5 -> 1, below 3
+#: -> 2, below 7 -> 5, else 10 (times the power of ten).
+_NICE = ((1.5, 1), (3.0, 2), (7.0, 5))
+
+
+def nice_step(span: float, *, target: int = 4) -> int:
+    """The whole-point tick step that cuts ``span`` into about ``target`` parts.
+
+    Never below 1 (ratings are shown in whole points), always 1, 2 or 5 times
+    a power of ten, so a range of 20 points gets a line every 5, not 20 lines;
+    a span gets between about ``target - 1`` and ``target * 1.5 + 1`` ticks.
+    """
+    raw = max(span, 1.0) / max(target, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    fraction = raw / power
+    nice = next((n for limit, n in _NICE if fraction < limit), 10)
+    return max(1, int(nice * power))
+
+
+def nice_ticks(low: float, high: float, *, target: int = 4) -> list[int]:
+    """Whole-point tick values inside [low, high], ``nice_step`` apart, on
+    multiples of the step (1480, 1490, 1500, not 1483, 1493)."""
+    step = nice_step(high - low, target=target)
+    first = math.ceil(low / step) * step
+    return list(range(first, math.floor(high) + 1, step))
 
 
 def rating_chart(
@@ -49,9 +79,7 @@ def rating_chart(
         px, py = round(x(i), 1), round(y(h.rating), 1)
         coords.append((px, py))
         points.append((px, py, h))
-    step = max(1, round((high - low) / 4 / 25) * 25)
-    start = int(low // step + 1) * step
-    ticks = [(round(y(v), 1), int(v)) for v in range(start, int(high) + 1, step)]
+    ticks = [(round(y(v), 1), v) for v in nice_ticks(low, high)]
     return Chart(
         width=width,
         height=height,

@@ -483,6 +483,11 @@ function startPage(win, B, cfg) {
   let autoSentVersion = -1;
   const forfeitLogged = {};
   let animatedVersion = initial.version;
+  // The match ended while this page watched it: the results open above the
+  // table and push it down, so the log's last lines (the end's reveal and
+  // result) are brought back into view, now and as they arrive.
+  let sawActive = initial.status === "active";
+  let endedHere = false;
 
   B.renderCardReference(slot("card-reference"), (initial.view && initial.view.players) || (initial.seats || []).length);
 
@@ -629,6 +634,13 @@ function startPage(win, B, cfg) {
     box.textContent = "";
     box.appendChild(B.resultsEl(doc, B.resultModel(frame, { names: names(frame) }), { replayUrl: cfg.replayUrl }));
     box.hidden = false;
+    if (sawActive) endedHere = true;
+    showLogEnd();
+  }
+
+  function showLogEnd() {
+    const last = endedHere && logList ? logList.lastElementChild : null;
+    if (last && last.scrollIntoView) last.scrollIntoView({ block: "nearest" });
   }
 
   function sendPlan(ids) {
@@ -691,6 +703,7 @@ function startPage(win, B, cfg) {
 
   function draw(frame) {
     if (!frame) return;
+    if (frame.status === "active") sawActive = true;
     if (stage && stageVersion !== frame.version) stage = null;
     if (advancePlan()) frame = client.frame;
     const model = B.boardModel(frame, { names: names(frame) });
@@ -778,6 +791,7 @@ function startPage(win, B, cfg) {
       return;
     }
     renderLog(logList, entries);
+    showLogEnd();
   }
 
   const client = new LiveClient({

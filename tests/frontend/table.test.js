@@ -75,7 +75,7 @@ test("the board draws the builder: hand cards stage, choices send the whole plan
   const hand = slot(root, "you").querySelectorAll("button");
   assert.equal(hand.length, 2);
   hand[1].click();
-  assert.deepEqual(log.stage, [{ card: "card:6" }]);
+  assert.deepEqual(log.stage, [{ card: "card:6", copy: 1 }]);
   assert.deepEqual(log.act, [], "choosing a card sends nothing");
   B.renderBoard(root, model, opts({ card: "card:6" }));
   const staged = slot(root, "you").querySelectorAll("button")[1];
@@ -88,6 +88,56 @@ test("the board draws the builder: hand cards stage, choices send the whole plan
   byChoice("face:down").click();
   assert.deepEqual(log.plan, [["card:6", "face:down", "target:1"]]);
   assert.deepEqual(log.act, []);
+});
+
+test("two copies of a card: the copy clicked is the chosen one; clicking it takes it back", () => {
+  const { root } = boardSkeleton();
+  const frame = cardFrame(2, [3, 6, 6]);
+  frame.legal = [3, 6].map((f) => ({ id: "card:" + f, type: "card", card: f, label: B.cardInfo(f).label }));
+  const model = B.boardModel(frame, { nowMs: 0 });
+  const staged = [];
+  const draw = (stage) => {
+    B.renderBoard(root, model, { stage, onAct: () => {}, onStage: (s) => staged.push(s), onPlan: () => {} });
+    return slot(root, "you").querySelectorAll("button");
+  };
+  const pressed = (hand) => hand.map((b) => b.getAttribute("aria-pressed"));
+  draw(null)[1].click();
+  assert.deepEqual(staged.at(-1), { card: "card:6", copy: 1 });
+  let hand = draw(staged.at(-1));
+  assert.deepEqual(pressed(hand), ["false", "true", "false"]);
+  hand[2].click();  // the other copy: the same choice, that copy shown as chosen
+  assert.deepEqual(staged.at(-1), { card: "card:6", copy: 2 });
+  hand = draw(staged.at(-1));
+  assert.deepEqual(pressed(hand), ["false", "false", "true"]);
+  // A stage that names no copy (or a wrong one) shows the first copy chosen.
+  assert.deepEqual(pressed(draw({ card: "card:6" })), ["false", "true", "false"]);
+  assert.deepEqual(pressed(draw({ card: "card:6", copy: 0 })), ["false", "true", "false"]);
+  // Further along (face down, choosing the target), the other copy keeps the step.
+  draw({ card: "card:6", face: "down", copy: 1 })[2].click();
+  assert.deepEqual(staged.at(-1), { card: "card:6", face: "down", copy: 2 });
+  draw({ card: "card:6", copy: 2 })[2].click();
+  assert.deepEqual(staged.at(-1), {}, "the chosen copy takes the choice back");
+  draw({ card: "card:6", copy: 2 })[0].click();
+  assert.deepEqual(staged.at(-1), { card: "card:3", copy: 0 }, "another card starts over");
+});
+
+test("the game over after a deck-out shows the revealed hands; before it, nobody's", () => {
+  const frame = cardFrame(2);
+  frame.view.rounds = [{ round: 1, reason: "deck_out", hands: [[3, 6], [5, 7]] }];
+  let model = B.boardModel(frame, { nowMs: 0 });
+  assert.equal(model.seats[1].hand, null, "the round record alone reveals nothing mid-game");
+  frame.view.phase = "over";
+  frame.status = "finished";
+  frame.legal = [];
+  model = B.boardModel(frame, { nowMs: 0 });
+  assert.deepEqual(model.seats[1].hand, [5, 7]);
+  const { root } = boardSkeleton();
+  B.renderBoard(root, model, {});
+  const open = slot(root, "opponents").querySelector(".hand-open");
+  assert.match(open.getAttribute("aria-label"), /hand: Monkey Style \(5\), Dragon Style \(7\)/);
+  // A round won by the last one standing reveals no hand.
+  frame.view.rounds = [{ round: 1, reason: "last_standing" }];
+  assert.equal(B.boardModel(frame, { nowMs: 0 }).seats[1].hand, null);
 });
 
 test("the only opponent to pick is picked without a click; a real choice is left to the player", () => {

@@ -484,12 +484,20 @@ function boardModel(frame, opts) {
   const view = b.view, viewer = b.viewer, ctx = b.ctx, active = b.active;
   const players = view ? view.players : b.platformSeats.length;
 
+  // The game over after a deck-out round: the rulebook's reveal turns every
+  // hand still in play face up (the log's "Hands revealed"); the board shows
+  // them as they were revealed. Public in the view's round record.
+  const lastRound = view && view.phase === "over" && view.rounds && view.rounds.length ?
+    view.rounds[view.rounds.length - 1] : null;
+  const revealed = lastRound && lastRound.hands ? lastRound.hands : null;
+
   const seats = [];
   const count = view ? view.seats.length : b.platformSeats.length;
   for (let i = 0; i < count; i++) {
     const vs = view ? view.seats[i] : {};
     const ps = b.platformSeats[i] || {};
-    seats.push(Object.assign(platformSeat(b, i), {
+    const base = platformSeat(b, i);
+    seats.push(Object.assign(base, {
       alive: vs.alive !== false,
       handCount: vs.hand_count || 0,
       prizes: (vs.prizes || []).slice(),
@@ -501,6 +509,7 @@ function boardModel(frame, opts) {
       isTurn: view ? view.turn === i && active : false,
       markers: view && view.markers ? view.markers[i] : 0,
       placement: ps.placement === undefined ? null : ps.placement,
+      hand: base.hand || (revealed && revealed[i] ? revealed[i].slice() : null),
     }));
   }
 
@@ -659,8 +668,10 @@ function prizesEl(doc, seat) {
 
 function handEl(doc, seat, size) {
   if (seat.hand) {
-    return h(doc, "div", { className: "hand hand-open", "aria-label": seat.name + "'s hand: " + cardList(seat.hand) },
-      seat.hand.map(function (f) { return cardEl(doc, f, size || "sm"); }));
+    return h(doc, "div", {
+      className: "hand hand-open", title: "Revealed at the end of the round",
+      "aria-label": seat.name + "'s hand: " + cardList(seat.hand),
+    }, seat.hand.map(function (f) { return cardEl(doc, f, size || "sm"); }));
   }
   const backs = [];
   for (let i = 0; i < Math.min(seat.handCount, 8); i++) backs.push(cardBackEl(doc, "sm"));
@@ -858,17 +869,23 @@ function renderBoard(root, model, opts) {
       // While a card from the hand is to be chosen, the hand cards are the buttons.
       const cardGroup = opts.onAct ? model.groups.filter(function (g) { return g.kind === "cards"; })[0] : null;
       const stagedFocus = builder && builder.card !== null ? builder.card : null;
-      let stagedDone = false;
-      const handCards = (model.hand || []).map(function (f) {
+      const hand = model.hand || [];
+      // A hand may hold two copies of a card: both stand for the same action,
+      // and the copy clicked is the one shown as chosen (the stage's `copy`,
+      // its place in the hand; the first copy when the stage names none).
+      const stagedAt = stagedFocus === null ? -1 :
+        opts.stage && hand[opts.stage.copy] === stagedFocus ? opts.stage.copy : hand.indexOf(stagedFocus);
+      const handCards = hand.map(function (f, at) {
         const action = cardGroup ? cardGroup.actions.filter(function (a) { return a.card === f; })[0] : null;
         if (!action) return cardEl(doc, f, "lg");
-        // The first copy of the chosen card is shown as chosen (a hand may hold two).
-        const isStaged = stagedFocus === f && !stagedDone;
-        if (isStaged) stagedDone = true;
+        const isStaged = at === stagedAt;
         return cardEl(doc, f, "lg", {
           onclick: function () {
-            if (builder) opts.onStage(isStaged ? {} : { card: action.id });
-            else opts.onAct(action);
+            if (!builder) opts.onAct(action);
+            else if (isStaged) opts.onStage({});  // take the choice back
+            // The other copy of the chosen card: the same choice, that copy shown.
+            else if (f === stagedFocus) opts.onStage(Object.assign({}, opts.stage, { copy: at }));
+            else opts.onStage({ card: action.id, copy: at });
           },
           "aria-label": builder ? (isStaged ? action.text + " (chosen; click to take it back)" : "Choose " + action.text) : action.text,
           "aria-pressed": builder ? String(isStaged) : null,

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from accounts.http import SignedInApiRequest
 from accounts.models import User
-from bots import selectors, services
+from bots import scrimmages, selectors, services
 from bots.errors import BotForbidden
 from bots.forms import read_upload
 from bots.models import BotVersion
@@ -265,3 +265,100 @@ class BotChallengeView(APIView):
             {"match": str(match.public_id), "status": match.status},
             status=status.HTTP_201_CREATED,
         )
+
+
+class ScrimmageCreateSerializer(serializers.Serializer):
+    opponent = serializers.CharField(max_length=40)
+    games = serializers.IntegerField(min_value=1, max_value=scrimmages.MAX_GAMES)
+    version = serializers.IntegerField(min_value=1, required=False)
+
+
+def scrimmage_data(scrimmage, *, games: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": scrimmage.pk,
+        "version": scrimmage.version.number,
+        "opponent": scrimmage.opponent,
+        "opponent_label": scrimmage.opponent_label,
+        "games": scrimmage.games,
+        "created_at": scrimmage.created_at,
+    }
+    if games:
+        rows = scrimmages.scrimmage_games(scrimmage=scrimmage)
+        data["summary"] = scrimmages.scrimmage_summary(rows)
+        data["results"] = [
+            {
+                "match": str(g.match.public_id),
+                "deal": g.deal,
+                "seat": g.seat,
+                "status": g.match.status,
+                "end_reason": g.match.end_reason,
+                "placement": g.placement,
+                "outcome": g.outcome,
+                "fault": g.fault,
+            }
+            for g in rows
+        ]
+    return data
+
+
+def _owned_bot(request: SignedInApiRequest, bot_id: int):
+    bot = selectors.bot_get(bot_id=bot_id)
+    if not selectors.can_see_logs(user=request.user, bot=bot):
+        raise BotForbidden("Only the bot's owner can see its scrimmages.")
+    return bot
+
+
+class ScrimmageListView(APIView):
+    """The owner's scrimmages of a bot; POST starts one (unrated, on the
+    bots workers): ``opponent`` (``builtin:<name>`` or ``bot:<version id>``),
+    ``games`` (1-50), ``version``? (default: the active one)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="bot_scrimmages_list", responses={200: dict})
+    def get(self, request: SignedInApiRequest, bot_id: int) -> Response:
+        bot = _owned_bot(request, bot_id)
+        return Response(
+            {
+                "results": [
+                    scrimmage_data(s, games=False)
+                    for s in scrimmages.scrimmages_of(bot=bot)
+                ],
+                "opponents": [
+                    {"agent": o.agent, "label": o.label}
+                    for o in scrimmages.scrimmage_opponents(bot=bot)
+                ],
+            }
+        )
+
+    @extend_schema(
+        operation_id="bot_scrimmages_create",
+        request=ScrimmageCreateSerializer,
+        responses={201: dict},
+    )
+    def post(self, request: SignedInApiRequest, bot_id: int) -> Response:
+        data = _valid(ScrimmageCreateSerializer, request)
+        scrimmage = scrimmages.scrimmage_create(
+            user=request.user,
+            bot_id=bot_id,
+            opponent=data["opponent"],
+            games=data["games"],
+            version_number=data.get("version"),
+        )
+        return Response(
+            scrimmage_data(scrimmage, games=True), status=status.HTTP_201_CREATED
+        )
+
+
+class ScrimmageDetailView(APIView):
+    """A scrimmage's games: status, placement, outcome and fault per game."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: dict})
+    def get(
+        self, request: SignedInApiRequest, bot_id: int, scrimmage_id: int
+    ) -> Response:
+        bot = _owned_bot(request, bot_id)
+        scrimmage = scrimmages.scrimmage_get(bot=bot, scrimmage_id=scrimmage_id)
+        return Response(scrimmage_data(scrimmage, games=True))

@@ -27,6 +27,16 @@ urlpatterns = [
         api.BotChallengeView.as_view(),
         name="api-bot-challenge",
     ),
+    path(
+        "bots/<int:bot_id>/scrimmages/",
+        api.ScrimmageListView.as_view(),
+        name="api-bot-scrimmages",
+    ),
+    path(
+        "bots/<int:bot_id>/scrimmages/<int:scrimmage_id>/",
+        api.ScrimmageDetailView.as_view(),
+        name="api-bot-scrimmage",
+    ),
     # The bot account API (docs/protocol/bot-api.md).
     path("bot/accounts/", bot_api.AccountListView.as_view(), name="api-bot-accounts"),
     path(

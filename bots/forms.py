@@ -93,3 +93,27 @@ class BotTokenForm(forms.Form):
         initial=["read", "play"],
         widget=forms.CheckboxSelectMultiple,
     )
+
+
+class ScrimmageForm(forms.Form):
+    """Unrated games now against an opponent of the owner's choosing."""
+
+    opponent = forms.ChoiceField(choices=())
+    version = forms.TypedChoiceField(coerce=int, choices=(), label="Your version")
+    games = forms.IntegerField(
+        min_value=1,
+        max_value=50,
+        initial=10,
+        help_text="Played in duplicate deals (each deal once per seat order), so "
+        "the number is rounded up to whole deals.",
+    )
+
+    def __init__(self, *args, opponents=(), versions=(), **kwargs) -> None:
+        kwargs.setdefault("auto_id", "id_scrim_%s")
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["opponent"]).choices = [
+            (o.agent, o.label) for o in opponents
+        ]
+        cast(forms.ChoiceField, self.fields["version"]).choices = [
+            (v.number, f"v{v.number}") for v in versions
+        ]

@@ -251,3 +251,34 @@ class BotToken(models.Model):
 
     def allows(self, scope: str) -> bool:
         return self.revoked_at is None and scope in self.scopes
+
+
+class Scrimmage(models.Model):
+    """Unrated games the owner asked for: one version against a chosen opponent.
+
+    Played on the bots queue like ladder games, on duplicate deals (each deal
+    once per rotation of the seats). Its matches' context is ``context``.
+    """
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="scrimmages")
+    version = models.ForeignKey(
+        BotVersion, on_delete=models.CASCADE, related_name="scrimmages"
+    )
+    #: ``builtin:<name>`` or ``bot:<version id>``: fills every other seat.
+    opponent = models.CharField(max_length=40)
+    opponent_label = models.CharField(max_length=60)
+    games = models.PositiveSmallIntegerField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.version} vs {self.opponent_label} ({self.games} games)"
+
+    @property
+    def context(self) -> str:
+        return f"bots:scrim:{self.pk}"

@@ -31,4 +31,10 @@ urlpatterns = [
     path("bots/<int:bot_id>/settings/", views.bot_settings, name="settings"),
     path("bots/<int:bot_id>/disable/", views.bot_disable, name="disable"),
     path("bots/<int:bot_id>/challenge/", views.bot_challenge, name="challenge"),
+    path("bots/<int:bot_id>/scrimmages/", views.scrimmage_new, name="scrimmage_new"),
+    path(
+        "bots/<int:bot_id>/scrimmages/<int:scrimmage_id>/",
+        views.scrimmage_detail,
+        name="scrimmage",
+    ),
 ]

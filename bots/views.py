@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
 from accounts.models import User
-from bots import connected, selectors, services
+from bots import connected, scrimmages, selectors, services
 from bots.errors import BotError
 from bots.forms import (
     BotAccountForm,
@@ -19,6 +19,7 @@ from bots.forms import (
     BotTokenForm,
     ChallengeBotForm,
     DisableForm,
+    ScrimmageForm,
     VersionUploadForm,
     read_upload,
 )
@@ -128,6 +129,9 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         "challenge_form": ChallengeBotForm(),
         "can_play": services.live_seat(bot=bot) is not None,
     }
+    if is_owner:
+        context["scrimmage_form"] = _scrimmage_form(bot)
+        context["scrimmages"] = scrimmages.scrimmages_of(bot=bot)
     return render(request, "bots/bot_detail.html", context)
 
 
@@ -346,3 +350,62 @@ def connected_token_revoke(request: SignedInRequest, token_id: int) -> HttpRespo
     else:
         messages.success(request, f"Token {token.prefix}… revoked: it works no more.")
     return redirect("bots:connected")
+
+
+def _scrimmage_form(bot, data=None) -> ScrimmageForm:
+    return ScrimmageForm(
+        data,
+        opponents=scrimmages.scrimmage_opponents(bot=bot),
+        versions=[v for v in bot.versions.all() if v.status in scrimmages.PLAYABLE],
+    )
+
+
+@login_required
+@require_POST
+def scrimmage_new(request: SignedInRequest, bot_id: int) -> HttpResponse:
+    """Start a scrimmage; its page shows the games as they are played."""
+    bot = selectors.bot_get(bot_id=bot_id)
+    form = _scrimmage_form(bot, request.POST)
+    if not form.is_valid():
+        messages.error(
+            request,
+            "Scrimmage: "
+            + "; ".join(
+                f"{field}: {' '.join(str(m) for m in errors)}"
+                for field, errors in form.errors.items()
+            ),
+        )
+        return redirect("bots:detail", bot_id=bot_id)
+    try:
+        scrimmage = scrimmages.scrimmage_create(
+            user=request.user,
+            bot_id=bot_id,
+            opponent=form.cleaned_data["opponent"],
+            games=form.cleaned_data["games"],
+            version_number=form.cleaned_data["version"],
+        )
+    except MatchError as exc:
+        messages.error(request, exc.message)
+        return redirect("bots:detail", bot_id=bot_id)
+    return redirect("bots:scrimmage", bot_id=bot_id, scrimmage_id=scrimmage.pk)
+
+
+@login_required
+def scrimmage_detail(
+    request: SignedInRequest, bot_id: int, scrimmage_id: int
+) -> HttpResponse:
+    bot = selectors.bot_get(bot_id=bot_id)
+    if not selectors.can_see_logs(user=request.user, bot=bot):
+        return render(request, "bots/forbidden.html", {"bot": bot}, status=403)
+    scrimmage = scrimmages.scrimmage_get(bot=bot, scrimmage_id=scrimmage_id)
+    games = scrimmages.scrimmage_games(scrimmage=scrimmage)
+    return render(
+        request,
+        "bots/scrimmage.html",
+        {
+            "bot": bot,
+            "scrimmage": scrimmage,
+            "games": games,
+            "summary": scrimmages.scrimmage_summary(games),
+        },
+    )

@@ -20,6 +20,7 @@ $(STAMP): pyproject.toml setup.py gameplay/rules/splitmix.h $(wildcard gameplay/
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m bots.runtimes.prepare  # C/C++ bot libraries: minutes, once
 	@touch $(STAMP)
 
 install: $(STAMP)

@@ -10,8 +10,10 @@ from bots.uploads import MAX_UPLOAD_BYTES
 from gameplay.catalog import game_choices
 
 UPLOAD_HELP = (
-    "A single .py file, or a .zip with main.py at its top (up to 1 MiB, 5 MiB "
-    "unpacked, 200 files). Standard library only; kungfu_bot (the SDK) is provided."
+    "A single source file (.py, .js, .c, .cpp, .wasm), or a .zip with one entry "
+    "point (main.py, main.js, main.c, main.cpp or main.wasm) at its top (up to "
+    "1 MiB, 5 MiB unpacked, 200 files). The entry point picks the runtime; the "
+    "SDK (kungfu_bot.py, kungfu_bot.js, kungfu_bot.h) is provided."
 )
 
 

@@ -11,7 +11,10 @@ from django.shortcuts import get_object_or_404
 
 from accounts.http import Viewer
 from accounts.models import User
+from bots import conf
 from bots.models import Bot, BotMatchLog, BotStatus, BotVersion
+from bots.runtimes import RUNTIMES, runtime_for_dir
+from bots.sandbox import SandboxError
 from bots.storage import list_files, read_source, version_dir
 from gameplay.agents import builtin_agent, uploaded_agent, uploaded_version_id
 from gameplay.models import Match, MatchStatus, Seat
@@ -337,3 +340,42 @@ def version_records(*, bot: Bot) -> dict[int, VersionRecord]:
         if version_id is not None:
             records[version_id] = VersionRecord(games=row["games"], wins=row["wins"])
     return records
+
+
+@dataclass(frozen=True)
+class RuntimeInfo:
+    """A runtime as an author meets it: name, entry point and its limits."""
+
+    name: str
+    label: str
+    entrypoint: str
+    limits: list[str]
+
+
+def runtime_infos() -> list[RuntimeInfo]:
+    """Every runtime an upload may use, with the limits its bots run under."""
+    config = conf.sandbox_config()
+    per_move = conf.time_control().per_move
+    infos = []
+    for runtime in RUNTIMES.values():
+        try:
+            limits = runtime.limits(config, per_move_s=per_move)
+        except SandboxError as exc:  # its wheel is missing on this server
+            limits = [f"not available here: {exc}"]
+        infos.append(
+            RuntimeInfo(
+                name=runtime.name,
+                label=runtime.label,
+                entrypoint=runtime.entrypoint,
+                limits=limits,
+            )
+        )
+    return infos
+
+
+def version_runtime(*, version: BotVersion) -> str:
+    """The runtime label of a stored version (told by its entry point)."""
+    directory = version_dir(version)
+    if not directory.is_dir():
+        return ""
+    return runtime_for_dir(directory).label

@@ -45,6 +45,7 @@ from bots.protocol.match import (
     play_local_match,
 )
 from bots.protocol.transport import storable_text
+from bots.runtimes import BuildError, build_bot
 from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
 from bots.seats import seat_agent, unplayable_reason
 from bots.storage import remove_tree, version_dir, write_bot_tree
@@ -371,6 +372,23 @@ def _play_validation_games(
     report: dict[str, Any] = {"games": [], "opponent": builtin_agent("random")}
     stderr_parts: list[str] = []
     failure = ""
+    # Compiled runtimes (C, C++, WebAssembly) build once, in the sandbox; a
+    # compiler error fails the version with the compiler's messages.
+    try:
+        build_log = build_bot(
+            version_dir(version),
+            config=config,
+            allow_unsandboxed=conf.allow_unsandboxed(),
+        )
+    except BuildError as exc:
+        report["build"] = {"ok": False, "message": str(exc), "output": exc.output}
+        return (
+            report,
+            f"--- build ---\n{exc.output}",
+            f"Compile error: {exc}. The compiler's messages are below.",
+        )
+    if build_log:
+        report["build"] = {"ok": True, "output": build_log[-16 * 1024 :]}
     # Two seats, or the game's smallest table; the others are random bots.
     players = max(2, game.min_players)
     for number in range(conf.validation_games()):

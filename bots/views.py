@@ -101,7 +101,12 @@ def bot_new(request: SignedInRequest) -> HttpResponse:
     return render(
         request,
         "bots/bot_new.html",
-        {"form": form, "uploads_open": gate_ok, "gate_reason": gate_reason},
+        {
+            "form": form,
+            "uploads_open": gate_ok,
+            "gate_reason": gate_reason,
+            "runtimes": selectors.runtime_infos(),
+        },
     )
 
 
@@ -117,6 +122,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         "versions": versions,
         "version_rows": [(v, records.get(v.pk)) for v in versions],
         "head_to_head": selectors.bot_head_to_head(bot=bot),
+        "runtimes": selectors.runtime_infos() if is_owner else [],
         "record": selectors.bot_record(bot=bot),
         "recent": selectors.bot_recent_matches(bot=bot),
         "rating": bot_rating(bot=bot),

@@ -63,6 +63,9 @@ __all__ = [
 
 #: Longest accepted line from a bot, newline excluded.
 LINE_CAP = 64 * 1024
+#: Exit status with which a runtime that meters compute itself (the WebAssembly
+#: host's fuel) reports that the bot spent its budget: a ``timeout`` fault.
+LIMIT_EXIT = 124
 #: How much of a bot's stderr is kept (the most recent bytes) for its owner.
 STDERR_CAP = 64 * 1024
 
@@ -381,6 +384,11 @@ class BotProcess:
             rc: int | None = self.process.popen.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
             rc = None
+        if rc == LIMIT_EXIT:
+            # A runtime that meters compute itself (WebAssembly fuel) ended
+            # the bot for spending its budget: that is running out of time.
+            self._drain_stderr()
+            self._fault("timeout", "the bot spent its compute budget (fuel)")
         self._fault("crash", f"{what}; {describe_exit(rc)}")
 
     def _fault(self, reason: str, detail: str) -> NoReturn:

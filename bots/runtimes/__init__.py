@@ -14,13 +14,18 @@ from bots.sandbox.policy import SandboxConfig
 
 from .base import BUILD_DIR, BuildError, Runtime, UploadError
 from .javascript import JavaScriptRuntime
+from .native import CppRuntime, CRuntime
 from .python import PythonRuntime
+from .wasm import WasmRuntime
 
 RUNTIMES: dict[str, Runtime] = {
     runtime.name: runtime
     for runtime in (
         PythonRuntime(),
         JavaScriptRuntime(),
+        CRuntime(),
+        CppRuntime(),
+        WasmRuntime(),
     )
 }
 

@@ -144,7 +144,9 @@ def stage_bot_dir(source: Path, dest: Path, *, max_bytes: int) -> None:
                 fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
                 with os.fdopen(fd, "rb") as fin, open(dst, "xb") as fout:
                     shutil.copyfileobj(fin, fout)
-                dst.chmod(0o644)
+                # Executable only what was (a compiled bot: uploads are
+                # written without exec bits, bots.storage).
+                dst.chmod(0o755 if st.st_mode & stat.S_IXUSR else 0o644)
             else:
                 raise SandboxError(f"bot code may not contain special file {src}")
         dirs[:] = [d for d in dirs if not (Path(root) / d).is_symlink()]

@@ -1,0 +1,80 @@
+"""Validation of compiled runtimes: the build, its errors on the owner's page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from bots import services
+from bots.models import VersionStatus
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "bots" / "examples"
+BROKEN_C = b'#define GAME "duelo"\nint main(void) { return missing_name; }\n'
+
+
+@pytest.mark.sandbox
+def test_compile_error_fails_the_version_and_shows_only_to_the_owner(
+    owner, client, fast_time
+):
+    version = services.bot_create(
+        owner=owner,
+        game="duelo",
+        name="broken-c",
+        description="",
+        source_public=True,
+        filename="bot.c",
+        data=BROKEN_C,
+    )
+    assert services.bot_version_validate(version_id=version.pk) == "failed"
+    version.refresh_from_db()
+    assert version.status == VersionStatus.FAILED
+    assert version.status_detail.startswith("Compile error: main.c does not compile")
+    build = version.validation_report["build"]
+    assert build["ok"] is False and "missing_name" in build["output"]
+    assert version.validation_report["games"] == []  # nothing was played
+
+    url = reverse("bots:detail", args=[version.bot_id])
+    client.force_login(owner)
+    page = client.get(url).content.decode()
+    assert "Compiler messages" in page and "missing_name" in page
+    assert "C (zig cc" in page  # the version's runtime
+    assert 'id="runtime-wasm"' in page  # every runtime's limits, for the owner
+    client.force_login(UserFactory())
+    page = client.get(url).content.decode()
+    assert "missing_name" not in page and "Compiler messages" not in page
+
+
+@pytest.mark.sandbox
+def test_cpp_example_validates_and_activates(owner, fast_time):
+    version = services.bot_create(
+        owner=owner,
+        game="duelo",
+        name="cpp",
+        description="",
+        source_public=False,
+        filename="duelo_random.cpp",
+        data=(EXAMPLES / "duelo_random.cpp").read_bytes(),
+    )
+    assert services.bot_version_validate(version_id=version.pk) == "active"
+    version.refresh_from_db()
+    assert version.validation_report["build"]["ok"] is True
+    assert all(not game["fault"] for game in version.validation_report["games"])
+
+
+def test_upload_page_lists_every_runtime_with_its_limits(owner, client):
+    client.force_login(owner)
+    page = client.get(reverse("bots:new")).content.decode()
+    for name, words in (
+        ("python", "main.py"),
+        ("javascript", "JavaScript heap"),
+        ("c", "compiling: 90 s"),
+        ("cpp", "main.cpp"),
+        ("wasm", "fuel"),
+    ):
+        assert f'id="runtime-{name}"' in page
+        assert words in page

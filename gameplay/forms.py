@@ -99,6 +99,40 @@ class QuickPlayForm(forms.Form):
         ]
 
 
+class PlayBotForm(forms.Form):
+    """One click to play the computer: a strength, rated if the player asks."""
+
+    bot = forms.ChoiceField(label="Strength")
+    rated = forms.BooleanField(
+        label="Rated",
+        required=False,
+        help_text="Counts on the game's ladder, where the built-in bots hold "
+        "fixed ratings.",
+    )
+
+    def __init__(self, *args: Any, game: GameInfo, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "id_playbot_%s")  # see TableForm
+        super().__init__(*args, **kwargs)
+        from gameplay.rules import get_game
+        from gameplay.rules.bots import BOT_STRENGTHS, bot_display_name, bot_plays
+
+        engine = get_game(game.id)
+        choices = [
+            (name, f"{label}: {bot_display_name(name)}")
+            for name, label in BOT_STRENGTHS.items()
+            if bot_plays(name, engine)
+        ]
+        field = cast(forms.ChoiceField, self.fields["bot"])
+        field.choices = choices
+        names = [name for name, _ in choices]
+        field.initial = "heuristic" if "heuristic" in names else names[0]
+        if game.min_players > 2:
+            field.help_text = (
+                f"{game.min_players - 1} bots play you; at a rated game each a "
+                "different one, the nearest in strength."
+            )
+
+
 class BotSeatForm(forms.Form):
     bot = forms.ChoiceField(label="Bot")
     #: Said next to the form at a rated table, which seats each bot once.

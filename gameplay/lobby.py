@@ -26,7 +26,7 @@ from gameplay.models import (
     Seat,
 )
 from gameplay.options import clean_table_options
-from gameplay.rules import GameError, get_game
+from gameplay.rules import Game, GameError, get_game
 from gameplay.services import SeatSpec
 from gameplay.signals import challenge_created
 
@@ -188,6 +188,48 @@ def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
     _start_if_full(match)
     transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
     return seat
+
+
+def _bot_lineup(*, engine: Game, bot: str, others: int, rated: bool) -> list[str]:
+    """The built-in bots for a person's ``others`` opponents: the chosen
+    ``bot`` first; the rest the same bot, or at a rated game (each bot once,
+    ``services.repeated_bot_error``) the other bots that play the game, the
+    nearest in strength first."""
+    from gameplay.rules.bots import BOT_STRENGTHS, bot_plays
+
+    if not rated:
+        return [bot] * others
+    ladder = [name for name in BOT_STRENGTHS if bot_plays(name, engine)]
+    at = ladder.index(bot) if bot in ladder else 0
+    nearest = sorted(ladder, key=lambda name: (abs(ladder.index(name) - at), name))
+    if len(nearest) < others:
+        raise BadRequest(
+            f"a rated game seats each bot once, and only {len(nearest)} built-in "
+            f"bot(s) play {engine.name}: play it casual"
+        )
+    return nearest[:others]
+
+
+def play_bot(*, user: User, game: str, bot: str, rated: bool = False) -> Match:
+    """Start a game against the computer at once: the person in seat 0 and
+    the built-in ``bot`` (a strength from ``BOT_STRENGTHS``) opposite, in a
+    game of the fewest players the game allows (a bigger table of bots is
+    "Open a table"). Rated only when the person asks."""
+    try:
+        engine = get_game(game)
+    except GameError as exc:
+        raise BadRequest(str(exc)) from exc
+    services.validate_agent(agents.builtin_agent(bot), engine)
+    others = engine.min_players - 1
+    names = _bot_lineup(engine=engine, bot=bot, others=others, rated=rated)
+    seats = [SeatSpec(user=user)] + [
+        SeatSpec(agent=agents.builtin_agent(name)) for name in names
+    ]
+    with transaction.atomic():
+        match = services.match_create(
+            game=game, seats=seats, rated=rated, host=user, config={}
+        )
+        return services.match_start(match_id=match.pk)
 
 
 @transaction.atomic

@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<slug:game_id>/rules/", views.game_rules, name="rules"),
     path("games/<slug:game_id>/tables/", views.table_create, name="table_create"),
     path("games/<slug:game_id>/quick-play/", views.quick_play, name="quick_play"),
+    path("games/<slug:game_id>/play-bot/", views.play_bot, name="play_bot"),
     path("games/<slug:game_id>/challenge/", views.challenge_create, name="challenge"),
     path(
         "challenges/<int:challenge_id>/<str:answer>/",

@@ -21,7 +21,13 @@ from gameplay import frames, lobby, selectors
 from gameplay.catalog import GameInfo, game_catalog
 from gameplay.contexts import describe_match_context
 from gameplay.errors import MatchError
-from gameplay.forms import BotSeatForm, ChallengeForm, QuickPlayForm, TableForm
+from gameplay.forms import (
+    BotSeatForm,
+    ChallengeForm,
+    PlayBotForm,
+    QuickPlayForm,
+    TableForm,
+)
 from gameplay.models import Challenge, ChallengeStatus, Match, MatchStatus, QueueEntry
 from gameplay.rematch import rematch_request
 
@@ -50,6 +56,7 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
         "recent": selectors.recent_matches(game=game.id, limit=10),
         "table_form": TableForm(game=game, initial={"players": game.min_players}),
         "quick_form": QuickPlayForm(game=game),
+        "play_bot_form": PlayBotForm(game=game),
         "challenge_form": ChallengeForm(),
     }
     if user:
@@ -150,6 +157,28 @@ def table_create(request: SignedInRequest, game_id: str) -> HttpResponse:
             rated=form.cleaned_data["rated"],
             time_control=form.time_control(),
             spectator_delay=form.cleaned_data["spectator_delay"] or 0,
+        )
+    except MatchError as exc:
+        _report(request, exc)
+        return redirect("gameplay:game_detail", game_id=game.id)
+    return redirect("gameplay:match", public_id=match.public_id)
+
+
+@login_required
+@require_POST
+def play_bot(request: SignedInRequest, game_id: str) -> HttpResponse:
+    """One click from the game's page to a game against the computer."""
+    game = _game_or_404(game_id)
+    form = PlayBotForm(request.POST, game=game)
+    if not form.is_valid():
+        _report_form(request, form)
+        return redirect("gameplay:game_detail", game_id=game.id)
+    try:
+        match = lobby.play_bot(
+            user=request.user,
+            game=game.id,
+            bot=form.cleaned_data["bot"],
+            rated=form.cleaned_data["rated"],
         )
     except MatchError as exc:
         _report(request, exc)

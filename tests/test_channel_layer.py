@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 
 from config.channel_layer import MAGIC, LocalFirstPubSubChannelLayer
+from tests.waiting import wait_until_async
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.services]
 
@@ -29,13 +30,17 @@ async def subscribed(group: str, layers: int, timeout: float = 10.0) -> None:
     shard = probe._shards[0]
     shard._ensure_redis()
     channel = probe._get_group_channel_name(group)
-    deadline = asyncio.get_running_loop().time() + timeout
+
+    async def reached() -> bool:
+        return (await shard._redis.pubsub_numsub(channel))[0][1] >= layers
+
     try:
-        while (await shard._redis.pubsub_numsub(channel))[0][1] < layers:
-            assert asyncio.get_running_loop().time() < deadline, (
-                f"{layers} subscriptions to {group} never reached Redis"
-            )
-            await asyncio.sleep(0.01)
+        await wait_until_async(
+            reached,
+            timeout=timeout,
+            interval=0.01,
+            message=f"{layers} subscriptions to {group} to reach Redis",
+        )
     finally:
         await shard.flush()
 
@@ -166,10 +171,12 @@ async def test_an_unwaited_publish_that_fails_is_logged_not_raised(caplog):
         shard.publish_many = redis_away
         await layer.group_send_many([("g", {"type": "x"})], wait=False)
         assert await received(layer, local, 0.1) == [{"type": "x"}]
-        deadline = asyncio.get_running_loop().time() + 10
-        while "publish of 1 group messages failed" not in caplog.text:  # the drain
-            assert asyncio.get_running_loop().time() < deadline, caplog.text
-            await asyncio.sleep(0.01)
+        await wait_until_async(  # the drain
+            lambda: "publish of 1 group messages failed" in caplog.text,
+            timeout=10,
+            interval=0.01,
+            message=lambda: "the drain's failure in the log:\n" + caplog.text,
+        )
         # A waited send hears of the failure itself.
         with pytest.raises(ConnectionError):
             await layer.group_send_many([("g", {"type": "y"})])

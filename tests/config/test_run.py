@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import wait_until
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -109,7 +111,6 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
     import signal
     import socket
     import threading
-    import time
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -145,19 +146,28 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
         return None
 
     try:
-        deadline = time.monotonic() + 240
-        while banner_at() is None and time.monotonic() < deadline:
+
+        def alive() -> None:
             assert platform.poll() is None, "".join(lines)[-3000:]
-            time.sleep(0.5)
+
+        wait_until(
+            lambda: banner_at() is not None,
+            timeout=240,
+            interval=0.5,
+            message="the banner",
+            between=alive,
+        )
         up = banner_at()
-        assert up is not None, "no banner within 240 s:\n" + "".join(lines)[-3000:]
+        assert up is not None
         before = _exhibition_version(database)
         assert before is not None, "the demo has no exhibition game"
         # Beat's 5 s clock sweep moves the game: wait for a move, not a period.
-        deadline = time.monotonic() + 60
-        while _exhibition_version(database) <= before:
-            assert time.monotonic() < deadline, "the demo's Live now game did not move"
-            time.sleep(0.5)
+        wait_until(
+            lambda: _exhibition_version(database) > before,
+            timeout=60,
+            interval=0.5,
+            message="the demo's Live now game to move",
+        )
         assert len(_processes_in_session(platform.pid)) >= 4
         # web, worker (and its pool), beat and Redis, wherever their sessions are
         assert len(_processes_marked(marker)) >= 5
@@ -176,13 +186,11 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
             }:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + 15  # the last children are being reaped
-    while _processes_in_session(platform.pid) or _processes_marked(marker):
-        assert time.monotonic() < deadline, (
-            _processes_in_session(platform.pid),
-            _processes_marked(marker),
-        )
-        time.sleep(0.2)
+    wait_until(  # the last children are being reaped
+        lambda: not (_processes_in_session(platform.pid) or _processes_marked(marker)),
+        timeout=15,
+        message="every child of the platform to end",
+    )
     assert not (tmp_path / "redis" / "redis.sock").exists()
     output = "".join(lines)
     assert "embedded Redis stopped" in output

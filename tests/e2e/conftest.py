@@ -46,6 +46,8 @@ from urllib.parse import quote
 
 import pytest
 
+from tests.waiting import wait_until
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "var" / "e2e-artifacts"
 CHROMIUM = os.environ.get("KFA_CHROMIUM", "/usr/bin/chromium")
@@ -493,18 +495,15 @@ class Arena:
         interval: float = 0.2,
         message: str = "condition",
     ) -> Any:
-        """Poll ``check`` (e.g. an ORM query) until it returns something truthy."""
-        deadline = time.monotonic() + timeout
-        while True:
-            value = check()
-            if value:
-                return value
-            self.server.assert_alive()
-            if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"timed out after {timeout} s waiting for {message}"
-                )
-            time.sleep(interval)
+        """Poll ``check`` (e.g. an ORM query) until it returns something truthy
+        (``tests.waiting.wait_until``), failing at once if the server died."""
+        return wait_until(
+            check,
+            timeout=timeout,
+            interval=interval,
+            message=message,
+            between=self.server.assert_alive,
+        )
 
     def mails(self) -> list[str]:
         """Every e-mail the server sent this session, as raw text, oldest first."""

@@ -18,18 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import wait_until
+
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_SERVER = shutil.which("redis-server")
-
-
-def wait_for(predicate, timeout: float, what: str) -> None:
-    """Poll ``predicate`` until it is true; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @dataclass
@@ -59,14 +51,16 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        wait_for(self.socket.exists, 20, "redis to listen")
+        wait_until(self.socket.exists, timeout=20, message="redis to listen")
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()  # SIGTERM: Redis flushes its AOF and exits
             self.process.wait(timeout=20)
         self.process = None
-        wait_for(lambda: not self.socket.exists(), 10, "redis socket to go")
+        wait_until(
+            lambda: not self.socket.exists(), timeout=10, message="redis socket to go"
+        )
 
     def restart(self, down_for: float = 2.0) -> None:
         self.stop()
@@ -98,7 +92,11 @@ class Worker:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
-        wait_for(lambda: "ready." in self.text(), 120, "the worker to be ready")
+        wait_until(
+            lambda: "ready." in self.text(),
+            timeout=120,
+            message="the worker to be ready",
+        )
 
     def text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""

@@ -18,8 +18,8 @@ from tests.faults.processes import (
     Worker,
     base_env,
     needs_redis_server,
-    wait_for,
 )
+from tests.waiting import wait_until
 
 
 @pytest.fixture
@@ -56,10 +56,10 @@ def test_worker_survives_three_redis_restarts_and_runs_held_countdowns(redis, tm
             ]
             # The worker has them, waiting for their time: off the queue, in
             # kombu's unacknowledged hash.
-            wait_for(
+            wait_until(
                 lambda: broker.llen("default") == 0 and broker.hlen("unacked") >= 2,
-                60,
-                "the worker to take the held tasks",
+                timeout=60,
+                message="the worker to take the held tasks",
             )
             redis.restart(down_for=2)
             for n, result in enumerate(held):

@@ -21,6 +21,7 @@ from gameplay import clocks, frames, presence, services
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.routing import websocket_urlpatterns
 from tests.gameplay.conftest import start_match
+from tests.waiting import wait_until_async
 
 
 def _kill_process_of(match: Match, number: int, *, ago: timedelta) -> Seat:
@@ -134,7 +135,9 @@ async def test_each_socket_is_vouched_for_and_beaten_the_version(players, settin
     await comm.disconnect()
     # The loop stops once its last socket is gone.
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + 10
-    while presence._sockets.get(loop):
-        assert loop.time() < deadline, "the presence loop kept its last socket"
-        await asyncio.sleep(0.01)
+    await wait_until_async(
+        lambda: not presence._sockets.get(loop),
+        timeout=10,
+        interval=0.01,
+        message="the presence loop to let its last socket go",
+    )

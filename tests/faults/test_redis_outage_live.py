@@ -24,6 +24,7 @@ from tests.faults.test_web_process_killed import (
     _web,
     world,  # noqa: F401
 )
+from tests.waiting import wait_until, wait_until_async
 
 SETUP_RATED = """
 import json, django
@@ -122,10 +123,14 @@ def test_moves_and_a_finish_during_a_redis_outage(world):  # noqa: F811
             assert history["steps"][-1]["version"] == version
             # ... and the match finishes while Redis is still down.
             await other.send(json.dumps({"type": "resign", "request_id": "r2"}))
-            deadline = time.monotonic() + 30
-            while json.loads(_python(env, STATUS, str(pk)))["status"] != "finished":
-                assert time.monotonic() < deadline, "resign never landed"
-                await asyncio.sleep(0.5)
+            await wait_until_async(
+                lambda: (
+                    json.loads(_python(env, STATUS, str(pk)))["status"] == "finished"
+                ),
+                timeout=30,
+                interval=0.5,
+                message="the resignation to land",
+            )
             for ws in sockets:
                 await ws.close()
 
@@ -139,14 +144,19 @@ def test_moves_and_a_finish_during_a_redis_outage(world):  # noqa: F811
         }
         redis.start()  # Redis is back
         # Beat's outbox sweep (every 15 s in production), until it hands it on.
-        deadline = time.monotonic() + 60
-        while not json.loads(_python(env, STATUS, str(pk)))["announced"]:
-            assert time.monotonic() < deadline, "the outbox never emptied"
-            _python(env, SWEEP)
-        deadline = time.monotonic() + 90
-        while json.loads(_python(env, STATUS, str(pk)))["events"] < 2:
-            assert time.monotonic() < deadline, worker.text()[-3000:]
-            time.sleep(1)
+        wait_until(
+            lambda: json.loads(_python(env, STATUS, str(pk)))["announced"],
+            timeout=60,
+            interval=0,
+            message="the outbox to empty",
+            between=lambda: _python(env, SWEEP),
+        )
+        wait_until(
+            lambda: json.loads(_python(env, STATUS, str(pk)))["events"] >= 2,
+            timeout=90,
+            interval=1,
+            message=lambda: "both rating events; worker:\n" + worker.text()[-3000:],
+        )
         assert _python(env, SWEEP) == "0"
         time.sleep(3)
         status = json.loads(_python(env, STATUS, str(pk)))

@@ -25,6 +25,7 @@ import pytest
 import websockets
 
 from tests.faults.processes import ROOT, PrivateRedis, base_env, needs_redis_server
+from tests.waiting import wait_until
 
 SETUP = """
 import json, django
@@ -97,14 +98,22 @@ def _web(env, port: int, log) -> subprocess.Popen:
         ],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+
+    def listens() -> bool:
         with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return process
+            return sock.connect_ex(("127.0.0.1", port)) == 0
+
+    def alive() -> None:
         assert process.poll() is None, "web process exited"
-        time.sleep(0.3)
-    raise AssertionError("web process did not listen")
+
+    wait_until(
+        listens,
+        timeout=120,
+        interval=0.3,
+        message="the web process to listen",
+        between=alive,
+    )
+    return process
 
 
 async def _open(port: int, match: str, cookie: str):
@@ -184,10 +193,12 @@ def test_a_killed_web_process_leaves_no_seat_connected_forever(world):
         seat = json.loads(_python(env, SEAT, str(pk), "1"))
         assert seat["connected"] == 1 and seat["disconnected_at"] is None
         # The sweep writes B off once PRESENCE_TTL passes without a refresh.
-        deadline = time.monotonic() + 30
-        while _python(env, SWEEP) != "1":
-            assert time.monotonic() < deadline, "the presence sweep never ran"
-            time.sleep(0.5)
+        wait_until(
+            lambda: _python(env, SWEEP) == "1",
+            timeout=30,
+            interval=0.5,
+            message="the presence sweep to write the seat off",
+        )
         # The sweep's broadcast: B written off as disconnected at its last refresh.
         told = await _frame(
             a,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import random
 import threading
-import time
 
 import pytest
 from django.core.management import call_command
@@ -29,6 +28,7 @@ from league.ratings.services import (
 )
 from tests.factories import LeagueFactory, SeasonFactory, UserFactory, finished_match
 from tests.league.conftest import play_match
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.django_db
 
@@ -257,16 +257,16 @@ def _apply_retrying_sqlite_lock(match_id: int) -> None:
     lock; retrying emulates the wait PostgreSQL does by itself."""
     from django.db import OperationalError
 
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def applied() -> bool:
         try:
             rating_apply_match(match_id=match_id)
-            return
         except OperationalError as exc:
             if connection.vendor != "sqlite" or "locked" not in str(exc):
                 raise
-            time.sleep(0.002)
-    raise AssertionError("gave up waiting for the lock")
+            return False
+        return True
+
+    wait_until(applied, timeout=60, interval=0.002, message="the lock")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import os
 import signal
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from bots.protocol.transport import BotFault, BotProcess, TimeControl
 from bots.sandbox import SandboxConfig, processes_of_uid
+from tests.waiting import wait_until
 
 from .conftest import needs_bwrap, write_bot
 
@@ -96,10 +96,13 @@ def test_a_dead_launcher_takes_its_bots_and_is_replaced(
     assert launcher is not None
     os.kill(launcher.pid, signal.SIGKILL)
     launcher.wait()
-    deadline = time.monotonic() + 5
-    while uid is not None and processes_of_uid(uid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert uid is not None and processes_of_uid(uid) == []
+    assert uid is not None
+    wait_until(
+        lambda: processes_of_uid(uid) == [],
+        timeout=5,
+        interval=0.02,
+        message=f"uid {uid}'s processes to end with the launcher",
+    )
     with pytest.raises(BotFault):
         bot.request({"n": 2})
     assert bot.exit_status is not None  # closed without hanging

@@ -11,6 +11,7 @@ import pytest
 
 from bots.protocol.transport import BotFault, TimeControl
 from bots.sandbox import SandboxConfig, SandboxLimits, processes_of_uid
+from tests.waiting import wait_until
 
 from .conftest import BWRAP, StartBot, needs_bwrap
 
@@ -102,9 +103,12 @@ def test_cpu_rlimit_kills_a_spinning_bot_nobody_is_waiting_on(
         config=config,
     )
     bot.handshake({})
-    deadline = time.monotonic() + 10
-    while bot.process.popen.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(
+        lambda: bot.process.popen.poll() is not None,
+        timeout=10,
+        interval=0.05,
+        message="the bot killed at its CPU limit",
+    )
     assert bot.process.popen.returncode in (128 + 9, 128 + 24)  # SIGKILL / SIGXCPU
     with pytest.raises(BotFault) as fault:
         bot.request({})

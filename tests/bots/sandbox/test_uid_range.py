@@ -20,6 +20,7 @@ import pytest
 
 from bots.sandbox import SandboxConfig, SlotAllocator, run_selftest, slots
 from bots.sandbox.slots import check_uid_range
+from tests.waiting import wait_until
 
 from .conftest import BWRAP, needs_bwrap
 
@@ -79,10 +80,12 @@ def _process_as(uid: int) -> int:
         finally:
             os._exit(0)
     # Back once the child runs under the uid, which is what the checks look for.
-    deadline = time.monotonic() + 10
-    while not _runs_as(pid, uid):
-        assert time.monotonic() < deadline, f"process {pid} never ran as {uid}"
-        time.sleep(0.005)
+    wait_until(
+        lambda: _runs_as(pid, uid),
+        timeout=10,
+        interval=0.005,
+        message=f"process {pid} to run as {uid}",
+    )
     return pid
 
 

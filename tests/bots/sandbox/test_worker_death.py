@@ -8,12 +8,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
 from bots.sandbox import processes_of_uid
+from tests.waiting import wait_until
 
 from .conftest import BWRAP, needs_bwrap, write_bot
 
@@ -59,10 +59,12 @@ def test_bot_dies_with_a_killed_worker(tmp_path: Path) -> None:
         assert len(processes_of_uid(uid)) >= 3  # bwrap, bot (pid 1 inside), helper
         os.kill(worker.pid, signal.SIGKILL)
         worker.wait(timeout=5)
-        deadline = time.monotonic() + 5
-        while processes_of_uid(uid) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert processes_of_uid(uid) == []
+        wait_until(
+            lambda: processes_of_uid(uid) == [],
+            timeout=5,
+            interval=0.02,
+            message=f"uid {uid}'s processes to end with their worker",
+        )
         assert (
             not Path(f"/proc/{bwrap_pid}/status").exists()
             or "Z"

@@ -35,6 +35,7 @@ from accounts.names import name_skeleton
 from bots.errors import BotError, BotForbidden, BotNotFound
 from bots.models import BotAccount, BotToken, BotTokenScope
 from gameplay.models import Challenge, ChallengeStatus, Match, MatchStatus, Seat
+from gameplay.moverule import is_realtime
 from gameplay.options import public_config
 from gameplay.rules import available_games, get_game
 from gameplay.selectors import events_since
@@ -351,7 +352,7 @@ def game_full(*, match: Match, seat: int) -> dict[str, Any]:
         "config": public_config(game_id=match.game, config=match.config),
         "rated": match.rated,
         "time_control": match.time_control,
-        "realtime": bool(getattr(engine, "realtime", False)),
+        "realtime": is_realtime(engine),
         "seats": [
             {"number": s.number, "name": s.display_name, "is_bot": s.is_bot}
             for s in match.seats.select_related("user").order_by("number")

@@ -3,21 +3,27 @@
 Elo lives in ``league`` (rating pools per game and scope); a bot is rated as
 participant ``bot:<bot id>`` (see :mod:`bots.directory`). Ladder matches are
 rated, so they feed the game's global pool. This module is the only place the
-bots app reads ratings, through league's selectors; before a bot has a rating
-(or where league is not installed) pairing uses a ladder score computed from
-its recent placements, so near-rated pairing works from the first round.
+bots app reads ratings, through league's selectors (a plain dependency: league
+is always installed and never imports bots); before a bot has a rating pairing
+uses a ladder score computed from its recent placements, so near-rated pairing
+works from the first round.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bots.models import Bot
 from gameplay.agents import uploaded_agent
 from gameplay.models import MatchStatus, Seat
-
-if TYPE_CHECKING:
-    from league.charts import Chart
+from league.charts import Chart, rating_chart
+from league.models import Participant
+from league.ratings.anchors import anchor_ratings
+from league.ratings.selectors import (
+    default_pool,
+    participant_ratings,
+    rating_history,
+)
 
 #: Ladder score scale for the fallback: Elo-like numbers around 1500.
 BASE_SCORE = 1500.0
@@ -25,11 +31,6 @@ RECENT_MATCHES = 50
 
 
 def _participant_and_pool(bot: Bot) -> tuple[Any, Any] | None:
-    try:
-        from league.models import Participant
-        from league.ratings.selectors import default_pool
-    except ImportError:
-        return None
     participant = Participant.objects.filter(key=Participant.bot_key(bot.pk)).first()
     pool = default_pool(game=bot.game)
     if participant is None or pool is None:
@@ -42,8 +43,6 @@ def bot_rating(*, bot: Bot) -> float | None:
     found = _participant_and_pool(bot)
     if found is None:
         return None
-    from league.ratings.selectors import participant_ratings
-
     participant, pool = found
     rating = participant_ratings(participant=participant).filter(pool=pool).first()
     return float(rating.rating) if rating is not None else None
@@ -54,9 +53,6 @@ def bot_rating_chart(*, bot: Bot) -> Chart | None:
     found = _participant_and_pool(bot)
     if found is None:
         return None
-    from league.charts import rating_chart
-    from league.ratings.selectors import rating_history
-
     participant, pool = found
     return rating_chart(rating_history(participant=participant, pool=pool))
 
@@ -109,8 +105,4 @@ def user_strength(*, user_id: int, game: str) -> float:
 def anchor_strength(*, game: str, name: str) -> float:
     """A built-in anchor's strength for pairing: its fixed league rating in
     ``game``'s pools."""
-    try:
-        from league.ratings.anchors import anchor_ratings
-    except ImportError:
-        return BASE_SCORE
     return anchor_ratings(game).get(name, BASE_SCORE)

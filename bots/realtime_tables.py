@@ -59,6 +59,7 @@ from bots.seats import (
 )
 from gameplay.agents import UPLOADED_PREFIX, is_uploaded
 from gameplay.models import Match, MatchAction, MatchStatus, Seat
+from gameplay.moverule import is_realtime
 from gameplay.rules import Game, get_game, view_events
 from gameplay.rules.ticks import PASS, tick_order
 from gameplay.services import (
@@ -73,11 +74,6 @@ NO_SANDBOX = "bot sandbox unavailable"
 #: How long each seat's bank and step count are remembered (a resumed driver
 #: carries them on).
 SESSION_SECONDS = 6 * 3600
-
-
-def is_realtime(game: str) -> bool:
-    """The engine's own flag, never the game's name."""
-    return bool(getattr(get_game(game), "realtime", False))
 
 
 def tick_seconds() -> float:
@@ -101,7 +97,7 @@ def needs_driver(match: Match) -> bool:
     Live: a person sits there (all-bot matches are the runner's, on the
     virtual clock).
     """
-    if match.status != MatchStatus.ACTIVE or not is_realtime(match.game):
+    if match.status != MatchStatus.ACTIVE or not is_realtime(get_game(match.game)):
         return False
     seats = list(match.seats.all())
     return any(seat.agent == "" for seat in seats) and any(
@@ -125,7 +121,7 @@ def tables_to_drive() -> list[int]:
         .order_by("started_at", "pk")
         .values_list("pk", "game")
     )
-    return [pk for pk, game in candidates[:500] if is_realtime(game)]
+    return [pk for pk, game in candidates[:500] if is_realtime(get_game(game))]
 
 
 def _session_key(public_id: object, seat: int) -> str:

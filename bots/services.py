@@ -59,6 +59,7 @@ from gameplay.agents import (
 )
 from gameplay.errors import NotActive
 from gameplay.models import Match, MatchStatus, Seat
+from gameplay.moverule import is_realtime
 from gameplay.rules import available_games, get_game
 from gameplay.services import (
     SeatSpec,
@@ -516,7 +517,7 @@ def bot_match_play(*, match_id: int) -> MatchOutcome | None:
         if number in forfeited_now or version is None:
             continue
         agents[number] = seat_agent(version, number)
-    if getattr(game, "realtime", False):
+    if is_realtime(game):
         # Real time: the virtual clock asks every seat at each tick, so the
         # built-in seats are played here too, next to the uploaded bots (a
         # forfeited seat by the player's takeover bot).

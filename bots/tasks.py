@@ -23,7 +23,8 @@ from bots import conf, ladder, live_turns, realtime_tables, services
 from bots.models import BotVersion, VersionStatus
 from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
 from gameplay.models import Match
-from gameplay.rules import available_games
+from gameplay.moverule import is_realtime
+from gameplay.rules import available_games, get_game
 from gameplay.selectors import uploaded_bot_seats_to_act
 
 logger = logging.getLogger(__name__)
@@ -208,7 +209,7 @@ def on_uploaded_bot_turn(*, match_id: int, **_: object) -> None:
     match = Match.objects.filter(pk=match_id).only("game").first()
     if match is None:
         return
-    if realtime_tables.is_realtime(match.game):
+    if is_realtime(get_game(match.game)):
         queue_live_realtime(match_id=match_id)
         return
     try:

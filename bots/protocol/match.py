@@ -35,6 +35,7 @@ from bots.protocol.transport import BotFault, BotProcess, TimeControl
 from bots.sandbox import SandboxConfig
 from gameplay.agents import TAKEOVER_BOT, builtin_agent
 from gameplay.bot_thinking import builtin_seed
+from gameplay.moverule import is_realtime
 from gameplay.rules import Event, Game, IllegalAction, State, view_events
 from gameplay.rules.ticks import END, PASS, tick_order, tick_seed
 
@@ -337,7 +338,7 @@ class MatchPlayer:
         self.pending: dict[int, list[Event]] = {seat: [] for seat in agents}
         self.ended = False
         self.end_reason = "completed"
-        self.realtime = bool(getattr(game, "realtime", False))
+        self.realtime = is_realtime(game)
         self.max_ticks = max_ticks
         self.tick = 0
         self.refused: list[tuple[int, int, str, str]] = []

@@ -50,7 +50,10 @@ class GameMeta:
     board needs no card data. ``anchors`` holds the fixed ratings of the
     built-in bots in the game's bot pools (bot name -> rating), set from how
     they fare against each other in this game (docs/ratings.md, "Anchors");
-    empty: the game's pools have no anchors.
+    empty: the game's pools have no anchors. ``exhibition`` is the config of
+    the bots-only game the demo (``manage.py seed_demo``, ``make run``) shows
+    live, with its league games and cup; the demo takes the first registered
+    game that has one; None: not a demo game.
     """
 
     publisher: str
@@ -63,3 +66,4 @@ class GameMeta:
     tables: tuple[int, int, int] | None = None
     catalogue: str | None = None
     anchors: dict[str, float] = field(default_factory=dict)
+    exhibition: dict[str, object] | None = None

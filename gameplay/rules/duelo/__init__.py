@@ -57,6 +57,7 @@ META = GameMeta(
     # Measured (docs/ratings.md): the heuristic bot beats the random bot 81%
     # (about 250 Elo), ISMCTS beats the heuristic 61.5% (about 80 Elo).
     anchors={"random": 1250.0, "heuristic": 1500.0, "ismcts": 1580.0},
+    exhibition={"rounds": 3},  # three round wins: a game long enough to watch
 )
 
 #: The engine class the registry instantiates (one shared, stateless instance).

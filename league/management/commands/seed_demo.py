@@ -25,7 +25,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from gameplay.catalog import game_catalog
+from gameplay.catalog import game_catalog, game_name
+from gameplay.rules import available_games, game_meta
 from league.models import League, ParticipantKind, Season, SeasonStatus
 
 DEMO_PLAYERS = [
@@ -123,9 +124,24 @@ class Command(BaseCommand):
         self.stdout.write(f"  demo players ({players}) password: {DEMO_PASSWORD}")
 
 
-DEMO_LEAGUE = "duelo-open"
-DEMO_CUP = "duelo-demo-cup"
 DEMO_GAMES = 14
+
+
+def demo_game() -> str:
+    """The game the demo plays (league games, cup, live exhibition): the
+    first registered game whose metadata gives an exhibition config."""
+    for game in available_games():
+        if game_meta(game).exhibition is not None:
+            return game
+    raise RuntimeError("no registered game gives the demo an exhibition config")
+
+
+def demo_league_slug(game: str) -> str:
+    return f"{game}-open"  # the open league ``_accounts_and_leagues`` makes
+
+
+def demo_cup_slug(game: str) -> str:
+    return f"{game}-demo-cup"
 
 
 def _play_out(match_id: int, rng: random.Random) -> None:
@@ -177,7 +193,8 @@ def demo_league_play(*, stdout) -> None:
     from league.participants import participant_for_builtin
     from league.tournaments import services as tournament_services
 
-    league = League.objects.filter(slug=DEMO_LEAGUE).first()
+    game = demo_game()
+    league = League.objects.filter(slug=demo_league_slug(game)).first()
     if league is None:
         return
     admin = User.objects.get(username="admin")
@@ -206,16 +223,16 @@ def demo_league_play(*, stdout) -> None:
                     )
                     _play_out(match.pk, rng)
             stdout.write(f"  {DEMO_GAMES} rated league games played")
-        if not Tournament.objects.filter(slug=DEMO_CUP).exists():
+        if not Tournament.objects.filter(slug=demo_cup_slug(game)).exists():
             cup = tournament_services.tournament_create(
                 by=admin,
-                name="Duelo demo cup",
-                game="duelo",
+                name=f"{game_name(game)} demo cup",
+                game=game,
                 format="double_elim",
                 league=league,
                 round_hours=72,
             )
-            Tournament.objects.filter(pk=cup.pk).update(slug=DEMO_CUP)
+            Tournament.objects.filter(pk=cup.pk).update(slug=demo_cup_slug(game))
             cup.refresh_from_db()
             for user in players:
                 tournament_services.tournament_enter(tournament=cup, user=user)
@@ -228,7 +245,7 @@ def demo_league_play(*, stdout) -> None:
             tournament_services.tournament_start(tournament=cup, by=admin)
         # Played to its champion: a final left waiting for a demo player would
         # sit in "Live now" without ever moving (older demo data included).
-        cup = Tournament.objects.get(slug=DEMO_CUP)
+        cup = Tournament.objects.get(slug=demo_cup_slug(game))
         played = 0
         for _ in range(60):
             pairing = cup.pairings.filter(status="playing").first()
@@ -247,7 +264,8 @@ EXHIBITION_BOTS = ("heuristic", "ismcts", "random")
 
 
 def demo_exhibition(*, stdout) -> None:
-    """A bots-only Duelo game for "Live now", played by the worker as it runs.
+    """A bots-only game of ``demo_game`` for "Live now", played by the worker
+    as it runs.
 
     Started here with tasks queued, not eager: the worker (up in a moment) plays
     it one move per BOTS_ONLY_MOVE_DELAY, so a visitor can watch it live. A new
@@ -264,10 +282,11 @@ def demo_exhibition(*, stdout) -> None:
     live = Match.objects.filter(context=DEMO_EXHIBITION, status=MatchStatus.ACTIVE)
     match = live.order_by("-started_at").first()
     if match is None:
+        game = demo_game()
         match = match_services.match_create(
-            game="duelo",
+            game=game,
             seats=[SeatSpec(agent=builtin_agent(name)) for name in EXHIBITION_BOTS],
-            config={"rounds": 3},
+            config=dict(game_meta(game).exhibition or {}),
             context=DEMO_EXHIBITION,
         )
         match_services.match_start(match_id=match.pk)  # queues the first move

@@ -128,6 +128,25 @@ def public_config(*, game_id: str, config: dict[str, Any] | None) -> dict[str, A
     return shown
 
 
+def clock_label(
+    *, game_id: str, config: dict[str, Any] | None, time_control: dict[str, Any]
+) -> str:
+    """A table's clock as people read it: "30 s/move", "10 min", or a
+    real-time game's time limit ("20 min match", its ``match_minutes``
+    option); "none" when nothing times the game."""
+    parts = []
+    if time_control.get("per_move"):
+        parts.append(f"{time_control['per_move']} s/move")
+    if time_control.get("total"):
+        parts.append(f"{round(time_control['total'] / 60)} min")
+    if not parts:
+        shown = public_config(game_id=game_id, config=config)
+        for option in table_options(game_id):
+            if option.match_minutes:
+                parts.append(f"{shown.get(option.key, option.default)} min match")
+    return " ".join(parts) or "none"
+
+
 def option_labels(*, game_id: str, config: dict[str, Any] | None) -> list[str]:
     """A table's public options as people read them ("Round wins needed: 2"),
     in the game's own order and words (its ``TableOption`` labels and choice

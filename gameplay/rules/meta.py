@@ -28,6 +28,10 @@ class TableOption:
     min_value: int = 0
     max_value: int = 0
     help_text: str = ""
+    #: True: this "int" option is the match's time limit in minutes (a
+    #: real-time game's own clock, not a per-move one); pages show it as the
+    #: table's clock.
+    match_minutes: bool = False
 
 
 @dataclass(frozen=True)

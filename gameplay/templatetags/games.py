@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import template
 
 from gameplay.catalog import game_name as _game_name
+from gameplay.options import clock_label as _clock_label
 from gameplay.options import option_labels as _option_labels
 
 register = template.Library()
@@ -22,3 +23,12 @@ def option_labels(match) -> list[str]:
     """The match's public options as its game labels them ("Who starts: At
     random"); never a private option (a stacked deck)."""
     return _option_labels(game_id=match.game, config=match.config)
+
+
+@register.filter
+def clock_label(match) -> str:
+    """The table's clock: per-move or total time, or a real-time game's time
+    limit ("20 min match"); "none" when nothing times it."""
+    return _clock_label(
+        game_id=match.game, config=match.config, time_control=match.time_control or {}
+    )

@@ -149,3 +149,29 @@ def test_on_a_phone_taps_and_keys_arrange_and_one_tap_accepts(board):
     kungfu.click()
     assert page.evaluate("acts")[0].startswith("claim:")
     assert page.errors == []
+
+
+@pytest.mark.parametrize("viewport", WIDTHS, ids=["1280", "390"])
+def test_the_offers_take_out_button_sits_beside_its_card(board, viewport):
+    """Issue 26 §4: the composer's take-out button sat at the page's top right
+    (over the site's "Sign out"): it is drawn beside the card it takes out."""
+    page = board(viewport)
+    page.show("play")
+    page.locator('[data-role="my-hand"] [data-index]').nth(1).click()
+    page.locator('[data-role="give-selected"]').click()
+    given = page.locator('[data-role="give-zone"] .kf09-given')
+    x = given.locator("button.kf09-take-out")
+    x.scroll_into_view_if_needed()
+    box, card = x.bounding_box(), given.bounding_box()
+    assert box and card
+    inside = (
+        card["x"] <= box["x"]
+        and box["x"] + box["width"] <= card["x"] + card["width"] + 1
+        and card["y"] <= box["y"]
+        and box["y"] + box["height"] <= card["y"] + card["height"] + 1
+    )
+    assert inside, (box, card)
+    assert box["width"] >= 24 and box["height"] >= 24
+    x.click()
+    assert given.count() == 0
+    assert page.errors == []

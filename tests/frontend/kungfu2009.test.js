@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import * as B from "../../static/js/boards/kungfu2009.js";
-import { tickClocks } from "../../static/js/boards/common.js";
+import { renderLog, tickClocks } from "../../static/js/boards/common.js";
 import CARDS from "../../static/js/boards/data/kungfu2009-cards.js";
 import { boardSkeleton } from "./minidom.js";
 
@@ -509,4 +509,47 @@ test("the pause shows when the claim is checked; a half-built offer and a severe
     B.renderBoard(root, B.boardModel(frame, { nowMs: t0 }), { onAct() {}, onPlan() {} });
     assert.equal(slot(root, role).textContent, text, key);
   }
+});
+
+test("the log folds a run of your own rearrangements (and an offer's steps) into one line", () => {
+  const { root } = boardSkeleton();
+  const list = slot(root, "log");
+  const ctx = { names: corpus.names, viewer: 0 };
+  const arrange = (v, hand) => ({ version: v, seat: 0, kind: "move", events: [{ type: "arrange", public: { seat: 0 }, private: { hand } }] });
+  const othersArrange = (v) => ({ version: v, seat: 1, kind: "move", events: [{ type: "arrange", public: { seat: 1 }, private: {} }] });
+  const draft = (v, want) => ({ version: v, seat: 0, kind: "move", events: [{ type: "draft", public: {}, private: { draft: { to: 1, give: "", say: "", want, open: false } } }] });
+  const trade = corpus.events.trade;
+  const steps = [arrange(1, "TMCRD"), arrange(2, "MTCRD"), othersArrange(3), arrange(4, "MCTRD")];
+  renderLog(list, B.formatSteps(steps, ctx));
+  let lines = list.querySelectorAll("li").map((li) => li.textContent);
+  assert.deepEqual(lines, ["Only youYour hand, left to right: Monkey, Crab, Tiger, Crane, Dragon."]);
+  // Frame by frame, as the live page adds them: still one line per run.
+  renderLog(list, B.formatSteps([arrange(5, "CMTRD")], ctx));
+  renderLog(list, B.formatSteps([{ version: 6, seat: 1, kind: "move", events: [{ type: "trade", public: trade.public, private: {} }] }], ctx));
+  renderLog(list, B.formatSteps([arrange(7, "TCMRD"), arrange(8, "DCMRT")], ctx));
+  renderLog(list, B.formatSteps([draft(9, "M"), draft(10, "MT")], ctx));
+  lines = list.querySelectorAll("li").map((li) => li.textContent);
+  assert.equal(lines.length, 4, lines.join("\n"));
+  assert.match(lines[0], /Crab, Monkey, Tiger, Crane, Dragon/);
+  assert.doesNotMatch(lines[1], /Your hand/);
+  assert.match(lines[2], /Dragon, Crab, Monkey, Crane, Tiger/);
+  assert.match(lines[3], /asks Monkey, Tiger|asks a Monkey and a Tiger|Monkey.*Tiger/);
+  assert.equal(list.querySelectorAll("li")[2].getAttribute("data-version"), "8");
+});
+
+test("KUNG FU heads the prompt (pinned on a phone); a card leaves the offer by its own × beside it", () => {
+  const { root } = draw(frames.ready);
+  const bar = slot(slot(root, "prompt"), "kungfu");
+  assert.ok(bar, "the KUNG FU button is in the prompt");
+  assert.equal(slot(slot(root, "you"), "kungfu"), null);
+  assert.equal(root.querySelectorAll('[data-role="kungfu"]').length, 1);
+  const { root: r2 } = draw(frames.play);
+  handCards(r2)[0].click();
+  slot(r2, "give-selected").click();
+  const given = slot(r2, "give-zone").querySelector(".kf09-given");
+  const x = given.querySelector("button");
+  assert.equal(x.textContent, "×");
+  assert.ok(!x.classList.contains("link-dismiss"), "not the error box's corner button");
+  x.click();
+  assert.equal(slot(r2, "give-zone").querySelectorAll(".kf09-given").length, 0);
 });

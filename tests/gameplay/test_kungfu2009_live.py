@@ -505,3 +505,24 @@ def test_frames_carry_the_running_timers_each_seat_may_know(players):
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert frames.seat_frame(match=match, seat=0)["timers"] == []
+
+
+def test_the_lobby_shows_a_timed_tables_time_limit_as_its_clock(client, players):
+    """Issue 26 §4: the open-tables list said "none" for a 5-minute table."""
+    import re
+
+    from django.urls import reverse
+
+    from gameplay import lobby
+    from gameplay.options import clock_label
+
+    lobby.table_create(host=players[0], game=GAME, players=4, options={"minutes": 5})
+    client.force_login(players[1])
+    page = client.get(reverse("gameplay:game_detail", args=[GAME])).content.decode()
+    rows = re.findall(r"<tr><td>.*?</tr>", page, re.S)
+    (row,) = [r for r in rows if "View" in r]
+    assert "5 min match" in row and ">none<" not in row
+    assert clock_label(game_id=GAME, config={}, time_control={}) == "20 min match"
+    per_move = clock_label(game_id="duelo", config={}, time_control={"per_move": 30})
+    assert per_move == "30 s/move"
+    assert clock_label(game_id="duelo", config={}, time_control={}) == "none"

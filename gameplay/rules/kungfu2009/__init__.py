@@ -45,6 +45,7 @@ META = GameMeta(
             min_value=5,
             max_value=60,
             help_text="When it is up the game is scored as it stands.",
+            match_minutes=True,
         ),
         TableOption(
             "severe",

@@ -400,16 +400,23 @@ function tickClocks(root, frame, nowMs) {
   });
 }
 
-/** Append log entries to an <ol>; entries marked `current` are highlighted. */
+/**
+ * Append log entries to an <ol>; entries marked `current` are highlighted. An
+ * entry with `fold` (a key) replaces the last line when that line has the same
+ * key: a run of like entries (a game's rearrangements) takes one line.
+ */
 function renderLog(list, entries, opts) {
   opts = opts || {};
   const doc = list.ownerDocument;
   if (opts.replace) clear(list);
   entries.forEach(function (entry) {
     const label = entry.scope === "public" ? null : entry.tag || (entry.scope === "private" ? "Only you" : "Secret");
+    const last = list.lastElementChild;
+    if (entry.fold && last && last.getAttribute("data-fold") === entry.fold) last.remove();
     list.appendChild(h(doc, "li", {
       className: "log-entry log-" + entry.scope + (entry.current ? " current" : ""),
       "data-version": entry.version === undefined ? null : entry.version,
+      "data-fold": entry.fold || null,
     }, [label ? h(doc, "span", { className: "log-tag", text: label }) : null, entry.text]));
   });
   if (opts.scroll !== false) list.scrollTop = list.scrollHeight;

@@ -208,8 +208,15 @@ const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
 // The log leaves out the steps of building an offer and others' rearranging
 // (many a second at a busy table); the offer itself and one's own hand are logged.
 const QUIET = { draft: "public", arrange: "public" };
+// One's own rearrangements (and the steps of an offer being built) fold into
+// one line while nothing else happens in between: renderLog replaces the last
+// line of the same fold instead of adding one, so trades and claims stay in view.
+const FOLD = { arrange: "kf09-arrange", draft: "kf09-draft" };
 const formatSteps = stepsFormatter(function (ev, ctx) {
-  return formatEvent(ev, ctx).filter(function (entry) { return QUIET[entry.type] !== entry.scope; });
+  return formatEvent(ev, ctx).filter(function (entry) { return QUIET[entry.type] !== entry.scope; }).map(function (entry) {
+    if (FOLD[entry.type] && entry.scope !== "public") entry.fold = FOLD[entry.type] + ":" + (entry.seat === undefined ? "" : entry.seat);
+    return entry;
+  });
 });
 
 // ---------------------------------------------------------------------------
@@ -784,7 +791,7 @@ function composerEl(doc, model, st, ui) {
       return h(doc, "span", { className: "kf09-given" + (said !== real ? " cheat" : "") }, [
         hitEl(doc, real, "sm"),
         say,
-        h(doc, "button", { type: "button", className: "link-dismiss", "aria-label": "Take the " + styleName(real) + " out of the offer", disabled: ui.disabled, text: "×", onclick: function () { ui.toggleGive(pos); } }),
+        h(doc, "button", { type: "button", className: "kf09-take-out", "aria-label": "Take the " + styleName(real) + " out of the offer", disabled: ui.disabled, text: "×", onclick: function () { ui.toggleGive(pos); } }),
       ]);
     }) : [h(doc, "span", { className: "small muted", text: "Drag cards here, or select a card and press “Put in the offer”. Nothing given makes it a plea." })]);
   giveZone.addEventListener("dragover", function (ev) { if (ev.preventDefault) ev.preventDefault(); });
@@ -869,6 +876,17 @@ function newsEl(doc, model) {
 function promptControls(doc, model, ui) {
   if (!ui.onAct) return null;
   const wrap = h(doc, "div", { className: "actions" });
+  // KUNG FU heads the prompt: on a phone the prompt is pinned at the bottom
+  // of the screen, so the shout is one tap away wherever the page is scrolled.
+  const kungfu = model.faceUp.filter(function (f) { return f.ready && f.claim; });
+  if (kungfu.length) {
+    wrap.appendChild(h(doc, "div", { className: "kf09-kungfu-bar", "data-role": "kungfu" }, kungfu.map(function (f) {
+      return h(doc, "button", {
+        type: "button", className: "kf09-kungfu kf09-kungfu-big", disabled: ui.disabled, "data-action": f.claim.id, title: f.claim.label,
+        onclick: function () { ui.onAct(f.claim); }, text: "KUNG FU! · " + f.combo.code,
+      });
+    })));
+  }
   const incoming = model.offers.filter(function (o) { return o.toMe; });
   if (incoming.length) {
     wrap.appendChild(actionGroupEl(doc, { kind: "offers", title: "Offers to you" }, [
@@ -901,16 +919,9 @@ function promptControls(doc, model, ui) {
 function youEl(doc, model, root, ui) {
   const st = composerOf(root, model);
   const me = model.seats[model.viewer];
-  const kungfu = model.faceUp.filter(function (f) { return f.ready && f.claim; });
   const parts = [
     seatEl(doc, model, me, { clocks: model.status === "active" }),
     newsEl(doc, model),
-    kungfu.length && ui.onAct ? h(doc, "div", { className: "kf09-kungfu-bar", "data-role": "kungfu" }, kungfu.map(function (f) {
-      return h(doc, "button", {
-        type: "button", className: "kf09-kungfu kf09-kungfu-big", disabled: ui.disabled, "data-action": f.claim.id, title: f.claim.label,
-        onclick: function () { ui.onAct(f.claim); }, text: "KUNG FU! · " + f.combo.code,
-      });
-    })) : null,
     handEl(doc, model, st, ui),
   ];
   if (ui.onAct && model.draft) parts.push(serverDraftEl(doc, model, ui));

@@ -14,7 +14,7 @@
  * socket; startPage(window, board, config) wires it to the page.
  */
 
-import { h, renderLog, tickClocks } from "./boards/common.js";
+import { h, namedSeats, renderLog, tickClocks } from "./boards/common.js";
 
 const PING_EVERY_MS = 20000;
 const PONG_TIMEOUT_MS = 10000;
@@ -503,10 +503,13 @@ function startPage(win, B, cfg) {
     const box = slot("error");
     if (!box) return;
     const friendly = ERROR_TEXT[err.code];
+    // The engine's reason names seats by number: people read names.
+    const frame = client.frame || initial;
+    const message = err.message ? namedSeats({ names: names(frame), viewer: seatOf(frame) }, err.message) : "";
     box.textContent = "";
-    box.appendChild(h(doc, "strong", { text: friendly || err.message || "Something went wrong." }));
-    if (friendly && err.message && friendly.indexOf(err.message) < 0) {
-      box.appendChild(h(doc, "span", { className: "small", text: " (" + err.message + ")" }));
+    box.appendChild(h(doc, "strong", { text: friendly || message || "Something went wrong." }));
+    if (friendly && message && friendly.indexOf(message) < 0) {
+      box.appendChild(h(doc, "span", { className: "small", text: " (" + message + ")" }));
     }
     box.appendChild(h(doc, "button", {
       type: "button", className: "link-dismiss", "aria-label": "Dismiss", text: "×",

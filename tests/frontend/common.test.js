@@ -127,3 +127,17 @@ test("results table: star and place, forfeits and the game's note, empty cells f
   assert.equal(C.cardListText([], String), "no cards");
   assert.equal(C.cardListText("TD", (s) => ({ T: "Tiger", D: "Dragon" })[s]), "Tiger, Dragon");
 });
+
+test("engine words name people: 'seat N' becomes the seat's name, 'you' for the viewer", () => {
+  const ctx = { names: ["Ana", "Bo", "Cy"], viewer: 0 };
+  assert.equal(C.namedSeats(ctx, "offer 12 is not open (declined by seat 1)"),
+    "offer 12 is not open (declined by Bo)");
+  assert.equal(C.namedSeats(ctx, "offer 3 is seat 2's, not yours"), "offer 3 is Cy's, not yours");
+  assert.equal(C.namedSeats(ctx, "offer 4 is not addressed to seat 0"), "offer 4 is not addressed to you");
+  assert.equal(C.namedSeats(ctx, "Seat 2 is out of play"), "Cy is out of play");
+  // A number that is no seat here, and words that merely contain "seat", stay.
+  assert.equal(C.namedSeats(ctx, "seat 7 is not another seat at this table"),
+    "seat 7 is not another seat at this table");
+  assert.equal(C.namedSeats(ctx, "unseat 1"), "unseat 1");
+  assert.equal(C.namedSeats({ names: ["Ana", "Bo"], viewer: null }, "declined by seat 0"), "declined by Ana");
+});

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import * as B from "../../static/js/boards/kungfu2013.js";
+import DATA from "../../static/js/boards/data/kungfu2013-cards.js";
 import { boardSkeleton } from "./minidom.js";
 
 const corpus = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures", "kungfu2013.json"), "utf8"));
@@ -41,8 +42,21 @@ test("each decision: the prompt offers exactly the legal actions, and a click se
     for (const action of frame.legal) {
       const text = B.describeAction(action.id, frame.seat, { names: ["Ana", "Bo"], viewer: null });
       assert.ok(text.length > 5 && !/undefined/.test(text), action.id);
+      // Card names, never the engine's codes ("pays with r12").
+      assert.doesNotMatch(text, /\b[rb]\d\d\b/, action.id);
     }
   }
+});
+
+test("replay step labels name cards, not codes", () => {
+  const ctx = { names: ["Ana", "Bo"], viewer: null };
+  const name = (code) => B.cardName(DATA.cards.find((c) => c.code === code));
+  assert.equal(B.describeAction("pay:r12", 0, ctx), "Ana pays with " + name("r12") + ".");
+  assert.equal(B.describeAction("attack:r20", 1, ctx), "Bo chooses " + name("r20") + " to attack.");
+  assert.equal(B.describeAction("attack:r20", 1, Object.assign({ hideCards: true }, ctx)), "Bo chooses an attack card.");
+  assert.equal(B.describeAction("block:b21", 0, ctx), "Ana blocks with " + name("b21") + ".");
+  assert.equal(B.describeAction("target:b05", 0, ctx), "Ana discards the coin card " + name("b05") + ".");
+  assert.equal(B.describeAction("pay:zz", 0, ctx), "Ana pays with a card.");
 });
 
 test("the table shows life, both decks and discards, the opponent's hand size", () => {

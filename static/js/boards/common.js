@@ -38,6 +38,22 @@ function objectName(ctx, seat) {
   return name === "You" ? "you" : name;
 }
 
+/**
+ * An engine's words with people's names: engines name seats "seat 2" (they
+ * know no names; docs/engine.md), so an error such as "offer 12 is not open
+ * (declined by seat 1)" reads "(declined by Bruno)", or "you" for the viewer.
+ * A number that is no seat at this table stays as it is.
+ */
+function namedSeats(ctx, text) {
+  const names = ctx.names || [];
+  return String(text || "").replace(/\b([Ss])eat (\d+)\b/g, function (whole, s, n) {
+    const seat = Number(n);
+    if (!(seat < names.length)) return whole;
+    const name = objectName(ctx, seat);
+    return s === "S" && name === "you" ? "You" : name;
+  });
+}
+
 /** Subject + verb agreeing with "You": subj(ctx, 1, "draw", "draws"). */
 function subj(ctx, seat, you, other) {
   const name = seatName(ctx, seat);
@@ -559,7 +575,7 @@ function resultModel(frame, opts, game) {
   };
 }
 
-export { plural, seatName, possessive, possessiveLower, objectName, subj, capitalize, sentence,
+export { plural, seatName, possessive, possessiveLower, objectName, namedSeats, subj, capitalize, sentence,
   END_REASONS, endReasonText, ordinal, winnersText, seatScore, resultModel, isPerSeatPrivate, privateTag, eventFormatter,
   stepsFormatter, clockRemaining, formatClock, frameBasics, platformSeat, turnStatus, modelBase,
   sha256Hex, verifySeed, h, clear, emptyPileEl, presenceEl, actionGroupEl, renderPanel, tickClocks, tickDue,

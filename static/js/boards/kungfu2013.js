@@ -176,6 +176,12 @@ function autoAction() {
   return null; // every decision of this game is a real choice
 }
 
+/** A card's name from its code ("r12"), as the replay's step labels say it. */
+function codeName(code) {
+  const card = DATA.cards.find(function (c) { return c.code === code; });
+  return card ? cardName(card) : "a card";
+}
+
 function describeAction(actionId, actor, ctx, fallback) {
   if (!actionId) return fallback || "";
   const parts = String(actionId).split(":");
@@ -185,12 +191,12 @@ function describeAction(actionId, actor, ctx, fallback) {
   switch (kind) {
     case "initiative": return who + (arg === "keep" ? (you ? " keep" : " keeps") + " the initiative." : (you ? " pass" : " passes") + " the initiative.");
     case "draw": return who + (you ? " draw" : " draws") + " from the " + arg + " deck.";
-    case "attack": return who + (you ? " choose" : " chooses") + (ctx.hideCards ? " an attack card." : " " + arg + " to attack.");
+    case "attack": return who + (you ? " choose" : " chooses") + (ctx.hideCards ? " an attack card." : " " + codeName(arg) + " to attack.");
     case "face": return who + (you ? " attack" : " attacks") + " face " + arg + ".";
-    case "block": return who + (you ? " block" : " blocks") + " with " + arg + ".";
+    case "block": return who + (you ? " block" : " blocks") + " with " + codeName(arg) + ".";
     case "effect": return who + (arg === "use" ? (you ? " activate" : " activates") + " the effect." : (you ? " do" : " does") + " not activate the effect.");
-    case "pay": return who + (you ? " pay" : " pays") + " with " + arg + ".";
-    case "target": return who + (you ? " discard" : " discards") + " the coin card " + arg + ".";
+    case "pay": return who + (you ? " pay" : " pays") + " with " + codeName(arg) + ".";
+    case "target": return who + (you ? " discard" : " discards") + " the coin card " + codeName(arg) + ".";
     case "reward": return who + (arg === "draw" ? (you ? " draw" : " draws") + " the difference." : (you ? " take" : " takes") + " the initiative.");
     default: return fallback || String(actionId);
   }

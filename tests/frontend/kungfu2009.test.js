@@ -553,3 +553,22 @@ test("KUNG FU heads the prompt (pinned on a phone); a card leaves the offer by i
   x.click();
   assert.equal(slot(r2, "give-zone").querySelectorAll(".kf09-given").length, 0);
 });
+
+test("a timer step says which timer ran out, never a clock nobody sees", () => {
+  const ctx = (viewer) => ({ names: corpus.names, viewer });
+  const step = (events) => ({ version: 9, seat: 1, kind: "timeout", events });
+  const declined = step([{ type: "offer_declined", public: { offer: 4, seat: 1 }, private: {} }]);
+  const forfeit = step([corpus.events.forfeit].map((ev) => Object.assign({}, ev, { public: Object.assign({}, ev.public, { seat: 1 }) })));
+  const dropped = step([{ type: "draft", public: {}, private: { draft: null } }]);
+  const first = (s, viewer) => B.formatSteps([s], ctx(viewer))[0].text;
+  assert.match(first(declined, 0), /^Bo did not answer offer 4 within 20 s: it is declined\.$/);
+  assert.match(first(declined, 1), /^You did not answer offer 4/);
+  assert.match(first(forfeit, 0), /did not choose within 15 s: the least valuable combination is lost\./);
+  assert.equal(first(dropped, 1), "Your offer being built was dropped: 30 s without a step.");
+  // Another player's half-built offer is its secret.
+  const seen = B.formatSteps([{ version: 9, seat: 1, kind: "timeout", events: [{ type: "draft", public: {}, private: {} }] }], ctx(0));
+  assert.deepEqual(seen.map((e) => e.text), ["Bo's timer ran out."]);
+  for (const s of [declined, forfeit, dropped]) {
+    for (const e of B.formatSteps([s], ctx(0))) assert.doesNotMatch(e.text, /clock ran out/);
+  }
+});

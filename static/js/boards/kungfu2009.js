@@ -212,12 +212,37 @@ const QUIET = { draft: "public", arrange: "public" };
 // one line while nothing else happens in between: renderLog replaces the last
 // line of the same fold instead of adding one, so trades and claims stay in view.
 const FOLD = { arrange: "kf09-arrange", draft: "kf09-draft" };
-const formatSteps = stepsFormatter(function (ev, ctx) {
+const formatGameSteps = stepsFormatter(function (ev, ctx) {
   return formatEvent(ev, ctx).filter(function (entry) { return QUIET[entry.type] !== entry.scope; }).map(function (entry) {
     if (FOLD[entry.type] && entry.scope !== "public") entry.fold = FOLD[entry.type] + ":" + (entry.seat === undefined ? "" : entry.seat);
     return entry;
   });
 });
+
+/**
+ * A seat's timer step says which timer ran out (there is no per-move clock
+ * here, so "the clock ran out" would point at a clock nobody sees): an
+ * offer left unanswered, a severe choice not made, one's own offer left
+ * half-built. Another seat's half-built offer is its secret: "its timer".
+ */
+function timeoutText(step, ctx) {
+  const types = (step.events || []).map(function (ev) { return ev.type; });
+  const declined = (step.events || []).find(function (ev) { return ev.type === "offer_declined"; });
+  if (declined) return subj(ctx, step.seat, "did", "did") + " not answer offer " + declined.public.offer + " within 20 s: it is declined.";
+  if (types.indexOf("forfeit") >= 0) return subj(ctx, step.seat, "did", "did") + " not choose within 15 s: the least valuable combination is lost.";
+  if (types.indexOf("draft") >= 0 && ctx.viewer === step.seat) return "Your offer being built was dropped: 30 s without a step.";
+  return possessive(ctx, step.seat) + " timer ran out.";
+}
+
+function formatSteps(steps, ctx) {
+  const out = [];
+  (steps || []).forEach(function (step) {
+    if (step.kind !== "timeout") { out.push.apply(out, formatGameSteps([step], ctx)); return; }
+    out.push({ scope: "public", type: "timeout", version: step.version, known: true, text: timeoutText(step, ctx) });
+    out.push.apply(out, formatGameSteps([Object.assign({}, step, { kind: "move" })], ctx));
+  });
+  return out;
+}
 
 // ---------------------------------------------------------------------------
 // Decisions.

@@ -35,6 +35,7 @@ class BotCreateSerializer(serializers.Serializer):
 class VersionCreateSerializer(serializers.Serializer):
     file = serializers.FileField()
     game = serializers.CharField(max_length=20, required=False)
+    keep_data = serializers.BooleanField(required=False, default=False)
 
 
 class DisableSerializer(serializers.Serializer):
@@ -177,6 +178,7 @@ class BotVersionCreateView(APIView):
             filename=data["file"].name,
             data=read_upload(data["file"]),
             game=data.get("game"),
+            keep_data=data["keep_data"],
         )
         return Response(
             version_data(version, owner=True), status=status.HTTP_201_CREATED

@@ -33,6 +33,11 @@ class BotCreateForm(forms.Form):
 
 class VersionUploadForm(forms.Form):
     file = forms.FileField(help_text=UPLOAD_HELP)
+    keep_data = forms.BooleanField(
+        required=False,
+        label="Keep the bot's data directory",
+        help_text="By default a new version starts with an empty data directory.",
+    )
 
 
 class BotSettingsForm(forms.Form):

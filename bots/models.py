@@ -104,6 +104,9 @@ class BotVersion(models.Model):
     validation_stderr = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     validated_at = models.DateTimeField(null=True, blank=True)
+    #: Keep the bot's data directory when this version becomes active (by
+    #: default a new version starts with an empty one).
+    keep_data = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["bot", "-number"]

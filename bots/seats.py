@@ -21,7 +21,7 @@ from bots import conf
 from bots.models import BotMatchLog, BotVersion
 from bots.protocol.match import REFUSED_KEPT, MatchPlayer, ProcessAgent, SeatLog
 from bots.protocol.transport import storable_text
-from bots.storage import version_dir
+from bots.storage import bot_data_dir, version_dir
 from gameplay.agents import uploaded_version_id
 from gameplay.errors import NotActive
 from gameplay.models import Match, Seat
@@ -68,6 +68,7 @@ def seat_agent(version: BotVersion, seat_number: int) -> ProcessAgent:
         config=conf.sandbox_config(),
         time_control=conf.time_control(),
         allow_unsandboxed=conf.allow_unsandboxed(),
+        data_dir=bot_data_dir(version.bot_id),
     )
 
 

@@ -46,9 +46,9 @@ from bots.protocol.match import (
 )
 from bots.protocol.transport import storable_text
 from bots.runtimes import BuildError, build_bot
-from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
+from bots.sandbox import SandboxError, SandboxUnavailable, datadir, sandbox_available
 from bots.seats import seat_agent, unplayable_reason
-from bots.storage import remove_tree, version_dir, write_bot_tree
+from bots.storage import bot_data_dir, remove_tree, version_dir, write_bot_tree
 from bots.uploads import UploadError, inspect_upload
 from gameplay.agents import (
     UPLOADED_PREFIX,
@@ -130,7 +130,9 @@ def _check_game(game: str) -> None:
         )
 
 
-def _store_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:
+def _store_version(
+    *, bot: Bot, filename: str, data: bytes, keep_data: bool = False
+) -> BotVersion:
     """Check ``data`` for ``bot``'s game and store it as its next version."""
     try:
         unpacked = inspect_upload(filename=filename, data=data, game=bot.game)
@@ -146,6 +148,7 @@ def _store_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:
         unpacked_bytes=unpacked.unpacked_bytes,
         file_count=len(unpacked.files),
         status_detail="Waiting for its validation games against the random bot.",
+        keep_data=keep_data,
     )
     target = version_dir(version)
     # The row's id names the directory. SQLite may hand a rolled-back id out
@@ -223,8 +226,13 @@ def bot_version_upload(
     filename: str,
     data: bytes,
     game: str | None = None,
+    keep_data: bool = False,
 ) -> BotVersion:
-    """A new version of an existing bot; ``game``, when given, must be the bot's."""
+    """A new version of an existing bot; ``game``, when given, must be the bot's.
+
+    ``keep_data``: when it becomes active, the bot's data directory (kept
+    between matches) stays; otherwise the new version starts with none.
+    """
     bot = _bot_for_owner(bot_id, user)
     if bot.status == BotStatus.RETIRED:
         raise UploadRefused("This bot is retired; create a new bot instead.")
@@ -233,7 +241,7 @@ def bot_version_upload(
             f"This is a {bot.game} bot; a version for {game!r} cannot be added to it."
         )
     _require_sandbox()
-    return _store_version(bot=bot, filename=filename, data=data)
+    return _store_version(bot=bot, filename=filename, data=data, keep_data=keep_data)
 
 
 @transaction.atomic
@@ -465,6 +473,10 @@ def _store_validation(
         if bot.status != BotStatus.RETIRED:
             bot.status = BotStatus.ACTIVE
         bot.save(update_fields=["active_version", "status"])
+        if not version.keep_data:
+            # A new version starts with an empty data directory unless its
+            # owner chose to keep what the previous one learned.
+            transaction.on_commit(lambda: datadir.wipe(bot_data_dir(bot.pk)))
         transaction.on_commit(lambda: enqueue.debut_games(version.pk))
     return VersionStatus.ACTIVE
 

@@ -32,6 +32,12 @@ def version_dir(version: BotVersion | int) -> Path:
     return Path(settings.MEDIA_ROOT) / "bots" / str(pk)
 
 
+def bot_data_dir(bot_id: int) -> Path:
+    """Where a bot's data directory is kept between its matches (private to
+    the worker; see bots.sandbox.datadir): ``MEDIA_ROOT/bot-data/<bot id>/``."""
+    return Path(settings.MEDIA_ROOT) / "bot-data" / str(bot_id)
+
+
 def write_bot_tree(files: dict[str, bytes], dest: Path, *, read_only: bool) -> None:
     """Write ``files`` (relative POSIX paths, already checked) under ``dest``."""
     dest.mkdir(parents=True, exist_ok=False)

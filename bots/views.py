@@ -193,6 +193,7 @@ def bot_version_new(request: SignedInRequest, bot_id: int) -> HttpResponse:
             user=request.user,
             filename=upload.name,
             data=read_upload(upload),
+            keep_data=form.cleaned_data["keep_data"],
         )
     except BotError as exc:
         messages.error(request, exc.message)

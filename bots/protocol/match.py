@@ -123,8 +123,11 @@ class ProcessAgent:
         config: SandboxConfig | None = None,
         time_control: TimeControl | None = None,
         allow_unsandboxed: bool = False,
+        data_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         self.bot_dir = bot_dir
+        #: The bot's kept data directory (server matches; None: no data).
+        self.data_dir = data_dir
         self.config = config
         self.time_control = time_control or TimeControl()
         self.allow_unsandboxed = allow_unsandboxed
@@ -141,6 +144,7 @@ class ProcessAgent:
             config=self.config,
             time_control=self.time_control,
             allow_unsandboxed=self.allow_unsandboxed,
+            data_dir=self.data_dir,
         )
 
     def greet(self, hello: dict[str, Any]) -> None:

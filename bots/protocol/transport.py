@@ -189,6 +189,7 @@ class BotProcess:
         time_control: TimeControl | None = None,
         allow_unsandboxed: bool = False,
         entrypoint: str | None = None,
+        data_dir: str | os.PathLike[str] | None = None,
     ) -> BotProcess:
         """Start the bot in ``bot_dir`` (which holds ``entrypoint``) in the sandbox.
 
@@ -212,7 +213,9 @@ class BotProcess:
             ]
         status = sandbox_available(config)
         if status.ok:
-            process = spawn_sandboxed(run_config, bot_dir=bot_dir, command=command)
+            process = spawn_sandboxed(
+                run_config, bot_dir=bot_dir, command=command, data_dir=data_dir
+            )
         elif allow_unsandboxed:
             logger.warning(
                 "running bot %s WITHOUT a sandbox (development override): %s",

@@ -22,3 +22,15 @@ setns.restype = ctypes.c_int
 unshare = _libc.unshare
 unshare.argtypes = (ctypes.c_int,)
 unshare.restype = ctypes.c_int
+mount = _libc.mount
+mount.argtypes = (
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.c_ulong,
+    ctypes.c_char_p,
+)
+mount.restype = ctypes.c_int
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8

@@ -133,6 +133,8 @@ class SandboxLimits:
     memory_bytes: int = 512 * 1024 * 1024
     #: CPUs the whole bot may use at once (its slot cgroup's CPU quota).
     cpu_cores: float = 1.0
+    #: The data directory kept between a bot's matches (bots.sandbox.datadir).
+    data_bytes: int = 10 * 1024 * 1024
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ Layers, outermost first (docs/sandbox.md explains each one):
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import resource
@@ -31,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import datadir
 from .bwrap import (
     build_bwrap_argv,
     bwrap_features,
@@ -145,6 +147,9 @@ class SandboxedProcess:
     cgroup: SlotCgroup | None = None
     _lock_fd: int | None = field(default=None, repr=False)
     _staged: Path | None = field(default=None, repr=False)
+    #: The slot's data tmpfs and the bot's kept data directory (see datadir).
+    _data: tuple[Path, Path] | None = field(default=None, repr=False)
+    _data_bytes: int = field(default=0, repr=False)
     _killed: bool = field(default=False, repr=False)
 
     @property
@@ -215,6 +220,15 @@ class SandboxedProcess:
         if self._staged is not None:
             shutil.rmtree(self._staged, ignore_errors=True)
             self._staged = None
+        if self._data is not None:
+            point, kept = self._data
+            self._data = None
+            # Only once nothing of the bot can change the tree any more.
+            if gone and not datadir.save(point, kept, limit=self._data_bytes):
+                logger.warning(
+                    "sandbox: data directory %s not kept (over its cap)", kept
+                )
+            datadir.empty(point)
         if self._lock_fd is not None:
             SlotAllocator.release(self._lock_fd, clean=gone)
             self._lock_fd = None
@@ -263,12 +277,15 @@ def spawn_sandboxed(
     bot_dir: str | os.PathLike[str] | None,
     command: Sequence[str],
     allocator: SlotAllocator | None = None,
+    data_dir: str | os.PathLike[str] | None = None,
 ) -> SandboxedProcess:
     """Start ``command`` inside the sandbox with piped stdin/stdout/stderr.
 
     ``command`` runs inside the sandbox, typically ``[interpreter, *args,
-    "/bot/main.py"]``. Raises :class:`SandboxError` on any set-up failure; the
-    descriptors and the slot are released on every path.
+    "/bot/main.py"]``. ``data_dir``: the bot's kept data directory, offered
+    writable at ``/home/bot/data`` and saved back when the sandbox is killed
+    (root workers; see :mod:`.datadir`). Raises :class:`SandboxError` on any
+    set-up failure; the descriptors and the slot are released on every path.
     """
     features = bwrap_features(config.bwrap_path)
     if not features.tmpfs_size:
@@ -278,6 +295,7 @@ def spawn_sandboxed(
     fds: dict[str, int] = {}
     slot = lock_fd = host_uid = staged = None
     cgroup: SlotCgroup | None = None
+    data: tuple[Path, Path] | None = None
     try:
         per_slot = config.per_slot_uid
         if per_slot:
@@ -293,6 +311,14 @@ def spawn_sandboxed(
                 bot_source = str(staged)
             else:
                 bot_source = os.path.realpath(bot_dir)
+        if data_dir is not None and host_uid is not None:
+            data_point = datadir.slot_data_mount(config, host_uid)
+            datadir.load(Path(data_dir), data_point, host_uid)
+            data = (data_point, Path(data_dir))
+            config = dataclasses.replace(
+                config,
+                rw_binds=(*config.rw_binds, (str(data_point), datadir.DATA_DIR)),
+            )
         fds["seccomp"] = filter_pipe()
         fds["seccomp_cap"] = cap_filter_pipe()
         command = wrap_bot_command(config, command)
@@ -335,8 +361,10 @@ def spawn_sandboxed(
             cgroup=cgroup,
             _lock_fd=lock_fd,
             _staged=staged,
+            _data=data,
+            _data_bytes=config.limits.data_bytes,
         )
-        lock_fd = staged = cgroup = None  # owned by proc now
+        lock_fd = staged = cgroup = data = None  # owned by proc now
         return proc
     finally:
         for fd in fds.values():
@@ -345,6 +373,8 @@ def spawn_sandboxed(
             shutil.rmtree(staged, ignore_errors=True)
         if cgroup is not None:
             cgroup.remove()
+        if data is not None:
+            datadir.empty(data[0])
         if lock_fd is not None:
             SlotAllocator.release(lock_fd, clean=False)
 

@@ -78,3 +78,42 @@ def test_upload_page_lists_every_runtime_with_its_limits(owner, client):
     ):
         assert f'id="runtime-{name}"' in page
         assert words in page
+
+
+@pytest.mark.sandbox
+def test_data_is_wiped_with_a_new_version_unless_kept(
+    owner, fast_time, django_capture_on_commit_callbacks
+):
+    from bots.storage import bot_data_dir
+    from tests.bots.botsrc import FIRST_LEGAL
+
+    def upload(keep: bool, n: int) -> None:
+        version = services.bot_version_upload(
+            bot_id=bot_id,
+            user=owner,
+            filename="main.py",
+            data=FIRST_LEGAL + f"# v{n}\n".encode(),
+            keep_data=keep,
+        )
+        with django_capture_on_commit_callbacks(execute=True):
+            assert services.bot_version_validate(version_id=version.pk) == "active"
+
+    first = services.bot_create(
+        owner=owner,
+        game="duelo",
+        name="learner",
+        description="",
+        source_public=False,
+        filename="main.py",
+        data=FIRST_LEGAL,
+    )
+    bot_id = first.bot_id
+    with django_capture_on_commit_callbacks(execute=True):
+        services.bot_version_validate(version_id=first.pk)
+    kept = bot_data_dir(bot_id)
+    kept.mkdir(parents=True, exist_ok=True)  # debut games may have made it
+    (kept / "book").write_text("learned")
+    upload(True, 2)
+    assert (kept / "book").read_text() == "learned"
+    upload(False, 3)
+    assert not (kept / "book").exists()

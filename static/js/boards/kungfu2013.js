@@ -401,7 +401,7 @@ function battleEl(doc, model) {
       h(doc, "span", { className: "duel-name", text: name }),
       card ? cardEl(doc, card, "md") : hidden ? cardBackEl(doc, "md", "face-down attack card", "red") :
         h(doc, "div", { className: "kcard kcard-md kcard-empty", text: note || "…" }),
-      value !== null && value !== undefined ? h(doc, "span", { className: "badge", text: "Value " + value }) : null,
+      value !== null && value !== undefined ? h(doc, "span", { className: "badge kf13-value", text: "Value " + value }) : null,
     ]);
   };
   const blockNote = t.blockDone ? "no block" : "waiting";
@@ -463,8 +463,16 @@ function renderBoard(root, model, opts) {
         });
       });
       you.appendChild(seatEl(doc, me, { noHand: true, clocks: model.status === "active", noYou: !model.useYou }));
-      you.appendChild(h(doc, "div", { className: "my-hand", "aria-label": "Your hand", "data-role": "my-hand" },
-        cards.length ? cards : [h(doc, "span", { className: "muted", text: "Your hand is empty." })]));
+      // One row per colour (the hand comes sorted, red first); a big hand
+      // overlaps its cards (kungfu2013.css, --n) instead of growing a column.
+      const rows = ["red", "blue"].map(function (colour) {
+        const row = cards.filter(function (el, i) { return model.hand[i].colour === colour; });
+        if (!row.length) return null;
+        return h(doc, "div", { className: "kf13-hand-row", "data-role": "hand-" + colour, style: "--n: " + row.length }, row);
+      });
+      const wide = cards.length > 8 ? " kf13-hand-wide" : "";
+      you.appendChild(h(doc, "div", { className: "my-hand kf13-hand" + wide, "aria-label": "Your hand", "data-role": "my-hand" },
+        cards.length ? rows : [h(doc, "span", { className: "muted", text: "Your hand is empty." })]));
     }
   }
   const controls = model.groups.length && opts.onAct ? actionsEl(doc, model, opts.onAct, !!opts.pending) : null;

@@ -28,7 +28,7 @@ from gameplay.models import (
 from gameplay.options import clean_table_options
 from gameplay.rules import Game, GameError, get_game
 from gameplay.services import SeatSpec
-from gameplay.signals import challenge_created
+from gameplay.signals import challenge_answered, challenge_created
 
 # league registers a provider so that rated quick play can pair near ratings
 # without gameplay importing league: (user, game) -> rating or None.
@@ -330,7 +330,17 @@ def challenge_accept(*, challenge_id: int, user: User) -> Match:
     challenge.status = ChallengeStatus.ACCEPTED
     challenge.match = match
     challenge.save(update_fields=["status", "match"])
+    _announce_answered(challenge)
     return services.match_start(match_id=match.pk)
+
+
+def _announce_answered(challenge: Challenge) -> None:
+    challenge_pk, user_pk = challenge.pk, challenge.challenged_id
+    transaction.on_commit(
+        lambda: challenge_answered.send_robust(
+            sender=Challenge, challenge_id=challenge_pk, user_id=user_pk
+        )
+    )
 
 
 @transaction.atomic
@@ -343,6 +353,7 @@ def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
     else:
         raise Forbidden("this challenge is not yours")
     challenge.save(update_fields=["status"])
+    _announce_answered(challenge)
     return challenge
 
 

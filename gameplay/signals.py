@@ -17,7 +17,12 @@ starting transaction commits. Receivers get ``match_id``; they bring the
 players to the game (``notifications``), so they must be quick.
 
 ``challenge_created`` is sent after a direct challenge is committed
-(``challenge_id``), so the challenged player can be told.
+(``challenge_id``), so the challenged player can be told;
+``challenge_answered`` after it is accepted, declined or withdrawn, so that
+news stops asking for attention.
+
+``match_opened`` is sent when a seated person opens the match's page
+(``match_id``, ``user_id``): what told them about the game has been seen.
 """
 
 from django.dispatch import Signal
@@ -29,3 +34,5 @@ match_finished = Signal()  # kwargs: match_id: int, rated: bool, context: str
 uploaded_bot_turn = Signal()
 match_started = Signal()  # kwargs: match_id: int
 challenge_created = Signal()  # kwargs: challenge_id: int
+challenge_answered = Signal()  # kwargs: challenge_id: int, user_id: int
+match_opened = Signal()  # kwargs: match_id: int, user_id: int

@@ -30,6 +30,7 @@ from gameplay.forms import (
 )
 from gameplay.models import Challenge, ChallengeStatus, Match, MatchStatus, QueueEntry
 from gameplay.rematch import rematch_request
+from gameplay.signals import match_opened
 
 
 def _game_or_404(game_id: str) -> GameInfo:
@@ -288,6 +289,8 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
         "match_context": describe_match_context(match),
         **_board_assets(match.game),
     }
+    if seat is not None and user is not None:
+        match_opened.send_robust(sender=Match, match_id=match.pk, user_id=user.pk)
     if match.status != MatchStatus.WAITING:
         # A seat that resigned or was left gets the public view (as on the socket).
         view_seat = selectors.viewer_seat(match=match, user=user)

@@ -15,7 +15,13 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         from gameplay import broadcast
-        from gameplay.signals import challenge_created, match_started
+        from gameplay.signals import (
+            challenge_answered,
+            challenge_created,
+            match_finished,
+            match_opened,
+            match_started,
+        )
         from league.signals import round_paired
         from notifications import receivers
 
@@ -28,4 +34,12 @@ class NotificationsConfig(AppConfig):
             receivers.on_challenge_created, dispatch_uid="notify-challenge"
         )
         round_paired.connect(receivers.on_round_paired, dispatch_uid="notify-round")
+        # News stops asking for attention once its subject no longer waits.
+        match_opened.connect(receivers.on_match_opened, dispatch_uid="notify-opened")
+        match_finished.connect(
+            receivers.on_match_finished, dispatch_uid="notify-finished"
+        )
+        challenge_answered.connect(
+            receivers.on_challenge_answered, dispatch_uid="notify-answered"
+        )
         broadcast.add_listener(receivers.turn_messages)

@@ -46,6 +46,12 @@ def on_match_started(sender, match_id: int, **kwargs) -> None:
     url = turns.match_url(match)
     messages = []
     drafts = []
+    people = [s for s in seats if s.user_id is not None]
+    # A person alone with bots outside any competition started the game
+    # themselves (Play a bot, a table of bots, a bot's challenge, a rematch)
+    # and is on their way to it: nothing to tell them. A tournament or season
+    # game against a bot was started for them, so it is told.
+    self_started = len(people) == 1 and not match.context
     for seat in seats:
         if seat.user_id is None:
             continue
@@ -63,6 +69,8 @@ def on_match_started(sender, match_id: int, **kwargs) -> None:
                 },
             )
         )
+        if self_started:
+            continue
         drafts.append(
             Draft(
                 user_id=seat.user_id,
@@ -76,6 +84,36 @@ def on_match_started(sender, match_id: int, **kwargs) -> None:
     # The move first: a page that leaves for the game need not wait for a list.
     live.push(messages)
     services.notifications_create(drafts=drafts)
+
+
+def _game_news(match_id: int) -> tuple[tuple[str, ...], str]:
+    """The keys of a game's news: its start, and every "your move" in it."""
+    return (f"game_started:{match_id}",), f"your_move:{match_id}:"
+
+
+def on_match_opened(sender, match_id: int, user_id: int, **kwargs) -> None:
+    """A player at the table has seen what the game's news told them."""
+    keys, prefix = _game_news(match_id)
+    services.notifications_resolve(user_ids=[user_id], keys=keys, prefix=prefix)
+
+
+def on_match_finished(sender, match_id: int, **kwargs) -> None:
+    """A finished game waits for nobody: its start and "your move" news stop
+    counting (the result is on the game's page). One indexed update."""
+    user_ids = list(
+        Seat.objects.filter(match_id=match_id, user__isnull=False).values_list(
+            "user_id", flat=True
+        )
+    )
+    keys, prefix = _game_news(match_id)
+    services.notifications_resolve(user_ids=user_ids, keys=keys, prefix=prefix)
+
+
+def on_challenge_answered(sender, challenge_id: int, user_id: int, **kwargs) -> None:
+    """An accepted, declined or withdrawn challenge asks nothing any more."""
+    services.notifications_resolve(
+        user_ids=[user_id], keys=(f"challenge:{challenge_id}",)
+    )
 
 
 def on_challenge_created(sender, challenge_id: int, **kwargs) -> None:
@@ -169,7 +207,8 @@ def turn_messages(match: Match) -> live.Messages:
     (``sockets.is_listening``). A person who is away from the table (no open
     connection to it) when it becomes their move also gets a "your move"
     notification, once until they read it; not at the deal, which "a game
-    started" covers. A seat that left hears only of the end.
+    started" covers, nor in a game they started alone against bots before
+    they first reach its table. A seat that left hears only of the end.
     """
     if match.status == MatchStatus.WAITING:
         return []  # nobody's move yet; the table's own socket follows it
@@ -183,7 +222,12 @@ def turn_messages(match: Match) -> live.Messages:
     messages: live.Messages = []
     absent_to_move: list[Seat] = []
     active = match.status == MatchStatus.ACTIVE
-    for seat in match.seats.all():
+    seats = list(match.seats.all())
+    # Alone with bots outside a competition: the person started the game and
+    # is on the way to it (``on_match_started``), so the bots' first moves
+    # before they ever reach the table are nobody's news.
+    self_started = sum(1 for s in seats if s.user_id) == 1 and not match.context
+    for seat in seats:
         if seat.user_id is None:
             continue
         if active and (seat.forfeited or seat.replaced_by_bot):
@@ -194,7 +238,8 @@ def turn_messages(match: Match) -> live.Messages:
             # the end, public, is told.
             continue
         your_move = turns.seat_to_move(seat, actors)
-        if your_move and seat.connected == 0 and match.version > 0:
+        on_the_way = self_started and seat.seen_at is None
+        if your_move and seat.connected == 0 and match.version > 0 and not on_the_way:
             absent_to_move.append(seat)
         if not sockets.is_listening(seat.user_id):
             continue  # no player socket open anywhere: nobody to tell

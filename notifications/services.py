@@ -122,6 +122,46 @@ def notifications_mark_read(*, user: User, ids: list[int] | None = None) -> int:
     return changed
 
 
+def notifications_resolve(
+    *, user_ids: list[int], keys: tuple[str, ...] = (), prefix: str = ""
+) -> int:
+    """Mark read the unread notifications about a subject that no longer waits
+    for these players (``keys`` exactly, or every key starting ``prefix``).
+
+    The bell counts what needs attention (docs/notifications.md): news of a
+    game stops asking once its player is at the table or the game is over, a
+    challenge once it is answered. Each affected player's open pages get the
+    new unread count after the commit. Idempotent: a second call finds
+    nothing unread.
+    """
+    if not user_ids or not (keys or prefix):
+        return 0
+    from django.db.models import Q
+
+    about = Q(key__in=keys) if keys else Q()
+    if prefix:
+        about |= Q(key__startswith=prefix)
+    unread = Notification.objects.filter(
+        about, user_id__in=user_ids, read_at__isnull=True
+    )
+    touched = sorted(set(unread.values_list("user_id", flat=True)))
+    if not touched:
+        return 0
+    changed = unread.update(read_at=timezone.now())
+
+    def push() -> None:
+        counts = {uid: unread_count(user_id=uid) for uid in touched}
+        live.push(
+            [
+                live.message(uid, {"type": "unread", "count": count})
+                for uid, count in counts.items()
+            ]
+        )
+
+    transaction.on_commit(push)
+    return changed
+
+
 def wants_round_emails(user: User) -> bool:
     return bool(user.email) and user.is_active and user.email_tournament_rounds
 

@@ -119,3 +119,20 @@ def test_kungfu2013_example_plays_builtins_game_taken_from_its_declaration():
     assert summary["game"] == "kungfu2013"
     row = summary["results"][0]
     assert row["games"] == 4 and row["faults"] == {}
+
+
+@pytest.mark.sandbox
+def test_kungfu2019_example_plays_through_the_sandbox():
+    summary = run(
+        str(EXAMPLES / "kungfu2019_greedy.py"),
+        "--vs",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "11",
+    )
+    assert summary["game"] == "kungfu2019"  # from the example's GAME
+    row = summary["results"][0]
+    assert row["games"] == 2 and row["faults"] == {}
+    assert row["mean_decision_ms"] > 0

@@ -18,10 +18,11 @@ from rest_framework.views import APIView
 
 from accounts.http import SignedInApiRequest
 from accounts.models import User
-from bots import scrimmages, selectors, services
-from bots.errors import BotForbidden
+from bots import scrimmages, selectors, services, version_ratings
+from bots.errors import BotError, BotForbidden
 from bots.forms import read_upload
 from bots.models import BotVersion
+from gameplay.rules import available_games
 
 
 class BotCreateSerializer(serializers.Serializer):
@@ -59,6 +60,29 @@ def version_data(version: BotVersion, *, owner: bool) -> dict[str, Any]:
         data["status_detail"] = version.status_detail
         data["validation_report"] = version.validation_report
     return data
+
+
+def rating_data(version: BotVersion, row: Any) -> dict[str, Any] | None:
+    """A version's own rating, where it starts from, and its latest history."""
+    if row is None:
+        return None
+    return {
+        "rating": row.rating,
+        "games": row.games,
+        "provisional": version_ratings.is_provisional(row),
+        "seed_rating": row.seed_rating,
+        "seeded_from": row.seeded_from.number if row.seeded_from else None,
+        "history": [
+            {
+                "match": str(event.match.public_id),
+                "rating_before": event.rating_before,
+                "rating_after": event.rating_after,
+                "games_after": event.games_after,
+                "at": event.created_at,
+            }
+            for event in version_ratings.version_history(version=version, limit=20)
+        ],
+    }
 
 
 def _valid(serializer_class, request: Request) -> dict[str, Any]:
@@ -130,11 +154,13 @@ class BotDetailView(APIView):
         owner = selectors.can_see_logs(user=request.user, bot=bot)
         body = selectors.bot_summary(bot=bot)
         records = selectors.version_records(bot=bot)
+        ratings = version_ratings.version_ratings(bot=bot)
         body["versions"] = [
             {
                 **version_data(v, owner=owner),
                 "games": records[v.pk].games if v.pk in records else 0,
                 "wins": records[v.pk].wins if v.pk in records else 0,
+                "rating": rating_data(v, ratings.get(v.pk)),
             }
             for v in selectors.bot_versions(bot=bot)
         ]
@@ -364,3 +390,37 @@ class ScrimmageDetailView(APIView):
         bot = _owned_bot(request, bot_id)
         scrimmage = scrimmages.scrimmage_get(bot=bot, scrimmage_id=scrimmage_id)
         return Response(scrimmage_data(scrimmage, games=True))
+
+
+class LadderView(APIView):
+    """The ladder of a game: every playing bot's current version, by its own
+    rating (``provisional`` until it has enough rated games)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="bots_ladder",
+        parameters=[OpenApiParameter("game", str, required=True)],
+        responses={200: dict},
+    )
+    def get(self, request: Request) -> Response:
+        game = request.query_params.get("game", "")
+        if game not in available_games():
+            raise BotError("Give a known game: ?game=<id>.")
+        return Response(
+            {
+                "game": game,
+                "results": [
+                    {
+                        "bot": s.bot.pk,
+                        "name": s.bot.name,
+                        "owner": s.bot.owner.username,
+                        "version": s.version.number,
+                        "rating": s.rating,
+                        "games": s.games,
+                        "provisional": s.provisional,
+                    }
+                    for s in version_ratings.current_versions_ranking(game=game)
+                ],
+            }
+        )

@@ -10,6 +10,7 @@ register_api_index("bot-accounts", "api-bot-accounts")
 urlpatterns = [
     path("bots/", api.BotListView.as_view(), name="api-bots"),
     path("bots/builtin/", api.BuiltinBotListView.as_view(), name="api-builtin-bots"),
+    path("bots/ladder/", api.LadderView.as_view(), name="api-bots-ladder"),
     path("bots/<int:bot_id>/", api.BotDetailView.as_view(), name="api-bot"),
     path(
         "bots/<int:bot_id>/versions/",

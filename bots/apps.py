@@ -19,3 +19,9 @@ class BotsConfig(AppConfig):
         from gameplay.signals import uploaded_bot_turn
 
         uploaded_bot_turn.connect(tasks.on_uploaded_bot_turn, dispatch_uid="bots-live")
+        # Each version's own rating after a rated match (bots.version_ratings).
+        from gameplay.signals import match_finished
+
+        match_finished.connect(
+            tasks.on_match_finished, dispatch_uid="bots.version_ratings"
+        )

@@ -14,9 +14,10 @@ from celery import current_app
 VALIDATE_VERSION = "bots.validate_version"
 DEBUT_GAMES = "bots.debut_games"
 PLAY_MATCH = "bots.play_match"
+RATE_VERSIONS = "bots.rate_versions"
 
 #: Every task queued from here (a test checks that each is registered).
-TASK_NAMES = (VALIDATE_VERSION, DEBUT_GAMES, PLAY_MATCH)
+TASK_NAMES = (VALIDATE_VERSION, DEBUT_GAMES, PLAY_MATCH, RATE_VERSIONS)
 
 
 def _delay(name: str, *args: object) -> None:
@@ -37,3 +38,8 @@ def play_matches(match_ids: list[int]) -> None:
     """Queue every all-bot match in ``match_ids`` for a bots worker to play."""
     for match_id in match_ids:
         _delay(PLAY_MATCH, match_id)
+
+
+def rate_versions(match_id: int) -> None:
+    """Queue the per-version ratings of a finished rated match."""
+    _delay(RATE_VERSIONS, match_id)

@@ -285,3 +285,64 @@ class Scrimmage(models.Model):
     @property
     def context(self) -> str:
         return f"bots:scrim:{self.pk}"
+
+
+class VersionRating(models.Model):
+    """One version's own Elo, next to the bot's (which league keeps).
+
+    A new version starts from its predecessor's rating (the newest earlier
+    version with one; else the bot's league rating; else the scale's start)
+    and is provisional until it has played its own games (league's
+    ``is_provisional``): its K is the newcomer's, so it finds its level fast.
+    Updated by ``bots.rate_versions`` after every rated match it plays.
+    """
+
+    version = models.OneToOneField(
+        BotVersion, on_delete=models.CASCADE, related_name="rating_row"
+    )
+    rating = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    reached_elite = models.BooleanField(default=False)
+    #: What it started from: the predecessor version (None: the bot's or 1500).
+    seeded_from = models.ForeignKey(
+        BotVersion,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    seed_rating = models.FloatField()
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.version}: {self.rating:.0f} ({self.games} games)"
+
+
+class VersionRatingEvent(models.Model):
+    """One rated match's change to a version's rating: its history."""
+
+    version = models.ForeignKey(
+        BotVersion, on_delete=models.CASCADE, related_name="rating_events"
+    )
+    match = models.ForeignKey(
+        "gameplay.Match", on_delete=models.CASCADE, related_name="+"
+    )
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    games_after = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["version", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "match"], name="unique_version_rating_event"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.version} in match {self.match_id}: {self.delta:+.1f}"
+
+    @property
+    def delta(self) -> float:
+        return self.rating_after - self.rating_before

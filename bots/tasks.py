@@ -292,6 +292,35 @@ def debut_games(version_id: int) -> int:
     return len(ladder.bot_debut_schedule(version_id=version_id))
 
 
+@shared_task(name="bots.rate_versions", time_limit=60, soft_time_limit=55)
+def rate_versions(match_id: int) -> int:
+    """The per-version ratings of a finished rated match (idempotent)."""
+    from bots.version_ratings import versions_rate_match
+
+    return versions_rate_match(match_id=match_id)
+
+
+def on_match_finished(
+    sender: object,
+    match_id: int,
+    rated: bool | None = None,
+    **_: object,
+) -> None:
+    """gameplay's ``match_finished``: queue the version ratings of a rated
+    match with an uploaded seat. Enqueued at once (not after a commit), as
+    league's receiver: gameplay retries the announcement if this raises."""
+    from bots import enqueue
+    from gameplay.agents import UPLOADED_PREFIX
+    from gameplay.models import Seat
+
+    if rated is False:
+        return
+    if Seat.objects.filter(
+        match_id=match_id, agent__startswith=UPLOADED_PREFIX
+    ).exists():
+        enqueue.rate_versions(match_id)
+
+
 @shared_task(name="bots.ladder_schedule", time_limit=120, soft_time_limit=110)
 def ladder_schedule() -> dict[str, int]:
     """Beat: this period's ladder round for every game (a no-op if it exists)."""

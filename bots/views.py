@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
 from accounts.models import User
-from bots import connected, scrimmages, selectors, services
+from bots import connected, scrimmages, selectors, services, version_ratings
 from bots.errors import BotError
 from bots.forms import (
     BotAccountForm,
@@ -39,6 +39,7 @@ def bot_list(request: HttpRequest) -> HttpResponse:
             "game": game,
             "bots": list(selectors.bot_list(game=game.id)),
             "online": connected.online_accounts(game=game.id),
+            "ladder": version_ratings.current_versions_ranking(game=game.id),
         }
         for game in games
         if not selected or game.id == selected
@@ -115,12 +116,21 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     is_owner = selectors.can_see_logs(user=request.user, bot=bot)
     versions = selectors.bot_versions(bot=bot)
     records = selectors.version_records(bot=bot)
+    ratings = version_ratings.version_ratings(bot=bot)
     context = {
         "bot": bot,
         "is_owner": is_owner,
         "can_read_source": selectors.can_read_source(user=request.user, bot=bot),
         "versions": versions,
-        "version_rows": [(v, records.get(v.pk)) for v in versions],
+        "version_rows": [
+            (
+                v,
+                records.get(v.pk),
+                ratings.get(v.pk),
+                version_ratings.is_provisional(ratings.get(v.pk)),
+            )
+            for v in versions
+        ],
         "head_to_head": selectors.bot_head_to_head(bot=bot),
         "runtimes": selectors.runtime_infos() if is_owner else [],
         "record": selectors.bot_record(bot=bot),

@@ -18,9 +18,10 @@ CPU time of the in-turn round by ``os.times``; the pool's processes are forked
 inside the first parallel round (milliseconds; a runner forks them once per
 match). Prints JSON;
 docs/performance.md ("Built-in bots choosing at once") records the numbers.
-Run under the shared lock:
+Run one benchmark at a time on the machine (docs/performance.md), e.g.
+under a lock file all benchmark runs share:
 
-    flock /work/notes/bench.lock nice -n 5 .venv/bin/python bench/builtin_parallel.py
+    flock "$LOCK" nice -n 5 .venv/bin/python bench/builtin_parallel.py
 
 ``--iterations 50 --repeat 3`` runs a cheaper ISMCTS three times per size,
 in turn and parallel interleaved (medians reported), for a loaded machine.

@@ -209,3 +209,21 @@ def clean_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's; and before it drops the test database, the threads
+    that keep a connection across tests close it (PostgreSQL refuses to drop
+    a database a session still uses: "database ... is being accessed by other
+    users"): the live owner's database threads, and asgiref's one thread for
+    thread-sensitive calls (``database_sync_to_async`` in async tests), whose
+    connection lives for ``CONN_MAX_AGE``."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    from gameplay.live import copies
+
+    copies.close_threads()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(10)

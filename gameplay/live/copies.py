@@ -12,13 +12,15 @@ database threads moves and firings run on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connection, connections
 
 from gameplay import agents, broadcast, enqueue, moverule, selectors, services
 from gameplay.errors import MatchNotFound
@@ -142,6 +144,7 @@ def arm(live: LiveMatch, due: Any) -> None:
 # Arms run on a thread of their own, off the event loop and the match's lock
 # (two Redis round trips: a cache write and a broker message).
 _arm_pool: ThreadPoolExecutor | None = None
+_pool_size = 0
 
 
 def arm_soon(live: LiveMatch, due: Any) -> None:
@@ -186,7 +189,35 @@ def threads() -> int:
 
 
 def executor() -> ThreadPoolExecutor:
-    global _pool
+    global _pool, _pool_size
     if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=threads(), thread_name_prefix="live-db")
+        _pool_size = threads()
+        _pool = ThreadPoolExecutor(max_workers=_pool_size, thread_name_prefix="live-db")
     return _pool
+
+
+def close_threads(*, timeout: float = 10.0) -> None:
+    """Stop the database threads, each closing its connection first (a test
+    session before it drops its database, which PostgreSQL refuses while
+    a connection is open; a process that winds down). The next move starts
+    them again.
+
+    Each thread closes its own connection (Django's connections are per
+    thread): one close per thread, held at a barrier until every thread has
+    taken one, so no thread takes two and none is left out.
+    """
+    global _pool
+    pool, _pool = _pool, None
+    if pool is None:
+        return
+    count = _pool_size
+    barrier = threading.Barrier(count)
+
+    def close() -> None:
+        connections.close_all()
+        with contextlib.suppress(threading.BrokenBarrierError):
+            barrier.wait(timeout)
+
+    for _ in range(count):
+        pool.submit(close)
+    pool.shutdown(wait=True)

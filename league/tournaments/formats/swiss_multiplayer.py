@@ -30,16 +30,19 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 __all__ = [
     "MultiplayerStanding",
+    "SeatingReport",
     "Table",
     "TableResult",
+    "fewest_repeats",
     "multiplayer_standings",
     "placement_points",
     "seat_multiplayer_round",
+    "seat_multiplayer_round_report",
     "split_into_tables",
 ]
 
@@ -290,6 +293,290 @@ def _bye_count(players: int, min_size: int, max_size: int, preferred: int) -> in
     raise ValueError(f"{players} players cannot fill tables of {min_size}-{max_size}")
 
 
+#: Nodes the exact search may visit per round before it settles for the best
+#: seating found (``SeatingReport.proven`` false). Fields of the test set
+#: (up to 300 players) finish far below it (bench/pairings.py --seating).
+SEARCH_NODE_LIMIT = 20_000
+_WINDOW = 16
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingReport:
+    """How a round's tables were chosen (``seat_multiplayer_round_report``).
+
+    ``cost`` is the seating's cost (repeats, then repeated floats, then
+    distance from the standing's table; see ``_Costs``), ``repeats`` the pairs
+    of players who sit together again, ``local_cost`` what the swap search
+    alone reached, and ``proven`` whether the exact search finished, so no
+    seating with these table sizes costs less. ``fewest_repeats`` is the
+    fewest repeated pairs any seating of these sizes can have (exact when
+    ``bound_proven``): the lower bound the repeats are measured against.
+    """
+
+    cost: int
+    repeats: int
+    local_cost: int
+    proven: bool
+    nodes: int
+    fewest_repeats: int = 0
+    bound_proven: bool = True
+
+
+@dataclass(slots=True)
+class _Costs:
+    """The seating cost, as integers: each repeated pair of table-mates costs
+    ``pair`` (it outweighs any float and displacement change), a player moved
+    off their standing's table in the direction they floated last round costs
+    ``again`` (it outweighs any displacement), and each table moved costs 1."""
+
+    met: Counter
+    home: dict
+    last_float: dict
+    again: int
+    pair: int
+
+    def unary(self, p: Hashable, index: int) -> int:
+        home = self.home[p]
+        repeated = (index > home and self.last_float[p] == "down") or (
+            index < home and self.last_float[p] == "up"
+        )
+        return self.again * repeated + abs(index - home)
+
+    def total(self, tables: list[list[Hashable]]) -> int:
+        return sum(
+            self.unary(p, i) for i, table in enumerate(tables) for p in table
+        ) + self.pair * _repeats(tables, self.met)
+
+
+def _repeats(tables: Iterable[Sequence[Hashable]], met: Counter) -> int:
+    return sum(
+        met[frozenset((a, b))]
+        for table in tables
+        for a, b in itertools.combinations(table, 2)
+    )
+
+
+def _local_search(tables: list[list[Hashable]], costs: _Costs) -> None:
+    """Swap players between tables while a swap lowers the cost (in place)."""
+
+    def member_cost(p: Hashable, table: list[Hashable], index: int) -> int:
+        repeats = sum(costs.met[frozenset((p, q))] for q in table if q != p)
+        # Per member, each repeated pair counts at both ends: half the weight.
+        return costs.pair // 2 * repeats + costs.unary(p, index)
+
+    improved = True
+    while improved:
+        improved = False
+        for (i, ti), (j, tj) in itertools.combinations(enumerate(tables), 2):
+            for a_pos, b_pos in itertools.product(range(len(ti)), range(len(tj))):
+                a, b = ti[a_pos], tj[b_pos]
+                before = member_cost(a, ti, i) + member_cost(b, tj, j)
+                ti[a_pos], tj[b_pos] = b, a
+                after = member_cost(b, ti, i) + member_cost(a, tj, j)
+                if after < before:
+                    improved = True
+                else:
+                    ti[a_pos], tj[b_pos] = a, b
+
+
+def _exact_search(
+    players: list[Hashable],
+    sizes: list[int],
+    *,
+    unary: Callable[[Hashable, int], int],
+    pair: int,
+    met: Counter,
+    home: Mapping[Hashable, int] | None,
+    bound: int,
+    node_limit: int,
+    symmetric: bool = False,
+) -> tuple[list[list[Hashable]] | None, int, bool, int]:
+    """Depth-first branch and bound over every seating of ``players`` (in
+    standing order) into tables of ``sizes``: the cheapest seating costing
+    less than ``bound``, its cost, whether the search finished, nodes used.
+
+    A partial seating's cost only grows as players are added (every term is
+    non-negative), so a branch whose cost plus a lower bound for the players
+    still to seat reaches the best cost so far is cut (``future``: a player
+    whose standing's table, ``home``, is full must sit at another table,
+    which costs at least 1; a player who met someone seated costs at least
+    their cheapest open table). With ``symmetric`` (costs that do
+    not depend on the table index) only the first empty table of each size is
+    tried. Returns ``(None, bound, finished, nodes)`` when nothing is cheaper.
+    """
+    n, count = len(players), len(sizes)
+    conflicts: list[dict[int, int]] = [{} for _ in range(n)]
+    for i, j in itertools.combinations(range(n), 2):
+        times = met[frozenset((players[i], players[j]))]
+        if times:
+            conflicts[i][j] = conflicts[j][i] = times
+    costs = [[unary(p, t) for t in range(count)] for p in players]
+    homes = [home[p] for p in players] if home is not None else None
+    still_home = [0] * count  # players not yet seated whose home is the table
+    if homes is not None:
+        for h in homes:
+            still_home[h] += 1
+    free = list(sizes)
+    members: list[list[int]] = [[] for _ in range(count)]
+    # against[j][t]: how often player j met the players seated at table t.
+    against = [[0] * count for _ in range(n)]
+    best: list[list[int]] | None = None
+    best_cost = bound
+    nodes = 0
+    finished = True
+
+    def forced(t: int) -> int:
+        return max(0, still_home[t] - free[t])
+
+    def future(k: int, pushed: int) -> int:
+        """A lower bound on what seating players k.. adds: the players pushed
+        off full standing tables (1 each), or, if larger, the sum over the
+        next ``_WINDOW`` players (any subset bounds from below; the next ones
+        prune most) who met someone already seated of their cheapest open
+        table. The window keeps a node's work small in fields of hundreds."""
+        total = 0
+        open_tables = [t for t in range(count) if free[t]]
+        for j in range(k, min(n, k + _WINDOW)):
+            row = against[j]
+            if not any(row[t] for t in open_tables):
+                continue
+            unary_j = costs[j]
+            total += min(unary_j[t] + pair * row[t] for t in open_tables)
+        return max(pushed, total)
+
+    def dfs(k: int, cost: int, pushed: int) -> None:
+        nonlocal best, best_cost, nodes, finished
+        if k == n:
+            best, best_cost = [list(m) for m in members], cost
+            return
+        if nodes >= node_limit:
+            finished = False
+            return
+        nodes += 1
+        row = against[k]
+        options = []
+        empty_sizes: set[int] = set()
+        for t in range(count):
+            if not free[t]:
+                continue
+            if symmetric and not members[t]:
+                if sizes[t] in empty_sizes:
+                    continue
+                empty_sizes.add(sizes[t])
+            options.append((costs[k][t] + pair * row[t], t))
+        options.sort()
+        h = homes[k] if homes is not None else None
+        for step, t in options:
+            if cost + step + pushed >= best_cost:
+                break  # sorted: every later option costs as much or more
+            if h is not None:
+                before = forced(h) + (forced(t) if t != h else 0)
+                still_home[h] -= 1
+                free[t] -= 1
+                after = forced(h) + (forced(t) if t != h else 0)
+                more = pushed + after - before
+            else:
+                free[t] -= 1
+                more = pushed
+            members[t].append(k)
+            for j, times in conflicts[k].items():
+                against[j][t] += times
+            if cost + step + future(k + 1, more) < best_cost:
+                dfs(k + 1, cost + step, more)
+            for j, times in conflicts[k].items():
+                against[j][t] -= times
+            members[t].pop()
+            free[t] += 1
+            if h is not None:
+                still_home[h] += 1
+            if not finished:
+                return
+
+    dfs(0, 0, 0)
+    if best is None:
+        return None, bound, finished, nodes
+    return [[players[i] for i in m] for m in best], best_cost, finished, nodes
+
+
+def _fewest_repeats_seating(
+    players: list[Hashable],
+    met: Counter,
+    sizes: list[int],
+    *,
+    at_most: int,
+    node_limit: int,
+) -> tuple[list[list[Hashable]] | None, int, bool]:
+    """Groups of ``sizes`` with the fewest repeated pairs below ``at_most``
+    (None if none has fewer), that number, and whether the search finished."""
+    found, cost, finished, _ = _exact_search(
+        players,
+        sizes,
+        unary=lambda p, t: 0,
+        pair=1,
+        met=met,
+        home=None,
+        bound=at_most,
+        node_limit=node_limit,
+        symmetric=True,
+    )
+    return found, (cost if found is not None else at_most), finished
+
+
+def fewest_repeats(
+    players: Sequence[Hashable],
+    results: Iterable[TableResult],
+    sizes: Sequence[int],
+    *,
+    at_most: int,
+    node_limit: int = SEARCH_NODE_LIMIT,
+) -> tuple[int, bool]:
+    """The fewest repeated pairs any seating of ``players`` into tables of
+    ``sizes`` can have, searched below ``at_most`` (a seating known to reach
+    it); with whether the search finished (the number is then exact: the
+    lower bound ``bench/seating.py`` measures seatings against)."""
+    _, count, finished = _fewest_repeats_seating(
+        list(players),
+        _met(results),
+        list(sizes),
+        at_most=at_most,
+        node_limit=node_limit,
+    )
+    return count, finished
+
+
+def _place_groups(
+    groups: list[list[Hashable]], sizes: list[int], costs: _Costs
+) -> list[list[Hashable]]:
+    """Put each group at a table of its size, the cheapest way in total
+    (a minimum-cost assignment, solved as a maximum-weight matching)."""
+    import networkx as nx
+
+    graph = nx.Graph()
+    worst = 1 + sum(
+        costs.unary(p, t) for group in groups for p in group for t in range(len(sizes))
+    )
+    for g, group in enumerate(groups):
+        for t, size in enumerate(sizes):
+            if size == len(group):
+                cost = sum(costs.unary(p, t) for p in group)
+                graph.add_edge(("g", g), ("t", t), weight=worst - cost)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    tables: list[list[Hashable]] = [[] for _ in sizes]
+    for a, b in matching:
+        g, t = (a[1], b[1]) if a[0] == "g" else (b[1], a[1])
+        tables[t] = list(groups[g])
+    return tables
+
+
+def _met(results: Iterable[TableResult]) -> Counter:
+    met: Counter = Counter()
+    for res in results:
+        present = [q for q in res.seats if q not in res.forfeited]
+        for a, b in itertools.combinations(present, 2):
+            met[frozenset((a, b))] += 1
+    return met
+
+
 def seat_multiplayer_round(
     participants: Sequence[Hashable],
     results: Iterable[TableResult],
@@ -306,6 +593,31 @@ def seat_multiplayer_round(
     to the lowest-standing players who have had no bye and scored by no
     forfeit (failing that, fewest of those first). Raises ``ValueError`` if
     the field is too small for one table.
+    """
+    return seat_multiplayer_round_report(
+        participants,
+        results,
+        min_size=min_size,
+        max_size=max_size,
+        preferred_size=preferred_size,
+    )[0]
+
+
+def seat_multiplayer_round_report(
+    participants: Sequence[Hashable],
+    results: Iterable[TableResult],
+    *,
+    min_size: int = 3,
+    max_size: int = 5,
+    preferred_size: int = 4,
+    node_limit: int = SEARCH_NODE_LIMIT,
+) -> tuple[list[Table], SeatingReport]:
+    """:func:`seat_multiplayer_round` with how the tables were found.
+
+    The tables are the cheapest seating of the table sizes: the swap search
+    gives a good seating fast, then an exact branch and bound
+    (``_exact_search``) looks for a cheaper one and proves none exists when
+    it finishes within ``node_limit`` nodes.
     """
     results = list(results)
     players = list(participants)
@@ -330,12 +642,7 @@ def seat_multiplayer_round(
     sizes = split_into_tables(
         len(seated), min_size=min_size, max_size=max_size, preferred=preferred_size
     )
-    met: Counter = Counter()
-    for res in results:
-        present = [q for q in res.seats if q not in res.forfeited]
-        for a, b in itertools.combinations(present, 2):
-            met[frozenset((a, b))] += 1
-
+    met = _met(results)
     tables: list[list[Hashable]] = []
     start = 0
     for size in sizes:
@@ -343,31 +650,59 @@ def seat_multiplayer_round(
         start += size
     home = {p: i for i, t in enumerate(tables) for p in t}
     last_float = {p: records[p].floats.get(round_number - 1, "") for p in seated}
-    # Weights: one repeated opponent outweighs any float and displacement
-    # change a swap can cause; a repeated float outweighs any displacement.
-    float_weight = 2 * len(tables) + 1
-    repeat_weight = 2 * float_weight + 2 * len(tables) + 1
-
-    def member_cost(p: Hashable, table: list[Hashable], index: int) -> int:
-        repeats = sum(met[frozenset((p, q))] for q in table if q != p)
-        again = (index > home[p] and last_float[p] == "down") or (
-            index < home[p] and last_float[p] == "up"
+    # Weights: one repeated pair outweighs any float and displacement change
+    # a swap can cause; a repeated float outweighs any displacement.
+    again = 2 * len(tables) + 1
+    costs = _Costs(
+        met=met,
+        home=home,
+        last_float=last_float,
+        again=again,
+        pair=2 * (2 * again + 2 * len(tables) + 1),
+    )
+    _local_search(tables, costs)
+    local_cost = costs.total(tables)
+    # Without a repeat left only the floats and distances can improve: a
+    # small budget then (a field of hundreds would spend the whole one on
+    # proving its last table move).
+    budget = node_limit if _repeats(tables, met) else node_limit // 10
+    found, _, finished, nodes = _exact_search(
+        seated,
+        sizes,
+        unary=costs.unary,
+        pair=costs.pair,
+        met=met,
+        home=home,
+        bound=local_cost,
+        node_limit=budget,
+    )
+    if found is not None:
+        tables = found
+        # A search stopped by the node limit keeps its best seating; no swap
+        # may still improve it (with a finished search none can).
+        _local_search(tables, costs)
+    repeats = _repeats(tables, met)
+    fewest, bound_proven = 0, True
+    if repeats:
+        # Repeats come first: if a stopped search left more than some seating
+        # of these sizes needs, take that seating's groups, each placed at
+        # the table of its size where its players cost least.
+        groups, fewest, bound_proven = _fewest_repeats_seating(
+            seated, met, sizes, at_most=repeats, node_limit=node_limit
         )
-        return repeat_weight * repeats + float_weight * again + abs(index - home[p])
-
-    improved = True
-    while improved:
-        improved = False
-        for (i, ti), (j, tj) in itertools.combinations(enumerate(tables), 2):
-            for a_pos, b_pos in itertools.product(range(len(ti)), range(len(tj))):
-                a, b = ti[a_pos], tj[b_pos]
-                before = member_cost(a, ti, i) + member_cost(b, tj, j)
-                ti[a_pos], tj[b_pos] = b, a
-                after = member_cost(b, ti, i) + member_cost(a, tj, j)
-                if after < before:
-                    improved = True
-                else:
-                    ti[a_pos], tj[b_pos] = a, b
+        if groups is not None:
+            tables = _place_groups(groups, sizes, costs)
+            _local_search(tables, costs)
+            repeats = _repeats(tables, met)
+    report = SeatingReport(
+        cost=costs.total(tables),
+        repeats=repeats,
+        local_cost=local_cost,
+        proven=finished,
+        nodes=nodes,
+        fewest_repeats=fewest,
+        bound_proven=bound_proven,
+    )
     out = [
         Table(round=round_number, table=i + 1, seats=_seat_order(t, records, rank))
         for i, t in enumerate(tables)
@@ -376,4 +711,4 @@ def seat_multiplayer_round(
         Table(round=round_number, table=len(out) + i + 1, seats=(p,))
         for i, p in enumerate(sorted(byes, key=lambda p: rank[p]))
     ]
-    return out
+    return out, report

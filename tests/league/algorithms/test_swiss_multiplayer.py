@@ -290,3 +290,55 @@ def test_byes_with_fixed_table_size(n, seed):
     assert sum(s.score for s in standings) == pytest.approx(
         sum(BYE_POINTS if r.is_bye else len(r.seats) / 2 for r in results)
     )
+
+
+# Rounds 1-2 of a 15-player event seated by the swap search alone (tables of
+# 4, 4, 4, 3): (round, seats, placements). Round 3 has a seating with no
+# repeated table-mate; the swap search alone sat two players together again.
+FIFTEEN = [
+    (1, (1, 2, 3, 4), [2, 2, 3, 4]),
+    (1, (5, 6, 7, 8), [1, 1, 4, 3]),
+    (1, (9, 10, 11, 12), [2, 2, 4, 4]),
+    (1, (13, 14, 15), [2, 3, 1]),
+    (2, (15, 2, 5, 9), [2, 2, 4, 1]),
+    (2, (6, 10, 1, 13), [1, 2, 1, 3]),
+    (2, (8, 12, 3, 14), [1, 3, 4, 4]),
+    (2, (4, 11, 7), [3, 2, 2]),
+]
+
+
+def test_fifteen_players_round_three_seats_nobody_together_again():
+    """Issue 26: 15 players, round 3 of 3. A seating of the same sizes with no
+    repeat exists; the exact search finds the cheapest one and proves it."""
+    from league.tournaments.formats.swiss_multiplayer import (
+        fewest_repeats,
+        seat_multiplayer_round_report,
+    )
+
+    results = [
+        TableResult(round=r, seats=seats, placements=dict(zip(seats, places)))
+        for r, seats, places in FIFTEEN
+    ]
+    players = list(range(1, 16))
+    met = {
+        frozenset(pair) for r in results for pair in itertools.combinations(r.seats, 2)
+    }
+
+    def repeats(tables) -> int:
+        return sum(
+            frozenset(pair) in met
+            for t in tables
+            for pair in itertools.combinations(t.seats, 2)
+        )
+
+    swaps_only, before = seat_multiplayer_round_report(players, results, node_limit=0)
+    assert repeats(swaps_only) == 1  # what the swap search alone did
+    tables, report = seat_multiplayer_round_report(players, results)
+    assert sorted(len(t.seats) for t in tables) == [3, 4, 4, 4]
+    assert sorted(p for t in tables for p in t.seats) == players
+    assert repeats(tables) == report.repeats == 0
+    assert report.proven and report.cost < before.cost
+    # The lower bound agrees: no seating of these sizes has fewer repeats.
+    assert fewest_repeats(players, results, [4, 4, 4, 3], at_most=1) == (0, True)
+    # And the public entry point seats the same tables.
+    assert seat_multiplayer_round(players, results) == tables

@@ -1,0 +1,175 @@
+"""Benchmark of the multiplayer Swiss seating: repeated table-mates against
+the lower bound, and the time one round takes.
+
+Run with no arguments (``python bench/seating.py``). Pure Python, no
+database. For each table scheme (3-5 preferring 4, the Duelo and Kung Fu
+(2019) tables; 4-8 preferring 6, Kung Fu (2009)) and field size, events of
+random results (random placements, 5% of seats forfeited) are seated round by
+round exactly as the tournament service does
+(``swiss_multiplayer.seat_multiplayer_round_report``). Every round is seated
+twice: by the swap search alone (the seating before issue 26) and by the
+exact search; the fewest repeats any seating of the same table sizes can
+have comes with the report (``SeatingReport.fewest_repeats``, from a branch
+and bound that proves it when it finishes). Progress goes to stderr; the
+last stdout line is one JSON object with, per scheme:
+
+``pairs``                 table-mate pairs seated (rounds 2 on);
+``repeat_rate_swaps``     share of them repeated by the swap search alone;
+``repeat_rate_exact``     the same for the seating used now;
+``repeat_rate_bound``     the lower bound's share (fewest possible repeats);
+``rounds``/``rounds_above_bound``  rounds seated, and those where the seating
+                          used repeats more pairs than the lower bound;
+``rounds_swaps_above_bound``  the same for the swap search alone;
+``proven_share``          rounds whose seating search finished (proved no
+                          seating of the same sizes costs less);
+``bound_proven_share``    rounds whose lower bound is exact (no repeat, or
+                          the fewest-repeats search finished);
+``round_max_s``/``round_median_s``  wall time of one round's seating (the
+                          exact search included), per field size;
+``round_cpu_max_s``       the slowest round in CPU time of this process (on a
+                          shared machine wall time measures the neighbours).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from league.tournaments.formats.swiss_multiplayer import (  # noqa: E402
+    TableResult,
+    _met,
+    _repeats,
+    seat_multiplayer_round_report,
+)
+
+SCHEMES = {
+    "tables_3_5": {"min_size": 3, "max_size": 5, "preferred_size": 4},
+    "tables_4_8": {"min_size": 4, "max_size": 8, "preferred_size": 6},
+}
+
+
+def _play(tables, rnd: random.Random) -> list[TableResult]:
+    out = []
+    for t in tables:
+        places = {p: rnd.randint(1, len(t.seats)) for p in t.seats}
+        gone = (
+            frozenset(p for p in t.seats if rnd.random() < 0.05)
+            if len(t.seats) > 1
+            else frozenset()
+        )
+        if len(gone) >= len(t.seats) - 1:
+            gone = frozenset()
+        out.append(
+            TableResult(round=t.round, seats=t.seats, placements=places, forfeited=gone)
+        )
+    return out
+
+
+def _pairs(tables) -> int:
+    return sum(len(t.seats) * (len(t.seats) - 1) // 2 for t in tables)
+
+
+def run(players: list[int], rounds: list[int], events: int, seed: int) -> dict:
+    out: dict = {}
+    for scheme, sizes in SCHEMES.items():
+        agg = {
+            "pairs": 0,
+            "repeats_swaps": 0,
+            "repeats_exact": 0,
+            "repeats_bound": 0,
+            "rounds": 0,
+            "rounds_above_bound": 0,
+            "rounds_swaps_above_bound": 0,
+            "proven": 0,
+            "bound_proven": 0,
+        }
+        times: dict[int, list[float]] = {}
+        cpu: dict[int, list[float]] = {}
+        for n in players:
+            for total in rounds:
+                for event in range(events):
+                    rnd = random.Random(f"{seed}:{scheme}:{n}:{total}:{event}")
+                    field = list(range(1, n + 1))
+                    results: list[TableResult] = []
+                    for r in range(1, total + 1):
+                        t0, c0 = time.perf_counter(), time.process_time()
+                        tables, report = seat_multiplayer_round_report(
+                            field, results, **sizes
+                        )
+                        times.setdefault(n, []).append(time.perf_counter() - t0)
+                        cpu.setdefault(n, []).append(time.process_time() - c0)
+                        if r > 1:
+                            met = _met(results)
+                            swaps, _ = seat_multiplayer_round_report(
+                                field, results, node_limit=0, **sizes
+                            )
+                            games = [t for t in tables if len(t.seats) > 1]
+                            swap_repeats = _repeats([t.seats for t in swaps], met)
+                            bound, exact = report.fewest_repeats, report.bound_proven
+                            if not report.repeats:
+                                bound, exact = 0, True
+                            agg["pairs"] += _pairs(games)
+                            agg["repeats_swaps"] += swap_repeats
+                            agg["repeats_exact"] += report.repeats
+                            agg["repeats_bound"] += bound
+                            agg["rounds"] += 1
+                            agg["rounds_above_bound"] += report.repeats > bound
+                            agg["rounds_swaps_above_bound"] += swap_repeats > bound
+                            agg["proven"] += report.proven
+                            agg["bound_proven"] += exact
+                        results += _play(tables, rnd)
+                print(f"{scheme} {n} players done", file=sys.stderr, flush=True)
+        pairs = max(agg["pairs"], 1)
+        out[scheme] = {
+            "pairs": agg["pairs"],
+            "repeat_rate_swaps": round(agg["repeats_swaps"] / pairs, 5),
+            "repeat_rate_exact": round(agg["repeats_exact"] / pairs, 5),
+            "repeat_rate_bound": round(agg["repeats_bound"] / pairs, 5),
+            "rounds": agg["rounds"],
+            "rounds_above_bound": agg["rounds_above_bound"],
+            "rounds_swaps_above_bound": agg["rounds_swaps_above_bound"],
+            "proven_share": round(agg["proven"] / max(agg["rounds"], 1), 4),
+            "bound_proven_share": round(agg["bound_proven"] / max(agg["rounds"], 1), 4),
+            "round_max_s": {n: round(max(v), 4) for n, v in times.items()},
+            "round_cpu_max_s": {n: round(max(v), 4) for n, v in cpu.items()},
+            "round_median_s": {
+                n: round(statistics.median(v), 4) for n, v in times.items()
+            },
+        }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", default="9,15,24,40,80")
+    parser.add_argument("--rounds", default="3,5,7")
+    parser.add_argument("--events", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=26)
+    args = parser.parse_args()
+    result = run(
+        [int(x) for x in args.players.split(",")],
+        [int(x) for x in args.rounds.split(",")],
+        args.events,
+        args.seed,
+    )
+    result["machine"] = {
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load": os.getloadavg()[0],
+    }
+    result["args"] = vars(args)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -549,7 +549,7 @@ def _place_groups(
 ) -> list[list[Hashable]]:
     """Put each group at a table of its size, the cheapest way in total
     (a minimum-cost assignment, solved as a maximum-weight matching)."""
-    import networkx as nx
+    import networkx as nx  # type: ignore[import-untyped]  # no stubs installed
 
     graph = nx.Graph()
     worst = 1 + sum(

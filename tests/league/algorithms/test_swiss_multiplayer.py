@@ -342,3 +342,22 @@ def test_fifteen_players_round_three_seats_nobody_together_again():
     assert fewest_repeats(players, results, [4, 4, 4, 3], at_most=1) == (0, True)
     # And the public entry point seats the same tables.
     assert seat_multiplayer_round(players, results) == tables
+
+
+def test_groups_are_placed_at_the_tables_where_their_players_cost_least():
+    """A grouping from the fewest-repeats search goes to tables of its size by
+    a minimum-cost assignment: here each group's home table."""
+    from league.tournaments.formats.swiss_multiplayer import _Costs, _place_groups
+
+    home = {
+        p: t
+        for t, group in enumerate([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11]])
+        for p in group
+    }
+    costs = _Costs(
+        met=Counter(), home=home, last_float=dict.fromkeys(home, ""), again=7, pair=50
+    )
+    groups = [[6, 5, 8, 7], [11, 9, 10], [2, 1, 4, 3]]
+    tables = _place_groups(groups, [4, 4, 3], costs)
+    assert tables == [[2, 1, 4, 3], [6, 5, 8, 7], [11, 9, 10]]
+    assert costs.total(tables) == 0

@@ -21,8 +21,10 @@ players to the game (``notifications``), so they must be quick.
 ``challenge_answered`` after it is accepted, declined or withdrawn, so that
 news stops asking for attention.
 
-``match_opened`` is sent when a seated person opens the match's page
-(``match_id``, ``user_id``): what told them about the game has been seen.
+``match_opened`` is sent when a seated person opens the match's page or its
+socket (``services.seat_connected``), with ``match_id`` and ``user_id``: what
+told them about the game has been seen. Receivers run on every socket
+connect, so they must be one cheap statement.
 """
 
 from django.dispatch import Signal

@@ -144,10 +144,16 @@ def notifications_resolve(
     unread = Notification.objects.filter(
         about, user_id__in=user_ids, read_at__isnull=True
     )
-    touched = sorted(set(unread.values_list("user_id", flat=True)))
-    if not touched:
-        return 0
+    if len(user_ids) == 1:
+        # One player (a socket connecting): one UPDATE, nothing read first.
+        touched = list(user_ids)
+    else:
+        touched = sorted(set(unread.values_list("user_id", flat=True)))
+        if not touched:
+            return 0
     changed = unread.update(read_at=timezone.now())
+    if not changed:
+        return 0
 
     def push() -> None:
         counts = {uid: unread_count(user_id=uid) for uid in touched}

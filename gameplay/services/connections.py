@@ -27,6 +27,7 @@ from gameplay.contexts import context_keeps_absent_seats, seat_keeping_prefixes
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.services.finish import forfeit_seat
 from gameplay.services.locking import locked_match, seat_numbered
+from gameplay.signals import match_opened
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +64,14 @@ def seat_connected(*, match_id: int, user: User, announce: bool = True) -> bool:
         counted = cursor.rowcount
     if counted and announce:
         transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
+    if counted:
+        # The player is at the table: the news that called them here is seen.
+        user_pk = user.pk
+        transaction.on_commit(
+            lambda: match_opened.send_robust(
+                sender=Match, match_id=match_id, user_id=user_pk
+            )
+        )
     return bool(counted)
 
 

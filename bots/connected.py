@@ -121,7 +121,8 @@ def bot_account_create(
         raise BotError(
             f"You have {accounts_per_owner()} bot accounts already, the most allowed."
         )
-    user = User(username=name)
+    # Shown at tables as "<name> [bot]": people know they play a program.
+    user = User(username=name, display_name=f"{name} [bot]")
     user.set_unusable_password()
     user.save()
     account = BotAccount.objects.create(owner=owner, user=user, game=game)

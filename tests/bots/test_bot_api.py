@@ -74,6 +74,8 @@ def test_a_person_turns_their_api_token_into_a_bot_account_token(owner) -> None:
     assert body["token"].startswith("kfb_") and body["scopes"] == ["read"]
     account = BotAccount.objects.get(pk=body["account"]["id"])
     assert account.owner == owner and account.user.username == "Crane"
+    # At a table it is named as a bot.
+    assert account.user.public_name == "Crane [bot]"
     assert not account.user.has_usable_password()
     # Only a digest is stored; the key is never readable again.
     stored = BotToken.objects.get(account=account)

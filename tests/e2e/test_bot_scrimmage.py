@@ -53,6 +53,9 @@ def test_a_scrimmage_from_the_bot_page_to_results_and_head_to_head(arena):
     h2h = page.locator("#head-to-head tr[data-opponent='builtin:random']")
     expect(h2h.locator("td").nth(1)).to_have_text("2")
     expect(h2h.get_by_role("link")).to_have_count(2)
-    expect(page.locator("tr[data-version='1'] td").nth(2)).to_have_text("2")
+    version_row = page.locator("tr[data-version='1']")
+    expect(version_row.locator("td").nth(4)).to_have_text("2")
+    # Scrimmages are unrated: the version has no rating yet.
+    expect(version_row.locator("[data-rating]")).to_have_text("—")
     h2h.get_by_role("link").first.click()
     expect(page).to_have_url(re.compile(r"/replay"))

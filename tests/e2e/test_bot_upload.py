@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import expect
 
-from bots.models import Bot
+from bots.models import Bot, VersionRating
 from tests.bots.botsrc import FIRST_LEGAL
 
 BOT_URL = re.compile(r"/bots/(\d+)/$")
@@ -51,6 +51,14 @@ def test_a_bot_uploaded_validated_and_on_the_ladder(arena):
     )
     page.reload()
     expect(page.get_by_text(re.compile(r"rating \d+"))).to_be_visible()
+    # The version's own rating moved with its rated debut games.
+    arena.wait_until(
+        lambda: VersionRating.objects.filter(version__bot=bot, games__gt=0).exists(),
+        timeout=60,
+        message="the version's own rating",
+    )
+    page.reload()
+    expect(page.locator("tr[data-version='1'] [data-rating]")).to_contain_text("rated")
     page.goto(f"/rankings/?game=duelo&q={name}")
     expect(page.locator("table")).to_contain_text(name)
 

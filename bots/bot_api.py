@@ -26,6 +26,7 @@ from typing import Any
 import orjson
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 from django.http import StreamingHttpResponse
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -62,6 +63,47 @@ def poll_seconds() -> float:
 
 #: A blank line after this long without one, so proxies and clients see life.
 KEEPALIVE_SECONDS = 6.0
+
+
+def streams_per_token() -> int:
+    """Open streams one token may hold (its event stream and its games'):
+    each polls the database, so a runaway client is held to a few."""
+    return int(getattr(settings, "BOT_API_STREAMS_PER_TOKEN", 8))
+
+
+def _streams_key(token_id: int) -> str:
+    return f"bots:api-streams:{token_id}"
+
+
+class TooManyStreams(BotError):
+    code = "too_many_streams"
+    status = 429
+
+
+def _stream_opened(token_id: int) -> None:
+    """Count a stream in (refused over the cap). The count expires with the
+    longest a stream lives, so a process killed mid-stream frees its share."""
+    key = _streams_key(token_id)
+    cache.add(key, 0, timeout=int(stream_seconds()) + 60)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.add(key, 1, timeout=int(stream_seconds()) + 60)
+        count = 1
+    if count > streams_per_token():
+        _stream_closed(token_id)
+        raise TooManyStreams(
+            f"This token has {streams_per_token()} streams open already; close "
+            "one first."
+        )
+
+
+def _stream_closed(token_id: int) -> None:
+    try:
+        if cache.decr(_streams_key(token_id)) < 0:
+            cache.delete(_streams_key(token_id))
+    except ValueError:
+        pass  # expired: nothing to count out
 
 
 # --- Authentication, scopes, throttling --------------------------------------------
@@ -381,8 +423,18 @@ def _first_game_lines(
     return lines
 
 
-def _stream(lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(lines, content_type=NDJSON)
+async def _counted(lines: AsyncIterator[bytes], token_id: int) -> AsyncIterator[bytes]:
+    """``lines``, counted out of the token's open streams when they end."""
+    try:
+        async for line in lines:
+            yield line
+    finally:
+        await sync_to_async(_stream_closed)(token_id)
+
+
+def _stream(lines: AsyncIterator[bytes], token_id: int) -> StreamingHttpResponse:
+    _stream_opened(token_id)
+    response = StreamingHttpResponse(_counted(lines, token_id), content_type=NDJSON)
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once
     return response
@@ -399,7 +451,7 @@ class EventStreamView(BotView):
     )
     def get(self, request: Request) -> StreamingHttpResponse:
         assert isinstance(request.auth, BotToken)
-        return _stream(_event_lines(token=request.auth))
+        return _stream(_event_lines(token=request.auth), request.auth.pk)
 
 
 class GameStreamView(BotView):
@@ -432,7 +484,8 @@ class GameStreamView(BotView):
                 match_id=seat.match_id,
                 seat_id=seat.pk,
                 after_version=min(int(raw), seat.match.version),
-            )
+            ),
+            token.pk,
         )
 
 

@@ -149,10 +149,19 @@ def ladder_entrants(*, game: str) -> list[LadderEntrant]:
 
 
 def _entrant_strengths(game: str, entrants: list[LadderEntrant]) -> dict[str, float]:
+    """What pairing sorts by: an uploaded bot's current version's own rating
+    once it has rated games (the ladder ranks current versions), else the
+    bot's; anchors' fixed ratings; connected bots' account ratings."""
+    from bots.models import VersionRating
     from bots.ratings import anchor_strength, pairing_strength, user_strength
 
     bots = Bot.objects.in_bulk(
         [int(e.key[4:]) for e in entrants if e.key.startswith("bot:")]
+    )
+    version_ratings = dict(
+        VersionRating.objects.filter(
+            version_id__in=[b.active_version_id for b in bots.values()], games__gt=0
+        ).values_list("version_id", "rating")
     )
     strengths = {}
     for e in entrants:
@@ -161,7 +170,11 @@ def _entrant_strengths(game: str, entrants: list[LadderEntrant]) -> dict[str, fl
         elif e.user is not None:
             strengths[e.key] = user_strength(user_id=e.user.pk, game=game)
         else:
-            strengths[e.key] = pairing_strength(bot=bots[int(e.key[4:])])
+            bot = bots[int(e.key[4:])]
+            rating = version_ratings.get(bot.active_version_id or 0)
+            strengths[e.key] = (
+                rating if rating is not None else pairing_strength(bot=bot)
+            )
     return strengths
 
 

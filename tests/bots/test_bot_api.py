@@ -436,3 +436,19 @@ def test_only_the_owner_issues_and_revokes_tokens_on_the_page(client, account) -
     client.post(reverse("bots:connected_token_revoke", args=[account.token.pk]))
     assert BotToken.objects.filter(account_id=account_id).count() == 1
     assert BotToken.objects.get(account_id=account_id).revoked_at is None
+
+
+def test_open_streams_per_token_are_capped(settings, account) -> None:
+    from bots import bot_api
+
+    settings.BOT_API_STREAMS_PER_TOKEN = 1
+    client = bot_client(account.key)
+    url = reverse("api-bot-event-stream")
+    # A finished stream is counted out: another may open.
+    assert lines(client.get(url))[0]["type"] == "hello"
+    assert lines(client.get(url))[0]["type"] == "hello"
+    bot_api._stream_opened(account.token.pk)  # one still open elsewhere
+    refused = client.get(url)
+    assert (refused.status_code, refused.json()["code"]) == (429, "too_many_streams")
+    bot_api._stream_closed(account.token.pk)
+    assert client.get(url).status_code == 200

@@ -117,3 +117,15 @@ def test_rated_matches_with_an_uploaded_seat_queue_the_task(monkeypatch) -> None
     assert queued == [with_bot.pk]
     # The task rates it; a person's seat counts at their league rating.
     assert tasks.rate_versions(with_bot.pk) == 1
+
+
+def test_ladder_pairing_sorts_by_the_current_versions_rating() -> None:
+    from bots.ladder import _entrant_strengths, ladder_entrants
+
+    tiger, t1 = playing_bot("Tiger")
+    crane, _ = playing_bot("Crane")
+    VersionRating.objects.create(version=t1, rating=1900, seed_rating=1500, games=4)
+    strengths = _entrant_strengths("duelo", ladder_entrants(game="duelo"))
+    assert strengths[f"bot:{tiger.pk}"] == 1900
+    # Without a rated game of its own the bot's strength is used.
+    assert strengths[f"bot:{crane.pk}"] == 1500

@@ -443,6 +443,41 @@ def test_attack_hp_effects_heal_the_attacker_or_cost_it_hp_but_never_below_one()
         assert s["hp"][0] == after
 
 
+def test_the_attackers_heal_and_the_yin_yang_damage_apply_as_one_change() -> None:
+    """docs/rules/kungfu2019.md reading 8b: HP + heal - yin-yangs, floored at 1
+    once. An attacker at 2 HP who heals 3 and takes 2 yin-yangs ends at 3;
+    damage first (floored at 1, then healed) would give 4, heal last after a
+    floor of 1 the same 4, so this pins the order."""
+    rolls = [[3, 3, 1, 2, 4, 5, 6], [1, 1, 3, 3, 3, 3, 3], [3] * 7]
+    s = attack_by(
+        [HEAL, LOW, "c04"],  # initiative 9: the first attacker
+        rolls,
+        others=([YY, "c69", "c68"], ["c23", "c29", "c66"]),
+        hp={0: 2, 1: 40},
+    )
+    heal = slot_of(s, 0, HEAL)
+    s, _ = act(s, 0, f"set:{heal}:0", "die:0", "die:1", "done")
+    yy = slot_of(s, 1, YY)
+    s, _ = act(s, 1, f"set:{yy}:1", "die:0", f"set:{yy}:1", "die:1", "done")
+    s, ev = finish_fight(s)
+    (fight,) = of_type(ev, "fight")
+    gain = combo(HEAL, 0).effect.hp
+    assert gain == 3 and fight["public"]["attacker_hp_change"] == gain
+    assert fight["public"]["yin_yang_damage"] == 2
+    assert s["hp"][0] == fight["public"]["attacker_hp"] == 2 + gain - 2
+    # The floor applies to the net change only: 1 HP, no heal, 2 yin-yangs.
+    s = attack_by(
+        [LOW, "c04", "c05"],
+        [[2] * 7, [1, 1, 3, 3, 3, 3, 3], [3] * 7],
+        others=([YY, "c23", "c29"], ["c69", "c68", "c66"]),
+        hp={0: 1, 1: 40},
+    )
+    yy = slot_of(s, 1, YY)
+    s, _ = act(s, 1, f"set:{yy}:1", "die:0", f"set:{yy}:1", "die:1", "done")
+    s, _ = finish_fight(s)
+    assert s["hp"][0] == 1
+
+
 # -- elimination and the end --------------------------------------------------
 
 

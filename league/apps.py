@@ -20,9 +20,10 @@ class LeagueConfig(AppConfig):
         from league.ratings.selectors import match_rating_changes
 
         add_result_extra(match_rating_changes)
-        from league import contexts
+        from league import contexts, live
 
         contexts.register()
+        live.connect_signals()
         lobby.set_rating_provider(
             lambda user, game: rating_for_user(user=user, game=game)
         )

@@ -134,7 +134,8 @@ def bot_registrations_of(*, season: Season, user: Viewer) -> list[Registration]:
         return []
     return list(
         Registration.objects.filter(
-            season=season, participant__type=ParticipantType.BOT,
+            season=season,
+            participant__type=ParticipantType.BOT,
             participant__owner_id=user.pk,
         )
         .exclude(status=RegistrationStatus.WITHDRAWN)

@@ -22,6 +22,7 @@ from gameplay.catalog import game_catalog
 from league import selectors, services
 from league.errors import LeagueError, NotFound
 from league.forms import InviteForm, SeasonDatesForm, TournamentForm
+from league.live import live_version
 from league.models import (
     League,
     Pairing,
@@ -85,11 +86,7 @@ def _my_bots(user, game: str, kind: str = ParticipantKind.MIXED) -> list:
     """The user's bots of ``game`` they may enter where ``kind`` admits bots
     (none without the bots app, none in a humans-only competition)."""
     directory = bot_directory()
-    if (
-        not user.is_authenticated
-        or directory is None
-        or kind == ParticipantKind.HUMANS
-    ):
+    if not user.is_authenticated or directory is None or kind == ParticipantKind.HUMANS:
         return []
     return directory.bots_owned_by(user.pk, game)
 
@@ -427,6 +424,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             tournament=tournament, user=user
         ),
         "rounds": tournament_selectors.rounds(tournament=tournament),
+        "live_version": live_version(tournament),
         "people_allowed": tournament.participants != ParticipantKind.BOTS,
         "my_bots": [
             b

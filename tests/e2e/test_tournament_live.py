@@ -1,0 +1,35 @@
+"""A watcher's tournament page follows the tournament live, in a real browser:
+when the organiser closes round 1 and round 2 is paired, the watcher's page
+shows it without a reload (issue 26, section 4: a watcher's page showed round
+1 "in play" five rounds later)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from league.tournaments import services as ts
+
+
+def test_a_watchers_page_shows_the_next_round_without_a_reload(arena, page):
+    boss = arena.player()
+    tournament = ts.tournament_create(
+        by=boss.user, name=arena.unique("Live cup "), game="duelo", format="swiss"
+    )
+    for _ in range(4):
+        ts.tournament_enter(tournament=tournament, user=arena.create_user())
+    arena.server_side(ts.tournament_start, tournament=tournament, by=boss.user)
+    url = f"/tournaments/{tournament.slug}/"
+    page.goto(url)  # an anonymous watcher
+    live = page.locator("#tournament-live")
+    expect(live).to_contain_text("Round 1")
+    expect(live).to_contain_text("In play")
+    expect(live).not_to_contain_text("Round 2")
+    page.evaluate("window.__notReloaded = true")
+    page.wait_for_timeout(500)  # the socket connects
+    # The organiser closes round 1 now (nobody moved: both sides forfeit).
+    boss.page.goto(url)
+    boss.page.get_by_role("button", name="Advance now").click()
+    expect(boss.page.locator("body")).to_contain_text("Round 2")
+    expect(live.locator("h3", has_text="Round 2")).to_be_visible(timeout=15000)
+    expect(live.locator("h3", has_text="Round 1")).to_contain_text("Complete")
+    assert page.evaluate("window.__notReloaded") is True

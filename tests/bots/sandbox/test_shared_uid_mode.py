@@ -91,6 +91,13 @@ def _copy_modules(code: Path) -> None:
     shutil.copy(PROJECT_ROOT / "bots/protocol/transport.py", code / "bots/protocol")
     for module in (PROJECT_ROOT / "bots/sandbox").glob("*.py"):
         shutil.copy(module, code / "bots/sandbox")
+    # The transport asks the runtime registry (which names the SDK files).
+    for package in ("bots/runtimes", "bots/sdk"):
+        shutil.copytree(
+            PROJECT_ROOT / package,
+            code / package,
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
     for path in [code, *code.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
 

@@ -1,14 +1,34 @@
-"""factory_boy factories shared by the whole suite."""
+"""factory_boy factories shared by the whole suite.
+
+Each is exported typed by its model (``Made``): calling ``UserFactory()`` gives
+a ``User`` to mypy too (factory_boy's classes give their own type when called).
+"""
 
 from datetime import timedelta
+from typing import Any, Protocol, TypeVar, cast
 
 import factory
 from django.utils import timezone
 
 from accounts.models import User
+from bots.models import Bot, BotVersion
+from league.models import League, Season
+
+M = TypeVar("M", covariant=True)
 
 
-class UserFactory(factory.django.DjangoModelFactory):
+class Made(Protocol[M]):
+    """A factory as the suite uses it: called, it saves and returns a row."""
+
+    def __call__(self, **kwargs: Any) -> M: ...
+
+
+def _typed(made: type, model: type[M]) -> Made[M]:
+    assert made._meta.model is model  # type: ignore[attr-defined]
+    return cast(Made[M], made)
+
+
+class _UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = User
         skip_postgeneration_save = True
@@ -27,9 +47,9 @@ class UserFactory(factory.django.DjangoModelFactory):
 # --- league ---------------------------------------------------------------------
 
 
-class LeagueFactory(factory.django.DjangoModelFactory):
+class _LeagueFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = "league.League"
+        model = League
         skip_postgeneration_save = True
 
     slug = factory.Sequence(lambda n: f"league-{n}")
@@ -38,13 +58,13 @@ class LeagueFactory(factory.django.DjangoModelFactory):
     participants = "mixed"
 
 
-class SeasonFactory(factory.django.DjangoModelFactory):
+class _SeasonFactory(factory.django.DjangoModelFactory):
     """A season whose registration window is open now."""
 
     class Meta:
-        model = "league.Season"
+        model = Season
 
-    league = factory.SubFactory(LeagueFactory)
+    league = factory.SubFactory(_LeagueFactory)
     number = factory.Sequence(lambda n: n + 1)
     status = "open"
     registration_opens_at = factory.LazyFunction(
@@ -101,27 +121,34 @@ def finished_match(
 # --- bots (appended by the bots app) ----------------------------------------------
 
 
-class BotFactory(factory.django.DjangoModelFactory):
+class _BotFactory(factory.django.DjangoModelFactory):
     """A bot row without code; use bots.services to store real versions."""
 
     class Meta:
-        model = "bots.Bot"
+        model = Bot
 
-    owner = factory.SubFactory(UserFactory)
+    owner = factory.SubFactory(_UserFactory)
     game = "duelo"
     name = factory.Sequence(lambda n: f"bot{n}")
 
 
-class BotVersionFactory(factory.django.DjangoModelFactory):
+class _BotVersionFactory(factory.django.DjangoModelFactory):
     """A version row only (no files): for pages, lists and ladder pairing."""
 
     class Meta:
-        model = "bots.BotVersion"
+        model = BotVersion
 
-    bot = factory.SubFactory(BotFactory)
+    bot = factory.SubFactory(_BotFactory)
     number = factory.Sequence(lambda n: n + 1)
     sha256 = "0" * 64
     filename = "main.py"
     upload_bytes = 100
     unpacked_bytes = 100
     file_count = 1
+
+
+UserFactory = _typed(_UserFactory, User)
+LeagueFactory = _typed(_LeagueFactory, League)
+SeasonFactory = _typed(_SeasonFactory, Season)
+BotFactory = _typed(_BotFactory, Bot)
+BotVersionFactory = _typed(_BotVersionFactory, BotVersion)

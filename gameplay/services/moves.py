@@ -11,6 +11,7 @@ and what follows are queued for after the commit. A person's move
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -428,7 +429,7 @@ def match_system_intents(
 def match_record_steps(
     *,
     match_id: int,
-    steps: list[tuple[int | None, str]],
+    steps: Sequence[tuple[int | None, str]],
     expected_version: int,
     forfeit: tuple[int, str] | None = None,
 ) -> ActOutcome:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from gameplay.rules import get_game
@@ -14,7 +15,7 @@ GAME = get_game("kungfu2009")
 def make_state(
     hands: list[str],
     *,
-    up: dict[str, str | None] | None = None,
+    up: Mapping[str, str | None] | None = None,
     deck: str | None = None,
     disc: str = "",
     won: list[list[str]] | None = None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from gameplay.rules import get_game
@@ -40,7 +41,7 @@ def deal(
     return GAME.setup(cfg, seed=seed)
 
 
-def commit(state: State, plays: list[list[str] | None]) -> tuple[State, list]:
+def commit(state: State, plays: Sequence[list[str] | None]) -> tuple[State, list]:
     """Every seat commits its three cards (one commit each), seat by seat."""
     events: list = []
     for seat, cards in enumerate(plays):

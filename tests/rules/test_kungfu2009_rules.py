@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -199,7 +200,7 @@ def test_innocent_cheating_the_receiver_learns_it_when_the_trade_completes() -> 
 
 
 def _seen_by_others(
-    steps: list[tuple[int | None, str]], hands: list[str], maker: int
+    steps: Sequence[tuple[int | None, str]], hands: list[str], maker: int
 ) -> list[tuple[list, dict]]:
     """What every seat but ``maker``, and a spectator, sees after each step."""
     s = make_state(hands, up=UP)

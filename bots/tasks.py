@@ -332,6 +332,23 @@ def ladder_schedule() -> dict[str, int]:
     return created
 
 
+_logged_verdict: tuple[bool, str] | None = None
+
+
+def _log_verdict(ok: bool, reason: str) -> None:
+    """The self-test's verdict in the worker's log, once per process and again
+    when it changes: which bubblewrap it verified ("sandbox verified with
+    bubblewrap 0.11.0 (system: /usr/bin/bwrap)"), or why bots are refused."""
+    global _logged_verdict
+    if _logged_verdict == (ok, reason):
+        return
+    _logged_verdict = (ok, reason)
+    if ok:
+        logger.info("bot sandbox self-test passed: %s", reason)
+    else:
+        logger.warning("bot sandbox self-test failed: %s", reason)
+
+
 @shared_task(name="bots.sandbox_heartbeat", time_limit=60, soft_time_limit=55)
 def sandbox_heartbeat() -> bool:
     """Beat: report this worker's sandbox verdict and re-queue stuck work.
@@ -341,6 +358,7 @@ def sandbox_heartbeat() -> bool:
     Validations that should long be done are queued again (idempotent).
     """
     status = sandbox_available(conf.sandbox_config())
+    _log_verdict(status.ok, status.reason)
     services.sandbox_report(ok=status.ok, reason=status.reason)
     if not status.ok and not conf.allow_unsandboxed():
         return False

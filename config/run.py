@@ -3,13 +3,15 @@
 Starts the embedded Redis (unless REDIS_URL is set), migrates, loads the demo
 data, then runs the web server (HTTP + WebSockets), a Celery worker and Celery
 beat under honcho, which prefixes every line with its process name. Ctrl-C stops
-every process it started, the embedded Redis included.
+every process it started, the embedded Redis included, and exits 0.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -19,7 +21,24 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from honcho.compat import ProcessManager
 from honcho.manager import Manager
+
+#: Exit codes honcho gives a stop that was asked for (Ctrl-C, a SIGTERM).
+ASKED_TO_STOP = (130, 143)
+
+
+class _PoliteStop(ProcessManager):
+    """honcho's process signals, but the first SIGTERM goes to each process
+    alone, not to its whole group: the Celery worker then stops its pool
+    children itself (a warm shutdown) instead of each child being killed in
+    the middle of a task (an ERROR line and a WorkerLostError traceback per
+    child at every Ctrl-C). honcho's SIGKILL after its wait still takes the
+    whole group."""
+
+    def terminate(self, pid: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGTERM)
 
 
 def _fail(message: str) -> None:
@@ -141,22 +160,26 @@ def main() -> None:
         _manage("migrate", "--no-input")
         _manage("seed_demo")
         manager = Manager()
+        # honcho's own attribute (honcho 2.x): see _PoliteStop.
+        manager._procmgr = _PoliteStop()
+        # "exec": the shell honcho starts becomes the process, so the SIGTERM
+        # reaches Python itself.
         manager.add_process(
             "web",
-            f"{python} -m uvicorn config.asgi:application --host {host} "
+            f"exec {python} -m uvicorn config.asgi:application --host {host} "
             f"--port {port} --ws websockets-sansio --ws-per-message-deflate false "
             "--ws-max-size 65536 --lifespan off",
             env=env,
         )
         manager.add_process(
             "worker",
-            f"{python} -m celery -A config worker -l INFO -Q default,ratings,bots "
+            f"exec {python} -m celery -A config worker -l INFO -Q default,ratings,bots "
             "--concurrency 2 -n worker@%h",
             env=env,
         )
         manager.add_process(
             "beat",
-            f"{python} -m celery -A config beat -l INFO "
+            f"exec {python} -m celery -A config beat -l INFO "
             "--scheduler django_celery_beat.schedulers:DatabaseScheduler",
             env=env,
         )
@@ -165,6 +188,10 @@ def main() -> None:
         ).start()
         manager.loop()
         code = manager.returncode or 0
+        # Ctrl-C (or a SIGTERM) is how one stops it: a clean end, so that
+        # make does not report "make: *** [run] Error 130".
+        if code in ASKED_TO_STOP:
+            code = 0
     finally:
         if started_redis:
             settings.EMBEDDED_REDIS.stop()

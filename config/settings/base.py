@@ -156,6 +156,10 @@ CELERY_RESULT_EXPIRES = timedelta(days=1)
 CELERY_TASK_ACKS_LATE = True  # a task lost with its worker is redelivered
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long bot matches must not hoard tasks
+# What a task prints (the console e-mail backend prints each e-mail in
+# development) is logged at INFO, not Celery's default WARNING: a round's
+# e-mails were a WARNING each.
+CELERY_WORKER_REDIRECT_STDOUTS_LEVEL = "INFO"
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=900)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=840)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"

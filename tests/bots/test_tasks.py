@@ -104,6 +104,31 @@ def test_heartbeat_without_sandbox_only_reports(owner, queued, monkeypatch):
     assert services.sandbox_gate() == (False, "no bwrap")
 
 
+def test_the_heartbeat_logs_the_self_test_verdict_once_and_on_change(
+    queued, monkeypatch, caplog
+):
+    """The README's start-up self-test line: which bubblewrap was verified,
+    once per worker process (the heartbeat runs every minute), again when the
+    verdict changes."""
+    import logging
+
+    monkeypatch.setattr(tasks, "_logged_verdict", None)
+    caplog.set_level(logging.INFO, logger="bots.tasks")
+    verified = "sandbox verified with bubblewrap 0.11.0 (system: /usr/bin/bwrap)"
+    monkeypatch.setattr(
+        tasks, "sandbox_available", lambda config: SandboxStatus(True, verified)
+    )
+    tasks.sandbox_heartbeat()
+    tasks.sandbox_heartbeat()
+    sandbox(monkeypatch, False)
+    tasks.sandbox_heartbeat()
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert lines == [
+        ("INFO", f"bot sandbox self-test passed: {verified}"),
+        ("WARNING", "bot sandbox self-test failed: no bwrap"),
+    ]
+
+
 def test_play_match_gives_up_on_a_missing_sandbox(owner, monkeypatch):
     version = stored_version(owner, FIRST_LEGAL, name="b")
     ladder = bot_match(version.agent, version.agent, context="bots:ladder:9:0:0")

@@ -23,3 +23,10 @@ def test_every_beat_entry_names_a_registered_task() -> None:
     app.loader.import_default_modules()
     for entry, spec in settings.CELERY_BEAT_SCHEDULE.items():
         assert spec["task"] in app.tasks, entry
+
+
+def test_what_a_task_prints_is_logged_at_info() -> None:
+    """The console e-mail backend prints each e-mail from the worker: at
+    Celery's default level (WARNING) every tournament e-mail was a WARNING in
+    `make run`'s log."""
+    assert app.conf.worker_redirect_stdouts_level == "INFO"

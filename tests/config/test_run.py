@@ -106,7 +106,9 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
     The database's directory does not exist yet (a fresh clone has no var/). The
     banner (URL, admin password) comes once every part is up, with no ERROR line
     before it and no routine task lines after it, and the demo's bots-only
-    "Live now" game moves while nobody touches it.
+    "Live now" game moves while nobody touches it. The bots worker logs its
+    sandbox self-test. Ctrl-C ends it with exit 0 (make says nothing) and no
+    ERROR line: the worker's pool children are not killed in mid-task.
     """
     import signal
     import socket
@@ -168,6 +170,12 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
             interval=0.5,
             message="the demo's Live now game to move",
         )
+        wait_until(
+            lambda: any("bot sandbox self-test " in line for line in list(lines)),
+            timeout=60,
+            interval=0.5,
+            message="the bots worker's self-test line",
+        )
         assert len(_processes_in_session(platform.pid)) >= 4
         # web, worker (and its pool), beat and Redis, wherever their sessions are
         assert len(_processes_marked(marker)) >= 5
@@ -194,9 +202,14 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
     assert not (tmp_path / "redis" / "redis.sock").exists()
     output = "".join(lines)
     assert "embedded Redis stopped" in output
+    assert platform.returncode == 0, output[-3000:]  # no "make: *** Error 130"
     banner = "".join(lines[up : up + 5])
     assert f"http://127.0.0.1:{port}/" in banner
     assert "user admin, password " in banner
+    # The README: user admin, the password kept in var/admin-password.txt
+    # (beside the SQLite database).
+    password = (database.parent / "admin-password.txt").read_text().strip()
+    assert f"user admin, password {password}\n" in banner
     assert "kungfu-demo-2026" in banner
     start_up = "".join(lines[:up])
     assert " ERROR " not in start_up and "Traceback" not in start_up, start_up
@@ -206,3 +219,5 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
     quiet = "".join(lines[up:stopping])
     for routine in ("Sending due task", "succeeded in", "] received"):
         assert routine not in quiet, quiet
+    stopped = "".join(lines[stopping:])
+    assert "ERROR" not in stopped and "Traceback" not in stopped, stopped

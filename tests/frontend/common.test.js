@@ -140,4 +140,10 @@ test("engine words name people: 'seat N' becomes the seat's name, 'you' for the 
     "seat 7 is not another seat at this table");
   assert.equal(C.namedSeats(ctx, "unseat 1"), "unseat 1");
   assert.equal(C.namedSeats({ names: ["Ana", "Bo"], viewer: null }, "declined by seat 0"), "declined by Ana");
+  // Possessives: "seat 1's KUNG FU" is "Bo's", the viewer's is "your".
+  assert.equal(C.namedSeats(ctx, "the game is paused while seat 1's KUNG FU is checked"),
+    "the game is paused while Bo's KUNG FU is checked");
+  assert.equal(C.namedSeats(ctx, "while seat 0's KUNG FU is checked"), "while your KUNG FU is checked");
+  assert.equal(C.namedSeats(ctx, "Seat 0's offer"), "Your offer");
+  assert.equal(C.namedSeats(ctx, "Seat 0 moved"), "You moved");
 });

@@ -46,11 +46,12 @@ function objectName(ctx, seat) {
  */
 function namedSeats(ctx, text) {
   const names = ctx.names || [];
-  return String(text || "").replace(/\b([Ss])eat (\d+)\b/g, function (whole, s, n) {
+  return String(text || "").replace(/\b([Ss])eat (\d+)\b('s\b)?/g, function (whole, s, n, owns) {
     const seat = Number(n);
     if (!(seat < names.length)) return whole;
-    const name = objectName(ctx, seat);
-    return s === "S" && name === "you" ? "You" : name;
+    // "seat 2's KUNG FU": "Cy's KUNG FU", or "your KUNG FU".
+    const name = owns ? possessiveLower(ctx, seat) : objectName(ctx, seat);
+    return s === "S" ? capitalize(name) : name;
   });
 }
 

@@ -22,4 +22,9 @@ export default [
     files: ["tests/frontend/**/*.js", "eslint.config.js"],
     languageOptions: { globals: globals.node },
   },
+  {
+    // JavaScript bots (bots/sdk/kungfu_bot.js, bots/examples/): CommonJS on Node.
+    files: ["bots/**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: globals.node },
+  },
 ];

@@ -117,3 +117,31 @@ def test_data_is_wiped_with_a_new_version_unless_kept(
     assert (kept / "book").read_text() == "learned"
     upload(False, 3)
     assert not (kept / "book").exists()
+
+
+@pytest.mark.parametrize(
+    ("filename", "data"),
+    [
+        ("bot.js", b'const GAME = "duelo";\n'),
+        ("bot.c", BROKEN_C),
+        ("bot.cpp", b"int main() {}\n"),
+        ("bot.wasm", b"\0asm\x01\0\0\0"),
+    ],
+)
+def test_every_runtime_is_refused_without_a_sandbox(owner, media_root, filename, data):
+    from bots.errors import SandboxRefused
+    from bots.models import Bot
+
+    services.sandbox_report(ok=False, reason="bubblewrap not found")
+    with pytest.raises(SandboxRefused, match="Nothing was stored"):
+        services.bot_create(
+            owner=owner,
+            game="duelo",
+            name="refused",
+            description="",
+            source_public=False,
+            filename=filename,
+            data=data,
+        )
+    assert not Bot.objects.exists()
+    assert not any(media_root.iterdir())

@@ -31,6 +31,11 @@ ENV ARENA_DIR=/app
 RUN python -I -c "import bots, sys; from bots.sandbox.bwrap import site_package_dirs; \
     from pathlib import Path; d = site_package_dirs('/usr/local/bin/python3'); \
     sys.exit(not any(Path(bots.__file__).is_relative_to(p) for p in d))"
+# The libraries C and C++ bots link against (musl, libc++, compiler-rt) and
+# wasi-libc, built once by zig from our own source, readable by the sandbox's
+# uids (docs/bots.md, "For operators").
+ENV BOT_TOOLCHAIN_DIR=/var/cache/kungfu-arena/toolchains
+RUN python -m bots.runtimes.prepare && chmod -R a+rX /var/cache/kungfu-arena
 # The project directory (ARENA_DIR, config/paths.py): the templates, the
 # static files, the docs pages the site renders, and manage.py.
 COPY manage.py ./

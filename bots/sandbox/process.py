@@ -312,13 +312,19 @@ def spawn_sandboxed(
             else:
                 bot_source = os.path.realpath(bot_dir)
         if data_dir is not None and host_uid is not None:
-            data_point = datadir.slot_data_mount(config, host_uid)
-            datadir.load(Path(data_dir), data_point, host_uid)
-            data = (data_point, Path(data_dir))
-            config = dataclasses.replace(
-                config,
-                rw_binds=(*config.rw_binds, (str(data_point), datadir.DATA_DIR)),
-            )
+            try:
+                data_point = datadir.slot_data_mount(config, host_uid)
+                datadir.load(Path(data_dir), data_point, host_uid)
+            except (SandboxError, OSError) as exc:
+                # The bot plays without its data (it sees no directory);
+                # a worker that cannot mount must not stop every match.
+                logger.warning("sandbox: no data directory for this bot: %s", exc)
+            else:
+                data = (data_point, Path(data_dir))
+                config = dataclasses.replace(
+                    config,
+                    rw_binds=(*config.rw_binds, (str(data_point), datadir.DATA_DIR)),
+                )
         fds["seccomp"] = filter_pipe()
         fds["seccomp_cap"] = cap_filter_pipe()
         command = wrap_bot_command(config, command)

@@ -133,3 +133,19 @@ def test_kept_copies_are_not_visible_inside(tmp_path, sandbox_config, root_only)
     bots.mkdir()
     report = run_once(bots, ESCAPE, tmp_path / "kept", sandbox_config)
     assert not any(report.values())
+
+
+def test_a_worker_that_cannot_mount_plays_without_data(
+    tmp_path, sandbox_config, root_only, monkeypatch
+):
+    from bots.sandbox import SandboxError, datadir
+
+    def refuse(config, host_uid):
+        raise SandboxError("cannot mount the data tmpfs: Operation not permitted")
+
+    monkeypatch.setattr(datadir, "slot_data_mount", refuse)
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    probe = 'read()\nanswer({"exists": os.path.exists("/home/bot/data")})\nread()\n'
+    report = run_once(bots, probe, tmp_path / "kept", sandbox_config)
+    assert report == {"exists": False}

@@ -205,6 +205,16 @@ def match_replay(*, match: Match, perspective: str | None = "full") -> dict[str,
     players = match.config.get("players") or match.seats.count()
     kind, seat = parse_perspective(value=perspective, players=players)
     engine = get_game(match.game)
+    # A replay re-plays the stored actions on today's engine: under changed
+    # rules it would show a different game, so it is refused (the record still
+    # has the seed and every action). docs/engine.md, "State".
+    played = (match.state or {}).get("rules_version")
+    if played is not None and played != engine.rules_version:
+        raise ValueError(
+            f"this match was played under rules version {played} and the site "
+            f"now plays {engine.rules_version}, so it cannot be replayed step by "
+            "step; its record (seed and every action) is still available"
+        )
     assert match.seed is not None, "a match is dealt when it starts"
     state = engine.setup(match.config, match.seed)
     view_seat = seat if kind == "seat" else None

@@ -78,6 +78,24 @@ def test_a_full_match_finishes_with_a_result_and_replays(players, client) -> Non
     assert "js/boards/kungfu2013.js" in page.content.decode()
 
 
+def test_a_match_of_an_earlier_rules_version_is_not_replayed_under_new_rules(
+    players,
+) -> None:
+    # Rules version kungfu2013-2 changed the cards and two readings (issue 26):
+    # re-playing a kungfu2013-1 match's actions would show another game.
+    users = players[:2]
+    match = start_match(users, game=GAME, config={"life": 5})
+    play_random(match, users)
+    match.refresh_from_db()
+    match.state = {**match.state, "rules_version": "kungfu2013-1"}
+    match.save(update_fields=["state"])
+    answer = api_for(None).get(f"/api/matches/{match.public_id}/replay/")
+    assert answer.status_code == 400
+    assert "rules version kungfu2013-1" in str(answer.json())
+    record = api_for(None).get(f"/api/matches/{match.public_id}/record/")
+    assert record.status_code == 200 and record.json()["actions"]
+
+
 def test_api_view_and_bad_input(players) -> None:
     match = start_match(players[:2], game=GAME)
     own = api_for(players[0]).get(f"/api/matches/{match.public_id}/").json()

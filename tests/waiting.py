@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
 
@@ -46,13 +46,33 @@ def wait_until(
         time.sleep(min(interval, left))
 
 
+@overload
 async def wait_until_async(
-    predicate: Callable[[], Awaitable[T] | T],
+    predicate: Callable[[], Awaitable[T]],
+    *,
+    timeout: float = ...,
+    interval: float = ...,
+    message: str | Callable[[], str] = ...,
+) -> T: ...
+
+
+@overload
+async def wait_until_async(
+    predicate: Callable[[], T],
+    *,
+    timeout: float = ...,
+    interval: float = ...,
+    message: str | Callable[[], str] = ...,
+) -> T: ...
+
+
+async def wait_until_async(
+    predicate: Callable[[], Any],
     *,
     timeout: float = 10.0,
     interval: float = 0.05,
     message: str | Callable[[], str] = "the condition",
-) -> T:
+) -> Any:
     """``wait_until`` on the event loop: ``predicate`` may be a coroutine
     function, and the pauses are ``asyncio.sleep`` (the loop keeps running)."""
     loop = asyncio.get_running_loop()
@@ -62,7 +82,7 @@ async def wait_until_async(
         if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):
             value = await value
         if value:
-            return value  # type: ignore[return-value]
+            return value
         left = deadline - loop.time()
         if left <= 0:
             raise _timed_out(timeout, message)

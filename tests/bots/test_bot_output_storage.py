@@ -8,6 +8,8 @@ through fails the insert, and the match's logs (or the validation) would be lost
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import DataError
 
@@ -108,7 +110,7 @@ def test_a_validation_that_cannot_be_stored_fails_instead_of_sticking(
 
     monkeypatch.setattr(services, "_play_validation_games", games)
     original = BotVersion.save
-    calls = []
+    calls: list[Any] = []
 
     def refuse_once(self, *args, **kwargs):
         if not calls:

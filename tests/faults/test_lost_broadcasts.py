@@ -22,10 +22,11 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 async def _connect(match: Match, user) -> WebsocketCommunicator:
-    comm = WebsocketCommunicator(
-        URLRouter(websocket_urlpatterns), f"/ws/match/{match.public_id}/"
-    )
-    comm.scope["user"] = user
+    # Channels' stubs want their own URLPattern type (config/asgi.py).
+    router = URLRouter(websocket_urlpatterns)  # type: ignore[arg-type]
+    comm = WebsocketCommunicator(router, f"/ws/match/{match.public_id}/")
+    # The scope's user, as AuthMiddlewareStack sets it (not in the stubs).
+    comm.scope["user"] = user  # type: ignore[typeddict-unknown-key]
     assert (await comm.connect())[0]
     return comm
 

@@ -30,7 +30,7 @@ def test_fixture_covers_every_event_type_and_decision() -> None:
 
 def _hidden_from(state: dict, seat: int | None) -> set[str]:
     """Card codes only other seats may know now: hands, packs, picks, commits."""
-    out = set()
+    out: set[str] = set()
     for other in range(state["n"]):
         if other == seat:
             continue

@@ -25,7 +25,8 @@ from tests.gameplay.conftest import start_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-ROUTER = URLRouter(websocket_urlpatterns)
+# Channels' stubs want their own URLPattern type (config/asgi.py).
+ROUTER = URLRouter(websocket_urlpatterns)  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -35,7 +36,9 @@ def players(db):
 
 async def connect(path: str, user=None) -> tuple[WebsocketCommunicator, bool]:
     comm = WebsocketCommunicator(ROUTER, path)
-    comm.scope["user"] = user if user is not None else AnonymousUser()
+    # The scope's user, as AuthMiddlewareStack sets it (not in the stubs).
+    user = user if user is not None else AnonymousUser()
+    comm.scope["user"] = user  # type: ignore[typeddict-unknown-key]
     connected, _ = await comm.connect(timeout=10)  # a shared, busy machine
     return comm, connected
 

@@ -18,12 +18,15 @@ from tests.gameplay.conftest import first_legal, start_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-APP = URLRouter(websocket_urlpatterns)
+# Channels' stubs want their own URLPattern type (config/asgi.py).
+APP = URLRouter(websocket_urlpatterns)  # type: ignore[arg-type]
 
 
 async def open_socket(path: str, user) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(APP, path)
-    comm.scope["user"] = user if user is not None else AnonymousUser()
+    # The scope's user, as AuthMiddlewareStack sets it (not in the stubs).
+    user = user if user is not None else AnonymousUser()
+    comm.scope["user"] = user  # type: ignore[typeddict-unknown-key]
     connected, _ = await comm.connect()
     assert connected
     return comm

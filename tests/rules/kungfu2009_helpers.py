@@ -8,6 +8,7 @@ from typing import Any
 
 from gameplay.rules import get_game
 from gameplay.rules.kungfu2009 import engine as E
+from gameplay.rules.kungfu2009.cards import COMBINATIONS
 
 GAME = get_game("kungfu2009")
 
@@ -73,4 +74,4 @@ def all_combinations(s: dict[str, Any]) -> Counter:
 
 
 FULL_DECK = Counter(E.FULL_DECK)
-FULL_COMBINATIONS = Counter(list(E.COMBINATIONS))
+FULL_COMBINATIONS = Counter(list(COMBINATIONS))

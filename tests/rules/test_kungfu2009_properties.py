@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from gameplay.rules import IllegalAction, ticks, view_events
 from gameplay.rules.bots import get_bot
 from gameplay.rules.kungfu2009 import engine as E
-from gameplay.rules.kungfu2009.cards import LEVEL_ORDER, STYLES
+from gameplay.rules.kungfu2009.cards import COMBINATIONS, LEVEL_ORDER, STYLES
 from gameplay.rules.kungfu2009.strategies import STRATEGIES
 from tests.rules.kungfu2009_helpers import (
     FULL_COMBINATIONS,
@@ -184,7 +184,7 @@ def _scramble_hidden(
     t["deck"] = junk(len(t["deck"]))
     for lv in LEVEL_ORDER:
         rnd.shuffle(t["piles"][lv])
-    t["box"] = sorted(rnd.sample(list(E.COMBINATIONS), len(t["box"])))
+    t["box"] = sorted(rnd.sample(list(COMBINATIONS), len(t["box"])))
     t["rng"] = format(rnd.getrandbits(64), "016x")
     return t
 

@@ -6,6 +6,7 @@ import itertools
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -55,7 +56,7 @@ def test_standard_seed_order_sixteen():
 
 def _play(bracket: Bracket, pick) -> tuple[Bracket, list]:
     """Play every ready match until none is left; ``pick`` chooses the winner."""
-    log = []
+    log: list[Any] = []
     while True:
         ready = playable_matches(bracket)
         if not ready:

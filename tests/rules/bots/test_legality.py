@@ -37,10 +37,10 @@ def test_heuristic_visits_every_decision_point_type() -> None:
     for seed in range(300):
         players = 2 + seed % 7
 
-        def mixed(ctx, seed=seed):  # type: ignore[no-untyped-def]
+        def mixed(ctx, seed=seed):
             if (ctx.seat + seed) % 2:
                 return rnd.choose(ctx)
-            raw = duelo_heuristic.choose(ctx, None)  # type: ignore[arg-type]
+            raw = duelo_heuristic.choose(ctx, None)
             assert raw in ctx.legal_ids
             phases.add(ctx.observation["phase"])
             return raw

@@ -55,8 +55,10 @@ def version_data(version: BotVersion, *, owner: bool) -> dict[str, Any]:
         "file_count": version.file_count,
         "created_at": version.created_at,
         "validated_at": version.validated_at,
+        "runtime": selectors.version_runtime(version=version, label=False),
     }
     if owner:
+        data["keep_data"] = version.keep_data
         data["status_detail"] = version.status_detail
         data["validation_report"] = version.validation_report
     return data

@@ -373,9 +373,11 @@ def runtime_infos() -> list[RuntimeInfo]:
     return infos
 
 
-def version_runtime(*, version: BotVersion) -> str:
-    """The runtime label of a stored version (told by its entry point)."""
+def version_runtime(*, version: BotVersion, label: bool = True) -> str:
+    """The runtime of a stored version (told by its entry point): its label
+    for people, or its registry name (``label=False``) for the API."""
     directory = version_dir(version)
     if not directory.is_dir():
         return ""
-    return runtime_for_dir(directory).label
+    runtime = runtime_for_dir(directory)
+    return runtime.label if label else runtime.name

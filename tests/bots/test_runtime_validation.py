@@ -44,9 +44,15 @@ def test_compile_error_fails_the_version_and_shows_only_to_the_owner(
     assert "Compiler messages" in page and "missing_name" in page
     assert "C (zig cc" in page  # the version's runtime
     assert 'id="runtime-wasm"' in page  # every runtime's limits, for the owner
+    api = client.get(f"/api/bots/{version.bot_id}/").json()
+    assert api["versions"][0]["runtime"] == "c"
+    assert "missing_name" in api["versions"][0]["validation_report"]["build"]["output"]
     client.force_login(UserFactory())
     page = client.get(url).content.decode()
     assert "missing_name" not in page and "Compiler messages" not in page
+    api = client.get(f"/api/bots/{version.bot_id}/").json()
+    assert api["versions"][0]["runtime"] == "c"
+    assert "validation_report" not in api["versions"][0]
 
 
 @pytest.mark.sandbox

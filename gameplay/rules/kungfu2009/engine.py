@@ -50,7 +50,7 @@ from gameplay.rules.kungfu2009.cards import (
     removal,
 )
 
-RULES_VERSION = "kungfu2009-1"
+RULES_VERSION = "kungfu2009-2"
 HAND = 5  # cards dealt, and the refill target after a completed combination
 MAX_OFFERS = 3  # open offers per seat (keeps menus and states small)
 MAX_SIDE = 5  # cards per side of one offer

@@ -193,3 +193,24 @@ def test_a_bad_module_fails_its_build(tmp_path, sandbox_config):
     broken = b"\0asm\x01\0\0\0\x01\xff\xff"
     with pytest.raises(BuildError, match="does not compile"):
         wasm_bot(tmp_path, broken, config=sandbox_config)
+
+
+def test_no_network(tmp_path, sandbox_config):
+    # WASI preview 1 can only accept on a socket the host preopened: none is,
+    # so sock_accept on the first descriptor after stdio is EBADF (8).
+    body = "(call $exit (call $accept (i32.const 3) (i32.const 0) (i32.const 300)))"
+    module = wasmtime.wat2wasm(
+        (READ_THEN % body).replace(
+            '(memory (export "memory") 1)',
+            '(import "wasi_snapshot_preview1" "sock_accept"'
+            " (func $accept (param i32 i32 i32) (result i32)))"
+            ' (memory (export "memory") 1)',
+        )
+    )
+    bot_dir = wasm_bot(tmp_path, module, config=sandbox_config)
+    with (
+        BotProcess.start(bot_dir, config=sandbox_config) as bot,
+        pytest.raises(BotFault) as fault,
+    ):
+        bot.handshake(HELLO)
+    assert "exit code 8" in fault.value.detail

@@ -173,8 +173,8 @@ def main() -> None:
         )
         manager.add_process(
             "worker",
-            f"exec {python} -m celery -A config worker -l INFO -Q default,ratings,bots "
-            "--concurrency 2 -n worker@%h",
+            f"exec {python} -m celery -A config worker -l INFO "
+            "-Q default,ratings,bots,analysis --concurrency 2 -n worker@%h",
             env=env,
         )
         manager.add_process(

@@ -28,6 +28,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("", include("league.api_urls")),
     path("", include("bots.api_urls")),
     path("", include("notifications.api_urls")),
+    path("", include("analysis.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(
         # The split view serves Swagger's start-up script as a file: no inline

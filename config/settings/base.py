@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "league",
     "bots",
     "notifications",
+    "analysis",
     "axes",  # login throttling: per account and per address (docs/security.md)
     "csp",
 ]
@@ -181,6 +182,8 @@ CELERY_TASK_ROUTES = {
     "gameplay.*": {"queue": "default"},
     "league.ratings_*": {"queue": "ratings"},
     "bots.*": {"queue": "bots"},  # only bot workers (sandbox-capable) consume it
+    # Searches of whole games: their own workers, so they never delay live moves.
+    "analysis.*": {"queue": "analysis"},
 }
 # Beat copies these into the database schedule (django-celery-beat) at start-up.
 CELERY_BEAT_SCHEDULE = {

@@ -289,7 +289,7 @@ def e2e_server(e2e_database, django_db_blocker) -> Iterator[ArenaServer]:
         ],
         "worker": [
             python, "-m", "celery", "-A", "config", "worker", "-l", "INFO",
-            "-Q", "default,ratings,bots", "--concurrency", "2",
+            "-Q", "default,ratings,bots,analysis", "--concurrency", "2",
             "-n", f"e2e-{os.getpid()}@%h",
             "--without-gossip", "--without-mingle",
         ],

@@ -1,0 +1,1 @@
+from tests.gameplay.conftest import players  # noqa: F401  (the fixture)

@@ -11,6 +11,7 @@ import time
 from datetime import timedelta
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -20,7 +21,6 @@ from gameplay.models import Match, MatchStatus
 from gameplay.rules import get_game
 from gameplay.rules.analysis import (
     ANALYSIS_VERSION,
-    DEFAULT_ITERATIONS,
     Step,
     analyse_game,
 )
@@ -53,7 +53,7 @@ def analysis_request(*, match: Match) -> MatchAnalysis:
         row, created = MatchAnalysis.objects.select_for_update().get_or_create(
             match=match,
             version=ANALYSIS_VERSION,
-            defaults={"iterations": DEFAULT_ITERATIONS},
+            defaults={"iterations": settings.ANALYSIS_ITERATIONS},
         )
         stale = (
             row.status in (AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)

@@ -49,6 +49,7 @@ urlpatterns = [
     path("", include("league.urls")),
     path("", include("bots.urls")),
     path("", include("notifications.urls")),
+    path("", include("analysis.urls")),
 ]
 
 # The site's own error pages; JSON ({"code", "detail"}) under /api/.

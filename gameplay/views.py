@@ -351,6 +351,9 @@ def replay_page(request: HttpRequest, public_id: str) -> HttpResponse:
             "replay_api": reverse("api-match-replay", args=[match.public_id]),
             "record_url": reverse("gameplay:record", args=[match.public_id]),
             "seats": [(s.number, s.display_name) for s in match.seats.all()],
+            "seat_names_json": json.dumps(
+                [s.display_name for s in match.seats.order_by("number")]
+            ),
             **_board_assets(match.game),
         },
     )

@@ -177,6 +177,9 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TIMEZONE = "UTC"
+# ISMCTS iterations per decision of a post-game analysis (docs/analysis.md):
+# the cost and the agreement with exact values per budget are in bench/analysis.py.
+ANALYSIS_ITERATIONS = env.int("ANALYSIS_ITERATIONS", default=200)
 # Queues: "default" (live-match bots, clocks), "ratings", "bots" (sandboxed matches).
 CELERY_TASK_ROUTES = {
     "gameplay.*": {"queue": "default"},

@@ -72,3 +72,6 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"anon": "1000/min", "user": "1000/mi
 # Serve static files from the sources; tests never run collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# A small search budget: tests check the analysis's plumbing and shape; its
+# accuracy is tested with explicit budgets (tests/rules/test_analysis*.py).
+ANALYSIS_ITERATIONS = 16

@@ -635,7 +635,7 @@ function startPage(win, B, cfg) {
     if (box.dataset.version === String(frame.version) + frame.status && !box.hidden) return;
     box.dataset.version = String(frame.version) + frame.status;
     box.textContent = "";
-    box.appendChild(B.resultsEl(doc, B.resultModel(frame, { names: names(frame) }), { replayUrl: cfg.replayUrl }));
+    box.appendChild(B.resultsEl(doc, B.resultModel(frame, { names: names(frame) }), { replayUrl: cfg.replayUrl, analysisUrl: cfg.analysisUrl, csrf: cfg.csrf }));
     box.hidden = false;
     if (sawActive) endedHere = true;
     showLogEnd();

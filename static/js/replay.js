@@ -163,6 +163,12 @@ function startPage(win, B) {
       b.disabled = (nav === "start" || nav === "back") ? index === 0 : index === data.steps.length - 1;
     });
     writeHash();
+    // The analysis panel (analysis.js) follows the step shown.
+    if (typeof win.CustomEvent === "function") {
+      panel.dispatchEvent(new win.CustomEvent("replay:step", {
+        detail: { index: index, version: data.steps[index].version, perspective: data.perspective },
+      }));
+    }
   }
 
   function fail(message) {

@@ -463,7 +463,7 @@ function resultsTableEl(doc, res, columns, note) {
 /**
  * The results panel: headline, `reason` line, the game's own `table`, then
  * the seed with its check and the replay link. res: a game's resultModel
- * (headline, seed, seedHash, match, aborted); opts: {replayUrl}.
+ * (headline, seed, seedHash, match, aborted); opts: {replayUrl, analysisUrl, csrf}.
  */
 function resultsPanelEl(doc, res, reason, table, opts) {
   opts = opts || {};
@@ -492,6 +492,11 @@ function resultsPanelEl(doc, res, reason, table, opts) {
     h(doc, "p", { className: "results-actions" }, [
       verifyBtn, verifyOut,
       opts.replayUrl && !res.aborted ? h(doc, "a", { className: "button", href: opts.replayUrl, text: "Watch the replay" }) : null,
+      // One button: queue the post-game analysis and read it in the replay.
+      opts.analysisUrl && opts.csrf && !res.aborted ? h(doc, "form", { method: "post", action: opts.analysisUrl, className: "inline" }, [
+        h(doc, "input", { type: "hidden", name: "csrfmiddlewaretoken", value: opts.csrf }),
+        h(doc, "button", { type: "submit", className: "secondary", text: "Analyse this game" }),
+      ]) : null,
     ]),
   ]);
 }

@@ -1,0 +1,221 @@
+/*
+ * Post-game analysis in the replay viewer (docs/analysis.md).
+ *
+ * Reads GET /api/matches/<id>/analysis/?perspective=… (the same perspective as
+ * the replay's "View"), polls it while the analysis is queued or running and
+ * shows the progress, then draws the estimated win chance over the game as an
+ * SVG graph with each decision marked by its grade, and, at the replay's
+ * current step, the menu of the decision taken from that position with each
+ * action's estimated value, the best one and the one taken. A seat's view
+ * carries only that seat's own menus (the server strips the rest).
+ */
+
+const SVG = "http://www.w3.org/2000/svg";
+const GRADE_TEXT = { best: "best", inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder", only: "only move" };
+const POLL_MS = 1500;
+
+/** Points of the graph: per seat, [version, estimated win share] at each of
+ * its searched decisions; with two players each decision also gives the other
+ * seat's point (1 - value). */
+function graphSeries(analysis) {
+  const players = analysis.players || 2;
+  const series = [];
+  for (let s = 0; s < players; s += 1) series.push([]);
+  (analysis.decisions || []).forEach(function (d) {
+    if (d.value === null || d.value === undefined) return;
+    series[d.seat].push({ version: d.version, y: d.value, grade: d.grade, own: true });
+    if (players === 2) series[1 - d.seat].push({ version: d.version, y: 1 - d.value, grade: d.grade, own: false });
+  });
+  return series;
+}
+
+function pct(v) { return Math.round(v * 100) + "%"; }
+
+function el(doc, tag, attrs, text) {
+  const node = tag.indexOf("svg:") === 0 ? doc.createElementNS(SVG, tag.slice(4)) : doc.createElement(tag);
+  Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** The SVG graph: one line per seat, decisions as graded dots. */
+function graphEl(doc, analysis, names, lastVersion, onPick) {
+  const W = 640, H = 180, L = 34, R = 8, T = 8, B = 20;
+  const svg = el(doc, "svg:svg", { viewBox: "0 0 " + W + " " + H, class: "analysis-graph", role: "img",
+    "aria-label": "Estimated win chance over the game, each decision marked by its grade" });
+  const x = function (v) { return L + (W - L - R) * (lastVersion ? v / lastVersion : 0); };
+  const y = function (p) { return T + (H - T - B) * (1 - p); };
+  [0, 0.5, 1].forEach(function (p) {
+    svg.appendChild(el(doc, "svg:line", { x1: L, x2: W - R, y1: y(p), y2: y(p), class: "analysis-grid" }));
+    svg.appendChild(el(doc, "svg:text", { x: 2, y: y(p) + 4, class: "analysis-axis" }, pct(p)));
+  });
+  const cursor = el(doc, "svg:line", { x1: L, x2: L, y1: T, y2: H - B, class: "analysis-cursor", "data-role": "cursor" });
+  svg.appendChild(cursor);
+  graphSeries(analysis).forEach(function (points, seat) {
+    if (!points.length) return;
+    const d = points.map(function (p, i) { return (i ? "L" : "M") + x(p.version).toFixed(1) + " " + y(p.y).toFixed(1); }).join(" ");
+    svg.appendChild(el(doc, "svg:path", { d: d, class: "analysis-line seat-" + seat, "data-seat": seat }));
+    points.forEach(function (p) {
+      if (!p.own) return;
+      const dot = el(doc, "svg:circle", { cx: x(p.version), cy: y(p.y), r: p.grade === "best" ? 2.5 : 4.5,
+        class: "analysis-dot grade-" + p.grade + " seat-" + seat, "data-version": p.version, "data-grade": p.grade, tabindex: 0 });
+      dot.appendChild(el(doc, "svg:title", {}, (names[seat] || "Seat " + seat) + ", step " + p.version + ": " + GRADE_TEXT[p.grade] + ", estimated win chance " + pct(p.y)));
+      dot.addEventListener("click", function () { onPick(p.version); });
+      svg.appendChild(dot);
+    });
+  });
+  svg.moveCursor = function (version) {
+    cursor.setAttribute("x1", x(version));
+    cursor.setAttribute("x2", x(version));
+  };
+  return svg;
+}
+
+/** The decision taken from the position after ``version`` (the next step). */
+function decisionAfter(analysis, version) {
+  const list = analysis.decisions || [];
+  for (let i = 0; i < list.length; i += 1) if (list[i].version === version + 1) return list[i];
+  return null;
+}
+
+function menuEl(doc, d, names) {
+  const who = names[d.seat] || "Seat " + d.seat;
+  const box = el(doc, "div", { class: "analysis-menu", "data-role": "analysis-menu" });
+  if (!d.menu) {
+    box.appendChild(el(doc, "p", { class: "small muted" }, who + "'s decision (" + GRADE_TEXT[d.grade] + "): its menu is not shown in this view."));
+    return box;
+  }
+  const head = d.grade === "only" ? who + " had one legal move." : who + " chose " + d.taken_label + ": " + GRADE_TEXT[d.grade] + (d.loss ? " (loss " + pct(d.loss) + ")" : "") + ".";
+  box.appendChild(el(doc, "p", { class: "analysis-verdict grade-" + d.grade }, head));
+  if (d.grade === "only") return box;
+  const table = el(doc, "table", { class: "analysis-actions" });
+  const thead = el(doc, "tr", {});
+  ["Action", "Estimated win chance", "Visits", ""].forEach(function (t) { thead.appendChild(el(doc, "th", {}, t)); });
+  table.appendChild(thead);
+  d.menu.forEach(function (m) {
+    const row = el(doc, "tr", { "data-action": m.id, class: (m.id === d.best ? "best " : "") + (m.id === d.taken ? "taken" : "") });
+    row.appendChild(el(doc, "td", {}, m.label));
+    row.appendChild(el(doc, "td", {}, m.value === null || m.value === undefined ? "–" : pct(m.value)));
+    row.appendChild(el(doc, "td", {}, m.visits === undefined ? "" : String(m.visits)));
+    const marks = [];
+    if (m.id === d.best) marks.push("★ best");
+    if (m.id === d.taken) marks.push("✓ played");
+    row.appendChild(el(doc, "td", {}, marks.join(" · ")));
+    table.appendChild(row);
+  });
+  box.appendChild(table);
+  return box;
+}
+
+function summaryEl(doc, analysis, names) {
+  const table = el(doc, "table", { class: "analysis-summary", "data-role": "analysis-summary" });
+  const head = el(doc, "tr", {});
+  ["Player", "Decisions", "Mean loss", "Inaccuracies", "Mistakes", "Blunders", "Biggest mistakes"].forEach(function (t) { head.appendChild(el(doc, "th", {}, t)); });
+  table.appendChild(head);
+  Object.keys(analysis.summary || {}).forEach(function (seat) {
+    const s = analysis.summary[seat];
+    const row = el(doc, "tr", {});
+    row.appendChild(el(doc, "td", {}, names[Number(seat)] || "Seat " + seat));
+    row.appendChild(el(doc, "td", {}, String(s.decisions)));
+    row.appendChild(el(doc, "td", {}, s.mean_loss === null ? "–" : pct(s.mean_loss)));
+    row.appendChild(el(doc, "td", {}, String(s.grades.inaccuracy)));
+    row.appendChild(el(doc, "td", {}, String(s.grades.mistake)));
+    row.appendChild(el(doc, "td", {}, String(s.grades.blunder)));
+    row.appendChild(el(doc, "td", {}, (s.worst || []).map(function (w) { return "step " + w.version + ": " + w.taken + " (best " + w.best + ", −" + pct(w.loss) + ")"; }).join("; ")));
+    table.appendChild(row);
+  });
+  return table;
+}
+
+function startAnalysis(win) {
+  const doc = win.document;
+  const box = doc.getElementById("analysis-panel");
+  const replay = doc.getElementById("replay-controls");
+  if (!box || !replay) return null;
+  const q = function (role) { return box.querySelector('[data-role="' + role + '"]'); };
+  const statusLine = q("analysis-status");
+  const bar = q("analysis-progress");
+  const out = q("analysis-body");
+  const names = JSON.parse(box.getAttribute("data-names") || "[]");
+  let perspective = "full";
+  let version = 0;
+  let body = null;
+  let graph = null;
+  let timer = null;
+
+  function showStep() {
+    if (!body || !body.analysis) return;
+    if (graph) graph.moveCursor(version);
+    const old = out.querySelector('[data-role="analysis-menu"]');
+    if (old) old.remove();
+    const d = decisionAfter(body.analysis, version);
+    if (d) out.appendChild(menuEl(doc, d, names));
+  }
+
+  function pick(v) {
+    const slider = replay.querySelector('[data-role="slider"]');
+    slider.value = String(v);
+    slider.dispatchEvent(new win.Event("input"));
+  }
+
+  function render() {
+    const status = body.status;
+    const form = q("analysis-request");
+    if (form) form.hidden = !(status === "none" || status === "failed");
+    bar.hidden = !(status === "queued" || status === "running");
+    if (status === "none") statusLine.textContent = "No analysis yet.";
+    else if (status === "queued") statusLine.textContent = "Analysis queued…";
+    else if (status === "running") {
+      const p = body.progress || { done: 0, total: 0 };
+      statusLine.textContent = "Analysing… " + p.done + " of " + p.total + " decisions";
+      bar.max = Math.max(1, p.total);
+      bar.value = p.done;
+    } else if (status === "failed") statusLine.textContent = "The analysis failed: " + (body.error || "unknown error") + ".";
+    else if (status === "done") {
+      const a = body.analysis;
+      statusLine.textContent = "ISMCTS, " + a.iterations + " iterations per decision, from each player's own information.";
+      out.textContent = "";
+      const last = (a.decisions.length ? a.decisions[a.decisions.length - 1].version : 0);
+      graph = graphEl(doc, a, names, last, pick);
+      out.appendChild(graph);
+      out.appendChild(summaryEl(doc, a, names));
+      showStep();
+    }
+    if (status === "queued" || status === "running") timer = win.setTimeout(load, POLL_MS);
+  }
+
+  function load() {
+    if (timer) win.clearTimeout(timer);
+    timer = null;
+    const want = perspective;
+    const url = box.getAttribute("data-api") + "?perspective=" + encodeURIComponent(want);
+    win.fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" }).then(function (res) {
+      return res.json().then(function (b) {
+        if (!res.ok) throw new Error(b.detail || "The analysis could not be loaded (" + res.status + ").");
+        return b;
+      });
+    }).then(function (b) {
+      if (want !== perspective) return;
+      body = b;
+      render();
+    }).catch(function (err) {
+      statusLine.textContent = err.message || String(err);
+    });
+  }
+
+  replay.addEventListener("replay:step", function (ev) {
+    version = ev.detail.version;
+    if (ev.detail.perspective !== perspective) {
+      perspective = ev.detail.perspective;
+      out.textContent = "";
+      graph = null;
+      load();
+    } else {
+      showStep();
+    }
+  });
+  load();
+  return { load: load };
+}
+
+export { graphSeries, decisionAfter, startAnalysis };

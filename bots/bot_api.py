@@ -61,6 +61,12 @@ def poll_seconds() -> float:
     return float(getattr(settings, "BOT_API_POLL_SECONDS", 0.25))
 
 
+def event_poll_seconds() -> float:
+    """How often an event stream looks: a challenge or a game start may wait
+    this long (a move never does: game streams poll at ``poll_seconds``)."""
+    return float(getattr(settings, "BOT_API_EVENT_POLL_SECONDS", 1.0))
+
+
 #: A blank line after this long without one, so proxies and clients see life.
 KEEPALIVE_SECONDS = 6.0
 
@@ -340,7 +346,7 @@ async def _event_lines(*, token: BotToken) -> AsyncIterator[bytes]:
         elif now - quiet >= KEEPALIVE_SECONDS:
             yield b"\n"
             quiet = now
-        await asyncio.sleep(poll_seconds())
+        await asyncio.sleep(event_poll_seconds())
 
 
 async def _game_lines(

@@ -252,6 +252,22 @@ def _match_event(kind: str, match: Match, seat: Seat) -> dict[str, Any]:
     }
 
 
+#: What an event line reads of a seat and its match: not the match's state,
+#: which is most of the row and would be decoded on every poll.
+_EVENT_FIELDS = (
+    "number",
+    "placement",
+    "match__id",
+    "match__public_id",
+    "match__game",
+    "match__config",
+    "match__rated",
+    "match__status",
+    "match__end_reason",
+    "match__created_at",
+)
+
+
 def event_poll(*, account: BotAccount, cursor: EventCursor) -> list[dict[str, Any]]:
     """What happened to the bot since the stream's last poll, oldest first:
     challenges addressed to it (pending), seats at matches still waiting,
@@ -259,64 +275,76 @@ def event_poll(*, account: BotAccount, cursor: EventCursor) -> list[dict[str, An
 
     On a new stream (an empty cursor) every pending challenge and every
     match in play is told again, so a bot that reconnects picks its games up.
+    A poll where nothing changed is two small reads of ids (every open
+    stream makes one a second); rows are read whole only for what is new.
     """
     lines: list[dict[str, Any]] = []
-    pending = (
+    user_id = account.user_id
+    pending = set(
         Challenge.objects.filter(
-            challenged=account.user, status=ChallengeStatus.PENDING
-        )
-        .select_related("challenger")
-        .order_by("created_at")
+            challenged_id=user_id, status=ChallengeStatus.PENDING
+        ).values_list("pk", flat=True)
     )
-    for challenge in pending:
-        if challenge.pk in cursor.challenges:
-            continue
-        cursor.challenges.add(challenge.pk)
-        lines.append(
-            {
-                "type": "challenge",
-                "id": challenge.pk,
-                "from": challenge.challenger.username,
-                "game": challenge.game,
-                "rated": challenge.rated,
-                "options": public_config(
-                    game_id=challenge.game, config=challenge.config
-                ),
-                "time_control": challenge.time_control,
-            }
-        )
-    open_ids = set(cursor.seated) | set(cursor.started)
+    new = pending - cursor.challenges
+    cursor.challenges &= pending
+    if new:
+        cursor.challenges |= new
+        for challenge in (
+            Challenge.objects.filter(pk__in=new)
+            .select_related("challenger")
+            .order_by("created_at", "pk")
+        ):
+            lines.append(
+                {
+                    "type": "challenge",
+                    "id": challenge.pk,
+                    "from": challenge.challenger.username,
+                    "game": challenge.game,
+                    "rated": challenge.rated,
+                    "options": public_config(
+                        game_id=challenge.game, config=challenge.config
+                    ),
+                    "time_control": challenge.time_control,
+                }
+            )
+    live = dict(
+        Seat.objects.filter(
+            user_id=user_id,
+            match__status__in=[MatchStatus.WAITING, MatchStatus.ACTIVE],
+        ).values_list("match_id", "match__status")
+    )
+    fresh = {
+        match_id
+        for match_id, status in live.items()
+        if match_id
+        not in (cursor.started if status == MatchStatus.ACTIVE else cursor.seated)
+    }
+    gone = (cursor.seated | cursor.started) - set(live)
+    if not fresh and not gone:
+        return lines
     seats = (
-        Seat.objects.filter(user=account.user)
-        .filter(match__status__in=[MatchStatus.WAITING, MatchStatus.ACTIVE])
+        Seat.objects.filter(user_id=user_id, match_id__in=fresh | gone)
         .select_related("match")
-        .order_by("match__created_at")
+        .only(*_EVENT_FIELDS)
+        .order_by("match__created_at", "match_id")
     )
-    live = set()
     for seat in seats:
         match = seat.match
-        live.add(match.pk)
-        if match.status == MatchStatus.WAITING and match.pk not in cursor.seated:
+        if match.pk in gone:
+            cursor.seated.discard(match.pk)
+            if match.pk not in cursor.started:
+                continue
+            cursor.started.discard(match.pk)
+            event = _match_event("gameFinish", match, seat)
+            event["placement"] = seat.placement
+            event["end_reason"] = match.end_reason
+            lines.append(event)
+        elif match.status == MatchStatus.WAITING:
             cursor.seated.add(match.pk)
             lines.append(_match_event("seat", match, seat))
-        if match.status == MatchStatus.ACTIVE and match.pk not in cursor.started:
+        elif match.status == MatchStatus.ACTIVE:
             cursor.started.add(match.pk)
             lines.append(_match_event("gameStart", match, seat))
-    for match_id in sorted(open_ids - live):
-        cursor.seated.discard(match_id)
-        if match_id not in cursor.started:
-            continue
-        cursor.started.discard(match_id)
-        ended = (
-            Seat.objects.filter(match_id=match_id, user=account.user)
-            .select_related("match")
-            .first()
-        )
-        if ended is not None:
-            event = _match_event("gameFinish", ended.match, ended)
-            event["placement"] = ended.placement
-            event["end_reason"] = ended.match.end_reason
-            lines.append(event)
     return lines
 
 

@@ -293,10 +293,10 @@ def _bye_count(players: int, min_size: int, max_size: int, preferred: int) -> in
     raise ValueError(f"{players} players cannot fill tables of {min_size}-{max_size}")
 
 
-#: Nodes the exact search may visit per round before it settles for the best
-#: seating found (``SeatingReport.proven`` false). Fields of the test set
-#: (up to 300 players) finish far below it (bench/pairings.py --seating).
-SEARCH_NODE_LIMIT = 20_000
+#: Nodes each exact search may visit per round before it settles for the best
+#: seating found (``SeatingReport.proven`` false): about a second of CPU at
+#: 80 players (bench/seating.py, docs/performance.md).
+SEARCH_NODE_LIMIT = 10_000
 _WINDOW = 16
 
 
@@ -694,6 +694,8 @@ def seat_multiplayer_round_report(
             tables = _place_groups(groups, sizes, costs)
             _local_search(tables, costs)
             repeats = _repeats(tables, met)
+        # A stopped search's count is only the best it saw, not a bound.
+        fewest = min(fewest, repeats)
     report = SeatingReport(
         cost=costs.total(tables),
         repeats=repeats,

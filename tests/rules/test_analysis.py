@@ -65,7 +65,8 @@ def _played(game, seed: int, throw_at: int | None = None):
     mover takes the action with the worst exact value."""
     state = game.setup({"players": 2}, seed)
     bots = [get_bot("heuristic"), get_bot("random")]
-    steps, thrown = [], None
+    steps: list[Step] = []
+    thrown = None
     while not game.is_over(state):
         seat = game.actors(state)[0]
         if len(steps) == throw_at:

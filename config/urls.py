@@ -50,6 +50,7 @@ urlpatterns = [
     path("", include("bots.urls")),
     path("", include("notifications.urls")),
     path("", include("analysis.urls")),
+    path("", include("community.urls")),
 ]
 
 # The site's own error pages; JSON ({"code", "detail"}) under /api/.

@@ -11,6 +11,8 @@ import json
 import logging
 import time
 import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -28,6 +30,41 @@ MAX_FRAME_BYTES = 4096
 # A person clicks a few times a second at most; scripts get throttled.
 RATE_PER_SECOND = 20.0
 RATE_BURST = 40.0
+
+
+@dataclass(frozen=True)
+class SocketBinding:
+    """What an extension may know of a socket: its match, user and seat."""
+
+    match_pk: int
+    user: Any
+    seat_number: int | None
+
+
+# Other apps add frame types to this socket without gameplay importing them
+# (the community app's chat). A frame handler answers a client frame with the
+# frames to send back; an event filter gets each ``match.extension`` group
+# event of its kind and returns the frame this socket may see, or None.
+FrameHandler = Callable[
+    [SocketBinding, dict[str, Any], Any], Awaitable[list[dict[str, Any]]]
+]
+EventFilter = Callable[
+    [SocketBinding, dict[str, Any]], Awaitable[dict[str, Any] | None]
+]
+_frame_handlers: dict[str, FrameHandler] = {}
+_event_filters: dict[str, EventFilter] = {}
+
+
+def register_extension(
+    *,
+    frame_type: str,
+    handler: FrameHandler,
+    event_kind: str,
+    event_filter: EventFilter,
+) -> None:
+    """Route client frames of ``frame_type`` and group events of ``event_kind``."""
+    _frame_handlers[frame_type] = handler
+    _event_filters[event_kind] = event_filter
 
 
 def _unwrapped(user: Any) -> Any:
@@ -141,6 +178,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         ):
             request_id = None  # nothing the answer could echo
         handler = getattr(self, f"on_{message['type']}", None)
+        extension = _frame_handlers.get(message["type"])
+        if handler is None and extension is not None and self.attached:
+            for frame in await extension(self._binding(), message, request_id):
+                await self._send(frame)
+            return
         if handler is None:
             await self._error(
                 "malformed", f"unknown frame type {message['type']!r}", request_id
@@ -208,7 +250,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # only that seat's frame, or the public one, ever leaves for the client.
         await self.send(text_data=broadcast.frame_for(event, self.seat_number))
 
+    async def match_extension(self, event: dict[str, Any]) -> None:
+        event_filter = _event_filters.get(str(event.get("kind")))
+        if event_filter is None or not self.attached:
+            return
+        frame = await event_filter(self._binding(), event)
+        if frame is not None:
+            await self._send(frame)
+
     # --- helpers ------------------------------------------------------------
+
+    def _binding(self) -> SocketBinding:
+        return SocketBinding(
+            match_pk=self.match_pk, user=self.user, seat_number=self.seat_number
+        )
 
     async def send_beat(self, version: int) -> None:
         """The version this socket should be at (``gameplay.presence``)."""

@@ -68,6 +68,21 @@ def seatable_uploaded_bots(*, game: str) -> list[tuple[str, str]]:
     return _uploaded_bots.seatable(game) if _uploaded_bots else []
 
 
+# The community app registers who may not meet whom (blocks) without gameplay
+# importing it: (one user, another) -> True when they may play each other.
+MeetingGuard = Callable[[User, User], bool]
+_meeting_guard: MeetingGuard | None = None
+
+
+def set_meeting_guard(guard: MeetingGuard | None) -> None:
+    global _meeting_guard
+    _meeting_guard = guard
+
+
+def _may_meet(one: User, other: User) -> bool:
+    return _meeting_guard(one, other) if _meeting_guard else True
+
+
 def _locked_table(match_id: int) -> Match:
     try:
         match = Match.objects.select_for_update().get(pk=match_id)
@@ -126,6 +141,8 @@ def table_join(*, match_id: int, user: User) -> Seat:
     match = _locked_table(match_id)
     if match.seats.filter(user=user).exists():
         raise BadRequest("you already have a seat at this table")
+    if match.host is not None and not _may_meet(match.host, user):
+        raise BadRequest("this table is not available")
     seat = _first_open_seat(match)
     if seat is None:
         raise BadRequest("this table is full")
@@ -271,6 +288,8 @@ def challenge_create(
 ) -> Challenge:
     if challenger.pk == challenged.pk:
         raise BadRequest("you cannot challenge yourself")
+    if not _may_meet(challenger, challenged):
+        raise BadRequest("this player is not available")
     if Challenge.objects.filter(
         challenger=challenger,
         challenged=challenged,

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "bots",
     "notifications",
     "analysis",
+    "community",
     "axes",  # login throttling: per account and per address (docs/security.md)
     "csp",
 ]
@@ -349,6 +350,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+
+# --- Community: words the chat filter stars out (comma-separated; docs/community.md).
+COMMUNITY_WORD_FILTER = env.list("COMMUNITY_WORD_FILTER", default=[])
 
 # --- Bots: uploaded code only ever runs inside the sandbox.
 BOT_SANDBOX_ALLOW_UNSANDBOXED = env.bool("BOT_SANDBOX_ALLOW_UNSANDBOXED", default=False)

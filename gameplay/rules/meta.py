@@ -57,7 +57,9 @@ class GameMeta:
     empty: the game's pools have no anchors. ``exhibition`` is the config of
     the bots-only game the demo (``manage.py seed_demo``, ``make run``) shows
     live, with its league games and cup; the demo takes the first registered
-    game that has one; None: not a demo game.
+    game that has one; None: not a demo game. ``private_messages``: the rules
+    make talk between players part of play (Kung Fu 2009's negotiation), so
+    two seats may message each other privately at the table.
     """
 
     publisher: str
@@ -71,3 +73,4 @@ class GameMeta:
     catalogue: str | None = None
     anchors: dict[str, float] = field(default_factory=dict)
     exhibition: dict[str, object] | None = None
+    private_messages: bool = False

@@ -62,6 +62,8 @@ META = GameMeta(
     # random bot 84.7% of the time (measured, about 300 Elo). ISMCTS does not
     # play real-time games, so it anchors nothing here.
     anchors={"random": 1200.0, "heuristic": 1500.0},
+    # "Talk and promises" are part of play: two seats may message privately.
+    private_messages=True,
 )
 
 #: The engine class the registry instantiates (one shared, stateless instance).

@@ -1,0 +1,25 @@
+from django.apps import AppConfig
+
+
+class CommunityConfig(AppConfig):
+    """Chat, mutes, blocks, reports and moderation.
+
+    It plugs into gameplay without gameplay importing it: a frame type and a
+    group event kind on the match socket (``gameplay.consumers``) and the
+    lobby's meeting guard (blocks refuse challenges and table seats).
+    """
+
+    name = "community"
+    verbose_name = "Community"
+
+    def ready(self) -> None:
+        from community import live, services
+        from gameplay import consumers, lobby
+
+        consumers.register_extension(
+            frame_type="chat",
+            handler=live.on_chat_frame,
+            event_kind="chat",
+            event_filter=live.chat_event_for,
+        )
+        lobby.set_meeting_guard(services.may_meet)

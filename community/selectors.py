@@ -1,0 +1,59 @@
+"""Community reads: the chat lines a reader may see, and their own filters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from community import visibility
+from community.models import ChatMessage, ChatSetting, Mute, TableChatOff
+from community.services import message_json
+from gameplay import selectors as match_selectors
+from gameplay.models import Match
+
+HISTORY_LINES = 200
+
+
+def muted_ids(*, user_id: int) -> set[int]:
+    return set(Mute.objects.filter(muter_id=user_id).values_list("muted_id", flat=True))
+
+
+def chat_is_off(*, user_id: int, match_pk: int) -> bool:
+    """The user switched chat off everywhere, or at this match."""
+    if ChatSetting.objects.filter(user_id=user_id, chat_off=True).exists():
+        return True
+    return TableChatOff.objects.filter(user_id=user_id, match_id=match_pk).exists()
+
+
+def chat_off_everywhere(*, user_id: int) -> bool:
+    return ChatSetting.objects.filter(user_id=user_id, chat_off=True).exists()
+
+
+def match_chat(*, match: Match, user: Any) -> list[dict[str, Any]]:
+    """The last lines of ``match``'s chat ``user`` may read now, oldest first:
+    by the fair-play rule (``community.visibility``), without the lines of
+    anyone they muted, and none at all when they switched chat off."""
+    signed_in = user is not None and user.is_authenticated
+    if signed_in and chat_is_off(user_id=user.pk, match_pk=match.pk):
+        return []
+    viewer_seat = match_selectors.viewer_seat(match=match, user=user)
+    muted = muted_ids(user_id=user.pk) if signed_in else set()
+    lines = (
+        ChatMessage.objects.filter(match=match, removed=False)
+        .select_related("author")
+        .order_by("-created_at", "-pk")[:HISTORY_LINES]
+    )
+    shown = [
+        message_json(line)
+        for line in lines
+        if line.author_id not in muted
+        and visibility.may_read(
+            channel=line.channel,
+            seat=line.seat,
+            to_seat=line.to_seat,
+            viewer_seat=viewer_seat,
+            rated=match.rated,
+            over=match.is_over,
+        )
+    ]
+    shown.reverse()
+    return shown

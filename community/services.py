@@ -1,0 +1,240 @@
+"""Community writes: chat lines, mutes, blocks and the chat switch.
+
+Every chat line is checked here (length, rate, flood, word filter, who may
+write where); the socket and the pages only parse and call.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Q
+
+from accounts.models import User
+from community import visibility
+from community.errors import ChatRefused, NotAvailable, RateLimited
+from community.models import (
+    Block,
+    Channel,
+    ChatMessage,
+    ChatSetting,
+    Mute,
+    TableChatOff,
+)
+from gameplay import broadcast, selectors
+from gameplay.models import Match
+from gameplay.rules import game_meta
+
+MAX_LENGTH = 300
+# A person types a line every few seconds; more is a flood.
+RATE_MESSAGES = 5
+RATE_WINDOW_SECONDS = 10
+# The same line again this soon is a flood too.
+REPEAT_SECONDS = 30
+
+
+def _clean_text(text: object) -> str:
+    if not isinstance(text, str):
+        raise ChatRefused("a message is text")
+    # Control and format characters (bidi overrides, zero-width) go: a line
+    # must read as it looks. The page shows it as text, never as HTML.
+    kept = "".join(
+        ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf") or ch == " "
+    )
+    kept = " ".join(kept.split())
+    if not kept:
+        raise ChatRefused("the message is empty")
+    if len(kept) > MAX_LENGTH:
+        raise ChatRefused(f"a message has at most {MAX_LENGTH} characters")
+    return _filtered(kept)
+
+
+def _filtered(text: str) -> str:
+    words: list[str] = list(getattr(settings, "COMMUNITY_WORD_FILTER", []))
+    for word in words:
+        if word:
+            text = re.sub(
+                rf"\b{re.escape(word)}\b",
+                lambda m: "*" * len(m.group(0)),
+                text,
+                flags=re.IGNORECASE,
+            )
+    return text
+
+
+def _take_rate(user: User, text: str) -> None:
+    # The window opens with the first line and lasts its timeout (INCR keeps
+    # the key's expiry): at most RATE_MESSAGES lines in any fresh window.
+    key = f"chat-rate:{user.pk}"
+    cache.add(key, 0, RATE_WINDOW_SECONDS)
+    if cache.incr(key) > RATE_MESSAGES:
+        raise RateLimited("too many messages; wait a few seconds")
+    last_key = f"chat-last:{user.pk}"
+    if cache.get(last_key) == text:
+        raise RateLimited("you just sent that message")
+    cache.set(last_key, text, REPEAT_SECONDS)
+
+
+def is_blocked_between(one_id: int, other_id: int) -> bool:
+    """Either has blocked the other (a block works both ways for meeting)."""
+    return Block.objects.filter(
+        Q(blocker_id=one_id, blocked_id=other_id)
+        | Q(blocker_id=other_id, blocked_id=one_id)
+    ).exists()
+
+
+def may_meet(one: User, other: User) -> bool:
+    """The lobby's guard: neither has blocked the other."""
+    return one.pk == other.pk or not is_blocked_between(one.pk, other.pk)
+
+
+def message_json(message: ChatMessage) -> dict[str, Any]:
+    """A chat line as the page and the socket carry it (text, never HTML)."""
+    author = message.author
+    return {
+        "id": message.pk,
+        "channel": message.channel,
+        "system": author is None,
+        "author_id": author.pk if author else None,
+        "author": (author.display_name or author.username) if author else "",
+        "seat": message.seat,
+        "to_seat": message.to_seat,
+        "text": message.body,
+        "at": message.created_at.isoformat(),
+    }
+
+
+def chat_post(
+    *,
+    user: User,
+    match_id: int,
+    channel: str,
+    text: object,
+    to_seat: object = None,
+) -> ChatMessage:
+    """A person's line at a match, checked and sent live to who may read it."""
+    if not user.is_authenticated or not user.is_active:
+        raise ChatRefused("sign in to chat")
+    if channel not in (Channel.TABLE, Channel.SPECTATORS, Channel.PRIVATE):
+        raise ChatRefused("unknown chat channel")
+    match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
+    if match is None:
+        raise ChatRefused("no such match")
+    from community.moderation import chat_silenced
+
+    if chat_silenced(user):
+        raise ChatRefused("a moderator has muted you for now")
+    body = _clean_text(text)
+    viewer_seat = selectors.viewer_seat(match=match, user=user)
+    private_allowed = game_meta(match.game).private_messages
+    if not visibility.may_write(
+        channel=channel, viewer_seat=viewer_seat, private_allowed=private_allowed
+    ):
+        if channel == Channel.PRIVATE and not private_allowed:
+            raise ChatRefused("this game has no private messages")
+        raise ChatRefused(
+            "only the seated players write here"
+            if channel != Channel.SPECTATORS
+            else "players write in the players' chat"
+        )
+    recipient: int | None = None
+    if channel == Channel.PRIVATE:
+        seats = {s.number: s for s in match.seats.all()}
+        if (
+            isinstance(to_seat, bool)
+            or not isinstance(to_seat, int)
+            or to_seat not in seats
+            or to_seat == viewer_seat
+        ):
+            raise ChatRefused("choose another seat at this table")
+        other = seats[to_seat]
+        if other.user_id is None:
+            raise ChatRefused("that seat is played by a bot")
+        if is_blocked_between(user.pk, other.user_id):
+            raise NotAvailable("that player is not available")
+        recipient = to_seat
+    _take_rate(user, body)
+    message = ChatMessage.objects.create(
+        match=match,
+        game=match.game,
+        channel=channel,
+        author=user,
+        seat=viewer_seat,
+        to_seat=recipient,
+        body=body,
+    )
+    _send_live(match, message)
+    return message
+
+
+def chat_system(*, match_id: int, text: str) -> ChatMessage | None:
+    """A system line (the start, the end) in the players' chat, written once."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None
+    message, created = ChatMessage.objects.get_or_create(
+        match=match,
+        channel=Channel.TABLE,
+        author=None,
+        body=text,
+        defaults={"game": match.game},
+    )
+    if created:
+        _send_live(match, message)
+    return message
+
+
+def _send_live(match: Match, message: ChatMessage) -> None:
+    event = {
+        "type": "match.extension",
+        "kind": "chat",
+        "message": message_json(message),
+        "rated": match.rated,
+        "over": match.is_over,
+    }
+    group = broadcast.match_group(match.public_id)
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(group, event)
+
+    transaction.on_commit(send)
+
+
+def mute_set(*, user: User, target: User, muted: bool) -> None:
+    if target.pk == user.pk:
+        raise ChatRefused("you cannot mute yourself")
+    if muted:
+        Mute.objects.get_or_create(muter=user, muted=target)
+    else:
+        Mute.objects.filter(muter=user, muted=target).delete()
+
+
+def block_set(*, user: User, target: User, blocked: bool) -> None:
+    if target.pk == user.pk:
+        raise ChatRefused("you cannot block yourself")
+    if blocked:
+        Block.objects.get_or_create(blocker=user, blocked=target)
+        # A block mutes too: their words are gone from your pages at once.
+        Mute.objects.get_or_create(muter=user, muted=target)
+    else:
+        Block.objects.filter(blocker=user, blocked=target).delete()
+
+
+def chat_switch(*, user: User, off: bool, match_id: int | None = None) -> None:
+    """Chat off (or on again) for ``user``: at one match, or everywhere."""
+    if match_id is None:
+        ChatSetting.objects.update_or_create(user=user, defaults={"chat_off": off})
+        return
+    if off:
+        TableChatOff.objects.get_or_create(user=user, match_id=match_id)
+    else:
+        TableChatOff.objects.filter(user=user, match_id=match_id).delete()

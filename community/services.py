@@ -104,6 +104,7 @@ def message_json(message: ChatMessage) -> dict[str, Any]:
         "system": author is None,
         "author_id": author.pk if author else None,
         "author": (author.display_name or author.username) if author else "",
+        "author_username": author.username if author else "",
         "seat": message.seat,
         "to_seat": message.to_seat,
         "text": message.body,

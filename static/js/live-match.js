@@ -291,6 +291,8 @@ LiveClient.prototype.handle = function (frame) {
           frame.version > Math.max(this.loggedVersion, this.frame ? this.frame.version : 0)) this.sync();
       return;
     default:
+      // Frames of other apps on this socket (chat): their own module's.
+      if (this.opts.onOther) this.opts.onOther(frame);
       return;
   }
 };

@@ -1,0 +1,79 @@
+"""Chat at a rated table in three browsers: two players and a spectator.
+
+The players' chat is live between the players and hidden from the spectator
+until the match ends; the spectator's chat is apart; lines are text (no HTML
+runs); a mute takes the muted player's lines, earlier ones too, off the
+muter's page at once."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from gameplay import services
+from gameplay.services import SeatSpec
+
+XSS = '<img src=x onerror="window.pwned=1">gg'
+
+
+def _rated_match(one, two):
+    match = services.match_create(
+        game="duelo",
+        seats=[SeatSpec(user=one), SeatSpec(user=two)],
+        config={},
+        rated=True,
+    )
+    return services.match_start(match_id=match.pk)
+
+
+def _say(page, text: str) -> None:
+    page.locator("[data-role='chat-text']").fill(text)
+    page.locator("[data-role='chat-form'] button[type=submit]").click()
+
+
+def test_players_chat_spectator_chat_apart_and_mute(arena):
+    host, guest, watcher = arena.player(), arena.player(), arena.player()
+    match = arena.server_side(_rated_match, host.user, guest.user)
+    for person in (host, guest, watcher):
+        person.page.goto(f"/matches/{match.public_id}/")
+        expect(person.page.locator("[data-role='connection']")).to_contain_text(
+            "Connected"
+        )
+    lines = {
+        name: p.page.locator("[data-role='chat-lines'] li")
+        for name, p in (("host", host), ("guest", guest), ("watcher", watcher))
+    }
+    expect(watcher.page.locator("[data-role='chat-note']")).to_contain_text(
+        "opens to spectators when the match ends"
+    )
+
+    _say(host.page, XSS)
+    expect(lines["guest"]).to_have_count(1)
+    # Shown as the text typed: no element made of it, no script run.
+    expect(lines["guest"].first).to_contain_text(XSS)
+    assert guest.page.locator("[data-role='chat-lines'] img").count() == 0
+    assert guest.page.evaluate("window.pwned") is None
+
+    _say(watcher.page, "seat one is bluffing")
+    expect(lines["watcher"]).to_have_count(1)
+    expect(lines["watcher"].first).to_contain_text("seat one is bluffing")
+    # Neither chat crosses over while the rated match is in play.
+    host.page.wait_for_timeout(1000)
+    expect(lines["host"]).to_have_count(1)
+    expect(lines["guest"]).to_have_count(1)
+    expect(lines["watcher"]).to_have_count(1)
+
+    # The guest mutes the host: the host's earlier line goes at once, and the
+    # next one never shows, while the host still sees their own.
+    lines["guest"].first.get_by_role("button", name="Mute").click()
+    expect(lines["guest"]).to_have_count(0)
+    _say(host.page, "still there?")
+    expect(lines["host"]).to_have_count(2)
+    guest.page.wait_for_timeout(1000)
+    expect(lines["guest"]).to_have_count(0)
+
+    # The match ends: the spectator now reads the players' chat too.
+    arena.server_side(services.match_resign, match_id=match.pk, user=guest.user)
+    expect(watcher.page.locator("[data-role='chat-lines']")).to_contain_text(
+        "still there?"
+    )
+    expect(watcher.page.locator("[data-role='chat-note']")).to_contain_text("over")

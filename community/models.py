@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -224,5 +226,5 @@ class Sanction(models.Model):
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id}"
 
-    def is_in_force(self, now=None) -> bool:  # type: ignore[no-untyped-def]
+    def is_in_force(self, now: datetime | None = None) -> bool:
         return self.ends_at is None or self.ends_at > (now or timezone.now())

@@ -4,6 +4,7 @@ authorize, call a service or selector)."""
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -106,6 +107,12 @@ def chat_switch(request: SignedInRequest) -> JsonResponse:
     except ValueError:
         pass
     if public_id:
+        try:
+            public_id = str(uuid.UUID(public_id))
+        except ValueError:
+            return JsonResponse(
+                {"code": "malformed", "detail": "match: a match id"}, status=400
+            )
         match_id = get_object_or_404(Match, public_id=public_id).pk
     services.chat_switch(user=request.user, off=off, match_id=match_id)
     return JsonResponse({"off": off})

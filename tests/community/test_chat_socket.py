@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 async def chat_frames(comm, wait: float = 1.0) -> list[dict]:
     """Every chat frame (and chat answer) that arrives within ``wait`` seconds."""
-    got = []
+    got: list[dict] = []
     while True:
         try:
             frame = await receive(comm, timeout=wait, raw=True)

@@ -1,0 +1,163 @@
+"""Chat checks, mutes, chat off and blocks through the services and pages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from community import selectors, services
+from community.errors import ChatRefused, NotAvailable, RateLimited
+from gameplay import lobby
+from gameplay.errors import BadRequest
+from gameplay.models import Challenge, Match
+from tests.gameplay.conftest import start_match
+
+pytestmark = pytest.mark.django_db
+
+
+def texts(match: Match, user) -> list[str]:
+    return [m["text"] for m in selectors.match_chat(match=match, user=user)]
+
+
+def test_lines_are_cleaned_limited_and_filtered(players, settings):
+    match = start_match(players[:2])
+    line = services.chat_post(
+        user=players[0],
+        match_id=match.pk,
+        channel="table",
+        text="  hi\u202e\u200b  <script>x</script>\n there ",
+    )
+    # Control and format characters gone, HTML kept as plain text to escape.
+    assert line.body == "hi <script>x</script> there"
+    with pytest.raises(ChatRefused, match="at most"):
+        services.chat_post(
+            user=players[0], match_id=match.pk, channel="table", text="x" * 301
+        )
+    with pytest.raises(ChatRefused, match="empty"):
+        services.chat_post(
+            user=players[0], match_id=match.pk, channel="table", text=" \u200b "
+        )
+    with pytest.raises(ChatRefused):
+        services.chat_post(user=players[0], match_id=match.pk, channel="table", text=5)
+    settings.COMMUNITY_WORD_FILTER = ["darn"]
+    filtered = services.chat_post(
+        user=players[1], match_id=match.pk, channel="table", text="Darn it, darned"
+    )
+    assert filtered.body == "**** it, darned"
+
+
+def test_a_repeated_line_is_a_flood(players):
+    match = start_match(players[:2])
+    services.chat_post(user=players[0], match_id=match.pk, channel="table", text="gg")
+    with pytest.raises(RateLimited):
+        services.chat_post(
+            user=players[0], match_id=match.pk, channel="table", text="gg"
+        )
+
+
+def test_mute_hides_earlier_lines_for_the_muter_only(players):
+    match = start_match(players[:3])
+    services.chat_post(user=players[0], match_id=match.pk, channel="table", text="a")
+    services.chat_post(user=players[2], match_id=match.pk, channel="table", text="b")
+    services.mute_set(user=players[1], target=players[0], muted=True)
+    assert texts(match, players[1]) == ["b"]
+    assert texts(match, players[2]) == ["a", "b"]
+    services.mute_set(user=players[1], target=players[0], muted=False)
+    assert texts(match, players[1]) == ["a", "b"]
+
+
+def test_chat_off_at_one_table_or_everywhere(players):
+    match, other = start_match(players[:2]), start_match(players[:2])
+    for m in (match, other):
+        services.chat_post(
+            user=players[0], match_id=m.pk, channel="table", text=f"hi {m.pk}"
+        )
+    services.chat_switch(user=players[1], off=True, match_id=match.pk)
+    assert texts(match, players[1]) == []
+    assert texts(other, players[1]) == [f"hi {other.pk}"]
+    services.chat_switch(user=players[1], off=True)
+    assert texts(other, players[1]) == []
+    services.chat_switch(user=players[1], off=False)
+    services.chat_switch(user=players[1], off=False, match_id=match.pk)
+    assert texts(match, players[1]) == [f"hi {match.pk}"]
+
+
+def test_private_lines_stay_between_two_seats(players):
+    match = start_match(players[:4], game="kungfu2009")
+    services.chat_post(
+        user=players[0], match_id=match.pk, channel="private", to_seat=1, text="deal?"
+    )
+    assert texts(match, players[0]) == ["deal?"]
+    assert texts(match, players[1]) == ["deal?"]
+    assert texts(match, players[2]) == []
+    assert texts(match, players[7]) == []  # a spectator
+    assert texts(match, None) == []  # signed out
+    for bad in (0, 9, "1", True, None):
+        with pytest.raises(ChatRefused):
+            services.chat_post(
+                user=players[0],
+                match_id=match.pk,
+                channel="private",
+                to_seat=bad,
+                text=f"x{bad}",
+            )
+
+
+def test_a_block_refuses_every_route_and_says_only_not_available(players):
+    blocker, blocked, other = players[0], players[1], players[2]
+    services.block_set(user=blocker, target=blocked, blocked=True)
+    # Challenges, both ways.
+    for one, two in ((blocked, blocker), (blocker, blocked)):
+        with pytest.raises(BadRequest) as refused:
+            lobby.challenge_create(challenger=one, challenged=two, game="duelo")
+        assert "not available" in str(refused.value)
+        assert "block" not in str(refused.value)
+    assert not Challenge.objects.exists()
+    lobby.challenge_create(challenger=other, challenged=blocker, game="duelo")
+    # A table the blocker opened.
+    table = lobby.table_create(host=blocker, game="duelo", players=3)
+    with pytest.raises(BadRequest, match="not available"):
+        lobby.table_join(match_id=table.pk, user=blocked)
+    lobby.table_join(match_id=table.pk, user=other)
+    # Private messages, both ways; and the blocker no longer reads them.
+    match = start_match([blocker, blocked, other, players[3]], game="kungfu2009")
+    for author, seat in ((blocked, 0), (blocker, 1)):
+        with pytest.raises(NotAvailable):
+            services.chat_post(
+                user=author,
+                match_id=match.pk,
+                channel="private",
+                to_seat=seat,
+                text="hello",
+            )
+    services.chat_post(user=blocked, match_id=match.pk, channel="table", text="hey")
+    assert texts(match, blocker) == []  # a block mutes too
+    # Unblocked, they may meet again.
+    services.block_set(user=blocker, target=blocked, blocked=False)
+    lobby.challenge_create(challenger=blocked, challenged=blocker, game="duelo")
+
+
+def test_endpoints_refuse_bad_input_and_strangers(client, players):
+    match = start_match(players[:2])
+    mute_url = reverse("community:mute", args=[players[1].username])
+    assert client.post(mute_url, {"muted": "1"}).status_code == 302  # sign in
+    client.force_login(players[0])
+    post = lambda url, body: client.post(  # noqa: E731
+        url, json.dumps(body), content_type="application/json"
+    )
+    assert post(mute_url, {"muted": "maybe"}).status_code == 400
+    assert post(mute_url, {"muted": True}).json() == {"muted": True}
+    own = reverse("community:block", args=[players[0].username])
+    assert post(own, {"blocked": True}).status_code == 400
+    nobody = reverse("community:block", args=["nobody-here"])
+    assert post(nobody, {"blocked": True}).status_code == 404
+    switch = reverse("community:chat_switch")
+    assert post(switch, {"off": True, "match": str(match.public_id)}).json() == {
+        "off": True
+    }
+    assert post(switch, {"off": True, "match": "not-a-uuid"}).status_code == 400
+    history = client.get(reverse("community:match_chat", args=[match.public_id]))
+    assert history.json()["chat_off"] is True
+    assert client.get(mute_url).status_code == 405

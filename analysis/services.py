@@ -18,7 +18,7 @@ from django.utils import timezone
 from analysis.errors import NotAnalysable, NotFinished
 from analysis.models import AnalysisStatus, MatchAnalysis
 from gameplay.models import Match, MatchStatus
-from gameplay.rules import get_game
+from gameplay.rules import game_meta, get_game
 from gameplay.rules.analysis import (
     ANALYSIS_VERSION,
     Step,
@@ -33,10 +33,12 @@ PROGRESS_EVERY_S = 1.0
 
 
 def analysable(*, match: Match) -> None:
-    """Raise unless ``match`` may be analysed now: finished, turn-based."""
+    """Raise unless ``match`` may be analysed now: finished, and turn-based or
+    with a review of its own (``META.review``: the real-time game)."""
     if match.status != MatchStatus.FINISHED:
         raise NotFinished("the analysis is available once the match has ended")
-    if getattr(get_game(match.game), "realtime", False):
+    realtime = getattr(get_game(match.game), "realtime", False)
+    if realtime and game_meta(match.game).review is None:
         raise NotAnalysable(
             "this game is played in real time: it has no per-decision analysis"
         )
@@ -78,8 +80,17 @@ def analysis_run(*, analysis_id: int) -> MatchAnalysis:
     if row.status == AnalysisStatus.DONE:
         return row
     match = row.match
+    started_at = match.started_at
     steps = [
-        Step(version=a.version, seat=a.seat, action_id=a.action_id)
+        Step(
+            version=a.version,
+            seat=a.seat,
+            action_id=a.action_id,
+            # When the server applied it (ms from the start): real-time reviews.
+            at_ms=max(0, round((a.created_at - started_at).total_seconds() * 1000))
+            if started_at is not None
+            else None,
+        )
         for a in match.actions.order_by("version")
     ]
     row.status = AnalysisStatus.RUNNING

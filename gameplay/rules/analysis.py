@@ -19,10 +19,12 @@ clock).
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gameplay.rules import game_meta
 from gameplay.rules.base import Game, State
 from gameplay.rules.bots.base import MASK63, decision_context
 from gameplay.rules.bots.ismcts import ISMCTSBot
@@ -47,11 +49,13 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class Step:
-    """One logged step: ``seat`` None is a step of the table (no decision)."""
+    """One logged step: ``seat`` None is a step of the table (no decision);
+    ``at_ms``: when the server applied it, from the start (real time)."""
 
     version: int
     seat: int | None
     action_id: str
+    at_ms: int | None = None
 
 
 def classify(loss: float) -> str:
@@ -121,9 +125,21 @@ def analyse_game(
     """Analyse a finished game given its config, seed and logged steps.
 
     Returns ``{"decisions": [...], "players": {...}, ...}`` (docs/analysis.md).
-    Raises ``ValueError`` for a real-time game (they get a claim review
-    instead) or a log that does not replay.
+    A game with a review hook (``META.review``, real time) is reviewed by it
+    instead: ``{"kind": "review", "review": {...}}``. Raises ``ValueError``
+    for a real-time game without one or a log that does not replay.
     """
+    review = game_meta(game.id).review
+    if review is not None:
+        module = importlib.import_module(review)
+        return {
+            "kind": "review",
+            "version": ANALYSIS_VERSION,
+            "players": int(config.get("players") or 0),
+            "decisions": [],
+            "summary": {},
+            "review": module.review(game=game, config=config, seed=seed, steps=steps),
+        }
     if getattr(game, "realtime", False):
         raise ValueError(f"{game.id} is played in real time: no per-decision search")
     if analysis_seed is None:
@@ -189,6 +205,7 @@ def analyse_game(
             progress(done, total)
     result = game.result(state)
     return {
+        "kind": "search",
         "version": ANALYSIS_VERSION,
         "iterations": iterations,
         "analysis_seed": str(analysis_seed),

@@ -59,7 +59,12 @@ class GameMeta:
     live, with its league games and cup; the demo takes the first registered
     game that has one; None: not a demo game. ``private_messages``: the rules
     make talk between players part of play (Kung Fu 2009's negotiation), so
-    two seats may message each other privately at the table.
+    two seats may message each other privately at the table. ``review``
+    names a module with ``review(*, game, config, seed, steps) -> dict``:
+    the post-game analysis
+    of a game where a search per decision means nothing (real time: claims
+    and trades reviewed from the timed log, docs/analysis.md); None: the
+    analysis searches every decision.
     """
 
     publisher: str
@@ -74,3 +79,4 @@ class GameMeta:
     anchors: dict[str, float] = field(default_factory=dict)
     exhibition: dict[str, object] | None = None
     private_messages: bool = False
+    review: str | None = None

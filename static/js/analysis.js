@@ -127,6 +127,38 @@ function summaryEl(doc, analysis, names) {
   return table;
 }
 
+function secs(ms) { return (ms / 1000).toFixed(1) + " s"; }
+
+/** The real-time game's review: per player counts, then each moment. */
+function reviewEl(doc, r, names) {
+  const box = el(doc, "div", { class: "analysis-review", "data-role": "analysis-review" });
+  const table = el(doc, "table", { class: "analysis-summary", "data-role": "analysis-summary" });
+  const head = el(doc, "tr", {});
+  ["Player", "Missed claims", "Wrong claims", "Trades away"].forEach(function (t) { head.appendChild(el(doc, "th", {}, t)); });
+  table.appendChild(head);
+  Object.keys(r.summary).forEach(function (seat) {
+    const s = r.summary[seat];
+    const row = el(doc, "tr", {});
+    [names[Number(seat)] || "Seat " + seat, s.missed_claims, s.wrong_claims, s.trades_away].forEach(function (v) { row.appendChild(el(doc, "td", {}, String(v))); });
+    table.appendChild(row);
+  });
+  box.appendChild(table);
+  const list = el(doc, "ul", { class: "analysis-moments" });
+  const who = function (seat) { return names[seat] || "Seat " + seat; };
+  r.missed_claims.forEach(function (m) {
+    list.appendChild(el(doc, "li", {}, secs(m.from_ms) + ": " + who(m.seat) + " could claim " + m.code + " (" + m.level + ") for " + secs(m.held_ms) + (m.claimed_late ? " before claiming it" : " and never did")));
+  });
+  r.wrong_claims.forEach(function (w) {
+    list.appendChild(el(doc, "li", {}, secs(w.at_ms) + ": " + who(w.seat) + "'s KUNG FU on " + w.code + " was wrong"));
+  });
+  r.trades_away.forEach(function (t) {
+    list.appendChild(el(doc, "li", {}, secs(t.at_ms) + ": " + who(t.seat) + " traded away from every face-up combination (" + t.before + " → " + t.after + " cards missing at best)"));
+  });
+  if (!list.childNodes.length) list.appendChild(el(doc, "li", {}, "Nothing to report: no missed, wrong or backward move."));
+  box.appendChild(list);
+  return box;
+}
+
 function startAnalysis(win) {
   const doc = win.document;
   const box = doc.getElementById("analysis-panel");
@@ -144,7 +176,7 @@ function startAnalysis(win) {
   let timer = null;
 
   function showStep() {
-    if (!body || !body.analysis) return;
+    if (!body || !body.analysis || body.analysis.kind === "review") return;
     if (graph) graph.moveCursor(version);
     const old = out.querySelector('[data-role="analysis-menu"]');
     if (old) old.remove();
@@ -171,7 +203,12 @@ function startAnalysis(win) {
       bar.max = Math.max(1, p.total);
       bar.value = p.done;
     } else if (status === "failed") statusLine.textContent = "The analysis failed: " + (body.error || "unknown error") + ".";
-    else if (status === "done") {
+    else if (status === "done" && body.analysis.kind === "review") {
+      const r = body.analysis.review;
+      statusLine.textContent = "Claim and trade review: a combination held " + r.window_s + " s without a KUNG FU counts as a missed claim.";
+      out.textContent = "";
+      out.appendChild(reviewEl(doc, r, names));
+    } else if (status === "done") {
       const a = body.analysis;
       statusLine.textContent = "ISMCTS, " + a.iterations + " iterations per decision, from each player's own information.";
       out.textContent = "";

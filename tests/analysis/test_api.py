@@ -96,3 +96,30 @@ def test_openapi_schema_has_the_endpoint(client) -> None:
     schema = client.get("/api/schema/?format=json").json()
     path = schema["paths"]["/api/matches/{public_id}/analysis/"]
     assert set(path) >= {"get", "post"}
+
+
+def test_the_real_time_game_gets_its_claim_review(players) -> None:
+    from datetime import timedelta
+
+    from gameplay import services as match_services
+    from tests.gameplay.test_kungfu2009_live import FOUR, act, table
+
+    match = table(players, FOUR, minutes=1)
+    with pytest.raises(Exception, match="once the match has ended"):
+        services.analysis_request(match=match)
+    act(match, players[0], "claim:easy")
+    match.refresh_from_db()
+    match_services.match_apply_timers(
+        match_id=match.pk, now=match.turn_started_at + timedelta(seconds=61)
+    )
+    match.refresh_from_db()
+    assert match.status == "finished"
+    row = services.analysis_run(analysis_id=services.analysis_request(match=match).pk)
+    assert row.status == AnalysisStatus.DONE, row.error
+    body = api_for(None).get(f"/api/matches/{match.public_id}/analysis/").json()
+    review = body["analysis"]["review"]
+    assert body["analysis"]["kind"] == "review"
+    assert set(review["summary"]) == {"0", "1", "2", "3"}
+    # Seat 0 claimed the easy combination at once: neither missed nor wrong.
+    assert review["summary"]["0"]["wrong_claims"] == 0
+    assert not any(m["seat"] == 0 for m in review["missed_claims"])

@@ -56,6 +56,8 @@ META = GameMeta(
         ),
     ),
     heuristic="gameplay.rules.kungfu2009.strategies",
+    # Post-game analysis: a claim and trade review instead of a search.
+    review="gameplay.rules.kungfu2009.review",
     # Swiss tournaments seat the rulebook's 4-8 (3 is only our variant).
     tables=(4, 8, 6),
     # docs/ratings.md: at tables of four the heuristic bot places above each

@@ -1,0 +1,132 @@
+"""Post-game analysis: CPU seconds per typical game, and agreement vs budget.
+
+1. Cost: for each turn-based game, ``--games`` seeded two-player games
+   (the heuristic against random play, a typical finished game) are analysed
+   at ``--iterations`` (the default budget) on one core; reported: decisions,
+   searched decisions, CPU seconds per game (``time.process_time``), mean and
+   max.
+2. Agreement: on Duelo endgames (``gameplay.rules.exact.endgame_positions``,
+   seeds 1-60, rest at most 6 plies) the exact values (max^n over consistent
+   deals) against the analysis's values at each budget in ``--budgets``:
+   share of positions whose analysed best is an exact best (within 0.05),
+   mean and max absolute error of the action values.
+
+Prints JSON; docs/analysis.md records the numbers.
+
+    nice -n 10 .venv/bin/python bench/analysis.py --games 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gameplay.rules import get_game
+from gameplay.rules.analysis import (
+    DEFAULT_ITERATIONS,
+    Step,
+    action_values,
+    analyse_game,
+)
+from gameplay.rules.bots import decision_context, get_bot
+from gameplay.rules.exact import TooDeep, endgame_positions, exact_values
+
+GAMES = ("duelo", "kungfu2013", "kungfu2019")
+
+
+def _typical(game_id: str, seed: int) -> list[Step]:
+    game = get_game(game_id)
+    state = game.setup({"players": 2}, seed)
+    bots = [get_bot("heuristic"), get_bot("random")]
+    steps: list[Step] = []
+    while not game.is_over(state):
+        seat = game.actors(state)[0]
+        ctx = decision_context(game, state, seat, len(steps))
+        aid = bots[seat].choose(ctx)
+        state, _ = game.apply(state, seat, aid)
+        steps.append(Step(version=len(steps) + 1, seat=seat, action_id=aid))
+    return steps
+
+
+def cost(game_id: str, games: int, iterations: int) -> dict:
+    game = get_game(game_id)
+    rows = []
+    for seed in range(1, games + 1):
+        steps = _typical(game_id, seed)
+        started = time.process_time()
+        result = analyse_game(
+            game=game,
+            config={"players": 2},
+            seed=seed,
+            steps=steps,
+            iterations=iterations,
+        )
+        spent = time.process_time() - started
+        searched = sum(1 for d in result["decisions"] if d["grade"] != "only")
+        rows.append({"seed": seed, "decisions": len(steps), "searched": searched,
+                     "cpu_s": round(spent, 2)})  # fmt: skip
+    cpu = [r["cpu_s"] for r in rows]
+    return {
+        "game": game_id,
+        "iterations": iterations,
+        "games": rows,
+        "cpu_s_mean": round(sum(cpu) / len(cpu), 2),
+        "cpu_s_max": max(cpu),
+    }
+
+
+def agreement(budgets: list[int]) -> dict:
+    game = get_game("duelo")
+    rows = []
+    for _, state, seat in endgame_positions(game=game, seeds=range(1, 61)):
+        try:
+            exact = exact_values(game=game, state=state, seat=seat, samples=100)
+        except TooDeep:
+            continue
+        rows.append((state, seat, exact))
+    nontrivial = sum(
+        max(e.values.values()) - min(e.values.values()) > 0.1 for _, _, e in rows
+    )
+    out = []
+    for budget in budgets:
+        agree, errors = 0, []
+        started = time.process_time()
+        for state, seat, exact in rows:
+            menu, best = action_values(
+                game=game, state=state, seat=seat, iterations=budget, seed=7
+            )
+            agree += exact.values[best] >= max(exact.values.values()) - 0.05
+            errors += [abs(m["value"] - exact.values[m["id"]])
+                       for m in menu if m["value"] is not None]  # fmt: skip
+        out.append({"iterations": budget, "agreement": round(agree / len(rows), 3),
+                    "mae": round(sum(errors) / len(errors), 4),
+                    "max_error": round(max(errors), 4),
+                    "cpu_s": round(time.process_time() - started, 2)})  # fmt: skip
+    return {"game": "duelo", "positions": len(rows), "nontrivial": nontrivial,
+            "deals_per_position": 100, "budgets": out}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    parser.add_argument("--budgets", default="25,50,100,200,400")
+    parser.add_argument("--only", choices=GAMES, default=None)
+    args = parser.parse_args()
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    budgets = [int(b) for b in args.budgets.split(",") if b]
+    games = [args.only] if args.only else list(GAMES)
+    print(json.dumps({
+        "cost": [cost(g, args.games, args.iterations) for g in games],
+        "agreement": agreement(budgets),
+    }, indent=2))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -340,3 +340,36 @@ def test_the_league_admin_refuses_a_stacked_deck_option(players):
     assert "cannot be set" in str(form.errors["options"])
     form = LeagueAdminForm(data={**data, "options": '{"rounds": 2, "elo": {}}'})
     assert "options" not in form.errors
+
+
+def test_no_analysis_hint_or_probability_for_a_match_in_play(players):
+    """Even a stored analysis row of a match in play (as if written by a bug)
+    is never served: not by the API, the page, the replay or a frame."""
+    from analysis.models import AnalysisStatus, MatchAnalysis
+    from gameplay.rules.analysis import ANALYSIS_VERSION
+
+    match = start_match(players[:2])
+    MatchAnalysis.objects.create(
+        match=match,
+        version=ANALYSIS_VERSION,
+        iterations=1,
+        status=AnalysisStatus.DONE,
+        result={"decisions": [{"menu": "SECRET-VALUE"}], "summary": {}},
+    )
+    url = reverse("api-match-analysis", args=[match.public_id])
+    for user in (None, players[0], players[1]):
+        for perspective in ("", "?perspective=seat:0", "?perspective=full"):
+            got = api(user).get(url + perspective)
+            assert got.status_code == 403
+            assert "SECRET-VALUE" not in got.content.decode()
+    assert api(players[0]).post(url).status_code == 403
+    page = api(players[0]).post(reverse("analysis:request", args=[match.public_id]))
+    assert page.status_code in (302, 403)
+    assert MatchAnalysis.objects.filter(match=match).count() == 1
+    for seat in (None, 0, 1):
+        frame = (
+            frames.spectator_frame(match=match)
+            if seat is None
+            else frames.seat_frame(match=match, seat=seat)
+        )
+        assert "SECRET-VALUE" not in str(frame)

@@ -211,6 +211,23 @@ def version_history(
     return events[::-1]
 
 
+def version_histories(
+    *, bot: Bot, per_version: int = 10
+) -> dict[int, list[VersionRatingEvent]]:
+    """Each version's latest rating changes (oldest first), in one read."""
+    events = (
+        VersionRatingEvent.objects.filter(version__bot=bot)
+        .select_related("match")
+        .order_by("-created_at", "-pk")[: per_version * 50]
+    )
+    out: dict[int, list[VersionRatingEvent]] = {}
+    for event in events:
+        kept = out.setdefault(event.version_id, [])
+        if len(kept) < per_version:
+            kept.append(event)
+    return {vid: kept[::-1] for vid, kept in out.items()}
+
+
 def current_versions_ranking(*, game: str) -> list[VersionStanding]:
     """The ladder: every playing bot's current (active) version, best first;
     versions without a rated game yet come last, newest bot first."""

@@ -117,6 +117,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
     versions = selectors.bot_versions(bot=bot)
     records = selectors.version_records(bot=bot)
     ratings = version_ratings.version_ratings(bot=bot)
+    histories = version_ratings.version_histories(bot=bot)
     context = {
         "bot": bot,
         "is_owner": is_owner,
@@ -128,6 +129,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
                 records.get(v.pk),
                 ratings.get(v.pk),
                 version_ratings.is_provisional(ratings.get(v.pk)),
+                histories.get(v.pk, []),
             )
             for v in versions
         ],

@@ -102,6 +102,10 @@ def test_the_ladder_ranks_current_versions_and_pages_show_them(client) -> None:
     assert len(by_number[2]["history"]) == 1
     shown = client.get(reverse("bots:detail", args=[tiger.pk])).content.decode()
     assert "(1 rated)" in shown
+    # Each version's history, with the match's replay.
+    [event] = VersionRatingEvent.objects.filter(version=t2)
+    assert "data-rating-history" in shown
+    assert reverse("gameplay:replay", args=[event.match.public_id]) in shown
 
 
 def test_rated_matches_with_an_uploaded_seat_queue_the_task(monkeypatch) -> None:

@@ -13,7 +13,7 @@ class CommunityConfig(AppConfig):
     verbose_name = "Community"
 
     def ready(self) -> None:
-        from community import live, services
+        from community import live, moderation, services
         from gameplay import consumers, lobby
 
         consumers.register_extension(
@@ -23,3 +23,4 @@ class CommunityConfig(AppConfig):
             event_filter=live.chat_event_for,
         )
         lobby.set_meeting_guard(services.may_meet)
+        lobby.set_rated_guard(moderation.may_play_rated)

@@ -8,22 +8,205 @@ migration) holding ``community.moderate``; every action is a ``Sanction`` row
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
-from community.models import Sanction, SanctionKind
+from community import selectors
+from community.errors import CommunityError
+from community.models import (
+    ChatMessage,
+    Report,
+    ReportReason,
+    Sanction,
+    SanctionKind,
+)
+from community.services import message_json
+from gameplay.models import Match
+
+PERMISSION = "community.moderate"
+# Lines kept on each side of a reported one.
+EVIDENCE_AROUND = 10
+# A mute or suspension lasts at most this long (a ban has no end).
+LONGEST = timedelta(days=365)
+
+
+class NotAllowed(CommunityError):
+    code = "forbidden"
+
+
+def _in_force(user: User, kinds: tuple[str, ...]) -> bool:
+    return Sanction.objects.filter(
+        Q(ends_at__isnull=True) | Q(ends_at__gt=timezone.now()),
+        user=user,
+        kind__in=kinds,
+    ).exists()
 
 
 def chat_silenced(user: User) -> bool:
     """A moderator's mute or a ban in force keeps the user out of chat."""
-    now = timezone.now()
-    return Sanction.objects.filter(
-        Q(ends_at__isnull=True) | Q(ends_at__gt=now),
+    return _in_force(user, (SanctionKind.MUTE, SanctionKind.BAN))
+
+
+def may_play_rated(user: User) -> bool:
+    """The lobby's rated guard: no suspension or ban in force."""
+    return not _in_force(user, (SanctionKind.SUSPEND, SanctionKind.BAN))
+
+
+def _match_record(match: Match) -> dict[str, Any]:
+    return {
+        "match": str(match.public_id),
+        "game": match.game,
+        "rated": match.rated,
+        "status": match.status,
+        "version": match.version,
+        "result": match.result,
+        "end_reason": match.end_reason,
+        "seats": [
+            {"number": s.number, "name": s.display_name, "user_id": s.user_id}
+            for s in match.seats.order_by("number")
+        ],
+    }
+
+
+def report_create(
+    *,
+    reporter: User,
+    reason: str,
+    note: str = "",
+    message_id: int | None = None,
+    username: str | None = None,
+    match_public_id: str | None = None,
+) -> Report:
+    """A report of one line, one user or one match, with a copy of its
+    evidence. A line can be reported only by someone who could read it."""
+    if reason not in ReportReason.values:
+        raise CommunityError("choose a reason from the list")
+    note = " ".join(str(note or "").split())[:500]
+    report = Report(reporter=reporter, reason=reason, note=note)
+    if message_id is not None:
+        line = ChatMessage.objects.filter(pk=message_id, removed=False).first()
+        match = line.match if line is not None else None
+        readable = (
+            line is not None
+            and match is not None
+            and any(
+                m["id"] == line.pk
+                for m in selectors.match_chat(match=match, user=reporter)
+            )
+        )
+        if line is None or match is None or not readable or line.author is None:
+            raise CommunityError("no such message")
+        around = list(
+            ChatMessage.objects.filter(
+                match=match, created_at__lte=line.created_at
+            ).order_by("-created_at", "-pk")[: EVIDENCE_AROUND + 1]
+        )[::-1] + list(
+            ChatMessage.objects.filter(
+                match=match, created_at__gt=line.created_at
+            ).order_by("created_at", "pk")[:EVIDENCE_AROUND]
+        )
+        report.message, report.target, report.match = line, line.author, match
+        report.evidence = {
+            "reported": message_json(line),
+            "lines": [message_json(m) for m in around],
+            "match": _match_record(match),
+        }
+    elif username:
+        target = User.objects.filter(username=username).first()
+        if target is None or target.pk == reporter.pk:
+            raise CommunityError("no such player")
+        report.target = target
+        report.evidence = {
+            "lines": [
+                message_json(m)
+                for m in ChatMessage.objects.filter(author=target).order_by(
+                    "-created_at"
+                )[:20]
+            ][::-1]
+        }
+    elif match_public_id:
+        try:
+            match = Match.objects.get(public_id=match_public_id)
+        except (Match.DoesNotExist, ValueError) as exc:
+            raise CommunityError("no such match") from exc
+        report.match = match
+        report.evidence = {"match": _match_record(match)}
+    else:
+        raise CommunityError("report a message, a player or a match")
+    report.save()
+    return report
+
+
+def open_reports() -> list[Report]:
+    return list(
+        Report.objects.filter(status=Report.Status.OPEN)
+        .select_related("reporter", "target", "match")
+        .order_by("created_at")
+    )
+
+
+def _check_moderator(moderator: User) -> None:
+    if not (moderator.is_active and moderator.has_perm(PERMISSION)):
+        raise NotAllowed("only moderators may do that")
+
+
+@transaction.atomic
+def sanction_apply(
+    *,
+    moderator: User,
+    user: User,
+    kind: str,
+    reason: str,
+    minutes: int | None = None,
+    report_id: int | None = None,
+) -> Sanction:
+    """Warn, mute, suspend from rated play or ban ``user``, with a reason;
+    logged, shown to the user, and the report it answers closed."""
+    _check_moderator(moderator)
+    if kind not in SanctionKind.values:
+        raise CommunityError("choose warn, mute, suspend or ban")
+    reason = " ".join(str(reason or "").split())
+    if not reason:
+        raise CommunityError("give a reason: the user reads it")
+    if user.pk == moderator.pk:
+        raise CommunityError("you cannot act on yourself")
+    ends_at = None
+    if kind in (SanctionKind.MUTE, SanctionKind.SUSPEND):
+        if not isinstance(minutes, int) or minutes <= 0:
+            raise CommunityError("a mute or suspension needs a length in minutes")
+        ends_at = timezone.now() + min(timedelta(minutes=minutes), LONGEST)
+    report = None
+    if report_id is not None:
+        report = Report.objects.select_for_update().filter(pk=report_id).first()
+        if report is None:
+            raise CommunityError("no such report")
+    sanction = Sanction.objects.create(
         user=user,
-        kind__in=(SanctionKind.MUTE, SanctionKind.BAN),
-    ).exists()
+        kind=kind,
+        reason=reason[:500],
+        moderator=moderator,
+        report=report,
+        ends_at=ends_at,
+    )
+    if kind == SanctionKind.BAN:
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+    if report is not None:
+        report_close(moderator=moderator, report_id=report.pk)
+    return sanction
 
 
-MUTE_DEFAULT = timedelta(hours=24)
+def report_close(*, moderator: User, report_id: int) -> Report:
+    _check_moderator(moderator)
+    report = Report.objects.filter(pk=report_id).first()
+    if report is None:
+        raise CommunityError("no such report")
+    report.status = Report.Status.CLOSED
+    report.closed_by = moderator
+    report.closed_at = timezone.now()
+    report.save(update_fields=["status", "closed_by", "closed_at"])
+    return report

@@ -69,6 +69,13 @@ def _filtered(text: str) -> str:
     return text
 
 
+def _silenced(user: User) -> bool:
+    """A moderator's mute or a ban in force (``community.moderation``)."""
+    from community.moderation import chat_silenced
+
+    return chat_silenced(user)
+
+
 def _take_rate(user: User, text: str) -> None:
     # The window opens with the first line and lasts its timeout (INCR keeps
     # the key's expiry): at most RATE_MESSAGES lines in any fresh window.
@@ -128,9 +135,7 @@ def chat_post(
     match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
     if match is None:
         raise ChatRefused("no such match")
-    from community.moderation import chat_silenced
-
-    if chat_silenced(user):
+    if _silenced(user):
         raise ChatRefused("a moderator has muted you for now")
     body = _clean_text(text)
     viewer_seat = selectors.viewer_seat(match=match, user=user)

@@ -9,4 +9,13 @@ urlpatterns = [
     path("community/mute/<str:username>/", views.mute, name="mute"),
     path("community/block/<str:username>/", views.block, name="block"),
     path("community/chat-switch/", views.chat_switch, name="chat_switch"),
+    path("community/report/", views.report, name="report"),
+    path("community/standing/", views.standing, name="standing"),
+    path("moderation/", views.moderation_queue, name="moderation"),
+    path("moderation/act/", views.moderation_act, name="moderation_act"),
+    path(
+        "moderation/users/<str:username>/",
+        views.moderation_user,
+        name="moderation_user",
+    ),
 ]

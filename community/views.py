@@ -7,15 +7,17 @@ import json
 import uuid
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import SignedInRequest
 from accounts.models import User
-from community import selectors, services
+from community import moderation, selectors, services
 from community.errors import CommunityError
+from community.models import SanctionKind
 from gameplay.models import Match
 from gameplay.rules import game_meta
 
@@ -116,3 +118,116 @@ def chat_switch(request: SignedInRequest) -> JsonResponse:
         match_id = get_object_or_404(Match, public_id=public_id).pk
     services.chat_switch(user=request.user, off=off, match_id=match_id)
     return JsonResponse({"off": off})
+
+
+# --- Reports and moderation --------------------------------------------------
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    if request.content_type == "application/json":
+        try:
+            data = json.loads(request.body or b"{}")
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}
+    return request.POST.dict()
+
+
+def _int_or_none(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) < 12:
+        return int(value)
+    return None
+
+
+@login_required
+@require_POST
+def report(request: SignedInRequest) -> JsonResponse:
+    """Report a chat line (``message``), a player (``username``) or a match."""
+    data = _body(request)
+    try:
+        made = moderation.report_create(
+            reporter=request.user,
+            reason=str(data.get("reason", "")),
+            note=str(data.get("note", "")),
+            message_id=_int_or_none(data.get("message")),
+            username=str(data.get("username") or "") or None,
+            match_public_id=str(data.get("match") or "") or None,
+        )
+    except CommunityError as exc:
+        return _refused(exc)
+    return JsonResponse({"report": made.pk}, status=201)
+
+
+def _moderator(view: Any) -> Any:
+    return permission_required(moderation.PERMISSION, raise_exception=True)(
+        login_required(view)
+    )
+
+
+@_moderator
+@require_GET
+def moderation_queue(request: SignedInRequest) -> HttpResponse:
+    return render(
+        request,
+        "community/moderation.html",
+        {
+            "reports": moderation.open_reports(),
+            "kinds": SanctionKind.choices,
+        },
+    )
+
+
+@_moderator
+@require_POST
+def moderation_act(request: SignedInRequest) -> HttpResponse:
+    data = request.POST
+    user = get_object_or_404(User, username=data.get("username", ""))
+    report_id = _int_or_none(data.get("report"))
+    try:
+        if data.get("kind") == "dismiss" and report_id is not None:
+            moderation.report_close(moderator=request.user, report_id=report_id)
+            messages.success(request, "Report closed without action.")
+        else:
+            moderation.sanction_apply(
+                moderator=request.user,
+                user=user,
+                kind=str(data.get("kind", "")),
+                reason=str(data.get("reason", "")),
+                minutes=_int_or_none(data.get("minutes")),
+                report_id=report_id,
+            )
+            messages.success(request, f"Action on {user.username} logged.")
+    except CommunityError as exc:
+        messages.error(request, exc.message)
+    return redirect("community:moderation")
+
+
+@_moderator
+@require_GET
+def moderation_user(request: SignedInRequest, username: str) -> HttpResponse:
+    user = get_object_or_404(User, username=username)
+    return render(
+        request,
+        "community/moderation_user.html",
+        {
+            "subject": user,
+            "sanctions": user.sanctions.select_related("moderator"),
+            "reports": user.reports_about.select_related("reporter").order_by(
+                "-created_at"
+            ),
+            "kinds": SanctionKind.choices,
+        },
+    )
+
+
+@login_required
+@require_GET
+def standing(request: SignedInRequest) -> HttpResponse:
+    """The moderators' actions on the signed-in user, with their reasons."""
+    return render(
+        request,
+        "community/standing.html",
+        {"sanctions": request.user.sanctions.all()},
+    )

@@ -83,6 +83,22 @@ def _may_meet(one: User, other: User) -> bool:
     return _meeting_guard(one, other) if _meeting_guard else True
 
 
+# And who may not play rated games now (a moderator's suspension): user -> True
+# when they may.
+RatedGuard = Callable[[User], bool]
+_rated_guard: RatedGuard | None = None
+
+
+def set_rated_guard(guard: RatedGuard | None) -> None:
+    global _rated_guard
+    _rated_guard = guard
+
+
+def _check_rated(user: User, rated: bool) -> None:
+    if rated and _rated_guard is not None and not _rated_guard(user):
+        raise Forbidden("you are suspended from rated play for now")
+
+
 def _locked_table(match_id: int) -> Match:
     try:
         match = Match.objects.select_for_update().get(pk=match_id)
@@ -104,6 +120,7 @@ def table_create(
     spectator_delay: int = 0,
 ) -> Match:
     """Open a table with the host in seat 0 and the other seats open."""
+    _check_rated(host, rated)
     if not isinstance(players, int) or isinstance(players, bool):
         raise BadRequest("players must be a whole number")
     options = _public_options(game, options)
@@ -143,6 +160,7 @@ def table_join(*, match_id: int, user: User) -> Seat:
         raise BadRequest("you already have a seat at this table")
     if match.host is not None and not _may_meet(match.host, user):
         raise BadRequest("this table is not available")
+    _check_rated(user, match.rated)
     seat = _first_open_seat(match)
     if seat is None:
         raise BadRequest("this table is full")
@@ -232,6 +250,7 @@ def play_bot(*, user: User, game: str, bot: str, rated: bool = False) -> Match:
     the built-in ``bot`` (a strength from ``BOT_STRENGTHS``) opposite, in a
     game of the fewest players the game allows (a bigger table of bots is
     "Open a table"). Rated only when the person asks."""
+    _check_rated(user, rated)
     try:
         engine = get_game(game)
     except GameError as exc:
@@ -290,6 +309,7 @@ def challenge_create(
         raise BadRequest("you cannot challenge yourself")
     if not _may_meet(challenger, challenged):
         raise BadRequest("this player is not available")
+    _check_rated(challenger, rated)
     if Challenge.objects.filter(
         challenger=challenger,
         challenged=challenged,
@@ -335,6 +355,7 @@ def challenge_accept(*, challenge_id: int, user: User) -> Match:
     challenge = _locked_pending_challenge(challenge_id)
     if challenge.challenged_id != user.pk:
         raise Forbidden("this challenge is not addressed to you")
+    _check_rated(user, challenge.rated)
     match = services.match_create(
         game=challenge.game,
         seats=[
@@ -392,6 +413,7 @@ def queue_join(
     *, user: User, game: str, players: int = 2, rated: bool = False
 ) -> Match | None:
     """Join the quick-play queue; returns the match if this completed a table."""
+    _check_rated(user, rated)
     try:
         get_game(game).validate_config({"players": players})
     except GameError as exc:
@@ -416,6 +438,9 @@ def queue_leave(*, user: User, game: str) -> bool:
 
 
 def _compatible(group: list[QueueEntry], candidate: QueueEntry, now: datetime) -> bool:
+    # Two people one of whom blocked the other are never seated together.
+    if not all(_may_meet(entry.user, candidate.user) for entry in group):
+        return False
     if not candidate.rated:
         return True
     for entry in group:

@@ -60,6 +60,32 @@ function startChat(win, client) {
     });
   }
 
+  const reportForm = part("chat-report");
+  let reporting = null;
+
+  function openReport(line) {
+    if (!reportForm) return;
+    reporting = line;
+    part("chat-report-line").textContent = "Report " + line.author + ": “" + line.text + "”";
+    reportForm.hidden = false;
+  }
+
+  if (reportForm) {
+    part("chat-report-cancel").addEventListener("click", function () { reportForm.hidden = true; });
+    reportForm.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      if (!reporting) return;
+      const body = { message: reporting.id, reason: reportForm.elements.reason.value, note: reportForm.elements.note.value };
+      post(panel.dataset.reportUrl, body).then(function (resp) {
+        reportForm.hidden = true;
+        reportForm.elements.note.value = "";
+        showError(resp.ok ? "" : "The report was not sent.");
+        const note = part("chat-note");
+        if (resp.ok && note) note.textContent = "Thank you: your report went to the moderators.";
+      });
+    });
+  }
+
   function addLine(line) {
     if (shown[line.id]) return;
     shown[line.id] = true;
@@ -83,6 +109,11 @@ function startChat(win, client) {
         button.setAttribute("aria-label", "Mute " + line.author);
         button.addEventListener("click", function () { mute(line); });
         li.appendChild(button);
+        const flag = el(doc, "button", "chat-mute", "report");
+        flag.type = "button";
+        flag.setAttribute("aria-label", "Report " + line.author);
+        flag.addEventListener("click", function () { openReport(line); });
+        li.appendChild(flag);
       }
     }
     list.appendChild(li);

@@ -43,3 +43,17 @@ def test_the_result_screen_offers_the_button(players, client) -> None:
     page = client.get(reverse("gameplay:match", args=[match.public_id]))
     url = reverse("analysis:request", args=[match.public_id])
     assert f'analysisUrl: "{url}"' in page.content.decode()
+
+
+def test_the_profile_shows_accuracy_over_analysed_games(players, client) -> None:
+    from analysis import services
+
+    match = start_match(players[:2])
+    play_to_end(match, players[:2])
+    profile = reverse("accounts:profile", args=["p0"])
+    assert "Analysed games" not in client.get(profile).content.decode()
+    row = services.analysis_run(analysis_id=services.analysis_request(match=match).pk)
+    mine = row.result["summary"]["0"]
+    page = client.get(profile).content.decode()
+    assert "Analysed games" in page
+    assert f"{round(mine['mean_loss'] * 100)}%" in page

@@ -53,6 +53,7 @@ def test_the_profile_shows_accuracy_over_analysed_games(players, client) -> None
     profile = reverse("accounts:profile", args=["p0"])
     assert "Analysed games" not in client.get(profile).content.decode()
     row = services.analysis_run(analysis_id=services.analysis_request(match=match).pk)
+    assert row.result is not None
     mine = row.result["summary"]["0"]
     page = client.get(profile).content.decode()
     assert "Analysed games" in page

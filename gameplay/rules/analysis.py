@@ -213,6 +213,7 @@ def analyse_game(
         "players": players,
         "decisions": decisions,
         "summary": summarize(decisions, players=players),
+        "luck": luck_and_skill(decisions, players=players, result=result),
         "result": result,
     }
 
@@ -248,6 +249,39 @@ def summarize(decisions: Iterable[dict[str, Any]], *, players: int) -> dict[str,
             ],
         }
     return per
+
+
+def luck_and_skill(
+    decisions: list[dict[str, Any]], *, players: int, result: dict[str, Any] | None
+) -> dict[str, Any]:
+    """Where each seat's result came from, in win share.
+
+    From the even start (1/players) to the final share (a shared win of k:
+    1/k), each seat's estimated chance moves by its own decisions (minus its
+    losses), by the others' decisions (with two players the opponent's loss
+    is this seat's gain) and by everything else: the deals, draws and dice,
+    plus the estimates' own noise ("chance"). With three or more players the
+    others' decisions cannot be told apart from chance and are counted in it.
+    """
+    winners = (result or {}).get("winners") or []
+    out: dict[str, Any] = {}
+    for seat in range(players):
+        final = 1.0 / len(winners) if seat in winners else 0.0
+        own = -sum(d["loss"] for d in decisions if d["seat"] == seat)
+        others = (
+            sum(d["loss"] for d in decisions if d["seat"] != seat)
+            if players == 2
+            else 0.0
+        )
+        start = 1.0 / players
+        out[str(seat)] = {
+            "start": round(start, 4),
+            "final": round(final, 4),
+            "own_decisions": round(own, 4),
+            "opponent_decisions": round(others, 4) if players == 2 else None,
+            "chance": round(final - start - own - others, 4),
+        }
+    return out
 
 
 def _label(decision: dict[str, Any], aid: str) -> str:

@@ -30,6 +30,7 @@ function graphSeries(analysis) {
 }
 
 function pct(v) { return Math.round(v * 100) + "%"; }
+function signed(v) { return (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(Math.round(v * 100)) + "%"; }
 
 function el(doc, tag, attrs, text) {
   const node = tag.indexOf("svg:") === 0 ? doc.createElementNS(SVG, tag.slice(4)) : doc.createElement(tag);
@@ -110,7 +111,7 @@ function menuEl(doc, d, names) {
 function summaryEl(doc, analysis, names) {
   const table = el(doc, "table", { class: "analysis-summary", "data-role": "analysis-summary" });
   const head = el(doc, "tr", {});
-  ["Player", "Decisions", "Mean loss", "Inaccuracies", "Mistakes", "Blunders", "Biggest mistakes"].forEach(function (t) { head.appendChild(el(doc, "th", {}, t)); });
+  ["Player", "Decisions", "Mean loss", "Inaccuracies", "Mistakes", "Blunders", "Own decisions", "Chance", "Biggest mistakes"].forEach(function (t) { head.appendChild(el(doc, "th", {}, t)); });
   table.appendChild(head);
   Object.keys(analysis.summary || {}).forEach(function (seat) {
     const s = analysis.summary[seat];
@@ -121,6 +122,11 @@ function summaryEl(doc, analysis, names) {
     row.appendChild(el(doc, "td", {}, String(s.grades.inaccuracy)));
     row.appendChild(el(doc, "td", {}, String(s.grades.mistake)));
     row.appendChild(el(doc, "td", {}, String(s.grades.blunder)));
+    // Luck and skill: how the win share moved by the player's own choices
+    // and by chance (deals, draws, dice), from the even start to the result.
+    const luck = (analysis.luck || {})[seat];
+    row.appendChild(el(doc, "td", {}, luck ? signed(luck.own_decisions) : "–"));
+    row.appendChild(el(doc, "td", {}, luck ? signed(luck.chance) : "–"));
     row.appendChild(el(doc, "td", {}, (s.worst || []).map(function (w) { return "step " + w.version + ": " + w.taken + " (best " + w.best + ", −" + pct(w.loss) + ")"; }).join("; ")));
     table.appendChild(row);
   });

@@ -151,3 +151,22 @@ def test_real_time_games_are_refused() -> None:
         analyse_game(
             game=get_game("kungfu2009"), config={"players": 3}, seed=1, steps=[]
         )
+
+
+def test_luck_and_skill_add_up_to_the_result() -> None:
+    game = get_game("duelo")
+    steps, _ = _played(game, 5)
+    result = analyse_game(
+        game=game, config={"players": 2}, seed=5, steps=steps, iterations=20
+    )
+    winners = result["result"]["winners"]
+    for seat in (0, 1):
+        luck = result["luck"][str(seat)]
+        final = 1 / len(winners) if seat in winners else 0.0
+        assert luck["final"] == pytest.approx(final)
+        parts = luck["own_decisions"] + luck["opponent_decisions"] + luck["chance"]
+        assert luck["start"] + parts == pytest.approx(final, abs=1e-3)
+        mine = [d["loss"] for d in result["decisions"] if d["seat"] == seat]
+        theirs = [d["loss"] for d in result["decisions"] if d["seat"] != seat]
+        assert luck["own_decisions"] == pytest.approx(-sum(mine), abs=1e-3)
+        assert luck["opponent_decisions"] == pytest.approx(sum(theirs), abs=1e-3)

@@ -13,7 +13,9 @@ class CommunityConfig(AppConfig):
     verbose_name = "Community"
 
     def ready(self) -> None:
+        from accounts.profile import register_profile_section
         from community import live, moderation, services
+        from community.profile import community_section
         from gameplay import consumers, lobby
 
         consumers.register_extension(
@@ -24,3 +26,4 @@ class CommunityConfig(AppConfig):
         )
         lobby.set_meeting_guard(services.may_meet)
         lobby.set_rated_guard(moderation.may_play_rated)
+        register_profile_section(community_section, order=200)

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import SignedInRequest
@@ -22,8 +23,23 @@ from gameplay.models import Match
 from gameplay.rules import game_meta
 
 
-def _refused(exc: CommunityError, status: int = 400) -> JsonResponse:
-    return JsonResponse({"code": exc.code, "detail": exc.message}, status=status)
+def _answer(
+    request: HttpRequest, payload: dict[str, Any], *, status: int = 200, said: str = ""
+) -> HttpResponse:
+    """JSON for the chat panel's fetches; a redirect back with a message for
+    the profile's plain forms."""
+    if request.content_type == "application/json":
+        return JsonResponse(payload, status=status)
+    if status >= 400:
+        messages.error(request, str(payload.get("detail", "That was refused.")))
+    elif said:
+        messages.success(request, said)
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "/"
+    return redirect(target)
 
 
 @require_GET
@@ -47,14 +63,8 @@ def _target(username: str) -> User:
     return get_object_or_404(User, username=username, is_active=True)
 
 
-def _flag(request: HttpRequest, name: str) -> bool | None:
-    try:
-        data: Any = json.loads(request.body or b"{}")
-    except ValueError:
-        data = {}
-    value = data.get(name) if isinstance(data, dict) else None
-    if value is None:
-        value = request.POST.get(name)
+def _flag(data: dict[str, Any], name: str) -> bool | None:
+    value = data.get(name)
     if value in (True, "1", "true", "on"):
         return True
     if value in (False, "0", "false", "off"):
@@ -62,62 +72,57 @@ def _flag(request: HttpRequest, name: str) -> bool | None:
     return None
 
 
+def _malformed(request: HttpRequest, detail: str) -> HttpResponse:
+    return _answer(request, {"code": "malformed", "detail": detail}, status=400)
+
+
 @login_required
 @require_POST
-def mute(request: SignedInRequest, username: str) -> JsonResponse:
-    muted = _flag(request, "muted")
+def mute(request: SignedInRequest, username: str) -> HttpResponse:
+    muted = _flag(_body(request), "muted")
     if muted is None:
-        return JsonResponse(
-            {"code": "malformed", "detail": "muted: true or false"}, status=400
-        )
+        return _malformed(request, "muted: true or false")
+    target = _target(username)
     try:
-        services.mute_set(user=request.user, target=_target(username), muted=muted)
+        services.mute_set(user=request.user, target=target, muted=muted)
     except CommunityError as exc:
-        return _refused(exc)
-    return JsonResponse({"muted": muted})
+        return _answer(request, {"code": exc.code, "detail": exc.message}, status=400)
+    said = f"{'Muted' if muted else 'Unmuted'} {target.public_name}."
+    return _answer(request, {"muted": muted}, said=said)
 
 
 @login_required
 @require_POST
 def block(request: SignedInRequest, username: str) -> HttpResponse:
-    blocked = _flag(request, "blocked")
+    blocked = _flag(_body(request), "blocked")
     if blocked is None:
-        return JsonResponse(
-            {"code": "malformed", "detail": "blocked: true or false"}, status=400
-        )
+        return _malformed(request, "blocked: true or false")
+    target = _target(username)
     try:
-        services.block_set(user=request.user, target=_target(username), blocked=blocked)
+        services.block_set(user=request.user, target=target, blocked=blocked)
     except CommunityError as exc:
-        return _refused(exc)
-    return JsonResponse({"blocked": blocked})
+        return _answer(request, {"code": exc.code, "detail": exc.message}, status=400)
+    said = f"{'Blocked' if blocked else 'Unblocked'} {target.public_name}."
+    return _answer(request, {"blocked": blocked}, said=said)
 
 
 @login_required
 @require_POST
-def chat_switch(request: SignedInRequest) -> JsonResponse:
-    off = _flag(request, "off")
+def chat_switch(request: SignedInRequest) -> HttpResponse:
+    data = _body(request)
+    off = _flag(data, "off")
     if off is None:
-        return JsonResponse(
-            {"code": "malformed", "detail": "off: true or false"}, status=400
-        )
+        return _malformed(request, "off: true or false")
     match_id = None
-    public_id = request.POST.get("match") or ""
-    try:
-        data = json.loads(request.body or b"{}")
-        if isinstance(data, dict) and isinstance(data.get("match"), str):
-            public_id = data["match"]
-    except ValueError:
-        pass
+    public_id = data.get("match") or ""
     if public_id:
         try:
-            public_id = str(uuid.UUID(public_id))
+            public_id = str(uuid.UUID(str(public_id)))
         except ValueError:
-            return JsonResponse(
-                {"code": "malformed", "detail": "match: a match id"}, status=400
-            )
+            return _malformed(request, "match: a match id")
         match_id = get_object_or_404(Match, public_id=public_id).pk
     services.chat_switch(user=request.user, off=off, match_id=match_id)
-    return JsonResponse({"off": off})
+    return _answer(request, {"off": off}, said=f"Chat {'off' if off else 'on'}.")
 
 
 # --- Reports and moderation --------------------------------------------------
@@ -143,7 +148,7 @@ def _int_or_none(value: object) -> int | None:
 
 @login_required
 @require_POST
-def report(request: SignedInRequest) -> JsonResponse:
+def report(request: SignedInRequest) -> HttpResponse:
     """Report a chat line (``message``), a player (``username``) or a match."""
     data = _body(request)
     try:
@@ -156,8 +161,13 @@ def report(request: SignedInRequest) -> JsonResponse:
             match_public_id=str(data.get("match") or "") or None,
         )
     except CommunityError as exc:
-        return _refused(exc)
-    return JsonResponse({"report": made.pk}, status=201)
+        return _answer(request, {"code": exc.code, "detail": exc.message}, status=400)
+    return _answer(
+        request,
+        {"report": made.pk},
+        status=201,
+        said="Thank you: your report went to the moderators.",
+    )
 
 
 def _moderator(view: Any) -> Any:

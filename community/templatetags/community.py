@@ -9,3 +9,29 @@ register = template.Library()
 def report_reasons() -> list[tuple[str, str]]:
     """(value, label) of the reasons a report may give."""
     return list(ReportReason.choices)
+
+
+@register.simple_tag
+def relation(viewer: object, subject: object) -> dict[str, bool]:
+    """Whether ``viewer`` mutes or blocks ``subject`` (their own settings only;
+    nothing here tells anyone who blocked them)."""
+    from community.models import Block, Mute
+
+    viewer_id = getattr(viewer, "pk", None)
+    subject_id = getattr(subject, "pk", None)
+    if viewer_id is None or subject_id is None or viewer_id == subject_id:
+        return {"muted": False, "blocked": False}
+    return {
+        "muted": Mute.objects.filter(muter_id=viewer_id, muted_id=subject_id).exists(),
+        "blocked": Block.objects.filter(
+            blocker_id=viewer_id, blocked_id=subject_id
+        ).exists(),
+    }
+
+
+@register.simple_tag
+def chat_off_everywhere(viewer: object) -> bool:
+    from community.selectors import chat_off_everywhere as off
+
+    viewer_id = getattr(viewer, "pk", None)
+    return viewer_id is not None and off(user_id=viewer_id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
@@ -122,7 +124,8 @@ def test_the_moderation_pages_are_for_staff_only(client, players, moderator):
     client.force_login(players[1])
     made = client.post(
         reverse("community:report"),
-        {"message": line.pk, "reason": "spam", "note": "<i>again</i>"},
+        json.dumps({"message": line.pk, "reason": "spam", "note": "<i>again</i>"}),
+        content_type="application/json",
     )
     assert made.status_code == 201
     assert client.get(reverse("community:moderation")).status_code == 403

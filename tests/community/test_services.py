@@ -161,3 +161,39 @@ def test_endpoints_refuse_bad_input_and_strangers(client, players):
     history = client.get(reverse("community:match_chat", args=[match.public_id]))
     assert history.json()["chat_off"] is True
     assert client.get(mute_url).status_code == 405
+
+
+def test_profile_buttons_block_and_report_without_javascript(client, players):
+    from community.models import Block, Report
+
+    profile = reverse("accounts:profile", args=[players[1].username])
+    client.force_login(players[0])
+    page = client.get(profile).content.decode()
+    assert ">Block<" in page and ">Mute<" in page
+    back = client.post(
+        reverse("community:block", args=[players[1].username]),
+        {"blocked": "true", "next": profile},
+    )
+    assert back.status_code == 302 and back.url == profile
+    assert Block.objects.filter(blocker=players[0], blocked=players[1]).exists()
+    assert ">Unblock<" in client.get(profile).content.decode()
+    # The blocked user's view of the blocker's profile says nothing of it.
+    client.force_login(players[1])
+    theirs = client.get(
+        reverse("accounts:profile", args=[players[0].username])
+    ).content.decode()
+    assert ">Block<" in theirs and "Unblock" not in theirs
+    away = client.post(
+        reverse("community:report"),
+        {
+            "username": players[0].username,
+            "reason": "spam",
+            "next": "https://evil.test/",
+        },
+    )
+    assert away.status_code == 302 and away.url == "/"
+    assert Report.objects.get().target == players[0]
+    own = client.get(
+        reverse("accounts:profile", args=[players[1].username])
+    ).content.decode()
+    assert "Your standing" in own

@@ -1,0 +1,70 @@
+"""A report from the chat panel reaches the moderation queue, a moderator
+mutes from it, and the mute takes effect at once and is shown to the user."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group
+from playwright.sync_api import expect
+
+from gameplay import services
+from gameplay.services import SeatSpec
+
+
+def _match(one, two):
+    match = services.match_create(
+        game="duelo", seats=[SeatSpec(user=one), SeatSpec(user=two)], config={}
+    )
+    return services.match_start(match_id=match.pk)
+
+
+def _say(page, text: str) -> None:
+    page.locator("[data-role='chat-text']").fill(text)
+    page.locator("[data-role='chat-form'] button[type=submit]").click()
+
+
+def test_report_reaches_the_queue_and_a_mute_applies_at_once(arena):
+    rude, victim, staff = arena.player(), arena.player(), arena.player()
+    arena.server_side(
+        lambda: staff.user.groups.add(Group.objects.get(name="moderator"))
+    )
+    match = arena.server_side(_match, rude.user, victim.user)
+    for person in (rude, victim):
+        person.page.goto(f"/matches/{match.public_id}/")
+        expect(person.page.locator("[data-role='connection']")).to_contain_text(
+            "Connected"
+        )
+    _say(rude.page, "you play like a potato")
+    line = victim.page.locator("[data-role='chat-lines'] li").first
+    expect(line).to_contain_text("potato")
+    line.get_by_role("button", name="Report").click()
+    report = victim.page.locator("[data-role='chat-report']")
+    report.locator("select[name=reason]").select_option("abuse")
+    report.locator("input[name=note]").fill("insults")
+    report.get_by_role("button", name="Send report").click()
+    expect(victim.page.locator("[data-role='chat-note']")).to_contain_text(
+        "went to the moderators"
+    )
+
+    # The victim is not staff: no moderation page for them.
+    other_tab = victim.context.new_page()
+    assert other_tab.goto(arena.url("/moderation/")).status == 403
+    other_tab.close()
+    staff.page.goto("/moderation/")
+    card = staff.page.locator("section.report").first
+    expect(card).to_contain_text("you play like a potato")
+    expect(card).to_contain_text("insults")
+    card.locator("select[name=kind]").select_option("mute")
+    card.locator("input[name=minutes]").fill("30")
+    card.locator("input[name=reason]").fill("insulting an opponent")
+    card.get_by_role("button", name="Apply").click()
+    expect(staff.page.get_by_text("No open reports.")).to_be_visible()
+
+    # The muted player's next line is refused at once, on the same page.
+    _say(rude.page, "potato again")
+    expect(rude.page.locator("[data-role='chat-error']")).to_contain_text("muted")
+    victim.page.wait_for_timeout(500)
+    expect(victim.page.locator("[data-role='chat-lines'] li")).to_have_count(1)
+    rude.page.goto("/community/standing/")
+    expect(rude.page.locator("main, body").first).to_contain_text(
+        "insulting an opponent"
+    )

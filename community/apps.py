@@ -14,9 +14,10 @@ class CommunityConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.profile import register_profile_section
-        from community import live, moderation, services
+        from community import live, moderation, receivers, services
         from community.profile import community_section
         from gameplay import consumers, lobby
+        from gameplay.signals import match_finished, match_started
 
         consumers.register_extension(
             frame_type="chat",
@@ -27,3 +28,5 @@ class CommunityConfig(AppConfig):
         lobby.set_meeting_guard(services.may_meet)
         lobby.set_rated_guard(moderation.may_play_rated)
         register_profile_section(community_section, order=200)
+        match_started.connect(receivers.on_match_started, dispatch_uid="chat-start")
+        match_finished.connect(receivers.on_match_finished, dispatch_uid="chat-end")

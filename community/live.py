@@ -60,6 +60,7 @@ async def chat_event_for(
         viewer_seat=binding.seat_number,
         rated=bool(event.get("rated")),
         over=bool(event.get("over")),
+        system=bool(line.get("system")),
     ):
         return None
     user = binding.user

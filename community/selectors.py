@@ -53,6 +53,7 @@ def match_chat(*, match: Match, user: Any) -> list[dict[str, Any]]:
             viewer_seat=viewer_seat,
             rated=match.rated,
             over=match.is_over,
+            system=line.author_id is None,
         )
     ]
     shown.reverse()

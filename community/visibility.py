@@ -20,8 +20,12 @@ def may_read(
     viewer_seat: int | None,
     rated: bool,
     over: bool,
+    system: bool = False,
 ) -> bool:
-    """``viewer_seat``: the seat whose view the reader has (None: spectator)."""
+    """``viewer_seat``: the seat whose view the reader has (None: spectator).
+    System lines (the start, the end) say nothing secret: everyone reads them."""
+    if system and channel != Channel.PRIVATE:
+        return True
     if channel == Channel.PRIVATE:
         return viewer_seat is not None and viewer_seat in (seat, to_seat)
     in_rated_play = rated and not over

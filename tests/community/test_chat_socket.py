@@ -75,6 +75,7 @@ async def test_spectators_read_the_players_chat_once_the_match_ends(players):
             for m in selectors.match_chat(
                 match=Match.objects.get(pk=match.pk), user=players[6]
             )
+            if not m["system"]
         ]
     )
     assert await read() == []

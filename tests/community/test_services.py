@@ -197,3 +197,33 @@ def test_profile_buttons_block_and_report_without_javascript(client, players):
         reverse("accounts:profile", args=[players[1].username])
     ).content.decode()
     assert "Your standing" in own
+
+
+def test_system_lines_mark_the_start_and_the_end_once(
+    players, django_capture_on_commit_callbacks
+):
+    from community.models import ChatMessage
+    from gameplay import services as match_services
+
+    with django_capture_on_commit_callbacks(execute=True):
+        match = start_match(players[:2])
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.match_resign(match_id=match.pk, user=players[0])
+    # The outbox may announce the end again: still one line.
+    from community.receivers import on_match_finished
+
+    on_match_finished(None, match_id=match.pk)
+    lines = ChatMessage.objects.filter(match=match)
+    assert [(m.author, m.body) for m in lines] == [
+        (None, "The game has begun."),
+        (None, "The game is over: a player resigned."),
+    ]
+    shown = selectors.match_chat(match=match, user=players[5])
+    assert all(m["system"] for m in shown) and len(shown) == 2
+
+
+def test_a_spectator_of_a_rated_game_reads_system_lines_only(players):
+    match = start_match(players[:2], rated=True)
+    services.chat_system(match_id=match.pk, text="The game has begun.")
+    services.chat_post(user=players[0], match_id=match.pk, channel="table", text="hi")
+    assert texts(match, players[5]) == ["The game has begun."]

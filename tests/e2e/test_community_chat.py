@@ -39,7 +39,7 @@ def test_players_chat_spectator_chat_apart_and_mute(arena):
             "Connected"
         )
     lines = {
-        name: p.page.locator("[data-role='chat-lines'] li")
+        name: p.page.locator("[data-role='chat-lines'] li:not(.chat-system)")
         for name, p in (("host", host), ("guest", guest), ("watcher", watcher))
     }
     expect(watcher.page.locator("[data-role='chat-note']")).to_contain_text(
@@ -77,3 +77,8 @@ def test_players_chat_spectator_chat_apart_and_mute(arena):
         "still there?"
     )
     expect(watcher.page.locator("[data-role='chat-note']")).to_contain_text("over")
+    # System lines are set apart from people's words, for everyone.
+    for person in (host, watcher):
+        expect(person.page.locator(".chat-system").last).to_contain_text(
+            "a player resigned"
+        )

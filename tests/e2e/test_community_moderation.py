@@ -34,7 +34,7 @@ def test_report_reaches_the_queue_and_a_mute_applies_at_once(arena):
             "Connected"
         )
     _say(rude.page, "you play like a potato")
-    line = victim.page.locator("[data-role='chat-lines'] li").first
+    line = victim.page.locator("[data-role='chat-lines'] li:not(.chat-system)").first
     expect(line).to_contain_text("potato")
     line.get_by_role("button", name="Report").click()
     report = victim.page.locator("[data-role='chat-report']")
@@ -63,7 +63,9 @@ def test_report_reaches_the_queue_and_a_mute_applies_at_once(arena):
     _say(rude.page, "potato again")
     expect(rude.page.locator("[data-role='chat-error']")).to_contain_text("muted")
     victim.page.wait_for_timeout(500)
-    expect(victim.page.locator("[data-role='chat-lines'] li")).to_have_count(1)
+    expect(
+        victim.page.locator("[data-role='chat-lines'] li:not(.chat-system)")
+    ).to_have_count(1)
     rude.page.goto("/community/standing/")
     expect(rude.page.locator("main, body").first).to_contain_text(
         "insulting an opponent"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from community import services
-from gameplay.models import Match
+from gameplay.models import Match, Seat
 
 ENDINGS = {
     "completed": "The game is over.",
@@ -19,13 +19,19 @@ ENDINGS = {
 }
 
 
+def _has_people(match_id: int) -> bool:
+    """Bots-only matches (ladders, simulations) have nobody to read a line."""
+    return Seat.objects.filter(match_id=match_id, user__isnull=False).exists()
+
+
 def on_match_started(sender: Any, *, match_id: int, **kwargs: Any) -> None:
-    services.chat_system(match_id=match_id, text="The game has begun.")
+    if _has_people(match_id):
+        services.chat_system(match_id=match_id, text="The game has begun.")
 
 
 def on_match_finished(sender: Any, *, match_id: int, **kwargs: Any) -> None:
     match = Match.objects.filter(pk=match_id).only("end_reason").first()
-    if match is None:
+    if match is None or not _has_people(match_id):
         return
     text = ENDINGS.get(match.end_reason, "The game is over.")
     services.chat_system(match_id=match_id, text=text)

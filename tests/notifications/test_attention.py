@@ -55,9 +55,7 @@ def test_a_competition_game_against_a_bot_is_told(
             context="league:1",
         )
         services.match_start(match_id=match.pk)
-    note = Notification.objects.get(
-        user=players[0], kind=NotificationKind.GAME_STARTED
-    )
+    note = Notification.objects.get(user=players[0], kind=NotificationKind.GAME_STARTED)
     assert note.read_at is None
 
 

@@ -316,7 +316,9 @@ def test_fifteen_players_round_three_seats_nobody_together_again():
     )
 
     results = [
-        TableResult(round=r, seats=seats, placements=dict(zip(seats, places, strict=True)))
+        TableResult(
+            round=r, seats=seats, placements=dict(zip(seats, places, strict=True))
+        )
         for r, seats, places in FIFTEEN
     ]
     players = list(range(1, 16))

@@ -572,3 +572,11 @@ test("a timer step says which timer ran out, never a clock nobody sees", () => {
     for (const e of B.formatSteps([s], ctx(0))) assert.doesNotMatch(e.text, /clock ran out/);
   }
 });
+
+test("buttons' tooltips name people, not the engine's seat numbers", () => {
+  const frame = frames.play;
+  const { root } = draw(frame);
+  const titles = root.querySelectorAll("[data-action]").map((el) => el.getAttribute("title") || "");
+  assert.ok(titles.some((t) => t.startsWith("Accept offer")), "an accept button with its tooltip");
+  for (const t of titles) assert.doesNotMatch(t, /\bseat \d/i, t);
+});

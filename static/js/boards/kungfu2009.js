@@ -29,7 +29,7 @@
 
 import {
   actionGroupEl, capitalize, cardListText, clear, emptyPileEl, eventFormatter,
-  frameBasics, h, isPerSeatPrivate, modelBase, objectName, ordinal, platformSeat,
+  frameBasics, h, isPerSeatPrivate, modelBase, namedSeats, objectName, ordinal, platformSeat,
   plural, possessive, presenceEl, renderPanel, resultModel as commonResultModel,
   resultsPanelEl, resultsTableEl, seatName, seatScore, stepsFormatter,
   subj as commonSubj, tickDue, winnersText,
@@ -317,7 +317,11 @@ function boardModel(frame, opts) {
   const benched = !!(mine.forfeited || mine.replaced_by_bot);
   const active = b.status === "active";
   const myTurn = !!view && viewer !== null && active && !benched && b.actors.indexOf(viewer) >= 0 && !opts.readOnly;
-  const legal = myTurn ? frame.legal || [] : [];
+  // The engine's labels name seats ("Accept offer 3 from seat 1"): the buttons'
+  // tooltips and the menu say people's names instead.
+  const legal = (myTurn ? frame.legal || [] : []).map(function (a) {
+    return a.label ? Object.assign({}, a, { label: namedSeats(b.ctx, a.label) }) : a;
+  });
   const byId = {};
   legal.forEach(function (a) { byId[a.id] = a; });
   const claims = view ? view.claims || [] : [];

@@ -89,6 +89,8 @@ def report_create(
     report = Report(reporter=reporter, reason=reason, note=note)
     if message_id is not None:
         line = ChatMessage.objects.filter(pk=message_id, removed=False).first()
+        if line is not None and line.match_id is None and line.author is not None:
+            return _report_lobby_line(report, line)
         match = line.match if line is not None else None
         readable = (
             line is not None
@@ -137,6 +139,24 @@ def report_create(
         report.evidence = {"match": _match_record(match)}
     else:
         raise CommunityError("report a message, a player or a match")
+    report.save()
+    return report
+
+
+def _report_lobby_line(report: Report, line: ChatMessage) -> Report:
+    """A lobby line: anyone signed in could read it; the evidence is the
+    lobby's lines around it."""
+    lobby = ChatMessage.objects.filter(
+        game=line.game, channel=line.channel, match__isnull=True
+    )
+    around = list(lobby.filter(pk__lte=line.pk).order_by("-pk")[: EVIDENCE_AROUND + 1])[
+        ::-1
+    ] + list(lobby.filter(pk__gt=line.pk).order_by("pk")[:EVIDENCE_AROUND])
+    report.message, report.target = line, line.author
+    report.evidence = {
+        "reported": message_json(line),
+        "lines": [message_json(m) for m in around],
+    }
     report.save()
     return report
 

@@ -11,6 +11,7 @@ from gameplay import selectors as match_selectors
 from gameplay.models import Match
 
 HISTORY_LINES = 200
+LOBBY_LINES = 50
 
 
 def muted_ids(*, user_id: int) -> set[int]:
@@ -58,3 +59,23 @@ def match_chat(*, match: Match, user: Any) -> list[dict[str, Any]]:
     ]
     shown.reverse()
     return shown
+
+
+def lobby_chat(
+    *, game: str, user: Any, after_id: int | None = None
+) -> list[dict[str, Any]]:
+    """The last lines of ``game``'s lobby chat (only those after ``after_id``
+    when given), oldest first, without the lines of anyone ``user`` muted;
+    none when they switched chat off everywhere."""
+    signed_in = user is not None and user.is_authenticated
+    if signed_in and chat_off_everywhere(user_id=user.pk):
+        return []
+    lines = ChatMessage.objects.filter(
+        game=game, channel="lobby", match__isnull=True, removed=False
+    ).select_related("author")
+    if after_id is not None:
+        lines = lines.filter(pk__gt=after_id)
+    if signed_in:
+        lines = lines.exclude(author_id__in=muted_ids(user_id=user.pk))
+    newest = list(lines.order_by("-pk")[:LOBBY_LINES])
+    return [message_json(line) for line in reversed(newest)]

@@ -180,6 +180,25 @@ def chat_post(
     return message
 
 
+def lobby_chat_post(*, user: User, game: str, text: object) -> ChatMessage:
+    """A line in a game's lobby chat: the same limits as at a table."""
+    from gameplay.rules import GameError, get_game
+
+    if not user.is_authenticated or not user.is_active:
+        raise ChatRefused("sign in to chat")
+    try:
+        get_game(game)
+    except GameError as exc:
+        raise ChatRefused("no such game") from exc
+    if _silenced(user):
+        raise ChatRefused("a moderator has muted you for now")
+    body = _clean_text(text)
+    _take_rate(user, body)
+    return ChatMessage.objects.create(
+        game=game, channel=Channel.LOBBY, author=user, body=body
+    )
+
+
 def chat_system(*, match_id: int, text: str) -> ChatMessage | None:
     """A system line (the start, the end) in the players' chat, written once."""
     match = Match.objects.filter(pk=match_id).first()

@@ -9,6 +9,7 @@ urlpatterns = [
     path("community/mute/<str:username>/", views.mute, name="mute"),
     path("community/block/<str:username>/", views.block, name="block"),
     path("community/chat-switch/", views.chat_switch, name="chat_switch"),
+    path("community/lobby/<slug:game_id>/chat/", views.lobby_chat, name="lobby_chat"),
     path("community/report/", views.report, name="report"),
     path("community/standing/", views.standing, name="standing"),
     path("moderation/", views.moderation_queue, name="moderation"),

@@ -59,6 +59,30 @@ def match_chat(request: HttpRequest, public_id: str) -> JsonResponse:
     )
 
 
+def lobby_chat(request: HttpRequest, game_id: str) -> HttpResponse:
+    """GET: the lobby's last lines (``?after=<id>``: only newer ones, the
+    page's poll). POST (signed in): a new line."""
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return JsonResponse(
+                {"code": "chat_refused", "detail": "sign in"}, status=403
+            )
+        try:
+            services.lobby_chat_post(
+                user=request.user, game=game_id, text=_body(request).get("text")
+            )
+        except CommunityError as exc:
+            return JsonResponse({"code": exc.code, "detail": exc.message}, status=400)
+        return JsonResponse({"ok": True}, status=201)
+    if request.method != "GET":
+        return JsonResponse({"code": "method", "detail": "GET or POST"}, status=405)
+    user = request.user if request.user.is_authenticated else None
+    after = _int_or_none(request.GET.get("after"))
+    return JsonResponse(
+        {"messages": selectors.lobby_chat(game=game_id, user=user, after_id=after)}
+    )
+
+
 def _target(username: str) -> User:
     return get_object_or_404(User, username=username, is_active=True)
 

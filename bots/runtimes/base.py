@@ -12,7 +12,9 @@ command all use it the same way.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
+import shutil
 from pathlib import Path
 
 from bots.sandbox.policy import SandboxConfig, SandboxError
@@ -36,29 +38,114 @@ class BuildError(Exception):
         self.output = output
 
 
-def readable_runtime_path(path: str | os.PathLike[str]) -> str:
-    """``path`` as a real path, refused unless the sandbox's uid can read it.
+#: Where a root worker stages runtime files its slot uids could not reach.
+STAGING_DIR = Path("/var/cache/kungfu-arena/runtimes")
+_staged: dict[str, str] = {}
 
-    A root worker runs bots as unprivileged slot uids: a runtime installed
-    under a 0700 directory (a virtualenv in /root) would fail inside the
-    sandbox with a confusing "permission denied"; this says what to fix.
+
+def _reachable_by_others(real: str) -> bool:
+    """True when a uid other than the owner can read ``real`` and traverse
+    every directory above it."""
+    current = real
+    while current != "/":
+        mode = os.stat(current).st_mode
+        need = 0o005 if os.path.isdir(current) or current != real else 0o004
+        if mode & need != need:
+            return False
+        current = os.path.dirname(current)
+    return True
+
+
+def _fingerprint(real: str) -> str:
+    """A name for ``real``'s current content: its path and every file's size
+    and modification time (a reinstalled wheel gets a fresh copy)."""
+    digest = hashlib.sha256(real.encode())
+    if os.path.isdir(real):
+        for dirpath, dirnames, filenames in os.walk(real):
+            dirnames.sort()
+            for name in sorted(filenames):
+                st = os.lstat(os.path.join(dirpath, name))
+                rel = os.path.relpath(os.path.join(dirpath, name), real)
+                digest.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    else:
+        st = os.stat(real)
+        digest.update(f"{st.st_size}\0{st.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _stage(real: str) -> str:
+    """Copy ``real`` (a file or a directory) into the root-owned, world-readable
+    staging directory, once per content, and return the copy's path.
+
+    Files are hard-linked where the file system allows (no copy of a 400 MB
+    compiler), else copied; modes gain read (and, where set for the owner,
+    execute) for others. Nobody but root can write there, so a bot cannot
+    swap a runtime between our check and its use.
+    """
+    cached = _staged.get(real)
+    if cached is not None and os.path.exists(cached):
+        return cached
+    STAGING_DIR.mkdir(mode=0o755, parents=True, exist_ok=True)
+    for directory in (STAGING_DIR, STAGING_DIR.parent):
+        directory.chmod(0o755)
+    target = STAGING_DIR / f"{os.path.basename(real)}-{_fingerprint(real)}"
+    if not target.exists():
+        tmp = STAGING_DIR / f".{target.name}.{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+
+        def place(source: str, destination: str) -> None:
+            try:
+                os.link(source, destination)
+            except OSError:
+                shutil.copy2(source, destination)
+
+        if os.path.isdir(real):
+            shutil.copytree(real, tmp, symlinks=True, copy_function=place)
+        else:
+            place(real, str(tmp))
+        for dirpath, _dirnames, filenames in os.walk(tmp):
+            os.chmod(dirpath, 0o755)
+            for name in filenames:
+                path = os.path.join(dirpath, name)
+                if os.path.islink(path):
+                    continue
+                mode = os.stat(path).st_mode
+                os.chmod(path, mode | 0o444 | (0o111 if mode & 0o100 else 0))
+        if not os.path.isdir(tmp):
+            mode = os.stat(tmp).st_mode
+            os.chmod(tmp, mode | 0o444 | (0o111 if mode & 0o100 else 0))
+        try:
+            os.rename(tmp, target)
+        except OSError:  # another worker process staged it first
+            shutil.rmtree(tmp, ignore_errors=True)
+            if os.path.isfile(tmp):
+                os.unlink(tmp)
+    _staged[real] = str(target)
+    return str(target)
+
+
+def readable_runtime_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as a real path the sandbox's uids can read.
+
+    A root worker runs bots as unprivileged slot uids, which must reach the
+    runtime's files (Node, zig, wasmtime) through every directory above them.
+    A virtualenv under a 0700 directory (``/root``, a ``mktemp -d`` clone) is
+    out of their reach, so those files are staged once into a root-owned,
+    world-readable directory, as the sandbox does with a wheel's bubblewrap.
     """
     real = os.path.realpath(path)
     if not os.path.exists(real):
         raise SandboxError(f"runtime file {real} is missing")
-    if os.geteuid() == 0:
-        current = real
-        while current != "/":
-            mode = os.stat(current).st_mode
-            need = 0o005 if os.path.isdir(current) or current != real else 0o004
-            if mode & need != need:
-                raise SandboxError(
-                    f"runtime file {real} is not readable by the sandbox's uids "
-                    f"({current} is mode {mode & 0o777:o}); install the runtime "
-                    "wheel where other users can read it"
-                )
-            current = os.path.dirname(current)
-    return real
+    if os.geteuid() != 0 or _reachable_by_others(real):
+        return real
+    try:
+        return _stage(real)
+    except OSError as exc:
+        raise SandboxError(
+            f"runtime file {real} is not readable by the sandbox's uids and could "
+            f"not be staged in {STAGING_DIR} ({exc}); install the runtime wheel "
+            "where other users can read it"
+        ) from exc
 
 
 class Runtime:

@@ -22,6 +22,8 @@ COPY gameplay ./gameplay
 COPY league ./league
 COPY bots ./bots
 COPY notifications ./notifications
+COPY analysis ./analysis
+COPY community ./community
 RUN pip install . && rm -rf /src
 WORKDIR /app
 ENV ARENA_DIR=/app

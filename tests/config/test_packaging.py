@@ -16,7 +16,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("config", "accounts", "gameplay", "league", "bots", "notifications")
+APPS = (
+    "config",
+    "accounts",
+    "gameplay",
+    "league",
+    "bots",
+    "notifications",
+    "analysis",
+    "community",
+)
 PROJECT_DIRS = ("templates", "static", "docs")
 
 

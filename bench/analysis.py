@@ -14,6 +14,8 @@
 Prints JSON; docs/analysis.md records the numbers.
 
     nice -n 10 .venv/bin/python bench/analysis.py --games 2
+    .venv/bin/python bench/analysis.py --only kungfu2019 --games 1 --budgets ''
+    .venv/bin/python bench/analysis.py --games 0 --budgets 25,50,100,200,400
 """
 
 from __future__ import annotations
@@ -118,13 +120,15 @@ def main() -> None:
     parser.add_argument("--budgets", default="25,50,100,200,400")
     parser.add_argument("--only", choices=GAMES, default=None)
     args = parser.parse_args()
-    if args.games < 1:
-        parser.error("--games must be at least 1")
+    if args.games < 0:
+        parser.error("--games must be at least 0 (0: agreement only)")
     budgets = [int(b) for b in args.budgets.split(",") if b]
     games = [args.only] if args.only else list(GAMES)
+    if args.games == 0:
+        games = []
     print(json.dumps({
         "cost": [cost(g, args.games, args.iterations) for g in games],
-        "agreement": agreement(budgets),
+        "agreement": agreement(budgets) if budgets else None,
     }, indent=2))  # fmt: skip
 
 

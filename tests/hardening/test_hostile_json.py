@@ -261,7 +261,9 @@ async def _play_frames(match, user, frames: list[str]) -> None:
         frame = json.loads(await comm.receive_from(timeout=10))
         if frame.get("type") == "pong" and frame.get("request_id") == "alive":
             break
-        assert frame["type"] in ("state", "history", "error", "ack", "pong"), frame
+        assert frame["type"] in ("state", "history", "error", "ack", "pong", "chat"), (
+            frame
+        )
         if frame["type"] == "error":
             assert frame["code"] != "server_error", frame
     await comm.disconnect()

@@ -98,6 +98,15 @@ class SeatableBots:
         return live_seat(bot=bot)
 
 
+def uploaded_bot_of(version_id: int) -> tuple[int, str] | None:
+    """(bot id, bot name) of version ``version_id``, for gameplay's check that
+    a rated table seats each bot once (its versions are one player)."""
+    if version_id >= 2**63:
+        return None
+    version = BotVersion.objects.select_related("bot").filter(pk=version_id).first()
+    return (version.bot_id, version.bot.name) if version is not None else None
+
+
 def register() -> None:
     """Answer gameplay's lobby and league through their hooks.
 
@@ -105,7 +114,9 @@ def register() -> None:
     missing must fail at start-up, not leave bot seats and ratings empty.
     """
     from gameplay.lobby import set_uploaded_bot_provider
+    from gameplay.services import set_uploaded_bot_identity
     from league.participants import register_bot_directory
 
     set_uploaded_bot_provider(SeatableBots())
+    set_uploaded_bot_identity(uploaded_bot_of)
     register_bot_directory(BotDirectory())

@@ -52,6 +52,7 @@ from gameplay.services.matches import (
     match_start,
     repeated_bot_error,
     seed_commitment,
+    set_uploaded_bot_identity,
     validate_agent,
     validate_time_control,
 )
@@ -109,6 +110,7 @@ __all__ = [
     "seats_seen",
     "seats_sweep_absent",
     "seed_commitment",
+    "set_uploaded_bot_identity",
     "simultaneous_version_ok",
     "track_timers",
     "validate_agent",

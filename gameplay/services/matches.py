@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,26 +108,54 @@ def distinct_seat_labels(seats: list[SeatSpec]) -> list[str]:
     return labels
 
 
+# The bots app tells which uploaded bot a version belongs to, without this
+# app importing it: version id -> (bot id, bot name), None when unknown. All
+# versions of a bot are one player to the ratings.
+UploadedBotOf = Callable[[int], tuple[int, str] | None]
+_uploaded_bot_of: UploadedBotOf | None = None
+
+
+def set_uploaded_bot_identity(lookup: UploadedBotOf | None) -> None:
+    global _uploaded_bot_of
+    _uploaded_bot_of = lookup
+
+
+def _bot_identity(agent: str) -> tuple[str, str]:
+    """(who the ratings see, their name) for a bot seat's ``agent``: a
+    built-in bot by its name, an uploaded version by its bot (any version)."""
+    try:
+        parsed = parse_agent(agent)
+    except AgentNameError:
+        parsed = None
+    if parsed is not None and parsed.is_uploaded and _uploaded_bot_of is not None:
+        found = _uploaded_bot_of(parsed.version_id)
+        if found is not None:
+            bot_id, name = found
+            return f"uploaded bot {bot_id}", name
+    return agent, Seat(agent=agent).display_name
+
+
 def repeated_bot_error(agents: list[str]) -> str | None:
     """Why a rated game cannot seat these bot ``agents`` (None if it can).
 
-    A rating counts each player once: two seats of one bot are one player to
-    the ratings, whose result against itself means nothing, so the ratings
-    could never apply such a match. A rated table therefore seats each bot once
-    (the same check stops the host's seat form and ``match_create``).
+    A rating counts each player once: two seats of one bot (a built-in bot
+    twice, or two versions of one uploaded bot) are one player to the ratings,
+    whose result against itself means nothing, so the ratings could never
+    apply such a match. A rated table therefore seats each bot once (the same
+    check stops the host's seat form and ``match_create``).
     """
     seen: set[str] = set()
     for agent in agents:
         if not agent:
             continue
-        if agent in seen:
-            name = Seat(agent=agent).display_name
+        identity, name = _bot_identity(agent)
+        if identity in seen:
             return (
                 f"a rated game seats each bot once: two seats of the {name} "
                 "would be one player to the ratings, and the game could not be "
                 "rated. Seat another bot, or open an unrated table"
             )
-        seen.add(agent)
+        seen.add(identity)
     return None
 
 

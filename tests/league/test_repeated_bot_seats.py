@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from gameplay import frames, lobby, services
+from gameplay.agents import uploaded_agent
 from gameplay.errors import BadRequest
 from gameplay.forms import BotSeatForm
 from gameplay.models import MatchStatus
@@ -18,7 +19,7 @@ from gameplay.services import SeatSpec
 from league.models import RatingEvent
 from league.ratings.selectors import REPEATED_BOT_NOTE, match_rating_changes
 from league.ratings.services import rating_apply_match
-from tests.factories import UserFactory, finished_match
+from tests.factories import BotFactory, BotVersionFactory, UserFactory, finished_match
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +41,57 @@ def test_rated_table_refuses_a_second_copy_of_a_bot() -> None:
     lobby.table_fill_with_bot(match_id=table.pk, user=host, bot="random")
     table.refresh_from_db()
     assert table.status == MatchStatus.ACTIVE
+
+
+def test_rated_match_refuses_two_versions_of_one_uploaded_bot() -> None:
+    """Two versions of one uploaded bot are one participant to the ratings
+    (different agent names, one bot): refused like a built-in bot twice."""
+    person = UserFactory()
+    tiger = BotFactory(name="Tiger", game="kungfu2019")
+    v1 = BotVersionFactory(bot=tiger, number=1)
+    v2 = BotVersionFactory(bot=tiger, number=2)
+    other = BotVersionFactory(bot=BotFactory(name="Crane", game="kungfu2019"))
+    seats = [
+        SeatSpec(user=person),
+        SeatSpec(agent=uploaded_agent(v1.pk)),
+        SeatSpec(agent=uploaded_agent(v2.pk)),
+    ]
+    message = "seats each bot once: two seats of the Tiger would be one player"
+    with pytest.raises(BadRequest, match=message):
+        services.match_create(game="kungfu2019", seats=seats, rated=True)
+    assert services.match_create(game="kungfu2019", seats=seats, rated=False)
+    # Versions of two different bots are two players.
+    seats[2] = SeatSpec(agent=uploaded_agent(other.pk))
+    assert services.match_create(game="kungfu2019", seats=seats, rated=True)
+
+
+def test_rated_table_refuses_another_version_of_a_seated_bot() -> None:
+    host = UserFactory()
+    tiger = BotFactory(name="Tiger", game="kungfu2019")
+    v1 = BotVersionFactory(bot=tiger, number=1)
+    v2 = BotVersionFactory(bot=tiger, number=2)
+    table = lobby.table_create(host=host, game="kungfu2019", players=3, rated=True)
+    seat = table.seats.get(number=1)
+    seat.agent = uploaded_agent(v1.pk)
+    seat.save(update_fields=["agent"])
+
+    class NewestVersion:
+        def seatable(self, game: str) -> list[tuple[str, str]]:
+            return []
+
+        def resolve(self, game: str, value: str) -> tuple[str, str] | None:
+            return uploaded_agent(v2.pk), ""
+
+    previous = lobby._uploaded_bots
+    lobby.set_uploaded_bot_provider(NewestVersion())
+    try:
+        with pytest.raises(BadRequest, match="two seats of the Tiger"):
+            lobby.table_fill_with_bot(
+                match_id=table.pk, user=host, bot=f"upload:{tiger.pk}"
+            )
+    finally:
+        lobby.set_uploaded_bot_provider(previous)
+    assert table.seats.get(number=2).agent == ""
 
 
 def test_casual_table_may_seat_one_bot_twice() -> None:

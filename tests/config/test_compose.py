@@ -56,7 +56,7 @@ def test_workers_consume_every_routed_queue() -> None:
     from django.conf import settings
 
     queues: set[str] = set()
-    for name in ("worker", "bot-worker"):
+    for name in ("worker", "analysis-worker", "bot-worker"):
         command = COMPOSE["services"][name]["command"]
         queues |= set(command[command.index("-Q") + 1].split(","))
     routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}

@@ -10,9 +10,11 @@ the analysis's best action must be an exact best (within 0.05) in at least
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from gameplay.rules import get_game
+from gameplay.rules import analysis, game_meta, get_game
 from gameplay.rules.analysis import (
     ONLY,
     Step,
@@ -146,11 +148,15 @@ def test_grades_by_thresholds() -> None:
     ]  # fmt: skip
 
 
-def test_real_time_games_are_refused() -> None:
+def test_real_time_games_are_reviewed_never_searched(monkeypatch) -> None:
+    game = get_game("kungfu2009")
+    reviewed = analyse_game(game=game, config={"players": 3}, seed=1, steps=[])
+    assert reviewed["kind"] == "review" and reviewed["decisions"] == []
+    # A real-time game without a review hook is refused, not searched per tick.
+    bare = dataclasses.replace(game_meta("kungfu2009"), review=None)
+    monkeypatch.setattr(analysis, "game_meta", lambda _game_id: bare)
     with pytest.raises(ValueError, match="real time"):
-        analyse_game(
-            game=get_game("kungfu2009"), config={"players": 3}, seed=1, steps=[]
-        )
+        analyse_game(game=game, config={"players": 3}, seed=1, steps=[])
 
 
 def test_luck_and_skill_add_up_to_the_result() -> None:

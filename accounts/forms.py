@@ -1,6 +1,7 @@
 """Account forms: sign-up and profile editing with clear validation errors."""
 
 from typing import Any
+from zoneinfo import available_timezones
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
@@ -56,7 +57,29 @@ class SignUpForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "email", "email_tournament_rounds")
+        fields = (
+            "display_name",
+            "email",
+            "email_tournament_rounds",
+            "bio",
+            "country",
+            "time_zone",
+            "accept_challenges",
+        )
+        widgets = {"bio": forms.Textarea(attrs={"rows": 3, "maxlength": 300})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        zones = sorted(available_timezones())
+        self.fields["time_zone"].widget = forms.Select(
+            choices=[("", "UTC (not set)"), *((zone, zone) for zone in zones)]
+        )
+
+    def clean_bio(self) -> str:
+        return " ".join(self.cleaned_data.get("bio", "").split())
+
+    def clean_country(self) -> str:
+        return " ".join(self.cleaned_data.get("country", "").split())
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data.get("display_name", "").strip()

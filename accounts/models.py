@@ -4,8 +4,22 @@ A custom user model from the first migration, because swapping it later is
 painful; it adds only the public display name shown on boards and rankings.
 """
 
+from zoneinfo import available_timezones
+
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
+
+
+def validate_time_zone(value: str) -> None:
+    if value and value not in available_timezones():
+        raise ValidationError("Choose a time zone from the list (e.g. Europe/Paris).")
+
+
+class ChallengesFrom(models.TextChoices):
+    EVERYONE = "everyone", "Everyone"
+    FRIENDS = "friends", "Only players I follow"
+    NOBODY = "nobody", "No one"
 
 
 class User(AbstractUser):
@@ -18,6 +32,23 @@ class User(AbstractUser):
         "e-mail me when a tournament round is paired",
         default=True,
         help_text="Whom you play and by when; the site shows it either way.",
+    )
+
+    bio = models.CharField(
+        max_length=300, blank=True, help_text="A few words about you (300 at most)."
+    )
+    country = models.CharField(max_length=60, blank=True)
+    time_zone = models.CharField(
+        max_length=64,
+        blank=True,
+        validators=[validate_time_zone],
+        help_text="Times on the site are shown in this zone; empty means UTC.",
+    )
+    accept_challenges = models.CharField(
+        "accept challenges from",
+        max_length=10,
+        choices=ChallengesFrom.choices,
+        default=ChallengesFrom.EVERYONE,
     )
 
     # What the public name looks like (accounts.names): two accounts may not show

@@ -26,6 +26,7 @@ class CommunityConfig(AppConfig):
             event_filter=live.chat_event_for,
         )
         lobby.set_meeting_guard(services.may_meet)
+        lobby.set_challenge_guard(services.may_challenge)
         lobby.set_rated_guard(moderation.may_play_rated)
         register_profile_section(community_section, order=200)
         match_started.connect(receivers.on_match_started, dispatch_uid="chat-start")

@@ -104,6 +104,28 @@ class Block(models.Model):
         return f"{self.blocker_id} blocks {self.blocked_id}"
 
 
+class Follow(models.Model):
+    """``follower`` follows ``followed`` (one way): their friends list."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["follower", "followed"], name="one_follow_per_pair"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
 class ChatSetting(models.Model):
     """A person's own chat switch: off everywhere, or off at some tables."""
 

@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 
-from accounts.models import User
+from accounts.models import ChallengesFrom, User
 from community import visibility
 from community.errors import ChatRefused, NotAvailable, RateLimited
 from community.models import (
@@ -25,6 +25,7 @@ from community.models import (
     Channel,
     ChatMessage,
     ChatSetting,
+    Follow,
     Mute,
     TableChatOff,
 )
@@ -100,6 +101,18 @@ def is_blocked_between(one_id: int, other_id: int) -> bool:
 def may_meet(one: User, other: User) -> bool:
     """The lobby's guard: neither has blocked the other."""
     return one.pk == other.pk or not is_blocked_between(one.pk, other.pk)
+
+
+def may_challenge(challenger: User, challenged: User) -> bool:
+    """The lobby's challenge guard: the challenged player's profile setting."""
+    setting = challenged.accept_challenges
+    if setting == ChallengesFrom.NOBODY:
+        return False
+    if setting == ChallengesFrom.FRIENDS:
+        return Follow.objects.filter(
+            follower_id=challenged.pk, followed_id=challenger.pk
+        ).exists()
+    return True
 
 
 def message_json(message: ChatMessage) -> dict[str, Any]:
@@ -252,6 +265,18 @@ def block_set(*, user: User, target: User, blocked: bool) -> None:
         Mute.objects.get_or_create(muter=user, muted=target)
     else:
         Block.objects.filter(blocker=user, blocked=target).delete()
+
+
+def follow_set(*, user: User, target: User, following: bool) -> None:
+    """Follow ``target`` (one way) or stop; following someone who blocked you
+    is accepted like any other (a block never shows itself) and simply never
+    lists them."""
+    if target.pk == user.pk:
+        raise ChatRefused("you cannot follow yourself")
+    if following:
+        Follow.objects.get_or_create(follower=user, followed=target)
+    else:
+        Follow.objects.filter(follower=user, followed=target).delete()
 
 
 def chat_switch(*, user: User, off: bool, match_id: int | None = None) -> None:

@@ -7,6 +7,7 @@ app_name = "community"
 urlpatterns = [
     path("community/match/<uuid:public_id>/chat/", views.match_chat, name="match_chat"),
     path("community/mute/<str:username>/", views.mute, name="mute"),
+    path("community/follow/<str:username>/", views.follow, name="follow"),
     path("community/block/<str:username>/", views.block, name="block"),
     path("community/chat-switch/", views.chat_switch, name="chat_switch"),
     path("community/lobby/<slug:game_id>/chat/", views.lobby_chat, name="lobby_chat"),

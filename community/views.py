@@ -132,6 +132,23 @@ def block(request: SignedInRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def follow(request: SignedInRequest, username: str) -> HttpResponse:
+    following = _flag(_body(request), "following")
+    if following is None:
+        return _malformed(request, "following: true or false")
+    target = _target(username)
+    try:
+        services.follow_set(user=request.user, target=target, following=following)
+    except CommunityError as exc:
+        return _answer(request, {"code": exc.code, "detail": exc.message}, status=400)
+    said = (
+        f"{'Following' if following else 'No longer following'} {target.public_name}."
+    )
+    return _answer(request, {"following": following}, said=said)
+
+
+@login_required
+@require_POST
 def chat_switch(request: SignedInRequest) -> HttpResponse:
     data = _body(request)
     off = _flag(data, "off")

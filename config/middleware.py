@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import DataError
+from django.http import HttpRequest, HttpResponse
 
 logger = logging.getLogger(__name__)
 
@@ -127,3 +129,33 @@ class BadInputMiddleware:
         from config.error_pages import bad_request
 
         return bad_request(request, exception)
+
+
+class UserTimeZoneMiddleware:
+    """Shows every time to a signed-in user in the zone of their profile.
+
+    Django renders aware datetimes in the active zone; a user without one (or
+    a visitor) reads UTC, the site's ``TIME_ZONE``.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        from django.utils import timezone
+
+        user = getattr(request, "user", None)
+        zone_name = getattr(user, "time_zone", "") if user is not None else ""
+        if zone_name:
+            try:
+                timezone.activate(ZoneInfo(zone_name))
+            except (ZoneInfoNotFoundError, ValueError):
+                timezone.deactivate()
+        else:
+            timezone.deactivate()
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

@@ -83,6 +83,21 @@ def _may_meet(one: User, other: User) -> bool:
     return _meeting_guard(one, other) if _meeting_guard else True
 
 
+# And whom a user accepts challenges from (their profile's setting, which may
+# name the players they follow): (challenger, challenged) -> True when allowed.
+ChallengeGuard = Callable[[User, User], bool]
+_challenge_guard: ChallengeGuard | None = None
+
+
+def set_challenge_guard(guard: ChallengeGuard | None) -> None:
+    global _challenge_guard
+    _challenge_guard = guard
+
+
+def _may_challenge(challenger: User, challenged: User) -> bool:
+    return _challenge_guard(challenger, challenged) if _challenge_guard else True
+
+
 # And who may not play rated games now (a moderator's suspension): user -> True
 # when they may.
 RatedGuard = Callable[[User], bool]
@@ -307,7 +322,9 @@ def challenge_create(
 ) -> Challenge:
     if challenger.pk == challenged.pk:
         raise BadRequest("you cannot challenge yourself")
-    if not _may_meet(challenger, challenged):
+    if not _may_meet(challenger, challenged) or not _may_challenge(
+        challenger, challenged
+    ):
         raise BadRequest("this player is not available")
     _check_rated(challenger, rated)
     if Challenge.objects.filter(

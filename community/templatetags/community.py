@@ -13,15 +13,18 @@ def report_reasons() -> list[tuple[str, str]]:
 
 @register.simple_tag
 def relation(viewer: object, subject: object) -> dict[str, bool]:
-    """Whether ``viewer`` mutes or blocks ``subject`` (their own settings only;
+    """Whether ``viewer`` follows, mutes or blocks ``subject`` (their own settings only;
     nothing here tells anyone who blocked them)."""
-    from community.models import Block, Mute
+    from community.models import Block, Follow, Mute
 
     viewer_id = getattr(viewer, "pk", None)
     subject_id = getattr(subject, "pk", None)
     if viewer_id is None or subject_id is None or viewer_id == subject_id:
-        return {"muted": False, "blocked": False}
+        return {"muted": False, "blocked": False, "following": False}
     return {
+        "following": Follow.objects.filter(
+            follower_id=viewer_id, followed_id=subject_id
+        ).exists(),
         "muted": Mute.objects.filter(muter_id=viewer_id, muted_id=subject_id).exists(),
         "blocked": Block.objects.filter(
             blocker_id=viewer_id, blocked_id=subject_id

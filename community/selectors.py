@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts.models import User
 from community import visibility
-from community.models import ChatMessage, ChatSetting, Mute, TableChatOff
+from community.models import (
+    Block,
+    ChatMessage,
+    ChatSetting,
+    Follow,
+    Mute,
+    TableChatOff,
+)
 from community.services import message_json
 from gameplay import selectors as match_selectors
-from gameplay.models import Match
+from gameplay.catalog import game_choices
+from gameplay.models import Match, MatchStatus, Seat
 
 HISTORY_LINES = 200
 LOBBY_LINES = 50
@@ -79,3 +88,42 @@ def lobby_chat(
         lines = lines.exclude(author_id__in=muted_ids(user_id=user.pk))
     newest = list(lines.order_by("-pk")[:LOBBY_LINES])
     return [message_json(line) for line in reversed(newest)]
+
+
+def friends(*, user: User) -> list[dict[str, Any]]:
+    """The players ``user`` follows: online or not, and the games they are
+    playing now. Anyone who blocked ``user`` is left out (a block never shows
+    itself, and a blocked user does not see the blocker in their lists)."""
+    from community.presence import online_ids
+
+    blockers = Block.objects.filter(blocked_id=user.pk).values("blocker_id")
+    followed = list(
+        User.objects.filter(
+            pk__in=Follow.objects.filter(follower_id=user.pk).values("followed_id"),
+            is_active=True,
+        )
+        .exclude(pk__in=blockers)
+        .order_by("username")
+    )
+    online = online_ids(user_ids=[person.pk for person in followed])
+    playing: dict[int, list[str]] = {}
+    names = dict(game_choices())
+    for user_id, game in Seat.objects.filter(
+        user_id__in=[person.pk for person in followed],
+        match__status=MatchStatus.ACTIVE,
+        forfeited=False,
+    ).values_list("user_id", "match__game"):
+        games = playing.setdefault(user_id, [])
+        if names.get(game, game) not in games:
+            games.append(names.get(game, game))
+    followed.sort(
+        key=lambda person: (not (person.pk in online or person.pk in playing),)
+    )
+    return [
+        {
+            "user": person,
+            "online": person.pk in online or person.pk in playing,
+            "playing": playing.get(person.pk, []),
+        }
+        for person in followed
+    ]

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import template
 
 from community.models import ReportReason
@@ -38,3 +40,21 @@ def chat_off_everywhere(viewer: object) -> bool:
 
     viewer_id = getattr(viewer, "pk", None)
     return viewer_id is not None and off(user_id=viewer_id)
+
+
+@register.simple_tag
+def friends_of(viewer: object) -> list[dict[str, Any]]:
+    """The home page's friends list (``community.selectors.friends``)."""
+    from accounts.models import User
+    from community.selectors import friends
+
+    if not isinstance(viewer, User):
+        return []
+    return friends(user=viewer)
+
+
+@register.simple_tag
+def challenge_games() -> list[tuple[str, str]]:
+    from gameplay.catalog import game_choices
+
+    return game_choices()

@@ -53,7 +53,9 @@ def placements(game_id: str, lineup: list[str], seed: int) -> list[int]:
             action = bots[lineup[seat]].choose(ctx)
         state, _ = game.apply(state, seat, action)
         steps += 1
-    return list(game.result(state)["placements"])
+    result = game.result(state)
+    assert result is not None
+    return list(result["placements"])
 
 
 def measure(

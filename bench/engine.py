@@ -162,9 +162,9 @@ def native_playouts(players: int, seconds: float, seed: int) -> dict[str, float]
     """Uniform random games through ``GAME.random_playout`` in the compiled
     kernel (``setup`` in Python, then the whole game natively); None when the
     engine has no native playout or it is not built."""
-    if not getattr(GAME, "native_playout", False):
+    play = getattr(GAME, "random_playout", None)
+    if play is None or not getattr(GAME, "native_playout", False):
         return None
-    play = GAME.random_playout
     config = {"players": players}
     base = seed << 32
     return _timed_games(

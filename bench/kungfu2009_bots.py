@@ -63,6 +63,7 @@ def main(argv: list[str] | None = None) -> None:
             max_ticks=args.max_ticks,
         )
         r = game.result(m.state)
+        assert r is not None, "ticks.run returns a finished game"
         reasons[r["reason"]] += 1
         ticks_total += m.ticks
         intents += len(m.log)

@@ -115,7 +115,7 @@ def main() -> int:
             me = 0 if starter else lineup.index(bots[0])
             totals[k][0] += (me in winners) / len(winners)
             totals[k][1] += 1
-            n = totals[k][1]
+            n = int(totals[k][1])
             if n % args.report == 0 or n == limit:
                 lo, hi = wilson(totals[k][0], n)
                 print(

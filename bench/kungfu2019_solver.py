@@ -40,7 +40,7 @@ def run(hands: int, seed: int) -> dict:
     codes = sorted(cards.COMBOS)
     cold: list[float] = []
     warm: list[float] = []
-    worst = (0.0, None)
+    worst: tuple[float, dict[str, object] | None] = (0.0, None)
     clock = time.thread_time
     for h in range(hands):
         hand = rng.sample(codes, 3)

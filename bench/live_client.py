@@ -55,12 +55,13 @@ async def open_match_socket(
     """The seat's socket, or None after three failed attempts (each counted
     through ``error`` as ``connect:<exception>``)."""
     from websockets.asyncio.client import connect
+    from websockets.typing import Origin
 
     for attempt in range(3):
         try:
             return await connect(
                 f"{url}/ws/match/{match_id}/",
-                origin=origin,
+                origin=Origin(origin),
                 additional_headers={"Cookie": f"sessionid={cookie}"},
                 proxy=None,
                 ping_interval=None,

@@ -107,6 +107,7 @@ def run(uploaded: int, version, person) -> dict[str, float]:
                             user=person,
                             action_id=rng.choice(options),
                         )
+            assert match.started_at is not None  # an active match has started
             gs.match_apply_timers(
                 match_id=match.pk, now=match.started_at + timedelta(seconds=tick)
             )

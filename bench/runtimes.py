@@ -67,7 +67,7 @@ def stage(tmp: Path, runtime: str, config) -> Path:
 
 
 def measure(bot_dir: Path, config) -> dict[str, float]:
-    from bots.protocol.match import ProcessAgent, play_local_match
+    from bots.protocol.match import Agent, ProcessAgent, play_local_match
     from bots.protocol.transport import BotProcess, TimeControl
     from gameplay.rules import get_game
 
@@ -98,7 +98,7 @@ def measure(bot_dir: Path, config) -> dict[str, float]:
     game = get_game("duelo")
     started = time.perf_counter()
     for number in range(MATCHES):
-        agents = {
+        agents: dict[int, Agent] = {
             seat: ProcessAgent(
                 bot_dir, seat=seat, label=f"s{seat}", config=config, time_control=tc
             )

@@ -102,7 +102,9 @@ def test_password_reset_by_email(client) -> None:
     )
     assert response.status_code == 302
     assert len(mail.outbox) == 1
-    link = re.search(r"http://testserver(\S+)", mail.outbox[0].body).group(1)
+    found = re.search(r"http://testserver(\S+)", str(mail.outbox[0].body))
+    assert found is not None
+    link = found.group(1)
     form_url = client.get(link).url  # Django swaps the token for a session marker
     response = client.post(
         form_url,

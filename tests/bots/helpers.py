@@ -13,7 +13,7 @@ def stored_version(
 ) -> BotVersion:
     """A version stored through the upload service, marked active (no validation)."""
     original = enqueue.validation
-    enqueue.validation = lambda pk: None
+    enqueue.validation = lambda version_id: None
     try:
         version = services.bot_create(
             owner=owner, game="duelo", name=name, filename=f"{name}.py", data=source

@@ -61,6 +61,7 @@ def test_every_round_pairs_bots_with_anchors_and_no_anchor_pairs(queued) -> None
 
 def test_no_uploaded_bots_no_games(queued) -> None:
     round_ = ladder.ladder_round_schedule(game="duelo", when=WHEN)
+    assert round_ is not None
     assert round_.match_count == 0 and not Match.objects.exists()
 
 

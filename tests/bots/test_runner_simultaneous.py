@@ -14,6 +14,7 @@ the built-in seats, as before, it never would be.
 from __future__ import annotations
 
 import multiprocessing
+from multiprocessing.synchronize import Barrier, Event
 
 import pytest
 
@@ -30,8 +31,8 @@ from tests.bots.helpers import stored_version
 pytestmark = pytest.mark.django_db
 
 #: Set before the runner's pool forks, so its workers inherit them.
-_BARRIER = None
-_UPLOAD_ASKED = None
+_BARRIER: Barrier | None = None
+_UPLOAD_ASKED: Event | None = None
 BUILTIN_SEATS = {0, 1}
 UPLOADED_SEAT = 2
 
@@ -42,6 +43,7 @@ class MeetingBot:
 
     def choose(self, ctx) -> str:
         actors = set(ctx.observation.get("actors", []))
+        assert _BARRIER is not None and _UPLOAD_ASKED is not None
         if actors >= BUILTIN_SEATS:
             _BARRIER.wait()
         if UPLOADED_SEAT in actors and not _UPLOAD_ASKED.wait(20):

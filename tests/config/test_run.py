@@ -138,7 +138,9 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
         start_new_session=True,
     )
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(platform.stdout), daemon=True)
+    stdout = platform.stdout
+    assert stdout is not None
+    reader = threading.Thread(target=lambda: lines.extend(stdout), daemon=True)
     reader.start()
 
     def banner_at() -> int | None:
@@ -163,9 +165,15 @@ def test_whole_platform_starts_healthy_and_ctrl_c_leaves_nothing(tmp_path) -> No
         assert up is not None
         before = _exhibition_version(database)
         assert before is not None, "the demo has no exhibition game"
-        # Beat's 5 s clock sweep moves the game: wait for a move, not a period.
+
+        # Beat's 5 s clock sweep moves the game: wait for a move, not a period
+        # (a read the busy database refuses is no move yet).
+        def moved() -> bool:
+            now = _exhibition_version(database)
+            return now is not None and now > before
+
         wait_until(
-            lambda: _exhibition_version(database) > before,
+            moved,
             timeout=60,
             interval=0.5,
             message="the demo's Live now game to move",

@@ -61,7 +61,9 @@ def open_table(page, *, players: int) -> str:
     form.locator("select[name='players']").select_option(str(players))
     form.get_by_role("button", name="Open table").click()
     expect(page).to_have_url(MATCH_URL)
-    return MATCH_URL.search(page.url).group(1)
+    found = MATCH_URL.search(page.url)
+    assert found is not None
+    return found.group(1)
 
 
 def seat_bots(page, bots: list[str]) -> None:

@@ -40,7 +40,7 @@ def stacked(hands: list[str]) -> str:
 def _store_example(author, name: str) -> BotVersion:
     """The example, stored and marked active (validation is another test's)."""
     original = bot_enqueue.validation
-    bot_enqueue.validation = lambda pk: None
+    bot_enqueue.validation = lambda version_id: None
     try:
         version = bot_services.bot_create(
             owner=author,

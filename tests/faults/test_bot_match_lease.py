@@ -52,6 +52,7 @@ def _holder(match_id: int, seconds: float) -> subprocess.Popen:
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert process.stdout is not None
     assert process.stdout.readline().strip() == "held"
     return process
 

@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from tests.faults.processes import ROOT, PrivateRedis, base_env, needs_redis_server
 from tests.waiting import wait_until
@@ -120,7 +121,7 @@ async def _open(port: int, match: str, cookie: str):
     return await websockets.connect(
         f"ws://127.0.0.1:{port}/ws/match/{match}/",
         additional_headers={"Cookie": f"sessionid={cookie}"},
-        origin=f"http://127.0.0.1:{port}",
+        origin=Origin(f"http://127.0.0.1:{port}"),
     )
 
 

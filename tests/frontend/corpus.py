@@ -81,7 +81,7 @@ REQUIRED_FRAMES = {"card", "face", "target", "answer", "waiting"}
 FACE_UP_FRAMES = {"u_disciple", "drunk_put", "snake_target", "tiger_target"}
 
 
-def _play(users, seed: int, seat_frames: dict, spectator_frames: list):
+def _play(users, seed: int, seat_frames: dict, spectator_frames: list | None):
     """Play one match with random legal moves; the deal is fixed by ``seed``."""
     from unittest import mock
 

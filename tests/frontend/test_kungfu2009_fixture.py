@@ -113,6 +113,7 @@ PLAN_JS = (
 
 
 def _plan(composer: dict, hand: str) -> list[str]:
+    assert NODE is not None
     out = subprocess.run(
         [NODE, "--input-type=module", "-e", PLAN_JS, json.dumps([composer, hand])],
         cwd=ROOT,
@@ -165,7 +166,8 @@ def test_board_template_loads_its_css_and_the_board_module_its_card_list() -> No
         assert f'data-role="{role}"' in html
     ref = render_to_string("gameplay/boards/kungfu2009.html", {"part": "reference"})
     assert 'data-role="card-reference"' in ref
-    assert finders.find("js/boards/kungfu2009.js")
+    board_js = finders.find("js/boards/kungfu2009.js")
+    assert board_js
     assert finders.find("js/boards/data/kungfu2009-cards.js")
-    board = Path(finders.find("js/boards/kungfu2009.js")).read_text()
+    board = Path(board_js).read_text()
     assert 'import DATA from "./data/kungfu2009-cards.js";' in board

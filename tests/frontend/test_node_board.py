@@ -27,6 +27,7 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 def _run_node(env_corpus: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "KFA_FRONTEND_CORPUS": str(env_corpus)}
+    assert NODE is not None
     return subprocess.run(
         # The files by name (node 22+ reads a directory argument as a module) and
         # TAP, whose "# pass N" summary _count reads (node 23+ defaults to spec).

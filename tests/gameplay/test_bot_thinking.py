@@ -8,6 +8,7 @@ another, the first would wait alone and the barrier break.
 from __future__ import annotations
 
 import multiprocessing
+from multiprocessing.synchronize import Barrier
 
 import pytest
 
@@ -24,7 +25,7 @@ from gameplay.rules.bots.heuristic import HeuristicBot
 
 ENGINE = get_game("kungfu2019")
 #: Set before the pool forks, so its workers inherit it.
-_BARRIER = None
+_BARRIER: Barrier | None = None
 
 
 class MeetingBot:
@@ -34,6 +35,7 @@ class MeetingBot:
     thinks_long = True
 
     def choose(self, ctx) -> str:
+        assert _BARRIER is not None
         _BARRIER.wait()
         return ctx.legal_ids[-1]
 

@@ -18,15 +18,18 @@ from gameplay import broadcast, clocks, enqueue, services, tasks
 from gameplay.errors import IllegalMove
 from gameplay.live import owner
 from gameplay.models import ActionKind, Match, MatchAction
-from gameplay.rules import get_game
+from gameplay.rules import TimedGame, get_game
 from tests.gameplay.test_kungfu2009_live import FOUR, table
 
 NO_LAYER = override_settings(CHANNEL_LAYERS={})
-ENGINE = get_game("kungfu2009")
+_GAME = get_game("kungfu2009")
+assert isinstance(_GAME, TimedGame)
+ENGINE: TimedGame = _GAME
 
 
 def replayed(match: Match) -> dict:
     """The state rebuilt from the deal and the log alone."""
+    assert match.seed is not None
     state = ENGINE.setup(match.config, match.seed)
     for action in match.actions.order_by("version"):
         state, _ = ENGINE.apply(state, action.seat, action.action_id)

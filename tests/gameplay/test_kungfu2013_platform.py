@@ -59,7 +59,8 @@ def test_a_full_match_finishes_with_a_result_and_replays(players, client) -> Non
     play_random(match, users)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
-    assert match.result["winners"]
+    assert match.result is not None and match.result["winners"]
+    assert match.seed is not None
     full = selectors.match_replay(match=match, perspective="full")
     assert len(full["steps"]) == match.version + 1
     assert (

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -46,7 +47,9 @@ def _hidden_from(state: dict, seat: int | None) -> set[str]:
 def _check_frames(match) -> None:
     """Every seat's frame and the spectator's name no card hidden from them."""
     state = match.state
-    sent = [(s, frames.seat_frame(match=match, seat=s)) for s in range(state["n"])]
+    sent: list[tuple[int | None, dict[str, Any]]] = [
+        (s, frames.seat_frame(match=match, seat=s)) for s in range(state["n"])
+    ]
     sent.append((None, frames.spectator_frame(match=match)))
     for seat, frame in sent:
         text = json.dumps(frame)
@@ -94,7 +97,7 @@ def test_a_full_three_player_match_hides_what_it_must_and_replays(
     play_random(match, users, check=True)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
-    assert match.result["winners"]
+    assert match.result is not None and match.result["winners"]
     full = selectors.match_replay(match=match, perspective="full")
     assert len(full["steps"]) == match.version + 1
     for seat in range(3):

@@ -49,7 +49,7 @@ def menu(state: dict, seat: int) -> list[dict]:
     return ENGINE.legal_actions(state, seat) if seat in ENGINE.actors(state) else []
 
 
-def step_in_memory(match: Match, rnd: random.Random) -> tuple[dict, list]:
+def step_in_memory(match: Match, rnd: random.Random) -> tuple[list, dict]:
     """One applied intent of some seat (not a no-op, never a claim: its pause
     would stop the table until the timer), put on ``match``."""
     for _ in range(200):

@@ -34,6 +34,7 @@ def legal_for(match: Match) -> tuple[int, str]:
 def replayed(match: Match) -> dict:
     """The state rebuilt from the deal and the log alone."""
     engine = get_game(match.game)
+    assert match.seed is not None
     state = engine.setup(match.config, match.seed)
     for action in match.actions.order_by("version"):
         state, _ = engine.apply(state, action.seat, action.action_id)

@@ -91,9 +91,16 @@ def test_match_create_numbers_repeated_bots_and_names_them_properly(players) -> 
 
 
 def test_bot_menu_shows_names_not_ids() -> None:
+    from typing import cast
+
+    from django.forms import ChoiceField
+
     from gameplay.forms import BotSeatForm
 
-    labels = dict(BotSeatForm().fields["bot"].choices)
+    field = BotSeatForm().fields["bot"]
+    assert isinstance(field, ChoiceField)
+    # django-stubs type the getter as the setter's union; it returns pairs.
+    labels = dict(cast("list[tuple[str, str]]", field.choices))
     assert labels["ismcts"] == "Strong: ISMCTS bot"
     assert all("(" not in label for label in labels.values())
 

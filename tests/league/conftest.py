@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -11,6 +12,9 @@ from gameplay.models import Match, MatchStatus
 from gameplay.rules import get_game
 from gameplay.services import SeatSpec
 from tests.factories import UserFactory
+
+if TYPE_CHECKING:
+    from league.models import Pairing
 
 
 @pytest.fixture
@@ -78,7 +82,7 @@ def drive_tournament(
     tournament,
     capture,
     *,
-    play: Callable[[object], object] | None = None,
+    play: Callable[[Pairing], object] | None = None,
     max_loops: int = 200,
 ) -> None:
     """Play every open match of ``tournament`` until it is finished, as the
@@ -87,7 +91,11 @@ def drive_tournament(
     ``django_capture_on_commit_callbacks``), so the next round is paired."""
     from league.models import Pairing, PairingStatus, TournamentStatus
 
-    play = play or (lambda pairing: play_out(pairing.match))
+    def play_match(pairing: Pairing) -> object:
+        assert pairing.match is not None, "a playing pairing has its match"
+        return play_out(pairing.match)
+
+    play = play or play_match
     for _ in range(max_loops):
         tournament.refresh_from_db()
         if tournament.status == TournamentStatus.FINISHED:

@@ -33,6 +33,7 @@ def test_results_frame_shows_each_rated_players_change(players) -> None:
     }
     assert {tuple(c["seats"]) for c in changes} == {(0,), (1,)}
     by_seat = {c["seats"][0]: c for c in changes}
+    assert match is not None and match.result is not None
     winners = match.result["winners"]
     if len(winners) == 1:  # a deck-out can end level
         loser = 1 - winners[0]

@@ -404,8 +404,10 @@ def test_master_winning_a_duel_is_discarded_without_eliminating() -> None:
 def test_master_last_opponent_eliminated_ends_the_game() -> None:
     state = make_state([[2, 3], [8, 6]], FILLER)
     state, _events = run(state, "card:2", "face:down", "target:1", "answer:8")
-    assert GAME.result(state)["winners"] == [0]
-    assert GAME.result(state)["reason"] == "last_standing"
+    result = GAME.result(state)
+    assert result is not None
+    assert result["winners"] == [0]
+    assert result["reason"] == "last_standing"
 
 
 def test_disciple_copying_the_master_does_nothing_and_eliminates_nobody() -> None:

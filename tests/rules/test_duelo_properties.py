@@ -69,7 +69,7 @@ def test_games_conserve_cards_with_one_actor_and_a_timeout_default(
     expected = full_deck(config["players"])
     last = None
     for state, seat, aid, new, _events in playout(config, seed, pick):
-        assert GAME.actors(state) == [seat]
+        assert GAME.actors(state) == [seat] and seat is not None
         assert [a["id"] for a in GAME.legal_actions(state, seat)] == (
             GAME.legal_action_ids(state, seat)
         )
@@ -216,6 +216,7 @@ def test_determinized_states_are_playable(
     rnd = random.Random(pick)
     for state, seat, _, _, _ in playout(config, seed, pick):
         if rnd.random() < 0.2:
+            assert seat is not None
             det = GAME.determinize(state, seat, rnd.randrange(2**32))
             while not GAME.is_over(det):
                 (actor,) = GAME.actors(det)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gameplay.rules.bots import decision_context, get_bot
+from gameplay.rules.bots import Bot, decision_context, get_bot
 from gameplay.rules.kungfu2009.strategies import (
     STRATEGIES,
     GreedyCollector,
@@ -20,7 +20,9 @@ def ctx(state: dict, seat: int, seed: int = 1):
 
 def test_every_bot_only_sends_intents_from_its_menu() -> None:
     state = GAME.setup({"players": 5}, 4)
-    bots = [STRATEGIES[n]() for n in ("trader", "greedy", "planner", "trader")]
+    bots: list[Bot] = [
+        STRATEGIES[n]() for n in ("trader", "greedy", "planner", "trader")
+    ]
     bots.append(get_bot("heuristic"))
     for step in range(400):
         if GAME.is_over(state):
@@ -38,7 +40,8 @@ def test_every_bot_only_sends_intents_from_its_menu() -> None:
 def test_bots_claim_the_most_valuable_combination_their_hand_makes() -> None:
     # TTTMC makes E01 (its first four cards) and N01: the normal one is worth 2.
     s = make_state(["TTTMC", "MMCRR", "CCCCC", "RRRRR"], up=UP)
-    for bot in (Planner(), GreedyCollector(), STRATEGIES["trader"]()):
+    lineup: tuple[Bot, ...] = (Planner(), GreedyCollector(), STRATEGIES["trader"]())
+    for bot in lineup:
         assert bot.choose(ctx(s, 0)) == "claim:normal"
     s["up"]["normal"] = "N02"
     assert Planner().choose(ctx(s, 0)) == "claim:easy"

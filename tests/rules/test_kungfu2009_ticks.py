@@ -87,7 +87,8 @@ def test_bot_matches_are_deterministic_and_end_at_the_time_limit() -> None:
     a = ticks.run(GAME, GAME.setup({"players": 4}, 3), bots(), seed=3, max_ticks=60)
     b = ticks.run(GAME, GAME.setup({"players": 4}, 3), bots(), seed=3, max_ticks=60)
     assert a.log == b.log and a.state == b.state
-    assert GAME.result(a.state)["reason"] in ("time", "pile_completed")
+    result = GAME.result(a.state)
+    assert result is not None and result["reason"] in ("time", "pile_completed")
     assert ticks.replay(GAME, {"players": 4}, 3, a.log) == a.state
 
 

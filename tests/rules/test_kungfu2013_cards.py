@@ -55,7 +55,9 @@ def test_every_icon_is_used_alone_and_combined() -> None:
 def test_value_rise_only_when_activated() -> None:
     s = make_state((["r16", "r01"], ["b01", "b02"]), front=(["r11"], []))
     s, _ = play(s, "attack:r16", "face:up", "block:b01", "effect:use")
-    assert s["life"][1] == 10 - (E.RISE[E.BY_CODE["r16"]] - V["b01"])
+    rise = E.RISE[E.BY_CODE["r16"]]
+    assert rise is not None
+    assert s["life"][1] == 10 - (rise - V["b01"])
     s2 = make_state((["r16", "r01"], ["b01", "b02"]), front=(["r11"], []))
     s2, _ = play(s2, "attack:r16", "face:up", "block:b01", "effect:skip")
     assert s2["life"][1] == 10 - max(0, V["r16"] - V["b01"])
@@ -75,7 +77,9 @@ def test_value_rise_and_bottom_frame_effect_happen_together() -> None:
     s, _ = play(s, "effect:use")
     assert s["phase"] == "draw" and GAME.actors(s) == [0]
     s, _ev = play(s, "draw:red", "draw:red", "draw:blue")
-    assert s["life"][1] == 10 - (E.RISE[E.BY_CODE[card]] - V["b01"])
+    rise = E.RISE[E.BY_CODE[card]]
+    assert rise is not None
+    assert s["life"][1] == 10 - (rise - V["b01"])
     assert hand(s, 0) == ["b03", "r01", "r02", "r03"]
 
 

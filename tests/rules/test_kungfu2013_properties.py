@@ -59,6 +59,7 @@ def test_games_conserve_cards_and_only_the_seat_to_act_has_a_menu(
     """(Termination, JSON, replays: tests/rules/test_engine_contract.py.)"""
     for state, seat, _aid, new, _events in playout(config, seed, pick):
         assert all_cards(new) == FULL
+        assert seat is not None
         assert GAME.legal_action_ids(state, 1 - seat) == []
         # No upper bound: a heal gives two life at full life too (reading 14).
         assert new["life"][0] >= 0 and new["life"][1] >= 0
@@ -136,5 +137,7 @@ def test_random_games_end_within_the_round_limit_over_many_seeds() -> None:
     reasons: Counter = Counter()
     for seed in range(300):
         *_, (_, _, _, last, _) = playout({}, seed, seed)
-        reasons[GAME.result(last)["reason"]] += 1
+        result = GAME.result(last)
+        assert result is not None
+        reasons[result["reason"]] += 1
     assert reasons["knockout"] >= 290

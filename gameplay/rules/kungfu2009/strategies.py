@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gameplay.rules.bots.base import DecisionContext, make_rng
+from gameplay.rules.bots.base import Bot, DecisionContext, make_rng
 from gameplay.rules.kungfu2009.cards import LEVEL_ORDER, WILD, matches
 from gameplay.rules.kungfu2009.engine import MAX_OFFERS, distance
 
@@ -297,4 +297,8 @@ class RandomTrader:
 
 
 #: Built-in strategies of this game by bot name (the tick driver takes any).
-STRATEGIES = {"trader": RandomTrader, "greedy": GreedyCollector, "planner": Planner}
+STRATEGIES: dict[str, type[Bot]] = {
+    "trader": RandomTrader,
+    "greedy": GreedyCollector,
+    "planner": Planner,
+}

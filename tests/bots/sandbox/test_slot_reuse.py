@@ -54,6 +54,7 @@ def test_close_returns_only_when_the_slot_is_empty(
     )
     assert bot.handshake({})["files"] > 10000
     uid = bot.process.host_uid
+    assert uid is not None, "the sandboxed bot runs as a slot's uid"
     started = time.monotonic()
     bot.close()
     assert processes_of_uid(uid) == [], "a process of the slot outlived close()"

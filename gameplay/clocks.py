@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from gameplay.agents import is_uploaded_bot
+from gameplay.contexts import context_keeps_absent_seats, describe_match_context
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.rules import Game, TimedGame, get_game
 
@@ -194,7 +195,9 @@ def absent_until_claimable(*, match: Match, seat: Seat) -> datetime | None:
     """When an absent person's seat may be claimed against (None: not absent).
 
     The table shows its "Claim win" countdown to this instant, so the button
-    appears exactly when ``match_claim`` accepts.
+    appears exactly when ``match_claim`` accepts. In a competition game
+    (``contexts.context_keeps_absent_seats``) that is not before the
+    competition's deadline for the game (a tournament round's).
     """
     if is_uploaded_bot(seat):
         # An uploaded bot is "absent" when its turn has gone unanswered: the same
@@ -206,7 +209,17 @@ def absent_until_claimable(*, match: Match, seat: Seat) -> datetime | None:
             return None
         return start + timedelta(seconds=GRACE_SECONDS)
     since = _absent_since(match, seat)
-    return since + timedelta(seconds=GRACE_SECONDS) if since is not None else None
+    if since is None:
+        return None
+    claimable = since + timedelta(seconds=GRACE_SECONDS)
+    if context_keeps_absent_seats(match.context):
+        # A tournament round's absent player keeps the round's deadline (the
+        # competition decides no-shows), at two seats as at more: no claim
+        # before it. A competition that names no deadline keeps the grace.
+        info = describe_match_context(match)
+        if info is not None and info.deadline is not None:
+            claimable = max(claimable, info.deadline)
+    return claimable
 
 
 def absent_past_grace(seat: Seat, now: datetime) -> bool:

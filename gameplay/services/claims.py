@@ -1,4 +1,5 @@
-"""Claims: ending a match whose every opponent is gone past the grace period."""
+"""Claims: ending a match whose every opponent is gone past the grace period
+(in a competition game, also past the competition's deadline for it)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.utils import timezone
 from accounts.models import User
 from gameplay import broadcast
 from gameplay.clocks import GRACE_SECONDS, absent_past_grace, clock_start
+from gameplay.contexts import context_keeps_absent_seats, describe_match_context
 from gameplay.errors import BadRequest, Forbidden, NotActive
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.selectors import uploaded_bot_seats_to_act, user_seat
@@ -29,6 +31,25 @@ def _stalled_uploaded_bots(match: Match, now: datetime) -> list[Seat]:
         if (start := clock_start(match=match, seat=seat)) is not None
         and now - start >= timedelta(seconds=GRACE_SECONDS)
     ]
+
+
+def _not_yet(match: Match, others: list[Seat]) -> str:
+    """Why the claim is refused: the grace period, or a competition's deadline."""
+    info = (
+        describe_match_context(match)
+        if context_keeps_absent_seats(match.context)
+        else None
+    )
+    if info is not None and info.deadline is not None:
+        when = info.deadline.strftime("%d %b %Y %H:%M UTC")
+        return (
+            f"this is a {info.title} game: an absent opponent keeps the seat "
+            f"until the deadline ({when}); you can claim only after it"
+        )
+    return (
+        f"you can claim only when your opponent has been away for "
+        f"{GRACE_SECONDS} seconds"
+    )
 
 
 @transaction.atomic
@@ -57,10 +78,7 @@ def match_claim(*, match_id: int, user: User, claim: object) -> Match:
         s for s in match.seats.all() if s.number != seat.number and not s.forfeited
     ]
     if not absent or len(absent) != len(others):
-        raise Forbidden(
-            f"you can claim only when your opponent has been away for "
-            f"{GRACE_SECONDS} seconds"
-        )
+        raise Forbidden(_not_yet(match, others))
     if claim == "abort":
         match.status = MatchStatus.ABORTED
         match.end_reason = "abandoned"

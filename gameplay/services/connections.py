@@ -279,11 +279,16 @@ def seat_grace_expired(
             if seat.disconnected_at
             else NEVER_CONNECTED
         )
-        if stamp != disconnected_at or not absent_past_grace(seat, now):
+        if stamp != disconnected_at:
             return "player is back"
-        if match.seats.count() <= 2:
-            return "opponent may claim"
-        if context_keeps_absent_seats(match.context):
+        players = match.seats.count()
+        # Asked first: a competition's absent seat is claimable only from its
+        # deadline on (``clocks.absent_until_claimable``), not after the grace.
+        if players > 2 and context_keeps_absent_seats(match.context):
             return "competition keeps the seat"
+        if not absent_past_grace(seat, now):
+            return "player is back"
+        if players <= 2:
+            return "opponent may claim"
         forfeit_seat(match, seat, reason="left")
         return "bot took over"

@@ -10,9 +10,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from gameplay import clocks, services
 from gameplay.clocks import NEVER_CONNECTED
+from gameplay.errors import Forbidden
 from gameplay.models import MatchStatus
 from gameplay.services import SeatSpec, connections
 from league import services as league_services
@@ -125,3 +127,70 @@ def test_a_season_table_keeps_its_absent_seat(users) -> None:
         match_id=match.pk, seat_number=1, disconnected_at=NEVER_CONNECTED, now=later
     )
     assert outcome == "competition keeps the seat"
+
+
+def _duel(users, capture):
+    organiser = UserFactory(username="organiser")
+    t = ts.tournament_create(
+        by=organiser,
+        name="Spring Open",
+        game=GAME,
+        format="swiss",
+        swiss_rounds=2,
+        round_hours=24,
+    )
+    for user in users:
+        ts.tournament_enter(tournament=t, user=user)
+    with capture(execute=True):
+        ts.tournament_start(tournament=t, by=organiser)
+    pairing = Pairing.objects.filter(
+        tournament=t, round__number=1, match__isnull=False
+    ).first()
+    assert pairing is not None and pairing.match.seats.count() == 2
+    return pairing
+
+
+def test_a_two_player_tournament_game_is_claimable_only_from_the_deadline(
+    users, django_capture_on_commit_callbacks
+) -> None:
+    """Issue 26 §1.1 at two seats: the present player may not claim the win
+    after the minute's grace; the absent one keeps the round's deadline."""
+    pairing = _duel(users[:4], django_capture_on_commit_callbacks)
+    match = pairing.match
+    seated = {s.number: s.user for s in match.seats.all()}
+    for user in seated.values():
+        services.seat_connected(match_id=match.pk, user=user)
+    services.seat_disconnected(match_id=match.pk, user=seated[1])
+    seat = match.seats.get(number=1)
+    seat.disconnected_at = timezone.now() - timedelta(seconds=clocks.GRACE_SECONDS + 60)
+    seat.save(update_fields=["disconnected_at"])
+    deadline = pairing.round.deadline
+    # The table's countdown runs to the deadline, not to the grace's end.
+    assert clocks.absent_until_claimable(match=match, seat=seat) == deadline
+    with pytest.raises(Forbidden, match="keeps the seat until the deadline"):
+        services.match_claim(match_id=match.pk, user=seated[0], claim="win")
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+    # From the deadline on the claim is open.
+    pairing.round.deadline = timezone.now() - timedelta(seconds=1)
+    pairing.round.save(update_fields=["deadline"])
+    services.match_claim(match_id=match.pk, user=seated[0], claim="win")
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    assert match.result["winners"] == [0]
+
+
+def test_a_casual_two_player_game_is_claimable_after_the_grace(users) -> None:
+    match = services.match_create(
+        game=GAME, seats=[SeatSpec(user=u) for u in users[:2]]
+    )
+    services.match_start(match_id=match.pk)
+    for user in users[:2]:
+        services.seat_connected(match_id=match.pk, user=user)
+    services.seat_disconnected(match_id=match.pk, user=users[1])
+    seat = match.seats.get(number=1)
+    seat.disconnected_at = timezone.now() - timedelta(seconds=clocks.GRACE_SECONDS + 1)
+    seat.save(update_fields=["disconnected_at"])
+    services.match_claim(match_id=match.pk, user=users[0], claim="win")
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED

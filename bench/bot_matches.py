@@ -74,8 +74,7 @@ def setup_django(tmp: Path) -> None:
     from config.celery import app
 
     app.conf.task_always_eager = False
-    app.conf.broker_url = "memory://"
-    app.conf.result_backend = "cache+memory://"
+    app.conf.update(broker_url="memory://", result_backend="cache+memory://")
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
@@ -102,7 +101,7 @@ def active_bot(*, owner, game: str, name: str, filename: str, source: bytes):
     from bots import enqueue, services
     from bots.models import Bot, BotStatus, BotVersion, VersionStatus
 
-    enqueue.validation = lambda pk: None
+    enqueue.validation = lambda version_id: None
     version = services.bot_create(
         owner=owner, game=game, name=name, filename=filename, data=source
     )

@@ -32,6 +32,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from config.embedded_redis import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -45,7 +49,7 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def setup() -> tuple[tempfile.TemporaryDirectory, object]:
+def setup() -> tuple[tempfile.TemporaryDirectory, EmbeddedRedis | None]:
     tmp = tempfile.TemporaryDirectory(prefix="kfa-bench-")
     os.environ["DATABASE_URL"] = f"sqlite:///{tmp.name}/bench.sqlite3"
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
@@ -140,7 +144,7 @@ def main() -> None:
             broadcast._listeners[:] = listeners
             Seat.objects.filter(match=match).update(connected=1)
         hello = timed(lambda: hello_frame(user=users[2]), BLOCKS * PER_BLOCK)
-        out = {}
+        out: dict[str, Any] = {}
         for name, values in samples.items():
             out[f"broadcast_{name}_median_ms"] = round(statistics.median(values), 3)
             out[f"broadcast_{name}_p99_ms"] = round(p99(values), 3)

@@ -119,6 +119,7 @@ def test_a_failing_bot_forfeits(
     match = play_as_person(match, person, django_capture_on_commit_callbacks)
     assert match.status == MatchStatus.FINISHED
     assert match.end_reason == reason
+    assert match.result is not None
     assert match.result["winners"] == [1], "the person wins"
     log = BotMatchLog.objects.get(match=match, seat=0)
     assert log.fault == reason.removeprefix("bot ")
@@ -154,7 +155,7 @@ def test_disabled_bot_forfeits_its_live_game(
 def test_all_bot_matches_are_left_to_the_bot_runner(
     unsandboxed, owner, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
-    queued = []
+    queued: list[int] = []
     monkeypatch.setattr(tasks.live_move, "delay", queued.append)
     monkeypatch.setattr(tasks.play_match, "delay", lambda pk: None)
     version = stored_version(owner, botsrc.FIRST_LEGAL, name="solo")
@@ -170,7 +171,7 @@ def test_all_bot_matches_are_left_to_the_bot_runner(
 def test_turn_announcement_queues_the_live_task(
     person, owner, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
-    queued = []
+    queued: list[int] = []
     monkeypatch.setattr(tasks.live_move, "delay", queued.append)
     version = stored_version(owner, botsrc.FIRST_LEGAL, name="q")
     match = start(
@@ -204,6 +205,7 @@ def test_a_bot_that_never_moves_can_be_claimed_against(
     services.match_claim(match_id=match.pk, user=person, claim="win")
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
+    assert match.result is not None
     assert match.result["winners"] == [1] and match.end_reason == "abandoned"
 
 

@@ -37,11 +37,11 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import pytest
@@ -71,7 +71,8 @@ _not_a_test_database: set[str] = set()  # the configured name, before set-up
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
     """Mark the browser tests ``e2e``, run them last, give them a file database."""
     here = Path(__file__).parent
-    e2e, others = [], []
+    e2e: list[pytest.Item] = []
+    others: list[pytest.Item] = []
     for item in items:
         (e2e if here in Path(item.path).parents else others).append(item)
     if not e2e:
@@ -221,7 +222,10 @@ def e2e_database(
         yield
         return
     with django_db_blocker.unblock():
-        created = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+        # django-stubs say Mapping; Django passes the aliases on to
+        # get_unique_databases_and_mirrors, whose own stub says set[str].
+        aliases = cast("Mapping[str, Any]", {"default"})
+        created = setup_databases(verbosity=0, interactive=False, aliases=aliases)
     try:
         yield
     finally:

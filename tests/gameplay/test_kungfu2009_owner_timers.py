@@ -35,6 +35,7 @@ def offer_to_seat_0(live: owner.LiveMatch, users) -> None:
 def due_now(live: owner.LiveMatch, *keys: str, in_db: bool = False) -> None:
     """Make the copy's timers ``keys`` due a second ago (and the row's too)."""
     past = (timezone.now() - timedelta(seconds=1)).isoformat()
+    assert live.match is not None
     for key in keys:
         live.match.timers[key]["due"] = past
     if in_db:
@@ -42,6 +43,7 @@ def due_now(live: owner.LiveMatch, *keys: str, in_db: bool = False) -> None:
 
 
 def decline_keys(live: owner.LiveMatch) -> list[str]:
+    assert live.match is not None
     return [k for k in live.match.timers if k.startswith("decline:")]
 
 

@@ -50,6 +50,7 @@ def test_a_swiss_table_never_joined_keeps_its_seats_past_the_grace(
 ) -> None:
     _, pairing = _table(users[:3], django_capture_on_commit_callbacks)
     match = pairing.match
+    assert match.started_at is not None
     later = match.started_at + timedelta(seconds=clocks.GRACE_SECONDS + 5)
     for number in range(3):
         outcome = services.seat_grace_expired(
@@ -103,6 +104,7 @@ def test_a_casual_table_still_hands_an_absent_seat_to_a_bot(users) -> None:
     )
     services.match_start(match_id=match.pk)
     match.refresh_from_db()
+    assert match.started_at is not None
     later = match.started_at + timedelta(seconds=clocks.GRACE_SECONDS + 5)
     outcome = services.seat_grace_expired(
         match_id=match.pk, seat_number=0, disconnected_at=NEVER_CONNECTED, now=later
@@ -122,6 +124,7 @@ def test_a_season_table_keeps_its_absent_seat(users) -> None:
         rated=True,
     )
     assert match.seats.count() == 3
+    assert match.started_at is not None
     later = match.started_at + timedelta(seconds=clocks.GRACE_SECONDS + 5)
     outcome = services.seat_grace_expired(
         match_id=match.pk, seat_number=1, disconnected_at=NEVER_CONNECTED, now=later

@@ -8,7 +8,10 @@ results panel that it was not rated instead of promising changes.
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
+from django.forms import ChoiceField
 
 from gameplay import frames, lobby, services
 from gameplay.agents import uploaded_agent
@@ -115,16 +118,23 @@ def test_match_create_refuses_a_rated_match_with_one_bot_twice() -> None:
     assert services.match_create(game="kungfu2019", seats=seats, rated=False)
 
 
+def _bot_values(form: BotSeatForm) -> list[str]:
+    field = form.fields["bot"]
+    assert isinstance(field, ChoiceField)
+    # django-stubs type the getter as the setter's union; it returns pairs.
+    return [value for value, _ in cast("list[tuple[str, str]]", field.choices)]
+
+
 def test_rated_bot_menu_leaves_out_seated_bots_and_says_why() -> None:
     seated = ("", "builtin:heuristic")
     rated = BotSeatForm(game="kungfu2019", rated=True, seated=seated)
-    names = [value for value, _ in rated.fields["bot"].choices]
+    names = _bot_values(rated)
     assert "heuristic" not in names and "random" in names
     assert "each bot takes one seat" in rated.note
     casual = BotSeatForm(game="kungfu2019", rated=False, seated=seated)
-    assert "heuristic" in [value for value, _ in casual.fields["bot"].choices]
+    assert "heuristic" in _bot_values(casual)
     assert casual.note == ""
-    every = tuple(f"builtin:{v}" for v, _ in casual.fields["bot"].choices)
+    every = tuple(f"builtin:{v}" for v in _bot_values(casual))
     assert not BotSeatForm(game="kungfu2019", rated=True, seated=every).has_choices
 
 
@@ -151,4 +161,6 @@ def test_ratable_match_has_no_note_before_or_after_rating() -> None:
     assert "rating_note" not in match_rating_changes(match)
     rating_apply_match(match_id=match.pk)
     extra = match_rating_changes(match)
-    assert "rating_note" not in extra and len(extra["rating_changes"]) == 3
+    changes = extra["rating_changes"]
+    assert "rating_note" not in extra and isinstance(changes, list)
+    assert len(changes) == 3

@@ -94,7 +94,9 @@ def test_round_robin_completes_with_everyone_meeting_once(
         assert row.cells[i] is None
         for j, cell in enumerate(row.cells):
             if i != j:
-                assert len(cell) == 1 and cell[0] + grid[j].cells[i][0] == 1
+                mirror = grid[j].cells[i]
+                assert cell is not None and mirror is not None
+                assert len(cell) == 1 and cell[0] + mirror[0] == 1
     # Rated tournament games fed the global ladder.
     assert RatingEvent.objects.filter(pool=pool_global(game="duelo")).count() == 12
 
@@ -165,6 +167,7 @@ def test_single_elimination_with_byes_advances_through_matches(
     assert t.pairings.get(bracket_match="W3-1").winner_id == t.champion_id
     assert t.pairings.filter(bracket_match="P3").exists()
     view = selectors.bracket_view(tournament=t)
+    assert view is not None
     assert [col.title for col in view.sections[0].rounds] == [
         "Quarter-finals",
         "Semi-finals",
@@ -188,7 +191,9 @@ def test_double_elimination_reaches_grand_final(
     assert reset.state == (
         "done" if gf.winner == gf.slots[1].participant else "skipped"
     )
-    sections = [s.title for s in selectors.bracket_view(tournament=t).sections]
+    view = selectors.bracket_view(tournament=t)
+    assert view is not None
+    sections = [s.title for s in view.sections]
     assert sections == ["Winners bracket", "Losers bracket", "Finals"]
     # Nobody but the champion and the runner-up lost fewer than twice.
     losses = Counter(

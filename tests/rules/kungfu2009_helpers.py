@@ -6,11 +6,13 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from gameplay.rules import get_game
+from gameplay.rules import TimedGame, get_game
 from gameplay.rules.kungfu2009 import engine as E
 from gameplay.rules.kungfu2009.cards import COMBINATIONS
 
-GAME = get_game("kungfu2009")
+_GAME = get_game("kungfu2009")
+assert isinstance(_GAME, TimedGame)  # Kung Fu (2009) has server-side timers
+GAME: TimedGame = _GAME
 
 
 def make_state(

@@ -105,6 +105,7 @@ def test_a_chain_where_nobody_can_ever_attack_ends_the_game_on_life() -> None:
     s = make_state((["b05"], ["b02"]), life=(7, 4))
     assert GAME.is_over(s)
     r = GAME.result(s)
+    assert r is not None
     assert r["winners"] == [0] and r["reason"] == "no_attack_possible"
 
 
@@ -249,7 +250,9 @@ def test_effects_are_paid_with_coin_cards_in_front_several_and_excess_lost() -> 
     assert s["phase"] == "pay"  # one coin paid, one still due
     s, _ev = play(s, "pay:r10")  # two coins for one due: the excess is lost
     assert s["front"][0] == E.BY_CODE["r12"]
-    assert s["life"][1] == 10 - (E.RISE[E.BY_CODE["r17"]] - V["b05"])
+    rise = E.RISE[E.BY_CODE["r17"]]
+    assert rise is not None
+    assert s["life"][1] == 10 - (rise - V["b05"])
 
 
 def test_an_unaffordable_effect_is_not_offered() -> None:
@@ -317,6 +320,7 @@ def test_the_round_limit_ends_the_game_on_life() -> None:
     s, _ = play(s, "attack:r04", "face:up", "block:b04")
     assert GAME.is_over(s)
     r = GAME.result(s)
+    assert r is not None
     assert r["reason"] == "round_limit" and r["placements"] == [1, 1]
 
 

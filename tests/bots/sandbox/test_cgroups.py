@@ -56,7 +56,9 @@ def test_children_together_cannot_exceed_the_bots_memory(
     cap = sandbox_config.limits.memory_bytes
     assert reply["alive"] * 200 * MIB <= cap, reply
     assert reply["alive"] < 6
-    peak = bot.process.cgroup.memory_peak()
+    cgroup = bot.process.cgroup
+    assert cgroup is not None
+    peak = cgroup.memory_peak()
     assert peak is not None and cap // 2 < peak <= cap, peak
 
 
@@ -111,7 +113,9 @@ def test_processes_and_threads_are_capped_per_bot(
     reply = bot.handshake({})
     assert reply["error"], reply
     assert reply["started"] < sandbox_config.limits.max_processes
-    pids_max = bot.process.cgroup.dir("pids") / "pids.max"
+    cgroup = bot.process.cgroup
+    assert cgroup is not None
+    pids_max = cgroup.dir("pids") / "pids.max"
     assert pids_max.read_text().strip() == str(sandbox_config.limits.max_processes)
 
 
@@ -124,7 +128,9 @@ def test_the_bots_cgroup_is_removed_once_it_is_gone(start_bot: StartBot) -> None
         """
     )
     bot.handshake({})
-    dirs = list(bot.process.cgroup.dirs)
+    cgroup = bot.process.cgroup
+    assert cgroup is not None
+    dirs = list(cgroup.dirs)
     assert all(os.path.isdir(d) for d in dirs)
     bot.close()
     assert not any(os.path.exists(d) for d in dirs)

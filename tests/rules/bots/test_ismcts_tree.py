@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from gameplay.rules.bots import decision_context, get_bot
-from gameplay.rules.bots.ismcts import Node
+from gameplay.rules.bots import Bot, decision_context, get_bot
+from gameplay.rules.bots.ismcts import ISMCTSBot, Node
 
 from .helpers import GAME
 
 
-def _walk(node: Node, depth: int = 0):  # type: ignore[no-untyped-def]
+def _walk(node: Node, depth: int = 0):
     for key, child in node.children.items():
         yield depth, key, child
         yield from _walk(child, depth + 1)
@@ -17,7 +17,7 @@ def _walk(node: Node, depth: int = 0):  # type: ignore[no-untyped-def]
 def test_mo_tree_searches_opponents_without_seeing_their_hidden_moves() -> None:
     state = GAME.setup({"players": 2, "start": 0}, seed=9)
     ctx = decision_context(GAME, state, 0, seed=1)
-    bot = get_bot("ismcts", iterations=300, opponent_model="search")
+    bot = _ismcts(iterations=300, opponent_model="search")
     root = bot.search(ctx)
     nodes = list(_walk(root))
     assert sum(c.visits for c in root.children.values()) == 300
@@ -35,7 +35,7 @@ def test_mo_tree_searches_opponents_without_seeing_their_hidden_moves() -> None:
 def test_so_tree_keys_every_move_by_its_id() -> None:
     state = GAME.setup({"players": 2, "start": 0}, seed=9)
     ctx = decision_context(GAME, state, 0, seed=1)
-    bot = get_bot("ismcts", iterations=300, variant="so", opponent_model="search")
+    bot = _ismcts(iterations=300, variant="so", opponent_model="search")
     keys = [k for _, k, _ in _walk(bot.search(ctx))]
     assert any(k[0] == 1 and k[1].startswith("answer:") for k in keys)
 
@@ -43,7 +43,7 @@ def test_so_tree_keys_every_move_by_its_id() -> None:
 def test_rewards_back_up_to_the_seat_that_chose_each_edge() -> None:
     state = GAME.setup({"players": 3, "start": 0}, seed=2)
     ctx = decision_context(GAME, state, 0, seed=4)
-    root = get_bot("ismcts", iterations=120).search(ctx)
+    root = _ismcts(iterations=120).search(ctx)
     for _, key, child in _walk(root):
         assert child.seat == key[0]
         assert 0.0 <= child.reward <= child.visits
@@ -53,8 +53,8 @@ def test_heuristic_margin_defers_to_the_heuristic_only_within_the_margin() -> No
     from .helpers import decision_points
 
     heuristic = get_bot("heuristic")
-    plain = get_bot("ismcts", iterations=40, heuristic_margin=0.0)
-    trusting = get_bot("ismcts", iterations=40, heuristic_margin=0.999)
+    plain = _ismcts(iterations=40, heuristic_margin=0.0)
+    trusting = _ismcts(iterations=40, heuristic_margin=0.999)
     differed = 0
     for _state, _seat, ctx, _aid in decision_points(2, 5, heuristic.choose):
         advice = heuristic.choose(ctx)
@@ -70,3 +70,9 @@ def test_heuristic_margin_is_validated() -> None:
 
     with pytest.raises(ValueError, match="heuristic_margin"):
         get_bot("ismcts", heuristic_margin=1.0)
+
+
+def _ismcts(**options: object) -> ISMCTSBot:
+    bot: Bot = get_bot("ismcts", **options)
+    assert isinstance(bot, ISMCTSBot)
+    return bot

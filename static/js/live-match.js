@@ -485,11 +485,11 @@ function startPage(win, B, cfg) {
   let autoSentVersion = -1;
   const forfeitLogged = {};
   let animatedVersion = initial.version;
-  // The match ended while this page watched it: the results open above the
-  // table and push it down, so the log's last lines (the end's reveal and
-  // result) are brought back into view, now and as they arrive.
-  let sawActive = initial.status === "active";
-  let endedHere = false;
+  // The match is over (it ended while this page watched it, or before the
+  // page opened): the results open above the table and push it down, so the
+  // log's last lines (the end's reveal and result) are brought into view,
+  // once the backlog is in and as the last steps arrive.
+  let gameOver = false;
 
   B.renderCardReference(slot("card-reference"), (initial.view && initial.view.players) || (initial.seats || []).length);
 
@@ -639,12 +639,12 @@ function startPage(win, B, cfg) {
     box.textContent = "";
     box.appendChild(B.resultsEl(doc, B.resultModel(frame, { names: names(frame) }), { replayUrl: cfg.replayUrl, analysisUrl: cfg.analysisUrl, csrf: cfg.csrf }));
     box.hidden = false;
-    if (sawActive) endedHere = true;
+    gameOver = true;
     showLogEnd();
   }
 
   function showLogEnd() {
-    const last = endedHere && logList ? logList.lastElementChild : null;
+    const last = gameOver && logList ? logList.lastElementChild : null;
     if (last && last.scrollIntoView) last.scrollIntoView({ block: "nearest" });
   }
 
@@ -708,7 +708,6 @@ function startPage(win, B, cfg) {
 
   function draw(frame) {
     if (!frame) return;
-    if (frame.status === "active") sawActive = true;
     if (stage && stageVersion !== frame.version) stage = null;
     if (advancePlan()) frame = client.frame;
     const model = B.boardModel(frame, { names: names(frame) });
@@ -792,6 +791,7 @@ function startPage(win, B, cfg) {
       if (!entries.length) logList.appendChild(h(doc, "li", { className: "log-entry log-placeholder muted", text: "Nothing to report yet." }));
       renderLog(logList, entries);
       logForfeits(frame);
+      showLogEnd();
       win.setTimeout(function () { logList.setAttribute("aria-live", "polite"); }, 0);
       return;
     }

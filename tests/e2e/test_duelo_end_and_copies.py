@@ -3,7 +3,8 @@
 At a deck-out end the rulebook's reveal ("Hands revealed" in the log) turns
 every hand face up: the board showed the opponent's cards as backs. When the
 game ends while the page is open, the results open above the table and pushed
-the log's last lines (the reveal, the result) out of view. With two copies of
+the log's last lines (the reveal, the result) out of view, and so did they
+on a page opened after the end. With two copies of
 a card in hand, clicking the other copy changed nothing on the page.
 """
 
@@ -62,11 +63,20 @@ def test_a_finished_game_shows_the_revealed_hands(arena):
     expect(hand).to_have_attribute(
         "aria-label", f"{rival.display_name}'s hand: Tiger Style (6), Dragon Style (7)"
     )
-    expect(me.page.locator("[data-role='log'] li").last).to_contain_text("Game over")
-    # A spectator sees both revealed hands.
+    log = me.page.locator("[data-role='log']")
+    expect(log.locator("li").last).to_contain_text("Game over")
+    # Opened after the end, the results at the top do not push the log's last
+    # lines (the reveal, the result) below the fold.
+    expect(log.locator("li", has_text="Hands revealed")).to_be_in_viewport()
+    expect(log.locator("li").last).to_be_in_viewport()
+    expect(me.page.locator("[data-role='results']")).to_be_visible()
+    # A spectator sees both revealed hands, and the log's end too.
     watcher = arena.player(viewport=DESKTOP)
     watcher.page.goto(f"/matches/{match.public_id}/")
     expect(watcher.page.locator("#kfa-board .seat .hand-open")).to_have_count(2)
+    watcher_log = watcher.page.locator("[data-role='log'] li")
+    expect(watcher_log.last).to_contain_text("Game over")
+    expect(watcher_log.last).to_be_in_viewport()
 
 
 def test_the_end_seen_live_turns_the_hand_and_keeps_the_log_in_view(arena):

@@ -6,10 +6,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from gameplay.rules import get_game
+from gameplay.rules.kungfu2019 import KungFu2019Game
 from gameplay.rules.kungfu2019 import cards as C
 from gameplay.rules.kungfu2019 import engine as E
 
-GAME = get_game("kungfu2019")
+_GAME = get_game("kungfu2019")
+assert isinstance(_GAME, KungFu2019Game)  # its take-backs are beside the protocol
+GAME: KungFu2019Game = _GAME
 
 State = dict[str, Any]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -102,8 +103,8 @@ def test_deck_out_scoring_highest_card_face_down_points_then_focus() -> None:
     assert over["points"] == [1, 2, 2]
     assert over["prize_focus"] == [4, 2, 2]
     # Seats 1 and 2 tie on points and on Focus: both win.
-    assert GAME.result(state)["winners"] == [1, 2]
-    assert GAME.result(state)["placements"] == [3, 1, 1]
+    assert _result(state)["winners"] == [1, 2]
+    assert _result(state)["placements"] == [3, 1, 1]
 
 
 def test_deck_out_focus_tiebreak() -> None:
@@ -111,22 +112,22 @@ def test_deck_out_focus_tiebreak() -> None:
     state["prizes"] = ["6", "4", "1"]
     state, _ = run(state, "card:3", "face:up")
     # Seat 0's 5 is the highest card: points 2, 1, 1; seat 0 wins outright.
-    assert GAME.result(state)["winners"] == [0]
+    assert _result(state)["winners"] == [0]
     state = make_state([[3, 1], [2], [5]], [])
     state["prizes"] = ["6", "4", "1"]
     state, _ = run(state, "card:3", "face:up")
     # Seat 2 gets the face-down 5: points 1, 1, 2.
-    assert GAME.result(state)["winners"] == [2]
+    assert _result(state)["winners"] == [2]
     state = make_state([[3, 1], [2], [1]], [])
     state["prizes"] = ["6", "4", "1"]
     state, _ = run(state, "card:3", "face:up")
     # Seat 1 has the highest card (2): points 1, 2, 1.
-    assert GAME.result(state)["winners"] == [1]
+    assert _result(state)["winners"] == [1]
     state = make_state([[3, 1], [1], [1]], [])
     state["prizes"] = ["6", "4", "1"]
     state, _ = run(state, "card:3", "face:up")
     # Everyone holds a 1: all place one face down; points 2,2,2; Focus 6,4,1.
-    assert GAME.result(state)["winners"] == [0]
+    assert _result(state)["winners"] == [0]
 
 
 def test_reshuffle_option_turns_the_discard_pile_into_a_new_deck_once() -> None:
@@ -143,7 +144,7 @@ def test_reshuffle_option_turns_the_discard_pile_into_a_new_deck_once() -> None:
     state["deck"] = ""
     state["discard"] = "55"
     state, _ = run(state, "card:2", "face:up")
-    assert GAME.is_over(state) and GAME.result(state)["reason"] == "deck_out"
+    assert GAME.is_over(state) and _result(state)["reason"] == "deck_out"
 
 
 def test_five_to_eight_players_use_the_doubled_deck_without_second_master() -> None:
@@ -201,6 +202,7 @@ def test_match_of_rounds_markers_and_winner_starts_next_round() -> None:
     state["phase"], state["actor"], state["ctx"] = "card", 0, {}
     state, _ = run(state, "card:6", "face:down", "target:1", "answer:4")
     result = GAME.result(state)
+    assert result is not None
     assert result["winners"] == [0] and result["reason"] == "match"
     assert result["scores"]["markers"] == [2, 0]
     assert len(GAME.observe(state, 1)["rounds"]) == 2
@@ -285,7 +287,7 @@ def test_dragon_face_up_with_empty_deck_ends_the_round() -> None:
     state = make_state([[7, 2], [6], [1]], [])
     state, events = run(state, "card:7", "face:up")
     assert of_type(events, "dragon_look")[0]["public"] == {"seat": 0, "empty": True}
-    assert GAME.result(state)["reason"] == "deck_out"
+    assert _result(state)["reason"] == "deck_out"
 
 
 def test_shared_round_win_gives_markers_and_first_winner_clockwise_starts() -> None:
@@ -344,3 +346,10 @@ def test_timeout_default_matches_the_documented_rule_at_every_decision() -> None
                 assert default == f"{kind}:{nearest}", (phase, ids)
             state, _ = GAME.apply(state, seat, rnd.choice(ids))
     assert len(seen) >= 15  # nearly every decision point was exercised
+
+
+def _result(state: dict[str, Any]) -> dict[str, Any]:
+    """The finished game's result (None only while it is still going)."""
+    result = GAME.result(state)
+    assert result is not None, "the game is not over"
+    return result

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -604,7 +605,7 @@ def test_our_rule_the_exam_ends_after_the_impasse_limit() -> None:
         s, _ = act(s, 0, "impasse")
         s, _ = act(s, 1, "impasse")
         s, _ = act(s, 2, "impasse")
-    assert GAME.is_over(s) and GAME.result(s)["reason"] == "impasse_limit"
+    assert GAME.is_over(s) and _result(s)["reason"] == "impasse_limit"
 
 
 def test_a_completed_combination_resets_the_impasse_count() -> None:
@@ -633,6 +634,7 @@ def test_the_game_ends_when_the_last_combination_of_a_pile_is_completed() -> Non
     s, ev = act(s, None, "check")
     assert GAME.is_over(s) and types(ev)[-1] == "game_over"
     r = GAME.result(s)
+    assert r is not None
     assert r["reason"] == "pile_completed" and r["winners"] == [0]
     assert s["up"]["difficult"] is None
 
@@ -648,6 +650,7 @@ def test_scoring_and_tiebreaks_most_difficult_then_most_normal_then_shared() -> 
     ]
     s, _ = act(s, None, "end")
     r = GAME.result(s)
+    assert r is not None
     assert r["scores"]["points"] == [4, 4, 4, 4, 1]
     assert r["winners"] == [0, 3] and r["placements"] == [1, 3, 4, 1, 5]
     assert r["reason"] == "time"
@@ -688,3 +691,10 @@ def test_menus_hold_labels_and_structured_fields() -> None:
     assert menu["accept:1"]["offer"] == 1 and "seat 1" in menu["accept:1"]["label"]
     assert menu["move:0:1"]["from"] == 0 and menu["move:0:1"]["to"] == 1
     assert GAME.legal_action_ids(s, 0)[0] == "pass"
+
+
+def _result(state: dict[str, Any]) -> dict[str, Any]:
+    """The finished game's result (None only while it is still going)."""
+    result = GAME.result(state)
+    assert result is not None, "the game is not over"
+    return result

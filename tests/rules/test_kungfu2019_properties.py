@@ -112,6 +112,7 @@ def test_the_fast_legality_check_agrees_with_the_menus(
             for aid in {*CANDIDATES, *ids}:
                 assert E._is_legal(new, seat, aid) == (aid in ids), (seat, aid)
     r = GAME.result(new)
+    assert r is not None
     assert r is not None and r["winners"]
     assert sorted(set(r["placements"]))[0] == 1
     alive = [i for i in range(new["n"]) if not new["elim"][i]]
@@ -124,9 +125,10 @@ def _swap_hidden(s: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, 
     t = copy.deepcopy(s)
     n = t["n"]
     others = [i for i in range(n) if i != seat]
-    slots = [("deck", None)]
-    for i in others:
-        slots += [("hands", i), ("packs", i), ("picks", i), ("commit", i)]
+    slots: list[tuple[str, int | None]] = [("deck", None)]
+    for other in others:
+        slots += [("hands", other), ("packs", other), ("picks", other)]
+        slots.append(("commit", other))
 
     def get(key: str, i: int | None) -> str:
         return t[key] if i is None else t[key][i]
@@ -200,5 +202,12 @@ def test_random_games_end_in_every_way_over_many_seeds() -> None:
     for seed in range(40):
         config = {"players": 2 + seed % 4, "draft": seed % 3 != 0}
         *_, (_, _, _, last, _) = playout(config, seed, seed)
-        reasons[GAME.result(last)["reason"]] += 1
+        reasons[_result(last)["reason"]] += 1
     assert reasons["rounds"] and reasons["last_standing"]
+
+
+def _result(state: dict[str, Any]) -> dict[str, Any]:
+    """The finished game's result (None only while it is still going)."""
+    result = GAME.result(state)
+    assert result is not None, "the game is not over"
+    return result

@@ -512,6 +512,7 @@ def test_the_last_player_standing_wins_at_once() -> None:
     s, _ev = finish_fight(s)
     assert GAME.is_over(s) and GAME.actors(s) == []
     r = GAME.result(s)
+    assert r is not None
     assert r["winners"] == [0] and r["reason"] == "last_standing"
     assert r["placements"][0] == 1
 
@@ -531,6 +532,7 @@ def test_after_three_rounds_the_most_hp_wins_and_ties_share() -> None:
             s, _ = finish_fight(s)
     assert rounds == 3
     r = GAME.result(s)
+    assert r is not None
     assert r["reason"] == "rounds"
     best = max(s["hp"])
     assert r["winners"] == [i for i in range(3) if s["hp"][i] == best]
@@ -587,6 +589,7 @@ def test_if_the_dummy_eliminates_both_players_the_one_less_below_zero_wins() -> 
     s, _ev = finish_fight(s)
     assert s["elim"][0] and s["elim"][1]
     r = GAME.result(s)
+    assert r is not None
     assert r["reason"] == "all_eliminated"
     assert s["hp"][0] != s["hp"][1]
     best = 0 if s["hp"][0] > s["hp"][1] else 1

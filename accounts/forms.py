@@ -70,9 +70,17 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["accept_challenges"].required = False
         zones = sorted(available_timezones())
         self.fields["time_zone"].widget = forms.Select(
             choices=[("", "UTC (not set)"), *((zone, zone) for zone in zones)]
+        )
+
+    def clean_accept_challenges(self) -> str:
+        # A form sent without the field (an older page, a script) keeps the
+        # setting as it was rather than failing.
+        return self.cleaned_data.get("accept_challenges") or (
+            self.instance.accept_challenges
         )
 
     def clean_bio(self) -> str:

@@ -83,6 +83,22 @@ def _may_meet(one: User, other: User) -> bool:
     return _meeting_guard(one, other) if _meeting_guard else True
 
 
+def tables_open_to(*, user: User, tables: list[Match]) -> list[Match]:
+    """``tables`` less those whose host may not meet ``user`` (a block either
+    way): the blocked user's list of open tables never shows the blocker's."""
+    allowed: dict[int, bool] = {}
+    shown = []
+    for table in tables:
+        host_id = table.host_id
+        if host_id is not None and host_id != user.pk:
+            if host_id not in allowed:
+                allowed[host_id] = table.host is None or _may_meet(table.host, user)
+            if not allowed[host_id]:
+                continue
+        shown.append(table)
+    return shown
+
+
 # And whom a user accepts challenges from (their profile's setting, which may
 # name the players they follow): (challenger, challenged) -> True when allowed.
 ChallengeGuard = Callable[[User, User], bool]

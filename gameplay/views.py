@@ -61,6 +61,9 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
         "challenge_form": ChallengeForm(),
     }
     if user:
+        context["tables"] = lobby.tables_open_to(
+            user=user, tables=list(context["tables"])
+        )
         context["queued"] = QueueEntry.objects.filter(user=user, game=game.id).first()
         context["challenges_in"] = Challenge.objects.filter(
             challenged=user, game=game.id, status=ChallengeStatus.PENDING

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from community import presence, selectors, services
+from gameplay import lobby
 from gameplay.models import Challenge
 from tests.gameplay.conftest import start_match
 
@@ -66,3 +67,16 @@ def test_online_marks_expire_with_the_cache(players):
     assert presence.online_ids(user_ids=[players[0].pk, players[1].pk]) == {
         players[0].pk
     }
+
+
+def test_a_blockers_open_table_is_not_in_the_blocked_users_list(client, players):
+    blocker, blocked, other = players[0], players[1], players[2]
+    table = lobby.table_create(host=blocker, game="duelo", players=3)
+    url = reverse("gameplay:game_detail", args=["duelo"])
+    marker = reverse("gameplay:match", args=[table.public_id])
+    client.force_login(blocked)
+    assert marker in client.get(url).content.decode()
+    services.block_set(user=blocker, target=blocked, blocked=True)
+    assert marker not in client.get(url).content.decode()
+    client.force_login(other)
+    assert marker in client.get(url).content.decode()

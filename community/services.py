@@ -6,6 +6,7 @@ write where); the socket and the pages only parse and call.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from typing import Any
@@ -39,6 +40,8 @@ RATE_MESSAGES = 5
 RATE_WINDOW_SECONDS = 10
 # The same line again this soon is a flood too.
 REPEAT_SECONDS = 30
+
+logger = logging.getLogger(__name__)
 
 
 def _clean_text(text: object) -> str:
@@ -241,8 +244,12 @@ def _send_live(match: Match, message: ChatMessage) -> None:
 
     def send() -> None:
         layer = get_channel_layer()
-        if layer is not None:
+        if layer is None:
+            return
+        try:
             async_to_sync(layer.group_send)(group, event)
+        except Exception:  # the line is stored: sockets read it from the history
+            logger.warning("chat line %s was not sent live", message.pk, exc_info=True)
 
     transaction.on_commit(send)
 

@@ -33,7 +33,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +58,7 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
 
 
-def prepare_database() -> tuple[str, callable]:
+def prepare_database() -> tuple[str, Callable[[], None]]:
     """Point DATABASE_URL at a fresh database; returns (vendor, cleanup)."""
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith(("postgres://", "postgresql://")):
@@ -404,7 +406,7 @@ def bench_rankings(rng: random.Random) -> dict:
     for _ in range(30):
         needle = f"player {rng.randint(1, PLAYERS)}"
         started = time.perf_counter()
-        response = client.get("/rankings/", {"pool": pool.pk, "q": needle})
+        response = client.get("/rankings/", {"pool": str(pool.pk), "q": needle})
         search.append((time.perf_counter() - started) * 1000)
         assert response.status_code == 200
     return {
@@ -446,7 +448,7 @@ def main() -> None:
         started = time.perf_counter()
         user_ids = seed_players(rng)
         log(f"seeded in {time.perf_counter() - started:.1f} s; timing updates")
-        out = {"database": vendor}
+        out: dict[str, Any] = {"database": vendor}
         out.update(bench_update(user_ids, rng))
         log(f"update p99 {out['update_p99_ms']} ms; timing the rankings page")
         out.update(bench_rankings(rng))

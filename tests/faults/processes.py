@@ -38,6 +38,7 @@ class PrivateRedis:
         return f"unix://{self.socket}"
 
     def start(self) -> None:
+        assert REDIS_SERVER is not None, "redis-server is not on PATH"
         self.process = subprocess.Popen(
             [
                 REDIS_SERVER,
@@ -106,15 +107,17 @@ class Worker:
 
     def kill(self) -> None:
         """kill -9 the worker and its pool children."""
-        if self.alive():
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=20)
+        process = self.process
+        if process is not None and process.poll() is None:  # alive()
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=20)
 
     def stop(self) -> None:
-        if self.alive():
-            os.killpg(self.process.pid, signal.SIGTERM)
+        process = self.process
+        if process is not None and process.poll() is None:  # alive()
+            os.killpg(process.pid, signal.SIGTERM)
             try:
-                self.process.wait(timeout=30)
+                process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.kill()
 

@@ -32,6 +32,7 @@ def assert_same_read(pk: int, django_assert_num_queries) -> Match:
     expected = orm_read(pk)
     with django_assert_num_queries(2):
         got = reader.read_match(pk)
+    assert got is not None
     assert fields_of(got) == fields_of(expected)
     assert got._state.adding is False and got._state.db == expected._state.db
     expected_seats = selectors.seats_of(expected)
@@ -110,6 +111,7 @@ def test_without_the_state_column(players, django_assert_num_queries) -> None:
     match = start_match(players[:2])
     with django_assert_num_queries(2):
         got = reader.read_match(match.pk, with_state=False)
+    assert got is not None
     assert "state" in got.get_deferred_fields()
     assert got.version == match.version and got.status == match.status
     expected = orm_read(match.pk).state

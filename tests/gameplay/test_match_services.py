@@ -43,12 +43,16 @@ def test_full_game_logs_every_action_and_replays(players) -> None:
     assert match.version == steps == MatchAction.objects.filter(match=match).count()
     # (config, seed, actions) reproduces the final state exactly.
     engine = get_game("duelo")
+    assert match.seed is not None
     state = engine.setup(match.config, match.seed)
     for action in match.actions.order_by("version"):
         state, _ = engine.apply(state, action.seat, action.action_id)
     assert state == match.state
+    assert match.result is not None
+    placements = [seat.placement for seat in match.seats.all()]
+    assert None not in placements
     assert sorted(match.result["placements"]) == sorted(
-        seat.placement for seat in match.seats.all()
+        place for place in placements if place is not None
     )
     assert match.result["winners"]
 
@@ -128,6 +132,7 @@ def test_resign_two_players_ends_match(players) -> None:
     services.match_resign(match_id=match.pk, user=players[0])
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
+    assert match.result is not None
     assert match.result["winners"] == [1]
     assert match.result["placements"] == [2, 1]
     with pytest.raises(NotActive):
@@ -253,6 +258,7 @@ def test_record_steps_with_forfeit_ends_two_player_match(players) -> None:
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert match.end_reason == "bot timeout"
+    assert match.result is not None
     assert match.result["winners"] == [1 - seat]
 
 

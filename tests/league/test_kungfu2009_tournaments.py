@@ -109,6 +109,7 @@ def test_swiss_tables_of_four_to_eight_run_to_the_end(
     first = list(t.pairings.filter(round__number=1).prefetch_related("seats"))
     assert sorted(p.seats.count() for p in first) == sizes
     for pairing in first:
+        assert pairing.match is not None
         assert pairing.match.status == MatchStatus.ACTIVE
         assert pairing.match.state["n"] == pairing.seats.count()
     drive_tournament(t, django_capture_on_commit_callbacks, play=_play)
@@ -117,9 +118,13 @@ def test_swiss_tables_of_four_to_eight_run_to_the_end(
     for pairing in Pairing.objects.filter(tournament=t).prefetch_related("seats"):
         assert pairing.status == PairingStatus.DONE
         seats = list(pairing.seats.all())
+        assert pairing.match is not None and pairing.match.result is not None
         placements = pairing.match.result["placements"]
         assert {s.seat: s.placement for s in seats} == dict(enumerate(placements))
-        assert sum(s.points for s in seats) == pytest.approx(len(seats) / 2)
+        points = [s.points for s in seats]
+        assert None not in points
+        total = sum(p for p in points if p is not None)
+        assert total == pytest.approx(len(seats) / 2)
     # People's intents made the games (not only the table's end).
     played = MatchAction.objects.filter(
         match__context__startswith=f"tournament:{t.pk}:"

@@ -61,9 +61,12 @@ def test_every_two_player_format_runs_to_the_end(
     fmt, users, django_capture_on_commit_callbacks
 ) -> None:
     organiser = UserFactory(username="organiser")
-    extra = {"swiss_rounds": 2} if fmt == "swiss" else {}
     t = ts.tournament_create(
-        by=organiser, name=f"{fmt} 2013 cup", game=GAME, format=fmt, **extra
+        by=organiser,
+        name=f"{fmt} 2013 cup",
+        game=GAME,
+        format=fmt,
+        swiss_rounds=2 if fmt == "swiss" else None,
     )
     for user in users[:4]:
         ts.tournament_enter(tournament=t, user=user)

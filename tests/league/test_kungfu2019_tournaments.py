@@ -75,12 +75,16 @@ def test_swiss_tables_of_three_to_five_run_to_the_end(
     assert all(p.status == PairingStatus.DONE for p in tables)
     for pairing in tables:
         seats = list(pairing.seats.all())
+        assert pairing.match is not None and pairing.match.result is not None
         assert pairing.match.status == MatchStatus.FINISHED
         # The places come from the match's HP standings (level seats share one).
         placements = pairing.match.result["placements"]
         assert {s.seat: s.placement for s in seats} == dict(enumerate(placements))
         # Placement points on the two-player scale: a table hands out size / 2.
-        assert sum(s.points for s in seats) == pytest.approx(len(seats) / 2)
+        points = [s.points for s in seats]
+        assert None not in points
+        total = sum(p for p in points if p is not None)
+        assert total == pytest.approx(len(seats) / 2)
     table = selectors.standings(tournament=t)
     assert len(table) == entrants
     assert sum(row.score for row in table) == pytest.approx(2 * entrants / 2)
@@ -111,6 +115,7 @@ def test_a_two_player_elimination_runs_to_the_end(
     assert pairings.exists()
     for pairing in pairings:
         assert pairing.status == PairingStatus.DONE
+        assert pairing.match is not None
         assert pairing.match.game == GAME
         assert pairing.match.status == MatchStatus.FINISHED
     assert RatingEvent.objects.filter(pool=pool_global(game=GAME)).exists()

@@ -32,8 +32,9 @@ def default_post(name: str, format: str) -> dict:
         if field_name in data:
             continue
         initial = form.get_initial_for_field(field, field_name)
-        if initial is None and getattr(field, "choices", None):
-            initial = next(iter(field.choices))[0]
+        choices = getattr(field, "choices", None)  # a choice field's only
+        if initial is None and choices:
+            initial = next(iter(choices))[0]
         if initial is True:
             data[field_name] = "on"
         elif initial not in (None, False):
@@ -141,6 +142,7 @@ def test_organisers_add_and_remove_people_and_bots_on_the_page(
     client.force_login(UserFactory())
     client.post(add, {"builtin": "random"})
     other = tournament.entrants.first()
+    assert other is not None
     client.post(remove, {"entrant": str(other.pk)})
     assert tournament.entrants.count() == 2, "only organisers change the field"
 
@@ -160,11 +162,11 @@ def test_the_field_is_fixed_once_started(organiser) -> None:
         ts.tournament_add_named_entrant(
             tournament=tournament, by=organiser, username=organiser.username
         )
+    first = tournament.entrants.first()
+    assert first is not None
     with pytest.raises(Conflict):
         ts.tournament_remove_entrant(
-            tournament=tournament,
-            by=organiser,
-            entrant_id=tournament.entrants.first().pk,
+            tournament=tournament, by=organiser, entrant_id=first.pk
         )
     with pytest.raises(Invalid):
         ts.tournament_add_named_entrant(tournament=tournament, by=organiser)
@@ -185,6 +187,7 @@ def test_tournament_game_page_names_tournament_round_and_deadline(
     with django_capture_on_commit_callbacks(execute=True):
         ts.tournament_start(tournament=tournament, by=organiser)
     pairing = tournament.pairings.exclude(match=None).first()
+    assert pairing is not None and pairing.match is not None
     page = client.get(reverse("gameplay:match", args=[pairing.match.public_id]))
     body = page.content.decode()
     assert "Spring Cup" in body
@@ -200,6 +203,7 @@ def test_season_game_page_names_the_season(client) -> None:
         services.season_register(season=season, user=u)
     services.season_queue_join(season=season, user=a)
     match = services.season_queue_join(season=season, user=b)
+    assert match is not None, "the second player makes a pair"
     body = client.get(reverse("gameplay:match", args=[match.public_id])).content
     assert str(season).encode() in body and b"season game" in body
 

@@ -22,6 +22,7 @@ def test_per_move_expiry_plays_the_documented_default_and_logs_it(players) -> No
     seat, _ = first_legal(match)
     expected = get_game("duelo").timeout_action(match.state, seat)
     assert services.match_expire_clocks(match_id=match.pk) == []  # not yet
+    assert match.turn_started_at is not None
     later = match.turn_started_at + timedelta(seconds=31)
     done = services.match_expire_clocks(match_id=match.pk, now=later)
     assert done == [f"seat {seat}: timeout, played {expected}"]
@@ -36,12 +37,14 @@ def test_per_move_expiry_plays_the_documented_default_and_logs_it(players) -> No
 def test_total_clock_exhausted_forfeits(players) -> None:
     match = start_match(players[:2], time_control={"total": 60})
     seat, _ = first_legal(match)
+    assert match.turn_started_at is not None
     later = match.turn_started_at + timedelta(seconds=61)
     done = services.match_expire_clocks(match_id=match.pk, now=later)
     assert done == [f"seat {seat}: time forfeit"]
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert match.end_reason == "time forfeit"
+    assert match.result is not None
     assert match.result["winners"] == [1 - seat]
 
 
@@ -52,7 +55,7 @@ def test_total_clock_is_charged_to_the_mover(players) -> None:
     seat, action = first_legal(match)
     services.match_act(match_id=match.pk, user=players[seat], action_id=action)
     clock = match.seats.get(number=seat).clock_ms
-    assert 589_000 <= clock <= 590_500
+    assert clock is not None and 589_000 <= clock <= 590_500
     assert match.seats.get(number=1 - seat).clock_ms == 600_000
 
 
@@ -69,6 +72,7 @@ def test_claim_win_only_after_grace(players) -> None:
     services.match_claim(match_id=match.pk, user=players[0], claim="win")
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
+    assert match.result is not None
     assert match.result["winners"] == [0]
     assert match.end_reason == "abandoned"
 
@@ -79,6 +83,7 @@ def test_grace_expiry_at_three_players_hands_seat_to_bot(players) -> None:
         services.seat_connected(match_id=match.pk, user=user)
     services.seat_disconnected(match_id=match.pk, user=players[2])
     seat = match.seats.get(number=2)
+    assert seat.disconnected_at is not None
     stamp = seat.disconnected_at.isoformat()
     soon = seat.disconnected_at + timedelta(seconds=5)
     assert (
@@ -100,7 +105,9 @@ def test_reconnect_within_grace_keeps_the_seat(players) -> None:
     match = start_match(players[:3])
     services.seat_connected(match_id=match.pk, user=players[2])
     services.seat_disconnected(match_id=match.pk, user=players[2])
-    stamp = match.seats.get(number=2).disconnected_at.isoformat()
+    disconnected_at = match.seats.get(number=2).disconnected_at
+    assert disconnected_at is not None
+    stamp = disconnected_at.isoformat()
     services.seat_connected(match_id=match.pk, user=players[2])
     later = timezone.now() + timedelta(seconds=clocks.GRACE_SECONDS + 5)
     outcome = services.seat_grace_expired(
@@ -138,6 +145,7 @@ def test_a_socket_closing_after_the_end_counts_out_without_a_grace_check(
     assert services.seat_disconnected(match_id=match.pk, user=players[1])
     seat.refresh_from_db()
     assert seat.connected == 0
+    assert seat.disconnected_at is not None
     assert timezone.now() - seat.disconnected_at < timedelta(seconds=5)
     assert services.seat_disconnected(match_id=match.pk, user=players[1])
     seat.refresh_from_db()

@@ -28,6 +28,7 @@ def test_an_opponent_who_never_connected_counts_from_the_start(players) -> None:
     services.seat_connected(match_id=match.pk, user=players[0])
     # The frame tells the table when the claim becomes possible: grace after start.
     claimable = _claimable_at(match, 1)
+    assert match.started_at is not None
     assert claimable == match.started_at + timedelta(seconds=clocks.GRACE_SECONDS)
     assert _claimable_at(match, 0) is None  # connected
     with pytest.raises(Forbidden):
@@ -37,6 +38,7 @@ def test_an_opponent_who_never_connected_counts_from_the_start(players) -> None:
     services.match_claim(match_id=match.pk, user=players[0], claim="win")
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
+    assert match.result is not None
     assert match.result["winners"] == [0]
     frame = frames.seat_frame(match=match, seat=0)
     assert frame["seats"][1]["forfeit_reason"] == "abandoned"
@@ -49,6 +51,7 @@ def test_claim_countdown_follows_the_servers_disconnect_time(players) -> None:
     assert _claimable_at(match, 1) is None
     services.seat_disconnected(match_id=match.pk, user=players[1])
     seat = match.seats.get(number=1)
+    assert seat.disconnected_at is not None
     assert _claimable_at(match, 1) == seat.disconnected_at + timedelta(
         seconds=clocks.GRACE_SECONDS
     )
@@ -77,6 +80,7 @@ def test_timeout_frames_say_it_was_a_timeout(
     seat, _ = first_legal(match)
     sent: list[dict] = []
     monkeypatch.setattr(broadcast, "match_changed", lambda **kw: sent.append(kw))
+    assert match.turn_started_at is not None
     later = match.turn_started_at + timedelta(seconds=31)
     with django_capture_on_commit_callbacks(execute=True):
         services.match_expire_clocks(match_id=match.pk, now=later)
@@ -94,6 +98,7 @@ def test_timeout_frames_say_it_was_a_timeout(
 def test_time_forfeit_is_named_on_the_seat(players) -> None:
     match = start_match(players[:3], time_control={"total": 60})
     seat, _ = first_legal(match)
+    assert match.turn_started_at is not None
     later = match.turn_started_at + timedelta(seconds=61)
     services.match_expire_clocks(match_id=match.pk, now=later)
     match.refresh_from_db()
@@ -106,6 +111,7 @@ def test_a_player_who_never_connects_is_taken_over_at_three(players) -> None:
     match = start_match(players[:3])
     for user in players[:2]:
         services.seat_connected(match_id=match.pk, user=user)
+    assert match.started_at is not None
     later = match.started_at + timedelta(seconds=clocks.GRACE_SECONDS + 1)
     early = match.started_at + timedelta(seconds=5)
     args = {"match_id": match.pk, "seat_number": 2}

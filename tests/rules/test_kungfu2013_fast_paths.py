@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import copy
 import random
+from typing import Any
 
 import pytest
 
 from gameplay.rules import IllegalAction, get_game
+from gameplay.rules.kungfu2013 import KungFu2013Game
 
-GAME = get_game("kungfu2013")
-CONFIGS = [
+_GAME = get_game("kungfu2013")
+assert isinstance(_GAME, KungFu2013Game)  # the fast paths are beside the protocol
+GAME: KungFu2013Game = _GAME
+CONFIGS: list[dict[str, Any]] = [
     {},
     {"start": 1, "life": 5},
     {"max_rounds": 4},
@@ -69,7 +73,14 @@ def test_apply_in_place_and_playout_match_apply(seed: int) -> None:
 def test_fast_paths_refuse_like_apply_and_change_nothing() -> None:
     state = GAME.setup({"start": 0}, 3)
     before = copy.deepcopy(state)
-    for seat, aid in ((1, "initiative:keep"), (0, "attack:r01"), (0, "x"), (0, 7)):
+    # The last one is a number where an action id belongs, on purpose.
+    cases: list[tuple[int, Any]] = [
+        (1, "initiative:keep"),
+        (0, "attack:r01"),
+        (0, "x"),
+        (0, 7),
+    ]
+    for seat, aid in cases:
         with pytest.raises(IllegalAction) as slow:
             GAME.apply(state, seat, aid)
         with pytest.raises(IllegalAction) as fast:

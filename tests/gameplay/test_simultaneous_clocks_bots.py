@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bots.protocol.match import LocalHost, MatchPlayer
+from bots.protocol.match import Agent, LocalHost, MatchPlayer, SeatLog
 from gameplay import frames, services
 from gameplay.models import ActionKind, Match, MatchStatus
 from gameplay.rules import get_game
@@ -62,6 +62,7 @@ def test_each_seat_to_act_has_its_own_clock_and_only_expired_ones_default(
     match.refresh_from_db()
     assert ENGINE.actors(match.state) == [2]
     last = match.actions.order_by("-version").first()
+    assert last is not None
     assert (last.seat, last.action_id, last.kind) == (1, expected, ActionKind.TIMEOUT)
 
 
@@ -76,6 +77,7 @@ def test_every_expired_seat_gets_its_default_in_one_check(players) -> None:
         time_control={"per_move": 30},
     )
     defaults = [ENGINE.timeout_action(match.state, s) for s in range(3)]
+    assert match.turn_started_at is not None
     done = services.match_expire_clocks(
         match_id=match.pk, now=match.turn_started_at + timedelta(seconds=31)
     )
@@ -101,8 +103,9 @@ def test_total_clocks_are_charged_per_seat_while_others_commit(players) -> None:
     _pick(match, 0, players[0])
     _pick(match, 1, players[1])
     clocks = {s.number: s.clock_ms for s in match.seats.all()}
-    assert 579_000 <= clocks[0] <= 580_500
-    assert 579_000 <= clocks[1] <= 580_500
+    first, second = clocks[0], clocks[1]
+    assert first is not None and 579_000 <= first <= 580_500
+    assert second is not None and 579_000 <= second <= 580_500
     assert clocks[2] == 600_000
 
 
@@ -133,6 +136,7 @@ def test_builtin_bots_are_asked_in_parallel_and_finish_the_match(
             break
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
+    assert match.result is not None
     assert match.result["engine"]["reason"] in ("rounds", "last_standing")
     # The first ask: all three draft picks at version 0, in one batch.
     assert versions[0] == (0, [0, 1, 2])
@@ -147,9 +151,9 @@ class _BarrierAgent:
     """A bot that, asked together with the others, waits for all of them: if
     the seats were asked one after another the barrier would break."""
 
-    def __init__(self, barrier: threading.Barrier, log: list) -> None:
+    def __init__(self, barrier: threading.Barrier, log: list, seat: int) -> None:
         self.barrier = barrier
-        self.log = type("Log", (), {"think_s": 0.0, "decisions": 0})()
+        self.log = SeatLog(seat=seat, agent="barrier")
         self.asked = log
 
     def launch(self) -> None:
@@ -158,7 +162,9 @@ class _BarrierAgent:
     def greet(self, hello) -> None:
         return None
 
-    def decide(self, game, state, seat, events, version) -> str:
+    def decide(
+        self, game, state, seat, events, version, *, tick=None, refused=None
+    ) -> str:
         actors = game.actors(state)
         self.asked.append((version, seat, tuple(actors)))
         if len(actors) == 3:
@@ -178,7 +184,9 @@ def test_match_player_asks_every_bot_to_act_at_once() -> None:
     the other two before answering finish a whole game."""
     barrier = threading.Barrier(3, timeout=10)
     log: list = []
-    agents = {seat: _BarrierAgent(barrier, log) for seat in range(3)}
+    agents: dict[int, Agent] = {
+        seat: _BarrierAgent(barrier, log, seat) for seat in range(3)
+    }
     config = ENGINE.validate_config({"players": 3})
     host = LocalHost(game=ENGINE, players=3, match_seed=1)
     player = MatchPlayer(

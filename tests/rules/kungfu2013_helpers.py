@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from gameplay.rules import get_game
+from gameplay.rules.kungfu2013 import KungFu2013Game
 from gameplay.rules.kungfu2013 import engine as E
 
-GAME = get_game("kungfu2013")
+_GAME = get_game("kungfu2013")
+assert isinstance(_GAME, KungFu2013Game)  # the playouts are beside the protocol
+GAME: KungFu2013Game = _GAME
 
 
 def chars(codes: list[str] | tuple[str, ...]) -> str:

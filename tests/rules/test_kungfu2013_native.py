@@ -10,15 +10,17 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from gameplay.rules.kungfu2013 import engine as E
+from gameplay.rules.rng import uniform_chooser
 from tests.rules.kungfu2013_helpers import GAME, make_state
 from tests.rules.properties import native_matches_python
 
 native = pytest.mark.skipif(not E.NATIVE, reason="the C kernel _fastplay is not built")
-CONFIGS = [
+CONFIGS: list[dict[str, Any]] = [
     {},
     {"start": 1, "life": 5},
     {"max_rounds": 4},
@@ -96,7 +98,7 @@ def test_native_stacked_positions_match() -> None:
 @native
 def test_native_refuses_a_foreign_state_like_playout() -> None:
     with pytest.raises(Exception) as slow:
-        GAME.playout({"rules_version": "x"}, E.uniform_chooser(0))
+        GAME.playout({"rules_version": "x"}, uniform_chooser(0))
     with pytest.raises(type(slow.value)):
         GAME.random_playout({"rules_version": "x"}, 0)
     state = GAME.setup({}, 1)
@@ -112,5 +114,5 @@ def test_python_fallback_is_the_uniform_chooser(monkeypatch) -> None:
     for seed in range(20):
         a = GAME.setup(CONFIGS[seed % len(CONFIGS)], seed)
         b = copy.deepcopy(a)
-        assert GAME.random_playout(a, seed) == GAME.playout(b, E.uniform_chooser(seed))
+        assert GAME.random_playout(a, seed) == GAME.playout(b, uniform_chooser(seed))
         assert a == b and GAME.is_over(a)

@@ -11,6 +11,7 @@ command all use it the same way.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import hashlib
 import os
@@ -148,7 +149,7 @@ def readable_runtime_path(path: str | os.PathLike[str]) -> str:
         ) from exc
 
 
-class Runtime:
+class Runtime(abc.ABC):
     """One language runtime. Subclasses set the class attributes and override
     what differs; the registry (:mod:`bots.runtimes`) lists the instances."""
 
@@ -198,9 +199,9 @@ class Runtime:
         """``config`` with this runtime's binds, environment and limits."""
         return config
 
+    @abc.abstractmethod
     def command(self, config: SandboxConfig) -> list[str]:
         """The command run inside the sandbox (``config`` from sandbox_config)."""
-        raise NotImplementedError
 
     def build(
         self, bot_dir: Path, *, config: SandboxConfig, allow_unsandboxed: bool

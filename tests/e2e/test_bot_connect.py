@@ -22,21 +22,19 @@ from pathlib import Path
 from bots import connected, ladder
 from bots.models import BotAccount
 from gameplay.models import Match, MatchStatus
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _wait(check, *, timeout: float, message: str, process=None):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if process is not None and process.poll() is not None:
+def _exited_early(process: subprocess.Popen, message: str):
+    """``wait_until``'s ``between``: stop waiting once connect.py has exited."""
+
+    def check() -> None:
+        if process.poll() is not None:
             raise AssertionError(f"connect.py exited early waiting for {message}")
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {message}")
-        time.sleep(0.2)
+
+    return check
 
 
 def test_connect_plays_an_unchanged_bot_on_the_ladder_to_the_end(
@@ -79,11 +77,11 @@ def test_connect_plays_an_unchanged_bot_on_the_ladder_to_the_end(
         try:
             # Its event stream is open: the bot is online, and the ladder
             # seats it.
-            _wait(
+            wait_until(
                 lambda: connected.bot_account_online(account_id=account.pk),
                 timeout=30,
                 message="the bot to come online",
-                process=client,
+                between=_exited_early(client, "the bot to come online"),
             )
             round_ = ladder.ladder_round_schedule(game="duelo", duplicate=False)
             assert round_ is not None, "this period's round was made already"

@@ -15,14 +15,12 @@ import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db.models import Prefetch
 
 from gameplay import broadcast
 from gameplay.models import Match, Seat
 from gameplay.turns import match_url
-
-MAX_FRAME_BYTES = 1024
+from gameplay.watching import WatchConsumer
 
 
 def table_group(match_id: int) -> str:
@@ -59,52 +57,29 @@ def table_messages(match: Match) -> broadcast.Messages:
     if match.version != 0:
         return []
     text = json.dumps(table_frame(match=match), separators=(",", ":"))
-    return [(table_group(match.pk), {"type": "table.frame", "text": text})]
+    return [(table_group(match.pk), {"type": "watch.frame", "text": text})]
 
 
-class TableWatchConsumer(AsyncWebsocketConsumer):
-    """Read-only: sends the table on connect and on every change; takes pings."""
+class TableWatchConsumer(WatchConsumer):
+    """Read-only: sends the table on connect and on every change; takes pings
+    and ``sync`` (the table again)."""
 
-    group: str | None = None
+    accepted = "send ping or sync; this socket only watches"
 
-    async def connect(self) -> None:
+    async def opening(self) -> tuple[str, dict[str, Any]] | None:
         found = await self._frame()
         if found is None:
-            await self.close(code=4404)
-            return
+            return None
         match_pk, frame = found
-        self.group = table_group(match_pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send(text_data=json.dumps(frame))
+        return table_group(match_pk), frame
 
-    async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data=None) -> None:
-        if text_data is None or len(text_data) > MAX_FRAME_BYTES:
-            return await self._error("frames are JSON text of at most 1 KiB")
-        try:
-            message = json.loads(text_data)
-        except (ValueError, RecursionError):  # deep nesting fits in 1 KiB
-            return await self._error("frame is not valid JSON")
-        kind = message.get("type") if isinstance(message, dict) else None
-        if kind == "ping":
-            await self.send(text_data=json.dumps({"type": "pong"}))
-        elif kind == "sync":
-            found = await self._frame()
-            if found is not None:
-                await self.send(text_data=json.dumps(found[1]))
-        else:
-            await self._error("send ping or sync; this socket only watches")
-
-    async def table_frame(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["text"])
-
-    async def _error(self, message: str) -> None:
-        frame = {"type": "error", "code": "malformed", "message": message}
-        await self.send(text_data=json.dumps(frame))
+    async def command(self, kind: object) -> bool:
+        if kind != "sync":
+            return False
+        found = await self._frame()
+        if found is not None:
+            await self.send(text_data=json.dumps(found[1]))
+        return True
 
     @database_sync_to_async
     def _frame(self) -> tuple[int, dict[str, Any]] | None:

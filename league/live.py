@@ -21,11 +21,11 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import Count, Max, Q
 
+from gameplay.watching import WatchConsumer
 from league.models import (
     Entrant,
     Pairing,
@@ -36,7 +36,6 @@ from league.models import (
 )
 
 logger = logging.getLogger(__name__)
-MAX_FRAME_BYTES = 1024
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -82,7 +81,7 @@ def _send(tournament_id: int) -> None:
     try:
         async_to_sync(layer.group_send)(
             tournament_group(tournament_id),
-            {"type": "tournament.changed", "text": text},
+            {"type": "watch.frame", "text": text},
         )
     except Exception:  # a lost refresh must never undo a committed result
         logger.exception("live update of tournament %s failed", tournament_id)
@@ -110,46 +109,18 @@ def connect_signals() -> None:
     post_delete.connect(_on_saved, sender=Entrant, dispatch_uid="live.entrant.del")
 
 
-class TournamentWatchConsumer(AsyncWebsocketConsumer):
+class TournamentWatchConsumer(WatchConsumer):
     """Read-only: the version on connect, a frame on every change; pings."""
 
-    group: str | None = None
-
-    async def connect(self) -> None:
+    async def opening(self) -> tuple[str, dict[str, Any]] | None:
         found = await self._version()
         if found is None:
-            await self.close(code=4404)
-            return
+            return None
         tournament_id, version = found
-        self.group = tournament_group(tournament_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send(
-            text_data=json.dumps({"type": "tournament", "version": version})
-        )
-
-    async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data=None) -> None:
-        if text_data is None or len(text_data) > MAX_FRAME_BYTES:
-            return await self._error("frames are JSON text of at most 1 KiB")
-        try:
-            message = json.loads(text_data)
-        except (ValueError, RecursionError):
-            return await self._error("frame is not valid JSON")
-        if isinstance(message, dict) and message.get("type") == "ping":
-            await self.send(text_data=json.dumps({"type": "pong"}))
-        else:
-            await self._error("send ping; this socket only watches")
-
-    async def tournament_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["text"])
-
-    async def _error(self, message: str) -> None:
-        frame = {"type": "error", "code": "malformed", "message": message}
-        await self.send(text_data=json.dumps(frame))
+        return tournament_group(tournament_id), {
+            "type": "tournament",
+            "version": version,
+        }
 
     @database_sync_to_async
     def _version(self) -> tuple[int, str] | None:

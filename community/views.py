@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -100,51 +101,69 @@ def _malformed(request: HttpRequest, detail: str) -> HttpResponse:
     return _answer(request, {"code": "malformed", "detail": detail}, status=400)
 
 
+def _relation(
+    request: SignedInRequest,
+    username: str,
+    *,
+    flag: str,
+    apply: Callable[[User, User, bool], None],
+    words: tuple[str, str],
+) -> HttpResponse:
+    """One on/off relation to another player (mute, block, follow): the body's
+    ``flag`` is true or false, the service applies it, the answer says what
+    changed in ``words`` (on, off)."""
+    value = _flag(_body(request), flag)
+    if value is None:
+        return _malformed(request, f"{flag}: true or false")
+    target = _target(username)
+    try:
+        apply(request.user, target, value)
+    except CommunityError as exc:
+        return _answer(request, {"code": exc.code, "detail": exc.message}, status=400)
+    said = f"{words[0] if value else words[1]} {target.public_name}."
+    return _answer(request, {flag: value}, said=said)
+
+
 @login_required
 @require_POST
 def mute(request: SignedInRequest, username: str) -> HttpResponse:
-    muted = _flag(_body(request), "muted")
-    if muted is None:
-        return _malformed(request, "muted: true or false")
-    target = _target(username)
-    try:
-        services.mute_set(user=request.user, target=target, muted=muted)
-    except CommunityError as exc:
-        return _answer(request, {"code": exc.code, "detail": exc.message}, status=400)
-    said = f"{'Muted' if muted else 'Unmuted'} {target.public_name}."
-    return _answer(request, {"muted": muted}, said=said)
+    return _relation(
+        request,
+        username,
+        flag="muted",
+        apply=lambda user, target, on: services.mute_set(
+            user=user, target=target, muted=on
+        ),
+        words=("Muted", "Unmuted"),
+    )
 
 
 @login_required
 @require_POST
 def block(request: SignedInRequest, username: str) -> HttpResponse:
-    blocked = _flag(_body(request), "blocked")
-    if blocked is None:
-        return _malformed(request, "blocked: true or false")
-    target = _target(username)
-    try:
-        services.block_set(user=request.user, target=target, blocked=blocked)
-    except CommunityError as exc:
-        return _answer(request, {"code": exc.code, "detail": exc.message}, status=400)
-    said = f"{'Blocked' if blocked else 'Unblocked'} {target.public_name}."
-    return _answer(request, {"blocked": blocked}, said=said)
+    return _relation(
+        request,
+        username,
+        flag="blocked",
+        apply=lambda user, target, on: services.block_set(
+            user=user, target=target, blocked=on
+        ),
+        words=("Blocked", "Unblocked"),
+    )
 
 
 @login_required
 @require_POST
 def follow(request: SignedInRequest, username: str) -> HttpResponse:
-    following = _flag(_body(request), "following")
-    if following is None:
-        return _malformed(request, "following: true or false")
-    target = _target(username)
-    try:
-        services.follow_set(user=request.user, target=target, following=following)
-    except CommunityError as exc:
-        return _answer(request, {"code": exc.code, "detail": exc.message}, status=400)
-    said = (
-        f"{'Following' if following else 'No longer following'} {target.public_name}."
+    return _relation(
+        request,
+        username,
+        flag="following",
+        apply=lambda user, target, on: services.follow_set(
+            user=user, target=target, following=on
+        ),
+        words=("Following", "No longer following"),
     )
-    return _answer(request, {"following": following}, said=said)
 
 
 @login_required

@@ -23,6 +23,22 @@ the compiled kernel, same rules, choices from the engine's documented choice
 stream; each game still starts with the Python ``setup``, which is timed too.
 Its target is 5,000 games/s unless the engine sets its own
 ``native_games_target`` (reported in the JSON line).
+
+``--vs-openspiel`` (issue 33, section 2) instead compares every game with
+OpenSpiel (``pip install 'kungfu-arena[bench]'``) in the same run, the games
+interleaved in blocks of CPU time so that the machine's noise falls on all
+alike. A *step* is one decision by a player: ``observe`` for the acting seat,
+``legal_action_ids``, a uniform pick and ``apply`` (with its events); for
+OpenSpiel ``observation_string``, ``legal_actions``, a uniform pick and
+``apply_action``. Deals are played and timed but not counted on either side
+(our engines deal in ``setup``, OpenSpiel at chance nodes). Reference: the
+fastest of OpenSpiel's Python games (``python_kuhn_poker``,
+``python_liars_poker``, ``python_block_dominoes``); target ratio 1.5. Native
+kernels (``random_playout``, ``setup`` included) against OpenSpiel's C++
+``crazy_eights`` and ``leduc_poker`` played whole in C++ by
+``pyspiel.evaluate_bots`` with uniform random bots (steps per game counted on
+a sample of the same random games driven step by step); reference the faster
+of the two, target ratio 0.5.
 """
 
 from __future__ import annotations
@@ -272,21 +288,298 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+# --- Side by side with OpenSpiel (issue 33, section 2) ----------------------
+
+OPENSPIEL_PYTHON = ("python_kuhn_poker", "python_liars_poker", "python_block_dominoes")
+OPENSPIEL_NATIVE = ("crazy_eights", "leduc_poker")
+PYTHON_RATIO_TARGET = 1.5
+NATIVE_RATIO_TARGET = 0.5
+
+
+def _pyspiel() -> Any:
+    """pyspiel with OpenSpiel's Python games registered, or a clear exit."""
+    try:
+        import pyspiel
+        from open_spiel.python import games  # noqa: F401  registers python_*
+    except ImportError:
+        raise SystemExit(
+            "--vs-openspiel needs open_spiel: pip install 'kungfu-arena[bench]'"
+        ) from None
+    return pyspiel
+
+
+def api_player(game_id: str, seed: int) -> Callable[[], int]:
+    """One uniform random game of ours through the public API per call, the
+    number of steps returned: ``observe`` for the acting seat, its legal ids,
+    a uniform pick, ``apply``. The table's own step of a real-time game (no
+    seat may act) has no observation."""
+    game = get_game(game_id)
+    players = min(4, game.max_players)
+    config = {"players": players}
+    rnd = random.Random(seed).random
+    actors, legal, apply = game.actors, game.legal_action_ids, game.apply
+    observe, is_over = game.observe, game.is_over
+    realtime = getattr(game, "realtime", False)
+    index = seed << 20
+
+    def play() -> int:
+        nonlocal index
+        state = game.setup(config, index)
+        index += 1
+        steps = 0
+        while True:
+            who = actors(state)
+            seat: int | None
+            if realtime:
+                if not who:
+                    if is_over(state):
+                        return steps
+                    seat = None
+                else:
+                    seat = who[int(rnd() * len(who))]
+            elif not who:
+                return steps
+            else:
+                seat = who[0]
+            if seat is not None:
+                observe(state, seat)
+            ids = legal(state, seat)
+            state, _ = apply(state, seat, ids[int(rnd() * len(ids))])
+            steps += 1
+
+    return play
+
+
+def native_player(game_id: str, seed: int) -> Callable[[], int] | None:
+    """One uniform random game in the engine's native kernel per call
+    (``setup`` included), or None without a built kernel."""
+    game = get_game(game_id)
+    if not getattr(game, "native_playout", False):
+        return None
+    config = {"players": min(4, game.max_players)}
+    index = seed << 20
+
+    def play() -> int:
+        nonlocal index
+        index += 1
+        return int(game.random_playout(game.setup(config, index), index))
+
+    return play
+
+
+def _chance(state: Any, rnd: Callable[[], float]) -> int:
+    """A chance outcome drawn with its probability."""
+    x = rnd()
+    outcomes = state.chance_outcomes()
+    for action, p in outcomes:
+        x -= p
+        if x < 0:
+            return int(action)
+    return int(outcomes[-1][0])
+
+
+def openspiel_python_player(name: str, seed: int) -> Callable[[], int]:
+    """One uniform random game of an OpenSpiel game per call, step by step
+    from Python: ``observation_string`` for the player to move, its
+    ``legal_actions``, a uniform pick, ``apply_action``; chance nodes drawn
+    with their probabilities and not counted."""
+    game = _pyspiel().load_game(name)
+    rnd = random.Random(seed).random
+
+    def play() -> int:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(_chance(state, rnd))
+                continue
+            player = state.current_player()
+            state.observation_string(player)
+            ids = state.legal_actions(player)
+            state.apply_action(ids[int(rnd() * len(ids))])
+            steps += 1
+        return steps
+
+    return play
+
+
+def openspiel_native_player(name: str, seed: int) -> tuple[Callable[[], float], float]:
+    """One uniform random game of an OpenSpiel C++ game per call, played whole
+    in C++ (``pyspiel.evaluate_bots``, uniform random bots), and the mean
+    steps per game of such games (counted on 2,000 of them driven from
+    Python; ``evaluate_bots`` does not report its steps)."""
+    pyspiel = _pyspiel()
+    game = pyspiel.load_game(name)
+    count = openspiel_python_player(name, seed + 1)
+    sample = 2000
+    mean_steps = sum(count() for _ in range(sample)) / sample
+    bots = [
+        pyspiel.make_uniform_random_bot(p, seed * 100 + p)
+        for p in range(game.num_players())
+    ]
+    index = seed << 20
+
+    def play() -> float:
+        nonlocal index
+        index += 1
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, index)
+        return mean_steps
+
+    return play, mean_steps
+
+
+def interleaved(
+    players: dict[str, Callable[[], float]], rounds: int, block: float
+) -> dict[str, dict[str, float]]:
+    """Steps per CPU second of each player, timed in ``rounds`` blocks of
+    ``block`` CPU seconds each, the players taking turns within every round."""
+    totals = {name: [0.0, 0.0, 0.0] for name in players}  # games, steps, seconds
+    for r in range(rounds):
+        for name, play in players.items():
+            games = 0
+            steps = 0.0
+            start = cpu()
+            deadline = start + block
+            while True:
+                steps += play()
+                games += 1
+                if cpu() >= deadline:
+                    break
+            t = totals[name]
+            t[0] += games
+            t[1] += steps
+            t[2] += cpu() - start
+        log(
+            f"  round {r + 1}/{rounds}: "
+            + ", ".join(f"{n} {t[1] / t[2]:,.0f}" for n, t in totals.items())
+        )
+    return {
+        name: {
+            "games": int(g),
+            "steps": round(st),
+            "seconds": round(sec, 3),
+            "steps_per_s": round(st / sec, 1),
+            "games_per_s": round(g / sec, 1),
+            "steps_per_game": round(st / g, 2),
+        }
+        for name, (g, st, sec) in totals.items()
+    }
+
+
+def vs_openspiel(games: list[str], rounds: int, block: float) -> dict[str, Any]:
+    """The issue-33 comparison: our public API against OpenSpiel's Python
+    games, our native kernels against OpenSpiel's C++ games, same run."""
+    log(f"API: {', '.join(games)} vs {', '.join(OPENSPIEL_PYTHON)}")
+    api: dict[str, Callable[[], float]] = {}
+    for i, name in enumerate(OPENSPIEL_PYTHON):
+        api[name] = openspiel_python_player(name, 10 + i)
+    for i, gid in enumerate(games):
+        api[gid] = api_player(gid, 20 + i)
+    for play in api.values():  # warm-up
+        play()
+    api_rates = interleaved(api, rounds, block)
+    reference = max(OPENSPIEL_PYTHON, key=lambda n: api_rates[n]["steps_per_s"])
+    ref_rate = api_rates[reference]["steps_per_s"]
+
+    native: dict[str, Callable[[], float]] = {}
+    for i, name in enumerate(OPENSPIEL_NATIVE):
+        native[name], _ = openspiel_native_player(name, 30 + i)
+    for i, gid in enumerate(games):
+        play = native_player(gid, 40 + i)
+        if play is not None:
+            native[gid] = play
+    native_rates: dict[str, dict[str, float]] = {}
+    if any(gid in native for gid in games):
+        log(f"native: {', '.join(n for n in native)}")
+        for play in native.values():
+            play()
+        native_rates = interleaved(native, rounds, block)
+    native_ref = (
+        max(OPENSPIEL_NATIVE, key=lambda n: native_rates[n]["steps_per_s"])
+        if native_rates
+        else None
+    )
+    out: dict[str, Any] = {
+        "benchmark": "engine_vs_openspiel",
+        "step": "observe(actor) + legal ids + uniform pick + apply; deals not counted",
+        "openspiel_python": {n: api_rates[n] for n in OPENSPIEL_PYTHON},
+        "reference": reference,
+        "reference_steps_per_s": ref_rate,
+        "target_ratio": PYTHON_RATIO_TARGET,
+        "games": {},
+        "native_target_ratio": NATIVE_RATIO_TARGET,
+    }
+    if native_ref is not None:
+        out["openspiel_native"] = {n: native_rates[n] for n in OPENSPIEL_NATIVE}
+        out["native_reference"] = native_ref
+        out["native_reference_steps_per_s"] = native_rates[native_ref]["steps_per_s"]
+    for gid in games:
+        ratio = api_rates[gid]["steps_per_s"] / ref_rate
+        row: dict[str, Any] = {
+            **api_rates[gid],
+            "ratio": round(ratio, 3),
+            "met": ratio >= PYTHON_RATIO_TARGET,
+        }
+        if native_ref is not None and gid in native_rates:
+            nratio = (
+                native_rates[gid]["steps_per_s"]
+                / native_rates[native_ref]["steps_per_s"]
+            )
+            row["native"] = {
+                **native_rates[gid],
+                "ratio": round(nratio, 3),
+                "met": nratio >= NATIVE_RATIO_TARGET,
+            }
+        out["games"][gid] = row
+        log(f"{gid}: {ratio:.2f}x {reference}")
+    out["all_met"] = all(
+        r["met"] and r.get("native", {}).get("met", True) for r in out["games"].values()
+    )
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description="rules engine benchmark")
+    parser.add_argument("--game", choices=available_games())
     parser.add_argument(
-        "--game", default=available_games()[0], choices=available_games()
+        "--vs-openspiel",
+        action="store_true",
+        help="every game (or --game) against OpenSpiel in the same run",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="--vs-openspiel: interleaved rounds"
+    )
+    parser.add_argument(
+        "--block",
+        type=float,
+        default=1.0,
+        help="--vs-openspiel: CPU seconds per game and round",
     )
     args = parser.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    if args.vs_openspiel:
+        summary = vs_openspiel(
+            [args.game] if args.game else available_games(), args.rounds, args.block
+        )
+        summary.update(
+            {
+                "python": platform.python_version(),
+                "cpu": cpu_model(),
+                "load_average_1m": round(os.getloadavg()[0], 2),
+                "clock": "process CPU time, one core",
+            }
+        )
+        print(json.dumps(summary))
+        return
+    args.game = args.game or available_games()[0]
     global GAME
     GAME = get_game(args.game)
     p = min(4, GAME.max_players)  # the main table size
     big = GAME.max_players
     others = sorted({GAME.min_players, GAME.max_players} - {p})
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     log(f"{GAME.id}: warm-up")
     random_games(p, 1.0, 0)
     log(f"random {p}-player playouts ({SECONDS:.0f}s)")

@@ -350,19 +350,20 @@ def api_player(game_id: str, seed: int) -> Callable[[], int]:
     return play
 
 
-def native_player(game_id: str, seed: int) -> Callable[[], int] | None:
+def native_player(game_id: str, seed: int) -> Callable[[], float] | None:
     """One uniform random game in the engine's native kernel per call
     (``setup`` included), or None without a built kernel."""
     game = get_game(game_id)
-    if not getattr(game, "native_playout", False):
+    random_playout = getattr(game, "random_playout", None)
+    if random_playout is None or not getattr(game, "native_playout", False):
         return None
     config = {"players": min(4, game.max_players)}
     index = seed << 20
 
-    def play() -> int:
+    def play() -> float:
         nonlocal index
         index += 1
-        return int(game.random_playout(game.setup(config, index), index))
+        return float(random_playout(game.setup(config, index), index))
 
     return play
 
@@ -485,9 +486,9 @@ def vs_openspiel(games: list[str], rounds: int, block: float) -> dict[str, Any]:
     for i, name in enumerate(OPENSPIEL_NATIVE):
         native[name], _ = openspiel_native_player(name, 30 + i)
     for i, gid in enumerate(games):
-        play = native_player(gid, 40 + i)
-        if play is not None:
-            native[gid] = play
+        kernel = native_player(gid, 40 + i)
+        if kernel is not None:
+            native[gid] = kernel
     native_rates: dict[str, dict[str, float]] = {}
     if any(gid in native for gid in games):
         log(f"native: {', '.join(n for n in native)}")
@@ -561,10 +562,10 @@ def main(argv: list[str] | None = None) -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     if args.vs_openspiel:
-        summary = vs_openspiel(
+        compared = vs_openspiel(
             [args.game] if args.game else available_games(), args.rounds, args.block
         )
-        summary.update(
+        compared.update(
             {
                 "python": platform.python_version(),
                 "cpu": cpu_model(),
@@ -572,7 +573,7 @@ def main(argv: list[str] | None = None) -> None:
                 "clock": "process CPU time, one core",
             }
         )
-        print(json.dumps(summary))
+        print(json.dumps(compared))
         return
     args.game = args.game or available_games()[0]
     global GAME

@@ -18,6 +18,7 @@ from gameplay.agents import is_uploaded_bot
 from gameplay.contexts import context_keeps_absent_seats, describe_match_context
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.rules import Game, TimedGame, get_game
+from gameplay.timecontrol import TimeControl
 
 # How long a person may be away (or an uploaded bot silent on its turn)
 # before the others may claim, or a bot takes the seat at three or more.
@@ -57,31 +58,98 @@ def clock_start(*, match: Match, seat: Seat) -> datetime | None:
     return seat.acting_since or match.turn_started_at
 
 
+def run_clock(
+    *,
+    start: datetime,
+    allowance: timedelta,
+    pauses: list[tuple[datetime, datetime]] = [],  # noqa: B006 - never mutated
+) -> datetime:
+    """When a clock started at ``start`` with ``allowance`` to spend runs out,
+    not running during ``pauses`` (a player's vacations: (from, until) pairs,
+    any order, may overlap): the allowance is spent only outside them."""
+    now = start
+    left = allowance
+    for since, until in sorted(pauses):
+        if until <= now:
+            continue
+        if since > now:
+            if since - now >= left:
+                break
+            left -= since - now
+        now = max(now, until)
+    return now + left
+
+
 def seat_deadline(
     *, match: Match, seat: Seat, actors: list[int] | None = None
 ) -> datetime | None:
     """When ``seat``'s clock runs out for its current decision, if it has one.
 
     Only seats to act have a running clock, each from its own start
-    (``clock_start``): several may run at once. ``actors``: the engine's
-    actors, when the caller already has them.
+    (``clock_start``): several may run at once. The nearer of the move limit
+    (seconds or days per move) and the seat's total clock. A correspondence
+    clock stands still while its player is on vacation (``gameplay.vacation``).
+    ``actors``: the engine's actors, when the caller already has them.
     """
     if not match.time_control or match.state is None:
         return None
+    control = TimeControl.from_json(match.time_control)
     if actors is None:
         actors = get_game(match.game).actors(match.state)
     start = clock_start(match=match, seat=seat)
     if start is None or seat.number not in actors:
         return None
-    limits = []
-    per_move = match.time_control.get("per_move")
-    if per_move:
-        limits.append(per_move * 1000)
-    if match.time_control.get("total") and seat.clock_ms is not None:
-        limits.append(seat.clock_ms)
+    limits: list[timedelta] = []
+    move_limit = control.move_limit
+    if move_limit is not None:
+        limits.append(move_limit)
+    if control.total and seat.clock_ms is not None:
+        limits.append(timedelta(milliseconds=seat.clock_ms))
     if not limits:
         return None
-    return start + timedelta(milliseconds=min(limits))
+    if control.is_correspondence:
+        from gameplay.vacation import clock_pauses
+
+        pauses = clock_pauses(match=match, seat=seat, since=start)
+        return run_clock(start=start, allowance=min(limits), pauses=pauses)
+    return start + min(limits)
+
+
+def seat_time_left(
+    *,
+    match: Match,
+    seat: Seat,
+    now: datetime | None = None,
+    actors: list[int] | None = None,
+) -> timedelta | None:
+    """How long ``seat`` has left for its current decision (never negative);
+    None when it has no running clock (not to act, or an untimed game).
+
+    For "your move" reminders and the urgency order of a player's games
+    (issue 30 §3): the time the clock check (``services.match_expire_clocks``)
+    enforces, vacation pauses included. A seat on vacation has its whole
+    remaining allowance counted from the vacation's end.
+    """
+    deadline = seat_deadline(match=match, seat=seat, actors=actors)
+    if deadline is None:
+        return None
+    return max(timedelta(0), deadline - (now or timezone.now()))
+
+
+def match_has_expired_clock(*, match: Match, now: datetime | None = None) -> bool:
+    """Whether any seat to act (a person or an uploaded bot) is past its
+    deadline: a read, for the sweep to lock only the matches with work."""
+    if match.status != MatchStatus.ACTIVE or match.state is None:
+        return False
+    now = now or timezone.now()
+    actors = get_game(match.game).actors(match.state)
+    for seat in match.seats.all():
+        if seat.forfeited or (seat.is_bot and not is_uploaded_bot(seat)):
+            continue
+        deadline = seat_deadline(match=match, seat=seat, actors=actors)
+        if deadline is not None and now >= deadline:
+            return True
+    return False
 
 
 def timers_after(
@@ -195,7 +263,8 @@ def absent_until_claimable(*, match: Match, seat: Seat) -> datetime | None:
     """When an absent person's seat may be claimed against (None: not absent).
 
     The table shows its "Claim win" countdown to this instant, so the button
-    appears exactly when ``match_claim`` accepts. In a competition game
+    appears exactly when ``match_claim`` accepts. Never in a correspondence
+    game (people are away between moves there). In a competition game
     (``contexts.context_keeps_absent_seats``) that is not before the
     competition's deadline for the game (a tournament round's).
     """
@@ -208,6 +277,10 @@ def absent_until_claimable(*, match: Match, seat: Seat) -> datetime | None:
         if seat.number not in get_game(match.game).actors(match.state):
             return None
         return start + timedelta(seconds=GRACE_SECONDS)
+    if TimeControl.from_json(match.time_control).is_correspondence:
+        # Correspondence players are away between moves by design: only their
+        # clock (days per move) ends their game, never an absence.
+        return None
     since = _absent_since(match, seat)
     if since is None:
         return None

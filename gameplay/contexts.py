@@ -64,6 +64,33 @@ def context_keeps_absent_seats(context: str) -> bool:
     return any((context or "").startswith(p) for p in _seat_keeping_prefixes)
 
 
+# Competitions that say whether a player's vacation pauses their games' clocks:
+# prefix -> rule(match) -> bool. A match no rule claims allows vacation.
+VacationRule = Callable[[Match], bool]
+_vacation_rules: dict[str, VacationRule] = {}
+
+
+def register_vacation_rule(prefix: str, rule: VacationRule) -> None:
+    """``rule(match)`` says whether vacation pauses the clocks of matches whose
+    context starts with ``prefix`` (a tournament or season that allows none)."""
+    _vacation_rules[prefix] = rule
+
+
+def context_allows_vacation(match: Match) -> bool:
+    """Whether a player's vacation pauses this match's correspondence clocks:
+    the longest matching prefix's rule; True when no competition says. A rule
+    that fails is logged and counts as allowing (as before the rule)."""
+    context = match.context or ""
+    for prefix in sorted(_vacation_rules, key=len, reverse=True):
+        if context.startswith(prefix):
+            try:
+                return bool(_vacation_rules[prefix](match))
+            except Exception:
+                logger.exception("vacation rule of context %r failed", context)
+                return True
+    return True
+
+
 def describe_match_context(match: Match) -> MatchContextInfo | None:
     """The longest matching prefix's description; None when nobody claims it.
 

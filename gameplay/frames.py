@@ -24,6 +24,8 @@ from gameplay.clocks import (
 from gameplay.models import Match, MatchAction, MatchStatus
 from gameplay.rules import get_game, view_events
 from gameplay.selectors import rematch_info, seats_of, spectator_version, state_at
+from gameplay.timecontrol import time_control_label
+from gameplay.vacation import away_until
 
 # The live protocol's version (docs/protocol/live.md), in every frame.
 PROTOCOL_VERSION = 1
@@ -51,7 +53,15 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
         and match.state is not None
         else []
     )
-    for seat in seats_of(match):
+    seats = seats_of(match)
+    # "On vacation until ...": the opponents see why a correspondence clock
+    # stands still (``gameplay.vacation``).
+    away = (
+        away_until(user_ids=[s.user_id for s in seats if s.user_id])
+        if match.status == MatchStatus.ACTIVE and (match.time_control or {}).get("days")
+        else {}
+    )
+    for seat in seats:
         deadline = (
             seat_deadline(match=match, seat=seat, actors=actors) if actors else None
         )
@@ -82,6 +92,11 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
                 "forfeit_reason": seat.forfeit_reason or None,
                 "clock_ms": seat.clock_ms,
                 "deadline": deadline.isoformat() if deadline else None,
+                "away_until": (
+                    away[seat.user_id].isoformat()
+                    if seat.user_id in away and not seat.is_bot
+                    else None
+                ),
                 "placement": seat.placement,
             }
         )
@@ -104,6 +119,7 @@ def frame_base(
         "version": match.version,
         "rated": match.rated,
         "time_control": match.time_control,
+        "time_control_label": time_control_label(match.time_control),
         "seed_hash": match.seed_hash,
         "seats": seats if seats is not None else seats_public(match=match),
         # The client times the claim countdown against the server's clock.

@@ -306,3 +306,31 @@ class QueueEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} queued for {self.game}"
+
+
+class Vacation(models.Model):
+    """A stretch of days a player is away: their correspondence clocks stand
+    still (``gameplay.vacation``). Taken from a yearly allowance of days
+    (``settings.VACATION_DAYS_PER_YEAR``); ``ends_at`` moves to the moment a
+    player comes back early, and only the days begun are charged."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["user", "-starts_at"]
+        indexes = [models.Index(fields=["user", "ends_at"], name="vacation_user_end")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")),
+                name="vacation_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        span = f"{self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+        return f"{self.user_id} away {span}"

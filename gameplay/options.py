@@ -131,14 +131,14 @@ def public_config(*, game_id: str, config: dict[str, Any] | None) -> dict[str, A
 def clock_label(
     *, game_id: str, config: dict[str, Any] | None, time_control: dict[str, Any]
 ) -> str:
-    """A table's clock as people read it: "30 s/move", "10 min", or a
+    """A table's clock as people read it: "30 s/move", "10 min + 5 s",
+    "3 days/move" (``TimeControl.label``), or a
     real-time game's time limit ("20 min match", its ``match_minutes``
     option); "none" when nothing times the game."""
-    parts = []
-    if time_control.get("per_move"):
-        parts.append(f"{time_control['per_move']} s/move")
-    if time_control.get("total"):
-        parts.append(f"{round(time_control['total'] / 60)} min")
+    from gameplay.timecontrol import TimeControl
+
+    control = TimeControl.from_json(time_control)
+    parts = [control.label] if control else []
     if not parts:
         shown = public_config(game_id=game_id, config=config)
         for option in table_options(game_id):

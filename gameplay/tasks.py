@@ -101,7 +101,8 @@ def expire_clock(self, match_id: int) -> list[str]:
 @shared_task(name="gameplay.sweep_expired_clocks", time_limit=60, soft_time_limit=55)
 def sweep_expired_clocks() -> int:
     """Safety net run by beat: catch any deadline whose armed check was lost."""
-    cutoff = timezone.now() - timedelta(seconds=5)
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=5)
     # A seat still choosing while others commit keeps its own older start
     # (``Seat.acting_since``): the match's last change alone would hide it.
     candidates = (
@@ -110,8 +111,24 @@ def sweep_expired_clocks() -> int:
         .exclude(Q(time_control={}) | Q(time_control__isnull=True))
         .distinct()
     )
+    # Correspondence games: only a decision begun a day ago (the shortest
+    # days per move) can have run out, and only one past its deadline is
+    # locked; the live ones are few and short, checked under the lock.
+    live = candidates.exclude(time_control__has_key="days")
+    slow = (
+        candidates.filter(time_control__has_key="days")
+        .filter(
+            Q(turn_started_at__lte=now - timedelta(days=1))
+            | Q(seats__acting_since__lte=now - timedelta(days=1))
+        )
+        .prefetch_related("seats")
+    )
+    due = list(live.values_list("pk", flat=True)[:500])
+    due += [
+        m.pk for m in slow[:2000] if clocks.match_has_expired_clock(match=m, now=now)
+    ]
     acted = 0
-    for match_id in candidates.values_list("pk", flat=True)[:500]:
+    for match_id in due:
         acted += bool(services.match_expire_clocks(match_id=match_id))
     return acted
 

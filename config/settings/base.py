@@ -249,6 +249,9 @@ CELERY_BEAT_SCHEDULE = {
 # process refreshes it every third of this. A killed process's seats turn absent
 # within it (docs/operations.md). Keep well under the 60 s grace period.
 PRESENCE_TTL = env.int("PRESENCE_TTL", default=30)
+# Days a year a player may be on vacation, pausing their correspondence clocks
+# (docs/time-controls.md): a month, as on Board Game Arena.
+VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
 
 # --- Accounts and auth.
 AUTH_USER_MODEL = "accounts.User"

@@ -31,6 +31,7 @@ from gameplay.services.hooks import after_change, after_commit
 from gameplay.services.locking import locked_match
 from gameplay.services.moves import track_timers
 from gameplay.signals import match_started
+from gameplay.timecontrol import TimeControl, TimeControlError
 
 logger = logging.getLogger(__name__)
 
@@ -49,22 +50,13 @@ def seed_commitment(*, public_id: str, seed: int) -> str:
     return hashlib.sha256(f"{public_id}:{seed}".encode()).hexdigest()
 
 
-def validate_time_control(time_control: dict[str, Any] | None) -> dict[str, Any]:
-    time_control = dict(time_control or {})
-    unknown = set(time_control) - {"per_move", "total"}
-    if unknown:
-        raise BadRequest(f"unknown time-control field(s): {', '.join(sorted(unknown))}")
-    clean: dict[str, Any] = {}
-    for key, low, high in (("per_move", 5, 3600), ("total", 30, 7 * 86400)):
-        value = time_control.get(key)
-        if value in (None, "", 0):
-            continue
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise BadRequest(f"time control {key} must be a whole number of seconds")
-        if not low <= value <= high:
-            raise BadRequest(f"time control {key} must be between {low} and {high} s")
-        clean[key] = value
-    return clean
+def validate_time_control(time_control: object) -> dict[str, Any]:
+    """A time control people sent, checked and in its stored form
+    (``gameplay.timecontrol``); ``BadRequest`` saying what is wrong."""
+    try:
+        return TimeControl.parse(time_control).to_json()
+    except TimeControlError as exc:
+        raise BadRequest(str(exc)) from exc
 
 
 def _seat_base_name(*, user: User | None, agent: str, label: str) -> str:
@@ -284,9 +276,9 @@ def match_start(*, match_id: int, seed: int | None = None) -> Match:
     now = timezone.now()
     match.started_at = match.turn_started_at = now
     track_timers(match=match, engine=engine, now=now)
-    total = match.time_control.get("total")
-    if total:
-        Seat.objects.filter(match=match).update(clock_ms=total * 1000)
+    total_ms = TimeControl.from_json(match.time_control).total_ms
+    if total_ms:
+        Seat.objects.filter(match=match).update(clock_ms=total_ms)
     match.save()
     MatchSnapshot.objects.create(match=match, version=0, state=match.state)
     state = match.state

@@ -52,6 +52,7 @@ from gameplay.selectors import stepped_since
 from gameplay.services.finish import finish_match, forfeit_seat
 from gameplay.services.hooks import announce_step
 from gameplay.services.locking import locked_match, seat_numbered
+from gameplay.timecontrol import TimeControl
 
 logger = logging.getLogger(__name__)
 
@@ -77,11 +78,15 @@ class SystemMove:
 
 
 def _charge_clock(match: Match, seat: Seat, now: datetime) -> None:
-    """Take the time since the mover's decision began off its total clock."""
+    """Take the time since the mover's decision began off its total clock,
+    then add the Fischer increment (the move was made in time: a seat whose
+    clock ran out was forfeited by the clock check instead)."""
+    control = TimeControl.from_json(match.time_control)
     start = clock_start(match=match, seat=seat)
-    if match.time_control.get("total") and start and seat.clock_ms:
+    if control.total and start and seat.clock_ms is not None:
         spent = int((now - start).total_seconds() * 1000)
-        seat.clock_ms = max(0, seat.clock_ms - spent)
+        left = max(0, seat.clock_ms - spent)
+        seat.clock_ms = left + control.increment_ms if left else 0
         seat.save(update_fields=["clock_ms"])
 
 

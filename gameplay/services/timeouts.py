@@ -22,6 +22,7 @@ from gameplay.services.finish import forfeit_seat
 from gameplay.services.hooks import announce_step
 from gameplay.services.locking import locked_match
 from gameplay.services.moves import apply_step
+from gameplay.timecontrol import TimeControl
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +31,8 @@ def match_expire_clocks(*, match_id: int, now: datetime | None = None) -> list[s
     """Apply what an expired clock means; returns what was done (for the log).
 
     A per-move limit that runs out plays the rules doc's default action for the
-    seat, logged as a timeout. A total clock that runs out forfeits the seat.
+    seat, logged as a timeout. A total clock that runs out forfeits the seat,
+    and so do days per move of a correspondence game (a loss by time).
     Never a silent random move. Every seat to act has its own clock: each
     expired one is handled, in seat order, and the others' clocks run on.
     """
@@ -39,6 +41,7 @@ def match_expire_clocks(*, match_id: int, now: datetime | None = None) -> list[s
     with transaction.atomic():
         match = locked_match(match_id)
         engine = get_game(match.game)
+        control = TimeControl.from_json(match.time_control)
         handled: set[int] = set()
         # One default per expired seat and call: the seat's next decision has
         # a fresh clock, which the check armed after this commit covers.
@@ -52,12 +55,16 @@ def match_expire_clocks(*, match_id: int, now: datetime | None = None) -> list[s
             start = clock_start(match=match, seat=seat)
             total_left = (
                 seat.clock_ms - int((now - start).total_seconds() * 1000)
-                if match.time_control.get("total")
-                and seat.clock_ms is not None
-                and start is not None
+                if control.total and seat.clock_ms is not None and start is not None
                 else None
             )
-            if total_left is not None and total_left <= 0:
+            if control.is_correspondence:
+                # Days per move run out: a loss by time (docs/time-controls.md),
+                # never a default move that would start another days-long wait.
+                forfeit_seat(match, seat, reason="time forfeit")
+                handled.add(seat.number)
+                done.append(f"seat {seat.number}: time forfeit (correspondence)")
+            elif total_left is not None and total_left <= 0:
                 seat.clock_ms = 0
                 seat.save(update_fields=["clock_ms"])
                 forfeit_seat(match, seat, reason="time forfeit")

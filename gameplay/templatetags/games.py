@@ -32,3 +32,12 @@ def clock_label(match) -> str:
     return _clock_label(
         game_id=match.game, config=match.config, time_control=match.time_control or {}
     )
+
+
+@register.filter
+def time_control_label(value) -> str:
+    """A stored time control (a match's, a challenge's, a tournament's) as
+    people read it: "3 days/move", "5 min + 5 s", "30 s/move", "untimed"."""
+    from gameplay.timecontrol import TimeControl
+
+    return TimeControl.from_json(value or {}).label

@@ -562,10 +562,19 @@ function startPage(win, B, cfg) {
     abort.textContent = frame.version === 0 ? "Abort match" : "Call off (no result)";
     abort.dataset.mode = frame.version === 0 ? "abort" : "claim";
     resign.hidden = false;
-    note.hidden = !allAway;
-    note.textContent = !allAway ? "" : canClaim
+    const vacation = vacationNote(seats, me);
+    note.hidden = !allAway && !vacation;
+    note.textContent = !allAway ? vacation : canClaim
       ? "Your opponents have been away past the grace period: you may claim the win or call the match off."
       : "Your opponents are away. If they are not back in " + Math.ceil(waitMs / 1000) + " s you may claim the win.";
+  }
+
+  /** "Ana is on vacation until 7 Dec 2026, 14:00: their clock stands still." */
+  function vacationNote(seats, me) {
+    return seats.filter(function (s) { return s.number !== me && s.away_until; }).map(function (s) {
+      const until = new Date(s.away_until).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+      return s.name + " is on vacation until " + until + ": their clock stands still.";
+    }).join(" ");
   }
 
   function updateTitle(model) {

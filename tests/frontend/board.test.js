@@ -247,6 +247,8 @@ test("clocks: a running deadline counts down, a total clock shows its store", ()
   assert.equal(C.formatClock(42500), "0:43");
   assert.equal(C.formatClock(600000), "10:00");
   assert.equal(C.formatClock(3723000), "1:02:03");
+  assert.equal(C.formatClock(86399000), "23:59:59");
+  assert.equal(C.formatClock(3 * 86400000 - 1000), "2d 23h");
   assert.equal(C.formatClock(null), "");
 });
 

@@ -178,6 +178,11 @@ function clockRemaining(seat, nowMs, running) {
 function formatClock(ms) {
   if (ms === null || ms === undefined) return "";
   const total = Math.ceil(ms / 1000);
+  // Correspondence clocks run for days: "2d 23h", then "23:59:59" on the last day.
+  if (total >= 86400) {
+    const days = Math.floor(total / 86400);
+    return days + "d " + Math.floor((total % 86400) / 3600) + "h";
+  }
   const hrs = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;

@@ -1,0 +1,163 @@
+"""Vacation: days a player is away while their correspondence clocks stand still.
+
+Each player has ``settings.VACATION_DAYS_PER_YEAR`` days a calendar year (UTC).
+A vacation starts now and lasts whole days; coming back early ends it at once
+and charges only the days begun. While it lasts, the clock of every
+correspondence game the player is to move in does not run
+(``clocks.seat_deadline`` spends the allowance outside the vacation), unless
+the game's competition does not allow vacation
+(``contexts.context_allows_vacation``: a tournament or season says). Live
+games are never paused. The opponents see "on vacation until ..." at the
+table (``frames.seats_public``) and on the player's profile.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from gameplay.contexts import context_allows_vacation
+from gameplay.errors import BadRequest
+from gameplay.models import Match, MatchStatus, Seat, Vacation
+
+DAY = timedelta(days=1)
+
+
+def days_per_year() -> int:
+    return int(getattr(settings, "VACATION_DAYS_PER_YEAR", 30))
+
+
+def charged_days(vacation: Vacation) -> int:
+    """Days a vacation costs: each day begun (at least one)."""
+    return max(1, math.ceil((vacation.ends_at - vacation.starts_at) / DAY))
+
+
+def _year_start(now: datetime) -> datetime:
+    return now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+
+
+def vacation_days_used(*, user: User, now: datetime | None = None) -> int:
+    """Days charged for vacations that began in ``now``'s calendar year."""
+    now = now or timezone.now()
+    start = _year_start(now)
+    end = start.replace(year=start.year + 1)
+    return sum(
+        charged_days(v)
+        for v in Vacation.objects.filter(
+            user=user, starts_at__gte=start, starts_at__lt=end
+        )
+    )
+
+
+def vacation_days_left(*, user: User, now: datetime | None = None) -> int:
+    return max(0, days_per_year() - vacation_days_used(user=user, now=now))
+
+
+def current_vacation(*, user_id: int, now: datetime | None = None) -> Vacation | None:
+    now = now or timezone.now()
+    return (
+        Vacation.objects.filter(user_id=user_id, starts_at__lte=now, ends_at__gt=now)
+        .order_by("-ends_at")
+        .first()
+    )
+
+
+def away_until(
+    *, user_ids: list[int], now: datetime | None = None
+) -> dict[int, datetime]:
+    """user id -> the end of their vacation now running (one query)."""
+    now = now or timezone.now()
+    out: dict[int, datetime] = {}
+    rows = Vacation.objects.filter(
+        user_id__in=user_ids, starts_at__lte=now, ends_at__gt=now
+    ).values_list("user_id", "ends_at")
+    for user_id, ends_at in rows:
+        out[user_id] = max(ends_at, out.get(user_id, ends_at))
+    return out
+
+
+def clock_pauses(
+    *, match: Match, seat: Seat, since: datetime
+) -> list[tuple[datetime, datetime]]:
+    """The stretches after ``since`` during which ``seat``'s correspondence
+    clock stands still: its player's vacations, when the match's competition
+    allows vacation. Bots and uploaded bots never take vacation."""
+    if seat.user_id is None or seat.agent or seat.replaced_by_bot:
+        return []
+    pauses = list(
+        Vacation.objects.filter(user_id=seat.user_id, ends_at__gt=since).values_list(
+            "starts_at", "ends_at"
+        )
+    )
+    if not pauses or not context_allows_vacation(match):
+        return []
+    return pauses
+
+
+def _correspondence_matches(user: User) -> list[int]:
+    return [
+        pk
+        for pk, control in Match.objects.filter(
+            seats__user=user, status=MatchStatus.ACTIVE
+        ).values_list("pk", "time_control")
+        if control and control.get("days")
+    ]
+
+
+def _clocks_changed(user: User) -> None:
+    """After the commit: the user's correspondence tables show the new
+    deadlines and "on vacation until", and their clock checks are re-armed
+    (a vacation cut short brings a deadline nearer)."""
+    from gameplay import broadcast, enqueue
+
+    def hook() -> None:
+        for match_id in _correspondence_matches(user):
+            broadcast.match_changed(match_id=match_id)
+            enqueue.schedule_clock_check(match_id=match_id)
+
+    transaction.on_commit(hook)
+
+
+@transaction.atomic
+def vacation_start(
+    *, user: User, days: object, now: datetime | None = None
+) -> Vacation:
+    """Go on vacation for ``days`` whole days from now, from this year's
+    allowance. Refused (``BadRequest``, nothing changed) when already away,
+    or when ``days`` is not a whole number within the days left."""
+    now = now or timezone.now()
+    if not isinstance(days, int) or isinstance(days, bool) or days < 1:
+        raise BadRequest("vacation days must be a whole number of at least 1")
+    # The user's row serialises two requests of one player (days left).
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    if current_vacation(user_id=user.pk, now=now) is not None:
+        raise BadRequest("you are already on vacation")
+    left = vacation_days_left(user=user, now=now)
+    if days > left:
+        raise BadRequest(
+            f"you have {left} vacation day{'s' if left != 1 else ''} left this year"
+        )
+    vacation = Vacation.objects.create(
+        user=user, starts_at=now, ends_at=now + days * DAY, created_at=now
+    )
+    _clocks_changed(user)
+    return vacation
+
+
+@transaction.atomic
+def vacation_end(*, user: User, now: datetime | None = None) -> Vacation:
+    """Come back early: the running vacation ends now (only the days begun
+    are charged) and the clocks run again from now."""
+    now = now or timezone.now()
+    vacation = current_vacation(user_id=user.pk, now=now)
+    if vacation is None:
+        raise BadRequest("you are not on vacation")
+    vacation.ends_at = max(now, vacation.starts_at + timedelta(seconds=1))
+    vacation.save(update_fields=["ends_at"])
+    _clocks_changed(user)
+    return vacation

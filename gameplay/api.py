@@ -125,6 +125,7 @@ class QueueSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=20)
     players = serializers.IntegerField(min_value=2, max_value=16, default=2)
     rated = serializers.BooleanField(required=False, default=False)
+    time_control = serializers.DictField(required=False, default=dict)
 
 
 def _valid(serializer_class, request: Request) -> dict[str, Any]:

@@ -7,23 +7,85 @@ from typing import Any, cast
 from django import forms
 
 from gameplay.catalog import GameInfo, table_options
+from gameplay.timecontrol import (
+    CORRESPONDENCE_DAYS,
+    INCREMENT_RANGE,
+    PER_MOVE_RANGE,
+    TOTAL_RANGE,
+    TimeControl,
+    TimeControlError,
+)
 
 
-class TableForm(forms.Form):
-    players = forms.TypedChoiceField(coerce=int, label="Players")
+class TimeControlForm(forms.Form):
+    """The time-control fields every lobby form shares (docs/time-controls.md):
+    live seconds per move, or minutes per player with a Fischer increment, or
+    correspondence days per move. ``time_control()`` is the value to store;
+    a combination ``TimeControl.parse`` refuses is a form error."""
+
     per_move = forms.IntegerField(
         label="Seconds per move",
         required=False,
-        min_value=5,
-        max_value=3600,
-        help_text="Leave empty for no per-move limit.",
+        min_value=PER_MOVE_RANGE[0],
+        max_value=PER_MOVE_RANGE[1],
+        help_text="Live. Leave empty for no per-move limit.",
     )
     total = forms.IntegerField(
         label="Total minutes per player",
         required=False,
         min_value=1,
-        max_value=7 * 24 * 60,
+        max_value=TOTAL_RANGE[1] // 60,
+        help_text="Live: each player's thinking time for the whole game.",
     )
+    increment = forms.IntegerField(
+        label="Increment (seconds per move)",
+        required=False,
+        min_value=0,
+        max_value=INCREMENT_RANGE[1],
+        help_text="Added to the total after each of your moves.",
+    )
+    days = forms.TypedChoiceField(
+        label="Correspondence: days per move",
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[("", "— (live)")]
+        + [(d, f"{d} day{'s' if d > 1 else ''}") for d in CORRESPONDENCE_DAYS],
+        help_text="A move may wait this long; no other limit with it.",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if "days" in self.fields:
+            try:
+                self._control = TimeControl.parse(self._time_control_data(cleaned))
+            except TimeControlError as exc:
+                raise forms.ValidationError(str(exc)) from exc
+        return cleaned
+
+    @staticmethod
+    def _time_control_data(cleaned: dict[str, Any]) -> dict[str, Any]:
+        total = cleaned.get("total")
+        return {
+            "per_move": cleaned.get("per_move"),
+            "total": total * 60 if total else None,
+            "increment": cleaned.get("increment"),
+            "days": cleaned.get("days"),
+        }
+
+    def time_control(self) -> dict[str, int]:
+        control = getattr(self, "_control", None)
+        return control.to_json() if control is not None else {}
+
+    def drop_time_control(self) -> None:
+        """A real-time game: no turns to time (its time limit is a table
+        option of the game)."""
+        for name in ("per_move", "total", "increment", "days"):
+            del self.fields[name]
+
+
+class TableForm(TimeControlForm):
+    players = forms.TypedChoiceField(coerce=int, label="Players")
     rated = forms.BooleanField(label="Rated", required=False)
     spectator_delay = forms.IntegerField(
         label="Spectator delay (moves)", min_value=0, max_value=50, initial=0
@@ -40,7 +102,8 @@ class TableForm(forms.Form):
         ]
         if game.realtime:
             # No turns to time: the game's own options hold its time limit.
-            del self.fields["per_move"], self.fields["total"]
+            self.drop_time_control()
+        self.order_fields(["players"])
         for option in table_options(game.id):
             name = f"opt_{option.key}"
             if option.kind == "choice":
@@ -66,28 +129,22 @@ class TableForm(forms.Form):
             for option in table_options(self.game.id)
         }
 
-    def time_control(self) -> dict[str, int]:
-        control = {}
-        if self.cleaned_data.get("per_move"):
-            control["per_move"] = self.cleaned_data["per_move"]
-        if self.cleaned_data.get("total"):
-            control["total"] = self.cleaned_data["total"] * 60
-        return control
 
-
-class ChallengeForm(forms.Form):
+class ChallengeForm(TimeControlForm):
     username = forms.CharField(label="Player to challenge", max_length=150)
     rated = forms.BooleanField(label="Rated", required=False)
-    per_move = forms.IntegerField(
-        label="Seconds per move", required=False, min_value=5, max_value=3600
-    )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: GameInfo | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "id_challenge_%s")  # see TableForm
         super().__init__(*args, **kwargs)
+        if game is not None and game.realtime:
+            self.drop_time_control()
+        self.order_fields(["username", "rated"])
 
 
-class QuickPlayForm(forms.Form):
+class QuickPlayForm(TimeControlForm):
+    """Quick play pairs only players who asked for the same time control."""
+
     players = forms.TypedChoiceField(coerce=int, label="Players")
     rated = forms.BooleanField(label="Rated", required=False)
 
@@ -97,6 +154,9 @@ class QuickPlayForm(forms.Form):
         cast(forms.ChoiceField, self.fields["players"]).choices = [
             (n, str(n)) for n in range(game.min_players, game.max_players + 1)
         ]
+        if game.realtime:
+            self.drop_time_control()
+        self.order_fields(["players", "rated"])
 
 
 class PlayBotForm(forms.Form):

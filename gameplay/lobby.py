@@ -25,6 +25,7 @@ from gameplay.models import (
     QueueEntry,
     Seat,
 )
+from gameplay.moverule import is_realtime
 from gameplay.options import clean_table_options
 from gameplay.rules import Game, GameError, get_game
 from gameplay.services import SeatSpec
@@ -443,14 +444,26 @@ def rating_window(*, waited_seconds: float) -> float:
 
 
 def queue_join(
-    *, user: User, game: str, players: int = 2, rated: bool = False
+    *,
+    user: User,
+    game: str,
+    players: int = 2,
+    rated: bool = False,
+    time_control: dict[str, Any] | None = None,
 ) -> Match | None:
-    """Join the quick-play queue; returns the match if this completed a table."""
+    """Join the quick-play queue; returns the match if this completed a table.
+
+    Players are paired only with others who asked for the same time control
+    (untimed, a live clock or days per move)."""
     _check_rated(user, rated)
     try:
-        get_game(game).validate_config({"players": players})
+        engine = get_game(game)
+        engine.validate_config({"players": players})
     except GameError as exc:
         raise BadRequest(str(exc)) from exc
+    clean_time_control = services.validate_time_control(time_control)
+    if clean_time_control and is_realtime(engine):
+        raise BadRequest("a real-time game has no turns to time")
     try:
         with transaction.atomic():
             QueueEntry.objects.create(
@@ -458,6 +471,7 @@ def queue_join(
                 game=game,
                 players=players,
                 rated=rated,
+                time_control=clean_time_control,
                 rating=_rating_of(user, game) if rated else None,
             )
     except IntegrityError as exc:
@@ -502,6 +516,8 @@ def queue_pair(*, game: str, now: datetime | None = None) -> Match | None:
                 continue
             if candidate.rated != anchor.rated:
                 continue
+            if candidate.time_control != anchor.time_control:
+                continue
             if _compatible(group, candidate, now):
                 group.append(candidate)
             if len(group) == anchor.players:
@@ -511,6 +527,7 @@ def queue_pair(*, game: str, now: datetime | None = None) -> Match | None:
                 game=game,
                 seats=[SeatSpec(user=entry.user) for entry in group],
                 rated=anchor.rated,
+                time_control=anchor.time_control,
             )
             QueueEntry.objects.filter(pk__in=[entry.pk for entry in group]).delete()
             return services.match_start(match_id=match.pk)

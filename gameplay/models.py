@@ -295,6 +295,8 @@ class QueueEntry(models.Model):
     game = models.CharField(max_length=20)
     players = models.PositiveSmallIntegerField(default=2)
     rated = models.BooleanField(default=False)
+    # The time control asked for (``gameplay.timecontrol``): only the same pair.
+    time_control = models.JSONField(default=dict, blank=True)
     rating = models.FloatField(null=True, blank=True)
     joined_at = models.DateTimeField(default=timezone.now)
 

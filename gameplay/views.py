@@ -58,7 +58,7 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
         "table_form": TableForm(game=game, initial={"players": game.min_players}),
         "quick_form": QuickPlayForm(game=game),
         "play_bot_form": PlayBotForm(game=game),
-        "challenge_form": ChallengeForm(),
+        "challenge_form": ChallengeForm(game=game),
     }
     if user:
         context["tables"] = lobby.tables_open_to(
@@ -200,7 +200,7 @@ def quick_play(request: SignedInRequest, game_id: str) -> HttpResponse:
         return redirect("gameplay:game_detail", game_id=game.id)
     form = QuickPlayForm(request.POST, game=game)
     if not form.is_valid():
-        messages.error(request, "Choose a number of players.")
+        _report_form(request, form)
         return redirect("gameplay:game_detail", game_id=game.id)
     try:
         match = lobby.queue_join(
@@ -208,6 +208,7 @@ def quick_play(request: SignedInRequest, game_id: str) -> HttpResponse:
             game=game.id,
             players=form.cleaned_data["players"],
             rated=form.cleaned_data["rated"],
+            time_control=form.time_control(),
         )
     except MatchError as exc:
         _report(request, exc)
@@ -224,7 +225,7 @@ def quick_play(request: SignedInRequest, game_id: str) -> HttpResponse:
 @require_POST
 def challenge_create(request: SignedInRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
-    form = ChallengeForm(request.POST)
+    form = ChallengeForm(request.POST, game=game)
     if form.is_valid():
         opponent = User.objects.filter(
             username__iexact=form.cleaned_data["username"], is_active=True
@@ -232,20 +233,19 @@ def challenge_create(request: SignedInRequest, game_id: str) -> HttpResponse:
         if opponent is None:
             messages.error(request, "No player with that username.")
         else:
-            per_move = form.cleaned_data.get("per_move")
             try:
                 lobby.challenge_create(
                     challenger=request.user,
                     challenged=opponent,
                     game=game.id,
                     rated=form.cleaned_data["rated"],
-                    time_control={"per_move": per_move} if per_move else {},
+                    time_control=form.time_control(),
                 )
                 messages.success(request, f"Challenge sent to {opponent.public_name}.")
             except MatchError as exc:
                 _report(request, exc)
     else:
-        messages.error(request, "Enter the username of the player to challenge.")
+        _report_form(request, form)
     return redirect("gameplay:game_detail", game_id=game.id)
 
 

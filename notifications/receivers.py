@@ -17,6 +17,7 @@ from django.utils import timezone
 from gameplay import turns
 from gameplay.catalog import game_name
 from gameplay.models import Challenge, Match, MatchStatus, Seat
+from gameplay.timecontrol import TimeControl
 from notifications import live, services, sockets
 from notifications.models import Notification, NotificationKind
 from notifications.services import Draft
@@ -126,9 +127,9 @@ def on_challenge_created(sender, challenge_id: int, **kwargs) -> None:
         return
     name = game_name(challenge.game)
     details = "rated" if challenge.rated else "casual"
-    per_move = (challenge.time_control or {}).get("per_move")
-    if per_move:
-        details += f", {per_move} s per move"
+    control = TimeControl.from_json(challenge.time_control)
+    if control:
+        details += f", {control.label}"
     services.notifications_create(
         drafts=[
             Draft(

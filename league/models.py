@@ -274,6 +274,35 @@ class Rating(models.Model):
         return is_provisional(games=self.games, config=self.pool.elo_config)
 
 
+class RatingBucket(models.Model):
+    """How many of a pool's ratings lie in ``[bucket, bucket + 1)``.
+
+    A histogram kept by database triggers on ``league_rating`` (migration
+    ``0009_rating_buckets``): every insert, delete and change of a rating moves
+    its count, whoever writes the row. It turns "the row at position N" and
+    "the rank of this row" into a sum over a few thousand buckets plus an
+    index scan inside one bucket, where an OFFSET or a ROW_NUMBER over the
+    whole pool would read every row above (docs/ratings.md, "Rankings at
+    scale").
+    """
+
+    pool = models.ForeignKey(
+        RatingPool, on_delete=models.CASCADE, related_name="buckets"
+    )
+    bucket = models.IntegerField(help_text="floor(rating)")
+    count = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pool", "bucket"], name="one_bucket_per_pool_point"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"pool {self.pool_id} [{self.bucket}, +1): {self.count}"
+
+
 class RatingSeed(models.Model):
     """A carried-over starting state: what a recompute starts this pool from."""
 

@@ -308,11 +308,12 @@ def _pyspiel() -> Any:
     return pyspiel
 
 
-def api_player(game_id: str, seed: int) -> Callable[[], int]:
+def api_player(game_id: str, seed: int, observing: bool = True) -> Callable[[], int]:
     """One uniform random game of ours through the public API per call, the
     number of steps returned: ``observe`` for the acting seat, its legal ids,
     a uniform pick, ``apply``. The table's own step of a real-time game (no
-    seat may act) has no observation."""
+    seat may act) has no observation. ``observing=False``: no ``observe``
+    (what a simulation between built-in bots that read the state needs)."""
     game = get_game(game_id)
     players = min(4, game.max_players)
     config = {"players": players}
@@ -341,7 +342,7 @@ def api_player(game_id: str, seed: int) -> Callable[[], int]:
                 return steps
             else:
                 seat = who[0]
-            if seat is not None:
+            if observing and seat is not None:
                 observe(state, seat)
             ids = legal(state, seat)
             state, _ = apply(state, seat, ids[int(rnd() * len(ids))])
@@ -476,6 +477,7 @@ def vs_openspiel(games: list[str], rounds: int, block: float) -> dict[str, Any]:
         api[name] = openspiel_python_player(name, 10 + i)
     for i, gid in enumerate(games):
         api[gid] = api_player(gid, 20 + i)
+        api[f"{gid}/no_observe"] = api_player(gid, 20 + i, observing=False)
     for play in api.values():  # warm-up
         play()
     api_rates = interleaved(api, rounds, block)
@@ -516,10 +518,13 @@ def vs_openspiel(games: list[str], rounds: int, block: float) -> dict[str, Any]:
         out["native_reference_steps_per_s"] = native_rates[native_ref]["steps_per_s"]
     for gid in games:
         ratio = api_rates[gid]["steps_per_s"] / ref_rate
+        bare = api_rates[f"{gid}/no_observe"]
         row: dict[str, Any] = {
             **api_rates[gid],
             "ratio": round(ratio, 3),
             "met": ratio >= PYTHON_RATIO_TARGET,
+            "no_observe_steps_per_s": bare["steps_per_s"],
+            "no_observe_ratio": round(bare["steps_per_s"] / ref_rate, 3),
         }
         if native_ref is not None and gid in native_rates:
             nratio = (

@@ -21,7 +21,7 @@ in ``docs/rules/kungfu2013.md``; comments here name the reading briefly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from gameplay.rules import rng as _rng
@@ -116,7 +116,17 @@ Events = list[Event] | None
 
 def view(ch: str) -> dict[str, Any]:
     """A card as observations and events show it (a fresh dict)."""
-    return dict(CARDS[ch])
+    return CARDS[ch].copy()
+
+
+_card = CARDS.__getitem__
+_copy = dict.copy
+
+
+def views(cards: Iterable[str]) -> list[dict[str, Any]]:
+    """``[view(c) for c in cards]`` without a Python call per card: an
+    observation shows about 30 cards (a random game's hands hold 20 or more)."""
+    return list(map(_copy, map(_card, cards)))
 
 
 def _label_card(ch: str) -> str:
@@ -1410,14 +1420,14 @@ class KungFu2013Game(EngineBase):
             "life": list(state["life"]),
             "initiative": state["init"],
             "starter": state["starter"],
-            "hand": None if seat is None else [view(c) for c in sorted(hands[seat])],
+            "hand": None if seat is None else views(sorted(hands[seat])),
             "hand_counts": counts,
             "decks": {"red": len(state["rdeck"]), "blue": len(state["bdeck"])},
             "discards": {
-                "red": [view(c) for c in state["rdisc"]],
-                "blue": [view(c) for c in state["bdisc"]],
+                "red": views(state["rdisc"]),
+                "blue": views(state["bdisc"]),
             },
-            "front": [[view(c) for c in f] for f in front],
+            "front": [views(f) for f in front],
             "coins": [_coins(f) for f in front],
             # The round in which each player may not block (a "no block" effect),
             # while it is still ahead.

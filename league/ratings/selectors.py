@@ -222,7 +222,7 @@ def ranks_of(*, pool: RatingPool, ratings: list[tuple[int, float]]) -> dict[int,
     bucket_table = RatingBucket._meta.db_table
     table = Rating._meta.db_table
     parts = []
-    params: list[object] = []
+    params: list[int | float] = []
     for rating_id, rating in ratings:
         bucket = math.floor(rating)
         parts.append(

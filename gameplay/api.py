@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from accounts.http import SignedInApiRequest
 from accounts.models import User
 from gameplay import frames, lobby, selectors, services
+from gameplay import vacation as vacations
 from gameplay.errors import BadRequest, NotActive
 from gameplay.models import Challenge, Match, MatchStatus
 from gameplay.options import public_config
@@ -365,3 +366,41 @@ class QueueView(APIView):
             user=request.user, game=request.query_params.get("game", "")
         )
         return Response({"left": left})
+
+
+class VacationSerializer(serializers.Serializer):
+    days = serializers.IntegerField()
+
+
+class VacationView(APIView):
+    """Your vacation (docs/time-controls.md): `GET` the days left and whether
+    you are away, `POST {"days": n}` to go now, `DELETE` to come back early."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _status(self, user: User) -> Response:
+        status_ = vacations.vacation_status(user=user)
+        return Response(
+            {
+                "days_per_year": status_.days_per_year,
+                "days_left": status_.days_left,
+                "away_until": status_.away_until.isoformat()
+                if status_.away_until
+                else None,
+            }
+        )
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: SignedInApiRequest) -> Response:
+        return self._status(request.user)
+
+    @extend_schema(request=VacationSerializer, responses={200: dict})
+    def post(self, request: SignedInApiRequest) -> Response:
+        data = _valid(VacationSerializer, request)
+        vacations.vacation_start(user=request.user, days=data["days"])
+        return self._status(request.user)
+
+    @extend_schema(request=None, responses={200: dict})
+    def delete(self, request: SignedInApiRequest) -> Response:
+        vacations.vacation_end(user=request.user)
+        return self._status(request.user)

@@ -7,6 +7,7 @@ register_api_index("matches", "api-matches")
 register_api_index("tables", "api-tables")
 register_api_index("challenges", "api-challenges")
 register_api_index("queue", "api-queue")
+register_api_index("vacation", "api-vacation")
 
 urlpatterns = [
     path("matches/", api.MatchListView.as_view(), name="api-matches"),
@@ -44,4 +45,5 @@ urlpatterns = [
         name="api-challenge-answer",
     ),
     path("queue/", api.QueueView.as_view(), name="api-queue"),
+    path("vacation/", api.VacationView.as_view(), name="api-vacation"),
 ]

@@ -10,6 +10,9 @@ class GameplayConfig(AppConfig):
         from gameplay.profile import recent_games_section
 
         register_profile_section(recent_games_section, order=50)
+        from gameplay.vacation import vacation_profile_section
+
+        register_profile_section(vacation_profile_section, order=5)
 
         from gameplay import broadcast
         from gameplay.table_watch import table_messages

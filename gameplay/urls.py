@@ -17,6 +17,7 @@ urlpatterns = [
         views.challenge_answer,
         name="challenge_answer",
     ),
+    path("vacation/", views.vacation, name="vacation"),
     path("matches/<uuid:public_id>/", views.match_page, name="match"),
     path(
         "matches/<uuid:public_id>/table/<str:action>/",

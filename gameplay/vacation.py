@@ -14,6 +14,7 @@ table (``frames.seats_public``) and on the player's profile.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -79,6 +80,25 @@ def away_until(
     for user_id, ends_at in rows:
         out[user_id] = max(ends_at, out.get(user_id, ends_at))
     return out
+
+
+@dataclass(frozen=True)
+class VacationStatus:
+    """What the vacation page and API show a player."""
+
+    days_per_year: int
+    days_left: int
+    away_until: datetime | None
+
+
+def vacation_status(*, user: User, now: datetime | None = None) -> VacationStatus:
+    now = now or timezone.now()
+    current = current_vacation(user_id=user.pk, now=now)
+    return VacationStatus(
+        days_per_year=days_per_year(),
+        days_left=vacation_days_left(user=user, now=now),
+        away_until=current.ends_at if current is not None else None,
+    )
 
 
 def clock_pauses(
@@ -157,7 +177,23 @@ def vacation_end(*, user: User, now: datetime | None = None) -> Vacation:
     vacation = current_vacation(user_id=user.pk, now=now)
     if vacation is None:
         raise BadRequest("you are not on vacation")
-    vacation.ends_at = max(now, vacation.starts_at + timedelta(seconds=1))
+    # The row keeps its (charged) days; a vacation ended the instant it
+    # began still lasted a moment (``ends_at`` after ``starts_at``).
+    vacation.ends_at = max(now, vacation.starts_at + timedelta(microseconds=1))
     vacation.save(update_fields=["ends_at"])
     _clocks_changed(user)
     return vacation
+
+
+def vacation_profile_section(user: User):
+    """ "On vacation until ..." on a player's profile while they are away."""
+    from accounts.profile import ProfileSection
+
+    current = current_vacation(user_id=user.pk)
+    if current is None:
+        return None
+    return ProfileSection(
+        title="Vacation",
+        template="gameplay/_profile_vacation.html",
+        context={"until": current.ends_at, "name": user.public_name},
+    )

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from accounts.http import SignedInRequest
 from accounts.models import User
 from gameplay import frames, lobby, selectors
+from gameplay import vacation as vacations
 from gameplay.catalog import GameInfo, game_catalog
 from gameplay.contexts import describe_match_context
 from gameplay.errors import MatchError
@@ -271,6 +272,29 @@ def challenge_answer(
     except MatchError as exc:
         _report(request, exc)
     return redirect("gameplay:game_detail", game_id=challenge.game)
+
+
+@login_required
+def vacation(request: SignedInRequest) -> HttpResponse:
+    """Take vacation days, or come back early (``gameplay.vacation``)."""
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "end":
+                vacations.vacation_end(user=request.user)
+                messages.success(request, "Welcome back: your clocks run again.")
+            else:
+                raw = request.POST.get("days", "")
+                days: object = int(raw) if raw.strip().isdigit() else raw
+                away = vacations.vacation_start(user=request.user, days=days)
+                messages.success(
+                    request,
+                    f"You are on vacation until {away.ends_at:%d %b %Y %H:%M} UTC.",
+                )
+        except MatchError as exc:
+            _report(request, exc)
+        return redirect("gameplay:vacation")
+    status = vacations.vacation_status(user=request.user)
+    return render(request, "gameplay/vacation.html", {"status": status})
 
 
 def _bot_form(match: Match, data: Any = None) -> BotSeatForm:

@@ -248,3 +248,43 @@ def test_beats_sweep_ends_a_correspondence_game_at_its_deadline(players, sim):
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert match.end_reason == "time forfeit"
+
+
+def test_vacation_page_api_and_profile(players, client):
+    from django.urls import reverse
+
+    user, other = players[0], players[1]
+    client.force_login(user)
+    page = client.get(reverse("gameplay:vacation")).content.decode()
+    assert f"{vacation.days_per_year()} vacation days left this year" in page
+    # Bad input: a message, nothing changes.
+    for bad in ("", "abc", "0", "999"):
+        response = client.post(reverse("gameplay:vacation"), {"days": bad}, follow=True)
+        assert response.status_code == 200
+        assert "vacation day" in response.content.decode()
+    assert not user.vacations.exists()
+    client.post(reverse("gameplay:vacation"), {"days": "4"})
+    away = user.vacations.get()
+    assert (away.ends_at - away.starts_at).days == 4
+    # Everyone sees it on the profile.
+    client.force_login(other)
+    profile = client.get(reverse("accounts:profile", args=[user.username]))
+    assert "is on vacation until" in profile.content.decode()
+    # The API: status, a refused second vacation, coming back.
+    client.force_login(user)
+    status = client.get(reverse("api-vacation")).json()
+    assert status["away_until"] == away.ends_at.isoformat()
+    assert status["days_left"] == vacation.days_per_year() - 4
+    again = client.post(
+        reverse("api-vacation"), {"days": 2}, content_type="application/json"
+    )
+    assert again.status_code == 400
+    assert "already on vacation" in again.content.decode()
+    back = client.delete(reverse("api-vacation")).json()
+    assert back["away_until"] is None
+    assert back["days_left"] == vacation.days_per_year() - 1
+    assert client.delete(reverse("api-vacation")).status_code == 400
+    bad = client.post(
+        reverse("api-vacation"), {"days": "x"}, content_type="application/json"
+    )
+    assert bad.status_code == 400

@@ -1,6 +1,7 @@
 """The bot ladder: rounds of rated all-bot matches, and a new version's debut.
 
-Beat's ``bots.ladder_schedule`` makes one round per period and game; a newly
+Beat's ``bots.ladder_schedule`` makes one round per period and game (and the
+period's games of the bot leagues with divisions); a newly
 validated version gets its first games at once (``bots.debut_games``). Both
 create and start the matches through gameplay's services and queue them for a
 bots worker (:mod:`bots.enqueue`) after the commit; the built-in anchors
@@ -14,6 +15,7 @@ import secrets
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import TypeVar
 
 from django.conf import settings
@@ -311,3 +313,92 @@ def bot_debut_schedule(*, version_id: int) -> list[int]:
         )
         transaction.on_commit(lambda: enqueue.play_matches(match_ids))
     return match_ids
+
+
+def division_rounds_schedule(*, when: datetime | None = None) -> dict[int, int]:
+    """This period's games of every running bots-only league with divisions.
+
+    Bot leagues run on the ladder's schedule and rules: each period, every
+    division's registered bots that can play are seated at tables of near
+    ratings (:func:`ladder_pairings`, the season's ratings) within their own
+    division, as season games (the season's pools rate them, the division
+    table counts them). Idempotent per (season, period): ``DivisionRound``.
+    Returns {season id: matches started} for the seasons paired now.
+    """
+    from league.divisions.services import season_divisions_build
+    from league.errors import LeagueError
+    from league.models import (
+        DivisionMember,
+        DivisionRound,
+        ParticipantKind,
+        ParticipantType,
+        Rating,
+        RegistrationStatus,
+        Season,
+        SeasonStatus,
+    )
+    from league.participants import seat_agent_for
+    from league.services import league_match_create
+
+    when = when or timezone.now()
+    slot = ladder_slot(when=when)
+    started: dict[int, int] = {}
+    seasons = Season.objects.filter(
+        status=SeasonStatus.RUNNING,
+        league__participants=ParticipantKind.BOTS,
+        league__division_size__isnull=False,
+    ).select_related("league")
+    for season in seasons:
+        season_divisions_build(season=season)
+        with transaction.atomic():
+            division_round, created = DivisionRound.objects.get_or_create(
+                season=season, slot=slot
+            )
+            if not created:
+                continue
+            members = list(
+                DivisionMember.objects.filter(
+                    season=season,
+                    participant__registrations__season=season,
+                    participant__registrations__status=RegistrationStatus.APPROVED,
+                ).select_related("participant", "division")
+            )
+            ratings = dict(
+                Rating.objects.filter(
+                    pool__season=season,
+                    participant_id__in=[m.participant_id for m in members],
+                ).values_list("participant_id", "rating")
+            )
+            size = ladder_table_size(season.league.game)
+            uploaded = {
+                m.participant_id: m.participant.type == ParticipantType.BOT
+                for m in members
+            }
+            match_ids: list[int] = []
+            runner_ids: list[int] = []
+            for level in sorted({m.division.level for m in members}):
+                playable = {}
+                for member in members:
+                    if member.division.level != level:
+                        continue
+                    try:
+                        seat_agent_for(member.participant)
+                    except LeagueError:
+                        continue  # no playable version now: sits this period out
+                    playable[member.participant_id] = ratings.get(
+                        member.participant_id, 1500.0
+                    )
+                rng = random.Random(f"division:{season.pk}:{slot}:{level}")
+                for table in ladder_pairings(playable, rng=rng, size=size):
+                    match = league_match_create(
+                        season=season, by=None, participant_ids=list(table)
+                    )
+                    match_ids.append(match.pk)
+                    if any(uploaded[pid] for pid in table):
+                        runner_ids.append(match.pk)
+            division_round.match_count = len(match_ids)
+            division_round.save(update_fields=["match_count"])
+            # Built-in seats are moved by gameplay; uploaded ones by a runner.
+            transaction.on_commit(partial(enqueue.play_matches, runner_ids))
+        started[season.pk] = len(match_ids)
+    return started

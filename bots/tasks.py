@@ -323,12 +323,15 @@ def on_match_finished(
 
 @shared_task(name="bots.ladder_schedule", time_limit=120, soft_time_limit=110)
 def ladder_schedule() -> dict[str, int]:
-    """Beat: this period's ladder round for every game (a no-op if it exists)."""
+    """Beat: this period's ladder round for every game (a no-op if it exists),
+    and the period's games of the bot leagues with divisions."""
     created = {}
     for game in available_games():
         ladder_round = ladder.ladder_round_schedule(game=game)
         if ladder_round is not None:
             created[game] = ladder_round.match_count
+    for season_id, count in ladder.division_rounds_schedule().items():
+        created[f"season:{season_id}"] = count
     return created
 
 

@@ -21,6 +21,8 @@ from accounts.http import SignedInApiRequest
 from accounts.models import User
 from gameplay.rules import available_games
 from league import presenters, selectors, services
+from league.divisions.selectors import season_division_tables
+from league.divisions.services import league_set_divisions as set_divisions
 from league.errors import NotFound
 from league.models import League, Pairing, Participant, RatingPool, Season, Tournament
 from league.ratings import selectors as rating_selectors
@@ -116,6 +118,30 @@ class SeasonStandingsView(LeagueAPIView):
                         "provisional": row.provisional,
                     }
                     for row in selectors.season_standings(season=season)
+                ],
+                # Leagues with divisions: each division's table and zones.
+                "divisions": [
+                    {
+                        "level": table.level,
+                        "final": table.final,
+                        "promotion_zone": table.promoted,
+                        "relegation_zone": table.relegated,
+                        "rows": [
+                            {
+                                "rank": row.rank,
+                                "participant": presenters.participant(row.participant),
+                                "status": row.status,
+                                "entry": row.entry,
+                                "played": row.played,
+                                "wins": row.wins,
+                                "points": row.points,
+                                "rating": row.rating,
+                                "zone": row.zone,
+                            }
+                            for row in table.rows
+                        ],
+                    }
+                    for table in season_division_tables(season=season)
                 ],
             }
         )
@@ -234,6 +260,32 @@ class LeagueInvitationView(LeagueAPIView):
                 "participant": presenters.participant(invitation.participant),
             }
         )
+
+
+class DivisionsSerializer(serializers.Serializer):
+    division_size = serializers.IntegerField(allow_null=True)
+    promotion_count = serializers.IntegerField(required=False, default=2)
+    relegation_count = serializers.IntegerField(required=False, default=2)
+
+
+class LeagueDivisionsView(LeagueAPIView):
+    """PATCH (organisers): the league's divisions; ``division_size`` null
+    turns them off."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=DivisionsSerializer, responses={200: dict})
+    def patch(self, request: SignedInApiRequest, slug: str) -> Response:
+        data = self.valid(DivisionsSerializer)
+        league = get_object_or_404(League, slug=slug)
+        league = set_divisions(
+            league=league,
+            by=request.user,
+            division_size=data["division_size"],
+            promotion_count=data["promotion_count"],
+            relegation_count=data["relegation_count"],
+        )
+        return Response(presenters.league(league))
 
 
 class SeasonDatesSerializer(serializers.Serializer):
@@ -418,6 +470,10 @@ class TournamentCreateSerializer(serializers.Serializer):
     round_hours = serializers.FloatField(default=24.0)
     starts_at = serializers.DateTimeField(required=False)
     seeding = serializers.CharField(required=False, default="rating")
+    # Check-in in the last N minutes before starts_at; absent: no check-in.
+    checkin_minutes = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=24 * 60
+    )
 
 
 class TournamentListView(LeagueAPIView):
@@ -462,6 +518,7 @@ class TournamentListView(LeagueAPIView):
             round_hours=data["round_hours"],
             starts_at=data.get("starts_at"),
             seeding=data["seeding"],
+            checkin_minutes=data.get("checkin_minutes"),
         )
         return _created(presenters.tournament(tournament))
 
@@ -525,6 +582,20 @@ class OrganiserEntrantSerializer(serializers.Serializer):
 
 class RemoveEntrantSerializer(serializers.Serializer):
     entrant = serializers.IntegerField(min_value=1, max_value=2**62)
+
+
+class TournamentCheckInView(LeagueAPIView):
+    """POST checks in the caller's entry (or their bot's, with ``bot_id``)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=EntrySerializer, responses={200: dict})
+    def post(self, request: SignedInApiRequest, slug: str) -> Response:
+        data = self.valid(EntrySerializer)
+        entrant = tournament_services.tournament_check_in(
+            tournament=self.tournament(), user=request.user, bot_id=data.get("bot_id")
+        )
+        return Response(presenters.entrant(entrant))
 
 
 class TournamentEntrantsView(LeagueAPIView):

@@ -17,6 +17,11 @@ urlpatterns = [
         name="api-league-invitations",
     ),
     path(
+        "leagues/<slug:slug>/divisions/",
+        api.LeagueDivisionsView.as_view(),
+        name="api-league-divisions",
+    ),
+    path(
         "leagues/<slug:slug>/seasons/",
         api.LeagueSeasonsView.as_view(),
         name="api-league-seasons",
@@ -68,6 +73,11 @@ urlpatterns = [
         "tournaments/<slug:slug>/entry/",
         api.TournamentEntryView.as_view(),
         name="api-tournament-entry",
+    ),
+    path(
+        "tournaments/<slug:slug>/check-in/",
+        api.TournamentCheckInView.as_view(),
+        name="api-tournament-check-in",
     ),
     path(
         "tournaments/<slug:slug>/entrants/",

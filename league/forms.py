@@ -24,6 +24,22 @@ class SeasonDatesForm(forms.Form):
     )
 
 
+class DivisionsForm(forms.Form):
+    division_size = forms.IntegerField(
+        min_value=2,
+        max_value=64,
+        required=False,
+        label="Players per division",
+        help_text="Empty: no divisions, one table per season.",
+    )
+    promotion_count = forms.IntegerField(
+        min_value=0, max_value=32, initial=2, label="Promoted from each division"
+    )
+    relegation_count = forms.IntegerField(
+        min_value=0, max_value=32, initial=2, label="Relegated from each division"
+    )
+
+
 class InviteForm(forms.Form):
     username = forms.CharField(max_length=150)
 
@@ -51,4 +67,17 @@ class TournamentForm(forms.Form):
     seeding = forms.ChoiceField(choices=SeedingMethod.choices)
     round_hours = forms.FloatField(
         min_value=0.05, max_value=720, initial=24, help_text="Deadline of each round."
+    )
+    starts_at = forms.DateTimeField(
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="When round 1 may start; empty: now.",
+    )
+    checkin_minutes = forms.IntegerField(
+        min_value=1,
+        max_value=24 * 60,
+        required=False,
+        label="Check-in minutes",
+        help_text="Entrants must check in during this many minutes before the "
+        "start; who does not is removed when it starts. Empty: no check-in.",
     )

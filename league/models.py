@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -38,6 +39,19 @@ class League(models.Model):
         default=True,
         help_text="On season rollover, keep ratings (True) or reset them (False).",
     )
+    # Divisions (league/divisions): None = one table for the whole season.
+    division_size = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(2)],
+        help_text="Players per division; empty: no divisions.",
+    )
+    promotion_count = models.PositiveSmallIntegerField(
+        default=2, help_text="How many of each division go up at the season's end."
+    )
+    relegation_count = models.PositiveSmallIntegerField(
+        default=2, help_text="How many of each division go down at the season's end."
+    )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="organised_leagues"
     )
@@ -48,6 +62,10 @@ class League(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def has_divisions(self) -> bool:
+        return bool(self.division_size)
 
 
 class SeasonStatus(models.TextChoices):
@@ -481,6 +499,97 @@ class Invitation(models.Model):
         return f"{self.participant} invited to {self.league}"
 
 
+# --- Divisions -------------------------------------------------------------------
+
+
+class Division(models.Model):
+    """One table of a season in a league with divisions; level 1 is the top."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="divisions"
+    )
+    level = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+
+    class Meta:
+        ordering = ["season", "level"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "level"], name="unique_division_level"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Division {self.level}"
+
+
+class DivisionEntry(models.TextChoices):
+    """How a member came to their division this season."""
+
+    NEW = "new", "New: placed by rating"
+    STAYED = "stayed", "Stayed"
+    PROMOTED = "promoted", "Promoted"
+    RELEGATED = "relegated", "Relegated"
+
+
+class DivisionMove(models.TextChoices):
+    """Where a member goes next season, fixed when their season is closed."""
+
+    UP = "up", "Promoted"
+    STAY = "stay", "Stays"
+    DOWN = "down", "Relegated"
+
+
+class DivisionMember(models.Model):
+    """A participant's place in one division of one season."""
+
+    division = models.ForeignKey(
+        Division, on_delete=models.CASCADE, related_name="members"
+    )
+    # The division's season again: one place per participant and season.
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    participant = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="division_places"
+    )
+    entry = models.CharField(
+        max_length=10, choices=DivisionEntry.choices, default=DivisionEntry.NEW
+    )
+    # Frozen when the season is closed (league.divisions.services).
+    final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    move = models.CharField(max_length=5, choices=DivisionMove.choices, blank=True)
+
+    class Meta:
+        ordering = ["division", "final_rank", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "participant"], name="one_division_per_season"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.participant} in {self.division}"
+
+
+class DivisionRound(models.Model):
+    """One ladder period's games of a bot league's season (idempotency key)."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="division_rounds"
+    )
+    slot = models.BigIntegerField()
+    match_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "slot"], name="one_division_round_per_slot"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} ladder period {self.slot}"
+
+
 # --- Tournaments -----------------------------------------------------------------
 
 
@@ -564,6 +673,11 @@ class Tournament(models.Model):
         default=24.0, help_text="Each round's deadline, counted from its start."
     )
     starts_at = models.DateTimeField(default=timezone.now)
+    # Check-in (league.tournaments.services.checkin): entrants confirm in the
+    # last ``checkin_minutes`` before ``starts_at``; None = no check-in.
+    checkin_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    # When the tick told the entrants that check-in is open (once).
+    checkin_opened_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -587,6 +701,12 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def checkin_opens_at(self) -> datetime | None:
+        if not self.checkin_minutes:
+            return None
+        return self.starts_at - timedelta(minutes=self.checkin_minutes)
 
     @property
     def is_elimination(self) -> bool:
@@ -620,6 +740,7 @@ class Entrant(models.Model):
     )
     seed = models.PositiveIntegerField(null=True, blank=True)
     withdrawn = models.BooleanField(default=False)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

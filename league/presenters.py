@@ -55,6 +55,9 @@ def league(lg: League, *, seasons: bool = False) -> dict[str, Any]:
         "participants": lg.participants,
         "invite_only": lg.invite_only,
         "carry_ratings_over": lg.carry_ratings_over,
+        "division_size": lg.division_size,
+        "promotion_count": lg.promotion_count,
+        "relegation_count": lg.relegation_count,
         "options": lg.options,
         "organisers": [u.username for u in lg.organisers.all()],
     }
@@ -141,6 +144,7 @@ def entrant(e: Entrant | None) -> dict[str, Any] | None:
         "id": e.pk,
         "seed": e.seed,
         "withdrawn": e.withdrawn,
+        "checked_in_at": e.checked_in_at,
         "participant": participant(e.participant),
     }
 
@@ -229,5 +233,7 @@ def tournament(t: Tournament) -> dict[str, Any]:
         "third_place": t.third_place,
         "round_hours": t.round_hours,
         "starts_at": t.starts_at,
+        "checkin_minutes": t.checkin_minutes,
+        "checkin_opens_at": t.checkin_opens_at,
         "champion": entrant(t.champion) if t.champion_id else None,
     }

@@ -17,6 +17,8 @@ from gameplay import services as gameplay_services
 from gameplay.errors import MatchError
 from gameplay.models import Match
 from gameplay.services import SeatSpec
+from league.divisions.selectors import member_divisions
+from league.divisions.services import season_divisions_build, season_divisions_rollover
 from league.errors import Conflict, Invalid, NotFound, PermissionDenied
 from league.models import (
     Invitation,
@@ -282,7 +284,10 @@ def season_rollover(
     """Finish the league's current seasons and open the next one.
 
     The new season's rating pool starts from the last season's ratings when the
-    league carries ratings over, and from the initial rating otherwise.
+    league carries ratings over, and from the initial rating otherwise. In a
+    league with divisions the finished tables are frozen and their players
+    carried into the new season's divisions, one up or down where they
+    finished in a zone (league.divisions.services).
     """
     require_organiser(league=league, user=by)
     _check_dates(starts_at, ends_at, registration_opens_at, registration_closes_at)
@@ -309,6 +314,7 @@ def season_rollover(
         )
         pool_for_season(season=season)
         pool_for_league(league=league)
+        season_divisions_rollover(previous=previous, season=season)
     return season
 
 
@@ -476,6 +482,8 @@ def season_queue_join(
     except GameError as exc:
         raise Invalid(str(exc)) from exc
     participant = _queue_participant(season=season, user=user, bot_id=bot_id)
+    if league.has_divisions:
+        season_divisions_build(season=season)  # places a late registrant
     if participant.is_bot:
         seat_agent_for(participant)  # refuses a bot without a playable version
     try:
@@ -515,8 +523,9 @@ def season_queue_pair(*, season: Season) -> Match | None:
     Locks the season's entries, so two joins racing cannot seat one entry
     twice. Entries whose registration was withdrawn meanwhile are dropped. Each
     game is built around the longest-waiting person, filled with the next
-    entries (people or queued bots); only a bots-only league pairs bots among
-    themselves, so queued bots in a mixed league wait for a person.
+    entries (people or queued bots) of the same division when the league has
+    divisions; only a bots-only league pairs bots among themselves, so queued
+    bots in a mixed league wait for a person.
     """
     with transaction.atomic():
         entries = list(
@@ -539,11 +548,20 @@ def season_queue_pair(*, season: Season) -> Match | None:
             SeasonQueueEntry.objects.filter(pk__in=stale).delete()
         entries = [e for e in entries if e.participant_id in approved]
         bots_league = season.league.participants == ParticipantKind.BOTS
+        # With divisions, a season game is played within one division.
+        division = (
+            member_divisions(season=season) if season.league.has_divisions else {}
+        )
         for anchor in entries:
             if anchor.participant.is_bot and not bots_league:
                 continue  # a game needs a person waiting; bots fill it
             others = [
-                e for e in entries if e is not anchor and e.players == anchor.players
+                e
+                for e in entries
+                if e is not anchor
+                and e.players == anchor.players
+                and division.get(e.participant_id)
+                == division.get(anchor.participant_id)
             ]
             group = [anchor, *others[: anchor.players - 1]]
             if len(group) < anchor.players:

@@ -57,10 +57,28 @@ def tournament_match_finished(match_id: int) -> bool:
     name="league.tournaments_tick", acks_late=True, time_limit=300, soft_time_limit=280
 )
 def tournaments_tick() -> dict[str, int]:
-    """Beat, every minute: start due rounds, forfeit no-shows, update seasons."""
+    """Beat, every minute: start due rounds, forfeit no-shows, update seasons
+    (and their divisions: league.divisions.services.divisions_sweep)."""
+    from league.divisions.services import divisions_sweep
     from league.services import season_update_statuses
     from league.tournaments.services import tournaments_tick as tick
 
     done = tick()
     done["seasons"] = season_update_statuses()
+    done.update(divisions_sweep())
     return done
+
+
+@shared_task(
+    name="league.season_divisions",
+    acks_late=True,
+    time_limit=120,
+    soft_time_limit=110,
+)
+def season_divisions(season_id: int) -> int:
+    """Make one season's divisions and place its newcomers (idempotent)."""
+    from league.divisions.services import season_divisions_build
+    from league.models import Season
+
+    season = Season.objects.filter(pk=season_id).select_related("league").first()
+    return season_divisions_build(season=season) if season else 0

@@ -9,6 +9,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="detail"),
     path("leagues/<slug:slug>/invite/", views.league_invite, name="invite"),
     path("leagues/<slug:slug>/rollover/", views.league_rollover, name="rollover"),
+    path("leagues/<slug:slug>/divisions/", views.league_divisions, name="divisions"),
     path(
         "leagues/<slug:slug>/registrations/<int:registration_id>/decide/",
         views.registration_decide,
@@ -41,6 +42,11 @@ urlpatterns = [
         "tournaments/<slug:slug>/enter/",
         views.tournament_enter,
         name="tournament_enter",
+    ),
+    path(
+        "tournaments/<slug:slug>/check-in/",
+        views.tournament_check_in,
+        name="tournament_check_in",
     ),
     path(
         "tournaments/<slug:slug>/withdraw/",

@@ -20,8 +20,10 @@ from django.views.decorators.http import require_POST
 from accounts.http import SignedInRequest
 from gameplay.catalog import game_catalog
 from league import selectors, services
+from league.divisions import selectors as division_selectors
+from league.divisions import services as division_services
 from league.errors import LeagueError, NotFound
-from league.forms import InviteForm, SeasonDatesForm, TournamentForm
+from league.forms import DivisionsForm, InviteForm, SeasonDatesForm, TournamentForm
 from league.live import live_version
 from league.models import (
     League,
@@ -152,6 +154,13 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             else [],
             "invite_form": InviteForm(),
             "season_form": SeasonDatesForm(),
+            "divisions_form": DivisionsForm(
+                initial={
+                    "division_size": league.division_size,
+                    "promotion_count": league.promotion_count,
+                    "relegation_count": league.relegation_count,
+                }
+            ),
             "swiss_tables_label": swiss_tables_label(league.game, generic=False),
         },
     )
@@ -180,8 +189,22 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "recent": rating_selectors.recent_rated_matches(pool=pool) if pool else [],
             "tournaments": season.tournaments.all(),
             **_queue_context(request, season),
+            **_divisions_context(league, season),
         },
     )
+
+
+def _divisions_context(league: League, season: Season) -> dict:
+    """The season's division tables (a league with divisions only)."""
+    if not league.has_divisions:
+        return {}
+    return {
+        "division_tables": division_selectors.season_division_tables(season=season),
+        "unplaced": division_selectors.unplaced_participants(season=season)
+        if season.status != "finished"
+        else [],
+        "league_has_history": season.number > 1,
+    }
 
 
 def _queue_context(request: HttpRequest, season: Season) -> dict:
@@ -289,6 +312,28 @@ def league_invite(request: SignedInRequest, slug: str):
         league=league, by=request.user, username=form.cleaned_data["username"]
     )
     return reverse("league:detail", args=[slug]), f"{invitation.participant} invited."
+
+
+@league_action
+def league_divisions(request: SignedInRequest, slug: str):
+    """An organiser sets the league's divisions (size, up, down)."""
+    league = selectors.league_by_slug(slug=slug)
+    form = DivisionsForm(request.POST)
+    if not form.is_valid():
+        raise_invalid("division settings: " + form.errors.as_text())
+    data = form.cleaned_data
+    league = division_services.league_set_divisions(
+        league=league,
+        by=request.user,
+        division_size=data["division_size"],
+        promotion_count=data["promotion_count"],
+        relegation_count=data["relegation_count"],
+    )
+    if league.division_size:
+        message = f"Divisions of {league.division_size} from the next divisions made."
+    else:
+        message = "Divisions turned off."
+    return reverse("league:detail", args=[slug]), message
 
 
 @league_action
@@ -433,6 +478,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         ],
         "my_entered_bots": my_entered_bots,
         **_entrant_choices(tournament),
+        **_checkin_context(tournament, entrants, user),
     }
     if tournament.is_elimination:
         context["bracket"] = tournament_selectors.bracket_view(tournament=tournament)
@@ -444,6 +490,27 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             for t in tournament_selectors.standings_tiebreaks(tournament)
         ]
     return render(request, "league/tournament_detail.html", context)
+
+
+def _checkin_context(tournament: Tournament, entrants: list, user) -> dict:
+    """The check-in block: whether it is open and the viewer's entries in it
+    (their own and their bots', each checked in or not)."""
+    if not tournament.checkin_minutes:
+        return {}
+    mine = [
+        e
+        for e in entrants
+        if user.is_authenticated
+        and (
+            e.participant.user_id == user.pk
+            or (e.participant.is_bot and e.participant.owner_id == user.pk)
+        )
+    ]
+    return {
+        "checkin_open": tournament_services.checkin_is_open(tournament),
+        "checkin_mine": mine,
+        "checked_in_count": sum(1 for e in entrants if e.checked_in_at),
+    }
 
 
 def _entrant_choices(tournament: Tournament) -> dict:
@@ -467,6 +534,14 @@ def tournament_enter(request: SignedInRequest, slug: str):
         tournament=_tournament(slug), user=request.user, bot_id=_bot_id(request)
     )
     return reverse("league:tournament", args=[slug]), f"{entrant} entered."
+
+
+@league_action
+def tournament_check_in(request: SignedInRequest, slug: str):
+    entrant = tournament_services.tournament_check_in(
+        tournament=_tournament(slug), user=request.user, bot_id=_bot_id(request)
+    )
+    return reverse("league:tournament", args=[slug]), f"{entrant} checked in."
 
 
 @league_action

@@ -22,7 +22,7 @@ class NotificationsConfig(AppConfig):
             match_opened,
             match_started,
         )
-        from league.signals import round_paired
+        from league.signals import checkin_opened, round_paired
         from notifications import receivers
 
         # Register the e-mail task under its name: notifications.enqueue looks
@@ -34,6 +34,9 @@ class NotificationsConfig(AppConfig):
             receivers.on_challenge_created, dispatch_uid="notify-challenge"
         )
         round_paired.connect(receivers.on_round_paired, dispatch_uid="notify-round")
+        checkin_opened.connect(
+            receivers.on_checkin_opened, dispatch_uid="notify-check-in"
+        )
         # News stops asking for attention once its subject no longer waits.
         match_opened.connect(receivers.on_match_opened, dispatch_uid="notify-opened")
         match_finished.connect(

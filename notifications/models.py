@@ -19,6 +19,7 @@ class NotificationKind(models.TextChoices):
     GAME_STARTED = "game_started", "A game started"
     ROUND_PAIRED = "round_paired", "A tournament round is paired"
     CHALLENGE = "challenge", "A challenge for you"
+    CHECK_IN = "check_in", "Tournament check-in is open"
 
 
 class Notification(models.Model):

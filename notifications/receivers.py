@@ -14,6 +14,7 @@ from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from gameplay import turns
 from gameplay.catalog import game_name
 from gameplay.models import Challenge, Match, MatchStatus, Seat
@@ -194,6 +195,47 @@ def on_round_paired(sender, round_id: int, **kwargs) -> None:
                 )
             )
     services.notifications_create(drafts=drafts)
+
+
+def on_checkin_opened(sender, tournament_id: int, **kwargs) -> None:
+    """Tell every entrant (a bot's owner for the bot) that check-in is open."""
+    from league.models import Tournament
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or not tournament.checkin_minutes:
+        return
+    url = reverse("league:tournament", args=[tournament.slug])
+    starts = timezone.localtime(tournament.starts_at).strftime("%d %b %Y, %H:%M %Z")
+    people: dict[int, list[str]] = {}
+    for entrant in tournament.entrants.select_related(
+        "participant__user", "participant__owner"
+    ):
+        participant = entrant.participant
+        user = participant.user if not participant.is_bot else participant.owner
+        if user is None:
+            continue  # a built-in bot: always checked in
+        people.setdefault(user.pk, []).append(
+            "you" if not participant.is_bot else participant.name
+        )
+    users = {u.pk: u for u in User.objects.filter(pk__in=people)}
+    services.notifications_create(
+        drafts=[
+            Draft(
+                user_id=user_id,
+                kind=NotificationKind.CHECK_IN,
+                key=f"check_in:{tournament.pk}",
+                title=f"Check in for {tournament.name}",
+                body=(
+                    f"Check-in is open for {_names(entries)} until the start, "
+                    f"{starts}. Whoever has not checked in then is removed."
+                ),
+                url=url,
+                email=services.wants_round_emails(users[user_id]),
+            )
+            for user_id, entries in people.items()
+            if user_id in users
+        ]
+    )
 
 
 def _seat(table_seat) -> int:

@@ -29,6 +29,7 @@ from league.models import (
 )
 from league.ratings.services import rating_void_match
 from league.tournaments.formats import elimination
+from league.tournaments.services.checkin import tournaments_open_checkin
 from league.tournaments.services.locking import locked_tournament, require_organiser
 from league.tournaments.services.rounds import (
     record_no_shows,
@@ -141,9 +142,11 @@ def _replay_aborted(tournament_id: int, now: datetime) -> int:
 
 
 def tournaments_tick(*, now: datetime | None = None) -> dict[str, int]:
-    """What beat runs every minute for every running tournament."""
+    """What beat runs every minute for every running tournament (and the
+    check-in notices of those about to start)."""
     now = now or timezone.now()
     done = {"matches_created": 0, "forfeits": 0, "replayed": 0}
+    done["checkin_opened"] = tournaments_open_checkin(now=now)
     running = Tournament.objects.filter(status=TournamentStatus.RUNNING)
     for tournament_id in running.values_list("pk", flat=True):
         done["matches_created"] += tournament_start_due_rounds(

@@ -42,6 +42,7 @@ from league.participants import (
 from league.ratings.services import pool_for_league, pool_for_season, pool_global
 from league.selectors import is_organiser
 from league.services import resolve_entrant
+from league.tournaments.services.checkin import validate_checkin_minutes
 from league.tournaments.services.locking import locked_tournament, require_organiser
 
 MAX_ENTRANTS = 256
@@ -64,8 +65,13 @@ def tournament_create(
     round_hours: float = 24.0,
     starts_at: datetime | None = None,
     seeding: str = SeedingMethod.RATING,
+    checkin_minutes: int | None = None,
 ) -> Tournament:
-    """Create a tournament; in a league only its organisers may, for its game."""
+    """Create a tournament; in a league only its organisers may, for its game.
+
+    ``checkin_minutes``: entrants must check in during that many minutes
+    before ``starts_at`` (services.checkin); None for no check-in.
+    """
     if not by.is_authenticated:
         raise PermissionDenied("sign in to create a tournament")
     name = (name or "").strip()
@@ -99,6 +105,7 @@ def tournament_create(
             "a Swiss tournament plays between 1 and 20 rounds (leave it empty "
             "for the usual number for its field)"
         )
+    checkin_minutes = validate_checkin_minutes(checkin_minutes)
     if not 0.05 <= float(round_hours) <= 24 * 30:
         raise Invalid("round deadlines must be between 3 minutes and 30 days")
     try:
@@ -138,6 +145,7 @@ def tournament_create(
             round_hours=float(round_hours),
             starts_at=starts_at or timezone.now(),
             seeding=seeding,
+            checkin_minutes=checkin_minutes,
             created_by=by,
         )
         tournament.organisers.add(by)

@@ -58,6 +58,7 @@ from league.tournaments.selectors import (
     swiss_history,
     table_results,
 )
+from league.tournaments.services.checkin import checkin_remove_no_shows
 from league.tournaments.services.entries import entrants_by_rating, seeding_pool
 from league.tournaments.services.locking import locked_tournament, require_organiser
 
@@ -76,16 +77,31 @@ def _table_range(tournament: Tournament) -> tuple[int, int, int]:
 def tournament_start(
     *, tournament: Tournament, by: User, now: datetime | None = None
 ) -> Tournament:
-    """Fix the field, seed it if needed and pair the first round."""
+    """Fix the field, seed it if needed and pair the first round.
+
+    With check-in, only once check-in has opened; those who did not check in
+    are removed first (``checkin.checkin_remove_no_shows``).
+    """
     require_organiser(tournament, by)
     now = now or timezone.now()
     with transaction.atomic():
         tournament = locked_tournament(tournament.pk)
         if tournament.status != TournamentStatus.REGISTRATION:
             raise Conflict("the tournament has already started")
+        opens = tournament.checkin_opens_at
+        if opens is not None and now < opens:
+            raise Conflict(
+                "check-in has not opened yet: start once it has, so entrants "
+                "can check in"
+            )
+        # Entrants who did not check in are out; the rest make the field.
+        checkin_remove_no_shows(tournament)
         entrants = list(tournament.entrants.select_related("participant"))
         if len(entrants) < 2:
-            raise Conflict("a tournament needs at least two entrants")
+            raise Conflict(
+                "a tournament needs at least two entrants"
+                + (" checked in" if opens is not None else "")
+            )
         if tournament.is_tables:
             low, high, _ = _table_range(tournament)
             if len(entrants) < low:

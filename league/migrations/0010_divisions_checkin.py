@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0008_tournament_format_label'),
+        ('league', '0009_rating_buckets'),
     ]
 
     operations = [

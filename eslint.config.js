@@ -19,6 +19,10 @@ export default [
     languageOptions: { globals: globals.browser },
   },
   {
+    files: ["static/js/push-sw.js"],
+    languageOptions: { globals: globals.serviceworker },
+  },
+  {
     files: ["tests/frontend/**/*.js", "eslint.config.js"],
     languageOptions: { globals: globals.node },
   },

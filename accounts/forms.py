@@ -61,6 +61,9 @@ class ProfileForm(forms.ModelForm):
             "display_name",
             "email",
             "email_tournament_rounds",
+            "your_move_email",
+            "your_move_push",
+            "your_move_site",
             "bio",
             "country",
             "time_zone",
@@ -71,6 +74,7 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["accept_challenges"].required = False
+        self.fields["your_move_email"].required = False
         zones = sorted(available_timezones())
         self.fields["time_zone"].widget = forms.Select(
             choices=[("", "UTC (not set)"), *((zone, zone) for zone in zones)]
@@ -81,6 +85,12 @@ class ProfileForm(forms.ModelForm):
         # setting as it was rather than failing.
         return self.cleaned_data.get("accept_challenges") or (
             self.instance.accept_challenges
+        )
+
+    def clean_your_move_email(self) -> str:
+        # Like accept_challenges: a form without the field keeps the setting.
+        return self.cleaned_data.get("your_move_email") or (
+            self.instance.your_move_email
         )
 
     def clean_bio(self) -> str:

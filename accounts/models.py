@@ -22,6 +22,12 @@ class ChallengesFrom(models.TextChoices):
     NOBODY = "nobody", "No one"
 
 
+class YourMoveEmail(models.TextChoices):
+    EACH = "each", "One e-mail per game (at most one per game every few hours)"
+    DIGEST = "digest", "One daily digest of every game waiting for me"
+    OFF = "off", "No e-mail"
+
+
 class User(AbstractUser):
     display_name = models.CharField(
         max_length=40,
@@ -32,6 +38,24 @@ class User(AbstractUser):
         "e-mail me when a tournament round is paired",
         default=True,
         help_text="Whom you play and by when; the site shows it either way.",
+    )
+    # "Your move" away from the table (docs/notifications.md, issue 30 §3):
+    # one setting per channel. E-mail and push are for correspondence games.
+    your_move_email = models.CharField(
+        "e-mail me when it is my move in a correspondence game",
+        max_length=10,
+        choices=YourMoveEmail.choices,
+        default=YourMoveEmail.EACH,
+    )
+    your_move_push = models.BooleanField(
+        "push notices to my browsers when it is my move in a correspondence game",
+        default=True,
+        help_text="Only to browsers you turned push on in (below).",
+    )
+    your_move_site = models.BooleanField(
+        'show "your move" in my notifications on the site',
+        default=True,
+        help_text="The badge beside the brand counts your moves either way.",
     )
 
     bio = models.CharField(

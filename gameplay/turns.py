@@ -10,16 +10,20 @@ nor is a seat at a real-time table (no turns).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.db.models import Prefetch
 from django.urls import get_script_prefix, reverse
+from django.utils import timezone
 
 from accounts.http import Viewer
 from accounts.models import User
+from gameplay import clocks
 from gameplay.catalog import game_name
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.moverule import is_realtime
 from gameplay.rules import GameError, get_game
+from gameplay.timecontrol import TimeControl
 
 # A person has a handful of games at once; the list on the home page stops here.
 MAX_GAMES = 50
@@ -36,6 +40,10 @@ class PlayerGame:
     your_move: bool
     to_move: list[str]  # display names of the seats to act now
     opponents: list[str]
+    # The player's own time left for the move they are to make (None: not
+    # their move, or no clock): what the list is ordered by.
+    time_left: timedelta | None = None
+    deadline: datetime | None = None
 
 
 def has_turns(game: str) -> bool:
@@ -68,6 +76,33 @@ def seat_to_move(seat: Seat, actors: set[int]) -> bool:
         and not seat.replaced_by_bot
         and seat.number in actors
     )
+
+
+def time_left(
+    *, match: Match, seat: Seat, actors: set[int], now: datetime
+) -> timedelta | None:
+    """How long ``seat`` has left for the move it is to make (never negative),
+    None when it is not to move or its game has no clock.
+
+    The one read of urgency (issue 30 §3): the "your games" list's order on
+    the home page and in the API, the digest's order and the times in the
+    reminders all come from here, so the clock rule they follow is the one
+    the clock check enforces (``clocks.seat_time_left``: vacations pause it).
+    """
+    if not seat_to_move(seat, actors):
+        return None
+    return clocks.seat_time_left(match=match, seat=seat, now=now, actors=sorted(actors))
+
+
+def is_correspondence(match: Match) -> bool:
+    """Whether "your move" reaches a player away from the site (e-mail, push).
+
+    A correspondence time control gives days per move; a game whose move
+    waits seconds or minutes is played at the table, and an untimed one has
+    no deadline to warn of. Real-time games have no turns.
+    """
+    control = TimeControl.from_json(match.time_control)
+    return control.is_correspondence and has_turns(match.game)
 
 
 def match_url(match: Match) -> str:
@@ -106,10 +141,13 @@ def awaiting_move(*, user: User) -> list[Match]:
     return [match for match, yours in in_play(user=user) if yours]
 
 
-def player_games(*, user: Viewer) -> list[PlayerGame]:
-    """The user's waiting tables and games in play, their moves first."""
+def player_games(*, user: Viewer, now: datetime | None = None) -> list[PlayerGame]:
+    """The user's waiting tables and games in play, by urgency: their moves
+    first, the least time left first (an untimed move after the timed ones),
+    then the games waiting for others, then tables waiting for players."""
     if not user.is_authenticated:
         return []
+    now = now or timezone.now()
     matches = (
         Match.objects.filter(
             seats__user=user, status__in=[MatchStatus.ACTIVE, MatchStatus.WAITING]
@@ -126,6 +164,7 @@ def player_games(*, user: Viewer) -> list[PlayerGame]:
         mine = next(seat for seat in seats if seat.user_id == user.pk)
         if mine.forfeited:
             continue  # resigned: a bot plays on, it is no longer this player's game
+        left = time_left(match=match, seat=mine, actors=actors, now=now)
         games.append(
             PlayerGame(
                 match=match,
@@ -139,7 +178,21 @@ def player_games(*, user: Viewer) -> list[PlayerGame]:
                     for seat in seats
                     if seat.number != mine.number and not seat.is_open
                 ],
+                time_left=left,
+                deadline=None if left is None else now + left,
             )
         )
-    games.sort(key=lambda g: (not g.your_move, g.status != MatchStatus.ACTIVE))
+    games.sort(key=_urgency)
     return games
+
+
+def _urgency(game: PlayerGame) -> tuple[bool, bool, bool, timedelta]:
+    """Sort key: your move, then timed, then least time left; then in play.
+    (The sort is stable: equal keys keep the newest first.)"""
+    left = game.time_left
+    return (
+        not game.your_move,
+        game.status != MatchStatus.ACTIVE,
+        left is None,
+        left if left is not None else timedelta(0),
+    )

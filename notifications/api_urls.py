@@ -5,6 +5,8 @@ from notifications import api
 
 register_api_index("notifications", "api-notifications")
 register_api_index("your-move", "api-your-move")
+register_api_index("my-games", "api-my-games")
+register_api_index("push-subscriptions", "api-push-subscriptions")
 
 urlpatterns = [
     path(
@@ -16,4 +18,10 @@ urlpatterns = [
         name="api-notifications-read",
     ),
     path("me/your-move/", api.YourMoveView.as_view(), name="api-your-move"),
+    path("me/games/", api.PlayerGamesView.as_view(), name="api-my-games"),
+    path(
+        "me/push-subscriptions/",
+        api.PushSubscriptionsView.as_view(),
+        name="api-push-subscriptions",
+    ),
 ]

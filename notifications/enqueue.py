@@ -11,11 +11,17 @@ from __future__ import annotations
 from celery import current_app
 
 NOTIFICATION_EMAIL = "notifications.notification_email"
+TURN_REMINDER = "notifications.turn_reminder"
 
 #: Every task queued from here (a test checks that each is registered).
-TASK_NAMES = (NOTIFICATION_EMAIL,)
+TASK_NAMES = (NOTIFICATION_EMAIL, TURN_REMINDER)
 
 
 def notification_email(notification_id: int) -> None:
     """Queue the e-mail of a stored notification (the task claims it first)."""
     current_app.tasks[NOTIFICATION_EMAIL].delay(notification_id)
+
+
+def turn_reminder(reminder_id: int) -> None:
+    """Queue the delivery of a "your move" reminder (push now, e-mail if due)."""
+    current_app.tasks[TURN_REMINDER].delay(reminder_id)

@@ -19,7 +19,7 @@ from gameplay import turns
 from gameplay.catalog import game_name
 from gameplay.models import Challenge, Match, MatchStatus, Seat
 from gameplay.timecontrol import TimeControl
-from notifications import live, services, sockets
+from notifications import live, reminders, services, sockets
 from notifications.models import Notification, NotificationKind
 from notifications.services import Draft
 
@@ -298,6 +298,8 @@ def turn_messages(match: Match) -> live.Messages:
         messages.append(live.message(seat.user_id, frame))
     if absent_to_move:
         messages.extend(_your_move_notifications(match, absent_to_move, url))
+        # A correspondence game: e-mail and push, once per move (a task).
+        reminders.turn_reminders_create(match=match, seats=absent_to_move)
     return messages
 
 
@@ -316,9 +318,9 @@ def _your_move_notifications(
     everyone = list(match.seats.all())
     drafts = []
     for seat in seats:
-        assert seat.user_id is not None  # the people to move (caller's list)
-        if seat.user_id in waiting:
-            continue
+        assert seat.user is not None  # the people to move (caller's list)
+        if seat.user_id in waiting or not seat.user.your_move_site:
+            continue  # told already, or the player turned site notices off
         others = [s.display_name for s in everyone if s.number != seat.number]
         drafts.append(
             Draft(

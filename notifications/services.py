@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from notifications import enqueue, live
+from notifications import enqueue, live, unsubscribe
 from notifications.models import Notification, NotificationKind
 
 logger = logging.getLogger(__name__)
@@ -202,7 +202,9 @@ def notification_send_email(
     lines += [
         "",
         "You get these e-mails because you play in tournaments on Kung Fu Arena.",
-        "Turn them off on your profile: "
+        "Stop them (one click, no sign-in): "
+        + unsubscribe.unsubscribe_url(user=user, topic=unsubscribe.ROUNDS),
+        "Or choose your e-mails on your profile: "
         + settings.SITE_URL.rstrip("/")
         + reverse("accounts:profile_edit"),
     ]

@@ -12,4 +12,14 @@ urlpatterns = [
         views.notification_open,
         name="open",
     ),
+    path(
+        "notifications/unsubscribe/<str:token>/",
+        views.email_unsubscribe,
+        name="unsubscribe",
+    ),
+    path(
+        "notifications/push/<int:subscription_id>/remove/",
+        views.push_device_remove,
+        name="push_remove",
+    ),
 ]

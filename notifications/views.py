@@ -6,10 +6,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.http import SignedInRequest
-from notifications import selectors, services
+from notifications import selectors, services, unsubscribe, webpush
 from notifications.models import Notification
 
 
@@ -63,3 +64,39 @@ def notification_open(request: SignedInRequest, notification_id: int) -> HttpRes
     if not notification.is_read:
         services.notifications_mark_read(user=request.user, ids=[notification.pk])
     return redirect(notification.url or "notifications:list")
+
+
+@csrf_exempt  # the signed link is the authority; mail clients POST without a page
+@require_http_methods(["GET", "POST"])
+def email_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """One-click unsubscribe, no sign-in: opening the link (or a mail
+    client's RFC 8058 POST) turns that e-mail off; the page can undo it."""
+    resubscribe = (
+        request.method == "POST" and request.POST.get("action") == "resubscribe"
+    )
+    try:
+        if resubscribe:
+            user, topic = unsubscribe.email_resubscribe(token=token)
+        else:
+            user, topic = unsubscribe.email_unsubscribe(token=token)
+    except unsubscribe.BadLink as exc:
+        return render(
+            request, "notifications/unsubscribe.html", {"error": str(exc)}, status=400
+        )
+    return render(
+        request,
+        "notifications/unsubscribe.html",
+        {
+            "subscribed": resubscribe,
+            "topic": unsubscribe.TOPICS[topic],
+            "name": user.public_name,
+        },
+    )
+
+
+@login_required
+@require_POST
+def push_device_remove(request: SignedInRequest, subscription_id: int) -> HttpResponse:
+    """The profile's "Remove" beside one of the player's browsers."""
+    webpush.push_subscription_delete(user=request.user, subscription_id=subscription_id)
+    return redirect("accounts:profile_edit")

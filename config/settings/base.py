@@ -193,6 +193,13 @@ CELERY_TASK_ROUTES = {
 }
 # Beat copies these into the database schedule (django-celery-beat) at start-up.
 CELERY_BEAT_SCHEDULE = {
+    # "Your move" e-mails that waited (one per game per period, the digests)
+    # and pushes whose task was lost; idempotent (each reminder is claimed).
+    "notifications-turn-reminders": {
+        "task": "notifications.turn_reminders_sweep",
+        "schedule": 60.0,
+        "options": {"expires": 55.0},
+    },
     # Tournament rounds: create due matches, forfeit no-shows; season statuses.
     "league-tournaments-tick": {"task": "league.tournaments_tick", "schedule": 60.0},
     "gameplay-sweep-expired-clocks": {
@@ -279,6 +286,19 @@ else:
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="arena@localhost")
 # Links in e-mails sent by workers, which have no request to take a host from.
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
+# "Your move" in correspondence games (docs/notifications.md): at most one
+# e-mail per game in this many hours (a later move's e-mail waits for it), and
+# the hour (the player's time zone) of the daily digest for those who chose it.
+YOUR_MOVE_EMAIL_HOURS = env.int("YOUR_MOVE_EMAIL_HOURS", default=6)
+YOUR_MOVE_DIGEST_HOUR = env.int("YOUR_MOVE_DIGEST_HOUR", default=8)
+# Web Push: the VAPID key pair (base64url: the raw 32-byte private key and the
+# 65-byte uncompressed public key, as `web-push generate-vapid-keys` prints
+# them) and the contact push services may write to. Without keys push is off,
+# unless VAPID_GENERATE makes a pair once in var/ (development and tests only).
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default=f"mailto:{DEFAULT_FROM_EMAIL}")
+VAPID_GENERATE = env.bool("VAPID_GENERATE", default=False)
 
 # --- REST API.
 REST_FRAMEWORK = {

@@ -12,6 +12,8 @@ BOTS_ONLY_MOVE_DELAY = env.float("BOTS_ONLY_MOVE_DELAY", default=1.5)
 # uvicorn serves no static files itself; let WhiteNoise find them in the sources.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# Push works on a fresh checkout: a VAPID pair is made once in var/vapid.json.
+VAPID_GENERATE = env.bool("VAPID_GENERATE", default=True)
 
 # WhiteNoise serves files with a synchronous iterator; under ASGI Django warns on
 # every static file. Harmless here, and noise in `make run`'s log.

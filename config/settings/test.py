@@ -13,6 +13,12 @@ SECRET_KEY = SECRET_KEY or "test-only-secret-key"  # noqa: F405
 # Hashing with the default PBKDF2 cost would dominate the auth tests' runtime.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# A fixed VAPID pair made for the tests only (no push service knows it).
+VAPID_PRIVATE_KEY = "qrXvOOR2PGeBwdjPs2Xsd_PYXd5sfnklBJR0ocR5_yY"
+VAPID_PUBLIC_KEY = (
+    "BHhvN_7v7aKheuy4nHU6ScfcYTyJpKqnUyxuaMEc-ARHjXNr1AYBt5o_"
+    "Dg5U71iBgaQfOHs1jTnp_qVGyzVu9cA"
+)
 # Tests run tasks in-process unless a test starts a real worker.
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -167,6 +167,9 @@ function startPage(win, wsPath) {
     const mine = frame.status === "active" && frame.your_move;
     row.classList.toggle("your-move", mine);
     row.dataset.status = frame.status;
+    // The time left is the player's own, for the move they were to make.
+    const left = row.querySelector("[data-time-left]");
+    if (left && !mine) left.hidden = true;
     while (cell.firstChild) cell.removeChild(cell.firstChild);
     const text = frame.status === "active" ? (mine ? "Your move" : "Opponent to move") : "Over";
     const badge = doc.createElement("span");

@@ -247,6 +247,7 @@ def test_round_paired_notifies_and_emails_once_per_player(
     sent_to = sorted(m.to[0] for m in mail.outbox)
     assert sent_to == sorted(f"{u.username}@example.com" for u in (a, b))
     assert f"/tournaments/{t.slug}/" in mail.outbox[0].body
+    assert "/notifications/unsubscribe/" in mail.outbox[0].body  # one click
     # The task is idempotent: running it again sends nothing.
     note = notes.get(user=a)
     assert ns.notification_send_email(notification_id=note.pk) is False

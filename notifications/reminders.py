@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -153,8 +154,7 @@ def turn_reminders_create(
         except IntegrityError:  # a concurrent broadcast stored the same move
             continue
         created.append(reminder)
-        pk = reminder.pk
-        transaction.on_commit(lambda pk=pk: enqueue.turn_reminder(pk))
+        transaction.on_commit(partial(enqueue.turn_reminder, reminder.pk))
     return created
 
 

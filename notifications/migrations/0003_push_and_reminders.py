@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('gameplay', '0006_realtime_timers_table_steps'),
-        ('notifications', '0001_initial'),
+        ('notifications', '0002_check_in_kind'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

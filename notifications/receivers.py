@@ -324,7 +324,7 @@ def _your_move_notifications(
         others = [s.display_name for s in everyone if s.number != seat.number]
         drafts.append(
             Draft(
-                user_id=seat.user_id,
+                user_id=seat.user.pk,
                 kind=NotificationKind.YOUR_MOVE,
                 key=f"{prefix}{match.version}",
                 title=f"Your move in {name}",

@@ -1189,19 +1189,23 @@ class DueloGame(EngineBase):
         hidden = state["hidden"]
         actor = state["actor"]
         cfg = state["cfg"]
-        seats = []
-        for i in range(n):
-            seats.append(
-                {
-                    "seat": i,
-                    "alive": alive[i],
-                    "hand_count": len(hands[i]),
-                    "prizes": [FOCUS[c] for c in prizes[i]],
-                    "face_down_prizes": [FOCUS[c] for c in hidden[i]],
-                    "protected": crane[i],
-                    "tiger_target": tiger[i] if tiger[i] >= 0 else None,
-                }
-            )
+        # Most piles are empty: a guard spares those a comprehension (observe
+        # runs at every step).
+        seats = [
+            {
+                "seat": i,
+                "alive": alive[i],
+                "hand_count": len(hands[i]),
+                "prizes": [FOCUS[c] for c in prizes[i]] if prizes[i] else [],
+                "face_down_prizes": [FOCUS[c] for c in hidden[i]] if hidden[i] else [],
+                "protected": crane[i],
+                "tiger_target": tiger[i] if tiger[i] >= 0 else None,
+            }
+            for i in range(n)
+        ]
+        discard = state["discard"]
+        start_draw = state["start_draw"]
+        history = state["history"]
         obs: dict[str, Any] = {
             "game": self.id,
             "rules_version": RULES_VERSION,
@@ -1216,15 +1220,17 @@ class DueloGame(EngineBase):
             "actors": [] if actor < 0 else [actor],
             "prompt": PROMPTS[ph],
             "deck_count": len(state["deck"]),
-            "discard": [FOCUS[c] for c in state["discard"]],
+            "discard": [FOCUS[c] for c in discard] if discard else [],
             "reshuffle_available": cfg["reshuffle_discard"] and not state["reshuffled"],
             "seats": seats,
             "hand": None if seat is None else _cards(hands[seat]),
             "play": None,
             "duel": None,
             "private": {},
-            "start_draw": [[list(d) for d in r] for r in state["start_draw"]],
-            "rounds": [_copy_record(r) for r in state["history"]],
+            "start_draw": (
+                [[list(d) for d in r] for r in start_draw] if start_draw else []
+            ),
+            "rounds": [_copy_record(r) for r in history] if history else [],
             "result": self.result(state),
         }
         if ph == FACE:

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from analysis.errors import NotAnalysable, NotFinished
 from analysis.models import AnalysisStatus, MatchAnalysis
+from gameplay.contexts import SEALED_MESSAGE, match_is_sealed
 from gameplay.models import Match, MatchStatus
 from gameplay.rules import game_meta, get_game
 from gameplay.rules.analysis import (
@@ -37,6 +38,8 @@ def analysable(*, match: Match) -> None:
     with a review of its own (``META.review``: the real-time game)."""
     if match.status != MatchStatus.FINISHED:
         raise NotFinished("the analysis is available once the match has ended")
+    if match_is_sealed(match):  # its deal is still played at other tables
+        raise NotFinished(SEALED_MESSAGE)
     realtime = getattr(get_game(match.game), "realtime", False)
     if realtime and game_meta(match.game).review is None:
         raise NotAnalysable(

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from accounts.models import ChallengesFrom, User
-from community import visibility
+from community import guards, visibility
 from community.errors import ChatRefused, NotAvailable, RateLimited
 from community.models import (
     Block,
@@ -153,6 +153,9 @@ def chat_post(
         raise ChatRefused("no such match")
     if _silenced(user):
         raise ChatRefused("a moderator has muted you for now")
+    refusal = guards.chat_refusal(user=user, match=match)
+    if refusal:
+        raise ChatRefused(refusal)
     body = _clean_text(text)
     viewer_seat = selectors.viewer_seat(match=match, user=user)
     private_allowed = game_meta(match.game).private_messages
@@ -208,6 +211,9 @@ def lobby_chat_post(*, user: User, game: str, text: object) -> ChatMessage:
         raise ChatRefused("no such game") from exc
     if _silenced(user):
         raise ChatRefused("a moderator has muted you for now")
+    refusal = guards.chat_refusal(user=user, match=None)
+    if refusal:
+        raise ChatRefused(refusal)
     body = _clean_text(text)
     _take_rate(user, body)
     return ChatMessage.objects.create(

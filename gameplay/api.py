@@ -21,7 +21,8 @@ from accounts.http import SignedInApiRequest
 from accounts.models import User
 from gameplay import frames, lobby, selectors, services
 from gameplay import vacation as vacations
-from gameplay.errors import BadRequest, NotActive
+from gameplay.contexts import SEALED_MESSAGE, match_is_sealed
+from gameplay.errors import BadRequest, Forbidden, NotActive
 from gameplay.models import Challenge, Match, MatchStatus
 from gameplay.options import public_config
 
@@ -170,6 +171,16 @@ class MatchListView(generics.ListAPIView):
         return matches
 
 
+def _refuse_if_sealed(match: Match, user: Any) -> None:
+    """A sealed match (``gameplay.contexts``) shows only its own players
+    their seats; with ``user`` None even they get no replay or record."""
+    if not match_is_sealed(match):
+        return
+    if user is not None and selectors.user_seat(match=match, user=user) is not None:
+        return
+    raise Forbidden(SEALED_MESSAGE)
+
+
 class MatchStateView(APIView):
     """The match as the caller may see it: their seat's view, or the public one."""
 
@@ -181,6 +192,7 @@ class MatchStateView(APIView):
         seat = selectors.viewer_seat(match=match, user=request.user)
         if seat is not None:
             return Response(frames.seat_frame(match=match, seat=seat))
+        _refuse_if_sealed(match, request.user)
         return Response(frames.spectator_frame(match=match))
 
 
@@ -223,6 +235,7 @@ class MatchReplayView(APIView):
         match = _match(public_id)
         if match.status != MatchStatus.FINISHED:
             raise NotActive("replays are published when the match ends")
+        _refuse_if_sealed(match, None)
         try:
             return Response(
                 selectors.match_replay(
@@ -243,6 +256,7 @@ class MatchRecordView(APIView):
         match = _match(public_id)
         if match.status != MatchStatus.FINISHED:
             raise NotActive("the record is published when the match ends")
+        _refuse_if_sealed(match, None)
         return Response(selectors.match_record(match=match))
 
 

@@ -134,6 +134,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if opened is None:
             await self.close(code=4404)
             return
+        if opened.sealed:
+            # Its deal is still played at other tables (gameplay.contexts).
+            await self.close(code=4403)
+            return
         self.match_pk = opened.match_pk
         self.seat_number, self.seat_pk = opened.seat_number, opened.seat_pk
         # This process now holds the match for its sockets (gameplay.live).

@@ -106,3 +106,39 @@ def describe_match_context(match: Match) -> MatchContextInfo | None:
                 logger.exception("describing match context %r failed", context)
                 return None
     return None
+
+
+SEALED_MESSAGE = (
+    "this game's deal is still being played at other tables: it can be "
+    "watched, replayed and checked once its round is over"
+)
+Sealer = Callable[[Match], bool]
+_sealers: dict[str, Sealer] = {}
+
+
+def register_sealed_context(prefix: str, is_sealed: Sealer) -> None:
+    """Matches whose context starts with ``prefix`` may be *sealed*.
+
+    A competition that deals the same cards at several tables (a duplicate
+    event) seals its matches while some table may still have a deal to play:
+    ``is_sealed(match)`` true means nobody but the match's own players may
+    watch it, and its seed, replay and record stay secret even once it is
+    over (its players still see their own seat's view).
+    """
+    _sealers[prefix] = is_sealed
+
+
+def match_is_sealed(match: Match) -> bool:
+    """True while the match's competition keeps it from everyone not seated.
+
+    A sealer that fails seals: a secret must not leak because a read broke.
+    """
+    context = match.context or ""
+    for prefix, is_sealed in _sealers.items():
+        if context.startswith(prefix):
+            try:
+                return bool(is_sealed(match))
+            except Exception:
+                logger.exception("sealing of match context %r failed", context)
+                return True
+    return False

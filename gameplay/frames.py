@@ -21,6 +21,7 @@ from gameplay.clocks import (
     seat_deadline,
     seat_is_present,
 )
+from gameplay.contexts import match_is_sealed
 from gameplay.models import Match, MatchAction, MatchStatus
 from gameplay.rules import get_game, view_events
 from gameplay.selectors import rematch_info, seats_of, spectator_version, state_at
@@ -131,6 +132,11 @@ def frame_base(
         frame["result"] = match.result
         frame["end_reason"] = match.end_reason
         frame["seed"] = str(match.seed) if match.seed is not None else None
+        if match.seed is not None and match_is_sealed(match):
+            # Its competition still deals these cards elsewhere (a duplicate
+            # round): the seed is published when the round is over.
+            frame["seed"] = None
+            frame["sealed"] = True
         frame["rematch"] = rematch_info(match=match)
         for provider in _result_extras:
             try:

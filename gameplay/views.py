@@ -20,7 +20,11 @@ from accounts.models import User
 from gameplay import frames, lobby, selectors
 from gameplay import vacation as vacations
 from gameplay.catalog import GameInfo, game_catalog
-from gameplay.contexts import describe_match_context
+from gameplay.contexts import (
+    SEALED_MESSAGE,
+    describe_match_context,
+    match_is_sealed,
+)
 from gameplay.errors import MatchError
 from gameplay.forms import (
     BotSeatForm,
@@ -307,6 +311,8 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
     match = selectors.match_by_public_id(public_id=public_id)
     user = request.user if request.user.is_authenticated else None
     seat = selectors.user_seat(match=match, user=user)
+    if seat is None and match_is_sealed(match):
+        return _sealed_page(request, match)
     context: dict[str, Any] = {
         "match": match,
         "game": _game_or_404(match.game),
@@ -364,8 +370,23 @@ def table_action(request: SignedInRequest, public_id: str, action: str) -> HttpR
     return redirect("gameplay:match", public_id=match.public_id)
 
 
+def _sealed_page(request: HttpRequest, match: Match) -> HttpResponse:
+    return render(
+        request,
+        "gameplay/sealed.html",
+        {
+            "match": match,
+            "match_context": describe_match_context(match),
+            "message": SEALED_MESSAGE,
+        },
+        status=403,
+    )
+
+
 def replay_page(request: HttpRequest, public_id: str) -> HttpResponse:
     match = selectors.match_by_public_id(public_id=public_id)
+    if match_is_sealed(match):
+        return _sealed_page(request, match)
     if match.status != MatchStatus.FINISHED:
         return render(
             request, "gameplay/replay_unavailable.html", {"match": match}, status=409
@@ -392,6 +413,8 @@ def match_record_download(request: HttpRequest, public_id: str) -> HttpResponse:
         return JsonResponse(
             {"detail": "The record is published when the match ends."}, status=409
         )
+    if match_is_sealed(match):
+        return JsonResponse({"detail": SEALED_MESSAGE.capitalize() + "."}, status=403)
     response = JsonResponse(
         selectors.match_record(match=match), json_dumps_params={"indent": 2}
     )

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "accounts",
     "gameplay",
     "league",
+    "league.duplicate.apps.DuplicateConfig",
     "bots",
     "notifications",
     "analysis",
@@ -202,6 +203,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Tournament rounds: create due matches, forfeit no-shows; season statuses.
     "league-tournaments-tick": {"task": "league.tournaments_tick", "schedule": 60.0},
+    # Duplicate rounds: deal again a game called off, catch a lost announcement.
+    "duplicate-tick": {"task": "duplicate.tick", "schedule": 60.0},
     "gameplay-sweep-expired-clocks": {
         "task": "gameplay.sweep_expired_clocks",
         "schedule": 5.0,  # armed per-turn checks do the precise work; this is a net

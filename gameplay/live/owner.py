@@ -71,6 +71,7 @@ from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
 
 from gameplay import broadcast, clocks, frames, moverule, selectors, services
+from gameplay.contexts import match_is_sealed
 from gameplay.errors import MatchError, MatchNotFound, StaleVersion, refused
 from gameplay.live import copies, reader, store, timers
 from gameplay.live.copies import Applied, LiveMatch
@@ -427,6 +428,9 @@ class Opened:
     match: Match  # as read after the seat was counted
     frames: list[dict[str, Any]]
     messages: broadcast.Messages  # the table's broadcast: who is connected now
+    # A spectator of a sealed match (``gameplay.contexts``): nothing to send,
+    # the socket is closed with 4403.
+    sealed: bool = False
 
 
 def _open_sync(public_id: str, user: Any) -> Opened | None:
@@ -450,6 +454,16 @@ def _open_sync(public_id: str, user: Any) -> Opened | None:
         return None
     seat = selectors.user_seat(match=match, user=user)
     seated = seat is not None
+    if not seated and match_is_sealed(match):
+        return Opened(
+            match_pk=match_pk,
+            seat_number=None,
+            seat_pk=None,
+            match=match,
+            frames=[],
+            messages=[],
+            sealed=True,
+        )
     frames = _frames_of(match, user, seated, None)
     messages: broadcast.Messages = []
     if seated:
@@ -496,8 +510,8 @@ async def open_socket(*, public_id: str, user: Any) -> Opened | None:
     # 2 s, moves lost in ``bench/live_load.py``); on the one thread the games
     # in play keep moving and the connects wait.
     opened = await _open_in_db_thread(public_id, user)
-    if opened is None:
-        return None
+    if opened is None or opened.sealed:
+        return opened
     live = attach(opened.match_pk)
     # The read becomes the copy unless a move holds the match (it sets the
     # copy itself) or the copy is already newer.

@@ -4,13 +4,18 @@ from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import get_language_info
+from django.utils.translation import gettext_lazy as _
 
 from accounts import selectors
 from accounts.models import User
 from accounts.names import name_skeleton
 
-NAME_IMITATES = (
+LANGS = settings.LANGUAGES
+
+NAME_IMITATES = _(
     "This name looks too much like another player's name (letters that look alike, "
     "case and spacing count as the same). Choose another."
 )
@@ -18,17 +23,20 @@ NAME_IMITATES = (
 
 def _check_public_name(name: str, *, exclude: User | None = None) -> None:
     if name and not name_skeleton(name):
-        raise forms.ValidationError("A name needs at least one letter or digit.")
+        raise forms.ValidationError(_("A name needs at least one letter or digit."))
     if name and selectors.name_imitated(name=name, exclude=exclude):
         raise forms.ValidationError(NAME_IMITATES)
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(required=True, help_text="Used only for password resets.")
+    email = forms.EmailField(
+        required=True, help_text=_("Used only for password resets.")
+    )
 
     class Meta:
         model = User
         fields = ("username", "email", "display_name")
+        labels = {"display_name": _("Display name")}
 
     def clean_email(self) -> str:
         # Whether the address already has an account is never said here: the
@@ -38,7 +46,7 @@ class SignUpForm(UserCreationForm):
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
         if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("This username is taken.")
+            raise forms.ValidationError(_("This username is taken."))
         return username
 
     def clean(self) -> dict[str, Any]:
@@ -67,9 +75,17 @@ class ProfileForm(forms.ModelForm):
             "bio",
             "country",
             "time_zone",
+            "language",
             "accept_challenges",
         )
         widgets = {"bio": forms.Textarea(attrs={"rows": 3, "maxlength": 300})}
+        labels = {
+            "display_name": _("Display name"),
+            "email": _("E-mail address"),
+            "bio": _("Bio"),
+            "country": _("Country"),
+            "time_zone": _("Time zone"),
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -77,7 +93,14 @@ class ProfileForm(forms.ModelForm):
         self.fields["your_move_email"].required = False
         zones = sorted(available_timezones())
         self.fields["time_zone"].widget = forms.Select(
-            choices=[("", "UTC (not set)"), *((zone, zone) for zone in zones)]
+            choices=[("", _("UTC (not set)")), *((zone, zone) for zone in zones)]
+        )
+        # Each language by its own name, whatever the page's language.
+        self.fields["language"].widget = forms.Select(
+            choices=[
+                ("", _("Follow my browser")),
+                *((code, get_language_info(code)["name_local"]) for code, _n in LANGS),
+            ]
         )
 
     def clean_accept_challenges(self) -> str:
@@ -108,6 +131,6 @@ class ProfileForm(forms.ModelForm):
         email = self.cleaned_data.get("email", "").strip().lower()
         if email and selectors.email_in_use(email=email, exclude=self.instance):
             raise forms.ValidationError(
-                "Another account already uses this e-mail address."
+                _("Another account already uses this e-mail address.")
             )
         return email

@@ -6,20 +6,24 @@ painful; it adds only the public display name shown on boards and rankings.
 
 from zoneinfo import available_timezones
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def validate_time_zone(value: str) -> None:
     if value and value not in available_timezones():
-        raise ValidationError("Choose a time zone from the list (e.g. Europe/Paris).")
+        raise ValidationError(
+            _("Choose a time zone from the list (e.g. Europe/Paris).")
+        )
 
 
 class ChallengesFrom(models.TextChoices):
-    EVERYONE = "everyone", "Everyone"
-    FRIENDS = "friends", "Only players I follow"
-    NOBODY = "nobody", "No one"
+    EVERYONE = "everyone", _("Everyone")
+    FRIENDS = "friends", _("Only players I follow")
+    NOBODY = "nobody", _("No one")
 
 
 class YourMoveEmail(models.TextChoices):
@@ -32,12 +36,14 @@ class User(AbstractUser):
     display_name = models.CharField(
         max_length=40,
         blank=True,
-        help_text="Shown on boards, brackets and rankings; defaults to the username.",
+        help_text=_(
+            "Shown on boards, brackets and rankings; defaults to the username."
+        ),
     )
     email_tournament_rounds = models.BooleanField(
-        "e-mail me when a tournament round is paired",
+        _("e-mail me when a tournament round is paired"),
         default=True,
-        help_text="Whom you play and by when; the site shows it either way.",
+        help_text=_("Whom you play and by when; the site shows it either way."),
     )
     # "Your move" away from the table (docs/notifications.md, issue 30 §3):
     # one setting per channel. E-mail and push are for correspondence games.
@@ -59,17 +65,26 @@ class User(AbstractUser):
     )
 
     bio = models.CharField(
-        max_length=300, blank=True, help_text="A few words about you (300 at most)."
+        max_length=300,
+        blank=True,
+        help_text=_("A few words about you (300 at most)."),
     )
     country = models.CharField(max_length=60, blank=True)
     time_zone = models.CharField(
         max_length=64,
         blank=True,
         validators=[validate_time_zone],
-        help_text="Times on the site are shown in this zone; empty means UTC.",
+        help_text=_("Times on the site are shown in this zone; empty means UTC."),
+    )
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("The site's language for you; empty follows your browser."),
     )
     accept_challenges = models.CharField(
-        "accept challenges from",
+        _("accept challenges from"),
         max_length=10,
         choices=ChallengesFrom.choices,
         default=ChallengesFrom.EVERYONE,

@@ -5,6 +5,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
 from accounts import selectors
@@ -54,9 +55,10 @@ def user_sign_up(
             "profile_url": site + reverse("accounts:profile_edit"),
         },
     )
+    subject = gettext("Your Kung Fu Arena sign-up")
     transaction.on_commit(
         lambda: send_mail(
-            "Your Kung Fu Arena sign-up",
+            subject,
             body,
             settings.DEFAULT_FROM_EMAIL,
             [email],

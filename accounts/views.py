@@ -5,6 +5,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
@@ -30,8 +31,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         # The same words whether or not the address already had an account.
         messages.success(
             request,
-            f"Welcome to Kung Fu Arena, {user.public_name}! "
-            f"We sent a message to {email}.",
+            _("Welcome to Kung Fu Arena, %(name)s! We sent a message to %(email)s.")
+            % {"name": user.public_name, "email": email},
         )
         return redirect("home")
     status = 400 if request.method == "POST" else 200
@@ -52,7 +53,7 @@ def profile_edit(request: SignedInRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Profile saved.")
+        messages.success(request, _("Profile saved."))
         return redirect("accounts:profile", username=request.user.username)
     return render(request, "accounts/profile_edit.html", {"form": form})
 
@@ -68,7 +69,7 @@ def api_tokens(request: SignedInRequest) -> HttpResponse:
 def api_token_regenerate(request: SignedInRequest) -> HttpResponse:
     services.api_token_regenerate(user=request.user)
     messages.success(
-        request, "A new API token was created; the old one no longer works."
+        request, _("A new API token was created; the old one no longer works.")
     )
     return redirect("accounts:api_tokens")
 
@@ -77,5 +78,5 @@ def api_token_regenerate(request: SignedInRequest) -> HttpResponse:
 @require_POST
 def api_token_revoke(request: SignedInRequest) -> HttpResponse:
     services.api_token_revoke(user=request.user)
-    messages.success(request, "Your API token was revoked.")
+    messages.success(request, _("Your API token was revoked."))
     return redirect("accounts:api_tokens")

@@ -53,6 +53,7 @@ urlpatterns = [
     path("", include("notifications.urls")),
     path("", include("analysis.urls")),
     path("", include("community.urls")),
+    path("", include("languages.urls")),
 ]
 
 # The site's own error pages; JSON ({"code", "detail"}) under /api/.

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "notifications",
     "analysis",
     "community",
+    "languages",
     "axes",  # login throttling: per account and per address (docs/security.md)
     "csp",
 ]
@@ -57,6 +58,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: the user's own language wins (languages.middleware).
+    "languages.middleware.UserLocaleMiddleware",
     "config.middleware.UserTimeZoneMiddleware",
     "community.presence.SeenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -353,7 +356,21 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Internationalisation and static files.
-LANGUAGE_CODE = "en-us"
+# The games' languages (docs/i18n.md): English, the Brazilian Duelo's
+# Portuguese, the German 2013 edition's, the Polish 2009 game's and the
+# Taiwanese 2019 game's Traditional Chinese.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("pt-br", "Português (Brasil)"),
+    ("de", "Deutsch"),
+    ("pl", "Polski"),
+    ("zh-hant", "中文（繁體）"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The switcher's cookie lasts a year; a signed-in user's setting wins over it.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

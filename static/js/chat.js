@@ -6,6 +6,8 @@
  * put on the page with textContent: no HTML from anyone, no clickable links.
  */
 
+import { t } from "./i18n.js";
+
 function el(doc, tag, className, text) {
   const node = doc.createElement(tag);
   if (className) node.className = className;
@@ -42,7 +44,7 @@ function startChat(win, client) {
 
   function seatName(n) {
     const seats = (client.frame && client.frame.seats) || [];
-    return (seats[n] && seats[n].name) || "Seat " + (n + 1);
+    return (seats[n] && seats[n].name) || t("Seat %(n)s", { n: n + 1 });
   }
 
   function showError(message) {
@@ -54,7 +56,7 @@ function startChat(win, client) {
   function mute(line) {
     const url = panel.dataset.muteUrl.replace("__user__", encodeURIComponent(line.author_username));
     post(url, { muted: true }).then(function (resp) {
-      if (!resp.ok) { showError("Could not mute " + line.author + "."); return; }
+      if (!resp.ok) { showError(t("Could not mute %(name)s.", { name: line.author })); return; }
       // Their earlier lines go too, at once.
       for (const li of list.querySelectorAll('[data-author="' + line.author_id + '"]')) li.remove();
     });
@@ -66,7 +68,7 @@ function startChat(win, client) {
   function openReport(line) {
     if (!reportForm) return;
     reporting = line;
-    part("chat-report-line").textContent = "Report " + line.author + ": “" + line.text + "”";
+    part("chat-report-line").textContent = t("Report %(name)s: “%(text)s”", { name: line.author, text: line.text });
     reportForm.hidden = false;
   }
 
@@ -79,9 +81,9 @@ function startChat(win, client) {
       post(panel.dataset.reportUrl, body).then(function (resp) {
         reportForm.hidden = true;
         reportForm.elements.note.value = "";
-        showError(resp.ok ? "" : "The report was not sent.");
+        showError(resp.ok ? "" : t("The report was not sent."));
         const note = part("chat-note");
-        if (resp.ok && note) note.textContent = "Thank you: your report went to the moderators.";
+        if (resp.ok && note) note.textContent = t("Thank you: your report went to the moderators.");
       });
     });
   }
@@ -106,12 +108,12 @@ function startChat(win, client) {
       if (viewer && String(line.author_id) !== viewer) {
         const button = el(doc, "button", "chat-mute", "mute");
         button.type = "button";
-        button.setAttribute("aria-label", "Mute " + line.author);
+        button.setAttribute("aria-label", t("Mute %(name)s", { name: line.author }));
         button.addEventListener("click", function () { mute(line); });
         li.appendChild(button);
         const flag = el(doc, "button", "chat-mute", "report");
         flag.type = "button";
-        flag.setAttribute("aria-label", "Report " + line.author);
+        flag.setAttribute("aria-label", t("Report %(name)s", { name: line.author }));
         flag.addEventListener("click", function () { openReport(line); });
         li.appendChild(flag);
       }
@@ -126,12 +128,12 @@ function startChat(win, client) {
     const seats = (client.frame && client.frame.seats) || [];
     const chosen = to.value;
     to.textContent = "";
-    const everyone = el(doc, "option", "", "Everyone at the table");
+    const everyone = el(doc, "option", "", t("Everyone at the table"));
     everyone.value = "";
     to.appendChild(everyone);
     seats.forEach(function (seat, n) {
       if (n === mySeat || seat.is_bot) return;
-      const option = el(doc, "option", "", "Only " + seatName(n));
+      const option = el(doc, "option", "", t("Only %(name)s", { name: seatName(n) }));
       option.value = String(n);
       to.appendChild(option);
     });
@@ -153,7 +155,7 @@ function startChat(win, client) {
 
   client.opts.onOther = function (frame) {
     if (frame.type === "chat" && frame.message) addLine(frame.message);
-    else if (frame.type === "chat_error") showError(frame.message || "Not sent.");
+    else if (frame.type === "chat_error") showError(frame.message || t("Not sent."));
     else if (frame.type === "chat_ok") showError("");
   };
   const drawFrame = client.opts.onFrame;
@@ -163,7 +165,7 @@ function startChat(win, client) {
       // The match is over: lines held back for fair play open up now.
       wasActive = false;
       const note = part("chat-note");
-      if (note) note.textContent = "The match is over: both chats are open to everyone.";
+      if (note) note.textContent = t("The match is over: both chats are open to everyone.");
       load();
     }
   };

@@ -4,6 +4,8 @@
  * textContent only: no HTML from anyone, no clickable links.
  */
 
+import { t } from "./i18n.js";
+
 const POLL_MS = 4000;
 
 function el(doc, tag, className, text) {
@@ -59,7 +61,7 @@ function startLobbyChat(win) {
       }).then(function (resp) {
         return resp.json().then(function (data) {
           errorBox.hidden = resp.ok;
-          errorBox.textContent = resp.ok ? "" : (data.detail || "Not sent.");
+          errorBox.textContent = resp.ok ? "" : (data.detail || t("Not sent."));
           if (resp.ok) input.value = "";
           return poll();
         });

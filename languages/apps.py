@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LanguagesConfig(AppConfig):
+    name = "languages"
+    verbose_name = "Languages"

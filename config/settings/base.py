@@ -368,6 +368,8 @@ LANGUAGES = [
     ("zh-hant", "中文（繁體）"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English keeps day-month-year and a 24-hour clock (config/formats/en).
+FORMAT_MODULE_PATH = ["config.formats"]
 # The switcher's cookie lasts a year; a signed-in user's setting wins over it.
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"

@@ -105,7 +105,7 @@ def test_the_profile_form_sets_the_language(client):
 def test_dates_are_in_the_languages_format(client):
     user = UserFactory(date_joined=dt.datetime(2026, 3, 5, 12, tzinfo=dt.UTC))
     url = reverse("accounts:profile", args=[user.username])
-    assert "member since March 5, 2026" in client.get(url).content.decode()
+    assert "member since 5 March 2026" in client.get(url).content.decode()
     german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Mitglied seit 5. März 2026" in german
     polish = client.get(url, HTTP_ACCEPT_LANGUAGE="pl").content.decode()

@@ -24,6 +24,7 @@ COPY bots ./bots
 COPY notifications ./notifications
 COPY analysis ./analysis
 COPY community ./community
+COPY languages ./languages
 RUN pip install . && rm -rf /src
 WORKDIR /app
 ENV ARENA_DIR=/app
@@ -44,6 +45,7 @@ COPY manage.py ./
 COPY templates ./templates
 COPY static ./static
 COPY docs ./docs
+COPY locale ./locale
 
 # collectstatic needs settings that load; these build-time values never ship.
 RUN SECRET_KEY=build DATABASE_URL=postgres://build@localhost/build \

@@ -25,8 +25,9 @@ APPS = (
     "notifications",
     "analysis",
     "community",
+    "languages",
 )
-PROJECT_DIRS = ("templates", "static", "docs")
+PROJECT_DIRS = ("templates", "static", "docs", "locale")
 
 
 def _dockerfile_copies() -> tuple[list[str], list[str]]:

@@ -365,7 +365,7 @@ LANGUAGES = [
     ("pt-br", "Português (Brasil)"),
     ("de", "Deutsch"),
     ("pl", "Polski"),
-    ("zh-hant", "中文（繁體）"),
+    ("zh-hant", "繁體中文"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # English keeps day-month-year and a 24-hour clock (config/formats/en).

@@ -113,6 +113,8 @@ def test_dates_are_in_the_languages_format(client):
 
 
 def test_the_javascript_catalogue_follows_the_language(client):
-    answer = client.get(reverse("languages:javascript-catalog"), HTTP_ACCEPT_LANGUAGE="de")
+    answer = client.get(
+        reverse("languages:javascript-catalog"), HTTP_ACCEPT_LANGUAGE="de"
+    )
     assert answer.status_code == 200
     assert "Nicht gesendet." in answer.content.decode()

@@ -29,6 +29,7 @@ from league.models import (
     League,
     Pairing,
     ParticipantKind,
+    ParticipantType,
     PoolScope,
     RatingPool,
     Season,
@@ -509,7 +510,12 @@ def _checkin_context(tournament: Tournament, entrants: list, user) -> dict:
     return {
         "checkin_open": tournament_services.checkin_is_open(tournament),
         "checkin_mine": mine,
-        "checked_in_count": sum(1 for e in entrants if e.checked_in_at),
+        # Built-in bots are always there: they count as checked in.
+        "checked_in_count": sum(
+            1
+            for e in entrants
+            if e.checked_in_at or e.participant.type == ParticipantType.BUILTIN
+        ),
     }
 
 

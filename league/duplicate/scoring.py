@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 PAR = "par"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,7 @@ def standings(
     return rows
 
 
-def seat_order(players: list[Hashable], *, table: int, deal: int) -> list[Hashable]:
+def seat_order(players: list[T], *, table: int, deal: int) -> list[T]:
     """Who sits where at ``table`` (1-based) for ``deal`` (0-based): the
     table's players rotated by (table - 1 + deal), as the duplicate bot
     matches rotate theirs, so over a round each player moves through the

@@ -26,7 +26,13 @@ from league.duplicate.models import (
     EventStatus,
     RoundStatus,
 )
-from league.duplicate.scoring import PAR, SeatResult, Standing, standings
+from league.duplicate.scoring import (
+    PAR,
+    SeatResult,
+    Standing,
+    score_results,
+    standings,
+)
 
 CONTEXT_PREFIX = "duplicate:"
 
@@ -119,7 +125,7 @@ def chat_refusal(user: User, match: Match | None) -> str | None:
     return None
 
 
-def current_games_of(*, user: User, event: DuplicateEvent) -> list[DuplicateGame]:
+def current_games_of(*, user: Any, event: DuplicateEvent) -> list[DuplicateGame]:
     """``user``'s games of the event now waiting or in play (their next deal)."""
     if not user.is_authenticated:
         return []
@@ -251,14 +257,13 @@ def round_views(*, event: DuplicateEvent) -> list[RoundView]:
         rows: list[DealRow] = []
         if rnd.is_over:
             scored = {
-                (s.deal, s.seat, s.player): s
-                for s in standings(seat_results(rnd=rnd), players=list(names))
-                for s in s.results
+                (res.deal, res.seat, res.player): res
+                for res in score_results(seat_results(rnd=rnd))
             }
             pars = {
                 (g.deal, seat): place
                 for (d, t), g in latest.items()
-                if t == 0 and g.match.status == MatchStatus.FINISHED
+                if t == 0 and g.match.status == MatchStatus.FINISHED and g.match.result
                 for seat, place in enumerate(g.match.result["placements"])
             }
             for deal in range(event.deals):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
+from typing import cast
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -208,10 +209,13 @@ def seat_tables(players: list[int], *, size: int) -> list[list[int | None]]:
 
 def _round_start(event: DuplicateEvent, number: int) -> DuplicateRound:
     """Seat the tables, commit the seeds, start deal 1 everywhere and par."""
+    order: list[int]
     if number == 1:
         order = [p.user_id for p in event.players.all()]
     else:
-        order = [row.player for row in selectors.event_standings(event=event)]
+        order = [
+            cast(int, row.player) for row in selectors.event_standings(event=event)
+        ]
     seeds = [secrets.randbits(62) for _ in range(event.deals)]
     rnd = DuplicateRound.objects.create(
         event=event,
@@ -221,7 +225,7 @@ def _round_start(event: DuplicateEvent, number: int) -> DuplicateRound:
             deal_commitment(slug=event.slug, round_number=number, deal=d, seed=s)
             for d, s in enumerate(seeds)
         ],
-        tables=seat_tables([int(u) for u in order], size=event.table_size),
+        tables=seat_tables(order, size=event.table_size),
     )
     event.current_round = number
     event.save(update_fields=["current_round"])

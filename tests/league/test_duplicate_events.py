@@ -5,6 +5,7 @@ par played by the bots' tasks."""
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -268,7 +269,7 @@ def test_par_is_played_by_the_bots_task_and_a_bot_fills_an_odd_table(
 
 def test_bad_input_is_refused_and_changes_nothing(people) -> None:
     boss = UserFactory(username="boss")
-    for kwargs, message in (
+    cases: tuple[tuple[dict[str, Any], str], ...] = (
         ({"name": ""}, "needs a name"),
         ({"game": "chess"}, "no playable game"),
         ({"table_size": 3}, "seats 2 to 2"),
@@ -276,8 +277,9 @@ def test_bad_input_is_refused_and_changes_nothing(people) -> None:
         ({"rounds": 0}, "1 to 10 rounds"),
         ({"par_bot": "deep_blue"}, "par is played by"),
         ({"per_move": 5}, "10 to 600"),
-    ):
-        args = {"by": boss, "name": "Night", "game": GAME, **kwargs}
+    )
+    for kwargs, message in cases:
+        args: dict[str, Any] = {"by": boss, "name": "Night", "game": GAME, **kwargs}
         with pytest.raises(Invalid, match=message):
             dsvc.duplicate_event_create(**args)
     event = dsvc.duplicate_event_create(by=boss, name="Night", game=GAME)

@@ -190,17 +190,29 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "recent": rating_selectors.recent_rated_matches(pool=pool) if pool else [],
             "tournaments": season.tournaments.all(),
             **_queue_context(request, season),
-            **_divisions_context(league, season),
+            **_divisions_context(league, season, request.user),
         },
     )
 
 
-def _divisions_context(league: League, season: Season) -> dict:
-    """The season's division tables (a league with divisions only)."""
+def _divisions_context(league: League, season: Season, user) -> dict:
+    """The season's division tables (a league with divisions only), and the
+    viewer's own division."""
     if not league.has_divisions:
         return {}
+    tables = division_selectors.season_division_tables(season=season)
+    mine = next(
+        (
+            table.division
+            for table in tables
+            for row in table.rows
+            if user.is_authenticated and row.participant.user_id == user.pk
+        ),
+        None,
+    )
     return {
-        "division_tables": division_selectors.season_division_tables(season=season),
+        "division_tables": tables,
+        "my_division": mine,
         "unplaced": division_selectors.unplaced_participants(season=season)
         if season.status != "finished"
         else [],

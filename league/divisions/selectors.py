@@ -20,6 +20,11 @@ from league.ratings.elo import display_rating
 
 PROMOTION = "promotion"
 RELEGATION = "relegation"
+#: A frozen member's move, as the zone it finished in.
+ZONE_OF_MOVE: dict[str, str] = {
+    DivisionMove.UP: PROMOTION,
+    DivisionMove.DOWN: RELEGATION,
+}
 
 
 @dataclass(frozen=True)
@@ -117,9 +122,7 @@ def season_division_tables(
         rows = []
         for rank, member in enumerate(mine, start=1):
             if final:
-                zone = {DivisionMove.UP: PROMOTION, DivisionMove.DOWN: RELEGATION}.get(
-                    DivisionMove(member.move) if member.move else None, ""
-                )
+                zone = ZONE_OF_MOVE.get(member.move, "")
             elif rank <= promoted:
                 zone = PROMOTION
             elif rank > len(mine) - relegated:

@@ -241,6 +241,9 @@ def test_season_page_and_api_show_each_division_with_its_zones(client, league, p
     assert html.count('class="division-table"') == 2
     assert html.count('data-zone="promotion"') == 1  # top of division 2
     assert html.count('data-zone="relegation"') == 1  # bottom of division 1
+    client.force_login(players[5])
+    mine = client.get(f"/leagues/{league.slug}/seasons/{season.number}/")
+    assert 'You play in <a href="#division-2">Division 2</a>' in mine.content.decode()
     data = client.get(f"/api/seasons/{season.pk}/standings/").json()
     levels = [
         (d["level"], d["promotion_zone"], d["relegation_zone"])
@@ -304,3 +307,27 @@ def test_organisers_set_divisions_on_the_page_and_the_api(client, league, organi
     assert off.status_code == 200 and off.json()["division_size"] is None
     league.refresh_from_db()
     assert not league.has_divisions
+
+
+def test_beat_places_and_closes_through_the_tasks(league, players):
+    from league import tasks
+
+    season = SeasonFactory(league=league, status=SeasonStatus.RUNNING)
+    for person in players[:6]:
+        services.season_register(season=season, user=person)
+    done = tasks.tournaments_tick()
+    assert done["placed"] == 6 and done["closed"] == 0
+    assert DivisionMember.objects.filter(season=season).count() == 6
+    assert tasks.season_divisions(season.pk) == 0  # idempotent
+    late = UserFactory(username="late")
+    services.season_register(season=season, user=late)
+    assert tasks.season_divisions(season.pk) == 1
+    assert tasks.season_divisions(10**9) == 0  # a season that is gone
+    Season.objects.filter(pk=season.pk).update(
+        status=SeasonStatus.FINISHED, ends_at=timezone.now()
+    )
+    assert tasks.tournaments_tick()["closed"] == 1
+    assert tasks.tournaments_tick()["closed"] == 0
+    assert not DivisionMember.objects.filter(
+        season=season, final_rank__isnull=True
+    ).exists()

@@ -332,3 +332,55 @@ def test_unsubscribe_link_needs_no_sign_in_and_refuses_forgeries(players, client
     user.refresh_from_db()
     assert not user.email_tournament_rounds
     assert user.your_move_email == YourMoveEmail.EACH
+
+
+def test_a_real_web_push_request_is_signed_and_encrypted(players, monkeypatch):
+    """pywebpush itself (not mocked) with the configured VAPID pair: the
+    request it would send to the push service, caught at ``requests.post``;
+    a 410 answer removes the subscription."""
+    import pywebpush
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    browser_key = ec.generate_private_key(ec.SECP256R1())
+    point = browser_key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    subscription = webpush.push_subscription_save(
+        user=players[0],
+        endpoint="https://push.example.com/send/real",
+        keys={"p256dh": b64(point), "auth": b64(os.urandom(16))},
+    )
+    sent = []
+
+    class Answer:
+        def __init__(self, status):
+            self.status_code = status
+            self.reason = ""
+            self.text = ""
+            self.headers = {}
+
+    def post(url, *, timeout, data, headers):
+        sent.append((url, data, headers))
+        return Answer(201 if len(sent) == 1 else 410)
+
+    monkeypatch.setattr(pywebpush.requests, "post", post)
+    payload = {"title": "Your move", "url": "/matches/x/"}
+    outcome = webpush.push_send(
+        subscription=subscription, payload=payload, ttl=timedelta(hours=3)
+    )
+    assert outcome == webpush.SENT
+    url, body, headers = sent[0]
+    assert url == subscription.endpoint
+    assert headers["ttl"] == str(3 * 3600)
+    assert headers["content-encoding"] == "aes128gcm"
+    assert headers["authorization"].startswith("vapid t=")
+    from django.conf import settings
+
+    assert settings.VAPID_PUBLIC_KEY in headers["authorization"]
+    assert b"Your move" not in body  # encrypted for that browser alone
+    assert webpush.push_send(
+        subscription=subscription, payload=payload, ttl=timedelta(days=60)
+    ) == (webpush.GONE)
+    assert sent[1][2]["ttl"] == str(28 * 86400)  # the push services' limit
+    assert not PushSubscription.objects.exists()

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from community.errors import ChatRefused
 from community.services import chat_post, lobby_chat_post
-from gameplay import frames
+from gameplay import enqueue, frames
 from gameplay import services as gameplay_services
 from gameplay.models import Match, MatchStatus
 from league.duplicate import selectors as ds
@@ -246,7 +246,7 @@ def test_par_is_played_by_the_bots_task_and_a_bot_fills_an_odd_table(
 ):
     organiser = UserFactory(username="boss")
     event = dsvc.duplicate_event_create(
-        by=organiser, name="Odd night", game=GAME, deals=1, par_bot="random"
+        by=organiser, name="Odd night", game=GAME, deals=1, par_bot="heuristic"
     )
     for user in people[:3]:
         dsvc.duplicate_event_join(event=event, user=user)
@@ -262,7 +262,7 @@ def test_par_is_played_by_the_bots_task_and_a_bot_fills_an_odd_table(
     # The eager Celery task of the built-in bots played par to its end.
     assert par.match.status == MatchStatus.FINISHED
     assert par.match.seed == int(rnd.seeds[0])
-    assert all(s.agent == "builtin:random" for s in par.match.seats.all())
+    assert all(s.agent == "builtin:heuristic" for s in par.match.seats.all())
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.PLAYING
 
@@ -308,3 +308,115 @@ def test_bad_input_is_refused_and_changes_nothing(people) -> None:
     assert other.post(f"/api/duplicate/{slug}/entry/").status_code == 201
     assert other.post(f"/api/duplicate/{slug}/entry/").status_code == 409
     assert other.post(f"/api/duplicate/{slug}/start/").status_code == 403
+
+
+def test_round_two_is_seated_by_the_standings_and_ends_the_event(
+    people, django_capture_on_commit_callbacks, monkeypatch
+):
+    ann, bob, cat, dan = people
+    cap = django_capture_on_commit_callbacks
+    # Round 2 starts inside round 1's last finish: keep par's bots from
+    # moving there, so the test decides par's results by hand.
+    monkeypatch.setattr(enqueue, "schedule_bot_turns", lambda **kwargs: None)
+    organiser = UserFactory(username="boss")
+    event = dsvc.duplicate_event_create(
+        by=organiser, name="Two rounds", game=GAME, deals=1, rounds=2
+    )
+    for user in people:
+        dsvc.duplicate_event_join(event=event, user=user)
+    with cap(execute=False):
+        dsvc.duplicate_event_start(event=event, by=organiser)
+    # Round 1, one deal: table 1 ann (seat 0) v bob, table 2 dan (seat 0) v cat.
+    _lose(cap, _game(event, deal=0, table=1), ann)  # seat 1 bob beats ann
+    _lose(cap, _game(event, deal=0, table=2), cat)  # seat 0 dan beats cat
+    _lose(cap, _game(event, deal=0, table=0), 0)  # par: seat 1 wins
+    event.refresh_from_db()
+    assert event.current_round == 2 and event.status == EventStatus.RUNNING
+    # Seat 0: dan 1st, ann 2nd, par 2nd -> dan 2, ann 1/2.
+    # Seat 1: bob 1st, cat 2nd, par 1st -> bob 1/2 + 1 = 1.5, cat 0.
+    # Standings: dan 2, bob 1.5, ann 0.5, cat 0 -> tables [dan, bob], [ann, cat].
+    second = event.round_set.get(number=2)
+    assert second.tables == [[dan.pk, bob.pk], [ann.pk, cat.pk]]
+    assert second.seeds != event.round_set.get(number=1).seeds
+    # Round 1's games are open now, round 2's sealed.
+    round_one = _game(event, deal=0, table=1).match
+    assert not ds.game_is_sealed(round_one)
+    round_two = DuplicateGame.objects.get(round=second, table=1).match
+    assert ds.game_is_sealed(round_two)
+    # Seats turned by (table - 1): table 1 dan (seat 0) v bob, table 2 cat
+    # (seat 0) v ann.
+    assert DuplicateGame.objects.get(round=second, table=2).seat_users == [
+        cat.pk,
+        ann.pk,
+    ]
+    _lose(cap, DuplicateGame.objects.get(round=second, table=1), bob)
+    _lose(cap, DuplicateGame.objects.get(round=second, table=2), cat)
+    _lose(cap, DuplicateGame.objects.get(round=second, table=0), 1)
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+    totals = {r.player: r.matchpoints for r in ds.event_standings(event=event)}
+    # Round 2 seat 0: dan 1st, cat 2nd, par 1st -> dan 1 + 1/2 = 1.5, cat 0.
+    # Seat 1: ann 1st, bob 2nd, par 2nd -> ann 2, bob 1/2.
+    # Totals: dan 2 + 1.5 = 3.5, ann 0.5 + 2 = 2.5, bob 1.5 + 0.5 = 2, cat 0.
+    assert totals == {dan.pk: 3.5, ann.pk: 2.5, bob.pk: 2.0, cat.pk: 0.0}
+
+
+def test_a_game_called_off_is_dealt_again_by_the_sweep(
+    people, django_capture_on_commit_callbacks
+):
+    ann, bob, *_ = people
+    cap = django_capture_on_commit_callbacks
+    organiser = UserFactory(username="boss")
+    event = dsvc.duplicate_event_create(by=organiser, name="Aborts", game=GAME, deals=1)
+    for user in (ann, bob):
+        dsvc.duplicate_event_join(event=event, user=user)
+    with cap(execute=False):
+        dsvc.duplicate_event_start(event=event, by=organiser)
+    first = _game(event, deal=0, table=1)
+    # A seated player may call a game off before the first move; that
+    # announces nothing, so beat's sweep finds it and deals it again.
+    gameplay_services.match_abort(match_id=first.match_id, user=ann)
+    with cap(execute=False):
+        assert dsvc.duplicate_rounds_sweep() == 1
+    again = _game(event, deal=0, table=1)
+    assert again.attempt == 2 and again.match_id != first.match_id
+    assert again.match.seed == first.match.seed  # the same deal
+    with cap(execute=False):
+        dsvc.duplicate_rounds_sweep()  # idempotent: nothing more to deal
+    assert DuplicateGame.objects.filter(round__event=event, table=1).count() == 2
+    # After the last attempt the deal is skipped at that table.
+    for _ in range(dsvc.MAX_ATTEMPTS - 1):
+        latest = _game(event, deal=0, table=1)
+        gameplay_services.match_abort(match_id=latest.match_id, user=bob)
+        with cap(execute=False):
+            dsvc.duplicate_rounds_sweep()
+    assert _game(event, deal=0, table=1).attempt == dsvc.MAX_ATTEMPTS
+    _lose(cap, _game(event, deal=0, table=0), 0)
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+    rows = ds.event_standings(event=event)
+    assert [(r.deals, r.top) for r in rows] == [(0, 0), (0, 0)]
+
+
+def test_the_form_refuses_bad_input_on_the_page(people) -> None:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(people[0])
+    answer = client.post(
+        reverse("duplicate:list"), {"name": "", "game": GAME, "rounds": 1}
+    )
+    assert answer.status_code == 400
+    answer = client.post(
+        reverse("duplicate:list"),
+        {
+            "name": "Big",
+            "game": GAME,
+            "rounds": 1,
+            "table_size": 4,
+            "par_bot": "random",
+        },
+    )
+    assert answer.status_code == 200  # the service's refusal, shown as a message
+    assert "seats 2 to 2" in answer.content.decode()
+    assert not client.get("/api/duplicate/").json()

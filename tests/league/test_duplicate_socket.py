@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 def _round_in_play():
     boss, ann, bob = (UserFactory(username=n) for n in ("boss", "ann", "bob"))
     event = dsvc.duplicate_event_create(
-        by=boss, name="Socket night", game="kungfu2013", deals=1, par_bot="random"
+        by=boss, name="Socket night", game="kungfu2013", deals=1, par_bot="heuristic"
     )
     for user in (ann, bob):
         dsvc.duplicate_event_join(event=event, user=user)

@@ -10,11 +10,13 @@ from django.urls import re_path
 from config.ws_security import UnknownPathConsumer
 from gameplay.routing import websocket_urlpatterns as gameplay_routes
 from league.routing import websocket_urlpatterns as league_routes
+from league.tournaments.arena.routing import websocket_urlpatterns as arena_routes
 from notifications.routing import websocket_urlpatterns as notification_routes
 
 websocket_urlpatterns = [
     *gameplay_routes,
     *league_routes,
+    *arena_routes,
     *notification_routes,
     # django-stubs type re_path()'s target as a view, not an ASGI app.
     re_path(r"", UnknownPathConsumer.as_asgi()),  # type: ignore[arg-type]

@@ -49,6 +49,7 @@ urlpatterns = [
     path("", include("gameplay.urls")),
     path("", include("league.urls")),
     path("", include("league.duplicate.urls")),
+    path("", include("league.tournaments.arena.urls")),
     path("", include("bots.urls")),
     path("", include("notifications.urls")),
     path("", include("analysis.urls")),

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "gameplay",
     "league",
     "league.duplicate.apps.DuplicateConfig",
+    "league.tournaments.arena",  # Arena tournaments (docs/tournaments.md)
     "bots",
     "notifications",
     "analysis",
@@ -208,6 +209,12 @@ CELERY_BEAT_SCHEDULE = {
     "league-tournaments-tick": {"task": "league.tournaments_tick", "schedule": 60.0},
     # Duplicate rounds: deal again a game called off, catch a lost announcement.
     "duplicate-tick": {"task": "duplicate.tick", "schedule": 60.0},
+    # Arenas: start and end on time, pair free players whose game's task was lost.
+    "league-arenas-tick": {
+        "task": "league.arenas_tick",
+        "schedule": 10.0,
+        "options": {"expires": 10.0},
+    },
     "gameplay-sweep-expired-clocks": {
         "task": "gameplay.sweep_expired_clocks",
         "schedule": 5.0,  # armed per-turn checks do the precise work; this is a net

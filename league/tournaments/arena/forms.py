@@ -35,6 +35,13 @@ class ArenaForm(forms.Form):
         label="Clock (seconds per player)",
         help_text="Each player's total time per game; empty: no clock (no berserk).",
     )
+    increment = forms.IntegerField(
+        min_value=0,
+        max_value=60,
+        required=False,
+        label="Increment (seconds per move)",
+        help_text="Added to the clock after each move (needs a clock).",
+    )
     rated = forms.BooleanField(required=False, initial=True)
     berserk = forms.BooleanField(
         required=False,

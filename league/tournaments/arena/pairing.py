@@ -93,9 +93,7 @@ def _wait_bonus(players: Sequence[FreePlayer]) -> list[int]:
     return bonus
 
 
-def table_sizes(
-    free: int, *, smallest: int, largest: int, preferred: int
-) -> list[int]:
+def table_sizes(free: int, *, smallest: int, largest: int, preferred: int) -> list[int]:
     """How to seat ``free`` players at tables of a multiplayer game.
 
     Everyone is seated when ``free / preferred`` rounded up or down gives a

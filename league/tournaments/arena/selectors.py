@@ -129,9 +129,7 @@ def player_entries(arena: Arena, user: User | None) -> list[ArenaPlayer]:
 
 def current_game_of(player: ArenaPlayer) -> ArenaGame | None:
     return (
-        ArenaGame.objects.filter(
-            seats__player=player, status=ArenaGameStatus.PLAYING
-        )
+        ArenaGame.objects.filter(seats__player=player, status=ArenaGameStatus.PLAYING)
         .select_related("match")
         .first()
     )
@@ -153,6 +151,7 @@ def live_version(arena: Arena) -> str:
         playing=Count("pk", filter=Q(status=ArenaGameStatus.PLAYING)),
         last=Max("finished_at"),
     )
+
     def stamp(value: Any) -> str:
         return value.isoformat() if value else "-"
 

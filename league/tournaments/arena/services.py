@@ -105,9 +105,7 @@ def arena_create(
     if participants not in ParticipantKind.values:
         raise Invalid(f"unknown participant kind {participants!r}")
     if not isinstance(minutes, int) or not MIN_MINUTES <= minutes <= MAX_MINUTES:
-        raise Invalid(
-            f"an arena lasts between {MIN_MINUTES} and {MAX_MINUTES} minutes"
-        )
+        raise Invalid(f"an arena lasts between {MIN_MINUTES} and {MAX_MINUTES} minutes")
     starts_at = starts_at or now
     if starts_at < now - timedelta(minutes=1):
         raise Invalid("an arena cannot start in the past")
@@ -121,10 +119,10 @@ def arena_create(
         clean_tc = gameplay_services.validate_time_control(time_control)
     except (GameError, MatchError, OptionError) as exc:
         raise Invalid(str(exc)) from exc
+    if clean_tc.get("days"):
+        raise Invalid("an arena is played live: no correspondence days per move")
     if clean_tc and getattr(engine, "realtime", False):
-        raise Invalid(
-            f"{engine.name} is played in real time: its games have no clocks"
-        )
+        raise Invalid(f"{engine.name} is played in real time: its games have no clocks")
     base = slugify(name)[:40] or "arena"
     slug, n = base, 1
     while Arena.objects.filter(slug=slug).exists():
@@ -450,9 +448,7 @@ def _pair_locked(arena: Arena, now: datetime) -> int:
         return 0
     ranked = ranked_players(arena)
     busy = _busy_ids(arena)
-    free = [
-        p for p in ranked if not p.paused and not p.withdrawn and p.pk not in busy
-    ]
+    free = [p for p in ranked if not p.paused and not p.withdrawn and p.pk not in busy]
     if len(free) < 2:
         return 0
     rank = {p.pk: i + 1 for i, p in enumerate(ranked)}
@@ -472,7 +468,9 @@ def _pair_locked(arena: Arena, now: datetime) -> int:
     ]
     smallest, largest, preferred = table_range(arena.game)
     if preferred == 2:
-        tables: list[list[Hashable]] = [list(t) for t in pairing.pair_players(candidates)]
+        tables: list[list[Hashable]] = [
+            list(t) for t in pairing.pair_players(candidates)
+        ]
     else:
         tables = pairing.seat_tables(
             candidates, smallest=smallest, largest=largest, preferred=preferred
@@ -506,9 +504,7 @@ def arena_record_match(*, match_id: int, now: datetime | None = None) -> bool:
     with transaction.atomic():
         arena = _locked(int(parts[1]))
         game = (
-            ArenaGame.objects.filter(
-                pk=int(parts[2]), arena=arena, match_id=match_id
-            )
+            ArenaGame.objects.filter(pk=int(parts[2]), arena=arena, match_id=match_id)
             .select_related("match")
             .first()
         )

@@ -26,6 +26,17 @@ def _games() -> dict[str, str]:
     return {g.id: g.name for g in game_catalog()}
 
 
+def _time_control(data: dict) -> dict[str, int]:
+    """The form's clock and increment as a time control (none without a clock;
+    an increment alone is refused by the service with its reason)."""
+    out = {}
+    if data.get("clock"):
+        out["total"] = data["clock"]
+    if data.get("increment"):
+        out["increment"] = data["increment"]
+    return out
+
+
 def arena_list(request: HttpRequest) -> HttpResponse:
     form = ArenaForm()
     status = 200
@@ -46,7 +57,7 @@ def arena_list(request: HttpRequest) -> HttpResponse:
                     participants=data["participants"],
                     rated=data["rated"],
                     berserk=data["berserk"],
-                    time_control={"total": data["clock"]} if data["clock"] else {},
+                    time_control=_time_control(data),
                     now=now,
                 )
             except LeagueError as exc:
@@ -83,7 +94,9 @@ def arena_detail(request: HttpRequest, slug: str) -> HttpResponse:
         and arena.participants != ParticipantKind.HUMANS
     ):
         enterable_bots = [
-            b for b in directory.bots_owned_by(user.pk, arena.game) if b.bot_id not in taken
+            b
+            for b in directory.bots_owned_by(user.pk, arena.game)
+            if b.bot_id not in taken
         ]
     from gameplay.rules.bots import available_bots, bot_display_name
 

@@ -50,7 +50,9 @@ def test_create_join_pause_and_berserk_from_the_pages(client) -> None:
     assert "Come back" in client.get(response.url).content.decode()
 
 
-def test_fire_is_shown_after_two_wins_in_a_row(client, django_capture_on_commit_callbacks) -> None:
+def test_fire_is_shown_after_two_wins_in_a_row(
+    client, django_capture_on_commit_callbacks
+) -> None:
     creator = UserFactory()
     a = arena.arena_create(by=creator, name="Fire", game="kungfu2013", minutes=30)
     hero = UserFactory(username="hero")
@@ -58,7 +60,9 @@ def test_fire_is_shown_after_two_wins_in_a_row(client, django_capture_on_commit_
     arena.arena_join(arena=a, user=hero)
     for other in others:
         arena.arena_join(arena=a, user=other)
-        game = a.games.filter(status="playing", seats__player__participant__user=hero).first()
+        game = a.games.filter(
+            status="playing", seats__player__participant__user=hero
+        ).first()
         if game is None:
             continue
         with django_capture_on_commit_callbacks(execute=True):
@@ -66,7 +70,7 @@ def test_fire_is_shown_after_two_wins_in_a_row(client, django_capture_on_commit_
     hero_player = ArenaPlayer.objects.get(arena=a, participant__user=hero)
     assert hero_player.streak >= 2
     page = client.get(reverse("arena:detail", args=[a.slug])).content.decode()
-    row = page[page.index('data-player="hero"') :]
+    row = page[page.index(f'data-player="{hero_player.participant.name}"') :]
     row = row[: row.index("</tr>")]
     assert 'aria-label="on fire"' in row
 
@@ -88,7 +92,7 @@ def test_bad_requests_answer_with_a_message(client) -> None:
             reverse("arena:action", args=[a.slug, action]), data, follow=True
         )
         assert response.status_code == 200
-        assert list(response.context["messages"])[0].level_tag == "error"
+        assert next(iter(response.context["messages"])).level_tag == "error"
     assert not ArenaPlayer.objects.filter(arena=a).exists()
     response = client.post(reverse("arena:list"), {"name": "", "game": "duelo"})
     assert response.status_code == 400 and Arena.objects.count() == 1

@@ -140,7 +140,11 @@ def test_an_arena_with_people_and_bots_runs_to_its_end(
                 arena.arena_pause(arena=a, user=people[3], paused=True)
             paused_once = True
             paused_at = clock.now
-        if paused_once and not resumed and clock.now - paused_at >= timedelta(minutes=2):
+        if (
+            paused_once
+            and not resumed
+            and clock.now - paused_at >= timedelta(minutes=2)
+        ):
             # Nobody paired people[3] while paused.
             assert not ArenaSeat.objects.filter(
                 player__participant__user=people[3],
@@ -217,9 +221,7 @@ def test_berserk_halves_the_players_own_clock_at_the_start(clock) -> None:
     arena.arena_set_berserk(arena=a, user=alice, berserk=True)
     arena.arena_join(arena=a, user=bob)
     (game,) = _playing(a)
-    clocks = {
-        s.user_id: s.clock_ms for s in Seat.objects.filter(match=game.match)
-    }
+    clocks = {s.user_id: s.clock_ms for s in Seat.objects.filter(match=game.match)}
     assert clocks == {alice.pk: 150_000, bob.pk: 300_000}
     assert ArenaSeat.objects.get(game=game, player__participant__user=alice).berserk
 
@@ -376,7 +378,9 @@ def test_a_person_who_lost_for_being_away_is_paused(
             match_id=game.match.pk, seat_number=0, reason="left"
         )
     away = ArenaPlayer.objects.get(arena=a, participant__user_id=loser.user_id)
-    present = ArenaPlayer.objects.get(arena=a, participant__user__isnull=False, paused=False)
+    present = ArenaPlayer.objects.get(
+        arena=a, participant__user__isnull=False, paused=False
+    )
     assert away.paused and away.games == 1 and away.score == 0
     assert present.score == 2 and present.streak == 1
     # Paused already: they come back with "Come back" (resume).

@@ -49,6 +49,15 @@ class MatchSummarySerializer(serializers.ModelSerializer):
     version = serializers.IntegerField(source="public_version", read_only=True)
     config = serializers.SerializerMethodField()
 
+    def to_representation(self, instance: Match) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if instance.is_over and match_is_sealed(instance):
+            # Its result would tell about a deal other tables still play.
+            data["end_reason"] = ""
+            for seat in data["seats"]:
+                seat["placement"] = None
+        return data
+
     def get_config(self, match: Match) -> dict[str, Any]:
         """Public options only until the end (a stacked deck is a secret)."""
         if match.is_over:

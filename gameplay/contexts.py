@@ -128,6 +128,12 @@ def register_sealed_context(prefix: str, is_sealed: Sealer) -> None:
     _sealers[prefix] = is_sealed
 
 
+def sealed_context_prefixes() -> list[str]:
+    """Context prefixes whose matches may be sealed (lists of games to
+    watch leave their matches in play out: they would only be refused)."""
+    return sorted(_sealers)
+
+
 def match_is_sealed(match: Match) -> bool:
     """True while the match's competition keeps it from everyone not seated.
 

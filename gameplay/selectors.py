@@ -17,6 +17,7 @@ from django.urls import reverse
 from accounts.http import Viewer
 from accounts.models import User
 from gameplay.agents import is_uploaded_bot, plays_builtin
+from gameplay.contexts import match_is_sealed, sealed_context_prefixes
 from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
 from gameplay.rules import Event, get_game, view_events
 
@@ -156,6 +157,8 @@ def live_matches(*, game: str | None = None) -> QuerySet[Match]:
     matches = Match.objects.filter(status=MatchStatus.ACTIVE).prefetch_related(
         "seats__user"
     )
+    for prefix in sealed_context_prefixes():  # nobody may watch those yet
+        matches = matches.exclude(context__startswith=prefix)
     if game:
         matches = matches.filter(game=game)
     return matches.order_by("-started_at")
@@ -169,9 +172,15 @@ def recent_matches(
         matches = matches.filter(seats__user=user)
     if game:
         matches = matches.filter(game=game)
-    return list(
-        matches.prefetch_related("seats__user").order_by("-finished_at")[:limit]
-    )
+    # A sealed match's result says something about a deal still played
+    # elsewhere (gameplay.contexts): listed once its competition unseals it.
+    return [
+        m
+        for m in matches.prefetch_related("seats__user").order_by("-finished_at")[
+            :limit
+        ]
+        if not match_is_sealed(m)
+    ]
 
 
 def matches_for_user(*, user: User) -> QuerySet[Match]:

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from community.errors import ChatRefused
 from community.services import chat_post, lobby_chat_post
-from gameplay import enqueue, frames
+from gameplay import enqueue, frames, selectors
 from gameplay import services as gameplay_services
 from gameplay.models import Match, MatchStatus
 from league.duplicate import selectors as ds
@@ -188,6 +188,14 @@ def test_seeds_and_games_are_sealed_until_the_round_is_over(
     mine.force_authenticate(ann)
     state = mine.get(f"/api/matches/{match.public_id}/").json()
     assert state["seat"] == 0 and state["seed"] is None
+    # Lists tell no result of it either, and list no game of the round to watch.
+    listed = watcher.get(f"/api/matches/?player={ann.username}").json()
+    items = listed["results"] if isinstance(listed, dict) else listed
+    row = next(m for m in items if m["id"] == str(match.public_id))
+    assert [s["placement"] for s in row["seats"]] == [None, None]
+    assert row["end_reason"] == ""
+    assert match.pk not in [m.pk for m in selectors.recent_matches(game=GAME)]
+    assert not selectors.live_matches(game=GAME).exists()
     # Par's games are sealed as well (their replay would show the deal).
     par = _game(event, deal=0, table=0)
     assert APIClient().get(f"/api/matches/{par.match.public_id}/").status_code == 403
@@ -203,6 +211,7 @@ def test_seeds_and_games_are_sealed_until_the_round_is_over(
     body = client.get(f"/api/duplicate/{event.slug}/").json()
     assert body["round_list"][0]["seeds"] == seeds
     assert client.get(f"/api/matches/{match.public_id}/replay/").status_code == 200
+    assert match.pk in [m.pk for m in selectors.recent_matches(game=GAME)]
     watch = client.get(reverse("gameplay:match", args=[match.public_id]))
     assert watch.status_code == 200
     assert frames.seat_frame(match=match, seat=0)["seed"] == seeds[0]

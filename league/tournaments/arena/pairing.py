@@ -14,7 +14,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]  # no stubs installed
 
 Outcome = Literal["win", "draw", "loss"]
 

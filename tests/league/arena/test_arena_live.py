@@ -19,7 +19,8 @@ from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-ROUTER = URLRouter(websocket_urlpatterns)
+# Channels' stubs type URLRouter's routes and a test scope narrowly.
+ROUTER = URLRouter(websocket_urlpatterns)  # type: ignore[arg-type]
 
 
 @database_sync_to_async
@@ -44,7 +45,7 @@ def db_version(a: Arena) -> str:
 
 async def _connect(path: str):
     comm = WebsocketCommunicator(ROUTER, path)
-    comm.scope["user"] = AnonymousUser()
+    comm.scope["user"] = AnonymousUser()  # type: ignore[typeddict-unknown-key]
     connected, _ = await comm.connect(timeout=10)
     return comm, connected
 

@@ -63,10 +63,10 @@ def test_fire_is_shown_after_two_wins_in_a_row(
         game = a.games.filter(
             status="playing", seats__player__participant__user=hero
         ).first()
-        if game is None:
+        if game is None or game.match_id is None:
             continue
         with django_capture_on_commit_callbacks(execute=True):
-            gameplay_services.match_resign(match_id=game.match.pk, user=other)
+            gameplay_services.match_resign(match_id=game.match_id, user=other)
     hero_player = ArenaPlayer.objects.get(arena=a, participant__user=hero)
     assert hero_player.streak >= 2
     page = client.get(reverse("arena:detail", args=[a.slug])).content.decode()

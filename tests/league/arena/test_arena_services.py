@@ -7,13 +7,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from datetime import datetime, timedelta
+from typing import cast
 from unittest import mock
 
 import pytest
 from django.utils import timezone
 
 from gameplay import services as gameplay_services
-from gameplay.models import MatchStatus, Seat
+from gameplay.models import Match, MatchStatus, Seat
 from gameplay.rules import get_game
 from league.errors import Conflict, Invalid, PermissionDenied
 from league.tournaments.arena import services as arena
@@ -24,7 +25,7 @@ from league.tournaments.arena.models import (
     ArenaSeat,
     ArenaStatus,
 )
-from league.tournaments.arena.pairing import game_points
+from league.tournaments.arena.pairing import Outcome, game_points
 from league.tournaments.arena.selectors import standings
 from tests.factories import UserFactory
 
@@ -83,6 +84,11 @@ def _resign(match) -> None:
     """End a two-player match at once: the first seat's person resigns."""
     seat = match.seats.filter(user__isnull=False).order_by("number").first()
     gameplay_services.match_resign(match_id=match.pk, user=seat.user)
+
+
+def _match(game: ArenaGame) -> Match:
+    assert game.match is not None, "an arena game in play has its match"
+    return game.match
 
 
 def _playing(a) -> list[ArenaGame]:
@@ -154,12 +160,13 @@ def test_an_arena_with_people_and_bots_runs_to_its_end(
                 arena.arena_pause(arena=a, user=people[3], paused=False)
             resumed = True
         for game in _playing(a):
-            if game.match.status == MatchStatus.ACTIVE:
+            if _match(game).status == MatchStatus.ACTIVE:
                 with django_capture_on_commit_callbacks(execute=True):
-                    _finish(game.match, rnd)
+                    _finish(_match(game), rnd)
     a.refresh_from_db()
     assert resumed and counted_after_end
-    assert a.status == ArenaStatus.FINISHED and a.finished_at >= a.ends_at
+    assert a.status == ArenaStatus.FINISHED
+    assert a.finished_at is not None and a.finished_at >= a.ends_at
     # No game started at or after the end; those in play at the end counted.
     assert not ArenaGame.objects.filter(arena=a, started_at__gte=a.ends_at).exists()
     for game in ArenaGame.objects.filter(pk__in=counted_after_end):
@@ -177,9 +184,8 @@ def test_an_arena_with_people_and_bots_runs_to_its_end(
         streak, total = 0, 0
         previous_opponent = None
         for seat in seats:
-            scored = game_points(
-                outcome=seat.outcome, streak=streak, berserk=seat.berserk
-            )
+            outcome = cast(Outcome, seat.outcome)
+            scored = game_points(outcome=outcome, streak=streak, berserk=seat.berserk)
             assert seat.points == scored.points and seat.doubled == scored.doubled
             streak, total = scored.streak, total + scored.points
             opponent = seat.game.seats.exclude(pk=seat.pk).get().player
@@ -221,7 +227,7 @@ def test_berserk_halves_the_players_own_clock_at_the_start(clock) -> None:
     arena.arena_set_berserk(arena=a, user=alice, berserk=True)
     arena.arena_join(arena=a, user=bob)
     (game,) = _playing(a)
-    clocks = {s.user_id: s.clock_ms for s in Seat.objects.filter(match=game.match)}
+    clocks = {s.user_id: s.clock_ms for s in Seat.objects.filter(match=_match(game))}
     assert clocks == {alice.pk: 150_000, bob.pk: 300_000}
     assert ArenaSeat.objects.get(game=game, player__participant__user=alice).berserk
 
@@ -253,12 +259,12 @@ def test_a_finished_game_pairs_its_players_with_others_not_each_other(
     (first, second) = _playing(a)
     clock.advance(minutes=1)
     with django_capture_on_commit_callbacks(execute=True):
-        _resign(first.match)
+        _resign(_match(first))
     # alice and bob are free, but just met: they wait.
     assert len(_playing(a)) == 1
     clock.advance(minutes=1)
     with django_capture_on_commit_callbacks(execute=True):
-        _resign(second.match)
+        _resign(_match(second))
     # Now four are free: alice and bob each meet carol or dave.
     games = _playing(a)
     assert len(games) == 2
@@ -298,7 +304,7 @@ def test_leaving_keeps_the_score_and_joining_again_resumes(
     (game,) = _playing(a)
     arena.arena_leave(arena=a, user=alice)  # the game in play goes on
     with django_capture_on_commit_callbacks(execute=True):
-        _resign(game.match)
+        _resign(_match(game))
     arena.arena_join(arena=a, user=carol)
     # alice left: bob waits for someone else than alice, carol is there.
     (game,) = _playing(a)
@@ -349,7 +355,7 @@ def test_multiplayer_tables_of_the_games_preferred_size(clock) -> None:
     for user in users:
         arena.arena_join(arena=a, user=user)
     # Joining one by one: a table as soon as three (the smallest) are free.
-    assert [g.match.seats.count() for g in _playing(a)] == [3, 3]
+    assert [_match(g).seats.count() for g in _playing(a)] == [3, 3]
     # Six free at once sit at two tables of three (four is preferred, but
     # everyone is seated); two were waiting, so eight means 4 + 4.
     b = arena.arena_create(
@@ -361,7 +367,7 @@ def test_multiplayer_tables_of_the_games_preferred_size(clock) -> None:
         arena.arena_join(arena=b, user=user)
     clock.advance(minutes=1)
     arena.arenas_tick()
-    assert sorted(g.match.seats.count() for g in _playing(b)) == [4, 4]
+    assert sorted(_match(g).seats.count() for g in _playing(b)) == [4, 4]
 
 
 def test_a_person_who_lost_for_being_away_is_paused(
@@ -372,12 +378,13 @@ def test_a_person_who_lost_for_being_away_is_paused(
     arena.arena_join(arena=a, user=alice)
     arena.arena_join(arena=a, user=bob)
     (game,) = _playing(a)
-    loser = game.match.seats.get(number=0)
+    loser = _match(game).seats.get(number=0)
+    assert loser.user is not None
     with django_capture_on_commit_callbacks(execute=True):
         gameplay_services.match_forfeit(
-            match_id=game.match.pk, seat_number=0, reason="left"
+            match_id=_match(game).pk, seat_number=0, reason="left"
         )
-    away = ArenaPlayer.objects.get(arena=a, participant__user_id=loser.user_id)
+    away = ArenaPlayer.objects.get(arena=a, participant__user=loser.user)
     present = ArenaPlayer.objects.get(
         arena=a, participant__user__isnull=False, paused=False
     )
@@ -385,4 +392,4 @@ def test_a_person_who_lost_for_being_away_is_paused(
     assert present.score == 2 and present.streak == 1
     # Paused already: they come back with "Come back" (resume).
     with pytest.raises(Conflict):
-        arena.arena_pause(arena=a, user=away.participant.user, paused=True)
+        arena.arena_pause(arena=a, user=loser.user, paused=True)

@@ -80,8 +80,9 @@ def test_pairing_invariants_on_random_fields(seed: int) -> None:
     pairs = pair_players(players)
     seen = [p for pair in pairs for p in pair]
     assert len(seen) == len(set(seen))
-    for a, b in pairs:
-        assert lasts[a] != frozenset({a, b}) and lasts[b] != frozenset({a, b})
+    for one, two in pairs:
+        met = frozenset({one, two})
+        assert lasts[str(one)] != met and lasts[str(two)] != met
     # Maximum: no two unpaired players could have been paired together.
     left = [p for p in players if p.id not in seen]
     for x, y in itertools.combinations(left, 2):

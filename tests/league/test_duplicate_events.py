@@ -429,3 +429,30 @@ def test_the_form_refuses_bad_input_on_the_page(people) -> None:
     assert answer.status_code == 200  # the service's refusal, shown as a message
     assert "seats 2 to 2" in answer.content.decode()
     assert not client.get("/api/duplicate/").json()
+
+
+def test_a_multiplayer_game_seats_its_tables_and_par_at_the_events_size(
+    people, django_capture_on_commit_callbacks
+):
+    boss = UserFactory(username="boss")
+    event = dsvc.duplicate_event_create(by=boss, name="Duelo night", game="duelo")
+    assert (event.table_size, event.deals) == (4, 4)  # the game's usual table
+    for user in people[:3]:
+        dsvc.duplicate_event_join(event=event, user=user)
+    with django_capture_on_commit_callbacks(execute=False):
+        dsvc.duplicate_event_start(event=event, by=boss)
+    rnd = event.round_set.get()
+    assert rnd.tables == [[u.pk for u in people[:3]] + [None]]
+    table = _game(event, deal=0, table=1)
+    # Deal 1 at table 1 is not turned; the bot keeps the fourth seat.
+    assert table.seat_users == [u.pk for u in people[:3]] + [None]
+    assert [s.agent for s in table.match.seats.order_by("number")][3] == (
+        "builtin:heuristic"
+    )
+    pars = DuplicateGame.objects.filter(round=rnd, table=0)
+    assert pars.count() == 4  # one par game per deal, each dealt its own seed
+    assert sorted(g.match.seed for g in pars) == sorted(int(s) for s in rnd.seeds)
+    assert all(g.match.seats.count() == 4 for g in pars)
+    # A real-time game keeps its own time limit: no per-move clock.
+    realtime = dsvc.duplicate_event_create(by=boss, name="Rt", game="kungfu2009")
+    assert realtime.per_move is None

@@ -68,3 +68,25 @@ def test_seats_rotate_by_table_and_deal() -> None:
     assert seat_order(["A", "B"], table=1, deal=1) == ["B", "A"]
     assert seat_order(["C", "D"], table=2, deal=0) == ["D", "C"]
     assert seat_order(["A", "B", "C"], table=1, deal=2) == ["C", "A", "B"]
+
+
+def test_tables_fill_empty_seats_with_bots_from_the_last_table_up() -> None:
+    from league.duplicate.services import seat_tables
+
+    assert seat_tables([1, 2, 3, 4], size=2) == [[1, 2], [3, 4]]
+    assert seat_tables([1, 2, 3], size=2) == [[1, 2], [3, None]]
+    # Five players at tables of four: 3 + 2, never a table of one.
+    assert seat_tables([1, 2, 3, 4, 5], size=4) == [
+        [1, 2, 3, None],
+        [4, 5, None, None],
+    ]
+    assert seat_tables([1, 2, 3, 4, 5, 6, 7], size=4) == [
+        [1, 2, 3, 4],
+        [5, 6, 7, None],
+    ]
+    # Nine at tables of four: three tables of 3 + 3 + 3.
+    assert seat_tables(list(range(1, 10)), size=4) == [
+        [1, 2, 3, None],
+        [4, 5, 6, None],
+        [7, 8, 9, None],
+    ]

@@ -45,6 +45,7 @@ logger = logging.getLogger(__name__)
 
 SWEEP_LIMIT = 500  # reminders one sweep handles at most (the next takes the rest)
 PUSH_RESCUE = timedelta(hours=1)  # a lost push task is retried this long
+KEEP = timedelta(days=30)  # reminders done are kept this long (the admin's view)
 
 
 def email_period() -> timedelta:
@@ -406,4 +407,17 @@ def turn_reminders_sweep(*, now: datetime | None = None) -> dict[str, int]:
     )
     for pk in lost:
         turn_reminder_deliver(reminder_id=pk, now=now)
-    return {"emailed": emailed, "digests": digests, "off": off, "pushed": len(lost)}
+    # Done long ago: nothing reads them any more (the period looks back hours).
+    old, _ = (
+        TurnReminder.objects.filter(created_at__lt=now - KEEP)
+        .exclude(email_due_at__isnull=False, emailed_at__isnull=True)
+        .exclude(pushed_at__isnull=True)
+        .delete()
+    )
+    return {
+        "emailed": emailed,
+        "digests": digests,
+        "off": off,
+        "pushed": len(lost),
+        "forgotten": old,
+    }

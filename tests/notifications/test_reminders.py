@@ -259,6 +259,10 @@ def test_digest_lists_every_waiting_game_by_urgency_once(
     assert "unsubscribe" in body
     reminders.turn_reminders_sweep(now=due_at + timedelta(hours=1))
     assert len(your_move_mails()) == 1
+    # A month on, the reminders done are forgotten.
+    assert TurnReminder.objects.filter(user=me).count() == 2
+    stats = reminders.turn_reminders_sweep(now=due_at + timedelta(days=31))
+    assert stats["forgotten"] == 2 and not TurnReminder.objects.exists()
 
 
 def test_expired_push_subscriptions_are_removed(

@@ -73,8 +73,19 @@ def _renderer(here: str) -> MarkdownIt:
             return ""
         return renderer.renderToken(tokens, idx, options, env)
 
+    def focusable_pre(name: str):
+        # A code block wider than the page scrolls sideways: it takes the
+        # keyboard focus so the arrow keys can scroll it (WCAG 2.1.1).
+        def render(renderer, tokens, idx, options, env):
+            html = getattr(type(renderer), name)(renderer, tokens, idx, options, env)
+            return html.replace("<pre>", '<pre tabindex="0">', 1)
+
+        return render
+
     md.add_render_rule("link_open", link_open)
     md.add_render_rule("link_close", link_close)
+    md.add_render_rule("fence", focusable_pre("fence"))
+    md.add_render_rule("code_block", focusable_pre("code_block"))
     return md
 
 

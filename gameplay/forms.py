@@ -194,7 +194,10 @@ class PlayBotForm(forms.Form):
 
 
 class BotSeatForm(forms.Form):
-    bot = forms.ChoiceField(label="Bot")
+    # The table page shows the select without its label, beside the button.
+    bot = forms.ChoiceField(
+        label="Bot", widget=forms.Select(attrs={"aria-label": "Bot"})
+    )
     #: Said next to the form at a rated table, which seats each bot once.
     RATED_NOTE = (
         "Rated table: each bot takes one seat. Two seats of one bot would be "

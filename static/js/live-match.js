@@ -15,6 +15,7 @@
  */
 
 import { h, namedSeats, renderLog, tickClocks } from "./boards/common.js";
+import { clocksSentence, renderScreenReader, srModel, storeMode, storedMode } from "./screen-reader.js";
 
 const PING_EVERY_MS = 20000;
 const PONG_TIMEOUT_MS = 10000;
@@ -715,12 +716,139 @@ function startPage(win, B, cfg) {
     }, 1200);
   }
 
+  // --- the screen-reader mode and the keys (docs/ui.md, "Accessibility") ---
+  const srBox = slot("sr");
+  const announcer = slot("sr-announce");
+  const srToggle = board.querySelector('[data-control="sr-mode"]');
+  const keysOn = slot("keys-on");
+  let srOn = false;
+  let srStatus = null;
+  let sayQueue = [];
+  let sayTimer = null;
+  let sayFlip = false;
+
+  /** Announce `text` through the polite live region (queued: one message). */
+  function say(text) {
+    if (!announcer || !text) return;
+    sayQueue.push(text);
+    if (sayTimer) return;
+    sayTimer = win.setTimeout(function () {
+      sayTimer = null;
+      // A trailing no-break space that alternates: the same words twice are
+      // still a change, so they are read again.
+      sayFlip = !sayFlip;
+      announcer.textContent = sayQueue.join(" ") + (sayFlip ? "\u00a0" : "");
+      sayQueue = [];
+    }, 60);
+  }
+
+  function currentModel() {
+    const frame = client.frame || initial;
+    return B.boardModel(frame, { names: names(frame) });
+  }
+
+  function setSrMode(on) {
+    srOn = !!on;
+    storeMode(win, srOn);
+    board.classList.toggle("sr-mode", srOn);
+    if (srBox) {
+      srBox.hidden = !srOn;
+      delete srBox.dataset.key;
+    }
+    if (srToggle) srToggle.setAttribute("aria-pressed", srOn ? "true" : "false");
+    // In the mode the announcements say the new log lines: the log is quiet.
+    if (logList && logList.dataset.loaded === "1") logList.setAttribute("aria-live", srOn ? "off" : "polite");
+    srStatus = null;
+    draw(client.frame);
+  }
+
+  function drawScreenReader(frame, model) {
+    if (!srOn || !srBox) return;
+    const srm = srModel(frame, model, B);
+    renderScreenReader(srBox, srm, {
+      pending: client.isBusy() || plan.length > 0,
+      onAct: function (id) {
+        stage = null;
+        plan = [];
+        client.act(id, frame.version);
+        draw(client.frame);
+      },
+    });
+    if (srStatus !== null && srStatus !== srm.status) say(srm.status);
+    srStatus = srm.status;
+  }
+
+  const FIRST_CHOICE = '[data-role="prompt"] button:not([disabled]):not([data-choice="back"]), [data-role="prompt"] select:not([disabled])';
+
+  function firstChoice() {
+    if (srOn && srBox) return srBox.querySelector(".sr-action:not([disabled]), select:not([disabled])");
+    return board.querySelector(FIRST_CHOICE) || board.querySelector(".board-table button:not([disabled])");
+  }
+
+  function focusFirstChoice() {
+    const target = firstChoice() || (srOn ? slot("sr-status") : null);
+    if (target) target.focus();
+    else say("No choice for you right now.");
+  }
+
+  /**
+   * The boards are drawn anew on every frame: the keyboard focus is kept on
+   * the same control (by its action, choice, control or text), or, when the
+   * control went away with the move it made, put on the next first choice, so
+   * a keyboard user carries on with Enter instead of starting from the top.
+   */
+  function focusKey(el) {
+    for (const name of ["data-action", "data-choice", "data-control", "data-index", "data-role"]) {
+      const value = el.getAttribute(name);
+      if (value !== null) return "[" + name + '="' + value.replace(/["\\]/g, "\\$&") + '"]';
+    }
+    return null;
+  }
+
+  function keepFocus(redraw) {
+    const before = doc.activeElement;
+    const inside = before && before !== doc.body && board.contains(before) && !(srBox && srBox.contains(before));
+    const key = inside ? focusKey(before) : null;
+    const text = inside ? before.textContent : null;
+    const label = inside ? before.getAttribute("aria-label") : null;
+    // Focus that came from a click (no ring) moves without scrolling the page.
+    const keyboard = inside && before.matches && before.matches(":focus-visible");
+    redraw();
+    if (!inside || board.contains(before)) return;
+    let again = null;
+    if (key) again = board.querySelector(key + ":not([disabled])");
+    if (!again) {
+      again = Array.prototype.find.call(board.querySelectorAll("button:not([disabled])"), function (el) {
+        return el.textContent === text && el.getAttribute("aria-label") === label;
+      }) || null;
+    }
+    const target = again || firstChoice() || slot("prompt");
+    if (target && target.focus) target.focus({ preventScroll: !keyboard });
+  }
+
+  function onKey(ev) {
+    if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (keysOn && !keysOn.checked) return;
+    const t = ev.target;
+    if (t && t.closest && t.closest("input, textarea, select, [contenteditable], dialog")) return;
+    if (ev.key === "a") focusFirstChoice();
+    else if (ev.key === "t") say(currentModel().statusLine);
+    else if (ev.key === "c") say(clocksSentence(srModel(client.frame || initial, currentModel(), B)));
+    else if (ev.key === "l" && logList) logList.focus();
+    else if (ev.key === "s") {
+      setSrMode(!srOn);
+      const status = srOn ? slot("sr-status") : srToggle;
+      if (status) status.focus();
+    } else return;
+    ev.preventDefault();
+  }
+
   function draw(frame) {
     if (!frame) return;
     if (stage && stageVersion !== frame.version) stage = null;
     if (advancePlan()) frame = client.frame;
     const model = B.boardModel(frame, { names: names(frame) });
-    B.renderBoard(board, model, {
+    keepFocus(function () { B.renderBoard(board, model, {
       pending: client.isBusy() || plan.length > 0,
       onAct: function (action) {
         stage = null;
@@ -734,10 +862,11 @@ function startPage(win, B, cfg) {
         draw(client.frame);
       },
       onPlan: sendPlan,
-    });
+    }); });
     animate(frame);
     updateControls(frame);
     drawResults(frame);
+    drawScreenReader(frame, model);
     updateTitle(model);
     if (frame.status === "active") autoChoose(model, frame);
     logForfeits(frame);
@@ -801,11 +930,12 @@ function startPage(win, B, cfg) {
       renderLog(logList, entries);
       logForfeits(frame);
       showLogEnd();
-      win.setTimeout(function () { logList.setAttribute("aria-live", "polite"); }, 0);
+      win.setTimeout(function () { logList.setAttribute("aria-live", srOn ? "off" : "polite"); }, 0);
       return;
     }
     renderLog(logList, entries);
     showLogEnd();
+    if (srOn) say(entries.slice(-6).map(function (e) { return (e.scope === "private" ? "Only you: " : "") + e.text; }).join(" "));
   }
 
   const client = new LiveClient({
@@ -830,7 +960,10 @@ function startPage(win, B, cfg) {
     const button = ev.target.closest("[data-control]");
     if (!button) return;
     const control = button.getAttribute("data-control");
-    if (control === "resign") {
+    if (control === "sr-mode") {
+      setSrMode(!srOn);
+      if (srOn && slot("sr-status")) slot("sr-status").focus();
+    } else if (control === "resign") {
       confirmThen("Resign this match?", "You will lose the match. At a table of three or more, a bot plays on in your seat.", "Resign", function () {
         client.command("resign");
       });
@@ -850,6 +983,8 @@ function startPage(win, B, cfg) {
   });
 
   draw(initial);
+  if (storedMode(win)) setSrMode(true);
+  doc.addEventListener("keydown", onKey);
   if (logList) {
     logList.textContent = "";
     logList.appendChild(h(doc, "li", { className: "log-entry log-placeholder muted", text: "Loading the game log…" }));

@@ -17,7 +17,7 @@ const GAMES = fs.readdirSync(BOARDS_DIR).filter((f) => f.endsWith(".js") && f !=
 // A board's own version of a common.js name that calls common's (the 2019
 // dummy and the 2009 table are "seats" common.js does not know).
 const WRAPPERS = new Set(["resultModel", "subj", "possessive"]);
-const BOARD_API = ["boardModel", "renderBoard", "resultModel", "resultsEl", "formatSteps", "renderCardReference", "describeAction", "cardList", "dealText"];
+const BOARD_API = ["boardModel", "renderBoard", "resultModel", "resultsEl", "formatSteps", "renderCardReference", "describeAction", "cardList", "dealText", "describeBoard"];
 const slot = (root, role) => root.querySelector(`[data-role="${role}"]`);
 
 test("every game's board module has the functions the pages call", async () => {

@@ -288,6 +288,25 @@ function modelBase(b, turn) {
 }
 
 // ---------------------------------------------------------------------------
+// The table in words (the screen-reader mode, static/js/screen-reader.js).
+
+/**
+ * One sentence per seat for a board's describeBoard: the name ("(you)"),
+ * then `details(seat)` (the game's own words, a list), then whether the seat
+ * is to move, away, a bot or forfeited. The clocks are read separately.
+ */
+function describeSeats(model, details) {
+  return (model.seats || []).map(function (s) {
+    const parts = (details(s) || []).filter(Boolean);
+    if (s.isActor) parts.push("to move");
+    if (s.forfeited) parts.push("forfeited");
+    if (s.isBot) parts.push("a bot");
+    else if (s.connected === false) parts.push("away");
+    return s.name + (s.isYou ? " (you)" : "") + (parts.length ? ": " + parts.join(", ") : "") + ".";
+  });
+}
+
+// ---------------------------------------------------------------------------
 // The seed commitment.
 
 /** SHA-256 hex of `text` (the published commitment hashes "<match>:<seed>"). */
@@ -588,6 +607,6 @@ function resultModel(frame, opts, game) {
 
 export { plural, seatName, possessive, possessiveLower, objectName, namedSeats, subj, capitalize, sentence,
   END_REASONS, endReasonText, ordinal, winnersText, seatScore, resultModel, isPerSeatPrivate, privateTag, eventFormatter,
-  stepsFormatter, clockRemaining, formatClock, frameBasics, platformSeat, turnStatus, modelBase,
+  stepsFormatter, clockRemaining, formatClock, frameBasics, platformSeat, turnStatus, modelBase, describeSeats,
   sha256Hex, verifySeed, h, clear, emptyPileEl, presenceEl, actionGroupEl, renderPanel, tickClocks, tickDue,
   renderLog, resultsPanelEl, resultsTableEl, cardListText };

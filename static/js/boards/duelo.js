@@ -11,7 +11,7 @@
  */
 
 import {
-  actionGroupEl, cardListText, clear, emptyPileEl, eventFormatter, frameBasics, h,
+  actionGroupEl, cardListText, clear, describeSeats, emptyPileEl, eventFormatter, frameBasics, h,
   modelBase, objectName, platformSeat, plural, possessive, possessiveLower, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
@@ -669,7 +669,7 @@ function prizesEl(doc, seat) {
 function handEl(doc, seat, size) {
   if (seat.hand) {
     return h(doc, "div", {
-      className: "hand hand-open", title: "Revealed at the end of the round",
+      className: "hand hand-open", title: "Revealed at the end of the round", role: "group",
       "aria-label": seat.name + "'s hand: " + cardList(seat.hand),
     }, seat.hand.map(function (f) { return cardEl(doc, f, size || "sm"); }));
   }
@@ -725,7 +725,7 @@ function tableEl(doc, model) {
         changed ? h(doc, "span", { className: "badge", text: "Focus " + focus }) : null,
       ]);
     };
-    return h(doc, "div", { className: "table-play duel", "aria-label": "Duel" }, [
+    return h(doc, "div", { className: "table-play duel", role: "group", "aria-label": "Duel" }, [
       side(0, t.attackerName),
       h(doc, "span", { className: "duel-vs", "aria-hidden": "true", text: "VS" }),
       side(1, t.defenderName || "choosing…"),
@@ -894,7 +894,7 @@ function renderBoard(root, model, opts) {
         });
       });
       you.appendChild(seatEl(doc, me, { noHand: true, targeted: targets[me.seat], clocks: model.status === "active", noYou: !model.useYou }));
-      you.appendChild(h(doc, "div", { className: "my-hand", "aria-label": "Your hand" }, handCards.length ? handCards :
+      you.appendChild(h(doc, "div", { className: "my-hand", role: "group", "aria-label": "Your hand" }, handCards.length ? handCards :
         [h(doc, "span", { className: "muted", text: me.alive ? "Your hand is empty." : "You are out of this round." })]));
     }
   }
@@ -950,7 +950,35 @@ function dealText() {
   return "The cards are dealt: two cards to each player, one card set aside unseen.";
 }
 
+/** The table in words for the screen-reader mode: one line per fact. */
+function describeBoard(model) {
+  const lines = describeSeats(model, function (s) {
+    return [
+      s.alive ? null : "out of this round",
+      s.hand ? "holds " + cardList(s.hand) : plural(s.handCount, "card", "cards") + " in hand",
+      plural(s.points, "prize point", "prize points") + (s.prizes.length ? " (face up: " + cardList(s.prizes) + ")" : ""),
+      s.markers ? plural(s.markers, "round won", "rounds won") : null,
+      s.protected ? "protected by Crane Style" : null,
+      s.tigerTargetName ? "Tiger Style against " + s.tigerTargetName : null,
+    ];
+  });
+  lines.push("Deck: " + plural(model.deckCount, "card", "cards") + ". Discard pile: " +
+    (model.discardTop ? plural(model.discard.length, "card", "cards") + ", " + cardName(model.discardTop) + " on top." : "empty."));
+  const t = model.table;
+  if (t && t.kind === "play") {
+    lines.push("On the table: " + t.caption + (t.card ? ", " + cardName(t.card) : "") + (t.targetName ? ", against " + t.targetName : "") + ".");
+  } else if (t && t.kind === "duel") {
+    const side = function (card) { return card ? cardName(card) : "a face-down card"; };
+    lines.push("Duel: " + t.attackerName + " (" + side(t.cards[0]) + ") against " + (t.defenderName || "nobody yet") +
+      " (" + side(t.cards[1]) + ")" + (t.decided ? (t.tie ? ": a tie." : ": " + seatName({ names: model.names, viewer: model.viewer, useYou: model.useYou }, t.winner) + " won.") : "."));
+  }
+  if (model.sight) lines.push(model.sight.text);
+  if (model.hand) lines.push("Your hand: " + cardList(model.hand) + ".");
+  return lines;
+}
+
 export {
+  describeBoard,
   CARDS,
   dealText,
   turnBuilder,

@@ -28,7 +28,7 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, clear, emptyPileEl, eventFormatter,
+  actionGroupEl, capitalize, cardListText, clear, describeSeats, emptyPileEl, eventFormatter,
   frameBasics, h, isPerSeatPrivate, modelBase, namedSeats, objectName, ordinal, platformSeat,
   plural, possessive, presenceEl, renderPanel, resultModel as commonResultModel,
   resultsPanelEl, resultsTableEl, seatName, seatScore, stepsFormatter,
@@ -594,11 +594,11 @@ function seatEl(doc, model, seat, opts) {
       clock,
     ]),
     h(doc, "div", { className: "kf09-seat-row" }, [
-      h(doc, "span", { className: "kf09-backs", "data-role": "hand-size-" + seat.seat, "aria-label": plural(seat.handSize, "card", "cards") + " in hand" }, backs.concat([
+      h(doc, "span", { className: "kf09-backs", "data-role": "hand-size-" + seat.seat, role: "group", "aria-label": plural(seat.handSize, "card", "cards") + " in hand" }, backs.concat([
         h(doc, "span", { className: "small", text: " " + seat.handSize })])),
       h(doc, "strong", { className: "kf09-points", "data-role": "points-" + seat.seat, text: plural(seat.points, "point", "points") }),
     ]),
-    seat.won.length ? h(doc, "div", { className: "kf09-won", "data-role": "won-" + seat.seat, "aria-label": "Completed: " + seat.won.join(", ") },
+    seat.won.length ? h(doc, "div", { className: "kf09-won", "data-role": "won-" + seat.seat, role: "group", "aria-label": "Completed: " + seat.won.join(", ") },
       seat.won.map(function (code) { return comboEl(doc, code, "sm"); })) : null,
     h(doc, "div", { className: "seat-badges" }, badges),
   ]);
@@ -682,7 +682,7 @@ function tableInfoEl(doc, model) {
   });
   return h(doc, "div", { className: "kf09-table-info" }, [
     h(doc, "span", { className: "small", "data-role": "deck", text: "Hit pile " + model.deck }),
-    h(doc, "span", { className: "small kf09-discard", "data-role": "discard", "aria-label": "Discard pile (face up)" }, [h(doc, "span", { text: "Discards: " })].concat(disc)),
+    h(doc, "span", { className: "small kf09-discard", "data-role": "discard", role: "group", "aria-label": "Discard pile (face up)" }, [h(doc, "span", { text: "Discards: " })].concat(disc)),
     model.removed ? h(doc, "span", { className: "small muted", text: model.removed + " combinations removed (face down)" }) : null,
     h(doc, "span", { className: "small", "data-role": "impasses", text: "Impasses in a row: " + model.impasses + " of " + model.impasseLimit }),
   ]);
@@ -784,7 +784,7 @@ function handEl(doc, model, st, ui) {
       }) : null,
     ]);
   }
-  return h(doc, "div", { className: "kf09-area", "aria-label": "Your hand" }, [
+  return h(doc, "div", { className: "kf09-area", role: "group", "aria-label": "Your hand" }, [
     h(doc, "h3", { className: "pile-label", text: "Your hand, left to right" + (canMove ? " · drag or select a card to move it" : "") }),
     h(doc, "div", { className: "my-hand kf09-hand", "data-role": "my-hand" }, cards.length ? cards : [h(doc, "span", { className: "muted small", text: "Your hand is empty." })]),
     model.unseen ? h(doc, "p", { className: "small", "data-role": "unseen", text: plural(model.unseen, "card", "cards") + " drawn during the pause: you see " + (model.unseen === 1 ? "it" : "them") + " when play resumes." }) : null,
@@ -810,7 +810,7 @@ function composerEl(doc, model, st, ui) {
       disabled: ui.disabled, "data-partner": key, text: text, onclick: function () { ui.setTo(key); },
     });
   }));
-  const giveZone = h(doc, "div", { className: "kf09-give-zone", "data-role": "give-zone", "aria-label": "Cards you give" },
+  const giveZone = h(doc, "div", { className: "kf09-give-zone", "data-role": "give-zone", role: "group", "aria-label": "Cards you give" },
     st.give.length ? st.give.map(function (pos) {
       const real = hand[pos];
       const said = st.say[pos] || real;
@@ -1124,11 +1124,40 @@ function renderCardReference(container) {
   ]));
 }
 
+/** The table in words for the screen-reader mode: one line per fact. */
+function describeBoard(model) {
+  const ctx = ctxOf(model);
+  const lines = [];
+  if (model.paused) lines.push(model.statusLine);
+  lines.push.apply(lines, describeSeats(model, function (s) {
+    return [
+      plural(s.handSize, "card", "cards") + " in hand",
+      s.inPlay ? null : s.owes ? "punished, choosing a loss" : "punished, out of play",
+      plural(s.points, "point", "points") + (s.won.length ? " (completed " + s.won.map(comboName).join(", ") + ")" : ""),
+      s.offers ? plural(s.offers, "offer", "offers") + " open" : null,
+      s.voted ? "voted for an impasse" : null,
+    ];
+  }));
+  model.faceUp.forEach(function (f) {
+    lines.push(capitalize(f.name) + " combination: " + (f.combo ? comboName(f.combo.code) + ", " + cardList(f.combo.hits) +
+      (f.ready ? "; your hand makes it now" : f.missing !== null ? "; " + plural(f.missing, "card", "cards") + " missing from your hand" : "") : "none") + ".");
+  });
+  model.offers.forEach(function (o) {
+    const head = o.mine ? "Your offer " + o.id + " to " + partnerText(ctx, o.to) : "Offer " + o.id + " from " + seatName(ctx, o.from) + (o.to === null ? " to everyone" : " to " + objectName(ctx, o.to));
+    lines.push(head + ": gives " + (o.declared ? cardList(o.declared) : "nothing") + (o.open ? " (shown)" : " (declared)") +
+      ", asks for " + (o.want ? cardList(o.want) : "nothing") + ".");
+  });
+  lines.push("Deck: " + plural(model.deck, "card", "cards") + ".");
+  if (model.hand !== null) lines.push("Your hand, left to right: " + cardList(model.hand) + ".");
+  return lines;
+}
+
 function dealText(players) {
   return "Five hit cards are dealt to each of the " + players + " players and one combination of each pile is revealed.";
 }
 
 export {
+  describeBoard,
   EVENT_TYPES,
   COMBOS,
   STYLES,

@@ -12,7 +12,7 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, clear, emptyPileEl, eventFormatter,
+  actionGroupEl, capitalize, cardListText, clear, describeSeats, emptyPileEl, eventFormatter,
   frameBasics, h, modelBase, objectName, platformSeat, plural, possessive, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
@@ -339,7 +339,7 @@ function seatEl(doc, seat, opts) {
   let hand = null;
   if (!opts.noHand) {
     if (seat.hand) {
-      hand = h(doc, "div", { className: "hand hand-open", "aria-label": seat.name + "'s hand: " + cardList(seat.hand) },
+      hand = h(doc, "div", { className: "hand hand-open", role: "group", "aria-label": seat.name + "'s hand: " + cardList(seat.hand) },
         seat.hand.map(function (c) { return cardEl(doc, c, "sm"); }));
     } else {
       hand = h(doc, "div", { className: "hand hand-closed kf13-hand-count", "data-role": "hand-count-" + seat.seat }, [
@@ -355,7 +355,7 @@ function seatEl(doc, seat, opts) {
       presenceEl(doc, seat),
       clock,
     ]),
-    h(doc, "div", { className: "kf13-life", "data-role": "life-" + seat.seat, "aria-label": "Life: " + seat.life }, [
+    h(doc, "div", { className: "kf13-life", "data-role": "life-" + seat.seat, role: "group", "aria-label": "Life: " + seat.life }, [
       h(doc, "strong", { text: "♥ " + seat.life }), " life",
     ]),
     h(doc, "div", { className: "seat-badges" }, badges),
@@ -405,7 +405,7 @@ function battleEl(doc, model) {
     ]);
   };
   const blockNote = t.blockDone ? "no block" : "waiting";
-  return h(doc, "div", { className: "table-play duel", "aria-label": "Battle", "data-role": "battle" }, [
+  return h(doc, "div", { className: "table-play duel", role: "group", "aria-label": "Battle", "data-role": "battle" }, [
     side(t.attackerName + " · attack" + (t.face === "down" ? " (face down)" : ""), t.attack, t.faceDown || !t.attack, t.attackValue),
     h(doc, "span", { className: "duel-vs", "aria-hidden": "true", text: "VS" }),
     side(t.defenderName + " · block" + (t.blockDiscarded ? " (discarded)" : ""), t.block, false, t.blockDone ? t.blockValue : null, blockNote),
@@ -471,7 +471,7 @@ function renderBoard(root, model, opts) {
         return h(doc, "div", { className: "kf13-hand-row", "data-role": "hand-" + colour, style: "--n: " + row.length }, row);
       });
       const wide = cards.length > 8 ? " kf13-hand-wide" : "";
-      you.appendChild(h(doc, "div", { className: "my-hand kf13-hand" + wide, "aria-label": "Your hand", "data-role": "my-hand" },
+      you.appendChild(h(doc, "div", { className: "my-hand kf13-hand" + wide, role: "group", "aria-label": "Your hand", "data-role": "my-hand" },
         cards.length ? rows : [h(doc, "span", { className: "muted", text: "Your hand is empty." })]));
     }
   }
@@ -524,7 +524,33 @@ function dealText() {
   return "The cards are dealt: three attack and three block cards to each player; 10 life each.";
 }
 
+/** The table in words for the screen-reader mode: one line per fact. */
+function describeBoard(model) {
+  const lines = describeSeats(model, function (s) {
+    return [
+      s.life === null ? null : plural(s.life, "life", "life"),
+      plural(s.handRed, "attack card", "attack cards") + " and " + plural(s.handBlue, "block card", "block cards") + " in hand",
+      s.front.length ? "in front: " + cardList(s.front) : null,
+      s.coins ? plural(s.coins, "coin", "coins") : null,
+      s.initiative ? "has the initiative" : null,
+      s.attacker ? "attacking" : null,
+    ];
+  });
+  lines.push("Decks: " + plural(model.decks.red, "attack card", "attack cards") + ", " + plural(model.decks.blue, "block card", "block cards") +
+    ". Discarded: " + plural(model.discards.red.length, "attack card", "attack cards") + ", " + plural(model.discards.blue.length, "block card", "block cards") + ".");
+  const t = model.table;
+  if (t) {
+    const attack = t.attack && !t.faceDown ? cardName(t.attack) : "a face-down card";
+    const block = t.block ? cardName(t.block) : t.blockDone ? "no block" : "not blocked yet";
+    lines.push("Battle: " + t.attackerName + " attacks with " + attack + (t.attackValue !== null && t.attackValue !== undefined ? " (value " + t.attackValue + ")" : "") +
+      "; " + t.defenderName + ": " + block + (t.blockDone && t.blockValue !== null && t.blockValue !== undefined ? " (value " + t.blockValue + ")" : "") + ".");
+  }
+  if (model.hand) lines.push("Your hand: " + cardList(model.hand) + ".");
+  return lines;
+}
+
 export {
+  describeBoard,
   EVENT_TYPES,
   EFFECT_NAMES,
   valueText,

@@ -17,7 +17,7 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, clear, eventFormatter, frameBasics, h,
+  actionGroupEl, capitalize, cardListText, clear, describeSeats, eventFormatter, frameBasics, h,
   modelBase, ordinal, platformSeat, plural, possessive as commonPossessive, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, sentence, stepsFormatter, subj as commonSubj, turnStatus,
@@ -568,7 +568,7 @@ function cardBackEl(doc, label) {
 function hpBarEl(doc, seat) {
   const pct = Math.round(seat.hpShare * 100);
   const low = seat.hp !== null && seat.hpShare < 0.25;
-  return h(doc, "div", { className: "kf19-hp" + (low ? " low" : "") + (seat.eliminated ? " out" : ""), "data-role": "hp-" + seat.seat, "aria-label": "HP: " + seat.hp }, [
+  return h(doc, "div", { className: "kf19-hp" + (low ? " low" : "") + (seat.eliminated ? " out" : ""), "data-role": "hp-" + seat.seat, role: "group", "aria-label": "HP: " + seat.hp }, [
     h(doc, "span", { className: "kf19-hp-bar", "aria-hidden": "true" }, [
       h(doc, "span", { className: "kf19-hp-fill", style: "width: " + pct + "%" }),
     ]),
@@ -594,7 +594,7 @@ function seatPlayEl(doc, model, seat, rolling) {
   if (model.phase === "play" && seat.committed !== null && !seat.eliminated) {
     const backs = [];
     for (let k = 0; k < DATA.play; k++) backs.push(k < seat.committed ? cardBackEl(doc) : h(doc, "span", { className: "kf19-card kf19-sm kf19-slot", "aria-hidden": "true" }));
-    parts.push(h(doc, "div", { className: "kf19-commits", "data-role": "commits-" + seat.seat, "aria-label": "Committed " + seat.committed + " of " + DATA.play }, backs.concat([
+    parts.push(h(doc, "div", { className: "kf19-commits", "data-role": "commits-" + seat.seat, role: "group", "aria-label": "Committed " + seat.committed + " of " + DATA.play }, backs.concat([
       h(doc, "span", { className: "small", text: seat.committed >= DATA.play ? "committed" : seat.committed + " of " + DATA.play + " committed" }),
     ])));
   }
@@ -871,7 +871,7 @@ function renderBoard(root, model, opts) {
         ]));
       }
       const hand = model.hand || [];
-      area.push(h(doc, "div", { className: "kf19-area", "aria-label": "Your hand" }, [
+      area.push(h(doc, "div", { className: "kf19-area", role: "group", "aria-label": "Your hand" }, [
         h(doc, "h3", { className: "pile-label", text: model.phase === "draft" ? "Kept so far" : "Your hand" }),
         h(doc, "div", { className: "my-hand kf19-hand", "data-role": "my-hand" },
           hand.length ? show(hand) : [h(doc, "span", { className: "muted small", text: model.phase === "draft" ? "Nothing kept yet." : "Your hand is empty." })]),
@@ -912,11 +912,40 @@ function renderCardReference(container, players) {
   ]));
 }
 
+/** The table in words for the screen-reader mode: one line per fact. */
+function describeBoard(model) {
+  const lines = describeSeats(model, function (s) {
+    return [
+      s.eliminated ? "knocked out" : null,
+      s.hp === null ? null : s.hp + " HP",
+      s.status ? "status " + statusText(s.status) : null,
+      plural(s.handSize, "card", "cards") + " in hand",
+      s.picked === true ? "has picked" : null,
+      s.committed ? plural(s.committed, "card", "cards") + " chosen" : null,
+      s.played && s.played.length ? "played " + cardList(s.played) + " (initiative " + s.initiative + ")" : null,
+      s.attacker ? "attacking" : s.fighter ? "in the fight" : null,
+      s.dice ? "dice " + s.dice.join(", ") : null,
+    ];
+  });
+  if (model.dummy && model.dummy.length) lines.push("The dummy plays " + cardList(model.dummy) + " (initiative " + initiativeOf(model.dummy) + ").");
+  if (model.order.length) {
+    lines.push("Attack order: " + model.order.map(function (o) {
+      return o.name + (o.total !== null && o.total !== undefined ? " (" + o.total + ")" : "") + (o.current ? ", attacking now" : o.out ? ", out" : "");
+    }).join("; ") + ".");
+  }
+  lines.push("Deck: " + plural(model.deckSize, "card", "cards") + ". Discard pile: " + plural(model.discardSize, "card", "cards") + ".");
+  if (model.pack && model.pack.length) lines.push("The pack you pick from: " + cardList(model.pack) + ".");
+  if (model.myCommits && model.myCommits.length) lines.push("You chose: " + cardList(model.myCommits) + ".");
+  if (model.hand) lines.push("Your hand: " + cardList(model.hand) + ".");
+  return lines;
+}
+
 function dealText(players) {
   return "Ten cards are dealt to each of the " + players + " players for the draft.";
 }
 
 export {
+  describeBoard,
   EVENT_TYPES,
   CARDS,
   DUMMY,

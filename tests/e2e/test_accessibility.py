@@ -1,0 +1,123 @@
+"""axe-core on every page the browser tests visit, in both colour schemes.
+
+The pages are the narrow-screen test's set with real content (a signed-in
+player with a bot, a league and season, a tournament, a waiting table, a
+finished game's replay), plus, for each of the four games, a live table the
+player sits at, a bots' table watched, a finished game's replay, the lobby and
+the rules, and the pages a visitor sees. axe-core (tests/e2e/a11y.py) checks
+each, once with ``prefers-color-scheme: light`` and once with ``dark``: no
+serious or critical violation, text contrast (WCAG 2.2 AA) included.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from gameplay import services
+from gameplay.models import Match
+from gameplay.services import SeatSpec
+from tests.e2e.a11y import axe_failures, axe_report
+from tests.e2e.test_narrow_screens import ANONYMOUS, _content
+
+GAMES = {
+    "duelo": ({}, 2),
+    "kungfu2009": ({}, 3),
+    "kungfu2013": ({"life": 5}, 2),
+    "kungfu2019": ({"players": 3, "draft": False}, 3),
+}
+#: A bots' game of Kung Fu (2009) runs to its time limit: its table is watched
+#: live rather than replayed.
+REPLAYED = ("duelo", "kungfu2013", "kungfu2019")
+SCHEMES = ("light", "dark")
+
+
+def _games(arena, user) -> tuple[dict[str, str], dict[str, str], list[int]]:
+    """For every game: a live table ``user`` sits at, a bots' table, the lobby
+    and the rules; then the replays of the bots' games (once they finish)."""
+    pages: dict[str, str] = {}
+    replays: dict[str, str] = {}
+    pending: list[int] = []
+    for game, (config, players) in GAMES.items():
+        bots = [SeatSpec(agent="builtin:random") for _ in range(players - 1)]
+        live = arena.server_side(
+            services.match_create,
+            game=game,
+            seats=[SeatSpec(user=user), *bots],
+            config=dict(config),
+        )
+        arena.server_side(services.match_start, match_id=live.pk)
+        done = arena.server_side(
+            services.match_create,
+            game=game,
+            seats=[SeatSpec(agent="builtin:random") for _ in range(players)],
+            config=dict(config),
+        )
+        arena.server_side(services.match_start, match_id=done.pk)
+        pages[f"{game} live"] = f"/matches/{live.public_id}/"
+        pages[f"{game} bots' table"] = f"/matches/{done.public_id}/"
+        pages[f"{game} rules"] = f"/games/{game}/rules/"
+        pages[f"{game} lobby"] = f"/games/{game}/"
+        if game in REPLAYED:
+            pending.append(done.pk)
+            replays[f"{game} replay"] = f"/matches/{done.public_id}/replay/"
+    return pages, replays, pending
+
+
+def _sweep(viewer, urls: dict[str, str]) -> list[str]:
+    failures: list[str] = []
+    for name, url in urls.items():
+        response = viewer.goto(url)
+        assert response.ok, f"{name} ({url}) answered {response.status}"
+        viewer.wait_for_load_state("load")
+        for scheme in SCHEMES:
+            viewer.emulate_media(color_scheme=scheme)
+            failures += [
+                f"{name} ({url}, {scheme}): {line}" for line in axe_failures(viewer)
+            ]
+    return failures
+
+
+@pytest.mark.slow  # about 4 min: CI's second pass runs it (docs/testing.md)
+@pytest.mark.timeout(600)
+def test_axe_finds_no_serious_violation_on_any_page_in_either_scheme(
+    arena, new_context
+):
+    started = time.monotonic()
+    me = arena.player()
+    games, replays, pending = _games(arena, me.user)
+    pages = {**_content(arena, me.user), **games}
+    visitor = new_context().new_page()
+    failures = _sweep(me.page, pages) + _sweep(visitor, ANONYMOUS)
+
+    def unfinished() -> list[str]:
+        return [m.game for m in Match.objects.filter(pk__in=pending) if not m.is_over]
+
+    arena.wait_until(lambda: not unfinished(), timeout=120, message="bots' games")
+    failures += _sweep(me.page, replays)
+    assert not failures, f"{len(failures)} axe findings:\n" + "\n".join(failures)
+    print(
+        f"axe: {len(pages) + len(ANONYMOUS) + len(replays)} pages in "
+        f"{time.monotonic() - started:.0f} s"
+    )
+
+
+def test_the_axe_check_can_fail(arena, page):
+    """The check itself: a page with an unlabelled button and grey-on-white
+    text is reported; the dark scheme really changes the page's colours."""
+    page.goto("/")
+    background = "() => getComputedStyle(document.documentElement).backgroundColor"
+    page.emulate_media(color_scheme="light")
+    light = page.evaluate(background)
+    page.emulate_media(color_scheme="dark")
+    assert page.evaluate(background) != light
+    page.emulate_media(color_scheme="light")
+    page.evaluate(
+        "() => { const m = document.querySelector('main');"
+        " m.insertAdjacentHTML('beforeend', '<button id=x></button>"
+        '<p style="color:#ccc;background:#fff">faint</p>\'); }'
+    )
+    ids = {v["id"] for v in axe_report(page)}
+    assert {"button-name", "color-contrast"} <= ids
+    assert any("button-name" in line for line in axe_failures(page))

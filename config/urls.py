@@ -26,6 +26,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     ),
     path("", include("gameplay.api_urls")),
     path("", include("league.api_urls")),
+    path("", include("league.tournaments.arena.api_urls")),
     path("", include("league.duplicate.api_urls")),
     path("", include("bots.api_urls")),
     path("", include("notifications.api_urls")),

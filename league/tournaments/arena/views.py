@@ -18,7 +18,7 @@ from league.models import ParticipantKind
 from league.participants import bot_directory
 from league.tournaments.arena import selectors, services
 from league.tournaments.arena.forms import ArenaForm
-from league.tournaments.arena.models import Arena, ArenaGameStatus, ArenaStatus
+from league.tournaments.arena.models import Arena, ArenaGameStatus
 from league.views import league_action
 
 
@@ -77,10 +77,6 @@ def arena_list(request: HttpRequest) -> HttpResponse:
 
 def arena_detail(request: HttpRequest, slug: str) -> HttpResponse:
     arena = get_object_or_404(Arena, slug=slug)
-    if arena.status != ArenaStatus.FINISHED and arena.starts_at <= timezone.now():
-        # A page opened between beat's ticks shows the arena as it is now.
-        services.arena_pair(arena_id=arena.pk)
-        arena.refresh_from_db()
     user = request.user
     mine = selectors.player_entries(arena, user)  # type: ignore[arg-type]
     me = next((p for p in mine if not p.participant.is_bot), None)

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from gameplay.agents import is_uploaded_bot
 from gameplay.contexts import context_keeps_absent_seats, describe_match_context
-from gameplay.models import Match, MatchStatus, Seat
+from gameplay.models import Match, MatchAction, MatchStatus, Seat
 from gameplay.rules import Game, TimedGame, get_game
 from gameplay.timecontrol import TimeControl
 
@@ -111,8 +111,40 @@ def seat_deadline(
         from gameplay.vacation import clock_pauses
 
         pauses = clock_pauses(match=match, seat=seat, since=start)
-        return run_clock(start=start, allowance=min(limits), pauses=pauses)
+        deadline = run_clock(start=start, allowance=min(limits), pauses=pauses)
+        first = competition_first_move_deadline(match=match, seat=seat)
+        return max(deadline, first) if first is not None else deadline
     return start + min(limits)
+
+
+def has_moved(*, match: Match, seat: Seat) -> bool:
+    return MatchAction.objects.filter(match=match, seat=seat.number).exists()
+
+
+def competition_first_move_deadline(*, match: Match, seat: Seat) -> datetime | None:
+    """A correspondence competition game (a tournament round, a season) gives
+    a seat's first move at least until the competition's deadline for the
+    game: a no-show is decided there, at the deadline and not before
+    (docs/time-controls.md). None otherwise."""
+    if not context_keeps_absent_seats(match.context) or has_moved(
+        match=match, seat=seat
+    ):
+        return None
+    info = describe_match_context(match)
+    return info.deadline if info is not None else None
+
+
+def competition_decides_no_show(*, match: Match, seat: Seat) -> bool:
+    """A correspondence competition seat whose player never came (never
+    connected, never moved): its competition forfeits it at its deadline as
+    a no-show; the clock check leaves it alone."""
+    if not TimeControl.from_json(match.time_control).is_correspondence:
+        return False
+    if not context_keeps_absent_seats(match.context) or seat.user_id is None:
+        return False
+    if seat.connected or seat.disconnected_at is not None:
+        return False
+    return not has_moved(match=match, seat=seat)
 
 
 def seat_time_left(
@@ -147,7 +179,11 @@ def match_has_expired_clock(*, match: Match, now: datetime | None = None) -> boo
         if seat.forfeited or (seat.is_bot and not is_uploaded_bot(seat)):
             continue
         deadline = seat_deadline(match=match, seat=seat, actors=actors)
-        if deadline is not None and now >= deadline:
+        if (
+            deadline is not None
+            and now >= deadline
+            and not competition_decides_no_show(match=match, seat=seat)
+        ):
             return True
     return False
 

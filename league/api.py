@@ -294,6 +294,8 @@ class SeasonDatesSerializer(serializers.Serializer):
     registration_closes_at = serializers.DateTimeField()
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField()
+    time_control = serializers.DictField(required=False, default=dict)
+    vacation_allowed = serializers.BooleanField(default=True)
     rollover = serializers.BooleanField(
         default=True, help_text="Finish the current seasons first (carry or reset)."
     )
@@ -468,6 +470,10 @@ class TournamentCreateSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     time_control = serializers.DictField(required=False, default=dict)
     round_hours = serializers.FloatField(default=24.0)
+    round_days = serializers.IntegerField(
+        required=False, min_value=1, max_value=30, help_text="Overrides round_hours."
+    )
+    vacation_allowed = serializers.BooleanField(default=True)
     starts_at = serializers.DateTimeField(required=False)
     seeding = serializers.CharField(required=False, default="rating")
     # Check-in in the last N minutes before starts_at; absent: no check-in.
@@ -515,7 +521,10 @@ class TournamentListView(LeagueAPIView):
             third_place=data["third_place"],
             options=data["options"],
             time_control=data["time_control"],
-            round_hours=data["round_hours"],
+            round_hours=data["round_days"] * 24
+            if data.get("round_days")
+            else data["round_hours"],
+            vacation_allowed=data["vacation_allowed"],
             starts_at=data.get("starts_at"),
             seeding=data["seeding"],
             checkin_minutes=data.get("checkin_minutes"),

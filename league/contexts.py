@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from gameplay.contexts import MatchContextInfo
 from gameplay.models import Match
-from league.models import Pairing, Season
+from gameplay.timecontrol import TimeControl
+from league.models import Pairing, Season, Tournament
 
 
 def _ids(parts: list[str]) -> list[int] | None:
@@ -19,6 +20,15 @@ def _ids(parts: list[str]) -> list[int] | None:
     if not all(p.isdigit() and len(p) < 19 for p in parts):
         return None
     return [int(p) for p in parts]
+
+
+def _clock_detail(competition: Tournament | Season) -> str:
+    """ "3 days/move, vacation allowed" for a competition's games."""
+    control = TimeControl.from_json(competition.time_control)
+    if not control.is_correspondence:
+        return control.label
+    allowed = "allowed" if competition.vacation_allowed else "not allowed"
+    return f"{control.label}, vacation {allowed}"
 
 
 def describe_tournament_game(match: Match) -> MatchContextInfo | None:
@@ -35,7 +45,7 @@ def describe_tournament_game(match: Match) -> MatchContextInfo | None:
     if pairing is None:
         return None
     tournament, rnd = pairing.tournament, pairing.round
-    details = [f"round {rnd.number}"]
+    details = [f"round {rnd.number}", _clock_detail(tournament)]
     if pairing.bracket_match:
         details.append(f"bracket match {pairing.bracket_match}")
     elif pairing.table:
@@ -69,17 +79,45 @@ def describe_league_game(match: Match) -> MatchContextInfo | None:
     return MatchContextInfo(
         title=str(season),
         url=reverse("league:season", args=[season.league.slug, season.number]),
-        details=["season game"],
+        details=["season game", _clock_detail(season)],
         # Season games feed the league's and the season's ladders always
         # (pools_for_match), also when not rated on the global ladder.
         rated_in="the season's ladder",
     )
 
 
+def tournament_allows_vacation(match: Match) -> bool:
+    """Whether the tournament of ``tournament:<id>:<pairing>`` allows vacation."""
+    ids = _ids(match.context.split(":")[1:2])
+    if not ids:
+        return True
+    allowed = (
+        Tournament.objects.filter(pk=ids[0])
+        .values_list("vacation_allowed", flat=True)
+        .first()
+    )
+    return allowed is not False
+
+
+def season_allows_vacation(match: Match) -> bool:
+    """Whether the season of ``league:<id>:season:<id>`` allows vacation."""
+    parts = match.context.split(":")
+    ids = _ids(parts[3:4]) if len(parts) == 4 else None
+    if not ids:
+        return True
+    allowed = (
+        Season.objects.filter(pk=ids[0])
+        .values_list("vacation_allowed", flat=True)
+        .first()
+    )
+    return allowed is not False
+
+
 def register() -> None:
     from gameplay.contexts import (
         register_context_describer,
         register_seat_keeping_context,
+        register_vacation_rule,
     )
 
     register_context_describer("tournament:", describe_tournament_game)
@@ -88,3 +126,6 @@ def register() -> None:
     # not the casual table's grace period: no bot takes the seat after a minute.
     register_seat_keeping_context("tournament:")
     register_seat_keeping_context("league:")
+    # Tournaments and seasons say whether vacation pauses their games' clocks.
+    register_vacation_rule("tournament:", tournament_allows_vacation)
+    register_vacation_rule("league:", season_allows_vacation)

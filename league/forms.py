@@ -5,10 +5,14 @@ from __future__ import annotations
 from django import forms
 
 from gameplay.catalog import game_choices
+from gameplay.forms import TimeControlForm
 from league.models import ParticipantKind, SeedingMethod, TournamentFormat
 
 
-class SeasonDatesForm(forms.Form):
+class SeasonDatesForm(TimeControlForm):
+    """A new season's dates, its games' time control and whether vacation
+    pauses their clocks (docs/time-controls.md)."""
+
     name = forms.CharField(max_length=80, required=False)
     registration_opens_at = forms.DateTimeField(
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
@@ -22,6 +26,27 @@ class SeasonDatesForm(forms.Form):
     ends_at = forms.DateTimeField(
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
     )
+    vacation_allowed = forms.BooleanField(
+        required=False,
+        initial=True,
+        help_text="Correspondence: a player's vacation pauses their clocks.",
+    )
+
+    field_order = [
+        "name",
+        "registration_opens_at",
+        "registration_closes_at",
+        "starts_at",
+        "ends_at",
+    ]
+
+    def service_kwargs(self) -> dict:
+        data = {
+            key: value
+            for key, value in self.cleaned_data.items()
+            if key not in ("per_move", "total", "increment", "days")
+        }
+        return {**data, "time_control": self.time_control()}
 
 
 class DivisionsForm(forms.Form):
@@ -44,7 +69,7 @@ class InviteForm(forms.Form):
     username = forms.CharField(max_length=150)
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(TimeControlForm):
     name = forms.CharField(max_length=100)
     game = forms.ChoiceField(choices=game_choices)
     format = forms.ChoiceField(choices=TournamentFormat.choices)
@@ -66,7 +91,11 @@ class TournamentForm(forms.Form):
     rated = forms.BooleanField(required=False, initial=True)
     seeding = forms.ChoiceField(choices=SeedingMethod.choices)
     round_hours = forms.FloatField(
-        min_value=0.05, max_value=720, initial=24, help_text="Deadline of each round."
+        min_value=0.05,
+        max_value=720,
+        initial=24,
+        required=False,
+        help_text="Deadline of each round (live play).",
     )
     starts_at = forms.DateTimeField(
         required=False,
@@ -81,3 +110,38 @@ class TournamentForm(forms.Form):
         help_text="Entrants must check in during this many minutes before the "
         "start; who does not is removed when it starts. Empty: no check-in.",
     )
+    round_days = forms.IntegerField(
+        min_value=1,
+        max_value=30,
+        required=False,
+        label="Round deadline in days",
+        help_text="Correspondence: each round's deadline, at least one move's "
+        "days. No-shows are forfeited only at the deadline.",
+    )
+    vacation_allowed = forms.BooleanField(
+        required=False,
+        initial=True,
+        help_text="Correspondence: a player's vacation pauses their clocks.",
+    )
+
+    field_order = [
+        "name",
+        "game",
+        "format",
+        "participants",
+        "swiss_rounds",
+        "third_place",
+        "rated",
+        "seeding",
+    ]
+
+    def service_kwargs(self) -> dict:
+        """The form as ``tournament_create``'s keyword arguments."""
+        data = {
+            key: value
+            for key, value in self.cleaned_data.items()
+            if key not in ("per_move", "total", "increment", "days", "round_days")
+        }
+        days = self.cleaned_data.get("round_days")
+        data["round_hours"] = days * 24 if days else (data.get("round_hours") or 24)
+        return {**data, "time_control": self.time_control()}

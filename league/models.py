@@ -86,6 +86,10 @@ class Season(models.Model):
     status = models.CharField(
         max_length=10, choices=SeasonStatus.choices, default=SeasonStatus.UPCOMING
     )
+    # The season's games' time control (``gameplay.timecontrol``; {} untimed)
+    # and whether a player's vacation pauses their clocks (docs/time-controls.md).
+    time_control = models.JSONField(default=dict, blank=True)
+    vacation_allowed = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["league", "-number"]
@@ -669,6 +673,9 @@ class Tournament(models.Model):
     third_place = models.BooleanField(default=False)
     options = models.JSONField(default=dict, blank=True)
     time_control = models.JSONField(default=dict, blank=True)
+    # Whether a player's vacation pauses the clocks of this tournament's
+    # correspondence games (docs/time-controls.md).
+    vacation_allowed = models.BooleanField(default=True)
     round_hours = models.FloatField(
         default=24.0, help_text="Each round's deadline, counted from its start."
     )
@@ -707,6 +714,15 @@ class Tournament(models.Model):
         if not self.checkin_minutes:
             return None
         return self.starts_at - timedelta(minutes=self.checkin_minutes)
+
+    @property
+    def round_deadline_label(self) -> str:
+        """ "7 days" for a whole number of days (correspondence), "36 h" else."""
+        hours = float(self.round_hours)
+        if hours >= 24 and hours % 24 == 0:
+            days = int(hours // 24)
+            return f"{days} day{'s' if days > 1 else ''}"
+        return f"{hours:g} h"
 
     @property
     def is_elimination(self) -> bool:

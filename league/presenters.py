@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gameplay.timecontrol import time_control_label
 from league.models import (
     Entrant,
     League,
@@ -43,6 +44,9 @@ def season(s: Season) -> dict[str, Any]:
         "registration_closes_at": s.registration_closes_at,
         "starts_at": s.starts_at,
         "ends_at": s.ends_at,
+        "time_control": s.time_control,
+        "time_control_label": time_control_label(s.time_control),
+        "vacation_allowed": s.vacation_allowed,
     }
 
 
@@ -232,6 +236,9 @@ def tournament(t: Tournament) -> dict[str, Any]:
         "swiss_rounds": t.swiss_rounds,
         "third_place": t.third_place,
         "round_hours": t.round_hours,
+        "time_control": t.time_control,
+        "time_control_label": time_control_label(t.time_control),
+        "vacation_allowed": t.vacation_allowed,
         "starts_at": t.starts_at,
         "checkin_minutes": t.checkin_minutes,
         "checkin_opens_at": t.checkin_opens_at,

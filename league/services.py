@@ -8,6 +8,7 @@ organiser action by someone else) raises a ``LeagueError`` and changes nothing.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -16,6 +17,8 @@ from accounts.models import User
 from gameplay import services as gameplay_services
 from gameplay.errors import MatchError
 from gameplay.models import Match
+from gameplay.moverule import is_realtime
+from gameplay.rules import GameError, get_game
 from gameplay.services import SeatSpec
 from league.divisions.selectors import member_divisions
 from league.divisions.services import season_divisions_build, season_divisions_rollover
@@ -237,6 +240,20 @@ def _check_dates(
         raise Invalid("registration must close before the season ends")
 
 
+def season_time_control(*, game: str, time_control: object) -> dict[str, Any]:
+    """A season's or tournament's time control, checked for its game
+    (``gameplay.timecontrol``; a real-time game takes none); ``Invalid``."""
+    try:
+        clean = gameplay_services.validate_time_control(time_control)
+        if clean and is_realtime(get_game(game)):
+            raise Invalid(
+                "a real-time game has no turns to time: its time limit is a game option"
+            )
+    except (MatchError, GameError) as exc:
+        raise Invalid(str(exc)) from exc
+    return clean
+
+
 def season_create(
     *,
     league: League,
@@ -246,9 +263,14 @@ def season_create(
     registration_opens_at: datetime,
     registration_closes_at: datetime,
     name: str = "",
+    time_control: dict[str, Any] | None = None,
+    vacation_allowed: bool = True,
 ) -> Season:
+    """A new season; ``time_control`` is its games' (live or correspondence),
+    ``vacation_allowed`` whether a player's vacation pauses their clocks."""
     require_organiser(league=league, user=by)
     _check_dates(starts_at, ends_at, registration_opens_at, registration_closes_at)
+    clean_tc = season_time_control(game=league.game, time_control=time_control)
     with transaction.atomic():
         last = (
             Season.objects.select_for_update()
@@ -264,6 +286,8 @@ def season_create(
             ends_at=ends_at,
             registration_opens_at=registration_opens_at,
             registration_closes_at=registration_closes_at,
+            time_control=clean_tc,
+            vacation_allowed=bool(vacation_allowed),
             status=_status_at(
                 timezone.now(), starts_at, ends_at, registration_opens_at
             ),
@@ -280,6 +304,8 @@ def season_rollover(
     registration_opens_at: datetime,
     registration_closes_at: datetime,
     name: str = "",
+    time_control: dict[str, Any] | None = None,
+    vacation_allowed: bool = True,
 ) -> Season:
     """Finish the league's current seasons and open the next one.
 
@@ -291,6 +317,7 @@ def season_rollover(
     """
     require_organiser(league=league, user=by)
     _check_dates(starts_at, ends_at, registration_opens_at, registration_closes_at)
+    season_time_control(game=league.game, time_control=time_control)
     with transaction.atomic():
         previous = list(
             Season.objects.select_for_update()
@@ -311,6 +338,8 @@ def season_rollover(
             registration_opens_at=registration_opens_at,
             registration_closes_at=registration_closes_at,
             name=name,
+            time_control=time_control,
+            vacation_allowed=vacation_allowed,
         )
         pool_for_season(season=season)
         pool_for_league(league=league)
@@ -423,6 +452,7 @@ def _league_match(
             config=league_game_options(league),
             rated=rated,
             host=host,
+            time_control=season.time_control,
             context=f"league:{league.pk}:season:{season.pk}",
         )
         return gameplay_services.match_start(match_id=match.pk)

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
 from gameplay.catalog import game_catalog
+from gameplay.timecontrol import CORRESPONDENCE_DAYS
 from league import selectors, services
 from league.divisions import selectors as division_selectors
 from league.divisions import services as division_services
@@ -163,6 +164,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 }
             ),
             "swiss_tables_label": swiss_tables_label(league.game, generic=False),
+            "correspondence_days": CORRESPONDENCE_DAYS,
         },
     )
 
@@ -356,7 +358,7 @@ def league_rollover(request: SignedInRequest, slug: str):
     if not form.is_valid():
         raise_invalid("every date is needed: " + form.errors.as_text())
     season = services.season_rollover(
-        league=league, by=request.user, **form.cleaned_data
+        league=league, by=request.user, **form.service_kwargs()
     )
     return reverse("league:season", args=[slug, season.number]), f"{season} opened."
 
@@ -435,10 +437,9 @@ def _tournament_create(request: HttpRequest) -> HttpResponse:
     if league is not None and season_id.isdigit():
         season = league.seasons.filter(pk=int(season_id)).first()
     if form.is_valid():
-        data = form.cleaned_data
         try:
             tournament = tournament_services.tournament_create(
-                by=request.user, league=league, season=season, **data
+                by=request.user, league=league, season=season, **form.service_kwargs()
             )
         except LeagueError as exc:
             form.add_error(None, exc.message)

@@ -15,7 +15,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from gameplay.agents import is_uploaded_bot, played_by_bots_runner
-from gameplay.clocks import MAX_TIMER_STEPS, clock_start, first_due_timer, seat_deadline
+from gameplay.clocks import (
+    MAX_TIMER_STEPS,
+    clock_start,
+    competition_decides_no_show,
+    first_due_timer,
+    seat_deadline,
+)
 from gameplay.models import ActionKind, Match, MatchStatus, Seat
 from gameplay.rules import Game, get_game
 from gameplay.services.finish import forfeit_seat
@@ -90,6 +96,8 @@ def _first_expired_seat(
             continue
         if seat.is_bot and not is_uploaded_bot(seat):
             continue  # built-in bots move at once; uploaded ones may not
+        if competition_decides_no_show(match=match, seat=seat):
+            continue  # forfeited as a no-show at the competition's deadline
         deadline = seat_deadline(match=match, seat=seat, actors=actors)
         if deadline is not None and now >= deadline:
             return seat

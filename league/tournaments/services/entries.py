@@ -12,9 +12,11 @@ from django.utils.text import slugify
 from accounts.models import User
 from gameplay import services as gameplay_services
 from gameplay.errors import MatchError
+from gameplay.moverule import is_realtime
 from gameplay.options import OptionError, clean_table_options
 from gameplay.rules import GameError, available_games, game_meta, get_game
 from gameplay.rules.bots import available_bots
+from gameplay.timecontrol import TimeControl
 from league.errors import Conflict, Invalid, NotFound, PermissionDenied
 from league.models import (
     Entrant,
@@ -66,11 +68,16 @@ def tournament_create(
     starts_at: datetime | None = None,
     seeding: str = SeedingMethod.RATING,
     checkin_minutes: int | None = None,
+    vacation_allowed: bool = True,
 ) -> Tournament:
     """Create a tournament; in a league only its organisers may, for its game.
 
     ``checkin_minutes``: entrants must check in during that many minutes
     before ``starts_at`` (services.checkin); None for no check-in.
+    ``time_control`` may be live or correspondence (days per move); a
+    correspondence round's deadline is at least one move's days, so a no-show
+    (forfeited only at the deadline) has had a whole move's time.
+    ``vacation_allowed``: whether a player's vacation pauses their clocks.
     """
     if not by.is_authenticated:
         raise PermissionDenied("sign in to create a tournament")
@@ -121,8 +128,18 @@ def tournament_create(
         public = clean_table_options(game, options, players=size)
         config = engine.validate_config({**public, "players": size})
         clean_tc = gameplay_services.validate_time_control(time_control)
+        if clean_tc and is_realtime(engine):
+            raise Invalid(
+                "a real-time game has no turns to time: its time limit is a game option"
+            )
     except (GameError, MatchError, OptionError) as exc:
         raise Invalid(str(exc)) from exc
+    days = TimeControl.from_json(clean_tc).days
+    if days and float(round_hours) < days * 24:
+        raise Invalid(
+            f"a correspondence round must last at least one move's {days} "
+            f"day{'s' if days > 1 else ''}"
+        )
     base = slugify(name)[:40] or "tournament"
     slug, n = base, 1
     while Tournament.objects.filter(slug=slug).exists():
@@ -143,6 +160,7 @@ def tournament_create(
             options=config,
             time_control=clean_tc,
             round_hours=float(round_hours),
+            vacation_allowed=bool(vacation_allowed),
             starts_at=starts_at or timezone.now(),
             seeding=seeding,
             checkin_minutes=checkin_minutes,

@@ -59,13 +59,19 @@ def test_on_a_phone_kungfu_is_on_the_first_screen_and_moves_fold_in_the_log(aren
 
     # The first screen, unscrolled: the clock at the top, the pinned prompt with
     # KUNG FU and the impasse vote at the bottom.
+    # The prompt grows as claims appear (bots trade and shout meanwhile), so each
+    # is checked once the layout has settled, within a bounded wait.
     kungfu = page.locator('[data-role="kungfu"] button').first
     expect(kungfu).to_be_visible(timeout=15_000)
-    assert in_first_screen(page, kungfu)
-    assert in_first_screen(page, page.locator("[data-role='match-clock']"))
+    clock = page.locator("[data-role='match-clock']")
     vote = page.locator('[data-role="prompt"] [data-action="impasse"]')
     expect(vote).to_be_visible()
-    assert in_first_screen(page, vote)
+    for name, locator in (("KUNG FU", kungfu), ("clock", clock), ("vote", vote)):
+        arena.wait_until(
+            lambda locator=locator: in_first_screen(page, locator),
+            timeout=5,
+            message=f"the {name} on the first screen",
+        )
     prompt = page.locator('[data-role="prompt"]')
     assert prompt.evaluate("(el) => getComputedStyle(el).position") == "fixed"
     shout_until_scored(arena, page, match_pk=match.pk)

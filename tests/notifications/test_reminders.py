@@ -388,3 +388,49 @@ def test_a_real_web_push_request_is_signed_and_encrypted(players, monkeypatch):
     ) == (webpush.GONE)
     assert sent[1][2]["ttl"] == str(28 * 86400)  # the push services' limit
     assert not PushSubscription.objects.exists()
+
+
+def test_simultaneous_choices_remind_each_seat_of_its_own_decision(
+    players, quiet, pushes, django_capture_on_commit_callbacks
+):
+    """Kung Fu (2019): both seats choose at once, each on its own clock; a
+    commit by one reminds the other (away) once for the decision it owes."""
+    from gameplay.rules import get_game
+
+    capture = django_capture_on_commit_callbacks
+    users = players[:2]
+    for user in users:
+        subscribe(user)
+    with capture(execute=True):
+        match = start_match(users, game="kungfu2019", time_control=CORRESPONDENCE)
+    engine = get_game("kungfu2019")
+    assert engine.actors(match.state) == [0, 1]
+
+    def commit(seat):
+        match.refresh_from_db()
+        action = engine.legal_action_ids(match.state, seat)[0]
+        user = users[seat]
+        services.seat_connected(match_id=match.pk, user=user, announce=False)
+        with capture(execute=True):
+            services.match_act(match_id=match.pk, user=user, action_id=action)
+        services.seat_disconnected(match_id=match.pk, user=user, announce=False)
+        match.refresh_from_db()
+
+    def pushed_to(user):
+        return [p for e, p in pushes if e.endswith(f"/{user.pk}-phone")]
+
+    commit(0)
+    # Seat 1 still owes its choice (hidden: the push names no card).
+    assert engine.actors(match.state) == [1]
+    assert len(pushed_to(users[1])) == 1 and pushed_to(users[0]) == []
+    assert TurnReminder.objects.filter(user=users[1]).count() == 1
+    commit(1)
+    # Both choose again: seat 0, away, is reminded of its new decision once.
+    assert engine.actors(match.state) == [0, 1]
+    assert len(pushed_to(users[0])) == 1 and len(pushed_to(users[1])) == 1
+    # Seat 1 left the table owing its new choice: reminded once too, however
+    # often the table is broadcast.
+    for _ in range(2):
+        with capture(execute=True):
+            broadcast.match_changed(match_id=match.pk)
+    assert len(pushed_to(users[1])) == 2 and len(pushed_to(users[0])) == 1

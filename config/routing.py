@@ -9,6 +9,7 @@ from django.urls import re_path
 
 from config.ws_security import UnknownPathConsumer
 from gameplay.routing import websocket_urlpatterns as gameplay_routes
+from league.duplicate.routing import websocket_urlpatterns as duplicate_routes
 from league.routing import websocket_urlpatterns as league_routes
 from league.tournaments.arena.routing import websocket_urlpatterns as arena_routes
 from notifications.routing import websocket_urlpatterns as notification_routes
@@ -16,6 +17,7 @@ from notifications.routing import websocket_urlpatterns as notification_routes
 websocket_urlpatterns = [
     *gameplay_routes,
     *league_routes,
+    *duplicate_routes,
     *arena_routes,
     *notification_routes,
     # django-stubs type re_path()'s target as a view, not an ASGI app.

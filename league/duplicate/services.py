@@ -34,6 +34,7 @@ from gameplay.rules import GameError, available_games, game_meta, get_game
 from gameplay.rules.bots import available_bots, bot_plays
 from gameplay.services import SeatSpec
 from league.duplicate import selectors
+from league.duplicate.live import event_changed, live_version
 from league.duplicate.models import (
     DuplicateEvent,
     DuplicateGame,
@@ -152,9 +153,11 @@ def duplicate_event_join(*, event: DuplicateEvent, user: User) -> DuplicatePlaye
         raise Conflict("you are already playing in this event")
     try:
         with transaction.atomic():
-            return DuplicatePlayer.objects.create(event=event, user=user)
+            player = DuplicatePlayer.objects.create(event=event, user=user)
     except IntegrityError as exc:
         raise Conflict("you are already playing in this event") from exc
+    event_changed(event.pk)
+    return player
 
 
 @transaction.atomic
@@ -167,6 +170,7 @@ def duplicate_event_leave(*, event: DuplicateEvent, user: User) -> None:
     deleted, _ = event.players.filter(user=user).delete()
     if not deleted:
         raise Conflict("you are not playing in this event")
+    event_changed(event.pk)
 
 
 @transaction.atomic
@@ -181,6 +185,7 @@ def duplicate_event_start(*, event: DuplicateEvent, by: User) -> DuplicateRound:
         raise Conflict("a duplicate event needs at least two players")
     event.status = EventStatus.RUNNING
     event.save(update_fields=["status"])
+    event_changed(event.pk)
     return _round_start(event, 1)
 
 
@@ -361,6 +366,8 @@ def duplicate_game_finished(*, match_id: int) -> bool:
     if rnd is None or rnd.status == RoundStatus.FINISHED:
         return False
     _settle(event, rnd)
+    # A game ended: the page's progress (and maybe the round) moved on.
+    event_changed(event.pk)
     return True
 
 
@@ -381,6 +388,9 @@ def duplicate_rounds_sweep() -> int:
                 event=event, status=RoundStatus.PLAYING
             ).first()
             if rnd is not None:
+                before = live_version(event)
                 _settle(event, rnd)
+                if live_version(event) != before:  # watchers refetch only then
+                    event_changed(event.pk)
                 count += 1
     return count

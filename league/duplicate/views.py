@@ -16,6 +16,7 @@ from gameplay.catalog import game_catalog
 from gameplay.rules.bots import bot_display_name
 from league.duplicate import selectors, services
 from league.duplicate.forms import DuplicateEventForm
+from league.duplicate.live import live_version
 from league.duplicate.models import EventStatus
 from league.errors import LeagueError
 
@@ -68,6 +69,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "standings": selectors.event_standings(event=event),
             "names": {p.user_id: p.user.public_name for p in players},
             "my_games": selectors.current_games_of(user=user, event=event),
+            "live_version": live_version(event),
         },
     )
 

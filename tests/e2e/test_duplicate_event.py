@@ -1,6 +1,7 @@
 """A duplicate event in the browser: created with the form, joined, started;
 a player opens their deal from the event page while a spectator finds it
-sealed; after the round the page shows seeds, matchpoints and par."""
+sealed; when the round ends the organiser's page, not reloaded, shows the
+seeds, matchpoints and par."""
 
 from __future__ import annotations
 
@@ -59,6 +60,8 @@ def test_a_duplicate_event_from_the_form_to_its_results(arena, page):
     ).to_be_visible()
     expect(page.locator("#kfa-board")).to_have_count(0)
 
+    # The organiser's page follows the event live from here on.
+    boss.evaluate("window.__notReloaded = true")
     # The second player resigns; par is played by the server's bot worker.
     game = DuplicateGame.objects.get(round__event__slug=slug, table=1)
     arena.server_side(
@@ -73,13 +76,13 @@ def test_a_duplicate_event_from_the_form_to_its_results(arena, page):
         timeout=90,
         message="the round to end (par played by the worker)",
     )
-    boss.reload()
     standings = boss.locator("#standings")
     expect(standings).to_contain_text(first.user.public_name)
     expect(standings).to_contain_text("Matchpoints")
     expect(boss.locator("#round-1 code.seed")).to_have_count(1)
     results = boss.locator("#round-1 table.results")
     expect(results).to_contain_text(re.compile(r"place \d, [\d.½]+/1"))
+    assert boss.evaluate("window.__notReloaded") is True
     # The game is open to all now.
     page.goto(match_path)
     expect(page.locator("#kfa-board")).to_be_visible()

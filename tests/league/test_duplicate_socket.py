@@ -1,18 +1,24 @@
-"""A duplicate round's games over the match socket: a spectator is closed with
+"""Duplicate events over sockets: a spectator of a round's game is closed with
 4403 while the round is played; the seated players connect and their frames
-carry no seed (docs/protocol/live.md, close codes)."""
+carry no seed (docs/protocol/live.md, close codes); the event page's watch
+socket says when the event changed."""
 
 from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from league.duplicate import services as dsvc
+from league.duplicate.live import live_version
 from league.duplicate.models import DuplicateGame
+from league.duplicate.routing import websocket_urlpatterns
 from tests.factories import UserFactory
 from tests.gameplay.live import APP, connect, receive
+
+EVENT_APP = URLRouter(websocket_urlpatterns)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -56,3 +62,30 @@ async def test_spectators_are_closed_and_players_get_no_seed():
     assert frame["type"] == "state" and frame["seat"] is not None
     assert "seed" not in frame or frame["seed"] is None
     await sock.disconnect()
+
+
+async def test_the_event_page_socket_says_when_the_event_changed():
+    @database_sync_to_async
+    def setup():
+        boss = UserFactory(username="host")
+        event = dsvc.duplicate_event_create(
+            by=boss, name="Watched night", game="kungfu2013"
+        )
+        return event, live_version(event)
+
+    @database_sync_to_async
+    def join(event):
+        dsvc.duplicate_event_join(event=event, user=UserFactory(username="joiner"))
+
+    event, version = await setup()
+    comm = WebsocketCommunicator(EVENT_APP, f"/ws/duplicate/{event.slug}/")
+    connected, _ = await comm.connect()
+    assert connected
+    assert await receive(comm) == {"type": "tournament", "version": version}
+    await join(event)
+    # Only that something changed: the page fetches itself again.
+    assert await receive(comm) == {"type": "tournament"}
+    await comm.disconnect()
+    missing = WebsocketCommunicator(EVENT_APP, "/ws/duplicate/nope/")
+    connected, code = await missing.connect()
+    assert (connected, code) == (False, 4404)

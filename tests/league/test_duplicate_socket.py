@@ -11,10 +11,10 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
+from config.routing import websocket_urlpatterns
 from league.duplicate import services as dsvc
 from league.duplicate.live import live_version
 from league.duplicate.models import DuplicateGame
-from league.duplicate.routing import websocket_urlpatterns
 from tests.factories import UserFactory
 from tests.gameplay.live import APP, connect, receive
 

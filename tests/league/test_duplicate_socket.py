@@ -5,6 +5,8 @@ socket says when the event changed."""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -18,7 +20,8 @@ from league.duplicate.models import DuplicateGame
 from tests.factories import UserFactory
 from tests.gameplay.live import APP, connect, receive
 
-EVENT_APP = URLRouter(websocket_urlpatterns)
+# django-stubs type the routes as views; Channels routes ASGI apps with them.
+EVENT_APP = URLRouter(cast(Any, websocket_urlpatterns))
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

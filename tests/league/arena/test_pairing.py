@@ -8,6 +8,7 @@ import random
 import pytest
 
 from league.tournaments.arena.pairing import (
+    BLOCK,
     FreePlayer,
     game_points,
     on_fire,
@@ -175,3 +176,30 @@ def test_berserk_adds_one_point_to_a_win_only() -> None:
     assert game_points(outcome="loss", streak=3, berserk=True) == game_points(
         outcome="loss", streak=0, berserk=False
     )
+
+
+@pytest.mark.parametrize("n", [33, 60, 121])
+def test_large_fields_are_paired_in_blocks_of_neighbours(n: int) -> None:
+    rnd = random.Random(n)
+    ids = [f"p{i}" for i in range(n)]
+    scores = sorted((rnd.randrange(0, 60) for _ in ids), reverse=True)
+    # Neighbours in the standings who just met each other.
+    lasts: dict[str, frozenset | None] = dict.fromkeys(ids)
+    for i in range(0, n - 1, 4):
+        lasts[ids[i]] = lasts[ids[i + 1]] = frozenset({ids[i], ids[i + 1]})
+    freed_last = ids[n // 2]
+    players = [
+        FreePlayer(i, scores[k], k + 1, lasts[i], waiting=n if i == freed_last else k)
+        for k, i in enumerate(ids)
+    ]
+    pairs = pair_players(players)
+    seen = [p for pair in pairs for p in pair]
+    assert len(seen) == len(set(seen))
+    assert len(seen) >= n - 3  # everyone but the odd one out (and a rare rest)
+    if n % 2:
+        assert freed_last not in seen
+    place = {i: k for k, i in enumerate(ids)}
+    for one, two in pairs:
+        assert frozenset({one, two}) not in (lasts[str(one)], lasts[str(two)])
+        assert place[str(one)] < place[str(two)]  # the better-ranked first
+        assert place[str(two)] - place[str(one)] < 2 * BLOCK

@@ -26,6 +26,6 @@ def untune(apps, schema_editor) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("league", "0011_rating_buckets_per_statement")]
+    dependencies = [("league", "0012_time_control_vacation")]
 
     operations = [migrations.RunPython(tune, untune)]

@@ -97,3 +97,18 @@ def test_bad_requests_answer_with_a_message(client) -> None:
     response = client.post(reverse("arena:list"), {"name": "", "game": "duelo"})
     assert response.status_code == 400 and Arena.objects.count() == 1
     assert client.get("/arenas/no-such/").status_code == 404
+
+
+def test_an_arena_games_page_names_its_arena() -> None:
+    from gameplay.contexts import describe_match_context
+
+    creator, alice, bob = UserFactory(), UserFactory(), UserFactory()
+    a = arena.arena_create(by=creator, name="Named", game="kungfu2013", minutes=30)
+    arena.arena_join(arena=a, user=alice)
+    arena.arena_join(arena=a, user=bob)
+    game = a.games.get()
+    assert game.match is not None
+    info = describe_match_context(game.match)
+    assert info is not None and info.title == "Named"
+    assert info.url == reverse("arena:detail", args=[a.slug])
+    assert info.details[0] == "arena game"

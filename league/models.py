@@ -39,6 +39,11 @@ class League(models.Model):
         default=True,
         help_text="On season rollover, keep ratings (True) or reset them (False).",
     )
+    correspondence_pool = models.BooleanField(
+        default=False,
+        help_text="Correspondence games feed a league ladder of their own, "
+        "apart from the live games' (the organiser's choice).",
+    )
     # Divisions (league/divisions): None = one table for the whole season.
     division_size = models.PositiveSmallIntegerField(
         null=True,
@@ -179,6 +184,10 @@ class PoolScope(models.TextChoices):
     GLOBAL = "global", "Global ladder"
     LEAGUE = "league", "League"
     SEASON = "season", "Season"
+    # Correspondence games kept apart from live ones (docs/time-controls.md):
+    # the game's correspondence ladder, a league's correspondence ladder.
+    CORRESPONDENCE = "corr", "Correspondence ladder"
+    LEAGUE_CORRESPONDENCE = "leaguecorr", "League correspondence ladder"
 
 
 class RatingPool(models.Model):
@@ -233,6 +242,16 @@ class RatingPool(models.Model):
                 condition=models.Q(scope="league"),
                 name="one_pool_per_league",
             ),
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(scope="corr"),
+                name="one_corr_pool_per_game",
+            ),
+            models.UniqueConstraint(
+                fields=["league"],
+                condition=models.Q(scope="leaguecorr"),
+                name="one_corr_pool_per_league",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -244,6 +263,10 @@ class RatingPool(models.Model):
             return f"{self.season} ({name})"
         if self.scope == PoolScope.LEAGUE and self.league_id:
             return f"{self.league} ({name})"
+        if self.scope == PoolScope.LEAGUE_CORRESPONDENCE and self.league_id:
+            return f"{self.league} correspondence ({name})"
+        if self.scope == PoolScope.CORRESPONDENCE:
+            return f"{name} correspondence ladder"
         return f"{name} global ladder"
 
     @property

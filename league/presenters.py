@@ -59,6 +59,7 @@ def league(lg: League, *, seasons: bool = False) -> dict[str, Any]:
         "participants": lg.participants,
         "invite_only": lg.invite_only,
         "carry_ratings_over": lg.carry_ratings_over,
+        "correspondence_pool": lg.correspondence_pool,
         "division_size": lg.division_size,
         "promotion_count": lg.promotion_count,
         "relegation_count": lg.relegation_count,

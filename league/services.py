@@ -240,6 +240,20 @@ def _check_dates(
         raise Invalid("registration must close before the season ends")
 
 
+def league_set_correspondence_pool(
+    *, league: League, by: User, separate: bool
+) -> League:
+    """An organiser keeps the league's correspondence games on a ladder of
+    their own (``separate``) or with the live games' (docs/time-controls.md).
+    Applies to games finished from now on."""
+    require_organiser(league=league, user=by)
+    if not isinstance(separate, bool):
+        raise Invalid("say true or false")
+    League.objects.filter(pk=league.pk).update(correspondence_pool=separate)
+    league.correspondence_pool = separate
+    return league
+
+
 def season_time_control(*, game: str, time_control: object) -> dict[str, Any]:
     """A season's or tournament's time control, checked for its game
     (``gameplay.timecontrol``; a real-time game takes none); ``Invalid``."""

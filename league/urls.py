@@ -11,6 +11,11 @@ urlpatterns = [
     path("leagues/<slug:slug>/rollover/", views.league_rollover, name="rollover"),
     path("leagues/<slug:slug>/divisions/", views.league_divisions, name="divisions"),
     path(
+        "leagues/<slug:slug>/correspondence-pool/",
+        views.league_correspondence_pool,
+        name="correspondence_pool",
+    ),
+    path(
         "leagues/<slug:slug>/registrations/<int:registration_id>/decide/",
         views.registration_decide,
         name="registration_decide",

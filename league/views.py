@@ -352,6 +352,22 @@ def league_divisions(request: SignedInRequest, slug: str):
 
 
 @league_action
+def league_correspondence_pool(request: SignedInRequest, slug: str):
+    """An organiser keeps correspondence games on a league ladder of their own."""
+    league = selectors.league_by_slug(slug=slug)
+    separate = request.POST.get("separate") == "on"
+    services.league_set_correspondence_pool(
+        league=league, by=request.user, separate=separate
+    )
+    message = (
+        "Correspondence games now feed a league ladder of their own."
+        if separate
+        else "Correspondence games now feed the league's one ladder."
+    )
+    return reverse("league:detail", args=[slug]), message
+
+
+@league_action
 def league_rollover(request: SignedInRequest, slug: str):
     league = selectors.league_by_slug(slug=slug)
     form = SeasonDatesForm(request.POST)

@@ -272,6 +272,11 @@ PRESENCE_TTL = env.int("PRESENCE_TTL", default=30)
 # Days a year a player may be on vacation, pausing their correspondence clocks
 # (docs/time-controls.md): a month, as on Board Game Arena.
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
+# Rated correspondence games feed each game's correspondence ladder, apart from
+# the live global ladder (a move a day is another skill than 30 s a move).
+SEPARATE_CORRESPONDENCE_LADDER = env.bool(
+    "SEPARATE_CORRESPONDENCE_LADDER", default=True
+)
 
 # --- Accounts and auth.
 AUTH_USER_MODEL = "accounts.User"

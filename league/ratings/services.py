@@ -24,12 +24,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import User
 from gameplay.models import Match, MatchStatus, Seat
+from gameplay.timecontrol import TimeControl
 from league.errors import Conflict, Invalid, NotFound
 from league.models import (
     League,
@@ -56,6 +58,29 @@ def pool_global(*, game: str) -> RatingPool:
     """The game's global ladder (created on first use, open to people and bots)."""
     pool, _ = RatingPool.objects.get_or_create(
         scope=PoolScope.GLOBAL, game=game, defaults={"league": None}
+    )
+    return pool
+
+
+def pool_correspondence(*, game: str) -> RatingPool:
+    """The game's correspondence ladder: rated correspondence games feed it
+    instead of the global ladder while ``SEPARATE_CORRESPONDENCE_LADDER``."""
+    pool, _ = RatingPool.objects.get_or_create(
+        scope=PoolScope.CORRESPONDENCE, game=game, defaults={"league": None}
+    )
+    return pool
+
+
+def pool_for_league_correspondence(*, league: League) -> RatingPool:
+    """A league's correspondence ladder (``League.correspondence_pool``)."""
+    pool, _ = RatingPool.objects.get_or_create(
+        scope=PoolScope.LEAGUE_CORRESPONDENCE,
+        league=league,
+        defaults={
+            "game": league.game,
+            "participants": league.participants,
+            "config": league.options.get("elo", {}),
+        },
     )
     return pool
 
@@ -142,13 +167,21 @@ def pools_for_match(match: Match) -> list[RatingPool]:
 
     The game's global ladder when the match is rated; the league's and the
     season's pools when its context puts it in a league (directly or through a
-    tournament of that league). A voided match feeds nothing: the check is
+    tournament of that league). A correspondence game feeds the game's
+    correspondence ladder instead of the global one (the site's choice,
+    ``SEPARATE_CORRESPONDENCE_LADDER``) and the league's correspondence ladder
+    instead of the league's when its organisers keep them apart
+    (``League.correspondence_pool``). A voided match feeds nothing: the check is
     made under each pool's lock (``rating_apply_to_pool``), where it cannot
     race with ``rating_void_match``.
     """
     pools: list[RatingPool] = []
+    correspondence = TimeControl.from_json(match.time_control).is_correspondence
     if match.rated:
-        pools.append(pool_global(game=match.game))
+        if correspondence and settings.SEPARATE_CORRESPONDENCE_LADDER:
+            pools.append(pool_correspondence(game=match.game))
+        else:
+            pools.append(pool_global(game=match.game))
     league_id, season_id, tournament_id = _parse_context(match.context or "")
     if tournament_id is not None:
         from league.models import Tournament
@@ -159,7 +192,10 @@ def pools_for_match(match: Match) -> list[RatingPool]:
     if league_id is not None:
         league = League.objects.filter(pk=league_id).first()
         if league is not None and league.game == match.game:
-            pools.append(pool_for_league(league=league))
+            if correspondence and league.correspondence_pool:
+                pools.append(pool_for_league_correspondence(league=league))
+            else:
+                pools.append(pool_for_league(league=league))
             season = (
                 Season.objects.filter(pk=season_id, league=league).first()
                 if season_id

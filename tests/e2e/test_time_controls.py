@@ -30,7 +30,9 @@ def _open_table(page, game: str, **fields: str) -> str:
             field.fill(value)
     form.get_by_role("button", name="Open table").click()
     expect(page).to_have_url(MATCH_URL)
-    return MATCH_URL.search(page.url).group(1)
+    found = MATCH_URL.search(page.url)
+    assert found is not None
+    return found.group(1)
 
 
 def test_a_correspondence_table_its_clock_in_days_and_a_vacation(arena):

@@ -112,3 +112,16 @@ class EventStartView(APIView):
         services.duplicate_event_start(event=event, by=request.user)
         event.refresh_from_db()
         return Response(selectors.event_json(event=event, user=request.user))
+
+
+class RoundCloseView(APIView):
+    """The organiser ends the round in play now (games still going are called off)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: dict})
+    def post(self, request: SignedInApiRequest, slug: str) -> Response:
+        event = selectors.event_by_slug(slug=slug)
+        services.duplicate_round_close(event=event, by=request.user)
+        event.refresh_from_db()
+        return Response(selectors.event_json(event=event, user=request.user))

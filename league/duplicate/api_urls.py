@@ -18,6 +18,11 @@ urlpatterns = [
         name="api-duplicate-entry",
     ),
     path(
+        "duplicate/<slug:slug>/close-round/",
+        api.RoundCloseView.as_view(),
+        name="api-duplicate-close-round",
+    ),
+    path(
         "duplicate/<slug:slug>/start/",
         api.EventStartView.as_view(),
         name="api-duplicate-start",

@@ -97,6 +97,9 @@ class DuplicateRound(models.Model):
     tables = models.JSONField(default=list)
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The organiser ended the round early: games still in play were called
+    # off and deals not yet dealt are skipped (no result for those tables).
+    closed_early = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["event", "number"]

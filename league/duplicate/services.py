@@ -290,7 +290,7 @@ def _advance_table(
     """After ``game`` (the table's latest) ended: deal it again if it was
     called off, else start the table's next deal."""
     match = game.match
-    if not match.is_over:
+    if not match.is_over or rnd.closed_early:
         return
     if match.status == MatchStatus.ABORTED and game.attempt < MAX_ATTEMPTS:
         _start_game(
@@ -313,6 +313,8 @@ def _latest_per_table(rnd: DuplicateRound) -> dict[int, DuplicateGame]:
 
 def _round_complete(event: DuplicateEvent, rnd: DuplicateRound) -> bool:
     latest = _latest_per_table(rnd)
+    if rnd.closed_early:
+        return all(game.match.is_over for game in latest.values())
     for table in range(1, len(rnd.tables) + 1):
         game = latest.get(table)
         if game is None or not game.match.is_over:
@@ -394,3 +396,31 @@ def duplicate_rounds_sweep() -> int:
                     event_changed(event.pk)
                 count += 1
     return count
+
+
+@transaction.atomic
+def duplicate_round_close(*, event: DuplicateEvent, by: User) -> DuplicateRound:
+    """End the round in play now (the organiser only): every game of it still
+    waiting or in play, par's included, is called off, deals not yet dealt are
+    skipped, and the round ends as if every table had finished. For a table
+    whose players stay away: a round otherwise waits for its last game."""
+    event = _locked_event(event)
+    if not by.is_authenticated or by.pk != event.organiser_id:
+        raise PermissionDenied("only the event's organiser may end a round")
+    if event.status != EventStatus.RUNNING:
+        raise Conflict("no round of this event is in play")
+    rnd = DuplicateRound.objects.filter(event=event, status=RoundStatus.PLAYING).first()
+    if rnd is None:
+        raise Conflict("no round of this event is in play")
+    rnd.closed_early = True
+    rnd.save(update_fields=["closed_early"])
+    for game in _latest_per_table(rnd).values():
+        if not game.match.is_over:
+            gameplay_services.match_abort(
+                match_id=game.match_id, user=None, reason="round ended by the organiser"
+            )
+            game.match.refresh_from_db()
+    _settle(event, rnd)
+    event_changed(event.pk)
+    rnd.refresh_from_db()
+    return rnd

@@ -88,6 +88,9 @@ def event_action(request: SignedInRequest, slug: str, action: str) -> HttpRespon
         elif action == "start":
             services.duplicate_event_start(event=event, by=request.user)
             messages.success(request, "Round 1 is dealt.")
+        elif action == "close-round":
+            rnd = services.duplicate_round_close(event=event, by=request.user)
+            messages.success(request, f"Round {rnd.number} ended.")
         else:
             messages.error(request, "No such action.")
     except LeagueError as exc:

@@ -456,3 +456,44 @@ def test_a_multiplayer_game_seats_its_tables_and_par_at_the_events_size(
     # A real-time game keeps its own time limit: no per-move clock.
     realtime = dsvc.duplicate_event_create(by=boss, name="Rt", game="kungfu2009")
     assert realtime.per_move is None
+
+
+def test_the_organiser_ends_a_round_early(people, django_capture_on_commit_callbacks):
+    from django.test import Client
+
+    ann, bob, cat, _ = people
+    cap = django_capture_on_commit_callbacks
+    boss, event = _started_event(people, cap)  # two deals, par not played
+    _lose(cap, _game(event, deal=0, table=1), bob)  # ann beats bob; table 2 idles
+    client = APIClient()
+    client.force_authenticate(ann)
+    assert client.post(f"/api/duplicate/{event.slug}/close-round/").status_code == 403
+    client.force_authenticate(boss)
+    # The organiser's page offers the button, and it works.
+    browser = Client()
+    browser.force_login(boss)
+    page = browser.get(reverse("duplicate:event", args=[event.slug])).content
+    assert b"End this round now" in page
+    with cap(execute=True):
+        answer = browser.post(
+            reverse("duplicate:action", args=[event.slug, "close-round"]),
+            follow=True,
+        )
+    assert answer.status_code == 200 and b"Round 1 ended." in answer.content
+    rnd = event.round_set.get()
+    assert rnd.status == RoundStatus.FINISHED and rnd.closed_early
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+    # Every game left was called off; no deal was dealt after the end.
+    statuses = {
+        (g.deal, g.table): g.match.status for g in rnd.games.select_related("match")
+    }
+    assert statuses[(0, 1)] == MatchStatus.FINISHED
+    assert statuses[(1, 1)] == MatchStatus.ABORTED
+    assert statuses[(0, 2)] == MatchStatus.ABORTED
+    assert (1, 2) not in statuses
+    # Only deal 1 at table 1 counts, without par (called off): ann 0 of 0.
+    rows = {r.player: r for r in ds.event_standings(event=event)}
+    assert (rows[ann.pk].deals, rows[ann.pk].top) == (1, 0)
+    assert rows[cat.pk].deals == 0
+    assert client.post(f"/api/duplicate/{event.slug}/close-round/").status_code == 409

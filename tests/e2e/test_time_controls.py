@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from gameplay.models import Match, MatchStatus
@@ -80,6 +81,7 @@ def test_a_correspondence_table_its_clock_in_days_and_a_vacation(arena):
     expect(clock.first).to_have_text(DAYS_CLOCK)
 
 
+@pytest.mark.slow  # the browser tests are make test's critical path (docs/testing.md)
 def test_a_live_table_with_a_total_and_an_increment(arena):
     me = arena.player()
     _open_table(me.page, "kungfu2013", total="5", increment="5")

@@ -10,6 +10,7 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from gameplay import contexts, vacation
@@ -18,7 +19,7 @@ from gameplay.models import MatchStatus
 from gameplay.rules import get_game
 from league import services as league_services
 from league.errors import Invalid
-from league.models import PairingStatus, RoundStatus, TournamentStatus
+from league.models import PairingStatus, RoundStatus, Tournament, TournamentStatus
 from league.tournaments import services as ts
 from tests.factories import LeagueFactory, UserFactory
 
@@ -297,3 +298,53 @@ def test_a_correspondence_season(organiser, sim):
             ends_at=now + timedelta(days=9),
             time_control={"days": 4},
         )
+
+
+def test_pages_name_the_time_controls(organiser, client):
+    league = LeagueFactory(game=GAME)
+    league.organisers.add(organiser)
+    client.force_login(organiser)
+    now = timezone.now()
+    fmt = "%Y-%m-%dT%H:%M"
+    response = client.post(
+        reverse("league:rollover", args=[league.slug]),
+        {
+            "registration_opens_at": now.strftime(fmt),
+            "registration_closes_at": (now + timedelta(days=2)).strftime(fmt),
+            "starts_at": (now + timedelta(days=1)).strftime(fmt),
+            "ends_at": (now + timedelta(days=40)).strftime(fmt),
+            "days": "7",
+        },
+    )
+    assert response.status_code == 302
+    season = league.seasons.get()
+    assert season.time_control == {"days": 7}
+    assert not season.vacation_allowed  # an unticked box
+    page = client.get(reverse("league:detail", args=[league.slug])).content.decode()
+    assert "7 days/move" in page
+    season_page = client.get(response.url).content.decode()
+    assert 'data-testid="season-time-control">7 days/move<' in season_page
+    assert "vacation not allowed" in season_page
+    created = client.post(
+        reverse("league:tournaments"),
+        {
+            "name": "Postal cup",
+            "game": GAME,
+            "format": "swiss",
+            "participants": "mixed",
+            "seeding": "rating",
+            "rated": "on",
+            "days": "2",
+            "round_days": "5",
+            "vacation_allowed": "on",
+        },
+    )
+    assert created.status_code == 302, created.content.decode()[:2000]
+    tournament = Tournament.objects.get(name="Postal cup")
+    assert tournament.time_control == {"days": 2}
+    assert tournament.round_hours == 120 and tournament.vacation_allowed
+    detail = client.get(created.url).content.decode()
+    assert 'data-testid="tournament-time-control">2 days/move<' in detail
+    assert "rounds due within 5 days" in detail
+    listing = client.get(reverse("league:tournaments")).content.decode()
+    assert "2 days/move" in listing

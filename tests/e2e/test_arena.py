@@ -35,6 +35,8 @@ def test_join_play_standings_update_live_and_pause(arena, page):
     standings = page.locator("#arena-standings")
     expect(standings).to_contain_text(alice.user.public_name)
     expect(page.locator("#tournament-live")).to_contain_text("None right now")
+    # The countdown to the end runs in the page (29:59, 29:58, ...).
+    expect(page.locator("#arena-ends-in")).to_have_text(re.compile(r"^(29|30):\d\d$"))
     page.evaluate("window.__notReloaded = true")
 
     # Bob joins from elsewhere: both are paired at once. Alice is taken to her

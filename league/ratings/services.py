@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import struct
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -642,6 +643,13 @@ def rating_recompute_pool(
     return RecomputeResult(pool.pk, matches_total, len(changed), len(stats))
 
 
+# PostgreSQL's binary COPY: the signature (with no flags and no extension),
+# one row of (bigint, three float8) as four length-prefixed fields, the end.
+_COPY_BINARY_SIGNATURE = b"PGCOPY\n\xff\r\n\0" + bytes(8)
+_COPY_VALUES_ROW = struct.Struct("!hiqididid")
+_COPY_BINARY_TRAILER = b"\xff\xff"
+
+
 def _write_event_values(changed: list[tuple[int, float, float, float]]) -> None:
     """Rewrite (before, after, delta) of the changed events in bulk.
 
@@ -661,10 +669,21 @@ def _write_event_values(changed: list[tuple[int, float, float, float]]) -> None:
                 " ON COMMIT DROP"
             )
             with cursor.cursor.copy(
-                "COPY league_recompute_values (id, b, a, d) FROM STDIN"
+                "COPY league_recompute_values (id, b, a, d) FROM STDIN (FORMAT BINARY)"
             ) as copy:
-                for row in changed:
-                    copy.write_row(row)
+                # COPY's binary format packed here: exact floats, and one
+                # ``struct`` call per row where ``write_row`` dumps each value
+                # in Python (6.8 s of a profiled 62 s full recompute).
+                pack = _COPY_VALUES_ROW.pack
+                copy.write(_COPY_BINARY_SIGNATURE)
+                for start in range(0, len(changed), 10_000):
+                    copy.write(
+                        b"".join(
+                            pack(4, 8, i, 8, b, 8, a, 8, d)
+                            for i, b, a, d in changed[start : start + 10_000]
+                        )
+                    )
+                copy.write(_COPY_BINARY_TRAILER)
             cursor.execute("ANALYZE league_recompute_values")
             cursor.execute(
                 f"UPDATE {table} AS e SET rating_before = v.b, rating_after = v.a,"

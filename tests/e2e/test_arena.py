@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from gameplay import services as gameplay_services
 from league.tournaments.arena import services as arena_services
 from league.tournaments.arena.models import Arena, ArenaGame, ArenaPlayer
+from tests.e2e.a11y import axe_failures
 
 MATCH_URL = re.compile(r"/matches/[0-9a-f-]{36}/$")
 
@@ -77,3 +78,11 @@ def test_join_play_standings_update_live_and_pause(arena, page):
     expect(mine.locator("#arena-me")).to_contain_text("waiting for an opponent")
     player.refresh_from_db()
     assert not player.paused
+
+    # Both pages pass axe-core in both colour schemes (the fire, the forms).
+    failures = []
+    for viewer in (mine, page):
+        for scheme in ("light", "dark"):
+            viewer.emulate_media(color_scheme=scheme)
+            failures += [f"{viewer.url} {scheme}: {f}" for f in axe_failures(viewer)]
+    assert not failures, "\n".join(failures)

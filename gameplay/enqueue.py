@@ -260,8 +260,9 @@ def schedule_clock_check(*, match_id: int, only_ahead: bool = False) -> None:
         if only_ahead and ahead <= 0:
             return
         if ahead > MAX_COUNTDOWN and match.time_control.get("days"):
-            # Days away (correspondence): beat's sweep (every few seconds)
-            # finds it; a check re-armed every few minutes for days would not.
+            # Days away (correspondence): beat's correspondence sweep (each
+            # minute) finds it; a check re-armed every 5 minutes for days
+            # would cost more than it saves.
             return
         delay = max(0.0, ahead) + 0.05
         _task("gameplay.expire_clock").apply_async(

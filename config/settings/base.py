@@ -220,6 +220,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 5.0,  # armed per-turn checks do the precise work; this is a net
         "options": {"expires": 5.0},
     },
+    # Correspondence games whose days per move ran out (checks are not armed
+    # days ahead): a minute's precision for clocks counted in days.
+    "gameplay-sweep-correspondence-clocks": {
+        "task": "gameplay.sweep_correspondence_clocks",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
     # Real-time tables' server timers whose armed check was lost.
     "gameplay-sweep-timers": {
         "task": "gameplay.sweep_timers",

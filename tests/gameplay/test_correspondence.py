@@ -241,10 +241,12 @@ def test_beats_sweep_ends_a_correspondence_game_at_its_deadline(players, sim):
     with mock.patch.object(
         services, "match_expire_clocks", wraps=services.match_expire_clocks
     ) as checks:
-        assert tasks.sweep_expired_clocks() == 0
+        assert tasks.sweep_correspondence_clocks() == 0
+        assert tasks.sweep_expired_clocks() == 0  # the live sweep skips it
         assert checks.call_count == 0  # nothing due: the match was not locked
         sim.advance(hours=1)
-        assert tasks.sweep_expired_clocks() == 1
+        assert tasks.sweep_expired_clocks() == 0
+        assert tasks.sweep_correspondence_clocks() == 1
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     assert match.end_reason == "time forfeit"

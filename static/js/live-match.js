@@ -798,7 +798,7 @@ function startPage(win, B, cfg) {
    * a keyboard user carries on with Enter instead of starting from the top.
    */
   function focusKey(el) {
-    for (const name of ["data-action", "data-choice", "data-control", "data-index", "data-role"]) {
+    for (const name of ["data-action", "data-choice", "data-control", "data-index", "data-pos", "data-role", "id"]) {
       const value = el.getAttribute(name);
       if (value !== null) return "[" + name + '="' + value.replace(/["\\]/g, "\\$&") + '"]';
     }
@@ -814,7 +814,10 @@ function startPage(win, B, cfg) {
     // Focus that came from a click (no ring) moves without scrolling the page.
     const keyboard = inside && before.matches && before.matches(":focus-visible");
     redraw();
+    // Still there, or a board put the focus somewhere itself (2009's hand).
     if (!inside || board.contains(before)) return;
+    const now = doc.activeElement;
+    if (now && now !== doc.body && board.contains(now)) return;
     let again = null;
     if (key) again = board.querySelector(key + ":not([disabled])");
     if (!again) {

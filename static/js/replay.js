@@ -10,6 +10,7 @@
  */
 
 import { renderLog, verifySeed } from "./boards/common.js";
+import { renderLines } from "./screen-reader.js";
 
 /** "full" | "spectator" | "seat:N" -> {kind, seat}. */
 function parsePerspective(value) {
@@ -155,6 +156,10 @@ function startPage(win, B) {
     B.renderBoard(board, model, {});
     const status = q(board, "status");
     if (status) status.textContent = model.statusLine.replace(/^Your move: /, "");
+    // The step in words (the board's describeBoard, as in the live table's
+    // screen-reader mode), under "The table in words".
+    const words = q(panel, "step-words");
+    if (words) renderLines(words, B.describeBoard(model));
     renderLog(logList, replayLog(B, data, index), { replace: true, scroll: false });
     const cur = logList.querySelector(".current:last-child") || logList.lastElementChild;
     if (cur) logList.scrollTop = Math.max(0, cur.offsetTop - logList.offsetTop - logList.clientHeight + cur.offsetHeight + 8);

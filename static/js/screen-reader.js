@@ -69,6 +69,14 @@ function clocksSentence(srm) {
   return "Clocks: " + srm.clocks.map(clockText).join("; ") + ".";
 }
 
+/** A list's items, one line each (the table in words; the replay's step too). */
+function renderLines(list, lines) {
+  const doc = list.ownerDocument;
+  clear(list);
+  (lines || []).forEach(function (line) { list.appendChild(h(doc, "li", { text: line })); });
+  return list;
+}
+
 function actionControls(doc, group, onAct, disabled) {
   if (group.actions.length <= MAX_BUTTONS) {
     return group.actions.map(function (a) {
@@ -111,8 +119,7 @@ function renderScreenReader(box, srm, opts) {
     clocks.appendChild(h(doc, "li", {}, [c.name + ": ", h(doc, "span", { className: "clock sr-clock", "data-seat": c.seat, text: c.text }), c.running ? ", running" : ""]));
   });
   if (!srm.clocks.length) clocks.appendChild(h(doc, "li", { text: "No clocks at this table." }));
-  const board = clear(slot("sr-board"));
-  srm.board.forEach(function (line) { board.appendChild(h(doc, "li", { text: line })); });
+  renderLines(slot("sr-board"), srm.board);
   const actions = clear(slot("sr-actions"));
   if (!srm.groups.length) {
     actions.appendChild(h(doc, "p", { text: srm.myTurn ? "Nothing to choose right now." : "No choice for you right now." }));
@@ -147,4 +154,4 @@ function storeMode(win, on) {
   }
 }
 
-export { srModel, clocksSentence, renderScreenReader, storedMode, storeMode, kindTitle, MAX_BUTTONS, STORAGE_KEY };
+export { srModel, clocksSentence, renderLines, renderScreenReader, storedMode, storeMode, kindTitle, MAX_BUTTONS, STORAGE_KEY };

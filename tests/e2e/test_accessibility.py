@@ -4,9 +4,11 @@ The pages are the narrow-screen test's set with real content (a signed-in
 player with a bot, a league and season, a tournament, a waiting table, a
 finished game's replay), plus, for each of the four games, a live table the
 player sits at, a bots' table watched, a finished game's replay, the lobby and
-the rules, and the pages a visitor sees. axe-core (tests/e2e/a11y.py) checks
-each, once with ``prefers-color-scheme: light`` and once with ``dark``: no
-serious or critical violation, text contrast (WCAG 2.2 AA) included.
+the rules, a few more pages other tests open (connected bots, community
+standing, vacation, the API docs), and the pages a visitor sees. axe-core
+(tests/e2e/a11y.py) checks each, once with ``prefers-color-scheme: light`` and
+once with ``dark``: no serious or critical violation, text contrast (WCAG 2.2
+AA) included.
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ GAMES = {
 #: live rather than replayed.
 REPLAYED = ("duelo", "kungfu2013", "kungfu2019")
 SCHEMES = ("light", "dark")
+#: Pages other browser tests visit that the narrow-screen set has not.
+MORE = {
+    "connected bots": "/bots/connected/",
+    "community standing": "/community/standing/",
+    "vacation": "/vacation/",
+    "API docs": "/api/docs/",
+}
 
 
 def _games(arena, user) -> tuple[dict[str, str], dict[str, str], list[int]]:
@@ -87,7 +96,7 @@ def test_axe_finds_no_serious_violation_on_any_page_in_either_scheme(
     started = time.monotonic()
     me = arena.player()
     games, replays, pending = _games(arena, me.user)
-    pages = {**_content(arena, me.user), **games}
+    pages = {**_content(arena, me.user), **MORE, **games}
     visitor = new_context().new_page()
     failures = _sweep(me.page, pages) + _sweep(visitor, ANONYMOUS)
 

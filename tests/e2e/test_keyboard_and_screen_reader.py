@@ -198,3 +198,27 @@ def test_reduced_motion_stops_the_card_animations(arena, new_context):
         )
     assert running["no-preference"] > 0
     assert running["reduce"] == 0
+
+
+def test_the_replay_says_each_step_in_words(arena, page):
+    done = arena.server_side(
+        services.match_create,
+        game="duelo",
+        seats=[SeatSpec(agent="builtin:random"), SeatSpec(agent="builtin:heuristic")],
+    )
+    arena.server_side(services.match_start, match_id=done.pk)
+    arena.wait_until(
+        lambda: Match.objects.get(pk=done.pk).is_over, message="the bots' game"
+    )
+    page.goto(f"/matches/{done.public_id}/replay/")
+    words = page.get_by_role("group").filter(has_text="The table in words")
+    words.locator("summary").focus()
+    page.keyboard.press("Enter")
+    lines = words.get_by_role("listitem")
+    expect(lines.first).to_contain_text("Random bot")
+    expect(lines.filter(has_text="Deck: ")).to_have_count(1)
+    deck = next(t for t in lines.all_inner_texts() if t.startswith("Deck: "))
+    # The keys step through the game; the words follow the step shown.
+    page.keyboard.press("End")
+    expect(page.locator("[data-role='step-label']")).not_to_have_text("")
+    expect(lines.filter(has_text="Deck: ")).not_to_have_text(deck)

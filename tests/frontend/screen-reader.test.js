@@ -106,3 +106,30 @@ test("a redraw with nothing new keeps the drawn controls", () => {
   assert.equal(box.querySelector("button"), button);
   assert.equal(button.textContent, "Play Disciple (1)");
 });
+
+test("the replay's step in words: every step of each view, and no \"you\" in it", async () => {
+  const R = await import(path.join(ROOT, "static", "js", "replay.js"));
+  const B = await board("duelo");
+  const fixture = JSON.parse(fs.readFileSync(path.join(ROOT, "tests", "frontend", "fixtures", "duelo.json"), "utf8"));
+  for (const key of ["replay_full", "replay_seat", "replay_spectator"]) {
+    const data = fixture[key];
+    data.steps.forEach((_, i) => {
+      const model = B.boardModel(R.stepFrame(data, i), { names: data.players, readOnly: true, useYou: false });
+      const lines = B.describeBoard(model);
+      assert.ok(lines.length > data.players.length, key);
+      for (const line of lines) assert.doesNotMatch(line, /\(you\)|^Your |undefined|null|NaN/, `${key} step ${i}: ${line}`);
+    });
+  }
+  // A seat's view names whose hand it is.
+  const data = fixture.replay_seat;
+  const model = B.boardModel(R.stepFrame(data, 1), { names: data.players, readOnly: true, useYou: false });
+  const owner = data.players[model.viewer];
+  assert.ok(B.describeBoard(model).some((l) => l.startsWith(owner + "'s hand: ") || l.startsWith(owner + "' hand: ")));
+  // Drawn as a list, one item a line.
+  const { box } = skeleton();
+  const list = box.querySelector('[data-role="sr-board"]');
+  SR.renderLines(list, ["One.", "Two."]);
+  assert.equal(list.querySelectorAll("li").length, 2);
+  SR.renderLines(list, ["Three."]);
+  assert.equal(list.textContent, "Three.");
+});

@@ -302,8 +302,13 @@ function describeSeats(model, details) {
     if (s.forfeited) parts.push("forfeited");
     if (s.isBot) parts.push("a bot");
     else if (s.connected === false) parts.push("away");
-    return s.name + (s.isYou ? " (you)" : "") + (parts.length ? ": " + parts.join(", ") : "") + ".";
+    return s.name + (s.isYou && model.useYou !== false ? " (you)" : "") + (parts.length ? ": " + parts.join(", ") : "") + ".";
   });
+}
+
+/** "Your", or "Ana's" where the page says no "you" (a replay's seat view). */
+function viewerPossessive(model) {
+  return possessive({ names: model.names, viewer: model.viewer, useYou: model.useYou }, model.viewer);
 }
 
 // ---------------------------------------------------------------------------
@@ -607,6 +612,6 @@ function resultModel(frame, opts, game) {
 
 export { plural, seatName, possessive, possessiveLower, objectName, namedSeats, subj, capitalize, sentence,
   END_REASONS, endReasonText, ordinal, winnersText, seatScore, resultModel, isPerSeatPrivate, privateTag, eventFormatter,
-  stepsFormatter, clockRemaining, formatClock, frameBasics, platformSeat, turnStatus, modelBase, describeSeats,
+  stepsFormatter, clockRemaining, formatClock, frameBasics, platformSeat, turnStatus, modelBase, describeSeats, viewerPossessive,
   sha256Hex, verifySeed, h, clear, emptyPileEl, presenceEl, actionGroupEl, renderPanel, tickClocks, tickDue,
   renderLog, resultsPanelEl, resultsTableEl, cardListText };

@@ -11,7 +11,7 @@
  */
 
 import {
-  actionGroupEl, cardListText, clear, describeSeats, emptyPileEl, eventFormatter, frameBasics, h,
+  actionGroupEl, cardListText, clear, describeSeats, viewerPossessive, emptyPileEl, eventFormatter, frameBasics, h,
   modelBase, objectName, platformSeat, plural, possessive, possessiveLower, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
@@ -973,7 +973,7 @@ function describeBoard(model) {
       " (" + side(t.cards[1]) + ")" + (t.decided ? (t.tie ? ": a tie." : ": " + seatName({ names: model.names, viewer: model.viewer, useYou: model.useYou }, t.winner) + " won.") : "."));
   }
   if (model.sight) lines.push(model.sight.text);
-  if (model.hand) lines.push("Your hand: " + cardList(model.hand) + ".");
+  if (model.hand) lines.push(viewerPossessive(model) + " hand: " + cardList(model.hand) + ".");
   return lines;
 }
 

@@ -28,7 +28,7 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, clear, describeSeats, emptyPileEl, eventFormatter,
+  actionGroupEl, capitalize, cardListText, clear, describeSeats, viewerPossessive, emptyPileEl, eventFormatter,
   frameBasics, h, isPerSeatPrivate, modelBase, namedSeats, objectName, ordinal, platformSeat,
   plural, possessive, presenceEl, renderPanel, resultModel as commonResultModel,
   resultsPanelEl, resultsTableEl, seatName, seatScore, stepsFormatter,
@@ -1148,7 +1148,7 @@ function describeBoard(model) {
       ", asks for " + (o.want ? cardList(o.want) : "nothing") + ".");
   });
   lines.push("Deck: " + plural(model.deck, "card", "cards") + ".");
-  if (model.hand !== null) lines.push("Your hand, left to right: " + cardList(model.hand) + ".");
+  if (model.hand !== null) lines.push(viewerPossessive(model) + " hand, left to right: " + cardList(model.hand) + ".");
   return lines;
 }
 

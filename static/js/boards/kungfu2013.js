@@ -12,7 +12,7 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, clear, describeSeats, emptyPileEl, eventFormatter,
+  actionGroupEl, capitalize, cardListText, clear, describeSeats, viewerPossessive, emptyPileEl, eventFormatter,
   frameBasics, h, modelBase, objectName, platformSeat, plural, possessive, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
@@ -545,7 +545,7 @@ function describeBoard(model) {
     lines.push("Battle: " + t.attackerName + " attacks with " + attack + (t.attackValue !== null && t.attackValue !== undefined ? " (value " + t.attackValue + ")" : "") +
       "; " + t.defenderName + ": " + block + (t.blockDone && t.blockValue !== null && t.blockValue !== undefined ? " (value " + t.blockValue + ")" : "") + ".");
   }
-  if (model.hand) lines.push("Your hand: " + cardList(model.hand) + ".");
+  if (model.hand) lines.push(viewerPossessive(model) + " hand: " + cardList(model.hand) + ".");
   return lines;
 }
 

@@ -17,7 +17,7 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, clear, describeSeats, eventFormatter, frameBasics, h,
+  actionGroupEl, capitalize, cardListText, clear, describeSeats, viewerPossessive, eventFormatter, frameBasics, h,
   modelBase, ordinal, platformSeat, plural, possessive as commonPossessive, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, sentence, stepsFormatter, subj as commonSubj, turnStatus,
@@ -934,9 +934,9 @@ function describeBoard(model) {
     }).join("; ") + ".");
   }
   lines.push("Deck: " + plural(model.deckSize, "card", "cards") + ". Discard pile: " + plural(model.discardSize, "card", "cards") + ".");
-  if (model.pack && model.pack.length) lines.push("The pack you pick from: " + cardList(model.pack) + ".");
-  if (model.myCommits && model.myCommits.length) lines.push("You chose: " + cardList(model.myCommits) + ".");
-  if (model.hand) lines.push("Your hand: " + cardList(model.hand) + ".");
+  if (model.pack && model.pack.length) lines.push(viewerPossessive(model) + " pack to pick from: " + cardList(model.pack) + ".");
+  if (model.myCommits && model.myCommits.length) lines.push(viewerPossessive(model) + " cards chosen: " + cardList(model.myCommits) + ".");
+  if (model.hand) lines.push(viewerPossessive(model) + " hand: " + cardList(model.hand) + ".");
   return lines;
 }
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from accounts.http import SignedInRequest
 from gameplay.catalog import game_catalog
+from gameplay.rules.bots import available_bots, bot_display_name
 from league.errors import Invalid, LeagueError
 from league.models import ParticipantKind
 from league.participants import bot_directory
@@ -94,8 +95,6 @@ def arena_detail(request: HttpRequest, slug: str) -> HttpResponse:
             for b in directory.bots_owned_by(user.pk, arena.game)
             if b.bot_id not in taken
         ]
-    from gameplay.rules.bots import available_bots, bot_display_name
-
     context = {
         "arena": arena,
         "game_name": _games().get(arena.game, arena.game),

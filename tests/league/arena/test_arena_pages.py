@@ -47,7 +47,9 @@ def test_create_join_pause_and_berserk_from_the_pages(client) -> None:
     client.post(reverse("arena:action", args=[a.slug, "pause"]))
     me.refresh_from_db()
     assert me.paused
-    assert "Come back" in client.get(response.url).content.decode()
+    page = client.get(response.url).content.decode()
+    # Paused during a game: the game goes on and stays one click away.
+    assert "Come back" in page and "Play your game" in page and "paused" in page
 
 
 def test_fire_is_shown_after_two_wins_in_a_row(

@@ -51,6 +51,7 @@ def test_a_user_without_a_setting_follows_the_browser(client):
     client.force_login(UserFactory(language=""))
     page = _home(client, HTTP_ACCEPT_LANGUAGE="de")
     assert '<html lang="de">' in page and "Abmelden" in page
+    assert 'aria-label="Menü"' in page  # attributes too
 
 
 def test_the_switcher_sets_the_cookie_for_a_visitor(client):

@@ -418,7 +418,7 @@ def bench_rankings(rng: random.Random) -> dict:
     settle()
     times, cpu = _rankings_sample(client, pool, rng)
     search = []
-    # A name search scans the pool's participants (no target; about 12 s a
+    # A name search scans the pool's participants (no target; 12-42 s a
     # search at a million players on the loaded 2-core VM): a few samples.
     for _ in range(SEARCH_SAMPLES):
         needle = f"player {rng.randint(1, PLAYERS)}"

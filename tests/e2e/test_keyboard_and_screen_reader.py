@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 from gameplay import services
 from gameplay.models import Match, MatchAction
 from gameplay.services import SeatSpec
+from tests.e2e.a11y import assert_accessible
 
 RESULTS = "[data-role='results']"
 REGION = "The table in words"
@@ -114,8 +115,12 @@ def test_each_game_has_a_screen_reader_mode_read_by_accessible_names(arena):
     me = arena.player()
     page = me.page
     name = me.user.public_name
-    for game, setup in GAMES.items():
-        match = _live(arena, me.user, game, **setup)
+    # All started before the first page opens: a game of yours that starts
+    # while you watch another sends its "started" to the open page.
+    matches = {
+        game: _live(arena, me.user, game, **setup) for game, setup in GAMES.items()
+    }
+    for game, match in matches.items():
         page.goto(f"/matches/{match.public_id}/")
         expect(page.locator("[data-role='connection']")).to_contain_text("Connected")
         if game == "duelo":
@@ -172,6 +177,19 @@ def test_each_game_has_a_screen_reader_mode_read_by_accessible_names(arena):
         page.locator("[data-role='sr-status']").focus()
         page.keyboard.press("c")
         expect(announcer).to_contain_text(re.compile(r"Clocks|No clocks"))
+        # axe on the mode itself, in both schemes.
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            assert_accessible(page, f"{game}'s screen-reader mode ({scheme})")
+        page.emulate_media(color_scheme="light")
+    # The confirmation dialog (Resign) passes axe and closes with Escape.
+    page.get_by_role("button", name="Resign").focus()
+    page.keyboard.press("Enter")
+    dialog = page.get_by_role("dialog", name="Resign this match?")
+    expect(dialog).to_be_visible()
+    assert_accessible(page, "the Resign dialog")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
     # The mode is remembered for the next table; "s" turns it off.
     page.keyboard.press("s")
     expect(page.get_by_role("button", name="Screen-reader mode")).to_have_attribute(

@@ -49,7 +49,7 @@ class LeagueAdminForm(forms.ModelForm):
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
     form = LeagueAdminForm
-    list_display = ("name", "game", "participants", "invite_only")
+    list_display = ("name", "game", "participants", "invite_only", "division_size")
     list_filter = ("game", "participants")
     prepopulated_fields = {"slug": ("name",)}
     filter_horizontal = ("organisers",)

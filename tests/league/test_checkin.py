@@ -163,3 +163,32 @@ def test_check_in_through_the_api_and_the_page(client, organiser, people):
     page = client.get(f"/tournaments/{tournament.slug}/").content.decode()
     assert "You are checked in." in page
     assert "3 of 3 checked in" in page  # the built-in bot counts
+
+
+@pytest.mark.slow
+def test_a_tournament_with_check_in_is_played_to_its_end(
+    organiser, people, start, django_capture_on_commit_callbacks
+):
+    """Two of three people check in (and the built-in bot is there): round 1
+    waits for the start time, then the bracket of those three is played out.
+    Whole games of Kung Fu (2013): slow (a minute or more on a loaded machine)."""
+    from league.models import TournamentStatus
+    from tests.league.conftest import drive_tournament
+
+    people = people[:3]
+    tournament = _tournament(organiser, people, start)
+    opened = start - timedelta(minutes=20)
+    for person in people[:2]:
+        services.tournament_check_in(tournament=tournament, user=person, now=opened)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=tournament, by=organiser, now=opened)
+    tournament.refresh_from_db()
+    assert tournament.entrants.count() == 3
+    assert not tournament.pairings.filter(match__isnull=False).exists()  # not yet
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tournaments_tick(now=start)["matches_created"] >= 1
+    drive_tournament(tournament, django_capture_on_commit_callbacks)
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    assert tournament.champion is not None
+    assert tournament.champion.participant.user_id != people[2].pk

@@ -16,13 +16,14 @@
 
 import { h, namedSeats, renderLog, tickClocks } from "./boards/common.js";
 import { clocksSentence, renderScreenReader, srModel, storeMode, storedMode } from "./screen-reader.js";
+import { language, t } from "./i18n.js";
 
 const PING_EVERY_MS = 20000;
 const PONG_TIMEOUT_MS = 10000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 15000;
 // Close codes after which reconnecting cannot help.
-const FINAL_CLOSE_CODES = { 4403: "You may not watch this match.", 4404: "This match does not exist." };
+const FINAL_CLOSE_CODES = { 4403: t("You may not watch this match."), 4404: t("This match does not exist.") };
 
 /** Delay before reconnect attempt `attempt` (0-based), with +-25% jitter. */
 function backoffDelay(attempt, random) {
@@ -224,7 +225,7 @@ LiveClient.prototype.act = function (actionId, version) {
   const v = version === undefined ? (this.frame ? this.frame.version : null) : version;
   const requestId = "a" + this.nextRequest++;
   if (!this.send({ type: "act", action: actionId, version: v, request_id: requestId })) {
-    if (this.opts.onError) this.opts.onError({ code: "offline", message: "Not connected; your choice was not sent. Wait for the connection to come back." });
+    if (this.opts.onError) this.opts.onError({ code: "offline", message: t("Not connected; your choice was not sent. Wait for the connection to come back.") });
     return null;
   }
   this.pending[requestId] = { action: actionId, version: v };
@@ -234,7 +235,7 @@ LiveClient.prototype.act = function (actionId, version) {
 LiveClient.prototype.command = function (type, extra) {
   const message = Object.assign({ type: type, request_id: "c" + this.nextRequest++ }, extra || {});
   if (!this.send(message)) {
-    if (this.opts.onError) this.opts.onError({ code: "offline", message: "Not connected; try again when the connection is back." });
+    if (this.opts.onError) this.opts.onError({ code: "offline", message: t("Not connected; try again when the connection is back.") });
     return null;
   }
   return message.request_id;
@@ -403,8 +404,8 @@ function claimState(frame, me, serverNow) {
 
 /** Server clock minus ours, from a frame's `server_time` (0 without one). */
 function clockOffset(frame, nowMs) {
-  const t = frame && frame.server_time ? Date.parse(frame.server_time) : NaN;
-  return isNaN(t) ? 0 : t - nowMs;
+  const serverMs = frame && frame.server_time ? Date.parse(frame.server_time) : NaN;
+  return isNaN(serverMs) ? 0 : serverMs - nowMs;
 }
 
 const FORFEIT_TEXT = {
@@ -457,13 +458,13 @@ function ratingRows(changes) {
 // The page.
 
 const ERROR_TEXT = {
-  stale_version: "Too late: the game moved on before your choice arrived, so it was not applied. Look at the table and choose again.",
-  not_your_turn: "It is not your turn: your choice was not applied.",
-  illegal_action: "That move is not allowed now.",
-  rate_limited: "Too many messages too quickly; slow down a little.",
-  not_active: "This match is not in play any more.",
-  forbidden: "Not allowed.",
-  malformed: "The server could not read that request.",
+  stale_version: t("Too late: the game moved on before your choice arrived, so it was not applied. Look at the table and choose again."),
+  not_your_turn: t("It is not your turn: your choice was not applied."),
+  illegal_action: t("That move is not allowed now."),
+  rate_limited: t("Too many messages too quickly; slow down a little."),
+  not_active: t("This match is not in play any more."),
+  forbidden: t("Not allowed."),
+  malformed: t("The server could not read that request."),
 };
 
 function startPage(win, B, cfg) {
@@ -510,12 +511,12 @@ function startPage(win, B, cfg) {
     const frame = client.frame || initial;
     const message = err.message ? namedSeats({ names: names(frame), viewer: seatOf(frame) }, err.message) : "";
     box.textContent = "";
-    box.appendChild(h(doc, "strong", { text: friendly || message || "Something went wrong." }));
+    box.appendChild(h(doc, "strong", { text: friendly || message || t("Something went wrong.") }));
     if (friendly && message && friendly.indexOf(message) < 0) {
       box.appendChild(h(doc, "span", { className: "small", text: " (" + message + ")" }));
     }
     box.appendChild(h(doc, "button", {
-      type: "button", className: "link-dismiss", "aria-label": "Dismiss", text: "×",
+      type: "button", className: "link-dismiss", "aria-label": t("Dismiss"), text: "×",
       onclick: function () { box.hidden = true; },
     }));
     box.hidden = false;
@@ -560,21 +561,21 @@ function startPage(win, B, cfg) {
     const canClaim = claim.canClaim;
     claimWin.hidden = !canClaim;
     abort.hidden = !(frame.version === 0 || canClaim);
-    abort.textContent = frame.version === 0 ? "Abort match" : "Call off (no result)";
+    abort.textContent = frame.version === 0 ? t("Abort match") : t("Call off (no result)");
     abort.dataset.mode = frame.version === 0 ? "abort" : "claim";
     resign.hidden = false;
     const vacation = vacationNote(seats, me);
     note.hidden = !allAway && !vacation;
     note.textContent = !allAway ? vacation : canClaim
-      ? "Your opponents have been away past the grace period: you may claim the win or call the match off."
-      : "Your opponents are away. If they are not back in " + Math.ceil(waitMs / 1000) + " s you may claim the win.";
+      ? t("Your opponents have been away past the grace period: you may claim the win or call the match off.")
+      : t("Your opponents are away. If they are not back in %(seconds)s s you may claim the win.", { seconds: Math.ceil(waitMs / 1000) });
   }
 
   /** "Ana is on vacation until 7 Dec 2026, 14:00: their clock stands still." */
   function vacationNote(seats, me) {
     return seats.filter(function (s) { return s.number !== me && s.away_until; }).map(function (s) {
-      const until = new Date(s.away_until).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-      return s.name + " is on vacation until " + until + ": their clock stands still.";
+      const until = new Date(s.away_until).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
+      return t("%(name)s is on vacation until %(until)s: their clock stands still.", { name: s.name, until: until });
     }).join(" ");
   }
 
@@ -593,11 +594,11 @@ function startPage(win, B, cfg) {
       ratings.textContent = "";
       const rows = ratingRows(frame.rating_changes);
       if (rows.length) {
-        ratings.appendChild(h(doc, "h3", { text: "Rating changes" }));
+        ratings.appendChild(h(doc, "h3", { text: t("Rating changes") }));
         ratings.appendChild(h(doc, "div", { className: "table-scroll" }, [h(doc, "table", { className: "rating-changes" }, [
           h(doc, "thead", {}, [h(doc, "tr", {}, [
-            h(doc, "th", { text: "Player · ladder" }),
-            h(doc, "th", { className: "num", text: "Rating" }), h(doc, "th", { className: "num", text: "Change" }),
+            h(doc, "th", { text: t("Player · ladder") }),
+            h(doc, "th", { className: "num", text: t("Rating") }), h(doc, "th", { className: "num", text: t("Change") }),
           ])]),
           h(doc, "tbody", {}, rows.map(function (r) {
             return h(doc, "tr", {}, [
@@ -610,7 +611,7 @@ function startPage(win, B, cfg) {
       } else if (frame.rating_note) {
         ratings.appendChild(h(doc, "p", { className: "small muted", text: frame.rating_note }));
       } else if (frame.rated && frame.status === "finished") {
-        ratings.appendChild(h(doc, "p", { className: "small muted", text: "The rating changes appear here in a moment." }));
+        ratings.appendChild(h(doc, "p", { className: "small muted", text: t("The rating changes appear here in a moment.") }));
       }
     }
     const form = slot("rematch-form");
@@ -621,14 +622,14 @@ function startPage(win, B, cfg) {
       const me = board.getAttribute("data-viewer");
       const joined = offer && me && (offer.seated || []).indexOf(me) >= 0;
       if (offer && joined) {
-        button.textContent = "Go to the rematch";
-        note.textContent = offer.status === "waiting" ? "Waiting for the other players to join." : "The rematch is on.";
+        button.textContent = t("Go to the rematch");
+        note.textContent = offer.status === "waiting" ? t("Waiting for the other players to join.") : t("The rematch is on.");
       } else if (offer) {
-        button.textContent = "Join the rematch";
+        button.textContent = t("Join the rematch");
         note.textContent = (offer.host || "A player") + " asked for a rematch.";
       } else {
-        button.textContent = "Rematch";
-        note.textContent = "Same players, same settings.";
+        button.textContent = t("Rematch");
+        note.textContent = t("Same players, same settings.");
       }
       // Going to a rematch one is already seated at is a plain link.
       form.onsubmit = joined ? function (ev) { ev.preventDefault(); win.location.assign(offer.url); } : null;
@@ -681,7 +682,7 @@ function startPage(win, B, cfg) {
     const next = plan.shift();
     if (legal.indexOf(next) < 0) {
       plan = [];
-      showError({ code: "plan_dropped", message: "The game moved on before your whole move was sent; choose again." });
+      showError({ code: "plan_dropped", message: t("The game moved on before your whole move was sent; choose again.") });
       return false;
     }
     client.act(next, frame.version);
@@ -788,7 +789,7 @@ function startPage(win, B, cfg) {
   function focusFirstChoice() {
     const target = firstChoice() || (srOn ? slot("sr-status") : null);
     if (target) target.focus();
-    else say("No choice for you right now.");
+    else say(t("No choice for you right now."));
   }
 
   /**
@@ -832,8 +833,8 @@ function startPage(win, B, cfg) {
   function onKey(ev) {
     if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (keysOn && !keysOn.checked) return;
-    const t = ev.target;
-    if (t && t.closest && t.closest("input, textarea, select, [contenteditable], dialog")) return;
+    const target = ev.target;
+    if (target && target.closest && target.closest("input, textarea, select, [contenteditable], dialog")) return;
     if (ev.key === "a") focusFirstChoice();
     else if (ev.key === "t") say(currentModel().statusLine);
     else if (ev.key === "c") say(clocksSentence(srModel(client.frame || initial, currentModel(), B)));
@@ -879,21 +880,21 @@ function startPage(win, B, cfg) {
   function showStatus(status, info) {
     if (!connection) return;
     let text = {
-      connecting: "Connecting…",
-      reconnecting: "Reconnecting…",
-      open: "Connected",
-      closed: info.reason && info.reason !== "stopped" ? "Offline · " + info.reason : "Offline",
+      connecting: t("Connecting…"),
+      reconnecting: t("Reconnecting…"),
+      open: t("Connected"),
+      closed: info.reason && info.reason !== "stopped" ? t("Offline · %(reason)s", { reason: info.reason }) : t("Offline"),
     }[status];
     if (status === "waiting") {
       const secs = Math.max(1, Math.ceil((info.until - Date.now()) / 1000));
-      text = "Offline · retrying in " + secs + " s";
+      text = t("Offline · retrying in %(seconds)s s", { seconds: secs });
     }
     connection.className = "conn conn-" + status;
     connection.querySelector(".conn-text").textContent = text;
     connection.dataset.until = status === "waiting" ? String(info.until) : "";
     if (status === "waiting" && !connection.querySelector(".conn-retry")) {
       connection.appendChild(h(doc, "button", {
-        type: "button", className: "conn-retry small secondary", text: "Retry now",
+        type: "button", className: "conn-retry small secondary", text: t("Retry now"),
         onclick: function () { client.reconnectNow(); },
       }));
     } else if (status !== "waiting") {
@@ -929,7 +930,7 @@ function startPage(win, B, cfg) {
       // The backlog is filled silently; only new events are announced.
       logList.dataset.loaded = "1";
       logList.setAttribute("aria-live", "off");
-      if (!entries.length) logList.appendChild(h(doc, "li", { className: "log-entry log-placeholder muted", text: "Nothing to report yet." }));
+      if (!entries.length) logList.appendChild(h(doc, "li", { className: "log-entry log-placeholder muted", text: t("Nothing to report yet.") }));
       renderLog(logList, entries);
       logForfeits(frame);
       showLogEnd();
@@ -938,7 +939,7 @@ function startPage(win, B, cfg) {
     }
     renderLog(logList, entries);
     showLogEnd();
-    if (srOn) say(entries.slice(-6).map(function (e) { return (e.scope === "private" ? "Only you: " : "") + e.text; }).join(" "));
+    if (srOn) say(entries.slice(-6).map(function (e) { return (e.scope === "private" ? t("Only you: ") : "") + e.text; }).join(" "));
   }
 
   const client = new LiveClient({
@@ -967,18 +968,18 @@ function startPage(win, B, cfg) {
       setSrMode(!srOn);
       if (srOn && slot("sr-status")) slot("sr-status").focus();
     } else if (control === "resign") {
-      confirmThen("Resign this match?", "You will lose the match. At a table of three or more, a bot plays on in your seat.", "Resign", function () {
+      confirmThen(t("Resign this match?"), t("You will lose the match. At a table of three or more, a bot plays on in your seat."), t("Resign"), function () {
         client.command("resign");
       });
     } else if (control === "claim-win") {
-      confirmThen("Claim the win?", "Your opponents have been away past the grace period. Claiming ends the match with you as the winner.", "Claim win", function () {
+      confirmThen(t("Claim the win?"), t("Your opponents have been away past the grace period. Claiming ends the match with you as the winner."), t("Claim win"), function () {
         client.command("claim", { claim: "win" });
       });
     } else if (control === "abort") {
       const claim = button.dataset.mode === "claim";
-      confirmThen(claim ? "Call the match off?" : "Abort this match?",
-        claim ? "The match ends without a result and without rating changes." : "Nobody has moved yet: the match ends without a result.",
-        claim ? "Call off" : "Abort", function () {
+      confirmThen(claim ? t("Call the match off?") : t("Abort this match?"),
+        claim ? t("The match ends without a result and without rating changes.") : t("Nobody has moved yet: the match ends without a result."),
+        claim ? t("Call off") : t("Abort"), function () {
           if (claim) client.command("claim", { claim: "abort" });
           else client.command("abort");
         });
@@ -990,7 +991,7 @@ function startPage(win, B, cfg) {
   doc.addEventListener("keydown", onKey);
   if (logList) {
     logList.textContent = "";
-    logList.appendChild(h(doc, "li", { className: "log-entry log-placeholder muted", text: "Loading the game log…" }));
+    logList.appendChild(h(doc, "li", { className: "log-entry log-placeholder muted", text: t("Loading the game log…") }));
   }
   win.setInterval(function () {
     if (client.frame) tickClocks(board, client.frame, Date.now());

@@ -20,6 +20,7 @@
  */
 
 import { leave } from "./navigation.js";
+import { t } from "./i18n.js";
 
 const PING_EVERY_MS = 20000;
 const BACKOFF_BASE_MS = 500;
@@ -171,7 +172,7 @@ function startPage(win, wsPath) {
     const left = row.querySelector("[data-time-left]");
     if (left && !mine) left.hidden = true;
     while (cell.firstChild) cell.removeChild(cell.firstChild);
-    const text = frame.status === "active" ? (mine ? "Your move" : "Opponent to move") : "Over";
+    const text = frame.status === "active" ? (mine ? t("Your move") : t("Opponent to move")) : t("Over");
     const badge = doc.createElement("span");
     badge.className = mine ? "badge live" : "badge";
     badge.textContent = text;
@@ -375,7 +376,7 @@ function setupBrowserButton(win) {
       button.hidden = permission !== "default";
       note.textContent = permission === "granted"
         ? "Browser notifications are on when this site is in the background."
-        : permission === "denied" ? "Browser notifications are blocked in this browser's settings." : "";
+        : permission === "denied" ? t("Browser notifications are blocked in this browser's settings.") : "";
     });
   }
   Array.prototype.forEach.call(boxes, function (box) {

@@ -11,6 +11,7 @@
 
 import { renderLog, verifySeed } from "./boards/common.js";
 import { renderLines } from "./screen-reader.js";
+import { t } from "./i18n.js";
 
 /** "full" | "spectator" | "seat:N" -> {kind, seat}. */
 function parsePerspective(value) {
@@ -86,7 +87,7 @@ function replayLog(B, data, index) {
   let entries = [deal];
   if (p.kind === "full" && first && first.hands) {
     first.hands.forEach(function (hand, seat) {
-      entries.push({ scope: "reveal", tag: "Secret", version: 0, known: true, seat: seat, text: (ctx.names[seat] || "Seat " + seat) + " was dealt " + B.cardList(hand) + "." });
+      entries.push({ scope: "reveal", tag: t("Secret"), version: 0, known: true, seat: seat, text: (ctx.names[seat] || "Seat " + seat) + " was dealt " + B.cardList(hand) + "." });
     });
   } else if (p.kind === "seat" && first && first.view && first.view.hand) {
     entries.push({ scope: "private", tag: "Only " + (ctx.names[p.seat] || "Seat " + p.seat), version: 0, known: true, seat: p.seat, text: (ctx.names[p.seat] || "Seat " + p.seat) + " was dealt " + B.cardList(first.view.hand) + "." });
@@ -192,11 +193,11 @@ function startPage(win, B) {
       show(step === undefined ? index : step);
       return;
     }
-    loading.textContent = "Loading…";
+    loading.textContent = t("Loading…");
     const url = panel.getAttribute("data-api") + "?perspective=" + encodeURIComponent(perspective);
     win.fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" }).then(function (res) {
       return res.json().then(function (body) {
-        if (!res.ok) throw new Error(body.detail || body.message || "The replay could not be loaded (" + res.status + ").");
+        if (!res.ok) throw new Error(body.detail || body.message || t("The replay could not be loaded (%(status)s).", { status: res.status }));
         return body;
       });
     }).then(function (body) {
@@ -205,7 +206,7 @@ function startPage(win, B) {
       data = body;
       loading.textContent = "";
       slider.max = String(data.steps.length - 1);
-      seedLine.textContent = "Seed " + data.seed + " · published hash " + data.seed_hash;
+      seedLine.textContent = t("Seed %(seed)s · published hash %(hash)s", { seed: data.seed, hash: data.seed_hash });
       show(step === undefined ? index : step);
     }).catch(function (err) {
       fail(err.message || String(err));
@@ -234,7 +235,7 @@ function startPage(win, B) {
   });
   verifyBtn.addEventListener("click", function () {
     if (!data) return;
-    verifyOut.textContent = "Computing…";
+    verifyOut.textContent = t("Computing…");
     verifyOut.className = "";
     verifySeed(data.match, data.seed, data.seed_hash).then(function (r) {
       verifyOut.textContent = r.ok

@@ -7,6 +7,7 @@
  * seed helpers from here too. The same ES module runs in the browser and in
  * node (tests/frontend/).
  */
+import { t } from "../i18n.js";
 
 function plural(n, one, many) {
   return n + " " + (n === 1 ? one : many);
@@ -73,17 +74,17 @@ function sentence(text) {
 
 // How a match ended (the platform's reasons, the same for every game).
 const END_REASONS = {
-  completed: "The game was played to the end.",
-  resigned: "A player resigned.",
-  aborted: "The match was called off before the first move.",
-  abandoned: "A player left and did not come back.",
-  left: "A player left and a bot finished their seat.",
-  "time forfeit": "A player ran out of time.",
+  completed: t("The game was played to the end."),
+  resigned: t("A player resigned."),
+  aborted: t("The match was called off before the first move."),
+  abandoned: t("A player left and did not come back."),
+  left: t("A player left and a bot finished their seat."),
+  "time forfeit": t("A player ran out of time."),
 };
 
 function endReasonText(reason) {
   if (!reason) return "";
-  return END_REASONS[reason] || "Ended: " + String(reason).replace(/_/g, " ") + ".";
+  return END_REASONS[reason] || t("Ended: %(reason)s.", { reason: String(reason).replace(/_/g, " ") });
 }
 
 /** "no cards", or the cards named by `cardName` and joined: "Tiger, Crane". */
@@ -102,7 +103,7 @@ function isPerSeatPrivate(priv) {
 
 /** The label of a private log entry: "Only you", or "Only Ana" in a replay. */
 function privateTag(ctx, seat) {
-  return ctx.useYou === false ? "Only " + seatName(Object.assign({}, ctx, { useYou: false }), seat) : "Only you";
+  return ctx.useYou === false ? t("Only %(name)s", { name: seatName(Object.assign({}, ctx, { useYou: false }), seat) }) : t("Only you");
 }
 
 /**
@@ -132,7 +133,7 @@ function eventFormatter(PUBLIC, PRIVATE, thirdPerson) {
       Object.keys(priv).sort().forEach(function (key) {
         const owner = Number(key);
         const text = pfmt(priv[key], pub, Object.assign({}, ctx, { viewer: owner }), owner);
-        entries.push({ scope: "reveal", type: type, seat: owner, known: true, tag: "Secret", text: thirdPerson(text, ctx, owner) });
+        entries.push({ scope: "reveal", type: type, seat: owner, known: true, tag: t("Secret"), text: thirdPerson(text, ctx, owner) });
       });
     } else if (Object.keys(priv).length) {
       let own = pfmt(priv, pub, ctx, ctx.viewer);
@@ -151,7 +152,7 @@ function stepsFormatter(formatEvent) {
       if (step.kind === "timeout") {
         out.push({ scope: "public", type: "timeout", version: step.version, known: true, text: possessive(ctx, step.seat) + " clock ran out: the default choice was played." });
       } else if (step.kind === "takeover") {
-        out.push({ scope: "public", type: "takeover", version: step.version, known: true, text: "A bot moved for " + objectName(ctx, step.seat) + ", who left the match." });
+        out.push({ scope: "public", type: "takeover", version: step.version, known: true, text: t("A bot moved for %(name)s, who left the match.", { name: objectName(ctx, step.seat) }) });
       }
       (step.events || []).forEach(function (ev) {
         formatEvent(ev, ctx).forEach(function (entry) { entry.version = step.version; out.push(entry); });
@@ -258,11 +259,11 @@ function turnStatus(b, phaseWait, myTurnSuffix) {
   const benched = !!(mine.forfeited || mine.replaced_by_bot);
   const myTurn = b.viewer !== null && actors.indexOf(b.viewer) >= 0 && status === "active" && !benched;
   let line;
-  if (!view) line = "Waiting for the deal.";
-  else if (status === "aborted") line = "The match was called off.";
-  else if (status === "finished" || !actors.length) line = "The game is over.";
-  else if (benched && status === "active") line = "You left this match: a bot plays your seat.";
-  else if (myTurn) line = "Your move: " + sentence(view.prompt) + (myTurnSuffix || "");
+  if (!view) line = t("Waiting for the deal.");
+  else if (status === "aborted") line = t("The match was called off.");
+  else if (status === "finished" || !actors.length) line = t("The game is over.");
+  else if (benched && status === "active") line = t("You left this match: a bot plays your seat.");
+  else if (myTurn) line = t("Your move: %(prompt)s", { prompt: sentence(view.prompt) }) + (myTurnSuffix || "");
   else line = subj(b.ctx, actors[0], "are", "is") + " " + (phaseWait[view.phase] || view.prompt) + ".";
   return { myTurn: myTurn, benched: benched, statusLine: line };
 }
@@ -367,7 +368,7 @@ function presenceEl(doc, seat) {
   const text = seat.isBot ? "bot" : seat.connected ? "online" : "away";
   return h(doc, "span", {
     className: "presence " + (seat.isBot ? "bot" : seat.connected ? "on" : "off"),
-    title: seat.isBot ? "Played by a bot" : seat.connected ? "Connected" : "Not connected",
+    title: seat.isBot ? t("Played by a bot") : seat.connected ? t("Connected") : t("Not connected"),
   }, [h(doc, "span", { className: "presence-dot", "aria-hidden": "true" }), text]);
 }
 
@@ -402,7 +403,7 @@ function renderPanel(root, model, opts, controls, roundText) {
     prompt.classList.toggle("my-turn", model.myTurn);
     prompt.appendChild(h(doc, "p", { className: "prompt-text", text: model.statusLine }));
     if (controls) prompt.appendChild(controls);
-    if (opts && opts.pending) prompt.appendChild(h(doc, "p", { className: "small muted", text: "Sending your choice…" }));
+    if (opts && opts.pending) prompt.appendChild(h(doc, "p", { className: "small muted", text: t("Sending your choice…") }));
   }
   root.classList.toggle("is-spectator", model.spectator);
   root.classList.toggle("is-my-turn", model.myTurn);
@@ -456,7 +457,7 @@ function renderLog(list, entries, opts) {
   const doc = list.ownerDocument;
   if (opts.replace) clear(list);
   entries.forEach(function (entry) {
-    const label = entry.scope === "public" ? null : entry.tag || (entry.scope === "private" ? "Only you" : "Secret");
+    const label = entry.scope === "public" ? null : entry.tag || (entry.scope === "private" ? t("Only you") : t("Secret"));
     const last = list.lastElementChild;
     if (entry.fold && last && last.getAttribute("data-fold") === entry.fold) last.remove();
     list.appendChild(h(doc, "li", {
@@ -478,7 +479,7 @@ function resultsTableEl(doc, res, columns, note) {
   const num = (value) => h(doc, "td", { className: "num", text: value === null || value === undefined ? "" : String(value) });
   return h(doc, "table", { className: "results-table" }, [
     h(doc, "thead", {}, [h(doc, "tr", {}, [
-      h(doc, "th", { text: "Place" }), h(doc, "th", { text: "Player" }),
+      h(doc, "th", { text: t("Place") }), h(doc, "th", { text: t("Player") }),
       ...columns.map((column) => h(doc, "th", { className: "num", text: column.title })),
     ])]),
     h(doc, "tbody", {}, res.rows.map((row) => h(doc, "tr", { className: row.winner ? "winner" : null }, [
@@ -498,7 +499,7 @@ function resultsPanelEl(doc, res, reason, table, opts) {
   opts = opts || {};
   const verifyOut = h(doc, "span", { className: "verify-out", "aria-live": "polite" });
   const verifyBtn = res.seed !== null && res.seedHash ? h(doc, "button", {
-    type: "button", className: "secondary small", text: "Verify seed",
+    type: "button", className: "secondary small", text: t("Verify seed"),
     onclick: function () {
       verifyOut.textContent = "…";
       verifySeed(res.match, res.seed, res.seedHash).then(function (r) {
@@ -515,16 +516,16 @@ function resultsPanelEl(doc, res, reason, table, opts) {
     h(doc, "p", { className: "muted", text: reason }),
     table,
     res.seed !== null ? h(doc, "dl", { className: "seed-info" }, [
-      h(doc, "dt", { text: "Seed" }), h(doc, "dd", {}, [h(doc, "code", { text: String(res.seed) })]),
-      h(doc, "dt", { text: "Published hash" }), h(doc, "dd", {}, [h(doc, "code", { className: "hash", text: res.seedHash || "" })]),
+      h(doc, "dt", { text: t("Seed") }), h(doc, "dd", {}, [h(doc, "code", { text: String(res.seed) })]),
+      h(doc, "dt", { text: t("Published hash") }), h(doc, "dd", {}, [h(doc, "code", { className: "hash", text: res.seedHash || "" })]),
     ]) : null,
     h(doc, "p", { className: "results-actions" }, [
       verifyBtn, verifyOut,
-      opts.replayUrl && !res.aborted ? h(doc, "a", { className: "button", href: opts.replayUrl, text: "Watch the replay" }) : null,
+      opts.replayUrl && !res.aborted ? h(doc, "a", { className: "button", href: opts.replayUrl, text: t("Watch the replay") }) : null,
       // One button: queue the post-game analysis and read it in the replay.
       opts.analysisUrl && opts.csrf && !res.aborted ? h(doc, "form", { method: "post", action: opts.analysisUrl, className: "inline" }, [
         h(doc, "input", { type: "hidden", name: "csrfmiddlewaretoken", value: opts.csrf }),
-        h(doc, "button", { type: "submit", className: "secondary", text: "Analyse this game" }),
+        h(doc, "button", { type: "submit", className: "secondary", text: t("Analyse this game") }),
       ]) : null,
     ]),
   ]);
@@ -548,10 +549,11 @@ function ordinal(n) {
  * are shown as written: a player called "mei" is never turned into "Mei".
  */
 function winnersText(ctx, winners, several) {
-  if (!winners || !winners.length) return "nobody wins";
+  if (!winners || !winners.length) return t("nobody wins");
   const names = winners.map((seat) => seatName(ctx, seat));
-  if (names.length === 1) return names[0] + (names[0] === "You" ? " win" : " wins");
-  return names.slice(0, -1).join(", ") + " and " + names[names.length - 1] + " " + (several || "win");
+  if (names.length === 1) return names[0] === "You" ? t("You win") : t("%(name)s wins", { name: names[0] });
+  const params = { names: names.slice(0, -1).join(", "), last: names[names.length - 1] };
+  return several ? t("%(names)s and %(last)s", params) + " " + several : t("%(names)s and %(last)s win", params);
 }
 
 /** A seat's value in one of the engine's per-seat score lists, or null. */
@@ -582,7 +584,7 @@ function resultModel(frame, opts, game) {
     const place = placements[seat] === undefined ? null : placements[seat];
     return Object.assign({
       seat: seat,
-      name: seatName(ctx, seat) === "You" ? name + " (you)" : name,
+      name: seatName(ctx, seat) === "You" ? t("%(name)s (you)", { name: name }) : name,
       place: place,
       placeText: place ? ordinal(place) : "",
       winner: winners.includes(seat),
@@ -594,9 +596,9 @@ function resultModel(frame, opts, game) {
   rows.sort((a, b) => order(a) - order(b) || a.seat - b.seat);
   const aborted = frame.status === "aborted";
   let headline;
-  if (aborted) headline = "Match called off: no result.";
+  if (aborted) headline = t("Match called off: no result.");
   else if (winners.length) headline = game.winnersText(ctx, winners) + "!";
-  else headline = "The game is over.";
+  else headline = t("The game is over.");
   return {
     aborted: aborted,
     headline: headline,

@@ -16,6 +16,7 @@ import {
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
 } from "./common.js";
+import { t } from "../i18n.js";
 
 // ---------------------------------------------------------------------------
 // The eight cards (rulebook: "The Cards"). `count` is for one box (2-4
@@ -24,43 +25,43 @@ import {
 const CARDS = {
   1: {
     focus: 1, name: "Disciple", count: 6,
-    discard: "Look at the top card of the deck; you may reveal it to copy its discard effect.",
-    combat: "Look at the top card of the deck; you may reveal it to copy its Focus.",
+    discard: t("Look at the top card of the deck; you may reveal it to copy its discard effect."),
+    combat: t("Look at the top card of the deck; you may reveal it to copy its Focus."),
   },
   2: {
     focus: 2, name: "Drunken Fists", count: 3,
-    discard: "Draw two cards, then put two cards from your hand on top of the deck.",
-    combat: "In this duel the LOWEST Focus wins.",
+    discard: t("Draw two cards, then put two cards from your hand on top of the deck."),
+    combat: t("In this duel the LOWEST Focus wins."),
   },
   3: {
     focus: 3, name: "Crane Style", count: 3,
-    discard: "Until your next turn you cannot be targeted by duels or discard effects.",
-    combat: "Ignore your opponent's combat effect.",
+    discard: t("Until your next turn you cannot be targeted by duels or discard effects."),
+    combat: t("Ignore your opponent's combat effect."),
   },
   4: {
     focus: 4, name: "Snake Style", count: 3,
-    discard: "An opponent separates a card; guess ODD or EVEN, and if right it is discarded.",
-    combat: "Defeats cards of ODD Focus.",
+    discard: t("An opponent separates a card; guess ODD or EVEN, and if right it is discarded."),
+    combat: t("Defeats cards of ODD Focus."),
   },
   5: {
     focus: 5, name: "Monkey Style", count: 3,
-    discard: "Two players exchange hands (you may be one of them).",
-    combat: "You may put your hand under the deck and draw as many; this card becomes Focus 1.",
+    discard: t("Two players exchange hands (you may be one of them)."),
+    combat: t("You may put your hand under the deck and draw as many; this card becomes Focus 1."),
   },
   6: {
     focus: 6, name: "Tiger Style", count: 3,
-    discard: "Choose an opponent: at the start of your next turn, look at their hand.",
-    combat: "If you win or tie, look at your opponent's hand.",
+    discard: t("Choose an opponent: at the start of your next turn, look at their hand."),
+    combat: t("If you win or tie, look at your opponent's hand."),
   },
   7: {
     focus: 7, name: "Dragon Style", count: 2,
-    discard: "Look at the top card, you may put it under the deck, then draw a card.",
-    combat: "If you win or tie, you may draw one extra card.",
+    discard: t("Look at the top card, you may put it under the deck, then draw a card."),
+    combat: t("If you win or tie, you may draw one extra card."),
   },
   8: {
     focus: 8, name: "Master of Kung Fu", count: 1,
-    discard: "None. Discarding the Master for any reason eliminates you.",
-    combat: "None. Losing a duel with the Master eliminates you.",
+    discard: t("None. Discarding the Master for any reason eliminates you."),
+    combat: t("None. Losing a duel with the Master eliminates you."),
   },
 };
 
@@ -108,8 +109,8 @@ const ELIMINATION = {
 const DUEL_REASONS = {
   same_name: "same card: a tie",
   same_focus: "same Focus: a tie",
-  snake: "Snake Style defeats odd Focus",
-  lowest_focus: "Drunken Fists: lowest Focus wins",
+  snake: t("Snake Style defeats odd Focus"),
+  lowest_focus: t("Drunken Fists: lowest Focus wins"),
   highest_focus: "highest Focus wins",
 };
 
@@ -307,28 +308,28 @@ const CARD_TYPES = { card: 1, answer: 1, bottom: 1, put: 1, separate: 1 };
 const SEAT_TYPES = { target: 1, snake: 1, swap: 1, tiger: 1 };
 
 const SEAT_LABELS = {
-  target: function (name, own) { return own ? "Duel yourself" : "Duel " + name; },
+  target: function (name, own) { return own ? t("Duel yourself") : t("Duel %(name)s", { name: name }); },
   snake: function (name) { return name + " separates a card"; },
-  swap: function (name, own) { return own ? "Your own hand" : name + "'s hand"; },
+  swap: function (name, own) { return own ? t("Your own hand") : t("%(name)s's hand", { name: name }); },
   tiger: function (name) { return "Look at " + name + "'s hand next turn"; },
 };
 
 const GROUP_TITLES = {
-  card: "Choose the card to play",
-  answer: "Answer the duel: choose a card to play face down",
-  bottom: "Choose the next card to put under the deck",
-  put: "Choose a card to put on top of the deck",
-  separate: "Choose the card to separate",
-  target: "Choose the opponent to duel",
-  snake: "Choose the opponent who separates a card",
-  swap: "Choose a player whose hand is swapped",
-  tiger: "Choose whose hand you look at next turn",
-  face: "Face up or face down?",
-  reveal: "Reveal the card?",
-  monkey: "Use Monkey Style's combat effect?",
-  dragon: "How many cards to draw?",
-  guess: "Odd or even?",
-  peek: "Where does the card go?",
+  card: t("Choose the card to play"),
+  answer: t("Answer the duel: choose a card to play face down"),
+  bottom: t("Choose the next card to put under the deck"),
+  put: t("Choose a card to put on top of the deck"),
+  separate: t("Choose the card to separate"),
+  target: t("Choose the opponent to duel"),
+  snake: t("Choose the opponent who separates a card"),
+  swap: t("Choose a player whose hand is swapped"),
+  tiger: t("Choose whose hand you look at next turn"),
+  face: t("Face up or face down?"),
+  reveal: t("Reveal the card?"),
+  monkey: t("Use Monkey Style's combat effect?"),
+  dragon: t("How many cards to draw?"),
+  guess: t("Odd or even?"),
+  peek: t("Where does the card go?"),
 };
 
 /**
@@ -345,7 +346,7 @@ function groupLegal(legal, ctx) {
     let group = byType[type];
     if (!group) {
       group = byType[type] = {
-        kind: kind, type: type, title: GROUP_TITLES[type] || "Choose", actions: [],
+        kind: kind, type: type, title: GROUP_TITLES[type] || t("Choose"), actions: [],
       };
       groups.push(group);
     }
@@ -391,21 +392,21 @@ function turnBuilder(model, stage) {
   if (stage.face === "down" && targets.length > 1) {
     return {
       step: "target", card: chosen.card, back: { card: chosen.id },
-      title: "Play " + info.name + " face down: choose the opponent to duel",
+      title: t("Play %(card)s face down: choose the opponent to duel", { card: info.name }),
       choices: targets.map(function (s) {
-        return { id: "target:" + s.seat, seat: s.seat, text: "Duel " + named(s), plan: [chosen.id, "face:down", "target:" + s.seat] };
+        return { id: "target:" + s.seat, seat: s.seat, text: t("Duel %(name)s", { name: named(s) }), plan: [chosen.id, "face:down", "target:" + s.seat] };
       }),
     };
   }
-  const choices = [{ id: "face:up", text: "Face up: " + info.discard, plan: [chosen.id, "face:up"] }];
+  const choices = [{ id: "face:up", text: t("Face up: %(effect)s", { effect: info.discard }), plan: [chosen.id, "face:up"] }];
   if (targets.length === 1) {
-    choices.push({ id: "face:down", text: "Face down: duel " + named(targets[0]), plan: [chosen.id, "face:down", "target:" + targets[0].seat] });
+    choices.push({ id: "face:down", text: t("Face down: duel %(name)s", { name: named(targets[0]) }), plan: [chosen.id, "face:down", "target:" + targets[0].seat] });
   } else if (targets.length > 1) {
-    choices.push({ id: "face:down", text: "Face down: duel an opponent", stage: { card: chosen.id, face: "down" } });
+    choices.push({ id: "face:down", text: t("Face down: duel an opponent"), stage: { card: chosen.id, face: "down" } });
   }
   return {
     step: "face", card: chosen.card, back: {},
-    title: "Play " + info.name + " face up or face down?", choices: choices,
+    title: t("Play %(card)s face up or face down?", { card: info.name }), choices: choices,
   };
 }
 
@@ -552,13 +553,14 @@ function boardModel(frame, opts) {
     if (view.private.peek) {
       sight = {
         card: view.private.peek,
-        text: "You are looking at " + cardName(view.private.peek) +
-          (view.private.source === "set_aside" ? ", the card set aside." : ", the top card of the deck."),
+        text: view.private.source === "set_aside"
+          ? t("You are looking at %(card)s, the card set aside.", { card: cardName(view.private.peek) })
+          : t("You are looking at %(card)s, the top card of the deck.", { card: cardName(view.private.peek) }),
       };
     } else if (view.private.separated) {
       sight = {
         card: view.private.separated,
-        text: "You separated " + cardName(view.private.separated) + ".",
+        text: t("You separated %(card)s.", { card: cardName(view.private.separated) }),
       };
     }
   }
@@ -647,13 +649,13 @@ function cardBackEl(doc, size, label) {
 
 function seatBadges(doc, seat) {
   const badges = [];
-  if (seat.isTurn) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Turn" }));
-  if (seat.protected) badges.push(h(doc, "span", { className: "badge seat-badge crane", title: "Protected by Crane Style until their next turn", text: "Crane: protected" }));
-  if (seat.tigerTargetName) badges.push(h(doc, "span", { className: "badge seat-badge tiger", title: "Tiger Style: will look at this hand next turn", text: "Tiger → " + seat.tigerTargetName }));
-  if (!seat.alive) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Out" }));
-  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
-  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
-  if (seat.markers) badges.push(h(doc, "span", { className: "badge seat-badge marker", title: "Rounds won", text: "★ " + seat.markers }));
+  if (seat.isTurn) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: t("Turn") }));
+  if (seat.protected) badges.push(h(doc, "span", { className: "badge seat-badge crane", title: t("Protected by Crane Style until their next turn"), text: t("Crane: protected") }));
+  if (seat.tigerTargetName) badges.push(h(doc, "span", { className: "badge seat-badge tiger", title: t("Tiger Style: will look at this hand next turn"), text: t("Tiger → %(name)s", { name: seat.tigerTargetName }) }));
+  if (!seat.alive) badges.push(h(doc, "span", { className: "badge seat-badge out", text: t("Out") }));
+  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: t("Bot plays on") }));
+  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: t("Forfeited") }));
+  if (seat.markers) badges.push(h(doc, "span", { className: "badge seat-badge marker", title: t("Rounds won"), text: "★ " + seat.markers }));
   return badges;
 }
 
@@ -661,7 +663,7 @@ function prizesEl(doc, seat) {
   const cards = seat.prizes.map(function (f) { return cardEl(doc, f, "sm"); });
   for (let i = 0; i < seat.faceDownPrizes; i++) cards.push(cardBackEl(doc, "sm", "face-down prize"));
   return h(doc, "div", { className: "prizes" }, [
-    h(doc, "span", { className: "pile-label", text: "Prizes · " + seat.points }),
+    h(doc, "span", { className: "pile-label", text: t("Prizes · %(points)s", { points: seat.points }) }),
     h(doc, "div", { className: "prize-row" }, cards.length ? cards : [h(doc, "span", { className: "muted small", text: "none yet" })]),
   ]);
 }
@@ -669,7 +671,7 @@ function prizesEl(doc, seat) {
 function handEl(doc, seat, size) {
   if (seat.hand) {
     return h(doc, "div", {
-      className: "hand hand-open", title: "Revealed at the end of the round", role: "group",
+      className: "hand hand-open", title: t("Revealed at the end of the round"), role: "group",
       "aria-label": seat.name + "'s hand: " + cardList(seat.hand),
     }, seat.hand.map(function (f) { return cardEl(doc, f, size || "sm"); }));
   }
@@ -689,7 +691,7 @@ function seatEl(doc, seat, opts) {
   if (opts && opts.targeted) classes.push("is-targeted");
   const clock = seat.clockText && opts && opts.clocks ? h(doc, "span", {
     className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
-    "data-seat": seat.seat, title: seat.clockRunning ? "Time left for this decision" : "Time left",
+    "data-seat": seat.seat, title: seat.clockRunning ? t("Time left for this decision") : t("Time left"),
     text: seat.clockText,
   }) : null;
   return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + seat.seat + ": " + seat.name, "data-seat": seat.seat }, [
@@ -705,59 +707,59 @@ function seatEl(doc, seat, opts) {
 }
 
 function tableEl(doc, model) {
-  const t = model.table;
-  if (!t) {
+  const tb = model.table;
+  if (!tb) {
     let idle = "";
     if (model.status === "aborted") idle = "Match called off";
     else if (model.status === "finished" || model.phase === "over") idle = "Game over";
     else if (model.turnName) idle = possessive({ names: model.names, viewer: model.viewer, useYou: model.useYou }, model.turn) + " turn";
     return h(doc, "div", { className: "table-play empty" }, [h(doc, "span", { className: "muted", text: idle })]);
   }
-  if (t.kind === "duel") {
+  if (tb.kind === "duel") {
     const side = function (idx, name) {
-      const card = t.cards[idx];
-      const focus = t.focus ? t.focus[idx] : null;
+      const card = tb.cards[idx];
+      const focus = tb.focus ? tb.focus[idx] : null;
       const changed = focus !== null && card !== null && focus !== card;
-      const won = t.decided && !t.tie && t.winner === (idx === 0 ? t.attacker : t.defender);
+      const won = tb.decided && !tb.tie && tb.winner === (idx === 0 ? tb.attacker : tb.defender);
       return h(doc, "div", { className: "duel-side" + (won ? " won" : "") }, [
         h(doc, "span", { className: "duel-name", text: name || "…" }),
         card ? cardEl(doc, card, "md") : cardBackEl(doc, "md", "face-down card"),
-        changed ? h(doc, "span", { className: "badge", text: "Focus " + focus }) : null,
+        changed ? h(doc, "span", { className: "badge", text: t("Focus %(focus)s", { focus: focus }) }) : null,
       ]);
     };
-    return h(doc, "div", { className: "table-play duel", role: "group", "aria-label": "Duel" }, [
-      side(0, t.attackerName),
+    return h(doc, "div", { className: "table-play duel", role: "group", "aria-label": t("Duel") }, [
+      side(0, tb.attackerName),
       h(doc, "span", { className: "duel-vs", "aria-hidden": "true", text: "VS" }),
-      side(1, t.defenderName || "choosing…"),
+      side(1, tb.defenderName || "choosing…"),
     ]);
   }
   const extra = [];
-  if (t.copied) extra.push("copying " + cardName(t.copied));
-  if (t.toPutBack) extra.push(plural(t.toPutBack, "card", "cards") + " to put back");
-  if (t.targetName) extra.push("target: " + t.targetName);
-  if (t.firstSwapName) extra.push("swapping " + t.firstSwapName + "'s hand with…");
+  if (tb.copied) extra.push("copying " + cardName(tb.copied));
+  if (tb.toPutBack) extra.push(plural(tb.toPutBack, "card", "cards") + " to put back");
+  if (tb.targetName) extra.push("target: " + tb.targetName);
+  if (tb.firstSwapName) extra.push("swapping " + tb.firstSwapName + "'s hand with…");
   return h(doc, "div", { className: "table-play single" }, [
-    h(doc, "span", { className: "duel-name", text: t.caption }),
-    t.card ? cardEl(doc, t.card, "md") : cardBackEl(doc, "md", "a card, not yet revealed"),
+    h(doc, "span", { className: "duel-name", text: tb.caption }),
+    tb.card ? cardEl(doc, tb.card, "md") : cardBackEl(doc, "md", "a card, not yet revealed"),
     extra.length ? h(doc, "span", { className: "small muted", text: extra.join(" · ") }) : null,
   ]);
 }
 
 function centerEl(doc, model) {
   const discardList = model.discard.length ? h(doc, "details", { className: "discard-all" }, [
-    h(doc, "summary", { text: "All " + model.discard.length }),
+    h(doc, "summary", { text: t("All %(count)s", { count: model.discard.length }) }),
     h(doc, "div", { className: "discard-list" }, model.discard.slice().reverse().map(function (f) { return cardEl(doc, f, "sm"); })),
   ]) : null;
   return h(doc, "div", { className: "board-center-inner" }, [
     h(doc, "div", { className: "pile deck" }, [
-      h(doc, "span", { className: "pile-label", text: "Deck" }),
+      h(doc, "span", { className: "pile-label", text: t("Deck") }),
       model.deckCount ? h(doc, "div", { className: "stack" }, [cardBackEl(doc, "md", model.deckCount + " cards in the deck")]) :
         emptyPileEl(doc),
       h(doc, "span", { className: "pile-count", text: plural(model.deckCount, "card", "cards") }),
     ]),
     tableEl(doc, model),
     h(doc, "div", { className: "pile discard" }, [
-      h(doc, "span", { className: "pile-label", text: "Discard" }),
+      h(doc, "span", { className: "pile-label", text: t("Discard") }),
       model.discardTop ? cardEl(doc, model.discardTop, "md") : emptyPileEl(doc),
       h(doc, "span", { className: "pile-count", text: plural(model.discard.length, "card", "cards") }),
       discardList,
@@ -803,7 +805,7 @@ function builderEl(doc, builder, opts) {
     items = builder.choices.map(function (c) {
       return cardEl(doc, c.card, "md", {
         onclick: function () { opts.onStage(c.stage); },
-        "aria-label": "Choose " + c.text,
+        "aria-label": t("Choose %(choice)s", { choice: c.text }),
         className: cardInfo(c.card).className + " kcard-md kcard-choice",
         disabled: disabled,
       });
@@ -828,9 +830,9 @@ function builderEl(doc, builder, opts) {
     children.push(h(doc, "p", { className: "builder-back" }, [h(doc, "button", {
       type: "button", className: "secondary small", "data-choice": "back", disabled: disabled,
       onclick: function () { opts.onStage(builder.back); },
-      text: builder.step === "target" ? "Back: face up or down" : "Back: choose another card",
+      text: builder.step === "target" ? t("Back: face up or down") : t("Back: choose another card"),
     })]));
-    children.push(h(doc, "p", { className: "small muted", text: "Nothing is sent until you choose how to play it." }));
+    children.push(h(doc, "p", { className: "small muted", text: t("Nothing is sent until you choose how to play it.") }));
   }
   return h(doc, "div", { className: "actions" }, [
     h(doc, "fieldset", { className: "action-group action-builder action-" + builder.step }, children),
@@ -894,8 +896,8 @@ function renderBoard(root, model, opts) {
         });
       });
       you.appendChild(seatEl(doc, me, { noHand: true, targeted: targets[me.seat], clocks: model.status === "active", noYou: !model.useYou }));
-      you.appendChild(h(doc, "div", { className: "my-hand", role: "group", "aria-label": "Your hand" }, handCards.length ? handCards :
-        [h(doc, "span", { className: "muted", text: me.alive ? "Your hand is empty." : "You are out of this round." })]));
+      you.appendChild(h(doc, "div", { className: "my-hand", role: "group", "aria-label": t("Your hand") }, handCards.length ? handCards :
+        [h(doc, "span", { className: "muted", text: me.alive ? t("Your hand is empty.") : t("You are out of this round.") })]));
     }
   }
 
@@ -919,8 +921,8 @@ function renderBoard(root, model, opts) {
 /** The results panel for a finished or aborted match. */
 function resultsEl(doc, res, opts) {
   const columns = [];
-  if (res.hasPoints) columns.push({ title: "Points", value: (row) => row.points }, { title: "Prize Focus", value: (row) => row.prizeFocus });
-  if (res.hasMarkers) columns.push({ title: "Rounds won", value: (row) => row.markers });
+  if (res.hasPoints) columns.push({ title: t("Points"), value: (row) => row.points }, { title: t("Prize Focus"), value: (row) => row.prizeFocus });
+  if (res.hasMarkers) columns.push({ title: t("Rounds won"), value: (row) => row.markers });
   const reason = [res.endReason, res.gameReason ? "Last round: " + res.gameReason + "." : ""].join(" ").trim();
   return resultsPanelEl(doc, res, reason, resultsTableEl(doc, res, columns), opts || {});
 }
@@ -931,8 +933,8 @@ function renderCardReference(container, players) {
   clear(container);
   container.appendChild(h(doc, "table", { className: "card-ref" }, [
     h(doc, "thead", {}, [h(doc, "tr", {}, [
-      h(doc, "th", { text: "Card" }), h(doc, "th", { className: "num", text: "Copies" }),
-      h(doc, "th", { text: "Face up (discard effect)" }), h(doc, "th", { text: "Face down (combat effect)" }),
+      h(doc, "th", { text: t("Card") }), h(doc, "th", { className: "num", text: t("Copies") }),
+      h(doc, "th", { text: t("Face up (discard effect)") }), h(doc, "th", { text: t("Face down (combat effect)") }),
     ])]),
     h(doc, "tbody", {}, cardTable(players).map(function (c) {
       return h(doc, "tr", {}, [
@@ -964,13 +966,13 @@ function describeBoard(model) {
   });
   lines.push("Deck: " + plural(model.deckCount, "card", "cards") + ". Discard pile: " +
     (model.discardTop ? plural(model.discard.length, "card", "cards") + ", " + cardName(model.discardTop) + " on top." : "empty."));
-  const t = model.table;
-  if (t && t.kind === "play") {
-    lines.push("On the table: " + t.caption + (t.card ? ", " + cardName(t.card) : "") + (t.targetName ? ", against " + t.targetName : "") + ".");
-  } else if (t && t.kind === "duel") {
+  const tb = model.table;
+  if (tb && tb.kind === "play") {
+    lines.push("On the table: " + tb.caption + (tb.card ? ", " + cardName(tb.card) : "") + (tb.targetName ? ", against " + tb.targetName : "") + ".");
+  } else if (tb && tb.kind === "duel") {
     const side = function (card) { return card ? cardName(card) : "a face-down card"; };
-    lines.push("Duel: " + t.attackerName + " (" + side(t.cards[0]) + ") against " + (t.defenderName || "nobody yet") +
-      " (" + side(t.cards[1]) + ")" + (t.decided ? (t.tie ? ": a tie." : ": " + seatName({ names: model.names, viewer: model.viewer, useYou: model.useYou }, t.winner) + " won.") : "."));
+    lines.push("Duel: " + tb.attackerName + " (" + side(tb.cards[0]) + ") against " + (tb.defenderName || "nobody yet") +
+      " (" + side(tb.cards[1]) + ")" + (tb.decided ? (tb.tie ? ": a tie." : ": " + seatName({ names: model.names, viewer: model.viewer, useYou: model.useYou }, tb.winner) + " won.") : "."));
   }
   if (model.sight) lines.push(model.sight.text);
   if (model.hand) lines.push(viewerPossessive(model) + " hand: " + cardList(model.hand) + ".");

@@ -48,7 +48,7 @@ def organiser(db):
     return UserFactory(username="organiser")
 
 
-def _play_slowly(match, sim, *, hours: float = 0.25, capture) -> None:
+def _play_slowly(match, sim, *, hours: float = 0.1, capture) -> None:
     """Both players move, each after ``hours``: a correspondence game."""
     engine = get_game(match.game)
     for _ in range(3000):
@@ -87,15 +87,16 @@ def test_a_correspondence_swiss_is_played_to_the_end(
         players,
         format="swiss",
         swiss_rounds=2,
+        options={"life": 5},  # shorter games (the lowest starting life)
         time_control={"days": 2},
-        round_hours=7 * 24,
+        round_hours=14 * 24,
     )
     with django_capture_on_commit_callbacks(execute=True):
         ts.tournament_start(tournament=t, by=organiser)
     for number in (1, 2):
         rnd = t.rounds.get(number=number)
         assert rnd.status == RoundStatus.RUNNING
-        assert rnd.deadline == rnd.starts_at + timedelta(days=7)
+        assert rnd.deadline == rnd.starts_at + timedelta(days=14)
         pairings = list(rnd.pairings.exclude(match=None))
         assert len(pairings) == 2
         for pairing in pairings:

@@ -17,7 +17,7 @@ class CommunityConfig(AppConfig):
         from community import live, moderation, receivers, services
         from community.profile import community_section
         from gameplay import consumers, lobby
-        from gameplay.signals import match_finished, match_started
+        from gameplay.signals import match_finished, match_started, seat_changed
 
         consumers.register_extension(
             frame_type="chat",
@@ -31,3 +31,4 @@ class CommunityConfig(AppConfig):
         register_profile_section(community_section, order=200)
         match_started.connect(receivers.on_match_started, dispatch_uid="chat-start")
         match_finished.connect(receivers.on_match_finished, dispatch_uid="chat-end")
+        seat_changed.connect(receivers.on_seat_changed, dispatch_uid="chat-seat")

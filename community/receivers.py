@@ -1,13 +1,16 @@
 """System lines in a match's chat, from gameplay's announcements.
 
-``chat_system`` writes each line once (``get_or_create``), so the outbox's
-repeated ``match_finished`` never doubles it; one quick insert, no task.
+``chat_system`` writes the start and the end once (``get_or_create``), so the
+outbox's repeated ``match_finished`` never doubles it; a seat's line (a join,
+a leave, a forfeit with a bot playing on) comes from ``seat_changed``, which
+is sent once per change. One quick insert each, no task.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from accounts.models import User
 from community import services
 from gameplay.models import Match, Seat
 
@@ -35,3 +38,46 @@ def on_match_finished(sender: Any, *, match_id: int, **kwargs: Any) -> None:
         return
     text = ENDINGS.get(match.end_reason, "The game is over.")
     services.chat_system(match_id=match_id, text=text)
+
+
+# A seat that gives up while the game goes on with a bot in its place.
+FORFEITS = {
+    "resigned": "{name} resigned; a bot plays their seat on.",
+    "time forfeit": "{name}'s clock ran out; a bot plays their seat on.",
+}
+FORFEIT_OTHER = "{name} left the game; a bot plays their seat on."
+
+
+def seat_line(*, change: str, reason: str, name: str, seat_number: int) -> str:
+    if change == "joined":
+        return f"{name} took seat {seat_number + 1}."
+    if change == "left":
+        return f"{name} left seat {seat_number + 1}."
+    return FORFEITS.get(reason, FORFEIT_OTHER).format(name=name)
+
+
+def on_seat_changed(
+    sender: Any,
+    *,
+    match_id: int,
+    seat_number: int,
+    user_id: int | None,
+    change: str,
+    reason: str = "",
+    **kwargs: Any,
+) -> None:
+    if not _has_people(match_id) and change != "left":
+        return
+    user = User.objects.filter(pk=user_id).first() if user_id is not None else None
+    if user is not None:
+        name = user.public_name
+    else:
+        seat = Seat.objects.filter(match_id=match_id, number=seat_number).first()
+        name = seat.display_name if seat is not None else f"Seat {seat_number + 1}"
+    services.chat_system(
+        match_id=match_id,
+        text=seat_line(
+            change=change, reason=reason, name=name, seat_number=seat_number
+        ),
+        once=False,
+    )

@@ -221,18 +221,20 @@ def lobby_chat_post(*, user: User, game: str, text: object) -> ChatMessage:
     )
 
 
-def chat_system(*, match_id: int, text: str) -> ChatMessage | None:
-    """A system line (the start, the end) in the players' chat, written once."""
+def chat_system(*, match_id: int, text: str, once: bool = True) -> ChatMessage | None:
+    """A system line in the players' chat. ``once``: written at most once per
+    match (the start, the end: their announcements may come again); a seat's
+    line (a join, a leave, a resignation) may rightly say the same twice."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return None
-    message, created = ChatMessage.objects.get_or_create(
-        match=match,
-        channel=Channel.TABLE,
-        author=None,
-        body=text,
-        defaults={"game": match.game},
-    )
+    fields = {"match": match, "channel": Channel.TABLE, "author": None, "body": text}
+    if once:
+        message, created = ChatMessage.objects.get_or_create(
+            **fields, defaults={"game": match.game}
+        )
+    else:
+        message, created = ChatMessage.objects.create(**fields, game=match.game), True
     if created:
         _send_live(match, message)
     return message

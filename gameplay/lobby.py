@@ -29,7 +29,7 @@ from gameplay.moverule import is_realtime
 from gameplay.options import clean_table_options
 from gameplay.rules import Game, GameError, get_game
 from gameplay.services import SeatSpec
-from gameplay.signals import challenge_answered, challenge_created
+from gameplay.signals import challenge_answered, challenge_created, seat_changed
 
 # league registers a provider so that rated quick play can pair near ratings
 # without gameplay importing league: (user, game) -> rating or None.
@@ -198,6 +198,7 @@ def table_join(*, match_id: int, user: User) -> Seat:
         raise BadRequest("this table is full")
     seat.user = user
     seat.save(update_fields=["user"])
+    _announce_seat(match_id, seat.number, user.pk, "joined")
     _start_if_full(match)
     transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
     return seat
@@ -218,7 +219,22 @@ def table_leave(*, match_id: int, user: User) -> None:
     else:
         seat.user = None
         seat.save(update_fields=["user"])
+        _announce_seat(match_id, seat.number, user.pk, "left")
     transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
+
+
+def _announce_seat(match_id: int, seat_number: int, user_id: int, change: str) -> None:
+    """``seat_changed`` after the commit (the community app's chat lines)."""
+    transaction.on_commit(
+        lambda: seat_changed.send_robust(
+            sender=Match,
+            match_id=match_id,
+            seat_number=seat_number,
+            user_id=user_id,
+            change=change,
+            reason="",
+        )
+    )
 
 
 @transaction.atomic

@@ -25,6 +25,14 @@ news stops asking for attention.
 socket (``services.seat_connected``), with ``match_id`` and ``user_id``: what
 told them about the game has been seen. Receivers run on every socket
 connect, so they must be one cheap statement.
+
+``seat_changed`` is sent after the commit when a person takes a seat at a
+waiting table (``change="joined"``), gives it back (``"left"``), or when a
+seat gives up a match that goes on with a bot in its place
+(``"forfeited"``, with the seat's ``reason``: "resigned", "time forfeit",
+"abandoned"...). A forfeit that ends the match is told by ``match_finished``
+instead. Receivers get ``match_id``, ``seat_number``, ``user_id`` (None for
+a bot's seat), ``change`` and ``reason``; they must be quick (chat lines).
 """
 
 from django.dispatch import Signal
@@ -38,3 +46,4 @@ match_started = Signal()  # kwargs: match_id: int
 challenge_created = Signal()  # kwargs: challenge_id: int
 challenge_answered = Signal()  # kwargs: challenge_id: int, user_id: int
 match_opened = Signal()  # kwargs: match_id: int, user_id: int
+seat_changed = Signal()  # kwargs: match_id, seat_number, user_id, change, reason

@@ -22,7 +22,7 @@ from gameplay.rules import get_game
 from gameplay.selectors import user_seat
 from gameplay.services.hooks import after_change, after_commit
 from gameplay.services.locking import locked_match, seat_numbered
-from gameplay.signals import match_finished
+from gameplay.signals import match_finished, seat_changed
 
 logger = logging.getLogger(__name__)
 
@@ -166,6 +166,16 @@ def forfeit_seat(match: Match, seat: Seat, *, reason: str) -> None:
         seat.replaced_by_bot = True
         seat.save(update_fields=["forfeited", "forfeit_reason", "replaced_by_bot"])
         match.save(update_fields=["state"])
+        announced = {
+            "match_id": match.pk,
+            "seat_number": seat.number,
+            "user_id": seat.user_id,
+            "change": "forfeited",
+            "reason": reason,
+        }
+        transaction.on_commit(
+            lambda: seat_changed.send_robust(sender=Match, **announced)
+        )
     match_pk, state = match.pk, match.state
     transaction.on_commit(
         lambda: broadcast.match_changed(match_id=match_pk, state=state)

@@ -227,3 +227,48 @@ def test_a_spectator_of_a_rated_game_reads_system_lines_only(players):
     services.chat_system(match_id=match.pk, text="The game has begun.")
     services.chat_post(user=players[0], match_id=match.pk, channel="table", text="hi")
     assert texts(match, players[5]) == ["The game has begun."]
+
+
+def test_seat_lines_tell_joins_leaves_and_a_resignation_at_three(
+    players, django_capture_on_commit_callbacks
+):
+    from community.models import ChatMessage
+    from gameplay import services as match_services
+
+    with django_capture_on_commit_callbacks(execute=True):
+        table = lobby.table_create(host=players[0], game="kungfu2009", players=3)
+        lobby.table_join(match_id=table.pk, user=players[1])
+        lobby.table_leave(match_id=table.pk, user=players[1])
+        lobby.table_join(match_id=table.pk, user=players[1])
+        lobby.table_join(match_id=table.pk, user=players[2])
+    table.refresh_from_db()
+    assert table.status == "active"
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.match_resign(match_id=table.pk, user=players[1])
+    table.refresh_from_db()
+    assert table.status == "active"  # two people and a bot play on
+    lines = ChatMessage.objects.filter(match=table).order_by("created_at", "pk")
+    assert [(m.author, m.body) for m in lines] == [
+        (None, "P1 took seat 2."),
+        (None, "P1 left seat 2."),
+        (None, "P1 took seat 2."),
+        (None, "P2 took seat 3."),
+        (None, "The game has begun."),
+        (None, "P1 resigned; a bot plays their seat on."),
+    ]
+    # Everyone reads them, a spectator too: they say nothing secret.
+    assert len(selectors.match_chat(match=table, user=players[5])) == 6
+
+
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        ("time forfeit", "Ann's clock ran out; a bot plays their seat on."),
+        ("abandoned", "Ann left the game; a bot plays their seat on."),
+    ],
+)
+def test_seat_line_words(reason, said):
+    from community.receivers import seat_line
+
+    line = seat_line(change="forfeited", reason=reason, name="Ann", seat_number=0)
+    assert line == said

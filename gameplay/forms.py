@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from gameplay.catalog import GameInfo, table_options
 from gameplay.timecontrol import (
@@ -24,34 +26,34 @@ class TimeControlForm(forms.Form):
     a combination ``TimeControl.parse`` refuses is a form error."""
 
     per_move = forms.IntegerField(
-        label="Seconds per move",
+        label=_("Seconds per move"),
         required=False,
         min_value=PER_MOVE_RANGE[0],
         max_value=PER_MOVE_RANGE[1],
-        help_text="Live. Leave empty for no per-move limit.",
+        help_text=_("Live. Leave empty for no per-move limit."),
     )
     total = forms.IntegerField(
-        label="Total minutes per player",
+        label=_("Total minutes per player"),
         required=False,
         min_value=1,
         max_value=TOTAL_RANGE[1] // 60,
-        help_text="Live: each player's thinking time for the whole game.",
+        help_text=_("Live: each player's thinking time for the whole game."),
     )
     increment = forms.IntegerField(
-        label="Increment (seconds per move)",
+        label=_("Increment (seconds per move)"),
         required=False,
         min_value=0,
         max_value=INCREMENT_RANGE[1],
-        help_text="Added to the total after each of your moves.",
+        help_text=_("Added to the total after each of your moves."),
     )
     days = forms.TypedChoiceField(
-        label="Correspondence: days per move",
+        label=_("Correspondence: days per move"),
         required=False,
         coerce=int,
         empty_value=None,
         choices=[("", "— (live)")]
         + [(d, f"{d} day{'s' if d > 1 else ''}") for d in CORRESPONDENCE_DAYS],
-        help_text="A move may wait this long; no other limit with it.",
+        help_text=_("A move may wait this long; no other limit with it."),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -85,10 +87,10 @@ class TimeControlForm(forms.Form):
 
 
 class TableForm(TimeControlForm):
-    players = forms.TypedChoiceField(coerce=int, label="Players")
-    rated = forms.BooleanField(label="Rated", required=False)
+    players = forms.TypedChoiceField(coerce=int, label=_("Players"))
+    rated = forms.BooleanField(label=_("Rated"), required=False)
     spectator_delay = forms.IntegerField(
-        label="Spectator delay (moves)", min_value=0, max_value=50, initial=0
+        label=_("Spectator delay (moves)"), min_value=0, max_value=50, initial=0
     )
 
     def __init__(self, *args: Any, game: GameInfo, **kwargs: Any) -> None:
@@ -131,8 +133,8 @@ class TableForm(TimeControlForm):
 
 
 class ChallengeForm(TimeControlForm):
-    username = forms.CharField(label="Player to challenge", max_length=150)
-    rated = forms.BooleanField(label="Rated", required=False)
+    username = forms.CharField(label=_("Player to challenge"), max_length=150)
+    rated = forms.BooleanField(label=_("Rated"), required=False)
 
     def __init__(self, *args: Any, game: GameInfo | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "id_challenge_%s")  # see TableForm
@@ -145,8 +147,8 @@ class ChallengeForm(TimeControlForm):
 class QuickPlayForm(TimeControlForm):
     """Quick play pairs only players who asked for the same time control."""
 
-    players = forms.TypedChoiceField(coerce=int, label="Players")
-    rated = forms.BooleanField(label="Rated", required=False)
+    players = forms.TypedChoiceField(coerce=int, label=_("Players"))
+    rated = forms.BooleanField(label=_("Rated"), required=False)
 
     def __init__(self, *args: Any, game: GameInfo, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "id_quick_%s")  # see TableForm
@@ -162,12 +164,13 @@ class QuickPlayForm(TimeControlForm):
 class PlayBotForm(forms.Form):
     """One click to play the computer: a strength, rated if the player asks."""
 
-    bot = forms.ChoiceField(label="Strength")
+    bot = forms.ChoiceField(label=_("Strength"))
     rated = forms.BooleanField(
-        label="Rated",
+        label=_("Rated"),
         required=False,
-        help_text="Counts on the game's ladder, where the built-in bots hold "
-        "fixed ratings.",
+        help_text=_(
+            "Counts on the game's ladder, where the built-in bots hold fixed ratings."
+        ),
     )
 
     def __init__(self, *args: Any, game: GameInfo, **kwargs: Any) -> None:
@@ -187,19 +190,19 @@ class PlayBotForm(forms.Form):
         names = [name for name, _ in choices]
         field.initial = "heuristic" if "heuristic" in names else names[0]
         if game.min_players > 2:
-            field.help_text = (
-                f"{game.min_players - 1} bots play you; at a rated game each a "
-                "different one, the nearest in strength."
-            )
+            field.help_text = gettext(
+                "%(n)s bots play you; at a rated game each a different one, "
+                "the nearest in strength."
+            ) % {"n": game.min_players - 1}
 
 
 class BotSeatForm(forms.Form):
     # The table page shows the select without its label, beside the button.
     bot = forms.ChoiceField(
-        label="Bot", widget=forms.Select(attrs={"aria-label": "Bot"})
+        label=_("Bot"), widget=forms.Select(attrs={"aria-label": _("Bot")})
     )
     #: Said next to the form at a rated table, which seats each bot once.
-    RATED_NOTE = (
+    RATED_NOTE = _(
         "Rated table: each bot takes one seat. Two seats of one bot would be "
         "one player to the ratings, and the game could not be rated."
     )
@@ -241,7 +244,7 @@ class BotSeatForm(forms.Form):
         self.note = self.RATED_NOTE if rated else ""
         uploaded = seatable_uploaded_bots(game=game) if game else []
         cast(forms.ChoiceField, self.fields["bot"]).choices = (
-            [("Built-in bots", builtin), ("Uploaded bots", uploaded)]
+            [(gettext("Built-in bots"), builtin), (gettext("Uploaded bots"), uploaded)]
             if uploaded
             else builtin
         )

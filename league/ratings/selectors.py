@@ -8,7 +8,7 @@ from datetime import datetime
 
 from django.core.paginator import Page, Paginator
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from accounts.models import User
 from gameplay.models import Match, MatchStatus, Seat
@@ -135,10 +135,16 @@ def ranking_page(
     )
     search = search.strip()
     if search:
-        qs = qs.filter(
-            Q(participant__name__icontains=search)
-            | Q(participant__user__username__icontains=search)
-        )
+        # The participants first, each name on its own (a union, not an OR
+        # across two joined tables, so each side can use its trigram index on
+        # PostgreSQL, migration league 0014), then their ratings in the pool
+        # through the (participant, pool) index: the OR over the join walked
+        # every rating of the pool, 12-42 s at a million players.
+        people = Participant.objects.order_by()
+        by_name = people.filter(name__icontains=search).values("pk")
+        by_username = people.filter(user__username__icontains=search).values("pk")
+        matching = by_name.union(by_username)
+        qs = qs.filter(participant_id__in=matching)
         paginator = Paginator(qs, per_page)
     else:
         paginator = _CountedPaginator(qs, per_page, count=pool.rating_count)

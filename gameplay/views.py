@@ -13,6 +13,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils import formats
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
@@ -201,7 +203,7 @@ def quick_play(request: SignedInRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
     if request.POST.get("leave"):
         lobby.queue_leave(user=request.user, game=game.id)
-        messages.success(request, "You left the quick-play queue.")
+        messages.success(request, _("You left the quick-play queue."))
         return redirect("gameplay:game_detail", game_id=game.id)
     form = QuickPlayForm(request.POST, game=game)
     if not form.is_valid():
@@ -221,7 +223,7 @@ def quick_play(request: SignedInRequest, game_id: str) -> HttpResponse:
     if match is not None:
         return redirect("gameplay:match", public_id=match.public_id)
     messages.success(
-        request, "You are in the queue; this page shows your game when it starts."
+        request, _("You are in the queue; this page shows your game when it starts.")
     )
     return redirect("gameplay:game_detail", game_id=game.id)
 
@@ -236,7 +238,7 @@ def challenge_create(request: SignedInRequest, game_id: str) -> HttpResponse:
             username__iexact=form.cleaned_data["username"], is_active=True
         ).first()
         if opponent is None:
-            messages.error(request, "No player with that username.")
+            messages.error(request, _("No player with that username."))
         else:
             try:
                 lobby.challenge_create(
@@ -246,7 +248,10 @@ def challenge_create(request: SignedInRequest, game_id: str) -> HttpResponse:
                     rated=form.cleaned_data["rated"],
                     time_control=form.time_control(),
                 )
-                messages.success(request, f"Challenge sent to {opponent.public_name}.")
+                messages.success(
+                    request,
+                    _("Challenge sent to %(name)s.") % {"name": opponent.public_name},
+                )
             except MatchError as exc:
                 _report(request, exc)
     else:
@@ -269,9 +274,9 @@ def challenge_answer(
         lobby.challenge_decline(challenge_id=challenge.pk, user=request.user)
         messages.success(
             request,
-            "Challenge withdrawn."
+            _("Challenge withdrawn.")
             if challenge.challenger_id == request.user.pk
-            else "Challenge declined.",
+            else _("Challenge declined."),
         )
     except MatchError as exc:
         _report(request, exc)
@@ -285,14 +290,15 @@ def vacation(request: SignedInRequest) -> HttpResponse:
         try:
             if request.POST.get("action") == "end":
                 vacations.vacation_end(user=request.user)
-                messages.success(request, "Welcome back: your clocks run again.")
+                messages.success(request, _("Welcome back: your clocks run again."))
             else:
                 raw = request.POST.get("days", "")
                 days: object = int(raw) if raw.strip().isdigit() else raw
                 away = vacations.vacation_start(user=request.user, days=days)
                 messages.success(
                     request,
-                    f"You are on vacation until {away.ends_at:%d %b %Y %H:%M} UTC.",
+                    _("You are on vacation until %(until)s UTC.")
+                    % {"until": formats.date_format(away.ends_at, "DATETIME_FORMAT")},
                 )
         except MatchError as exc:
             _report(request, exc)
@@ -351,12 +357,12 @@ def table_action(request: SignedInRequest, public_id: str, action: str) -> HttpR
         elif action == "leave":
             lobby.table_leave(match_id=match.pk, user=request.user)
             if match.host_id == request.user.pk:
-                messages.success(request, "Table closed.")
+                messages.success(request, _("Table closed."))
                 return redirect("gameplay:game_detail", game_id=match.game)
         elif action == "bot":
             form = _bot_form(match, request.POST)
             if not form.is_valid():
-                messages.error(request, "Choose a bot.")
+                messages.error(request, _("Choose a bot."))
             else:
                 lobby.table_fill_with_bot(
                     match_id=match.pk, user=request.user, bot=form.cleaned_data["bot"]

@@ -107,7 +107,35 @@ def link_inputs(target: str = NATIVE_TARGET) -> dict[str, list[str]] | None:
         found: dict[str, list[str]] = json.loads(manifest.read_text())
     except (OSError, ValueError):
         return None
+    if not _links_a_program(found):
+        return None  # an earlier prepare kept a sub-build's line: redo it
     return found
+
+
+def _links_a_program(manifest: dict[str, list[str]]) -> bool:
+    """A program's link line: not a partial (``-r``) link, and with the C
+    runtime's start file and libraries around the bot's objects."""
+    flags = manifest.get("flags", [])
+    libraries = manifest.get("before", []) + manifest.get("after", [])
+    return "-r" not in flags and len(libraries) >= 2
+
+
+def _program_link_line(log: str, *, program: str) -> str:
+    """The ``ld.lld`` line that links ``program`` itself.
+
+    ``zig c++ -v`` also prints the link lines of what it builds on the way
+    (libc, libc++, compiler-rt), some of them partial links (``-r``), in an
+    order that depends on its cache and on timing; the program's own line is
+    the one whose output is ``program``.
+    """
+    for row in log.splitlines():
+        argv = row.split()
+        if not argv or argv[0] != "ld.lld" or "-r" in argv:
+            continue
+        outputs = [argv[k + 1] for k, arg in enumerate(argv[:-1]) if arg == "-o"]
+        if outputs and os.path.basename(outputs[-1]) == program:
+            return row.strip()
+    return ""
 
 
 def prepare(target: str = NATIVE_TARGET) -> dict[str, list[str]]:
@@ -136,9 +164,7 @@ def prepare(target: str = NATIVE_TARGET) -> dict[str, list[str]]:
                 ["c++", "-target", target, "-O2", "-v", "warm.cpp", "-o", "warm"],
                 cwd=work,
             )
-        line = next(
-            (row for row in log.splitlines() if row.lstrip().startswith("ld.lld")), ""
-        )
+        line = _program_link_line(log, program="warm")
         if not line:
             raise SandboxError(f"zig printed no linker line for {target}")
         return _copy_link_inputs(line.split(), root / target, own=work)

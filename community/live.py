@@ -50,6 +50,10 @@ def _reader_filters(user_id: int, match_pk: int) -> tuple[bool, set[int]]:
 async def chat_event_for(
     binding: SocketBinding, event: dict[str, Any]
 ) -> dict[str, Any] | None:
+    removed = event.get("removed")
+    if isinstance(removed, int):
+        # A moderator took a line down: every page drops it (only its id goes).
+        return {"type": "chat_removed", "id": removed}
     line = event.get("message")
     if not isinstance(line, dict):
         return None

@@ -221,6 +221,8 @@ class SanctionKind(models.TextChoices):
     MUTE = "mute", "Muted in chat"
     SUSPEND = "suspend", "Suspended from rated play"
     BAN = "ban", "Banned"
+    # One chat line taken down (``Sanction.message``): logged like the rest.
+    REMOVE = "remove", "Chat line removed"
 
 
 class Sanction(models.Model):
@@ -238,8 +240,12 @@ class Sanction(models.Model):
         related_name="sanctions_given",
     )
     report = models.ForeignKey(Report, null=True, blank=True, on_delete=models.SET_NULL)
+    # The line a ``remove`` took down (kept, marked removed, as evidence).
+    message = models.ForeignKey(
+        ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now)
-    # None: no end (a warning, a ban).
+    # None: no end (a warning, a ban, a removed line).
     ends_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -250,3 +256,8 @@ class Sanction(models.Model):
 
     def is_in_force(self, now: datetime | None = None) -> bool:
         return self.ends_at is None or self.ends_at > (now or timezone.now())
+
+    @property
+    def lasts(self) -> bool:
+        """A state the user is in (mute, suspension, ban), not a single act."""
+        return self.kind in (SanctionKind.MUTE, SanctionKind.SUSPEND, SanctionKind.BAN)

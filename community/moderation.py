@@ -24,7 +24,7 @@ from community.models import (
     Sanction,
     SanctionKind,
 )
-from community.services import message_json
+from community.services import message_json, send_removal_live
 from gameplay.models import Match
 
 PERMISSION = "community.moderate"
@@ -164,7 +164,7 @@ def _report_lobby_line(report: Report, line: ChatMessage) -> Report:
 def open_reports() -> list[Report]:
     return list(
         Report.objects.filter(status=Report.Status.OPEN)
-        .select_related("reporter", "target", "match")
+        .select_related("reporter", "target", "match", "message")
         .order_by("created_at")
     )
 
@@ -172,6 +172,70 @@ def open_reports() -> list[Report]:
 def _check_moderator(moderator: User) -> None:
     if not (moderator.is_active and moderator.has_perm(PERMISSION)):
         raise NotAllowed("only moderators may do that")
+
+
+# What the moderation forms offer on a user (a line's removal is its own act).
+ACTIONS_ON_USERS = (
+    SanctionKind.WARN,
+    SanctionKind.MUTE,
+    SanctionKind.SUSPEND,
+    SanctionKind.BAN,
+)
+
+
+def action_choices() -> list[tuple[str, str]]:
+    return [(kind.value, kind.label) for kind in ACTIONS_ON_USERS]
+
+
+def _reason(reason: object) -> str:
+    reason = " ".join(str(reason or "").split())
+    if not reason:
+        raise CommunityError("give a reason: the user reads it")
+    return reason
+
+
+@transaction.atomic
+def line_remove(
+    *,
+    moderator: User,
+    message_id: int,
+    reason: str,
+    report_id: int | None = None,
+) -> Sanction:
+    """Take one chat line down: gone for everyone (live and in every history),
+    kept marked ``removed`` as evidence, logged as a ``remove`` action on its
+    author (who, when, why, which line) and shown to the author."""
+    _check_moderator(moderator)
+    reason = _reason(reason)
+    line = (
+        ChatMessage.objects.select_for_update()
+        .filter(pk=message_id)
+        .select_related("author")
+        .first()
+    )
+    if line is None:
+        raise CommunityError("no such message")
+    if line.author is None:
+        raise CommunityError("system lines are not removed")
+    if line.removed:
+        raise CommunityError("that line is already removed")
+    report = None
+    if report_id is not None:
+        report = Report.objects.filter(pk=report_id).first()
+        if report is None:
+            raise CommunityError("no such report")
+    line.removed = True
+    line.save(update_fields=["removed"])
+    sanction = Sanction.objects.create(
+        user=line.author,
+        kind=SanctionKind.REMOVE,
+        reason=reason[:500],
+        moderator=moderator,
+        report=report,
+        message=line,
+    )
+    send_removal_live(line)
+    return sanction
 
 
 @transaction.atomic
@@ -187,11 +251,9 @@ def sanction_apply(
     """Warn, mute, suspend from rated play or ban ``user``, with a reason;
     logged, shown to the user, and the report it answers closed."""
     _check_moderator(moderator)
-    if kind not in SanctionKind.values:
+    if kind not in ACTIONS_ON_USERS:
         raise CommunityError("choose warn, mute, suspend or ban")
-    reason = " ".join(str(reason or "").split())
-    if not reason:
-        raise CommunityError("give a reason: the user reads it")
+    reason = _reason(reason)
     if user.pk == moderator.pk:
         raise CommunityError("you cannot act on yourself")
     ends_at = None

@@ -248,18 +248,33 @@ def _send_live(match: Match, message: ChatMessage) -> None:
         "rated": match.rated,
         "over": match.is_over,
     }
-    group = broadcast.match_group(match.public_id)
+    _group_send_after_commit(broadcast.match_group(match.public_id), event, message)
 
+
+def _group_send_after_commit(
+    group: str, event: dict[str, Any], message: ChatMessage
+) -> None:
     def send() -> None:
         layer = get_channel_layer()
         if layer is None:
             return
         try:
             async_to_sync(layer.group_send)(group, event)
-        except Exception:  # the line is stored: sockets read it from the history
+        except Exception:  # the line is stored: pages read it from the history
             logger.warning("chat line %s was not sent live", message.pk, exc_info=True)
 
     transaction.on_commit(send)
+
+
+def send_removal_live(message: ChatMessage) -> None:
+    """Tell every open page that shows ``message`` to take it away (after the
+    commit). The frame carries only the line's id."""
+    if message.match_id is not None:
+        group = broadcast.match_group(
+            Match.objects.values_list("public_id", flat=True).get(pk=message.match_id)
+        )
+        event = {"type": "match.extension", "kind": "chat", "removed": message.pk}
+        _group_send_after_commit(group, event, message)
 
 
 def mute_set(*, user: User, target: User, muted: bool) -> None:

@@ -16,6 +16,11 @@ urlpatterns = [
     path("moderation/", views.moderation_queue, name="moderation"),
     path("moderation/act/", views.moderation_act, name="moderation_act"),
     path(
+        "moderation/lines/<int:message_id>/remove/",
+        views.moderation_remove_line,
+        name="moderation_remove_line",
+    ),
+    path(
         "moderation/users/<str:username>/",
         views.moderation_user,
         name="moderation_user",

@@ -19,7 +19,6 @@ from accounts.http import SignedInRequest
 from accounts.models import User
 from community import moderation, selectors, services
 from community.errors import CommunityError
-from community.models import SanctionKind
 from gameplay.models import Match
 from gameplay.rules import game_meta
 
@@ -244,7 +243,7 @@ def moderation_queue(request: SignedInRequest) -> HttpResponse:
         "community/moderation.html",
         {
             "reports": moderation.open_reports(),
-            "kinds": SanctionKind.choices,
+            "kinds": moderation.action_choices(),
         },
     )
 
@@ -275,6 +274,28 @@ def moderation_act(request: SignedInRequest) -> HttpResponse:
 
 
 @_moderator
+@require_POST
+def moderation_remove_line(request: SignedInRequest, message_id: int) -> HttpResponse:
+    """Take one chat line down (JSON, or the moderation page's form), with a
+    reason; ``report`` links the action to the report it answers."""
+    data = _body(request)
+    try:
+        moderation.line_remove(
+            moderator=request.user,
+            message_id=message_id,
+            reason=str(data.get("reason", "")),
+            report_id=_int_or_none(data.get("report")),
+        )
+    except CommunityError as exc:
+        return _answer(request, {"code": exc.code, "detail": exc.message}, status=400)
+    return _answer(
+        request,
+        {"removed": message_id},
+        said="The line is removed for everyone; the action is logged.",
+    )
+
+
+@_moderator
 @require_GET
 def moderation_user(request: SignedInRequest, username: str) -> HttpResponse:
     user = get_object_or_404(User, username=username)
@@ -283,11 +304,11 @@ def moderation_user(request: SignedInRequest, username: str) -> HttpResponse:
         "community/moderation_user.html",
         {
             "subject": user,
-            "sanctions": user.sanctions.select_related("moderator"),
+            "sanctions": user.sanctions.select_related("moderator", "message"),
             "reports": user.reports_about.select_related("reporter").order_by(
                 "-created_at"
             ),
-            "kinds": SanctionKind.choices,
+            "kinds": moderation.action_choices(),
         },
     )
 
@@ -299,5 +320,5 @@ def standing(request: SignedInRequest) -> HttpResponse:
     return render(
         request,
         "community/standing.html",
-        {"sanctions": request.user.sanctions.all()},
+        {"sanctions": request.user.sanctions.select_related("message")},
     )

@@ -122,6 +122,12 @@ function startChat(win, client) {
     list.scrollTop = list.scrollHeight;
   }
 
+  function removeLine(id) {
+    // A moderator took the line down: gone from every page at once.
+    const li = list.querySelector('[data-id="' + Number(id) + '"]');
+    if (li) li.remove();
+  }
+
   function fillRecipients() {
     if (!to) return;
     if (!privateAllowed || mySeat === null) { to.hidden = true; return; }
@@ -155,6 +161,7 @@ function startChat(win, client) {
 
   client.opts.onOther = function (frame) {
     if (frame.type === "chat" && frame.message) addLine(frame.message);
+    else if (frame.type === "chat_removed") removeLine(frame.id);
     else if (frame.type === "chat_error") showError(frame.message || t("Not sent."));
     else if (frame.type === "chat_ok") showError("");
   };

@@ -139,3 +139,34 @@ async def test_flood_is_refused(players):
     codes = [f.get("code") for f in got if f["type"] == "chat_error"]
     assert codes == ["chat_rate_limited", "chat_rate_limited"]
     await one.disconnect()
+
+
+async def test_a_removed_line_leaves_every_socket(players):
+    from django.contrib.auth.models import Permission
+
+    from community import moderation
+
+    match = await db_start(players[:2])
+    one, two, watcher = (
+        await connect(match, players[0]),
+        await connect(match, players[1]),
+        await connect(match, players[5]),
+    )
+    line = await database_sync_to_async(services.chat_post)(
+        user=players[0], match_id=match.pk, channel="table", text="rude"
+    )
+    await asyncio.gather(chat_frames(one), chat_frames(two), chat_frames(watcher))
+
+    def remove() -> None:
+        players[7].user_permissions.add(
+            Permission.objects.get(
+                codename="moderate", content_type__app_label="community"
+            )
+        )
+        moderation.line_remove(moderator=players[7], message_id=line.pk, reason="rude")
+
+    await database_sync_to_async(remove)()
+    for got in await asyncio.gather(
+        chat_frames(one), chat_frames(two), chat_frames(watcher)
+    ):
+        assert got == [{"type": "chat_removed", "id": line.pk}]

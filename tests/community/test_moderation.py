@@ -160,3 +160,92 @@ def test_the_moderation_pages_are_for_staff_only(client, players, moderator):
     client.force_login(players[0])
     standing = client.get(reverse("community:standing")).content.decode()
     assert "Muted in chat" in standing and "flooding the table" in standing
+
+
+def test_a_moderator_removes_one_line_for_everyone_and_it_is_logged(
+    client, players, moderator
+):
+    from community import selectors
+    from community.models import ChatMessage
+
+    match = start_match(players[:2])
+    kept = services.chat_post(
+        user=players[0], match_id=match.pk, channel="table", text="good luck"
+    )
+    rude = services.chat_post(
+        user=players[0], match_id=match.pk, channel="table", text="you idiot"
+    )
+    report = moderation.report_create(
+        reporter=players[1], reason="abuse", message_id=rude.pk
+    )
+    url = reverse("community:moderation_remove_line", args=[rude.pk])
+    # Strangers and players: 403, nothing changes.
+    assert client.post(url, {"reason": "insult"}).status_code == 403
+    client.force_login(players[1])
+    assert client.post(url, {"reason": "insult"}).status_code == 403
+    rude.refresh_from_db()
+    assert not rude.removed
+    client.force_login(moderator)
+    # Bad input: a clear 400, nothing changes.
+    no_reason = client.post(
+        url, json.dumps({"reason": " "}), content_type="application/json"
+    )
+    assert no_reason.status_code == 400 and "reason" in no_reason.json()["detail"]
+    missing = client.post(
+        reverse("community:moderation_remove_line", args=[999999]),
+        json.dumps({"reason": "x"}),
+        content_type="application/json",
+    )
+    assert missing.status_code == 400
+    done = client.post(
+        url,
+        json.dumps({"reason": "insult", "report": report.pk}),
+        content_type="application/json",
+    )
+    assert done.status_code == 200 and done.json() == {"removed": rude.pk}
+    again = client.post(
+        url, json.dumps({"reason": "insult"}), content_type="application/json"
+    )
+    assert again.status_code == 400
+    # Gone from every history; kept (marked) as evidence.
+    for reader in (players[0], players[1], players[5]):
+        texts = [m["text"] for m in selectors.match_chat(match=match, user=reader)]
+        assert "you idiot" not in texts and "good luck" in texts
+    assert ChatMessage.objects.get(pk=rude.pk).removed
+    kept.refresh_from_db()
+    assert not kept.removed
+    # The log: who, why, which line, the report; shown to the author.
+    logged = Sanction.objects.get(kind="remove")
+    assert (logged.user, logged.moderator, logged.reason, logged.message) == (
+        players[0],
+        moderator,
+        "insult",
+        rude,
+    )
+    assert logged.report == report
+    history = client.get(
+        reverse("community:moderation_user", args=[players[0].username])
+    ).content.decode()
+    assert "Chat line removed" in history and "you idiot" in history
+    queue = client.get(reverse("community:moderation")).content.decode()
+    assert "The reported line is removed." in queue
+    client.force_login(players[0])
+    standing = client.get(reverse("community:standing")).content.decode()
+    assert "Chat line removed" in standing and "insult" in standing
+    assert "in force" not in standing
+
+
+def test_line_removal_is_not_a_user_action_and_needs_a_moderator(players, moderator):
+    match = start_match(players[:2])
+    line = services.chat_post(
+        user=players[0], match_id=match.pk, channel="table", text="hello"
+    )
+    with pytest.raises(CommunityError):
+        moderation.line_remove(moderator=players[1], message_id=line.pk, reason="x")
+    with pytest.raises(CommunityError):
+        moderation.sanction_apply(
+            moderator=moderator, user=players[0], kind="remove", reason="x"
+        )
+    system = services.chat_system(match_id=match.pk, text="The game has begun.")
+    with pytest.raises(CommunityError, match="system"):
+        moderation.line_remove(moderator=moderator, message_id=system.pk, reason="x")

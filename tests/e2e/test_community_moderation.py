@@ -50,12 +50,12 @@ def test_report_reaches_the_queue_and_a_mute_applies_at_once(arena):
     assert other_tab.goto(arena.url("/moderation/")).status == 403
     other_tab.close()
     staff.page.goto("/moderation/")
-    card = staff.page.locator("section.report").first
+    card = staff.page.locator("section.report", has_text="you play like a potato")
     expect(card).to_contain_text("you play like a potato")
     expect(card).to_contain_text("insults")
     card.locator("select[name=kind]").select_option("mute")
     card.locator("input[name=minutes]").fill("30")
-    card.locator("input[name=reason]").fill("insulting an opponent")
+    card.locator("[data-testid='act'] input[name=reason]").fill("insulting an opponent")
     card.get_by_role("button", name="Apply").click()
     expect(staff.page.get_by_text("No open reports.")).to_be_visible()
 
@@ -70,3 +70,51 @@ def test_report_reaches_the_queue_and_a_mute_applies_at_once(arena):
     expect(rude.page.locator("main, body").first).to_contain_text(
         "insulting an opponent"
     )
+
+
+def _report(reporter, line_text):
+    from community import moderation
+    from community.models import ChatMessage
+
+    line = ChatMessage.objects.get(body=line_text)
+    return moderation.report_create(
+        reporter=reporter, reason="abuse", message_id=line.pk
+    )
+
+
+def test_a_moderator_removes_a_line_and_it_leaves_every_page_live(arena):
+    rude, victim, staff = arena.player(), arena.player(), arena.player()
+    arena.server_side(
+        lambda: staff.user.groups.add(Group.objects.get(name="moderator"))
+    )
+    match = arena.server_side(_match, rude.user, victim.user)
+    for person in (rude, victim):
+        person.page.goto(f"/matches/{match.public_id}/")
+        expect(person.page.locator("[data-role='connection']")).to_contain_text(
+            "Connected"
+        )
+    _say(rude.page, "good luck")
+    _say(rude.page, "you absolute turnip")
+    people_lines = "[data-role='chat-lines'] li:not(.chat-system)"
+    for person in (rude, victim):
+        expect(person.page.locator(people_lines)).to_have_count(2)
+    arena.server_side(_report, victim.user, "you absolute turnip")
+
+    staff.page.goto("/moderation/")
+    card = staff.page.locator("section.report", has_text="you absolute turnip")
+    expect(card).to_contain_text("you absolute turnip")
+    removal = card.locator("[data-testid='remove-line']")
+    removal.locator("input[name=reason]").fill("insult")
+    removal.get_by_role("button", name="Remove this line for everyone").click()
+    expect(staff.page.locator("[data-testid='line-removed']")).to_be_visible()
+
+    # Gone from both open pages without a reload; the other line stays.
+    for person in (rude, victim):
+        expect(person.page.locator(people_lines)).to_have_count(1)
+        expect(person.page.locator(people_lines)).to_contain_text("good luck")
+    # And from the history a fresh page loads.
+    victim.page.reload()
+    expect(victim.page.locator(people_lines)).to_have_count(1)
+    # The log shows who, why and which line.
+    staff.page.goto(f"/moderation/users/{rude.user.username}/")
+    expect(staff.page.locator("main, body").first).to_contain_text("Chat line removed")

@@ -8,7 +8,7 @@ from django.utils.translation import gettext
 
 
 def and_list(items: Sequence[str]) -> str:
-    """"A, B and C" in the active language ("A, B e C", "A, B und C")."""
+    """ "A, B and C" in the active language ("A, B e C", "A, B und C")."""
     items = [str(item) for item in items]
     if len(items) <= 1:
         return "".join(items)

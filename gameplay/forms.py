@@ -110,20 +110,25 @@ class TableForm(TimeControlForm):
             name = f"opt_{option.key}"
             if option.kind == "choice":
                 self.fields[name] = forms.ChoiceField(
-                    label=option.label, choices=option.choices, initial=option.default
+                    label=gettext(option.label),
+                    choices=[(key, gettext(text)) for key, text in option.choices],
+                    initial=option.default,
                 )
             elif option.kind == "bool":
                 self.fields[name] = forms.BooleanField(
-                    label=option.label, required=False, initial=option.default
+                    label=gettext(option.label), required=False, initial=option.default
                 )
             else:
                 self.fields[name] = forms.IntegerField(
-                    label=option.label,
+                    label=gettext(option.label),
                     min_value=option.min_value,
                     max_value=option.max_value,
                     initial=option.default,
                 )
-            self.fields[name].help_text = option.help_text
+            # The game's words (gameplay.rules.meta.N_) in the reader's language.
+            self.fields[name].help_text = (
+                gettext(option.help_text) if option.help_text else ""
+            )
 
     def options(self) -> dict[str, Any]:
         return {

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from gameplay.catalog import table_options
 from gameplay.rules import GameError, get_game
 
@@ -156,10 +158,10 @@ def option_labels(*, game_id: str, config: dict[str, Any] | None) -> list[str]:
     for option in table_options(game_id):
         value = shown.get(option.key, option.default)
         if option.kind == "bool":
-            text = "yes" if value else "no"
+            text = gettext("yes") if value else gettext("no")
         elif option.kind == "choice":
-            text = dict(option.choices).get(str(value), str(value))
+            text = gettext(dict(option.choices).get(str(value), str(value)))
         else:
             text = str(value)
-        labels.append(f"{option.label}: {text}")
+        labels.append(f"{gettext(option.label)}: {text}")
     return labels

@@ -42,6 +42,7 @@ PYTHON_KEYWORDS: dict[str, tuple | None] = {
     "gettext": None,
     "gettext_lazy": None,
     "gettext_noop": None,
+    "N_": None,  # gameplay.rules.meta.N_: the Django-free engines' marker
     "ngettext": (1, 2),
     "ngettext_lazy": (1, 2),
     "pgettext": ((1, "c"), 2),

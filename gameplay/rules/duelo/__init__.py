@@ -15,13 +15,13 @@ from gameplay.rules.duelo.engine import (
     RULES_VERSION,
     DueloGame,
 )
-from gameplay.rules.meta import GameMeta, TableOption
+from gameplay.rules.meta import N_, GameMeta, TableOption
 
 __all__ = ["BASE_DECK", "DOUBLE_DECK", "ENGINE", "META", "RULES_VERSION", "DueloGame"]
 
 META = GameMeta(
     publisher="Mandala Jogos, 2016",
-    summary=(
+    summary=N_(
         "Hidden hands and face-down duels: draw a card, then play one face up for "
         "its effect or face down to challenge an opponent. Lose your Master of Kung "
         "Fu or run out of cards and you are out; the last fighter standing wins."
@@ -29,23 +29,26 @@ META = GameMeta(
     table_options=(
         TableOption(
             "start",
-            "Who starts",
+            N_("Who starts"),
             "choice",
             "random",
-            choices=(("random", "At random"), ("highest_focus", "Highest Focus draw")),
+            choices=(
+                ("random", N_("At random")),
+                ("highest_focus", N_("Highest Focus draw")),
+            ),
         ),
         TableOption(
             "rounds",
-            "Round wins needed",
+            N_("Round wins needed"),
             "int",
             1,
             min_value=1,
             max_value=5,
-            help_text="Victory markers: each round's winner starts the next.",
+            help_text=N_("Victory markers: each round's winner starts the next."),
         ),
         TableOption(
             "reshuffle_discard",
-            "Reshuffle the discard pile once (optional rule for 4 players)",
+            N_("Reshuffle the discard pile once (optional rule for 4 players)"),
             "bool",
             False,
         ),

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from gameplay.rules.base import TimedGame
 from gameplay.rules.kungfu2009.engine import RULES_VERSION, KungFu2009Game
-from gameplay.rules.meta import GameMeta, TableOption
+from gameplay.rules.meta import N_, GameMeta, TableOption
 
 __all__ = ["ENGINE", "META", "RULES_VERSION", "KungFu2009Game"]
 
 META = GameMeta(
     catalogue="gameplay.rules.kungfu2009.catalogue",
     publisher="Kuznia Gier, 2009",
-    summary=(
+    summary=N_(
         "Young adepts take their Kung Fu exam all at once: trade hit cards with "
         "anyone at any moment, honestly or not quite, arrange them into a "
         "combination and be the first to shout KUNG FU."
@@ -27,32 +27,32 @@ META = GameMeta(
     table_options=(
         TableOption(
             "remove",
-            "Shorter game (2-2-1 removals)",
+            N_("Shorter game (2-2-1 removals)"),
             "int",
             0,
             min_value=0,
             max_value=4,
-            help_text=(
+            help_text=N_(
                 "Each unit removes 2 easy, 2 normal and 1 difficult combination "
                 "before the game."
             ),
         ),
         TableOption(
             "minutes",
-            "Time limit (minutes)",
+            N_("Time limit (minutes)"),
             "int",
             20,
             min_value=5,
             max_value=60,
-            help_text="When it is up the game is scored as it stands.",
+            help_text=N_("When it is up the game is scored as it stands."),
             match_minutes=True,
         ),
         TableOption(
             "severe",
-            "Severe punishment",
+            N_("Severe punishment"),
             "bool",
             False,
-            help_text="A wrong KUNG FU also costs one completed combination.",
+            help_text=N_("A wrong KUNG FU also costs one completed combination."),
         ),
     ),
     heuristic="gameplay.rules.kungfu2009.strategies",

@@ -14,13 +14,13 @@ from gameplay.rules.kungfu2013.engine import (
     RULES_VERSION,
     KungFu2013Game,
 )
-from gameplay.rules.meta import GameMeta, TableOption
+from gameplay.rules.meta import N_, GameMeta, TableOption
 
 __all__ = ["CARDS", "ENGINE", "META", "RULES_VERSION", "KungFu2013Game"]
 
 META = GameMeta(
     publisher="White Goblin Games, 2013",
-    summary=(
+    summary=N_(
         "Two masters trade attacks and blocks with ten life each. Keep the "
         "initiative or pass it for cards, attack face up or face down, and spend "
         "the power coins of cards left in front of you on special effects."
@@ -28,12 +28,12 @@ META = GameMeta(
     table_options=(
         TableOption(
             "life",
-            "Starting life",
+            N_("Starting life"),
             "int",
             10,
             min_value=5,
             max_value=10,
-            help_text="Life tokens each player starts with (the box has 20).",
+            help_text=N_("Life tokens each player starts with (the box has 20)."),
         ),
     ),
     heuristic="gameplay.rules.kungfu2013.heuristic",

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from gameplay.rules.base import Game
 from gameplay.rules.kungfu2019.engine import RULES_VERSION, KungFu2019Game
-from gameplay.rules.meta import GameMeta, TableOption
+from gameplay.rules.meta import N_, GameMeta, TableOption
 
 __all__ = ["ENGINE", "META", "RULES_VERSION", "KungFu2019Game"]
 
 META = GameMeta(
     catalogue="gameplay.rules.kungfu2019.catalogue",
     publisher="Good Game Studio, 2019 (designer Zong-Hua Yang)",
-    summary=(
+    summary=N_(
         "Draft ten Kung Fu cards, then fight three rounds: everyone plays three "
         "cards at once, the lowest initiative attacks first, and every attack is "
         "seven dice a player assigns to the combinations on the cards, bending "
@@ -30,10 +30,12 @@ META = GameMeta(
     table_options=(
         TableOption(
             "draft",
-            "Draft the cards",
+            N_("Draft the cards"),
             "bool",
             True,
-            help_text="Off: the first-game option, ten cards dealt without a draft.",
+            help_text=N_(
+                "Off: the first-game option, ten cards dealt without a draft."
+            ),
         ),
     ),
     heuristic="gameplay.rules.kungfu2019.heuristic",

@@ -13,4 +13,5 @@ class Command(makemessages.Command):
         *makemessages.Command.xgettext_options,
         "--keyword=t",
         "--keyword=tn:1,2",
+        "--keyword=N_",  # gameplay.rules.meta.N_ (the engines' game metadata)
     ]

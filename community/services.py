@@ -216,9 +216,21 @@ def lobby_chat_post(*, user: User, game: str, text: object) -> ChatMessage:
         raise ChatRefused(refusal)
     body = _clean_text(text)
     _take_rate(user, body)
-    return ChatMessage.objects.create(
+    message = ChatMessage.objects.create(
         game=game, channel=Channel.LOBBY, author=user, body=body
     )
+    _group_send_after_commit(
+        _lobby_group(game),
+        {"type": "lobby.chat", "message": message_json(message)},
+        message,
+    )
+    return message
+
+
+def _lobby_group(game: str) -> str:
+    from community.consumers import lobby_group
+
+    return lobby_group(game)
 
 
 def chat_system(*, match_id: int, text: str, once: bool = True) -> ChatMessage | None:
@@ -275,6 +287,9 @@ def send_removal_live(message: ChatMessage) -> None:
         )
         event = {"type": "match.extension", "kind": "chat", "removed": message.pk}
         _group_send_after_commit(group, event, message)
+    elif message.channel == Channel.LOBBY:
+        event = {"type": "lobby.chat", "removed": message.pk}
+        _group_send_after_commit(_lobby_group(message.game), event, message)
 
 
 def mute_set(*, user: User, target: User, muted: bool) -> None:

@@ -7,6 +7,7 @@ cleanly with a 403 instead.
 
 from django.urls import re_path
 
+from community.routing import websocket_urlpatterns as community_routes
 from config.ws_security import UnknownPathConsumer
 from gameplay.routing import websocket_urlpatterns as gameplay_routes
 from league.duplicate.routing import websocket_urlpatterns as duplicate_routes
@@ -20,6 +21,7 @@ websocket_urlpatterns = [
     *duplicate_routes,
     *arena_routes,
     *notification_routes,
+    *community_routes,
     # django-stubs type re_path()'s target as a view, not an ASGI app.
     re_path(r"", UnknownPathConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -1,12 +1,14 @@
 /**
- * A game's lobby chat: the last lines on load, then a poll for newer ones
- * (every few seconds while the tab is visible). Lines go on the page with
- * textContent only: no HTML from anyone, no clickable links.
+ * A game's lobby chat: the last lines on load, then newer ones live over the
+ * lobby's socket (/ws/lobby/<game>/chat/, docs/protocol/live.md). The
+ * history is fetched once the socket is open (and again, only newer lines,
+ * after a reconnect), so no line falls between the two. Lines go on the page
+ * with textContent only: no HTML from anyone, no clickable links.
  */
 
 import { t } from "./i18n.js";
 
-const POLL_MS = 4000;
+const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
 
 function el(doc, tag, className, text) {
   const node = doc.createElement(tag);
@@ -25,10 +27,14 @@ function startLobbyChat(win) {
   const errorBox = part("chat-error");
   const csrf = panel.querySelector("input[name=csrfmiddlewaretoken]");
   let lastId = 0;
+  const shown = {};
+  let loading = null; // lines that arrive while the history loads wait here
+  let tries = 0;
 
   function add(line) {
-    if (line.id <= lastId) return;
-    lastId = line.id;
+    if (shown[line.id]) return;
+    shown[line.id] = true;
+    lastId = Math.max(lastId, line.id);
     const li = el(doc, "li", "chat-line");
     li.dataset.id = line.id;
     li.dataset.author = line.author_id;
@@ -39,12 +45,50 @@ function startLobbyChat(win) {
     list.scrollTop = list.scrollHeight;
   }
 
-  function poll() {
+  function remove(id) {
+    // A moderator took the line down: gone from every page at once.
+    const li = list.querySelector('[data-id="' + Number(id) + '"]');
+    if (li) li.remove();
+  }
+
+  function history() {
     const url = panel.dataset.url + (lastId ? "?after=" + lastId : "");
+    loading = [];
     return win.fetch(url, { credentials: "same-origin" })
       .then(function (resp) { return resp.ok ? resp.json() : { messages: [] }; })
       .then(function (data) { (data.messages || []).forEach(add); })
-      .catch(function () { /* offline: the next poll tries again */ });
+      .catch(function () { /* offline: the reconnect loads it again */ })
+      .then(function () {
+        const waiting = loading || [];
+        loading = null;
+        waiting.forEach(add);
+      });
+  }
+
+  function connect() {
+    const scheme = win.location.protocol === "https:" ? "wss://" : "ws://";
+    const socket = new win.WebSocket(scheme + win.location.host + panel.dataset.wsPath);
+    socket.addEventListener("open", function () {
+      tries = 0;
+      panel.dataset.live = "1";
+      history();
+    });
+    socket.addEventListener("message", function (ev) {
+      let frame;
+      try { frame = JSON.parse(ev.data); } catch (e) { return; }
+      if (frame.type === "chat" && frame.message) {
+        if (loading) loading.push(frame.message);
+        else add(frame.message);
+      } else if (frame.type === "chat_removed") {
+        remove(frame.id);
+      }
+    });
+    socket.addEventListener("close", function () {
+      panel.dataset.live = "";
+      const wait = RETRY_MS[Math.min(tries, RETRY_MS.length - 1)];
+      tries += 1;
+      win.setTimeout(connect, wait);
+    });
   }
 
   if (form) {
@@ -63,16 +107,12 @@ function startLobbyChat(win) {
           errorBox.hidden = resp.ok;
           errorBox.textContent = resp.ok ? "" : (data.detail || t("Not sent."));
           if (resp.ok) input.value = "";
-          return poll();
         });
       });
     });
   }
-  poll();
-  win.setInterval(function () {
-    if (doc.visibilityState !== "hidden") poll();
-  }, POLL_MS);
-  return { poll: poll };
+  connect();
+  return { history: history };
 }
 
 startLobbyChat(window);

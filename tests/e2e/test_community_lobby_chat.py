@@ -1,5 +1,6 @@
 """Two people in a game's lobby chat: the last lines on load, new ones
-arriving by themselves, text shown as text."""
+arriving live over the lobby's socket (no poll, no reload), text shown as
+text, and a line a moderator removes leaving both pages at once."""
 
 from __future__ import annotations
 
@@ -8,16 +9,39 @@ from playwright.sync_api import expect
 from community import services
 
 
-def test_lobby_chat_between_two_people(arena):
+def _remove(line_text: str):
+    from django.contrib.auth.models import Group
+
+    from accounts.models import User
+    from community import moderation
+    from community.models import ChatMessage
+
+    staff = User.objects.create(username="lobbystaff")
+    staff.groups.add(Group.objects.get(name="moderator"))
+    line = ChatMessage.objects.get(body=line_text)
+    moderation.line_remove(moderator=staff, message_id=line.pk, reason="spam")
+
+
+def test_lobby_chat_between_two_people_live(arena):
     one, two = arena.player(), arena.player()
     arena.server_side(
         services.lobby_chat_post, user=one.user, game="kungfu2013", text="earlier"
     )
     for person in (one, two):
         person.page.goto("/games/kungfu2013/")
+        # The page follows the lobby over its socket.
+        expect(person.page.locator("#kfa-lobby-chat[data-live='1']")).to_have_count(1)
     lines = two.page.locator("#kfa-lobby-chat [data-role='chat-lines'] li")
     expect(lines.last).to_contain_text("earlier")
     one.page.locator("#kfa-lobby-chat [data-role='chat-text']").fill("<b>game?</b>")
     one.page.locator("#kfa-lobby-chat button[type=submit]").click()
-    expect(lines.last).to_contain_text("<b>game?</b>", timeout=15000)
+    # Live: there is no poll any more, so only the socket can bring it.
+    expect(lines.last).to_contain_text("<b>game?</b>", timeout=5000)
     assert two.page.locator("#kfa-lobby-chat b").count() == 0
+    mine = one.page.locator("#kfa-lobby-chat [data-role='chat-lines'] li")
+    expect(mine.last).to_contain_text("<b>game?</b>", timeout=5000)
+
+    arena.server_side(_remove, "<b>game?</b>")
+    for page_lines in (lines, mine):
+        expect(page_lines.filter(has_text="game?")).to_have_count(0)
+        expect(page_lines.filter(has_text="earlier")).to_have_count(1)

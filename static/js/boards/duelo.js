@@ -265,21 +265,26 @@ const PUBLIC = {
 };
 
 const PRIVATE = {
-  round_start: function (s) { return "Your hand: " + cardList(s.hand) + "."; },
-  draw: function (s) { return "You drew " + cardName(s.card) + "."; },
-  play_down: function (s) { return "You played " + cardName(s.card) + " face down."; },
+  round_start: function (s) { return t("Your hand: %(cards)s.", { cards: cardList(s.hand) }); },
+  draw: function (s) { return t("You drew %(card)s.", { card: cardName(s.card) }); },
+  play_down: function (s) { return t("You played %(card)s face down.", { card: cardName(s.card) }); },
   disciple_look: function (s) {
-    return "You saw " + cardName(s.card) + (s.source === "set_aside" ? " (the card set aside)." : " on top of the deck.");
+    return s.source === "set_aside"
+      ? t("You saw %(card)s (the card set aside).", { card: cardName(s.card) })
+      : t("You saw %(card)s on top of the deck.", { card: cardName(s.card) });
   },
-  put_under: function (s) { return "You put " + cardName(s.card) + " under the deck."; },
-  snake_separated: function (s) { return "You separated " + cardName(s.card) + "."; },
-  snake_guess: function (s) { return "The separated card was " + cardName(s.card) + "."; },
-  hands_swapped: function (s) { return "Your new hand: " + cardList(s.hand) + "."; },
+  put_under: function (s) { return t("You put %(card)s under the deck.", { card: cardName(s.card) }); },
+  snake_separated: function (s) { return t("You separated %(card)s.", { card: cardName(s.card) }); },
+  snake_guess: function (s) { return t("The separated card was %(card)s.", { card: cardName(s.card) }); },
+  hands_swapped: function (s) { return t("Your new hand: %(cards)s.", { cards: cardList(s.hand) }); },
   tiger_look: function (s, p, ctx) {
-    return "You saw " + possessiveLower(Object.assign({}, ctx, { useYou: false }), s.target) + " hand: " + cardList(s.hand) + ".";
+    const name = seatName(Object.assign({}, ctx, { useYou: false }), s.target);
+    return /s$/.test(name)
+      ? t("You saw %(name)s' hand: %(cards)s.", { name: name, cards: cardList(s.hand) })
+      : t("You saw %(name)s's hand: %(cards)s.", { name: name, cards: cardList(s.hand) });
   },
-  dragon_look: function (s) { return "You saw " + cardName(s.card) + " on top of the deck."; },
-  put_on_top: function (s) { return "You put " + cardName(s.card) + " on top of the deck."; },
+  dragon_look: function (s) { return t("You saw %(card)s on top of the deck.", { card: cardName(s.card) }); },
+  put_on_top: function (s) { return t("You put %(card)s on top of the deck.", { card: cardName(s.card) }); },
 };
 
 /** Every event type the Duelo engine emits (the tests hold the engine to it). */
@@ -288,11 +293,13 @@ const EVENT_TYPES = Object.keys(PUBLIC).sort();
 /** Third-person wording of one seat's private part, for the full-reveal replay. */
 function thirdPerson(text, ctx, owner) {
   const name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
-  return text
+  const third = text
     .replace(/^Your /, possessive(Object.assign({}, ctx, { useYou: false }), owner) + " ")
     .replace(/^You saw /, name + " saw ")
     .replace(/^You /, name + " ")
     .replace(/^The separated card was/, "The separated card (seen by " + name + ") was");
+  // Another language's sentence stays as the owner read it, under their name.
+  return third === text ? name + ": " + text : third;
 }
 
 /** One event as log entries: the public sentence, then private ones. */

@@ -6,12 +6,19 @@
  * put on the page with textContent: no HTML from anyone, no clickable links.
  */
 
-import { t } from "./i18n.js";
+import { formatTime, t } from "./i18n.js";
 
 function el(doc, tag, className, text) {
   const node = doc.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** The line's time in the user's profile zone (i18n.js formatTime). */
+function timeOf(doc, iso) {
+  const node = el(doc, "time", "chat-time small muted", formatTime(iso));
+  node.dateTime = iso || "";
   return node;
 }
 
@@ -94,6 +101,8 @@ function startChat(win, client) {
     const li = el(doc, "li", "chat-line" + (line.system ? " chat-system" : "") + (line.channel === "private" ? " chat-private" : ""));
     li.dataset.id = line.id;
     li.dataset.channel = line.channel;
+    li.appendChild(timeOf(doc, line.at));
+    li.appendChild(doc.createTextNode(" "));
     if (line.system) {
       li.appendChild(el(doc, "span", "chat-text", line.text));
     } else {

@@ -44,6 +44,32 @@ export function language() {
   return lang || "en";
 }
 
+/**
+ * The zone the page shows times in: the signed-in user's profile zone (the
+ * server's UserTimeZoneMiddleware puts it on <body data-time-zone>), UTC for
+ * visitors; never the browser's own zone.
+ */
+export function timeZone() {
+  const body = typeof document !== "undefined" && document.body;
+  return (body && body.dataset.timeZone) || "UTC";
+}
+
+/**
+ * An instant (ISO 8601 text, a Date or milliseconds) in the page's zone and
+ * language. `options`: Intl.DateTimeFormat's (default: hours and minutes).
+ */
+export function formatTime(when, options) {
+  const date = when instanceof Date ? when : new Date(when);
+  if (isNaN(date.getTime())) return "";
+  const opts = Object.assign({}, options || { timeStyle: "short" });
+  try {
+    return new Intl.DateTimeFormat(language(), Object.assign({ timeZone: timeZone() }, opts)).format(date);
+  } catch (e) {
+    // An unknown zone name (an old profile): UTC rather than the browser's.
+    return new Intl.DateTimeFormat(language(), Object.assign(opts, { timeZone: "UTC" })).format(date);
+  }
+}
+
 /** A number in the page's language's format (1,234.5 / 1.234,5 / 1 234,5). */
 export function formatNumber(value, options) {
   try {

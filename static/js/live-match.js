@@ -16,7 +16,7 @@
 
 import { h, namedSeats, renderLog, tickClocks } from "./boards/common.js";
 import { clocksSentence, renderScreenReader, srModel, storeMode, storedMode } from "./screen-reader.js";
-import { language, t } from "./i18n.js";
+import { formatTime, t } from "./i18n.js";
 
 const PING_EVERY_MS = 20000;
 const PONG_TIMEOUT_MS = 10000;
@@ -574,7 +574,7 @@ function startPage(win, B, cfg) {
   /** "Ana is on vacation until 7 Dec 2026, 14:00: their clock stands still." */
   function vacationNote(seats, me) {
     return seats.filter(function (s) { return s.number !== me && s.away_until; }).map(function (s) {
-      const until = new Date(s.away_until).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" });
+      const until = formatTime(s.away_until, { dateStyle: "medium", timeStyle: "short" });
       return t("%(name)s is on vacation until %(until)s: their clock stands still.", { name: s.name, until: until });
     }).join(" ");
   }

@@ -6,7 +6,7 @@
  * with textContent only: no HTML from anyone, no clickable links.
  */
 
-import { t } from "./i18n.js";
+import { formatTime, t } from "./i18n.js";
 
 const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
 
@@ -38,6 +38,10 @@ function startLobbyChat(win) {
     const li = el(doc, "li", "chat-line");
     li.dataset.id = line.id;
     li.dataset.author = line.author_id;
+    const at = el(doc, "time", "chat-time small muted", formatTime(line.at));
+    at.dateTime = line.at || "";
+    li.appendChild(at);
+    li.appendChild(doc.createTextNode(" "));
     li.appendChild(el(doc, "strong", "chat-who", line.author));
     li.appendChild(doc.createTextNode(" "));
     li.appendChild(el(doc, "span", "chat-text", line.text));

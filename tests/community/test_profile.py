@@ -143,3 +143,11 @@ def test_follow_from_the_profile(client, players):
         post(reverse("community:follow", args=[me.username]), True).status_code == 400
     )
     assert client.get(url).status_code == 405
+
+
+def test_the_page_tells_its_scripts_the_profile_zone(client, players):
+    assert 'data-time-zone="UTC"' in client.get("/").content.decode()
+    players[0].time_zone = "America/Sao_Paulo"
+    players[0].save(update_fields=["time_zone"])
+    client.force_login(players[0])
+    assert 'data-time-zone="America/Sao_Paulo"' in client.get("/").content.decode()

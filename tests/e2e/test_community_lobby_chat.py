@@ -4,6 +4,8 @@ text, and a line a moderator removes leaving both pages at once."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from community import services
@@ -45,3 +47,32 @@ def test_lobby_chat_between_two_people_live(arena):
     for page_lines in (lines, mine):
         expect(page_lines.filter(has_text="game?")).to_have_count(0)
         expect(page_lines.filter(has_text="earlier")).to_have_count(1)
+
+
+def _line_at_ten_utc(user, zone: str) -> None:
+    from datetime import UTC, datetime
+
+    from community.models import ChatMessage
+
+    user.time_zone = zone
+    user.save(update_fields=["time_zone"])
+    line = services.lobby_chat_post(user=user, game="duelo", text="ten o'clock")
+    ChatMessage.objects.filter(pk=line.pk).update(
+        created_at=datetime(2026, 6, 1, 10, 0, tzinfo=UTC)
+    )
+
+
+def test_chat_times_are_in_the_profile_zone_not_the_browsers(arena):
+    # The browser thinks it is in New York; the profile says Tokyo (UTC+9).
+    person = arena.player(timezone_id="America/New_York")
+    arena.server_side(_line_at_ten_utc, person.user, "Asia/Tokyo")
+    person.page.goto("/games/duelo/")
+    expect(person.page.locator("body")).to_have_attribute(
+        "data-time-zone", "Asia/Tokyo"
+    )
+    stamp = person.page.locator("#kfa-lobby-chat li", has_text="ten o'clock").locator(
+        "time"
+    )
+    expect(stamp).to_have_attribute("datetime", "2026-06-01T10:00:00+00:00")
+    # 10:00 UTC in Tokyo, in the page's language (New York would be 6:00 AM).
+    expect(stamp).to_have_text(re.compile(r"^\s*(19:00|7:00\sPM)\s*$"))

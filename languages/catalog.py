@@ -56,6 +56,7 @@ JS_KEYWORDS: dict[str, tuple | None] = {
     "gettext": None,
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
+    "N_": None,  # a word a board translates where it shows it: t(variable)
 }
 # The translator's marks that must survive: %(name)s, %s / %d and {name}.
 PLACEHOLDER = re.compile(r"%\(\w+\)[sdif]|%[sdif]|\{\w*\}")

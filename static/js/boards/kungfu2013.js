@@ -18,15 +18,19 @@ import {
   seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
 } from "./common.js";
 import DATA from "./data/kungfu2013-cards.js";
+import { t, tn } from "../i18n.js";
+
+/** A word translated where it is shown (t() over a variable), marked here. */
+const N_ = (text) => text;
 
 const EFFECT_NAMES = {
-  nullify: "Block discarded",
-  initiative: "Initiative changes",
-  draw3: "Draw three",
-  no_block: "No block next round",
-  discard2: "Discard two from hand",
-  break_coin: "Break a coin card",
-  heal2: "Gain two life",
+  nullify: t("Block discarded"),
+  initiative: t("Initiative changes"),
+  draw3: t("Draw three"),
+  no_block: t("No block next round"),
+  discard2: t("Discard two from hand"),
+  break_coin: t("Break a coin card"),
+  heal2: t("Gain two life"),
 };
 
 // ---------------------------------------------------------------------------
@@ -116,7 +120,7 @@ const PUBLIC = {
   },
   cleanup: function (p, ctx) {
     const kept = (p.to_front || []).map(function (x) { return x[1].name + " stays in front of " + objectName(ctx, x[0]); });
-    return kept.length ? capitalize(kept.join("; ")) + "." : "The played cards are discarded.";
+    return kept.length ? capitalize(kept.join("; ")) + "." : t("The played cards are discarded.");
   },
   game_over: function (p, ctx) { return "Game over: " + outcomeText(ctx, p.winners) + " (" + (GAME_REASONS[p.reason] || p.reason) + ")."; },
 };
@@ -142,15 +146,15 @@ const formatSteps = stepsFormatter(formatEvent);
 
 const CARD_TYPES = { attack: "hand", block: "hand", pay: "front", target: "front" };
 const GROUP_TITLES = {
-  attack: "Choose your attack card",
-  block: "Choose your block card (you must block)",
-  pay: "Pay with which coin card in front of you?",
-  target: "Discard which of your opponent's coin cards?",
-  initiative: "Keep the initiative or pass it?",
-  draw: "Draw from which deck?",
-  face: "Face up or face down?",
-  effect: "Activate the special effect?",
-  reward: "You won the defence: your reward",
+  attack: t("Choose your attack card"),
+  block: t("Choose your block card (you must block)"),
+  pay: t("Pay with which coin card in front of you?"),
+  target: t("Discard which of your opponent's coin cards?"),
+  initiative: t("Keep the initiative or pass it?"),
+  draw: t("Draw from which deck?"),
+  face: t("Face up or face down?"),
+  effect: t("Activate the special effect?"),
+  reward: t("You won the defence: your reward"),
 };
 
 function groupLegal(legal, cardsByCode) {
@@ -161,7 +165,7 @@ function groupLegal(legal, cardsByCode) {
     const kind = CARD_TYPES[type] ? "cards" : "choice";
     let group = byType[type];
     if (!group) {
-      group = byType[type] = { kind: kind, type: type, title: GROUP_TITLES[type] || "Choose", actions: [] };
+      group = byType[type] = { kind: kind, type: type, title: GROUP_TITLES[type] || t("Choose"), actions: [] };
       groups.push(group);
     }
     group.actions.push(Object.assign({}, action, {
@@ -328,10 +332,10 @@ function seatEl(doc, seat, opts) {
   if (seat.forfeited) classes.push("is-out");
   if (seat.isYou) classes.push("is-you");
   const badges = [];
-  if (seat.initiative) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Initiative" }));
-  if (seat.noBlockRound) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "No block in round " + seat.noBlockRound }));
-  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
-  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
+  if (seat.initiative) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: t("Initiative") }));
+  if (seat.noBlockRound) badges.push(h(doc, "span", { className: "badge seat-badge out", text: t("No block in round %(round)s", { round: seat.noBlockRound }) }));
+  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: t("Bot plays on") }));
+  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: t("Forfeited") }));
   const clock = seat.clockText && opts.clocks ? h(doc, "span", {
     className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
     "data-seat": seat.seat, text: seat.clockText,
@@ -355,13 +359,13 @@ function seatEl(doc, seat, opts) {
       presenceEl(doc, seat),
       clock,
     ]),
-    h(doc, "div", { className: "kf13-life", "data-role": "life-" + seat.seat, role: "group", "aria-label": "Life: " + seat.life }, [
+    h(doc, "div", { className: "kf13-life", "data-role": "life-" + seat.seat, role: "group", "aria-label": t("Life: %(life)s", { life: seat.life }) }, [
       h(doc, "strong", { text: "♥ " + seat.life }), " life",
     ]),
     h(doc, "div", { className: "seat-badges" }, badges),
     hand,
     h(doc, "div", { className: "prizes kf13-front", "data-role": "front-" + seat.seat }, [
-      h(doc, "span", { className: "pile-label", text: "In front · " + plural(seat.coins, "coin", "coins") }),
+      h(doc, "span", { className: "pile-label", text: tn("In front · %(n)s coin", "In front · %(n)s coins", seat.coins, { n: seat.coins }) }),
       h(doc, "div", { className: "prize-row" }, seat.front.length ? seat.front.map(function (c) { return cardEl(doc, c, "sm"); }) :
         [h(doc, "span", { className: "muted small", text: "no coin cards" })]),
     ]),
@@ -374,16 +378,16 @@ function pileEl(doc, model, colour) {
   const count = model.decks[colour];
   return h(doc, "div", { className: "kf13-piles kf13-piles-" + colour }, [
     h(doc, "div", { className: "pile deck", "data-role": "deck-" + colour }, [
-      h(doc, "span", { className: "pile-label", text: colour === "red" ? "Attack deck" : "Block deck" }),
+      h(doc, "span", { className: "pile-label", text: colour === "red" ? t("Attack deck") : t("Block deck") }),
       count ? cardBackEl(doc, "md", count + " cards in the " + colour + " deck", colour) : emptyPileEl(doc),
       h(doc, "span", { className: "pile-count", text: plural(count, "card", "cards") }),
     ]),
     h(doc, "div", { className: "pile discard", "data-role": "discard-" + colour }, [
-      h(doc, "span", { className: "pile-label", text: "Discard" }),
+      h(doc, "span", { className: "pile-label", text: t("Discard") }),
       top ? cardEl(doc, top, "md") : emptyPileEl(doc),
       h(doc, "span", { className: "pile-count", text: plural(pile.length, "card", "cards") }),
       pile.length ? h(doc, "details", { className: "discard-all" }, [
-        h(doc, "summary", { text: "All " + pile.length }),
+        h(doc, "summary", { text: t("All %(count)s", { count: pile.length }) }),
         h(doc, "div", { className: "discard-list" }, pile.slice().reverse().map(function (c) { return cardEl(doc, c, "sm"); })),
       ]) : null,
     ]),
@@ -391,9 +395,9 @@ function pileEl(doc, model, colour) {
 }
 
 function battleEl(doc, model) {
-  const t = model.table;
-  if (!t) {
-    const idle = model.status === "finished" || model.phase === "over" ? "Game over" : model.round ? "Round " + model.round : "";
+  const tb = model.table;
+  if (!tb) {
+    const idle = model.status === "finished" || model.phase === "over" ? t("Game over") : model.round ? t("Round %(number)s", { number: model.round }) : "";
     return h(doc, "div", { className: "table-play empty", "data-role": "battle" }, [h(doc, "span", { className: "muted", text: idle })]);
   }
   const side = function (name, card, hidden, value, note) {
@@ -401,14 +405,14 @@ function battleEl(doc, model) {
       h(doc, "span", { className: "duel-name", text: name }),
       card ? cardEl(doc, card, "md") : hidden ? cardBackEl(doc, "md", "face-down attack card", "red") :
         h(doc, "div", { className: "kcard kcard-md kcard-empty", text: note || "…" }),
-      value !== null && value !== undefined ? h(doc, "span", { className: "badge kf13-value", text: "Value " + value }) : null,
+      value !== null && value !== undefined ? h(doc, "span", { className: "badge kf13-value", text: t("Value %(value)s", { value: value }) }) : null,
     ]);
   };
-  const blockNote = t.blockDone ? "no block" : "waiting";
-  return h(doc, "div", { className: "table-play duel", role: "group", "aria-label": "Battle", "data-role": "battle" }, [
-    side(t.attackerName + " · attack" + (t.face === "down" ? " (face down)" : ""), t.attack, t.faceDown || !t.attack, t.attackValue),
+  const blockNote = tb.blockDone ? "no block" : "waiting";
+  return h(doc, "div", { className: "table-play duel", role: "group", "aria-label": t("Battle"), "data-role": "battle" }, [
+    side(tb.attackerName + " · attack" + (tb.face === "down" ? " (face down)" : ""), tb.attack, tb.faceDown || !tb.attack, tb.attackValue),
     h(doc, "span", { className: "duel-vs", "aria-hidden": "true", text: "VS" }),
-    side(t.defenderName + " · block" + (t.blockDiscarded ? " (discarded)" : ""), t.block, false, t.blockDone ? t.blockValue : null, blockNote),
+    side(tb.defenderName + " · block" + (tb.blockDiscarded ? " (discarded)" : ""), tb.block, false, tb.blockDone ? tb.blockValue : null, blockNote),
   ]);
 }
 
@@ -471,8 +475,8 @@ function renderBoard(root, model, opts) {
         return h(doc, "div", { className: "kf13-hand-row", "data-role": "hand-" + colour, style: "--n: " + row.length }, row);
       });
       const wide = cards.length > 8 ? " kf13-hand-wide" : "";
-      you.appendChild(h(doc, "div", { className: "my-hand kf13-hand" + wide, role: "group", "aria-label": "Your hand", "data-role": "my-hand" },
-        cards.length ? rows : [h(doc, "span", { className: "muted", text: "Your hand is empty." })]));
+      you.appendChild(h(doc, "div", { className: "my-hand kf13-hand" + wide, role: "group", "aria-label": t("Your hand"), "data-role": "my-hand" },
+        cards.length ? rows : [h(doc, "span", { className: "muted", text: t("Your hand is empty.") })]));
     }
   }
   const controls = model.groups.length && opts.onAct ? actionsEl(doc, model, opts.onAct, !!opts.pending) : null;
@@ -482,7 +486,7 @@ function renderBoard(root, model, opts) {
 
 function resultsEl(doc, res, opts) {
   const reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
-  return resultsPanelEl(doc, res, reason, resultsTableEl(doc, res, [{ title: "Life", value: (row) => row.life }]), opts || {});
+  return resultsPanelEl(doc, res, reason, resultsTableEl(doc, res, [{ title: t("Life"), value: (row) => row.life }]), opts || {});
 }
 
 /** The icons and the whole card list, as a reference under the table. */
@@ -502,11 +506,11 @@ function renderCardReference(container) {
   });
   const cell = function (text) { return h(doc, "td", { text: text }); };
   container.appendChild(h(doc, "table", { className: "card-ref" }, [
-    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Icon" }), h(doc, "th", { text: "What it does" })])]),
+    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: t("Icon") }), h(doc, "th", { text: t("What it does") })])]),
     h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [h(doc, "strong", { text: r[0] })]), cell(r[1])]); })),
   ]));
   container.appendChild(h(doc, "table", { className: "card-ref kf13-card-list", "data-role": "card-list" }, [
-    h(doc, "thead", {}, [h(doc, "tr", {}, ["Card", "Colour", "Value", "Coins", "Special effect"].map(function (t) { return h(doc, "th", { text: t }); }))]),
+    h(doc, "thead", {}, [h(doc, "tr", {}, [N_("Card"), N_("Colour"), N_("Value"), N_("Coins"), N_("Special effect")].map(function (label) { return h(doc, "th", { text: t(label) }); }))]),
     h(doc, "tbody", {}, DATA.cards.map(function (c) {
       const card = Object.assign({ text: DATA.effects[c.effect] || null }, c, { coins: 0 });
       return h(doc, "tr", {}, [
@@ -538,12 +542,12 @@ function describeBoard(model) {
   });
   lines.push("Decks: " + plural(model.decks.red, "attack card", "attack cards") + ", " + plural(model.decks.blue, "block card", "block cards") +
     ". Discarded: " + plural(model.discards.red.length, "attack card", "attack cards") + ", " + plural(model.discards.blue.length, "block card", "block cards") + ".");
-  const t = model.table;
-  if (t) {
-    const attack = t.attack && !t.faceDown ? cardName(t.attack) : "a face-down card";
-    const block = t.block ? cardName(t.block) : t.blockDone ? "no block" : "not blocked yet";
-    lines.push("Battle: " + t.attackerName + " attacks with " + attack + (t.attackValue !== null && t.attackValue !== undefined ? " (value " + t.attackValue + ")" : "") +
-      "; " + t.defenderName + ": " + block + (t.blockDone && t.blockValue !== null && t.blockValue !== undefined ? " (value " + t.blockValue + ")" : "") + ".");
+  const tb = model.table;
+  if (tb) {
+    const attack = tb.attack && !tb.faceDown ? cardName(tb.attack) : "a face-down card";
+    const block = tb.block ? cardName(tb.block) : tb.blockDone ? "no block" : "not blocked yet";
+    lines.push("Battle: " + tb.attackerName + " attacks with " + attack + (tb.attackValue !== null && tb.attackValue !== undefined ? " (value " + tb.attackValue + ")" : "") +
+      "; " + tb.defenderName + ": " + block + (tb.blockDone && tb.blockValue !== null && tb.blockValue !== undefined ? " (value " + tb.blockValue + ")" : "") + ".");
   }
   if (model.hand) lines.push(viewerPossessive(model) + " hand: " + cardList(model.hand) + ".");
   return lines;

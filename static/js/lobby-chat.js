@@ -30,6 +30,63 @@ function startLobbyChat(win) {
   const shown = {};
   let loading = null; // lines that arrive while the history loads wait here
   let tries = 0;
+  const viewer = panel.dataset.viewer;
+  const reportForm = part("chat-report");
+  let reporting = null;
+
+  function post(url, body) {
+    return win.fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf ? csrf.value : "" },
+      body: JSON.stringify(body),
+    });
+  }
+
+  function say(message) {
+    if (!errorBox) return;
+    errorBox.textContent = message;
+    errorBox.hidden = !message;
+  }
+
+  function mute(line) {
+    const url = panel.dataset.muteUrl.replace("__user__", encodeURIComponent(line.author_username));
+    post(url, { muted: true }).then(function (resp) {
+      if (!resp.ok) { say(t("Could not mute %(name)s.", { name: line.author })); return; }
+      // Their earlier lines go too, at once.
+      for (const li of list.querySelectorAll('[data-author="' + line.author_id + '"]')) li.remove();
+    });
+  }
+
+  function openReport(line) {
+    reporting = line;
+    part("chat-report-line").textContent = t("Report %(name)s: “%(text)s”", { name: line.author, text: line.text });
+    reportForm.hidden = false;
+  }
+
+  if (reportForm) {
+    part("chat-report-cancel").addEventListener("click", function () { reportForm.hidden = true; });
+    reportForm.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      if (!reporting) return;
+      const body = { message: reporting.id, reason: reportForm.elements.reason.value, note: reportForm.elements.note.value };
+      post(panel.dataset.reportUrl, body).then(function (resp) {
+        reportForm.hidden = true;
+        reportForm.elements.note.value = "";
+        say(resp.ok ? "" : t("The report was not sent."));
+        const note = part("chat-note");
+        if (resp.ok && note) note.textContent = t("Thank you: your report went to the moderators.");
+      });
+    });
+  }
+
+  function button(doc, label, aria, onClick) {
+    const b = el(doc, "button", "chat-mute", label);
+    b.type = "button";
+    b.setAttribute("aria-label", aria);
+    b.addEventListener("click", onClick);
+    return b;
+  }
 
   function add(line) {
     if (shown[line.id]) return;
@@ -45,6 +102,10 @@ function startLobbyChat(win) {
     li.appendChild(el(doc, "strong", "chat-who", line.author));
     li.appendChild(doc.createTextNode(" "));
     li.appendChild(el(doc, "span", "chat-text", line.text));
+    if (viewer && reportForm && String(line.author_id) !== viewer) {
+      li.appendChild(button(doc, "mute", t("Mute %(name)s", { name: line.author }), function () { mute(line); }));
+      li.appendChild(button(doc, "report", t("Report %(name)s", { name: line.author }), function () { openReport(line); }));
+    }
     list.appendChild(li);
     list.scrollTop = list.scrollHeight;
   }

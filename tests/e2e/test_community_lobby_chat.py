@@ -1,6 +1,7 @@
 """Two people in a game's lobby chat: the last lines on load, new ones
 arriving live over the lobby's socket (no poll, no reload), text shown as
-text, and a line a moderator removes leaving both pages at once."""
+text, a line reported from the lobby and removed by a moderator from the
+queue leaving both pages at once, and times in the profile's zone."""
 
 from __future__ import annotations
 
@@ -11,17 +12,10 @@ from playwright.sync_api import expect
 from community import services
 
 
-def _remove(line_text: str):
+def _make_moderator(user) -> None:
     from django.contrib.auth.models import Group
 
-    from accounts.models import User
-    from community import moderation
-    from community.models import ChatMessage
-
-    staff = User.objects.create(username="lobbystaff")
-    staff.groups.add(Group.objects.get(name="moderator"))
-    line = ChatMessage.objects.get(body=line_text)
-    moderation.line_remove(moderator=staff, message_id=line.pk, reason="spam")
+    user.groups.add(Group.objects.get(name="moderator"))
 
 
 def test_lobby_chat_between_two_people_live(arena):
@@ -36,14 +30,32 @@ def test_lobby_chat_between_two_people_live(arena):
     lines = two.page.locator("#kfa-lobby-chat [data-role='chat-lines'] li")
     expect(lines.last).to_contain_text("earlier")
     one.page.locator("#kfa-lobby-chat [data-role='chat-text']").fill("<b>game?</b>")
-    one.page.locator("#kfa-lobby-chat button[type=submit]").click()
+    one.page.locator(
+        "#kfa-lobby-chat [data-role='chat-form'] button[type=submit]"
+    ).click()
     # Live: there is no poll any more, so only the socket can bring it.
     expect(lines.last).to_contain_text("<b>game?</b>", timeout=5000)
     assert two.page.locator("#kfa-lobby-chat b").count() == 0
     mine = one.page.locator("#kfa-lobby-chat [data-role='chat-lines'] li")
     expect(mine.last).to_contain_text("<b>game?</b>", timeout=5000)
 
-    arena.server_side(_remove, "<b>game?</b>")
+    # Two reports the line from the lobby; a moderator removes it from the
+    # queue; it leaves both lobby pages without a reload.
+    lines.filter(has_text="game?").get_by_role("button", name="Report").click()
+    report = two.page.locator("#kfa-lobby-chat [data-role='chat-report']")
+    report.locator("select[name=reason]").select_option("spam")
+    report.get_by_role("button", name="Send report").click()
+    expect(two.page.locator("#kfa-lobby-chat [data-role='chat-note']")).to_contain_text(
+        "went to the moderators"
+    )
+    staff = arena.player()
+    arena.server_side(_make_moderator, staff.user)
+    staff.page.goto("/moderation/")
+    card = staff.page.locator("section.report", has_text="game?")
+    removal = card.locator("[data-testid='remove-line']")
+    removal.locator("input[name=reason]").fill("spam")
+    removal.get_by_role("button", name="Remove this line for everyone").click()
+    expect(staff.page.locator("[data-testid='line-removed']").first).to_be_visible()
     for page_lines in (lines, mine):
         expect(page_lines.filter(has_text="game?")).to_have_count(0)
         expect(page_lines.filter(has_text="earlier")).to_have_count(1)

@@ -13,9 +13,15 @@ from community import services
 
 
 def _make_moderator(user) -> None:
-    from django.contrib.auth.models import Group
+    """The data migration's group, made again if a transactional test in the
+    same session flushed it."""
+    from django.contrib.auth.models import Group, Permission
 
-    user.groups.add(Group.objects.get(name="moderator"))
+    group, _ = Group.objects.get_or_create(name="moderator")
+    group.permissions.add(
+        Permission.objects.get(codename="moderate", content_type__app_label="community")
+    )
+    user.groups.add(group)
 
 
 def test_lobby_chat_between_two_people_live(arena):

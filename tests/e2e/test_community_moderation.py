@@ -3,11 +3,22 @@ mutes from it, and the mute takes effect at once and is shown to the user."""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
 from gameplay import services
 from gameplay.services import SeatSpec
+
+
+def _make_moderator(user) -> None:
+    """The data migration's group, made again if a transactional test in the
+    same session flushed it."""
+    from django.contrib.auth.models import Group, Permission
+
+    group, _ = Group.objects.get_or_create(name="moderator")
+    group.permissions.add(
+        Permission.objects.get(codename="moderate", content_type__app_label="community")
+    )
+    user.groups.add(group)
 
 
 def _match(one, two):
@@ -24,9 +35,7 @@ def _say(page, text: str) -> None:
 
 def test_report_reaches_the_queue_and_a_mute_applies_at_once(arena):
     rude, victim, staff = arena.player(), arena.player(), arena.player()
-    arena.server_side(
-        lambda: staff.user.groups.add(Group.objects.get(name="moderator"))
-    )
+    arena.server_side(_make_moderator, staff.user)
     match = arena.server_side(_match, rude.user, victim.user)
     for person in (rude, victim):
         person.page.goto(f"/matches/{match.public_id}/")
@@ -84,9 +93,7 @@ def _report(reporter, line_text):
 
 def test_a_moderator_removes_a_line_and_it_leaves_every_page_live(arena):
     rude, victim, staff = arena.player(), arena.player(), arena.player()
-    arena.server_side(
-        lambda: staff.user.groups.add(Group.objects.get(name="moderator"))
-    )
+    arena.server_side(_make_moderator, staff.user)
     match = arena.server_side(_match, rude.user, victim.user)
     for person in (rude, victim):
         person.page.goto(f"/matches/{match.public_id}/")

@@ -24,6 +24,7 @@ import {
   winnersText,
 } from "./common.js";
 import DATA from "./data/kungfu2019-cards.js";
+import { t } from "../i18n.js";
 
 const DUMMY = -1;
 const STATS = DATA.icons; // ["hp", "atk", "def", "hit", "avo"]
@@ -103,11 +104,11 @@ function signed(n) {
 }
 
 const STEP_TEXT = {
-  auto: "You took the best assignment and finished.",
-  best: "You loaded the best assignment.",
-  done: "You finished your assignment.",
-  reset: "You started the assignment again from the roll.",
-  cancel: "You dropped the set being built.",
+  auto: t("You took the best assignment and finished."),
+  best: t("You loaded the best assignment."),
+  done: t("You finished your assignment."),
+  reset: t("You started the assignment again from the roll."),
+  cancel: t("You dropped the set being built."),
 };
 
 function stepText(step) {
@@ -191,7 +192,7 @@ const PUBLIC = {
 
 const PRIVATE = {
   pick: function (s) { return "You kept " + cardName(s.card) + "."; },
-  draft_pass: function (s) { return s.pack && s.pack.length ? "Your new pack: " + cardList(s.pack) + "." : "You have drafted your ten cards."; },
+  draft_pass: function (s) { return s.pack && s.pack.length ? t("Your new pack: %(cards)s.", { cards: cardList(s.pack) }) : t("You have drafted your ten cards."); },
   commit: function (s) { return "You committed " + cardName(s.card) + "."; },
   unpick: function (s) { return "You took back " + cardName(s.card) + "."; },
   uncommit: function (s) { return "You took back " + cardName(s.card) + "."; },
@@ -235,9 +236,9 @@ function formatSteps(steps, ctx) {
 
 const ASSIGN_TYPES = { auto: 1, best: 1, done: 1, reset: 1, cancel: 1, drop: 1, set: 1, die: 1, up: 1, down: 1 };
 const GROUP_TITLES = {
-  pick: "Keep one card of your pack",
-  play: "Play a card (three this round, one at a time)",
-  auto: "Your dice",
+  pick: t("Keep one card of your pack"),
+  play: t("Play a card (three this round, one at a time)"),
+  auto: t("Your dice"),
 };
 
 /** The legal actions as groups: the draft pack, the hand, or the dice tray. */
@@ -251,7 +252,7 @@ function groupLegal(legal) {
     if (!group) {
       group = byType[key] = {
         kind: key === "assign" ? "assign" : "cards", type: key,
-        title: key === "assign" ? GROUP_TITLES.auto : GROUP_TITLES[type] || "Choose", actions: [],
+        title: key === "assign" ? GROUP_TITLES.auto : GROUP_TITLES[type] || t("Choose"), actions: [],
       };
       groups.push(group);
     }
@@ -514,7 +515,7 @@ function dieEl(doc, value, attrs, extraClass) {
   const base = {
     className: "kf19-die" + (extraClass ? " " + extraClass : ""),
     "data-value": value,
-    title: attrs.title || "Die showing " + value,
+    title: attrs.title || t("Die showing %(value)s", { value: value }),
   };
   if (tag === "button") base.type = "button";
   else { base.role = "img"; base["aria-label"] = attrs.title || "die showing " + value; }
@@ -522,12 +523,12 @@ function dieEl(doc, value, attrs, extraClass) {
 }
 
 function diceRowEl(doc, values, rolling, label) {
-  return h(doc, "div", { className: "kf19-dice" + (rolling ? " kf19-rolling" : ""), role: "group", "aria-label": label || "Dice: " + values.join(", ") },
+  return h(doc, "div", { className: "kf19-dice" + (rolling ? " kf19-rolling" : ""), role: "group", "aria-label": label || t("Dice: %(values)s", { values: values.join(", ") }) },
     values.map(function (v, i) { return dieEl(doc, v, null, "kf19-die-" + i); }));
 }
 
 function iconEl(doc, icon) {
-  return h(doc, "span", { className: "kf19-icon kf19-icon-" + icon, title: "Bonus icon: " + STAT_NAME[icon] + " (moves that track one space)", text: STAT_NAME[icon] });
+  return h(doc, "span", { className: "kf19-icon kf19-icon-" + icon, title: t("Bonus icon: %(name)s (moves that track one space)", { name: STAT_NAME[icon] }), text: STAT_NAME[icon] });
 }
 
 /** A face-up card: initiative, bonus icon, name, combinations (size "lg" | "md" | "sm"). */
@@ -578,7 +579,7 @@ function hpBarEl(doc, seat) {
 
 function tracksEl(doc, seat) {
   if (!seat.status) return null;
-  return h(doc, "dl", { className: "kf19-tracks", "data-role": "tracks-" + seat.seat, "aria-label": "Status: " + statusText(seat.status) }, STATS.filter(function (k) { return k !== "hp"; }).map(function (k) {
+  return h(doc, "dl", { className: "kf19-tracks", "data-role": "tracks-" + seat.seat, "aria-label": t("Status: %(status)s", { status: statusText(seat.status) }) }, STATS.filter(function (k) { return k !== "hp"; }).map(function (k) {
     return h(doc, "div", { className: "kf19-track kf19-track-" + k, title: STAT_NAME[k] + ": " + STAT_HELP[k] + " (" + plural(seat.tracks[k], "space", "spaces") + ")" }, [
       h(doc, "dt", { text: STAT_NAME[k] }), h(doc, "dd", { text: String(seat.status[k]) }),
     ]);
@@ -589,24 +590,24 @@ function tracksEl(doc, seat) {
 function seatPlayEl(doc, model, seat, rolling) {
   const parts = [];
   if (model.phase === "draft" && seat.picked !== null) {
-    parts.push(h(doc, "span", { className: "badge seat-badge" + (seat.picked ? " done" : ""), text: seat.picked ? "Picked ✓" : "Choosing a card" }));
+    parts.push(h(doc, "span", { className: "badge seat-badge" + (seat.picked ? " done" : ""), text: seat.picked ? t("Picked ✓") : t("Choosing a card") }));
   }
   if (model.phase === "play" && seat.committed !== null && !seat.eliminated) {
     const backs = [];
     for (let k = 0; k < DATA.play; k++) backs.push(k < seat.committed ? cardBackEl(doc) : h(doc, "span", { className: "kf19-card kf19-sm kf19-slot", "aria-hidden": "true" }));
-    parts.push(h(doc, "div", { className: "kf19-commits", "data-role": "commits-" + seat.seat, role: "group", "aria-label": "Committed " + seat.committed + " of " + DATA.play }, backs.concat([
+    parts.push(h(doc, "div", { className: "kf19-commits", "data-role": "commits-" + seat.seat, role: "group", "aria-label": t("Committed %(count)s of %(total)s", { count: seat.committed, total: DATA.play }) }, backs.concat([
       h(doc, "span", { className: "small", text: seat.committed >= DATA.play ? "committed" : seat.committed + " of " + DATA.play + " committed" }),
     ])));
   }
   if (seat.played) {
     parts.push(h(doc, "div", { className: "kf19-played", "data-role": "played-" + seat.seat }, [
-      h(doc, "span", { className: "pile-label", text: "Plays · initiative " + seat.initiative + (seat.orderPos ? " · attacks " + ordinal(seat.orderPos) : "") }),
+      h(doc, "span", { className: "pile-label", text: t("Plays · initiative %(initiative)s", { initiative: seat.initiative }) + (seat.orderPos ? " · " + t("attacks #%(position)s", { position: seat.orderPos }) : "") }),
       h(doc, "div", { className: "kf19-played-cards" }, seat.played.map(function (c) { return cardEl(doc, c, "sm"); })),
     ]));
   }
   if (seat.dice) {
     parts.push(h(doc, "div", { className: "kf19-seat-dice", "data-role": "dice-" + seat.seat }, [
-      h(doc, "span", { className: "pile-label", text: (seat.attacker ? "Attacking" : "Defending") + " · " + (seat.diceDone ? "dice assigned ✓" : "assigning…") }),
+      h(doc, "span", { className: "pile-label", text: (seat.attacker ? t("Attacking") : t("Defending")) + " · " + (seat.diceDone ? t("dice assigned ✓") : t("assigning…")) }),
       diceRowEl(doc, seat.dice, rolling, possessive({ names: model.names, viewer: model.viewer, useYou: model.useYou }, seat.seat) + " roll: " + seat.dice.join(", ")),
     ]));
   }
@@ -621,10 +622,10 @@ function seatEl(doc, model, seat, opts) {
   if (seat.isYou) classes.push("is-you");
   if (seat.attacker) classes.push("is-attacker");
   const badges = [];
-  if (seat.attacker) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: "Attacker" }));
-  if (seat.eliminated) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Knocked out" }));
-  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
-  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
+  if (seat.attacker) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: t("Attacker") }));
+  if (seat.eliminated) badges.push(h(doc, "span", { className: "badge seat-badge out", text: t("Knocked out") }));
+  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: t("Bot plays on") }));
+  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: t("Forfeited") }));
   const clock = seat.clockText && opts.clocks ? h(doc, "span", {
     className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
     "data-seat": seat.seat, text: seat.clockText,
@@ -645,10 +646,10 @@ function seatEl(doc, model, seat, opts) {
 
 function orderEl(doc, model) {
   if (!model.order.length) return null;
-  return h(doc, "ol", { className: "kf19-order", "data-role": "attack-order", "aria-label": "Attack order" }, model.order.map(function (o) {
+  return h(doc, "ol", { className: "kf19-order", "data-role": "attack-order", "aria-label": t("Attack order") }, model.order.map(function (o) {
     return h(doc, "li", { className: "kf19-order-item" + (o.current ? " current" : "") + (o.past ? " past" : "") + (o.out ? " out" : "") }, [
       h(doc, "span", { className: "kf19-order-name", text: o.name }),
-      o.total !== null ? h(doc, "span", { className: "kf19-order-init", title: "Total initiative", text: String(o.total) }) : null,
+      o.total !== null ? h(doc, "span", { className: "kf19-order-init", title: t("Total initiative"), text: String(o.total) }) : null,
     ]);
   }));
 }
@@ -656,7 +657,7 @@ function orderEl(doc, model) {
 function lastFightEl(doc, model, fight) {
   const ctx = { names: model.names, viewer: model.viewer, useYou: model.useYou };
   return h(doc, "div", { className: "kf19-last", "data-role": "last-fight" }, [
-    h(doc, "span", { className: "pile-label", text: "Last attack" }),
+    h(doc, "span", { className: "pile-label", text: t("Last attack") }),
     h(doc, "p", { className: "small", text: PUBLIC.fight(fight, ctx) }),
   ]);
 }
@@ -682,13 +683,13 @@ function centerEl(doc, model, rolling, lastFight) {
     ]);
   }
   const dummy = model.dummy ? h(doc, "div", { className: "kf19-dummy", "data-role": "dummy" }, [
-    h(doc, "span", { className: "pile-label", text: "The dummy · attacks with " + initiativeOf(model.dummy) }),
+    h(doc, "span", { className: "pile-label", text: t("The dummy · attacks with %(initiative)s", { initiative: initiativeOf(model.dummy) }) }),
     h(doc, "div", { className: "kf19-played-cards" }, model.dummy.map(function (c) { return cardEl(doc, c, "sm"); })),
   ]) : null;
   return h(doc, "div", { className: "board-center-inner kf19-center" }, [
     h(doc, "div", { className: "kf19-center-head" }, [
       h(doc, "strong", { className: "kf19-phase", text: phaseLine }),
-      h(doc, "span", { className: "small muted", "data-role": "deck", text: "Deck " + model.deckSize + " · out of play " + model.discardSize }),
+      h(doc, "span", { className: "small muted", "data-role": "deck", text: t("Deck %(deck)s · out of play %(out)s", { deck: model.deckSize, out: model.discardSize }) }),
     ]),
     orderEl(doc, model),
     fightBox,
@@ -721,16 +722,16 @@ function actionButton(doc, action, text, disabled, onAct, className) {
 }
 
 const COMMAND_TEXT = {
-  auto: "Best assignment, finish",
-  best: "Load the best assignment",
-  done: "Finish",
-  reset: "Start again",
-  cancel: "Drop this set",
+  auto: t("Best assignment, finish"),
+  best: t("Load the best assignment"),
+  done: t("Finish"),
+  reset: t("Start again"),
+  cancel: t("Drop this set"),
 };
 
 /** The dice tray: dice (with ▲▼ for the set being built), cards and their combinations, sets, commands. */
 function trayEl(doc, a, onAct, disabled) {
-  const dice = h(doc, "div", { className: "kf19-tray-dice", role: "group", "aria-label": "Your dice" }, a.dice.map(function (d) {
+  const dice = h(doc, "div", { className: "kf19-tray-dice", role: "group", "aria-label": t("Your dice") }, a.dice.map(function (d) {
     const cls = "kf19-die-" + d.index + (d.inOpen ? " in-open" : "") + (d.set !== null ? " in-set kf19-set-" + (d.set % 6) : "") + (d.changed ? " changed" : "");
     const title = "Die " + (d.index + 1) + ": " + d.value + (d.changed ? " (rolled " + d.rolled + ")" : "") + (d.set !== null ? ", in set " + (d.set + 1) : d.inOpen ? ", in the set being built" : "");
     const face = d.action ? dieEl(doc, d.value, {
@@ -755,9 +756,9 @@ function trayEl(doc, a, onAct, disabled) {
       })),
     ]);
   }));
-  const sets = a.sets.length ? h(doc, "ul", { className: "kf19-sets", "aria-label": "Your sets" }, a.sets.map(function (s) {
+  const sets = a.sets.length ? h(doc, "ul", { className: "kf19-sets", "aria-label": t("Your sets") }, a.sets.map(function (s) {
     return h(doc, "li", { className: "kf19-set-row kf19-set-" + (s.index % 6) }, [
-      h(doc, "span", { text: "Set " + (s.index + 1) + ": " + s.cardName + ", " + s.text + " (dice " + s.values.join(" ") + ")" }),
+      h(doc, "span", { text: t("Set %(number)s: %(card)s, %(text)s (dice %(dice)s)", { number: s.index + 1, card: s.cardName, text: s.text, dice: s.values.join(" ") }) }),
       actionButton(doc, s.drop, "Take back", disabled, onAct, "small secondary"),
     ]);
   })) : null;
@@ -768,7 +769,7 @@ function trayEl(doc, a, onAct, disabled) {
     "Defence so far: " + a.total + " DEF" + (a.extra ? ", " + plural(a.extra, "yin-yang", "yin-yangs") : "");
   return h(doc, "div", { className: "kf19-tray", "data-role": "tray" }, [
     h(doc, "p", { className: "kf19-tray-head" }, [
-      h(doc, "strong", { text: a.attacking ? "You attack" : "You defend" }),
+      h(doc, "strong", { text: a.attacking ? t("You attack") : t("You defend") }),
       " · " + a.points + " left: ",
       h(doc, "strong", { "data-role": "points-left", text: a.left + " of " + a.budget }),
       " · " + value,
@@ -786,8 +787,8 @@ function trayEl(doc, a, onAct, disabled) {
 function actionsEl(doc, model, onAct, disabled) {
   const wrap = h(doc, "div", { className: "actions" });
   if (model.retract.length) {
-    wrap.appendChild(actionGroupEl(doc, { kind: "choice", title: "Change your mind (until everyone has chosen)" }, model.retract.map(function (a) {
-      const text = a.type === "reopen" ? "Change my dice" : "Take back " + (a.cardInfo ? a.cardInfo.name : "the card");
+    wrap.appendChild(actionGroupEl(doc, { kind: "choice", title: t("Change your mind (until everyone has chosen)") }, model.retract.map(function (a) {
+      const text = a.type === "reopen" ? t("Change my dice") : a.cardInfo ? t("Take back %(card)s", { card: a.cardInfo.name }) : t("Take back the card");
       return actionButton(doc, a, text, disabled, onAct, "secondary kf19-retract");
     }), "kf19-retract-group"));
   }
@@ -857,30 +858,30 @@ function renderBoard(root, model, opts) {
       const area = [];
       if (model.pack && model.pack.length) {
         area.push(h(doc, "div", { className: "kf19-area", "data-role": "my-pack" }, [
-          h(doc, "h3", { className: "pile-label", text: "Your pack: keep one" }),
+          h(doc, "h3", { className: "pile-label", text: t("Your pack: keep one") }),
           h(doc, "div", { className: "my-hand kf19-hand" }, show(model.pack)),
         ]));
       }
       if (model.pick) {
-        area.push(h(doc, "p", { className: "small", text: "You keep " + cardName(model.pick) + "; waiting for the others to choose." }));
+        area.push(h(doc, "p", { className: "small", text: t("You keep %(card)s; waiting for the others to choose.", { card: cardName(model.pick) }) }));
       }
       if (model.myCommits && model.myCommits.length) {
         area.push(h(doc, "div", { className: "kf19-area", "data-role": "my-commits" }, [
-          h(doc, "h3", { className: "pile-label", text: "Committed (hidden from the others until everyone has chosen)" }),
+          h(doc, "h3", { className: "pile-label", text: t("Committed (hidden from the others until everyone has chosen)") }),
           h(doc, "div", { className: "my-hand kf19-hand" }, model.myCommits.map(function (c) { return cardEl(doc, c, "md"); })),
         ]));
       }
       const hand = model.hand || [];
-      area.push(h(doc, "div", { className: "kf19-area", role: "group", "aria-label": "Your hand" }, [
-        h(doc, "h3", { className: "pile-label", text: model.phase === "draft" ? "Kept so far" : "Your hand" }),
+      area.push(h(doc, "div", { className: "kf19-area", role: "group", "aria-label": t("Your hand") }, [
+        h(doc, "h3", { className: "pile-label", text: model.phase === "draft" ? t("Kept so far") : t("Your hand") }),
         h(doc, "div", { className: "my-hand kf19-hand", "data-role": "my-hand" },
-          hand.length ? show(hand) : [h(doc, "span", { className: "muted small", text: model.phase === "draft" ? "Nothing kept yet." : "Your hand is empty." })]),
+          hand.length ? show(hand) : [h(doc, "span", { className: "muted small", text: model.phase === "draft" ? t("Nothing kept yet.") : t("Your hand is empty.") })]),
       ]));
       you.appendChild(h(doc, "div", { className: "kf19-you" }, area));
     }
   }
   const controls = (model.groups.length || model.retract.length) && onAct ? actionsEl(doc, model, onAct, disabled) : null;
-  renderPanel(root, model, opts, controls, model.phase === "draft" ? "Draft" : model.round ? "Round " + model.round + " of " + model.rounds : "");
+  renderPanel(root, model, opts, controls, model.phase === "draft" ? t("Draft") : model.round ? t("Round %(number)s of %(total)s", { number: model.round, total: model.rounds }) : "");
   return model;
 }
 
@@ -907,7 +908,7 @@ function renderCardReference(container, players) {
   rows.push(["HIT / AVO", "Each point turns one die up or down by one (a 1 into a 6 costs 5)."]);
   if (start) rows.push(["Starting HP", start + " at " + players + " players, plus the HP track."]);
   container.appendChild(h(doc, "table", { className: "card-ref" }, [
-    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Symbol" }), h(doc, "th", { text: "What it means" })])]),
+    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: t("Symbol") }), h(doc, "th", { text: t("What it means") })])]),
     h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [h(doc, "strong", { text: r[0] })]), h(doc, "td", { text: r[1] })]); })),
   ]));
 }

@@ -32,12 +32,37 @@ def on_match_started(sender: Any, *, match_id: int, **kwargs: Any) -> None:
         services.chat_system(match_id=match_id, text="The game has begun.")
 
 
+# The end, naming the one seat whose forfeit ended the game.
+NAMED_ENDINGS = {
+    "resigned": "The game is over: {name} resigned.",
+    "abandoned": "The game is over: {name} left.",
+    "time forfeit": "The game is over: {name}'s clock ran out.",
+}
+
+
+def _ending(match: Match) -> str:
+    named = NAMED_ENDINGS.get(match.end_reason)
+    if named is not None:
+        # Seats that gave up earlier had a bot play on; the one that ended
+        # the game was not replaced.
+        enders = list(
+            Seat.objects.filter(
+                match_id=match.pk,
+                forfeited=True,
+                forfeit_reason=match.end_reason,
+                replaced_by_bot=False,
+            ).select_related("user")
+        )
+        if len(enders) == 1:
+            return named.format(name=enders[0].display_name)
+    return ENDINGS.get(match.end_reason, "The game is over.")
+
+
 def on_match_finished(sender: Any, *, match_id: int, **kwargs: Any) -> None:
-    match = Match.objects.filter(pk=match_id).only("end_reason").first()
+    match = Match.objects.filter(pk=match_id).only("pk", "end_reason").first()
     if match is None or not _has_people(match_id):
         return
-    text = ENDINGS.get(match.end_reason, "The game is over.")
-    services.chat_system(match_id=match_id, text=text)
+    services.chat_system(match_id=match_id, text=_ending(match))
 
 
 # A seat that gives up while the game goes on with a bot in its place.

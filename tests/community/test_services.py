@@ -216,7 +216,7 @@ def test_system_lines_mark_the_start_and_the_end_once(
     lines = ChatMessage.objects.filter(match=match)
     assert [(m.author, m.body) for m in lines] == [
         (None, "The game has begun."),
-        (None, "The game is over: a player resigned."),
+        (None, "The game is over: P0 resigned."),
     ]
     shown = selectors.match_chat(match=match, user=players[5])
     assert all(m["system"] for m in shown) and len(shown) == 2
@@ -258,6 +258,13 @@ def test_seat_lines_tell_joins_leaves_and_a_resignation_at_three(
     ]
     # Everyone reads them, a spectator too: they say nothing secret.
     assert len(selectors.match_chat(match=table, user=players[5])) == 6
+    # The last person but one resigns: the game ends, naming who ended it.
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.match_resign(match_id=table.pk, user=players[2])
+    table.refresh_from_db()
+    assert table.is_over
+    last = ChatMessage.objects.filter(match=table).order_by("-created_at", "-pk")[0]
+    assert last.body == "The game is over: P2 resigned."
 
 
 @pytest.mark.parametrize(

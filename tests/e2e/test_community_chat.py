@@ -80,5 +80,5 @@ def test_players_chat_spectator_chat_apart_and_mute(arena):
     # System lines are set apart from people's words, for everyone.
     for person in (host, watcher):
         expect(person.page.locator(".chat-system").last).to_contain_text(
-            "a player resigned"
+            f"{guest.user.public_name} resigned"
         )

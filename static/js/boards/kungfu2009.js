@@ -35,6 +35,7 @@ import {
   subj as commonSubj, tickDue, winnersText,
 } from "./common.js";
 import DATA from "./data/kungfu2009-cards.js";
+import { t } from "../i18n.js";
 
 const STYLES = DATA.styles; // ["T", "M", "C", "R", "D"]
 const STYLE_NAME = DATA.style_names;
@@ -295,10 +296,10 @@ function groupLegal(legal) {
 }
 
 const GROUP_TITLES = {
-  pass: "Wait", claim: "KUNG FU", fit: "Arrange for a combination", move: "Arrange your hand",
-  to: "Start an offer", give: "Offer a card", want: "Ask for a card",
-  open: "Open cards", send: "Make the offer", cancel: "Drop the offer", accept: "Accept an offer",
-  decline: "Decline an offer", withdraw: "Withdraw your offer", impasse: "Impasse", forfeit: "Severe punishment",
+  pass: t("Wait"), claim: "KUNG FU", fit: t("Arrange for a combination"), move: t("Arrange your hand"),
+  to: t("Start an offer"), give: t("Offer a card"), want: t("Ask for a card"),
+  open: t("Open cards"), send: t("Make the offer"), cancel: t("Drop the offer"), accept: t("Accept an offer"),
+  decline: t("Decline an offer"), withdraw: t("Withdraw your offer"), impasse: t("Impasse"), forfeit: t("Severe punishment"),
 };
 
 function autoAction() {
@@ -369,15 +370,15 @@ function boardModel(frame, opts) {
   const me = viewer !== null && view ? seats[viewer] : null;
   const ctx = b.ctx;
   let line;
-  if (!view) line = "Waiting for the deal.";
-  else if (b.status === "aborted") line = "The match was called off.";
-  else if (b.status === "finished" || view.phase === "over") line = "The game is over.";
-  else if (benched && active) line = "You left this match: a bot plays your seat.";
+  if (!view) line = t("Waiting for the deal.");
+  else if (b.status === "aborted") line = t("The match was called off.");
+  else if (b.status === "finished" || view.phase === "over") line = t("The game is over.");
+  else if (benched && active) line = t("You left this match: a bot plays your seat.");
   else if (paused) line = "Paused: " + possessiveOf(ctx, claims[0].seat) + " KUNG FU is being checked. Nobody may trade.";
-  else if (me && me.owes) line = "You are punished: choose the completed combination you lose.";
-  else if (me && !me.inPlay) line = "You are out of play until another player completes a combination.";
-  else if (myTurn) line = "Trade, arrange your hand, and shout KUNG FU when its first cards make a face-up combination.";
-  else line = "Everyone trades at once.";
+  else if (me && me.owes) line = t("You are punished: choose the completed combination you lose.");
+  else if (me && !me.inPlay) line = t("You are out of play until another player completes a combination.");
+  else if (myTurn) line = t("Trade, arrange your hand, and shout KUNG FU when its first cards make a face-up combination.");
+  else line = t("Everyone trades at once.");
   const moves = {};
   legal.forEach(function (a) { if (a.type === "move") moves[a.id] = a; });
   const partners = legal.filter(function (a) { return a.type === "to"; });
@@ -445,15 +446,15 @@ function boardModel(frame, opts) {
 function timersOf(frame, viewer, active) {
   const due = { end: null, check: null, draft: null, forfeit: null, answer: {} };
   if (!active || !Array.isArray(frame.timers)) return due;
-  frame.timers.forEach(function (t) {
-    const parts = String(t.action).split(":");
-    if (t.seat === null || t.seat === undefined) {
-      if (parts[0] === "end") due.end = t.due;
-      else if (parts[0] === "check" && !due.check) due.check = t.due;
-    } else if (t.seat === viewer) {
-      if (parts[0] === "decline") due.answer[parts[1]] = t.due;
-      else if (parts[0] === "cancel") due.draft = t.due;
-      else if (parts[0] === "forfeit") due.forfeit = t.due;
+  frame.timers.forEach(function (timer) {
+    const parts = String(timer.action).split(":");
+    if (timer.seat === null || timer.seat === undefined) {
+      if (parts[0] === "end") due.end = timer.due;
+      else if (parts[0] === "check" && !due.check) due.check = timer.due;
+    } else if (timer.seat === viewer) {
+      if (parts[0] === "decline") due.answer[parts[1]] = timer.due;
+      else if (parts[0] === "cancel") due.draft = timer.due;
+      else if (parts[0] === "forfeit") due.forfeit = timer.due;
     }
   });
   return due;
@@ -576,11 +577,11 @@ function seatEl(doc, model, seat, opts) {
   if (seat.claimLine) classes.push("is-claiming");
   const badges = [];
   if (seat.claimLine) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: seat.claimLine === 1 ? "KUNG FU!" : "Waiting to claim" }));
-  if (!seat.inPlay) badges.push(h(doc, "span", { className: "badge seat-badge out", "data-role": "punished-" + seat.seat, text: seat.owes ? "Punished · choosing a loss" : "Punished · out of play" }));
-  if (seat.voted) badges.push(h(doc, "span", { className: "badge seat-badge marker", "data-role": "vote-" + seat.seat, text: "Impasse ✓" }));
+  if (!seat.inPlay) badges.push(h(doc, "span", { className: "badge seat-badge out", "data-role": "punished-" + seat.seat, text: seat.owes ? t("Punished · choosing a loss") : t("Punished · out of play") }));
+  if (seat.voted) badges.push(h(doc, "span", { className: "badge seat-badge marker", "data-role": "vote-" + seat.seat, text: t("Impasse ✓") }));
   if (seat.offers) badges.push(h(doc, "span", { className: "badge seat-badge", text: plural(seat.offers, "offer", "offers") }));
-  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: "Bot plays on" }));
-  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: "Forfeited" }));
+  if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: t("Bot plays on") }));
+  else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: t("Forfeited") }));
   const clock = seat.clockText && opts.clocks ? h(doc, "span", {
     className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
     "data-seat": seat.seat, text: seat.clockText,
@@ -616,7 +617,7 @@ function offerEl(doc, model, o, onAct, disabled) {
     button(doc, o.withdraw, "Withdraw", disabled, onAct, "secondary kf09-withdraw"),
   ] : [];
   let note = null;
-  if (o.toMe && !o.accept && o.decline) note = h(doc, "span", { className: "small muted", text: "You do not hold what it asks for." });
+  if (o.toMe && !o.accept && o.decline) note = h(doc, "span", { className: "small muted", text: t("You do not hold what it asks for.") });
   const answerBy = o.toMe && model.due ? model.due.answer[String(o.id)] : null;
   const timer = answerBy ? h(doc, "p", { className: "small kf09-timer", "data-role": "answer-timer-" + o.id }, [
     "Answer within ", countdownEl(doc, model, answerBy, { lowMs: 5000 }), ": then it is declined for you.",
@@ -627,10 +628,10 @@ function offerEl(doc, model, o, onAct, disabled) {
       h(doc, "span", { className: "small muted", text: " · offer " + o.id + (o.open ? " · open cards" : "") }),
     ]),
     h(doc, "div", { className: "kf09-offer-terms" }, [
-      h(doc, "span", { className: "kf09-side" }, [h(doc, "span", { className: "pile-label", text: o.open ? "Gives (shown)" : "Gives (declared)" }),
+      h(doc, "span", { className: "kf09-side" }, [h(doc, "span", { className: "pile-label", text: o.open ? t("Gives (shown)") : t("Gives (declared)") }),
         o.declared ? hitsRowEl(doc, o.declared, "sm", "gives " + cardList(o.declared)) : h(doc, "span", { className: "small", text: "nothing" })]),
       h(doc, "span", { className: "kf09-for", "aria-hidden": "true", text: "⇄" }),
-      h(doc, "span", { className: "kf09-side" }, [h(doc, "span", { className: "pile-label", text: "Asks for" }),
+      h(doc, "span", { className: "kf09-side" }, [h(doc, "span", { className: "pile-label", text: t("Asks for") }),
         o.want ? hitsRowEl(doc, o.want, "sm", "asks for " + cardList(o.want)) : h(doc, "span", { className: "small", text: "nothing (a gift)" })]),
     ]),
     o.mine && cheat ? h(doc, "p", { className: "small kf09-real", text: "Really hands over: " + cardList(o.cards) + " (innocent cheating)" }) : null,
@@ -682,7 +683,7 @@ function tableInfoEl(doc, model) {
   });
   return h(doc, "div", { className: "kf09-table-info" }, [
     h(doc, "span", { className: "small", "data-role": "deck", text: "Hit pile " + model.deck }),
-    h(doc, "span", { className: "small kf09-discard", "data-role": "discard", role: "group", "aria-label": "Discard pile (face up)" }, [h(doc, "span", { text: "Discards: " })].concat(disc)),
+    h(doc, "span", { className: "small kf09-discard", "data-role": "discard", role: "group", "aria-label": t("Discard pile (face up)") }, [h(doc, "span", { text: t("Discards: ") })].concat(disc)),
     model.removed ? h(doc, "span", { className: "small muted", text: model.removed + " combinations removed (face down)" }) : null,
     h(doc, "span", { className: "small", "data-role": "impasses", text: "Impasses in a row: " + model.impasses + " of " + model.impasseLimit }),
   ]);
@@ -694,10 +695,10 @@ function centerEl(doc, model, onAct, disabled) {
     pauseEl(doc, model),
     h(doc, "div", { className: "kf09-faceups", "data-role": "faceups" }, model.faceUp.map(function (f) { return faceUpEl(doc, model, f, onAct, disabled); })),
     tableInfoEl(doc, model),
-    h(doc, "section", { className: "kf09-offer-board", "data-role": "offer-board", "aria-label": "Open offers" }, [
+    h(doc, "section", { className: "kf09-offer-board", "data-role": "offer-board", "aria-label": t("Open offers") }, [
       h(doc, "h3", { className: "pile-label", text: "Open offers" + (model.viewer !== null ? " (yours and between others)" : "") }),
       board.length ? h(doc, "ul", { className: "kf09-offers" }, board.map(function (o) { return offerEl(doc, model, o, onAct, disabled); }))
-        : h(doc, "p", { className: "small muted", text: "No offers on the table." }),
+        : h(doc, "p", { className: "small muted", text: t("No offers on the table.") }),
     ]),
   ]);
 }
@@ -779,14 +780,14 @@ function handEl(doc, model, st, ui) {
       button(doc, model.moves["move:" + sel + ":0"] && sel > 1 ? model.moves["move:" + sel + ":0"] : null, "To the front", ui.disabled, ui.onAct, "secondary small"),
       model.canOffer && ui.canPlan && !model.draft ? h(doc, "button", {
         type: "button", className: "secondary small", "data-role": "give-selected", disabled: ui.disabled,
-        text: st.give.indexOf(sel) >= 0 ? "Take out of the offer" : "Put in the offer",
+        text: st.give.indexOf(sel) >= 0 ? t("Take out of the offer") : t("Put in the offer"),
         onclick: function () { ui.toggleGive(sel); },
       }) : null,
     ]);
   }
-  return h(doc, "div", { className: "kf09-area", role: "group", "aria-label": "Your hand" }, [
+  return h(doc, "div", { className: "kf09-area", role: "group", "aria-label": t("Your hand") }, [
     h(doc, "h3", { className: "pile-label", text: "Your hand, left to right" + (canMove ? " · drag or select a card to move it" : "") }),
-    h(doc, "div", { className: "my-hand kf09-hand", "data-role": "my-hand" }, cards.length ? cards : [h(doc, "span", { className: "muted small", text: "Your hand is empty." })]),
+    h(doc, "div", { className: "my-hand kf09-hand", "data-role": "my-hand" }, cards.length ? cards : [h(doc, "span", { className: "muted small", text: t("Your hand is empty.") })]),
     model.unseen ? h(doc, "p", { className: "small", "data-role": "unseen", text: plural(model.unseen, "card", "cards") + " drawn during the pause: you see " + (model.unseen === 1 ? "it" : "them") + " when play resumes." }) : null,
     tools,
   ]);
@@ -802,15 +803,15 @@ function dragged(ev, st) {
 function composerEl(doc, model, st, ui) {
   const ctx = ctxOf(model);
   const hand = model.hand || "";
-  const partners = h(doc, "div", { className: "kf09-partners", role: "group", "aria-label": "Offer to" }, model.partners.map(function (a) {
+  const partners = h(doc, "div", { className: "kf09-partners", role: "group", "aria-label": t("Offer to") }, model.partners.map(function (a) {
     const key = a.id.slice(3);
-    const text = key === "all" ? "Everyone" : seatName(ctx, Number(key));
+    const text = key === "all" ? t("Everyone") : seatName(ctx, Number(key));
     return h(doc, "button", {
       type: "button", className: "secondary small kf09-partner" + (String(st.to) === key ? " chosen" : ""), "aria-pressed": String(st.to) === key ? "true" : "false",
       disabled: ui.disabled, "data-partner": key, text: text, onclick: function () { ui.setTo(key); },
     });
   }));
-  const giveZone = h(doc, "div", { className: "kf09-give-zone", "data-role": "give-zone", role: "group", "aria-label": "Cards you give" },
+  const giveZone = h(doc, "div", { className: "kf09-give-zone", "data-role": "give-zone", role: "group", "aria-label": t("Cards you give") },
     st.give.length ? st.give.map(function (pos) {
       const real = hand[pos];
       const said = st.say[pos] || real;
@@ -822,7 +823,7 @@ function composerEl(doc, model, st, ui) {
         say,
         h(doc, "button", { type: "button", className: "kf09-take-out", "aria-label": "Take the " + styleName(real) + " out of the offer", disabled: ui.disabled, text: "×", onclick: function () { ui.toggleGive(pos); } }),
       ]);
-    }) : [h(doc, "span", { className: "small muted", text: "Drag cards here, or select a card and press “Put in the offer”. Nothing given makes it a plea." })]);
+    }) : [h(doc, "span", { className: "small muted", text: t("Drag cards here, or select a card and press “Put in the offer”. Nothing given makes it a plea.") })]);
   giveZone.addEventListener("dragover", function (ev) { if (ev.preventDefault) ev.preventDefault(); });
   giveZone.addEventListener("drop", function (ev) {
     if (ev.preventDefault) ev.preventDefault();
@@ -831,7 +832,7 @@ function composerEl(doc, model, st, ui) {
     if (from !== null && st.give.indexOf(from) < 0) ui.toggleGive(from);
   });
   const wants = h(doc, "div", { className: "kf09-want" }, [
-    h(doc, "span", { className: "kf09-want-pick", role: "group", "aria-label": "Ask for" }, STYLES.map(function (s) {
+    h(doc, "span", { className: "kf09-want-pick", role: "group", "aria-label": t("Ask for") }, STYLES.map(function (s) {
       return hitEl(doc, s, "sm", { button: true, className: "kf09-want-add", disabled: ui.disabled || st.want.length >= 5, "data-want": s, title: "Ask for a " + styleName(s), onclick: function () { ui.want(s); } });
     })),
     h(doc, "span", { className: "kf09-want-list", "data-role": "want-list" }, st.want ? st.want.split("").map(function (s, k) {
@@ -845,20 +846,20 @@ function composerEl(doc, model, st, ui) {
   open.firstChild.addEventListener("change", function (ev) { ui.setOpen(!!ev.target.checked); });
   const plan = offerPlan(st, hand);
   const cheating = st.give.some(function (pos) { return st.say[pos] && st.say[pos] !== hand[pos]; });
-  return h(doc, "section", { className: "kf09-composer", "data-role": "composer", "aria-label": "Make an offer" }, [
-    h(doc, "h3", { className: "pile-label", text: "Make an offer" }),
-    h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: "To" }), partners]),
-    h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: "You give" }), giveZone]),
-    h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: "You ask for" }), wants]),
+  return h(doc, "section", { className: "kf09-composer", "data-role": "composer", "aria-label": t("Make an offer") }, [
+    h(doc, "h3", { className: "pile-label", text: t("Make an offer") }),
+    h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: t("To") }), partners]),
+    h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: t("You give") }), giveZone]),
+    h(doc, "div", { className: "kf09-row" }, [h(doc, "span", { className: "small kf09-row-label", text: t("You ask for") }), wants]),
     open,
-    cheating && st.open ? h(doc, "p", { className: "small warn", text: "With open cards everyone sees the real cards: the declarations are ignored." }) : null,
+    cheating && st.open ? h(doc, "p", { className: "small warn", text: t("With open cards everyone sees the real cards: the declarations are ignored.") }) : null,
     h(doc, "div", { className: "kf09-composer-actions" }, [
       h(doc, "button", {
         type: "button", className: "kf09-send", "data-role": "send-offer", disabled: ui.disabled || !plan,
-        text: st.to === null ? "Choose who the offer is for" : plan ? "Make the offer" : "Give or ask for a card",
+        text: st.to === null ? t("Choose who the offer is for") : plan ? t("Make the offer") : t("Give or ask for a card"),
         onclick: function () { if (plan) ui.send(plan); },
       }),
-      h(doc, "button", { type: "button", className: "secondary small", "data-role": "clear-offer", disabled: ui.disabled, text: "Clear", onclick: ui.clear }),
+      h(doc, "button", { type: "button", className: "secondary small", "data-role": "clear-offer", disabled: ui.disabled, text: t("Clear"), onclick: ui.clear }),
     ]),
   ]);
 }
@@ -871,13 +872,13 @@ function serverDraftEl(doc, model, ui) {
   const cheat = d.say !== d.give;
   const items = model.draftActions.map(function (a) {
     if (a.type === "give" || a.type === "want") {
-      const words = { give: "Give", want: "Ask" }[a.type];
+      const words = { give: t("Give"), want: t("Ask") }[a.type];
       return h(doc, "button", {
         type: "button", className: "secondary small kf09-draft-step", disabled: ui.disabled, "data-action": a.id, title: a.label,
         onclick: function () { ui.onAct(a); },
       }, [words + " ", hitEl(doc, a.style, "xs")]);
     }
-    const text = { open: "Open cards", send: "Make the offer", cancel: "Drop it" }[a.type] || a.label;
+    const text = { open: t("Open cards"), send: t("Make the offer"), cancel: t("Drop it") }[a.type] || a.label;
     return button(doc, a, text, ui.disabled, ui.onAct, a.type === "send" ? "kf09-send" : "secondary small");
   });
   return h(doc, "section", { className: "kf09-server-draft", "data-role": "server-draft" }, [
@@ -918,7 +919,7 @@ function promptControls(doc, model, ui) {
   }
   const incoming = model.offers.filter(function (o) { return o.toMe; });
   if (incoming.length) {
-    wrap.appendChild(actionGroupEl(doc, { kind: "offers", title: "Offers to you" }, [
+    wrap.appendChild(actionGroupEl(doc, { kind: "offers", title: t("Offers to you") }, [
       h(doc, "ul", { className: "kf09-offers", "data-role": "offers-to-me" }, incoming.map(function (o) { return offerEl(doc, model, o, ui.onAct, ui.disabled); })),
     ], "kf09-incoming"));
   }
@@ -931,15 +932,15 @@ function promptControls(doc, model, ui) {
         "Choose within ", countdownEl(doc, model, model.due.forfeit, { lowMs: 5000 }), ": then the least valuable is lost.",
       ]));
     }
-    wrap.appendChild(actionGroupEl(doc, { kind: "forfeit", title: "Severe punishment: give up one completed combination" }, choices));
+    wrap.appendChild(actionGroupEl(doc, { kind: "forfeit", title: t("Severe punishment: give up one completed combination") }, choices));
   }
   if (model.impasse) {
     const voted = model.impasse.id === "impasse:no";
     const count = model.votes.filter(Boolean).length;
     const live = model.seats.filter(function (s) { return s.inPlay; }).length;
-    wrap.appendChild(actionGroupEl(doc, { kind: "impasse", title: "Impasse" }, [
+    wrap.appendChild(actionGroupEl(doc, { kind: "impasse", title: t("Impasse") }, [
       h(doc, "p", { className: "small", text: count + " of " + live + " players in play vote for an impasse (all must agree: new combinations, hands kept)." }),
-      button(doc, model.impasse, voted ? "Take back my vote" : "Vote for an impasse", ui.disabled, ui.onAct, "secondary small"),
+      button(doc, model.impasse, voted ? t("Take back my vote") : t("Vote for an impasse"), ui.disabled, ui.onAct, "secondary small"),
     ]));
   }
   return wrap.childNodes.length ? wrap : null;
@@ -957,7 +958,7 @@ function youEl(doc, model, root, ui) {
   // The composed offer goes out as a plan of steps: only a page that sends plans gets the composer.
   else if (ui.onAct && ui.canPlan && model.canOffer) parts.push(composerEl(doc, model, st, ui));
   else if (ui.onAct && model.canArrange && me.offers >= 3) {
-    parts.push(h(doc, "p", { className: "small", "data-role": "offer-limit", text: "You have 3 open offers, the most at once: withdraw one to make another." }));
+    parts.push(h(doc, "p", { className: "small", "data-role": "offer-limit", text: t("You have 3 open offers, the most at once: withdraw one to make another.") }));
   }
   return h(doc, "div", { className: "kf09-you" }, parts);
 }
@@ -1074,7 +1075,7 @@ function renderBoard(root, model, opts) {
   const controls = promptControls(doc, model, ui);
   const warning = endWarningEl(doc, model);
   const prompt = warning && controls ? h(doc, "div", {}, [warning, controls]) : warning || controls;
-  renderPanel(root, model, opts, prompt, model.paused ? "Paused" : model.phase === "over" ? "Game over" : "Real time");
+  renderPanel(root, model, opts, prompt, model.paused ? t("Paused") : model.phase === "over" ? t("Game over") : t("Real time"));
   const round = slot("round");
   if (round && model.due.end) {
     round.appendChild(h(doc, "span", { className: "kf09-match-clock", "data-role": "match-clock", title: "When the time is up, the game is scored as it stands" + (model.paused ? " (after the claim is checked)" : "") }, [
@@ -1089,15 +1090,15 @@ function endWarningEl(doc, model) {
   if (!model.due.end) return null;
   return countdownEl(doc, model, model.due.end, {
     tag: "p", className: "kf09-time-warning", role: "time-warning", ariaRole: "alert", warnMs: END_WARN_MS,
-    text: "Less than a minute left: when the time is up, the game is scored as it stands.",
+    text: t("Less than a minute left: when the time is up, the game is scored as it stands."),
   });
 }
 
 const RESULT_COLUMNS = [
-  { title: "Points", value: (row) => row.points },
-  { title: "Difficult", value: (row) => row.difficult },
-  { title: "Normal", value: (row) => row.normal },
-  { title: "Easy", value: (row) => row.easy },
+  { title: t("Points"), value: (row) => row.points },
+  { title: t("Difficult"), value: (row) => row.difficult },
+  { title: t("Normal"), value: (row) => row.normal },
+  { title: t("Easy"), value: (row) => row.easy },
 ];
 
 function resultsEl(doc, res, opts) {
@@ -1119,7 +1120,7 @@ function renderCardReference(container) {
     rows.push([comboEl(doc, example.code, "md"), L.name + " (" + BACKGROUND[lv] + "): " + plural(L.size, "hit", "hits") + ", worth " + plural(L.points, "point", "points") + ". The first " + L.size + " cards of your hand, left to right, must show its hits."]);
   });
   container.appendChild(h(doc, "table", { className: "card-ref kf09-ref" }, [
-    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: "Picture" }), h(doc, "th", { text: "What it means" })])]),
+    h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: t("Picture") }), h(doc, "th", { text: t("What it means") })])]),
     h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [r[0]]), h(doc, "td", { text: r[1] })]); })),
   ]));
 }

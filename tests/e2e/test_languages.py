@@ -4,6 +4,7 @@ Accept-Language, the footer's switcher, and a whole Duelo game in Portuguese."""
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import expect
 
@@ -60,3 +61,60 @@ def test_a_whole_duelo_game_in_portuguese(arena):
         message="the match to be stored as finished",
     )
     assert match.result["winners"]
+
+
+def test_a_whole_kungfu2013_game_in_german_from_the_profile_setting(arena):
+    # The browser says English; the player's profile says German, and wins.
+    me = arena.player(locale="en-US")
+    me.user.language = "de"
+    me.user.save(update_fields=["language"])
+    page = me.page
+    page.goto("/games/kungfu2013/")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    form = page.locator("form[action$='/tables/']")
+    form.locator("input[name='opt_life']").fill("5")
+    form.get_by_role("button", name="Tisch eröffnen").click()
+    expect(page).to_have_url(MATCH_URL)
+    public_id = MATCH_URL.search(page.url).group(1)
+    page.locator("select[name='bot']").select_option("heuristic")
+    page.get_by_role("button", name="Bot hinsetzen").click()
+    expect(page.locator("[data-role='connection']")).to_contain_text("Verbunden")
+    expect(
+        page.locator("#kfa-board").get_by_role("button", name="Aufgeben")
+    ).to_be_visible()
+
+    choices = (
+        "#kfa-board button.choice:not([disabled]), "
+        "#kfa-board .kcard-choice:not([disabled])"
+    )
+    confirm = "dialog[data-role='confirm'][open] [data-role='confirm-ok']"
+    results = page.locator("[data-role='results']")
+    deadline = time.monotonic() + 300
+    clicks = 0
+    while not results.is_visible():
+        assert time.monotonic() < deadline, f"no result after {clicks} clicks"
+        page.locator(
+            f"{choices}, [data-role='results']:not([hidden]), "
+            "dialog[data-role='confirm'][open]"
+        ).first.wait_for(timeout=60_000)
+        if page.locator(confirm).count():
+            page.locator(confirm).click()
+            continue
+        choice = page.locator(choices).first
+        if not choice.count():
+            continue
+        try:
+            choice.click(timeout=2000, position={"x": 12, "y": 12})
+            clicks += 1
+        except Exception:  # the board redrew under the click (the bot moved)
+            continue
+    assert clicks > 0
+    expect(results.get_by_role("columnheader", name="Platz")).to_be_visible()
+    expect(results.get_by_role("button", name="Seed prüfen")).to_be_visible()
+    match = arena.wait_until(
+        lambda: Match.objects.filter(
+            public_id=public_id, status=MatchStatus.FINISHED
+        ).first(),
+        message="the match to be stored as finished",
+    )
+    assert match.game == "kungfu2013"

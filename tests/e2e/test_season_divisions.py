@@ -16,9 +16,6 @@ from league.participants import participant_for_user
 from league.ratings.services import pool_global, rating_apply_match
 from tests.factories import LeagueFactory, SeasonFactory, finished_match
 
-GREEN = "rgb(227, 244, 230)"
-RED = "rgb(251, 228, 226)"
-
 
 def test_divisions_are_set_by_the_organiser_and_shown_with_their_zones(arena):
     organiser, visitor = arena.player(), arena.player()
@@ -81,5 +78,15 @@ def test_divisions_are_set_by_the_organiser_and_shown_with_their_zones(arena):
     expect(promoted).to_contain_text(players[5].public_name)
     expect(top.locator("tr.zone-promotion")).to_have_count(0)
     expect(bottom.locator("tr.zone-relegation")).to_have_count(0)
-    expect(promoted.locator("td").nth(1)).to_have_css("background-color", GREEN)
-    expect(relegated.locator("td").nth(1)).to_have_css("background-color", RED)
+
+    # Each zone's colour is its legend swatch's (the theme may change the colour,
+    # not the match), and the two zones and a plain row differ.
+    def background(locator) -> str:
+        return locator.evaluate("(el) => getComputedStyle(el).backgroundColor")
+
+    green = background(page.locator(".zone-swatch.zone-promotion").first)
+    red = background(page.locator(".zone-swatch.zone-relegation").first)
+    plain = top.locator("tbody tr:not(.zone-promotion):not(.zone-relegation) td")
+    assert len({green, red, background(plain.nth(1))}) == 3
+    expect(promoted.locator("td").nth(1)).to_have_css("background-color", green)
+    expect(relegated.locator("td").nth(1)).to_have_css("background-color", red)

@@ -118,3 +118,63 @@ def test_a_whole_kungfu2013_game_in_german_from_the_profile_setting(arena):
         message="the match to be stored as finished",
     )
     assert match.game == "kungfu2013"
+
+
+def test_a_whole_kungfu2019_game_in_traditional_chinese(arena):
+    # A Taiwanese browser (zh-TW) gets Traditional Chinese.
+    me = arena.player(locale="zh-TW")
+    page = me.page
+    page.goto("/games/kungfu2019/")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-hant")
+    form = page.locator("form[action$='/tables/']")
+    form.locator("select[name='players']").select_option("2")
+    form.get_by_role("button", name="開桌").click()
+    expect(page).to_have_url(MATCH_URL)
+    public_id = MATCH_URL.search(page.url).group(1)
+    page.locator("select[name='bot']").select_option("heuristic")
+    page.get_by_role("button", name="安排機器人入座").click()
+    expect(page.locator("[data-role='connection']")).to_contain_text("已連線")
+    expect(
+        page.locator("#kfa-board").get_by_role("button", name="認輸")
+    ).to_be_visible()
+
+    prompt = "#kfa-board [data-role='prompt']"
+    cards = (
+        f"{prompt} button[data-action^='pick:']:not([disabled]), "
+        f"{prompt} button[data-action^='play:']:not([disabled])"
+    )
+    auto = f"{prompt} button[data-action='auto']:not([disabled])"
+    done = f"{prompt} button[data-action='done']:not([disabled])"
+    results = page.locator("[data-role='results']")
+    deadline = time.monotonic() + 420
+    clicks = 0
+    tray_words: set[str] = set()
+    while not results.is_visible():
+        assert time.monotonic() < deadline, f"no result after {clicks} clicks"
+        page.locator(
+            f"{cards}, {auto}, {done}, [data-role='results']:not([hidden])"
+        ).first.wait_for(timeout=90_000)
+        if results.is_visible():
+            break
+        try:
+            if page.locator(auto).count():
+                # The dice tray's button, in Chinese.
+                tray_words.add(page.locator(auto).first.inner_text(timeout=2000))
+                page.locator(auto).click(timeout=2000)
+            elif page.locator(done).count():
+                page.locator(done).click(timeout=2000)
+            else:
+                page.locator(cards).first.click(timeout=2000)
+            clicks += 1
+        except Exception:  # the board redrew under the click (the bot moved)
+            continue
+    assert clicks >= 10
+    assert "最佳分配並完成" in tray_words, tray_words
+    expect(results.get_by_role("columnheader", name="名次")).to_be_visible()
+    match = arena.wait_until(
+        lambda: Match.objects.filter(
+            public_id=public_id, status=MatchStatus.FINISHED
+        ).first(),
+        message="the match to be stored as finished",
+    )
+    assert match.game == "kungfu2019"

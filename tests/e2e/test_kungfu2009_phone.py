@@ -86,10 +86,26 @@ def test_on_a_phone_kungfu_is_on_the_first_screen_and_moves_fold_in_the_log(aren
             match=match, seat=0, action_id__startswith="move:"
         ).count()
 
-    for k in range(3):
+    # A bot's claim can pause the game or re-deal the hands between the two taps
+    # (the first card's selection then rightly lapses): such a pair is tapped
+    # again, a bounded number of times.
+    paused = page.locator("#kfa-board.kf09-paused")
+    made = 0
+    for _attempt in range(8):
+        if made == 3:
+            break
+        before = moves()
+        expect(paused).to_have_count(0, timeout=30_000)
         cards.nth(0).tap()
         cards.nth(3).tap()
-        arena.wait_until(lambda k=k: moves() == k + 1, timeout=30, message="a move")
+        try:
+            arena.wait_until(
+                lambda before=before: moves() > before, timeout=10, message="a move"
+            )
+        except AssertionError:
+            continue
+        made += 1
+    assert made == 3, f"{made} of 3 moves made by tapping"
     log = page.locator('[data-role="log"] li')
     expect(log.filter(has_text="Your hand, left to right")).not_to_have_count(0)
     lines = log.all_inner_texts()

@@ -178,3 +178,47 @@ def test_a_whole_kungfu2019_game_in_traditional_chinese(arena):
         message="the match to be stored as finished",
     )
     assert match.game == "kungfu2019"
+
+
+def test_a_whole_kungfu2009_game_in_polish(arena):
+    # A Polish browser; the deal gives the person four Dragons, so their KUNG FU
+    # is certain; the one-minute table then ends the game.
+    from gameplay import services
+    from gameplay.services import SeatSpec
+
+    from .kungfu2009 import shout_until_scored
+    from .test_kungfu2009_live import stacked
+
+    me = arena.player(locale="pl-PL", viewport={"width": 1280, "height": 1400})
+    match = arena.server_side(
+        services.match_create,
+        game="kungfu2009",
+        seats=[
+            SeatSpec(user=me.user),
+            SeatSpec(agent="builtin:heuristic"),
+            SeatSpec(agent="builtin:random"),
+            SeatSpec(agent="builtin:random"),
+        ],
+        config={
+            "deck": stacked(["DDDDT", "MCRTM", "CRTMC", "RTMCR"]),
+            "minutes": 1,
+        },
+        private_options=True,
+    )
+    # Started before the page opens: no reload of the page races the socket's.
+    arena.server_side(services.match_start, match_id=match.pk)
+    page = me.page
+    page.goto(f"/matches/{match.public_id}/")
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(page.locator("[data-role='connection']")).to_contain_text("Połączono")
+    expect(page.locator("[data-role='composer']")).to_contain_text("Złóż ofertę")
+    shout_until_scored(arena, page, match_pk=match.pk, seat=0)
+    results = page.locator("[data-role='results']")
+    expect(results).to_be_visible(timeout=150_000)
+    expect(results.get_by_role("columnheader", name="Miejsce")).to_be_visible()
+    expect(results.get_by_role("columnheader", name="Punkty")).to_be_visible()
+    finished = arena.wait_until(
+        lambda: Match.objects.filter(pk=match.pk, status=MatchStatus.FINISHED).first(),
+        message="the match to be stored as finished",
+    )
+    assert finished.state["won"][0]

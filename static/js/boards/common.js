@@ -7,7 +7,7 @@
  * seed helpers from here too. The same ES module runs in the browser and in
  * node (tests/frontend/).
  */
-import { t } from "../i18n.js";
+import { language, t } from "../i18n.js";
 
 function plural(n, one, many) {
   return n + " " + (n === 1 ? one : many);
@@ -538,6 +538,8 @@ function resultsPanelEl(doc, res, reason, table, opts) {
 
 /** 1 -> "1st", 2 -> "2nd", 11 -> "11th", 22 -> "22nd", 112 -> "112th". */
 function ordinal(n) {
+  // Other languages write a place their own way ("1º", "1.", "第1名").
+  if (!/^en\b/.test(language())) return t("%(n)s. (place)", { n: n });
   const suffixes = ["th", "st", "nd", "rd"];
   const v = n % 100;
   return n + (suffixes[(v - 20) % 10] || suffixes[v] || suffixes[0]);

@@ -208,7 +208,7 @@ def line_remove(
     _check_moderator(moderator)
     reason = _reason(reason)
     line = (
-        ChatMessage.objects.select_for_update()
+        ChatMessage.objects.select_for_update(of=("self",))
         .filter(pk=message_id)
         .select_related("author")
         .first()

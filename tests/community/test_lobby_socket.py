@@ -16,13 +16,13 @@ from config.routing import websocket_urlpatterns
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-APP = URLRouter(websocket_urlpatterns)
+APP = URLRouter(websocket_urlpatterns)  # type: ignore[arg-type]
 GAME = "kungfu2013"
 
 
 async def lobby(user, game: str = GAME) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(APP, f"/ws/lobby/{game}/chat/")
-    comm.scope["user"] = user if user is not None else AnonymousUser()
+    comm.scope["user"] = user if user is not None else AnonymousUser()  # type: ignore[typeddict-unknown-key]
     connected, _ = await comm.connect()
     assert connected
     first = await comm.receive_json_from(timeout=5)

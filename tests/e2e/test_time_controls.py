@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from gameplay.models import Match, MatchStatus
@@ -36,6 +37,18 @@ def _open_table(page, game: str, **fields: str) -> str:
     return found.group(1)
 
 
+def _open(page, url: str) -> None:
+    """Go to ``url``; a waiting table's page reloads itself when the table starts,
+    which may interrupt this navigation to the same page: then wait for that
+    reload instead."""
+    try:
+        page.goto(url)
+    except PlaywrightError as error:
+        if "interrupted by another navigation" not in str(error):
+            raise
+        page.wait_for_load_state()
+
+
 def test_a_correspondence_table_its_clock_in_days_and_a_vacation(arena):
     host, guest = arena.player(), arena.player()
     public_id = _open_table(host.page, "kungfu2013", days="3")
@@ -58,7 +71,7 @@ def test_a_correspondence_table_its_clock_in_days_and_a_vacation(arena):
     mover = match.seats.get(number=mover_number).user
     me, other = (host, guest) if mover == host.user else (guest, host)
     for player in (host, guest):
-        player.page.goto(f"/matches/{public_id}/")
+        _open(player.page, f"/matches/{public_id}/")
         expect(player.page.get_by_test_id("match-time-control")).to_have_text(
             "3 days/move"
         )

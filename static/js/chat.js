@@ -6,6 +6,7 @@
  * put on the page with textContent: no HTML from anyone, no clickable links.
  */
 
+import { chatReporting } from "./chat-report.js";
 import { formatTime, t } from "./i18n.js";
 
 function el(doc, tag, className, text) {
@@ -70,30 +71,8 @@ function startChat(win, client) {
   }
 
   const reportForm = part("chat-report");
-  let reporting = null;
 
-  function openReport(line) {
-    if (!reportForm) return;
-    reporting = line;
-    part("chat-report-line").textContent = t("Report %(name)s: “%(text)s”", { name: line.author, text: line.text });
-    reportForm.hidden = false;
-  }
-
-  if (reportForm) {
-    part("chat-report-cancel").addEventListener("click", function () { reportForm.hidden = true; });
-    reportForm.addEventListener("submit", function (ev) {
-      ev.preventDefault();
-      if (!reporting) return;
-      const body = { message: reporting.id, reason: reportForm.elements.reason.value, note: reportForm.elements.note.value };
-      post(panel.dataset.reportUrl, body).then(function (resp) {
-        reportForm.hidden = true;
-        reportForm.elements.note.value = "";
-        showError(resp.ok ? "" : t("The report was not sent."));
-        const note = part("chat-note");
-        if (resp.ok && note) note.textContent = t("Thank you: your report went to the moderators.");
-      });
-    });
-  }
+  const openReport = chatReporting({ form: reportForm, part: part, post: post, url: panel.dataset.reportUrl, say: showError });
 
   function addLine(line) {
     if (shown[line.id]) return;

@@ -6,6 +6,7 @@
  * with textContent only: no HTML from anyone, no clickable links.
  */
 
+import { chatReporting } from "./chat-report.js";
 import { formatTime, t } from "./i18n.js";
 
 const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
@@ -32,7 +33,6 @@ function startLobbyChat(win) {
   let tries = 0;
   const viewer = panel.dataset.viewer;
   const reportForm = part("chat-report");
-  let reporting = null;
 
   function post(url, body) {
     return win.fetch(url, {
@@ -58,27 +58,7 @@ function startLobbyChat(win) {
     });
   }
 
-  function openReport(line) {
-    reporting = line;
-    part("chat-report-line").textContent = t("Report %(name)s: “%(text)s”", { name: line.author, text: line.text });
-    reportForm.hidden = false;
-  }
-
-  if (reportForm) {
-    part("chat-report-cancel").addEventListener("click", function () { reportForm.hidden = true; });
-    reportForm.addEventListener("submit", function (ev) {
-      ev.preventDefault();
-      if (!reporting) return;
-      const body = { message: reporting.id, reason: reportForm.elements.reason.value, note: reportForm.elements.note.value };
-      post(panel.dataset.reportUrl, body).then(function (resp) {
-        reportForm.hidden = true;
-        reportForm.elements.note.value = "";
-        say(resp.ok ? "" : t("The report was not sent."));
-        const note = part("chat-note");
-        if (resp.ok && note) note.textContent = t("Thank you: your report went to the moderators.");
-      });
-    });
-  }
+  const openReport = chatReporting({ form: reportForm, part: part, post: post, url: panel.dataset.reportUrl, say: say });
 
   function button(doc, label, aria, onClick) {
     const b = el(doc, "button", "chat-mute", label);

@@ -139,6 +139,18 @@ class QueueSerializer(serializers.Serializer):
     time_control = serializers.DictField(required=False, default=dict)
 
 
+class PlayBotSerializer(serializers.Serializer):
+    game = serializers.CharField(max_length=20)
+    bot = serializers.CharField(max_length=30, default="heuristic")
+    rated = serializers.BooleanField(required=False, default=False)
+
+
+class BotStrengthSerializer(serializers.Serializer):
+    bot = serializers.CharField()
+    strength = serializers.CharField()
+    name = serializers.CharField()
+
+
 def _valid(serializer_class, request: Request) -> dict[str, Any]:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
@@ -389,6 +401,35 @@ class QueueView(APIView):
             user=request.user, game=request.query_params.get("game", "")
         )
         return Response({"left": left})
+
+
+class PlayBotView(APIView):
+    """One click to play the computer, as "Play a bot" on each game's page:
+    `GET ?game=` lists the strengths that play the game, `POST {"game", "bot",
+    "rated"}` starts a game at once (the caller in seat 0, the built-in bot
+    opposite; at a rated game of three or more each seat a different bot)."""
+
+    def get_permissions(self):
+        return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, required=True)],
+        responses={200: BotStrengthSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        strengths = selectors.play_bot_strengths(
+            game=request.query_params.get("game", "")
+        )
+        return Response(BotStrengthSerializer(strengths, many=True).data)
+
+    @extend_schema(request=PlayBotSerializer, responses={201: MatchSummarySerializer})
+    def post(self, request: SignedInApiRequest) -> Response:
+        data = _valid(PlayBotSerializer, request)
+        match = lobby.play_bot(user=request.user, **data)
+        return Response(
+            MatchSummarySerializer(_match(match.public_id)).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class VacationSerializer(serializers.Serializer):

@@ -8,6 +8,7 @@ register_api_index("tables", "api-tables")
 register_api_index("challenges", "api-challenges")
 register_api_index("queue", "api-queue")
 register_api_index("vacation", "api-vacation")
+register_api_index("play_bot", "api-play-bot")
 
 urlpatterns = [
     path("matches/", api.MatchListView.as_view(), name="api-matches"),
@@ -45,5 +46,6 @@ urlpatterns = [
         name="api-challenge-answer",
     ),
     path("queue/", api.QueueView.as_view(), name="api-queue"),
+    path("play-bot/", api.PlayBotView.as_view(), name="api-play-bot"),
     path("vacation/", api.VacationView.as_view(), name="api-vacation"),
 ]

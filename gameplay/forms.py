@@ -181,14 +181,11 @@ class PlayBotForm(forms.Form):
     def __init__(self, *args: Any, game: GameInfo, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "id_playbot_%s")  # see TableForm
         super().__init__(*args, **kwargs)
-        from gameplay.rules import get_game
-        from gameplay.rules.bots import BOT_STRENGTHS, bot_display_name, bot_plays
+        from gameplay.selectors import play_bot_strengths
 
-        engine = get_game(game.id)
         choices = [
-            (name, f"{label}: {bot_display_name(name)}")
-            for name, label in BOT_STRENGTHS.items()
-            if bot_plays(name, engine)
+            (row["bot"], f"{row['strength']}: {row['name']}")
+            for row in play_bot_strengths(game=game.id)
         ]
         field = cast(forms.ChoiceField, self.fields["bot"])
         field.choices = choices

@@ -144,6 +144,25 @@ def user_seat(*, match: Match, user: Viewer | None) -> Seat | None:
     return None
 
 
+def play_bot_strengths(*, game: str) -> list[dict[str, str]]:
+    """The built-in bots "Play a bot" offers for ``game``, weakest first:
+    ``bot`` (the id to send), ``strength`` and ``name`` (as people see them).
+    An unknown game is a ``BadRequest``."""
+    from gameplay.errors import BadRequest
+    from gameplay.rules import GameError
+    from gameplay.rules.bots import BOT_STRENGTHS, bot_display_name, bot_plays
+
+    try:
+        engine = get_game(game)
+    except GameError as exc:
+        raise BadRequest(str(exc)) from exc
+    return [
+        {"bot": name, "strength": label, "name": bot_display_name(name)}
+        for name, label in BOT_STRENGTHS.items()
+        if bot_plays(name, engine)
+    ]
+
+
 def open_tables(*, game: str | None = None) -> QuerySet[Match]:
     tables = Match.objects.filter(status=MatchStatus.WAITING).prefetch_related(
         "seats__user"

@@ -70,3 +70,63 @@ def test_game_page_offers_strengths_and_one_click_plays(client) -> None:
     assert (
         response.status_code == 302 and Match.objects.filter(host=person).count() == 1
     )
+
+
+def test_api_plays_a_bot_in_one_call_and_lists_the_strengths() -> None:
+    from rest_framework.test import APIClient
+
+    person = UserFactory()
+    api = APIClient()
+    listed = api.get("/api/play-bot/?game=kungfu2009")
+    assert listed.status_code == 200
+    # ISMCTS sits out the real-time game, as in the page's menu.
+    assert [row["bot"] for row in listed.json()] == ["random", "heuristic"]
+    assert listed.json()[1] == {
+        "bot": "heuristic",
+        "strength": "Intermediate",
+        "name": "Heuristic bot",
+    }
+    unknown = api.get("/api/play-bot/?game=chess")
+    assert unknown.status_code == 400 and unknown.json()["code"] == "malformed"
+
+    anonymous = api.post("/api/play-bot/", {"game": "duelo"}, format="json")
+    assert anonymous.status_code in (401, 403)
+    api.force_authenticate(person)
+    started = api.post(
+        "/api/play-bot/",
+        {"game": "kungfu2019", "bot": "ismcts", "rated": True},
+        format="json",
+    )
+    assert started.status_code == 201, started.json()
+    match = Match.objects.get(host=person)
+    assert started.json()["id"] == str(match.public_id)
+    assert match.rated and match.seats.get(number=1).agent == "builtin:ismcts"
+    assert started.json()["seats"][0]["username"] == person.username
+    # Bad choices: a clear error, no game.
+    for body in (
+        {"game": "duelo", "bot": "skynet"},
+        {"game": "kungfu2009", "bot": "ismcts"},
+        {"bot": "random"},
+    ):
+        refused = api.post("/api/play-bot/", body, format="json")
+        assert refused.status_code == 400, (body, refused.json())
+    assert Match.objects.filter(host=person).count() == 1
+
+
+def test_play_bot_endpoint_is_in_the_openapi_schema() -> None:
+    from rest_framework.test import APIClient
+
+    spec = (
+        APIClient()
+        .get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+        .json()
+    )
+    operations = spec["paths"]["/api/play-bot/"]
+    assert set(operations) >= {"get", "post"}
+    body = operations["post"]["requestBody"]["content"]["application/json"]
+    ref = body["schema"]["$ref"].rsplit("/", 1)[-1]
+    assert set(spec["components"]["schemas"][ref]["properties"]) == {
+        "game",
+        "bot",
+        "rated",
+    }

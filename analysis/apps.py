@@ -11,5 +11,11 @@ class AnalysisConfig(AppConfig):
 
         register_profile_section(accuracy_section, order=60)
 
-        # Registers the task, which ``analysis.services`` sends by name.
-        from analysis import tasks  # noqa: F401
+        # Registers the tasks (``analysis.services`` sends them by name), and
+        # the operator's automatic analysis of rated tournament games.
+        from analysis import receivers, tasks  # noqa: F401
+        from gameplay.signals import match_finished
+
+        match_finished.connect(
+            receivers.on_match_finished, dispatch_uid="analysis.auto_tournaments"
+        )

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from analysis.errors import NotAnalysable, NotFinished
 from analysis.models import AnalysisStatus, MatchAnalysis
-from gameplay.contexts import SEALED_MESSAGE, match_is_sealed
+from gameplay.contexts import SEALED_MESSAGE, context_is_tournament, match_is_sealed
 from gameplay.models import Match, MatchStatus
 from gameplay.rules import game_meta, get_game
 from gameplay.rules.analysis import (
@@ -75,6 +75,27 @@ def analysis_request(*, match: Match) -> MatchAnalysis:
                 lambda: current_app.tasks["analysis.analyse_match"].delay(analysis_id)
             )
     return row
+
+
+def analysis_auto(*, match_id: int) -> str:
+    """Queue the analysis of a finished rated tournament game when the
+    operator's ``ANALYSIS_AUTO_TOURNAMENTS`` is on; what happened, as a word.
+
+    Idempotent (``analysis_request``): once per match and analysis version, a
+    repeated announcement finds the stored or running row. A match that is not
+    a rated tournament game, is gone, or may not be analysed yet (a sealed
+    deal) is skipped: nothing is stored.
+    """
+    if not settings.ANALYSIS_AUTO_TOURNAMENTS:
+        return "off"
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not match.rated or not context_is_tournament(match.context):
+        return "skipped"
+    try:
+        row = analysis_request(match=match)
+    except (NotFinished, NotAnalysable):
+        return "skipped"
+    return str(row.status)
 
 
 def analysis_run(*, analysis_id: int) -> MatchAnalysis:

@@ -64,6 +64,24 @@ def context_keeps_absent_seats(context: str) -> bool:
     return any((context or "").startswith(p) for p in _seat_keeping_prefixes)
 
 
+_tournament_prefixes: set[str] = set()
+
+
+def register_tournament_context(prefix: str) -> None:
+    """Matches whose context starts with ``prefix`` are tournament games.
+
+    Apps that react to "a tournament game finished" without knowing the
+    competitions (the operator's automatic post-game analysis) ask
+    :func:`context_is_tournament`; each tournament kind registers its prefix.
+    """
+    _tournament_prefixes.add(prefix)
+
+
+def context_is_tournament(context: str) -> bool:
+    """True when a registered tournament kind claims the match's context."""
+    return any((context or "").startswith(p) for p in _tournament_prefixes)
+
+
 # Competitions that say whether a player's vacation pauses their games' clocks:
 # prefix -> rule(match) -> bool. A match no rule claims allows vacation.
 VacationRule = Callable[[Match], bool]

@@ -117,6 +117,7 @@ def register() -> None:
     from gameplay.contexts import (
         register_context_describer,
         register_seat_keeping_context,
+        register_tournament_context,
         register_vacation_rule,
     )
 
@@ -126,6 +127,8 @@ def register() -> None:
     # not the casual table's grace period: no bot takes the seat after a minute.
     register_seat_keeping_context("tournament:")
     register_seat_keeping_context("league:")
+    # A round's games are tournament games (the operator's automatic analysis).
+    register_tournament_context("tournament:")
     # Tournaments and seasons say whether vacation pauses their games' clocks.
     register_vacation_rule("tournament:", tournament_allows_vacation)
     register_vacation_rule("league:", season_allows_vacation)

@@ -188,6 +188,9 @@ CELERY_TIMEZONE = "UTC"
 # ISMCTS iterations per decision of a post-game analysis (docs/analysis.md):
 # the cost and the agreement with exact values per budget are in bench/analysis.py.
 ANALYSIS_ITERATIONS = env.int("ANALYSIS_ITERATIONS", default=200)
+# Operator's switch: analyse every rated tournament game when it finishes (on
+# the "analysis" queue, once per match and analysis version; docs/operations.md).
+ANALYSIS_AUTO_TOURNAMENTS = env.bool("ANALYSIS_AUTO_TOURNAMENTS", default=False)
 # Queues: "default" (live-match bots, clocks), "ratings", "bots" (sandboxed matches).
 CELERY_TASK_ROUTES = {
     "gameplay.*": {"queue": "default"},

@@ -10,7 +10,10 @@ class ArenaConfig(AppConfig):
     verbose_name = "Arena tournaments"
 
     def ready(self) -> None:
-        from gameplay.contexts import register_context_describer
+        from gameplay.contexts import (
+            register_context_describer,
+            register_tournament_context,
+        )
         from gameplay.signals import match_finished
         from league.tournaments.arena import live, receivers
 
@@ -18,4 +21,5 @@ class ArenaConfig(AppConfig):
             receivers.on_match_finished, dispatch_uid="arena.match_finished"
         )
         register_context_describer("arena:", receivers.describe_arena_game)
+        register_tournament_context(receivers.PREFIX)
         live.connect_signals()

@@ -18,10 +18,11 @@ from rest_framework.views import APIView
 
 from accounts.http import SignedInApiRequest
 from accounts.models import User
-from bots import scrimmages, selectors, services, version_ratings
+from bots import connected, scrimmages, selectors, services, version_ratings
 from bots.errors import BotError, BotForbidden
 from bots.forms import read_upload
 from bots.models import BotVersion
+from gameplay.agents import connected_choice
 from gameplay.rules import available_games
 
 
@@ -144,6 +145,38 @@ class BuiltinBotListView(APIView):
                 "results": [
                     {"name": b.name, "agent": b.agent, "strength": b.strength}
                     for b in selectors.builtin_bots()
+                ]
+            }
+        )
+
+
+class OnlineBotListView(APIView):
+    """The connected bots online now (their event streams open), per game:
+    whom a person may challenge by username or seat at a table of theirs
+    (``seat``: the value for ``POST /api/tables/<id>/bot/``)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, required=True)],
+        responses={200: dict},
+    )
+    def get(self, request: Request) -> Response:
+        game = request.query_params.get("game", "")
+        if game not in available_games():
+            raise BotError("Give a known game: ?game=<game id>.")
+        return Response(
+            {
+                "results": [
+                    {
+                        "username": account.user.username,
+                        "game": account.game,
+                        "seat": connected_choice(account.user.username),
+                    }
+                    for account in sorted(
+                        connected.online_accounts(game=game),
+                        key=lambda a: a.user.username.lower(),
+                    )
                 ]
             }
         )

@@ -11,6 +11,7 @@ urlpatterns = [
     path("bots/", api.BotListView.as_view(), name="api-bots"),
     path("bots/builtin/", api.BuiltinBotListView.as_view(), name="api-builtin-bots"),
     path("bots/ladder/", api.LadderView.as_view(), name="api-bots-ladder"),
+    path("bots/online/", api.OnlineBotListView.as_view(), name="api-bots-online"),
     path("bots/<int:bot_id>/", api.BotDetailView.as_view(), name="api-bot"),
     path(
         "bots/<int:bot_id>/versions/",

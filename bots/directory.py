@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from accounts.models import User
+from bots.connected import online_accounts
 from bots.models import Bot, BotVersion
 from bots.services import live_seat, sandbox_gate
-from gameplay.agents import upload_choice, upload_choice_bot_id
+from gameplay.agents import (
+    connected_choice,
+    connected_choice_username,
+    upload_choice,
+    upload_choice_bot_id,
+)
 
 if TYPE_CHECKING:
     from league.participants import BotInfo
@@ -98,6 +105,39 @@ class SeatableBots:
         return live_seat(bot=bot)
 
 
+class SeatableConnectedBots:
+    """Tells gameplay's lobby which connected bots a host may seat: the
+    game's bot accounts whose event stream is open now (``online_accounts``).
+    A bot that is not online would only let its clock run out."""
+
+    LIMIT = 100
+
+    def seatable(self, game: str) -> list[tuple[str, str]]:
+        accounts = sorted(
+            online_accounts(game=game), key=lambda a: a.user.username.lower()
+        )[: self.LIMIT]
+        owners = {
+            user.pk: user.public_name
+            for user in User.objects.filter(pk__in={a.owner_id for a in accounts})
+        }
+        return [
+            (
+                connected_choice(account.user.username),
+                f"{account.user.username} (by {owners.get(account.owner_id, '?')})",
+            )
+            for account in accounts
+        ]
+
+    def resolve(self, game: str, value: str) -> User | None:
+        username = connected_choice_username(value)
+        if username is None:
+            return None
+        for account in online_accounts(game=game):
+            if account.user.username == username:
+                return account.user
+        return None
+
+
 def uploaded_bot_of(version_id: int) -> tuple[int, str] | None:
     """(bot id, bot name) of version ``version_id``, for gameplay's check that
     a rated table seats each bot once (its versions are one player)."""
@@ -113,10 +153,11 @@ def register() -> None:
     Plain imports: both apps are always installed, and a hook that went
     missing must fail at start-up, not leave bot seats and ratings empty.
     """
-    from gameplay.lobby import set_uploaded_bot_provider
+    from gameplay.lobby import set_connected_bot_provider, set_uploaded_bot_provider
     from gameplay.services import set_uploaded_bot_identity
     from league.participants import register_bot_directory
 
     set_uploaded_bot_provider(SeatableBots())
+    set_connected_bot_provider(SeatableConnectedBots())
     set_uploaded_bot_identity(uploaded_bot_of)
     register_bot_directory(BotDirectory())

@@ -7,7 +7,8 @@ drives in its sandbox). Every app spells, builds and reads those names
 through this module, so a prefix is written once and a malformed name is
 refused (``AgentNameError``) instead of being taken for something else. The
 lobby's choice of an uploaded bot (``upload:<bot id>``: the bot, not a
-version) is a form value spelled here too. Pure: no Django.
+version) and of a connected bot (``connected:<username>``: a bot account,
+seated as its own user) are form values spelled here too. Pure: no Django.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Protocol
 BUILTIN_PREFIX = "builtin:"
 UPLOADED_PREFIX = "bot:"
 UPLOAD_CHOICE_PREFIX = "upload:"
+CONNECTED_CHOICE_PREFIX = "connected:"
 
 # The built-in bot that plays on for a person who left a table of three or
 # more (and for an uploaded bot that failed in a bots-only match).
@@ -140,6 +142,23 @@ def upload_choice_bot_id(value: str) -> int | None:
     if not is_upload_choice(value):
         return None
     return _version_id(value.removeprefix(UPLOAD_CHOICE_PREFIX))
+
+
+def connected_choice(username: str) -> str:
+    """The lobby's form value for seating the connected bot ``username``."""
+    return f"{CONNECTED_CHOICE_PREFIX}{username}"
+
+
+def is_connected_choice(value: str) -> bool:
+    return value.startswith(CONNECTED_CHOICE_PREFIX)
+
+
+def connected_choice_username(value: str) -> str | None:
+    """The bot account's username in a lobby choice of a connected bot; None
+    if it is none (another value, or an empty name)."""
+    if not is_connected_choice(value):
+        return None
+    return value.removeprefix(CONNECTED_CHOICE_PREFIX) or None
 
 
 class SeatWithAgent(Protocol):

@@ -98,7 +98,8 @@ class TableCreateSerializer(serializers.Serializer):
 
 
 class BotSeatSerializer(serializers.Serializer):
-    bot = serializers.CharField(max_length=30)
+    # A built-in bot's name, ``upload:<bot id>`` or ``connected:<username>``.
+    bot = serializers.CharField(max_length=64)
 
 
 class ChallengeSerializer(serializers.ModelSerializer):

@@ -218,12 +218,13 @@ class BotSeatForm(forms.Form):
         **kwargs: Any,
     ) -> None:
         """Built-in bots, then (given the table's ``game``) the uploaded bots
-        that can play it now, so both are seated the same way. At a ``rated``
+        that can play it now and the connected bots online for it, so all are
+        seated the same way. At a ``rated``
         table the built-in bots already ``seated`` (agent names) are left out
         (``gameplay.services.repeated_bot_error`` says why)."""
         super().__init__(*args, **kwargs)
         from gameplay.agents import builtin_agent
-        from gameplay.lobby import seatable_uploaded_bots
+        from gameplay.lobby import seatable_connected_bots, seatable_uploaded_bots
         from gameplay.rules import get_game
         from gameplay.rules.bots import (
             BOT_STRENGTHS,
@@ -245,10 +246,15 @@ class BotSeatForm(forms.Form):
         ]
         self.note = self.RATED_NOTE if rated else ""
         uploaded = seatable_uploaded_bots(game=game) if game else []
+        connected = seatable_connected_bots(game=game) if game else []
+        groups = [
+            (gettext("Uploaded bots"), uploaded),
+            (gettext("Connected bots (online)"), connected),
+        ]
         cast(forms.ChoiceField, self.fields["bot"]).choices = (
-            [(gettext("Built-in bots"), builtin), (gettext("Uploaded bots"), uploaded)]
-            if uploaded
+            [(gettext("Built-in bots"), builtin), *[g for g in groups if g[1]]]
+            if uploaded or connected
             else builtin
         )
         #: Whether any bot is left to seat (the page hides an empty menu).
-        self.has_choices = bool(builtin or uploaded)
+        self.has_choices = bool(builtin or uploaded or connected)

@@ -69,6 +69,32 @@ def seatable_uploaded_bots(*, game: str) -> list[tuple[str, str]]:
     return _uploaded_bots.seatable(game) if _uploaded_bots else []
 
 
+class ConnectedBotProvider(Protocol):
+    """What the bots app tells the lobby about connected bots (bot accounts
+    that play through the bot API from their authors' machines): which are
+    online for ``game`` now, and the account's user for one of them. A
+    connected bot sits in its seat as that user, like a person who joined.
+    Values look like ``connected:<username>``."""
+
+    def seatable(self, game: str) -> list[tuple[str, str]]: ...
+
+    def resolve(self, game: str, value: str) -> User | None: ...
+
+
+_connected_bots: ConnectedBotProvider | None = None
+
+
+def set_connected_bot_provider(provider: ConnectedBotProvider | None) -> None:
+    global _connected_bots
+    _connected_bots = provider
+
+
+def seatable_connected_bots(*, game: str) -> list[tuple[str, str]]:
+    """(value, name) of the connected bots online for ``game`` that a host may
+    seat (empty without the bots app)."""
+    return _connected_bots.seatable(game) if _connected_bots else []
+
+
 # The community app registers who may not meet whom (blocks) without gameplay
 # importing it: (one user, another) -> True when they may play each other.
 MeetingGuard = Callable[[User, User], bool]
@@ -240,10 +266,13 @@ def _announce_seat(match_id: int, seat_number: int, user_id: int, change: str) -
 @transaction.atomic
 def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
     """The host seats a bot in an open seat: a built-in bot of the chosen
-    strength, or an uploaded bot (``upload:<bot id>``) that can play now."""
+    strength, an uploaded bot (``upload:<bot id>``) that can play now, or a
+    connected bot online now (``connected:<username>``)."""
     match = _locked_table(match_id)
     if match.host_id != user.pk:
         raise Forbidden("only the host can seat bots")
+    if agents.is_connected_choice(bot):
+        return _seat_connected_bot(match, host=user, value=bot)
     label = ""
     if agents.is_upload_choice(bot):
         resolved = _uploaded_bots.resolve(match.game, bot) if _uploaded_bots else None
@@ -268,6 +297,31 @@ def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
     seat.agent = agent
     seat.label = services.bot_seat_label(taken=taken, agent=agent, label=label)
     seat.save(update_fields=["agent", "label"])
+    _start_if_full(match)
+    transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
+    return seat
+
+
+def _seat_connected_bot(match: Match, *, host: User, value: str) -> Seat:
+    """Seat an online connected bot (``connected:<username>``) as its own
+    user: the seat is a person's seat, so the match's clocks, the grace
+    period, claims and the seat's view are the ones a person gets. Its event
+    stream tells it the seat and, when the table starts, the game."""
+    bot_user = _connected_bots.resolve(match.game, value) if _connected_bots else None
+    if bot_user is None:
+        raise BadRequest("that connected bot is not online for this game now")
+    if match.seats.filter(user=bot_user).exists():
+        raise BadRequest("that bot has a seat at this table already")
+    if not _may_meet(host, bot_user):
+        raise BadRequest("that bot cannot be seated at this table")
+    _check_rated(bot_user, match.rated)
+    seat = _first_open_seat(match)
+    if seat is None:
+        raise BadRequest("this table has no open seat")
+    seat.user = bot_user
+    seat.save(update_fields=["user"])
+    match_id = match.pk
+    _announce_seat(match_id, seat.number, bot_user.pk, "joined")
     _start_if_full(match)
     transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
     return seat

@@ -170,3 +170,106 @@ def test_connected_bot_pages_make_show_challenge_and_revoke(arena) -> None:
         assert exc.code == 401
     else:
         raise AssertionError("a revoked token opened the event stream")
+
+
+def test_a_host_seats_a_connected_bot_from_the_table_form(arena) -> None:
+    """The table page's "Seat a bot" menu offers the online connected bot; it
+    takes the seat as its own account, connect.py plays its moves, and it
+    sees the game end."""
+    from playwright.sync_api import expect
+
+    from gameplay import lobby
+    from gameplay.rules import get_game
+    from gameplay.services import match_act, match_resign
+
+    author = arena.player()
+    name = arena.unique("crane")
+    issued = arena.server_side(
+        connected.bot_account_create, owner=author.user, name=name, game="duelo"
+    )
+    account = issued.token.account
+    client = subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "bots" / "sdk" / "connect.py"),
+            "--server",
+            arena.base_url,
+            "--games",
+            "1",
+            "--json",
+            "--",
+            sys.executable,
+            str(ROOT / "bots" / "examples" / "duelo_random.py"),
+        ],
+        env={
+            **os.environ,
+            "KFA_BOT_TOKEN": issued.key,
+            "PYTHONPATH": str(ROOT / "bots" / "sdk"),
+        },
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_until(
+            lambda: connected.bot_account_online(account_id=account.pk),
+            timeout=30,
+            message="the bot to come online",
+            between=_exited_early(client, "the bot to come online"),
+        )
+        host = arena.player()
+        table = arena.server_side(
+            lobby.table_create, host=host.user, game="duelo", players=2
+        )
+        page = host.page
+        page.goto(f"/matches/{table.public_id}/")
+        menu = page.locator('select[name="bot"]')
+        expect(menu.locator(f'option[value="connected:{name}"]')).to_have_count(1)
+        menu.select_option(f"connected:{name}")
+        page.get_by_role("button", name="Seat a bot").click()
+        arena.wait_until(
+            lambda: Match.objects.get(pk=table.pk).status == MatchStatus.ACTIVE,
+            message="the full table to start",
+        )
+        # The page shows the bot in its seat (as its account: "<name> [bot]").
+        expect(page.locator("main")).to_contain_text(f"{name} [bot]")
+        match = Match.objects.get(pk=table.pk)
+        seat = match.seats.get(user=account.user)
+        assert seat.number == 1 and seat.agent == ""
+        # The host plays its turns; the bot answers through connect.py.
+        engine = get_game("duelo")
+
+        def bot_moved() -> bool:
+            current = Match.objects.get(pk=table.pk)
+            if current.status != MatchStatus.ACTIVE:
+                return True
+            if current.actions.filter(seat=1, kind="move").exists():
+                return True
+            if 0 in engine.actors(current.state):
+                legal = engine.legal_actions(current.state, 0)
+                arena.server_side(
+                    match_act,
+                    match_id=current.pk,
+                    user=host.user,
+                    action_id=legal[0]["id"],
+                )
+            return False
+
+        wait_until(
+            bot_moved,
+            timeout=60,
+            message="the connected bot to move",
+            between=_exited_early(client, "its move"),
+        )
+        arena.server_side(match_resign, match_id=table.pk, user=host.user)
+        out, err = client.communicate(timeout=60)
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.communicate()
+    assert client.returncode == 0, err
+    [result] = json.loads(out)
+    assert result["match"] == str(table.public_id) and result["placement"] == 1
+    match = Match.objects.get(pk=table.pk)
+    assert match.status == MatchStatus.FINISHED
+    assert set(match.actions.filter(seat=1).values_list("kind", flat=True)) == {"move"}

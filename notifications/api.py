@@ -6,6 +6,7 @@ without a browser, a bot owner's script), through the same services.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -205,7 +206,7 @@ class PushSubscriptionsView(APIView):
     def post(self, request: SignedInApiRequest) -> Response:
         if not webpush.push_configured():
             return Response(
-                {"detail": "Push notices are not set up on this server."},
+                {"detail": _("Push notices are not set up on this server.")},
                 status=status.HTTP_409_CONFLICT,
             )
         data = PushSubscribeSerializer(data=request.data)

@@ -12,14 +12,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class NotificationKind(models.TextChoices):
-    YOUR_MOVE = "your_move", "Your move"
-    GAME_STARTED = "game_started", "A game started"
-    ROUND_PAIRED = "round_paired", "A tournament round is paired"
-    CHALLENGE = "challenge", "A challenge for you"
-    CHECK_IN = "check_in", "Tournament check-in is open"
+    YOUR_MOVE = "your_move", _("Your move")
+    GAME_STARTED = "game_started", _("A game started")
+    ROUND_PAIRED = "round_paired", _("A tournament round is paired")
+    CHALLENGE = "challenge", _("A challenge for you")
+    CHECK_IN = "check_in", _("Tournament check-in is open")
 
 
 class Notification(models.Model):

@@ -12,24 +12,19 @@ import logging
 
 from django.db.models import Prefetch
 from django.urls import reverse
-from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from gameplay import turns
 from gameplay.catalog import game_name
 from gameplay.models import Challenge, Match, MatchStatus, Seat
 from gameplay.timecontrol import TimeControl
+from languages.text import and_list, in_language_of, recipient_datetime
 from notifications import live, reminders, services, sockets
 from notifications.models import Notification, NotificationKind
 from notifications.services import Draft
 
 logger = logging.getLogger(__name__)
-
-
-def _names(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def on_match_started(sender, match_id: int, **kwargs) -> None:
@@ -73,19 +68,27 @@ def on_match_started(sender, match_id: int, **kwargs) -> None:
         )
         if self_started:
             continue
-        drafts.append(
-            Draft(
-                user_id=seat.user_id,
-                kind=NotificationKind.GAME_STARTED,
-                key=f"game_started:{match.pk}",
-                title=f"Your game of {name} started",
-                body=f"Against {_names(opponents)}." if opponents else "",
-                url=url,
+        with in_language_of(seat.user):
+            drafts.append(
+                Draft(
+                    user_id=seat.user_id,
+                    kind=NotificationKind.GAME_STARTED,
+                    key=f"game_started:{match.pk}",
+                    title=_("Your game of %(game)s started") % {"game": name},
+                    body=_against(opponents),
+                    url=url,
+                )
             )
-        )
     # The move first: a page that leaves for the game need not wait for a list.
     live.push(messages)
     services.notifications_create(drafts=drafts)
+
+
+def _against(names: list[str]) -> str:
+    """ "Against Ana and Mei." in the active language ("" for nobody)."""
+    if not names:
+        return ""
+    return _("Against %(names)s.") % {"names": and_list(names)}
 
 
 def _game_news(match_id: int) -> tuple[tuple[str, ...], str]:
@@ -127,18 +130,31 @@ def on_challenge_created(sender, challenge_id: int, **kwargs) -> None:
     if challenge is None:
         return
     name = game_name(challenge.game)
-    details = "rated" if challenge.rated else "casual"
     control = TimeControl.from_json(challenge.time_control)
-    if control:
-        details += f", {control.label}"
+    with in_language_of(challenge.challenged):
+        title = _("%(name)s challenges you to %(game)s") % {
+            "name": challenge.challenger.public_name,
+            "game": name,
+        }
+        if control and challenge.rated:
+            body = _("A rated game, %(time)s. Accept or decline it on the game's page.")
+        elif control:
+            body = _(
+                "A casual game, %(time)s. Accept or decline it on the game's page."
+            )
+        elif challenge.rated:
+            body = _("A rated game. Accept or decline it on the game's page.")
+        else:
+            body = _("A casual game. Accept or decline it on the game's page.")
+        body = body % {"time": control.label} if control else body
     services.notifications_create(
         drafts=[
             Draft(
                 user_id=challenge.challenged_id,
                 kind=NotificationKind.CHALLENGE,
                 key=f"challenge:{challenge.pk}",
-                title=f"{challenge.challenger.public_name} challenges you to {name}",
-                body=f"A {details} game. Accept or decline it on the game's page.",
+                title=title,
+                body=body,
                 url=reverse("gameplay:game_detail", args=[challenge.game])
                 + "#challenges",
             )
@@ -164,10 +180,6 @@ def on_round_paired(sender, round_id: int, **kwargs) -> None:
         return
     tournament = rnd.tournament
     url = reverse("league:tournament", args=[tournament.slug])
-    deadline = timezone.localtime(rnd.deadline).strftime("%d %b %Y, %H:%M %Z")
-    starts = timezone.localtime(rnd.starts_at).strftime("%d %b %Y, %H:%M %Z")
-    when = f"Starts {starts}; deadline {deadline}."
-    title = f"Round {rnd.number} of {tournament.name} is paired"
     drafts = []
     for pairing in rnd.pairings.all():
         if tournament.is_tables:
@@ -179,10 +191,23 @@ def on_round_paired(sender, round_id: int, **kwargs) -> None:
             if user is None:
                 continue  # a bot: its owner follows the tournament page
             others = [str(e.participant) for e in entrants if e.pk != entrant.pk]
-            if others:
-                body = f"You play {_names(others)} (table {pairing.table}). {when}"
-            else:
-                body = f"You have a bye this round. {when}"
+            with in_language_of(user):
+                when = _("Starts %(starts)s; deadline %(deadline)s.") % {
+                    "starts": recipient_datetime(rnd.starts_at, user),
+                    "deadline": recipient_datetime(rnd.deadline, user),
+                }
+                title = _("Round %(number)s of %(tournament)s is paired") % {
+                    "number": rnd.number,
+                    "tournament": tournament.name,
+                }
+                if others:
+                    body = _("You play %(names)s (table %(table)s).") % {
+                        "names": and_list(others),
+                        "table": pairing.table,
+                    }
+                else:
+                    body = _("You have a bye this round.")
+                body = f"{body} {when}"
             drafts.append(
                 Draft(
                     user_id=user.pk,
@@ -205,8 +230,7 @@ def on_checkin_opened(sender, tournament_id: int, **kwargs) -> None:
     if tournament is None or not tournament.checkin_minutes:
         return
     url = reverse("league:tournament", args=[tournament.slug])
-    starts = timezone.localtime(tournament.starts_at).strftime("%d %b %Y, %H:%M %Z")
-    people: dict[int, list[str]] = {}
+    people: dict[int, list[str | None]] = {}
     for entrant in tournament.entrants.select_related(
         "participant__user", "participant__owner"
     ):
@@ -214,28 +238,38 @@ def on_checkin_opened(sender, tournament_id: int, **kwargs) -> None:
         user = participant.user if not participant.is_bot else participant.owner
         if user is None:
             continue  # a built-in bot: always checked in
+        # None: the person themselves ("you" in their own language).
         people.setdefault(user.pk, []).append(
-            "you" if not participant.is_bot else participant.name
+            None if not participant.is_bot else participant.name
         )
     users = {u.pk: u for u in User.objects.filter(pk__in=people)}
-    services.notifications_create(
-        drafts=[
-            Draft(
-                user_id=user_id,
-                kind=NotificationKind.CHECK_IN,
-                key=f"check_in:{tournament.pk}",
-                title=f"Check in for {tournament.name}",
-                body=(
-                    f"Check-in is open for {_names(entries)} until the start, "
-                    f"{starts}. Whoever has not checked in then is removed."
-                ),
-                url=url,
-                email=services.wants_round_emails(users[user_id]),
+    drafts = []
+    for user_id, entries in people.items():
+        if user_id not in users:
+            continue
+        user = users[user_id]
+        with in_language_of(user):
+            names = [_("you") if entry is None else entry for entry in entries]
+            drafts.append(
+                Draft(
+                    user_id=user_id,
+                    kind=NotificationKind.CHECK_IN,
+                    key=f"check_in:{tournament.pk}",
+                    title=_("Check in for %(tournament)s")
+                    % {"tournament": tournament.name},
+                    body=_(
+                        "Check-in is open for %(names)s until the start, "
+                        "%(starts)s. Whoever has not checked in then is removed."
+                    )
+                    % {
+                        "names": and_list(names),
+                        "starts": recipient_datetime(tournament.starts_at, user),
+                    },
+                    url=url,
+                    email=services.wants_round_emails(user),
+                )
             )
-            for user_id, entries in people.items()
-            if user_id in users
-        ]
-    )
+    services.notifications_create(drafts=drafts)
 
 
 def _seat(table_seat) -> int:
@@ -322,15 +356,16 @@ def _your_move_notifications(
         if seat.user_id in waiting or not seat.user.your_move_site:
             continue  # told already, or the player turned site notices off
         others = [s.display_name for s in everyone if s.number != seat.number]
-        drafts.append(
-            Draft(
-                user_id=seat.user.pk,
-                kind=NotificationKind.YOUR_MOVE,
-                key=f"{prefix}{match.version}",
-                title=f"Your move in {name}",
-                body=f"Against {_names(others)}." if others else "",
-                url=url,
+        with in_language_of(seat.user):
+            drafts.append(
+                Draft(
+                    user_id=seat.user.pk,
+                    kind=NotificationKind.YOUR_MOVE,
+                    key=f"{prefix}{match.version}",
+                    title=_("Your move in %(game)s") % {"game": name},
+                    body=_against(others),
+                    url=url,
+                )
             )
-        )
     created = services.notifications_create(drafts=drafts, push=False)
     return services.new_notification_messages([n.pk for n in created])

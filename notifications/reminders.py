@@ -33,11 +33,14 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User, YourMoveEmail
 from gameplay import clocks, turns, vacation
 from gameplay.catalog import game_name
 from gameplay.models import Match, MatchStatus, Seat
+from languages.text import and_list, in_language_of
 from notifications import enqueue, unsubscribe, webpush
 from notifications.models import PushSubscription, TurnReminder
 
@@ -188,14 +191,14 @@ def _time_left_words(*, match: Match, seat: Seat, now: datetime) -> str:
     )
     if left is None:
         return ""
-    return f"{timeuntil(now + left, now)} left"
+    return _("%(time)s left") % {"time": timeuntil(now + left, now)}
 
 
 def _opponents(match: Match, seat: Seat) -> str:
-    names = [s.display_name for s in match.seats.all() if s.number != seat.number]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    """The other seats' names, "A, B and C" in the active language."""
+    return and_list(
+        [s.display_name for s in match.seats.all() if s.number != seat.number]
+    )
 
 
 def turn_reminder_deliver(*, reminder_id: int, now: datetime | None = None) -> None:
@@ -234,13 +237,20 @@ def _push(reminder: TurnReminder, now: datetime) -> int:
         return 0
     match = reminder.match
     name = game_name(match.game)
-    left = _time_left_words(match=match, seat=seat, now=now)
-    against = _opponents(match, seat)
-    body = " ".join(
-        part for part in (f"Against {against}." if against else "", left) if part
-    )
+    with in_language_of(user):
+        left = _time_left_words(match=match, seat=seat, now=now)
+        against = _opponents(match, seat)
+        body = " ".join(
+            part
+            for part in (
+                _("Against %(names)s.") % {"names": against} if against else "",
+                left,
+            )
+            if part
+        )
+        title = _("Your move in %(game)s") % {"game": name}
     payload = {
-        "title": f"Your move in {name}",
+        "title": title,
         "body": body,
         "url": settings.SITE_URL.rstrip("/") + turns.match_url(match),
         "tag": f"your-move-{match.public_id}",
@@ -260,17 +270,18 @@ def _push(reminder: TurnReminder, now: datetime) -> int:
 
 def _footer(user: User) -> list[str]:
     link = unsubscribe.unsubscribe_url(user=user, topic=unsubscribe.YOUR_MOVE)
+    profile = settings.SITE_URL.rstrip("/") + reverse("accounts:profile_edit")
     return [
         "",
-        "You get this because it is your move in a correspondence game.",
-        f"Stop these e-mails (one click, no sign-in): {link}",
-        "Choose e-mail, a daily digest or push on your profile: "
-        + settings.SITE_URL.rstrip("/")
-        + reverse("accounts:profile_edit"),
+        _("You get this because it is your move in a correspondence game."),
+        _("Stop these e-mails (one click, no sign-in): %(link)s") % {"link": link},
+        _("Choose e-mail, a daily digest or push on your profile: %(link)s")
+        % {"link": profile},
     ]
 
 
 def _send(*, user: User, subject: str, lines: list[str]) -> None:
+    """Send (the active language: the caller's ``in_language_of(user)``)."""
     link = unsubscribe.unsubscribe_url(user=user, topic=unsubscribe.YOUR_MOVE)
     EmailMessage(
         subject=subject,
@@ -299,28 +310,34 @@ def turn_reminder_email(*, reminder_id: int, now: datetime | None = None) -> boo
         return False  # moved, or at the table: nothing to tell
     match = reminder.match
     name = game_name(match.game)
-    against = _opponents(match, seat)
-    left = _time_left_words(match=match, seat=seat, now=now)
-    lines = [
-        f"Hello {user.public_name},",
-        "",
-        f"It is your move in {name}" + (f" against {against}." if against else "."),
-    ]
-    if left:
-        lines.append(f"Time for this move: {left}.")
-    lines += ["", settings.SITE_URL.rstrip("/") + turns.match_url(match)]
     try:
-        _send(
-            user=user,
-            subject=f"Kung Fu Arena: your move in {name}"
-            + (f" against {against}" if against else ""),
-            lines=lines,
-        )
+        # A worker: the e-mail speaks the player's language, not the worker's.
+        with in_language_of(user):
+            _turn_email_send(user=user, match=match, seat=seat, name=name, now=now)
     except Exception:
         TurnReminder.objects.filter(pk=reminder_id).update(emailed_at=None)
         raise
     TurnReminder.objects.filter(pk=reminder_id).update(email_sent=True)
     return True
+
+
+def _turn_email_send(
+    *, user: User, match: Match, seat: Seat, name: str, now: datetime
+) -> None:
+    against = _opponents(match, seat)
+    left = _time_left_words(match=match, seat=seat, now=now)
+    words = {"game": name, "names": against}
+    if against:
+        line = _("It is your move in %(game)s against %(names)s.") % words
+        subject = _("Kung Fu Arena: your move in %(game)s against %(names)s") % words
+    else:
+        line = _("It is your move in %(game)s.") % words
+        subject = _("Kung Fu Arena: your move in %(game)s") % words
+    lines = [_("Hello %(name)s,") % {"name": user.public_name}, "", line]
+    if left:
+        lines.append(_("Time for this move: %(time)s.") % {"time": left})
+    lines += ["", settings.SITE_URL.rstrip("/") + turns.match_url(match)]
+    _send(user=user, subject=subject, lines=lines)
 
 
 def turn_reminders_digest(*, user_id: int, now: datetime | None = None) -> bool:
@@ -347,33 +364,48 @@ def turn_reminders_digest(*, user_id: int, now: datetime | None = None) -> bool:
     ]
     if not games:
         return False
-    site = settings.SITE_URL.rstrip("/")
-    lines = [
-        f"Hello {user.public_name},",
-        "",
-        f"{len(games)} correspondence game{'s' if len(games) != 1 else ''} "
-        "wait for your move, the most urgent first:",
-        "",
-    ]
-    for game in games:
-        against = ", ".join(game.opponents)
-        left = f" ({timeuntil(game.deadline, now)} left)" if game.deadline else ""
-        lines.append(
-            f"- {game.game_name}" + (f" against {against}" if against else "") + left
-        )
-        lines.append(f"  {site}{game.url}")
     try:
-        _send(
-            user=user,
-            subject=f"Kung Fu Arena: your move in {len(games)} "
-            f"game{'s' if len(games) != 1 else ''}",
-            lines=lines,
-        )
+        with in_language_of(user):
+            _digest_send(user=user, games=games, now=now)
     except Exception:
         TurnReminder.objects.filter(pk__in=ids).update(emailed_at=None)
         raise
     TurnReminder.objects.filter(pk__in=ids).update(email_sent=True)
     return True
+
+
+def _digest_send(*, user: User, games: list, now: datetime) -> None:
+    site = settings.SITE_URL.rstrip("/")
+    count = len(games)
+    lines = [
+        _("Hello %(name)s,") % {"name": user.public_name},
+        "",
+        ngettext(
+            "%(count)s correspondence game waits for your move:",
+            "%(count)s correspondence games wait for your move, the most urgent first:",
+            count,
+        )
+        % {"count": count},
+        "",
+    ]
+    for game in games:
+        words = {"game": game.game_name, "names": and_list(game.opponents)}
+        line = (
+            _("%(game)s against %(names)s") % words
+            if game.opponents
+            else game.game_name
+        )
+        if game.deadline:
+            left = _("%(time)s left") % {"time": timeuntil(game.deadline, now)}
+            line = f"{line} ({left})"
+        lines.append(f"- {line}")
+        lines.append(f"  {site}{game.url}")
+    subject = ngettext(
+        "Kung Fu Arena: your move in %(count)s game",
+        "Kung Fu Arena: your move in %(count)s games",
+        count,
+    ) % {"count": count}
+    _send(user=user, subject=subject, lines=lines)
 
 
 def turn_reminders_sweep(*, now: datetime | None = None) -> dict[str, int]:

@@ -18,8 +18,10 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
+from languages.text import in_language_of
 from notifications import enqueue, live, unsubscribe
 from notifications.models import Notification, NotificationKind
 
@@ -194,23 +196,34 @@ def notification_send_email(
         # the claim stays so that a retry sends nothing either.
         return False
     link = settings.SITE_URL.rstrip("/") + notification.url if notification.url else ""
-    lines = [f"Hello {user.public_name},", "", notification.title + "."]
-    if notification.body:
-        lines.append(notification.body)
-    if link:
-        lines += ["", link]
-    lines += [
-        "",
-        "You get these e-mails because you play in tournaments on Kung Fu Arena.",
-        "Stop them (one click, no sign-in): "
-        + unsubscribe.unsubscribe_url(user=user, topic=unsubscribe.ROUNDS),
-        "Or choose your e-mails on your profile: "
-        + settings.SITE_URL.rstrip("/")
-        + reverse("accounts:profile_edit"),
-    ]
+    # The notification's words were written in the recipient's language when
+    # it was stored; the letter around them is written in it now (a worker).
+    with in_language_of(user):
+        lines = [_("Hello %(name)s,") % {"name": user.public_name}, ""]
+        lines.append(notification.title + ".")
+        if notification.body:
+            lines.append(notification.body)
+        if link:
+            lines += ["", link]
+        lines += [
+            "",
+            _(
+                "You get these e-mails because you play in tournaments "
+                "on Kung Fu Arena."
+            ),
+            _("Stop them (one click, no sign-in): %(link)s")
+            % {
+                "link": unsubscribe.unsubscribe_url(user=user, topic=unsubscribe.ROUNDS)
+            },
+            _("Or choose your e-mails on your profile: %(link)s")
+            % {
+                "link": settings.SITE_URL.rstrip("/") + reverse("accounts:profile_edit")
+            },
+        ]
+        subject = _("Kung Fu Arena: %(title)s") % {"title": notification.title}
     try:
         send_mail(
-            subject=f"Kung Fu Arena: {notification.title}",
+            subject=subject,
             message="\n".join(lines),
             from_email=settings.DEFAULT_FROM_EMAIL,
             recipient_list=[user.email],

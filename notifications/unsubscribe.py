@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User, YourMoveEmail
 
@@ -20,8 +21,8 @@ YOUR_MOVE = "your_move"
 ROUNDS = "rounds"
 #: What each list is called on the page.
 TOPICS = {
-    YOUR_MOVE: '"your move" e-mails for correspondence games',
-    ROUNDS: "e-mails when a tournament round is paired",
+    YOUR_MOVE: _('"your move" e-mails for correspondence games'),
+    ROUNDS: _("e-mails when a tournament round is paired"),
 }
 
 
@@ -45,10 +46,10 @@ def _read(token: str) -> tuple[User, str]:
     try:
         user_id, topic = signing.loads(token, salt=SALT)
     except (signing.BadSignature, TypeError, ValueError) as exc:
-        raise BadLink("This unsubscribe link is not valid.") from exc
+        raise BadLink(_("This unsubscribe link is not valid.")) from exc
     user = User.objects.filter(pk=user_id).first()
     if user is None or topic not in TOPICS:
-        raise BadLink("This unsubscribe link is not valid.")
+        raise BadLink(_("This unsubscribe link is not valid."))
     return user, topic
 
 

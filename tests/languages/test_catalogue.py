@@ -65,3 +65,22 @@ def test_every_language_has_catalogues():
             continue
         for domain in ("django", "djangojs"):
             assert catalog.po_path(code, domain).exists(), (code, domain)
+
+
+def test_the_extractor_reads_every_app_of_the_project():
+    """Each of our apps' Python modules is scanned: an app left out of
+    ``PYTHON_PACKAGES`` would let its messages go untranslated unnoticed."""
+    from pathlib import Path
+
+    from django.apps import apps
+
+    base = Path(settings.BASE_DIR).resolve()
+    ours = set()
+    for config in apps.get_app_configs():
+        path = Path(config.path).resolve()
+        if path.is_relative_to(base):
+            ours.add(path.relative_to(base).parts[0])
+    assert {"league", "bots", "community", "notifications", "analysis"} <= ours
+    assert ours <= set(catalog.PYTHON_PACKAGES)
+    scanned = {m.where.split("/")[0] for m in catalog.python_messages()}
+    assert {"accounts", "gameplay", "notifications"} <= scanned

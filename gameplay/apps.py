@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class GameplayConfig(AppConfig):
@@ -21,3 +24,14 @@ class GameplayConfig(AppConfig):
 
         # Registers the tasks, which ``gameplay.enqueue`` sends by name.
         from gameplay import tasks  # noqa: F401
+
+        post_migrate.connect(_call_off_outdated_matches, sender=self)
+
+
+def _call_off_outdated_matches(sender: AppConfig, **kwargs: Any) -> None:
+    """After every ``migrate`` (each deploy runs one, ``make run`` too): the
+    unfinished matches of a rules version the engines no longer play are
+    called off with the reason (``gameplay.services.outdated``)."""
+    from gameplay.services.outdated import matches_call_off_outdated
+
+    matches_call_off_outdated()

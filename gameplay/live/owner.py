@@ -76,7 +76,7 @@ from gameplay.errors import MatchError, MatchNotFound, StaleVersion, refused
 from gameplay.live import copies, reader, store, timers
 from gameplay.live.copies import Applied, LiveMatch
 from gameplay.models import ActionKind, Match, MatchStatus
-from gameplay.rules import Game, get_game
+from gameplay.rules import Game, GameError, get_game
 
 logger = logging.getLogger(__name__)
 
@@ -213,6 +213,12 @@ def _act_sync(
                 raise
             live.match = None  # a refusal from the copy is confirmed by a read
             continue
+        except GameError:
+            # A state the engine refuses: an earlier rules version is called
+            # off with the reason (NotActive); anything else stays an error.
+            live.match = None
+            services.raise_if_called_off(match_id=match.pk)
+            raise
         if not step.changed:
             # Changes nothing (a real-time "pass"): logged nowhere, answered
             # with the version it met, as ``services.match_act`` does.

@@ -67,6 +67,7 @@ from gameplay.services.moves import (
     match_system_act_many,
     match_system_commit,
     match_system_intents,
+    raise_if_called_off,
     simultaneous_version_ok,
     track_timers,
 )
@@ -103,6 +104,7 @@ __all__ = [
     "match_system_act_many",
     "match_system_commit",
     "match_system_intents",
+    "raise_if_called_off",
     "repeated_bot_error",
     "seat_connected",
     "seat_disconnected",

@@ -47,11 +47,12 @@ from gameplay.moverule import (
     is_realtime,
     version_stands,
 )
-from gameplay.rules import Game, get_game
+from gameplay.rules import Game, GameError, get_game
 from gameplay.selectors import stepped_since
 from gameplay.services.finish import finish_match, forfeit_seat
 from gameplay.services.hooks import announce_step
 from gameplay.services.locking import locked_match, seat_numbered
+from gameplay.services.outdated import CALLED_OFF_MESSAGE, match_call_off_outdated
 from gameplay.timecontrol import TimeControl
 
 logger = logging.getLogger(__name__)
@@ -265,27 +266,39 @@ def match_act(
     make itself (the last move, clocks, bot seats).
     """
     check_act_input(action_id=action_id, expected_version=expected_version)
-    with transaction.atomic():
-        match = locked_match(match_id)
-        # All seats in one read (the mover's among them), for the rule and
-        # for _write_step to reuse.
-        seats = list(match.seats.all())
-        step = decide_move(
-            engine=get_game(match.game),
-            active=match.status == MatchStatus.ACTIVE,
-            version=match.version,
-            state=match.state,
-            seats=seats,
-            user_id=user.pk if user is not None and user.is_authenticated else None,
-            action_id=action_id,
-            expected_version=expected_version,
-            stepped_since=stepped_since(match.pk),
-            seat_number=seat_number,
-        )
-        if isinstance(step, Refusal):
-            raise refused(step)
-        seat = next(seat for seat in seats if seat.number == step.seat)
-        return _write_step(match, seat, step, seats=seats)
+    try:
+        with transaction.atomic():
+            match = locked_match(match_id)
+            # All seats in one read (the mover's among them), for the rule and
+            # for _write_step to reuse.
+            seats = list(match.seats.all())
+            step = decide_move(
+                engine=get_game(match.game),
+                active=match.status == MatchStatus.ACTIVE,
+                version=match.version,
+                state=match.state,
+                seats=seats,
+                user_id=user.pk if user is not None and user.is_authenticated else None,
+                action_id=action_id,
+                expected_version=expected_version,
+                stepped_since=stepped_since(match.pk),
+                seat_number=seat_number,
+            )
+            if isinstance(step, Refusal):
+                raise refused(step)
+            seat = next(seat for seat in seats if seat.number == step.seat)
+            return _write_step(match, seat, step, seats=seats)
+    except GameError:
+        raise_if_called_off(match_id=match_id)
+        raise
+
+
+def raise_if_called_off(*, match_id: int) -> None:
+    """After the engine refused a match's state: if the match is of an
+    earlier rules version, call it off and say so (``NotActive``) instead of
+    failing; otherwise return, and the caller re-raises."""
+    if match_call_off_outdated(match_id=match_id):
+        raise NotActive(str(CALLED_OFF_MESSAGE))
 
 
 def match_system_act(
@@ -300,16 +313,22 @@ def match_system_act(
 
     In a real-time game the version is not checked (arrival order: the
     engine judges the intent against the state it meets)."""
-    with transaction.atomic():
-        match = locked_match(match_id)
-        if match.status != MatchStatus.ACTIVE:
-            raise NotActive("this match is not in play")
-        if expected_version != match.version and not is_realtime(get_game(match.game)):
-            raise StaleVersion(f"the match moved on to version {match.version}")
-        seat = seat_numbered(match, seat_number)
-        if not seat.is_bot:
-            raise Forbidden("only bot seats are played by the server")
-        return apply_step(match, seat, action_id, kind=kind)
+    try:
+        with transaction.atomic():
+            match = locked_match(match_id)
+            if match.status != MatchStatus.ACTIVE:
+                raise NotActive("this match is not in play")
+            if expected_version != match.version and not is_realtime(
+                get_game(match.game)
+            ):
+                raise StaleVersion(f"the match moved on to version {match.version}")
+            seat = seat_numbered(match, seat_number)
+            if not seat.is_bot:
+                raise Forbidden("only bot seats are played by the server")
+            return apply_step(match, seat, action_id, kind=kind)
+    except GameError:
+        raise_if_called_off(match_id=match_id)
+        raise
 
 
 def match_system_act_many(

@@ -80,6 +80,7 @@ const END_REASONS = {
   abandoned: t("A player left and did not come back."),
   left: t("A player left and a bot finished their seat."),
   "time forfeit": t("A player ran out of time."),
+  rules_changed: t("This game was started under an earlier version of the rules, which the site no longer plays: it was called off without a result."),
 };
 
 function endReasonText(reason) {

@@ -17,21 +17,34 @@ regular files only, the total capped again, into a fresh directory that then
 replaces the kept copy (so a crash half-way keeps the old one). Then the tmpfs
 is emptied for the slot's next bot.
 
-Non-root workers cannot mount: their bots get no data directory (the
-directory is absent, so a bot can tell), documented in docs/bots.md.
+A non-root worker cannot mount in its own namespaces, but its launcher
+(launcher.py) runs in a user and mount namespace of its own, where the
+worker's uid maps to itself: there the launcher mounts the same capped tmpfs
+for each run (``shared_data_mount``), bwrap (nested in that namespace) binds
+it, and the worker fills it and copies it back through
+``/proc/<launcher>/root`` (the launcher's view of the file system), checking
+each time that the path is that tmpfs and not the bare directory under it.
+On a host that refuses the launcher a user namespace the bot plays without
+its data directory (absent, so a bot can tell) and the worker logs why.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import itertools
 import os
 import secrets
 import shutil
 import stat
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
+from .launcher import default_launcher
 from .libc import MS_NODEV, MS_NOEXEC, MS_NOSUID, mount
 from .policy import SandboxConfig, SandboxError
+from .slots import private_dir
 
 #: Where the bot finds its data directory inside the sandbox.
 DATA_DIR = "/home/bot/data"
@@ -63,6 +76,69 @@ def slot_data_mount(config: SandboxConfig, host_uid: int) -> Path:
     return point
 
 
+@dataclass
+class DataMount:
+    """A run's data tmpfs: ``bind`` is what bwrap binds (a path of the mount
+    namespace it starts in), ``access`` the same tmpfs as the worker reaches
+    it. Root workers: the slot's tmpfs, both the same path, emptied after the
+    run. Non-root workers: mounted by the launcher for this run and unmounted
+    after it (``generation``: the launcher's)."""
+
+    bind: Path
+    access: Path
+    generation: int | None = None
+
+    @property
+    def shared(self) -> bool:
+        return self.generation is not None
+
+    def alive(self) -> bool:
+        """Whether ``access`` still is the tmpfs (not the bare directory
+        under it, which it becomes if the launcher died meanwhile)."""
+        if not self.shared:
+            return True
+        try:
+            return os.stat(self.access).st_dev != os.stat(self.bind).st_dev
+        except OSError:
+            return False
+
+    def release(self) -> None:
+        if not self.shared:
+            empty(self.access)
+            return
+        assert self.generation is not None
+        default_launcher().umount(str(self.bind), self.generation)
+        # Still a mount point (a launcher that did not answer): left there.
+        with contextlib.suppress(OSError):
+            self.bind.rmdir()
+
+
+_run_numbers = itertools.count()
+
+
+def shared_data_mount(config: SandboxConfig) -> DataMount:
+    """A non-root worker's data tmpfs for one run, mounted by its launcher."""
+    base = Path(tempfile.gettempdir()) / f"kungfu-arena-sandbox-{os.geteuid()}"
+    private_dir(base)
+    point = base / f"data-{os.getpid()}-{next(_run_numbers)}"
+    shutil.rmtree(point, ignore_errors=True)
+    point.mkdir(mode=0o700)
+    options = (
+        f"size={config.limits.data_bytes},nr_inodes={DATA_INODES},"
+        f"mode=0700,uid={os.geteuid()},gid={os.getegid()}"
+    )
+    try:
+        root, generation = default_launcher().mount_tmpfs(str(point), options)
+    except SandboxError:
+        point.rmdir()
+        raise
+    found = DataMount(bind=point, access=Path(root + str(point)), generation=generation)
+    if not found.alive():
+        found.release()
+        raise SandboxError("the data tmpfs is not where the launcher mounted it")
+    return found
+
+
 def empty(point: Path) -> None:
     """Remove everything inside ``point`` (never following links)."""
     for entry in os.scandir(point):
@@ -72,8 +148,9 @@ def empty(point: Path) -> None:
             os.unlink(entry.path)
 
 
-def load(kept: Path, point: Path, host_uid: int) -> None:
-    """Copy the kept tree into the slot's tmpfs, owned by the slot uid."""
+def load(kept: Path, point: Path, host_uid: int | None) -> None:
+    """Copy the kept tree into the slot's tmpfs, owned by the slot uid (or,
+    ``None``, by the worker's, which is the bot's in shared-uid mode)."""
     if not kept.is_dir():
         return
     _copy_tree(kept, point, limit=1 << 62, owner=host_uid)

@@ -17,12 +17,15 @@ still takes its bots with it, and, unlike a parent-death signal set from the
 worker, it does not matter which worker *thread* started a bot.
 
 Protocol (``SOCK_SEQPACKET``, one JSON object per message). Worker to launcher:
-``{"id", "argv", "uid", "rlimits", "netns", "nfds", "tmpfs", "cgroups"}``
+``{"id", "argv", "uid", "rlimits", "netns", "nfds", "tmpfs", "cgroups", "mounts"}``
 (``cgroups``: ``cgroup.procs`` files to join; ``tmpfs``: mount points and options
 to mount in a private mount namespace) with the ``nfds``
 descriptors the child gets as 0, 1, 2, ... (stdin, bwrap's stdout, stderr, the
 bot's stdout, the seccomp programs) and then the network namespace attached, or
-``{"kill": pid}``. Launcher to worker: ``{"id", "pid"}`` once bwrap has been
+``{"kill": pid}``, or ``{"id", "mount": point, "options"}`` / ``{"id",
+"umount": point}`` (a non-root worker's data directories, mounted in the
+launcher's own user and mount namespace; ``mounts`` of a start names those
+that must be mounted). Launcher to worker: ``{"id", "pid"}`` once bwrap has been
 executed (``{"id", "error"}`` if not), and ``{"exit": pid, "code": returncode}``
 when it reaps a child. Only the launcher signals its children, and only while
 they are unreaped, so a recycled pid can never be hit.
@@ -58,14 +61,57 @@ libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_PDEATHSIG = 1
 CLONE_NEWNET = 0x40000000
 CLONE_NEWNS = 0x00020000
-MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 2, 4, 16384, 1 << 18
+CLONE_NEWUSER = 0x10000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
+MS_REC, MS_PRIVATE, MNT_DETACH = 16384, 1 << 18, 2
 libc.mount.argtypes = (ctypes.c_char_p,) * 3 + (ctypes.c_ulong, ctypes.c_char_p)
+libc.umount2.argtypes = (ctypes.c_char_p, ctypes.c_int)
 # No parent-death signal here: it would fire when the worker *thread* that
 # happened to start the launcher exits. The worker process's death is seen as
 # EOF on the socket instead (below), which is process-wide.
 if os.getppid() != PARENT:
     os._exit(1)
 SELF = os.getpid()
+
+
+def own_namespaces():
+    # A user and mount namespace of the launcher's own (non-root workers): the
+    # worker's uid and gid map to themselves, so nothing changes for bwrap
+    # (it nests its user namespace in this one), but here the launcher may
+    # mount tmpfs that outlive a bot: its data directories (datadir.py),
+    # which the worker reaches through /proc/<launcher>/root.
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0:
+        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWUSER|CLONE_NEWNS)")
+    for name, text in (
+        ("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+        ("gid_map", f"{gid} {gid} 1"),
+    ):
+        with open(f"/proc/self/{name}", "w") as fh:
+            fh.write(text)
+    if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        raise OSError(ctypes.get_errno(), "mount --make-rprivate /")
+
+
+# Why data directories cannot be mounted here ("" when they can).
+NO_MOUNTS = "the worker runs as root: it mounts data directories itself"
+if len(sys.argv) > 3 and sys.argv[3] == "userns":
+    # Tried in a throw-away child first: a half-made namespace here would
+    # break every bot, a refused one only the data directories.
+    probe = os.fork()
+    if probe == 0:
+        try:
+            own_namespaces()
+        except BaseException:
+            os._exit(1)
+        os._exit(0)
+    _, probe_status = os.waitpid(probe, 0)
+    if os.waitstatus_to_exitcode(probe_status) == 0:
+        own_namespaces()
+        NO_MOUNTS = ""
+    else:
+        NO_MOUNTS = "this host does not let the worker make a user namespace"
+mounted = set()
 sock = socket.socket(fileno=int(sys.argv[2]))
 wake_r, wake_w = os.pipe()
 os.set_blocking(wake_w, False)
@@ -150,7 +196,33 @@ def child(req, fds, err_w):
             os._exit(127)
 
 
+def data_mount(req):
+    point = req["mount"]
+    if NO_MOUNTS:
+        return {"id": req["id"], "error": NO_MOUNTS}
+    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
+    if libc.mount(b"tmpfs", point.encode(), b"tmpfs", flags,
+                  req["options"].encode()) != 0:
+        err = ctypes.get_errno()
+        return {"id": req["id"], "error": f"mount tmpfs: {os.strerror(err)}"}
+    mounted.add(point)
+    return {"id": req["id"], "root": f"/proc/{SELF}/root"}
+
+
+def data_umount(req):
+    point = req["umount"]
+    if point in mounted:
+        mounted.discard(point)
+        libc.umount2(point.encode(), MNT_DETACH)
+    return {"id": req["id"], "ok": True}
+
+
 def spawn(req, fds):
+    missing = [p for p in req.get("mounts", ()) if p not in mounted]
+    if missing:
+        # Never bind a bare directory of the host's disk as a data directory.
+        send({"id": req["id"], "error": f"not mounted here: {missing}"})
+        return
     err_r, err_w = os.pipe2(os.O_CLOEXEC)
     pid = os.fork()
     if pid == 0:
@@ -187,6 +259,10 @@ while True:
         if "kill" in req:
             if req["kill"] in children:
                 os.kill(req["kill"], signal.SIGKILL)
+        elif "mount" in req:
+            send(data_mount(req))
+        elif "umount" in req:
+            send(data_umount(req))
         else:
             spawn(req, fds)
     finally:
@@ -280,7 +356,8 @@ class Launcher:
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, "-I", "-S", "-c", LAUNCHER_SOURCE,
-                 str(os.getpid()), str(theirs.fileno())],
+                 str(os.getpid()), str(theirs.fileno()),
+                 "userns" if os.geteuid() != 0 else "root"],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 pass_fds=(theirs.fileno(),),
@@ -304,6 +381,7 @@ class Launcher:
         rlimits: Sequence[tuple[int, int, int]],
         tmpfs: Sequence[tuple[str, str]] = (),
         cgroups: Sequence[str] = (),
+        mounts: Sequence[str] = (),
     ) -> LaunchedProcess:
         """Start ``argv`` and return its process.
 
@@ -314,7 +392,8 @@ class Launcher:
         closes every higher descriptor, so only the bot holds the pipe's write
         end, and a bot that closes its stdout is seen at once as EOF
         (``BOT_STDOUT_FD``; the command moves it onto 1 inside the sandbox).
-        bwrap's own stdout is the stderr pipe.
+        bwrap's own stdout is the stderr pipe. ``mounts``: data directories
+        (:meth:`mount_tmpfs`) the launcher must hold, or it refuses to start.
         """
         in_r, in_w = os.pipe2(os.O_CLOEXEC)
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
@@ -338,6 +417,7 @@ class Launcher:
                     "nfds": nfds,
                     "tmpfs": [list(pair) for pair in tmpfs],
                     "cgroups": list(cgroups),
+                    "mounts": list(mounts),
                 }
                 generation = self._generation
                 try:
@@ -364,6 +444,41 @@ class Launcher:
             os.fdopen(err_r, "rb", buffering=0),
         )
         return LaunchedProcess(self, int(reply["pid"]), pipes, generation)
+
+    def _request(self, message: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        """Send ``message`` (a new ``id`` added) and wait for its reply."""
+        with self._cond:
+            sock = self._started()
+            self._next_id += 1
+            request_id = self._next_id
+            generation = self._generation
+            try:
+                sock.send(json.dumps({**message, "id": request_id}).encode())
+            except OSError as exc:
+                self._dead = True
+                raise SandboxError(f"the sandbox launcher is gone: {exc}") from exc
+        reply = self._await(lambda: self._replies.pop(request_id, None), generation, 30)
+        if reply is None:
+            raise SandboxError("the sandbox launcher did not answer")
+        return reply, generation
+
+    def mount_tmpfs(self, point: str, options: str) -> tuple[str, int]:
+        """Mount a tmpfs on ``point`` in the launcher's own mount namespace
+        (non-root workers; see datadir). Returns the prefix through which this
+        process reaches it (``/proc/<launcher>/root``) and the launcher's
+        generation (a launcher that is replaced takes its mounts with it)."""
+        reply, generation = self._request({"mount": point, "options": options})
+        if "error" in reply:
+            raise SandboxError(f"cannot mount the data tmpfs: {reply['error']}")
+        return str(reply["root"]), generation
+
+    def umount(self, point: str, generation: int) -> None:
+        """Unmount a :meth:`mount_tmpfs` (a replaced launcher's are gone)."""
+        with self._cond:
+            if generation != self._generation or self._dead:
+                return
+        with contextlib.suppress(SandboxError):
+            self._request({"umount": point})
 
     def kill(self, pid: int, generation: int) -> None:
         """Have the launcher SIGKILL its child ``pid`` if it is not reaped yet."""

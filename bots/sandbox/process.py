@@ -147,8 +147,8 @@ class SandboxedProcess:
     cgroup: SlotCgroup | None = None
     _lock_fd: int | None = field(default=None, repr=False)
     _staged: Path | None = field(default=None, repr=False)
-    #: The slot's data tmpfs and the bot's kept data directory (see datadir).
-    _data: tuple[Path, Path] | None = field(default=None, repr=False)
+    #: The run's data tmpfs and the bot's kept data directory (see datadir).
+    _data: tuple[datadir.DataMount, Path] | None = field(default=None, repr=False)
     _data_bytes: int = field(default=0, repr=False)
     _killed: bool = field(default=False, repr=False)
 
@@ -221,14 +221,17 @@ class SandboxedProcess:
             shutil.rmtree(self._staged, ignore_errors=True)
             self._staged = None
         if self._data is not None:
-            point, kept = self._data
+            tmpfs, kept = self._data
             self._data = None
-            # Only once nothing of the bot can change the tree any more.
-            if gone and not datadir.save(point, kept, limit=self._data_bytes):
+            # Only once nothing of the bot can change the tree any more, and
+            # only from the tmpfs itself (a vanished one would read as empty).
+            if not tmpfs.alive():
+                logger.warning("sandbox: data directory %s not kept (lost)", kept)
+            elif gone and not datadir.save(tmpfs.access, kept, limit=self._data_bytes):
                 logger.warning(
                     "sandbox: data directory %s not kept (over its cap)", kept
                 )
-            datadir.empty(point)
+            tmpfs.release()
         if self._lock_fd is not None:
             SlotAllocator.release(self._lock_fd, clean=gone)
             self._lock_fd = None
@@ -284,7 +287,7 @@ def spawn_sandboxed(
     ``command`` runs inside the sandbox, typically ``[interpreter, *args,
     "/bot/main.py"]``. ``data_dir``: the bot's kept data directory, offered
     writable at ``/home/bot/data`` and saved back when the sandbox is killed
-    (root workers; see :mod:`.datadir`). Raises :class:`SandboxError` on any
+    (see :mod:`.datadir`). Raises :class:`SandboxError` on any
     set-up failure; the descriptors and the slot are released on every path.
     """
     features = bwrap_features(config.bwrap_path)
@@ -295,7 +298,7 @@ def spawn_sandboxed(
     fds: dict[str, int] = {}
     slot = lock_fd = host_uid = staged = None
     cgroup: SlotCgroup | None = None
-    data: tuple[Path, Path] | None = None
+    data: tuple[datadir.DataMount, Path] | None = None
     try:
         per_slot = config.per_slot_uid
         if per_slot:
@@ -311,25 +314,32 @@ def spawn_sandboxed(
                 bot_source = str(staged)
             else:
                 bot_source = os.path.realpath(bot_dir)
-        if data_dir is not None and host_uid is not None:
+        if data_dir is not None:
+            tmpfs: datadir.DataMount | None = None
             try:
-                data_point = datadir.slot_data_mount(config, host_uid)
-                datadir.load(Path(data_dir), data_point, host_uid)
+                if host_uid is not None:
+                    point = datadir.slot_data_mount(config, host_uid)
+                    tmpfs = datadir.DataMount(bind=point, access=point)
+                else:
+                    tmpfs = datadir.shared_data_mount(config)
+                datadir.load(Path(data_dir), tmpfs.access, host_uid)
             except (SandboxError, OSError) as exc:
                 # The bot plays without its data (it sees no directory);
                 # a worker that cannot mount must not stop every match.
                 logger.warning("sandbox: no data directory for this bot: %s", exc)
+                if tmpfs is not None:
+                    tmpfs.release()
             else:
-                data = (data_point, Path(data_dir))
+                data = (tmpfs, Path(data_dir))
                 config = dataclasses.replace(
                     config,
-                    rw_binds=(*config.rw_binds, (str(data_point), datadir.DATA_DIR)),
+                    rw_binds=(*config.rw_binds, (str(tmpfs.bind), datadir.DATA_DIR)),
                 )
         fds["seccomp"] = filter_pipe()
         fds["seccomp_cap"] = cap_filter_pipe()
         command = wrap_bot_command(config, command)
         netns_fd = slot_network_namespace(host_uid) if host_uid is not None else None
-        tmpfs = (
+        slot_mounts = (
             slot_tmpfs(config, slot, host_uid)
             if slot is not None and host_uid is not None
             else []
@@ -344,7 +354,7 @@ def spawn_sandboxed(
             etc_dir=static_etc(config),
             bot_source=bot_source,
             joined_netns=netns_fd is not None,
-            tmpfs_dirs=(tmpfs[0][0], tmpfs[1][0]) if tmpfs else None,
+            tmpfs_dirs=(slot_mounts[0][0], slot_mounts[1][0]) if slot_mounts else None,
         )
         layout = cgroup_layout(config) if host_uid is not None else None
         if isinstance(layout, CgroupLayout):
@@ -356,8 +366,9 @@ def spawn_sandboxed(
             netns_fd=netns_fd,
             uid=host_uid,
             rlimits=_rlimit_pairs(config.limits, nproc=host_uid is not None),
-            tmpfs=tmpfs,
+            tmpfs=slot_mounts,
             cgroups=cgroup.procs_files if cgroup is not None else (),
+            mounts=[str(data[0].bind)] if data is not None and data[0].shared else (),
         )
         proc = SandboxedProcess(
             popen=popen,
@@ -380,7 +391,7 @@ def spawn_sandboxed(
         if cgroup is not None:
             cgroup.remove()
         if data is not None:
-            datadir.empty(data[0])
+            data[0].release()
         if lock_fd is not None:
             SlotAllocator.release(lock_fd, clean=False)
 

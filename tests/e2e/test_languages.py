@@ -52,6 +52,12 @@ def test_a_whole_duelo_game_in_portuguese(arena):
 
     results = page.locator("[data-role='results']")
     expect(results).to_contain_text(re.compile(r"vence|Você vence"))
+    # The game log in Portuguese too: whole sentences, in the person's grammar.
+    log = page.locator("[data-role='log']")
+    expect(log).to_contain_text(re.compile(r"Turno \d+: (sua vez|vez de )"))
+    expect(log).to_contain_text(re.compile(r"Você compra uma carta \(resta"))
+    expect(log).to_contain_text(re.compile(r"bot compra uma carta \(resta"))
+    expect(log).not_to_contain_text(re.compile(r"\b(draws|You draw) a card"))
     expect(results.get_by_role("columnheader", name="Colocação")).to_be_visible()
     expect(results.get_by_role("button", name="Verificar semente")).to_be_visible()
     match = arena.wait_until(
@@ -110,6 +116,13 @@ def test_a_whole_kungfu2013_game_in_german_from_the_profile_setting(arena):
             continue
     assert clicks > 0
     expect(results.get_by_role("columnheader", name="Platz")).to_be_visible()
+    # The game log in German, each sentence in the person's grammar.
+    log = page.locator("[data-role='log']")
+    initiative = re.compile(r"Runde \d+: (Du hast|.+ hat) die Initiative")
+    expect(log).to_contain_text(initiative)
+    expect(log).to_contain_text(re.compile(r"Du (greifst|blockst|ziehst)"))
+    english = re.compile(r"has the initiative|You (attack|block)")
+    expect(log).not_to_contain_text(english)
     expect(results.get_by_role("button", name="Seed prüfen")).to_be_visible()
     match = arena.wait_until(
         lambda: Match.objects.filter(

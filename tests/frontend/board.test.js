@@ -90,7 +90,7 @@ const PUBLIC_CASES = [
   [ev("snake_separated", { seat: 2 }), "Chen separates a card."],
   [ev("snake_guess", { seat: 1, target: 2, guess: "odd", correct: true, card: 5 }), "Bruno guesses ODD: right! Chen discards Monkey Style (5)."],
   [ev("snake_guess", { seat: 1, target: 2, guess: "even", correct: false }), "Bruno guesses EVEN: wrong, the card stays in Chen's hand."],
-  [ev("hands_swapped", { seat: 1, seats: [1, 2], hand_counts: [3, 2] }), "Bruno swaps the hands of Bruno and Chen (Monkey Style): 3 cards and 2 cards."],
+  [ev("hands_swapped", { seat: 1, seats: [1, 2], hand_counts: [3, 2] }), "Bruno swaps hands with Chen (Monkey Style): 3 cards and 2 cards."],
   [ev("tiger_mark", { seat: 2, target: 1 }), "Chen will look at Bruno's hand next turn (Tiger Style)."],
   [ev("tiger_look", { seat: 2, target: 0 }), "Chen looks at your hand (Tiger Style)."],
   [ev("tiger_fizzles", { seat: 2, target: 1 }), "Chen's Tiger Style look at Bruno's hand fails: protected or out of the round."],

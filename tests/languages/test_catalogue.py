@@ -29,6 +29,25 @@ def test_the_extractor_finds_messages_of_every_kind():
     assert "This username is taken." in texts  # gettext_lazy in accounts.forms
 
 
+def test_no_script_message_hides_from_the_extractor():
+    # A t()/tn() nested in another marked call's arguments is not extracted:
+    # compute it first, then pass the result in.
+    assert catalog.unextracted_script_calls() == []
+
+
+def test_a_nested_script_message_is_found_out(settings, tmp_path):
+    scripts = tmp_path / "static" / "js"
+    scripts.mkdir(parents=True)
+    (scripts / "x.js").write_text(
+        '// t("a comment")\n'
+        'const a = t("Alone %(n)s", { n: 1 });\n'
+        'const b = t("%(x)s!", { x: tn("%(n)s card", "%(n)s cards", 2, { n: 2 }) });\n',
+        encoding="utf-8",
+    )
+    settings.BASE_DIR = tmp_path
+    assert catalog.unextracted_script_calls() == ["static/js/x.js: '%(n)s card'"]
+
+
 def test_compiled_catalogues_match_their_sources():
     assert catalog.stale_mo_files() == []
 

@@ -22,6 +22,26 @@ function seatName(ctx, seat) {
   return (ctx.names || [])[seat] || "Seat " + seat;
 }
 
+/**
+ * Whether a sentence about `seat` speaks to the reader ("You draw …"): the
+ * viewer's own seat, unless a replay names every seat (useYou false). Each
+ * log sentence is a whole message per person (docs/i18n.md), chosen by this.
+ */
+function isYou(ctx, seat) {
+  return seat !== null && seat !== undefined && ctx.useYou !== false && ctx.viewer === seat;
+}
+
+/** A seat's name in the third person, never "You" (for a message's %(name)s). */
+function nameOf(ctx, seat) {
+  if (seat === null || seat === undefined) return t("nobody");
+  return (ctx.names || [])[seat] || t("Seat %(n)s", { n: seat });
+}
+
+/** A seat as the label of a list ("You: …", "Ana: …"). */
+function seatLabel(ctx, seat) {
+  return isYou(ctx, seat) ? t("You") : nameOf(ctx, seat);
+}
+
 function possessive(ctx, seat) {
   const name = seatName(ctx, seat);
   if (name === "You") return "Your";
@@ -615,7 +635,7 @@ function resultModel(frame, opts, game) {
   };
 }
 
-export { plural, seatName, possessive, possessiveLower, objectName, namedSeats, subj, capitalize, sentence,
+export { isYou, nameOf, seatLabel, plural, seatName, possessive, possessiveLower, objectName, namedSeats, subj, capitalize, sentence,
   END_REASONS, endReasonText, ordinal, winnersText, seatScore, resultModel, isPerSeatPrivate, privateTag, eventFormatter,
   stepsFormatter, clockRemaining, formatClock, frameBasics, platformSeat, turnStatus, modelBase, describeSeats, viewerPossessive,
   sha256Hex, verifySeed, h, clear, emptyPileEl, presenceEl, actionGroupEl, renderPanel, tickClocks, tickDue,

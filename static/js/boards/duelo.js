@@ -11,12 +11,15 @@
  */
 
 import {
-  actionGroupEl, cardListText, clear, describeSeats, viewerPossessive, emptyPileEl, eventFormatter, frameBasics, h,
-  modelBase, objectName, platformSeat, plural, possessive, possessiveLower, presenceEl,
+  actionGroupEl, cardListText, clear, describeSeats, isYou, nameOf, seatLabel, viewerPossessive, emptyPileEl, eventFormatter, frameBasics, h,
+  modelBase, platformSeat, plural, possessive, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
 } from "./common.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
+
+/** Marks a message translated where it is shown (t(variable)); the extractor knows it. */
+const N_ = (text) => text;
 
 // ---------------------------------------------------------------------------
 // The eight cards (rulebook: "The Cards"). `count` is for one box (2-4
@@ -101,166 +104,297 @@ function cardList(cards) {
 // Names and reasons (seatName, possessive, ... come from common.js).
 
 const ELIMINATION = {
-  no_cards: "no cards left in hand at the end of a turn",
-  master_lost: "a duel lost with the Master of Kung Fu",
-  master_discarded: "the Master of Kung Fu was discarded",
+  no_cards: t("no cards left in hand at the end of a turn"),
+  master_lost: t("a duel lost with the Master of Kung Fu"),
+  master_discarded: t("the Master of Kung Fu was discarded"),
 };
 
 const DUEL_REASONS = {
-  same_name: "same card: a tie",
-  same_focus: "same Focus: a tie",
+  same_name: t("same card: a tie"),
+  same_focus: t("same Focus: a tie"),
   snake: t("Snake Style defeats odd Focus"),
   lowest_focus: t("Drunken Fists: lowest Focus wins"),
-  highest_focus: "highest Focus wins",
+  highest_focus: t("highest Focus wins"),
 };
 
 const ROUND_REASONS = {
-  deck_out: "the deck ran out",
-  last_standing: "one player left standing",
-  match: "round wins reached",
+  deck_out: t("the deck ran out"),
+  last_standing: t("one player left standing"),
+  match: t("round wins reached"),
 };
+
+// Snake Style's guess, as the log and the replay say it.
+const GUESSES = { odd: t("ODD"), even: t("EVEN") };
+
+function guessText(guess) {
+  return GUESSES[guess] || String(guess).toUpperCase();
+}
+
+/** "1 card and 2 cards": the hands' sizes after a swap, in the given order. */
+function handCounts(first, second) {
+  // (Not nested in t()'s arguments: the extractor misses a call inside a call.)
+  const a = tn("%(n)s card", "%(n)s cards", first, { n: first });
+  const b = tn("%(n)s card", "%(n)s cards", second, { n: second });
+  return t("%(first)s and %(second)s", { first: a, second: b });
+}
 
 // ---------------------------------------------------------------------------
 // Events. Each formatter gets (public part, ctx) and returns the public
 // sentence; PRIVATE formatters get (private part, public part, ctx, owner)
-// and return what that seat alone saw.
+// and return what that seat alone saw. Every sentence is one message per
+// person ("You draw" / "%(name)s draws"), so a translation words it whole.
 
 const PUBLIC = {
   round_start: function (p, ctx) {
-    return "Round " + p.round + " begins: " + subj(ctx, p.starter, "start", "starts") +
-      " (" + plural(p.deck_count, "card", "cards") + " in the deck).";
+    const n = p.deck_count;
+    return isYou(ctx, p.starter)
+      ? tn("Round %(round)s begins: you start (%(n)s card in the deck).",
+        "Round %(round)s begins: you start (%(n)s cards in the deck).", n, { round: p.round, n: n })
+      : tn("Round %(round)s begins: %(name)s starts (%(n)s card in the deck).",
+        "Round %(round)s begins: %(name)s starts (%(n)s cards in the deck).", n,
+        { round: p.round, name: nameOf(ctx, p.starter), n: n });
   },
   turn: function (p, ctx) {
-    return "Turn " + (p.turn + 1) + ": " + possessive(ctx, p.seat) + " turn.";
+    return isYou(ctx, p.seat)
+      ? t("Turn %(turn)s: Your turn.", { turn: p.turn + 1 })
+      : t("Turn %(turn)s: %(name)s's turn.", { turn: p.turn + 1, name: nameOf(ctx, p.seat) });
   },
   protection_ends: function (p, ctx) {
-    return possessive(ctx, p.seat) + " Crane Style protection ends.";
+    return isYou(ctx, p.seat)
+      ? t("Your Crane Style protection ends.")
+      : t("%(name)s's Crane Style protection ends.", { name: nameOf(ctx, p.seat) });
   },
   draw: function (p, ctx) {
-    return subj(ctx, p.seat, "draw", "draws") + " a card (" +
-      plural(p.deck_count, "card", "cards") + " left in the deck).";
+    const n = p.deck_count;
+    return isYou(ctx, p.seat)
+      ? tn("You draw a card (%(n)s card left in the deck).", "You draw a card (%(n)s cards left in the deck).", n, { n: n })
+      : tn("%(name)s draws a card (%(n)s card left in the deck).", "%(name)s draws a card (%(n)s cards left in the deck).", n,
+        { name: nameOf(ctx, p.seat), n: n });
   },
   reshuffle: function (p) {
-    return "The discard pile is shuffled into a new deck of " + plural(p.deck_count, "card", "cards") + ".";
+    return tn("The discard pile is shuffled into a new deck of %(n)s card.",
+      "The discard pile is shuffled into a new deck of %(n)s cards.", p.deck_count, { n: p.deck_count });
   },
   play_up: function (p, ctx) {
-    return subj(ctx, p.seat, "play", "plays") + " " + cardName(p.card) + " face up.";
+    const card = cardName(p.card);
+    return isYou(ctx, p.seat)
+      ? t("You play %(card)s face up.", { card: card })
+      : t("%(name)s plays %(card)s face up.", { name: nameOf(ctx, p.seat), card: card });
   },
   play_down: function (p, ctx) {
-    return subj(ctx, p.seat, "play", "plays") + " a card face down to duel.";
+    return isYou(ctx, p.seat)
+      ? t("You play a card face down to duel.")
+      : t("%(name)s plays a card face down to duel.", { name: nameOf(ctx, p.seat) });
   },
   challenge: function (p, ctx) {
-    return subj(ctx, p.attacker, "challenge", "challenges") + " " +
-      objectName(ctx, p.defender) + " to a duel.";
+    const params = { name: nameOf(ctx, p.attacker), other: nameOf(ctx, p.defender) };
+    if (isYou(ctx, p.attacker)) return t("You challenge %(other)s to a duel.", params);
+    if (isYou(ctx, p.defender)) return t("%(name)s challenges you to a duel.", params);
+    return t("%(name)s challenges %(other)s to a duel.", params);
   },
   duel_reveal: function (p, ctx) {
-    return "Duel revealed: " + possessive(ctx, p.attacker) + " " + cardName(p.cards[0]) +
-      " against " + possessiveLower(ctx, p.defender) + " " + cardName(p.cards[1]) + ".";
+    const params = {
+      name: nameOf(ctx, p.attacker), other: nameOf(ctx, p.defender),
+      card: cardName(p.cards[0]), other_card: cardName(p.cards[1]),
+    };
+    if (isYou(ctx, p.attacker)) return t("Duel revealed: your %(card)s against %(other)s's %(other_card)s.", params);
+    if (isYou(ctx, p.defender)) return t("Duel revealed: %(name)s's %(card)s against your %(other_card)s.", params);
+    return t("Duel revealed: %(name)s's %(card)s against %(other)s's %(other_card)s.", params);
   },
   disciple_look: function (p, ctx) {
-    const where = p.source === "set_aside" ? "the card set aside (the deck is empty)" : "the top card of the deck";
-    return subj(ctx, p.seat, "look", "looks") + " at " + where + " (Disciple).";
+    const you = isYou(ctx, p.seat);
+    const params = { name: nameOf(ctx, p.seat) };
+    if (p.source === "set_aside") {
+      return you
+        ? t("You look at the card set aside (the deck is empty) (Disciple).")
+        : t("%(name)s looks at the card set aside (the deck is empty) (Disciple).", params);
+    }
+    return you
+      ? t("You look at the top card of the deck (Disciple).")
+      : t("%(name)s looks at the top card of the deck (Disciple).", params);
   },
   disciple_reveal: function (p, ctx) {
-    return subj(ctx, p.seat, "reveal", "reveals") + " " + cardName(p.card) + " and copies it (Disciple).";
+    const params = { name: nameOf(ctx, p.seat), card: cardName(p.card) };
+    return isYou(ctx, p.seat)
+      ? t("You reveal %(card)s and copy it (Disciple).", params)
+      : t("%(name)s reveals %(card)s and copies it (Disciple).", params);
   },
   monkey_redraw: function (p, ctx) {
-    return subj(ctx, p.seat, "put", "puts") + " " + plural(p.hand_count, "card", "cards") +
-      " under the deck and draws as many; Monkey Style becomes Focus 1.";
+    const n = p.hand_count;
+    const params = { name: nameOf(ctx, p.seat), n: n };
+    return isYou(ctx, p.seat)
+      ? tn("You put %(n)s card under the deck and draw as many; Monkey Style becomes Focus 1.",
+        "You put %(n)s cards under the deck and draw as many; Monkey Style becomes Focus 1.", n, params)
+      : tn("%(name)s puts %(n)s card under the deck and draws as many; Monkey Style becomes Focus 1.",
+        "%(name)s puts %(n)s cards under the deck and draws as many; Monkey Style becomes Focus 1.", n, params);
   },
   put_under: function (p, ctx) {
-    return subj(ctx, p.seat, "put", "puts") + " a card under the deck.";
+    return isYou(ctx, p.seat)
+      ? t("You put a card under the deck.")
+      : t("%(name)s puts a card under the deck.", { name: nameOf(ctx, p.seat) });
   },
   duel_result: function (p, ctx) {
-    let focus = p.focus ? " (Focus " + p.focus[0] + " against " + p.focus[1] + ")" : "";
     const why = DUEL_REASONS[p.reason] || String(p.reason || "");
     if (p.tie) {
-      return "The duel is a tie" + focus + ": " + why + ". Both take the other's card as a prize.";
+      return p.focus
+        ? t("The duel is a tie (Focus %(focus)s against %(other_focus)s): %(why)s. Both take the other's card as a prize.",
+          { focus: p.focus[0], other_focus: p.focus[1], why: why })
+        : t("The duel is a tie: %(why)s. Both take the other's card as a prize.", { why: why });
     }
     const loser = p.winner === p.attacker ? p.defender : p.attacker;
     // The winner's Focus first, so "X wins (Focus 6 against 3)" reads right.
-    if (p.focus && p.winner === p.defender) focus = " (Focus " + p.focus[1] + " against " + p.focus[0] + ")";
-    return subj(ctx, p.winner, "win", "wins") + " the duel against " + objectName(ctx, loser) +
-      focus + ": " + why + ".";
+    const params = { name: nameOf(ctx, p.winner), other: nameOf(ctx, loser), why: why };
+    if (p.focus) {
+      params.focus = p.winner === p.defender ? p.focus[1] : p.focus[0];
+      params.other_focus = p.winner === p.defender ? p.focus[0] : p.focus[1];
+      if (isYou(ctx, p.winner)) return t("You win the duel against %(other)s (Focus %(focus)s against %(other_focus)s): %(why)s.", params);
+      if (isYou(ctx, loser)) return t("%(name)s wins the duel against you (Focus %(focus)s against %(other_focus)s): %(why)s.", params);
+      return t("%(name)s wins the duel against %(other)s (Focus %(focus)s against %(other_focus)s): %(why)s.", params);
+    }
+    if (isYou(ctx, p.winner)) return t("You win the duel against %(other)s: %(why)s.", params);
+    if (isYou(ctx, loser)) return t("%(name)s wins the duel against you: %(why)s.", params);
+    return t("%(name)s wins the duel against %(other)s: %(why)s.", params);
   },
   dragon_extra: function (p, ctx) {
-    return subj(ctx, p.seat, "draw", "draws") + " an extra card (Dragon Style).";
+    return isYou(ctx, p.seat)
+      ? t("You draw an extra card (Dragon Style).")
+      : t("%(name)s draws an extra card (Dragon Style).", { name: nameOf(ctx, p.seat) });
   },
   eliminated: function (p, ctx) {
     const why = ELIMINATION[p.reason] || String(p.reason || "").replace(/_/g, " ");
-    let text = subj(ctx, p.seat, "are", "is") + " eliminated: " + why + ".";
-    if (p.hand && p.hand.length) text += " Discarded hand: " + cardList(p.hand) + ".";
+    let text = isYou(ctx, p.seat)
+      ? t("You are eliminated: %(why)s.", { why: why })
+      : t("%(name)s is eliminated: %(why)s.", { name: nameOf(ctx, p.seat), why: why });
+    if (p.hand && p.hand.length) text += " " + t("Discarded hand: %(cards)s.", { cards: cardList(p.hand) });
     return text;
   },
   protected: function (p, ctx) {
-    return subj(ctx, p.seat, "are", "is") + " protected by Crane Style until " +
-      (seatName(ctx, p.seat) === "You" ? "your" : "their") + " next turn.";
+    return isYou(ctx, p.seat)
+      ? t("You are protected by Crane Style until your next turn.")
+      : t("%(name)s is protected by Crane Style until their next turn.", { name: nameOf(ctx, p.seat) });
   },
   fizzles: function (p, ctx) {
-    return possessive(ctx, p.seat) + " " + cardName(p.card) + " has no effect: no opponent can be chosen.";
+    const params = { name: nameOf(ctx, p.seat), card: cardName(p.card) };
+    return isYou(ctx, p.seat)
+      ? t("Your %(card)s has no effect: no opponent can be chosen.", params)
+      : t("%(name)s's %(card)s has no effect: no opponent can be chosen.", params);
   },
   snake_target: function (p, ctx) {
-    const target = seatName(ctx, p.target);
-    return subj(ctx, p.seat, "make", "makes") + " " + (target === "You" ? "you" : target) +
-      " separate a card (Snake Style).";
+    const params = { name: nameOf(ctx, p.seat), other: nameOf(ctx, p.target) };
+    if (isYou(ctx, p.seat)) return t("You make %(other)s separate a card (Snake Style).", params);
+    if (isYou(ctx, p.target)) return t("%(name)s makes you separate a card (Snake Style).", params);
+    return t("%(name)s makes %(other)s separate a card (Snake Style).", params);
   },
   snake_separated: function (p, ctx) {
-    return subj(ctx, p.seat, "separate", "separates") + " a card.";
+    return isYou(ctx, p.seat)
+      ? t("You separate a card.")
+      : t("%(name)s separates a card.", { name: nameOf(ctx, p.seat) });
   },
   snake_guess: function (p, ctx) {
-    const text = subj(ctx, p.seat, "guess", "guesses") + " " + String(p.guess).toUpperCase();
+    const params = { name: nameOf(ctx, p.seat), other: nameOf(ctx, p.target), guess: guessText(p.guess) };
     if (p.correct) {
-      return text + ": right! " + subj(ctx, p.target, "discard", "discards") + " " + cardName(p.card) + ".";
+      params.card = cardName(p.card);
+      if (isYou(ctx, p.seat)) return t("You guess %(guess)s: right! %(other)s discards %(card)s.", params);
+      if (isYou(ctx, p.target)) return t("%(name)s guesses %(guess)s: right! You discard %(card)s.", params);
+      return t("%(name)s guesses %(guess)s: right! %(other)s discards %(card)s.", params);
     }
-    return text + ": wrong, the card stays in " + possessiveLower(ctx, p.target) + " hand.";
+    if (isYou(ctx, p.seat)) return t("You guess %(guess)s: wrong, the card stays in %(other)s's hand.", params);
+    if (isYou(ctx, p.target)) return t("%(name)s guesses %(guess)s: wrong, the card stays in your hand.", params);
+    return t("%(name)s guesses %(guess)s: wrong, the card stays in %(other)s's hand.", params);
   },
   hands_swapped: function (p, ctx) {
     const a = p.seats[0], b = p.seats[1];
-    return subj(ctx, p.seat, "swap", "swaps") + " the hands of " + objectName(ctx, a) + " and " +
-      objectName(ctx, b) + " (Monkey Style): " + plural(p.hand_counts[0], "card", "cards") + " and " +
-      plural(p.hand_counts[1], "card", "cards") + ".";
+    const counts = p.hand_counts;
+    if (p.seat === a || p.seat === b) {
+      // The player swaps their own hand with someone's.
+      const own = p.seat === a ? 0 : 1;
+      const params = {
+        name: nameOf(ctx, p.seat), other: nameOf(ctx, p.seats[1 - own]),
+        counts: handCounts(counts[own], counts[1 - own]),
+      };
+      if (isYou(ctx, p.seat)) return t("You swap hands with %(other)s (Monkey Style): %(counts)s.", params);
+      if (isYou(ctx, p.seats[1 - own])) {
+        params.counts = handCounts(counts[1 - own], counts[own]);
+        return t("%(name)s swaps hands with you (Monkey Style): %(counts)s.", params);
+      }
+      return t("%(name)s swaps hands with %(other)s (Monkey Style): %(counts)s.", params);
+    }
+    // The reader's own hand first when it is one of the two.
+    const mine = isYou(ctx, a) ? 0 : isYou(ctx, b) ? 1 : -1;
+    if (mine >= 0) {
+      const params = {
+        name: nameOf(ctx, p.seat), other: nameOf(ctx, p.seats[1 - mine]),
+        counts: handCounts(counts[mine], counts[1 - mine]),
+      };
+      return isYou(ctx, p.seat)
+        ? t("You swap your hand with %(other)s's (Monkey Style): %(counts)s.", params)
+        : t("%(name)s swaps your hand with %(other)s's (Monkey Style): %(counts)s.", params);
+    }
+    const params = { name: nameOf(ctx, p.seat), a: nameOf(ctx, a), b: nameOf(ctx, b), counts: handCounts(counts[0], counts[1]) };
+    return isYou(ctx, p.seat)
+      ? t("You swap the hands of %(a)s and %(b)s (Monkey Style): %(counts)s.", params)
+      : t("%(name)s swaps the hands of %(a)s and %(b)s (Monkey Style): %(counts)s.", params);
   },
   tiger_mark: function (p, ctx) {
-    return subj(ctx, p.seat, "will look", "will look") + " at " + possessiveLower(ctx, p.target) +
-      " hand next turn (Tiger Style).";
+    const params = { name: nameOf(ctx, p.seat), other: nameOf(ctx, p.target) };
+    if (isYou(ctx, p.seat)) return t("You will look at %(other)s's hand next turn (Tiger Style).", params);
+    if (isYou(ctx, p.target)) return t("%(name)s will look at your hand next turn (Tiger Style).", params);
+    return t("%(name)s will look at %(other)s's hand next turn (Tiger Style).", params);
   },
   tiger_look: function (p, ctx) {
-    return subj(ctx, p.seat, "look", "looks") + " at " + possessiveLower(ctx, p.target) + " hand (Tiger Style).";
+    const params = { name: nameOf(ctx, p.seat), other: nameOf(ctx, p.target) };
+    if (isYou(ctx, p.seat)) return t("You look at %(other)s's hand (Tiger Style).", params);
+    if (isYou(ctx, p.target)) return t("%(name)s looks at your hand (Tiger Style).", params);
+    return t("%(name)s looks at %(other)s's hand (Tiger Style).", params);
   },
   tiger_fizzles: function (p, ctx) {
-    return possessive(ctx, p.seat) + " Tiger Style look at " + possessiveLower(ctx, p.target) +
-      " hand fails: protected or out of the round.";
+    const params = { name: nameOf(ctx, p.seat), other: nameOf(ctx, p.target) };
+    if (isYou(ctx, p.seat)) return t("Your Tiger Style look at %(other)s's hand fails: protected or out of the round.", params);
+    if (isYou(ctx, p.target)) return t("%(name)s's Tiger Style look at your hand fails: protected or out of the round.", params);
+    return t("%(name)s's Tiger Style look at %(other)s's hand fails: protected or out of the round.", params);
   },
   dragon_look: function (p, ctx) {
-    if (p.empty) return subj(ctx, p.seat, "find", "finds") + " the deck empty (Dragon Style).";
-    return subj(ctx, p.seat, "look", "looks") + " at the top card of the deck (Dragon Style).";
+    const you = isYou(ctx, p.seat);
+    const params = { name: nameOf(ctx, p.seat) };
+    if (p.empty) return you ? t("You find the deck empty (Dragon Style).") : t("%(name)s finds the deck empty (Dragon Style).", params);
+    return you
+      ? t("You look at the top card of the deck (Dragon Style).")
+      : t("%(name)s looks at the top card of the deck (Dragon Style).", params);
   },
   dragon_peek: function (p, ctx) {
-    return subj(ctx, p.seat, p.to_bottom ? "put" : "leave", p.to_bottom ? "puts" : "leaves") +
-      " the card " + (p.to_bottom ? "under the deck." : "on top of the deck.");
+    const you = isYou(ctx, p.seat);
+    const params = { name: nameOf(ctx, p.seat) };
+    if (p.to_bottom) return you ? t("You put the card under the deck.") : t("%(name)s puts the card under the deck.", params);
+    return you ? t("You leave the card on top of the deck.") : t("%(name)s leaves the card on top of the deck.", params);
   },
   put_on_top: function (p, ctx) {
-    return subj(ctx, p.seat, "put", "puts") + " a card on top of the deck (Drunken Fists).";
+    return isYou(ctx, p.seat)
+      ? t("You put a card on top of the deck (Drunken Fists).")
+      : t("%(name)s puts a card on top of the deck (Drunken Fists).", { name: nameOf(ctx, p.seat) });
   },
   round_over: function (p, ctx) {
-    let text = "Round " + p.round + " over (" + (ROUND_REASONS[p.reason] || p.reason) + "): " +
-      winnersText(ctx, p.winners) + ".";
+    let text = t("Round %(round)s over (%(reason)s): %(winners)s.", {
+      round: p.round, reason: ROUND_REASONS[p.reason] || p.reason, winners: winnersText(ctx, p.winners),
+    });
     if (p.hands) {
       const shown = [];
       p.hands.forEach(function (hand, seat) {
-        if (hand) shown.push(seatName(ctx, seat) + ": " + cardList(hand));
+        if (hand) shown.push(t("%(name)s: %(cards)s", { name: seatLabel(ctx, seat), cards: cardList(hand) }));
       });
-      if (shown.length) text += " Hands revealed: " + shown.join("; ") + ".";
+      if (shown.length) text += " " + t("Hands revealed: %(hands)s.", { hands: shown.join("; ") });
     }
     if (p.points) {
-      text += " Points: " + p.points.map(function (pts, seat) {
-        return seatName(ctx, seat) + " " + pts;
-      }).join(", ") + ".";
+      const points = p.points.map(function (pts, seat) {
+        return t("%(name)s %(points)s", { name: seatLabel(ctx, seat), points: pts });
+      });
+      text += " " + t("Points: %(points)s.", { points: points.join(", ") });
     }
     return text;
   },
   game_over: function (p, ctx) {
-    return "Game over: " + winnersText(ctx, p.winners) + " (" + (ROUND_REASONS[p.reason] || p.reason) + ").";
+    return t("Game over: %(winners)s (%(reason)s).", {
+      winners: winnersText(ctx, p.winners), reason: ROUND_REASONS[p.reason] || p.reason,
+    });
   },
 };
 
@@ -429,31 +563,64 @@ function autoAction(model) {
 }
 const AUTO_SEAT_TYPES = { target: 1, snake: 1, tiger: 1 };
 
-/** Human wording of an applied action id (replay step labels). */
+/** Human wording of an applied action id (replay step labels), one message per person. */
 function describeAction(actionId, actor, ctx, fallback) {
   if (!actionId) return fallback || "";
   const parts = String(actionId).split(":");
   const kind = parts[0], arg = parts[1];
   const n = Number(arg);
-  const who = seatName(ctx, actor);
-  const other = function () { return objectName(ctx, n); };
-  const you = who === "You";
+  const you = isYou(ctx, actor);
+  const hide = !!ctx.hideCards;
+  const params = { name: nameOf(ctx, actor), other: nameOf(ctx, n), card: hide ? "" : cardName(n), guess: guessText(arg) };
+  // Three people: the actor is the reader, the other seat is, or neither.
+  const three = function (mine, theirsToYou, theirs) {
+    return you ? t(mine, params) : isYou(ctx, n) ? t(theirsToYou, params) : t(theirs, params);
+  };
   switch (kind) {
-    case "card": return who + (you ? " choose " : " chooses ") + (ctx.hideCards ? "a card" : cardName(n)) + ".";
-    case "answer": return who + (you ? " answer" : " answers") + " the duel" + (ctx.hideCards ? "." : " with " + cardName(n) + ".");
-    case "bottom": return who + (you ? " put " : " puts ") + (ctx.hideCards ? "a card" : cardName(n)) + " under the deck.";
-    case "put": return who + (you ? " put " : " puts ") + (ctx.hideCards ? "a card" : cardName(n)) + " on top of the deck.";
-    case "separate": return who + (you ? " separate " : " separates ") + (ctx.hideCards ? "a card" : cardName(n)) + ".";
-    case "target": return who + (you ? " duel " : " duels ") + other() + ".";
-    case "snake": return who + (you ? " pick " : " picks ") + other() + " to separate a card.";
-    case "swap": return who + (you ? " pick " : " picks ") + (n === actor ? (you ? "your own" : "their own") : possessiveLower(ctx, n)) + " hand to swap.";
-    case "tiger": return who + (you ? " mark " : " marks ") + other() + " for Tiger Style.";
-    case "face": return who + (you ? " play" : " plays") + " the card face " + arg + ".";
-    case "reveal": return who + (arg === "yes" ? (you ? " reveal" : " reveals") + " the card." : (you ? " do" : " does") + " not reveal.");
-    case "monkey": return who + (arg === "use" ? (you ? " redraw" : " redraws") + " with Monkey Style." : (you ? " keep" : " keeps") + " the hand.");
-    case "dragon": return who + (you ? " draw " : " draws ") + (arg === "two" ? "two cards." : "one card.");
-    case "guess": return who + (you ? " guess " : " guesses ") + String(arg).toUpperCase() + ".";
-    case "peek": return who + (arg === "bottom" ? (you ? " put" : " puts") + " the card under the deck." : (you ? " leave" : " leaves") + " the card on top.");
+    case "card":
+      if (hide) return you ? t("You choose a card.") : t("%(name)s chooses a card.", params);
+      return you ? t("You choose %(card)s.", params) : t("%(name)s chooses %(card)s.", params);
+    case "answer":
+      if (hide) return you ? t("You answer the duel.") : t("%(name)s answers the duel.", params);
+      return you ? t("You answer the duel with %(card)s.", params) : t("%(name)s answers the duel with %(card)s.", params);
+    case "bottom":
+      if (hide) return you ? t("You put a card under the deck.") : t("%(name)s puts a card under the deck.", params);
+      return you ? t("You put %(card)s under the deck.", params) : t("%(name)s puts %(card)s under the deck.", params);
+    case "put":
+      if (hide) return you ? t("You put a card on top of the deck.") : t("%(name)s puts a card on top of the deck.", params);
+      return you ? t("You put %(card)s on top of the deck.", params) : t("%(name)s puts %(card)s on top of the deck.", params);
+    case "separate":
+      if (hide) return you ? t("You separate a card.") : t("%(name)s separates a card.", params);
+      return you ? t("You separate %(card)s.", params) : t("%(name)s separates %(card)s.", params);
+    case "target":
+      return three(N_("You duel %(other)s."), N_("%(name)s duels you."), N_("%(name)s duels %(other)s."));
+    case "snake":
+      return three(N_("You pick %(other)s to separate a card."), N_("%(name)s picks you to separate a card."),
+        N_("%(name)s picks %(other)s to separate a card."));
+    case "swap":
+      if (n === actor) return you ? t("You pick your own hand to swap.") : t("%(name)s picks their own hand to swap.", params);
+      return three(N_("You pick %(other)s's hand to swap."), N_("%(name)s picks your hand to swap."),
+        N_("%(name)s picks %(other)s's hand to swap."));
+    case "tiger":
+      return three(N_("You mark %(other)s for Tiger Style."), N_("%(name)s marks you for Tiger Style."),
+        N_("%(name)s marks %(other)s for Tiger Style."));
+    case "face":
+      if (arg === "up") return you ? t("You play the card face up.") : t("%(name)s plays the card face up.", params);
+      return you ? t("You play the card face down.") : t("%(name)s plays the card face down.", params);
+    case "reveal":
+      if (arg === "yes") return you ? t("You reveal the card.") : t("%(name)s reveals the card.", params);
+      return you ? t("You do not reveal.") : t("%(name)s does not reveal.", params);
+    case "monkey":
+      if (arg === "use") return you ? t("You redraw with Monkey Style.") : t("%(name)s redraws with Monkey Style.", params);
+      return you ? t("You keep the hand.") : t("%(name)s keeps the hand.", params);
+    case "dragon":
+      if (arg === "two") return you ? t("You draw two cards.") : t("%(name)s draws two cards.", params);
+      return you ? t("You draw one card.") : t("%(name)s draws one card.", params);
+    case "guess":
+      return you ? t("You guess %(guess)s.", params) : t("%(name)s guesses %(guess)s.", params);
+    case "peek":
+      if (arg === "bottom") return you ? t("You put the card under the deck.") : t("%(name)s puts the card under the deck.", params);
+      return you ? t("You leave the card on top.") : t("%(name)s leaves the card on top.", params);
     default: return fallback || String(actionId);
   }
 }

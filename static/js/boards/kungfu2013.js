@@ -12,10 +12,10 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, clear, describeSeats, viewerPossessive, emptyPileEl, eventFormatter,
-  frameBasics, h, modelBase, objectName, platformSeat, plural, possessive, presenceEl,
+  actionGroupEl, capitalize, cardListText, clear, describeSeats, isYou, nameOf, viewerPossessive, emptyPileEl, eventFormatter,
+  frameBasics, h, modelBase, platformSeat, plural, possessive, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
-  seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
+  seatName, seatScore, stepsFormatter, turnStatus, winnersText,
 } from "./common.js";
 import DATA from "./data/kungfu2013-cards.js";
 import { t, tn } from "../i18n.js";
@@ -51,7 +51,7 @@ function effectText(card) {
 }
 
 function cardName(card) {
-  if (!card) return "a card";
+  if (!card) return t("a card");
   return card.name + " (" + valueText(card) + ")";
 }
 
@@ -63,78 +63,138 @@ function cardList(cards) {
 // Reasons and winners (seatName, possessive, ... come from common.js).
 
 const GAME_REASONS = {
-  knockout: "the last life token was lost",
-  round_limit: "the round limit was reached: more life wins",
-  no_attack_possible: "nobody can ever attack again: more life wins",
+  knockout: t("the last life token was lost"),
+  round_limit: t("the round limit was reached: more life wins"),
+  no_attack_possible: t("nobody can ever attack again: more life wins"),
 };
 
 // ---------------------------------------------------------------------------
-// Events -> log sentences.
+// Events -> log sentences: one whole message per person ("You draw" /
+// "%(name)s draws"), so a translation words each sentence as a whole.
 
 /** Two seats: both placed first is a draw. */
 function outcomeText(ctx, winners) {
-  return winners && winners.length > 1 ? "a draw" : winnersText(ctx, winners);
+  return winners && winners.length > 1 ? t("a draw") : winnersText(ctx, winners);
+}
+
+/** A sentence about one seat: the reader's own wording, or the seat's name's. */
+function said(ctx, seat, you, other, params) {
+  return isYou(ctx, seat) ? t(you, params) : t(other, Object.assign({ name: nameOf(ctx, seat) }, params));
 }
 
 const PUBLIC = {
-  round: function (p, ctx) { return "Round " + p.round + ": " + subj(ctx, p.initiative, "have", "has") + " the initiative."; },
+  round: function (p, ctx) {
+    return said(ctx, p.initiative, N_("Round %(round)s: You have the initiative."), N_("Round %(round)s: %(name)s has the initiative."), { round: p.round });
+  },
   initiative: function (p, ctx) {
+    const params = { name: nameOf(ctx, p.from), other: nameOf(ctx, p.to) };
+    const from = isYou(ctx, p.from), to = isYou(ctx, p.to);
     let text;
-    if (p.reason === "pass") text = subj(ctx, p.from, "pass", "passes") + " the initiative to " + objectName(ctx, p.to) + ".";
-    else if (p.reason === "no_attack_card") text = subj(ctx, p.from, "hold", "holds") + " no attack card: the initiative goes to " + objectName(ctx, p.to) + ".";
-    else if (p.reason === "defence_won") text = subj(ctx, p.to, "take", "takes") + " the initiative.";
-    else text = "A card effect passes the initiative to " + objectName(ctx, p.to) + ".";
-    return text + " " + subj(ctx, p.from, "draw", "draws") + " three cards.";
+    if (p.reason === "pass") {
+      text = from ? t("You pass the initiative to %(other)s.", params)
+        : to ? t("%(name)s passes the initiative to you.", params) : t("%(name)s passes the initiative to %(other)s.", params);
+    } else if (p.reason === "no_attack_card") {
+      text = from ? t("You hold no attack card: the initiative goes to %(other)s.", params)
+        : to ? t("%(name)s holds no attack card: the initiative goes to you.", params)
+          : t("%(name)s holds no attack card: the initiative goes to %(other)s.", params);
+    } else if (p.reason === "defence_won") {
+      text = said(ctx, p.to, N_("You take the initiative."), N_("%(name)s takes the initiative."));
+    } else {
+      text = to ? t("A card effect passes the initiative to you.") : t("A card effect passes the initiative to %(other)s.", params);
+    }
+    return text + " " + said(ctx, p.from, N_("You draw three cards."), N_("%(name)s draws three cards."));
   },
-  keep_initiative: function (p, ctx) { return subj(ctx, p.seat, "keep", "keeps") + " the initiative."; },
-  draw: function (p, ctx) { return subj(ctx, p.seat, "draw", "draws") + " a card from the " + p.deck + " deck."; },
-  reshuffle: function (p) { return "The " + p.deck + " discard pile is shuffled into a new deck of " + plural(p.cards, "card", "cards") + "."; },
+  keep_initiative: function (p, ctx) { return said(ctx, p.seat, N_("You keep the initiative."), N_("%(name)s keeps the initiative.")); },
+  draw: function (p, ctx) {
+    return p.deck === "red"
+      ? said(ctx, p.seat, N_("You draw a card from the red deck."), N_("%(name)s draws a card from the red deck."))
+      : said(ctx, p.seat, N_("You draw a card from the blue deck."), N_("%(name)s draws a card from the blue deck."));
+  },
+  reshuffle: function (p) {
+    return p.deck === "red"
+      ? tn("The red discard pile is shuffled into a new deck of %(n)s card.", "The red discard pile is shuffled into a new deck of %(n)s cards.", p.cards, { n: p.cards })
+      : tn("The blue discard pile is shuffled into a new deck of %(n)s card.", "The blue discard pile is shuffled into a new deck of %(n)s cards.", p.cards, { n: p.cards });
+  },
   attack: function (p, ctx) {
-    return p.face === "up" ? subj(ctx, p.seat, "attack", "attacks") + " with " + cardName(p.card) + " face up." :
-      subj(ctx, p.seat, "attack", "attacks") + " face down; the defender draws a card.";
+    return p.face === "up"
+      ? said(ctx, p.seat, N_("You attack with %(card)s face up."), N_("%(name)s attacks with %(card)s face up."), { card: cardName(p.card) })
+      : said(ctx, p.seat, N_("You attack face down; the defender draws a card."), N_("%(name)s attacks face down; the defender draws a card."));
   },
-  block: function (p, ctx) { return subj(ctx, p.seat, "block", "blocks") + " with " + cardName(p.card) + "."; },
+  block: function (p, ctx) { return said(ctx, p.seat, N_("You block with %(card)s."), N_("%(name)s blocks with %(card)s."), { card: cardName(p.card) }); },
   no_block_played: function (p, ctx) {
-    return subj(ctx, p.seat, "play", "plays") + " no block (" + (p.reason === "no_block_effect" ? "not allowed this round" : "no block card") + "): defence 0.";
+    return p.reason === "no_block_effect"
+      ? said(ctx, p.seat, N_("You play no block (not allowed this round): defence 0."), N_("%(name)s plays no block (not allowed this round): defence 0."))
+      : said(ctx, p.seat, N_("You play no block (no block card): defence 0."), N_("%(name)s plays no block (no block card): defence 0."));
   },
-  reveal: function (p, ctx) { return "The face-down attack is revealed: " + cardName(p.card) + "."; },
-  activate: function (p, ctx) { return subj(ctx, p.seat, "activate", "activates") + " " + cardName(p.card) + "."; },
-  effect_skipped: function (p, ctx) { return subj(ctx, p.seat, "do", "does") + " not activate the special effect."; },
-  pay: function (p, ctx) { return subj(ctx, p.seat, "pay", "pays") + " with " + p.card.name + " (" + plural(p.coins, "coin", "coins") + ")."; },
-  heal: function (p, ctx) { return subj(ctx, p.seat, "gain", "gains") + " " + plural(p.gain, "life", "life") + " (now " + p.life + ")."; },
-  hand_discard: function (p, ctx) { return possessive(ctx, p.seat) + " cards discarded at random: " + cardList(p.cards) + "."; },
-  coin_card_discarded: function (p, ctx) { return possessive(ctx, p.seat) + " coin card " + p.card.name + " is discarded."; },
-  effect_ignored: function (p, ctx) { return "The effect has nothing to act on."; },
-  no_block: function (p, ctx) { return subj(ctx, p.seat, "cannot", "cannot") + " block in round " + p.round + "."; },
-  block_discarded: function (p, ctx) { return possessive(ctx, p.seat) + " block " + p.card.name + " is discarded without effect."; },
-  on_hit: function (p, ctx) { return cardName(p.card) + " hit: its effect happens."; },
-  outcome: function (p, ctx) {
-    const vs = " (" + p.attack + " against " + p.defence + ")";
-    if (p.winner === null || p.winner === undefined) return "Equal values" + vs + ": no effect.";
-    if (p.damage !== undefined) return "The attack wins" + vs + ".";
-    return "The defence wins" + vs + ".";
+  reveal: function (p) { return t("The face-down attack is revealed: %(card)s.", { card: cardName(p.card) }); },
+  activate: function (p, ctx) { return said(ctx, p.seat, N_("You activate %(card)s."), N_("%(name)s activates %(card)s."), { card: cardName(p.card) }); },
+  effect_skipped: function (p, ctx) {
+    return said(ctx, p.seat, N_("You do not activate the special effect."), N_("%(name)s does not activate the special effect."));
   },
-  damage: function (p, ctx) { return subj(ctx, p.seat, "lose", "loses") + " " + p.amount + " life (" + p.life + " left)."; },
+  pay: function (p, ctx) {
+    const params = { name: nameOf(ctx, p.seat), card: p.card.name, n: p.coins };
+    return isYou(ctx, p.seat)
+      ? tn("You pay with %(card)s (%(n)s coin).", "You pay with %(card)s (%(n)s coins).", p.coins, params)
+      : tn("%(name)s pays with %(card)s (%(n)s coin).", "%(name)s pays with %(card)s (%(n)s coins).", p.coins, params);
+  },
+  heal: function (p, ctx) {
+    const params = { name: nameOf(ctx, p.seat), n: p.gain, life: p.life };
+    return isYou(ctx, p.seat)
+      ? tn("You gain %(n)s life (now %(life)s).", "You gain %(n)s life (now %(life)s).", p.gain, params)
+      : tn("%(name)s gains %(n)s life (now %(life)s).", "%(name)s gains %(n)s life (now %(life)s).", p.gain, params);
+  },
+  hand_discard: function (p, ctx) {
+    return said(ctx, p.seat, N_("Your cards discarded at random: %(cards)s."), N_("%(name)s's cards discarded at random: %(cards)s."), { cards: cardList(p.cards) });
+  },
+  coin_card_discarded: function (p, ctx) {
+    return said(ctx, p.seat, N_("Your coin card %(card)s is discarded."), N_("%(name)s's coin card %(card)s is discarded."), { card: p.card.name });
+  },
+  effect_ignored: function () { return t("The effect has nothing to act on."); },
+  no_block: function (p, ctx) { return said(ctx, p.seat, N_("You cannot block in round %(round)s."), N_("%(name)s cannot block in round %(round)s."), { round: p.round }); },
+  block_discarded: function (p, ctx) {
+    return said(ctx, p.seat, N_("Your block %(card)s is discarded without effect."), N_("%(name)s's block %(card)s is discarded without effect."), { card: p.card.name });
+  },
+  on_hit: function (p) { return t("%(card)s hit: its effect happens.", { card: cardName(p.card) }); },
+  outcome: function (p) {
+    const params = { attack: p.attack, defence: p.defence };
+    if (p.winner === null || p.winner === undefined) return t("Equal values (%(attack)s against %(defence)s): no effect.", params);
+    if (p.damage !== undefined) return t("The attack wins (%(attack)s against %(defence)s).", params);
+    return t("The defence wins (%(attack)s against %(defence)s).", params);
+  },
+  damage: function (p, ctx) {
+    const params = { name: nameOf(ctx, p.seat), n: p.amount, life: p.life };
+    return isYou(ctx, p.seat)
+      ? tn("You lose %(n)s life (%(life)s left).", "You lose %(n)s life (%(life)s left).", p.amount, params)
+      : tn("%(name)s loses %(n)s life (%(life)s left).", "%(name)s loses %(n)s life (%(life)s left).", p.amount, params);
+  },
   reward: function (p, ctx) {
-    return subj(ctx, p.seat, "choose", "chooses") + (p.choice === "draw" ? " to draw the difference." : " to take the initiative.");
+    return p.choice === "draw"
+      ? said(ctx, p.seat, N_("You choose to draw the difference."), N_("%(name)s chooses to draw the difference."))
+      : said(ctx, p.seat, N_("You choose to take the initiative."), N_("%(name)s chooses to take the initiative."));
   },
   cleanup: function (p, ctx) {
-    const kept = (p.to_front || []).map(function (x) { return x[1].name + " stays in front of " + objectName(ctx, x[0]); });
-    return kept.length ? capitalize(kept.join("; ")) + "." : t("The played cards are discarded.");
+    const kept = (p.to_front || []).map(function (x) {
+      return said(ctx, x[0], N_("%(card)s stays in front of you."), N_("%(card)s stays in front of %(name)s."), { card: x[1].name });
+    });
+    return kept.length ? kept.join(" ") : t("The played cards are discarded.");
   },
-  game_over: function (p, ctx) { return "Game over: " + outcomeText(ctx, p.winners) + " (" + (GAME_REASONS[p.reason] || p.reason) + ")."; },
+  game_over: function (p, ctx) {
+    return t("Game over: %(winners)s (%(reason)s).", { winners: outcomeText(ctx, p.winners), reason: GAME_REASONS[p.reason] || p.reason });
+  },
 };
 
 const PRIVATE = {
-  draw: function (s) { return "You drew " + cardName(s.card) + "."; },
-  attack: function (s) { return "Your face-down attack is " + cardName(s.card) + "."; },
+  draw: function (s) { return t("You drew %(card)s.", { card: cardName(s.card) }); },
+  attack: function (s) { return t("Your face-down attack is %(card)s.", { card: cardName(s.card) }); },
 };
 
 const EVENT_TYPES = Object.keys(PUBLIC).sort();
 
 function thirdPerson(text, ctx, owner) {
   const third = Object.assign({}, ctx, { useYou: false });
-  return text.replace(/^Your /, possessive(third, owner) + " ").replace(/^You /, seatName(third, owner) + " ");
+  const out = text.replace(/^Your /, possessive(third, owner) + " ").replace(/^You /, seatName(third, owner) + " ");
+  // Another language's sentence stays as the owner read it, under their name.
+  return out === text ? nameOf(ctx, owner) + ": " + text : out;
 }
 
 const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
@@ -183,25 +243,36 @@ function autoAction() {
 /** A card's name from its code ("r12"), as the replay's step labels say it. */
 function codeName(code) {
   const card = DATA.cards.find(function (c) { return c.code === code; });
-  return card ? cardName(card) : "a card";
+  return card ? cardName(card) : t("a card");
 }
 
 function describeAction(actionId, actor, ctx, fallback) {
   if (!actionId) return fallback || "";
   const parts = String(actionId).split(":");
   const kind = parts[0], arg = parts[1];
-  const who = seatName(ctx, actor);
-  const you = who === "You";
+  const say = function (you, other, params) { return said(ctx, actor, you, other, params); };
   switch (kind) {
-    case "initiative": return who + (arg === "keep" ? (you ? " keep" : " keeps") + " the initiative." : (you ? " pass" : " passes") + " the initiative.");
-    case "draw": return who + (you ? " draw" : " draws") + " from the " + arg + " deck.";
-    case "attack": return who + (you ? " choose" : " chooses") + (ctx.hideCards ? " an attack card." : " " + codeName(arg) + " to attack.");
-    case "face": return who + (you ? " attack" : " attacks") + " face " + arg + ".";
-    case "block": return who + (you ? " block" : " blocks") + " with " + codeName(arg) + ".";
-    case "effect": return who + (arg === "use" ? (you ? " activate" : " activates") + " the effect." : (you ? " do" : " does") + " not activate the effect.");
-    case "pay": return who + (you ? " pay" : " pays") + " with " + codeName(arg) + ".";
-    case "target": return who + (you ? " discard" : " discards") + " the coin card " + codeName(arg) + ".";
-    case "reward": return who + (arg === "draw" ? (you ? " draw" : " draws") + " the difference." : (you ? " take" : " takes") + " the initiative.");
+    case "initiative":
+      return arg === "keep" ? say(N_("You keep the initiative."), N_("%(name)s keeps the initiative."))
+        : say(N_("You pass the initiative."), N_("%(name)s passes the initiative."));
+    case "draw":
+      return arg === "red" ? say(N_("You draw from the red deck."), N_("%(name)s draws from the red deck."))
+        : say(N_("You draw from the blue deck."), N_("%(name)s draws from the blue deck."));
+    case "attack":
+      return ctx.hideCards ? say(N_("You choose an attack card."), N_("%(name)s chooses an attack card."))
+        : say(N_("You choose %(card)s to attack."), N_("%(name)s chooses %(card)s to attack."), { card: codeName(arg) });
+    case "face":
+      return arg === "up" ? say(N_("You attack face up."), N_("%(name)s attacks face up."))
+        : say(N_("You attack face down."), N_("%(name)s attacks face down."));
+    case "block": return say(N_("You block with %(card)s."), N_("%(name)s blocks with %(card)s."), { card: codeName(arg) });
+    case "effect":
+      return arg === "use" ? say(N_("You activate the effect."), N_("%(name)s activates the effect."))
+        : say(N_("You do not activate the effect."), N_("%(name)s does not activate the effect."));
+    case "pay": return say(N_("You pay with %(card)s."), N_("%(name)s pays with %(card)s."), { card: codeName(arg) });
+    case "target": return say(N_("You discard the coin card %(card)s."), N_("%(name)s discards the coin card %(card)s."), { card: codeName(arg) });
+    case "reward":
+      return arg === "draw" ? say(N_("You draw the difference."), N_("%(name)s draws the difference."))
+        : say(N_("You take the initiative."), N_("%(name)s takes the initiative."));
     default: return fallback || String(actionId);
   }
 }

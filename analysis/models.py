@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _lazy
 
 from gameplay.models import Match
 
 
 class AnalysisStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _lazy("Queued")
+    RUNNING = "running", _lazy("Running")
+    DONE = "done", _lazy("Done")
+    FAILED = "failed", _lazy("Failed")
 
 
 class MatchAnalysis(models.Model):

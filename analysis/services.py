@@ -14,6 +14,7 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from analysis.errors import NotAnalysable, NotFinished
 from analysis.models import AnalysisStatus, MatchAnalysis
@@ -37,13 +38,13 @@ def analysable(*, match: Match) -> None:
     """Raise unless ``match`` may be analysed now: finished, and turn-based or
     with a review of its own (``META.review``: the real-time game)."""
     if match.status != MatchStatus.FINISHED:
-        raise NotFinished("the analysis is available once the match has ended")
+        raise NotFinished(_("the analysis is available once the match has ended"))
     if match_is_sealed(match):  # its deal is still played at other tables
-        raise NotFinished(SEALED_MESSAGE)
+        raise NotFinished(str(SEALED_MESSAGE))
     realtime = getattr(get_game(match.game), "realtime", False)
     if realtime and game_meta(match.game).review is None:
         raise NotAnalysable(
-            "this game is played in real time: it has no per-decision analysis"
+            _("this game is played in real time: it has no per-decision analysis")
         )
 
 

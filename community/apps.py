@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _lazy
 
 
 class CommunityConfig(AppConfig):
@@ -10,7 +11,7 @@ class CommunityConfig(AppConfig):
     """
 
     name = "community"
-    verbose_name = "Community"
+    verbose_name = _lazy("Community")
 
     def ready(self) -> None:
         from accounts.profile import register_profile_section

@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from django.utils.translation import gettext
+
 from accounts.models import User
 from gameplay.models import Match
 
@@ -36,7 +38,7 @@ def chat_refusal(*, user: User, match: Match | None) -> str | None:
             reason = guard(user, match)
         except Exception:
             logger.exception("chat guard %r failed", guard)
-            return "chat is unavailable right now"
+            return gettext("chat is unavailable right now")
         if reason:
             return reason
     return None

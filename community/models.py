@@ -7,13 +7,14 @@ from datetime import datetime
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _lazy
 
 
 class Channel(models.TextChoices):
-    TABLE = "table", "Players"
-    SPECTATORS = "spectators", "Spectators"
-    PRIVATE = "private", "Private"
-    LOBBY = "lobby", "Lobby"
+    TABLE = "table", _lazy("Players")
+    SPECTATORS = "spectators", _lazy("Spectators")
+    PRIVATE = "private", _lazy("Private")
+    LOBBY = "lobby", _lazy("Lobby")
 
 
 class ChatMessage(models.Model):
@@ -154,11 +155,11 @@ class TableChatOff(models.Model):
 
 
 class ReportReason(models.TextChoices):
-    ABUSE = "abuse", "Insults or harassment"
-    SPAM = "spam", "Spam or flooding"
-    CHEATING = "cheating", "Cheating or outside help"
-    STALLING = "stalling", "Stalling or leaving games"
-    OTHER = "other", "Something else"
+    ABUSE = "abuse", _lazy("Insults or harassment")
+    SPAM = "spam", _lazy("Spam or flooding")
+    CHEATING = "cheating", _lazy("Cheating or outside help")
+    STALLING = "stalling", _lazy("Stalling or leaving games")
+    OTHER = "other", _lazy("Something else")
 
 
 class Report(models.Model):
@@ -170,8 +171,8 @@ class Report(models.Model):
     """
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", _lazy("Open")
+        CLOSED = "closed", _lazy("Closed")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -217,12 +218,12 @@ class Report(models.Model):
 
 
 class SanctionKind(models.TextChoices):
-    WARN = "warn", "Warning"
-    MUTE = "mute", "Muted in chat"
-    SUSPEND = "suspend", "Suspended from rated play"
-    BAN = "ban", "Banned"
+    WARN = "warn", _lazy("Warning")
+    MUTE = "mute", _lazy("Muted in chat")
+    SUSPEND = "suspend", _lazy("Suspended from rated play")
+    BAN = "ban", _lazy("Banned")
     # One chat line taken down (``Sanction.message``): logged like the rest.
-    REMOVE = "remove", "Chat line removed"
+    REMOVE = "remove", _lazy("Chat line removed")
 
 
 class Sanction(models.Model):

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from community import selectors
@@ -84,7 +85,7 @@ def report_create(
     """A report of one line, one user or one match, with a copy of its
     evidence. A line can be reported only by someone who could read it."""
     if reason not in ReportReason.values:
-        raise CommunityError("choose a reason from the list")
+        raise CommunityError(_("choose a reason from the list"))
     note = " ".join(str(note or "").split())[:500]
     report = Report(reporter=reporter, reason=reason, note=note)
     if message_id is not None:
@@ -101,7 +102,7 @@ def report_create(
             )
         )
         if line is None or match is None or not readable or line.author is None:
-            raise CommunityError("no such message")
+            raise CommunityError(_("no such message"))
         around = list(
             ChatMessage.objects.filter(
                 match=match, created_at__lte=line.created_at
@@ -120,7 +121,7 @@ def report_create(
     elif username:
         target = User.objects.filter(username=username).first()
         if target is None or target.pk == reporter.pk:
-            raise CommunityError("no such player")
+            raise CommunityError(_("no such player"))
         report.target = target
         report.evidence = {
             "lines": [
@@ -134,11 +135,11 @@ def report_create(
         try:
             match = Match.objects.get(public_id=match_public_id)
         except (Match.DoesNotExist, ValueError) as exc:
-            raise CommunityError("no such match") from exc
+            raise CommunityError(_("no such match")) from exc
         report.match = match
         report.evidence = {"match": _match_record(match)}
     else:
-        raise CommunityError("report a message, a player or a match")
+        raise CommunityError(_("report a message, a player or a match"))
     report.save()
     return report
 
@@ -171,7 +172,7 @@ def open_reports() -> list[Report]:
 
 def _check_moderator(moderator: User) -> None:
     if not (moderator.is_active and moderator.has_perm(PERMISSION)):
-        raise NotAllowed("only moderators may do that")
+        raise NotAllowed(_("only moderators may do that"))
 
 
 # What the moderation forms offer on a user (a line's removal is its own act).
@@ -184,13 +185,13 @@ ACTIONS_ON_USERS = (
 
 
 def action_choices() -> list[tuple[str, str]]:
-    return [(kind.value, kind.label) for kind in ACTIONS_ON_USERS]
+    return [(kind.value, str(kind.label)) for kind in ACTIONS_ON_USERS]
 
 
 def _reason(reason: object) -> str:
     reason = " ".join(str(reason or "").split())
     if not reason:
-        raise CommunityError("give a reason: the user reads it")
+        raise CommunityError(_("give a reason: the user reads it"))
     return reason
 
 
@@ -214,16 +215,16 @@ def line_remove(
         .first()
     )
     if line is None:
-        raise CommunityError("no such message")
+        raise CommunityError(_("no such message"))
     if line.author is None:
-        raise CommunityError("system lines are not removed")
+        raise CommunityError(_("system lines are not removed"))
     if line.removed:
-        raise CommunityError("that line is already removed")
+        raise CommunityError(_("that line is already removed"))
     report = None
     if report_id is not None:
         report = Report.objects.filter(pk=report_id).first()
         if report is None:
-            raise CommunityError("no such report")
+            raise CommunityError(_("no such report"))
     line.removed = True
     line.save(update_fields=["removed"])
     sanction = Sanction.objects.create(
@@ -252,20 +253,20 @@ def sanction_apply(
     logged, shown to the user, and the report it answers closed."""
     _check_moderator(moderator)
     if kind not in ACTIONS_ON_USERS:
-        raise CommunityError("choose warn, mute, suspend or ban")
+        raise CommunityError(_("choose warn, mute, suspend or ban"))
     reason = _reason(reason)
     if user.pk == moderator.pk:
-        raise CommunityError("you cannot act on yourself")
+        raise CommunityError(_("you cannot act on yourself"))
     ends_at = None
     if kind in (SanctionKind.MUTE, SanctionKind.SUSPEND):
         if not isinstance(minutes, int) or minutes <= 0:
-            raise CommunityError("a mute or suspension needs a length in minutes")
+            raise CommunityError(_("a mute or suspension needs a length in minutes"))
         ends_at = timezone.now() + min(timedelta(minutes=minutes), LONGEST)
     report = None
     if report_id is not None:
         report = Report.objects.select_for_update().filter(pk=report_id).first()
         if report is None:
-            raise CommunityError("no such report")
+            raise CommunityError(_("no such report"))
     sanction = Sanction.objects.create(
         user=user,
         kind=kind,
@@ -286,7 +287,7 @@ def report_close(*, moderator: User, report_id: int) -> Report:
     _check_moderator(moderator)
     report = Report.objects.filter(pk=report_id).first()
     if report is None:
-        raise CommunityError("no such report")
+        raise CommunityError(_("no such report"))
     report.status = Report.Status.CLOSED
     report.closed_by = moderator
     report.closed_at = timezone.now()

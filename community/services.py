@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from accounts.models import ChallengesFrom, User
 from community import guards, visibility
@@ -46,7 +47,7 @@ logger = logging.getLogger(__name__)
 
 def _clean_text(text: object) -> str:
     if not isinstance(text, str):
-        raise ChatRefused("a message is text")
+        raise ChatRefused(_("a message is text"))
     # Control and format characters (bidi overrides, zero-width) go: a line
     # must read as it looks. The page shows it as text, never as HTML.
     kept = "".join(
@@ -54,9 +55,12 @@ def _clean_text(text: object) -> str:
     )
     kept = " ".join(kept.split())
     if not kept:
-        raise ChatRefused("the message is empty")
+        raise ChatRefused(_("the message is empty"))
     if len(kept) > MAX_LENGTH:
-        raise ChatRefused(f"a message has at most {MAX_LENGTH} characters")
+        raise ChatRefused(
+            _("a message has at most %(max_length)s characters")
+            % {"max_length": MAX_LENGTH}
+        )
     return _filtered(kept)
 
 
@@ -86,10 +90,10 @@ def _take_rate(user: User, text: str) -> None:
     key = f"chat-rate:{user.pk}"
     cache.add(key, 0, RATE_WINDOW_SECONDS)
     if cache.incr(key) > RATE_MESSAGES:
-        raise RateLimited("too many messages; wait a few seconds")
+        raise RateLimited(_("too many messages; wait a few seconds"))
     last_key = f"chat-last:{user.pk}"
     if cache.get(last_key) == text:
-        raise RateLimited("you just sent that message")
+        raise RateLimited(_("you just sent that message"))
     cache.set(last_key, text, REPEAT_SECONDS)
 
 
@@ -145,14 +149,14 @@ def chat_post(
 ) -> ChatMessage:
     """A person's line at a match, checked and sent live to who may read it."""
     if not user.is_authenticated or not user.is_active:
-        raise ChatRefused("sign in to chat")
+        raise ChatRefused(_("sign in to chat"))
     if channel not in (Channel.TABLE, Channel.SPECTATORS, Channel.PRIVATE):
-        raise ChatRefused("unknown chat channel")
+        raise ChatRefused(_("unknown chat channel"))
     match = Match.objects.filter(pk=match_id).prefetch_related("seats").first()
     if match is None:
-        raise ChatRefused("no such match")
+        raise ChatRefused(_("no such match"))
     if _silenced(user):
-        raise ChatRefused("a moderator has muted you for now")
+        raise ChatRefused(_("a moderator has muted you for now"))
     refusal = guards.chat_refusal(user=user, match=match)
     if refusal:
         raise ChatRefused(refusal)
@@ -163,11 +167,11 @@ def chat_post(
         channel=channel, viewer_seat=viewer_seat, private_allowed=private_allowed
     ):
         if channel == Channel.PRIVATE and not private_allowed:
-            raise ChatRefused("this game has no private messages")
+            raise ChatRefused(_("this game has no private messages"))
         raise ChatRefused(
-            "only the seated players write here"
+            _("only the seated players write here")
             if channel != Channel.SPECTATORS
-            else "players write in the players' chat"
+            else _("players write in the players' chat")
         )
     recipient: int | None = None
     if channel == Channel.PRIVATE:
@@ -178,12 +182,12 @@ def chat_post(
             or to_seat not in seats
             or to_seat == viewer_seat
         ):
-            raise ChatRefused("choose another seat at this table")
+            raise ChatRefused(_("choose another seat at this table"))
         other = seats[to_seat]
         if other.user_id is None:
-            raise ChatRefused("that seat is played by a bot")
+            raise ChatRefused(_("that seat is played by a bot"))
         if is_blocked_between(user.pk, other.user_id):
-            raise NotAvailable("that player is not available")
+            raise NotAvailable(_("that player is not available"))
         recipient = to_seat
     _take_rate(user, body)
     message = ChatMessage.objects.create(
@@ -204,13 +208,13 @@ def lobby_chat_post(*, user: User, game: str, text: object) -> ChatMessage:
     from gameplay.rules import GameError, get_game
 
     if not user.is_authenticated or not user.is_active:
-        raise ChatRefused("sign in to chat")
+        raise ChatRefused(_("sign in to chat"))
     try:
         get_game(game)
     except GameError as exc:
-        raise ChatRefused("no such game") from exc
+        raise ChatRefused(_("no such game")) from exc
     if _silenced(user):
-        raise ChatRefused("a moderator has muted you for now")
+        raise ChatRefused(_("a moderator has muted you for now"))
     refusal = guards.chat_refusal(user=user, match=None)
     if refusal:
         raise ChatRefused(refusal)
@@ -294,7 +298,7 @@ def send_removal_live(message: ChatMessage) -> None:
 
 def mute_set(*, user: User, target: User, muted: bool) -> None:
     if target.pk == user.pk:
-        raise ChatRefused("you cannot mute yourself")
+        raise ChatRefused(_("you cannot mute yourself"))
     if muted:
         Mute.objects.get_or_create(muter=user, muted=target)
     else:
@@ -303,7 +307,7 @@ def mute_set(*, user: User, target: User, muted: bool) -> None:
 
 def block_set(*, user: User, target: User, blocked: bool) -> None:
     if target.pk == user.pk:
-        raise ChatRefused("you cannot block yourself")
+        raise ChatRefused(_("you cannot block yourself"))
     if blocked:
         Block.objects.get_or_create(blocker=user, blocked=target)
         # A block mutes too: their words are gone from your pages at once.
@@ -317,7 +321,7 @@ def follow_set(*, user: User, target: User, following: bool) -> None:
     is accepted like any other (a block never shows itself) and simply never
     lists them."""
     if target.pk == user.pk:
-        raise ChatRefused("you cannot follow yourself")
+        raise ChatRefused(_("you cannot follow yourself"))
     if following:
         Follow.objects.get_or_create(follower=user, followed=target)
     else:

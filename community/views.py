@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import SignedInRequest
@@ -31,7 +32,7 @@ def _answer(
     if request.content_type == "application/json":
         return JsonResponse(payload, status=status)
     if status >= 400:
-        messages.error(request, str(payload.get("detail", "That was refused.")))
+        messages.error(request, str(payload.get("detail", _("That was refused."))))
     elif said:
         messages.success(request, said)
     target = request.POST.get("next", "")
@@ -65,7 +66,7 @@ def lobby_chat(request: HttpRequest, game_id: str) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             return JsonResponse(
-                {"code": "chat_refused", "detail": "sign in"}, status=403
+                {"code": "chat_refused", "detail": _("sign in")}, status=403
             )
         try:
             services.lobby_chat_post(
@@ -75,7 +76,7 @@ def lobby_chat(request: HttpRequest, game_id: str) -> HttpResponse:
             return JsonResponse({"code": exc.code, "detail": exc.message}, status=400)
         return JsonResponse({"ok": True}, status=201)
     if request.method != "GET":
-        return JsonResponse({"code": "method", "detail": "GET or POST"}, status=405)
+        return JsonResponse({"code": "method", "detail": _("GET or POST")}, status=405)
     user = request.user if request.user.is_authenticated else None
     after = _int_or_none(request.GET.get("after"))
     return JsonResponse(
@@ -257,7 +258,7 @@ def moderation_act(request: SignedInRequest) -> HttpResponse:
     try:
         if data.get("kind") == "dismiss" and report_id is not None:
             moderation.report_close(moderator=request.user, report_id=report_id)
-            messages.success(request, "Report closed without action.")
+            messages.success(request, _("Report closed without action."))
         else:
             moderation.sanction_apply(
                 moderator=request.user,
@@ -267,7 +268,10 @@ def moderation_act(request: SignedInRequest) -> HttpResponse:
                 minutes=_int_or_none(data.get("minutes")),
                 report_id=report_id,
             )
-            messages.success(request, f"Action on {user.username} logged.")
+            messages.success(
+                request,
+                _("Action on %(username)s logged.") % {"username": user.username},
+            )
     except CommunityError as exc:
         messages.error(request, exc.message)
     return redirect("community:moderation")

@@ -200,7 +200,7 @@ def _refuse_if_sealed(match: Match, user: Any) -> None:
         return
     if user is not None and selectors.user_seat(match=match, user=user) is not None:
         return
-    raise Forbidden(SEALED_MESSAGE)
+    raise Forbidden(str(SEALED_MESSAGE))
 
 
 class MatchStateView(APIView):

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils.translation import gettext_lazy
+
 from gameplay.models import Match
 
 logger = logging.getLogger(__name__)
@@ -126,7 +128,7 @@ def describe_match_context(match: Match) -> MatchContextInfo | None:
     return None
 
 
-SEALED_MESSAGE = (
+SEALED_MESSAGE = gettext_lazy(
     "this game's deal is still being played at other tables: it can be "
     "watched, replayed and checked once its round is over"
 )

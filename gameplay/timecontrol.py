@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 #: The days per move a correspondence game may give (issue 30; lichess and
 #: Board Game Arena offer the same steps).
 CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7, 14)
@@ -34,6 +37,7 @@ LIVE = "live"
 CORRESPONDENCE = "correspondence"
 UNTIMED = "untimed"
 KINDS = (LIVE, CORRESPONDENCE)
+UNTIMED_LABEL = gettext_lazy("untimed")  # what the label says (the kind: UNTIMED)
 FIELDS = ("per_move", "total", "increment", "days")
 
 
@@ -45,7 +49,9 @@ def _whole(value: object, name: str) -> int | None:
     if value in (None, "", 0):
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TimeControlError(f"time control {name} must be a whole number")
+        raise TimeControlError(
+            _("time control %(name)s must be a whole number") % {"name": name}
+        )
     return value
 
 
@@ -53,16 +59,17 @@ def _in(value: int | None, bounds: tuple[int, int], name: str, unit: str) -> Non
     low, high = bounds
     if value is not None and not low <= value <= high:
         raise TimeControlError(
-            f"time control {name} must be between {low} and {high} {unit}"
+            _("time control %(name)s must be between %(low)s and %(high)s %(unit)s")
+            % {"name": name, "low": low, "high": high, "unit": unit}
         )
 
 
 def _duration(seconds: int) -> str:
     if seconds % 3600 == 0:
-        return f"{seconds // 3600} h"
+        return _("%(hours)s h") % {"hours": seconds // 3600}
     if seconds % 60 == 0:
-        return f"{seconds // 60} min"
-    return f"{seconds} s"
+        return _("%(minutes)s min") % {"minutes": seconds // 60}
+    return _("%(seconds)s s") % {"seconds": seconds}
 
 
 @dataclass(frozen=True)
@@ -85,11 +92,12 @@ class TimeControl:
         if isinstance(data, TimeControl):
             data = data.to_json()
         if not isinstance(data, Mapping):
-            raise TimeControlError("time control must be a JSON object")
+            raise TimeControlError(_("time control must be a JSON object"))
         unknown = sorted(str(key) for key in data if key not in FIELDS)
         if unknown:
             raise TimeControlError(
-                f"unknown time-control field(s): {', '.join(unknown)}"
+                _("unknown time-control field(s): %(fields)s")
+                % {"fields": ", ".join(unknown)}
             )
         per_move = _whole(data.get("per_move"), "per_move")
         total = _whole(data.get("total"), "total")
@@ -102,15 +110,18 @@ class TimeControl:
             if days not in CORRESPONDENCE_DAYS:
                 allowed = ", ".join(map(str, CORRESPONDENCE_DAYS))
                 raise TimeControlError(
-                    f"correspondence days per move must be one of {allowed}"
+                    _("correspondence days per move must be one of %(allowed)s")
+                    % {"allowed": allowed}
                 )
             if per_move or total or increment:
                 raise TimeControlError(
-                    "a correspondence time control is days per move only: "
-                    "no seconds per move, total or increment with it"
+                    _(
+                        "a correspondence time control is days per move only: "
+                        "no seconds per move, total or increment with it"
+                    )
                 )
         if increment and not total:
-            raise TimeControlError("an increment needs a total time per player")
+            raise TimeControlError(_("an increment needs a total time per player"))
         return cls(per_move=per_move, total=total, increment=increment, days=days)
 
     @classmethod
@@ -180,15 +191,21 @@ class TimeControl:
         """As people read it: "3 days/move", "5 min + 5 s", "30 s/move",
         "10 min + 2 s, 60 s/move"; "untimed" when nothing times the game."""
         if self.days:
-            unit = "day" if self.days == 1 else "days"
-            return f"{self.days} {unit}/move"
+            return ngettext("%(days)s day/move", "%(days)s days/move", self.days) % {
+                "days": self.days
+            }
         parts = []
         if self.total:
             total = _duration(self.total)
-            parts.append(f"{total} + {self.increment} s" if self.increment else total)
+            parts.append(
+                _("%(total)s + %(increment)s s")
+                % {"total": total, "increment": self.increment}
+                if self.increment
+                else total
+            )
         if self.per_move:
-            parts.append(f"{self.per_move} s/move")
-        return ", ".join(parts) or UNTIMED
+            parts.append(_("%(seconds)s s/move") % {"seconds": self.per_move})
+        return ", ".join(parts) or str(UNTIMED_LABEL)
 
     @property
     def pool_suffix(self) -> str:

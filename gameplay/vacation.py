@@ -20,6 +20,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from gameplay.contexts import context_allows_vacation
@@ -152,15 +154,20 @@ def vacation_start(
     or when ``days`` is not a whole number within the days left."""
     now = now or timezone.now()
     if not isinstance(days, int) or isinstance(days, bool) or days < 1:
-        raise BadRequest("vacation days must be a whole number of at least 1")
+        raise BadRequest(_("vacation days must be a whole number of at least 1"))
     # The user's row serialises two requests of one player (days left).
     User.objects.select_for_update().filter(pk=user.pk).first()
     if current_vacation(user_id=user.pk, now=now) is not None:
-        raise BadRequest("you are already on vacation")
+        raise BadRequest(_("you are already on vacation"))
     left = vacation_days_left(user=user, now=now)
     if days > left:
         raise BadRequest(
-            f"you have {left} vacation day{'s' if left != 1 else ''} left this year"
+            ngettext(
+                "you have %(left)s vacation day left this year",
+                "you have %(left)s vacation days left this year",
+                left,
+            )
+            % {"left": left}
         )
     vacation = Vacation.objects.create(
         user=user, starts_at=now, ends_at=now + days * DAY, created_at=now
@@ -176,7 +183,7 @@ def vacation_end(*, user: User, now: datetime | None = None) -> Vacation:
     now = now or timezone.now()
     vacation = current_vacation(user_id=user.pk, now=now)
     if vacation is None:
-        raise BadRequest("you are not on vacation")
+        raise BadRequest(_("you are not on vacation"))
     # The row keeps its (charged) days; a vacation ended the instant it
     # began still lasted a moment (``ends_at`` after ``starts_at``).
     vacation.ends_at = max(now, vacation.starts_at + timedelta(microseconds=1))
@@ -193,7 +200,7 @@ def vacation_profile_section(user: User):
     if current is None:
         return None
     return ProfileSection(
-        title="Vacation",
+        title=_("Vacation"),
         template="gameplay/_profile_vacation.html",
         context={"until": current.ends_at, "name": user.public_name},
     )

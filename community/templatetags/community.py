@@ -10,7 +10,7 @@ register = template.Library()
 @register.simple_tag
 def report_reasons() -> list[tuple[str, str]]:
     """(value, label) of the reasons a report may give."""
-    return list(ReportReason.choices)
+    return [(value, str(label)) for value, label in ReportReason.choices]
 
 
 @register.simple_tag

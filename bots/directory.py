@@ -7,8 +7,6 @@ versions of a bot share one rating), and which version a tournament seats.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from accounts.models import User
 from bots.connected import online_accounts
 from bots.models import Bot, BotVersion
@@ -19,14 +17,12 @@ from gameplay.agents import (
     upload_choice,
     upload_choice_bot_id,
 )
-
-if TYPE_CHECKING:
-    from league.participants import BotInfo
+from gameplay.lobby import set_connected_bot_provider, set_uploaded_bot_provider
+from gameplay.services import set_uploaded_bot_identity
+from league.participants import BotInfo, register_bot_directory
 
 
 def _info(bot: Bot) -> BotInfo:
-    from league.participants import BotInfo
-
     return BotInfo(
         bot_id=bot.pk,
         name=bot.name,
@@ -153,10 +149,6 @@ def register() -> None:
     Plain imports: both apps are always installed, and a hook that went
     missing must fail at start-up, not leave bot seats and ratings empty.
     """
-    from gameplay.lobby import set_connected_bot_provider, set_uploaded_bot_provider
-    from gameplay.services import set_uploaded_bot_identity
-    from league.participants import register_bot_directory
-
     set_uploaded_bot_provider(SeatableBots())
     set_connected_bot_provider(SeatableConnectedBots())
     set_uploaded_bot_identity(uploaded_bot_of)

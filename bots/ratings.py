@@ -89,11 +89,6 @@ def pairing_strength(*, bot: Bot) -> float:
 def user_strength(*, user_id: int, game: str) -> float:
     """A connected bot's strength for pairing: its account's Elo in ``game``'s
     global pool (it is rated as a user), else the middle of the scale."""
-    try:
-        from league.models import Participant
-        from league.ratings.selectors import default_pool, participant_ratings
-    except ImportError:
-        return BASE_SCORE
     participant = Participant.objects.filter(key=Participant.user_key(user_id)).first()
     pool = default_pool(game=game)
     if participant is None or pool is None:

@@ -39,17 +39,9 @@ from bots.models import (
 from bots.ratings import BASE_SCORE, anchor_strength, bot_rating, user_strength
 from gameplay.agents import is_builtin, uploaded_version_id
 from gameplay.models import Match, MatchStatus
+from league.ratings import elo
 
 logger = logging.getLogger(__name__)
-
-
-def _elo() -> Any:
-    """League's pure Elo module, or None where league is not installed."""
-    try:
-        from league.ratings import elo
-    except ImportError:  # pragma: no cover - league ships with the project
-        return None
-    return elo
 
 
 def _seed(version: BotVersion) -> tuple[float, BotVersion | None]:
@@ -91,9 +83,6 @@ def versions_rate_match(*, match_id: int) -> int:
     Returns how many version rows moved (0: unrated, not finished, no
     uploaded seat, or already rated).
     """
-    elo = _elo()
-    if elo is None:
-        return 0
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not match.rated or match.status != MatchStatus.FINISHED:
         return 0
@@ -181,8 +170,7 @@ class VersionStanding:
 
 
 def _provisional(games: int) -> bool:
-    elo = _elo()
-    return True if elo is None else bool(elo.is_provisional(games=games))
+    return elo.is_provisional(games=games)
 
 
 def version_ratings(*, bot: Bot) -> dict[int, VersionRating]:

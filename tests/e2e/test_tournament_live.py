@@ -5,6 +5,8 @@ shows it without a reload (issue 26, section 4: a watcher's page showed round
 
 from __future__ import annotations
 
+from typing import Any
+
 from playwright.sync_api import expect
 
 from league.tournaments import services as ts
@@ -27,13 +29,19 @@ def test_a_watchers_page_shows_the_next_round_without_a_reload(arena, page):
         )
     arena.server_side(ts.tournament_start, tournament=tournament, by=boss.user)
     url = f"/tournaments/{tournament.slug}/"
-    page.goto(url)  # an anonymous watcher
+    frames = arena.record_frames(page)
+    with page.expect_websocket(lambda ws: "/ws/tournaments/" in ws.url) as socket:
+        page.goto(url)  # an anonymous watcher
     live = page.locator("#tournament-live")
     expect(live).to_contain_text("Round 1")
     expect(live).to_contain_text("In play")
     expect(live).not_to_contain_text("Round 2")
     page.evaluate("window.__notReloaded = true")
-    page.wait_for_timeout(500)  # the socket connects
+    # The socket is subscribed once the server's opening frame (the
+    # tournament's version, sent after joining the group) has arrived.
+    if not _opening_frame(frames):
+        socket.value.wait_for_event("framereceived", timeout=10000)
+    assert _opening_frame(frames), frames
     # The organiser closes round 1 now (nobody moved: both sides forfeit).
     boss.page.goto(url)
     boss.page.get_by_role("button", name="Advance now").click()
@@ -41,3 +49,12 @@ def test_a_watchers_page_shows_the_next_round_without_a_reload(arena, page):
     expect(live.locator("h3", has_text="Round 2")).to_be_visible(timeout=15000)
     expect(live.locator("h3", has_text="Round 1")).to_contain_text("Complete")
     assert page.evaluate("window.__notReloaded") is True
+
+
+def _opening_frame(frames: list[dict[str, Any]]) -> bool:
+    return any(
+        frame["direction"] == "received"
+        and isinstance(frame["data"], dict)
+        and frame["data"].get("type") == "tournament"
+        for frame in frames
+    )

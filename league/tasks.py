@@ -19,13 +19,17 @@ from celery import shared_task
 def ratings_apply_match(match_id: int) -> int:
     """Apply a finished match to its pools; returns how many pools changed."""
     from gameplay import broadcast
+    from league.live import seasons_rated
     from league.ratings.services import rating_apply_match
 
-    applied = sum(r.applied for r in rating_apply_match(match_id=match_id))
+    results = rating_apply_match(match_id=match_id)
+    applied = [r.pool_id for r in results if r.applied]
     if applied:
-        # The players' results panels show the new ratings as soon as they exist.
+        # The players' results panels show the new ratings as soon as they
+        # exist, and so do the standings of a season page being watched.
         broadcast.match_changed(match_id=match_id)
-    return applied
+        seasons_rated(applied)
+    return len(applied)
 
 
 @shared_task(

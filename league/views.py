@@ -25,7 +25,7 @@ from league.divisions import selectors as division_selectors
 from league.divisions import services as division_services
 from league.errors import LeagueError, NotFound
 from league.forms import DivisionsForm, InviteForm, SeasonDatesForm, TournamentForm
-from league.live import live_version
+from league.live import live_version, season_live_version
 from league.models import (
     League,
     Pairing,
@@ -191,6 +191,7 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "pool": pool,
             "recent": rating_selectors.recent_rated_matches(pool=pool) if pool else [],
             "tournaments": season.tournaments.all(),
+            "live_version": season_live_version(season),
             **_queue_context(request, season),
             **_divisions_context(league, season, request.user),
         },

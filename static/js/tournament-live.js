@@ -1,9 +1,10 @@
 /*
  * A tournament page follows its tournament live (/ws/tournaments/<slug>/, see
- * league/live.py): each "tournament" frame says only that something changed,
+ * league/live.py; a season page likewise /ws/seasons/<league>/<number>/ with
+ * "season" frames): each frame says only that something changed,
  * so the page fetches itself again and swaps in its live parts (every element
  * marked data-live: status, champion, bracket, standings, cross table,
- * rounds). Frames that come in a burst (a round's games all decided) are
+ * rounds, entrants; a season's standings, queue and latest games). Frames that come in a burst (a round's games all decided) are
  * folded into one fetch. On connect the server sends its version; a page
  * rendered before a change it missed refreshes at once.
  *
@@ -23,6 +24,27 @@ function currentVersion() {
   return node ? node.dataset.version : "";
 }
 
+/**
+ * A part the reader is working in stays as it is until the next change: the
+ * focus is inside it, or a field in it was edited (an organiser typing seeds).
+ */
+function inUse(part) {
+  if (part.contains(document.activeElement) && document.activeElement !== document.body) {
+    return true;
+  }
+  for (const field of part.querySelectorAll("input, select, textarea")) {
+    if (field.type === "hidden") continue;
+    if (field.tagName === "SELECT") {
+      if (Array.from(field.options).some(function (o) { return o.selected !== o.defaultSelected; })) return true;
+    } else if (field.type === "checkbox" || field.type === "radio") {
+      if (field.checked !== field.defaultChecked) return true;
+    } else if (field.value !== field.defaultValue) {
+      return true;
+    }
+  }
+  return false;
+}
+
 async function refresh() {
   if (fetching) {
     again = true;
@@ -38,7 +60,7 @@ async function refresh() {
     const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
     for (const part of fresh.querySelectorAll("[data-live][id]")) {
       const old = document.getElementById(part.id);
-      if (old) old.replaceWith(document.importNode(part, true));
+      if (old && !inUse(old)) old.replaceWith(document.importNode(part, true));
     }
   } catch {
     // A failed fetch leaves the page as it was; the next frame tries again.
@@ -65,16 +87,18 @@ function connect() {
   let ping = null;
   ws.onopen = function () {
     attempt = 0;
+    document.body.dataset.liveSocket = "open"; // tests wait on it
     ping = setInterval(function () { ws.send('{"type":"ping"}'); }, 20000);
   };
   ws.onmessage = function (msg) {
     let frame;
     try { frame = JSON.parse(msg.data); } catch { return; }
-    if (frame.type !== "tournament") return;
+    if (frame.type !== "tournament" && frame.type !== "season") return;
     if (frame.version === undefined || frame.version !== currentVersion()) schedule();
   };
   ws.onclose = function (ev) {
     if (ping) clearInterval(ping);
+    document.body.dataset.liveSocket = "closed";
     if (ev.code === 4404 || isLeaving()) return;
     const delay = Math.min(15000, 500 * Math.pow(2, attempt++));
     setTimeout(connect, delay * (0.75 + 0.5 * Math.random()));

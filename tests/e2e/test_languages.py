@@ -184,6 +184,11 @@ def test_a_whole_kungfu2019_game_in_traditional_chinese(arena):
     assert clicks >= 10
     assert "最佳分配並完成" in tray_words, tray_words
     expect(results.get_by_role("columnheader", name="名次")).to_be_visible()
+    # The game log in Chinese: the fight's sentences, the reader's own as 你.
+    log = page.locator("[data-role='log']")
+    expect(log).to_contain_text(re.compile(r"(你|\S+ )以 \d+ ATK 攻擊"))
+    expect(log).to_contain_text(re.compile(r"你以 \d+ 防禦"))
+    expect(log).not_to_contain_text(re.compile(r"attacks with|You (attack|defend)"))
     match = arena.wait_until(
         lambda: Match.objects.filter(
             public_id=public_id, status=MatchStatus.FINISHED

@@ -17,14 +17,17 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, clear, describeSeats, viewerPossessive, eventFormatter, frameBasics, h,
-  modelBase, ordinal, platformSeat, plural, possessive as commonPossessive, presenceEl,
+  actionGroupEl, capitalize, cardListText, isYou, nameOf, seatLabel, clear, describeSeats, viewerPossessive, eventFormatter, frameBasics, h,
+  modelBase, platformSeat, plural, possessive as commonPossessive, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, sentence, stepsFormatter, subj as commonSubj, turnStatus,
   winnersText,
 } from "./common.js";
 import DATA from "./data/kungfu2019-cards.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
+
+/** Marks a message translated where it is shown (t(variable)); the extractor knows it. */
+const N_ = (text) => text;
 
 const DUMMY = -1;
 const STATS = DATA.icons; // ["hp", "atk", "def", "hit", "avo"]
@@ -53,7 +56,7 @@ function comboText(combo) {
 
 function cardName(code) {
   const c = cardInfo(code);
-  return c ? c.name + " (" + c.initiative + ")" : "a card";
+  return c ? c.name + " (" + c.initiative + ")" : t("a card");
 }
 
 function cardList(codes) {
@@ -75,7 +78,16 @@ function initiativeOf(codes) {
 // Names: seat -1 is the 2-player dummy (common.js knows only real seats).
 
 function who(ctx, seat) {
-  return seat === DUMMY ? "The dummy" : seatName(ctx, seat);
+  return seat === DUMMY ? t("The dummy") : seatLabel(ctx, seat);
+}
+
+/**
+ * A sentence about one seat as a whole message per person: the reader's own
+ * ("You attack."), another's ("%(name)s attacks.") or the dummy's.
+ */
+function said(ctx, seat, you, other, params, dummy) {
+  if (seat === DUMMY && dummy) return t(dummy, params);
+  return isYou(ctx, seat) ? t(you, params) : t(other, Object.assign({ name: nameOf(ctx, seat) }, params));
 }
 
 function subj(ctx, seat, you, other) {
@@ -87,9 +99,9 @@ function possessive(ctx, seat) {
 }
 
 const GAME_REASONS = {
-  last_standing: "only one player is left standing",
-  all_eliminated: "the dummy knocked out both players: the one less far below 0 wins",
-  rounds: "three rounds were fought: most HP wins",
+  last_standing: t("only one player is left standing"),
+  all_eliminated: t("the dummy knocked out both players: the one less far below 0 wins"),
+  rounds: t("three rounds were fought: most HP wins"),
 };
 
 function statusText(status) {
@@ -114,92 +126,132 @@ const STEP_TEXT = {
 function stepText(step) {
   if (STEP_TEXT[step]) return STEP_TEXT[step];
   const parts = String(step).split(":");
-  const i = Number(parts[1]);
+  const n = Number(parts[1]) + 1;
   switch (parts[0]) {
-    case "set": return "You started a set on your " + ordinal(i + 1) + " card (combination " + (Number(parts[2]) + 1) + ").";
-    case "die": return "You put die " + (i + 1) + " into the set.";
-    case "up": return "You turned die " + (i + 1) + " up by one.";
-    case "down": return "You turned die " + (i + 1) + " down by one.";
-    case "drop": return "You took back set " + (i + 1) + ".";
-    default: return "You changed your assignment.";
+    case "set": return t("You started a set on card %(n)s (combination %(combo)s).", { n: n, combo: Number(parts[2]) + 1 });
+    case "die": return t("You put die %(n)s into the set.", { n: n });
+    case "up": return t("You turned die %(n)s up by one.", { n: n });
+    case "down": return t("You turned die %(n)s down by one.", { n: n });
+    case "drop": return t("You took back set %(n)s.", { n: n });
+    default: return t("You changed your assignment.");
   }
 }
 
 const PUBLIC = {
-  pick: function (p, ctx) { return subj(ctx, p.seat, "keep", "keeps") + " a card."; },
+  pick: function (p, ctx) { return said(ctx, p.seat, N_("You keep a card."), N_("%(name)s keeps a card.")); },
   draft_pass: function (p) {
-    return p.pack_size ? "The packs pass to the left (draft turn " + (p.turn + 1) + "): " + plural(p.pack_size, "card", "cards") + " in each." :
-      "The draft is over: everyone holds ten cards.";
+    return p.pack_size
+      ? tn("The packs pass to the left (draft turn %(turn)s): %(n)s card in each.",
+        "The packs pass to the left (draft turn %(turn)s): %(n)s cards in each.", p.pack_size, { turn: p.turn + 1, n: p.pack_size })
+      : t("The draft is over: everyone holds ten cards.");
   },
   status: function (p, ctx) {
-    return "The status boards are set. " + p.tracks.map(function (t, i) {
+    const boards = p.tracks.map(function (track, i) {
       const pts = {};
-      STATS.forEach(function (k) { pts[k] = t[k] * STEP[k]; });
-      return seatName(ctx, i) + ": " + p.hp[i] + " HP, ATK " + pts.atk + ", DEF " + pts.def + ", HIT " + pts.hit + ", AVO " + pts.avo;
-    }).join("; ") + ".";
+      STATS.forEach(function (k) { pts[k] = track[k] * STEP[k]; });
+      return t("%(name)s: %(hp)s HP, ATK %(atk)s, DEF %(def)s, HIT %(hit)s, AVO %(avo)s",
+        { name: seatLabel(ctx, i), hp: p.hp[i], atk: pts.atk, def: pts.def, hit: pts.hit, avo: pts.avo });
+    });
+    return t("The status boards are set. %(boards)s.", { boards: boards.join("; ") });
   },
   round: function (p, ctx) {
-    return "Round " + p.round + " of " + DATA.rounds + ": everyone still standing (" + p.alive.map(function (s) { return seatName(ctx, s); }).join(", ") + ") chooses three cards.";
+    const names = p.alive.map(function (s) { return seatLabel(ctx, s); }).join(", ");
+    return t("Round %(round)s of %(rounds)s: everyone still standing (%(names)s) chooses three cards.",
+      { round: p.round, rounds: DATA.rounds, names: names });
   },
-  commit: function (p, ctx) { return subj(ctx, p.seat, "commit", "commits") + " a card (" + p.count + " of " + DATA.play + ")."; },
+  commit: function (p, ctx) {
+    return said(ctx, p.seat, N_("You commit a card (%(count)s of %(play)s)."), N_("%(name)s commits a card (%(count)s of %(play)s)."),
+      { count: p.count, play: DATA.play });
+  },
   reveal: function (p, ctx) {
     const plays = [];
     (p.played || []).forEach(function (cards, seat) {
-      if (cards) plays.push(seatName(ctx, seat) + ": " + cardList(cards) + " (initiative " + p.totals[seat] + ")");
+      if (cards) plays.push(t("%(name)s: %(cards)s (initiative %(n)s)", { name: seatLabel(ctx, seat), cards: cardList(cards), n: p.totals[seat] }));
     });
-    if (p.dummy) plays.push("the dummy: " + cardList(p.dummy) + " (attacks with " + p.dummy_total + ")");
+    if (p.dummy) plays.push(t("the dummy: %(cards)s (attacks with %(n)s)", { cards: cardList(p.dummy), n: p.dummy_total }));
     const order = (p.order || []).map(function (s) { return who(ctx, s); }).join(", ");
-    return "The cards are revealed. " + capitalize(plays.join("; ")) + ". Attack order: " + order +
-      (p.tiebreak ? " (equal totals ordered by a random draw)" : "") + ".";
+    const params = { plays: capitalize(plays.join("; ")), order: order };
+    return p.tiebreak
+      ? t("The cards are revealed. %(plays)s. Attack order: %(order)s (equal totals ordered by a random draw).", params)
+      : t("The cards are revealed. %(plays)s. Attack order: %(order)s.", params);
   },
   attack: function (p, ctx) {
-    const rolls = (p.fighters || []).map(function (s) { return seatName(ctx, s) + ": " + (p.dice[s] || []).join(" "); });
-    let text = subj(ctx, p.attacker, "attack", "attacks") + ". Dice: " + rolls.join("; ") + ".";
+    const rolls = (p.fighters || []).map(function (s) {
+      return t("%(name)s: %(dice)s", { name: seatLabel(ctx, s), dice: (p.dice[s] || []).join(" ") });
+    });
+    let text = said(ctx, p.attacker, N_("You attack."), N_("%(name)s attacks."), {}, N_("The dummy attacks.")) +
+      " " + t("Dice: %(rolls)s.", { rolls: rolls.join("; ") });
     if (p.auto_done && p.auto_done.length) {
-      text += " " + p.auto_done.map(function (s) { return seatName(ctx, s); }).join(", ") + ": no combination to use.";
+      const names = p.auto_done.map(function (s) { return seatLabel(ctx, s); }).join(", ");
+      text += " " + t("%(names)s: no combination to use.", { names: names });
     }
     return text;
   },
   assign: function (p, ctx) {
-    return p.done ? subj(ctx, p.seat, "have", "has") + " assigned the dice." : subj(ctx, p.seat, "work", "works") + " on the dice.";
+    return p.done
+      ? said(ctx, p.seat, N_("You have assigned the dice."), N_("%(name)s has assigned the dice."))
+      : said(ctx, p.seat, N_("You work on the dice."), N_("%(name)s works on the dice."));
   },
   fight: function (p, ctx) {
     const a = p.attacker;
-    const parts = [subj(ctx, a, "attack", "attacks") + " with " + p.attack + " ATK"];
+    const parts = [said(ctx, a, N_("You attack with %(atk)s ATK."), N_("%(name)s attacks with %(atk)s ATK."), { atk: p.attack },
+      N_("The dummy attacks with %(atk)s ATK."))];
     (p.defenders || []).forEach(function (d) {
-      const name = seatName(ctx, d.seat);
-      const you = name === "You";
-      parts.push(name + " " + (you ? "defend" : "defends") + " with " + d.defence + (d.damage ? " and " + (you ? "lose " : "loses ") + d.damage + " HP (" + d.hp + " left)" : ": no damage") +
-        (d.yin_yang && !d.eliminated ? ", " + plural(d.yin_yang, "yin-yang", "yin-yangs") : ""));
+      const params = { def: d.defence, n: d.damage, hp: d.hp };
+      parts.push(d.damage
+        ? said(ctx, d.seat, N_("You defend with %(def)s and lose %(n)s HP (%(hp)s left)."),
+          N_("%(name)s defends with %(def)s and loses %(n)s HP (%(hp)s left)."), params)
+        : said(ctx, d.seat, N_("You defend with %(def)s: no damage."), N_("%(name)s defends with %(def)s: no damage."), params));
+      if (d.yin_yang && !d.eliminated) {
+        parts.push(said(ctx, d.seat, N_("Your yin-yangs: %(n)s."), N_("%(name)s's yin-yangs: %(n)s."), { n: d.yin_yang }));
+      }
     });
-    let text = parts.join(". ") + ".";
+    let text = parts.join(" ");
     if (a !== DUMMY) {
-      if (p.yin_yang_damage) text += " Yin-yang: " + subj(ctx, a, "take", "takes") + " " + p.yin_yang_damage + " damage.";
-      if (p.attacker_hp_change) text += " " + possessive(ctx, a) + " technique: " + signed(p.attacker_hp_change) + " HP.";
-      if (p.yin_yang_damage || p.attacker_hp_change) text += " " + possessive(ctx, a) + " HP: " + p.attacker_hp + ".";
+      if (p.yin_yang_damage) {
+        text += " " + said(ctx, a, N_("Yin-yang: You take %(n)s damage."), N_("Yin-yang: %(name)s takes %(n)s damage."), { n: p.yin_yang_damage });
+      }
+      if (p.attacker_hp_change) {
+        text += " " + said(ctx, a, N_("Your technique: %(change)s HP."), N_("%(name)s's technique: %(change)s HP."), { change: signed(p.attacker_hp_change) });
+      }
+      if (p.yin_yang_damage || p.attacker_hp_change) {
+        text += " " + said(ctx, a, N_("Your HP: %(hp)s."), N_("%(name)s's HP: %(hp)s."), { hp: p.attacker_hp });
+      }
     }
     return text;
   },
-  eliminated: function (p, ctx) { return subj(ctx, p.seat, "are", "is") + " knocked out (HP " + p.hp + ")."; },
+  eliminated: function (p, ctx) { return said(ctx, p.seat, N_("You are knocked out (HP %(hp)s)."), N_("%(name)s is knocked out (HP %(hp)s)."), { hp: p.hp }); },
   round_end: function (p, ctx) {
-    return "Round " + p.round + " ends. HP: " + p.hp.map(function (v, i) { return seatName(ctx, i) + " " + v; }).join(", ") + ".";
+    const hp = p.hp.map(function (v, i) { return t("%(name)s %(points)s", { name: seatLabel(ctx, i), points: v }); });
+    return t("Round %(round)s ends. HP: %(hp)s.", { round: p.round, hp: hp.join(", ") });
   },
-  game_over: function (p, ctx) { return "Game over: " + winnersText(ctx, p.winners, "share the win") + " (" + (GAME_REASONS[p.reason] || p.reason) + ")."; },
-  unpick: function (p, ctx) { return subj(ctx, p.seat, "take", "takes") + " back the card kept this turn, to choose again."; },
-  uncommit: function (p, ctx) { return subj(ctx, p.seat, "take", "takes") + " back a committed card (" + p.count + " of " + DATA.play + " now)."; },
-  reopen: function (p, ctx) { return subj(ctx, p.seat, "reopen", "reopens") + " the dice assignment."; },
+  game_over: function (p, ctx) {
+    const winners = winnersText(ctx, p.winners, t("share the win"));
+    return t("Game over: %(winners)s (%(reason)s).", { winners: winners, reason: GAME_REASONS[p.reason] || p.reason });
+  },
+  unpick: function (p, ctx) {
+    return said(ctx, p.seat, N_("You take back the card kept this turn, to choose again."), N_("%(name)s takes back the card kept this turn, to choose again."));
+  },
+  uncommit: function (p, ctx) {
+    return said(ctx, p.seat, N_("You take back a committed card (%(count)s of %(play)s now)."),
+      N_("%(name)s takes back a committed card (%(count)s of %(play)s now)."), { count: p.count, play: DATA.play });
+  },
+  reopen: function (p, ctx) { return said(ctx, p.seat, N_("You reopen the dice assignment."), N_("%(name)s reopens the dice assignment.")); },
 };
 
 const PRIVATE = {
-  pick: function (s) { return "You kept " + cardName(s.card) + "."; },
+  pick: function (s) { return t("You kept %(card)s.", { card: cardName(s.card) }); },
   draft_pass: function (s) { return s.pack && s.pack.length ? t("Your new pack: %(cards)s.", { cards: cardList(s.pack) }) : t("You have drafted your ten cards."); },
-  commit: function (s) { return "You committed " + cardName(s.card) + "."; },
-  unpick: function (s) { return "You took back " + cardName(s.card) + "."; },
-  uncommit: function (s) { return "You took back " + cardName(s.card) + "."; },
-  reopen: function () { return "You reopened your assignment to change it."; },
+  commit: function (s) { return t("You committed %(card)s.", { card: cardName(s.card) }); },
+  unpick: function (s) { return t("You took back %(card)s.", { card: cardName(s.card) }); },
+  uncommit: function (s) { return t("You took back %(card)s.", { card: cardName(s.card) }); },
+  reopen: function () { return t("You reopened your assignment to change it."); },
   assign: function (s) {
     let text = stepText(s.step);
-    if (s.sets) text += " Your " + plural(s.sets.length, "set", "sets") + " of dice are in.";
+    if (s.sets) {
+      const n = s.sets.length;
+      text += " " + tn("Your %(n)s set of dice is in.", "Your %(n)s sets of dice are in.", n, { n: n });
+    }
     return text;
   },
 };
@@ -210,8 +262,10 @@ function thirdPerson(text, ctx, owner) {
   const third = Object.assign({}, ctx, { useYou: false });
   const name = seatName(third, owner);
   const poss = commonPossessive(third, owner);
-  return text.replace(/^Your /, poss + " ").replace(/^You /, name + " ")
+  const out = text.replace(/^Your /, poss + " ").replace(/^You /, name + " ")
     .replace(/ Your /g, " " + poss + " ").replace(/ your /g, " their ");
+  // Another language's sentence stays as the owner read it, under their name.
+  return out === text ? nameOf(ctx, owner) + ": " + text : out;
 }
 
 const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
@@ -272,25 +326,28 @@ function describeAction(actionId, actor, ctx, fallback) {
   if (!actionId) return fallback || "";
   const parts = String(actionId).split(":");
   const kind = parts[0], arg = parts[1];
-  const name = seatName(ctx, actor);
-  const you = name === "You";
-  const verb = function (a, b) { return name + " " + (you ? a : b); };
+  const say = function (you, other, params) { return said(ctx, actor, you, other, params); };
+  const die = { n: Number(arg) + 1 };
   switch (kind) {
-    case "pick": return verb("keep", "keeps") + (ctx.hideCards ? " a card." : " " + cardName(arg) + ".");
-    case "play": return verb("commit", "commits") + (ctx.hideCards ? " a card." : " " + cardName(arg) + ".");
-    case "auto": return verb("take", "takes") + " the best dice assignment.";
-    case "best": return verb("load", "loads") + " the best dice assignment.";
-    case "done": return verb("finish", "finishes") + " the dice assignment.";
-    case "reset": return verb("start", "starts") + " the dice assignment again.";
-    case "cancel": return verb("drop", "drops") + " the set being built.";
-    case "set": return verb("start", "starts") + " a set of dice.";
-    case "die": return verb("put", "puts") + " die " + (Number(arg) + 1) + " into a set.";
-    case "up": return verb("turn", "turns") + " die " + (Number(arg) + 1) + " up.";
-    case "down": return verb("turn", "turns") + " die " + (Number(arg) + 1) + " down.";
-    case "drop": return verb("take", "takes") + " back a set of dice.";
-    case "unpick": return verb("take", "takes") + " back the card kept.";
-    case "unplay": return verb("take", "takes") + " back a committed card.";
-    case "reopen": return verb("reopen", "reopens") + " the dice assignment.";
+    case "pick":
+      return ctx.hideCards ? say(N_("You keep a card."), N_("%(name)s keeps a card."))
+        : say(N_("You keep %(card)s."), N_("%(name)s keeps %(card)s."), { card: cardName(arg) });
+    case "play":
+      return ctx.hideCards ? say(N_("You commit a card."), N_("%(name)s commits a card."))
+        : say(N_("You commit %(card)s."), N_("%(name)s commits %(card)s."), { card: cardName(arg) });
+    case "auto": return say(N_("You take the best dice assignment."), N_("%(name)s takes the best dice assignment."));
+    case "best": return say(N_("You load the best dice assignment."), N_("%(name)s loads the best dice assignment."));
+    case "done": return say(N_("You finish the dice assignment."), N_("%(name)s finishes the dice assignment."));
+    case "reset": return say(N_("You start the dice assignment again."), N_("%(name)s starts the dice assignment again."));
+    case "cancel": return say(N_("You drop the set being built."), N_("%(name)s drops the set being built."));
+    case "set": return say(N_("You start a set of dice."), N_("%(name)s starts a set of dice."));
+    case "die": return say(N_("You put die %(n)s into a set."), N_("%(name)s puts die %(n)s into a set."), die);
+    case "up": return say(N_("You turn die %(n)s up."), N_("%(name)s turns die %(n)s up."), die);
+    case "down": return say(N_("You turn die %(n)s down."), N_("%(name)s turns die %(n)s down."), die);
+    case "drop": return say(N_("You take back a set of dice."), N_("%(name)s takes back a set of dice."));
+    case "unpick": return say(N_("You take back the card kept."), N_("%(name)s takes back the card kept."));
+    case "unplay": return say(N_("You take back a committed card."), N_("%(name)s takes back a committed card."));
+    case "reopen": return say(N_("You reopen the dice assignment."), N_("%(name)s reopens the dice assignment."));
     default: return fallback || String(actionId);
   }
 }

@@ -235,6 +235,11 @@ def test_a_whole_kungfu2009_game_in_polish(arena):
     expect(results).to_be_visible(timeout=150_000)
     expect(results.get_by_role("columnheader", name="Miejsce")).to_be_visible()
     expect(results.get_by_role("columnheader", name="Punkty")).to_be_visible()
+    # The game log in Polish: the person's own KUNG FU in the second person.
+    log = page.locator("[data-role='log']")
+    expect(log).to_contain_text(re.compile(r"KUNG FU! Zgłaszasz \S+"))
+    expect(log).to_contain_text(re.compile(r"Dobrze: ukończasz \S+ \(\+\d+ punkt"))
+    expect(log).not_to_contain_text(re.compile(r"You claim|Correct: you"))
     finished = arena.wait_until(
         lambda: Match.objects.filter(pk=match.pk, status=MatchStatus.FINISHED).first(),
         message="the match to be stored as finished",

@@ -28,14 +28,17 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, clear, describeSeats, viewerPossessive, emptyPileEl, eventFormatter,
+  actionGroupEl, capitalize, cardListText, isYou, nameOf, clear, describeSeats, viewerPossessive, emptyPileEl, eventFormatter,
   frameBasics, h, isPerSeatPrivate, modelBase, namedSeats, objectName, ordinal, platformSeat,
   plural, possessive, presenceEl, renderPanel, resultModel as commonResultModel,
   resultsPanelEl, resultsTableEl, seatName, seatScore, stepsFormatter,
-  subj as commonSubj, tickDue, winnersText,
+  tickDue, winnersText,
 } from "./common.js";
 import DATA from "./data/kungfu2009-cards.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
+
+/** Marks a message translated where it is shown (t(variable)); the extractor knows it. */
+const N_ = (text) => text;
 
 const STYLES = DATA.styles; // ["T", "M", "C", "R", "D"]
 const STYLE_NAME = DATA.style_names;
@@ -50,7 +53,7 @@ const BACKGROUND = { easy: "jungle", normal: "steppe", difficult: "mountains" };
 // Cards and combinations.
 
 function styleName(s) {
-  return STYLE_NAME[s] || "a card";
+  return STYLE_NAME[s] || t("a card");
 }
 
 /** "Tiger, Tiger, Crab" for a string (or list) of styles. */
@@ -62,9 +65,14 @@ function comboInfo(code) {
   return COMBOS[code] || null;
 }
 
+// A pile's level as a word of a sentence (the piles' own titles are LEVEL[lv].name).
+const LEVEL_WORD = { easy: t("easy"), normal: t("normal"), difficult: t("difficult") };
+
 function comboName(code) {
   const c = comboInfo(code);
-  return c ? c.code + " (" + c.level + ", " + plural(c.points, "point", "points") + ")" : "a combination";
+  if (!c) return t("a combination");
+  return tn("%(code)s (%(level)s, %(n)s point)", "%(code)s (%(level)s, %(n)s points)", c.points,
+    { code: c.code, level: LEVEL_WORD[c.level] || c.level, n: c.points });
 }
 
 /** Do `cards`, read left to right, make `hits` (each the printed style or a Dragon)? */
@@ -94,106 +102,171 @@ function who(ctx, seat) {
   return seat === null || seat === undefined ? "The table" : seatName(ctx, seat);
 }
 
-function subj(ctx, seat, you, other) {
-  return seat === null || seat === undefined ? "The table " + other : commonSubj(ctx, seat, you, other);
-}
-
 /** Engine reasons name seats as "seat 2": use the names. */
 function namedReason(ctx, text) {
   return String(text || "").replace(/\bseat (\d+)/g, function (_, n) { return objectName(ctx, Number(n)); });
 }
 
 function partnerText(ctx, to) {
-  return to === null || to === undefined ? "everyone" : objectName(ctx, to);
+  return to === null || to === undefined ? t("everyone") : isYou(ctx, to) ? t("you") : nameOf(ctx, to);
 }
 
 function offerTerms(declared, want) {
-  const gives = declared ? cardList(declared) : "nothing";
-  const asks = want ? cardList(want) : "nothing";
-  return gives + " for " + asks;
+  const gives = declared ? cardList(declared) : t("nothing");
+  const asks = want ? cardList(want) : t("nothing");
+  return t("%(gives)s for %(asks)s", { gives: gives, asks: asks });
 }
 
 const GAME_REASONS = {
-  pile_completed: "the last combination of a pile was completed",
-  impasse_limit: "the exam was stuck: too many impasses in a row",
-  time: "the match's time was up",
+  pile_completed: t("the last combination of a pile was completed"),
+  impasse_limit: t("the exam was stuck: too many impasses in a row"),
+  time: t("the match's time was up"),
 };
+
+/**
+ * A sentence about one seat as a whole message per person: the reader's own
+ * ("You draw"), another's ("%(name)s draws"), or the table's (no seat).
+ */
+function said(ctx, seat, you, other, params, table) {
+  if ((seat === null || seat === undefined) && table) return t(table, params);
+  return isYou(ctx, seat) ? t(you, params) : t(other, Object.assign({ name: nameOf(ctx, seat) }, params));
+}
 
 // ---------------------------------------------------------------------------
-// Events -> log sentences.
+// Events -> log sentences (one whole message per person, docs/i18n.md).
 
 const PUBLIC = {
-  draft: function () { return "An offer is being prepared."; },
-  arrange: function (p, ctx) { return subj(ctx, p.seat, "rearrange", "rearranges") + " " + (seatName(ctx, p.seat) === "You" ? "your" : "their") + " hand."; },
+  draft: function () { return t("An offer is being prepared."); },
+  arrange: function (p, ctx) { return said(ctx, p.seat, N_("You rearrange your hand."), N_("%(name)s rearranges their hand.")); },
   offer: function (p, ctx) {
-    let text = subj(ctx, p.from, "offer", "offers") + " " + partnerText(ctx, p.to) + ": " + offerTerms(p.declared, p.want) + " (offer " + p.id + ")";
-    if (p.open && p.cards !== null && p.cards !== undefined) text += ", with open cards: " + cardList(p.cards);
-    return text + ".";
+    const params = { name: nameOf(ctx, p.from), other: nameOf(ctx, p.to), terms: offerTerms(p.declared, p.want), id: p.id };
+    let text;
+    if (p.to === null || p.to === undefined) {
+      text = said(ctx, p.from, N_("You offer everyone: %(terms)s (offer %(id)s)."), N_("%(name)s offers everyone: %(terms)s (offer %(id)s)."), params);
+    } else if (isYou(ctx, p.from)) {
+      text = t("You offer %(other)s: %(terms)s (offer %(id)s).", params);
+    } else if (isYou(ctx, p.to)) {
+      text = t("%(name)s offers you: %(terms)s (offer %(id)s).", params);
+    } else {
+      text = t("%(name)s offers %(other)s: %(terms)s (offer %(id)s).", params);
+    }
+    if (p.open && p.cards !== null && p.cards !== undefined) text += " " + t("Open cards: %(cards)s.", { cards: cardList(p.cards) });
+    return text;
   },
-  offer_void: function (p, ctx) { return "Offer " + p.offer + " is off: " + namedReason(ctx, p.reason) + "."; },
-  offer_declined: function (p, ctx) { return subj(ctx, p.seat, "decline", "declines") + " offer " + p.offer + "."; },
-  offer_withdrawn: function (p, ctx) { return subj(ctx, p.seat, "withdraw", "withdraws") + " offer " + p.offer + "."; },
+  offer_void: function (p, ctx) { return t("Offer %(id)s is off: %(reason)s.", { id: p.offer, reason: namedReason(ctx, p.reason) }); },
+  offer_declined: function (p, ctx) { return said(ctx, p.seat, N_("You decline offer %(id)s."), N_("%(name)s declines offer %(id)s."), { id: p.offer }); },
+  offer_withdrawn: function (p, ctx) { return said(ctx, p.seat, N_("You withdraw offer %(id)s."), N_("%(name)s withdraws offer %(id)s."), { id: p.offer }); },
   trade: function (p, ctx) {
-    return subj(ctx, p.to, "accept", "accepts") + " offer " + p.offer + " from " + objectName(ctx, p.from) + ": " +
-      (p.declared ? (p.open ? "" : "declared ") + cardList(p.declared) : "nothing") + " for " + (p.want ? cardList(p.want) : "nothing") + ".";
+    let gives = t("nothing");
+    if (p.declared) gives = p.open ? cardList(p.declared) : t("declared %(cards)s", { cards: cardList(p.declared) });
+    const terms = t("%(gives)s for %(asks)s", { gives: gives, asks: p.want ? cardList(p.want) : t("nothing") });
+    const params = { name: nameOf(ctx, p.to), other: nameOf(ctx, p.from), id: p.offer, terms: terms };
+    if (isYou(ctx, p.to)) return t("You accept offer %(id)s from %(other)s: %(terms)s.", params);
+    if (isYou(ctx, p.from)) return t("%(name)s accepts offer %(id)s from you: %(terms)s.", params);
+    return t("%(name)s accepts offer %(id)s from %(other)s: %(terms)s.", params);
   },
   claim: function (p, ctx) {
-    return "KUNG FU! " + subj(ctx, p.seat, "claim", "claims") + " " + comboName(p.code) + " with " + cardList(p.cards) +
-      (p.queued ? " and waits behind the claim being checked (" + ordinal(p.position) + " in line)." : ": the game pauses.");
+    const params = { combo: comboName(p.code), cards: cardList(p.cards), place: ordinal(p.position) };
+    return p.queued
+      ? said(ctx, p.seat, N_("KUNG FU! You claim %(combo)s with %(cards)s and wait behind the claim being checked (%(place)s in line)."),
+        N_("KUNG FU! %(name)s claims %(combo)s with %(cards)s and waits behind the claim being checked (%(place)s in line)."), params)
+      : said(ctx, p.seat, N_("KUNG FU! You claim %(combo)s with %(cards)s: the game pauses."),
+        N_("KUNG FU! %(name)s claims %(combo)s with %(cards)s: the game pauses."), params);
   },
   claim_correct: function (p, ctx) {
-    return "Correct: " + subj(ctx, p.seat, "complete", "completes") + " " + p.combination.code + " (+" + plural(p.points, "point", "points") + ").";
+    const params = { name: nameOf(ctx, p.seat), code: p.combination.code, n: p.points };
+    return isYou(ctx, p.seat)
+      ? tn("Correct: you complete %(code)s (+%(n)s point).", "Correct: you complete %(code)s (+%(n)s points).", p.points, params)
+      : tn("Correct: %(name)s completes %(code)s (+%(n)s point).", "Correct: %(name)s completes %(code)s (+%(n)s points).", p.points, params);
   },
   claim_wrong: function (p, ctx) {
-    const you = seatName(ctx, p.seat) === "You";
-    return "Wrong: " + cardList(p.cards) + " do not make " + p.combination.code + ". " + subj(ctx, p.seat, "discard", "discards") + " " +
-      plural(p.discarded.length, "card", "cards") + " and " + (you ? "are" : "is") + " out of play until another player completes a combination" +
-      (p.severe ? ", and " + (you ? "lose" : "loses") + " a completed combination (severe punishment)." : ".");
+    const n = p.discarded.length;
+    const params = { name: nameOf(ctx, p.seat), n: n };
+    let out;
+    if (p.severe) {
+      out = isYou(ctx, p.seat)
+        ? tn("You discard %(n)s card and are out of play until another player completes a combination, and lose a completed combination (severe punishment).",
+          "You discard %(n)s cards and are out of play until another player completes a combination, and lose a completed combination (severe punishment).", n, params)
+        : tn("%(name)s discards %(n)s card and is out of play until another player completes a combination, and loses a completed combination (severe punishment).",
+          "%(name)s discards %(n)s cards and is out of play until another player completes a combination, and loses a completed combination (severe punishment).", n, params);
+    } else {
+      out = isYou(ctx, p.seat)
+        ? tn("You discard %(n)s card and are out of play until another player completes a combination.",
+          "You discard %(n)s cards and are out of play until another player completes a combination.", n, params)
+        : tn("%(name)s discards %(n)s card and is out of play until another player completes a combination.",
+          "%(name)s discards %(n)s cards and is out of play until another player completes a combination.", n, params);
+    }
+    return t("Wrong: %(cards)s do not make %(code)s.", { cards: cardList(p.cards), code: p.combination.code }) + " " + out;
   },
   claim_void: function (p, ctx) {
-    return possessiveOf(ctx, p.seat) + " claim for " + p.code + " is void: it was taken first. The cards go back to the hand.";
+    return said(ctx, p.seat, N_("Your claim for %(code)s is void: it was taken first. The cards go back to the hand."),
+      N_("%(name)s's claim for %(code)s is void: it was taken first. The cards go back to the hand."), { code: p.code });
   },
-  draw: function (p, ctx) { return subj(ctx, p.seat, "draw", "draws") + " " + plural(p.cards, "card", "cards") + " (unseen until play resumes)."; },
+  draw: function (p, ctx) {
+    const params = { name: nameOf(ctx, p.seat), n: p.cards };
+    return isYou(ctx, p.seat)
+      ? tn("You draw %(n)s card (unseen until play resumes).", "You draw %(n)s cards (unseen until play resumes).", p.cards, params)
+      : tn("%(name)s draws %(n)s card (unseen until play resumes).", "%(name)s draws %(n)s cards (unseen until play resumes).", p.cards, params);
+  },
   reveal: function (p) {
-    const name = LEVEL[p.level] ? LEVEL[p.level].name : p.level;
-    return p.combination ? "New " + name.toLowerCase() + " combination: " + p.combination.code + " (" + p.combination.label + ")." : "The " + name.toLowerCase() + " pile is empty.";
+    const c = p.combination;
+    const params = c ? { code: c.code, label: c.label } : {};
+    if (p.level === "easy") return c ? t("New easy combination: %(code)s (%(label)s).", params) : t("The easy pile is empty.");
+    if (p.level === "normal") return c ? t("New normal combination: %(code)s (%(label)s).", params) : t("The normal pile is empty.");
+    return c ? t("New difficult combination: %(code)s (%(label)s).", params) : t("The difficult pile is empty.");
   },
-  reshuffle: function (p) { return "The hit pile ran out: the discard pile (" + plural(p.cards, "card", "cards") + ") is shuffled into a new one."; },
-  impasse_vote: function (p, ctx) { return subj(ctx, p.seat, p.vote ? "vote" : "take", p.vote ? "votes" : "takes") + (p.vote ? " for an impasse." : " back the impasse vote."); },
+  reshuffle: function (p) {
+    return tn("The hit pile ran out: the discard pile (%(n)s card) is shuffled into a new one.",
+      "The hit pile ran out: the discard pile (%(n)s cards) is shuffled into a new one.", p.cards, { n: p.cards });
+  },
+  impasse_vote: function (p, ctx) {
+    return p.vote
+      ? said(ctx, p.seat, N_("You vote for an impasse."), N_("%(name)s votes for an impasse."))
+      : said(ctx, p.seat, N_("You take back the impasse vote."), N_("%(name)s takes back the impasse vote."));
+  },
   impasse: function (p) {
     const codes = LEVELS.map(function (lv) { return p.face_up[lv] ? p.face_up[lv].code : null; }).filter(Boolean);
-    return "Impasse (" + ordinal(p.count) + " in a row): the combinations go to the bottom of their piles. New ones: " + (codes.join(", ") || "none") + ".";
+    const fresh = codes.length ? codes.join(", ") : t("none");
+    return t("Impasse (%(place)s in a row): the combinations go to the bottom of their piles. New ones: %(codes)s.",
+      { place: ordinal(p.count), codes: fresh });
   },
   forfeit: function (p, ctx) {
-    return subj(ctx, p.seat, "give", "gives") + " up " + comboName(p.combination.code) + (p.reason === "default" ? " (the least valuable, by default)." : ".");
+    const params = { combo: comboName(p.combination.code) };
+    return p.reason === "default"
+      ? said(ctx, p.seat, N_("You give up %(combo)s (the least valuable, by default)."), N_("%(name)s gives up %(combo)s (the least valuable, by default)."), params)
+      : said(ctx, p.seat, N_("You give up %(combo)s."), N_("%(name)s gives up %(combo)s."), params);
   },
-  back_in_play: function (p, ctx) { return subj(ctx, p.seat, "are", "is") + " back in play."; },
-  all_out: function () { return "Everyone was out of play: all are back in, with fresh cards."; },
-  game_over: function (p, ctx) { return "Game over: " + winnersText(ctx, p.winners, "share the win") + " (" + (GAME_REASONS[p.reason] || p.reason) + ")."; },
-  resume: function () { return "Play resumes."; },
+  back_in_play: function (p, ctx) { return said(ctx, p.seat, N_("You are back in play."), N_("%(name)s is back in play.")); },
+  all_out: function () { return t("Everyone was out of play: all are back in, with fresh cards."); },
+  game_over: function (p, ctx) {
+    const winners = winnersText(ctx, p.winners, t("share the win"));
+    return t("Game over: %(winners)s (%(reason)s).", { winners: winners, reason: GAME_REASONS[p.reason] || p.reason });
+  },
+  resume: function () { return t("Play resumes."); },
 };
-
-function possessiveOf(ctx, seat) {
-  return possessive(ctx, seat);
-}
 
 const PRIVATE = {
   draft: function (s, p, ctx) {
     const d = s.draft;
-    if (!d) return "You dropped the offer you were building.";
-    const gives = d.give ? cardList(d.give) + (d.say !== d.give ? " (declared as " + cardList(d.say) + ")" : "") : "nothing yet";
-    return "Your offer to " + partnerText(ctx, d.to < 0 ? null : d.to) + " so far: gives " + gives + ", asks " + (d.want ? cardList(d.want) : "nothing yet") + (d.open ? ", open cards" : "") + ".";
+    if (!d) return t("You dropped the offer you were building.");
+    let gives = t("nothing yet");
+    if (d.give) gives = d.say !== d.give ? t("%(cards)s (declared as %(said)s)", { cards: cardList(d.give), said: cardList(d.say) }) : cardList(d.give);
+    const params = { to: partnerText(ctx, d.to < 0 ? null : d.to), gives: gives, asks: d.want ? cardList(d.want) : t("nothing yet") };
+    return d.open
+      ? t("Your offer to %(to)s so far: gives %(gives)s, asks %(asks)s, open cards.", params)
+      : t("Your offer to %(to)s so far: gives %(gives)s, asks %(asks)s.", params);
   },
-  arrange: function (s) { return "Your hand, left to right: " + cardList(s.hand) + "."; },
-  offer: function (s, p) { return "Your offer " + p.id + " really hands over " + cardList(s.cards) + "."; },
+  arrange: function (s) { return t("Your hand, left to right: %(cards)s.", { cards: cardList(s.hand) }); },
+  offer: function (s, p) { return t("Your offer %(id)s really hands over %(cards)s.", { id: p.id, cards: cardList(s.cards) }); },
   trade: function (s) {
+    const params = { received: cardList(s.received), gave: cardList(s.gave), declared: s.declared ? cardList(s.declared) : "" };
     if (s.cheated !== undefined) {
-      if (s.cheated) return "Innocent cheating! You received " + cardList(s.received) + " instead of the declared " + cardList(s.declared) + ", and gave " + cardList(s.gave) + ".";
-      return "You received " + cardList(s.received) + " and gave " + cardList(s.gave) + ".";
+      if (s.cheated) return t("Innocent cheating! You received %(received)s instead of the declared %(declared)s, and gave %(gave)s.", params);
+      return t("You received %(received)s and gave %(gave)s.", params);
     }
-    return "You handed over " + cardList(s.gave) + " and received " + cardList(s.received) + ".";
+    return t("You handed over %(gave)s and received %(received)s.", params);
   },
-  resume: function (s) { return "Your new cards: " + cardList(s.cards) + "."; },
+  resume: function (s) { return t("Your new cards: %(cards)s.", { cards: cardList(s.cards) }); },
 };
 
 const EVENT_TYPES = Object.keys(PUBLIC).sort();
@@ -202,7 +275,9 @@ function thirdPerson(text, ctx, owner) {
   const third = Object.assign({}, ctx, { useYou: false });
   const name = seatName(third, owner);
   const poss = possessive(third, owner);
-  return text.replace(/\bYour\b/g, poss).replace(/\bYou\b/g, name).replace(/ your /g, " their ");
+  const out = text.replace(/\bYour\b/g, poss).replace(/\bYou\b/g, name).replace(/ your /g, " their ");
+  // Another language's sentence stays as the owner read it, under their name.
+  return out === text ? nameOf(ctx, owner) + ": " + text : out;
 }
 
 const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
@@ -229,10 +304,16 @@ const formatGameSteps = stepsFormatter(function (ev, ctx) {
 function timeoutText(step, ctx) {
   const types = (step.events || []).map(function (ev) { return ev.type; });
   const declined = (step.events || []).find(function (ev) { return ev.type === "offer_declined"; });
-  if (declined) return subj(ctx, step.seat, "did", "did") + " not answer offer " + declined.public.offer + " within 20 s: it is declined.";
-  if (types.indexOf("forfeit") >= 0) return subj(ctx, step.seat, "did", "did") + " not choose within 15 s: the least valuable combination is lost.";
-  if (types.indexOf("draft") >= 0 && ctx.viewer === step.seat) return "Your offer being built was dropped: 30 s without a step.";
-  return possessive(ctx, step.seat) + " timer ran out.";
+  if (declined) {
+    return said(ctx, step.seat, N_("You did not answer offer %(id)s within 20 s: it is declined."),
+      N_("%(name)s did not answer offer %(id)s within 20 s: it is declined."), { id: declined.public.offer });
+  }
+  if (types.indexOf("forfeit") >= 0) {
+    return said(ctx, step.seat, N_("You did not choose within 15 s: the least valuable combination is lost."),
+      N_("%(name)s did not choose within 15 s: the least valuable combination is lost."));
+  }
+  if (types.indexOf("draft") >= 0 && ctx.viewer === step.seat) return t("Your offer being built was dropped: 30 s without a step.");
+  return said(ctx, step.seat, N_("Your timer ran out."), N_("%(name)s's timer ran out."));
 }
 
 function formatSteps(steps, ctx) {
@@ -252,29 +333,49 @@ function describeAction(actionId, actor, ctx, fallback) {
   if (!actionId) return fallback || "";
   const parts = String(actionId).split(":");
   const kind = parts[0], arg = parts[1];
-  const name = who(ctx, actor);
-  const you = name === "You";
-  const verb = function (a, b) { return name + " " + (you ? a : b); };
   const hide = !!ctx.hideCards;
+  const say = function (you, other, params) { return said(ctx, actor, you, other, params); };
+  const offer = { id: arg };
   switch (kind) {
-    case "pass": return verb("wait", "waits") + ".";
-    case "check": return "The table checks the claim on the table.";
-    case "end": return "The match's time is up: the game is scored as it stands.";
-    case "to": return verb("start", "starts") + " an offer to " + (arg === "all" ? "everyone" : objectName(ctx, Number(arg))) + ".";
-    case "give": return verb("add", "adds") + (hide ? " a card" : " a " + styleName(arg) + (parts[2] ? " declared as a " + styleName(parts[2]) : "")) + " to the offer.";
-    case "say": return verb("declare", "declares") + (hide ? " a card" : " the last card given as a " + styleName(arg)) + ".";
-    case "want": return verb("ask", "asks") + (hide ? " for a card" : " for a " + styleName(arg)) + " in the offer.";
-    case "open": return verb("play", "plays") + " the offer with open cards.";
-    case "send": return verb("make", "makes") + " the offer.";
-    case "cancel": return verb("drop", "drops") + " the offer being built.";
-    case "accept": return verb("accept", "accepts") + " offer " + arg + ".";
-    case "decline": return verb("decline", "declines") + " offer " + arg + ".";
-    case "withdraw": return verb("withdraw", "withdraws") + " offer " + arg + ".";
-    case "move": return verb("move", "moves") + " card " + (Number(arg) + 1) + " to position " + (Number(parts[2]) + 1) + ".";
-    case "fit": return verb("arrange", "arranges") + " the hand for the " + arg + " combination.";
-    case "claim": return verb("shout", "shouts") + " KUNG FU for the " + arg + " combination.";
-    case "impasse": return arg === "no" ? verb("take", "takes") + " back the impasse vote." : verb("vote", "votes") + " for an impasse.";
-    case "forfeit": return verb("give", "gives") + " up " + comboName(arg) + ".";
+    case "pass": return say(N_("You wait."), N_("%(name)s waits."));
+    case "check": return t("The table checks the claim on the table.");
+    case "end": return t("The match's time is up: the game is scored as it stands.");
+    case "to": {
+      if (arg === "all") return say(N_("You start an offer to everyone."), N_("%(name)s starts an offer to everyone."));
+      const to = Number(arg);
+      const params = { name: nameOf(ctx, actor), other: nameOf(ctx, to) };
+      if (isYou(ctx, actor)) return t("You start an offer to %(other)s.", params);
+      if (isYou(ctx, to)) return t("%(name)s starts an offer to you.", params);
+      return t("%(name)s starts an offer to %(other)s.", params);
+    }
+    case "give":
+      if (hide) return say(N_("You add a card to the offer."), N_("%(name)s adds a card to the offer."));
+      if (parts[2]) {
+        return say(N_("You add a %(style)s declared as a %(said)s to the offer."), N_("%(name)s adds a %(style)s declared as a %(said)s to the offer."),
+          { style: styleName(arg), said: styleName(parts[2]) });
+      }
+      return say(N_("You add a %(style)s to the offer."), N_("%(name)s adds a %(style)s to the offer."), { style: styleName(arg) });
+    case "say":
+      return hide ? say(N_("You declare a card."), N_("%(name)s declares a card."))
+        : say(N_("You declare the last card given as a %(style)s."), N_("%(name)s declares the last card given as a %(style)s."), { style: styleName(arg) });
+    case "want":
+      return hide ? say(N_("You ask for a card in the offer."), N_("%(name)s asks for a card in the offer."))
+        : say(N_("You ask for a %(style)s in the offer."), N_("%(name)s asks for a %(style)s in the offer."), { style: styleName(arg) });
+    case "open": return say(N_("You play the offer with open cards."), N_("%(name)s plays the offer with open cards."));
+    case "send": return say(N_("You make the offer."), N_("%(name)s makes the offer."));
+    case "cancel": return say(N_("You drop the offer being built."), N_("%(name)s drops the offer being built."));
+    case "accept": return say(N_("You accept offer %(id)s."), N_("%(name)s accepts offer %(id)s."), offer);
+    case "decline": return say(N_("You decline offer %(id)s."), N_("%(name)s declines offer %(id)s."), offer);
+    case "withdraw": return say(N_("You withdraw offer %(id)s."), N_("%(name)s withdraws offer %(id)s."), offer);
+    case "move":
+      return say(N_("You move card %(card)s to position %(position)s."), N_("%(name)s moves card %(card)s to position %(position)s."),
+        { card: Number(arg) + 1, position: Number(parts[2]) + 1 });
+    case "fit": return say(N_("You arrange the hand for the %(code)s combination."), N_("%(name)s arranges the hand for the %(code)s combination."), { code: arg });
+    case "claim": return say(N_("You shout KUNG FU for the %(code)s combination."), N_("%(name)s shouts KUNG FU for the %(code)s combination."), { code: arg });
+    case "impasse":
+      return arg === "no" ? say(N_("You take back the impasse vote."), N_("%(name)s takes back the impasse vote."))
+        : say(N_("You vote for an impasse."), N_("%(name)s votes for an impasse."));
+    case "forfeit": return say(N_("You give up %(combo)s."), N_("%(name)s gives up %(combo)s."), { combo: comboName(arg) });
     default: return fallback || String(actionId);
   }
 }
@@ -374,7 +475,10 @@ function boardModel(frame, opts) {
   else if (b.status === "aborted") line = t("The match was called off.");
   else if (b.status === "finished" || view.phase === "over") line = t("The game is over.");
   else if (benched && active) line = t("You left this match: a bot plays your seat.");
-  else if (paused) line = "Paused: " + possessiveOf(ctx, claims[0].seat) + " KUNG FU is being checked. Nobody may trade.";
+  else if (paused) {
+    line = said(ctx, claims[0].seat, N_("Paused: Your KUNG FU is being checked. Nobody may trade."),
+      N_("Paused: %(name)s's KUNG FU is being checked. Nobody may trade."));
+  }
   else if (me && me.owes) line = t("You are punished: choose the completed combination you lose.");
   else if (me && !me.inPlay) line = t("You are out of play until another player completes a combination.");
   else if (myTurn) line = t("Trade, arrange your hand, and shout KUNG FU when its first cards make a face-up combination.");

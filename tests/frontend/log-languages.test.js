@@ -1,0 +1,65 @@
+// Every game's log in the viewer's language (issue 32 §1, docs/i18n.md): each
+// public sentence and replay label comes whole from the catalogue, one message
+// per person, so no English grammar is left around a translated message.
+// A catalogue that brackets every message shows where the words came from.
+"use strict";
+
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+
+// Set before the boards load: their tables of words are read at load time.
+globalThis.django = {
+  gettext: (m) => "⟦" + m + "⟧",
+  ngettext: (s, p, n) => "⟦" + (n === 1 ? s : p) + "⟧",
+};
+
+const WHOLE = /^⟦[\s\S]*⟧$/;
+const BOARDS = ["duelo", "kungfu2013", "kungfu2019", "kungfu2009"];
+
+function fixture(game) {
+  return JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures", game + ".json"), "utf8"));
+}
+
+for (const game of BOARDS) {
+  test(`${game}: every public log sentence is whole messages, for each reader`, async () => {
+    const B = await import(`../../static/js/boards/${game}.js`);
+    const corpus = fixture(game);
+    const events = Array.isArray(corpus.events) ? corpus.events : Object.values(corpus.events);
+    const names = corpus.names || ["Ana", "Bo", "Cy", "Di"];
+    const seen = new Set();
+    for (const event of events) {
+      for (const viewer of [null, ...names.map((_, i) => i)]) {
+        for (const useYou of [true, false]) {
+          const entry = B.formatEvent({ type: event.type, public: event.public, private: {} }, { names, viewer, useYou })[0];
+          assert.equal(entry.known, true, event.type);
+          assert.match(entry.text, WHOLE, `${event.type} for ${viewer}: ${entry.text}`);
+          // The reader's own sentence is worded for them: no "You" in the third person.
+          if (viewer === null || !useYou) assert.doesNotMatch(entry.text, /⟦You |⟦Your /, entry.text);
+        }
+      }
+      seen.add(event.type);
+    }
+    assert.deepEqual([...seen].sort(), B.EVENT_TYPES.filter((type) => seen.has(type)));
+    assert.ok(seen.size >= B.EVENT_TYPES.length - 1, `${game}: the fixture covers the events`);
+  });
+}
+
+test("the replay's step labels come whole from the catalogue, per person", async () => {
+  const labels = {
+    duelo: ["card:3", "answer:4", "target:1", "swap:0", "face:up", "reveal:no", "guess:odd", "peek:bottom"],
+    kungfu2013: ["initiative:keep", "draw:red", "attack:r01", "face:down", "effect:use", "reward:draw"],
+    kungfu2019: ["pick:1", "play:1", "auto", "die:2", "up:0", "reopen"],
+    kungfu2009: ["pass", "to:all", "to:1", "give:T:D", "want:M", "send", "accept:3", "move:0:2", "claim:E01", "impasse:no"],
+  };
+  for (const game of BOARDS) {
+    const B = await import(`../../static/js/boards/${game}.js`);
+    for (const id of labels[game]) {
+      for (const actor of [0, 1]) {
+        const text = B.describeAction(id, actor, { names: ["Ana", "Bo"], viewer: 0 }, "?");
+        assert.match(text, WHOLE, `${game} ${id} by ${actor}: ${text}`);
+      }
+    }
+  }
+});

@@ -1,4 +1,4 @@
-"""The stack's own cost of a live move: the floor under ``bench/live_load.py``.
+"""The stack's own cost of a live move: the floor under ``bench/live_harness.py``.
 
 ``python bench/live_floor.py`` (about two minutes). Issue 14 asks for at most
 1 ms of server CPU per move at 400 two-player games. This benchmark measures
@@ -56,10 +56,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import live_client
-import live_load
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import live_client, live_harness  # noqa: E402
+
 MODES = tuple(
     os.environ.get("LIVE_FLOOR_MODES", "asgi,channels,channels_db").split(",")
 )
@@ -343,10 +344,10 @@ def client_main(plan: dict[str, Any], reports: Any) -> None:
 # --- the runner -----------------------------------------------------------------
 
 
-def _database(run_dir: Path) -> live_load.Database | None:
+def _database(run_dir: Path) -> live_harness.Database | None:
     if not os.environ.get("DATABASE_URL"):
         return None
-    db = live_load.Database(run_dir)
+    db = live_harness.Database(run_dir)
     db.create()
     import psycopg
 
@@ -364,11 +365,11 @@ def _database(run_dir: Path) -> live_load.Database | None:
 
 
 def run_mode(mode: str, run_dir: Path, redis_url: str, db_url: str) -> dict:
-    port = live_load.free_port()
+    port = live_harness.free_port()
     env = {
         "LIVE_FLOOR_MODE": mode,
         "LIVE_FLOOR_DB": db_url if mode == "channels_db" else "",
-        "DJANGO_SETTINGS_MODULE": live_load.SETTINGS_MODULE,
+        "DJANGO_SETTINGS_MODULE": live_harness.SETTINGS_MODULE,
         "DEBUG": "0",
         "DATABASE_URL": f"sqlite:///{run_dir / 'unused.sqlite3'}",
         "REDIS_URL": redis_url,
@@ -382,8 +383,8 @@ def run_mode(mode: str, run_dir: Path, redis_url: str, db_url: str) -> dict:
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        server = live_load.start_logged(
-            live_load.uvicorn_command("live_floor:application", port),
+        server = live_harness.start_logged(
+            live_harness.uvicorn_command("live_floor:application", port),
             run_dir / f"server-{mode}.log",
         )
     finally:
@@ -394,7 +395,7 @@ def run_mode(mode: str, run_dir: Path, redis_url: str, db_url: str) -> dict:
                 os.environ[key] = value
     clients: list[Any] = []
     try:
-        live_load.wait_ready(server, port)
+        live_harness.wait_ready(server, port)
         t0 = time.monotonic() + 1.0
         window = (t0 + RAMP_S + SETTLE_S, t0 + RAMP_S + SETTLE_S + WINDOW_S)
         pairs = [{"index": i, "offset": RAMP_S * i / GAMES} for i in range(GAMES)]
@@ -411,13 +412,13 @@ def run_mode(mode: str, run_dir: Path, redis_url: str, db_url: str) -> dict:
             proc.start()
             clients.append(proc)
         time.sleep(max(0.0, window[0] - time.monotonic()))
-        cpu0 = live_load.cpu_seconds(server.pid)
-        clients0 = sum(live_load.cpu_seconds(c.pid) for c in clients)
+        cpu0 = live_harness.cpu_seconds(server.pid)
+        clients0 = sum(live_harness.cpu_seconds(c.pid) for c in clients)
         wall0 = time.monotonic()
         log(f"{mode}: window open ({GAMES} games)")
         time.sleep(max(0.0, window[1] - time.monotonic()))
-        cpu1 = live_load.cpu_seconds(server.pid)
-        clients1 = sum(live_load.cpu_seconds(c.pid) for c in clients)
+        cpu1 = live_harness.cpu_seconds(server.pid)
+        clients1 = sum(live_harness.cpu_seconds(c.pid) for c in clients)
         wall = time.monotonic() - wall0
         results = []
         deadline = time.monotonic() + MOVE_TIMEOUT_S + 30
@@ -428,8 +429,8 @@ def run_mode(mode: str, run_dir: Path, redis_url: str, db_url: str) -> dict:
                     results.append(payload)
     finally:
         for proc in clients:
-            live_load.stop_process(proc)
-        live_load.stop_process(server)
+            live_harness.stop_process(proc)
+        live_harness.stop_process(server)
     moves = [m for r in results for m in r["moves"] if window[0] <= m[0] < window[1]]
     errors = [e for r in results for e in r["errors"]]
     rtts = [m[1] if m[1] is not None else MOVE_TIMEOUT_S * 1000 for m in moves]
@@ -440,8 +441,8 @@ def run_mode(mode: str, run_dir: Path, redis_url: str, db_url: str) -> dict:
         "games": GAMES,
         "moves": len(moves),
         "moves_per_s": round(per_s, 1),
-        "rtt_p50_ms": live_load.percentile(rtts, 50),
-        "rtt_p99_ms": live_load.percentile(rtts, 99),
+        "rtt_p50_ms": live_harness.percentile(rtts, 50),
+        "rtt_p99_ms": live_harness.percentile(rtts, 99),
         "errors": len(errors),
         "server_cpu_pct": round(server_pct, 1),
         "server_cpu_ms_per_move": round(10 * server_pct / per_s, 3) if per_s else None,
@@ -452,12 +453,12 @@ def run_mode(mode: str, run_dir: Path, redis_url: str, db_url: str) -> dict:
 
 def main() -> None:
     began = time.monotonic()
-    live_load.BENCH_DIR.mkdir(parents=True, exist_ok=True)
-    run_dir = live_load.BENCH_DIR / f"floor-{os.getpid()}"
+    live_harness.BENCH_DIR.mkdir(parents=True, exist_ok=True)
+    run_dir = live_harness.BENCH_DIR / f"floor-{os.getpid()}"
     shutil.rmtree(run_dir, ignore_errors=True)
     run_dir.mkdir(parents=True)
     sys.path.insert(0, str(ROOT))
-    redis, redis_url = live_load.bench_redis(run_dir)
+    redis, redis_url = live_harness.bench_redis(run_dir)
     db = None
     modes = []
     try:
@@ -489,7 +490,7 @@ def main() -> None:
                 "games": GAMES,
                 "frame_bytes": FRAME_BYTES,
                 "window_s": WINDOW_S,
-                "server": "uvicorn " + " ".join(live_load.UVICORN_ARGS),
+                "server": "uvicorn " + " ".join(live_harness.UVICORN_ARGS),
                 "cpus": os.cpu_count(),
                 "python": platform.python_version(),
                 "duration_s": round(time.monotonic() - began, 1),

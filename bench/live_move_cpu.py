@@ -57,9 +57,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from live_load import Database, bench_redis, log  # noqa: E402
+from bench.live_harness import Database, bench_redis, log  # noqa: E402
 
 BLOCKS = int(os.environ.get("LIVE_MOVE_BLOCKS", "12"))
 MOVES_PER_BLOCK = 40

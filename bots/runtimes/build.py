@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import select
+import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -144,3 +145,38 @@ def store_product(bot_dir: Path, name: str, data: bytes, *, executable: bool) ->
 
 def describe(run: BuildRun) -> str:
     return f"{describe_exit(run.returncode)} after {run.seconds:.1f} s"
+
+
+def store_tree(bot_dir: Path, name: str, files: dict[str, bytes]) -> None:
+    """Write a build's product of several files (``files``: relative POSIX
+    paths, already checked) as ``bot_dir/.build/<name>/`` (read-only, like
+    the rest of a stored version); a previous one is replaced."""
+    build = bot_dir / BUILD_DIR
+    modes = {bot_dir: bot_dir.stat().st_mode & 0o7777}
+    os.chmod(bot_dir, 0o755)
+    try:
+        build.mkdir(mode=0o755, exist_ok=True)
+        os.chmod(build, 0o755)
+        target = build / name
+        tmp = build / f".{name}.{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        for relative, data in files.items():
+            path = tmp / relative
+            path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+            path.write_bytes(data)
+            path.chmod(0o444)
+        tmp.mkdir(mode=0o755, exist_ok=True)
+        for directory in [tmp, *(p for p in tmp.rglob("*") if p.is_dir())]:
+            directory.chmod(0o555)
+        if target.exists():
+            _make_writable(target)
+            shutil.rmtree(target)
+        os.replace(tmp, target)
+        os.chmod(build, modes[bot_dir] & 0o555 or 0o555)
+    finally:
+        os.chmod(bot_dir, modes[bot_dir])
+
+
+def _make_writable(tree: Path) -> None:
+    for directory in [tree, *(p for p in tree.rglob("*") if p.is_dir())]:
+        directory.chmod(0o755)

@@ -114,7 +114,8 @@ def test_hostile_javascript_stays_inside(tmp_path, sandbox_config):
     assert not report["write_bot"]["ok"] and not report["write_usr"]["ok"]
     assert report["write_home"]["ok"]
     env = json.loads(report["env"]["result"])
-    assert set(env) <= {"PATH", "HOME", "LANG", "PWD"}  # PWD: sh, no secrets
+    # PWD: sh; NODE_COMPILE_CACHE: where its version's cache is. No secrets.
+    assert set(env) <= {"PATH", "HOME", "LANG", "PWD", "NODE_COMPILE_CACHE"}
     assert not report["network"]["ok"]
 
 
@@ -166,3 +167,51 @@ def test_memory_hog_crashes_alone(tmp_path, sandbox_config):
 
 def test_runtime_is_told_by_the_entry_point(tmp_path):
     assert runtime_for_dir(js_bot(tmp_path, "")).name == "javascript"
+
+
+def test_validation_stores_a_compile_cache_that_each_start_reads(
+    tmp_path, sandbox_config, monkeypatch
+):
+    """The build loads the bot once under Node's compile cache; every later
+    start reads the stored cache (read-only) instead of compiling."""
+    from bots.runtimes import build_bot
+    from bots.runtimes.base import with_binds
+    from bots.runtimes.javascript import CACHE_DIR, JavaScriptRuntime
+
+    bot_dir = tmp_path / "cached"
+    source = (EXAMPLES / "duelo_random.js").read_bytes()
+    write_bot_tree({"main.js": source}, bot_dir, read_only=True)
+    log = build_bot(bot_dir, config=sandbox_config, allow_unsandboxed=False)
+    assert log.startswith("stored Node's compile cache"), log
+    cache = bot_dir / ".build" / CACHE_DIR
+    files = [p for p in cache.rglob("*") if p.is_file()]
+    assert len(files) >= 2  # main.js and the SDK at least
+    assert all(not p.stat().st_mode & 0o222 for p in files)  # read-only
+    # Node says, on stderr, whether it took the cached code for each module.
+    runtime_config = JavaScriptRuntime.sandbox_config
+    monkeypatch.setattr(
+        JavaScriptRuntime,
+        "sandbox_config",
+        lambda self, config: with_binds(
+            runtime_config(self, config),
+            env=(("NODE_DEBUG_NATIVE", "COMPILE_CACHE"),),
+        ),
+    )
+    with BotProcess.start(bot_dir, config=sandbox_config) as bot:
+        assert bot.handshake(HELLO) == {"ready": True}
+        tail = bot.stderr_tail
+    assert "CommonJS /bot/main.js was accepted" in tail, tail
+    assert "CommonJS /bot/kungfu_bot.js was accepted" in tail, tail
+
+
+def test_a_bot_that_leaves_no_cache_still_validates(tmp_path, sandbox_config):
+    from bots.runtimes import build_bot
+
+    bot_dir = tmp_path / "forever"
+    # Never exits at the end of its input: the build stops it, no cache.
+    write_bot_tree(
+        {"main.js": b"setInterval(() => {}, 1000);\n"}, bot_dir, read_only=True
+    )
+    log = build_bot(bot_dir, config=sandbox_config, allow_unsandboxed=False)
+    assert log.startswith("no compile cache"), log
+    assert not (bot_dir / ".build" / "node-cache").exists()

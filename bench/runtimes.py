@@ -12,7 +12,15 @@ and measures through the real sandbox:
                         the bot on this one worker (play_local_match: both
                         sandboxes started, every move exchanged; no database);
 ``vs_python``           matches_per_s over Python's (target: JavaScript and
-                        WebAssembly >= 0.5, i.e. within 2x).
+                        WebAssembly >= 0.5, i.e. within 2x);
+``cpu_ms_per_match``    CPU time of the bots' processes per match (both seats,
+                        sandbox included: the launcher's reaped children), a
+                        figure the machine's load moves far less than wall time;
+``vs_python_cpu``       Python's cpu_ms_per_match over the runtime's.
+
+JavaScript also gets ``compile_cache``: the median CPU of one start with and
+without the compile cache stored at validation, for the example and for an
+800 KB generated bundle (``bundle_cpu_ms``).
 
 WebAssembly also gets, in this process with the host's own engine settings:
 ``instantiate_ms`` (deserialize the precompiled module and instantiate it
@@ -66,6 +74,77 @@ def stage(tmp: Path, runtime: str, config) -> Path:
     return target
 
 
+def launcher_children_cpu() -> float:
+    """CPU seconds of every sandbox the launcher has reaped (cutime + cstime)."""
+    from bots.sandbox.launcher import default_launcher
+
+    proc = default_launcher()._proc
+    if proc is None:
+        return 0.0
+    with open(f"/proc/{proc.pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_cpu_ms(bot_dir: Path, config, runs: int = 15) -> float:
+    """Median CPU of one start to the answer to ``hello`` (sandbox included)."""
+    from bots.protocol.transport import BotProcess, TimeControl
+
+    tc = TimeControl(startup=10, per_move=5, bank=10)
+    hello = {"type": "hello", "protocol": 1, "game": "duelo", "seat": 0}
+    cpu = []
+    for _ in range(runs):
+        before = launcher_children_cpu()
+        with BotProcess.start(bot_dir, config=config, time_control=tc) as bot:
+            bot.handshake(hello)
+        cpu.append(launcher_children_cpu() - before)
+    return round(statistics.median(cpu) * 1000, 1)
+
+
+def bundle_source(functions: int = 6000) -> bytes:
+    """main.js of an ~800 KB generated bundle (the example's choice, plus a
+    library of small functions a big bot would ship)."""
+    lines = ['"use strict";']
+    for i in range(functions):
+        lines.append(
+            f"function f{i}(a, b) {{ let s = 0; for (let k = 0; k < a; k++) "
+            f"{{ s += (k * {i}) % (b + 1); }} return s + {i}; }}"
+        )
+    lines.append('const kungfu_bot = require("./kungfu_bot.js");')
+    lines.append(
+        "kungfu_bot.run((turn) => turn.legal_ids[(f1(3, 4) + f2(2, 3)) %"
+        " turn.legal_ids.length]);"
+    )
+    return "\n".join(lines).encode()
+
+
+def compile_cache_effect(tmp: Path, config) -> dict[str, float]:
+    """JavaScript start CPU with and without the stored compile cache."""
+    from bots.runtimes import build_bot
+    from bots.runtimes.javascript import CACHE_DIR
+    from bots.storage import write_bot_tree
+
+    result: dict[str, float] = {}
+    sources = {
+        "example": (EXAMPLES / "duelo_random.js").read_bytes(),
+        "bundle": bundle_source(),
+    }
+    for label, source in sources.items():
+        cached, plain = tmp / f"js-{label}-cached", tmp / f"js-{label}-plain"
+        for target in (cached, plain):
+            write_bot_tree({"main.js": source}, target, read_only=True)
+        build_bot(cached, config=config, allow_unsandboxed=False)
+        assert (cached / ".build" / CACHE_DIR).is_dir(), "no compile cache stored"
+        with_cache, without = [], []
+        for _ in range(3):  # interleaved, so the load hits both alike
+            with_cache.append(start_cpu_ms(cached, config, runs=7))
+            without.append(start_cpu_ms(plain, config, runs=7))
+        result[f"{label}_cpu_ms_cached"] = statistics.median(with_cache)
+        result[f"{label}_cpu_ms_uncached"] = statistics.median(without)
+    result["bundle_bytes"] = len(sources["bundle"])
+    return result
+
+
 def measure(bot_dir: Path, config) -> dict[str, float]:
     from bots.protocol.match import Agent, ProcessAgent, play_local_match
     from bots.protocol.transport import BotProcess, TimeControl
@@ -97,6 +176,7 @@ def measure(bot_dir: Path, config) -> dict[str, float]:
             trips.append(time.perf_counter() - started)
     game = get_game("duelo")
     started = time.perf_counter()
+    cpu_before = launcher_children_cpu()
     for number in range(MATCHES):
         agents: dict[int, Agent] = {
             seat: ProcessAgent(
@@ -107,10 +187,12 @@ def measure(bot_dir: Path, config) -> dict[str, float]:
         outcome = play_local_match(game=game, config={}, seed=number, agents=agents)
         assert not any(log.fault for log in outcome.logs), outcome.logs
     elapsed = time.perf_counter() - started
+    cpu = launcher_children_cpu() - cpu_before
     return {
         "spawn_ms": round(statistics.median(spawns) * 1000, 1),
         "rtt_median_us": round(statistics.median(trips) * 1e6, 1),
         "matches_per_s": round(MATCHES / elapsed, 2),
+        "cpu_ms_per_match": round(cpu * 1000 / MATCHES, 1),
     }
 
 
@@ -176,6 +258,7 @@ def main() -> None:
         from bots import conf
 
         config = conf.sandbox_config()
+        load_at_start = os.getloadavg()[0]
         results: dict[str, dict[str, float]] = {}
         for runtime in SOURCES:
             bot_dir = stage(tmp, runtime, config)
@@ -184,11 +267,17 @@ def main() -> None:
                 results[runtime].update(wasm_inproc(bot_dir))
             print(runtime, results[runtime], file=sys.stderr)
         python = results["python"]["matches_per_s"]
+        python_cpu = results["python"]["cpu_ms_per_match"]
         for row in results.values():
             row["vs_python"] = round(row["matches_per_s"] / python, 2)
+            row["vs_python_cpu"] = round(python_cpu / row["cpu_ms_per_match"], 2)
+        results["javascript"]["compile_cache"] = compile_cache_effect(tmp, config)  # type: ignore[assignment]
+        print("compile cache", results["javascript"]["compile_cache"], file=sys.stderr)
         load = os.getloadavg()[0]
+        load_start = f"{load_at_start:.1f}"
         summary = {
-            "machine": f"{platform.machine()} {os.cpu_count()} cpus, load {load:.1f}",
+            "machine": f"{platform.machine()} {os.cpu_count()} cpus, "
+            f"load {load_start} at the start, {load:.1f} at the end",
             "runtimes": results,
             "targets": {
                 "javascript_vs_python": ">= 0.5",

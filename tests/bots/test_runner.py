@@ -178,3 +178,44 @@ def test_matches_with_people_are_refused(good):
     with pytest.raises(BotError, match="all bots"):
         services.bot_match_play(match_id=match.pk)
     assert Match.objects.get(pk=match.pk).status == MatchStatus.WAITING
+
+
+LEARNER = b"""
+import os
+
+import kungfu_bot
+
+GAME = "duelo"
+PATH = "/home/bot/data/matches"
+
+seen = int(open(PATH).read()) if os.path.exists(PATH) else 0
+kungfu_bot.log(f"matches before this one: {seen}")
+
+
+def over(_game_over):
+    with open(PATH, "w") as fh:
+        fh.write(str(seen + 1))
+
+
+kungfu_bot.run(lambda turn: turn.legal_ids[0], on_game_over=over)
+"""
+
+
+def test_a_bots_data_directory_is_kept_from_one_server_match_to_the_next(
+    owner, survivors
+):
+    """The ladder's runner gives an uploaded bot its data directory: what it
+    writes in one match it reads in the next; the other bot's is its own."""
+    from bots.storage import bot_data_dir
+
+    learner = stored_version(owner, LEARNER, name="learner")
+    other = stored_version(owner, LEARNER, name="rival")
+    for number in (1, 2):
+        match = bot_match(learner.agent, "builtin:random")
+        outcome = services.bot_match_play(match_id=match.pk)
+        assert outcome.faults == {}
+        log = BotMatchLog.objects.get(match=match, seat=0)
+        assert f"matches before this one: {number - 1}" in log.stderr
+        assert (bot_data_dir(learner.bot_id) / "matches").read_text() == str(number)
+    assert not (bot_data_dir(other.bot_id) / "matches").exists()
+    assert survivors == []

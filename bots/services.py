@@ -82,17 +82,30 @@ CONTEXT_PREFIX = "bots:"
 # --- The sandbox gate ------------------------------------------------------------
 
 
-def sandbox_report(*, ok: bool, reason: str) -> None:
-    """A bots worker says whether its sandbox passed the self-test.
+def sandbox_report(*, ok: bool, reason: str, data_dir: str = "") -> None:
+    """A bots worker says whether its sandbox passed the self-test, and
+    (``data_dir``) why its bots get no data directory, if they get none.
 
     Web processes run no bots and (in the production containers) cannot create
     the namespaces bwrap needs, so they take the workers' word for it.
     """
     cache.set(
         SANDBOX_VERDICT_KEY,
-        {"ok": ok, "reason": reason, "at": timezone.now().isoformat()},
+        {
+            "ok": ok,
+            "reason": reason,
+            "data_dir": data_dir,
+            "at": timezone.now().isoformat(),
+        },
         SANDBOX_VERDICT_TTL,
     )
+
+
+def data_dir_gate() -> str:
+    """Why the workers' bots get no data directory ("" when they get one, or
+    when no worker has said): shown to bot owners on their bot's page."""
+    verdict = cache.get(SANDBOX_VERDICT_KEY)
+    return str(verdict.get("data_dir", "")) if verdict else ""
 
 
 def sandbox_gate() -> tuple[bool, str]:
@@ -310,7 +323,11 @@ def bot_version_validate(*, version_id: int) -> str:
         return version.status if version else "missing"
     config = conf.sandbox_config()
     status = sandbox_available(config)
-    sandbox_report(ok=status.ok, reason=status.reason)
+    sandbox_report(
+        ok=status.ok,
+        reason=status.reason,
+        data_dir=datadir.data_dir_unavailable() if status.ok else "",
+    )
     if not status.ok and not conf.allow_unsandboxed():
         BotVersion.objects.filter(pk=version.pk).update(
             status_detail=(

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from bots import conf, ladder, live_turns, realtime_tables, services
 from bots.models import BotVersion, VersionStatus
-from bots.sandbox import SandboxError, SandboxUnavailable, sandbox_available
+from bots.sandbox import SandboxError, SandboxUnavailable, datadir, sandbox_available
 from gameplay.models import Match
 from gameplay.moverule import is_realtime
 from gameplay.rules import available_games, get_game
@@ -362,7 +362,11 @@ def sandbox_heartbeat() -> bool:
     """
     status = sandbox_available(conf.sandbox_config())
     _log_verdict(status.ok, status.reason)
-    services.sandbox_report(ok=status.ok, reason=status.reason)
+    services.sandbox_report(
+        ok=status.ok,
+        reason=status.reason,
+        data_dir=datadir.data_dir_unavailable() if status.ok else "",
+    )
     if not status.ok and not conf.allow_unsandboxed():
         return False
     stuck = BotVersion.objects.filter(

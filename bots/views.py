@@ -148,6 +148,7 @@ def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
         "can_play": services.live_seat(bot=bot) is not None,
     }
     if is_owner:
+        context["data_dir_unavailable"] = services.data_dir_gate()
         context["scrimmage_form"] = _scrimmage_form(bot)
         context["scrimmages"] = scrimmages.scrimmages_of(bot=bot)
     return render(request, "bots/bot_detail.html", context)

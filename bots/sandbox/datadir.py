@@ -116,6 +116,18 @@ class DataMount:
 _run_numbers = itertools.count()
 
 
+def data_dir_unavailable() -> str:
+    """Why bots started by this worker process get no data directory ("" when
+    they get one): root workers mount them themselves; others need their
+    launcher's user namespace."""
+    if os.geteuid() == 0:
+        return ""
+    try:
+        return default_launcher().mount_support()
+    except SandboxError as exc:
+        return str(exc)
+
+
 def shared_data_mount(config: SandboxConfig) -> DataMount:
     """A non-root worker's data tmpfs for one run, mounted by its launcher."""
     base = Path(tempfile.gettempdir()) / f"kungfu-arena-sandbox-{os.geteuid()}"

@@ -263,6 +263,8 @@ while True:
             send(data_mount(req))
         elif "umount" in req:
             send(data_umount(req))
+        elif "mount_support" in req:
+            send({"id": req["id"], "reason": NO_MOUNTS})
         else:
             spawn(req, fds)
     finally:
@@ -471,6 +473,11 @@ class Launcher:
         if "error" in reply:
             raise SandboxError(f"cannot mount the data tmpfs: {reply['error']}")
         return str(reply["root"]), generation
+
+    def mount_support(self) -> str:
+        """Why this launcher cannot mount data directories ("" if it can)."""
+        reply, _generation = self._request({"mount_support": True})
+        return str(reply.get("reason", ""))
 
     def umount(self, point: str, generation: int) -> None:
         """Unmount a :meth:`mount_tmpfs` (a replaced launcher's are gone)."""

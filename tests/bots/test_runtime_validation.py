@@ -151,3 +151,23 @@ def test_every_runtime_is_refused_without_a_sandbox(owner, media_root, filename,
         )
     assert not Bot.objects.exists()
     assert not any(media_root.iterdir())
+
+
+def test_owner_is_told_when_the_workers_keep_no_data_directory(
+    owner, client, store_active_upload
+):
+    """A worker whose bots get no data directory says why in its heartbeat;
+    the owner reads it on the bot page (nobody else is bothered with it)."""
+    from tests.bots.botsrc import FIRST_LEGAL
+
+    version = store_active_upload("duelo", FIRST_LEGAL, "nodata")
+    url = f"/bots/{version.bot_id}/"
+    client.force_login(owner)
+    services.sandbox_report(ok=True, reason="ok", data_dir="")
+    assert b'data-testid="no-data-dir"' not in client.get(url).content
+    reason = "this host does not let the worker make a user namespace"
+    services.sandbox_report(ok=True, reason="ok", data_dir=reason)
+    page = client.get(url).content.decode()
+    assert 'data-testid="no-data-dir"' in page and reason in page
+    client.force_login(UserFactory())
+    assert b'data-testid="no-data-dir"' not in client.get(url).content

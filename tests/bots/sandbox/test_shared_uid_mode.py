@@ -188,6 +188,8 @@ for run in range(4):
     report["runs"].append(answer)
 base = os.path.join(tempfile.gettempdir(), f"kungfu-arena-sandbox-{os.geteuid()}")
 report["left"] = sorted(n for n in os.listdir(base) if n.startswith("data-"))
+from bots.sandbox import datadir
+report["data_dir_unavailable"] = datadir.data_dir_unavailable()
 print(json.dumps(report), flush=True)
 """
 
@@ -222,6 +224,8 @@ def test_non_root_worker_keeps_a_bots_data_directory() -> None:
     assert "count" in fourth["seen"] and fourth["count"] in (2, 3)
     # Every run's tmpfs was unmounted and its mount point removed.
     assert report["left"] == []
+    # What the worker reports to the bot pages: nothing is missing.
+    assert report["data_dir_unavailable"] == ""
 
 
 def _worker_as_nobody(

@@ -10,8 +10,15 @@
  * carries only that seat's own menus (the server strips the rest).
  */
 
+import { t } from "./i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
-const GRADE_TEXT = { best: "best", inaccuracy: "inaccuracy", mistake: "mistake", blunder: "blunder", only: "only move" };
+const GRADE_TEXT = { best: t("best"), inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder"), only: t("only move") };
+
+/** A seat's name, or "Seat 2" when the page has none. */
+function seatName(names, seat) {
+  return names[Number(seat)] || t("Seat %(n)s", { n: seat });
+}
 const POLL_MS = 1500;
 
 /** Points of the graph: per seat, [version, estimated win share] at each of
@@ -43,7 +50,7 @@ function el(doc, tag, attrs, text) {
 function graphEl(doc, analysis, names, lastVersion, onPick) {
   const W = 640, H = 180, L = 34, R = 8, T = 8, B = 20;
   const svg = el(doc, "svg:svg", { viewBox: "0 0 " + W + " " + H, class: "analysis-graph", role: "img",
-    "aria-label": "Estimated win chance over the game, each decision marked by its grade" });
+    "aria-label": t("Estimated win chance over the game, each decision marked by its grade") });
   const x = function (v) { return L + (W - L - R) * (lastVersion ? v / lastVersion : 0); };
   const y = function (p) { return T + (H - T - B) * (1 - p); };
   [0, 0.5, 1].forEach(function (p) {
@@ -60,7 +67,9 @@ function graphEl(doc, analysis, names, lastVersion, onPick) {
       if (!p.own) return;
       const dot = el(doc, "svg:circle", { cx: x(p.version), cy: y(p.y), r: p.grade === "best" ? 2.5 : 4.5,
         class: "analysis-dot grade-" + p.grade + " seat-" + seat, "data-version": p.version, "data-grade": p.grade, tabindex: 0 });
-      dot.appendChild(el(doc, "svg:title", {}, (names[seat] || "Seat " + seat) + ", step " + p.version + ": " + GRADE_TEXT[p.grade] + ", estimated win chance " + pct(p.y)));
+      const title = t("%(name)s, step %(step)s: %(grade)s, estimated win chance %(chance)s",
+        { name: seatName(names, seat), step: p.version, grade: GRADE_TEXT[p.grade], chance: pct(p.y) });
+      dot.appendChild(el(doc, "svg:title", {}, title));
       dot.addEventListener("click", function () { onPick(p.version); });
       svg.appendChild(dot);
     });
@@ -80,18 +89,21 @@ function decisionAfter(analysis, version) {
 }
 
 function menuEl(doc, d, names) {
-  const who = names[d.seat] || "Seat " + d.seat;
+  const params = { name: seatName(names, d.seat), grade: GRADE_TEXT[d.grade], action: d.taken_label, loss: d.loss ? pct(d.loss) : "" };
   const box = el(doc, "div", { class: "analysis-menu", "data-role": "analysis-menu" });
   if (!d.menu) {
-    box.appendChild(el(doc, "p", { class: "small muted" }, who + "'s decision (" + GRADE_TEXT[d.grade] + "): its menu is not shown in this view."));
+    box.appendChild(el(doc, "p", { class: "small muted" }, t("%(name)s's decision (%(grade)s): its menu is not shown in this view.", params)));
     return box;
   }
-  const head = d.grade === "only" ? who + " had one legal move." : who + " chose " + d.taken_label + ": " + GRADE_TEXT[d.grade] + (d.loss ? " (loss " + pct(d.loss) + ")" : "") + ".";
+  let head;
+  if (d.grade === "only") head = t("%(name)s had one legal move.", params);
+  else if (d.loss) head = t("%(name)s chose %(action)s: %(grade)s (loss %(loss)s).", params);
+  else head = t("%(name)s chose %(action)s: %(grade)s.", params);
   box.appendChild(el(doc, "p", { class: "analysis-verdict grade-" + d.grade }, head));
   if (d.grade === "only") return box;
   const table = el(doc, "table", { class: "analysis-actions" });
   const thead = el(doc, "tr", {});
-  ["Action", "Estimated win chance", "Visits", ""].forEach(function (t) { thead.appendChild(el(doc, "th", {}, t)); });
+  [t("Action"), t("Estimated win chance"), t("Visits"), ""].forEach(function (title) { thead.appendChild(el(doc, "th", {}, title)); });
   table.appendChild(thead);
   d.menu.forEach(function (m) {
     const row = el(doc, "tr", { "data-action": m.id, class: (m.id === d.best ? "best " : "") + (m.id === d.taken ? "taken" : "") });
@@ -99,8 +111,8 @@ function menuEl(doc, d, names) {
     row.appendChild(el(doc, "td", {}, m.value === null || m.value === undefined ? "–" : pct(m.value)));
     row.appendChild(el(doc, "td", {}, m.visits === undefined ? "" : String(m.visits)));
     const marks = [];
-    if (m.id === d.best) marks.push("★ best");
-    if (m.id === d.taken) marks.push("✓ played");
+    if (m.id === d.best) marks.push("★ " + t("best"));
+    if (m.id === d.taken) marks.push("✓ " + t("played"));
     row.appendChild(el(doc, "td", {}, marks.join(" · ")));
     table.appendChild(row);
   });
@@ -111,12 +123,13 @@ function menuEl(doc, d, names) {
 function summaryEl(doc, analysis, names) {
   const table = el(doc, "table", { class: "analysis-summary", "data-role": "analysis-summary" });
   const head = el(doc, "tr", {});
-  ["Player", "Decisions", "Mean loss", "Inaccuracies", "Mistakes", "Blunders", "Own decisions", "Chance", "Biggest mistakes"].forEach(function (t) { head.appendChild(el(doc, "th", {}, t)); });
+  const titles = [t("Player"), t("Decisions"), t("Mean loss"), t("Inaccuracies"), t("Mistakes"), t("Blunders"), t("Own decisions"), t("Chance"), t("Biggest mistakes")];
+  titles.forEach(function (title) { head.appendChild(el(doc, "th", {}, title)); });
   table.appendChild(head);
   Object.keys(analysis.summary || {}).forEach(function (seat) {
     const s = analysis.summary[seat];
     const row = el(doc, "tr", {});
-    row.appendChild(el(doc, "td", {}, names[Number(seat)] || "Seat " + seat));
+    row.appendChild(el(doc, "td", {}, seatName(names, seat)));
     row.appendChild(el(doc, "td", {}, String(s.decisions)));
     row.appendChild(el(doc, "td", {}, s.mean_loss === null ? "–" : pct(s.mean_loss)));
     row.appendChild(el(doc, "td", {}, String(s.grades.inaccuracy)));
@@ -127,40 +140,46 @@ function summaryEl(doc, analysis, names) {
     const luck = (analysis.luck || {})[seat];
     row.appendChild(el(doc, "td", {}, luck ? signed(luck.own_decisions) : "–"));
     row.appendChild(el(doc, "td", {}, luck ? signed(luck.chance) : "–"));
-    row.appendChild(el(doc, "td", {}, (s.worst || []).map(function (w) { return "step " + w.version + ": " + w.taken + " (best " + w.best + ", −" + pct(w.loss) + ")"; }).join("; ")));
+    const worst = (s.worst || []).map(function (w) {
+      return t("step %(step)s: %(taken)s (best %(best)s, −%(loss)s)", { step: w.version, taken: w.taken, best: w.best, loss: pct(w.loss) });
+    });
+    row.appendChild(el(doc, "td", {}, worst.join("; ")));
     table.appendChild(row);
   });
   return table;
 }
 
-function secs(ms) { return (ms / 1000).toFixed(1) + " s"; }
+function secs(ms) { return t("%(s)s s", { s: (ms / 1000).toFixed(1) }); }
 
 /** The real-time game's review: per player counts, then each moment. */
 function reviewEl(doc, r, names) {
   const box = el(doc, "div", { class: "analysis-review", "data-role": "analysis-review" });
   const table = el(doc, "table", { class: "analysis-summary", "data-role": "analysis-summary" });
   const head = el(doc, "tr", {});
-  ["Player", "Missed claims", "Wrong claims", "Trades away"].forEach(function (t) { head.appendChild(el(doc, "th", {}, t)); });
+  [t("Player"), t("Missed claims"), t("Wrong claims"), t("Trades away")].forEach(function (title) { head.appendChild(el(doc, "th", {}, title)); });
   table.appendChild(head);
   Object.keys(r.summary).forEach(function (seat) {
     const s = r.summary[seat];
     const row = el(doc, "tr", {});
-    [names[Number(seat)] || "Seat " + seat, s.missed_claims, s.wrong_claims, s.trades_away].forEach(function (v) { row.appendChild(el(doc, "td", {}, String(v))); });
+    [seatName(names, seat), s.missed_claims, s.wrong_claims, s.trades_away].forEach(function (v) { row.appendChild(el(doc, "td", {}, String(v))); });
     table.appendChild(row);
   });
   box.appendChild(table);
   const list = el(doc, "ul", { class: "analysis-moments" });
-  const who = function (seat) { return names[seat] || "Seat " + seat; };
   r.missed_claims.forEach(function (m) {
-    list.appendChild(el(doc, "li", {}, secs(m.from_ms) + ": " + who(m.seat) + " could claim " + m.code + " (" + m.level + ") for " + secs(m.held_ms) + (m.claimed_late ? " before claiming it" : " and never did")));
+    const params = { at: secs(m.from_ms), name: seatName(names, m.seat), code: m.code, level: m.level, held: secs(m.held_ms) };
+    list.appendChild(el(doc, "li", {}, m.claimed_late
+      ? t("%(at)s: %(name)s could claim %(code)s (%(level)s) for %(held)s before claiming it", params)
+      : t("%(at)s: %(name)s could claim %(code)s (%(level)s) for %(held)s and never did", params)));
   });
   r.wrong_claims.forEach(function (w) {
-    list.appendChild(el(doc, "li", {}, secs(w.at_ms) + ": " + who(w.seat) + "'s KUNG FU on " + w.code + " was wrong"));
+    list.appendChild(el(doc, "li", {}, t("%(at)s: %(name)s's KUNG FU on %(code)s was wrong", { at: secs(w.at_ms), name: seatName(names, w.seat), code: w.code })));
   });
-  r.trades_away.forEach(function (t) {
-    list.appendChild(el(doc, "li", {}, secs(t.at_ms) + ": " + who(t.seat) + " traded away from every face-up combination (" + t.before + " → " + t.after + " cards missing at best)"));
+  r.trades_away.forEach(function (away) {
+    const params = { at: secs(away.at_ms), name: seatName(names, away.seat), before: away.before, after: away.after };
+    list.appendChild(el(doc, "li", {}, t("%(at)s: %(name)s traded away from every face-up combination (%(before)s → %(after)s cards missing at best)", params)));
   });
-  if (!list.childNodes.length) list.appendChild(el(doc, "li", {}, "Nothing to report: no missed, wrong or backward move."));
+  if (!list.childNodes.length) list.appendChild(el(doc, "li", {}, t("Nothing to report: no missed, wrong or backward move.")));
   box.appendChild(list);
   return box;
 }
@@ -201,22 +220,24 @@ function startAnalysis(win) {
     const form = q("analysis-request");
     if (form) form.hidden = !(status === "none" || status === "failed");
     bar.hidden = !(status === "queued" || status === "running");
-    if (status === "none") statusLine.textContent = "No analysis yet.";
-    else if (status === "queued") statusLine.textContent = "Analysis queued…";
+    if (status === "none") statusLine.textContent = t("No analysis yet.");
+    else if (status === "queued") statusLine.textContent = t("Analysis queued…");
     else if (status === "running") {
       const p = body.progress || { done: 0, total: 0 };
-      statusLine.textContent = "Analysing… " + p.done + " of " + p.total + " decisions";
+      statusLine.textContent = t("Analysing… %(done)s of %(total)s decisions", { done: p.done, total: p.total });
       bar.max = Math.max(1, p.total);
       bar.value = p.done;
-    } else if (status === "failed") statusLine.textContent = "The analysis failed: " + (body.error || "unknown error") + ".";
+    } else if (status === "failed") {
+      statusLine.textContent = body.error ? t("The analysis failed: %(error)s.", { error: body.error }) : t("The analysis failed: unknown error.");
+    }
     else if (status === "done" && body.analysis.kind === "review") {
       const r = body.analysis.review;
-      statusLine.textContent = "Claim and trade review: a combination held " + r.window_s + " s without a KUNG FU counts as a missed claim.";
+      statusLine.textContent = t("Claim and trade review: a combination held %(s)s s without a KUNG FU counts as a missed claim.", { s: r.window_s });
       out.textContent = "";
       out.appendChild(reviewEl(doc, r, names));
     } else if (status === "done") {
       const a = body.analysis;
-      statusLine.textContent = "ISMCTS, " + a.iterations + " iterations per decision, from each player's own information.";
+      statusLine.textContent = t("ISMCTS, %(n)s iterations per decision, from each player's own information.", { n: a.iterations });
       out.textContent = "";
       const last = (a.decisions.length ? a.decisions[a.decisions.length - 1].version : 0);
       graph = graphEl(doc, a, names, last, pick);
@@ -234,7 +255,7 @@ function startAnalysis(win) {
     const url = box.getAttribute("data-api") + "?perspective=" + encodeURIComponent(want);
     win.fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" }).then(function (res) {
       return res.json().then(function (b) {
-        if (!res.ok) throw new Error(b.detail || "The analysis could not be loaded (" + res.status + ").");
+        if (!res.ok) throw new Error(b.detail || t("The analysis could not be loaded (%(status)s).", { status: res.status }));
         return b;
       });
     }).then(function (b) {

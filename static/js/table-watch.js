@@ -9,6 +9,7 @@
  * (<tbody id="table-seats" data-ws-path>); a module runs once the page is parsed.
  */
 
+import { t, tn } from "./i18n.js";
 import { isLeaving, leave } from "./navigation.js";
 
 const body = document.getElementById("table-seats");
@@ -38,12 +39,13 @@ function draw(frame) {
   frame.seats.forEach(function (seat) {
     const tr = document.createElement("tr");
     tr.appendChild(cell(String(seat.number + 1)));
-    if (seat.open) tr.appendChild(cell("", "open"));
-    else tr.appendChild(cell(seat.name, seat.is_bot ? "bot" : ""));
+    if (seat.open) tr.appendChild(cell("", t("open")));
+    else tr.appendChild(cell(seat.name, seat.is_bot ? t("bot") : ""));
     if (!seat.open) taken += 1;
     body.appendChild(tr);
   });
-  if (status) status.textContent = taken + " of " + frame.seats.length + " seats taken.";
+  const n = frame.seats.length;
+  if (status) status.textContent = tn("%(taken)s of %(n)s seat taken.", "%(taken)s of %(n)s seats taken.", n, { taken: taken, n: n });
 }
 
 function connect() {

@@ -152,6 +152,10 @@ def test_a_whole_kungfu2019_game_in_traditional_chinese(arena):
     ).to_be_visible()
 
     prompt = "#kfa-board [data-role='prompt']"
+    # The engine's prompt (English in view.prompt) in Chinese, by its phase.
+    expect(page.locator(prompt)).to_contain_text(
+        re.compile("輪到你.從牌包中保留一張牌")
+    )
     cards = (
         f"{prompt} button[data-action^='pick:']:not([disabled]), "
         f"{prompt} button[data-action^='play:']:not([disabled])"

@@ -60,7 +60,12 @@ test("turn status: benched seats watch, the actor's phase is worded, the suffix 
     view: { actors: [1], phase: "block", prompt: "choose a block" },
   };
   const b = C.frameBasics(frame, {});
-  assert.equal(C.turnStatus(b, { block: "choosing a block card" }).statusLine, "Bo is choosing a block card.");
+  assert.equal(C.turnStatus(b, { block: "%(name)s is choosing a block card." }).statusLine, "Bo is choosing a block card.");
+  // Without a message for the phase: the engine's prompt, after the name.
+  assert.equal(C.turnStatus(b, {}).statusLine, "Bo to move: choose a block.");
+  // The prompt by its phase's message, not the engine's English words.
+  const worded = C.turnStatus(b, {}, "", { block: "choose your block card" });
+  assert.equal(worded.prompt, "choose your block card");
   const mine = C.frameBasics(Object.assign({}, frame, { view: Object.assign({}, frame.view, { actors: [0] }) }), {});
   const turn = C.turnStatus(mine, {}, " (2 cards to draw)");
   assert.equal(turn.myTurn, true);

@@ -63,3 +63,28 @@ test("the replay's step labels come whole from the catalogue, per person", async
     }
   }
 });
+
+test("each engine prompt has the board's message for its phase, word for word", async () => {
+  // The engines word view.prompt in English (they know no Django); the board
+  // shows its own message for the phase, so the two must say the same.
+  for (const game of ["duelo", "kungfu2013", "kungfu2019"]) {
+    const B = await import(`../../static/js/boards/${game}.js`);
+    const corpus = fixture(game);
+    const frames = [];
+    const collect = (value) => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === "object") {
+        if (value.view && typeof value.view.prompt === "string") frames.push(value);
+        Object.values(value).forEach(collect);
+      }
+    };
+    collect(corpus);
+    assert.ok(frames.length > 0, game);
+    for (const frame of frames) {
+      const message = B.PROMPTS[frame.view.phase];
+      assert.equal(message, frame.view.prompt, `${game} ${frame.view.phase}`);
+    }
+    // Every waiting phase names the actor in one whole message.
+    for (const message of Object.values(B.PHASE_WAIT)) assert.match(message, /^%\(name\)s /);
+  }
+});

@@ -270,23 +270,27 @@ function platformSeat(b, i) {
 }
 
 /**
- * Whose move it is and the status line. phaseWait[phase] words what the
- * actor is doing; myTurnSuffix (optional) is added to "Your move: …".
+ * Whose move it is and the status line. phaseWait[phase] is the message for
+ * what the actor is doing ("%(name)s is choosing a card to play."); prompts
+ * [phase] the message for the engine's English view.prompt, in the reader's
+ * language; myTurnSuffix (optional) is added to "Your move: …".
  */
-function turnStatus(b, phaseWait, myTurnSuffix) {
+function turnStatus(b, phaseWait, myTurnSuffix, prompts) {
   const view = b.view, status = b.status, actors = b.actors;
   // A seat that resigned or left is played by a bot: its player only watches.
   const mine = b.viewer !== null ? b.platformSeats[b.viewer] || {} : {};
   const benched = !!(mine.forfeited || mine.replaced_by_bot);
   const myTurn = b.viewer !== null && actors.indexOf(b.viewer) >= 0 && status === "active" && !benched;
+  const prompt = view ? (prompts && prompts[view.phase] ? t(prompts[view.phase]) : view.prompt) : "";
   let line;
   if (!view) line = t("Waiting for the deal.");
   else if (status === "aborted") line = t("The match was called off.");
   else if (status === "finished" || !actors.length) line = t("The game is over.");
   else if (benched && status === "active") line = t("You left this match: a bot plays your seat.");
-  else if (myTurn) line = t("Your move: %(prompt)s", { prompt: sentence(view.prompt) }) + (myTurnSuffix || "");
-  else line = subj(b.ctx, actors[0], "are", "is") + " " + (phaseWait[view.phase] || view.prompt) + ".";
-  return { myTurn: myTurn, benched: benched, statusLine: line };
+  else if (myTurn) line = t("Your move: %(prompt)s", { prompt: sentence(prompt) }) + (myTurnSuffix || "");
+  else if (phaseWait[view.phase]) line = t(phaseWait[view.phase], { name: nameOf(b.ctx, actors[0]) });
+  else line = t("%(name)s to move: %(prompt)s", { name: nameOf(b.ctx, actors[0]), prompt: sentence(prompt) });
+  return { myTurn: myTurn, benched: benched, statusLine: line, prompt: prompt };
 }
 
 /** The fields every game's board model has; a game's boardModel adds its own. */
@@ -302,7 +306,7 @@ function modelBase(b, turn) {
     delayedBy: b.frame.delayed_by || null,
     round: view ? view.round : null,
     phase: view ? view.phase : null,
-    prompt: view ? capitalize(view.prompt) : "",
+    prompt: capitalize(turn.prompt || (view ? view.prompt : "")),
     statusLine: turn.statusLine,
     actors: b.actors.slice(),
     myTurn: turn.myTurn,

@@ -628,24 +628,51 @@ function describeAction(actionId, actor, ctx, fallback) {
 // ---------------------------------------------------------------------------
 // The board model: everything the table shows, as plain data.
 
+// What the others see while a seat decides (one whole message each).
 const PHASE_WAIT = {
-  card: "choosing a card to play",
-  face: "deciding face up or face down",
-  target: "choosing an opponent to duel",
-  answer: "answering the duel",
-  c_disciple: "deciding whether to reveal (Disciple)",
-  c_monkey: "deciding on Monkey Style's redraw",
-  c_monkey_order: "putting cards under the deck (Monkey Style)",
-  dragon_draw: "choosing to draw one or two cards (Dragon Style)",
-  u_disciple: "deciding whether to reveal (Disciple)",
-  drunk_put: "putting cards back on the deck (Drunken Fists)",
-  snake_target: "choosing who separates a card (Snake Style)",
-  snake_separate: "separating a card (Snake Style)",
-  snake_guess: "guessing odd or even (Snake Style)",
-  monkey_a: "choosing hands to swap (Monkey Style)",
-  monkey_b: "choosing hands to swap (Monkey Style)",
-  tiger_target: "choosing whose hand to look at (Tiger Style)",
-  dragon_peek: "deciding where the top card goes (Dragon Style)",
+  card: N_("%(name)s is choosing a card to play."),
+  face: N_("%(name)s is deciding face up or face down."),
+  target: N_("%(name)s is choosing an opponent to duel."),
+  answer: N_("%(name)s is answering the duel."),
+  c_disciple: N_("%(name)s is deciding whether to reveal (Disciple)."),
+  c_monkey: N_("%(name)s is deciding on Monkey Style's redraw."),
+  c_monkey_order: N_("%(name)s is putting cards under the deck (Monkey Style)."),
+  dragon_draw: N_("%(name)s is choosing to draw one or two cards (Dragon Style)."),
+  u_disciple: N_("%(name)s is deciding whether to reveal (Disciple)."),
+  drunk_put: N_("%(name)s is putting cards back on the deck (Drunken Fists)."),
+  snake_target: N_("%(name)s is choosing who separates a card (Snake Style)."),
+  snake_separate: N_("%(name)s is separating a card (Snake Style)."),
+  snake_guess: N_("%(name)s is guessing odd or even (Snake Style)."),
+  monkey_a: N_("%(name)s is choosing hands to swap (Monkey Style)."),
+  monkey_b: N_("%(name)s is choosing hands to swap (Monkey Style)."),
+  tiger_target: N_("%(name)s is choosing whose hand to look at (Tiger Style)."),
+  dragon_peek: N_("%(name)s is deciding where the top card goes (Dragon Style)."),
+};
+
+/**
+ * The engine's prompt for each phase, in the reader's language: the engine
+ * (free of Django) words view.prompt in English; the page picks the message
+ * by the phase (the node tests hold these to the engine's words).
+ */
+const PROMPTS = {
+  card: N_("choose the card to play"),
+  face: N_("play the card face up (discard effect) or face down (duel)"),
+  target: N_("choose the opponent to duel"),
+  answer: N_("answer the duel with a face-down card"),
+  c_disciple: N_("Disciple: reveal the top card to copy its Focus?"),
+  c_monkey: N_("Monkey Style: put your hand under the deck and redraw (Focus 1)?"),
+  c_monkey_order: N_("Monkey Style: choose the next card to put under the deck"),
+  dragon_draw: N_("Dragon Style: draw one card or two?"),
+  u_disciple: N_("Disciple: reveal the top card to copy its discard effect?"),
+  drunk_put: N_("Drunken Fists: choose a card to put on top of the deck"),
+  snake_target: N_("Snake Style: choose the opponent who separates a card"),
+  snake_separate: N_("Snake Style: separate one card from your hand"),
+  snake_guess: N_("Snake Style: guess whether the separated card is odd or even"),
+  monkey_a: N_("Monkey Style: choose the first player whose hand is swapped"),
+  monkey_b: N_("Monkey Style: choose the second player whose hand is swapped"),
+  tiger_target: N_("Tiger Style: choose the opponent whose hand you look at next turn"),
+  dragon_peek: N_("Dragon Style: keep the top card on top or put it under the deck?"),
+  over: N_("the game is over"),
 };
 
 /**
@@ -739,7 +766,7 @@ function boardModel(frame, opts) {
     }
   }
 
-  const turn = turnStatus(b, PHASE_WAIT);
+  const turn = turnStatus(b, PHASE_WAIT, "", PROMPTS);
 
   return Object.assign(modelBase(b, turn), {
     players: players,
@@ -1154,6 +1181,7 @@ function describeBoard(model) {
 }
 
 export {
+  PROMPTS, PHASE_WAIT,
   describeBoard,
   CARDS,
   dealText,

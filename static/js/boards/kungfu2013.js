@@ -280,16 +280,35 @@ function describeAction(actionId, actor, ctx, fallback) {
 // ---------------------------------------------------------------------------
 // The board model.
 
+// What the others see while a seat decides (one whole message each).
 const PHASE_WAIT = {
-  initiative: "deciding whether to keep the initiative",
-  draw: "drawing cards",
-  attack: "choosing an attack card",
-  face: "deciding face up or face down",
-  block: "choosing a block card",
-  effect: "deciding whether to activate an effect",
-  pay: "paying power coins",
-  target: "choosing a coin card to discard",
-  reward: "choosing the reward for the defence",
+  initiative: N_("%(name)s is deciding whether to keep the initiative."),
+  draw: N_("%(name)s is drawing cards."),
+  attack: N_("%(name)s is choosing an attack card."),
+  face: N_("%(name)s is deciding face up or face down."),
+  block: N_("%(name)s is choosing a block card."),
+  effect: N_("%(name)s is deciding whether to activate an effect."),
+  pay: N_("%(name)s is paying power coins."),
+  target: N_("%(name)s is choosing a coin card to discard."),
+  reward: N_("%(name)s is choosing the reward for the defence."),
+};
+
+/**
+ * The engine's prompt for each phase, in the reader's language: the engine
+ * (free of Django) words view.prompt in English; the page picks the message
+ * by the phase (the node tests hold these to the engine's words).
+ */
+const PROMPTS = {
+  initiative: N_("keep the initiative and attack, or pass it (you draw three)"),
+  draw: N_("draw a card from the red or the blue deck"),
+  attack: N_("choose an attack card"),
+  face: N_("play the attack card face up or face down"),
+  block: N_("choose a block card"),
+  effect: N_("activate the special effect of your card?"),
+  pay: N_("choose a power-coin card in front of you to pay with"),
+  target: N_("choose the opponent's power-coin card to discard"),
+  reward: N_("you won the defence: draw the difference or take the initiative"),
+  over: N_("the game is over"),
 };
 
 function boardModel(frame, opts) {
@@ -335,7 +354,7 @@ function boardModel(frame, opts) {
   if (pending.draws) suffix += " (" + plural(pending.draws, "card", "cards") + " to draw)";
   if (pending.coins_due) suffix += " (" + plural(pending.coins_due, "coin", "coins") + " still due)";
   if (pending.difference) suffix += " (difference " + pending.difference + ")";
-  const turn = turnStatus(b, PHASE_WAIT, suffix);
+  const turn = turnStatus(b, PHASE_WAIT, suffix, PROMPTS);
   const byCode = {};
   if (view) {
     (view.hand || []).concat(view.front[0], view.front[1]).forEach(function (c) { byCode[c.code] = c; });
@@ -625,6 +644,7 @@ function describeBoard(model) {
 }
 
 export {
+  PROMPTS, PHASE_WAIT,
   describeBoard,
   EVENT_TYPES,
   EFFECT_NAMES,

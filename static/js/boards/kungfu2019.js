@@ -355,10 +355,23 @@ function describeAction(actionId, actor, ctx, fallback) {
 // ---------------------------------------------------------------------------
 // The board model.
 
+// What the others see while a seat decides (one whole message each).
 const PHASE_WAIT = {
-  draft: "choosing a card to keep",
-  play: "choosing cards to play",
-  assign: "assigning dice",
+  draft: N_("%(name)s is choosing a card to keep."),
+  play: N_("%(name)s is choosing cards to play."),
+  assign: N_("%(name)s is assigning dice."),
+};
+
+/**
+ * The engine's prompt for each phase, in the reader's language: the engine
+ * (free of Django) words view.prompt in English; the page picks the message
+ * by the phase (the node tests hold these to the engine's words).
+ */
+const PROMPTS = {
+  draft: N_("keep one card of your pack (the rest passes to your left)"),
+  play: N_("choose the cards you play this round (three, one at a time)"),
+  assign: N_("assign your dice to the combinations on your three cards"),
+  over: N_("the game is over"),
 };
 
 function startHp(view, i) {
@@ -496,7 +509,7 @@ function boardModel(frame, opts) {
       diceDone: fight && fight.done[i] !== null && fight.done[i] !== undefined ? !!fight.done[i] : null,
     }));
   }
-  const turn = turnStatus(b, PHASE_WAIT, "");
+  const turn = turnStatus(b, PHASE_WAIT, "", PROMPTS);
   const legal = turn.myTurn && !opts.readOnly ? frame.legal || [] : [];
   const me = viewer !== null && view ? viewer : null;
   let lastFight = null;
@@ -1003,6 +1016,7 @@ function dealText(players) {
 }
 
 export {
+  PROMPTS, PHASE_WAIT,
   describeBoard,
   EVENT_TYPES,
   CARDS,

@@ -30,6 +30,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -37,7 +38,9 @@ from gameplay.rules import get_game
 from gameplay.rules.kungfu2019 import cards as _cards
 from gameplay.rules.simulate import derive_seed, wilson
 
-engine = H = None  # imported in main(), after any --cards override
+# Imported in main(), after any --cards override.
+engine: Any = None
+H: Any = None
 DRAFT = True  # --no-draft: the first-game deal (ten random cards each)
 
 
@@ -70,6 +73,7 @@ def play(job: tuple[int, int, int]) -> dict:
         a = ids[0] if len(ids) == 1 else H.choose_from(game.observe(s, seat), ids)
         s, _ = game.apply(s, seat, a)
     result = game.result(s)
+    assert result is not None  # the game is over
     return {"winners": result["winners"], "hands": hands, "hp": result["scores"]["hp"]}
 
 
@@ -109,7 +113,7 @@ def series(players: int, games: int, seed: int, workers: int) -> tuple[dict, lis
     for r in records:
         for w in r["winners"]:
             seat_wins[w] += 1.0 / len(r["winners"])
-    summary = {
+    summary: dict[str, Any] = {
         "players": players,
         "games": games,
         "elapsed_s": round(elapsed, 1),
@@ -133,7 +137,7 @@ def card_table(records_by_n: dict[int, list]) -> dict:
                     held[code] = held.get(code, 0.0) + 1.0 / n
                     wins[code] = wins.get(code, 0.0) + share
                     count[code] = count.get(code, 0) + 1
-    rows = []
+    rows: list[dict[str, Any]] = []
     for code in sorted(count):
         n_held = count[code]
         fair = held[code] / n_held  # mean fair share of the games it was held in
@@ -223,7 +227,7 @@ def main() -> None:
 
     seeds = [int(x) for x in a.seeds.split(",")] if a.seeds else [a.seed]
     H.card_values()  # computed once before forking
-    out = {
+    out: dict[str, Any] = {
         "seed": a.seed if not a.seeds else None,
         "seeds": seeds,
         "cards_override": json.loads(a.cards) if a.cards else None,
@@ -233,9 +237,9 @@ def main() -> None:
     }
     if len(seeds) > 1:
         out["pooled"] = []
-    by_n = {}
+    by_n: dict[int, list[dict[str, Any]]] = {}
     for n in (int(x) for x in a.players.split(",")):
-        per_seed = {}
+        per_seed: dict[int, list[dict[str, Any]]] = {}
         for seed in seeds:
             summary, records = series(n, a.games, seed, a.workers)
             summary["seed"] = seed

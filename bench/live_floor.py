@@ -420,7 +420,7 @@ def run_mode(mode: str, run_dir: Path, redis_url: str, db_url: str) -> dict:
         cpu1 = live_harness.cpu_seconds(server.pid)
         clients1 = sum(live_harness.cpu_seconds(c.pid) for c in clients)
         wall = time.monotonic() - wall0
-        results = []
+        results: list[dict[str, Any]] = []
         deadline = time.monotonic() + MOVE_TIMEOUT_S + 30
         while len(results) < len(clients) and time.monotonic() < deadline:
             with contextlib.suppress(queue.Empty):

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import multiprocessing as mp
 import os
 import shutil
 import signal
@@ -23,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -313,7 +313,7 @@ def wait_ready(server: subprocess.Popen, port: int, timeout: float = 30.0) -> No
     raise SystemExit("live_load: the server did not come up")
 
 
-def stop_process(proc: subprocess.Popen | mp.Process, timeout: float = 10.0) -> None:
+def stop_process(proc: subprocess.Popen | BaseProcess, timeout: float = 10.0) -> None:
     """SIGTERM, wait, then SIGKILL; always reaped."""
     if isinstance(proc, subprocess.Popen):
         if proc.poll() is None:
@@ -334,7 +334,7 @@ def stop_process(proc: subprocess.Popen | mp.Process, timeout: float = 10.0) -> 
 
 def tear_down(
     *,
-    clients: list[mp.Process],
+    clients: list[BaseProcess],
     processes: list[tuple[subprocess.Popen, Path, Path]],
     db: Database,
     redis: Any,
@@ -347,8 +347,8 @@ def tear_down(
     Redis, the run directory."""
     for proc in clients:
         stop_process(proc)
-    for proc, log_path, kept in processes:
-        stop_process(proc)
+    for server, log_path, kept in processes:
+        stop_process(server)
         with contextlib.suppress(OSError):
             shutil.copyfile(log_path, kept)
     with contextlib.suppress(Exception):
@@ -378,7 +378,7 @@ class CpuMeter:
         self.db_kind = db_kind
 
     def sample(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             name: sum(cpu_seconds(p) for p in pids) for name, pids in self.parts.items()
         }
         if self.db_kind == "postgresql":

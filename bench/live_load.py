@@ -71,6 +71,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -146,7 +147,7 @@ def level_windows(t0: float) -> list[tuple[float, float, float, float]]:
 def plan_pairs() -> list[dict[str, Any]]:
     """Which pair joins at which level and how many matches it needs."""
     total = len(LEVELS) * level_span()
-    pairs = []
+    pairs: list[dict[str, Any]] = []
     previous = 0
     for index, games in enumerate(LEVELS):
         remaining = total - index * level_span()
@@ -454,7 +455,7 @@ def summarise_level(
     rtts = [m[1] if m[1] is not None else censored for m in inside if m[3] != "error"]
     acks = [m[2] for m in inside if m[2] is not None]
     errs = [e for e in errors if start <= e[0] < end]
-    level = {
+    level: dict[str, Any] = {
         "games": games,
         "games_active_min": min(active) if active else None,
         "moves": len(inside),
@@ -496,7 +497,7 @@ def main() -> None:
     redis, redis_url = bench_redis(run_dir)
     db = Database(run_dir)
     servers: list[subprocess.Popen] = []
-    clients: list[mp.Process] = []
+    clients: list[BaseProcess] = []
     try:
         db.create()
         prefix = f"kfa-bench-{os.getpid()}"
@@ -547,9 +548,9 @@ def main() -> None:
             proc = ctx.Process(target=client_main, args=(plan, reports), daemon=True)
             proc.start()
             clients.append(proc)
-        parts = {
+        parts: dict[str, list[int]] = {
             "server": [s.pid for s in servers],
-            "clients": [c.pid for c in clients],
+            "clients": [c.pid or 0 for c in clients],
         }
         if PROCESSES > 1:
             for index, server in enumerate(servers):
@@ -647,7 +648,7 @@ def profiler_path() -> str:
 
 def collect(
     reports: mp.Queue,
-    clients: list[mp.Process],
+    clients: list[BaseProcess],
     spans: list[tuple[float, float, float, float]],
     meter: CpuMeter,
     servers: list[subprocess.Popen],

@@ -54,6 +54,7 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -239,7 +240,7 @@ def measure() -> dict:
         from gameplay import consumers
         from gameplay.routing import websocket_urlpatterns
 
-        app = URLRouter(websocket_urlpatterns)
+        app = URLRouter(websocket_urlpatterns)  # type: ignore[arg-type]
 
         async def state_at(comm, version: int) -> None:
             while True:
@@ -271,7 +272,7 @@ def measure() -> dict:
                     # other socket's presence frame is not waited for).
                     c0 = cpu_clock()
                     comm = WebsocketCommunicator(app, f"/ws/match/{match.public_id}/")
-                    comm.scope["user"] = user
+                    comm.scope["user"] = user  # type: ignore[typeddict-unknown-key]
                     connected, _ = await comm.connect()
                     assert connected
                     await state_at(comm, 0)
@@ -341,7 +342,7 @@ def measure() -> dict:
                 with open(path, "w") as out_file:
                     for name, calls in by.most_common(300):
                         out_file.write(f"{calls} {name.replace(prefix, '')}\n")
-    out = {"moves_per_block": MOVES_PER_BLOCK, "blocks": BLOCKS}
+    out: dict[str, Any] = {"moves_per_block": MOVES_PER_BLOCK, "blocks": BLOCKS}
     if COUNT_CALLS:
         out["unit"] = "thousands of Python calls, not ms (LIVE_MOVE_COUNT_CALLS)"
     for key in single:

@@ -103,8 +103,9 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -346,7 +347,7 @@ def _answers_by_kind(intents: list[tuple], censored: float) -> dict[str, list[fl
 
 def collect(
     reports: mp.Queue,
-    clients: list[mp.Process],
+    clients: list[BaseProcess],
     window: tuple[float, float],
     meter: CpuMeter,
     procs: list[subprocess.Popen],
@@ -393,7 +394,7 @@ def collect(
             last_print = next_print = now
         for proc in procs:
             if proc.poll() is not None:
-                raise SystemExit(f"live_realtime: {proc.args[2]} died")
+                raise SystemExit(f"live_realtime: {cast(list[str], proc.args)[2]} died")
         if now > deadline:
             raise SystemExit("live_realtime: clients did not report back in time")
         if (
@@ -459,7 +460,7 @@ def main() -> None:
     empty_celery_queues(redis_url)
     db = Database(run_dir)
     procs: list[subprocess.Popen] = []
-    clients: list[mp.Process] = []
+    clients: list[BaseProcess] = []
     try:
         db.create()
         prepare_django(db, redis_url, f"kfa-bench-rt-{os.getpid()}")
@@ -513,7 +514,7 @@ def main() -> None:
             {
                 "server": [p.pid for p in servers],
                 "worker": worker_pids,
-                "clients": [c.pid for c in clients],
+                "clients": [c.pid or 0 for c in clients],
                 **({"redis": [redis.pid() or 0]} if redis is not None else {}),
             },
             db.kind,

@@ -333,6 +333,8 @@ class Client:
         kind = action.split(":", 1)[0]
         code = pending.code or ""
         if pending.code is not None:
+            # An error frame sets both code and refused_at.
+            assert pending.refused_at is not None
             answer = (pending.refused_at - sent) * 1000
             outcome = "refused" if pending.code in REFUSALS else "error"
             if outcome == "error":

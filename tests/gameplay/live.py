@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,12 +29,18 @@ from gameplay.routing import websocket_urlpatterns
 from gameplay.rules import view_events
 from tests.gameplay.conftest import start_match
 
-APP = URLRouter(websocket_urlpatterns)
+APP = URLRouter(websocket_urlpatterns)  # type: ignore[arg-type]
+
+# Each socket's last menu, as the page keeps it: a step's frame leaves an
+# unchanged menu out and names it by ``legal_digest``.
+_held_menus: weakref.WeakKeyDictionary[WebsocketCommunicator, tuple[str, list]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def connect(match: Match, user) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(APP, f"/ws/match/{match.public_id}/")
-    comm.scope["user"] = user if user is not None else AnonymousUser()
+    comm.scope["user"] = user if user is not None else AnonymousUser()  # type: ignore[typeddict-unknown-key]
     connected, _ = await comm.connect()
     assert connected
     return comm
@@ -62,9 +69,9 @@ async def receive(
     assert message["type"] == "websocket.send", message
     frame = json.loads(message["text"])
     if frame.get("type") == "state" and "legal_digest" in frame:
-        held = getattr(comm, "held_menu", None)
+        held = _held_menus.get(comm)
         if "legal" in frame:
-            comm.held_menu = (frame["legal_digest"], frame["legal"])
+            _held_menus[comm] = (frame["legal_digest"], frame["legal"])
         elif not raw:
             assert held is not None and held[0] == frame["legal_digest"], (
                 "a frame left out a menu this socket does not hold"

@@ -137,7 +137,7 @@ def fill(route: str, world: dict, variant: int) -> str:
 
     return "/" + re.sub(
         r"<(?:(\w+):)?(\w+)>",
-        lambda m: value(m.group(1) or "str", m.group(2)),
+        lambda m: value(str(m.group(1) or "str"), str(m.group(2))),
         route,
     )
 
@@ -248,9 +248,10 @@ def live_match(transactional_db):
 
 async def _play_frames(match, user, frames: list[str]) -> None:
     comm = WebsocketCommunicator(
-        URLRouter(websocket_urlpatterns), f"/ws/match/{match.public_id}/"
+        URLRouter(websocket_urlpatterns),  # type: ignore[arg-type]
+        f"/ws/match/{match.public_id}/",
     )
-    comm.scope["user"] = user
+    comm.scope["user"] = user  # type: ignore[typeddict-unknown-key]
     connected, _ = await comm.connect(timeout=10)
     assert connected
     for text in frames:

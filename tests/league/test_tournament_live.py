@@ -19,7 +19,7 @@ from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-ROUTER = URLRouter(websocket_urlpatterns)
+ROUTER = URLRouter(websocket_urlpatterns)  # type: ignore[arg-type]
 
 
 @database_sync_to_async
@@ -35,6 +35,7 @@ def db_tournament() -> Tournament:
 
 @database_sync_to_async
 def db_start(t: Tournament) -> str:
+    assert t.created_by is not None
     ts.tournament_start(tournament=t, by=t.created_by)
     t.refresh_from_db()
     return live_version(t)
@@ -47,7 +48,7 @@ def db_version(t: Tournament) -> str:
 
 async def _connect(path: str):
     comm = WebsocketCommunicator(ROUTER, path)
-    comm.scope["user"] = AnonymousUser()
+    comm.scope["user"] = AnonymousUser()  # type: ignore[typeddict-unknown-key]
     connected, _ = await comm.connect(timeout=10)
     return comm, connected
 

@@ -15,16 +15,24 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
+from gameplay.rules.errors import IllegalAction
 from gameplay.rules.kungfu2019 import engine as E
 from gameplay.rules.kungfu2019 import solver as S
 from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND
+from gameplay.rules.rng import uniform_chooser
 from tests.rules.kungfu2019_helpers import GAME, deal
 from tests.rules.properties import native_matches_python
 
 native = pytest.mark.skipif(not E.NATIVE, reason="the C kernel _fastplay is not built")
+
+
+def _kernel() -> Any:
+    """The C kernel the engine imported (its private ``_native``), or None."""
+    return vars(E)["_native"]
 
 
 def _config(players: int, seed: int) -> dict:
@@ -126,14 +134,14 @@ def test_native_solver_is_solver_py(block: int) -> None:
         track = rnd.choice([0, 0, 1, 2, 3, 5, 8, 12])
         bud = track + sum(E.CROSS[c][role][1] for c in played)
         want = S.best_assignment(list(rolled), E._options(played), track, role)
-        got = E._native.solve(played, 0 if role == ATTACK else 1, bytes(rolled), bud)
+        got = _kernel().solve(played, 0 if role == ATTACK else 1, bytes(rolled), bud)
         assert got == [(s, k, tuple(d), tuple(f)) for s, k, d, f in want]
 
 
 @native
 def test_native_refuses_a_foreign_state_like_playout() -> None:
     with pytest.raises(Exception) as slow:
-        GAME.playout({"rules_version": "x"}, E.uniform_chooser(0))
+        GAME.playout({"rules_version": "x"}, uniform_chooser(0))
     with pytest.raises(type(slow.value)):
         GAME.random_playout({"rules_version": "x"}, 0)
     state = GAME.setup({"players": 3}, 1)
@@ -145,7 +153,7 @@ def test_native_refuses_a_foreign_state_like_playout() -> None:
 
 def test_playout_refuses_an_illegal_choice() -> None:
     state = GAME.setup({"players": 2}, 3)
-    with pytest.raises(E.IllegalAction):
+    with pytest.raises(IllegalAction):
         GAME.playout(state, lambda s, seat, ids: "pick:nope")
 
 
@@ -155,7 +163,7 @@ def test_python_fallback_is_the_uniform_chooser(monkeypatch) -> None:
     for seed in range(12):
         a = GAME.setup(_config(2 + seed % 4, seed), seed)
         b = copy.deepcopy(a)
-        assert GAME.random_playout(a, seed) == GAME.playout(b, E.uniform_chooser(seed))
+        assert GAME.random_playout(a, seed) == GAME.playout(b, uniform_chooser(seed))
         assert a == b and GAME.is_over(a)
 
 
@@ -167,13 +175,13 @@ def test_engine_dice_proposals_are_the_same_with_and_without_the_kernel(
     """The engine asks the kernel's solver for "auto" and "best" when it is built;
     whole games chosen by the same stream end identically with the Python solver
     (the kernel switched off), so the shortcut changes no game."""
-    kernel = E._native
+    kernel = _kernel()
     for seed in range(60):
         config = _config(players, seed)
         with_kernel = GAME.setup(config, seed)
-        steps = GAME.playout(with_kernel, E.uniform_chooser(seed))
+        steps = GAME.playout(with_kernel, uniform_chooser(seed))
         monkeypatch.setattr(E, "_native", None)
         without = GAME.setup(config, seed)
-        assert GAME.playout(without, E.uniform_chooser(seed)) == steps
+        assert GAME.playout(without, uniform_chooser(seed)) == steps
         monkeypatch.setattr(E, "_native", kernel)
         assert with_kernel == without

@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 FAILING = ("serious", "critical")
+SCHEMES = ("light", "dark")
 #: WCAG 2.0/2.1/2.2 A and AA, plus axe's best practices.
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
@@ -25,22 +26,32 @@ def _axe_script() -> str:
     return Axe().axe_script
 
 
-def axe_report(page: Any) -> list[dict[str, Any]]:
-    """Every violation axe finds on ``page`` now: axe's own result objects."""
+#: The rules whose outcome a colour scheme can change: the second scheme's
+#: run needs only these (the markup is the same).
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+
+
+def axe_report(page: Any, rules: list[str] | None = None) -> list[dict[str, Any]]:
+    """Every violation axe finds on ``page`` now: axe's own result objects.
+
+    ``rules`` runs only those rules (by id) instead of every rule of ``TAGS``.
+    """
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(_axe_script())
+    only = (
+        {"type": "rule", "values": rules} if rules else {"type": "tag", "values": TAGS}
+    )
     results = page.evaluate(
-        "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags},"
-        " resultTypes: ['violations']})",
-        TAGS,
+        "(only) => axe.run(document, {runOnly: only, resultTypes: ['violations']})",
+        only,
     )
     return results["violations"]
 
 
-def axe_failures(page: Any) -> list[str]:
+def axe_failures(page: Any, rules: list[str] | None = None) -> list[str]:
     """The serious and critical violations on ``page``, one line per element."""
     lines = []
-    for violation in axe_report(page):
+    for violation in axe_report(page, rules):
         if violation.get("impact") not in FAILING:
             continue
         for node in violation["nodes"][:8]:
@@ -57,3 +68,42 @@ def assert_accessible(page: Any, where: str = "") -> None:
     """Fail with axe's findings when ``page`` has a serious/critical violation."""
     failures = axe_failures(page)
     assert not failures, f"axe on {where or page.url}:\n" + "\n".join(failures)
+
+
+_MEDIA = """() => ({
+  color_scheme: matchMedia('(prefers-color-scheme: dark)').matches
+    ? 'dark' : 'light',
+  reduced_motion: matchMedia('(prefers-reduced-motion: reduce)').matches
+    ? 'reduce' : 'no-preference',
+})"""
+
+
+def scheme_failures(page: Any, where: str = "") -> list[str]:
+    """axe on ``page`` as it is now, once per colour scheme, without motion.
+
+    Every rule in the light scheme; in the dark one only the rules colours
+    can change (``COLOUR_RULES``), which halves the cost. Reduced motion
+    because a line caught half way through its fade-in is no colour anybody
+    is left reading. The page's media are put back as they
+    were (a context made dark or without motion stays so).
+    """
+    failures: list[str] = []
+    before = page.evaluate(_MEDIA)
+    try:
+        for scheme in SCHEMES:
+            page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+            rules = None if scheme == SCHEMES[0] else COLOUR_RULES
+            failures += [
+                f"{where or page.url} ({scheme}): {line}"
+                for line in axe_failures(page, rules)
+            ]
+    finally:
+        page.emulate_media(**before)
+    return failures
+
+
+def assert_accessible_in_both_schemes(page: Any, where: str = "") -> None:
+    """``assert_accessible`` in the light and the dark scheme: for a state a
+    test passes through (an error shown, a half-made offer) and leaves."""
+    failures = scheme_failures(page, where)
+    assert not failures, "axe:\n" + "\n".join(failures)

@@ -89,6 +89,84 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
         database.setdefault("TEST", {})["NAME"] = str(_session_dir / "db.sqlite3")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "axe_at_end(False): leave the page a browser test ends on out of the axe "
+        "check at its end (a test that breaks its page on purpose; docs/testing.md)",
+    )
+
+
+#: axe at the end of every browser test; KFA_AXE_AT_END=0 turns it off.
+AXE_AT_END = os.environ.get("KFA_AXE_AT_END", "1") != "0"
+#: What the check at each test's end cost, for the session's summary line.
+_axe_cost = {"tests": 0, "pages": 0, "seconds": 0.0}
+
+
+def _pages_at_end(contexts: list[Any], base_url: str) -> list[Any]:
+    """The test's open pages on the server showing HTML, one per URL."""
+    seen: set[str] = set()
+    pages = []
+    for context in contexts:
+        for page in context.pages:
+            if page.is_closed() or not page.url.startswith(base_url):
+                continue
+            with contextlib.suppress(Exception):
+                page.wait_for_load_state("load", timeout=5_000)
+            try:
+                html = page.evaluate("document.contentType") == "text/html"
+            except Exception:  # navigating away: nothing to check
+                continue
+            if html and page.url not in seen:
+                seen.add(page.url)
+                pages.append(page)
+    return pages
+
+
+def _axe_at_end(item: pytest.Item, contexts: list[Any], base_url: str) -> None:
+    from tests.e2e.a11y import scheme_failures
+
+    started = time.monotonic()
+    failures: list[str] = []
+    pages = _pages_at_end(contexts, base_url)
+    for page in pages:
+        where = page.url.removeprefix(base_url)
+        failures += scheme_failures(page, f"{where} at the test's end")
+    _axe_cost["tests"] += 1
+    _axe_cost["pages"] += len(pages)
+    _axe_cost["seconds"] += time.monotonic() - started
+    assert not failures, (
+        f"axe at the end of {item.name}: {len(failures)} serious or critical "
+        "violations (docs/ui.md, Accessibility):\n" + "\n".join(failures)
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """After a browser test's body passes: axe on every page it left open.
+
+    Each page the test's contexts still show (one per URL, HTML only) is
+    checked in the light and the dark scheme without motion; a serious or
+    critical violation fails the test. ``@pytest.mark.axe_at_end(False)``
+    leaves a test out.
+    """
+    result = yield
+    contexts = getattr(item, "_kfa_contexts", None)
+    marker = item.get_closest_marker("axe_at_end")
+    wanted = not (marker and marker.args and not marker.args[0])
+    if AXE_AT_END and contexts and wanted:
+        _axe_at_end(item, contexts, item._kfa_base_url)  # type: ignore[attr-defined]
+    return result
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _axe_cost["tests"]:
+        terminalreporter.write_line(
+            "axe at the end of {tests} browser tests: {pages} pages, two schemes "
+            "each, {seconds:.1f} s".format(**_axe_cost)
+        )
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     """Keep each phase's report on the item so fixtures can see a failure."""
@@ -374,7 +452,10 @@ def new_context(request, browser, e2e_server) -> Iterator[Callable[..., Any]]:
     ``Browser.new_context`` keywords. The base URL is the server's, so
     ``page.goto("/games/")`` works. On failure every page is saved.
     """
-    contexts = []
+    contexts: list[Any] = []
+    # For the axe check at the test's end (pytest_runtest_call above).
+    request.node._kfa_contexts = contexts
+    request.node._kfa_base_url = e2e_server.base_url
 
     def make(**kwargs: Any):
         kwargs.setdefault("base_url", e2e_server.base_url)

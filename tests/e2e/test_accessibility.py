@@ -21,6 +21,7 @@ from gameplay import services
 from gameplay.models import Match
 from gameplay.services import SeatSpec
 from tests.e2e.a11y import axe_failures, axe_report
+from tests.e2e.conftest import _axe_at_end
 from tests.e2e.test_narrow_screens import ANONYMOUS, _content
 
 GAMES = {
@@ -115,9 +116,11 @@ def test_axe_finds_no_serious_violation_on_any_page_in_either_scheme(
     )
 
 
-def test_the_axe_check_can_fail(arena, page):
+@pytest.mark.axe_at_end(False)  # the page is broken on purpose
+def test_the_axe_check_can_fail(arena, page, request):
     """The check itself: a page with an unlabelled button and grey-on-white
-    text is reported; the dark scheme really changes the page's colours."""
+    text is reported, by axe and by the check every browser test ends with;
+    the dark scheme really changes the page's colours."""
     page.goto("/")
     background = "() => getComputedStyle(document.documentElement).backgroundColor"
     page.emulate_media(color_scheme="light")
@@ -133,3 +136,11 @@ def test_the_axe_check_can_fail(arena, page):
     ids = {v["id"] for v in axe_report(page)}
     assert {"button-name", "color-contrast"} <= ids
     assert any("button-name" in line for line in axe_failures(page))
+    # The check at every browser test's end (conftest.py) fails on it too and
+    # names the page: every rule in the light scheme, contrast in the dark.
+    with pytest.raises(AssertionError) as caught:
+        _axe_at_end(request.node, [page.context], arena.base_url)
+    found = str(caught.value)
+    assert "/ at the test's end (light): [critical] button-name" in found
+    assert "/ at the test's end (dark): [serious] color-contrast" in found
+    assert "(dark): [critical] button-name" not in found

@@ -16,11 +16,12 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from gameplay import services
 from gameplay.models import Match
 from gameplay.services import SeatSpec
-from tests.e2e.a11y import axe_failures, axe_report
+from tests.e2e.a11y import assert_accessible_in_both_schemes, axe_failures, axe_report
 from tests.e2e.conftest import _axe_at_end
 from tests.e2e.test_narrow_screens import ANONYMOUS, _content
 
@@ -34,13 +35,14 @@ GAMES = {
 #: live rather than replayed.
 REPLAYED = ("duelo", "kungfu2013", "kungfu2019")
 SCHEMES = ("light", "dark")
-#: Pages other browser tests visit that the narrow-screen set has not. Not
-#: /api/docs/: it is drf-spectacular's Swagger UI, whose own markup axe faults
-#: (method badges' contrast, nested buttons, 19 px links; docs/ui.md).
+#: Pages other browser tests visit that the narrow-screen set has not. The API
+#: docs (Swagger UI) are checked as drawn; their open states in
+#: test_the_api_docs_pass_axe_open_tried_and_in_their_dialog.
 MORE = {
     "connected bots": "/bots/connected/",
     "community standing": "/community/standing/",
     "vacation": "/vacation/",
+    "API docs": "/api/docs/",
 }
 
 
@@ -82,6 +84,8 @@ def _sweep(viewer, urls: dict[str, str]) -> list[str]:
         response = viewer.goto(url)
         assert response.ok, f"{name} ({url}) answered {response.status}"
         viewer.wait_for_load_state("load")
+        if url == "/api/docs/":  # drawn by its script once the schema loads
+            viewer.locator("#swagger-ui .opblock").first.wait_for()
         for scheme in SCHEMES:
             # Without motion: a move's fade-in caught half way is no colour
             # anybody is left reading.
@@ -144,3 +148,41 @@ def test_the_axe_check_can_fail(arena, page, request):
     assert "/ at the test's end (light): [critical] button-name" in found
     assert "/ at the test's end (dark): [serious] color-contrast" in found
     assert "(dark): [critical] button-name" not in found
+
+
+def test_the_api_docs_pass_axe_open_tried_and_in_their_dialog(arena):
+    """drf-spectacular's Swagger UI with the project's settings and CSS
+    (static/css/api-docs.css, static/js/api-docs.js): as drawn, with
+    operations open and a request tried, and with the Authorize dialog open.
+    Everything by keyboard: the operations are buttons, no link inside them."""
+    me = arena.player()
+    page = me.page
+    page.goto("/api/docs/")
+    operations = page.locator("#swagger-ui .opblock-summary-control")
+    operations.first.wait_for()
+    assert page.locator(".opblock-summary-control a[href]").count() == 0
+    assert_accessible_in_both_schemes(page, "the API docs")
+    # Open the first GET operation by keyboard and try it.
+    get = page.locator(".opblock-get .opblock-summary-control").first
+    get.focus()
+    page.keyboard.press("Enter")
+    expect(get).to_have_attribute("aria-expanded", "true")
+    page.get_by_role("button", name="Try it out").first.focus()
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Execute").first.focus()
+    page.keyboard.press("Enter")
+    expect(
+        page.locator(".live-responses-table .response-col_status").first
+    ).to_be_visible()
+    # A POST opened too: its example body and parameters.
+    page.locator(".opblock-post .opblock-summary-control").first.click()
+    expect(page.locator(".opblock-post .opblock-body").first).to_be_visible()
+    assert_accessible_in_both_schemes(page, "the API docs, operations open")
+    page.get_by_role("button", name="Authorize").first.click()
+    dialog = page.locator(".modal-ux")
+    expect(dialog).to_be_visible()
+    # Its close button (an icon alone in Swagger) is named by static/js/api-docs.js.
+    expect(dialog.locator("button.close-modal")).to_have_attribute(
+        "aria-label", "Close"
+    )
+    assert_accessible_in_both_schemes(page, "the API docs' Authorize dialog")

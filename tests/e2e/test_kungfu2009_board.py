@@ -24,7 +24,8 @@ FIXTURE = (
 FRAMES = json.loads(FIXTURE.read_text())["seat_frames"]
 WIDTHS = ({"width": 1280, "height": 900}, {"width": 390, "height": 844})
 
-HARNESS = """<!doctype html><html><head><meta charset="utf-8">
+HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Kung Fu (2009) board</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/static/css/arena.css">
 <link rel="stylesheet" href="/static/css/board.css">

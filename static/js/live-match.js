@@ -137,7 +137,7 @@ LiveClient.prototype.connect = function () {
     self._cancel("ping");
     self._cancel("pong");
     self.syncing = false;
-    self._dropPending("The connection dropped before the server answered; the table will show whether your choice was applied.");
+    self._dropPending(t("The connection dropped before the server answered; the table will show whether your choice was applied."));
     const code = ev && ev.code;
     if (FINAL_CLOSE_CODES[code]) {
       self.stopped = true;
@@ -408,27 +408,30 @@ function clockOffset(frame, nowMs) {
   return isNaN(serverMs) ? 0 : serverMs - nowMs;
 }
 
+// Why a seat is out, as a whole sentence about it (N_: translated where shown).
+const N_ = (text) => text;
 const FORFEIT_TEXT = {
-  "time forfeit": " ran out of time and lost the match",
-  resigned: " resigned",
-  left: " left the match",
-  abandoned: " was away too long and lost the match",
+  "time forfeit": N_("%(name)s ran out of time and lost the match."),
+  resigned: N_("%(name)s resigned."),
+  left: N_("%(name)s left the match."),
+  abandoned: N_("%(name)s was away too long and lost the match."),
   // An uploaded bot's forfeits (bots.protocol: "bot " + the fault).
-  "bot crash": " crashed and is out of the match",
-  "bot timeout": " took too long to answer and is out of the match",
-  "bot line_too_long": " sent an answer over the size limit and is out of the match",
-  "bot malformed_output": " sent a malformed answer and is out of the match",
-  "bot illegal_action": " chose an action that was not allowed and is out of the match",
-  "bot sandbox unavailable": " could not be run safely (no sandbox) and is out of the match",
-  "bot disabled": " was disabled and is out of the match",
-  "bot version missing": " is no longer available and is out of the match",
+  "bot crash": N_("%(name)s crashed and is out of the match."),
+  "bot timeout": N_("%(name)s took too long to answer and is out of the match."),
+  "bot line_too_long": N_("%(name)s sent an answer over the size limit and is out of the match."),
+  "bot malformed_output": N_("%(name)s sent a malformed answer and is out of the match."),
+  "bot illegal_action": N_("%(name)s chose an action that was not allowed and is out of the match."),
+  "bot sandbox unavailable": N_("%(name)s could not be run safely (no sandbox) and is out of the match."),
+  "bot disabled": N_("%(name)s was disabled and is out of the match."),
+  "bot version missing": N_("%(name)s is no longer available and is out of the match."),
 };
 
-/** A log line for a seat that forfeited ("Bruno ran out of time …; a bot plays on"). */
+/** A log line for a seat that forfeited ("Bruno ran out of time …. A bot plays on in that seat."). */
 function forfeitText(name, seat) {
-  let text = name + (FORFEIT_TEXT[seat.forfeit_reason] || " is out of the match");
-  if (seat.replaced_by_bot) text += "; a bot plays on in that seat";
-  return text + ".";
+  const message = FORFEIT_TEXT[seat.forfeit_reason] || N_("%(name)s is out of the match.");
+  let text = t(message, { name: name });
+  if (seat.replaced_by_bot) text += " " + t("A bot plays on in that seat.");
+  return text;
 }
 
 /**
@@ -580,7 +583,7 @@ function startPage(win, B, cfg) {
   }
 
   function updateTitle(model) {
-    doc.title = (model.myTurn ? "● Your move · " : "") + baseTitle;
+    doc.title = (model.myTurn ? "● " + t("Your move") + " · " : "") + baseTitle;
   }
 
   function drawAfterGame(frame) {
@@ -626,7 +629,7 @@ function startPage(win, B, cfg) {
         note.textContent = offer.status === "waiting" ? t("Waiting for the other players to join.") : t("The rematch is on.");
       } else if (offer) {
         button.textContent = t("Join the rematch");
-        note.textContent = (offer.host || "A player") + " asked for a rematch.";
+        note.textContent = offer.host ? t("%(name)s asked for a rematch.", { name: offer.host }) : t("A player asked for a rematch.");
       } else {
         button.textContent = t("Rematch");
         note.textContent = t("Same players, same settings.");
@@ -912,7 +915,7 @@ function startPage(win, B, cfg) {
     (frame.seats || []).forEach(function (seat, i) {
       if (!seat.forfeited || forfeitLogged[i]) return;
       forfeitLogged[i] = true;
-      entries.push({ scope: "public", type: "forfeit", version: frame.version, known: true, text: forfeitText(all[i] || "Seat " + i, seat) });
+      entries.push({ scope: "public", type: "forfeit", version: frame.version, known: true, text: forfeitText(all[i] || t("Seat %(n)s", { n: i }), seat) });
     });
     if (!entries.length) return;
     for (const li of logList.querySelectorAll(".log-placeholder")) li.remove();

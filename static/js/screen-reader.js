@@ -11,6 +11,7 @@
  */
 
 import { clear, h, namedSeats } from "./boards/common.js";
+import { t } from "./i18n.js";
 
 const STORAGE_KEY = "kfa-sr-mode";
 /** More actions of one kind than this are a list box and a button. */
@@ -42,13 +43,13 @@ function srModel(frame, model, B) {
   });
   (model.retract || []).forEach(function (a) {
     if (!byType.retract) {
-      byType.retract = { type: "retract", title: "Take back", actions: [] };
+      byType.retract = { type: "retract", title: t("Take back"), actions: [] };
       groups.push(byType.retract);
     }
     byType.retract.actions.push({ id: a.id, label: namedSeats(ctx, a.text || a.label || a.id) });
   });
   const clocks = (model.seats || []).filter(function (s) { return s.clockText; }).map(function (s) {
-    return { seat: s.seat, name: s.name + (s.isYou ? " (you)" : ""), text: s.clockText, running: !!s.clockRunning };
+    return { seat: s.seat, name: s.isYou ? t("%(name)s (you)", { name: s.name }) : s.name, text: s.clockText, running: !!s.clockRunning };
   });
   return {
     status: model.statusLine || "",
@@ -60,13 +61,14 @@ function srModel(frame, model, B) {
 }
 
 function clockText(clock) {
-  return clock.name + ": " + clock.text + (clock.running ? ", running" : "");
+  const params = { name: clock.name, time: clock.text };
+  return clock.running ? t("%(name)s: %(time)s, running", params) : t("%(name)s: %(time)s", params);
 }
 
 /** The clocks as one sentence (the "c" key reads it). */
 function clocksSentence(srm) {
-  if (!srm.clocks.length) return "No clocks at this table.";
-  return "Clocks: " + srm.clocks.map(clockText).join("; ") + ".";
+  if (!srm.clocks.length) return t("No clocks at this table.");
+  return t("Clocks: %(clocks)s.", { clocks: srm.clocks.map(clockText).join("; ") });
 }
 
 /** A list's items, one line each (the table in words; the replay's step too). */
@@ -90,11 +92,11 @@ function actionControls(doc, group, onAct, disabled) {
   const select = h(doc, "select", { id: id, "data-group": group.type, disabled: disabled },
     group.actions.map(function (a) { return h(doc, "option", { value: a.id, text: a.label }); }));
   return [
-    h(doc, "label", { for: id, className: "sr-select-label", text: "Which one (" + group.actions.length + " choices)" }),
+    h(doc, "label", { for: id, className: "sr-select-label", text: t("Which one (%(n)s choices)", { n: group.actions.length }) }),
     select,
     h(doc, "button", {
       type: "button", className: "small sr-action", "data-action": "group:" + group.type, disabled: disabled,
-      text: "Do it: " + group.title, onclick: function () { onAct(select.value); },
+      text: t("Do it: %(title)s", { title: group.title }), onclick: function () { onAct(select.value); },
     }),
   ];
 }
@@ -113,16 +115,16 @@ function renderScreenReader(box, srm, opts) {
   const hadFocus = active && box.contains(active);
   const focusedAction = hadFocus ? active.getAttribute("data-action") : null;
   const slot = function (name) { return box.querySelector('[data-role="' + name + '"]'); };
-  slot("sr-status").textContent = srm.status + (opts.pending ? " Sending your choice…" : "");
+  slot("sr-status").textContent = srm.status + (opts.pending ? " " + t("Sending your choice…") : "");
   const clocks = clear(slot("sr-clocks"));
   srm.clocks.forEach(function (c) {
-    clocks.appendChild(h(doc, "li", {}, [c.name + ": ", h(doc, "span", { className: "clock sr-clock", "data-seat": c.seat, text: c.text }), c.running ? ", running" : ""]));
+    clocks.appendChild(h(doc, "li", {}, [c.name + ": ", h(doc, "span", { className: "clock sr-clock", "data-seat": c.seat, text: c.text }), c.running ? ", " + t("running") : ""]));
   });
-  if (!srm.clocks.length) clocks.appendChild(h(doc, "li", { text: "No clocks at this table." }));
+  if (!srm.clocks.length) clocks.appendChild(h(doc, "li", { text: t("No clocks at this table.") }));
   renderLines(slot("sr-board"), srm.board);
   const actions = clear(slot("sr-actions"));
   if (!srm.groups.length) {
-    actions.appendChild(h(doc, "p", { text: srm.myTurn ? "Nothing to choose right now." : "No choice for you right now." }));
+    actions.appendChild(h(doc, "p", { text: srm.myTurn ? t("Nothing to choose right now.") : t("No choice for you right now.") }));
   }
   srm.groups.forEach(function (group) {
     actions.appendChild(h(doc, "fieldset", { className: "sr-group", "data-group": group.type }, [

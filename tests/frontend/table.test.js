@@ -180,9 +180,9 @@ test("a live timeout is logged as one, with who ran out of time", () => {
 
 test("forfeits are worded for the log; rating changes get signs", () => {
   assert.equal(L.forfeitText("Bruno", { forfeit_reason: "time forfeit" }), "Bruno ran out of time and lost the match.");
-  assert.equal(L.forfeitText("Chen", { forfeit_reason: "left", replaced_by_bot: true }), "Chen left the match; a bot plays on in that seat.");
-  assert.equal(L.forfeitText("Crane v1", { forfeit_reason: "bot crash", replaced_by_bot: true }), "Crane v1 crashed and is out of the match; a bot plays on in that seat.");
-  assert.equal(L.forfeitText("Crane v1", { forfeit_reason: "bot sandbox unavailable", replaced_by_bot: true }), "Crane v1 could not be run safely (no sandbox) and is out of the match; a bot plays on in that seat.");
+  assert.equal(L.forfeitText("Chen", { forfeit_reason: "left", replaced_by_bot: true }), "Chen left the match. A bot plays on in that seat.");
+  assert.equal(L.forfeitText("Crane v1", { forfeit_reason: "bot crash", replaced_by_bot: true }), "Crane v1 crashed and is out of the match. A bot plays on in that seat.");
+  assert.equal(L.forfeitText("Crane v1", { forfeit_reason: "bot sandbox unavailable", replaced_by_bot: true }), "Crane v1 could not be run safely (no sandbox) and is out of the match. A bot plays on in that seat.");
   const rows = L.ratingRows([{ name: "Ana", pool: "P", before: 1500, after: 1520, delta: 20 }, { name: "Bo", pool: "P", before: 1500, after: 1480, delta: -20 }]);
   assert.deepEqual(rows.map((r) => [r.delta, r.up, r.down]), [["+20.0", true, false], ["−20.0", false, true]]);
 });

@@ -110,7 +110,7 @@ function endReasonText(reason) {
 
 /** "no cards", or the cards named by `cardName` and joined: "Tiger, Crane". */
 function cardListText(cards, cardName) {
-  if (!cards || !cards.length) return "no cards";
+  if (!cards || !cards.length) return t("no cards");
   return Array.from(cards, cardName).join(", ");
 }
 
@@ -146,7 +146,7 @@ function eventFormatter(PUBLIC, PRIVATE, thirdPerson) {
     const fmt = PUBLIC[type];
     const entries = [{
       scope: "public", type: type, known: !!fmt,
-      text: fmt ? fmt(pub, ctx) : "Event: " + String(type).replace(/_/g, " ") + ".",
+      text: fmt ? fmt(pub, ctx) : t("Event: %(type)s.", { type: String(type).replace(/_/g, " ") }),
     }];
     const pfmt = PRIVATE[type];
     if (!pfmt) return entries;
@@ -171,9 +171,15 @@ function stepsFormatter(formatEvent) {
     const out = [];
     (steps || []).forEach(function (step) {
       if (step.kind === "timeout") {
-        out.push({ scope: "public", type: "timeout", version: step.version, known: true, text: possessive(ctx, step.seat) + " clock ran out: the default choice was played." });
+        const text = isYou(ctx, step.seat)
+          ? t("Your clock ran out: the default choice was played.")
+          : t("%(name)s's clock ran out: the default choice was played.", { name: nameOf(ctx, step.seat) });
+        out.push({ scope: "public", type: "timeout", version: step.version, known: true, text: text });
       } else if (step.kind === "takeover") {
-        out.push({ scope: "public", type: "takeover", version: step.version, known: true, text: t("A bot moved for %(name)s, who left the match.", { name: objectName(ctx, step.seat) }) });
+        const text = isYou(ctx, step.seat)
+          ? t("A bot moved for you: you left the match.")
+          : t("A bot moved for %(name)s, who left the match.", { name: nameOf(ctx, step.seat) });
+        out.push({ scope: "public", type: "takeover", version: step.version, known: true, text: text });
       }
       (step.events || []).forEach(function (ev) {
         formatEvent(ev, ctx).forEach(function (entry) { entry.version = step.version; out.push(entry); });
@@ -577,8 +583,8 @@ function ordinal(n) {
  */
 function winnersText(ctx, winners, several) {
   if (!winners || !winners.length) return t("nobody wins");
-  const names = winners.map((seat) => seatName(ctx, seat));
-  if (names.length === 1) return names[0] === "You" ? t("You win") : t("%(name)s wins", { name: names[0] });
+  const names = winners.map((seat) => seatLabel(ctx, seat));
+  if (names.length === 1) return isYou(ctx, winners[0]) ? t("You win") : t("%(name)s wins", { name: names[0] });
   const params = { names: names.slice(0, -1).join(", "), last: names[names.length - 1] };
   return several ? t("%(names)s and %(last)s", params) + " " + several : t("%(names)s and %(last)s win", params);
 }

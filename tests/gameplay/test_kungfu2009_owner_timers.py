@@ -9,7 +9,6 @@ again on fresh data, so no timer step is ever applied twice.
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 
 import pytest
@@ -22,6 +21,7 @@ from gameplay.live import copies, owner, timers
 from gameplay.models import ActionKind, Match, MatchStatus
 from tests.gameplay.test_kungfu2009_fastpath import replayed
 from tests.gameplay.test_kungfu2009_live import FOUR, table
+from tests.waiting import wait_until_async
 
 NO_LAYER = override_settings(CHANNEL_LAYERS={})
 
@@ -163,10 +163,12 @@ async def test_the_loop_fires_the_timers_at_their_due_time(players, monkeypatch)
             live.match.timers[key]["due"] = soon.isoformat()
             timers.fire_at(live, soon)
             assert live.fire_due == soon
-            for _ in range(100):
-                await asyncio.sleep(0.05)
-                if live.timer_steps:
-                    break
+            await wait_until_async(
+                lambda: live.timer_steps,
+                timeout=5.0,
+                interval=0.05,
+                message="the owner to fire the timer it holds",
+            )
             assert live.timer_steps == 1
             # The next earliest due time (the table's time limit) is next.
             end = live.match.timers["end"]["due"]

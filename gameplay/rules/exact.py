@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from gameplay.rules.base import Game, State
 
@@ -65,7 +66,12 @@ def solve(game: Game, state: State, depth: int) -> dict[int, float]:
 
 
 def exact_values(
-    *, game: Game, state: State, seat: int, depth: int = 8, samples: int = 400
+    *,
+    game: Game,
+    state: State,
+    seat: int,
+    depth: int = 8,
+    samples: int = 400,
 ) -> ExactValues:
     """Each legal action's exact value for ``seat`` over every consistent deal."""
     deals: dict[str, State] = {}
@@ -91,24 +97,33 @@ def exact_values(
 
 
 def endgame_positions(
-    *, game: Game, seeds: range, depth: int = 6, players: int = 2, last: int = 6
+    *,
+    game: Game,
+    seeds: range,
+    depth: int = 6,
+    players: int = 2,
+    last: int = 6,
+    config: dict[str, Any] | None = None,
+    bots: tuple[str, str] = ("heuristic", "random"),
 ) -> list[tuple[int, State, int]]:
     """Decisions with a real choice among the last ``last`` of seeded games
-    (heuristic against random play) whose rest is at most ``depth`` plies:
-    ``(seed, state, seat)``, one per game (the earliest such decision)."""
+    (``bots`` alternating by seat: the heuristic against random play unless
+    told) whose rest is at most ``depth`` plies: ``(seed, state, seat)``, one
+    per game (the earliest such decision). ``config``: the table options
+    (default ``{"players": players}``), e.g. a short game of Kung Fu (2013)."""
     from gameplay.rules.bots import decision_context, get_bot
 
-    bots = [get_bot("heuristic"), get_bot("random")]
+    playing = [get_bot(name) for name in bots]
     found = []
     for seed in seeds:
-        state = game.setup({"players": players}, seed)
+        state = game.setup(config or {"players": players}, seed)
         history: list[tuple[State, int]] = []
         step = 0
         while not game.is_over(state):
             seat = game.actors(state)[0]
             history.append((state, seat))
             ctx = decision_context(game, state, seat, seed * 1000 + step)
-            state, _ = game.apply(state, seat, bots[seat % 2].choose(ctx))
+            state, _ = game.apply(state, seat, playing[seat % 2].choose(ctx))
             step += 1
         for state, seat in history[-last:]:
             if len(game.legal_action_ids(state, seat)) < 2:

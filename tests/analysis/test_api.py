@@ -123,3 +123,30 @@ def test_the_real_time_game_gets_its_claim_review(players) -> None:
     # Seat 0 claimed the easy combination at once: neither missed nor wrong.
     assert review["summary"]["0"]["wrong_claims"] == 0
     assert not any(m["seat"] == 0 for m in review["missed_claims"])
+
+
+@pytest.mark.parametrize(
+    ("game", "config"),
+    [("kungfu2013", {"life": 5}), ("kungfu2019", {"draft": False})],
+)
+def test_every_turn_based_game_is_analysed(players, game, config) -> None:
+    """Kung Fu (2013) and (2019) through the same request, task and API as
+    Duelo: every logged decision has a point, every searched one its menu."""
+    match = start_match(players[:2], game=game, config=config)
+    play_to_end(match, players[:2])
+    match.refresh_from_db()
+    assert match.status == "finished"
+    row = services.analysis_run(analysis_id=services.analysis_request(match=match).pk)
+    assert row.status == AnalysisStatus.DONE, row.error
+    body = api_for(None).get(f"/api/matches/{match.public_id}/analysis/").json()
+    analysis = body["analysis"]
+    assert body["game"] == game and analysis["kind"] == "search"
+    decisions = analysis["decisions"]
+    seated = match.actions.exclude(seat=None).count()
+    assert len(decisions) == seated > 0
+    searched = [d for d in decisions if d["grade"] != "only"]
+    assert searched, f"a game of {game} has real choices"
+    for d in searched:
+        assert d["best"] in {m["id"] for m in d["menu"]}
+        assert 0 <= d["value"] <= 1 and d["loss"] >= 0
+    assert set(analysis["summary"]) == {"0", "1"}

@@ -100,7 +100,7 @@ def test_a_finished_rated_tournament_game_is_analysed_once(
     assert row.version == ANALYSIS_VERSION
     assert row.status == AnalysisStatus.DONE, row.error
     assert row.iterations == settings.ANALYSIS_ITERATIONS
-    assert row.result["decisions"], "every decision analysed"
+    assert row.result is not None and row.result["decisions"], "decisions analysed"
     assert row.done_steps == row.total_steps > 0
     finished_at = row.finished_at
 

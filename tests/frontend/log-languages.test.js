@@ -88,3 +88,22 @@ test("each engine prompt has the board's message for its phase, word for word", 
     for (const message of Object.values(B.PHASE_WAIT)) assert.match(message, /^%\(name\)s /);
   }
 });
+
+test("the table in words (screen-reader mode) comes whole from the catalogue, and so does the status line", async () => {
+  for (const game of BOARDS) {
+    const B = await import(`../../static/js/boards/${game}.js`);
+    const corpus = fixture(game);
+    for (const [key, frame] of Object.entries(corpus.seat_frames || {})) {
+      const names = (frame.seats || []).map((s, i) => s.name || "Seat " + i);
+      const model = B.boardModel(frame, { names: names, nowMs: 0 });
+      // The status line: whole messages (a suffix is a message of its own).
+      assert.match(model.statusLine, /^⟦[\s\S]*⟧$/, `${game} ${key} status: ${model.statusLine}`);
+      assert.doesNotMatch(model.statusLine.replace(/⟦[^⟦⟧]*⟧/g, "").replace(/⟦[^⟦⟧]*⟧/g, ""), /[a-z]{3,}/, `${game} ${key} status: ${model.statusLine}`);
+      for (const line of B.describeBoard(model)) {
+        // Duelo's "what you saw" note is the model's own (already translated) sentence.
+        if (model.sight && line === model.sight.text) continue;
+        assert.match(line, WHOLE, `${game} ${key}: ${line}`);
+      }
+    }
+  }
+});

@@ -330,12 +330,22 @@ function modelBase(b, turn) {
 function describeSeats(model, details) {
   return (model.seats || []).map(function (s) {
     const parts = (details(s) || []).filter(Boolean);
-    if (s.isActor) parts.push("to move");
-    if (s.forfeited) parts.push("forfeited");
-    if (s.isBot) parts.push("a bot");
-    else if (s.connected === false) parts.push("away");
-    return s.name + (s.isYou && model.useYou !== false ? " (you)" : "") + (parts.length ? ": " + parts.join(", ") : "") + ".";
+    if (s.isActor) parts.push(t("to move"));
+    if (s.forfeited) parts.push(t("forfeited"));
+    if (s.isBot) parts.push(t("a bot"));
+    else if (s.connected === false) parts.push(t("away"));
+    const name = s.isYou && model.useYou !== false ? t("%(name)s (you)", { name: s.name }) : s.name;
+    return parts.length ? t("%(name)s: %(details)s.", { name: name, details: parts.join(", ") }) : t("%(name)s.", { name: name });
   });
+}
+
+/**
+ * A line about the viewer's own things: `you` ("Your hand: %(cards)s."), or
+ * `other` with %(name)s where the page says no "you" (a replay's seat view).
+ */
+function viewerLine(model, you, other, params) {
+  const ctx = { names: model.names, viewer: model.viewer, useYou: model.useYou };
+  return isYou(ctx, model.viewer) ? t(you, params) : t(other, Object.assign({ name: nameOf(ctx, model.viewer) }, params));
 }
 
 /** "Your", or "Ana's" where the page says no "you" (a replay's seat view). */
@@ -647,6 +657,6 @@ function resultModel(frame, opts, game) {
 
 export { isYou, nameOf, seatLabel, plural, seatName, possessive, possessiveLower, objectName, namedSeats, subj, capitalize, sentence,
   END_REASONS, endReasonText, ordinal, winnersText, seatScore, resultModel, isPerSeatPrivate, privateTag, eventFormatter,
-  stepsFormatter, clockRemaining, formatClock, frameBasics, platformSeat, turnStatus, modelBase, describeSeats, viewerPossessive,
+  stepsFormatter, clockRemaining, formatClock, frameBasics, platformSeat, turnStatus, modelBase, describeSeats, viewerLine, viewerPossessive,
   sha256Hex, verifySeed, h, clear, emptyPileEl, presenceEl, actionGroupEl, renderPanel, tickClocks, tickDue,
   renderLog, resultsPanelEl, resultsTableEl, cardListText };

@@ -11,7 +11,7 @@
  */
 
 import {
-  actionGroupEl, cardListText, clear, describeSeats, isYou, nameOf, seatLabel, viewerPossessive, emptyPileEl, eventFormatter, frameBasics, h,
+  actionGroupEl, cardListText, clear, describeSeats, isYou, nameOf, seatLabel, viewerLine, emptyPileEl, eventFormatter, frameBasics, h,
   modelBase, platformSeat, plural, possessive, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
@@ -1155,28 +1155,42 @@ function dealText() {
 
 /** The table in words for the screen-reader mode: one line per fact. */
 function describeBoard(model) {
+  // Each seat's facts are short list items, each its own message.
   const lines = describeSeats(model, function (s) {
+    const points = tn("%(n)s prize point", "%(n)s prize points", s.points, { n: s.points });
     return [
-      s.alive ? null : "out of this round",
-      s.hand ? "holds " + cardList(s.hand) : plural(s.handCount, "card", "cards") + " in hand",
-      plural(s.points, "prize point", "prize points") + (s.prizes.length ? " (face up: " + cardList(s.prizes) + ")" : ""),
-      s.markers ? plural(s.markers, "round won", "rounds won") : null,
-      s.protected ? "protected by Crane Style" : null,
-      s.tigerTargetName ? "Tiger Style against " + s.tigerTargetName : null,
+      s.alive ? null : t("out of this round"),
+      s.hand ? t("holds %(cards)s", { cards: cardList(s.hand) }) : tn("%(n)s card in hand", "%(n)s cards in hand", s.handCount, { n: s.handCount }),
+      s.prizes.length ? t("%(points)s (face up: %(cards)s)", { points: points, cards: cardList(s.prizes) }) : points,
+      s.markers ? tn("%(n)s round won", "%(n)s rounds won", s.markers, { n: s.markers }) : null,
+      s.protected ? t("protected by Crane Style") : null,
+      s.tigerTargetName ? t("Tiger Style against %(name)s", { name: s.tigerTargetName }) : null,
     ];
   });
-  lines.push("Deck: " + plural(model.deckCount, "card", "cards") + ". Discard pile: " +
-    (model.discardTop ? plural(model.discard.length, "card", "cards") + ", " + cardName(model.discardTop) + " on top." : "empty."));
+  lines.push(tn("Deck: %(n)s card.", "Deck: %(n)s cards.", model.deckCount, { n: model.deckCount }) + " " + (model.discardTop
+    ? tn("Discard pile: %(n)s card, %(card)s on top.", "Discard pile: %(n)s cards, %(card)s on top.", model.discard.length,
+      { n: model.discard.length, card: cardName(model.discardTop) })
+    : t("Discard pile: empty.")));
   const tb = model.table;
   if (tb && tb.kind === "play") {
-    lines.push("On the table: " + tb.caption + (tb.card ? ", " + cardName(tb.card) : "") + (tb.targetName ? ", against " + tb.targetName : "") + ".");
+    const parts = [tb.caption];
+    if (tb.card) parts.push(cardName(tb.card));
+    if (tb.targetName) parts.push(t("against %(name)s", { name: tb.targetName }));
+    lines.push(t("On the table: %(what)s.", { what: parts.join(", ") }));
   } else if (tb && tb.kind === "duel") {
-    const side = function (card) { return card ? cardName(card) : "a face-down card"; };
-    lines.push("Duel: " + tb.attackerName + " (" + side(tb.cards[0]) + ") against " + (tb.defenderName || "nobody yet") +
-      " (" + side(tb.cards[1]) + ")" + (tb.decided ? (tb.tie ? ": a tie." : ": " + seatName({ names: model.names, viewer: model.viewer, useYou: model.useYou }, tb.winner) + " won.") : "."));
+    const side = function (card) { return card ? cardName(card) : t("a face-down card"); };
+    const params = {
+      name: tb.attackerName, card: side(tb.cards[0]), other: tb.defenderName || t("nobody yet"), other_card: side(tb.cards[1]),
+      winner: tb.decided && !tb.tie ? nameOf({ names: model.names }, tb.winner) : "",
+    };
+    const ctx = { names: model.names, viewer: model.viewer, useYou: model.useYou };
+    if (!tb.decided) lines.push(t("Duel: %(name)s (%(card)s) against %(other)s (%(other_card)s).", params));
+    else if (tb.tie) lines.push(t("Duel: %(name)s (%(card)s) against %(other)s (%(other_card)s): a tie.", params));
+    else if (isYou(ctx, tb.winner)) lines.push(t("Duel: %(name)s (%(card)s) against %(other)s (%(other_card)s): you won.", params));
+    else lines.push(t("Duel: %(name)s (%(card)s) against %(other)s (%(other_card)s): %(winner)s won.", params));
   }
   if (model.sight) lines.push(model.sight.text);
-  if (model.hand) lines.push(viewerPossessive(model) + " hand: " + cardList(model.hand) + ".");
+  if (model.hand) lines.push(viewerLine(model, N_("Your hand: %(cards)s."), N_("%(name)s's hand: %(cards)s."), { cards: cardList(model.hand) }));
   return lines;
 }
 

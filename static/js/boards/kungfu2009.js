@@ -28,7 +28,7 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, isYou, nameOf, clear, describeSeats, viewerPossessive, emptyPileEl, eventFormatter,
+  actionGroupEl, capitalize, cardListText, isYou, nameOf, viewerLine, clear, describeSeats, emptyPileEl, eventFormatter,
   frameBasics, h, isPerSeatPrivate, modelBase, namedSeats, objectName, ordinal, platformSeat,
   plural, possessive, presenceEl, renderPanel, resultModel as commonResultModel,
   resultsPanelEl, resultsTableEl, seatName, seatScore, stepsFormatter,
@@ -1235,25 +1235,43 @@ function describeBoard(model) {
   const lines = [];
   if (model.paused) lines.push(model.statusLine);
   lines.push.apply(lines, describeSeats(model, function (s) {
+    const points = tn("%(n)s point", "%(n)s points", s.points, { n: s.points });
     return [
-      plural(s.handSize, "card", "cards") + " in hand",
-      s.inPlay ? null : s.owes ? "punished, choosing a loss" : "punished, out of play",
-      plural(s.points, "point", "points") + (s.won.length ? " (completed " + s.won.map(comboName).join(", ") + ")" : ""),
-      s.offers ? plural(s.offers, "offer", "offers") + " open" : null,
-      s.voted ? "voted for an impasse" : null,
+      tn("%(n)s card in hand", "%(n)s cards in hand", s.handSize, { n: s.handSize }),
+      s.inPlay ? null : s.owes ? t("punished, choosing a loss") : t("punished, out of play"),
+      s.won.length ? t("%(points)s (completed %(combos)s)", { points: points, combos: s.won.map(comboName).join(", ") }) : points,
+      s.offers ? tn("%(n)s offer open", "%(n)s offers open", s.offers, { n: s.offers }) : null,
+      s.voted ? t("voted for an impasse") : null,
     ];
   }));
   model.faceUp.forEach(function (f) {
-    lines.push(capitalize(f.name) + " combination: " + (f.combo ? comboName(f.combo.code) + ", " + cardList(f.combo.hits) +
-      (f.ready ? "; your hand makes it now" : f.missing !== null ? "; " + plural(f.missing, "card", "cards") + " missing from your hand" : "") : "none") + ".");
+    let what = t("none");
+    if (f.combo) {
+      const params = { combo: comboName(f.combo.code), cards: cardList(f.combo.hits), n: f.missing };
+      if (f.ready) what = t("%(combo)s, %(cards)s; your hand makes it now", params);
+      else if (f.missing !== null) what = tn("%(combo)s, %(cards)s; %(n)s card missing from your hand", "%(combo)s, %(cards)s; %(n)s cards missing from your hand", f.missing, params);
+      else what = t("%(combo)s, %(cards)s", params);
+    }
+    lines.push(t("%(level)s combination: %(what)s.", { level: capitalize(LEVEL_WORD[f.level] || f.name), what: what }));
   });
   model.offers.forEach(function (o) {
-    const head = o.mine ? "Your offer " + o.id + " to " + partnerText(ctx, o.to) : "Offer " + o.id + " from " + seatName(ctx, o.from) + (o.to === null ? " to everyone" : " to " + objectName(ctx, o.to));
-    lines.push(head + ": gives " + (o.declared ? cardList(o.declared) : "nothing") + (o.open ? " (shown)" : " (declared)") +
-      ", asks for " + (o.want ? cardList(o.want) : "nothing") + ".");
+    const params = {
+      id: o.id, to: partnerText(ctx, o.to), name: nameOf(ctx, o.from),
+      gives: o.declared ? cardList(o.declared) : t("nothing"), asks: o.want ? cardList(o.want) : t("nothing"),
+    };
+    const terms = o.open
+      ? t("gives %(gives)s (shown), asks for %(asks)s", params)
+      : t("gives %(gives)s (declared), asks for %(asks)s", params);
+    let head;
+    if (o.mine) head = t("Your offer %(id)s to %(to)s", params);
+    else if (o.to === null || o.to === undefined) head = t("Offer %(id)s from %(name)s to everyone", params);
+    else head = t("Offer %(id)s from %(name)s to %(to)s", params);
+    lines.push(t("%(head)s: %(terms)s.", { head: head, terms: terms }));
   });
-  lines.push("Deck: " + plural(model.deck, "card", "cards") + ".");
-  if (model.hand !== null) lines.push(viewerPossessive(model) + " hand, left to right: " + cardList(model.hand) + ".");
+  lines.push(tn("Deck: %(n)s card.", "Deck: %(n)s cards.", model.deck, { n: model.deck }));
+  if (model.hand !== null) {
+    lines.push(viewerLine(model, N_("Your hand, left to right: %(cards)s."), N_("%(name)s's hand, left to right: %(cards)s."), { cards: cardList(model.hand) }));
+  }
   return lines;
 }
 

@@ -12,7 +12,7 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, clear, describeSeats, isYou, nameOf, viewerPossessive, emptyPileEl, eventFormatter,
+  actionGroupEl, capitalize, cardListText, clear, describeSeats, isYou, nameOf, viewerLine, emptyPileEl, eventFormatter,
   frameBasics, h, modelBase, platformSeat, plural, possessive, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, stepsFormatter, turnStatus, winnersText,
@@ -351,9 +351,9 @@ function boardModel(frame, opts) {
   }
   const pending = view ? view.pending || {} : {};
   let suffix = "";
-  if (pending.draws) suffix += " (" + plural(pending.draws, "card", "cards") + " to draw)";
-  if (pending.coins_due) suffix += " (" + plural(pending.coins_due, "coin", "coins") + " still due)";
-  if (pending.difference) suffix += " (difference " + pending.difference + ")";
+  if (pending.draws) suffix += " " + tn("(%(n)s card to draw)", "(%(n)s cards to draw)", pending.draws, { n: pending.draws });
+  if (pending.coins_due) suffix += " " + tn("(%(n)s coin still due)", "(%(n)s coins still due)", pending.coins_due, { n: pending.coins_due });
+  if (pending.difference) suffix += " " + t("(difference %(n)s)", { n: pending.difference });
   const turn = turnStatus(b, PHASE_WAIT, suffix, PROMPTS);
   const byCode = {};
   if (view) {
@@ -620,26 +620,33 @@ function dealText() {
 
 /** The table in words for the screen-reader mode: one line per fact. */
 function describeBoard(model) {
+  const attackCards = function (n) { return tn("%(n)s attack card", "%(n)s attack cards", n, { n: n }); };
+  const blockCards = function (n) { return tn("%(n)s block card", "%(n)s block cards", n, { n: n }); };
   const lines = describeSeats(model, function (s) {
     return [
-      s.life === null ? null : plural(s.life, "life", "life"),
-      plural(s.handRed, "attack card", "attack cards") + " and " + plural(s.handBlue, "block card", "block cards") + " in hand",
-      s.front.length ? "in front: " + cardList(s.front) : null,
-      s.coins ? plural(s.coins, "coin", "coins") : null,
-      s.initiative ? "has the initiative" : null,
-      s.attacker ? "attacking" : null,
+      s.life === null ? null : tn("%(n)s life", "%(n)s life", s.life, { n: s.life }),
+      t("%(attack)s and %(block)s in hand", { attack: attackCards(s.handRed), block: blockCards(s.handBlue) }),
+      s.front.length ? t("in front: %(cards)s", { cards: cardList(s.front) }) : null,
+      s.coins ? tn("%(n)s coin", "%(n)s coins", s.coins, { n: s.coins }) : null,
+      s.initiative ? t("has the initiative") : null,
+      s.attacker ? t("attacking") : null,
     ];
   });
-  lines.push("Decks: " + plural(model.decks.red, "attack card", "attack cards") + ", " + plural(model.decks.blue, "block card", "block cards") +
-    ". Discarded: " + plural(model.discards.red.length, "attack card", "attack cards") + ", " + plural(model.discards.blue.length, "block card", "block cards") + ".");
+  const decks = { attack: attackCards(model.decks.red), block: blockCards(model.decks.blue) };
+  const discarded = { attack: attackCards(model.discards.red.length), block: blockCards(model.discards.blue.length) };
+  lines.push(t("Decks: %(attack)s, %(block)s.", decks) + " " + t("Discarded: %(attack)s, %(block)s.", discarded));
   const tb = model.table;
   if (tb) {
-    const attack = tb.attack && !tb.faceDown ? cardName(tb.attack) : "a face-down card";
-    const block = tb.block ? cardName(tb.block) : tb.blockDone ? "no block" : "not blocked yet";
-    lines.push("Battle: " + tb.attackerName + " attacks with " + attack + (tb.attackValue !== null && tb.attackValue !== undefined ? " (value " + tb.attackValue + ")" : "") +
-      "; " + tb.defenderName + ": " + block + (tb.blockDone && tb.blockValue !== null && tb.blockValue !== undefined ? " (value " + tb.blockValue + ")" : "") + ".");
+    const attack = tb.attack && !tb.faceDown ? cardName(tb.attack) : t("a face-down card");
+    const hasAttack = tb.attackValue !== null && tb.attackValue !== undefined;
+    const attackPart = hasAttack
+      ? t("%(name)s attacks with %(card)s (value %(value)s)", { name: tb.attackerName, card: attack, value: tb.attackValue })
+      : t("%(name)s attacks with %(card)s", { name: tb.attackerName, card: attack });
+    let block = tb.block ? cardName(tb.block) : tb.blockDone ? t("no block") : t("not blocked yet");
+    if (tb.blockDone && tb.blockValue !== null && tb.blockValue !== undefined) block = t("%(block)s (value %(value)s)", { block: block, value: tb.blockValue });
+    lines.push(t("Battle: %(attack)s; %(name)s: %(block)s.", { attack: attackPart, name: tb.defenderName, block: block }));
   }
-  if (model.hand) lines.push(viewerPossessive(model) + " hand: " + cardList(model.hand) + ".");
+  if (model.hand) lines.push(viewerLine(model, N_("Your hand: %(cards)s."), N_("%(name)s's hand: %(cards)s."), { cards: cardList(model.hand) }));
   return lines;
 }
 

@@ -17,7 +17,7 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, isYou, nameOf, seatLabel, clear, describeSeats, viewerPossessive, eventFormatter, frameBasics, h,
+  actionGroupEl, capitalize, cardListText, isYou, nameOf, seatLabel, viewerLine, clear, describeSeats, eventFormatter, frameBasics, h,
   modelBase, platformSeat, plural, possessive as commonPossessive, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, sentence, stepsFormatter, subj as commonSubj, turnStatus,
@@ -987,27 +987,36 @@ function renderCardReference(container, players) {
 function describeBoard(model) {
   const lines = describeSeats(model, function (s) {
     return [
-      s.eliminated ? "knocked out" : null,
-      s.hp === null ? null : s.hp + " HP",
-      s.status ? "status " + statusText(s.status) : null,
-      plural(s.handSize, "card", "cards") + " in hand",
-      s.picked === true ? "has picked" : null,
-      s.committed ? plural(s.committed, "card", "cards") + " chosen" : null,
-      s.played && s.played.length ? "played " + cardList(s.played) + " (initiative " + s.initiative + ")" : null,
-      s.attacker ? "attacking" : s.fighter ? "in the fight" : null,
-      s.dice ? "dice " + s.dice.join(", ") : null,
+      s.eliminated ? t("knocked out") : null,
+      s.hp === null ? null : t("%(hp)s HP", { hp: s.hp }),
+      s.status ? t("status %(stats)s", { stats: statusText(s.status) }) : null,
+      tn("%(n)s card in hand", "%(n)s cards in hand", s.handSize, { n: s.handSize }),
+      s.picked === true ? t("has picked") : null,
+      s.committed ? tn("%(n)s card chosen", "%(n)s cards chosen", s.committed, { n: s.committed }) : null,
+      s.played && s.played.length ? t("played %(cards)s (initiative %(n)s)", { cards: cardList(s.played), n: s.initiative }) : null,
+      s.attacker ? t("attacking") : s.fighter ? t("in the fight") : null,
+      s.dice ? t("dice %(dice)s", { dice: s.dice.join(", ") }) : null,
     ];
   });
-  if (model.dummy && model.dummy.length) lines.push("The dummy plays " + cardList(model.dummy) + " (initiative " + initiativeOf(model.dummy) + ").");
-  if (model.order.length) {
-    lines.push("Attack order: " + model.order.map(function (o) {
-      return o.name + (o.total !== null && o.total !== undefined ? " (" + o.total + ")" : "") + (o.current ? ", attacking now" : o.out ? ", out" : "");
-    }).join("; ") + ".");
+  if (model.dummy && model.dummy.length) {
+    lines.push(t("The dummy plays %(cards)s (initiative %(n)s).", { cards: cardList(model.dummy), n: initiativeOf(model.dummy) }));
   }
-  lines.push("Deck: " + plural(model.deckSize, "card", "cards") + ". Discard pile: " + plural(model.discardSize, "card", "cards") + ".");
-  if (model.pack && model.pack.length) lines.push(viewerPossessive(model) + " pack to pick from: " + cardList(model.pack) + ".");
-  if (model.myCommits && model.myCommits.length) lines.push(viewerPossessive(model) + " cards chosen: " + cardList(model.myCommits) + ".");
-  if (model.hand) lines.push(viewerPossessive(model) + " hand: " + cardList(model.hand) + ".");
+  if (model.order.length) {
+    const order = model.order.map(function (o) {
+      const name = o.total !== null && o.total !== undefined ? t("%(name)s (%(total)s)", { name: o.name, total: o.total }) : o.name;
+      return o.current ? t("%(name)s, attacking now", { name: name }) : o.out ? t("%(name)s, out", { name: name }) : name;
+    });
+    lines.push(t("Attack order: %(order)s.", { order: order.join("; ") }));
+  }
+  lines.push(tn("Deck: %(n)s card.", "Deck: %(n)s cards.", model.deckSize, { n: model.deckSize }) + " " +
+    tn("Discard pile: %(n)s card.", "Discard pile: %(n)s cards.", model.discardSize, { n: model.discardSize }));
+  if (model.pack && model.pack.length) {
+    lines.push(viewerLine(model, N_("Your pack to pick from: %(cards)s."), N_("%(name)s's pack to pick from: %(cards)s."), { cards: cardList(model.pack) }));
+  }
+  if (model.myCommits && model.myCommits.length) {
+    lines.push(viewerLine(model, N_("Your cards chosen: %(cards)s."), N_("%(name)s's cards chosen: %(cards)s."), { cards: cardList(model.myCommits) }));
+  }
+  if (model.hand) lines.push(viewerLine(model, N_("Your hand: %(cards)s."), N_("%(name)s's hand: %(cards)s."), { cards: cardList(model.hand) }));
   return lines;
 }
 

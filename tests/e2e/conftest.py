@@ -255,24 +255,33 @@ class ArenaServer:
 
 
 def _wait_healthy(server: ArenaServer) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
+    """Until /healthz answers 200; fails at once if a server process died, and
+    after ``START_TIMEOUT`` with the last answer and both logs' tails (the
+    caller's ``finally`` stops the server)."""
     last = "no answer"
-    while time.monotonic() < deadline:
-        server.assert_alive()
+
+    def healthy() -> bool:
+        nonlocal last
         try:
             with urllib.request.urlopen(f"{server.base_url}/healthz", timeout=3) as r:
-                if r.status == 200:
-                    return
+                return r.status == 200
         except urllib.error.HTTPError as exc:
             last = exc.read().decode(errors="replace")
         except OSError as exc:
             last = str(exc)
-        time.sleep(0.3)
-    server.stop()
-    raise RuntimeError(
-        f"the e2e server was not healthy after {START_TIMEOUT:.0f} s: {last}\n"
-        f"web log:\n{server.log('web')[-3000:]}\nworker log:\n"
-        f"{server.log('worker')[-3000:]}"
+        return False
+
+    server.assert_alive()
+    wait_until(
+        healthy,
+        timeout=START_TIMEOUT,
+        interval=0.3,
+        between=server.assert_alive,
+        message=lambda: (
+            f"the e2e server to be healthy: {last}\n"
+            f"web log:\n{server.log('web')[-3000:]}\nworker log:\n"
+            f"{server.log('worker')[-3000:]}"
+        ),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -23,7 +24,7 @@ from gameplay.clocks import (
 )
 from gameplay.contexts import match_is_sealed
 from gameplay.models import Match, MatchAction, MatchStatus
-from gameplay.rules import get_game, view_events
+from gameplay.rules import Game, get_game, view_events
 from gameplay.selectors import rematch_info, seats_of, spectator_version, state_at
 from gameplay.timecontrol import time_control_label
 from gameplay.vacation import away_until
@@ -196,12 +197,17 @@ def seat_frame(
     # the client fetches them with `sync`. A list, even empty, is the step's own.
     frame["events"] = None if events is None else view_events(events, seat)
     frame["actors"] = actors
-    frame["legal"] = engine.legal_actions(match.state, seat) if seat in actors else []
+    # The menu is named by its content (``legal_digest``): a broadcast may
+    # leave out a menu it sent unchanged, and the client reuses the one it
+    # holds only when the names match (``broadcast.match_messages``,
+    # docs/protocol/live.md).
+    if seat in actors:
+        frame["legal"], frame["legal_digest"] = seat_menu(
+            engine=engine, match=match, seat=seat
+        )
+    else:
+        frame["legal"], frame["legal_digest"] = [], EMPTY_MENU_DIGEST
     frame["timers"] = running_timers(match=match, seat=seat)
-    # Names the menu by its content: a broadcast may leave out a menu it sent
-    # unchanged, and the client reuses the one it holds only when the names
-    # match (``broadcast.match_messages``, docs/protocol/live.md).
-    frame["legal_digest"] = menu_digest(frame["legal"])
     # Take-backs of this seat's hidden commits while the others still choose,
     # for the games whose engine offers them (``retract_actions``); a client
     # sends one like any action.
@@ -218,6 +224,46 @@ def menu_digest(legal: list[dict[str, Any]]) -> str:
     return hashlib.blake2b(
         orjson.dumps(legal, option=orjson.OPT_NON_STR_KEYS), digest_size=8
     ).hexdigest()
+
+
+EMPTY_MENU_DIGEST = menu_digest([])
+
+# The menu each seat of a live match was last given, for engines that name
+# what a seat's menu depends on (``menu_key``): {(game, match pk, seat): (key,
+# menu, digest)}. A real-time table's step changes few seats' menus (Kung Fu
+# (2009): about one in eight), and building the others again for every frame
+# was a third of the step's cost. A hit returns the very menu built before:
+# frames only read it. Bounded, oldest first out; a miss only costs the build.
+SEAT_MENUS_KEPT = 2048
+_seat_menus: dict[tuple[str, int, int], tuple[Any, list[dict[str, Any]], str]] = {}
+_seat_menus_lock = threading.Lock()
+
+
+def seat_menu(*, engine: Game, match: Match, seat: int) -> tuple[list[Any], str]:
+    """(``seat``'s legal actions in ``match`` as it stands, their digest).
+
+    Built again only when the engine's ``menu_key`` for the seat changed
+    since the last call for this match and seat (or the engine has none):
+    two states with one key give the same menu, so the frame is the same
+    byte for byte either way."""
+    state = match.state
+    key_of = getattr(engine, "menu_key", None)
+    if key_of is None or match.pk is None:
+        legal = engine.legal_actions(state, seat)
+        return legal, menu_digest(legal)
+    key = key_of(state, seat)
+    slot = (match.game, match.pk, seat)
+    kept = _seat_menus.get(slot)
+    if kept is not None and kept[0] == key:
+        return kept[1], kept[2]
+    legal = engine.legal_actions(state, seat)
+    digest = menu_digest(legal)
+    with _seat_menus_lock:
+        _seat_menus.pop(slot, None)  # re-inserted last: the newest
+        _seat_menus[slot] = (key, legal, digest)
+        while len(_seat_menus) > SEAT_MENUS_KEPT:
+            _seat_menus.pop(next(iter(_seat_menus)))
+    return legal, digest
 
 
 def spectator_frame(

@@ -31,8 +31,10 @@ ENGINE = get_game(GAME)
 def no_memory():
     """Each test starts as a process that has broadcast nothing yet."""
     broadcast._menus.clear()
+    frames._seat_menus.clear()
     yield
     broadcast._menus.clear()
+    frames._seat_menus.clear()
 
 
 def held(match_id: int) -> Match:
@@ -93,6 +95,74 @@ def test_a_step_sends_only_the_menus_it_changed_and_names_every_menu(players):
         before = after
     # Most seats' menus stay as they were when one seat acts.
     assert omitted > sent > 0
+
+
+@pytest.mark.django_db
+def test_a_step_builds_again_only_the_menus_whose_key_changed(players, monkeypatch):
+    # ``frames.seat_menu``: the engine's ``menu_key`` names what a seat's menu
+    # reads; a seat whose key is unchanged gets the menu built before, and
+    # every frame is byte for byte the one a fresh build gives.
+    match = held(start_match(players, game=GAME).pk)
+    built: list[int] = []
+    real = ENGINE.legal_actions
+
+    def counted(state, seat):
+        built.append(seat)
+        return real(state, seat)
+
+    monkeypatch.setattr(ENGINE, "legal_actions", counted)
+    base = frames.frame_base(match=match)
+
+    def encoded(**kwargs) -> dict[int, str]:
+        return {
+            s: broadcast.encode(
+                frames.seat_frame(match=match, seat=s, base=base, **kwargs)
+            )
+            for s in range(8)
+        }
+
+    encoded()
+    assert sorted(built) == list(range(8))  # the first frames build every menu
+    rnd = random.Random(11)
+    reused = rebuilt = 0
+    for _ in range(15):
+        events, step = step_in_memory(match, rnd)
+        keys_before = dict(frames._seat_menus)
+        built.clear()
+        warm = encoded(events=events, step=step)
+        for seat in range(8):
+            slot = (GAME, match.pk, seat)
+            if ENGINE.menu_key(match.state, seat) == keys_before[slot][0]:
+                assert seat not in built
+                reused += 1
+            else:
+                assert seat in built
+                rebuilt += 1
+        frames._seat_menus.clear()
+        assert encoded(events=events, step=step) == warm  # what a cold build sends
+    assert reused > rebuilt > 0
+
+
+def test_an_engine_without_a_menu_key_builds_every_menu(monkeypatch):
+    class Engine:
+        def legal_actions(self, state, seat):
+            return [{"id": f"x:{seat}:{state['n']}"}]
+
+    match = Match(pk=5, game="no_such_game", state={"n": 1})
+    for _ in range(2):
+        legal, digest = frames.seat_menu(engine=Engine(), match=match, seat=0)
+        assert legal == [{"id": "x:0:1"}] and digest == frames.menu_digest(legal)
+    assert not frames._seat_menus
+
+
+def test_the_kept_seat_menus_are_bounded(monkeypatch):
+    monkeypatch.setattr(frames, "SEAT_MENUS_KEPT", 3)
+    state = ENGINE.setup({"players": 4}, 3)
+    for pk in (1, 2):
+        for seat in range(4):
+            match = Match(pk=pk, game=GAME, state=state)
+            frames.seat_menu(engine=ENGINE, match=match, seat=seat)
+    assert list(frames._seat_menus) == [(GAME, 2, 1), (GAME, 2, 2), (GAME, 2, 3)]
 
 
 @pytest.mark.django_db

@@ -1151,6 +1151,34 @@ class KungFu2009Game(EngineBase):
     def legal_actions(self, state: State, seat: int | None) -> list[Action]:
         return [_menu_entry(state, seat, a) for a in self.legal_action_ids(state, seat)]
 
+    def menu_key(self, state: State, seat: int) -> str:
+        """Everything ``legal_actions(state, seat)`` reads, as text: two
+        states with one key give the seat the same menu (ids and labels), so
+        a live table rebuilds only the menus whose key changed
+        (``gameplay.frames.seat_menu``). Server-side only (it holds the
+        offers' real cards and other seats' hands): never sent anywhere.
+        Broader than needed (every offer, the offerers' whole hands), never
+        narrower: ``tests/rules/test_kungfu2009_menu_key.py`` checks it."""
+        hands = state["hands"]
+        offers = state["offers"]
+        # repr: one call in C; these values (text, numbers, lists, dicts)
+        # print equal only when they are equal.
+        return repr(
+            (
+                state["phase"],
+                seat,
+                state["owe"][seat],
+                state["won"][seat],
+                state["out"],
+                hands[seat],
+                state["up"],
+                offers,
+                [hands[o["from"]] for o in offers],
+                state["drafts"][seat],
+                state["votes"][seat],
+            )
+        )
+
     # -- transitions ---------------------------------------------------------
 
     def apply(

@@ -1,0 +1,75 @@
+"""``menu_key`` names everything a seat's menu depends on (Kung Fu (2009)).
+
+Live tables rebuild a seat's menu only when its key changed
+(``gameplay.frames.seat_menu``), so a key that left out something the menu
+reads would send a stale menu. Over seeded random games (every seat, every
+step, through offers, trades, claims, punishments and forfeits): states with
+one key give one menu, and a seat's key changes whenever its menu does.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tests.rules.kungfu2009_helpers import GAME
+
+
+def _playout(players: int, seed: int, steps: int = 500) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    state = GAME.setup({"players": players}, seed)
+    states = [state]
+    for _ in range(steps):
+        if GAME.is_over(state):
+            break
+        actors = GAME.actors(state)
+        if actors:
+            seat: int | None = rng.choice(actors)
+            ids = [a for a in GAME.legal_action_ids(state, seat) if a != "pass"]
+        else:
+            seat = None
+            ids = GAME.legal_action_ids(state, None)
+        if not ids:
+            continue
+        state, _ = GAME.apply(state, seat, rng.choice(ids))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("players,seed", [(3, 1), (4, 2), (6, 3), (8, 4), (8, 5)])
+def test_one_key_one_menu_and_a_changed_menu_changes_the_key(
+    players: int, seed: int
+) -> None:
+    menus: dict[str, list[dict[str, Any]]] = {}
+    kinds: set[str] = set()
+    last: dict[int, tuple[str, list[dict[str, Any]]]] = {}
+    changed = 0
+    for state in _playout(players, seed):
+        for seat in range(players):
+            key = GAME.menu_key(state, seat)
+            menu = GAME.legal_actions(state, seat)
+            kinds.update(a["type"] for a in menu)
+            assert menus.setdefault(key, menu) == menu, (seat, key)
+            before = last.get(seat)
+            if before is not None and before[1] != menu:
+                changed += 1
+                assert before[0] != key
+            last[seat] = (key, menu)
+    # The games went through the parts of the menu that read other seats.
+    assert changed > 0
+    assert {"accept", "withdraw", "give", "want", "claim", "move"} <= kinds
+
+
+def test_the_key_tells_apart_what_only_the_labels_read() -> None:
+    # A face-up combination replaced at one level: the same ids
+    # ("claim:<level>"), another label; the key must differ.
+    state = GAME.setup({"players": 4}, 9)
+    other = state["piles"]["easy"][0]
+    assert other != state["up"]["easy"]
+    changed = {**state, "up": {**state["up"], "easy": other}}
+    ids = GAME.legal_action_ids(state, 0)
+    assert GAME.legal_action_ids(changed, 0) == ids and "claim:easy" in ids
+    assert GAME.legal_actions(changed, 0) != GAME.legal_actions(state, 0)
+    assert GAME.menu_key(changed, 0) != GAME.menu_key(state, 0)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, cast
 
+from django.core.signals import setting_changed
 from django.db.models import Q
+from django.dispatch import receiver
 from django.utils import timezone
 
 from gameplay.agents import is_uploaded_bot
@@ -26,6 +28,12 @@ GRACE_SECONDS = 60
 NEVER_CONNECTED = ""  # the disconnect stamp of a seat that never connected
 
 
+# ``presence_ttl`` as last read from the settings: asked for every seat of
+# every frame, and the lazy settings' lookup is several calls each time.
+# Emptied when the setting changes (tests).
+_presence_ttl: list[timedelta] = []
+
+
 def presence_ttl() -> timedelta:
     """How long a web process's word that a socket is open stays good.
 
@@ -34,9 +42,19 @@ def presence_ttl() -> timedelta:
     seats turn absent within the TTL and the grace period runs from the last
     refresh. Must stay well under GRACE_SECONDS.
     """
+    if _presence_ttl:
+        return _presence_ttl[0]
     from django.conf import settings
 
-    return timedelta(seconds=getattr(settings, "PRESENCE_TTL", 30))
+    ttl = timedelta(seconds=getattr(settings, "PRESENCE_TTL", 30))
+    _presence_ttl[:] = [ttl]
+    return ttl
+
+
+@receiver(setting_changed)
+def _presence_ttl_changed(*, setting: str, **kwargs: Any) -> None:
+    if setting == "PRESENCE_TTL":
+        _presence_ttl.clear()
 
 
 def seat_is_present(seat: Seat, now: datetime | None = None) -> bool:

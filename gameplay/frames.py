@@ -63,7 +63,9 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
         if match.status == MatchStatus.ACTIVE and (match.time_control or {}).get("days")
         else {}
     )
+    now = timezone.now()  # one instant for every seat's presence
     for seat in seats:
+        bot = seat.is_bot  # a property: read once
         deadline = (
             seat_deadline(match=match, seat=seat, actors=actors) if actors else None
         )
@@ -80,12 +82,12 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
                 "number": seat.number,
                 "name": seat.display_name,
                 "username": seat.user.username if seat.user is not None else None,
-                "is_bot": seat.is_bot,
+                "is_bot": bot,
                 "agent": seat.agent or None,
-                "connected": seat.is_bot or seat_is_present(seat),
+                "connected": bot or seat_is_present(seat, now),
                 "disconnected_at": (
                     seat.disconnected_at.isoformat()
-                    if seat.disconnected_at and not seat.is_bot
+                    if seat.disconnected_at and not bot
                     else None
                 ),
                 "claimable_at": claimable.isoformat() if claimable else None,
@@ -96,7 +98,7 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
                 "deadline": deadline.isoformat() if deadline else None,
                 "away_until": (
                     away[seat.user_id].isoformat()
-                    if seat.user_id in away and not seat.is_bot
+                    if seat.user_id in away and not bot
                     else None
                 ),
                 "placement": seat.placement,

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.a11y import assert_accessible_in_both_schemes
 from tests.e2e.test_narrow_screens import OVERFLOW
 
 FIXTURE = (
@@ -123,6 +124,8 @@ def test_drag_and_drop_arranges_the_hand_and_fills_the_offer(board):
     hand = FRAMES["play"]["view"]["hand"]
     page.locator('[data-role="composer"] [data-partner="all"]').click()
     page.locator('[data-role="composer"] [data-want="D"]').click()
+    # The offer composer half way through a trade passes axe in both schemes.
+    assert_accessible_in_both_schemes(page, "2009's offer composer mid-trade")
     page.locator('[data-role="send-offer"]').click()
     assert page.evaluate("plans") == [["to:all", "give:" + hand[1], "want:D", "send"]]
     assert page.errors == []

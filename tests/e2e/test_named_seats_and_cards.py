@@ -17,6 +17,7 @@ from gameplay.models import MatchAction
 from gameplay.rules import get_game
 from gameplay.rules.kungfu2013.catalogue import card_entries
 from gameplay.services import SeatSpec
+from tests.e2e.a11y import assert_accessible_in_both_schemes
 
 
 def _match(arena, game: str, users, seed: int):
@@ -77,6 +78,7 @@ def test_an_engine_refusal_names_the_people(arena):
         "offer 3 is not addressed to you"
     )
     expect(error).not_to_contain_text("seat 1")
+    assert_accessible_in_both_schemes(me.page, "the table's error banner")
 
 
 def test_the_kungfu2013_replay_names_the_cards_paid_with(arena):

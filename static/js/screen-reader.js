@@ -36,7 +36,9 @@ function srModel(frame, model, B) {
   legal.forEach(function (a) {
     const type = a.type || String(a.id).split(":")[0];
     if (!byType[type]) {
-      byType[type] = { type: type, title: kindTitle(type), actions: [] };
+      // The board's own (translated) title for the kind of choice, else its name.
+      const title = (B.GROUP_TITLES && B.GROUP_TITLES[type]) || kindTitle(type);
+      byType[type] = { type: type, title: title, actions: [] };
       groups.push(byType[type]);
     }
     byType[type].actions.push({ id: a.id, label: namedSeats(ctx, a.label || a.id) });

@@ -107,3 +107,17 @@ test("the table in words (screen-reader mode) comes whole from the catalogue, an
     }
   }
 });
+
+test("duelo: what a seat alone saw, in a replay naming every seat, is a whole message about it", async () => {
+  const B = await import("../../static/js/boards/duelo.js");
+  const corpus = fixture("duelo");
+  let seen = 0;
+  for (const event of corpus.events) {
+    for (const entry of B.formatEvent(event, { names: corpus.names, viewer: null, allPrivate: true, useYou: false }).slice(1)) {
+      assert.match(entry.text, WHOLE, entry.text);
+      assert.doesNotMatch(entry.text, /⟦You|⟦Your/, entry.text);
+      seen += 1;
+    }
+  }
+  assert.ok(seen > 5, "the fixture has private parts");
+});

@@ -130,14 +130,15 @@ function privateTag(ctx, seat) {
 /**
  * A game's formatEvent from its sentence tables. PUBLIC[type](pub, ctx) gives
  * the public sentence; PRIVATE[type](priv, pub, ctx, owner) what that seat
- * alone saw; thirdPerson(text, ctx, owner) rewords a private sentence for
- * a full-reveal replay.
+ * alone saw; PRIVATE_THIRD[type] (optional) the same in the third person for
+ * a replay that names every seat, else thirdPerson(text, ctx, owner) rewords
+ * the private sentence.
  *
  * A seat's own events carry `private` as that seat's part ({card: 6});
  * a full-reveal replay carries raw events whose `private` maps seat numbers
  * to parts ({"0": {card: 6}}): each becomes a "reveal" entry naming its seat.
  */
-function eventFormatter(PUBLIC, PRIVATE, thirdPerson) {
+function eventFormatter(PUBLIC, PRIVATE, thirdPerson, PRIVATE_THIRD) {
   return function formatEvent(ev, ctx) {
     ctx = ctx || {};
     const type = ev && ev.type;
@@ -150,15 +151,21 @@ function eventFormatter(PUBLIC, PRIVATE, thirdPerson) {
     }];
     const pfmt = PRIVATE[type];
     if (!pfmt) return entries;
+    // What `owner` alone saw, told in the third person (a replay that names
+    // every seat): the game's own message when it has one, else reworded.
+    const third = PRIVATE_THIRD && PRIVATE_THIRD[type];
+    const revealed = function (part, owner) {
+      if (third) return third(part, pub, ctx, owner);
+      return thirdPerson(pfmt(part, pub, Object.assign({}, ctx, { viewer: owner }), owner), ctx, owner);
+    };
     if (ctx.allPrivate || isPerSeatPrivate(priv)) {
       Object.keys(priv).sort().forEach(function (key) {
         const owner = Number(key);
-        const text = pfmt(priv[key], pub, Object.assign({}, ctx, { viewer: owner }), owner);
-        entries.push({ scope: "reveal", type: type, seat: owner, known: true, tag: t("Secret"), text: thirdPerson(text, ctx, owner) });
+        entries.push({ scope: "reveal", type: type, seat: owner, known: true, tag: t("Secret"), text: revealed(priv[key], owner) });
       });
     } else if (Object.keys(priv).length) {
-      let own = pfmt(priv, pub, ctx, ctx.viewer);
-      if (ctx.useYou === false && ctx.viewer !== null && ctx.viewer !== undefined) own = thirdPerson(own, ctx, ctx.viewer);
+      const named = ctx.useYou === false && ctx.viewer !== null && ctx.viewer !== undefined;
+      const own = named ? revealed(priv, ctx.viewer) : pfmt(priv, pub, ctx, ctx.viewer);
       entries.push({ scope: "private", type: type, seat: ctx.viewer, known: true, text: own, tag: privateTag(ctx, ctx.viewer) });
     }
     return entries;

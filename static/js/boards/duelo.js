@@ -436,8 +436,30 @@ function thirdPerson(text, ctx, owner) {
   return third === text ? name + ": " + text : third;
 }
 
+/** What a seat alone saw, told about it by name (a replay naming every seat). */
+const PRIVATE_THIRD = {
+  round_start: function (s, p, ctx, owner) { return t("%(name)s's hand: %(cards)s.", { name: nameOf(ctx, owner), cards: cardList(s.hand) }); },
+  draw: function (s, p, ctx, owner) { return t("%(name)s drew %(card)s.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+  play_down: function (s, p, ctx, owner) { return t("%(name)s played %(card)s face down.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+  disciple_look: function (s, p, ctx, owner) {
+    const params = { name: nameOf(ctx, owner), card: cardName(s.card) };
+    return s.source === "set_aside" ? t("%(name)s saw %(card)s (the card set aside).", params) : t("%(name)s saw %(card)s on top of the deck.", params);
+  },
+  put_under: function (s, p, ctx, owner) { return t("%(name)s put %(card)s under the deck.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+  snake_separated: function (s, p, ctx, owner) { return t("%(name)s separated %(card)s.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+  snake_guess: function (s, p, ctx, owner) {
+    return t("The separated card (seen by %(name)s) was %(card)s.", { name: nameOf(ctx, owner), card: cardName(s.card) });
+  },
+  hands_swapped: function (s, p, ctx, owner) { return t("%(name)s's new hand: %(cards)s.", { name: nameOf(ctx, owner), cards: cardList(s.hand) }); },
+  tiger_look: function (s, p, ctx, owner) {
+    return t("%(name)s saw %(other)s's hand: %(cards)s.", { name: nameOf(ctx, owner), other: nameOf(ctx, s.target), cards: cardList(s.hand) });
+  },
+  dragon_look: function (s, p, ctx, owner) { return t("%(name)s saw %(card)s on top of the deck.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+  put_on_top: function (s, p, ctx, owner) { return t("%(name)s put %(card)s on top of the deck.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+};
+
 /** One event as log entries: the public sentence, then private ones. */
-const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
+const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson, PRIVATE_THIRD);
 
 /** Log entries for a list of steps ({version, seat, kind, events}). */
 const formatSteps = stepsFormatter(formatEvent);
@@ -450,9 +472,9 @@ const SEAT_TYPES = { target: 1, snake: 1, swap: 1, tiger: 1 };
 
 const SEAT_LABELS = {
   target: function (name, own) { return own ? t("Duel yourself") : t("Duel %(name)s", { name: name }); },
-  snake: function (name) { return name + " separates a card"; },
+  snake: function (name) { return t("%(name)s separates a card", { name: name }); },
   swap: function (name, own) { return own ? t("Your own hand") : t("%(name)s's hand", { name: name }); },
-  tiger: function (name) { return "Look at " + name + "'s hand next turn"; },
+  tiger: function (name) { return t("Look at %(name)s's hand next turn", { name: name }); },
 };
 
 const GROUP_TITLES = {
@@ -494,7 +516,7 @@ function groupLegal(legal, ctx) {
     let text = action.label || action.id;
     if (kind === "seats" && SEAT_LABELS[type]) {
       const own = action.seat === ctx.viewer;
-      const name = own ? "your" : (ctx.names && ctx.names[action.seat]) || "Seat " + action.seat;
+      const name = own ? "your" : nameOf(ctx, action.seat);
       text = SEAT_LABELS[type](name, own);
     }
     group.actions.push(Object.assign({}, action, { text: text }));
@@ -1195,6 +1217,7 @@ function describeBoard(model) {
 }
 
 export {
+  GROUP_TITLES,
   PROMPTS, PHASE_WAIT,
   describeBoard,
   CARDS,

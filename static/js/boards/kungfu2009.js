@@ -1280,6 +1280,7 @@ function dealText(players) {
 }
 
 export {
+  GROUP_TITLES,
   describeBoard,
   EVENT_TYPES,
   COMBOS,

@@ -651,6 +651,7 @@ function describeBoard(model) {
 }
 
 export {
+  GROUP_TITLES,
   PROMPTS, PHASE_WAIT,
   describeBoard,
   EVENT_TYPES,

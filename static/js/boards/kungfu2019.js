@@ -1025,6 +1025,7 @@ function dealText(players) {
 }
 
 export {
+  GROUP_TITLES,
   PROMPTS, PHASE_WAIT,
   describeBoard,
   EVENT_TYPES,

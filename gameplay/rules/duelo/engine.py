@@ -24,6 +24,7 @@ from typing import Any
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+from gameplay.rules.views import LastView, PileViews
 
 RULES_VERSION = "duelo-1"
 
@@ -1196,8 +1197,8 @@ class DueloGame(EngineBase):
                 "seat": i,
                 "alive": alive[i],
                 "hand_count": len(hands[i]),
-                "prizes": [FOCUS[c] for c in prizes[i]] if prizes[i] else [],
-                "face_down_prizes": [FOCUS[c] for c in hidden[i]] if hidden[i] else [],
+                "prizes": [*_PILE[prizes[i]]] if prizes[i] else [],
+                "face_down_prizes": [*_PILE[hidden[i]]] if hidden[i] else [],
                 "protected": crane[i],
                 "tiger_target": tiger[i] if tiger[i] >= 0 else None,
             }
@@ -1220,17 +1221,17 @@ class DueloGame(EngineBase):
             "actors": [] if actor < 0 else [actor],
             "prompt": PROMPTS[ph],
             "deck_count": len(state["deck"]),
-            "discard": [FOCUS[c] for c in discard] if discard else [],
+            "discard": [*_PILE[discard]] if discard else [],
             "reshuffle_available": cfg["reshuffle_discard"] and not state["reshuffled"],
             "seats": seats,
-            "hand": None if seat is None else _cards(hands[seat]),
+            "hand": None if seat is None else [*_SORTED[hands[seat]]],
             "play": None,
             "duel": None,
             "private": {},
             "start_draw": (
                 [[list(d) for d in r] for r in start_draw] if start_draw else []
             ),
-            "rounds": [_copy_record(r) for r in history] if history else [],
+            "rounds": _ROUNDS(history) if history else [],
             "result": self.result(state),
         }
         if ph == FACE:
@@ -1348,6 +1349,16 @@ class DueloGame(EngineBase):
             ctx["sep"] = s["hands"][ctx["target"]][j]
         s["rng"] = r
         return s
+
+
+# Views built once (gameplay.rules.views): a pile (a string) as its Focus
+# values, in order and sorted; the finished rounds, a list the engine replaces
+# rather than edits, while it is the same list.
+_PILE: PileViews[str] = PileViews(lambda cards: tuple(map(int, cards)))
+_SORTED: PileViews[str] = PileViews(lambda cards: tuple(sorted(map(int, cards))))
+_ROUNDS: LastView[list[dict[str, Any]], list[dict[str, Any]]] = LastView(
+    lambda history: [_copy_record(r) for r in history]
+)
 
 
 def _copy_record(r: dict[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 from gameplay.rules.kungfu2013.cards import ATTACK_CARDS, BLOCK_CARDS, EFFECTS
 from gameplay.rules.rng import uniform_chooser
+from gameplay.rules.views import PileViews
 
 RULES_VERSION = "kungfu2013-2"
 START_LIFE = 10
@@ -127,6 +128,18 @@ def views(cards: Iterable[str]) -> list[dict[str, Any]]:
     """``[view(c) for c in cards]`` without a Python call per card: an
     observation shows about 30 cards (a random game's hands hold 20 or more)."""
     return list(map(_copy, map(_card, cards)))
+
+
+# Observations show cards as read-only dicts built once (a copy of ``CARDS``
+# apart from the one the rules read, so an observation cannot change a card),
+# and each pile (a string) as a tuple of them (gameplay.rules.views).
+_VIEW = {ch: c.copy() for ch, c in CARDS.items()}
+_PILE_VIEWS: PileViews[str] = PileViews(
+    lambda cards: tuple(map(_VIEW.__getitem__, cards))
+)
+_HAND_VIEWS: PileViews[str] = PileViews(
+    lambda cards: tuple(map(_VIEW.__getitem__, sorted(cards)))
+)
 
 
 def _label_card(ch: str) -> str:
@@ -1374,7 +1387,7 @@ class KungFu2013Game(EngineBase):
         if ph != OVER or b["ac"]:
             attack = None
             if b["ac"] and (b["face"] == "u" or b["blocked"] or seat == a):
-                attack = view(b["ac"])
+                attack = _VIEW[b["ac"]]
             shown = b["face"] == "u" or b["blocked"]
             battle = {
                 "attacker": a,
@@ -1383,7 +1396,7 @@ class KungFu2013Game(EngineBase):
                 "attack_played": bool(b["ac"]) and bool(b["face"]),
                 "face": {"u": "up", "d": "down"}.get(b["face"]),
                 "revealed": bool(b["ac"]) and shown,
-                "block": view(b["bc"] or b["null"]) if b["bc"] or b["null"] else None,
+                "block": _VIEW[b["bc"] or b["null"]] if b["bc"] or b["null"] else None,
                 "block_done": b["blocked"],
                 "block_discarded": bool(b["null"]),
                 "activated": list(b["act"]),
@@ -1420,14 +1433,14 @@ class KungFu2013Game(EngineBase):
             "life": list(state["life"]),
             "initiative": state["init"],
             "starter": state["starter"],
-            "hand": None if seat is None else views(sorted(hands[seat])),
+            "hand": None if seat is None else [*_HAND_VIEWS[hands[seat]]],
             "hand_counts": counts,
             "decks": {"red": len(state["rdeck"]), "blue": len(state["bdeck"])},
             "discards": {
-                "red": views(state["rdisc"]),
-                "blue": views(state["bdisc"]),
+                "red": [*_PILE_VIEWS[state["rdisc"]]],
+                "blue": [*_PILE_VIEWS[state["bdisc"]]],
             },
-            "front": [views(f) for f in front],
+            "front": [[*_PILE_VIEWS[f]] for f in front],
             "coins": [_coins(f) for f in front],
             # The round in which each player may not block (a "no block" effect),
             # while it is still ahead.

@@ -7,10 +7,11 @@ held as a string, the history of finished rounds. Two memos let an engine
 build such views once and reuse them (issue 33, section 2):
 
 * ``PileViews(build)``: a bounded cache from an immutable key (a pile as a
-  string, a small tuple) to its view as a tuple. A caller unpacks it into a
-  fresh list (``[*views[pile]]``), so the lists of an observation stay its
-  own; their items (ints, strings, the engine's read-only card dicts) may be
-  shared.
+  string, a tuple of a seat's public facts) to its view. A pile's view is a
+  tuple that the caller unpacks into a fresh list (``[*views[pile]]``), so
+  the lists of an observation stay its own while their items (ints, strings,
+  the engine's read-only card dicts) may be shared; other views (a seat's
+  public dict) are shared read-only.
 * ``LastView(build)``: the view of the object it was last asked about, by
   identity. Only for state parts an engine replaces rather than edits (copy-on-
   write lists such as the history of finished rounds); the view it returns is
@@ -29,24 +30,25 @@ from typing import Any, Generic, TypeVar
 K = TypeVar("K")
 V = TypeVar("V")
 
+# A pile's view: a tuple of its cards' views, unpacked into a fresh list.
+Pile = tuple[Any, ...]
+
 # Past this many entries a ``PileViews`` starts again from empty (the piles of
 # a long-running server are many, the piles of one game few).
 LIMIT = 20_000
 
 
-class PileViews(dict[K, tuple[Any, ...]]):
-    """``views[key]``: ``build(key)`` as a tuple, built on the first lookup."""
+class PileViews(dict[K, V]):
+    """``views[key]``: ``build(key)``, built on the first lookup."""
 
     __slots__ = ("_build", "_limit")
 
-    def __init__(
-        self, build: Callable[[K], tuple[Any, ...]], limit: int = LIMIT
-    ) -> None:
+    def __init__(self, build: Callable[[K], V], limit: int = LIMIT) -> None:
         super().__init__()
         self._build = build
         self._limit = limit
 
-    def __missing__(self, key: K) -> tuple[Any, ...]:
+    def __missing__(self, key: K) -> V:
         if len(self) >= self._limit:
             self.clear()
         view = self[key] = self._build(key)

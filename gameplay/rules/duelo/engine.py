@@ -24,7 +24,7 @@ from typing import Any
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
-from gameplay.rules.views import LastView, PileViews
+from gameplay.rules.views import LastView, Pile, PileViews
 
 RULES_VERSION = "duelo-1"
 
@@ -1192,17 +1192,20 @@ class DueloGame(EngineBase):
         cfg = state["cfg"]
         # Most piles are empty: a guard spares those a comprehension (observe
         # runs at every step).
+        # Each seat's public facts as one key (zip builds the tuples in C);
+        # its view is built once per distinct key and shared read-only.
         seats = [
-            {
-                "seat": i,
-                "alive": alive[i],
-                "hand_count": len(hands[i]),
-                "prizes": [*_PILE[prizes[i]]] if prizes[i] else [],
-                "face_down_prizes": [*_PILE[hidden[i]]] if hidden[i] else [],
-                "protected": crane[i],
-                "tiger_target": tiger[i] if tiger[i] >= 0 else None,
-            }
-            for i in range(n)
+            _SEAT[key]
+            for key in zip(
+                range(n),
+                alive,
+                map(len, hands),
+                prizes,
+                hidden,
+                crane,
+                tiger,
+                strict=True,
+            )
         ]
         discard = state["discard"]
         start_draw = state["start_draw"]
@@ -1354,8 +1357,26 @@ class DueloGame(EngineBase):
 # Views built once (gameplay.rules.views): a pile (a string) as its Focus
 # values, in order and sorted; the finished rounds, a list the engine replaces
 # rather than edits, while it is the same list.
-_PILE: PileViews[str] = PileViews(lambda cards: tuple(map(int, cards)))
-_SORTED: PileViews[str] = PileViews(lambda cards: tuple(sorted(map(int, cards))))
+_PILE: PileViews[str, Pile] = PileViews(lambda cards: tuple(map(int, cards)))
+_SORTED: PileViews[str, Pile] = PileViews(lambda cards: tuple(sorted(map(int, cards))))
+_SeatKey = tuple[int, bool, int, str, str, bool, int]
+
+
+def _seat_view(key: _SeatKey) -> dict[str, Any]:
+    """A seat's public part of an observation, from its facts."""
+    i, alive, hand_count, prizes, hidden, crane, tiger = key
+    return {
+        "seat": i,
+        "alive": alive,
+        "hand_count": hand_count,
+        "prizes": [*_PILE[prizes]] if prizes else [],
+        "face_down_prizes": [*_PILE[hidden]] if hidden else [],
+        "protected": crane,
+        "tiger_target": tiger if tiger >= 0 else None,
+    }
+
+
+_SEAT: PileViews[_SeatKey, dict[str, Any]] = PileViews(_seat_view)
 _ROUNDS: LastView[list[dict[str, Any]], list[dict[str, Any]]] = LastView(
     lambda history: [_copy_record(r) for r in history]
 )

@@ -49,6 +49,7 @@ from gameplay.rules.kungfu2009.cards import (
     matches,
     removal,
 )
+from gameplay.rules.views import PileViews
 
 RULES_VERSION = "kungfu2009-2"
 HAND = 5  # cards dealt, and the refill target after a completed combination
@@ -224,6 +225,19 @@ def _ev(
 
 def _combo(code: str | None) -> dict[str, Any] | None:
     return None if code is None else dict(COMBINATIONS[code])
+
+
+# Observations show the face-up combinations as read-only dicts built once
+# (copies apart from the COMBINATIONS the rules read), and count the discard
+# pile's styles once per pile (gameplay.rules.views).
+_COMBO_VIEW: dict[str | None, dict[str, Any] | None] = {
+    code: dict(c) for code, c in COMBINATIONS.items()
+}
+_COMBO_VIEW[None] = None
+_DISCARD_VIEW: PileViews[str, dict[str, int]] = PileViews(
+    lambda disc: {x: disc.count(x) for x in STYLES}
+)
+_points = POINTS.__getitem__
 
 
 def _offer_public(o: dict[str, Any], viewer: int | None) -> dict[str, Any]:
@@ -1371,13 +1385,13 @@ class KungFu2009Game(EngineBase):
             "hand_sizes": [len(h) for h in hands],
             "in_play": [not o for o in state["out"]],
             "owes_forfeit": list(state["owe"]),
-            "face_up": {lv: _combo(up[lv]) for lv in LEVEL_ORDER},
+            "face_up": {lv: _COMBO_VIEW[up[lv]] for lv in LEVEL_ORDER},
             "piles": {lv: len(state["piles"][lv]) for lv in LEVEL_ORDER},
             "removed": len(state["box"]),
             "deck": len(state["deck"]),
-            "discard": {x: disc.count(x) for x in STYLES},
+            "discard": _DISCARD_VIEW[disc].copy(),
             "won": [list(w) for w in won],
-            "points": [sum(POINTS[c] for c in w) for w in won],
+            "points": [sum(map(_points, w)) for w in won],
             "offers": [_offer_public(o, seat) for o in state["offers"]],
             "votes": list(state["votes"]),
             "impasses": state["impasses"],

@@ -29,7 +29,7 @@ from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 from gameplay.rules.kungfu2013.cards import ATTACK_CARDS, BLOCK_CARDS, EFFECTS
 from gameplay.rules.rng import uniform_chooser
-from gameplay.rules.views import PileViews
+from gameplay.rules.views import Pile, PileViews
 
 RULES_VERSION = "kungfu2013-2"
 START_LIFE = 10
@@ -134,12 +134,22 @@ def views(cards: Iterable[str]) -> list[dict[str, Any]]:
 # apart from the one the rules read, so an observation cannot change a card),
 # and each pile (a string) as a tuple of them (gameplay.rules.views).
 _VIEW = {ch: c.copy() for ch, c in CARDS.items()}
-_PILE_VIEWS: PileViews[str] = PileViews(
+_PILE_VIEWS: PileViews[str, Pile] = PileViews(
     lambda cards: tuple(map(_VIEW.__getitem__, cards))
 )
-_HAND_VIEWS: PileViews[str] = PileViews(
+_HAND_VIEWS: PileViews[str, Pile] = PileViews(
     lambda cards: tuple(map(_VIEW.__getitem__, sorted(cards)))
 )
+
+
+def _hand_counts(hand: str) -> dict[str, int]:
+    r = _nred(hand)
+    return {"red": r, "blue": len(hand) - r}
+
+
+# A hand's size per colour (public: the decks' backs differ), read-only.
+_HAND_COUNTS: PileViews[str, dict[str, int]] = PileViews(_hand_counts)
+_FACE = {"u": "up", "d": "down"}
 
 
 def _label_card(ch: str) -> str:
@@ -1379,10 +1389,6 @@ class KungFu2013Game(EngineBase):
         hands = state["hands"]
         a = b["a"]
         actor = state["actor"]
-        counts = []
-        for h in hands:
-            r = _nred(h)
-            counts.append({"red": r, "blue": len(h) - r})
         battle = None
         if ph != OVER or b["ac"]:
             attack = None
@@ -1394,7 +1400,7 @@ class KungFu2013Game(EngineBase):
                 "defender": 1 - a,
                 "attack": attack,
                 "attack_played": bool(b["ac"]) and bool(b["face"]),
-                "face": {"u": "up", "d": "down"}.get(b["face"]),
+                "face": _FACE.get(b["face"]),
                 "revealed": bool(b["ac"]) and shown,
                 "block": _VIEW[b["bc"] or b["null"]] if b["bc"] or b["null"] else None,
                 "block_done": b["blocked"],
@@ -1434,7 +1440,7 @@ class KungFu2013Game(EngineBase):
             "initiative": state["init"],
             "starter": state["starter"],
             "hand": None if seat is None else [*_HAND_VIEWS[hands[seat]]],
-            "hand_counts": counts,
+            "hand_counts": [_HAND_COUNTS[h] for h in hands],
             "decks": {"red": len(state["rdeck"]), "blue": len(state["bdeck"])},
             "discards": {
                 "red": [*_PILE_VIEWS[state["rdisc"]]],

@@ -30,6 +30,7 @@ from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
 from gameplay.rules.kungfu2019 import cards as _cards
 from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, KINDS, Combo, satisfies
 from gameplay.rules.rng import uniform_chooser
+from gameplay.rules.views import LastView, Pile, PileViews
 
 RULES_VERSION = "kungfu2019-1"
 ROUNDS = 3
@@ -251,7 +252,30 @@ def _without(s: State, seat: int, j: int) -> _Checked | None:
 
 
 def _droppable(s: State, seat: int, j: int) -> bool:
-    return _without(s, seat, j) is not None
+    """``_without(s, seat, j) is not None``, without building the assignment.
+
+    The other closed sets keep their combinations, dice and values (dropping
+    ``j`` only puts its own dice back), so only the budget can fail: each later
+    set must still be paid for, in order, without the gain of set ``j``.
+    """
+    f = s["fight"]
+    asg = f["asg"][seat]
+    sets = asg["sets"]
+    role = _role(f, seat)
+    rolled = f["dice"][seat]
+    v = asg["v"]
+    played = s["played"][seat]
+    avail = asg["bud"]
+    for n, (slot, k, dice) in enumerate(sets):
+        if n == j:
+            continue
+        cost = 0
+        for i in dice:
+            cost += abs(v[i] - rolled[i])
+        if cost > avail:
+            return False
+        avail += COMBOS[played[slot]][k].effect.gain(role) - cost
+    return True
 
 
 def _maybe_close(s: State, seat: int, asg: dict[str, Any]) -> None:
@@ -275,6 +299,29 @@ def _options(played: str) -> list[tuple[int, int, Combo]]:
 _Checked = tuple[list[int], list[list[Any]], int, int]
 
 
+def _track_views(
+    tracks: list[list[int]],
+) -> tuple[tuple[dict[str, int], ...], tuple[dict[str, int], ...]]:
+    """Each seat's status tracks as observations show them: the track
+    positions and the values they give."""
+    return (
+        tuple(dict(zip(STAT, t, strict=True)) for t in tracks),
+        tuple({k: t[i] * STEP[k] for i, k in enumerate(STAT)} for t in tracks),
+    )
+
+
+# Views built once (gameplay.rules.views): a pile of cards (a string) as its
+# card codes, in order and sorted; the status tracks, a list the engine
+# replaces rather than edits, while it is the same list (read-only dicts).
+_CODES: PileViews[str, Pile] = PileViews(
+    lambda cards: tuple(map(CODE.__getitem__, cards))
+)
+_SORTED_CODES: PileViews[str, Pile] = PileViews(
+    lambda cards: tuple(map(CODE.__getitem__, sorted(cards)))
+)
+_TRACK_VIEWS = LastView(_track_views)
+
+
 def _check_assignment(
     played: str, role: str, rolled: list[int], bud: int, sets: Any
 ) -> _Checked | None:
@@ -291,17 +338,18 @@ def _check_assignment(
                 return None
             dice = [int(i) for i in dice]
             finals = [int(x) for x in finals]
-            if len(dice) != combo.n or len(finals) != combo.n:
+            n = combo.n
+            if len(dice) != n or len(finals) != n or len(set(dice)) != n:
                 return None
-            if any(i in used or not 0 <= i < DICE for i in dice) or len(
-                set(dice)
-            ) != len(dice):
-                return None
-            if any(not 1 <= x <= 6 for x in finals):
-                return None
+            # One pass (no generator per check): every die free and on the
+            # table, every value a face, and what the changes cost.
+            cost = 0
+            for i, x in zip(dice, finals, strict=True):
+                if i in used or not 0 <= i < DICE or not 1 <= x <= 6:
+                    return None
+                cost += abs(x - rolled[i])
             if not satisfies(combo, finals):
                 return None
-            cost = sum(abs(x - rolled[i]) for i, x in zip(dice, finals, strict=True))
             if cost > bud + gain - spent:
                 return None
             spent += cost
@@ -1603,7 +1651,7 @@ class KungFu2019Game(EngineBase):
                     "done": asg["done"],
                 }
         played = state["played"]
-        tracks = state["tracks"]
+        track_views = _TRACK_VIEWS(state["tracks"])
         return {
             "game": self.id,
             "rules_version": RULES_VERSION,
@@ -1616,15 +1664,15 @@ class KungFu2019Game(EngineBase):
             "actors": self.actors(state),
             "hp": list(state["hp"]),
             "eliminated": [bool(e) for e in state["elim"]],
-            "tracks": [dict(zip(STAT, t, strict=True)) for t in tracks],
-            "status": [{k: t[i] * STEP[k] for i, k in enumerate(STAT)} for t in tracks],
-            "hand": [CODE[c] for c in sorted(state["hands"][seat])] if me else None,
+            "tracks": [*track_views[0]],
+            "status": [*track_views[1]],
+            "hand": [*_SORTED_CODES[state["hands"][seat]]] if me else None,
             "hand_sizes": [len(h) for h in state["hands"]],
             "deck_size": len(state["deck"]),
-            "discard": [CODE[c] for c in state["discard"]],
+            "discard": [*_CODES[state["discard"]]],
             "draft": draft,
             "commits": commit,
-            "played": [[CODE[c] for c in p] if p else None for p in played],
+            "played": [[*_CODES[p]] if p else None for p in played],
             "dummy": [CODE[c] for c in state["dummy"]] if state["dummy"] else None,
             "order": list(state["order"]),
             "attack_index": state["oi"] if state["order"] else None,

@@ -235,6 +235,32 @@ static int compute_cost(const Combo *c, const int *dice, int m, int *out) {
     return -1;
 }
 
+/* compute_cost's answer depends only on the combination and the dice (a
+ * multiset, sorted), and the solver asks the same pairs again and again (the
+ * same few dice under different rests): a direct-mapped cache of the answers,
+ * keyed by the combination and the dice in order and checked against that
+ * whole key, so it never changes a result. */
+#define CC_BITS 11
+typedef struct { int key, cost; int8_t fin[DICE]; } CCEntry;
+static CCEntry CC[1 << CC_BITS];
+
+static int cached_cost(int cb, const int *dice, int m, int *out) {
+    int key = 0;
+    for (int i = 0; i < m; i++) key = key << 3 | dice[i]; /* m <= 7 faces 1-6 */
+    key = (key << 9 | cb) + 1; /* dice key < 2^21, cb < 2^9; 0 = empty */
+    CCEntry *e = &CC[((uint32_t)key * 2654435761u) >> (32 - CC_BITS)];
+    if (e->key == key) {
+        for (int i = 0; i < m; i++) out[i] = e->fin[i];
+        return e->cost;
+    }
+    int cost = compute_cost(&COMBO[cb], dice, m, out);
+    e->key = key;
+    e->cost = cost;
+    if (cost >= 0)
+        for (int i = 0; i < m; i++) e->fin[i] = (int8_t)out[i];
+    return cost;
+}
+
 /* ---- solver.py: the search ---------------------------------------------------- */
 
 typedef struct { int idx, cb, pat, size, value, gain; } Opt; /* idx: option */
@@ -321,7 +347,7 @@ static int front(const int *rest, int m) {
                         Opt *o = &GL[g];
                         if (o->size != mm) continue;
                         int fin[DICE];
-                        int c = compute_cost(&COMBO[o->cb], chosen, mm, fin);
+                        int c = cached_cost(o->cb, chosen, mm, fin);
                         if (c < 0 || c > CAP) continue;
                         if (sub < 0) sub = front(remain, nr);
                         for (int e = 0; e < MEMO_LEN[sub]; e++) {

@@ -116,7 +116,9 @@ def test_host_seats_a_connected_bot_through_the_api_and_it_plays(issued) -> None
     assert state["view"] != json.loads(json.dumps(engine.observe(table.state, 0)))
     # It moves when its seat is to act; the host's seat is not its to move.
     act = reverse("api-bot-game-act", args=[table.public_id])
-    for _ in range(4):
+    # The deal decides who opens and a turn is several steps: the host plays
+    # its own steps (each accepted) until the bot's seat is to act.
+    for _ in range(60):
         table.refresh_from_db()
         actors = engine.actors(table.state)
         if 1 in actors:
@@ -125,11 +127,12 @@ def test_host_seats_a_connected_bot_through_the_api_and_it_plays(issued) -> None
             assert answer.status_code == 200, answer.json()
             break
         legal = engine.legal_actions(table.state, actors[0])
-        api.post(
+        moved = api.post(
             f"/api/matches/{table.public_id}/act/",
             {"action": legal[0]["id"], "version": table.version},
             format="json",
         )
+        assert moved.status_code == 200, moved.json()
     else:
         raise AssertionError("the bot's seat never came to act")
     assert table.actions.filter(seat=1, kind="move").exists()

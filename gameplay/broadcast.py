@@ -163,11 +163,17 @@ def match_messages(
     sent = _menus_sent(match) if events is not None else {}
     digests: dict[int, str] = {}
     encoded: dict[str, str] = {}
+    actors = frames.frame_actors(match=match)  # the same in every seat's frame
     for seat in seats:
         if seat.forfeited and active:
             continue
         frame = frames.seat_frame(
-            match=match, seat=seat.number, events=events, step=step, base=base
+            match=match,
+            seat=seat.number,
+            events=events,
+            step=step,
+            base=base,
+            actors=actors,
         )
         digest = frame.get("legal_digest")
         if digest is not None:

@@ -178,13 +178,15 @@ def seat_frame(
     step: dict[str, Any] | None = None,
     seats: list[dict[str, Any]] | None = None,
     base: dict[str, Any] | None = None,
+    actors: list[int] | None = None,
 ) -> dict[str, Any]:
     """What one seat sees now: its own observation, events and legal actions.
 
     ``step`` ({"kind", "seat"}) says who made the step whose events these are
     and how (a timeout's default choice is logged as one). ``base``: this
-    match's ``frame_base``, when the caller built it for several frames.
-    """
+    match's ``frame_base``, when the caller built it for several frames;
+    ``actors``: the engine's ``actors`` of the match as it stands, likewise
+    (``frame_actors``)."""
     frame = dict(base) if base is not None else frame_base(match=match, seats=seats)
     frame["seat"] = seat
     frame["step"] = step if events is not None else None
@@ -193,7 +195,8 @@ def seat_frame(
         return frame
     engine = get_game(match.game)
     active = match.status == MatchStatus.ACTIVE
-    actors = engine.actors(match.state) if active else []
+    if actors is None:
+        actors = frame_actors(match=match)
     frame["view"] = engine.observe(match.state, seat)
     # None = this frame does not carry its step's events (connect, presence):
     # the client fetches them with `sync`. A list, even empty, is the step's own.
@@ -217,6 +220,14 @@ def seat_frame(
     if retract is not None:
         frame["retract"] = retract(match.state, seat) if active else []
     return frame
+
+
+def frame_actors(*, match: Match) -> list[int]:
+    """The seats the frames of ``match`` name as acting now (none unless in
+    play), asked of the engine once for all of a broadcast's frames."""
+    if match.state is None or match.status != MatchStatus.ACTIVE:
+        return []
+    return get_game(match.game).actors(match.state)
 
 
 def menu_digest(legal: list[dict[str, Any]]) -> str:

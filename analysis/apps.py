@@ -1,10 +1,10 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 
 class AnalysisConfig(AppConfig):
     name = "analysis"
-    verbose_name = _lazy("Post-game analysis")
+    verbose_name = gettext_lazy("Post-game analysis")
 
     def ready(self) -> None:
         from accounts.profile import register_profile_section

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from gameplay.models import Match
 
 
 class AnalysisStatus(models.TextChoices):
-    QUEUED = "queued", _lazy("Queued")
-    RUNNING = "running", _lazy("Running")
-    DONE = "done", _lazy("Done")
-    FAILED = "failed", _lazy("Failed")
+    QUEUED = "queued", gettext_lazy("Queued")
+    RUNNING = "running", gettext_lazy("Running")
+    DONE = "done", gettext_lazy("Done")
+    FAILED = "failed", gettext_lazy("Failed")
 
 
 class MatchAnalysis(models.Model):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -164,7 +165,7 @@ class OnlineBotListView(APIView):
     def get(self, request: Request) -> Response:
         game = request.query_params.get("game", "")
         if game not in available_games():
-            raise BotError("Give a known game: ?game=<game id>.")
+            raise BotError(_("Give a known game: ?game=<game id>."))
         return Response(
             {
                 "results": [
@@ -255,7 +256,7 @@ class BotLogsView(APIView):
     def get(self, request: SignedInApiRequest, bot_id: int) -> Response:
         bot = selectors.bot_get(bot_id=bot_id)
         if not selectors.can_see_logs(user=request.user, bot=bot):
-            raise BotForbidden("Only the bot's owner can read its logs.")
+            raise BotForbidden(_("Only the bot's owner can read its logs."))
         return Response(
             {
                 "versions": [
@@ -367,7 +368,7 @@ def scrimmage_data(scrimmage, *, games: bool) -> dict[str, Any]:
 def _owned_bot(request: SignedInApiRequest, bot_id: int):
     bot = selectors.bot_get(bot_id=bot_id)
     if not selectors.can_see_logs(user=request.user, bot=bot):
-        raise BotForbidden("Only the bot's owner can see its scrimmages.")
+        raise BotForbidden(_("Only the bot's owner can see its scrimmages."))
     return bot
 
 
@@ -441,7 +442,7 @@ class LadderView(APIView):
     def get(self, request: Request) -> Response:
         game = request.query_params.get("game", "")
         if game not in available_games():
-            raise BotError("Give a known game: ?game=<id>.")
+            raise BotError(_("Give a known game: ?game=<id>."))
         return Response(
             {
                 "game": game,

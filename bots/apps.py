@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class BotsConfig(AppConfig):
     name = "bots"
-    verbose_name = "Bots"
+    verbose_name = gettext_lazy("Bots")
 
     def ready(self) -> None:
         # League rates "bot:<version id>" seats as the bot that owns the version

@@ -28,6 +28,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -99,8 +100,8 @@ def _stream_opened(token_id: int) -> None:
     if count > streams_per_token():
         _stream_closed(token_id)
         raise TooManyStreams(
-            f"This token has {streams_per_token()} streams open already; close "
-            "one first."
+            _("This token has %(count)s streams open already; close one first.")
+            % {"count": streams_per_token()}
         )
 
 
@@ -126,11 +127,11 @@ class BotTokenAuthentication(BaseAuthentication):
         if not parts or parts[0].lower() != self.keyword:
             return None
         if len(parts) != 2:
-            raise AuthenticationFailed("Give one bot token after 'Bearer'.")
+            raise AuthenticationFailed(_("Give one bot token after 'Bearer'."))
         key = parts[1].decode("ascii", errors="replace")
         token = connected.bot_token_for_key(key=key)
         if token is None:
-            raise AuthenticationFailed("Unknown or revoked bot token.")
+            raise AuthenticationFailed(_("Unknown or revoked bot token."))
         return token.account.user, token
 
     def authenticate_header(self, request: Request) -> str:
@@ -483,7 +484,7 @@ class GameStreamView(BotView):
         seat = connected.bot_seat(account=token.account, public_id=match)
         raw = request.query_params.get("version", "0")
         if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
-            raise BotError("version must be a whole number of 0 or more")
+            raise BotError(_("version must be a whole number of 0 or more"))
         return _stream(
             _game_lines(
                 token=token,

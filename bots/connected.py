@@ -29,6 +29,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.names import name_skeleton
@@ -64,8 +65,8 @@ def _clean_scopes(scopes: list[str] | None) -> list[str]:
     unknown = [s for s in chosen if s not in SCOPES]
     if unknown:
         raise BotError(
-            f"Unknown scope(s): {', '.join(unknown)}; a token may have "
-            f"{', '.join(SCOPES)}."
+            _("Unknown scope(s): %(scopes)s; a token may have %(allowed)s.")
+            % {"scopes": ", ".join(unknown), "allowed": ", ".join(SCOPES)}
         )
     return chosen
 
@@ -100,26 +101,30 @@ def bot_account_create(
     may not read like anyone's name (``accounts.names``).
     """
     if not owner.is_authenticated or hasattr(owner, "bot_account"):
-        raise BotForbidden("Only a person's account can make bot accounts.")
+        raise BotForbidden(_("Only a person's account can make bot accounts."))
     if game not in available_games():
-        raise BotError(f"Unknown game {game!r}.")
+        raise BotError(_("Unknown game %(game)s.") % {"game": repr(game)})
     chosen = _clean_scopes(scopes)
     name = (name or "").strip()
     if not 3 <= len(name) <= 30:
-        raise BotError("A bot account's name has 3 to 30 characters.")
+        raise BotError(_("A bot account's name has 3 to 30 characters."))
     try:
         UnicodeUsernameValidator()(name)
     except ValidationError as exc:
         raise BotError(
-            "A bot account's name may hold letters, digits and @ . + - _ only."
+            _("A bot account's name may hold letters, digits and @ . + - _ only.")
         ) from exc
     if User.objects.filter(username__iexact=name).exists() or (
         User.objects.filter(name_skeleton=name_skeleton(name)).exists()
     ):
-        raise BotError(f"The name {name!r} is taken (or reads like one that is).")
+        raise BotError(
+            _("The name %(name)s is taken (or reads like one that is).")
+            % {"name": repr(name)}
+        )
     if BotAccount.objects.filter(owner=owner).count() >= accounts_per_owner():
         raise BotError(
-            f"You have {accounts_per_owner()} bot accounts already, the most allowed."
+            _("You have %(count)s bot accounts already, the most allowed.")
+            % {"count": accounts_per_owner()}
         )
     # Shown at tables as "<name> [bot]": people know they play a program.
     user = User(username=name, display_name=f"{name} [bot]")
@@ -132,9 +137,9 @@ def bot_account_create(
 def _owned_account(*, owner: User, account_id: int) -> BotAccount:
     account = BotAccount.objects.select_related("user").filter(pk=account_id).first()
     if account is None:
-        raise BotNotFound("No such bot account.")
+        raise BotNotFound(_("No such bot account."))
     if account.owner_id != owner.pk:
-        raise BotForbidden("Only the bot account's owner can manage its tokens.")
+        raise BotForbidden(_("Only the bot account's owner can manage its tokens."))
     return account
 
 
@@ -151,7 +156,7 @@ def bot_token_revoke(*, owner: User, token_id: int) -> BotToken:
     """Stop a token at once (its streams end at their next poll)."""
     token = BotToken.objects.select_related("account").filter(pk=token_id).first()
     if token is None or token.account.owner_id != owner.pk:
-        raise BotNotFound("No such token.")
+        raise BotNotFound(_("No such token."))
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
@@ -364,7 +369,7 @@ def bot_seat(*, account: BotAccount, public_id: str) -> Seat:
     except ValidationError:
         seat = None
     if seat is None:
-        raise BotNotFound("No such match among this bot's games.")
+        raise BotNotFound(_("No such match among this bot's games."))
     return seat
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from bots.uploads import MAX_UPLOAD_BYTES
 from gameplay.catalog import game_choices
@@ -22,7 +23,7 @@ class BotCreateForm(forms.Form):
     game = forms.ChoiceField(choices=())
     description = forms.CharField(max_length=200, required=False)
     source_public = forms.BooleanField(
-        required=False, label="Anyone may read the source"
+        required=False, label=gettext_lazy("Anyone may read the source")
     )
     file = forms.FileField(help_text=UPLOAD_HELP)
 
@@ -35,15 +36,17 @@ class VersionUploadForm(forms.Form):
     file = forms.FileField(help_text=UPLOAD_HELP)
     keep_data = forms.BooleanField(
         required=False,
-        label="Keep the bot's data directory",
-        help_text="By default a new version starts with an empty data directory.",
+        label=gettext_lazy("Keep the bot's data directory"),
+        help_text=gettext_lazy(
+            "By default a new version starts with an empty data directory."
+        ),
     )
 
 
 class BotSettingsForm(forms.Form):
     description = forms.CharField(max_length=200, required=False)
     source_public = forms.BooleanField(
-        required=False, label="Anyone may read the source"
+        required=False, label=gettext_lazy("Anyone may read the source")
     )
 
 
@@ -59,13 +62,15 @@ def read_upload(upload) -> bytes:
 class ChallengeBotForm(forms.Form):
     """Play an uploaded bot now (it accepts every challenge at once)."""
 
-    rated = forms.BooleanField(label="Rated", required=False)
+    rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False)
     per_move = forms.IntegerField(
-        label="Seconds per move",
+        label=gettext_lazy("Seconds per move"),
         required=False,
         min_value=5,
         max_value=3600,
-        help_text="Your limit per move; leave empty for none. The bot keeps its own.",
+        help_text=gettext_lazy(
+            "Your limit per move; leave empty for none. The bot keeps its own."
+        ),
     )
 
 
@@ -79,7 +84,8 @@ class BotAccountForm(forms.Form):
     """A connected bot: an account of its own and its first token."""
 
     name = forms.CharField(
-        max_length=30, help_text="Its username on the site: 3 to 30 characters."
+        max_length=30,
+        help_text=gettext_lazy("Its username on the site: 3 to 30 characters."),
     )
     game = forms.ChoiceField(choices=())
     scopes = forms.MultipleChoiceField(
@@ -106,13 +112,17 @@ class ScrimmageForm(forms.Form):
     """Unrated games now against an opponent of the owner's choosing."""
 
     opponent = forms.ChoiceField(choices=())
-    version = forms.TypedChoiceField(coerce=int, choices=(), label="Your version")
+    version = forms.TypedChoiceField(
+        coerce=int, choices=(), label=gettext_lazy("Your version")
+    )
     games = forms.IntegerField(
         min_value=1,
         max_value=50,
         initial=10,
-        help_text="Played in duplicate deals (each deal once per seat order), so "
-        "the number is rounded up to whole deals.",
+        help_text=gettext_lazy(
+            "Played in duplicate deals (each deal once per seat order), so "
+            "the number is rounded up to whole deals."
+        ),
     )
 
     def __init__(self, *args, opponents=(), versions=(), **kwargs) -> None:

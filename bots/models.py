@@ -11,16 +11,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from gameplay.agents import uploaded_agent
 
 
 class BotStatus(models.TextChoices):
     #: No version has passed validation yet (the first one may still be running).
-    PENDING = "pending", "Waiting for a valid version"
-    ACTIVE = "active", "Active"
+    PENDING = "pending", gettext_lazy("Waiting for a valid version")
+    ACTIVE = "active", gettext_lazy("Active")
     #: The owner retired the bot: it keeps its history but plays no more.
-    RETIRED = "retired", "Retired"
+    RETIRED = "retired", gettext_lazy("Retired")
 
 
 class Bot(models.Model):
@@ -70,10 +71,10 @@ class Bot(models.Model):
 
 
 class VersionStatus(models.TextChoices):
-    VALIDATING = "validating", "Validating"
-    ACTIVE = "active", "Active"
-    FAILED = "failed", "Failed validation"
-    RETIRED = "retired", "Retired"
+    VALIDATING = "validating", gettext_lazy("Validating")
+    ACTIVE = "active", gettext_lazy("Active")
+    FAILED = "failed", gettext_lazy("Failed validation")
+    RETIRED = "retired", gettext_lazy("Retired")
 
 
 class BotVersion(models.Model):
@@ -175,7 +176,8 @@ class LadderRound(models.Model):
     game = models.CharField(max_length=20)
     slot = models.BigIntegerField()
     duplicate = models.BooleanField(
-        default=False, help_text="Each pairing replays one deal with seats rotated."
+        default=False,
+        help_text=gettext_lazy("Each pairing replays one deal with seats rotated."),
     )
     match_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
@@ -227,9 +229,9 @@ class BotAccount(models.Model):
 
 class BotTokenScope(models.TextChoices):
     #: Read the event stream and the seat's game streams.
-    READ = "read", "Read its games"
+    READ = "read", gettext_lazy("Read its games")
     #: Move, resign, accept and decline challenges; be seated while online.
-    PLAY = "play", "Play"
+    PLAY = "play", gettext_lazy("Play")
 
 
 class BotToken(models.Model):

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from bots import enqueue
@@ -102,12 +103,14 @@ def _opponent(bot: Bot, agent: str) -> Opponent:
     except AgentNameError:
         parsed = None
     if parsed is None:
-        raise BotError("Choose an opponent: a built-in bot or a bot's version.")
+        raise BotError(_("Choose an opponent: a built-in bot or a bot's version."))
     if parsed.is_builtin:
         for option in scrimmage_opponents(bot=bot):
             if option.agent == agent:
                 return option
-        raise BotError(f"No built-in bot {parsed.bot!r} plays this game.")
+        raise BotError(
+            _("No built-in bot %(bot)s plays this game.") % {"bot": repr(parsed.bot)}
+        )
     version = (
         BotVersion.objects.select_related("bot__owner")
         .filter(pk=parsed.version_id)
@@ -119,7 +122,9 @@ def _opponent(bot: Bot, agent: str) -> Opponent:
         or version.status not in PLAYABLE
         or version.bot.disabled
     ):
-        raise BotError("That version cannot play: it must be validated, of this game.")
+        raise BotError(
+            _("That version cannot play: it must be validated, of this game.")
+        )
     label = f"{version.bot.name} v{version.number}"
     if version.bot_id != bot.pk:
         label += f" ({version.bot.owner.public_name})"
@@ -143,25 +148,29 @@ def scrimmage_create(
 
     bot = Bot.objects.select_related("active_version").filter(pk=bot_id).first()
     if bot is None:
-        raise BotNotFound("No such bot.")
+        raise BotNotFound(_("No such bot."))
     if bot.owner_id != user.pk:
-        raise BotForbidden("Only the bot's owner can run scrimmages.")
+        raise BotForbidden(_("Only the bot's owner can run scrimmages."))
     if bot.disabled:
-        raise BotError("A disabled bot plays nothing.")
+        raise BotError(_("A disabled bot plays nothing."))
     if isinstance(games, bool) or not isinstance(games, int):
-        raise BotError("games must be a whole number.")
+        raise BotError(_("games must be a whole number."))
     if not 1 <= games <= MAX_GAMES:
-        raise BotError(f"A scrimmage has 1 to {MAX_GAMES} games.")
+        raise BotError(
+            _("A scrimmage has 1 to %(max_games)s games.") % {"max_games": MAX_GAMES}
+        )
     if version_number is None:
         version = bot.active_version
     else:
         version = bot.versions.filter(number=version_number).first()
     if version is None or version.status not in PLAYABLE:
-        raise BotError("Only a validated version plays scrimmages.")
+        raise BotError(_("Only a validated version plays scrimmages."))
     rival = _opponent(bot, opponent)
     gate_ok, reason = sandbox_gate()
     if not gate_ok:
-        raise SandboxRefused(f"Scrimmages cannot be played now: {reason}.")
+        raise SandboxRefused(
+            _("Scrimmages cannot be played now: %(reason)s.") % {"reason": reason}
+        )
     size = table_size(bot.game)
     deals = min(math.ceil(games / size), MAX_GAMES // size)
     total = deals * size
@@ -177,8 +186,15 @@ def scrimmage_create(
         )
         if used + total > daily_games():
             raise BotError(
-                f"That would be {used + total} scrimmage games in 24 hours; the "
-                f"limit is {daily_games()} ({max(0, daily_games() - used)} left)."
+                _(
+                    "That would be %(games)s scrimmage games in 24 hours; "
+                    "the limit is %(limit)s (%(left)s left)."
+                )
+                % {
+                    "games": used + total,
+                    "limit": daily_games(),
+                    "left": max(0, daily_games() - used),
+                }
             )
         scrimmage = Scrimmage.objects.create(
             bot=bot,
@@ -233,7 +249,7 @@ class ScrimmageGame:
 def scrimmage_get(*, bot: Bot, scrimmage_id: int) -> Scrimmage:
     scrimmage = bot.scrimmages.select_related("version").filter(pk=scrimmage_id).first()
     if scrimmage is None:
-        raise BotNotFound("No such scrimmage.")
+        raise BotNotFound(_("No such scrimmage."))
     return scrimmage
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from bots import conf, enqueue
@@ -126,8 +127,11 @@ def _require_sandbox() -> None:
     ok, reason = sandbox_gate()
     if not ok:
         raise SandboxRefused(
-            "Bot uploads are refused: the sandbox that runs uploaded bots is not "
-            f"available on this server ({reason}). Nothing was stored."
+            _(
+                "Bot uploads are refused: the sandbox that runs uploaded bots is not "
+                "available on this server (%(reason)s). Nothing was stored."
+            )
+            % {"reason": reason}
         )
 
 
@@ -172,7 +176,9 @@ def _store_version(
     except OSError as exc:
         # The row rolls back with the refusal; the files must not outlive it.
         remove_tree(target)
-        raise UploadRefused(f"The bot's files could not be stored: {exc}.") from exc
+        raise UploadRefused(
+            _("The bot's files could not be stored: %(exc)s.") % {"exc": exc}
+        ) from exc
     transaction.on_commit(lambda: enqueue.validation(version.pk))
     return version
 
@@ -192,20 +198,26 @@ def bot_create(
     _check_game(game)
     name = name.strip()
     if not name:
-        raise UploadRefused("Give the bot a name.")
+        raise UploadRefused(_("Give the bot a name."))
     if len(name) > 40:
-        raise UploadRefused("A bot name has at most 40 characters.")
+        raise UploadRefused(_("A bot name has at most 40 characters."))
     limit = conf.max_bots_per_owner()
     # Lock the owner's row: two parallel uploads cannot both take the last place.
     User.objects.select_for_update().filter(pk=owner.pk).first()
     owned = Bot.objects.filter(owner=owner).exclude(status=BotStatus.RETIRED).count()
     if owned >= limit:
         raise UploadRefused(
-            f"You already have {owned} bots; the limit is {limit}. Retire one "
-            "or upload a new version of an existing bot instead."
+            _(
+                "You already have %(owned)s bots; the limit is %(limit)s. Retire one "
+                "or upload a new version of an existing bot instead."
+            )
+            % {"owned": owned, "limit": limit}
         )
     if Bot.objects.filter(owner=owner, game=game, name__iexact=name).exists():
-        raise UploadRefused(f"You already have a {game} bot called {name!r}.")
+        raise UploadRefused(
+            _("You already have a %(game)s bot called %(name)s.")
+            % {"game": game, "name": repr(name)}
+        )
     _require_sandbox()
     try:
         with transaction.atomic():
@@ -217,7 +229,10 @@ def bot_create(
                 description=description[:200],
             )
     except IntegrityError as exc:
-        raise UploadRefused(f"You already have a {game} bot called {name!r}.") from exc
+        raise UploadRefused(
+            _("You already have a %(game)s bot called %(name)s.")
+            % {"game": game, "name": repr(name)}
+        ) from exc
     return _store_version(bot=bot, filename=filename, data=data)
 
 
@@ -225,9 +240,9 @@ def _bot_for_owner(bot_id: int, user: User) -> Bot:
     try:
         bot = Bot.objects.select_for_update().get(pk=bot_id)
     except Bot.DoesNotExist as exc:
-        raise BotNotFound("No such bot.") from exc
+        raise BotNotFound(_("No such bot.")) from exc
     if bot.owner_id != user.pk:
-        raise BotForbidden("Only the bot's owner can do that.")
+        raise BotForbidden(_("Only the bot's owner can do that."))
     return bot
 
 
@@ -248,10 +263,11 @@ def bot_version_upload(
     """
     bot = _bot_for_owner(bot_id, user)
     if bot.status == BotStatus.RETIRED:
-        raise UploadRefused("This bot is retired; create a new bot instead.")
+        raise UploadRefused(_("This bot is retired; create a new bot instead."))
     if game is not None and game != bot.game:
         raise UploadRefused(
-            f"This is a {bot.game} bot; a version for {game!r} cannot be added to it."
+            _("This is a %(game)s bot; a version for %(game2)s cannot be added to it.")
+            % {"game": bot.game, "game2": repr(game)}
         )
     _require_sandbox()
     return _store_version(bot=bot, filename=filename, data=data, keep_data=keep_data)
@@ -284,11 +300,11 @@ def bot_set_disabled(
 ) -> Bot:
     """Staff switch a bot off (or back on); a disabled bot is scheduled nowhere."""
     if not staff.is_staff:
-        raise BotForbidden("Only staff can disable or enable bots.")
+        raise BotForbidden(_("Only staff can disable or enable bots."))
     try:
         bot = Bot.objects.select_for_update().get(pk=bot_id)
     except Bot.DoesNotExist as exc:
-        raise BotNotFound("No such bot.") from exc
+        raise BotNotFound(_("No such bot.")) from exc
     bot.disabled = disabled
     bot.disabled_reason = reason.strip()[:200] if disabled else ""
     bot.save(update_fields=["disabled", "disabled_reason"])
@@ -653,12 +669,14 @@ def bot_challenge(
     """
     bot = Bot.objects.select_related("active_version").filter(pk=bot_id).first()
     if bot is None:
-        raise BotNotFound("No such bot.")
+        raise BotNotFound(_("No such bot."))
     seat = live_seat(bot=bot)
     if seat is None:
         raise BotError(
-            "This bot cannot play now: it needs a validated version, must not be "
-            "disabled, and the bot sandbox must be available."
+            _(
+                "This bot cannot play now: it needs a validated version, must not be "
+                "disabled, and the bot sandbox must be available."
+            )
         )
     fillers = max(0, get_game(bot.game).min_players - 2)
     agent, label = seat

@@ -16,6 +16,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from django.utils.translation import gettext as _
+
 from bots.runtimes import RUNTIMES, Runtime, runtime_for_files, runtime_for_suffix
 from bots.runtimes.base import BUILD_DIR, UploadError
 from bots.runtimes.python import declared_game
@@ -68,12 +70,16 @@ def _check_source(files: dict[str, bytes], *, game: str) -> Runtime:
             r.entrypoint for r in RUNTIMES.values() if r.entrypoint in files
         )
         raise UploadError(
-            f"The upload holds {' and '.join(present)}: one entry point only, "
-            "so the platform knows which runtime to use."
+            _(
+                "The upload holds %(files)s: one entry point only, so the platform "
+                "knows which runtime to use."
+            )
+            % {"files": " and ".join(present)}
         )
     if any(path == BUILD_DIR or path.startswith(f"{BUILD_DIR}/") for path in files):
         raise UploadError(
-            f"Refused {BUILD_DIR}/: the platform keeps a compiled bot there."
+            _("Refused %(build_dir)s/: the platform keeps a compiled bot there.")
+            % {"build_dir": BUILD_DIR}
         )
     runtime.check_upload(files, game=game)
     return runtime
@@ -82,17 +88,30 @@ def _check_source(files: dict[str, bytes], *, game: str) -> Runtime:
 def _safe_path(name: str) -> str:
     """Normalise a member name or refuse it (absolute, .., drive, backslash)."""
     if "\\" in name or "\x00" in name:
-        raise UploadError(f"Refused path {name!r}: backslashes are not allowed.")
+        raise UploadError(
+            _("Refused path %(name)s: backslashes are not allowed.")
+            % {"name": repr(name)}
+        )
     if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
-        raise UploadError(f"Refused path {name!r}: absolute paths are not allowed.")
+        raise UploadError(
+            _("Refused path %(name)s: absolute paths are not allowed.")
+            % {"name": repr(name)}
+        )
     parts = [part for part in PurePosixPath(name).parts if part not in ("", ".")]
     if ".." in parts:
-        raise UploadError(f"Refused path {name!r}: '..' is not allowed.")
+        raise UploadError(
+            _("Refused path %(name)s: '..' is not allowed.") % {"name": repr(name)}
+        )
     if not parts:
-        raise UploadError(f"Refused path {name!r}: empty name.")
+        raise UploadError(
+            _("Refused path %(name)s: empty name.") % {"name": repr(name)}
+        )
     path = "/".join(parts)
     if len(path) > MAX_PATH_LENGTH:
-        raise UploadError(f"Refused path {name[:60]!r}...: longer than 200 characters.")
+        raise UploadError(
+            _("Refused path %(name)s...: longer than 200 characters.")
+            % {"name": repr(name[:60])}
+        )
     return path
 
 
@@ -101,10 +120,13 @@ def _unzip(data: bytes) -> dict[str, bytes]:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
-        raise UploadError(f"The zip file cannot be read: {exc}.") from exc
+        raise UploadError(
+            _("The zip file cannot be read: %(exc)s.") % {"exc": exc}
+        ) from exc
     if len(members) > MAX_FILES:
         raise UploadError(
-            f"The zip holds {len(members)} entries; at most {MAX_FILES} are allowed."
+            _("The zip holds %(count)s entries; at most %(max_files)s are allowed.")
+            % {"count": len(members), "max_files": MAX_FILES}
         )
     files: dict[str, bytes] = {}
     total = 0
@@ -112,19 +134,29 @@ def _unzip(data: bytes) -> dict[str, bytes]:
         path = _safe_path(info.filename)
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
-            raise UploadError(f"Refused {path}: symbolic links are not allowed.")
+            raise UploadError(
+                _("Refused %(path)s: symbolic links are not allowed.") % {"path": path}
+            )
         if info.is_dir():
             continue
         if stat.S_IFMT(mode) and not stat.S_ISREG(mode):
-            raise UploadError(f"Refused {path}: only regular files are allowed.")
+            raise UploadError(
+                _("Refused %(path)s: only regular files are allowed.") % {"path": path}
+            )
         if info.flag_bits & 0x1:
-            raise UploadError(f"Refused {path}: encrypted entries are not allowed.")
+            raise UploadError(
+                _("Refused %(path)s: encrypted entries are not allowed.")
+                % {"path": path}
+            )
         if path in files:
-            raise UploadError(f"Refused {path}: it appears twice in the zip.")
+            raise UploadError(
+                _("Refused %(path)s: it appears twice in the zip.") % {"path": path}
+            )
         budget = MAX_UNPACKED_BYTES - total
         if info.file_size > budget:
             raise UploadError(
-                f"The unpacked bot would exceed {_human(MAX_UNPACKED_BYTES)}."
+                _("The unpacked bot would exceed %(size)s.")
+                % {"size": _human(MAX_UNPACKED_BYTES)}
             )
         chunks = []
         try:
@@ -134,12 +166,14 @@ def _unzip(data: bytes) -> dict[str, bytes]:
                     budget -= len(chunk)
                     if budget < 0:
                         raise UploadError(
-                            "The unpacked bot would exceed "
-                            f"{_human(MAX_UNPACKED_BYTES)}."
+                            _("The unpacked bot would exceed %(size)s.")
+                            % {"size": _human(MAX_UNPACKED_BYTES)}
                         )
                     chunks.append(chunk)
         except (zipfile.BadZipFile, NotImplementedError, OSError, EOFError) as exc:
-            raise UploadError(f"Cannot unpack {path}: {exc}.") from exc
+            raise UploadError(
+                _("Cannot unpack %(path)s: %(exc)s.") % {"path": path, "exc": exc}
+            ) from exc
         content = b"".join(chunks)
         total += len(content)
         files[path] = content
@@ -160,7 +194,8 @@ def _refuse_file_dir_clashes(files: dict[str, bytes]) -> None:
     clashes = sorted(folders.intersection(files))
     if clashes:
         raise UploadError(
-            f"Refused {clashes[0]}: the zip holds it both as a file and as a folder."
+            _("Refused %(path)s: the zip holds it both as a file and as a folder.")
+            % {"path": clashes[0]}
         )
 
 
@@ -179,28 +214,31 @@ def inspect_upload(*, filename: str, data: bytes, game: str) -> UnpackedBot:
     """Check an upload for ``game``; return its files or raise :class:`UploadError`."""
     if len(data) > MAX_UPLOAD_BYTES:
         raise UploadError(
-            f"The upload is {_human(len(data))}; at most "
-            f"{_human(MAX_UPLOAD_BYTES)} is accepted."
+            _("The upload is %(size)s; at most %(limit)s is accepted.")
+            % {"size": _human(len(data)), "limit": _human(MAX_UPLOAD_BYTES)}
         )
     if not data:
-        raise UploadError("The uploaded file is empty.")
+        raise UploadError(_("The uploaded file is empty."))
     lower = filename.lower()
     single = runtime_for_suffix(filename)
     if lower.endswith(".zip") or data[:4] == b"PK\x03\x04":
         files = _unzip(data)
         if not any(entry in files for entry in ENTRYPOINTS):
             raise UploadError(
-                f"The zip has no {' / '.join(ENTRYPOINTS)} at its top level (or "
-                "inside one top-level folder); the platform runs that file and "
-                "picks the runtime by its name."
+                _(
+                    "The zip has no %(files)s at its top level (or inside one "
+                    "top-level folder); the platform runs that file and picks the "
+                    "runtime by its name."
+                )
+                % {"files": " / ".join(ENTRYPOINTS)}
             )
     elif single is not None:
         files = {single.entrypoint: data}
     else:
         suffixes = ", ".join(s for r in RUNTIMES.values() for s in r.suffixes)
         raise UploadError(
-            f"Upload a single source file ({suffixes}) or a .zip holding "
-            f"{' or '.join(ENTRYPOINTS)}."
+            _("Upload a single source file (%(suffixes)s) or a .zip holding %(files)s.")
+            % {"suffixes": suffixes, "files": " or ".join(ENTRYPOINTS)}
         )
     runtime = _check_source(files, game=game)
     return UnpackedBot(

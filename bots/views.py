@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
@@ -33,7 +34,7 @@ def bot_list(request: HttpRequest) -> HttpResponse:
     games = game_catalog()
     selected = request.GET.get("game") or ""
     if selected and selected not in {g.id for g in games}:
-        raise Http404("no such game")
+        raise Http404(_("no such game"))
     sections = [
         {
             "game": game,
@@ -94,8 +95,11 @@ def bot_new(request: SignedInRequest) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"{version} uploaded: it plays its validation games against the "
-                "random bot now.",
+                _(
+                    "%(version)s uploaded: it plays its validation games against "
+                    "the random bot now."
+                )
+                % {"version": version},
             )
             return redirect("bots:detail", bot_id=version.bot_id)
     gate_ok, gate_reason = services.sandbox_gate()
@@ -178,7 +182,7 @@ def bot_source(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
     files = selectors.version_files(version=version)
     path = request.GET.get("file") or "main.py"
     if path not in files:
-        raise Http404("no such file")
+        raise Http404(_("no such file"))
     return render(
         request,
         "bots/bot_source.html",
@@ -197,7 +201,7 @@ def bot_source(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
 def bot_version_new(request: SignedInRequest, bot_id: int) -> HttpResponse:
     form = VersionUploadForm(request.POST, request.FILES)
     if not form.is_valid():
-        messages.error(request, "Choose a file to upload.")
+        messages.error(request, _("Choose a file to upload."))
         return redirect("bots:detail", bot_id=bot_id)
     upload = form.cleaned_data["file"]
     try:
@@ -211,7 +215,10 @@ def bot_version_new(request: SignedInRequest, bot_id: int) -> HttpResponse:
     except BotError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Version {version.number} uploaded; validating.")
+        messages.success(
+            request,
+            _("Version %(number)s uploaded; validating.") % {"number": version.number},
+        )
     return redirect("bots:detail", bot_id=bot_id)
 
 
@@ -223,7 +230,9 @@ def bot_settings(request: SignedInRequest, bot_id: int) -> HttpResponse:
     try:
         if retire:
             services.bot_update(bot_id=bot_id, user=request.user, retired=True)
-            messages.success(request, "The bot is retired; it plays no more matches.")
+            messages.success(
+                request, _("The bot is retired; it plays no more matches.")
+            )
         elif form.is_valid():
             services.bot_update(
                 bot_id=bot_id,
@@ -231,7 +240,7 @@ def bot_settings(request: SignedInRequest, bot_id: int) -> HttpResponse:
                 description=form.cleaned_data["description"],
                 source_public=form.cleaned_data["source_public"],
             )
-            messages.success(request, "Settings saved.")
+            messages.success(request, _("Settings saved."))
     except BotError as exc:
         messages.error(request, exc.message)
     return redirect("bots:detail", bot_id=bot_id)
@@ -260,7 +269,7 @@ def bot_challenge(request: SignedInRequest, bot_id: int) -> HttpResponse:
     """Play this bot now: it accepts at once and the page goes to the game."""
     form = ChallengeBotForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Seconds per move: a whole number from 5 to 3600.")
+        messages.error(request, _("Seconds per move: a whole number from 5 to 3600."))
         return redirect("bots:detail", bot_id=bot_id)
     per_move = form.cleaned_data.get("per_move")
     try:
@@ -282,7 +291,7 @@ def bot_doc(request: HttpRequest, slug: str) -> HttpResponse:
 
     doc = docs.BY_SLUG.get(slug)
     if doc is None:
-        raise Http404("No such document.")
+        raise Http404(_("No such document."))
     return render(
         request,
         "bots/doc.html",
@@ -346,7 +355,7 @@ def connected_bots(request: SignedInRequest) -> HttpResponse:
 def connected_token_new(request: SignedInRequest, account_id: int) -> HttpResponse:
     form = BotTokenForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose at least one scope for the token.")
+        messages.error(request, _("Choose at least one scope for the token."))
         return redirect("bots:connected")
     try:
         issued = connected.bot_token_issue(
@@ -368,7 +377,11 @@ def connected_token_revoke(request: SignedInRequest, token_id: int) -> HttpRespo
     except BotError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Token {token.prefix}… revoked: it works no more.")
+        messages.success(
+            request,
+            _("Token %(prefix)s… revoked: it works no more.")
+            % {"prefix": token.prefix},
+        )
     return redirect("bots:connected")
 
 

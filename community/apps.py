@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 
 class CommunityConfig(AppConfig):
@@ -11,7 +11,7 @@ class CommunityConfig(AppConfig):
     """
 
     name = "community"
-    verbose_name = _lazy("Community")
+    verbose_name = gettext_lazy("Community")
 
     def ready(self) -> None:
         from accounts.profile import register_profile_section

@@ -7,14 +7,14 @@ from datetime import datetime
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 
 class Channel(models.TextChoices):
-    TABLE = "table", _lazy("Players")
-    SPECTATORS = "spectators", _lazy("Spectators")
-    PRIVATE = "private", _lazy("Private")
-    LOBBY = "lobby", _lazy("Lobby")
+    TABLE = "table", gettext_lazy("Players")
+    SPECTATORS = "spectators", gettext_lazy("Spectators")
+    PRIVATE = "private", gettext_lazy("Private")
+    LOBBY = "lobby", gettext_lazy("Lobby")
 
 
 class ChatMessage(models.Model):
@@ -155,11 +155,11 @@ class TableChatOff(models.Model):
 
 
 class ReportReason(models.TextChoices):
-    ABUSE = "abuse", _lazy("Insults or harassment")
-    SPAM = "spam", _lazy("Spam or flooding")
-    CHEATING = "cheating", _lazy("Cheating or outside help")
-    STALLING = "stalling", _lazy("Stalling or leaving games")
-    OTHER = "other", _lazy("Something else")
+    ABUSE = "abuse", gettext_lazy("Insults or harassment")
+    SPAM = "spam", gettext_lazy("Spam or flooding")
+    CHEATING = "cheating", gettext_lazy("Cheating or outside help")
+    STALLING = "stalling", gettext_lazy("Stalling or leaving games")
+    OTHER = "other", gettext_lazy("Something else")
 
 
 class Report(models.Model):
@@ -171,8 +171,8 @@ class Report(models.Model):
     """
 
     class Status(models.TextChoices):
-        OPEN = "open", _lazy("Open")
-        CLOSED = "closed", _lazy("Closed")
+        OPEN = "open", gettext_lazy("Open")
+        CLOSED = "closed", gettext_lazy("Closed")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -218,12 +218,12 @@ class Report(models.Model):
 
 
 class SanctionKind(models.TextChoices):
-    WARN = "warn", _lazy("Warning")
-    MUTE = "mute", _lazy("Muted in chat")
-    SUSPEND = "suspend", _lazy("Suspended from rated play")
-    BAN = "ban", _lazy("Banned")
+    WARN = "warn", gettext_lazy("Warning")
+    MUTE = "mute", gettext_lazy("Muted in chat")
+    SUSPEND = "suspend", gettext_lazy("Suspended from rated play")
+    BAN = "ban", gettext_lazy("Banned")
     # One chat line taken down (``Sanction.message``): logged like the rest.
-    REMOVE = "remove", _lazy("Chat line removed")
+    REMOVE = "remove", gettext_lazy("Chat line removed")
 
 
 class Sanction(models.Model):

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -297,7 +299,8 @@ class SeasonDatesSerializer(serializers.Serializer):
     time_control = serializers.DictField(required=False, default=dict)
     vacation_allowed = serializers.BooleanField(default=True)
     rollover = serializers.BooleanField(
-        default=True, help_text="Finish the current seasons first (carry or reset)."
+        default=True,
+        help_text=gettext_lazy("Finish the current seasons first (carry or reset)."),
     )
 
 
@@ -391,16 +394,19 @@ def _pool_from(params) -> RatingPool:
     pool_id = params.get("pool")
     if pool_id:
         if not str(pool_id).isdigit():
-            raise NotFound("no such rating pool")
+            raise NotFound(_("no such rating pool"))
         pool = RatingPool.objects.filter(pk=int(pool_id)).first()
     else:
         # Without ?game= the first game of the registry (shared code names none).
         game = params.get("game") or available_games()[0]
         if game not in available_games():
-            raise NotFound(f"no such game; available: {', '.join(available_games())}")
+            raise NotFound(
+                _("no such game; available: %(games)s")
+                % {"games": ", ".join(available_games())}
+            )
         pool = rating_selectors.default_pool(game=game)
     if pool is None:
-        raise NotFound("no such rating pool (no rated game yet?)")
+        raise NotFound(_("no such rating pool (no rated game yet?)"))
     return pool
 
 
@@ -503,11 +509,11 @@ class TournamentListView(LeagueAPIView):
         if data.get("season"):
             season = Season.objects.filter(pk=data["season"]).first()
             if season is None:
-                raise NotFound("no such season")
+                raise NotFound(_("no such season"))
         if data.get("league"):
             league = League.objects.filter(slug=data["league"]).first()
             if league is None:
-                raise NotFound("no such league")
+                raise NotFound(_("no such league"))
         tournament = tournament_services.tournament_create(
             by=request.user,
             name=data["name"],
@@ -663,7 +669,9 @@ class TournamentActionView(LeagueAPIView):
         elif action == "advance":
             t = tournament_services.tournament_advance(tournament=t, by=request.user)
         else:
-            raise NotFound(f"no tournament action {action!r}")
+            raise NotFound(
+                _("no tournament action %(action)s") % {"action": repr(action)}
+            )
         return Response(presenters.tournament(t))
 
 

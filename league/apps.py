@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class LeagueConfig(AppConfig):
     name = "league"
-    verbose_name = "Leagues, ratings and tournaments"
+    verbose_name = gettext_lazy("Leagues, ratings and tournaments")
 
     def ready(self) -> None:
         """Hook league into gameplay and accounts without them importing league."""

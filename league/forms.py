@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from gameplay.catalog import game_choices
 from gameplay.forms import TimeControlForm
@@ -29,7 +30,9 @@ class SeasonDatesForm(TimeControlForm):
     vacation_allowed = forms.BooleanField(
         required=False,
         initial=True,
-        help_text="Correspondence: a player's vacation pauses their clocks.",
+        help_text=gettext_lazy(
+            "Correspondence: a player's vacation pauses their clocks."
+        ),
     )
 
     field_order = [
@@ -54,14 +57,20 @@ class DivisionsForm(forms.Form):
         min_value=2,
         max_value=64,
         required=False,
-        label="Players per division",
-        help_text="Empty: no divisions, one table per season.",
+        label=gettext_lazy("Players per division"),
+        help_text=gettext_lazy("Empty: no divisions, one table per season."),
     )
     promotion_count = forms.IntegerField(
-        min_value=0, max_value=32, initial=2, label="Promoted from each division"
+        min_value=0,
+        max_value=32,
+        initial=2,
+        label=gettext_lazy("Promoted from each division"),
     )
     relegation_count = forms.IntegerField(
-        min_value=0, max_value=32, initial=2, label="Relegated from each division"
+        min_value=0,
+        max_value=32,
+        initial=2,
+        label=gettext_lazy("Relegated from each division"),
     )
 
 
@@ -76,17 +85,20 @@ class TournamentForm(TimeControlForm):
     participants = forms.ChoiceField(
         choices=ParticipantKind.choices,
         initial=ParticipantKind.MIXED,
-        help_text="Ignored in a league: the league decides.",
+        help_text=gettext_lazy("Ignored in a league: the league decides."),
     )
     swiss_rounds = forms.IntegerField(
         min_value=1,
         max_value=20,
         required=False,
-        help_text="Swiss only. Leave empty for the usual number for the field, "
-        "set at the start: ⌈log₂ entrants⌉ (one fewer, at least two, for tables).",
+        help_text=gettext_lazy(
+            "Swiss only. Leave empty for the usual number for the field, "
+            "set at the start: ⌈log₂ entrants⌉ (one fewer, at least two, for tables)."
+        ),
     )
     third_place = forms.BooleanField(
-        required=False, help_text="Single elimination: play for third place."
+        required=False,
+        help_text=gettext_lazy("Single elimination: play for third place."),
     )
     rated = forms.BooleanField(required=False, initial=True)
     seeding = forms.ChoiceField(choices=SeedingMethod.choices)
@@ -95,33 +107,39 @@ class TournamentForm(TimeControlForm):
         max_value=720,
         initial=24,
         required=False,
-        help_text="Deadline of each round (live play).",
+        help_text=gettext_lazy("Deadline of each round (live play)."),
     )
     starts_at = forms.DateTimeField(
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text="When round 1 may start; empty: now.",
+        help_text=gettext_lazy("When round 1 may start; empty: now."),
     )
     checkin_minutes = forms.IntegerField(
         min_value=1,
         max_value=24 * 60,
         required=False,
-        label="Check-in minutes",
-        help_text="Entrants must check in during this many minutes before the "
-        "start; who does not is removed when it starts. Empty: no check-in.",
+        label=gettext_lazy("Check-in minutes"),
+        help_text=gettext_lazy(
+            "Entrants must check in during this many minutes before the "
+            "start; who does not is removed when it starts. Empty: no check-in."
+        ),
     )
     round_days = forms.IntegerField(
         min_value=1,
         max_value=30,
         required=False,
-        label="Round deadline in days",
-        help_text="Correspondence: each round's deadline, at least one move's "
-        "days. No-shows are forfeited only at the deadline.",
+        label=gettext_lazy("Round deadline in days"),
+        help_text=gettext_lazy(
+            "Correspondence: each round's deadline, at least one move's "
+            "days. No-shows are forfeited only at the deadline."
+        ),
     )
     vacation_allowed = forms.BooleanField(
         required=False,
         initial=True,
-        help_text="Correspondence: a player's vacation pauses their clocks.",
+        help_text=gettext_lazy(
+            "Correspondence: a player's vacation pauses their clocks."
+        ),
     )
 
     field_order = [

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext as _
 
 from gameplay.agents import AgentNameError, parse_agent, uploaded_agent
 from league.errors import Invalid, NotFound
@@ -133,10 +134,10 @@ def participant_for_builtin(name: str) -> Participant:
 def bot_info(*, bot_id: int) -> BotInfo:
     """Directory lookup for registration and entry; a clear error otherwise."""
     if _directory is None:
-        raise Invalid("bots cannot be entered: the bots app is not available")
+        raise Invalid(_("bots cannot be entered: the bots app is not available"))
     info = _directory.bot(bot_id)
     if info is None:
-        raise NotFound(f"no bot with id {bot_id}")
+        raise NotFound(_("no bot with id %(bot_id)s") % {"bot_id": bot_id})
     return info
 
 
@@ -209,7 +210,9 @@ def seat_agent_for(participant: Participant) -> tuple[User | None, str]:
     assert participant.bot_id is not None  # the one type left: a bot
     info = bot_info(bot_id=participant.bot_id)
     if info.version_id is None:
-        raise Invalid(f"{participant.name} has no playable version")
+        raise Invalid(
+            _("%(name)s has no playable version") % {"name": participant.name}
+        )
     return None, uploaded_agent(info.version_id)
 
 

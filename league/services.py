@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from gameplay import services as gameplay_services
@@ -55,7 +56,7 @@ def league_game_options(league: League) -> dict:
 
 def require_organiser(*, league: League, user: User | None) -> None:
     if not is_organiser(league=league, user=user):
-        raise PermissionDenied("only this league's organisers may do that")
+        raise PermissionDenied(_("only this league's organisers may do that"))
 
 
 def resolve_entrant(
@@ -71,14 +72,18 @@ def resolve_entrant(
     else:
         info = bot_info(bot_id=bot_id)
         if info.game != game:
-            raise Invalid(f"{info.name} plays {info.game}, not {game}")
+            raise Invalid(
+                _("%(name)s plays %(game)s, not %(wanted)s")
+                % {"name": info.name, "game": info.game, "wanted": game}
+            )
         participant = participant_for_bot(info)
         if not can_manage(user, participant):
-            raise PermissionDenied("only the bot's owner may enter it")
+            raise PermissionDenied(_("only the bot's owner may enter it"))
     if not kind_allows(kind, participant):
         who = "bots" if participant.is_bot else "people"
         raise Invalid(
-            f"{who} cannot take part here ({ParticipantKind(kind).label.lower()})"
+            _("%(who)s cannot take part here (%(kind)s)")
+            % {"who": who, "kind": ParticipantKind(kind).label.lower()}
         )
     return participant
 
@@ -93,9 +98,12 @@ def season_register(
     """
     league = season.league
     if game is not None and game != league.game:
-        raise Invalid(f"{league.name} runs {league.game}, not {game}")
+        raise Invalid(
+            _("%(name)s runs %(game)s, not %(wanted)s")
+            % {"name": league.name, "game": league.game, "wanted": game}
+        )
     if not registration_window_open(season):
-        raise Conflict("registration for this season is closed")
+        raise Conflict(_("registration for this season is closed"))
     participant = resolve_entrant(
         user=user, game=league.game, kind=league.participants, bot_id=bot_id
     )
@@ -115,9 +123,11 @@ def season_register(
         )
         if existing is not None:
             if existing.status in ACTIVE_REGISTRATION:
-                raise Conflict(f"{participant.name} is already registered")
+                raise Conflict(
+                    _("%(name)s is already registered") % {"name": participant.name}
+                )
             if existing.status == RegistrationStatus.REJECTED:
-                raise Conflict("an organiser declined this registration")
+                raise Conflict(_("an organiser declined this registration"))
             existing.status = status
             existing.registered_by = user
             existing.updated_at = timezone.now()
@@ -132,7 +142,9 @@ def season_register(
                     registered_by=user,
                 )
         except IntegrityError as exc:
-            raise Conflict(f"{participant.name} is already registered") from exc
+            raise Conflict(
+                _("%(name)s is already registered") % {"name": participant.name}
+            ) from exc
 
 
 def season_withdraw(
@@ -140,7 +152,7 @@ def season_withdraw(
 ) -> Registration:
     """Withdraw from a season that has not finished."""
     if season.status == SeasonStatus.FINISHED:
-        raise Conflict("this season is over")
+        raise Conflict(_("this season is over"))
     participant: Participant | None
     if bot_id is None:
         participant = participant_for_user(user)
@@ -149,9 +161,9 @@ def season_withdraw(
             key=Participant.bot_key(bot_id)
         ).first()
         if participant is None:
-            raise NotFound("that bot is not registered here")
+            raise NotFound(_("that bot is not registered here"))
         if not can_manage(user, participant):
-            raise PermissionDenied("only the bot's owner may withdraw it")
+            raise PermissionDenied(_("only the bot's owner may withdraw it"))
     with transaction.atomic():
         registration = (
             Registration.objects.select_for_update()
@@ -161,7 +173,10 @@ def season_withdraw(
             .first()
         )
         if registration is None:
-            raise Conflict(f"{participant.name} is not registered for this season")
+            raise Conflict(
+                _("%(name)s is not registered for this season")
+                % {"name": participant.name}
+            )
         registration.status = RegistrationStatus.WITHDRAWN
         registration.updated_at = timezone.now()
         registration.save(update_fields=["status", "updated_at"])
@@ -178,12 +193,12 @@ def registration_decide(
         .first()
     )
     if registration is None:
-        raise NotFound("no such registration")
+        raise NotFound(_("no such registration"))
     require_organiser(league=registration.season.league, user=by)
     with transaction.atomic():
         registration = Registration.objects.select_for_update().get(pk=registration_id)
         if registration.status != RegistrationStatus.PENDING:
-            raise Conflict("this registration is not awaiting a decision")
+            raise Conflict(_("this registration is not awaiting a decision"))
         registration.status = (
             RegistrationStatus.APPROVED if approve else RegistrationStatus.REJECTED
         )
@@ -198,26 +213,36 @@ def league_invite(
     """An organiser invites a person or a bot; pending registrations get approved."""
     require_organiser(league=league, user=by)
     if (username is None) == (bot_id is None):
-        raise Invalid("invite either a username or a bot id")
+        raise Invalid(_("invite either a username or a bot id"))
     if username is not None:
         invitee = User.objects.filter(username=username).first()
         if invitee is None:
-            raise NotFound(f"no player called {username!r}")
+            raise NotFound(
+                _("no player called %(username)s") % {"username": repr(username)}
+            )
         participant = participant_for_user(invitee)
     else:
         assert bot_id is not None  # exactly one of the two, checked above
         info = bot_info(bot_id=bot_id)
         if info.game != league.game:
-            raise Invalid(f"{info.name} plays {info.game}, not {league.game}")
+            raise Invalid(
+                _("%(name)s plays %(game)s, not %(wanted)s")
+                % {"name": info.name, "game": info.game, "wanted": league.game}
+            )
         participant = participant_for_bot(info)
     if not kind_allows(league.participants, participant):
-        raise Invalid(f"this league admits {league.get_participants_display().lower()}")
+        raise Invalid(
+            _("this league admits %(kinds)s")
+            % {"kinds": league.get_participants_display().lower()}
+        )
     with transaction.atomic():
         invitation, created = Invitation.objects.get_or_create(
             league=league, participant=participant, defaults={"invited_by": by}
         )
         if not created:
-            raise Conflict(f"{participant.name} is already invited")
+            raise Conflict(
+                _("%(name)s is already invited") % {"name": participant.name}
+            )
         Registration.objects.filter(
             season__league=league,
             participant=participant,
@@ -233,11 +258,11 @@ def _check_dates(
     registration_closes_at: datetime,
 ) -> None:
     if ends_at <= starts_at:
-        raise Invalid("a season must end after it starts")
+        raise Invalid(_("a season must end after it starts"))
     if registration_closes_at <= registration_opens_at:
-        raise Invalid("registration must close after it opens")
+        raise Invalid(_("registration must close after it opens"))
     if registration_closes_at > ends_at:
-        raise Invalid("registration must close before the season ends")
+        raise Invalid(_("registration must close before the season ends"))
 
 
 def league_set_correspondence_pool(
@@ -248,7 +273,7 @@ def league_set_correspondence_pool(
     Applies to games finished from now on."""
     require_organiser(league=league, user=by)
     if not isinstance(separate, bool):
-        raise Invalid("say true or false")
+        raise Invalid(_("say true or false"))
     League.objects.filter(pk=league.pk).update(correspondence_pool=separate)
     league.correspondence_pool = separate
     return league
@@ -261,7 +286,10 @@ def season_time_control(*, game: str, time_control: object) -> dict[str, Any]:
         clean = gameplay_services.validate_time_control(time_control)
         if clean and is_realtime(get_game(game)):
             raise Invalid(
-                "a real-time game has no turns to time: its time limit is a game option"
+                _(
+                    "a real-time game has no turns to time: its time limit is a game "
+                    "option"
+                )
             )
     except (MatchError, GameError) as exc:
         raise Invalid(str(exc)) from exc
@@ -416,13 +444,15 @@ def league_match_create(
     league = season.league
     if by is not None and not is_organiser(league=league, user=by):
         raise PermissionDenied(
-            "only this league's organisers may pair league games; join the "
-            "season's queue to play one"
+            _(
+                "only this league's organisers may pair league games; join the "
+                "season's queue to play one"
+            )
         )
     if season.status != SeasonStatus.RUNNING:
-        raise Conflict("league games are played while the season is running")
+        raise Conflict(_("league games are played while the season is running"))
     if len(participant_ids) != len(set(participant_ids)) or len(participant_ids) < 2:
-        raise Invalid("name at least two different participants")
+        raise Invalid(_("name at least two different participants"))
     registered = {
         r.participant_id: r.participant
         for r in Registration.objects.filter(
@@ -433,7 +463,7 @@ def league_match_create(
     }
     missing = [pid for pid in participant_ids if pid not in registered]
     if missing:
-        raise Invalid("every participant must be registered for this season")
+        raise Invalid(_("every participant must be registered for this season"))
     return _league_match(
         season=season,
         participants=[registered[pid] for pid in participant_ids],
@@ -489,13 +519,15 @@ def _queue_participant(
             key=Participant.bot_key(bot_id)
         ).first()
         if participant is None:
-            raise Invalid("that bot is not registered for this season")
+            raise Invalid(_("that bot is not registered for this season"))
         if not can_manage(user, participant):
-            raise PermissionDenied("only the bot's owner may queue it")
+            raise PermissionDenied(_("only the bot's owner may queue it"))
     if not Registration.objects.filter(
         season=season, participant=participant, status=RegistrationStatus.APPROVED
     ).exists():
-        raise Conflict(f"{participant.name} is not registered for this season")
+        raise Conflict(
+            _("%(name)s is not registered for this season") % {"name": participant.name}
+        )
     return participant
 
 
@@ -516,9 +548,9 @@ def season_queue_join(
 
     league = season.league
     if season.status != SeasonStatus.RUNNING:
-        raise Conflict("season games are played while the season is running")
+        raise Conflict(_("season games are played while the season is running"))
     if not isinstance(players, int) or isinstance(players, bool):
-        raise Invalid("players must be a whole number")
+        raise Invalid(_("players must be a whole number"))
     try:
         get_game(league.game).validate_config(
             {**league_game_options(league), "players": players}
@@ -536,7 +568,9 @@ def season_queue_join(
                 season=season, participant=participant, players=players, queued_by=user
             )
     except IntegrityError as exc:
-        raise Conflict(f"{participant.name} is already waiting") from exc
+        raise Conflict(
+            _("%(name)s is already waiting") % {"name": participant.name}
+        ) from exc
     return season_queue_pair(season=season)
 
 
@@ -554,8 +588,10 @@ def season_queue_leave(
         if participant is None:
             return False
         if not can_manage(user, participant):
-            raise PermissionDenied("only the bot's owner may take it out of the queue")
-    deleted, _ = SeasonQueueEntry.objects.filter(
+            raise PermissionDenied(
+                _("only the bot's owner may take it out of the queue")
+            )
+    deleted, _kinds = SeasonQueueEntry.objects.filter(
         season=season, participant=participant
     ).delete()
     return bool(deleted)

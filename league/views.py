@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
@@ -278,7 +279,7 @@ def _bot_id(request: HttpRequest) -> int | None:
     if not raw:
         return None
     if not raw.isdigit() or len(raw) > 18:  # past the database's integers
-        raise NotFound("no such bot")
+        raise NotFound(_("no such bot"))
     return int(raw)
 
 
@@ -461,7 +462,10 @@ def _tournament_create(request: HttpRequest) -> HttpResponse:
         except LeagueError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, f"{tournament.name} created: now take entries.")
+            messages.success(
+                request,
+                _("%(name)s created: now take entries.") % {"name": tournament.name},
+            )
             return redirect("league:tournament", tournament.slug)
     return render(
         request,

@@ -24,6 +24,7 @@ twice changes nothing.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from gameplay.rules import get_game
@@ -331,21 +332,27 @@ def league_set_divisions(
     Applies to divisions made from now on; existing ones are kept.
     """
     if not is_organiser(league=league, user=by):
-        raise PermissionDenied("only this league's organisers may do that")
+        raise PermissionDenied(_("only this league's organisers may do that"))
     numbers = (division_size, promotion_count, relegation_count)
     if any(isinstance(n, bool) for n in numbers) or not all(
         n is None or isinstance(n, int) for n in numbers
     ):
-        raise Invalid("division settings are whole numbers")
+        raise Invalid(_("division settings are whole numbers"))
     if division_size is not None and not 2 <= division_size <= MAX_DIVISION_SIZE:
-        raise Invalid(f"a division holds 2 to {MAX_DIVISION_SIZE} players")
+        raise Invalid(
+            _("a division holds 2 to %(max_division_size)s players")
+            % {"max_division_size": MAX_DIVISION_SIZE}
+        )
     limit = division_size if division_size is not None else MAX_DIVISION_SIZE
     for label, count in (
         ("promoted", promotion_count),
         ("relegated", relegation_count),
     ):
         if count is None or not 0 <= count <= limit // 2:
-            raise Invalid(f"at most half a division ({limit // 2}) can be {label}")
+            raise Invalid(
+                _("at most half a division (%(count)s) can be %(label)s")
+                % {"count": limit // 2, "label": label}
+            )
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         league.division_size = division_size

@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class DuplicateConfig(AppConfig):
     name = "league.duplicate"
     label = "duplicate"
-    verbose_name = "Duplicate events"
+    verbose_name = gettext_lazy("Duplicate events")
 
     def ready(self) -> None:
         """Hook duplicate events into gameplay and community without either

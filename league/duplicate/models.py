@@ -10,17 +10,18 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 
 class EventStatus(models.TextChoices):
-    OPEN = "open", "Open for players"
-    RUNNING = "running", "In play"
-    FINISHED = "finished", "Finished"
+    OPEN = "open", gettext_lazy("Open for players")
+    RUNNING = "running", gettext_lazy("In play")
+    FINISHED = "finished", gettext_lazy("Finished")
 
 
 class RoundStatus(models.TextChoices):
-    PLAYING = "playing", "In play"
-    FINISHED = "finished", "Finished"
+    PLAYING = "playing", gettext_lazy("In play")
+    FINISHED = "finished", gettext_lazy("Finished")
 
 
 class DuplicateEvent(models.Model):
@@ -34,14 +35,14 @@ class DuplicateEvent(models.Model):
     )
     rounds = models.PositiveSmallIntegerField(default=1)
     deals = models.PositiveSmallIntegerField(
-        help_text="Deals each table plays per round."
+        help_text=gettext_lazy("Deals each table plays per round.")
     )
     table_size = models.PositiveSmallIntegerField()
     par_bot = models.CharField(max_length=40)
     per_move = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="Seconds per move at the tables (turn-based games).",
+        help_text=gettext_lazy("Seconds per move at the tables (turn-based games)."),
     )
     status = models.CharField(
         max_length=10, choices=EventStatus.choices, default=EventStatus.OPEN

@@ -24,6 +24,7 @@ from typing import cast
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from gameplay import services as gameplay_services
@@ -83,14 +84,14 @@ def duplicate_event_create(
     seat once a round.
     """
     if not by.is_authenticated:
-        raise PermissionDenied("sign in to organise a duplicate event")
+        raise PermissionDenied(_("sign in to organise a duplicate event"))
     name = (name or "").strip()
     if not name:
-        raise Invalid("a duplicate event needs a name")
+        raise Invalid(_("a duplicate event needs a name"))
     if len(name) > 100:
-        raise Invalid("a name has at most 100 characters")
+        raise Invalid(_("a name has at most 100 characters"))
     if game not in available_games():
-        raise Invalid(f"no playable game {game!r}")
+        raise Invalid(_("no playable game %(game)s") % {"game": repr(game)})
     try:
         engine = get_game(game)
     except GameError as exc:
@@ -98,25 +99,34 @@ def duplicate_event_create(
     size = default_table_size(game) if table_size is None else table_size
     if not (isinstance(size, int) and engine.min_players <= size <= engine.max_players):
         raise Invalid(
-            f"{engine.name} seats {engine.min_players} to {engine.max_players} "
-            "players at a table"
+            _("%(name)s seats %(min_players)s to %(max_players)s players at a table")
+            % {
+                "name": engine.name,
+                "min_players": engine.min_players,
+                "max_players": engine.max_players,
+            }
         )
     deals = size if deals is None else deals
     if not (isinstance(deals, int) and 1 <= deals <= MAX_DEALS):
-        raise Invalid(f"a round has 1 to {MAX_DEALS} deals")
+        raise Invalid(
+            _("a round has 1 to %(max_deals)s deals") % {"max_deals": MAX_DEALS}
+        )
     if not (isinstance(rounds, int) and 1 <= rounds <= MAX_ROUNDS):
-        raise Invalid(f"an event has 1 to {MAX_ROUNDS} rounds")
+        raise Invalid(
+            _("an event has 1 to %(max_rounds)s rounds") % {"max_rounds": MAX_ROUNDS}
+        )
     if par_bot not in available_bots() or not bot_plays(par_bot, engine):
         playable = [b for b in available_bots() if bot_plays(b, engine)]
         raise Invalid(
-            f"par is played by a built-in bot of the game: {', '.join(playable)}"
+            _("par is played by a built-in bot of the game: %(bots)s")
+            % {"bots": ", ".join(playable)}
         )
     if is_realtime(engine):
         per_move = None  # a real-time game has no turns to time
     elif per_move is not None and not (
         isinstance(per_move, int) and 10 <= per_move <= 600
     ):
-        raise Invalid("a move's time is 10 to 600 seconds (or none)")
+        raise Invalid(_("a move's time is 10 to 600 seconds (or none)"))
     base = slugify(name)[:40] or "duplicate"
     slug, n = base, 1
     while DuplicateEvent.objects.filter(slug=slug).exists():
@@ -138,24 +148,24 @@ def duplicate_event_create(
 def _locked_event(event: DuplicateEvent) -> DuplicateEvent:
     locked = DuplicateEvent.objects.select_for_update().filter(pk=event.pk).first()
     if locked is None:
-        raise NotFound("no such duplicate event")
+        raise NotFound(_("no such duplicate event"))
     return locked
 
 
 @transaction.atomic
 def duplicate_event_join(*, event: DuplicateEvent, user: User) -> DuplicatePlayer:
     if not user.is_authenticated:
-        raise PermissionDenied("sign in to play")
+        raise PermissionDenied(_("sign in to play"))
     event = _locked_event(event)
     if event.status != EventStatus.OPEN:
-        raise Conflict("this event has started: it takes no more players")
+        raise Conflict(_("this event has started: it takes no more players"))
     if event.players.filter(user=user).exists():
-        raise Conflict("you are already playing in this event")
+        raise Conflict(_("you are already playing in this event"))
     try:
         with transaction.atomic():
             player = DuplicatePlayer.objects.create(event=event, user=user)
     except IntegrityError as exc:
-        raise Conflict("you are already playing in this event") from exc
+        raise Conflict(_("you are already playing in this event")) from exc
     event_changed(event.pk)
     return player
 
@@ -163,13 +173,13 @@ def duplicate_event_join(*, event: DuplicateEvent, user: User) -> DuplicatePlaye
 @transaction.atomic
 def duplicate_event_leave(*, event: DuplicateEvent, user: User) -> None:
     if not user.is_authenticated:
-        raise PermissionDenied("sign in first")
+        raise PermissionDenied(_("sign in first"))
     event = _locked_event(event)
     if event.status != EventStatus.OPEN:
-        raise Conflict("the event has started: players can no longer leave")
-    deleted, _ = event.players.filter(user=user).delete()
+        raise Conflict(_("the event has started: players can no longer leave"))
+    deleted, _kinds = event.players.filter(user=user).delete()
     if not deleted:
-        raise Conflict("you are not playing in this event")
+        raise Conflict(_("you are not playing in this event"))
     event_changed(event.pk)
 
 
@@ -178,11 +188,11 @@ def duplicate_event_start(*, event: DuplicateEvent, by: User) -> DuplicateRound:
     """Close the field and start round 1 (the organiser only, two players at least)."""
     event = _locked_event(event)
     if not by.is_authenticated or by.pk != event.organiser_id:
-        raise PermissionDenied("only the event's organiser may start it")
+        raise PermissionDenied(_("only the event's organiser may start it"))
     if event.status != EventStatus.OPEN:
-        raise Conflict("this event has already started")
+        raise Conflict(_("this event has already started"))
     if event.players.count() < 2:
-        raise Conflict("a duplicate event needs at least two players")
+        raise Conflict(_("a duplicate event needs at least two players"))
     event.status = EventStatus.RUNNING
     event.save(update_fields=["status"])
     event_changed(event.pk)
@@ -221,7 +231,7 @@ def _round_start(event: DuplicateEvent, number: int) -> DuplicateRound:
         order = [
             cast(int, row.player) for row in selectors.event_standings(event=event)
         ]
-    seeds = [secrets.randbits(62) for _ in range(event.deals)]
+    seeds = [secrets.randbits(62) for _deal in range(event.deals)]
     rnd = DuplicateRound.objects.create(
         event=event,
         number=number,
@@ -360,7 +370,7 @@ def duplicate_game_finished(*, match_id: int) -> bool:
     parsed = selectors.parse_context(match.context)
     if parsed is None:
         return False
-    event_id, number, _, _ = parsed
+    event_id, number, _seq, _rest = parsed
     event = DuplicateEvent.objects.select_for_update().filter(pk=event_id).first()
     if event is None or event.status != EventStatus.RUNNING:
         return False
@@ -406,12 +416,12 @@ def duplicate_round_close(*, event: DuplicateEvent, by: User) -> DuplicateRound:
     whose players stay away: a round otherwise waits for its last game."""
     event = _locked_event(event)
     if not by.is_authenticated or by.pk != event.organiser_id:
-        raise PermissionDenied("only the event's organiser may end a round")
+        raise PermissionDenied(_("only the event's organiser may end a round"))
     if event.status != EventStatus.RUNNING:
-        raise Conflict("no round of this event is in play")
+        raise Conflict(_("no round of this event is in play"))
     rnd = DuplicateRound.objects.filter(event=event, status=RoundStatus.PLAYING).first()
     if rnd is None:
-        raise Conflict("no round of this event is in play")
+        raise Conflict(_("no round of this event is in play"))
     rnd.closed_early = True
     rnd.save(update_fields=["closed_early"])
     for game in _latest_per_table(rnd).values():

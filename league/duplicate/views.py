@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
@@ -39,7 +40,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
             except LeagueError as exc:
                 messages.error(request, str(exc))
             else:
-                messages.success(request, f"{event.name} created.")
+                messages.success(request, _("%(name)s created.") % {"name": event.name})
                 return redirect("duplicate:event", slug=event.slug)
     return render(
         request,
@@ -81,18 +82,20 @@ def event_action(request: SignedInRequest, slug: str, action: str) -> HttpRespon
     try:
         if action == "join":
             services.duplicate_event_join(event=event, user=request.user)
-            messages.success(request, "You are in.")
+            messages.success(request, _("You are in."))
         elif action == "leave":
             services.duplicate_event_leave(event=event, user=request.user)
-            messages.success(request, "You left the event.")
+            messages.success(request, _("You left the event."))
         elif action == "start":
             services.duplicate_event_start(event=event, by=request.user)
-            messages.success(request, "Round 1 is dealt.")
+            messages.success(request, _("Round 1 is dealt."))
         elif action == "close-round":
             rnd = services.duplicate_round_close(event=event, by=request.user)
-            messages.success(request, f"Round {rnd.number} ended.")
+            messages.success(
+                request, _("Round %(number)s ended.") % {"number": rnd.number}
+            )
         else:
-            messages.error(request, "No such action.")
+            messages.error(request, _("No such action."))
     except LeagueError as exc:
         messages.error(request, str(exc))
     return redirect("duplicate:event", slug=event.slug)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from league.models.participants import Participant
 from league.models.seasons import Season
@@ -33,18 +34,18 @@ class Division(models.Model):
 class DivisionEntry(models.TextChoices):
     """How a member came to their division this season."""
 
-    NEW = "new", "New: placed by rating"
-    STAYED = "stayed", "Stayed"
-    PROMOTED = "promoted", "Promoted"
-    RELEGATED = "relegated", "Relegated"
+    NEW = "new", gettext_lazy("New: placed by rating")
+    STAYED = "stayed", gettext_lazy("Stayed")
+    PROMOTED = "promoted", gettext_lazy("Promoted")
+    RELEGATED = "relegated", gettext_lazy("Relegated")
 
 
 class DivisionMove(models.TextChoices):
     """Where a member goes next season, fixed when their season is closed."""
 
-    UP = "up", "Promoted"
-    STAY = "stay", "Stays"
-    DOWN = "down", "Relegated"
+    UP = "up", gettext_lazy("Promoted")
+    STAY = "stay", gettext_lazy("Stays")
+    DOWN = "down", gettext_lazy("Relegated")
 
 
 class DivisionMember(models.Model):

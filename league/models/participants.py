@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from gameplay.agents import builtin_agent
 
@@ -14,15 +15,15 @@ from gameplay.agents import builtin_agent
 class ParticipantKind(models.TextChoices):
     """Who a competition admits: people, bots or both."""
 
-    HUMANS = "humans", "Humans only"
-    BOTS = "bots", "Bots only"
-    MIXED = "mixed", "Humans and bots"
+    HUMANS = "humans", gettext_lazy("Humans only")
+    BOTS = "bots", gettext_lazy("Bots only")
+    MIXED = "mixed", gettext_lazy("Humans and bots")
 
 
 class ParticipantType(models.TextChoices):
-    USER = "user", "Person"
-    BOT = "bot", "Uploaded bot"
-    BUILTIN = "builtin", "Built-in bot"
+    USER = "user", gettext_lazy("Person")
+    BOT = "bot", gettext_lazy("Uploaded bot")
+    BUILTIN = "builtin", gettext_lazy("Built-in bot")
 
 
 class Participant(models.Model):

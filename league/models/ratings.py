@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from league.models.participants import Participant, ParticipantKind
 from league.models.seasons import League, Season
@@ -12,13 +13,13 @@ from league.ratings.elo import EloConfig, elo_config_from, is_provisional
 
 
 class PoolScope(models.TextChoices):
-    GLOBAL = "global", "Global ladder"
-    LEAGUE = "league", "League"
-    SEASON = "season", "Season"
+    GLOBAL = "global", gettext_lazy("Global ladder")
+    LEAGUE = "league", gettext_lazy("League")
+    SEASON = "season", gettext_lazy("Season")
     # Correspondence games kept apart from live ones (docs/time-controls.md):
     # the game's correspondence ladder, a league's correspondence ladder.
-    CORRESPONDENCE = "corr", "Correspondence ladder"
-    LEAGUE_CORRESPONDENCE = "leaguecorr", "League correspondence ladder"
+    CORRESPONDENCE = "corr", gettext_lazy("Correspondence ladder")
+    LEAGUE_CORRESPONDENCE = "leaguecorr", gettext_lazy("League correspondence ladder")
 
 
 class RatingPool(models.Model):
@@ -120,7 +121,8 @@ class Rating(models.Model):
     rating = models.FloatField()
     games = models.PositiveIntegerField(default=0)
     reached_elite = models.BooleanField(
-        default=False, help_text="Ever reached the elite threshold (2400): K=10."
+        default=False,
+        help_text=gettext_lazy("Ever reached the elite threshold (2400): K=10."),
     )
     peak = models.FloatField()
     # Counters over this pool's own matches (carried-over games excluded).

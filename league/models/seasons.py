@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from league.models.participants import Participant, ParticipantKind
 
@@ -22,29 +23,39 @@ class League(models.Model):
     )
     invite_only = models.BooleanField(default=False)
     options = models.JSONField(
-        default=dict, blank=True, help_text="Game options every league match uses."
+        default=dict,
+        blank=True,
+        help_text=gettext_lazy("Game options every league match uses."),
     )
     carry_ratings_over = models.BooleanField(
         default=True,
-        help_text="On season rollover, keep ratings (True) or reset them (False).",
+        help_text=gettext_lazy(
+            "On season rollover, keep ratings (True) or reset them (False)."
+        ),
     )
     correspondence_pool = models.BooleanField(
         default=False,
-        help_text="Correspondence games feed a league ladder of their own, "
-        "apart from the live games' (the organiser's choice).",
+        help_text=gettext_lazy(
+            "Correspondence games feed a league ladder of their own, "
+            "apart from the live games' (the organiser's choice)."
+        ),
     )
     # Divisions (league/divisions): None = one table for the whole season.
     division_size = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
         validators=[MinValueValidator(2)],
-        help_text="Players per division; empty: no divisions.",
+        help_text=gettext_lazy("Players per division; empty: no divisions."),
     )
     promotion_count = models.PositiveSmallIntegerField(
-        default=2, help_text="How many of each division go up at the season's end."
+        default=2,
+        help_text=gettext_lazy("How many of each division go up at the season's end."),
     )
     relegation_count = models.PositiveSmallIntegerField(
-        default=2, help_text="How many of each division go down at the season's end."
+        default=2,
+        help_text=gettext_lazy(
+            "How many of each division go down at the season's end."
+        ),
     )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="organised_leagues"
@@ -63,10 +74,10 @@ class League(models.Model):
 
 
 class SeasonStatus(models.TextChoices):
-    UPCOMING = "upcoming", "Upcoming"
-    OPEN = "open", "Registration open"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    UPCOMING = "upcoming", gettext_lazy("Upcoming")
+    OPEN = "open", gettext_lazy("Registration open")
+    RUNNING = "running", gettext_lazy("Running")
+    FINISHED = "finished", gettext_lazy("Finished")
 
 
 class Season(models.Model):
@@ -102,10 +113,10 @@ class Season(models.Model):
 
 
 class RegistrationStatus(models.TextChoices):
-    PENDING = "pending", "Awaiting organiser approval"
-    APPROVED = "approved", "Registered"
-    REJECTED = "rejected", "Rejected"
-    WITHDRAWN = "withdrawn", "Withdrawn"
+    PENDING = "pending", gettext_lazy("Awaiting organiser approval")
+    APPROVED = "approved", gettext_lazy("Registered")
+    REJECTED = "rejected", gettext_lazy("Rejected")
+    WITHDRAWN = "withdrawn", gettext_lazy("Withdrawn")
 
 
 class Registration(models.Model):

@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from gameplay.rules import GameError, game_meta
 from league.models.participants import Participant, ParticipantKind
@@ -15,13 +16,13 @@ from league.models.seasons import League, Season
 
 
 class TournamentFormat(models.TextChoices):
-    ROUND_ROBIN = "round_robin", "Round robin"
-    DOUBLE_ROUND_ROBIN = "double_round_robin", "Double round robin"
-    SWISS = "swiss", "Swiss"
+    ROUND_ROBIN = "round_robin", gettext_lazy("Round robin")
+    DOUBLE_ROUND_ROBIN = "double_round_robin", gettext_lazy("Double round robin")
+    SWISS = "swiss", gettext_lazy("Swiss")
     # Table sizes are the game's (GameMeta.tables): Tournament.format_label.
-    SWISS_TABLES = "swiss_tables", "Swiss, multiplayer tables"
-    SINGLE_ELIM = "single_elim", "Single elimination"
-    DOUBLE_ELIM = "double_elim", "Double elimination"
+    SWISS_TABLES = "swiss_tables", gettext_lazy("Swiss, multiplayer tables")
+    SINGLE_ELIM = "single_elim", gettext_lazy("Single elimination")
+    DOUBLE_ELIM = "double_elim", gettext_lazy("Double elimination")
 
 
 def swiss_tables_label(game: str, *, generic: bool = True) -> str:
@@ -35,22 +36,24 @@ def swiss_tables_label(game: str, *, generic: bool = True) -> str:
     except GameError:
         sizes = None
     if sizes is None:
-        return TournamentFormat.SWISS_TABLES.label if generic else ""
-    low, high, _ = sizes
+        return str(TournamentFormat.SWISS_TABLES.label) if generic else ""
+    low, high, _size = sizes
     return (
-        f"Swiss, tables of {low}-{high}" if low != high else f"Swiss, tables of {low}"
+        gettext("Swiss, tables of %(low)s-%(high)s") % {"low": low, "high": high}
+        if low != high
+        else gettext("Swiss, tables of %(size)s") % {"size": low}
     )
 
 
 class TournamentStatus(models.TextChoices):
-    REGISTRATION = "registration", "Registration open"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    REGISTRATION = "registration", gettext_lazy("Registration open")
+    RUNNING = "running", gettext_lazy("Running")
+    FINISHED = "finished", gettext_lazy("Finished")
 
 
 class SeedingMethod(models.TextChoices):
-    RATING = "rating", "By rating"
-    MANUAL = "manual", "By hand"
+    RATING = "rating", gettext_lazy("By rating")
+    MANUAL = "manual", gettext_lazy("By hand")
 
 
 class Tournament(models.Model):
@@ -94,7 +97,8 @@ class Tournament(models.Model):
     # correspondence games (docs/time-controls.md).
     vacation_allowed = models.BooleanField(default=True)
     round_hours = models.FloatField(
-        default=24.0, help_text="Each round's deadline, counted from its start."
+        default=24.0,
+        help_text=gettext_lazy("Each round's deadline, counted from its start."),
     )
     starts_at = models.DateTimeField(default=timezone.now)
     # Check-in (league.tournaments.services.checkin): entrants confirm in the
@@ -189,9 +193,9 @@ class Entrant(models.Model):
 
 
 class RoundStatus(models.TextChoices):
-    SCHEDULED = "scheduled", "Scheduled"
-    RUNNING = "running", "In play"
-    COMPLETE = "complete", "Complete"
+    SCHEDULED = "scheduled", gettext_lazy("Scheduled")
+    RUNNING = "running", gettext_lazy("In play")
+    COMPLETE = "complete", gettext_lazy("Complete")
 
 
 class Round(models.Model):
@@ -218,18 +222,18 @@ class Round(models.Model):
 
 
 class PairingStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for its round"
-    PLAYING = "playing", "In play"
-    DONE = "done", "Decided"
-    BYE = "bye", "Bye"
-    CANCELLED = "cancelled", "Cancelled"
+    PENDING = "pending", gettext_lazy("Waiting for its round")
+    PLAYING = "playing", gettext_lazy("In play")
+    DONE = "done", gettext_lazy("Decided")
+    BYE = "bye", gettext_lazy("Bye")
+    CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
 
 class PairingOutcome(models.TextChoices):
-    PLAYED = "played", "Played"
-    FORFEIT = "forfeit", "Forfeit (no-show)"
-    DOUBLE_FORFEIT = "double_forfeit", "Both no-shows"
-    BYE = "bye", "Bye"
+    PLAYED = "played", gettext_lazy("Played")
+    FORFEIT = "forfeit", gettext_lazy("Forfeit (no-show)")
+    DOUBLE_FORFEIT = "double_forfeit", gettext_lazy("Both no-shows")
+    BYE = "bye", gettext_lazy("Bye")
 
 
 class Pairing(models.Model):

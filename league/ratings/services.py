@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from gameplay.models import Match, MatchStatus, Seat
@@ -57,7 +58,7 @@ logger = logging.getLogger(__name__)
 
 def pool_global(*, game: str) -> RatingPool:
     """The game's global ladder (created on first use, open to people and bots)."""
-    pool, _ = RatingPool.objects.get_or_create(
+    pool, _created = RatingPool.objects.get_or_create(
         scope=PoolScope.GLOBAL, game=game, defaults={"league": None}
     )
     return pool
@@ -66,7 +67,7 @@ def pool_global(*, game: str) -> RatingPool:
 def pool_correspondence(*, game: str) -> RatingPool:
     """The game's correspondence ladder: rated correspondence games feed it
     instead of the global ladder while ``SEPARATE_CORRESPONDENCE_LADDER``."""
-    pool, _ = RatingPool.objects.get_or_create(
+    pool, _created = RatingPool.objects.get_or_create(
         scope=PoolScope.CORRESPONDENCE, game=game, defaults={"league": None}
     )
     return pool
@@ -74,7 +75,7 @@ def pool_correspondence(*, game: str) -> RatingPool:
 
 def pool_for_league_correspondence(*, league: League) -> RatingPool:
     """A league's correspondence ladder (``League.correspondence_pool``)."""
-    pool, _ = RatingPool.objects.get_or_create(
+    pool, _created = RatingPool.objects.get_or_create(
         scope=PoolScope.LEAGUE_CORRESPONDENCE,
         league=league,
         defaults={
@@ -87,7 +88,7 @@ def pool_for_league_correspondence(*, league: League) -> RatingPool:
 
 
 def pool_for_league(*, league: League) -> RatingPool:
-    pool, _ = RatingPool.objects.get_or_create(
+    pool, _created = RatingPool.objects.get_or_create(
         scope=PoolScope.LEAGUE,
         league=league,
         defaults={
@@ -486,7 +487,7 @@ def rating_void_match(
     when ``recompute`` is false), since every later rating depended on it.
     """
     if not Match.objects.filter(pk=match_id).exists():
-        raise NotFound("no such match")
+        raise NotFound(_("no such match"))
     with transaction.atomic():
         MatchVoid.objects.get_or_create(
             match_id=match_id, defaults={"voided_by": by, "reason": reason[:200]}
@@ -521,15 +522,15 @@ def rating_correct_match(*, match_id: int, placements: dict[int, int]) -> list[i
     """
     events = list(RatingEvent.objects.filter(match_id=match_id))
     if not events:
-        raise Conflict("this match has no rating events to correct")
+        raise Conflict(_("this match has no rating events to correct"))
     fed = {e.participant_id for e in events}
     if set(placements) != fed:
-        raise Invalid("placements must name exactly the match's participants")
+        raise Invalid(_("placements must name exactly the match's participants"))
     if any(
         not isinstance(r, int) or isinstance(r, bool) or r < 1
         for r in placements.values()
     ):
-        raise Invalid("placements must be positive whole numbers")
+        raise Invalid(_("placements must be positive whole numbers"))
     ranks = list(placements.values())
     with transaction.atomic():
         for event in events:
@@ -556,7 +557,7 @@ def _grouped(
     """Placements per match from (seq, event id, participant, placement) rows."""
     current_seq = None
     placements: dict[int, int] = {}
-    for seq, _, pid, rank in rows:
+    for seq, _match, pid, rank in rows:
         if seq != current_seq:
             if placements:
                 yield placements

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class ArenaConfig(AppConfig):
@@ -7,7 +8,7 @@ class ArenaConfig(AppConfig):
 
     name = "league.tournaments.arena"
     label = "arena"
-    verbose_name = "Arena tournaments"
+    verbose_name = gettext_lazy("Arena tournaments")
 
     def ready(self) -> None:
         from gameplay.contexts import (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from gameplay.catalog import game_choices
 from league.models import ParticipantKind
@@ -16,13 +17,13 @@ class ArenaForm(forms.Form):
         min_value=MIN_MINUTES,
         max_value=MAX_MINUTES,
         initial=30,
-        help_text="How long the arena runs.",
+        help_text=gettext_lazy("How long the arena runs."),
     )
     starts_in = forms.IntegerField(
         min_value=0,
         max_value=30 * 24 * 60,
         initial=0,
-        help_text="Minutes from now until the start (0: at once).",
+        help_text=gettext_lazy("Minutes from now until the start (0: at once)."),
     )
     participants = forms.ChoiceField(
         choices=ParticipantKind.choices, initial=ParticipantKind.MIXED
@@ -32,19 +33,23 @@ class ArenaForm(forms.Form):
         max_value=7 * 86400,
         required=False,
         initial=300,
-        label="Clock (seconds per player)",
-        help_text="Each player's total time per game; empty: no clock (no berserk).",
+        label=gettext_lazy("Clock (seconds per player)"),
+        help_text=gettext_lazy(
+            "Each player's total time per game; empty: no clock (no berserk)."
+        ),
     )
     increment = forms.IntegerField(
         min_value=0,
         max_value=60,
         required=False,
-        label="Increment (seconds per move)",
-        help_text="Added to the clock after each move (needs a clock).",
+        label=gettext_lazy("Increment (seconds per move)"),
+        help_text=gettext_lazy("Added to the clock after each move (needs a clock)."),
     )
     rated = forms.BooleanField(required=False, initial=True)
     berserk = forms.BooleanField(
         required=False,
         initial=True,
-        help_text="Players may halve their own clock for one more point per win.",
+        help_text=gettext_lazy(
+            "Players may halve their own clock for one more point per win."
+        ),
     )

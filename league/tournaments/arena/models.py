@@ -6,14 +6,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from league.models import Participant, ParticipantKind
 
 
 class ArenaStatus(models.TextChoices):
-    UPCOMING = "upcoming", "Starting soon"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    UPCOMING = "upcoming", gettext_lazy("Starting soon")
+    RUNNING = "running", gettext_lazy("Running")
+    FINISHED = "finished", gettext_lazy("Finished")
 
 
 class Arena(models.Model):
@@ -27,7 +28,8 @@ class Arena(models.Model):
     )
     rated = models.BooleanField(default=True)
     berserk = models.BooleanField(
-        default=True, help_text="Players may halve their clock for a bonus point."
+        default=True,
+        help_text=gettext_lazy("Players may halve their clock for a bonus point."),
     )
     options = models.JSONField(default=dict, blank=True)
     time_control = models.JSONField(default=dict, blank=True)
@@ -71,7 +73,8 @@ class ArenaPlayer(models.Model):
     wins = models.PositiveIntegerField(default=0)
     draws = models.PositiveIntegerField(default=0)
     berserk = models.BooleanField(
-        default=False, help_text="Halve this player's clock in each new game."
+        default=False,
+        help_text=gettext_lazy("Halve this player's clock in each new game."),
     )
     paused = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
@@ -91,9 +94,9 @@ class ArenaPlayer(models.Model):
 
 
 class ArenaGameStatus(models.TextChoices):
-    PLAYING = "playing", "In play"
-    DONE = "done", "Finished"
-    ABORTED = "aborted", "Called off"
+    PLAYING = "playing", gettext_lazy("In play")
+    DONE = "done", gettext_lazy("Finished")
+    ABORTED = "aborted", gettext_lazy("Called off")
 
 
 class ArenaGame(models.Model):

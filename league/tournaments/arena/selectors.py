@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Max, Q
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import User
 from league.models import Participant
@@ -28,6 +29,15 @@ def ranked_players(arena: Arena) -> list[ArenaPlayer]:
     return players
 
 
+# The words of a standing row's ``state`` (the API keeps the codes).
+STATE_LABELS = {
+    "left": pgettext_lazy("arena player state", "left"),
+    "playing": pgettext_lazy("arena player state", "playing"),
+    "paused": pgettext_lazy("arena player state", "paused"),
+    "waiting": pgettext_lazy("arena player state", "waiting"),
+}
+
+
 @dataclass
 class StandingRow:
     rank: int
@@ -46,6 +56,11 @@ class StandingRow:
         if self.player.paused:
             return "paused"
         return "waiting"
+
+    @property
+    def state_label(self) -> str:
+        """``state`` as the page says it, in the active language."""
+        return str(STATE_LABELS[self.state])
 
 
 def standings(arena: Arena) -> list[StandingRow]:

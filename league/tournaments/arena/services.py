@@ -20,6 +20,7 @@ from typing import Any, cast
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from gameplay import services as gameplay_services
@@ -62,7 +63,7 @@ def _now(now: datetime | None) -> datetime:
 def _locked(arena_id: int) -> Arena:
     arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
     if arena is None:
-        raise NotFound("no such arena")
+        raise NotFound(_("no such arena"))
     return arena
 
 
@@ -96,21 +97,27 @@ def arena_create(
     """Create an arena lasting ``minutes`` from ``starts_at`` (default: now)."""
     now = _now(now)
     if not by.is_authenticated:
-        raise PermissionDenied("sign in to create an arena")
+        raise PermissionDenied(_("sign in to create an arena"))
     name = (name or "").strip()[:100]
     if not name:
-        raise Invalid("an arena needs a name")
+        raise Invalid(_("an arena needs a name"))
     if game not in available_games():
-        raise Invalid(f"no playable game {game!r}")
+        raise Invalid(_("no playable game %(game)s") % {"game": repr(game)})
     if participants not in ParticipantKind.values:
-        raise Invalid(f"unknown participant kind {participants!r}")
+        raise Invalid(
+            _("unknown participant kind %(participants)s")
+            % {"participants": repr(participants)}
+        )
     if not isinstance(minutes, int) or not MIN_MINUTES <= minutes <= MAX_MINUTES:
-        raise Invalid(f"an arena lasts between {MIN_MINUTES} and {MAX_MINUTES} minutes")
+        raise Invalid(
+            _("an arena lasts between %(min_minutes)s and %(max_minutes)s minutes")
+            % {"min_minutes": MIN_MINUTES, "max_minutes": MAX_MINUTES}
+        )
     starts_at = starts_at or now
     if starts_at < now - timedelta(minutes=1):
-        raise Invalid("an arena cannot start in the past")
+        raise Invalid(_("an arena cannot start in the past"))
     if starts_at > now + timedelta(days=30):
-        raise Invalid("an arena starts within 30 days")
+        raise Invalid(_("an arena starts within 30 days"))
     smallest = table_range(game)[0]
     try:
         engine = get_game(game)
@@ -120,9 +127,12 @@ def arena_create(
     except (GameError, MatchError, OptionError) as exc:
         raise Invalid(str(exc)) from exc
     if clean_tc.get("days"):
-        raise Invalid("an arena is played live: no correspondence days per move")
+        raise Invalid(_("an arena is played live: no correspondence days per move"))
     if clean_tc and getattr(engine, "realtime", False):
-        raise Invalid(f"{engine.name} is played in real time: its games have no clocks")
+        raise Invalid(
+            _("%(name)s is played in real time: its games have no clocks")
+            % {"name": engine.name}
+        )
     base = slugify(name)[:40] or "arena"
     slug, n = base, 1
     while Arena.objects.filter(slug=slug).exists():
@@ -159,26 +169,28 @@ def _player(arena: Arena, user: User, bot_id: int | None) -> ArenaPlayer:
         .first()
     )
     if player is None:
-        raise Conflict("not in this arena")
+        raise Conflict(_("not in this arena"))
     if not can_manage(user, player.participant):
-        raise PermissionDenied("only the bot's owner may do that")
+        raise PermissionDenied(_("only the bot's owner may do that"))
     return player
 
 
 def _enter(arena: Arena, participant: Participant, now: datetime) -> ArenaPlayer:
     if arena.status == ArenaStatus.FINISHED or now >= arena.ends_at:
-        raise Conflict("this arena is over")
+        raise Conflict(_("this arena is over"))
     player = ArenaPlayer.objects.filter(arena=arena, participant=participant).first()
     if player is not None:
         if not player.withdrawn:
-            raise Conflict(f"{participant.name} is already in this arena")
+            raise Conflict(
+                _("%(name)s is already in this arena") % {"name": participant.name}
+            )
         player.withdrawn = False
         player.paused = False
         player.freed_at = now
         player.save(update_fields=["withdrawn", "paused", "freed_at"])
     else:
         if arena.players.count() >= MAX_PLAYERS:
-            raise Conflict("this arena is full")
+            raise Conflict(_("this arena is full"))
         player = ArenaPlayer.objects.create(
             arena=arena, participant=participant, joined_at=now, freed_at=now
         )
@@ -210,12 +222,12 @@ def arena_add_builtin(
     always find), where the arena admits bots."""
     now = _now(now)
     if by.pk != arena.created_by_id and not by.is_staff:
-        raise PermissionDenied("only the arena's creator may add built-in bots")
+        raise PermissionDenied(_("only the arena's creator may add built-in bots"))
     if name not in available_bots():
-        raise Invalid(f"no built-in bot {name!r}")
+        raise Invalid(_("no built-in bot %(name)s") % {"name": repr(name)})
     participant = participant_for_builtin(name)
     if arena.participants == ParticipantKind.HUMANS:
-        raise Invalid("bots cannot take part here (humans only)")
+        raise Invalid(_("bots cannot take part here (humans only)"))
     with transaction.atomic():
         return _enter(_locked(arena.pk), participant, now)
 
@@ -237,7 +249,7 @@ def arena_leave(
             player.delete()
             return
         if player.withdrawn:
-            raise Conflict("already left")
+            raise Conflict(_("already left"))
         player.withdrawn = True
         player.save(update_fields=["withdrawn"])
 
@@ -257,7 +269,7 @@ def arena_pause(
         arena = _locked(arena.pk)
         player = _player(arena, user, bot_id)
         if player.withdrawn:
-            raise Conflict("you have left this arena: join it again")
+            raise Conflict(_("you have left this arena: join it again"))
         if player.paused == paused:
             raise Conflict("already paused" if paused else "not paused")
         player.paused = paused
@@ -279,7 +291,7 @@ def arena_set_berserk(
     with transaction.atomic():
         arena = _locked(arena.pk)
         if berserk and not berserk_possible(arena):
-            raise Conflict("this arena has no berserk (it needs a total clock)")
+            raise Conflict(_("this arena has no berserk (it needs a total clock)"))
         player = _player(arena, user, bot_id)
         player.berserk = berserk
         player.save(update_fields=["berserk"])

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.http import SignedInRequest
 from gameplay.catalog import game_catalog
@@ -64,7 +65,7 @@ def arena_list(request: HttpRequest) -> HttpResponse:
             except LeagueError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, f"{arena.name} created.")
+                messages.success(request, _("%(name)s created.") % {"name": arena.name})
                 return redirect("arena:detail", arena.slug)
         status = 400
     arenas = list(Arena.objects.all()[:100])
@@ -120,7 +121,7 @@ def _bot_id(request: HttpRequest) -> int | None:
     if not raw:
         return None
     if not raw.isdigit() or len(raw) > 18:
-        raise Invalid("choose one of your bots")
+        raise Invalid(_("choose one of your bots"))
     return int(raw)
 
 
@@ -155,4 +156,4 @@ def arena_action(request: SignedInRequest, slug: str, action: str):
             arena=arena, by=user, name=(request.POST.get("builtin") or "")[:40]
         )
         return target, f"{player} joined the arena."
-    raise Invalid(f"unknown action {action!r}")
+    raise Invalid(_("unknown action %(action)s") % {"action": repr(action)})

@@ -16,6 +16,7 @@ from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from league.errors import Conflict, Invalid, PermissionDenied
@@ -39,11 +40,14 @@ def validate_checkin_minutes(value: object) -> int | None:
     if value in (None, "", 0):
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Invalid("check-in minutes must be a whole number")
+        raise Invalid(_("check-in minutes must be a whole number"))
     if not 1 <= value <= MAX_CHECKIN_MINUTES:
         raise Invalid(
-            f"check-in lasts between 1 and {MAX_CHECKIN_MINUTES} minutes before "
-            "the start"
+            _(
+                "check-in lasts between 1 and %(max_checkin_minutes)s minutes "
+                "before the start"
+            )
+            % {"max_checkin_minutes": MAX_CHECKIN_MINUTES}
         )
     return value
 
@@ -73,9 +77,9 @@ def tournament_check_in(
     with transaction.atomic():
         tournament = locked_tournament(tournament.pk)
         if not tournament.checkin_minutes:
-            raise Conflict("this tournament has no check-in")
+            raise Conflict(_("this tournament has no check-in"))
         if tournament.status != TournamentStatus.REGISTRATION:
-            raise Conflict("check-in is over: the tournament has started")
+            raise Conflict(_("check-in is over: the tournament has started"))
         entrant = (
             Entrant.objects.select_for_update(of=("self",))
             .filter(tournament=tournament, participant__key=key)
@@ -83,17 +87,18 @@ def tournament_check_in(
             .first()
         )
         if entrant is None:
-            raise Conflict("not entered in this tournament")
+            raise Conflict(_("not entered in this tournament"))
         if not can_manage(user, entrant.participant):
-            raise PermissionDenied("only the bot's owner may check it in")
+            raise PermissionDenied(_("only the bot's owner may check it in"))
         opens = tournament.checkin_opens_at
         assert opens is not None  # checkin_minutes is set
         if now < opens:
             raise Conflict(
-                f"check-in opens {tournament.checkin_minutes} minutes before the start"
+                _("check-in opens %(checkin_minutes)s minutes before the start")
+                % {"checkin_minutes": tournament.checkin_minutes}
             )
         if now >= tournament.starts_at:
-            raise Conflict("check-in closed at the start time")
+            raise Conflict(_("check-in closed at the start time"))
         if entrant.checked_in_at is None:
             entrant.checked_in_at = now
             entrant.save(update_fields=["checked_in_at"])

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from gameplay import services as gameplay_services
@@ -172,7 +173,7 @@ def tournament_advance(
     with transaction.atomic():
         locked = locked_tournament(tournament.pk)
         if locked.status != TournamentStatus.RUNNING:
-            raise Conflict("only a running tournament can be advanced")
+            raise Conflict(_("only a running tournament can be advanced"))
         locked.rounds.filter(status=RoundStatus.SCHEDULED).update(starts_at=now)
     tournament_start_due_rounds(tournament_id=tournament.pk, now=now)
     with transaction.atomic():
@@ -202,7 +203,7 @@ def pairing_void(
     now = now or timezone.now()
     pairing = Pairing.objects.select_related("tournament").filter(pk=pairing_id).first()
     if pairing is None:
-        raise NotFound("no such pairing")
+        raise NotFound(_("no such pairing"))
     require_organiser(pairing.tournament, by)
     voided_matches: list[int] = []
     with transaction.atomic():
@@ -211,12 +212,12 @@ def pairing_void(
             "round", "tournament", "first__participant", "second__participant"
         ).get(pk=pairing_id)
         if pairing.status != PairingStatus.DONE:
-            raise Conflict("only a decided pairing can be voided")
+            raise Conflict(_("only a decided pairing can be voided"))
         if (
             tournament.format in (TournamentFormat.SWISS, TournamentFormat.SWISS_TABLES)
             and tournament.rounds.filter(number__gt=pairing.round.number).exists()
         ):
-            raise Conflict("later Swiss rounds were paired from this result")
+            raise Conflict(_("later Swiss rounds were paired from this result"))
         affected = [pairing]
         if tournament.is_elimination:
             bracket = elimination.Bracket.from_dict(tournament.bracket)

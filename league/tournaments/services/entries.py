@@ -8,6 +8,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from gameplay import services as gameplay_services
@@ -80,28 +82,36 @@ def tournament_create(
     ``vacation_allowed``: whether a player's vacation pauses their clocks.
     """
     if not by.is_authenticated:
-        raise PermissionDenied("sign in to create a tournament")
+        raise PermissionDenied(_("sign in to create a tournament"))
     name = (name or "").strip()
     if not name:
-        raise Invalid("a tournament needs a name")
+        raise Invalid(_("a tournament needs a name"))
     if format not in TournamentFormat.values:
-        raise Invalid(f"unknown format {format!r}")
+        raise Invalid(_("unknown format %(format)s") % {"format": repr(format)})
     if seeding not in SeedingMethod.values:
-        raise Invalid(f"unknown seeding {seeding!r}")
+        raise Invalid(_("unknown seeding %(seeding)s") % {"seeding": repr(seeding)})
     if season is not None:
         if league is not None and season.league_id != league.pk:
-            raise Invalid("that season belongs to another league")
+            raise Invalid(_("that season belongs to another league"))
         league = season.league
     if league is not None:
         if not is_organiser(league=league, user=by):
-            raise PermissionDenied("only the league's organisers may add tournaments")
+            raise PermissionDenied(
+                _("only the league's organisers may add tournaments")
+            )
         if game != league.game:
-            raise Invalid(f"{league.name} runs {league.game}, not {game}")
+            raise Invalid(
+                _("%(name)s runs %(game)s, not %(wanted)s")
+                % {"name": league.name, "game": league.game, "wanted": game}
+            )
         participants = league.participants
     if participants not in ParticipantKind.values:
-        raise Invalid(f"unknown participant kind {participants!r}")
+        raise Invalid(
+            _("unknown participant kind %(participants)s")
+            % {"participants": repr(participants)}
+        )
     if game not in available_games():
-        raise Invalid(f"no playable game {game!r}")
+        raise Invalid(_("no playable game %(game)s") % {"game": repr(game)})
     is_swiss = format in (TournamentFormat.SWISS, TournamentFormat.SWISS_TABLES)
     if (
         is_swiss
@@ -109,19 +119,24 @@ def tournament_create(
         and not (isinstance(swiss_rounds, int) and 1 <= swiss_rounds <= 20)
     ):
         raise Invalid(
-            "a Swiss tournament plays between 1 and 20 rounds (leave it empty "
-            "for the usual number for its field)"
+            _(
+                "a Swiss tournament plays between 1 and 20 rounds (leave it empty "
+                "for the usual number for its field)"
+            )
         )
     checkin_minutes = validate_checkin_minutes(checkin_minutes)
     if not 0.05 <= float(round_hours) <= 24 * 30:
-        raise Invalid("round deadlines must be between 3 minutes and 30 days")
+        raise Invalid(_("round deadlines must be between 3 minutes and 30 days"))
     try:
         engine = get_game(game)
         size = 2
         if format == TournamentFormat.SWISS_TABLES:
             sizes = game_meta(game).tables
             if sizes is None:
-                raise Invalid(f"{engine.name} is a two-player game: no tables")
+                raise Invalid(
+                    _("%(name)s is a two-player game: no tables")
+                    % {"name": engine.name}
+                )
             size = sizes[0]
         # Only the game's public options, checked: a tournament never carries a
         # stacked deck or a fixed first seat (gameplay.options).
@@ -130,15 +145,22 @@ def tournament_create(
         clean_tc = gameplay_services.validate_time_control(time_control)
         if clean_tc and is_realtime(engine):
             raise Invalid(
-                "a real-time game has no turns to time: its time limit is a game option"
+                _(
+                    "a real-time game has no turns to time: its time limit is a game "
+                    "option"
+                )
             )
     except (GameError, MatchError, OptionError) as exc:
         raise Invalid(str(exc)) from exc
     days = TimeControl.from_json(clean_tc).days
     if days and float(round_hours) < days * 24:
         raise Invalid(
-            f"a correspondence round must last at least one move's {days} "
-            f"day{'s' if days > 1 else ''}"
+            ngettext(
+                "a correspondence round must last at least one move's %(days)s day",
+                "a correspondence round must last at least one move's %(days)s days",
+                days,
+            )
+            % {"days": days}
         )
     base = slugify(name)[:40] or "tournament"
     slug, n = base, 1
@@ -185,17 +207,19 @@ def tournament_enter(
             status=RegistrationStatus.APPROVED,
         ).exists()
     ):
-        raise Conflict("register for the season first")
+        raise Conflict(_("register for the season first"))
     with transaction.atomic():
         tournament = locked_tournament(tournament.pk)
         if tournament.status != TournamentStatus.REGISTRATION:
-            raise Conflict("entries are closed: the tournament has started")
+            raise Conflict(_("entries are closed: the tournament has started"))
         if Entrant.objects.filter(
             tournament=tournament, participant=participant
         ).exists():
-            raise Conflict(f"{participant.name} has already entered")
+            raise Conflict(
+                _("%(name)s has already entered") % {"name": participant.name}
+            )
         if tournament.entrants.count() >= MAX_ENTRANTS:
-            raise Conflict("this tournament is full")
+            raise Conflict(_("this tournament is full"))
         return Entrant.objects.create(tournament=tournament, participant=participant)
 
 
@@ -211,16 +235,18 @@ def tournament_withdraw(
     with transaction.atomic():
         tournament = locked_tournament(tournament.pk)
         if tournament.status != TournamentStatus.REGISTRATION:
-            raise Conflict("the tournament has started; unplayed games are forfeited")
+            raise Conflict(
+                _("the tournament has started; unplayed games are forfeited")
+            )
         entrant = (
             Entrant.objects.filter(tournament=tournament, participant__key=key)
             .select_related("participant")
             .first()
         )
         if entrant is None:
-            raise Conflict("not entered in this tournament")
+            raise Conflict(_("not entered in this tournament"))
         if not can_manage(user, entrant.participant):
-            raise PermissionDenied("only the bot's owner may withdraw it")
+            raise PermissionDenied(_("only the bot's owner may withdraw it"))
         entrant.delete()
 
 
@@ -231,18 +257,20 @@ def tournament_add_entrant(
     require_organiser(tournament, by)
     participant = Participant.objects.filter(pk=participant_id).first()
     if participant is None:
-        raise NotFound("no such participant")
+        raise NotFound(_("no such participant"))
     if not kind_allows(tournament.participants, participant):
-        raise Invalid("this tournament does not admit that kind of participant")
+        raise Invalid(_("this tournament does not admit that kind of participant"))
     with transaction.atomic():
         tournament = locked_tournament(tournament.pk)
         if tournament.status != TournamentStatus.REGISTRATION:
-            raise Conflict("entries are closed: the tournament has started")
+            raise Conflict(_("entries are closed: the tournament has started"))
         entrant, created = Entrant.objects.get_or_create(
             tournament=tournament, participant=participant
         )
         if not created:
-            raise Conflict(f"{participant.name} has already entered")
+            raise Conflict(
+                _("%(name)s has already entered") % {"name": participant.name}
+            )
         return entrant
 
 
@@ -259,20 +287,27 @@ def tournament_add_named_entrant(
     require_organiser(tournament, by)
     given = [bool(username), bot_id is not None, bool(builtin)]
     if sum(given) != 1:
-        raise Invalid("name one player, one uploaded bot or one built-in bot")
+        raise Invalid(_("name one player, one uploaded bot or one built-in bot"))
     if username:
         person = User.objects.filter(username__iexact=username, is_active=True).first()
         if person is None:
-            raise NotFound(f"no player called {username!r}")
+            raise NotFound(
+                _("no player called %(username)s") % {"username": repr(username)}
+            )
         participant = participant_for_user(person)
     elif bot_id is not None:
         info = bot_info(bot_id=bot_id)
         if info.game != tournament.game:
-            raise Invalid(f"{info.name} plays {info.game}, not {tournament.game}")
+            raise Invalid(
+                _("%(name)s plays %(game)s, not %(wanted)s")
+                % {"name": info.name, "game": info.game, "wanted": tournament.game}
+            )
         participant = participant_for_bot(info)
     else:
         if builtin not in available_bots():
-            raise Invalid(f"there is no built-in bot {builtin!r}")
+            raise Invalid(
+                _("there is no built-in bot %(builtin)s") % {"builtin": repr(builtin)}
+            )
         participant = participant_for_builtin(builtin)
     return tournament_add_entrant(
         tournament=tournament, by=by, participant_id=participant.pk
@@ -287,12 +322,12 @@ def tournament_remove_entrant(
     with transaction.atomic():
         tournament = locked_tournament(tournament.pk)
         if tournament.status != TournamentStatus.REGISTRATION:
-            raise Conflict("the field is fixed once the tournament has started")
-        deleted, _ = Entrant.objects.filter(
+            raise Conflict(_("the field is fixed once the tournament has started"))
+        deleted, _kinds = Entrant.objects.filter(
             tournament=tournament, pk=entrant_id
         ).delete()
         if not deleted:
-            raise NotFound("no such entrant in this tournament")
+            raise NotFound(_("no such entrant in this tournament"))
 
 
 def seeding_pool(tournament: Tournament) -> RatingPool:
@@ -316,18 +351,20 @@ def tournament_seed(
     with transaction.atomic():
         tournament = locked_tournament(tournament.pk)
         if tournament.status != TournamentStatus.REGISTRATION:
-            raise Conflict("seeds are fixed once the tournament has started")
+            raise Conflict(_("seeds are fixed once the tournament has started"))
         entrants = list(tournament.entrants.select_related("participant"))
         if method == SeedingMethod.MANUAL:
             ids = {e.pk for e in entrants}
             if order is None or sorted(order) != sorted(ids) or len(order) != len(ids):
-                raise Invalid("give every entrant's id exactly once, best seed first")
+                raise Invalid(
+                    _("give every entrant's id exactly once, best seed first")
+                )
             position = {eid: i for i, eid in enumerate(order)}
             entrants.sort(key=lambda e: position[e.pk])
         elif method == SeedingMethod.RATING:
             entrants = entrants_by_rating(tournament, entrants)
         else:
-            raise Invalid(f"unknown seeding {method!r}")
+            raise Invalid(_("unknown seeding %(method)s") % {"method": repr(method)})
         for number, entrant in enumerate(entrants, start=1):
             entrant.seed = number
         Entrant.objects.bulk_update(entrants, ["seed"])

@@ -8,6 +8,8 @@ and a round is never paired twice.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from accounts.models import User
 from league.errors import NotFound, PermissionDenied
 from league.models import Tournament
@@ -16,11 +18,11 @@ from league.tournaments.selectors import can_organise
 
 def require_organiser(tournament: Tournament, user: User | None) -> None:
     if not can_organise(tournament=tournament, user=user):
-        raise PermissionDenied("only this tournament's organisers may do that")
+        raise PermissionDenied(_("only this tournament's organisers may do that"))
 
 
 def locked_tournament(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
-        raise NotFound("no such tournament")
+        raise NotFound(_("no such tournament"))
     return tournament

@@ -22,6 +22,7 @@ from typing import cast
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from gameplay import services as gameplay_services
@@ -70,7 +71,9 @@ def _table_range(tournament: Tournament) -> tuple[int, int, int]:
     own (``GameMeta.tables``; creation refuses a game without them)."""
     sizes = game_meta(tournament.game).tables
     if sizes is None:
-        raise Conflict(f"{tournament.game} is a two-player game: no tables")
+        raise Conflict(
+            _("%(game)s is a two-player game: no tables") % {"game": tournament.game}
+        )
     return sizes
 
 
@@ -87,12 +90,14 @@ def tournament_start(
     with transaction.atomic():
         tournament = locked_tournament(tournament.pk)
         if tournament.status != TournamentStatus.REGISTRATION:
-            raise Conflict("the tournament has already started")
+            raise Conflict(_("the tournament has already started"))
         opens = tournament.checkin_opens_at
         if opens is not None and now < opens:
             raise Conflict(
-                "check-in has not opened yet: start once it has, so entrants "
-                "can check in"
+                _(
+                    "check-in has not opened yet: start once it has, so entrants "
+                    "can check in"
+                )
             )
         # Entrants who did not check in are out; the rest make the field.
         checkin_remove_no_shows(tournament)
@@ -103,9 +108,12 @@ def tournament_start(
                 + (" checked in" if opens is not None else "")
             )
         if tournament.is_tables:
-            low, high, _ = _table_range(tournament)
+            low, high, _size = _table_range(tournament)
             if len(entrants) < low:
-                raise Conflict(f"tables of {low}-{high} need at least {low} entrants")
+                raise Conflict(
+                    _("tables of %(low)s-%(high)s need at least %(low)s entrants")
+                    % {"low": low, "high": high}
+                )
         if (
             tournament.format in (TournamentFormat.SWISS, TournamentFormat.SWISS_TABLES)
             and tournament.swiss_rounds is None
@@ -120,12 +128,15 @@ def tournament_start(
             and tournament.swiss_rounds >= len(entrants) + len(entrants) % 2
         ):
             raise Invalid(
-                f"{len(entrants)} entrants cannot play {tournament.swiss_rounds} "
-                "Swiss rounds without rematches"
+                _(
+                    "%(count)s entrants cannot play %(swiss_rounds)s Swiss rounds "
+                    "without rematches"
+                )
+                % {"count": len(entrants), "swiss_rounds": tournament.swiss_rounds}
             )
         if any(e.seed is None for e in entrants):
             if tournament.seeding == SeedingMethod.MANUAL:
-                raise Conflict("seed every entrant by hand before starting")
+                raise Conflict(_("seed every entrant by hand before starting"))
             for number, entrant in enumerate(
                 entrants_by_rating(tournament, entrants), 1
             ):

@@ -15,19 +15,14 @@ from channels.db import database_sync_to_async
 from community import selectors, services, visibility
 from community.errors import CommunityError
 from gameplay.consumers import SocketBinding
+from languages.text import in_language_of
 
 
 async def on_chat_frame(
     binding: SocketBinding, message: dict[str, Any], request_id: Any
 ) -> list[dict[str, Any]]:
     try:
-        await database_sync_to_async(services.chat_post)(
-            user=binding.user,
-            match_id=binding.match_pk,
-            channel=str(message.get("channel", "")),
-            text=message.get("text"),
-            to_seat=message.get("to_seat"),
-        )
+        await database_sync_to_async(_chat_post)(binding, message)
     except CommunityError as exc:
         return [
             {
@@ -38,6 +33,19 @@ async def on_chat_frame(
             }
         ]
     return [{"type": "chat_ok", "request_id": request_id}]
+
+
+def _chat_post(binding: SocketBinding, message: dict[str, Any]) -> None:
+    """Post the line; a refusal is worded in the writer's own language (a
+    socket has no locale middleware: their profile's, else English)."""
+    with in_language_of(binding.user):
+        services.chat_post(
+            user=binding.user,
+            match_id=binding.match_pk,
+            channel=str(message.get("channel", "")),
+            text=message.get("text"),
+            to_seat=message.get("to_seat"),
+        )
 
 
 def _reader_filters(user_id: int, match_pk: int) -> tuple[bool, set[int]]:

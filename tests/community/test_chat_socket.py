@@ -116,6 +116,21 @@ async def test_no_private_messages_where_the_game_has_none(players):
     await one.disconnect()
 
 
+async def test_a_refusal_on_the_socket_speaks_the_writers_language(players):
+    """A socket has no locale middleware: the writer's profile language words
+    the refusal (issue 32)."""
+    writer = players[0]
+    writer.language = "de"
+    await database_sync_to_async(writer.save)()
+    match = await db_start(players[:2])
+    one = await connect(match, writer)
+    await say(one, channel="private", to_seat=1, text="psst")
+    got = await chat_frames(one)
+    assert [f["type"] for f in got] == ["chat_error"]
+    assert got[0]["message"] == "dieses Spiel hat keine privaten Nachrichten"
+    await one.disconnect()
+
+
 async def test_muted_author_disappears_live_for_the_muter_only(players):
     match = await db_start(players[:3], game="duelo")
     socks = [await connect(match, p) for p in players[:3]]

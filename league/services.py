@@ -80,11 +80,12 @@ def resolve_entrant(
         if not can_manage(user, participant):
             raise PermissionDenied(_("only the bot's owner may enter it"))
     if not kind_allows(kind, participant):
-        who = "bots" if participant.is_bot else "people"
-        raise Invalid(
-            _("%(who)s cannot take part here (%(kind)s)")
-            % {"who": who, "kind": ParticipantKind(kind).label.lower()}
+        refusal = (
+            _("bots cannot take part here (%(kind)s)")
+            if participant.is_bot
+            else _("people cannot take part here (%(kind)s)")
         )
+        raise Invalid(refusal % {"kind": ParticipantKind(kind).label.lower()})
     return participant
 
 

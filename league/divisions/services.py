@@ -344,15 +344,12 @@ def league_set_divisions(
             % {"max_division_size": MAX_DIVISION_SIZE}
         )
     limit = division_size if division_size is not None else MAX_DIVISION_SIZE
-    for label, count in (
-        ("promoted", promotion_count),
-        ("relegated", relegation_count),
+    for refusal, count in (
+        (_("at most half a division (%(count)s) can be promoted"), promotion_count),
+        (_("at most half a division (%(count)s) can be relegated"), relegation_count),
     ):
         if count is None or not 0 <= count <= limit // 2:
-            raise Invalid(
-                _("at most half a division (%(count)s) can be %(label)s")
-                % {"count": limit // 2, "label": label}
-            )
+            raise Invalid(refusal % {"count": limit // 2})
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         league.division_size = division_size

@@ -179,3 +179,13 @@ def test_a_socket_closing_in_play_still_arms_the_grace_check(
     assert services.seat_disconnected(match_id=match.pk, user=players[1])
     assert [kw["seat"].number for kw in armed] == [1]
     assert match.seats.get(number=1).connected == 0
+
+
+def test_the_presence_ttl_kept_follows_the_setting(settings) -> None:
+    # ``clocks.presence_ttl`` keeps the value it read; a changed setting
+    # (override_settings, the settings fixture) is read again.
+    settings.PRESENCE_TTL = 30
+    assert clocks.presence_ttl() == timedelta(seconds=30)
+    settings.PRESENCE_TTL = 7
+    assert clocks.presence_ttl() == timedelta(seconds=7)
+    assert clocks.presence_ttl() is clocks.presence_ttl()

@@ -14,7 +14,11 @@ from typing import Any
 
 import pytest
 
+from gameplay.rules.kungfu2009 import KungFu2009Game
 from tests.rules.kungfu2009_helpers import GAME
+
+assert isinstance(GAME, KungFu2009Game)
+KEYED: KungFu2009Game = GAME  # the engine's own class: it has ``menu_key``
 
 
 def _playout(players: int, seed: int, steps: int = 500) -> list[dict[str, Any]]:
@@ -48,7 +52,7 @@ def test_one_key_one_menu_and_a_changed_menu_changes_the_key(
     changed = 0
     for state in _playout(players, seed):
         for seat in range(players):
-            key = GAME.menu_key(state, seat)
+            key = KEYED.menu_key(state, seat)
             menu = GAME.legal_actions(state, seat)
             kinds.update(a["type"] for a in menu)
             assert menus.setdefault(key, menu) == menu, (seat, key)
@@ -72,4 +76,4 @@ def test_the_key_tells_apart_what_only_the_labels_read() -> None:
     ids = GAME.legal_action_ids(state, 0)
     assert GAME.legal_action_ids(changed, 0) == ids and "claim:easy" in ids
     assert GAME.legal_actions(changed, 0) != GAME.legal_actions(state, 0)
-    assert GAME.menu_key(changed, 0) != GAME.menu_key(state, 0)
+    assert KEYED.menu_key(changed, 0) != KEYED.menu_key(state, 0)

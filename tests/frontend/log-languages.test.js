@@ -121,3 +121,19 @@ test("duelo: what a seat alone saw, in a replay naming every seat, is a whole me
   }
   assert.ok(seen > 5, "the fixture has private parts");
 });
+
+test("kungfu2013: the two-way choices' buttons are the board's messages, word for word the engine's labels", async () => {
+  const B = await import("../../static/js/boards/kungfu2013.js");
+  const corpus = fixture("kungfu2013");
+  let checked = 0;
+  for (const frame of Object.values(corpus.seat_frames)) {
+    for (const action of frame.legal || []) {
+      if (!B.CHOICE_LABELS[action.id]) continue;
+      assert.equal(B.CHOICE_LABELS[action.id], action.label, action.id);
+      const group = B.groupLegal([action], {}).find((g) => g.actions.length);
+      assert.match(group.actions[0].text, WHOLE, action.id);
+      checked += 1;
+    }
+  }
+  assert.ok(checked > 0, "the fixture has two-way choices");
+});

@@ -217,6 +217,24 @@ const GROUP_TITLES = {
   reward: t("You won the defence: your reward"),
 };
 
+/**
+ * The two-way choices' buttons in the reader's language, by action id: the
+ * engine words action.label in English (it knows no Django); a node test
+ * holds these to the engine's labels word for word.
+ */
+const CHOICE_LABELS = {
+  "initiative:keep": N_("Keep the initiative and attack"),
+  "initiative:pass": N_("Pass the initiative (you draw three cards)"),
+  "draw:red": N_("Draw from the red deck"),
+  "draw:blue": N_("Draw from the blue deck"),
+  "face:up": N_("Play it face up"),
+  "face:down": N_("Play it face down (the defender draws one card)"),
+  "effect:skip": N_("Do not activate the special effect"),
+  "effect:use": N_("Activate the special effect (pay its coins)"),
+  "reward:draw": N_("Draw as many cards as the difference"),
+  "reward:initiative": N_("Take the initiative (your opponent draws three)"),
+};
+
 function groupLegal(legal, cardsByCode) {
   const groups = [];
   const byType = {};
@@ -229,7 +247,7 @@ function groupLegal(legal, cardsByCode) {
       groups.push(group);
     }
     group.actions.push(Object.assign({}, action, {
-      text: action.label || action.id,
+      text: CHOICE_LABELS[action.id] ? t(CHOICE_LABELS[action.id]) : action.label || action.id,
       cardInfo: action.card && cardsByCode ? cardsByCode[action.card] || null : null,
     }));
   });
@@ -651,6 +669,7 @@ function describeBoard(model) {
 }
 
 export {
+  CHOICE_LABELS,
   GROUP_TITLES,
   PROMPTS, PHASE_WAIT,
   describeBoard,

@@ -15,7 +15,7 @@ def test_the_label_is_the_games_table_sizes() -> None:
     assert swiss_tables_label("kungfu2009") == "Swiss, tables of 4-8"
     assert swiss_tables_label("kungfu2019") == "Swiss, tables of 3-5"
     # Two players only: no multiplayer tables to claim.
-    assert swiss_tables_label("kungfu2013") == TournamentFormat.SWISS_TABLES.label
+    assert swiss_tables_label("kungfu2013") == str(TournamentFormat.SWISS_TABLES.label)
     assert swiss_tables_label("kungfu2013", generic=False) == ""
     assert "3-5" not in TournamentFormat.SWISS_TABLES.label
     t = Tournament(game="kungfu2009", format=TournamentFormat.SWISS_TABLES)

@@ -89,8 +89,8 @@ def milp_fewest_repeats(groups, met, time_limit: float = 30.0):
     independent check of ``SeatingReport.fewest_repeats``. Returns (value,
     proven): proven when HiGHS finished within ``time_limit``."""
     import numpy as np
-    from scipy.optimize import Bounds, LinearConstraint, milp  # type: ignore[import-untyped]
-    from scipy.sparse import lil_matrix  # type: ignore[import-untyped]
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import lil_matrix
 
     players = [p for g in groups for p in g]
     sizes = [len(g) for g in groups]

@@ -23,6 +23,13 @@ from tests.gameplay.conftest import first_legal, start_match
 
 pytestmark = pytest.mark.django_db
 
+# Chinese punctuation is full width (ruff's RUF001 would read it as a typo).
+LP, RP, COLON = (
+    "\N{FULLWIDTH LEFT PARENTHESIS}",
+    "\N{FULLWIDTH RIGHT PARENTHESIS}",
+    "\N{FULLWIDTH COLON}",
+)
+
 
 @pytest.fixture
 def quiet(monkeypatch):
@@ -131,12 +138,14 @@ def test_round_notifications_and_emails_follow_each_recipients_language(
         ts.tournament_start(tournament=t, by=organiser)
     notes = {n.user_id: n for n in Notification.objects.filter(kind="round_paired")}
     assert notes[a.pk].title == "Spring Open 第 1 輪已完成配對"
-    assert notes[a.pk].body.startswith(f"你的對手是 {b.public_name}（第 1 桌）。")
+    assert notes[a.pk].body.startswith(f"你的對手是 {b.public_name}{LP}第 1 桌{RP}。")
     assert "CST" in notes[a.pk].body  # Taipei's time, not the server's
     assert notes[b.pk].title == "Round 1 of Spring Open is paired"
     mails = {m.to[0]: m for m in mail.outbox}
-    assert mails[a.email].subject == "Kung Fu Arena：Spring Open 第 1 輪已完成配對"
-    assert mails[a.email].body.startswith(f"{a.public_name} 你好：")
+    assert (
+        mails[a.email].subject == f"Kung Fu Arena{COLON}Spring Open 第 1 輪已完成配對"
+    )
+    assert mails[a.email].body.startswith(f"{a.public_name} 你好{COLON}")
     assert "停止接收" in mails[a.email].body
     assert mails[b.email].body.startswith(f"Hello {b.public_name},")
     # The task again (a redelivery) sends nothing, in any language.

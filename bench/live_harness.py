@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
@@ -450,3 +451,52 @@ def start_pyspy(pid: int, path: str, seconds: float) -> subprocess.Popen | None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+def run_in_process(name: str, measure: Callable[[], dict[str, Any]]) -> None:
+    """Run ``measure`` in this process against a dedicated database and Redis
+    with the production settings, and print its result as one JSON line.
+
+    The in-process benchmarks (``live_move_cpu``, ``live_step_frames``) share
+    this set-up and tear-down; ``name`` keeps their temporary files and
+    channel/cache prefixes apart.
+    """
+    import json
+    import tempfile
+
+    run_dir = Path(tempfile.mkdtemp(prefix=f"kfa-{name}-"))
+    redis, redis_url = bench_redis(run_dir)
+    db = Database(run_dir)
+    try:
+        db.create()
+        os.environ.update(
+            {
+                "DJANGO_SETTINGS_MODULE": "config.settings.production",
+                "DEBUG": "0",
+                "DATABASE_URL": db.url,
+                "REDIS_URL": redis_url,
+                "CHANNELS_PREFIX": f"kfa-{name}-{os.getpid()}",
+                "CACHE_PREFIX": f"kfa-{name}-{os.getpid()}",
+                "LOG_LEVEL": "ERROR",
+                "SECRET_KEY": "bench-not-secret",
+                "ALLOWED_HOSTS": "127.0.0.1",
+            }
+        )
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", interactive=False, verbosity=0)
+        result = measure()
+        result["db"] = db.describe()
+        result["load_average"] = os.getloadavg()
+        print(json.dumps(result))
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        db.drop()
+        if redis is not None:
+            redis.stop()
+        shutil.rmtree(run_dir, ignore_errors=True)

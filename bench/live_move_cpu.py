@@ -47,10 +47,8 @@ import itertools
 import json
 import os
 import random
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -59,7 +57,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.live_harness import Database, bench_redis, log  # noqa: E402
+from bench.live_harness import log, run_in_process  # noqa: E402
 
 BLOCKS = int(os.environ.get("LIVE_MOVE_BLOCKS", "12"))
 MOVES_PER_BLOCK = 40
@@ -114,42 +112,7 @@ def cpu_clock() -> float:
 
 
 def main() -> None:
-    run_dir = Path(tempfile.mkdtemp(prefix="kfa-move-cpu-"))
-    redis, redis_url = bench_redis(run_dir)
-    db = Database(run_dir)
-    try:
-        db.create()
-        os.environ.update(
-            {
-                "DJANGO_SETTINGS_MODULE": "config.settings.production",
-                "DEBUG": "0",
-                "DATABASE_URL": db.url,
-                "REDIS_URL": redis_url,
-                "CHANNELS_PREFIX": f"kfa-move-cpu-{os.getpid()}",
-                "CACHE_PREFIX": f"kfa-move-cpu-{os.getpid()}",
-                "LOG_LEVEL": "ERROR",
-                "SECRET_KEY": "bench-not-secret",
-                "ALLOWED_HOSTS": "127.0.0.1",
-            }
-        )
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-
-        call_command("migrate", interactive=False, verbosity=0)
-        result = measure()
-        result["db"] = db.describe()
-        result["load_average"] = os.getloadavg()
-        print(json.dumps(result))
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        db.drop()
-        if redis is not None:
-            redis.stop()
-        shutil.rmtree(run_dir, ignore_errors=True)
+    run_in_process("move-cpu", measure)
 
 
 def measure() -> dict:

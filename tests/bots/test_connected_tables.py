@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from asgiref.sync import async_to_sync
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -20,36 +19,19 @@ from gameplay.errors import BadRequest
 from gameplay.forms import BotSeatForm
 from gameplay.models import MatchStatus
 from gameplay.rules import get_game
+from tests.bots.test_bot_api import (  # the bot API tests' stream helpers
+    bot_client,
+    lines,
+    short_streams,  # noqa: F401 (an autouse fixture: streams end quickly)
+)
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_cache")]
 
 
-@pytest.fixture(autouse=True)
-def short_streams(settings):
-    settings.BOT_API_STREAM_SECONDS = 0.4
-    settings.BOT_API_POLL_SECONDS = 0.05
-    settings.BOT_API_EVENT_POLL_SECONDS = 0.05
-
-
 @pytest.fixture
 def issued(owner):
     return connected.bot_account_create(owner=owner, name="Crane", game="duelo")
-
-
-def bot_client(key: str) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
-    return client
-
-
-async def _collect(response) -> list[bytes]:
-    return [chunk async for chunk in response.streaming_content]
-
-
-def lines(response) -> list[dict]:
-    body = b"".join(async_to_sync(_collect)(response)).decode()
-    return [json.loads(line) for line in body.splitlines() if line.strip()]
 
 
 def choices(form) -> list[str]:

@@ -30,18 +30,34 @@ run: $(STAMP)
 
 # The default suite: every test but the `slow` ones (PYTEST_MARKERS), spread over
 # PYTEST_WORKERS pytest-xdist processes (auto: one per core; worksteal rebalances
-# the long tests), and beside them the browser tests (tests/e2e) in one session of
-# their own (one real server per session; they mostly wait on the browser and the
-# game clocks), whose output follows when both are done. JUNIT=var/ci/x writes
-# x.xml and x-e2e.xml. pytest exits 5 when it collected nothing: a failure here.
+# the long tests), and beside them the browser tests (tests/e2e) in a run of
+# their own over E2E_WORKERS sessions (each starts its own server, worker, test
+# database and Redis database; they mostly wait on the browser and the game
+# clocks, so two share two cores well; 0: one session without xdist), whose
+# output follows when both are done. KFA_TEST_RUN=e2e keeps the browser run's
+# databases apart from the other run's (config/settings/test.py,
+# tests/conftest.py). JUNIT=var/ci/x writes x.xml and x-e2e.xml. E2E_ARGS go to
+# the browser run only (CI: --reruns 1, docs/testing.md). pytest exits 5 when it
+# collected nothing: a failure here. The project's modules are compiled once
+# first (about 1 s): with PYTHONDONTWRITEBYTECODE set (the Dockerfile's, many
+# shells') every process the run starts (workers, servers, the tests'
+# subprocesses) would otherwise compile what it imports again. Likewise the
+# test modules' asserts are rewritten once (tests/assert_cache.py, about 4 s)
+# instead of in every worker (about 8 s each).
 PYTEST_WORKERS ?= auto
+E2E_WORKERS ?= 2
 PYTEST_MARKERS ?= not slow
 PYTEST_ARGS ?=
+E2E_ARGS ?=
 JUNIT ?=
 test: $(STAMP)
+	@$(PY) -m compileall -q -j 0 -x '(^|/)(\.venv|node_modules|var|\.git)(/|$$)' . \
+	  > /dev/null || true
+	@$(PY) -m tests.assert_cache > /dev/null || true
 	@mkdir -p var; rc=0; e2e=0; \
-	$(PY) -m pytest tests/e2e -m "$(PYTEST_MARKERS)" \
-	  $(if $(JUNIT),--junitxml=$(JUNIT)-e2e.xml) $(PYTEST_ARGS) \
+	KFA_TEST_RUN=e2e $(PY) -m pytest tests/e2e -m "$(PYTEST_MARKERS)" \
+	  -n $(E2E_WORKERS) --dist worksteal \
+	  $(if $(JUNIT),--junitxml=$(JUNIT)-e2e.xml) $(PYTEST_ARGS) $(E2E_ARGS) \
 	  > var/test-e2e.log 2>&1 & browser=$$!; \
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal --ignore=tests/e2e \
 	  -m "$(PYTEST_MARKERS)" $(if $(JUNIT),--junitxml=$(JUNIT).xml) $(PYTEST_ARGS) \

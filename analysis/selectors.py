@@ -17,7 +17,7 @@ from gameplay.models import Match
 from gameplay.rules.analysis import ANALYSIS_VERSION
 from gameplay.selectors import parse_perspective
 
-_PRIVATE = ("menu", "taken", "taken_label", "best")
+_PRIVATE = ("menu", "taken", "taken_label", "taken_action", "best")
 
 
 def analysis_of(*, match: Match) -> MatchAnalysis | None:

@@ -12,6 +12,8 @@
    whose analysed best is an exact best (within 0.05), the same among the
    positions where the choice matters (exact values 0.1 or more apart), mean
    and max absolute error of the action values. ``--agree`` picks the games.
+   Kung Fu (2019): its dice assignments in the last fight of seeded games
+   (``DICE_SEEDS``), exact values by enumeration (``kungfu2019/exact.py``).
 
 Prints JSON; docs/analysis.md records the numbers.
 
@@ -19,6 +21,7 @@ Prints JSON; docs/analysis.md records the numbers.
     .venv/bin/python bench/analysis.py --only kungfu2019 --games 1 --budgets ''
     .venv/bin/python bench/analysis.py --games 0 --budgets 25,50,100,200,400
     .venv/bin/python bench/analysis.py --games 0 --agree kungfu2013
+    .venv/bin/python bench/analysis.py --games 0 --agree kungfu2019
 """
 
 from __future__ import annotations
@@ -151,6 +154,64 @@ def agreement(game_id: str, budgets: list[int]) -> dict:
             "deals_per_position": 100, "budgets": out}  # fmt: skip
 
 
+#: Kung Fu (2019) dice assignments (tests/rules/test_analysis_kungfu2019.py):
+#: the last fights of these seeded games (``dice_positions``).
+DICE_SEEDS = range(1, 41)
+
+
+def _scores(rows: list[dict[str, float]], menus: list[tuple]) -> dict:
+    """Agreement, agreement where the choice matters (exact values 0.1 or more
+    apart), mean and max absolute error of the analysis's ``menus`` against
+    the exact ``values`` of ``rows``."""
+    agree, agree_nt, nontrivial, errors = 0, 0, 0, []
+    for values, (menu, best) in zip(rows, menus, strict=True):
+        top = max(values.values())
+        ok = values[best] >= top - 0.05
+        matters = top - min(values.values()) > 0.1
+        agree += ok
+        nontrivial += matters
+        agree_nt += ok and matters
+        errors += [abs(m["value"] - values[m["id"]])
+                   for m in menu if m["value"] is not None]  # fmt: skip
+    return {"agreement": round(agree / len(rows), 3),
+            "agreement_nontrivial": round(agree_nt / max(1, nontrivial), 3),
+            "nontrivial": nontrivial,
+            "mae": round(sum(errors) / len(errors), 4),
+            "max_error": round(max(errors), 4)}  # fmt: skip
+
+
+def dice_agreement(budgets: list[int]) -> dict:
+    """Kung Fu (2019)'s last-fight dice assignments against their exact values:
+    the opponent answering with its best (max^n), the same without taking
+    anything back (``monotone``), and the opponent answering with ``auto``."""
+    from gameplay.rules.kungfu2019.exact import dice_positions, exact_assignment_values
+
+    game = get_game("kungfu2019")
+    positions = dice_positions(game=game, seeds=DICE_SEEDS)
+    started = time.process_time()
+    best = [exact_assignment_values(game=game, state=st, seat=seat)
+            for _, st, seat in positions]  # fmt: skip
+    auto = [exact_assignment_values(game=game, state=st, seat=seat, answer="auto")
+            for _, st, seat in positions]  # fmt: skip
+    exact_cpu = time.process_time() - started
+    out = []
+    for budget in budgets:
+        started = time.process_time()
+        menus = [action_values(game=game, state=st, seat=seat, iterations=budget,
+                               seed=7) for _, st, seat in positions]  # fmt: skip
+        spent = time.process_time() - started
+        out.append({"iterations": budget,
+                    **_scores([e.values for e in best], menus),
+                    "monotone": _scores([e.monotone for e in best], menus),
+                    "answer_auto": _scores([e.values for e in auto], menus),
+                    "cpu_s": round(spent, 2)})  # fmt: skip
+    second = sum(1 for _, st, _ in positions
+                 if any(a and a["done"] for a in st["fight"]["asg"]))  # fmt: skip
+    return {"game": "kungfu2019", "positions": len(positions),
+            "second_to_assign": second, "exact_cpu_s": round(exact_cpu, 2),
+            "budgets": out}  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2)
@@ -169,7 +230,11 @@ def main() -> None:
         games = []
     print(json.dumps({
         "cost": [cost(g, args.games, args.iterations) for g in games],
-        "agreement": [agreement(g, budgets) for g in args.agree.split(",") if g]
+        "agreement": [
+            dice_agreement(budgets) if g == "kungfu2019" else agreement(g, budgets)
+            for g in args.agree.split(",")
+            if g
+        ]
         if budgets
         else None,
     }, indent=2))  # fmt: skip

@@ -477,7 +477,10 @@ def vs_openspiel(games: list[str], rounds: int, block: float) -> dict[str, Any]:
         api[name] = openspiel_python_player(name, 10 + i)
     for i, gid in enumerate(games):
         api[gid] = api_player(gid, 20 + i)
-        api[f"{gid}/no_observe"] = api_player(gid, 20 + i, observing=False)
+        # Other games than the observing player's: the engines keep bounded
+        # caches (views of piles, menus, solved dice rolls), and a player
+        # replaying games the other one has just played would find them warm.
+        api[f"{gid}/no_observe"] = api_player(gid, 60 + i, observing=False)
     for play in api.values():  # warm-up
         play()
     api_rates = interleaved(api, rounds, block)

@@ -61,12 +61,7 @@ from bench.live_harness import log, run_in_process  # noqa: E402
 
 BLOCKS = int(os.environ.get("LIVE_MOVE_BLOCKS", "12"))
 MOVES_PER_BLOCK = 40
-# A file to write a cProfile report of one path's blocks to (the
-# profiler's own overhead inflates the CPU figures of the run: compare runs
-# without it).
-PROFILE = os.environ.get("LIVE_MOVE_PROFILE", "")
-# "owner" measures the owner path alone (for profiling or quick checks).
-PROFILE_PATH = os.environ.get("LIVE_MOVE_PROFILE_PATH", "sockets")
+# The paths to measure, in order ("owner" alone for a quick check).
 PATHS = tuple(os.environ.get("LIVE_MOVE_PATHS", "locked,owner,sockets").split(","))
 # "1": count Python function calls (Python and C functions, every thread)
 # instead of measuring CPU time. The count does not depend on the machine's
@@ -76,13 +71,15 @@ COUNT_CALLS = os.environ.get("LIVE_MOVE_COUNT_CALLS", "") == "1"
 # With COUNT_CALLS: a file to write the calls per function of the sockets
 # path's single moves to (summed; the top 300, "calls module:function" per
 # line, "(moves)" their number), to see which code a change removed; the last
-# moves of games (the finish) go to the same name with ".last" appended.
+# moves of games (the finish) go to the same name with ".last" appended, the
+# sockets' connects (through the first state frame) to ".connect".
 CALLS_BY = os.environ.get("LIVE_MOVE_CALLS_BY", "")
 _next_call = itertools.count().__next__
 # The current move's calls per function (None: not in a move, not counted).
 _calls_by: list[Counter | None] = [None]
 _single_calls_by: Counter = Counter()  # summed over the single moves
 _last_calls_by: Counter = Counter()  # summed over the last moves of games
+_connect_calls_by: Counter = Counter()  # summed over the sockets' connects
 
 
 def _count_call(frame, event, arg) -> None:
@@ -233,6 +230,7 @@ def measure() -> dict:
                 for user in users:
                     # A socket's connect, through its first state frame (the
                     # other socket's presence frame is not waited for).
+                    _calls_by[0] = Counter() if CALLS_BY else None
                     c0 = cpu_clock()
                     comm = WebsocketCommunicator(app, f"/ws/match/{match.public_id}/")
                     comm.scope["user"] = user  # type: ignore[typeddict-unknown-key]
@@ -240,6 +238,10 @@ def measure() -> dict:
                     assert connected
                     await state_at(comm, 0)
                     connects.append(cpu_clock() - c0)
+                    connect_calls, _calls_by[0] = _calls_by[0], None
+                    if connect_calls is not None:
+                        _connect_calls_by.update(connect_calls)
+                        _connect_calls_by["(connects)"] += 1
                     socks.append(comm)
                 state, version = match.state, 0
                 while done < moves and engine.actors(state):
@@ -301,9 +303,11 @@ def measure() -> dict:
             for path, by in (
                 (CALLS_BY, _single_calls_by),
                 (CALLS_BY + ".last", _last_calls_by),
+                (CALLS_BY + ".connect", _connect_calls_by),
             ):
                 with open(path, "w") as out_file:
-                    for name, calls in by.most_common(300):
+                    top = None if by is _connect_calls_by else 300
+                    for name, calls in by.most_common(top):
                         out_file.write(f"{calls} {name.replace(prefix, '')}\n")
     out: dict[str, Any] = {"moves_per_block": MOVES_PER_BLOCK, "blocks": BLOCKS}
     if COUNT_CALLS:

@@ -29,6 +29,21 @@ last stdout line is one JSON object with, per scheme:
 ``round_cpu_max_s``       the slowest round in CPU time of this process (on a
                           shared machine wall time measures the neighbours).
 
+``--prove NODES`` re-runs the fewest-repeats search (``_fewest_repeats_seating``,
+tabu then branch and bound) with a budget of NODES instead of the
+product's ``REPEAT_NODE_LIMIT`` on every round whose bound the product left
+unproven: ``prove_rounds`` such rounds, ``prove_proven`` those it proves
+(their bound then counts as exact), ``prove_fewer_rounds`` those where it
+finds a seating with fewer repeats than the product's (the product missed
+the optimum there).
+
+``--write-optima PATH`` writes the events with proven fewest repeats (the
+seats, placements and forfeits of every round; per round the proven fewest
+repeated pairs when above 0 and the seating has no more, in
+``fewest_repeats``; in ``above_fewest`` the rounds whose seating repeats
+more than the proven fewest, with both counts) as JSON: the committed table
+``tests/league/algorithms/data/seating_optima.json`` the tests seat again.
+
 ``--milp SECONDS`` checks every round whose fewest-repeats search stopped
 unfinished with an integer program (``milp_fewest_repeats``: scipy's HiGHS,
 a dev dependency through open_spiel, not used by the platform): ``milp_rounds``
@@ -36,6 +51,15 @@ such rounds, ``milp_proven`` those whose optimum HiGHS proved in time (their
 bound then counts as exact), ``milp_fewer_rounds``/``milp_fewer_pairs`` rounds
 where HiGHS found a seating with fewer repeats than the project's, and by how
 many pairs in all.
+
+``--partition SECONDS`` proves the fewest repeats of every round still
+unproven after ``--prove`` and of at most ``PARTITION_MAX_PLAYERS`` players
+with the set-partitioning model (``seating_partition.py``: column generation
+and reduced-cost fixing with scipy's HiGHS, SECONDS for its integer
+program): ``partition_rounds`` such rounds, ``partition_proven`` those it
+proves (their bound then counts as exact), ``partition_fewer_rounds`` /
+``partition_fewer_pairs`` rounds where the product's seating repeats more
+than the proven fewest, and by how many pairs in all.
 """
 
 from __future__ import annotations
@@ -53,12 +77,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.seating_partition import partition_fewest_repeats  # noqa: E402
+from league.tournaments.formats.multiplayer_seating import _repeats  # noqa: E402
+from league.tournaments.formats.multiplayer_seating_repeats import (  # noqa: E402
+    _fewest_repeats_seating,
+)
 from league.tournaments.formats.swiss_multiplayer import (  # noqa: E402
     TableResult,
     _met,
-    _repeats,
+    _met_groups,
     seat_multiplayer_round_report,
 )
+
+#: Largest field ``--partition`` proves: it enumerates every table (40
+#: players, tables of 5 and 6: 4.5 million; 50 players: 18 million).
+PARTITION_MAX_PLAYERS = 50
 
 SCHEMES = {
     "tables_3_5": {"min_size": 3, "max_size": 5, "preferred_size": 4},
@@ -162,8 +195,15 @@ def run(
     seed: int,
     milp_seconds: float = 0.0,
     schemes: tuple[str, ...] = (),
+    prove_nodes: int = 0,
+    instances: list | None = None,
+    partition_seconds: float = 0.0,
 ) -> dict:
+    """The figures per scheme; with ``instances``, every event with a round
+    whose fewest repeats is proven and above 0 is appended to it."""
     out: dict = {}
+    if instances is None:
+        instances = []
     for scheme, sizes in SCHEMES.items():
         if schemes and scheme not in schemes:
             continue
@@ -181,6 +221,13 @@ def run(
             "milp_proven": 0,
             "milp_fewer": 0,
             "milp_fewer_pairs": 0,
+            "prove_rounds": 0,
+            "prove_proven": 0,
+            "prove_fewer": 0,
+            "partition_rounds": 0,
+            "partition_proven": 0,
+            "partition_fewer": 0,
+            "partition_fewer_pairs": 0,
         }
         times: dict[int, list[float]] = {}
         cpu: dict[int, list[float]] = {}
@@ -190,6 +237,8 @@ def run(
                     rnd = random.Random(f"{seed}:{scheme}:{n}:{total}:{event}")
                     field = list(range(1, n + 1))
                     results: list[TableResult] = []
+                    optima: list[tuple[int, int]] = []
+                    above: list[tuple[int, int, int]] = []
                     for r in range(1, total + 1):
                         t0, c0 = time.perf_counter(), time.process_time()
                         tables, report = seat_multiplayer_round_report(
@@ -200,13 +249,55 @@ def run(
                         if r > 1:
                             met = _met(results)
                             swaps, _ = seat_multiplayer_round_report(
-                                field, results, node_limit=0, **sizes
+                                field,
+                                results,
+                                node_limit=0,
+                                repeat_node_limit=0,
+                                **sizes,
                             )
                             games = [t for t in tables if len(t.seats) > 1]
                             swap_repeats = _repeats([t.seats for t in swaps], met)
                             bound, exact = report.fewest_repeats, report.bound_proven
                             if not report.repeats:
                                 bound, exact = 0, True
+                            if not exact and prove_nodes > 0:
+                                # The same search with a far larger budget.
+                                agg["prove_rounds"] += 1
+                                _, value, proven = _fewest_repeats_seating(
+                                    [p for t in games for p in t.seats],
+                                    _met_groups(results),
+                                    [len(t.seats) for t in games],
+                                    at_most=report.repeats,
+                                    node_limit=prove_nodes,
+                                    start=[list(t.seats) for t in games],
+                                )
+                                agg["prove_fewer"] += value < report.repeats
+                                bound = min(bound, value)
+                                if proven:
+                                    exact = True
+                                    agg["prove_proven"] += 1
+                            if (
+                                not exact
+                                and partition_seconds > 0
+                                and n <= PARTITION_MAX_PLAYERS
+                            ):
+                                # Every table enumerated: the linear bound of
+                                # whole tables, then an integer program.
+                                agg["partition_rounds"] += 1
+                                value, proven, _ = partition_fewest_repeats(
+                                    [p for t in games for p in t.seats],
+                                    [len(t.seats) for t in games],
+                                    met,
+                                    upper=report.repeats,
+                                    time_limit=partition_seconds,
+                                )
+                                if proven:
+                                    bound, exact = value, True
+                                    agg["partition_proven"] += 1
+                                    agg["partition_fewer"] += value < report.repeats
+                                    agg["partition_fewer_pairs"] += (
+                                        report.repeats - value
+                                    )
                             if not exact and milp_seconds > 0:
                                 # The project's search stopped: an integer
                                 # program checks the bound independently.
@@ -231,7 +322,29 @@ def run(
                             agg["rounds_swaps_above_bound"] += swap_repeats > bound
                             agg["proven"] += report.proven
                             agg["bound_proven"] += exact
+                            if exact and bound and report.repeats == bound:
+                                optima.append((r, bound))
+                            elif exact and report.repeats > bound:
+                                above.append((r, bound, report.repeats))
                         results += _play(tables, rnd)
+                    if optima or above:
+                        instances.append(
+                            {
+                                "scheme": scheme,
+                                "players": n,
+                                "results": [
+                                    [
+                                        res.round,
+                                        list(res.seats),
+                                        [res.placements[p] for p in res.seats],
+                                        sorted(res.forfeited),
+                                    ]
+                                    for res in results
+                                ],
+                                "fewest_repeats": optima,
+                                "above_fewest": above,
+                            }
+                        )
                 print(f"{scheme} {n} players done", file=sys.stderr, flush=True)
         pairs = max(agg["pairs"], 1)
         out[scheme] = {
@@ -244,6 +357,13 @@ def run(
             "rounds_swaps_above_bound": agg["rounds_swaps_above_bound"],
             "proven_share": round(agg["proven"] / max(agg["rounds"], 1), 4),
             "bound_proven_share": round(agg["bound_proven"] / max(agg["rounds"], 1), 4),
+            "prove_rounds": agg["prove_rounds"],
+            "prove_proven": agg["prove_proven"],
+            "prove_fewer_rounds": agg["prove_fewer"],
+            "partition_rounds": agg["partition_rounds"],
+            "partition_proven": agg["partition_proven"],
+            "partition_fewer_rounds": agg["partition_fewer"],
+            "partition_fewer_pairs": agg["partition_fewer_pairs"],
             "milp_rounds": agg["milp_rounds"],
             "milp_proven": agg["milp_proven"],
             "milp_fewer_rounds": agg["milp_fewer"],
@@ -271,9 +391,32 @@ def main() -> None:
         "unproven; 0 = off",
     )
     parser.add_argument(
+        "--prove",
+        type=int,
+        default=0,
+        help="nodes of the fewest-repeats search per round whose bound the "
+        "product's budget left unproven; 0 = off",
+    )
+    parser.add_argument(
+        "--partition",
+        type=float,
+        default=0.0,
+        help="prove the fewest repeats of every round still unproven (fields "
+        f"of at most {PARTITION_MAX_PLAYERS}) with the set-partitioning model; "
+        "seconds for its integer program, 0 = off",
+    )
+    parser.add_argument(
+        "--write-optima",
+        default="",
+        help="write every event with a round whose fewest repeats (above 0) "
+        "is proven to this JSON file: the table "
+        "tests/league/algorithms/data/seating_optima.json",
+    )
+    parser.add_argument(
         "--schemes", default="", help="comma-separated subset of " + ",".join(SCHEMES)
     )
     args = parser.parse_args()
+    instances: list = []
     result = run(
         [int(x) for x in args.players.split(",")],
         [int(x) for x in args.rounds.split(",")],
@@ -281,7 +424,14 @@ def main() -> None:
         args.seed,
         args.milp,
         tuple(x for x in args.schemes.split(",") if x),
+        args.prove,
+        instances,
+        args.partition,
     )
+    if args.write_optima:
+        Path(args.write_optima).write_text(
+            json.dumps({"args": vars(args), "events": instances}, indent=None) + "\n"
+        )
     result["machine"] = {
         "python": platform.python_version(),
         "cpus": os.cpu_count(),

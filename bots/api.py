@@ -247,6 +247,19 @@ class BotVersionCreateView(APIView):
         )
 
 
+def _refused_entry(entry: list[Any]) -> dict[str, Any]:
+    """A stored refused intent, ``[tick, action, reason, code, params]`` (logs
+    written before the code or the params were kept: null, {})."""
+    tick, action, reason, *rest = entry
+    return {
+        "tick": tick,
+        "action": action,
+        "code": rest[0] if rest else None,
+        "params": rest[1] if len(rest) > 1 else {},
+        "reason": reason,
+    }
+
+
 class BotLogsView(APIView):
     """Validation reports, per-match logs and stderr: the owner's alone."""
 
@@ -276,10 +289,7 @@ class BotLogsView(APIView):
                         "fault": log.fault,
                         "fault_detail": log.fault_detail,
                         "refused_count": log.refused_count,
-                        "refused": [
-                            {"tick": tick, "action": action, "reason": reason}
-                            for tick, action, reason in log.refused
-                        ],
+                        "refused": [_refused_entry(r) for r in log.refused],
                         "stderr": log.stderr,
                     }
                     for log in selectors.bot_logs(bot=bot)

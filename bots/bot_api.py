@@ -188,6 +188,8 @@ class BotView(APIView):
     permission_classes = [HasScope]
     throttle_classes = [BotTokenThrottle]
     required_scope = BotTokenScope.PLAY.value
+    # Programs read the refusals: English detail and codes (docs/i18n.md).
+    english_errors = True
 
 
 def _line(obj: dict[str, Any]) -> bytes:

@@ -148,7 +148,7 @@ class BotMatchLog(models.Model):
     stderr = models.TextField(blank=True)
     #: Real-time games: how many of the bot's intents the engine refused (gone
     #: stale at their turn in the tick), and the first ones as
-    #: [tick, action id, reason] (``bots.protocol.match.REFUSED_KEPT``).
+    #: [tick, action id, reason] (``bots.protocol.seat_log.REFUSED_KEPT``).
     refused_count = models.PositiveIntegerField(default=0)
     refused = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)

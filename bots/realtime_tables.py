@@ -42,11 +42,8 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from bots.models import BotVersion
-from bots.protocol.match import (
-    REFUSED_KEPT,
-    ProcessAgent,
-    forfeit_reason,
-)
+from bots.protocol.match import ProcessAgent, forfeit_reason
+from bots.protocol.seat_log import REFUSED_KEPT, refused_told
 from bots.protocol.transport import BotFault
 from bots.sandbox import SandboxError, SandboxUnavailable
 from bots.seats import (
@@ -63,6 +60,7 @@ from gameplay.moverule import is_realtime
 from gameplay.rules import Game, get_game, view_events
 from gameplay.rules.ticks import PASS, tick_order
 from gameplay.services import (
+    RefusedIntent,
     SystemMove,
     match_system_intents,
 )
@@ -141,9 +139,6 @@ class HeldSeat:
     told: int = 0
     #: Refused intents not told yet (``act.refused``).
     untold: list[dict[str, Any]] = field(default_factory=list)
-    #: Refused intents since the log was last written (tick, id, reason).
-    refused: list[tuple[int, str, str]] = field(default_factory=list)
-    refused_count: int = 0
     logged_decisions: int = 0
     logged_think_s: float = 0.0
 
@@ -156,7 +151,7 @@ class TickReport:
     asked: list[int] = field(default_factory=list)
     sent: list[tuple[int, str]] = field(default_factory=list)
     applied: int = 0
-    refused: list[tuple[int, str, str]] = field(default_factory=list)
+    refused: list[RefusedIntent] = field(default_factory=list)
     faults: dict[int, str] = field(default_factory=dict)
 
 
@@ -295,14 +290,14 @@ class LiveRealtimeTable:
         if moves:
             if not self.still_held():
                 raise LeaseLost(f"match {self.match_id}: another driver holds it")
-            refused: list[tuple[int, str, str]] = []
+            refused: list[RefusedIntent] = []
             report.applied = match_system_intents(
                 match_id=self.match_id, moves=moves, refused=refused
             )
             report.sent = [(m.seat, m.action_id) for m in moves]
             report.refused = refused
-            for number, action_id, reason in refused:
-                self._note_refused(number, tick, action_id, reason)
+            for intent in refused:
+                self._note_refused(tick, intent)
         for number in actors:
             answer = answers.get(number)
             if isinstance(answer, BotFault):
@@ -323,14 +318,22 @@ class LiveRealtimeTable:
         rows = actions.order_by("version").values_list("version", "events")
         return [(v, batch or []) for v, batch in rows]
 
-    def _note_refused(self, number: int, tick: int, action_id: str, reason: str):
-        held_seat = self.seats.get(number)
+    def _note_refused(self, tick: int, intent: RefusedIntent) -> None:
+        held_seat = self.seats.get(intent.seat)
         if held_seat is None:
             return
-        held_seat.agent.log.note_refused(tick, action_id, reason)
+        held_seat.agent.log.note_refused(
+            tick, intent.action_id, intent.reason, intent.code, intent.params
+        )
         if len(held_seat.untold) < REFUSED_KEPT:
             held_seat.untold.append(
-                {"tick": tick, "action": action_id, "reason": reason}
+                refused_told(
+                    tick=tick,
+                    action_id=intent.action_id,
+                    code=intent.code,
+                    params=intent.params,
+                    reason=intent.reason,
+                )
             )
 
     def _keep_sessions(self) -> None:

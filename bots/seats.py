@@ -19,7 +19,8 @@ from django.db.models import F
 
 from bots import conf
 from bots.models import BotMatchLog, BotVersion
-from bots.protocol.match import REFUSED_KEPT, MatchPlayer, ProcessAgent, SeatLog
+from bots.protocol.match import MatchPlayer, ProcessAgent
+from bots.protocol.seat_log import REFUSED_KEPT, SeatLog
 from bots.protocol.transport import storable_text
 from bots.storage import bot_data_dir, version_dir
 from gameplay.agents import uploaded_version_id

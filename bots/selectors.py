@@ -17,7 +17,9 @@ from bots.runtimes import RUNTIMES, runtime_for_dir
 from bots.sandbox import SandboxError
 from bots.storage import list_files, read_source, version_dir
 from gameplay.agents import builtin_agent, uploaded_agent, uploaded_version_id
+from gameplay.errors import MatchError
 from gameplay.models import Match, MatchStatus, Seat
+from gameplay.rules import error_text
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,23 @@ def bot_logs(*, bot: Bot, limit: int = 50) -> list[BotMatchLog]:
         .select_related("version", "match")
         .order_by("-created_at")[:limit]
     )
+
+
+def refused_lines(*, log: BotMatchLog) -> list[tuple[int, str, str]]:
+    """The refused intents a match log kept, as (tick, action, why) with the
+    why worded in the reader's language from the engine's code and params,
+    like a person's refused move. Rows kept before the code (or, for a text
+    that names something, the params) were stored keep the engine's English
+    detail."""
+    lines = []
+    for tick, action, reason, *rest in log.refused or []:
+        code = rest[0] if rest else None
+        params = rest[1] if len(rest) > 1 else {}
+        text = error_text(log.match.game, code) if code else None
+        if text and (params or "%(" not in text):
+            reason = MatchError(reason, text=text, params=params, reason=code).worded()
+        lines.append((tick, action, reason))
+    return lines
 
 
 def can_see_logs(*, user: Viewer | None, bot: Bot) -> bool:

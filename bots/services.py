@@ -141,9 +141,8 @@ def _require_sandbox() -> None:
 def _check_game(game: str) -> None:
     if game not in available_games():
         raise UploadRefused(
-            f"There is no game {game!r} to write bots for; choose one of "
-            + ", ".join(available_games())
-            + "."
+            _("There is no game %(game)s to write bots for; choose one of %(games)s.")
+            % {"game": repr(game), "games": ", ".join(available_games())}
         )
 
 

@@ -163,14 +163,13 @@ def bot_logs(request: SignedInRequest, bot_id: int) -> HttpResponse:
     bot = selectors.bot_get(bot_id=bot_id)
     if not selectors.can_see_logs(user=request.user, bot=bot):
         return render(request, "bots/forbidden.html", {"bot": bot}, status=403)
+    logs = selectors.bot_logs(bot=bot)
+    for log in logs:
+        log.refused_lines = selectors.refused_lines(log=log)  # type: ignore[attr-defined]
     return render(
         request,
         "bots/bot_logs.html",
-        {
-            "bot": bot,
-            "versions": selectors.bot_versions(bot=bot),
-            "logs": selectors.bot_logs(bot=bot),
-        },
+        {"bot": bot, "versions": selectors.bot_versions(bot=bot), "logs": logs},
     )
 
 
@@ -259,7 +258,9 @@ def bot_disable(request: SignedInRequest, bot_id: int) -> HttpResponse:
     except BotError as exc:
         messages.error(request, exc.message)
         return redirect("bots:detail", bot_id=bot_id)
-    messages.success(request, "Bot disabled." if disable else "Bot enabled again.")
+    messages.success(
+        request, _("Bot disabled.") if disable else _("Bot enabled again.")
+    )
     return redirect("bots:detail", bot_id=bot_id)
 
 

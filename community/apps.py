@@ -15,7 +15,7 @@ class CommunityConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.profile import register_profile_section
-        from community import live, moderation, receivers, services
+        from community import live, receivers, sanctions, services
         from community.profile import community_section
         from gameplay import consumers, lobby
         from gameplay.signals import match_finished, match_started, seat_changed
@@ -28,7 +28,7 @@ class CommunityConfig(AppConfig):
         )
         lobby.set_meeting_guard(services.may_meet)
         lobby.set_challenge_guard(services.may_challenge)
-        lobby.set_rated_guard(moderation.may_play_rated)
+        lobby.set_rated_guard(sanctions.may_play_rated)
         register_profile_section(community_section, order=200)
         match_started.connect(receivers.on_match_started, dispatch_uid="chat-start")
         match_finished.connect(receivers.on_match_finished, dispatch_uid="chat-end")

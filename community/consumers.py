@@ -17,12 +17,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from community import selectors
+from community.services import lobby_group
 from gameplay.rules import GameError, get_game
 from gameplay.watching import WatchConsumer
-
-
-def lobby_group(game: str) -> str:
-    return f"lobby-chat.{game}"
 
 
 def _reader_filters(user_id: int) -> tuple[bool, set[int]]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.utils import translation
 
 from community import selectors, services, visibility
 from community.errors import CommunityError
 from gameplay.consumers import SocketBinding
-from languages.text import in_language_of
 
 
 async def on_chat_frame(
@@ -37,8 +37,8 @@ async def on_chat_frame(
 
 def _chat_post(binding: SocketBinding, message: dict[str, Any]) -> None:
     """Post the line; a refusal is worded in the writer's own language (a
-    socket has no locale middleware: their profile's, else English)."""
-    with in_language_of(binding.user):
+    socket has no locale middleware: the socket's, chosen as a page's is)."""
+    with translation.override(binding.language):
         services.chat_post(
             user=binding.user,
             match_id=binding.match_pk,

@@ -11,7 +11,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -37,24 +36,6 @@ LONGEST = timedelta(days=365)
 
 class NotAllowed(CommunityError):
     code = "forbidden"
-
-
-def _in_force(user: User, kinds: tuple[str, ...]) -> bool:
-    return Sanction.objects.filter(
-        Q(ends_at__isnull=True) | Q(ends_at__gt=timezone.now()),
-        user=user,
-        kind__in=kinds,
-    ).exists()
-
-
-def chat_silenced(user: User) -> bool:
-    """A moderator's mute or a ban in force keeps the user out of chat."""
-    return _in_force(user, (SanctionKind.MUTE, SanctionKind.BAN))
-
-
-def may_play_rated(user: User) -> bool:
-    """The lobby's rated guard: no suspension or ban in force."""
-    return not _in_force(user, (SanctionKind.SUSPEND, SanctionKind.BAN))
 
 
 def _match_record(match: Match) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from community.models import (
     Mute,
     TableChatOff,
 )
+from community.sanctions import chat_silenced
 from gameplay import broadcast, selectors
 from gameplay.models import Match
 from gameplay.rules import game_meta
@@ -78,9 +79,7 @@ def _filtered(text: str) -> str:
 
 
 def _silenced(user: User) -> bool:
-    """A moderator's mute or a ban in force (``community.moderation``)."""
-    from community.moderation import chat_silenced
-
+    """A moderator's mute or a ban in force (``community.sanctions``)."""
     return chat_silenced(user)
 
 
@@ -224,17 +223,16 @@ def lobby_chat_post(*, user: User, game: str, text: object) -> ChatMessage:
         game=game, channel=Channel.LOBBY, author=user, body=body
     )
     _group_send_after_commit(
-        _lobby_group(game),
+        lobby_group(game),
         {"type": "lobby.chat", "message": message_json(message)},
         message,
     )
     return message
 
 
-def _lobby_group(game: str) -> str:
-    from community.consumers import lobby_group
-
-    return lobby_group(game)
+def lobby_group(game: str) -> str:
+    """The channel group of a game's lobby chat (its consumer joins it)."""
+    return f"lobby-chat.{game}"
 
 
 def chat_system(*, match_id: int, text: str, once: bool = True) -> ChatMessage | None:
@@ -293,7 +291,7 @@ def send_removal_live(message: ChatMessage) -> None:
         _group_send_after_commit(group, event, message)
     elif message.channel == Channel.LOBBY:
         event = {"type": "lobby.chat", "removed": message.pk}
-        _group_send_after_commit(_lobby_group(message.game), event, message)
+        _group_send_after_commit(lobby_group(message.game), event, message)
 
 
 def mute_set(*, user: User, target: User, muted: bool) -> None:

@@ -68,7 +68,8 @@ def _code_of(exc: APIException) -> str:
 def api_exception_handler(exc, context):
     """Every API error answers ``{"code", "detail"}`` with its status.
 
-    Service refusals (``config.errors.ServiceError``) carry their own code;
+    Service refusals (``config.errors.ServiceError``) carry their own code
+    (and an engine's refusal its ``reason`` code and ``params``);
     DRF's errors (validation, authentication, permission, not found, method
     not allowed, throttling, parse errors, media types) keep DRF's status and
     headers (``WWW-Authenticate``, ``Allow``, ``Retry-After``) and get the code
@@ -81,7 +82,12 @@ def api_exception_handler(exc, context):
     from config.errors import ServiceError
 
     if isinstance(exc, ServiceError):
-        return Response({"code": exc.code, "detail": exc.message}, status=exc.status)
+        # Worded in the request's language; a view for programs (the bot API,
+        # ``english_errors``) keeps the English detail, as the bot protocol does.
+        english = getattr(context.get("view"), "english_errors", False)
+        worded = str(exc) if english else exc.worded()
+        body = {"code": exc.code, "detail": worded, **exc.extra()}
+        return Response(body, status=exc.status)
     response = exception_handler(exc, context)
     if response is None:
         return None  # not an API error: a crash, answered by config.error_pages

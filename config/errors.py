@@ -18,3 +18,13 @@ class ServiceError(Exception):
         self.message = message
         if code:
             self.code = code
+
+    def worded(self) -> str:
+        """The message in the active language (a subclass that keeps its
+        English text and params words it again; by default the message as it
+        was made)."""
+        return self.message
+
+    def extra(self) -> dict[str, object]:
+        """More for programs in an API error body (an engine's refusal code)."""
+        return {}

@@ -70,7 +70,22 @@ ERROR_SCHEMA = {
             "throttled, parse_error, unsupported_media_type, locked_out, or a "
             "service's own (conflict, stale_version, upload_refused, ...).",
         },
-        "detail": {"type": "string", "description": "What went wrong, for people."},
+        "detail": {
+            "type": "string",
+            "description": "What went wrong, for people, in the request's "
+            "language (English on the bot API).",
+        },
+        "reason": {
+            "type": "string",
+            "description": "An engine's refusal (illegal_action) only: the "
+            "engine's own code (not_legal, game_over, offer_never_made, ...).",
+        },
+        "params": {
+            "type": "object",
+            "description": "With reason: what the refusal names (player: a "
+            "seat number).",
+            "additionalProperties": {},
+        },
         "errors": {
             "type": "object",
             "description": "Validation errors only: each field's messages "

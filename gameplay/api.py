@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext_noop as N_
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -256,7 +257,7 @@ class MatchReplayView(APIView):
     def get(self, request: Request, public_id) -> Response:
         match = _match(public_id)
         if match.status != MatchStatus.FINISHED:
-            raise NotActive("replays are published when the match ends")
+            raise NotActive(N_("replays are published when the match ends"))
         _refuse_if_sealed(match, None)
         try:
             return Response(
@@ -277,7 +278,7 @@ class MatchRecordView(APIView):
     def get(self, request: Request, public_id) -> Response:
         match = _match(public_id)
         if match.status != MatchStatus.FINISHED:
-            raise NotActive("the record is published when the match ends")
+            raise NotActive(N_("the record is published when the match ends"))
         _refuse_if_sealed(match, None)
         return Response(selectors.match_record(match=match))
 
@@ -355,7 +356,7 @@ class ChallengeListCreateView(APIView):
             username=data.pop("username"), is_active=True
         ).first()
         if opponent is None:
-            raise BadRequest("no player with that username")
+            raise BadRequest(N_("no player with that username"))
         challenge = lobby.challenge_create(
             challenger=request.user, challenged=opponent, **data
         )
@@ -462,10 +463,10 @@ class VacationView(APIView):
     @extend_schema(request=VacationSerializer, responses={200: dict})
     def post(self, request: SignedInApiRequest) -> Response:
         data = _valid(VacationSerializer, request)
-        vacations.vacation_start(user=request.user, days=data["days"])
+        services.vacation_start(user=request.user, days=data["days"])
         return self._status(request.user)
 
     @extend_schema(request=None, responses={200: dict})
     def delete(self, request: SignedInApiRequest) -> Response:
-        vacations.vacation_end(user=request.user)
+        services.vacation_end(user=request.user)
         return self._status(request.user)

@@ -18,11 +18,15 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
 from django.utils.functional import empty
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
 
 from gameplay import broadcast, presence, services
 from gameplay.errors import BadRequest, MatchError
 from gameplay.live import owner
+from languages.middleware import connection_language
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +43,8 @@ class SocketBinding:
     match_pk: int
     user: Any
     seat_number: int | None
+    # The language the socket answers in (``connection_language``).
+    language: str = "en"
 
 
 # Other apps add frame types to this socket without gameplay importing them
@@ -105,6 +111,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.seat_number = None
         self.seat_pk = None
         self.user = _unwrapped(self.scope.get("user"))
+        # Its refusals are worded in the reader's language, chosen as a
+        # page's is (docs/i18n.md); codes stay as they are for programs.
+        self.language = connection_language(
+            user=self.user, headers=self.scope.get("headers", ())
+        )
         self.tokens = RATE_BURST
         self.refilled_at = time.monotonic()
         try:
@@ -162,18 +173,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data=None) -> None:
         if text_data is None or len(text_data) > MAX_FRAME_BYTES:
-            await self._error("malformed", "frames are JSON text of at most 4 KiB")
+            await self._error("malformed", N_("frames are JSON text of at most 4 KiB"))
             return
         if not self._take_token():
-            await self._error("rate_limited", "too many frames; slow down")
+            await self._error("rate_limited", N_("too many frames; slow down"))
             return
         try:
             message = json.loads(text_data)
         except (ValueError, RecursionError):  # deep nesting fits in 4 KiB
-            await self._error("malformed", "frame is not valid JSON")
+            await self._error("malformed", N_("frame is not valid JSON"))
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await self._error("malformed", "frame must be an object with a 'type'")
+            await self._error("malformed", N_("frame must be an object with a 'type'"))
             return
         request_id = message.get("request_id")
         if not (
@@ -189,19 +200,32 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         if handler is None:
             await self._error(
-                "malformed", f"unknown frame type {message['type']!r}", request_id
+                "malformed",
+                N_("unknown frame type '%(type)s'"),
+                request_id,
+                params={"type": message["type"][:40]},
             )
             return
         try:
             await handler(message, request_id)
         except MatchError as exc:
-            await self._error(exc.code, exc.message, request_id)
+            with translation.override(self.language):
+                worded = exc.worded()
+            await self._send(
+                {
+                    "type": "error",
+                    "code": exc.code,
+                    "message": worded,
+                    "request_id": request_id,
+                    **exc.extra(),
+                }
+            )
         except Exception:
             # Any other failure answers this frame and keeps the connection (and
             # the seat's presence) alive; an escaped exception would drop the
             # socket without ``disconnect`` and leave the seat "connected".
             logger.exception("live frame %r failed", message.get("type"))
-            await self._error("server_error", "that frame failed", request_id)
+            await self._error("server_error", N_("that frame failed"), request_id)
 
     # --- client frames ------------------------------------------------------
 
@@ -223,7 +247,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         version = message.get("version")
         if version is not None and not broadcast.frame_int(version):
             raise BadRequest(
-                f"version must be an integer from 0 to {broadcast.MAX_FRAME_INT}"
+                N_("version must be an integer from 0 to %(max)s"),
+                params={"max": broadcast.MAX_FRAME_INT},
             )
         await self._send_state(after_version=version)
 
@@ -266,7 +291,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     def _binding(self) -> SocketBinding:
         return SocketBinding(
-            match_pk=self.match_pk, user=self.user, seat_number=self.seat_number
+            match_pk=self.match_pk,
+            user=self.user,
+            seat_number=self.seat_number,
+            language=self.language,
         )
 
     async def send_beat(self, version: int) -> None:
@@ -286,7 +314,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _send(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=broadcast.encode(frame))
 
-    async def _error(self, code: str, message: str, request_id: Any = None) -> None:
+    async def _error(
+        self,
+        code: str,
+        text: str,
+        request_id: Any = None,
+        *,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        """An error frame: ``text`` (English, ``N_``-marked) worded in the
+        socket's language."""
+        with translation.override(self.language):
+            message = gettext(text)
+        if params:
+            message %= params
         await self._send(
             {
                 "type": "error",

@@ -12,6 +12,7 @@ never a task silently sent nowhere.
 
 from __future__ import annotations
 
+import logging
 import threading
 from datetime import datetime
 from uuid import UUID
@@ -19,11 +20,14 @@ from uuid import UUID
 from celery import Task, current_app
 from django.conf import settings
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from gameplay import agents, clocks, moverule, selectors
 from gameplay.models import Match, MatchStatus
 from gameplay.rules import get_game
 from gameplay.signals import uploaded_bot_turn
+
+logger = logging.getLogger(__name__)
 
 
 def _task(name: str) -> Task:
@@ -39,6 +43,27 @@ def arm_grace_check(
     _task("gameplay.seat_grace_expired").apply_async(
         (match_id, seat_number, disconnected_at), countdown=countdown
     )
+
+
+def announce_match_finished(*, match_id: int) -> None:
+    """Queue the announcement of a match that just finished (``match_finished``:
+    rating, tournament pairing, the chat's last line, the news it settles).
+
+    The receivers' reads and writes are several times an ordinary move's, so
+    the web process that took the last move only queues them: a worker runs
+    ``services.match_announce_finished``. The finished row is the outbox entry:
+    when the broker refuses this, beat's sweep (``announce_finished_matches``)
+    announces the match instead, so a refusal is logged, never raised (the
+    move has committed and its ack must go out).
+    """
+    try:
+        _task("gameplay.announce_match_finished").apply_async((match_id,))
+    except OperationalError:
+        logger.warning(
+            "the announcement of match %s was not queued (broker away); "
+            "beat's sweep announces it",
+            match_id,
+        )
 
 
 #: How long a round of simultaneous built-in choices may stay open (its

@@ -13,10 +13,17 @@ from typing import Any, Protocol
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from accounts.models import User
 from gameplay import agents, broadcast, services
-from gameplay.errors import BadRequest, Forbidden, MatchNotFound, NotActive
+from gameplay.errors import (
+    BadRequest,
+    Forbidden,
+    MatchNotFound,
+    NotActive,
+    config_refused,
+)
 from gameplay.models import (
     Challenge,
     ChallengeStatus,
@@ -26,7 +33,7 @@ from gameplay.models import (
     Seat,
 )
 from gameplay.moverule import is_realtime
-from gameplay.options import clean_table_options
+from gameplay.options import OptionError, clean_table_options
 from gameplay.rules import Game, GameError, get_game
 from gameplay.services import SeatSpec
 from gameplay.signals import challenge_answered, challenge_created, seat_changed
@@ -154,16 +161,16 @@ def set_rated_guard(guard: RatedGuard | None) -> None:
 
 def _check_rated(user: User, rated: bool) -> None:
     if rated and _rated_guard is not None and not _rated_guard(user):
-        raise Forbidden("you are suspended from rated play for now")
+        raise Forbidden(N_("you are suspended from rated play for now"))
 
 
 def _locked_table(match_id: int) -> Match:
     try:
         match = Match.objects.select_for_update().get(pk=match_id)
     except Match.DoesNotExist as exc:
-        raise MatchNotFound("no such table") from exc
+        raise MatchNotFound(N_("no such table")) from exc
     if match.status != MatchStatus.WAITING:
-        raise NotActive("this table has already started or closed")
+        raise NotActive(N_("this table has already started or closed"))
     return match
 
 
@@ -180,7 +187,7 @@ def table_create(
     """Open a table with the host in seat 0 and the other seats open."""
     _check_rated(host, rated)
     if not isinstance(players, int) or isinstance(players, bool):
-        raise BadRequest("players must be a whole number")
+        raise BadRequest(N_("players must be a whole number"))
     options = _public_options(game, options)
     seats = [SeatSpec(user=host)] + [SeatSpec() for _ in range(players - 1)]
     return services.match_create(
@@ -197,8 +204,8 @@ def table_create(
 def _public_options(game: str, options: object) -> dict[str, Any]:
     try:
         return clean_table_options(game, options)
-    except ValueError as exc:
-        raise BadRequest(str(exc)) from exc
+    except OptionError as exc:
+        raise config_refused(exc) from exc
 
 
 def _first_open_seat(match: Match) -> Seat | None:
@@ -215,13 +222,13 @@ def table_join(*, match_id: int, user: User) -> Seat:
     """Take the first open seat; a full table starts by itself."""
     match = _locked_table(match_id)
     if match.seats.filter(user=user).exists():
-        raise BadRequest("you already have a seat at this table")
+        raise BadRequest(N_("you already have a seat at this table"))
     if match.host is not None and not _may_meet(match.host, user):
-        raise BadRequest("this table is not available")
+        raise BadRequest(N_("this table is not available"))
     _check_rated(user, match.rated)
     seat = _first_open_seat(match)
     if seat is None:
-        raise BadRequest("this table is full")
+        raise BadRequest(N_("this table is full"))
     seat.user = user
     seat.save(update_fields=["user"])
     _announce_seat(match_id, seat.number, user.pk, "joined")
@@ -236,7 +243,7 @@ def table_leave(*, match_id: int, user: User) -> None:
     match = _locked_table(match_id)
     seat = match.seats.filter(user=user).first()
     if seat is None:
-        raise BadRequest("you have no seat at this table")
+        raise BadRequest(N_("you have no seat at this table"))
     if match.host_id == user.pk:
         match.status = MatchStatus.ABORTED
         match.end_reason = "host left"
@@ -270,14 +277,14 @@ def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
     connected bot online now (``connected:<username>``)."""
     match = _locked_table(match_id)
     if match.host_id != user.pk:
-        raise Forbidden("only the host can seat bots")
+        raise Forbidden(N_("only the host can seat bots"))
     if agents.is_connected_choice(bot):
         return _seat_connected_bot(match, host=user, value=bot)
     label = ""
     if agents.is_upload_choice(bot):
         resolved = _uploaded_bots.resolve(match.game, bot) if _uploaded_bots else None
         if resolved is None:
-            raise BadRequest("that uploaded bot cannot play at this table now")
+            raise BadRequest(N_("that uploaded bot cannot play at this table now"))
         agent, label = resolved
     else:
         agent = agents.builtin_agent(bot)
@@ -290,7 +297,7 @@ def table_fill_with_bot(*, match_id: int, user: User, bot: str) -> Seat:
             raise BadRequest(repeated)
     seat = _first_open_seat(match)
     if seat is None:
-        raise BadRequest("this table has no open seat")
+        raise BadRequest(N_("this table has no open seat"))
     taken = [
         s.display_name for s in match.seats.select_related("user") if not s.is_open
     ]
@@ -309,15 +316,15 @@ def _seat_connected_bot(match: Match, *, host: User, value: str) -> Seat:
     stream tells it the seat and, when the table starts, the game."""
     bot_user = _connected_bots.resolve(match.game, value) if _connected_bots else None
     if bot_user is None:
-        raise BadRequest("that connected bot is not online for this game now")
+        raise BadRequest(N_("that connected bot is not online for this game now"))
     if match.seats.filter(user=bot_user).exists():
-        raise BadRequest("that bot has a seat at this table already")
+        raise BadRequest(N_("that bot has a seat at this table already"))
     if not _may_meet(host, bot_user):
-        raise BadRequest("that bot cannot be seated at this table")
+        raise BadRequest(N_("that bot cannot be seated at this table"))
     _check_rated(bot_user, match.rated)
     seat = _first_open_seat(match)
     if seat is None:
-        raise BadRequest("this table has no open seat")
+        raise BadRequest(N_("this table has no open seat"))
     seat.user = bot_user
     seat.save(update_fields=["user"])
     match_id = match.pk
@@ -341,8 +348,11 @@ def _bot_lineup(*, engine: Game, bot: str, others: int, rated: bool) -> list[str
     nearest = sorted(ladder, key=lambda name: (abs(ladder.index(name) - at), name))
     if len(nearest) < others:
         raise BadRequest(
-            f"a rated game seats each bot once, and only {len(nearest)} built-in "
-            f"bot(s) play {engine.name}: play it casual"
+            N_(
+                "a rated game seats each bot once, and only %(count)s built-in "
+                "bot(s) play %(game)s: play it casual"
+            ),
+            params={"count": len(nearest), "game": engine.name},
         )
     return nearest[:others]
 
@@ -356,7 +366,7 @@ def play_bot(*, user: User, game: str, bot: str, rated: bool = False) -> Match:
     try:
         engine = get_game(game)
     except GameError as exc:
-        raise BadRequest(str(exc)) from exc
+        raise config_refused(exc) from exc
     services.validate_agent(agents.builtin_agent(bot), engine)
     others = engine.min_players - 1
     names = _bot_lineup(engine=engine, bot=bot, others=others, rated=rated)
@@ -375,7 +385,7 @@ def table_start(*, match_id: int, user: User) -> Match:
     """The host starts now; open seats are removed and the player count shrinks."""
     match = _locked_table(match_id)
     if match.host_id != user.pk:
-        raise Forbidden("only the host can start this table")
+        raise Forbidden(N_("only the host can start this table"))
     seats = list(match.seats.order_by("number"))
     filled = [seat for seat in seats if not seat.is_open]
 
@@ -383,8 +393,8 @@ def table_start(*, match_id: int, user: User) -> Match:
         match.config = get_game(match.game).validate_config(
             {**match.config, "players": len(filled)}
         )
-    except GameError as exc:
-        raise BadRequest(f"cannot start with {len(filled)} player(s): {exc}") from exc
+    except GameError as exc:  # the seats taken are too few for the game
+        raise config_refused(exc) from exc
     for seat in seats:
         if seat.is_open:
             seat.delete()
@@ -408,11 +418,11 @@ def challenge_create(
     time_control: dict[str, Any] | None = None,
 ) -> Challenge:
     if challenger.pk == challenged.pk:
-        raise BadRequest("you cannot challenge yourself")
+        raise BadRequest(N_("you cannot challenge yourself"))
     if not _may_meet(challenger, challenged) or not _may_challenge(
         challenger, challenged
     ):
-        raise BadRequest("this player is not available")
+        raise BadRequest(N_("this player is not available"))
     _check_rated(challenger, rated)
     if Challenge.objects.filter(
         challenger=challenger,
@@ -420,13 +430,13 @@ def challenge_create(
         game=game,
         status=ChallengeStatus.PENDING,
     ).exists():
-        raise BadRequest("you already have a pending challenge to this player")
+        raise BadRequest(N_("you already have a pending challenge to this player"))
 
     options = _public_options(game, options)
     try:
         config = get_game(game).validate_config({**options, "players": 2})
     except GameError as exc:
-        raise BadRequest(str(exc)) from exc
+        raise config_refused(exc) from exc
     challenge = Challenge.objects.create(
         challenger=challenger,
         challenged=challenged,
@@ -444,13 +454,25 @@ def challenge_create(
     return challenge
 
 
+# Why a challenge can no longer be answered, one message per way it ended.
+_CHALLENGE_ENDED: dict[str, str] = {
+    ChallengeStatus.ACCEPTED: N_("this challenge was already accepted"),
+    ChallengeStatus.DECLINED: N_("this challenge was already declined"),
+    ChallengeStatus.CANCELLED: N_("this challenge was already cancelled"),
+}
+
+
 def _locked_pending_challenge(challenge_id: int) -> Challenge:
     try:
         challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
     except Challenge.DoesNotExist as exc:
-        raise MatchNotFound("no such challenge") from exc
+        raise MatchNotFound(N_("no such challenge")) from exc
     if challenge.status != ChallengeStatus.PENDING:
-        raise NotActive(f"this challenge was already {challenge.status}")
+        raise NotActive(
+            _CHALLENGE_ENDED.get(
+                challenge.status, N_("this challenge is no longer pending")
+            )
+        )
     return challenge
 
 
@@ -458,7 +480,7 @@ def _locked_pending_challenge(challenge_id: int) -> Challenge:
 def challenge_accept(*, challenge_id: int, user: User) -> Match:
     challenge = _locked_pending_challenge(challenge_id)
     if challenge.challenged_id != user.pk:
-        raise Forbidden("this challenge is not addressed to you")
+        raise Forbidden(N_("this challenge is not addressed to you"))
     _check_rated(user, challenge.rated)
     match = services.match_create(
         game=challenge.game,
@@ -495,7 +517,7 @@ def challenge_decline(*, challenge_id: int, user: User) -> Challenge:
     elif user.pk == challenge.challenger_id:
         challenge.status = ChallengeStatus.CANCELLED
     else:
-        raise Forbidden("this challenge is not yours")
+        raise Forbidden(N_("this challenge is not yours"))
     challenge.save(update_fields=["status"])
     _announce_answered(challenge)
     return challenge
@@ -530,10 +552,10 @@ def queue_join(
         engine = get_game(game)
         engine.validate_config({"players": players})
     except GameError as exc:
-        raise BadRequest(str(exc)) from exc
+        raise config_refused(exc) from exc
     clean_time_control = services.validate_time_control(time_control)
     if clean_time_control and is_realtime(engine):
-        raise BadRequest("a real-time game has no turns to time")
+        raise BadRequest(N_("a real-time game has no turns to time"))
     try:
         with transaction.atomic():
             QueueEntry.objects.create(
@@ -545,7 +567,7 @@ def queue_join(
                 rating=_rating_of(user, game) if rated else None,
             )
     except IntegrityError as exc:
-        raise BadRequest("you are already waiting in this game's queue") from exc
+        raise BadRequest(N_("you are already waiting in this game's queue")) from exc
     return queue_pair(game=game)
 
 

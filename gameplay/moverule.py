@@ -8,6 +8,9 @@ Both decide the move here, from the match as they hold it, and differ only in
 how they write the result. A refusal is the same value on both paths (its
 ``code`` is the ``MatchError`` code the client gets, its ``message`` the
 text), so a socket and the API answer a move alike whichever path took it.
+An engine's refusal keeps its own code and params (``reason``, ``params``)
+and the player-facing text of that code (``text``); the site words ``text``
+in the reader's language (``gameplay.errors``), never here.
 
 Pure: no Django, no I/O. The one fact not in the match row (whether a seat
 has logged a step since a version, for moves chosen while others chose too)
@@ -18,10 +21,11 @@ arrives at an older version.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from gameplay.rules import Game, IllegalAction
+from gameplay.rules import Game, IllegalAction, error_text
+from gameplay.rules.meta import N_
 
 # A state is kept whole every this many versions (``MatchSnapshot``), so a
 # replay or a resync starts from the nearest one instead of the deal.
@@ -52,10 +56,20 @@ SteppedSince = Callable[[int, int], bool]
 
 @dataclass(frozen=True)
 class Refusal:
-    """A move refused: nothing may be written."""
+    """A move refused: nothing may be written.
+
+    ``message`` is the English detail (an engine's own words for a bot or a
+    log); ``text`` the player-facing English text (``N_``-marked, with
+    ``%(name)s`` placeholders filled from ``params``; empty: ``message``),
+    worded at the edge in the reader's language; ``reason`` the engine's
+    refusal code, if any.
+    """
 
     code: str
     message: str
+    text: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -161,11 +175,17 @@ def advance(
         and seat not in before
         and not may_retract(engine, state, seat, action_id)
     ):
-        return Refusal(NOT_YOUR_TURN, "it is not your turn to act")
+        return Refusal(NOT_YOUR_TURN, N_("it is not your turn to act"))
     try:
         new_state, events = engine.apply(state, seat, action_id)
     except IllegalAction as exc:
-        return Refusal(ILLEGAL_ACTION, str(exc))
+        return Refusal(
+            ILLEGAL_ACTION,
+            str(exc),
+            text=error_text(engine.id, exc.code) or "",
+            params=exc.params,
+            reason=exc.code,
+        )
     changed = new_state is not state
     return Step(
         seat=seat,
@@ -198,16 +218,16 @@ def decide_move(
     seat was left (a bot plays it); the move was chosen at another version
     (unless ``version_stands``); then ``advance``'s."""
     if not active:
-        return Refusal(NOT_ACTIVE, "this match is not in play")
+        return Refusal(NOT_ACTIVE, N_("this match is not in play"))
     mover = None
     if user_id is not None:
         mover = next((s for s in seats if s.user_id == user_id), None)
     if mover is None:
-        return Refusal(FORBIDDEN, "you have no seat at this match")
+        return Refusal(FORBIDDEN, N_("you have no seat at this match"))
     if seat_number is not None and seat_number != mover.number:
-        return Refusal(FORBIDDEN, "that seat is not yours")
+        return Refusal(FORBIDDEN, N_("that seat is not yours"))
     if mover.replaced_by_bot or mover.forfeited:
-        return Refusal(FORBIDDEN, "you left this match; a bot plays your seat")
+        return Refusal(FORBIDDEN, N_("you left this match; a bot plays your seat"))
     if (
         expected_version is not None
         and expected_version != version
@@ -221,7 +241,10 @@ def decide_move(
         )
     ):
         return Refusal(
-            STALE_VERSION, f"the match is at version {version}, not {expected_version}"
+            STALE_VERSION,
+            f"the match is at version {version}, not {expected_version}",
+            text=N_("the match is at version %(version)s, not %(expected)s"),
+            params={"version": version, "expected": expected_version},
         )
     return advance(
         engine=engine,

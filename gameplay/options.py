@@ -16,14 +16,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from gameplay.catalog import table_options
-from gameplay.rules import GameError, get_game
+from gameplay.rules import CONFIG_TEXTS, GameError, get_game
+
+N_ = gettext_noop
 
 
 class OptionError(ValueError):
-    """An option that is not public or whose value is out of bounds."""
+    """An option that is not public or whose value is out of bounds.
+
+    ``text`` is the English message (``N_``-marked, ``%(name)s`` placeholders)
+    and ``params`` fill it: the caller words it in the reader's language
+    (``gameplay.errors.config_refused``); ``str()`` is the English, filled.
+    """
+
+    def __init__(self, text: str, **params: object) -> None:
+        super().__init__(text % params if params else text)
+        self.text = text
+        self.params = params
 
 
 def _engine_defaults(game_id: str, players: object) -> dict[str, Any]:
@@ -31,7 +43,7 @@ def _engine_defaults(game_id: str, players: object) -> dict[str, Any]:
     try:
         engine = get_game(game_id)
     except GameError as exc:
-        raise OptionError(str(exc)) from exc
+        raise OptionError(CONFIG_TEXTS["unknown_game"], **exc.params) from exc
     if not isinstance(players, int) or isinstance(players, bool):
         players = engine.min_players
     players = min(max(players, engine.min_players), engine.max_players)
@@ -46,25 +58,33 @@ def _check_value(option, value: object) -> object:
     key = option.key
     if option.kind == "bool":
         if not isinstance(value, bool):
-            raise OptionError(f"option {key} must be true or false")
+            raise OptionError(N_("option %(option)s must be true or false"), option=key)
         return value
     if option.kind == "int":
         if not isinstance(value, int) or isinstance(value, bool):
-            raise OptionError(f"option {key} must be a whole number")
+            raise OptionError(
+                N_("option %(option)s must be a whole number"), option=key
+            )
         if not option.min_value <= value <= option.max_value:
             raise OptionError(
-                f"option {key} must be between {option.min_value} and "
-                f"{option.max_value}"
+                N_("option %(option)s must be between %(min)s and %(max)s"),
+                option=key,
+                min=option.min_value,
+                max=option.max_value,
             )
         return value
     if option.kind == "choice":
         allowed = [choice for choice, _ in option.choices]
         if not isinstance(value, str) or value not in allowed:
             raise OptionError(
-                f"option {key} must be one of: {', '.join(map(str, allowed))}"
+                N_("option %(option)s must be one of: %(choices)s"),
+                option=key,
+                choices=", ".join(map(str, allowed)),
             )
         return value
-    raise OptionError(f"option {key} has an unknown kind {option.kind!r}")
+    # A game's metadata that names a kind this module does not know: a
+    # programming error, never a person's.
+    raise ValueError(f"option {key} has an unknown kind {option.kind!r}")
 
 
 def clean_table_options(
@@ -81,7 +101,7 @@ def clean_table_options(
     if options is None:
         return {}
     if not isinstance(options, dict):
-        raise OptionError("options must be a JSON object")
+        raise OptionError(N_("options must be a JSON object"))
     public = {option.key: option for option in table_options(game_id)}
     defaults: dict[str, Any] | None = None
     clean: dict[str, Any] = {}
@@ -102,10 +122,21 @@ def clean_table_options(
             continue  # a stored config's untouched engine default
         refused.append(key)
     if refused:
-        allowed = ", ".join(sorted(public)) or "none"
+        if not public:
+            raise OptionError(
+                N_(
+                    "option(s) %(options)s cannot be set at public tables, "
+                    "tournaments or leagues; this game has no options"
+                ),
+                options=", ".join(sorted(refused)),
+            )
         raise OptionError(
-            f"option(s) {', '.join(sorted(refused))} cannot be set at public "
-            f"tables, tournaments or leagues; allowed: {allowed}"
+            N_(
+                "option(s) %(options)s cannot be set at public tables, "
+                "tournaments or leagues; allowed: %(allowed)s"
+            ),
+            options=", ".join(sorted(refused)),
+            allowed=", ".join(sorted(public)),
         )
     return clean
 
@@ -133,11 +164,11 @@ def public_config(*, game_id: str, config: dict[str, Any] | None) -> dict[str, A
 def clock_label(
     *, game_id: str, config: dict[str, Any] | None, time_control: dict[str, Any]
 ) -> str:
-    """A table's clock as people read it: "30 s/move", "10 min + 5 s",
-    "3 days/move" (``TimeControl.label``), or a
-    real-time game's time limit ("20 min match", its ``match_minutes``
-    option); "none" when nothing times the game."""
-    from gameplay.timecontrol import TimeControl
+    """A table's clock as people read it, in their language: "30 s/move",
+    "10 min + 5 s", "3 days/move" (``TimeControl.label``), or a real-time
+    game's time limit ("20 min match", its ``match_minutes`` option);
+    "untimed" (``TimeControl``'s word for it) when nothing times the game."""
+    from gameplay.timecontrol import UNTIMED_LABEL, TimeControl
 
     control = TimeControl.from_json(time_control)
     parts = [control.label] if control else []
@@ -145,8 +176,9 @@ def clock_label(
         shown = public_config(game_id=game_id, config=config)
         for option in table_options(game_id):
             if option.match_minutes:
-                parts.append(f"{shown.get(option.key, option.default)} min match")
-    return " ".join(parts) or "none"
+                minutes = shown.get(option.key, option.default)
+                parts.append(gettext("%(minutes)s min match") % {"minutes": minutes})
+    return " ".join(parts) or str(UNTIMED_LABEL)
 
 
 def option_labels(*, game_id: str, config: dict[str, Any] | None) -> list[str]:

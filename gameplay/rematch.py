@@ -11,6 +11,7 @@ joined. A second request for the same match joins the rematch already open.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext_noop as N_
 
 from accounts.models import User
 from gameplay import agents, broadcast, lobby, services
@@ -47,10 +48,10 @@ def rematch_request(*, match_id: int, user: User) -> Match:
     """The rematch of ``match_id`` for ``user``: created, joined or already theirs."""
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None or not match.is_over:
-        raise NotActive("a rematch can be asked for only when the match is over")
+        raise NotActive(N_("a rematch can be asked for only when the match is over"))
     seats = list(match.seats.select_related("user").order_by("number"))
     if not any(seat.user_id == user.pk for seat in seats):
-        raise Forbidden("only the players of this match can ask for a rematch")
+        raise Forbidden(N_("only the players of this match can ask for a rematch"))
     existing = (
         match.rematches.filter(status__in=[MatchStatus.WAITING, MatchStatus.ACTIVE])
         .order_by("created_at")
@@ -93,10 +94,12 @@ def _join(rematch: Match, user: User) -> Match:
     if any(seat.user_id == user.pk for seat in seats):
         return rematch
     if rematch.status != MatchStatus.WAITING:
-        raise NotActive("the rematch has already started")
+        raise NotActive(N_("the rematch has already started"))
     try:
         lobby.table_join(match_id=rematch.pk, user=user)
     except BadRequest as exc:
-        raise BadRequest(f"cannot join the rematch: {exc.message}") from exc
+        raise BadRequest(
+            N_("cannot join the rematch: %(why)s"), params={"why": exc.message}
+        ) from exc
     rematch.refresh_from_db()
     return rematch

@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from accounts.http import Viewer
 from accounts.models import User
@@ -148,14 +149,14 @@ def play_bot_strengths(*, game: str) -> list[dict[str, str]]:
     """The built-in bots "Play a bot" offers for ``game``, weakest first:
     ``bot`` (the id to send), ``strength`` and ``name`` (as people see them).
     An unknown game is a ``BadRequest``."""
-    from gameplay.errors import BadRequest
+    from gameplay.errors import config_refused
     from gameplay.rules import GameError
     from gameplay.rules.bots import BOT_STRENGTHS, bot_display_name, bot_plays
 
     try:
         engine = get_game(game)
     except GameError as exc:
-        raise BadRequest(str(exc)) from exc
+        raise config_refused(exc) from exc
     return [
         {"bot": name, "strength": label, "name": bot_display_name(name)}
         for name, label in BOT_STRENGTHS.items()
@@ -220,7 +221,11 @@ def parse_perspective(*, value: str | None, players: int) -> tuple[str, int | No
         if number.isdigit() and int(number) < players:
             return "seat", int(number)
     raise ValueError(
-        f"perspective must be 'full', 'spectator' or 'seat:N' with N below {players}"
+        gettext(
+            "perspective must be 'full', 'spectator' or 'seat:N' with N below "
+            "%(players)s"
+        )
+        % {"players": players}
     )
 
 
@@ -239,9 +244,12 @@ def match_replay(*, match: Match, perspective: str | None = "full") -> dict[str,
     played = (match.state or {}).get("rules_version")
     if played is not None and played != engine.rules_version:
         raise ValueError(
-            f"this match was played under rules version {played} and the site "
-            f"now plays {engine.rules_version}, so it cannot be replayed step by "
-            "step; its record (seed and every action) is still available"
+            gettext(
+                "this match was played under rules version %(played)s and the "
+                "site now plays %(now)s, so it cannot be replayed step by step; "
+                "its record (seed and every action) is still available"
+            )
+            % {"played": played, "now": engine.rules_version}
         )
     assert match.seed is not None, "a match is dealt when it starts"
     state = engine.setup(match.config, match.seed)

@@ -16,6 +16,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.db.models import Prefetch
+from django.utils.translation import gettext_noop as N_
 
 from gameplay import broadcast
 from gameplay.models import Match, Seat
@@ -64,7 +65,7 @@ class TableWatchConsumer(WatchConsumer):
     """Read-only: sends the table on connect and on every change; takes pings
     and ``sync`` (the table again)."""
 
-    accepted = "send ping or sync; this socket only watches"
+    accepted = N_("send ping or sync; this socket only watches")
 
     async def opening(self) -> tuple[str, dict[str, Any]] | None:
         found = await self._frame()

@@ -173,6 +173,15 @@ def announce_finished() -> int:
     return services.announce_finished_matches()
 
 
+@shared_task(
+    name="gameplay.announce_match_finished", time_limit=120, soft_time_limit=110
+)
+def announce_match_finished(match_id: int) -> bool:
+    """A match just finished: announce it (services.match_announce_finished;
+    idempotent: a match is announced once, a repeat finds nothing owed)."""
+    return services.match_announce_finished(match_id=match_id)
+
+
 @shared_task(name="gameplay.sweep_bot_turns", time_limit=60, soft_time_limit=55)
 def sweep_bot_turns(stalled_after: float = 20.0) -> int:
     """Beat: queue built-in bot moves whose task was lost (broker outage).

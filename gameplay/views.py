@@ -14,12 +14,13 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import formats
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.http import SignedInRequest
 from accounts.models import User
-from gameplay import frames, lobby, selectors
+from gameplay import frames, lobby, selectors, services
 from gameplay import vacation as vacations
 from gameplay.catalog import GameInfo, game_catalog
 from gameplay.contexts import (
@@ -289,12 +290,12 @@ def vacation(request: SignedInRequest) -> HttpResponse:
     if request.method == "POST":
         try:
             if request.POST.get("action") == "end":
-                vacations.vacation_end(user=request.user)
+                services.vacation_end(user=request.user)
                 messages.success(request, _("Welcome back: your clocks run again."))
             else:
                 raw = request.POST.get("days", "")
                 days: object = int(raw) if raw.strip().isdigit() else raw
-                away = vacations.vacation_start(user=request.user, days=days)
+                away = services.vacation_start(user=request.user, days=days)
                 messages.success(
                     request,
                     _("You are on vacation until %(until)s UTC.")
@@ -416,11 +417,11 @@ def replay_page(request: HttpRequest, public_id: str) -> HttpResponse:
 def match_record_download(request: HttpRequest, public_id: str) -> HttpResponse:
     match = selectors.match_by_public_id(public_id=public_id)
     if match.status != MatchStatus.FINISHED:
-        return JsonResponse(
-            {"detail": "The record is published when the match ends."}, status=409
-        )
+        # capfirst, not capitalize(): German nouns keep their capitals.
+        detail = capfirst(_("the record is published when the match ends"))
+        return JsonResponse({"detail": f"{detail}."}, status=409)
     if match_is_sealed(match):
-        return JsonResponse({"detail": SEALED_MESSAGE.capitalize() + "."}, status=403)
+        return JsonResponse({"detail": f"{capfirst(SEALED_MESSAGE)}."}, status=403)
     response = JsonResponse(
         selectors.match_record(match=match), json_dumps_params={"indent": 2}
     )

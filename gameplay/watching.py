@@ -13,6 +13,11 @@ import json
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
+
+from languages.middleware import connection_language
 
 MAX_FRAME_BYTES = 1024
 
@@ -24,7 +29,9 @@ class WatchConsumer(AsyncWebsocketConsumer, abc.ABC):
 
     group: str | None = None
     #: Said in the error frame for anything but ``ping`` (and the subclass's own).
-    accepted = "send ping; this socket only watches"
+    accepted = N_("send ping; this socket only watches")
+    #: The language of its error frames (``connection_language``).
+    language = "en"
 
     @abc.abstractmethod
     async def opening(self) -> tuple[str, dict[str, Any]] | None:
@@ -35,6 +42,9 @@ class WatchConsumer(AsyncWebsocketConsumer, abc.ABC):
         return False
 
     async def connect(self) -> None:
+        self.language = connection_language(
+            user=self.scope.get("user"), headers=self.scope.get("headers", ())
+        )
         found = await self.opening()
         if found is None:
             await self.close(code=4404)
@@ -50,11 +60,11 @@ class WatchConsumer(AsyncWebsocketConsumer, abc.ABC):
 
     async def receive(self, text_data: str | None = None, bytes_data=None) -> None:
         if text_data is None or len(text_data) > MAX_FRAME_BYTES:
-            return await self._error("frames are JSON text of at most 1 KiB")
+            return await self._error(N_("frames are JSON text of at most 1 KiB"))
         try:
             message = json.loads(text_data)
         except (ValueError, RecursionError):  # deep nesting fits in 1 KiB
-            return await self._error("frame is not valid JSON")
+            return await self._error(N_("frame is not valid JSON"))
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "ping":
             await self.send(text_data=json.dumps({"type": "pong"}))
@@ -64,6 +74,10 @@ class WatchConsumer(AsyncWebsocketConsumer, abc.ABC):
     async def watch_frame(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
 
-    async def _error(self, message: str) -> None:
+    async def _error(self, text: str) -> None:
+        """A ``malformed`` error frame, ``text`` worded in the reader's
+        language (the user's setting, else the browser's: docs/i18n.md)."""
+        with translation.override(self.language):
+            message = gettext(text)
         frame = {"type": "error", "code": "malformed", "message": message}
         await self.send(text_data=json.dumps(frame))

@@ -3,6 +3,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 
+from gameplay.errors import refusal_text
 from gameplay.options import OptionError, clean_table_options
 from league.models import (
     Entrant,
@@ -42,7 +43,7 @@ class LeagueAdminForm(forms.ModelForm):
             try:
                 clean_table_options(game, game_options)
             except OptionError as exc:
-                self.add_error("options", str(exc))
+                self.add_error("options", refusal_text(exc))
         return cleaned
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from gameplay import services as gameplay_services
-from gameplay.errors import MatchError
+from gameplay.errors import MatchError, refusal_text
 from gameplay.models import Match
 from gameplay.moverule import is_realtime
 from gameplay.rules import GameError, get_game
@@ -293,7 +293,7 @@ def season_time_control(*, game: str, time_control: object) -> dict[str, Any]:
                 )
             )
     except (MatchError, GameError) as exc:
-        raise Invalid(str(exc)) from exc
+        raise Invalid(refusal_text(exc)) from exc
     return clean
 
 
@@ -557,7 +557,7 @@ def season_queue_join(
             {**league_game_options(league), "players": players}
         )
     except GameError as exc:
-        raise Invalid(str(exc)) from exc
+        raise Invalid(refusal_text(exc)) from exc
     participant = _queue_participant(season=season, user=user, bot_id=bot_id)
     if league.has_divisions:
         season_divisions_build(season=season)  # places a late registrant

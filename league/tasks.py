@@ -39,7 +39,7 @@ def ratings_apply_match(match_id: int) -> int:
     soft_time_limit=840,
 )
 def ratings_recompute_pool(pool_id: int) -> int:
-    from league.ratings.services import rating_recompute_pool
+    from league.ratings.recompute import rating_recompute_pool
 
     return rating_recompute_pool(pool_id=pool_id).events_changed
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 import traceback
 from pathlib import Path
 
@@ -47,6 +48,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if settings.USING_EMBEDDED_REDIS and not controller:
         _started_embedded_redis = settings.EMBEDDED_REDIS.start()
     _guard_redis()
+    from tests import db_template
+
+    db_template.install()  # SQLite test databases copied, not migrated
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -191,16 +195,50 @@ def _guard_redis() -> None:
     async_class.send_packed_command = send_async  # type: ignore[method-assign]
 
 
+#: KFA_TEST_CPU=<path>: each test's CPU seconds (this process's and that of
+#: the children it waited for, set-up and teardown included) are appended to
+#: ``<path>.<worker>`` as tab-separated ``cpu wall nodeid`` lines, to find the
+#: costliest tests of a whole run (docs/testing.md, "Where the CPU goes").
+_CPU_LOG = os.environ.get("KFA_TEST_CPU", "")
+
+
+def _cpu_seconds() -> float:
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
     global _unmarked_test
     if item.get_closest_marker("services") is None:
         _unmarked_test = item.nodeid
         _redis_without_mark.clear()
+    cpu, wall = (_cpu_seconds(), time.monotonic()) if _CPU_LOG else (0.0, 0.0)
     try:
         return (yield)
     finally:
         _unmarked_test = None
+        if _CPU_LOG:
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+            with open(f"{_CPU_LOG}.{worker}", "a") as log:
+                log.write(
+                    f"{_cpu_seconds() - cpu:.3f}\t{time.monotonic() - wall:.3f}\t"
+                    f"{item.nodeid}\n"
+                )
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the default language: a request through the test
+    client activates its language (the locale middleware) in the test's own
+    thread and nothing deactivates it, so a German page request made a later
+    test in the same worker read gettext's words in German."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
 
 
 @pytest.fixture
@@ -210,6 +248,20 @@ def clean_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings_xdist_suffix(request: pytest.FixtureRequest) -> None:
+    """pytest-django's, with the run's name in front of the worker's: under
+    pytest-xdist worker gwN's test database is ``test_<name>_gwN``, and in the
+    browser run ``make test`` starts beside the others (``KFA_TEST_RUN=e2e``)
+    ``test_<name>_e2e_gwN``, so the two runs never share one on PostgreSQL."""
+    from pytest_django.fixtures import _set_suffix_to_test_databases
+
+    worker = getattr(request.config, "workerinput", {}).get("workerid")
+    if worker:
+        run = os.environ.get("KFA_TEST_RUN", "")
+        _set_suffix_to_test_databases(suffix=f"{run}_{worker}" if run else worker)
 
 
 @pytest.fixture(scope="session")

@@ -115,7 +115,8 @@ def choose(turn: kungfu_bot.Turn) -> str:
     if need and spare and any(c not in asked for c in need) and "to:all" in ids:
         return "to:all"
     if turn.refused:
-        kungfu_bot.log("refused at tick", turn.tick, turn.refused[-1]["reason"])
+        last = turn.refused[-1]
+        kungfu_bot.log("refused at tick", turn.tick, last["code"], last["reason"])
     return kungfu_bot.PASS
 
 

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, Protocol
 
+from bots.protocol.seat_log import REFUSED_KEPT, SeatLog, refused_told
 from bots.protocol.transport import BotFault, BotProcess, TimeControl
 from bots.sandbox import SandboxConfig
 from gameplay.agents import TAKEOVER_BOT, builtin_agent
@@ -46,43 +47,19 @@ PROTOCOL_VERSION = 1
 MAX_STEPS = 20_000
 #: How long a finished bot may take to read its game_over line.
 GAME_OVER_GRACE_S = 0.2
+#: How long a bot told game_over has to save its data directory and exit
+#: before it is stopped (docs/bots.md). A bot that exits at once costs
+#: nothing; one that lingers holds its slot this long, beside the recording.
+GAME_OVER_EXIT_S = 1.0
 #: Ticks of the virtual clock a real-time match may last before the table's
 #: ``end`` step ends it (the match's time limit): built-in bots finish a
 #: 4-player Kung Fu (2009) exam in 700-1,300 ticks, bigger tables sooner.
 MAX_TICKS = 5_000
-#: Refused intents kept per seat (with the engine's reason); all are counted.
-REFUSED_KEPT = 50
 
 
 def forfeit_reason(fault: BotFault) -> str:
     """The short reason a match stores for a bot's forfeit (e.g. ``bot timeout``)."""
     return f"bot {fault.reason}"
-
-
-@dataclass
-class SeatLog:
-    """What one seat's agent did: the basis of the owner's log and the summary."""
-
-    seat: int
-    agent: str
-    decisions: int = 0
-    think_s: float = 0.0
-    fault: str = ""
-    fault_detail: str = ""
-    stderr: str = ""
-    #: Real time: intents the engine refused (gone stale at their turn in the
-    #: tick, or never legal): the first REFUSED_KEPT as (tick, id, reason).
-    refused: list[tuple[int, str, str]] = field(default_factory=list)
-    refused_count: int = 0
-
-    def note_refused(self, tick: int, action_id: str, reason: str) -> None:
-        self.refused_count += 1
-        if len(self.refused) < REFUSED_KEPT:
-            self.refused.append((tick, action_id[:80], reason[:200]))
-
-    @property
-    def think_ms(self) -> int:
-        return round(self.think_s * 1000)
 
 
 class Agent(Protocol):
@@ -133,6 +110,8 @@ class ProcessAgent:
         self.allow_unsandboxed = allow_unsandboxed
         self.log = SeatLog(seat=seat, agent=label)
         self.process: BotProcess | None = None
+        #: Told game_over: closing then waits GAME_OVER_EXIT_S for it to exit.
+        self.told_over = False
         #: ``act`` messages sent so far; a host that asks the seat again in a
         #: fresh process (a live table) carries it over, as the bank.
         self.step = 0
@@ -215,10 +194,16 @@ class ProcessAgent:
                 self.process.send(
                     message, deadline=time.monotonic() + GAME_OVER_GRACE_S
                 )
+                self.told_over = True
 
     def close(self) -> None:
+        """Stop the bot. One told game_over gets GAME_OVER_EXIT_S to write its
+        data and leave (a busy worker can leave it unscheduled for longer than
+        the short grace of a faulted bot, and a bot stopped half-way through
+        writing keeps a truncated file)."""
         if self.process is not None:
-            self.process.close()
+            grace = GAME_OVER_EXIT_S if self.told_over else None
+            self.process.close(grace=grace)
             self.log.stderr = self.process.stderr_tail
 
     def _fault(self, reason: str, detail: str) -> NoReturn:
@@ -525,7 +510,7 @@ class MatchPlayer:
                 try:
                     self._apply(seat, answer)
                 except IllegalAction as exc:
-                    self._refuse(seat, answer, str(exc))
+                    self._refuse(seat, answer, exc)
                     continue
                 self.host.record(seat, answer)
                 if game.is_over(self.state):
@@ -599,15 +584,22 @@ class MatchPlayer:
             thread.join()
         return answers
 
-    def _refuse(self, seat: int, action_id: str, reason: str) -> None:
+    def _refuse(self, seat: int, action_id: str, exc: IllegalAction) -> None:
+        reason = str(exc)
         self.refused.append((self.tick, seat, action_id, reason))
         agent = self.agents.get(seat)
         if agent is not None and seat not in self.forfeited:
-            agent.log.note_refused(self.tick, action_id, reason)
+            agent.log.note_refused(self.tick, action_id, reason, exc.code, exc.params)
             untold = self.untold.setdefault(seat, [])
             if len(untold) < REFUSED_KEPT:
                 untold.append(
-                    {"tick": self.tick, "action": action_id, "reason": reason}
+                    refused_told(
+                        tick=self.tick,
+                        action_id=action_id,
+                        code=exc.code,
+                        params=exc.params,
+                        reason=reason,
+                    )
                 )
 
     def _ask(

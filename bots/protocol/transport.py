@@ -417,8 +417,9 @@ class BotProcess:
         """bwrap's exit status once closed (128+N means killed by signal N)."""
         return self._exit_status
 
-    def close(self) -> None:
-        """End the bot: close stdin, allow a short grace, then kill everything.
+    def close(self, *, grace: float | None = None) -> None:
+        """End the bot: close stdin, allow a short grace (``close_grace``, or
+        ``grace`` when given), then kill everything.
 
         Idempotent; guarantees no process of this bot survives when it returns.
         """
@@ -431,7 +432,8 @@ class BotProcess:
             popen.stdin.close()
         except OSError:
             pass
-        self._await_exit(time.monotonic() + self.close_grace)
+        wait = self.close_grace if grace is None else grace
+        self._await_exit(time.monotonic() + wait)
         self._drain_stderr()
         self._exit_status = self.process.kill()
         for stream in (popen.stdout, popen.stderr):

@@ -81,8 +81,9 @@ class Turn:
         #: Real time: the tick of the match's clock (None in turn-based games).
         self.tick = raw.get("tick")
         #: Real time: your intents refused since your previous request, each
-        #: ``{"tick", "action", "reason"}`` (gone stale, e.g. an offer accepted
-        #: by another seat first, or the game paused by a claim).
+        #: ``{"tick", "action", "code", "params", "reason"}`` (gone stale, e.g.
+        #: ``offer_accepted``: an offer accepted by another seat first, or
+        #: ``paused``: the game paused by a claim); ``reason`` is English.
         self.refused: list = raw.get("refused", [])
 
     @property

@@ -287,6 +287,10 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=30)
 SEPARATE_CORRESPONDENCE_LADDER = env.bool(
     "SEPARATE_CORRESPONDENCE_LADDER", default=True
 )
+# The rating update's statements are prepared once per PostgreSQL connection
+# (planning them was about as much of the server's CPU as running them). Off
+# behind a transaction-mode pooler that cannot keep prepared statements.
+RATING_PREPARED_STATEMENTS = env.bool("RATING_PREPARED_STATEMENTS", default=True)
 
 # --- Accounts and auth.
 AUTH_USER_MODEL = "accounts.User"

@@ -24,18 +24,27 @@ CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 
 
+#: Redis databases below the URL's that the workers of the browser run take
+#: (``KFA_TEST_RUN`` set): clear of the other run's base-1-N while it has at
+#: most this many workers.
+BROWSER_RUN_REDIS_OFFSET = 8
+
+
 def _xdist_worker_redis_url(url: str) -> str:
     """Under pytest-xdist, worker gwN of a run on a real Redis uses database
-    base-1-N.
+    base-1-N, or base-9-N in the browser run beside it.
 
     Sessions must not share a database: ``cache.clear()`` flushes the whole of
     it, and the live store, channel layer and broker keys would collide.
-    ``REDIS_URL`` names the base database (CI's ``/15``), which the session
-    without xdist keeps (``make test`` runs the browser tests in one beside the
-    workers); counting down keeps clear of database 0, the usual development
-    one. The URL chosen is written back to the environment with
-    ``KFA_REDIS_WORKER_URL`` beside it, so the processes a test starts (they
-    inherit ``PYTEST_XDIST_WORKER`` too) use that database as given.
+    ``REDIS_URL`` names the base database (CI's ``/15``), which a session
+    without xdist keeps; counting down keeps clear of database 0, the usual
+    development one. ``make test`` runs the browser tests (tests/e2e) in a run
+    of their own beside the others, with ``KFA_TEST_RUN=e2e``: its workers
+    count down from base-9 (CI's: 6, 5), so the two runs never meet while
+    the other has at most eight workers. The URL chosen is written back to
+    the environment with ``KFA_REDIS_WORKER_URL`` beside it, so the processes
+    a test starts (they inherit ``PYTEST_XDIST_WORKER`` too) use that
+    database as given.
     """
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if not worker.startswith("gw") or os.environ.get("KFA_REDIS_WORKER_URL") == url:
@@ -44,6 +53,8 @@ def _xdist_worker_redis_url(url: str) -> str:
     if parts.scheme not in ("redis", "rediss"):
         return url
     base = int(parts.path.strip("/") or 0)
+    if os.environ.get("KFA_TEST_RUN"):
+        base -= BROWSER_RUN_REDIS_OFFSET
     number = (base - 1 - int(worker.removeprefix("gw"))) % 16
     worker_url = urlunsplit(parts._replace(path=f"/{number}"))
     os.environ["REDIS_URL"] = os.environ["KFA_REDIS_WORKER_URL"] = worker_url
@@ -73,7 +84,26 @@ SESSION_MEDIA_ROOT = VAR_DIR / "media-test" / str(os.getpid())
 if not env.str("MEDIA_ROOT", default=""):
     MEDIA_ROOT = SESSION_MEDIA_ROOT
 CACHES["default"]["KEY_PREFIX"] = "kfa-test"
-CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = "kfa-test"
+
+
+def _channel_prefix(url: str) -> str:
+    """The channel layer's prefix for a session on ``url``: "kfa-test", and on a
+    real Redis "kfa-test-<database>".
+
+    The layer uses pub/sub, whose channels belong to the whole Redis server,
+    not to a database: sessions side by side on one server (the xdist
+    workers, the browser run's servers) would otherwise hear each other's
+    groups, which are named after row ids every test database repeats (a
+    user's page sent to another session's game).
+    """
+    parts = urlsplit(url)
+    database = parts.path.strip("/")
+    if parts.scheme in ("redis", "rediss") and database:
+        return f"kfa-test-{database}"
+    return "kfa-test"
+
+
+CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = _channel_prefix(REDIS_URL)
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"anon": "1000/min", "user": "1000/min"}  # noqa: F405
 # Serve static files from the sources; tests never run collectstatic.
 WHITENOISE_USE_FINDERS = True

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection, connections
+from django.utils.translation import gettext_noop as N_
 
 from gameplay import agents, broadcast, enqueue, moverule, selectors, services
 from gameplay.errors import MatchNotFound
@@ -76,7 +77,7 @@ matches: dict[int, LiveMatch] = {}
 def read(live: LiveMatch) -> Match:
     match = reader.read_match(live.pk)
     if match is None:
-        raise MatchNotFound("no such match")
+        raise MatchNotFound(N_("no such match"))
     live.reads += 1
     live.match = match
     # Someone else may have armed or fired a timer check since: ask again.

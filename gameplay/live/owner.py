@@ -37,9 +37,9 @@ The move that ends the match is made here too: the result is computed from
 the copy's seats and written with the step in the same compare-and-set
 (``store.append`` with a ``Finish``: status, result, placements; refused
 if the committed seats' forfeits are not the copy's), and the finished row is the
-announcement's outbox entry, announced right after the commit
-(``services.match_announce_finished``: rating, tournament pairing) or, if
-this process dies or the broker is away, by beat's sweep, once.
+announcement's outbox entry: right after the commit a worker is asked to
+announce it (``enqueue.announce_match_finished``: rating, tournament pairing)
+or, if this process dies or the broker is away, beat's sweep does, once.
 
 What is not done here, and goes through ``services.match_act`` (row lock,
 full re-read, after-commit hooks) before the copy is read again: matches
@@ -69,8 +69,9 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
-from gameplay import broadcast, clocks, frames, moverule, selectors, services
+from gameplay import broadcast, clocks, enqueue, frames, moverule, selectors, services
 from gameplay.contexts import match_is_sealed
 from gameplay.errors import MatchError, MatchNotFound, StaleVersion, refused
 from gameplay.live import copies, reader, store, timers
@@ -173,12 +174,13 @@ def _decide(
 ) -> moverule.Step:
     """The move rule (``moverule.decide_move``, as ``services.match_act``
     applies it under the row lock) against the copy; a refusal raises."""
+    seats = selectors.seats_of(match)
     decided = moverule.decide_move(
         engine=engine,
         active=match.status == MatchStatus.ACTIVE,
         version=match.version,
         state=match.state,
-        seats=selectors.seats_of(match),
+        seats=seats,
         user_id=user.pk if user is not None and user.is_authenticated else None,
         action_id=action_id,
         expected_version=expected_version,
@@ -186,7 +188,7 @@ def _decide(
         seat_number=seat_number,
     )
     if isinstance(decided, moverule.Refusal):
-        raise refused(decided)
+        raise refused(decided, seats=seats)
     return decided
 
 
@@ -251,7 +253,7 @@ def _act_sync(
             # Someone else wrote first: read, and decide again on fresh data.
             live.match = None
             if attempt == copies.MAX_ATTEMPTS - 1:
-                raise StaleVersion("the match moved on; resync")
+                raise StaleVersion(N_("the match moved on; resync"))
             continue
         match.state = step.state
         match.version = version = step.version
@@ -283,7 +285,7 @@ def _act_sync(
         if finish is not None:
             _announce(match)
         return Applied(version=version, messages=messages, arm=arm)
-    raise StaleVersion("the match moved on; resync")
+    raise StaleVersion(N_("the match moved on; resync"))
 
 
 def _finish_of(match: Match, state: dict[str, Any], now: Any) -> store.Finish:
@@ -320,10 +322,11 @@ def _finished(live: LiveMatch, match: Match, finish: store.Finish) -> None:
 
 def _announce(match: Match) -> None:
     """After the finishing frames are built (so they go out as committed, not
-    after the announcement's round trips): rating and tournament pairing
-    through the outbox. Never raises (see ``_finished``)."""
+    after a round trip): queue the announcement (rating, tournament pairing)
+    through the outbox, as ``services.finish.finish_match``'s after-commit hook
+    does; a worker makes it. Never raises (see ``_finished``)."""
     try:
-        services.match_announce_finished(match_id=match.pk)
+        enqueue.announce_match_finished(match_id=match.pk)
     except Exception:
         logger.exception("finish announcement of match %s failed", match.pk)
 

@@ -17,10 +17,21 @@ import importlib
 from types import ModuleType
 
 from gameplay.rules.base import Event, Game, State, TimedGame, event, view_events
-from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+from gameplay.rules.errors import (
+    COMMON_TEXTS,
+    CONFIG_TEXTS,
+    SEAT_PARAMS,
+    GameError,
+    IllegalAction,
+    InvalidConfig,
+    UnknownGame,
+)
 from gameplay.rules.meta import GameMeta, TableOption
 
 __all__ = [
+    "COMMON_TEXTS",
+    "CONFIG_TEXTS",
+    "SEAT_PARAMS",
     "Event",
     "Game",
     "GameError",
@@ -30,7 +41,10 @@ __all__ = [
     "State",
     "TableOption",
     "TimedGame",
+    "UnknownGame",
     "available_games",
+    "error_text",
+    "error_texts",
     "event",
     "game_meta",
     "get_game",
@@ -57,10 +71,7 @@ def _package(game_id: object) -> ModuleType:
     if isinstance(game_id, str):
         name = _PACKAGES.get(game_id)
     if name is None:
-        raise GameError(
-            f"unknown game {game_id!r}; available games: "
-            + ", ".join(available_games())
-        )
+        raise UnknownGame(game_id, available_games())
     return importlib.import_module(name)
 
 
@@ -86,3 +97,17 @@ def game_meta(game_id: str) -> GameMeta:
     """
     meta: GameMeta = _package(game_id).META
     return meta
+
+
+def error_texts(game_id: str) -> dict[str, str]:
+    """Every refusal code ``game_id``'s engine raises, with the English text a
+    player reads (``N_``-marked; the site passes it through ``gettext``): the
+    codes common to every engine and the game package's ``ERROR_TEXTS``."""
+    own: dict[str, str] = getattr(_package(game_id), "ERROR_TEXTS", {})
+    return {**COMMON_TEXTS, **own}
+
+
+def error_text(game_id: str, code: str) -> str | None:
+    """The player-facing English text of refusal ``code`` in ``game_id``, or
+    None for a code the game does not know."""
+    return error_texts(game_id).get(code)

@@ -30,7 +30,7 @@ from gameplay.rules.bots.base import MASK63, decision_context
 from gameplay.rules.bots.ismcts import ISMCTSBot
 
 #: Bump when the method or budget changes: results are stored per version.
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2
 #: ISMCTS iterations per decision (at least ``MIN_PER_ACTION`` per legal action).
 DEFAULT_ITERATIONS = 200
 MIN_PER_ACTION = 12
@@ -102,6 +102,7 @@ def action_values(
             {
                 "id": aid,
                 "label": action.get("label") or aid,
+                "action": _fields(action),
                 "value": None if value is None else round(value, 4),
                 "visits": visits,
             }
@@ -110,6 +111,12 @@ def action_values(
         if key > best_key:  # most visited, then best mean; menu order breaks ties
             best, best_key = aid, key
     return menu, best
+
+
+def _fields(action: dict[str, Any]) -> dict[str, Any]:
+    """An action's structured fields (its type, card, ...): what its English
+    label says, for a page to word in its reader's language (docs/i18n.md)."""
+    return {k: v for k, v in action.items() if k not in ("id", "label")}
 
 
 def analyse_game(
@@ -161,15 +168,24 @@ def analyse_game(
                 f"step {step.version}: {step.action_id!r} is not legal for seat {seat}"
             )
         labels = {a["id"]: a.get("label") or a["id"] for a in legal}
+        taken = next(a for a in legal if a["id"] == step.action_id)
         entry: dict[str, Any] = {
             "version": step.version,
             "seat": seat,
             "taken": step.action_id,
             "taken_label": labels[step.action_id],
+            "taken_action": _fields(taken),
         }
         if len(ids) == 1:
             entry.update(
-                menu=[{"id": ids[0], "label": labels[ids[0]], "value": None}],
+                menu=[
+                    {
+                        "id": ids[0],
+                        "label": labels[ids[0]],
+                        "action": _fields(legal[0]),
+                        "value": None,
+                    }
+                ],
                 best=ids[0],
                 value=None,
                 taken_value=None,

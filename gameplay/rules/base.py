@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig, param_value
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -106,7 +106,11 @@ class EngineBase:
         """``setup``'s checks: the normalized config, and an integer seed."""
         cfg = self.validate_config(config)
         if type(seed) is not int:
-            raise InvalidConfig(f"seed must be an integer, got {seed!r}")
+            raise InvalidConfig(
+                "seed_not_integer",
+                f"seed must be an integer, got {seed!r}",
+                value=param_value(seed),
+            )
         return cfg
 
     def result(self, state: State) -> dict[str, Any] | None:
@@ -133,7 +137,9 @@ class EngineBase:
         first entry (the class docstring of each game says what it is)."""
         ids = self.legal_action_ids(state, seat)
         if not ids:
-            raise IllegalAction(f"seat {seat} has no decision to make now")
+            raise IllegalAction(
+                "no_decision", f"seat {seat} has no decision to make now"
+            )
         return ids[0]
 
 

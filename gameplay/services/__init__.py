@@ -59,6 +59,7 @@ from gameplay.services.matches import (
 from gameplay.services.moves import (
     MAX_ACTION_ID_LENGTH,
     ActOutcome,
+    RefusedIntent,
     SystemMove,
     check_act_input,
     match_act,
@@ -72,10 +73,12 @@ from gameplay.services.moves import (
     track_timers,
 )
 from gameplay.services.timeouts import match_apply_timers, match_expire_clocks
+from gameplay.services.vacation import vacation_end, vacation_start
 
 __all__ = [
     "MAX_ACTION_ID_LENGTH",
     "ActOutcome",
+    "RefusedIntent",
     "SeatSpec",
     "SystemMove",
     "after_step",
@@ -115,6 +118,8 @@ __all__ = [
     "set_uploaded_bot_identity",
     "simultaneous_version_ok",
     "track_timers",
+    "vacation_end",
+    "vacation_start",
     "validate_agent",
     "validate_time_control",
 ]

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from accounts.models import User
 from gameplay import broadcast
@@ -33,8 +34,9 @@ def _stalled_uploaded_bots(match: Match, now: datetime) -> list[Seat]:
     ]
 
 
-def _not_yet(match: Match, others: list[Seat]) -> str:
-    """Why the claim is refused: the grace period, or a competition's deadline."""
+def _not_yet(match: Match, others: list[Seat]) -> tuple[str, dict[str, object]]:
+    """Why the claim is refused (a text and its params): the grace period, or
+    a competition's deadline."""
     info = (
         describe_match_context(match)
         if context_keeps_absent_seats(match.context)
@@ -42,14 +44,15 @@ def _not_yet(match: Match, others: list[Seat]) -> str:
     )
     if info is not None and info.deadline is not None:
         when = info.deadline.strftime("%d %b %Y %H:%M UTC")
-        return (
-            f"this is a {info.title} game: an absent opponent keeps the seat "
-            f"until the deadline ({when}); you can claim only after it"
+        text = N_(
+            "this is a %(title)s game: an absent opponent keeps the seat "
+            "until the deadline (%(when)s); you can claim only after it"
         )
-    return (
-        f"you can claim only when your opponent has been away for "
-        f"{GRACE_SECONDS} seconds"
+        return text, {"title": str(info.title), "when": when}
+    text = N_(
+        "you can claim only when your opponent has been away for %(seconds)s seconds"
     )
+    return text, {"seconds": GRACE_SECONDS}
 
 
 @transaction.atomic
@@ -58,13 +61,13 @@ def match_claim(*, match_id: int, user: User, claim: object) -> Match:
 
     ``claim`` is the client's word as sent (checked here first)."""
     if claim not in ("win", "abort"):
-        raise BadRequest("claim must be 'win' or 'abort'")
+        raise BadRequest(N_("claim must be 'win' or 'abort'"))
     match = locked_match(match_id)
     if match.status != MatchStatus.ACTIVE:
-        raise NotActive("this match is not in play")
+        raise NotActive(N_("this match is not in play"))
     seat = user_seat(match=match, user=user)
     if seat is None or seat.forfeited:
-        raise Forbidden("you have no seat at this match")
+        raise Forbidden(N_("you have no seat at this match"))
     now = timezone.now()
     stalled = {s.number for s in _stalled_uploaded_bots(match, now)}
     absent = [
@@ -78,7 +81,8 @@ def match_claim(*, match_id: int, user: User, claim: object) -> Match:
         s for s in match.seats.all() if s.number != seat.number and not s.forfeited
     ]
     if not absent or len(absent) != len(others):
-        raise Forbidden(_not_yet(match, others))
+        text, params = _not_yet(match, others)
+        raise Forbidden(text, params=params)
     if claim == "abort":
         match.status = MatchStatus.ABORTED
         match.end_reason = "abandoned"

@@ -1,8 +1,9 @@
 """How a match ends: the result, forfeits and resignations, the one announcement.
 
 ``finish_match`` writes the result and the finish in the closing transaction;
-``match_announce_finished`` sends ``match_finished`` after the commit and
-again from beat until every receiver succeeded (a transactional outbox).
+after the commit a worker runs ``match_announce_finished``
+(``enqueue.announce_match_finished`` queues it), which sends ``match_finished``,
+and beat runs it again until every receiver succeeded (a transactional outbox).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from accounts.models import User
-from gameplay import broadcast
+from gameplay import broadcast, enqueue
 from gameplay.errors import Forbidden, NotActive
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.rules import get_game
@@ -76,15 +78,17 @@ def finish_match(match: Match, *, reason: str) -> None:
     for number, place in enumerate(match.result["placements"]):
         Seat.objects.filter(match=match, number=number).update(placement=place)
     match_pk = match.pk
-    after_commit(lambda: match_announce_finished(match_id=match_pk))
+    after_commit(lambda: enqueue.announce_match_finished(match_id=match_pk))
 
 
 def match_announce_finished(*, match_id: int) -> bool:
     """Send ``match_finished``, and mark it sent only once every receiver succeeded.
 
     A finished match whose ``finish_announced_at`` is null is an outbox entry,
-    written by the finishing transaction itself. This runs after that commit
-    and again from beat (``announce_finished_matches``) until it succeeds:
+    written by the finishing transaction itself. A worker runs this after that
+    commit (the task ``gameplay.announce_match_finished``: the receivers cost
+    several ordinary moves, which the web process taking the last move does
+    not pay) and beat again (``announce_finished_matches``) until it succeeds:
     receivers enqueue their work (rating, tournament pairing) inside this
     transaction and raise if the broker refuses, which leaves the entry for the
     next sweep. A receiver may thus run more than once for a match; the tasks it
@@ -187,10 +191,10 @@ def forfeit_seat(match: Match, seat: Seat, *, reason: str) -> None:
 def match_resign(*, match_id: int, user: User) -> Match:
     match = locked_match(match_id)
     if match.status != MatchStatus.ACTIVE:
-        raise NotActive("this match is not in play")
+        raise NotActive(N_("this match is not in play"))
     seat = user_seat(match=match, user=user)
     if seat is None or seat.forfeited:
-        raise Forbidden("you have no seat to resign at this match")
+        raise Forbidden(N_("you have no seat to resign at this match"))
     forfeit_seat(match, seat, reason="resigned")
     return match
 
@@ -200,7 +204,7 @@ def match_forfeit(*, match_id: int, seat_number: int, reason: str) -> Match:
     """The server forfeits a seat (clock exhausted, bot fault, no-show)."""
     match = locked_match(match_id)
     if match.status != MatchStatus.ACTIVE:
-        raise NotActive("this match is not in play")
+        raise NotActive(N_("this match is not in play"))
     seat = seat_numbered(match, seat_number)
     if seat.forfeited:
         return match

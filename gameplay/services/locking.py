@@ -6,6 +6,8 @@ One writer per match: a service that changes a match first locks its row
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop as N_
+
 from gameplay.errors import BadRequest, MatchNotFound
 from gameplay.models import Match, Seat
 
@@ -15,7 +17,7 @@ def locked_match(match_id: int) -> Match:
     try:
         return Match.objects.select_for_update().get(pk=match_id)
     except Match.DoesNotExist as exc:
-        raise MatchNotFound("no such match") from exc
+        raise MatchNotFound(N_("no such match")) from exc
 
 
 def seat_numbered(match: Match, number: int) -> Seat:
@@ -23,4 +25,6 @@ def seat_numbered(match: Match, number: int) -> Seat:
     try:
         return match.seats.get(number=number)
     except Seat.DoesNotExist as exc:
-        raise BadRequest(f"seat {number} does not exist at this match") from exc
+        raise BadRequest(
+            N_("seat %(seat)s does not exist at this match"), params={"seat": number}
+        ) from exc

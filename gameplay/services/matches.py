@@ -16,12 +16,13 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from accounts.models import User
 from gameplay import broadcast, enqueue
 from gameplay.agents import AgentNameError, is_builtin, parse_agent
 from gameplay.clocks import GRACE_SECONDS, NEVER_CONNECTED
-from gameplay.errors import BadRequest, Forbidden, NotActive
+from gameplay.errors import BadRequest, Forbidden, NotActive, config_refused
 from gameplay.models import Match, MatchSnapshot, MatchStatus, Seat
 from gameplay.moverule import is_realtime
 from gameplay.options import OptionError, clean_table_options
@@ -157,19 +158,23 @@ def validate_agent(agent: str, engine: Game | None = None) -> None:
     try:
         parsed = parse_agent(agent)
     except AgentNameError as exc:
-        raise BadRequest(str(exc)) from exc
+        raise BadRequest(
+            N_("%(agent)s does not name a bot that can take a seat"),
+            params={"agent": repr(agent)},
+        ) from exc
     if parsed is None or not parsed.is_builtin:
         return
     from gameplay.rules.bots import available_bots, bot_display_name, bot_plays
 
     if parsed.bot not in available_bots():
         raise BadRequest(
-            f"unknown built-in bot {parsed.bot!r}; choose from "
-            + ", ".join(available_bots())
+            N_("unknown built-in bot %(bot)s; choose from %(bots)s"),
+            params={"bot": repr(parsed.bot), "bots": ", ".join(available_bots())},
         )
     if engine is not None and not bot_plays(parsed.bot, engine):
         raise BadRequest(
-            f"the {bot_display_name(parsed.bot)} cannot play {engine.name}"
+            N_("the %(bot)s cannot play %(game)s"),
+            params={"bot": bot_display_name(parsed.bot), "game": engine.name},
         )
 
 
@@ -195,25 +200,25 @@ def match_create(
     try:
         engine = get_game(game)
     except GameError as exc:
-        raise BadRequest(str(exc)) from exc
+        raise config_refused(exc) from exc
     if not isinstance(config or {}, dict):
-        raise BadRequest("options must be a JSON object")
+        raise BadRequest(N_("options must be a JSON object"))
     if private_options and rated:
-        raise BadRequest("private options (a stacked deck) are never used rated")
+        raise BadRequest(N_("private options (a stacked deck) are never used rated"))
     if not private_options:
         try:
             config = clean_table_options(game, config, players=len(seats))
         except OptionError as exc:
-            raise BadRequest(str(exc)) from exc
+            raise config_refused(exc) from exc
     try:
         clean_config = engine.validate_config({**(config or {}), "players": len(seats)})
     except GameError as exc:
-        raise BadRequest(str(exc)) from exc
+        raise config_refused(exc) from exc
     if not 0 <= spectator_delay <= 50:
-        raise BadRequest("spectator delay must be between 0 and 50 moves")
+        raise BadRequest(N_("spectator delay must be between 0 and 50 moves"))
     users = [spec.user.pk for spec in seats if spec.user is not None]
     if len(users) != len(set(users)):
-        raise BadRequest("a player can take only one seat at a match")
+        raise BadRequest(N_("a player can take only one seat at a match"))
     for spec in seats:
         validate_agent(spec.agent, engine)
     repeated = (
@@ -226,8 +231,10 @@ def match_create(
     clean_time_control = validate_time_control(time_control)
     if clean_time_control and is_realtime(engine):
         raise BadRequest(
-            "a real-time game has no turns to time: its time limit is a table "
-            "option of the game"
+            N_(
+                "a real-time game has no turns to time: its time limit is a "
+                "table option of the game"
+            )
         )
     match = Match.objects.create(
         game=game,
@@ -261,10 +268,10 @@ def match_start(*, match_id: int, seed: int | None = None) -> Match:
     """
     match = locked_match(match_id)
     if match.status != MatchStatus.WAITING:
-        raise NotActive("this match has already started")
+        raise NotActive(N_("this match has already started"))
     seats = list(match.seats.all())
     if any(seat.is_open for seat in seats):
-        raise BadRequest("every seat must be filled before the match starts")
+        raise BadRequest(N_("every seat must be filled before the match starts"))
     engine = get_game(match.game)
     if seed is None:
         seed = secrets.randbits(62)
@@ -334,14 +341,14 @@ def match_abort(*, match_id: int, user: User | None, reason: str = "aborted") ->
     """
     match = locked_match(match_id)
     if match.is_over:
-        raise NotActive("this match is already over")
+        raise NotActive(N_("this match is already over"))
     if user is not None:
         seat = user_seat(match=match, user=user)
         is_host = match.host_id == user.pk
         if match.status == MatchStatus.WAITING and not is_host:
-            raise Forbidden("only the host can call off this table")
+            raise Forbidden(N_("only the host can call off this table"))
         if match.status == MatchStatus.ACTIVE and (seat is None or match.version > 0):
-            raise Forbidden("a match can be aborted only before the first move")
+            raise Forbidden(N_("a match can be aborted only before the first move"))
     match.status = MatchStatus.ABORTED
     match.end_reason = reason
     match.finished_at = timezone.now()

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop as N_
 
 from accounts.models import User
 from gameplay import broadcast
@@ -76,6 +77,19 @@ class SystemMove:
     seat: int
     action_id: str
     kind: str = ActionKind.MOVE
+
+
+@dataclass(frozen=True)
+class RefusedIntent:
+    """A bot seat's intent refused at a real-time table: ``code`` is the
+    engine's refusal code (or the move rule's, ``not_your_turn``), ``params``
+    what it names, ``reason`` the engine's English detail (for logs)."""
+
+    seat: int
+    action_id: str
+    code: str
+    params: dict[str, Any]
+    reason: str
 
 
 def _charge_clock(match: Match, seat: Seat, now: datetime) -> None:
@@ -157,7 +171,7 @@ def apply_step(
         action_id=action_id,
     )
     if isinstance(step, Refusal):
-        raise refused(step)
+        raise refused(step, seats=seats or ())
     return _write_step(
         match, seat, step, kind=kind, seats=seats, announce=announce, now=now
     )
@@ -242,12 +256,13 @@ def simultaneous_version_ok(
 def check_act_input(*, action_id: Any, expected_version: Any) -> None:
     """The shape of a move request, before anything is read."""
     if not isinstance(action_id, str) or not action_id:
-        raise BadRequest("action must be a non-empty string id")
+        raise BadRequest(N_("action must be a non-empty string id"))
     if len(action_id) > MAX_ACTION_ID_LENGTH:
-        raise BadRequest("action id is too long")
+        raise BadRequest(N_("action id is too long"))
     if expected_version is not None and not broadcast.frame_int(expected_version):
         raise BadRequest(
-            f"version must be an integer from 0 to {broadcast.MAX_FRAME_INT}"
+            N_("version must be an integer from 0 to %(max)s"),
+            params={"max": broadcast.MAX_FRAME_INT},
         )
 
 
@@ -285,7 +300,7 @@ def match_act(
                 seat_number=seat_number,
             )
             if isinstance(step, Refusal):
-                raise refused(step)
+                raise refused(step, seats=seats)
             seat = next(seat for seat in seats if seat.number == step.seat)
             return _write_step(match, seat, step, seats=seats)
     except GameError:
@@ -298,7 +313,7 @@ def raise_if_called_off(*, match_id: int) -> None:
     earlier rules version, call it off and say so (``NotActive``) instead of
     failing; otherwise return, and the caller re-raises."""
     if match_call_off_outdated(match_id=match_id):
-        raise NotActive(str(CALLED_OFF_MESSAGE))
+        raise NotActive(CALLED_OFF_MESSAGE)
 
 
 def match_system_act(
@@ -317,14 +332,17 @@ def match_system_act(
         with transaction.atomic():
             match = locked_match(match_id)
             if match.status != MatchStatus.ACTIVE:
-                raise NotActive("this match is not in play")
+                raise NotActive(N_("this match is not in play"))
             if expected_version != match.version and not is_realtime(
                 get_game(match.game)
             ):
-                raise StaleVersion(f"the match moved on to version {match.version}")
+                raise StaleVersion(
+                    N_("the match moved on to version %(version)s"),
+                    params={"version": match.version},
+                )
             seat = seat_numbered(match, seat_number)
             if not seat.is_bot:
-                raise Forbidden("only bot seats are played by the server")
+                raise Forbidden(N_("only bot seats are played by the server"))
             return apply_step(match, seat, action_id, kind=kind)
     except GameError:
         raise_if_called_off(match_id=match_id)
@@ -348,18 +366,24 @@ def match_system_act_many(
     with transaction.atomic():
         match = locked_match(match_id)
         if match.status != MatchStatus.ACTIVE:
-            raise NotActive("this match is not in play")
+            raise NotActive(N_("this match is not in play"))
         if expected_version != match.version and not is_realtime(get_game(match.game)):
-            raise StaleVersion(f"the match moved on to version {match.version}")
+            raise StaleVersion(
+                N_("the match moved on to version %(version)s"),
+                params={"version": match.version},
+            )
         seats = list(match.seats.all())
         by_number = {seat.number: seat for seat in seats}
         last: SystemMove | None = None
         for move in moves:
             seat = by_number.get(move.seat)
             if seat is None:
-                raise BadRequest(f"seat {move.seat} does not exist at this match")
+                raise BadRequest(
+                    N_("seat %(seat)s does not exist at this match"),
+                    params={"seat": move.seat},
+                )
             if not seat.is_bot:
-                raise Forbidden("only bot seats are played by the server")
+                raise Forbidden(N_("only bot seats are played by the server"))
             if match.status != MatchStatus.ACTIVE:
                 break
             try:
@@ -395,14 +419,17 @@ def match_system_commit(
     with transaction.atomic():
         match = locked_match(match_id)
         if match.status != MatchStatus.ACTIVE:
-            raise NotActive("this match is not in play")
+            raise NotActive(N_("this match is not in play"))
         if expected_version != match.version and not simultaneous_version_ok(
             match=match, seat_number=seat_number, expected_version=expected_version
         ):
-            raise StaleVersion(f"the match moved on to version {match.version}")
+            raise StaleVersion(
+                N_("the match moved on to version %(version)s"),
+                params={"version": match.version},
+            )
         seat = seat_numbered(match, seat_number)
         if not seat.is_bot:
-            raise Forbidden("only bot seats are played by the server")
+            raise Forbidden(N_("only bot seats are played by the server"))
         return apply_step(match, seat, action_id, kind=kind)
 
 
@@ -410,15 +437,16 @@ def match_system_intents(
     *,
     match_id: int,
     moves: list[SystemMove],
-    refused: list[tuple[int, str, str]] | None = None,
+    refused: list[RefusedIntent] | None = None,
 ) -> int:
     """Bot seats' intents at a real-time table, applied in the order given.
 
     One lock, one transaction, one broadcast after the last; each intent is
     judged by the engine against the state it meets (no version: real time),
     and one it refuses (gone stale) is skipped, and appended to ``refused``
-    as (seat, action id, the engine's reason) when given: an uploaded bot
-    hears of it in its next ``act``. Returns the intents applied.
+    (a :class:`RefusedIntent`: its code and the engine's reason) when given:
+    an uploaded bot hears of it in its next ``act``. Returns the intents
+    applied.
     """
     applied = 0
     with transaction.atomic():
@@ -430,7 +458,7 @@ def match_system_intents(
         for move in moves:
             seat = by_number.get(move.seat)
             if seat is None or not seat.is_bot:
-                raise Forbidden("only bot seats are played by the server")
+                raise Forbidden(N_("only bot seats are played by the server"))
             if match.status != MatchStatus.ACTIVE:
                 break
             try:
@@ -440,7 +468,15 @@ def match_system_intents(
             except (NotYourTurn, IllegalMove) as exc:
                 logger.debug("match %s bot intent refused: %s", match_id, exc)
                 if refused is not None:
-                    refused.append((move.seat, move.action_id, str(exc)))
+                    refused.append(
+                        RefusedIntent(
+                            seat=move.seat,
+                            action_id=move.action_id,
+                            code=exc.reason or exc.code,
+                            params=dict(exc.params),
+                            reason=str(exc),
+                        )
+                    )
                 continue
             applied += 1
             last = (move, outcome)
@@ -468,9 +504,12 @@ def match_record_steps(
     with transaction.atomic():
         match = locked_match(match_id)
         if match.status != MatchStatus.ACTIVE:
-            raise NotActive("this match is not in play")
+            raise NotActive(N_("this match is not in play"))
         if expected_version != match.version:
-            raise StaleVersion(f"the match moved on to version {match.version}")
+            raise StaleVersion(
+                N_("the match moved on to version %(version)s"),
+                params={"version": match.version},
+            )
         engine = get_game(match.game)
         state = match.state
         rows = []

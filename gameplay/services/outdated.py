@@ -19,7 +19,7 @@ import logging
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop as N_
 
 from gameplay import broadcast
 from gameplay.models import Match, MatchStatus
@@ -30,7 +30,9 @@ logger = logging.getLogger(__name__)
 
 END_REASON = "rules_changed"
 #: What a person is told when their move meets such a match.
-CALLED_OFF_MESSAGE = _(
+#: The refusal's English text (a message: ``MatchError.worded`` words it
+#: in the reader's language, on the socket too).
+CALLED_OFF_MESSAGE = N_(
     "This game was started under an earlier version of the rules, which the "
     "site no longer plays: it was called off without a result."
 )

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from gameplay import services as gameplay_services
-from gameplay.errors import MatchError
+from gameplay.errors import MatchError, refusal_text
 from gameplay.models import Match, MatchStatus
 from gameplay.moverule import is_realtime
 from gameplay.rules import GameError, available_games, game_meta, get_game
@@ -95,7 +95,7 @@ def duplicate_event_create(
     try:
         engine = get_game(game)
     except GameError as exc:
-        raise Invalid(str(exc)) from exc
+        raise Invalid(refusal_text(exc)) from exc
     size = default_table_size(game) if table_size is None else table_size
     if not (isinstance(size, int) and engine.min_players <= size <= engine.max_players):
         raise Invalid(
@@ -283,7 +283,7 @@ def _start_game(
         )
         gameplay_services.match_start(match_id=match.pk, seed=int(rnd.seeds[deal]))
     except MatchError as exc:  # a game the event's settings cannot seat
-        raise Invalid(str(exc)) from exc
+        raise Invalid(exc.worded()) from exc
     return DuplicateGame.objects.create(
         round=rnd,
         deal=deal,

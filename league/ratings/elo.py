@@ -26,7 +26,7 @@ let the incremental path and the recompute path drift apart.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Hashable, Iterable, Mapping
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -385,6 +385,120 @@ def apply_changes(
     return out
 
 
+@dataclass(slots=True)
+class EventReplay:
+    """Result of :func:`replay_events`: each event's rating before and after
+    (in the order of the events given) and every participant's final state."""
+
+    befores: list[float]
+    afters: list[float]
+    states: dict
+
+
+def replay_events(
+    participants: Sequence[P],
+    ranks: Sequence[int],
+    matches: Iterable[tuple[int, int]],
+    *,
+    config: EloConfig = DEFAULT_CONFIG,
+    initial: Mapping[P, PlayerState] | None = None,
+    fixed: Mapping[P, float] | None = None,
+) -> EventReplay:
+    """Replay a pool from flat event columns: the full recompute's kernel.
+
+    ``participants[i]`` finished match ``ranks[i]``; ``matches`` lists each
+    match as the ``(start, end)`` slice of its events, in pool order (wrap it
+    in a progress bar if you like). ``initial`` and ``fixed`` are
+    :func:`replay_pool`'s. The numbers equal :func:`rate_match` applied match
+    by match, bit for bit: each pairwise term is the same expression as in
+    :func:`_match_deltas` and each participant's terms go through
+    :func:`math.fsum`, which rounds their exact sum once. Two shortcuts keep
+    that: a participant's pairing with itself is included (its term is
+    exactly 0.0: ``10 ** 0`` is 1, the rank ties, 0.5 - 0.5), which saves
+    skipping it; and when a match's whole spread is within the 400-point cap
+    no difference can exceed it (rounding is monotonic), so no clamping is
+    needed. Plain lists and no per-event objects: a tight loop.
+    """
+    fsum = math.fsum
+    start = config.initial_rating
+    threshold = config.elite_threshold
+    start_elite = start >= threshold
+    # No cap is an infinite one: nothing exceeds it.
+    cap = config.max_rating_difference
+    cap = math.inf if cap is None else cap
+    low = -cap
+    cap_below = config.max_difference_below
+    new_games = config.new_player_games
+    k_new, k_std, k_elite = config.new_player_k, config.standard_k, config.elite_k
+    # participant -> [rating, games, reached_elite]; lists avoid object churn.
+    table: dict = {}
+    if initial:
+        for p, s in initial.items():
+            table[p] = [s.rating, s.games, s.reached_elite]
+    anchors = fixed or {}
+    for p, rating in anchors.items():
+        games = table[p][1] if p in table else 0
+        table[p] = [rating, games, rating >= threshold]
+    befores = [0.0] * len(participants)
+    afters = [0.0] * len(participants)
+    for first, end in matches:
+        if end - first < 2:
+            raise ValueError("a rated match needs at least two participants")
+        seated = participants[first:end]
+        rows = []
+        for p in seated:
+            row = table.get(p)
+            if row is None:
+                row = table[p] = [start, 0, start_elite]
+            rows.append(row)
+        ratings = [row[0] for row in rows]
+        places = ranks[first:end]
+        pairs = list(zip(ratings, places, strict=True))
+        share = end - first - 1
+        unclamped = max(ratings) - min(ratings) <= cap
+        at = first
+        for p, row, ri, rank_i in zip(seated, rows, ratings, places, strict=True):
+            games = row[1]
+            if anchors and p in anchors:
+                delta = 0.0
+            else:
+                k = k_new if games < new_games else (k_elite if row[2] else k_std)
+                if unclamped or (cap_below is not None and ri >= cap_below):
+                    terms = [
+                        (1.0 if rank_i < rank_j else 0.5 if rank_i == rank_j else 0.0)
+                        - 1.0 / (1.0 + 10.0 ** ((rj - ri) / 400.0))
+                        for rj, rank_j in pairs
+                    ]
+                else:
+                    terms = [
+                        (1.0 if rank_i < rank_j else 0.5 if rank_i == rank_j else 0.0)
+                        - 1.0
+                        / (
+                            1.0
+                            + 10.0
+                            ** (
+                                (cap if (d := rj - ri) > cap else low if d < low else d)
+                                / 400.0
+                            )
+                        )
+                        for rj, rank_j in pairs
+                    ]
+                delta = k / share * fsum(terms)
+            new = ri + delta
+            befores[at] = ri
+            afters[at] = new
+            at += 1
+            row[0] = new
+            row[1] = games + 1
+            if new >= threshold:
+                row[2] = True
+    states = {
+        p: PlayerState(rating=r[0], games=r[1], reached_elite=r[2])
+        for p, r in table.items()
+    }
+    return EventReplay(befores, afters, states)
+
+
 def replay_pool(
     matches: Iterable[Mapping[P, int]],
     *,
@@ -401,57 +515,27 @@ def replay_pool(
     (rating_before, rating_after)}`` for charts. The numbers equal applying
     :func:`rate_match` match by match, bit for bit. ``fixed`` maps anchors to
     their rating, held for the whole replay (``rate_match``'s ``fixed``).
+    The work is :func:`replay_events`'s.
     """
-    start = config.initial_rating
-    start_elite = start >= config.elite_threshold
-    threshold = config.elite_threshold
-    cap = config.max_rating_difference
-    cap_below = config.max_difference_below
-    new_games = config.new_player_games
-    k_new, k_std, k_elite = config.new_player_k, config.standard_k, config.elite_k
-    # participant -> [rating, games, reached_elite]; lists avoid object churn.
-    table: dict = {}
-    if initial:
-        for p, s in initial.items():
-            table[p] = [s.rating, s.games, s.reached_elite]
-    anchors = fixed or {}
-    for p, rating in anchors.items():
-        games = table[p][1] if p in table else 0
-        table[p] = [rating, games, rating >= threshold]
-    history: list[dict] | None = [] if keep_history else None
+    participants: list[P] = []
+    ranks: list[int] = []
+    bounds: list[tuple[int, int]] = []
     for placements in matches:
         _check_placements(placements)
-        rows = []
-        for p in placements:
-            row = table.get(p)
-            if row is None:
-                row = table[p] = [start, 0, start_elite]
-            rows.append(row)
-        ratings = [r[0] for r in rows]
-        ks = [k_new if r[1] < new_games else (k_elite if r[2] else k_std) for r in rows]
-        deltas, _, _ = _match_deltas(
-            ratings, ks, list(placements.values()), cap, cap_below
-        )
-        if anchors:
-            deltas = [
-                0.0 if p in anchors else d
-                for p, d in zip(placements, deltas, strict=True)
-            ]
-        entry: dict[Any, tuple[float, float]] | None = (
-            {} if history is not None else None
-        )
-        for p, row, old, d in zip(placements, rows, ratings, deltas, strict=True):
-            new = old + d
-            row[0] = new
-            row[1] += 1
-            if new >= threshold:
-                row[2] = True
-            if entry is not None:
-                entry[p] = (old, new)
-        if history is not None and entry is not None:
-            history.append(entry)
-    states = {
-        p: PlayerState(rating=r[0], games=r[1], reached_elite=r[2])
-        for p, r in table.items()
-    }
-    return PoolReplay(states=states, history=history)
+        first = len(participants)
+        participants.extend(placements)
+        ranks.extend(placements.values())
+        bounds.append((first, len(participants)))
+    replay = replay_events(
+        participants, ranks, bounds, config=config, initial=initial, fixed=fixed
+    )
+    history: list[dict] | None = None
+    if keep_history:
+        history = [
+            {
+                p: (replay.befores[i], replay.afters[i])
+                for i, p in enumerate(participants[first:end], start=first)
+            }
+            for first, end in bounds
+        ]
+    return PoolReplay(states=replay.states, history=history)

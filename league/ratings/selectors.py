@@ -9,6 +9,7 @@ from datetime import datetime
 from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import QuerySet
+from django.urls import NoReverseMatch, reverse
 
 from accounts.models import User
 from gameplay.models import Match, MatchStatus, Seat
@@ -20,6 +21,7 @@ from league.models import (
     RatingEvent,
     RatingPool,
 )
+from league.ratings.anchors import anchors_among
 from league.ratings.elo import display_rating, is_provisional
 from league.ratings.services import may_feed_pools
 
@@ -102,6 +104,24 @@ class RankingRow:
     peak: int
     provisional: bool
     last_played_at: datetime | None
+    # Where the row links ("" for none) and the fixed rating of an anchor.
+    url: str = ""
+    anchor: float | None = None
+
+
+def participant_link(participant: Participant | None) -> str:
+    """Where a rankings row links: a person's profile, an uploaded bot's page
+    (when the bots app is installed), nothing for a built-in bot."""
+    if participant is None:
+        return ""
+    if participant.user_id is not None and participant.user is not None:
+        return reverse("accounts:profile", args=[participant.user.username])
+    if participant.bot_id is not None:
+        try:
+            return reverse("bots:detail", args=[participant.bot_id])
+        except NoReverseMatch:  # league runs without the bots app too
+            return ""
+    return ""
 
 
 class _CountedPaginator(Paginator):
@@ -162,6 +182,8 @@ def ranking_page(
     found_ranks = (
         ranks_of(pool=pool, ratings=[(r.pk, r.rating) for r in shown]) if search else {}
     )
+    # The page's anchors in one pass (the template asked once per row).
+    anchors = anchors_among(pool, [r.participant for r in shown])
     for index, r in enumerate(shown):
         rank = found_ranks[r.pk] if search else offset + index + 1
         rows.append(
@@ -177,6 +199,8 @@ def ranking_page(
                 peak=display_rating(r.peak),
                 provisional=is_provisional(games=r.games, config=config),
                 last_played_at=r.last_played_at,
+                url=participant_link(r.participant),
+                anchor=anchors.get(r.participant_id),
             )
         )
     return page_obj, rows

@@ -1,4 +1,5 @@
-"""Rating writes: apply a finished match to every pool it feeds, void, recompute.
+"""Rating writes: apply a finished match to every pool it feeds, void, correct
+(the full recompute a void or a correction ends with: ``recompute.py``).
 
 Concurrency: a pool's row is locked (``select_for_update``) before anything in
 the pool is read, so two matches finishing at the same moment are applied one
@@ -19,15 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import struct
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -47,8 +46,9 @@ from league.models import (
     Season,
 )
 from league.participants import kind_allows, participants_for_seats
-from league.ratings import elo
-from league.ratings.anchors import anchors_among, pool_anchors
+from league.ratings import elo, statements
+from league.ratings.anchors import anchors_among
+from league.ratings.recompute import rating_recompute_pool
 
 logger = logging.getLogger(__name__)
 
@@ -164,7 +164,52 @@ def may_feed_pools(*, rated: bool, context: str) -> bool:
     return rated or _parse_context(context or "") != (None, None, None)
 
 
-def pools_for_match(match: Match) -> list[RatingPool]:
+class PoolTarget(NamedTuple):
+    """A pool a match feeds: its id, and the scope and game it must still have
+    under the lock (a cached ladder id is checked there, not trusted)."""
+
+    pk: int
+    scope: str
+    game: str
+
+
+#: (scope, game) -> id of that ladder pool, per process: every rated match of a
+#: game feeds its global ladder, and looking it up cost a round trip an update.
+_LADDER_IDS: dict[tuple[str, str], int] = {}
+_LADDER_SCOPES = (PoolScope.GLOBAL, PoolScope.CORRESPONDENCE)
+
+
+def _ladder_target(*, scope: str, game: str) -> PoolTarget:
+    pk = _LADDER_IDS.get((scope, game))
+    if pk is None:
+        pool = (
+            pool_correspondence(game=game)
+            if scope == PoolScope.CORRESPONDENCE
+            else pool_global(game=game)
+        )
+        pk = _LADDER_IDS[(scope, game)] = pool.pk
+    return PoolTarget(pk, scope, game)
+
+
+def _target(pool: RatingPool) -> PoolTarget:
+    return PoolTarget(pool.pk, pool.scope, pool.game)
+
+
+def _ladder_scope(match: Match) -> str | None:
+    """The scope of the game's ladder a match feeds: none unless rated; the
+    correspondence ladder for a correspondence game while the site keeps them
+    apart (``SEPARATE_CORRESPONDENCE_LADDER``), the global one otherwise."""
+    if not match.rated:
+        return None
+    if (
+        settings.SEPARATE_CORRESPONDENCE_LADDER
+        and TimeControl.from_json(match.time_control).is_correspondence
+    ):
+        return PoolScope.CORRESPONDENCE
+    return PoolScope.GLOBAL
+
+
+def pools_for_match(match: Match) -> list[PoolTarget]:
     """Every pool a finished match feeds, in ascending id (the lock order).
 
     The game's global ladder when the match is rated; the league's and the
@@ -174,16 +219,15 @@ def pools_for_match(match: Match) -> list[RatingPool]:
     ``SEPARATE_CORRESPONDENCE_LADDER``) and the league's correspondence ladder
     instead of the league's when its organisers keep them apart
     (``League.correspondence_pool``). A voided match feeds nothing: the check is
-    made under each pool's lock (``rating_apply_to_pool``), where it cannot
-    race with ``rating_void_match``.
+    made under each pool's lock (``_apply_to_pool``), where it cannot
+    race with ``rating_void_match``. The ladders' ids come from a per-process
+    cache (``_LADDER_IDS``), checked under the lock.
     """
-    pools: list[RatingPool] = []
+    pools: list[PoolTarget] = []
     correspondence = TimeControl.from_json(match.time_control).is_correspondence
-    if match.rated:
-        if correspondence and settings.SEPARATE_CORRESPONDENCE_LADDER:
-            pools.append(pool_correspondence(game=match.game))
-        else:
-            pools.append(pool_global(game=match.game))
+    ladder = _ladder_scope(match)
+    if ladder is not None:
+        pools.append(_ladder_target(scope=ladder, game=match.game))
     league_id, season_id, tournament_id = _parse_context(match.context or "")
     if tournament_id is not None:
         from league.models import Tournament
@@ -195,17 +239,17 @@ def pools_for_match(match: Match) -> list[RatingPool]:
         league = League.objects.filter(pk=league_id).first()
         if league is not None and league.game == match.game:
             if correspondence and league.correspondence_pool:
-                pools.append(pool_for_league_correspondence(league=league))
+                pools.append(_target(pool_for_league_correspondence(league=league)))
             else:
-                pools.append(pool_for_league(league=league))
+                pools.append(_target(pool_for_league(league=league)))
             season = (
                 Season.objects.filter(pk=season_id, league=league).first()
                 if season_id
                 else None
             )
             if season is not None:
-                pools.append(pool_for_season(season=season))
-    return sorted(pools, key=lambda p: p.pk)
+                pools.append(_target(pool_for_season(season=season)))
+    return sorted(pools)
 
 
 # --- Applying a match -----------------------------------------------------------------
@@ -215,6 +259,28 @@ def _pairwise_score(rank: int, ranks: list[int]) -> float:
     """Points against the other players divided by their number (1 = beat all)."""
     total = sum(1.0 if rank < r else 0.5 if rank == r else 0.0 for r in ranks)
     return (total - 0.5) / (len(ranks) - 1)  # the player's own draw with itself
+
+
+def _ranks_of(match: Match, seats: int) -> list[Any] | None:
+    """The result's placements by seat number, or None if the match cannot be
+    rated whoever sits in its ``seats`` seats."""
+    if match.status != MatchStatus.FINISHED or not match.result:
+        return None
+    ranks = match.result.get("placements") or []
+    if seats < 2 or len(ranks) != seats:
+        return None
+    return ranks
+
+
+def _placements(
+    ranks: list[Any], numbers: list[int], participants: list[Participant | None]
+) -> dict[Participant, int] | None:
+    placements: dict[Participant, int] = {}
+    for number, participant in zip(numbers, participants, strict=True):
+        if participant is None or participant in placements:
+            return None
+        placements[participant] = int(ranks[number])
+    return placements
 
 
 def match_placements(
@@ -227,17 +293,12 @@ def match_placements(
     """
     if match.status != MatchStatus.FINISHED or not match.result:
         return None
-    ranks = match.result.get("placements") or []
     if seats is None:
         seats = list(match.seats.select_related("user__participant").order_by("number"))
-    if len(seats) < 2 or len(ranks) != len(seats):
+    ranks = _ranks_of(match, len(seats))
+    if ranks is None:
         return None
-    placements: dict[Participant, int] = {}
-    for seat, participant in zip(seats, participants_for_seats(seats), strict=True):
-        if participant is None or participant in placements:
-            return None
-        placements[participant] = int(ranks[seat.number])
-    return placements
+    return _placements(ranks, [s.number for s in seats], participants_for_seats(seats))
 
 
 @dataclass(frozen=True)
@@ -247,231 +308,224 @@ class ApplyResult:
     reason: str = ""
 
 
+class _StalePool(Exception):
+    """A cached ladder id no longer names that ladder (deleted, recreated)."""
+
+
+def _not_ratable(match_id: int, pool_ids: list[int]) -> list[ApplyResult]:
+    logger.info(
+        "match %s cannot be rated (unfinished, unknown seats or one "
+        "participant in two seats)",
+        match_id,
+    )
+    return [ApplyResult(pk, False, "not ratable") for pk in pool_ids]
+
+
 def rating_apply_match(*, match_id: int) -> list[ApplyResult]:
     """Apply a finished match to every pool it feeds (safe to call repeatedly)."""
-    # The seats bring their match and their people's participants along: one
-    # query where three would do the same (this runs for every finished match).
-    seats = list(
-        Seat.objects.filter(match_id=match_id)
-        .select_related("match", "user__participant")
-        .order_by("number")
-    )
-    match = seats[0].match if seats else Match.objects.filter(pk=match_id).first()
-    if match is None:
+    if statements.can_pipeline():
+        outcome = _apply_to_global_ladder(match_id)
+        if outcome is None or isinstance(outcome, list):
+            return outcome or []
+        read: statements.MatchRead | None = outcome
+    else:
+        read = statements.read_match(match_id)
+    if read is None:
         return []
+    match, numbers, participants = read
     pools = pools_for_match(match)
     if not pools:
         return []
-    placements = match_placements(match, seats)
+    ranks = _ranks_of(match, len(numbers))
+    placements = None
+    if ranks is not None:
+        if len(participants) == len(numbers):
+            placements = _placements(ranks, numbers, participants)
+        else:
+            placements = match_placements(match)
     if placements is None:
-        logger.info(
-            "match %s cannot be rated (unfinished, unknown seats or one "
-            "participant in two seats)",
-            match_id,
-        )
-        return [ApplyResult(p.pk, False, "not ratable") for p in pools]
+        return _not_ratable(match_id, [p.pk for p in pools])
     when = match.finished_at or timezone.now()
-    return [
-        rating_apply_to_pool(
-            pool_id=pool.pk, match_id=match.pk, placements=placements, when=when
+    results = []
+    for target in pools:
+        try:
+            result = _apply_to_pool(target, match.pk, placements, when)
+        except _StalePool:
+            if target.scope not in _LADDER_SCOPES:  # deleted since the lookup
+                results.append(ApplyResult(target.pk, False, "pool deleted"))
+                continue
+            # A cached ladder id that names no ladder any more: look it up again.
+            _LADDER_IDS.clear()
+            fresh = _ladder_target(scope=target.scope, game=target.game)
+            result = _apply_to_pool(fresh, match.pk, placements, when)
+        results.append(result)
+    return results
+
+
+def _apply_to_global_ladder(
+    match_id: int,
+) -> list[ApplyResult] | statements.MatchRead | None:
+    """The common update in two round trips (PostgreSQL, outside a transaction):
+    a match that feeds only its game's global ladder, among people who all have
+    their participants.
+
+    The first round trip is ``BEGIN``, the match's read, the ladder's lock and
+    the ladder's state, all named through the match id since nothing of the
+    match is known yet; the second the writes and ``COMMIT``. Returns the
+    results, or, for any other match (a league's, a correspondence game on its
+    own ladder, new people, an unrated match, no ladder yet), the match as read
+    for the general path, after a rollback that wrote nothing; None for no
+    such match.
+    """
+    scope = PoolScope.GLOBAL
+    with (
+        statements.pipelined_transaction() as ending,
+        statements.cursor() as match_cursor,
+        statements.cursor() as lock,
+        statements.cursor() as state,
+    ):
+        statements.send_match_read(match_cursor, match_id)
+        statements.send_ladder_lock(lock, match_id, scope)
+        statements.send_ladder_state_read(state, match_id, scope)
+        read = statements.match_read(match_cursor.fetchall())
+        row = lock.fetchone()
+        state_rows = state.fetchall()
+        if read is None or row is None or not state_rows:
+            ending.rollback()
+            return read
+        match, numbers, participants = read
+        in_league = _parse_context(match.context or "") != (None, None, None)
+        if in_league or _ladder_scope(match) != scope:
+            ending.rollback()
+            return read
+        ranks = _ranks_of(match, len(numbers))
+        if ranks is not None and len(participants) != len(numbers):
+            ending.rollback()  # people to name first: the general path
+            return read
+        # The ladder found through the match is the truth the cache holds.
+        _LADDER_IDS[(scope, match.game)] = row[0]
+        placements = (
+            None if ranks is None else _placements(ranks, numbers, participants)
         )
-        for pool in pools
-    ]
+        if placements is None:
+            ending.rollback()
+            return _not_ratable(match_id, [row[0]])
+        when = match.finished_at or timezone.now()
+        return [_apply_locked(row, state_rows, match.pk, placements, when, batch=None)]
 
 
-def rating_apply_to_pool(
-    *,
-    pool_id: int,
+def _apply_to_pool(
+    target: PoolTarget,
     match_id: int,
     placements: dict[Participant, int],
     when: datetime,
 ) -> ApplyResult:
-    """Apply one match's placements to one pool under the pool's lock.
-
-    Round trips are what this costs on a busy server, so after the lock it
-    reads everything it needs in one statement and, on PostgreSQL, sends all
-    its writes in one pipeline: seven round trips for the whole transaction.
-    """
-    with transaction.atomic():
-        pool = RatingPool.objects.select_for_update().get(pk=pool_id)
-        ids = [p.pk for p in placements]
-        # Read only now, in a statement that starts after the lock was granted:
-        # under READ COMMITTED a subquery of the locking statement itself would
-        # still see the snapshot from before the wait, and miss the events a
-        # concurrent application of this match just committed.
-        already, voided, current = _read_pool_state(pool.pk, match_id, ids)
-        if already:
-            return ApplyResult(pool.pk, False, "already applied")
-        if voided:
-            return ApplyResult(pool.pk, False, "voided")
-        if not all(kind_allows(pool.participants, p) for p in placements):
-            return ApplyResult(pool.pk, False, "participant kind not allowed")
-        config = pool.elo_config
-        missing = [pid for pid in ids if pid not in current]
-        seeds = (
-            {
-                s.participant_id: s
-                for s in RatingSeed.objects.filter(
-                    pool=pool, participant_id__in=missing
-                )
-            }
-            if missing and pool.seeded_from_id
-            else {}
-        )
-        states: dict[int, elo.PlayerState] = {}
-        for pid in ids:
-            if pid in current:
-                row = current[pid]
-                states[pid] = elo.PlayerState(row[1], row[2], bool(row[3]))
-            elif pid in seeds:
-                s = seeds[pid]
-                states[pid] = elo.PlayerState(s.rating, s.games, s.reached_elite)
-            else:
-                states[pid] = elo.initial_state(config=config)
-        anchors = anchors_among(pool, placements)
-        for pid, rating in anchors.items():
-            states[pid] = elo.PlayerState(
-                rating, states[pid].games, rating >= config.elite_threshold
-            )
-        by_id = {p.pk: rank for p, rank in placements.items()}
-        changes = elo.rate_match(by_id, states, config=config, fixed=anchors)
-        seq = pool.last_seq + 1
-        ranks = list(by_id.values())
-        stamp = RatingEvent._meta.get_field("created").get_db_prep_value(
-            when, connection
-        )
-        events: list[tuple[Any, ...]] = []
-        inserts: list[tuple[Any, ...]] = []
-        updates: list[tuple[Any, ...]] = []
-        for pid, change in changes.items():
-            rank = by_id[pid]
-            score = _pairwise_score(rank, ranks)
-            won = int(rank == 1)
-            # delta is after - before: exactly what a recompute can rebuild.
-            events.append(
-                (
-                    pool.pk,
-                    match_id,
-                    pid,
-                    seq,
-                    rank,
-                    len(ranks),
-                    score,
-                    change.rating_before,
-                    change.rating_after,
-                    change.rating_after - change.rating_before,
-                    stamp,
-                )
-            )
-            held = current.get(pid)
-            if held is None:
-                inserts.append(
-                    (
-                        pool.pk,
-                        pid,
-                        change.rating_after,
-                        change.games_after,
-                        change.reached_elite_after,
-                        max(change.rating_before, change.rating_after),
-                        1,
-                        won,
-                        score,
-                        stamp,
-                    )
-                )
-            else:
-                updates.append(
-                    (
-                        change.rating_after,
-                        change.games_after,
-                        change.reached_elite_after,
-                        max(held[4], change.rating_after),
-                        won,
-                        score,
-                        stamp,
-                        stamp,
-                        held[0],
-                    )
-                )
-        _write_application(pool.pk, seq, events, inserts, updates)
-    return ApplyResult(pool.pk, True)
+    """Apply one match's placements to one pool under the pool's lock (on
+    PostgreSQL outside a transaction: two round trips,
+    ``statements.pool_transaction``)."""
+    ids = [p.pk for p in placements]
+    with (
+        statements.pool_transaction() as batch,
+        statements.cursor() as lock,
+        statements.cursor() as read,
+    ):
+        lock.execute(statements.pool_lock_sql(), [target.pk])
+        statements.send_pool_state_read(read, target.pk, match_id, ids)
+        row = lock.fetchone()
+        if row is None or (row[2], row[1]) != (target.scope, target.game):
+            raise _StalePool(target)
+        return _apply_locked(row, read.fetchall(), match_id, placements, when, batch)
 
 
-def _read_pool_state(
-    pool_id: int, match_id: int, participant_ids: list[int]
-) -> tuple[bool, bool, dict[int, tuple]]:
-    """(already applied, voided, {participant: (rating id, rating, games,
-    reached_elite, peak)}) in one statement."""
-    marks = ", ".join(["%s"] * len(participant_ids))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT f.already, f.voided, r.participant_id, r.id, r.rating, r.games,"
-            " r.reached_elite, r.peak FROM (SELECT EXISTS (SELECT 1 FROM"
-            f" {RatingEvent._meta.db_table} WHERE pool_id = %s AND match_id = %s)"
-            f" AS already, EXISTS (SELECT 1 FROM {MatchVoid._meta.db_table}"
-            " WHERE match_id = %s) AS voided) AS f"
-            f" LEFT JOIN {Rating._meta.db_table} AS r ON r.pool_id = %s"
-            f" AND r.participant_id IN ({marks})",
-            [pool_id, match_id, match_id, pool_id, *participant_ids],
-        )
-        rows = cursor.fetchall()
-    current = {row[2]: row[3:] for row in rows if row[2] is not None}
-    return bool(rows[0][0]), bool(rows[0][1]), current
-
-
-def _write_application(
-    pool_id: int,
-    seq: int,
-    events: list[tuple],
-    inserts: list[tuple],
-    updates: list[tuple],
-) -> None:
-    """All writes of one application; one pipeline (round trip) on PostgreSQL.
-
-    ``bulk_update`` would build a CASE expression per column through the ORM,
-    which costs more than the database spends on a match's few rows.
-    """
-    event_table = RatingEvent._meta.db_table
-    rating_table = Rating._meta.db_table
-    statements: list[tuple[str, list[tuple]]] = [
-        (
-            f"INSERT INTO {event_table} (pool_id, match_id, participant_id, seq,"
-            " placement, players, score, rating_before, rating_after, delta,"
-            " created) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            events,
-        ),
-        (
-            f"INSERT INTO {rating_table} (pool_id, participant_id, rating, games,"
-            " reached_elite, peak, played, wins, points, last_played_at)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            inserts,
-        ),
-        (
-            f"UPDATE {rating_table} SET rating = %s, games = %s,"
-            " reached_elite = %s, peak = %s, played = played + 1,"
-            " wins = wins + %s, points = points + %s, last_played_at = CASE"
-            " WHEN last_played_at IS NULL OR last_played_at < %s THEN %s"
-            " ELSE last_played_at END WHERE id = %s",
-            updates,
-        ),
-        (
-            f"UPDATE {RatingPool._meta.db_table} SET last_seq = %s,"
-            " rated_matches = rated_matches + 1,"
-            " rating_count = rating_count + %s WHERE id = %s",
-            [(seq, len(inserts), pool_id)],
-        ),
-    ]
-    pipeline = (
-        connection.connection.pipeline()
-        if connection.vendor == "postgresql"
-        else contextlib.nullcontext()
+def _apply_locked(
+    row: tuple,
+    state_rows: list[tuple],
+    match_id: int,
+    placements: dict[Participant, int],
+    when: datetime,
+    batch: Callable[[], contextlib.AbstractContextManager] | None,
+) -> ApplyResult:
+    """Rate the match in the locked pool ``row`` (``statements.POOL_FIELDS``)
+    from its state as read after the lock, and send the writes (inside
+    ``batch()`` when given)."""
+    pool: RatingPool = statements.from_row(RatingPool, statements.POOL_FIELDS, row)
+    already, voided, current = statements.pool_state(state_rows)
+    if already:
+        return ApplyResult(pool.pk, False, "already applied")
+    if voided:
+        return ApplyResult(pool.pk, False, "voided")
+    if not all(kind_allows(pool.participants, p) for p in placements):
+        return ApplyResult(pool.pk, False, "participant kind not allowed")
+    config = pool.elo_config
+    ids = [p.pk for p in placements]
+    missing = [pid for pid in ids if pid not in current]
+    seeds = (
+        {
+            s.participant_id: s
+            for s in RatingSeed.objects.filter(pool=pool, participant_id__in=missing)
+        }
+        if missing and pool.seeded_from_id
+        else {}
     )
-    with connection.cursor() as cursor, pipeline:
-        for sql, rows in statements:
-            if len(rows) == 1:
-                cursor.execute(sql, rows[0])
-            elif rows:
-                cursor.executemany(sql, rows)
+    states: dict[int, elo.PlayerState] = {}
+    for pid in ids:
+        if pid in current:
+            _rid, rating, games, elite, _peak = current[pid]
+            states[pid] = elo.PlayerState(rating, games, bool(elite))
+        elif pid in seeds:
+            s = seeds[pid]
+            states[pid] = elo.PlayerState(s.rating, s.games, s.reached_elite)
+        else:
+            states[pid] = elo.initial_state(config=config)
+    anchors = anchors_among(pool, placements)
+    for pid, rating in anchors.items():
+        states[pid] = elo.PlayerState(
+            rating, states[pid].games, rating >= config.elite_threshold
+        )
+    by_id = {p.pk: rank for p, rank in placements.items()}
+    changes = elo.rate_match(by_id, states, config=config, fixed=anchors)
+    seq = pool.last_seq + 1
+    ranks = list(by_id.values())
+    stamp = RatingEvent._meta.get_field("created").get_db_prep_value(when, connection)
+    events: list[statements.EventRow] = []
+    inserts: list[statements.RatingRow] = []
+    updates: list[statements.RatingRow] = []
+    for pid, change in changes.items():
+        rank = by_id[pid]
+        score = _pairwise_score(rank, ranks)
+        after = change.rating_after
+        # delta is after - before: exactly what a recompute can rebuild.
+        before = change.rating_before
+        events.append((pid, rank, score, before, after, after - before))
+        held = current.get(pid)
+        # A new rating's row is inserted by participant, a held one updated
+        # by its id.
+        if held is None:
+            key, peak = pid, max(before, after)
+        else:
+            key, peak = held[0], max(held[4], after)
+        row = (
+            key,
+            after,
+            change.games_after,
+            change.reached_elite_after,
+            peak,
+            int(rank == 1),
+            score,
+        )
+        (inserts if held is None else updates).append(row)
+    with batch() if batch is not None else contextlib.nullcontext():
+        statements.write_application(
+            pool_id=pool.pk,
+            match_id=match_id,
+            seq=seq,
+            players=len(ranks),
+            stamp=stamp,
+            events=events,
+            inserts=inserts,
+            updates=updates,
+        )
+    return ApplyResult(pool.pk, True)
 
 
 # --- Void, correct, recompute -----------------------------------------------------
@@ -486,11 +540,25 @@ def rating_void_match(
     applying it again. Each touched pool is recomputed (now, or by the caller
     when ``recompute`` is false), since every later rating depended on it.
     """
-    if not Match.objects.filter(pk=match_id).exists():
+    game = Match.objects.filter(pk=match_id).values_list("game", flat=True).first()
+    if game is None:
         raise NotFound(_("no such match"))
     with transaction.atomic():
         MatchVoid.objects.get_or_create(
             match_id=match_id, defaults={"voided_by": by, "reason": reason[:200]}
+        )
+    # The void is committed: an application that takes a pool's lock from now
+    # on reads it and writes nothing. One that holds a pool's lock now read
+    # the match as not void and is about to commit its events: waiting for
+    # every pool of the game (in id order, as a rare operator's step) lets
+    # the read below see them, where it would otherwise miss them and leave
+    # the match rated.
+    with transaction.atomic():
+        list(
+            RatingPool.objects.select_for_update()
+            .filter(game=game)
+            .order_by("pk")
+            .values_list("pk", flat=True)
         )
         pool_ids = sorted(
             set(
@@ -541,207 +609,3 @@ def rating_correct_match(*, match_id: int, placements: dict[int, int]) -> list[i
     for pool_id in pool_ids:
         rating_recompute_pool(pool_id=pool_id)
     return pool_ids
-
-
-@dataclass(frozen=True)
-class RecomputeResult:
-    pool_id: int
-    matches: int
-    events_changed: int
-    ratings: int
-
-
-def _grouped(
-    rows: list[tuple[int, int, int, int]],
-) -> Iterator[dict[int, int]]:
-    """Placements per match from (seq, event id, participant, placement) rows."""
-    current_seq = None
-    placements: dict[int, int] = {}
-    for seq, _match, pid, rank in rows:
-        if seq != current_seq:
-            if placements:
-                yield placements
-            placements, current_seq = {}, seq
-        placements[pid] = rank
-    if placements:
-        yield placements
-
-
-def rating_recompute_pool(
-    *,
-    pool_id: int,
-    progress: Callable[[Iterable[dict[int, int]], int], Iterable[dict[int, int]]]
-    | None = None,
-) -> RecomputeResult:
-    """Replay the pool from its events (in ``seq`` order) and rewrite what differs.
-
-    ``progress(iterable, total)`` may wrap the match stream (the management
-    command passes a tqdm bar). The pool stays locked for the whole replay so no
-    update lands in between.
-    """
-    with transaction.atomic():
-        pool = RatingPool.objects.select_for_update().get(pk=pool_id)
-        config = pool.elo_config
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT seq, id, participant_id, placement, rating_before,"
-                " rating_after, delta, score FROM league_ratingevent"
-                " WHERE pool_id = %s ORDER BY seq, participant_id",
-                [pool.pk],
-            )
-            rows = cursor.fetchall()
-        initial = {
-            s.participant_id: elo.PlayerState(s.rating, s.games, s.reached_elite)
-            for s in RatingSeed.objects.filter(pool=pool)
-        }
-        matches_total = len({r[0] for r in rows})
-        stream: Iterable[dict[int, int]] = _grouped([r[:4] for r in rows])
-        if progress is not None:
-            stream = progress(stream, matches_total)
-        replay = elo.replay_pool(
-            stream,
-            config=config,
-            initial=initial,
-            keep_history=True,
-            fixed=pool_anchors(pool),
-        )
-        history = replay.history or []
-        changed: list[tuple[int, float, float, float]] = []
-        stats: dict[int, list] = {}
-        index = -1
-        current_seq = None
-        for seq, event_id, pid, rank, before, after, delta, score in rows:
-            if seq != current_seq:
-                index += 1
-                current_seq = seq
-            new_before, new_after = history[index][pid]
-            new_delta = new_after - new_before
-            if (new_before, new_after, new_delta) != (before, after, delta):
-                changed.append((event_id, new_before, new_after, new_delta))
-            st = stats.get(pid)
-            if st is None:
-                st = stats[pid] = [max(new_before, new_after), 0, 0, 0.0, None]
-            else:
-                st[0] = max(st[0], new_after)
-            st[1] += 1
-            st[2] += int(rank == 1)
-            st[3] += score
-        last_played = dict(
-            RatingEvent.objects.filter(pool=pool)
-            .values("participant_id")
-            .annotate(last=Max("created"))
-            .values_list("participant_id", "last")
-        )
-        for pid, st in stats.items():
-            st[4] = last_played.get(pid)
-        _write_event_values(changed)
-        _write_ratings(pool, replay.states, stats)
-        RatingPool.objects.filter(pk=pool.pk).update(
-            rated_matches=matches_total,
-            rating_count=len(stats),
-            recomputed_at=timezone.now(),
-        )
-    return RecomputeResult(pool.pk, matches_total, len(changed), len(stats))
-
-
-# PostgreSQL's binary COPY: the signature (with no flags and no extension),
-# one row of (bigint, three float8) as four length-prefixed fields, the end.
-_COPY_BINARY_SIGNATURE = b"PGCOPY\n\xff\r\n\0" + bytes(8)
-_COPY_VALUES_ROW = struct.Struct("!hiqididid")
-_COPY_BINARY_TRAILER = b"\xff\xff"
-
-
-def _write_event_values(changed: list[tuple[int, float, float, float]]) -> None:
-    """Rewrite (before, after, delta) of the changed events in bulk.
-
-    PostgreSQL: COPY the new values into a temporary table and run one
-    UPDATE ... FROM join (a VALUES list per chunk made the planner scan the
-    whole event table once per chunk). Elsewhere: UPDATE ... FROM a VALUES
-    CTE, a few thousand rows per statement.
-    """
-    if not changed:
-        return
-    table = RatingEvent._meta.db_table
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "CREATE TEMPORARY TABLE league_recompute_values (id bigint,"
-                " b double precision, a double precision, d double precision)"
-                " ON COMMIT DROP"
-            )
-            with cursor.cursor.copy(
-                "COPY league_recompute_values (id, b, a, d) FROM STDIN (FORMAT BINARY)"
-            ) as copy:
-                # COPY's binary format packed here: exact floats, and one
-                # ``struct`` call per row where ``write_row`` dumps each value
-                # in Python (6.8 s of a profiled 62 s full recompute).
-                pack = _COPY_VALUES_ROW.pack
-                copy.write(_COPY_BINARY_SIGNATURE)
-                for start in range(0, len(changed), 10_000):
-                    copy.write(
-                        b"".join(
-                            pack(4, 8, i, 8, b, 8, a, 8, d)
-                            for i, b, a, d in changed[start : start + 10_000]
-                        )
-                    )
-                copy.write(_COPY_BINARY_TRAILER)
-            cursor.execute("ANALYZE league_recompute_values")
-            cursor.execute(
-                f"UPDATE {table} AS e SET rating_before = v.b, rating_after = v.a,"
-                " delta = v.d FROM league_recompute_values AS v WHERE e.id = v.id"
-            )
-            cursor.execute("DROP TABLE league_recompute_values")
-        return
-    chunk = 5000
-    with connection.cursor() as cursor:
-        for start in range(0, len(changed), chunk):
-            part = changed[start : start + chunk]
-            values = ", ".join(["(%s, %s, %s, %s)"] * len(part))
-            cursor.execute(
-                f"WITH v(id, b, a, d) AS (VALUES {values}) UPDATE {table}"
-                " SET rating_before = v.b, rating_after = v.a, delta = v.d"
-                f" FROM v WHERE {table}.id = v.id",
-                [x for row in part for x in row],
-            )
-
-
-def _write_ratings(
-    pool: RatingPool, states: dict[int, elo.PlayerState], stats: dict[int, list]
-) -> None:
-    """Make the pool's Rating rows equal to the replay (only differing rows written)."""
-    existing = {r.participant_id: r for r in Rating.objects.filter(pool=pool)}
-    stale = [r.pk for pid, r in existing.items() if pid not in stats]
-    if stale:
-        Rating.objects.filter(pk__in=stale).delete()
-    fields = [
-        "rating",
-        "games",
-        "reached_elite",
-        "peak",
-        "played",
-        "wins",
-        "points",
-        "last_played_at",
-    ]
-    create, update = [], []
-    for pid, (peak, played, wins, points, last) in stats.items():
-        state = states[pid]
-        values = {
-            "rating": state.rating,
-            "games": state.games,
-            "reached_elite": state.reached_elite,
-            "peak": peak,
-            "played": played,
-            "wins": wins,
-            "points": points,
-            "last_played_at": last,
-        }
-        row = existing.get(pid)
-        if row is None:
-            create.append(Rating(pool=pool, participant_id=pid, **values))
-        elif any(getattr(row, k) != v for k, v in values.items()):
-            for k, v in values.items():
-                setattr(row, k, v)
-            update.append(row)
-    Rating.objects.bulk_create(create, batch_size=2000)
-    Rating.objects.bulk_update(update, fields, batch_size=1000)

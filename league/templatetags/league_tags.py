@@ -39,18 +39,9 @@ def rating_delta(value: float | None) -> str:
 def participant_url(participant: Any) -> str:
     """Where a rankings row links: a person's profile, an uploaded bot's page
     (when the bots app is installed), nothing for a built-in bot."""
-    from django.urls import NoReverseMatch, reverse
+    from league.ratings.selectors import participant_link
 
-    if participant is None:
-        return ""
-    if participant.user_id is not None and participant.user is not None:
-        return reverse("accounts:profile", args=[participant.user.username])
-    if participant.bot_id is not None:
-        try:
-            return reverse("bots:detail", args=[participant.bot_id])
-        except NoReverseMatch:  # league runs without the bots app too
-            return ""
-    return ""
+    return participant_link(participant)
 
 
 @register.filter

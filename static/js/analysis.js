@@ -88,8 +88,19 @@ function decisionAfter(analysis, version) {
   return null;
 }
 
-function menuEl(doc, d, names) {
-  const params = { name: seatName(names, d.seat), grade: GRADE_TEXT[d.grade], action: d.taken_label, loss: d.loss ? pct(d.loss) : "" };
+/**
+ * An action of a menu in the reader's language: the game's board words it
+ * from its fields (board.actionText, docs/i18n.md); an analysis stored before
+ * the fields were kept shows the engine's English label.
+ */
+function actionWords(B, names, id, fields, label) {
+  if (!B || !B.actionText || !fields) return label || id;
+  return B.actionText(Object.assign({ id: id, label: label }, fields), { names: names, viewer: null });
+}
+
+function menuEl(doc, d, names, B) {
+  const taken = actionWords(B, names, d.taken, d.taken_action, d.taken_label);
+  const params = { name: seatName(names, d.seat), grade: GRADE_TEXT[d.grade], action: taken, loss: d.loss ? pct(d.loss) : "" };
   const box = el(doc, "div", { class: "analysis-menu", "data-role": "analysis-menu" });
   if (!d.menu) {
     box.appendChild(el(doc, "p", { class: "small muted" }, t("%(name)s's decision (%(grade)s): its menu is not shown in this view.", params)));
@@ -107,7 +118,7 @@ function menuEl(doc, d, names) {
   table.appendChild(thead);
   d.menu.forEach(function (m) {
     const row = el(doc, "tr", { "data-action": m.id, class: (m.id === d.best ? "best " : "") + (m.id === d.taken ? "taken" : "") });
-    row.appendChild(el(doc, "td", {}, m.label));
+    row.appendChild(el(doc, "td", {}, actionWords(B, names, m.id, m.action, m.label)));
     row.appendChild(el(doc, "td", {}, m.value === null || m.value === undefined ? "–" : pct(m.value)));
     row.appendChild(el(doc, "td", {}, m.visits === undefined ? "" : String(m.visits)));
     const marks = [];
@@ -184,7 +195,8 @@ function reviewEl(doc, r, names) {
   return box;
 }
 
-function startAnalysis(win) {
+/** win: the page's window; B: the game's board module (words the menus' actions). */
+function startAnalysis(win, B) {
   const doc = win.document;
   const box = doc.getElementById("analysis-panel");
   const replay = doc.getElementById("replay-controls");
@@ -206,7 +218,7 @@ function startAnalysis(win) {
     const old = out.querySelector('[data-role="analysis-menu"]');
     if (old) old.remove();
     const d = decisionAfter(body.analysis, version);
-    if (d) out.appendChild(menuEl(doc, d, names));
+    if (d) out.appendChild(menuEl(doc, d, names, B));
   }
 
   function pick(v) {
@@ -282,4 +294,4 @@ function startAnalysis(win) {
   return { load: load };
 }
 
-export { graphSeries, decisionAfter, startAnalysis };
+export { graphSeries, decisionAfter, startAnalysis, menuEl };

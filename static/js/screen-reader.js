@@ -30,6 +30,9 @@ function kindTitle(type) {
  */
 function srModel(frame, model, B) {
   const ctx = { names: model.names || [], viewer: model.viewer };
+  // The board words each action in the reader's language (the engines' labels
+  // are English); a board without actionText shows the engine's label.
+  const words = function (a) { return B.actionText ? B.actionText(a, ctx) : namedSeats(ctx, a.label || a.id); };
   const legal = model.myTurn && frame.status === "active" ? frame.legal || [] : [];
   const groups = [];
   const byType = {};
@@ -41,14 +44,14 @@ function srModel(frame, model, B) {
       byType[type] = { type: type, title: title, actions: [] };
       groups.push(byType[type]);
     }
-    byType[type].actions.push({ id: a.id, label: namedSeats(ctx, a.label || a.id) });
+    byType[type].actions.push({ id: a.id, label: words(a) });
   });
   (model.retract || []).forEach(function (a) {
     if (!byType.retract) {
       byType.retract = { type: "retract", title: t("Take back"), actions: [] };
       groups.push(byType.retract);
     }
-    byType.retract.actions.push({ id: a.id, label: namedSeats(ctx, a.text || a.label || a.id) });
+    byType.retract.actions.push({ id: a.id, label: a.text || words(a) });
   });
   const clocks = (model.seats || []).filter(function (s) { return s.clockText; }).map(function (s) {
     return { seat: s.seat, name: s.isYou ? t("%(name)s (you)", { name: s.name }) : s.name, text: s.clockText, running: !!s.clockRunning };

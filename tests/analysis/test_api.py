@@ -70,14 +70,18 @@ def test_request_queue_run_and_read(players, django_capture_on_commit_callbacks)
     for d in decisions:
         if len(d["menu"]) == 1:
             assert d["grade"] == "only" and d["loss"] == 0
+        # The fields a page words each action from (docs/i18n.md).
+        assert d["taken_action"]["type"] == d["taken"].split(":")[0]
+        assert all(m["action"]["type"] == m["id"].split(":")[0] for m in d["menu"])
 
     seat0 = api_for(None).get(url + "?perspective=seat:0").json()["analysis"]
     for d in seat0["decisions"]:
-        assert ("menu" in d) == (d["seat"] == 0)
+        assert ("menu" in d) == (d["seat"] == 0) == ("taken_action" in d)
         assert "value" in d and "grade" in d  # the graph keeps every point
     assert seat0["summary"]["1"]["worst"] == []
     spectator = api_for(None).get(url + "?perspective=spectator").json()["analysis"]
     assert all("menu" not in d for d in spectator["decisions"])
+    assert all("taken_action" not in d for d in spectator["decisions"])
     assert api_for(None).get(url + "?perspective=seat:7").status_code == 400
 
 

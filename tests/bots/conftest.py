@@ -55,6 +55,22 @@ def sandbox_verdict(request):
     reset_sandbox_cache()
 
 
+@pytest.fixture(autouse=True)
+def patient_startup(settings):
+    """Server matches in these tests give a bot 20 s to start instead of 5 s.
+
+    Starting a sandboxed interpreter costs a fraction of a second, but on a
+    2-core machine running two test runs and a browser beside each other a
+    bot's start has taken more than 5 s, forfeiting a test's bot before its
+    first move. The per-move limits stay the product's; tests of the limits
+    set their own (``fast_time``, explicit ``TimeControl``s), and the start-up
+    cost is measured by the sandbox benchmark, not here.
+    """
+    from bots.protocol.transport import TimeControl
+
+    settings.BOT_TIME_CONTROL = TimeControl(startup=20.0, per_move=1.0, bank=10.0)
+
+
 @pytest.fixture
 def fast_time(settings):
     """Short protocol limits so timeout tests take a fraction of a second."""

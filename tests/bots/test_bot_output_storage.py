@@ -146,13 +146,13 @@ def test_a_validation_that_breaks_fails_instead_of_sticking(owner, monkeypatch) 
 def test_a_live_seat_log_adds_up_over_its_processes(owner) -> None:
     """At a live table a seat runs in one process a decision (or a fresh one
     after a worker died); each adds to the one log, its bot text made storable."""
-    from bots.protocol.match import SeatLog
+    from bots.protocol.seat_log import SeatLog
     from bots.seats import add_to_match_log
 
     version = stored_version(owner, b"print('x')\n", name="live")
     match = bot_match(version.agent, "builtin:random")
     first = SeatLog(seat=0, agent=version.agent, decisions=2, stderr="a\x00b\n")
-    first.note_refused(3, "move:1", "stale")
+    first.note_refused(3, "move:1", "stale", "not_legal", {"action": "move:1"})
     second = SeatLog(
         seat=0,
         agent=version.agent,
@@ -165,6 +165,6 @@ def test_a_live_seat_log_adds_up_over_its_processes(owner) -> None:
         add_to_match_log(match_id=match.pk, seat=0, version=version, log=log)
     row = BotMatchLog.objects.get(match=match, seat=0)
     assert row.decisions == 3 and row.refused_count == 1
-    assert row.refused == [[3, "move:1", "stale"]]
+    assert row.refused == [[3, "move:1", "stale", "not_legal", {"action": "move:1"}]]
     assert row.stderr == "a\u2400b\nc\n"
     assert row.fault == "crash" and row.fault_detail == storable_text("died \ud800")

@@ -54,7 +54,7 @@ GAME = "kungfu2009"
 
 def choose(turn):
     for r in turn.refused:
-        kungfu_bot.log("REFUSED", r["tick"], r["action"], r["reason"])
+        kungfu_bot.log("REFUSED", r["tick"], r["action"], r["code"], r["reason"])
     assert turn.tick is not None and turn.legal_ids[0] == kungfu_bot.PASS
     for a in turn.legal_ids:
         if a.startswith("accept:"):
@@ -250,7 +250,7 @@ class Scripted:
     what each ``act`` told it (tick, refused intents)."""
 
     def __init__(self, seat, script=()):
-        from bots.protocol.match import SeatLog
+        from bots.protocol.seat_log import SeatLog
 
         self.log = SeatLog(seat=seat, agent="scripted")
         self.script = list(script)
@@ -298,11 +298,22 @@ def test_a_stale_intent_is_refused_recorded_and_told():
     [(tick, seat, action_id, reason)] = outcome.refused
     assert (tick, seat, action_id) == (3, 1, "accept:1")
     assert "offer 1 is not open (accepted by seat 0)" in reason
-    assert grabbers[1].log.refused == [(3, "accept:1", reason)]
+    assert grabbers[1].log.refused == [
+        (3, "accept:1", reason, "offer_accepted", {"offer": 1, "player": 0})
+    ]
     assert grabbers[1].log.refused_count == 1
-    # Seat 1 hears of it at its next act (tick 4), and only then.
+    # Seat 1 hears of it at its next act (tick 4), and only then: the engine's
+    # code and params for its program, the English detail for its log.
     told = {tick: refused for tick, refused in grabbers[1].told}
-    assert told[4] == [{"tick": 3, "action": "accept:1", "reason": reason}]
+    assert told[4] == [
+        {
+            "tick": 3,
+            "action": "accept:1",
+            "code": "offer_accepted",
+            "params": {"offer": 1, "player": 0},
+            "reason": reason,
+        }
+    ]
     assert all(not r for t, r in told.items() if t != 4)
     # The refusal changed nothing: the steps alone rebuild the final state.
     assert replayed(game, config, seed, host.steps) == player.state
@@ -318,7 +329,7 @@ def test_an_uploaded_bot_is_told_the_tick_and_its_refused_intents(staged):
         assert agent.log.decisions == 6  # ticks 0-5
     [(tick, seat, action_id, reason)] = outcome.refused
     assert (tick, seat, action_id) == (3, 1, "accept:1")
-    assert f"REFUSED 3 accept:1 {reason}" in grabbers[1].log.stderr
+    assert f"REFUSED 3 accept:1 offer_accepted {reason}" in grabbers[1].log.stderr
     assert "REFUSED" not in grabbers[0].log.stderr
     assert replayed(game, config, seed, host.steps) == player.state
 

@@ -139,6 +139,27 @@ def test_a_person_an_uploaded_bot_and_a_builtin_bot_play_to_the_end(store):
     assert replay["steps"][-1]["view"] == ENGINE.observe(match.state, None)
 
 
+def test_a_refused_intent_at_a_live_table_keeps_the_engines_code():
+    """What the seat's next ``act.refused`` says: the engine's code and params
+    (an offer nobody made) beside its English detail."""
+    person = UserFactory()
+    match = live_table(person, "builtin:heuristic", "builtin:heuristic")
+    refused: list[gs.RefusedIntent] = []
+    applied = gs.match_system_intents(
+        match_id=match.pk, moves=[gs.SystemMove(1, "accept:9")], refused=refused
+    )
+    assert applied == 0
+    assert refused == [
+        gs.RefusedIntent(
+            seat=1,
+            action_id="accept:9",
+            code="offer_never_made",
+            params={"offer": 9},
+            reason="offer 9 was never made",
+        )
+    ]
+
+
 def test_the_first_act_tells_the_tick_the_events_and_refused_intents(store):
     version = store(EXAMPLE.read_bytes(), "collector")
     person = UserFactory()
@@ -156,7 +177,16 @@ def test_the_first_act_tells_the_tick_the_events_and_refused_intents(store):
     agent.process.request = spy
     try:
         # A refusal the engine reported in the previous tick is told once.
-        table._note_refused(1, 4, "accept:9", "no offer 9")
+        table._note_refused(
+            4,
+            gs.RefusedIntent(
+                seat=1,
+                action_id="accept:9",
+                code="offer_never_made",
+                params={"offer": 9},
+                reason="offer 9 was never made",
+            ),
+        )
         report = table.tick(5)
         assert report is not None and 1 in report.asked
         report = table.tick(6)
@@ -165,7 +195,13 @@ def test_the_first_act_tells_the_tick_the_events_and_refused_intents(store):
     first, second = sent
     assert first["tick"] == 5 and second["tick"] == 6
     assert first["refused"] == [
-        {"tick": 4, "action": "accept:9", "reason": "no offer 9"}
+        {
+            "tick": 4,
+            "action": "accept:9",
+            "code": "offer_never_made",
+            "params": {"offer": 9},
+            "reason": "offer 9 was never made",
+        }
     ]
     assert second["refused"] == []
     assert first["legal"][0]["id"] == PASS

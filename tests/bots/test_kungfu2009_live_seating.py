@@ -134,13 +134,24 @@ def test_the_owner_sees_the_refused_intents_on_the_logs_page_and_api(client):
         match=match,
         seat=0,
         refused_count=3,
-        refused=[[7, "accept:1", reason]],
+        # A row from before the code was kept, then one with its code.
+        refused=[[7, "accept:1", reason], [8, "accept:2", reason, "offer_accepted"]],
     )
     client.force_login(bot.owner)
     page = client.get(reverse("bots:logs", args=[bot.pk])).content.decode()
-    assert f"tick 7: accept:1: {reason}" in page and "the first 1 of 3 shown" in page
+    assert f"tick 7: accept:1: {reason}" in page and "the first 2 of 3 shown" in page
+    assert f"tick 8: accept:2: {reason}" in page
     api = APIClient()
     api.force_authenticate(bot.owner)
     [log] = api.get(f"/api/bots/{bot.pk}/logs/").json()["matches"]
     assert log["refused_count"] == 3
-    assert log["refused"] == [{"tick": 7, "action": "accept:1", "reason": reason}]
+    assert log["refused"] == [
+        {"tick": 7, "action": "accept:1", "code": None, "params": {}, "reason": reason},
+        {
+            "tick": 8,
+            "action": "accept:2",
+            "code": "offer_accepted",
+            "params": {},
+            "reason": reason,
+        },
+    ]

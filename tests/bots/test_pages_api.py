@@ -36,6 +36,39 @@ def bot_with_log(owner):
     return version.bot
 
 
+def test_the_owner_reads_refused_intents_in_their_language(client, bot_with_log):
+    """The logs page words a refused intent from its code and params in the
+    owner's language; a row kept before the params were stored (a text that
+    names the move) keeps the engine's English detail, never a bare
+    placeholder; the API gives programs the code, params and English detail."""
+    owner = bot_with_log.owner
+    owner.language = "de"
+    owner.save(update_fields=["language"])
+    BotMatchLog.objects.filter(version__bot=bot_with_log).update(
+        refused_count=3,
+        refused=[
+            [4, "play:9", "play:9 is not legal", "not_legal", {"action": "play:9"}],
+            [5, "zz", "no such action zz", "malformed_action"],
+            [6, "yy", "gone stale"],
+        ],
+    )
+    client.force_login(owner)
+    page = client.get(reverse("bots:logs", args=[bot_with_log.pk])).content.decode()
+    assert "Dieser Zug (play:9) ist jetzt nicht erlaubt." in page
+    assert "play:9 is not legal" not in page
+    assert "no such action zz" in page and "gone stale" in page
+    assert "%(action)s" not in page
+    [log] = client.get(f"/api/bots/{bot_with_log.pk}/logs/").json()["matches"]
+    assert log["refused"][0] == {
+        "tick": 4,
+        "action": "play:9",
+        "code": "not_legal",
+        "params": {"action": "play:9"},
+        "reason": "play:9 is not legal",
+    }
+    assert log["refused"][2]["code"] is None and log["refused"][2]["params"] == {}
+
+
 def upload(name="web", data=FIRST_LEGAL, filename="bot.py", game="duelo"):
     return {
         "name": name,

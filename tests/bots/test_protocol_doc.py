@@ -94,7 +94,15 @@ def test_a_real_time_act_has_the_documented_fields():
     state = game.setup(config, 3)
     agent = ProcessAgent(".", seat=1, label="doc")
     agent.process = _FakeProcess()
-    refused = [{"tick": 4, "action": "accept:2", "reason": "offer 2 is not open"}]
+    refused = [
+        {
+            "tick": 4,
+            "action": "accept:2",
+            "code": "offer_withdrawn",
+            "params": {"offer": 2, "player": 2},
+            "reason": "offer 2 is not open (withdrawn by seat 2)",
+        }
+    ]
     assert agent.decide(game, state, 1, [], 0, tick=5, refused=refused) == "pass"
     [message] = agent.process.sent
     cells = re.findall(

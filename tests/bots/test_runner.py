@@ -131,9 +131,10 @@ def test_three_players_a_crash_lets_the_takeover_bot_play_on(owner, good):
 
 def test_uploaded_bot_against_a_builtin_seat(good):
     match = bot_match("builtin:random", good.agent)
-    services.bot_match_play(match_id=match.pk)
+    outcome = services.bot_match_play(match_id=match.pk)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
+    assert outcome.faults == {}, BotMatchLog.objects.get(match=match).fault_detail
     assert {a.seat for a in match.actions.all()} == {0, 1}
     assert BotMatchLog.objects.get(match=match).seat == 1
 
@@ -182,6 +183,7 @@ def test_matches_with_people_are_refused(good):
 
 LEARNER = b"""
 import os
+import time
 
 import kungfu_bot
 
@@ -193,8 +195,12 @@ kungfu_bot.log(f"matches before this one: {seen}")
 
 
 def over(_game_over):
-    with open(PATH, "w") as fh:
+    # Some thought after the game (within the 1 s a finished bot is given),
+    # then the file written whole: to a new name, renamed over the old.
+    time.sleep(0.4)
+    with open(PATH + ".new", "w") as fh:
         fh.write(str(seen + 1))
+    os.replace(PATH + ".new", PATH)
 
 
 kungfu_bot.run(lambda turn: turn.legal_ids[0], on_game_over=over)
@@ -213,8 +219,8 @@ def test_a_bots_data_directory_is_kept_from_one_server_match_to_the_next(
     for number in (1, 2):
         match = bot_match(learner.agent, "builtin:random")
         outcome = services.bot_match_play(match_id=match.pk)
-        assert outcome.faults == {}
         log = BotMatchLog.objects.get(match=match, seat=0)
+        assert outcome.faults == {}, log.stderr
         assert f"matches before this one: {number - 1}" in log.stderr
         assert (bot_data_dir(learner.bot_id) / "matches").read_text() == str(number)
     assert not (bot_data_dir(other.bot_id) / "matches").exists()

@@ -10,8 +10,11 @@ is now. A page passes when axe finds no *serious* or *critical* violation
 
 from __future__ import annotations
 
+import hashlib
+import re
 from functools import cache
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 FAILING = ("serious", "critical")
 SCHEMES = ("light", "dark")
@@ -104,6 +107,65 @@ def scheme_failures(page: Any, where: str = "") -> list[str]:
 
 def assert_accessible_in_both_schemes(page: Any, where: str = "") -> None:
     """``assert_accessible`` in the light and the dark scheme: for a state a
-    test passes through (an error shown, a half-made offer) and leaves."""
+    test passes through (an error shown, a half-made offer) and leaves. A
+    state that passes is noted (``PASSED``): a test that ends on it is not
+    checked again at its end."""
+    state = page_state(page)
     failures = scheme_failures(page, where)
     assert not failures, "axe:\n" + "\n".join(failures)
+    PASSED.add(state)
+
+
+#: The page states (:func:`page_state`) that passed axe in both schemes this
+#: session: the check at each browser test's end leaves them out.
+PASSED: set[str] = set()
+
+#: What the page's markup is made of, for :func:`page_state`: each distinct
+#: element kind (tag, classes, role, the states axe reads, the properties of
+#: an inline style), whatever the text inside.
+_KINDS = """() => {
+  const flags = ['hidden', 'open', 'disabled', 'aria-hidden', 'aria-invalid',
+                 'aria-expanded', 'aria-current', 'aria-pressed', 'aria-selected'];
+  const kinds = new Set();
+  for (const el of document.querySelectorAll('*')) {
+    let kind = el.tagName + '.' + [...el.classList].sort().join('.');
+    const role = el.getAttribute('role');
+    if (role) kind += '[' + role + ']';
+    for (const flag of flags) {
+      if (el.hasAttribute(flag)) kind += '[' + flag + '=' + el.getAttribute(flag) + ']';
+    }
+    if (el.style.length) kind += '{' + [...el.style].sort().join(',') + '}';
+    kinds.add(kind);
+  }
+  return {lang: document.documentElement.lang, kinds: [...kinds].sort()};
+}"""
+
+#: URL path segments that name one row (ids, arena.unique() names, tokens).
+_ROW = re.compile(r"^(\d+|[A-Za-z_-]*\d+x\d+|[0-9a-fA-F-]{16,})$")
+
+
+def url_pattern(url: str) -> str:
+    """``url``'s path and query with what names one row put as ``<n>``:
+    ``/matches/12/replay/?seat=1`` and ``/matches/13/replay/?seat=1`` are one
+    kind of page."""
+    parts = urlsplit(url)
+    path = "/".join("<n>" if _ROW.match(s) else s for s in parts.path.split("/"))
+    query = sorted(
+        (key, "<n>" if _ROW.match(value) else value)
+        for key, value in parse_qsl(parts.query, keep_blank_values=True)
+    )
+    return path + ("?" + "&".join(f"{k}={v}" for k, v in query) if query else "")
+
+
+def page_state(page: Any) -> str:
+    """A key for the page as axe would find it: the URL's pattern, the
+    viewport's width, the document's language and a hash of every distinct
+    element kind (tag, classes, role, ARIA states, inline style properties).
+
+    Two pages with one key differ in text and in numbers only: the check at
+    each browser test's end (conftest.py) runs axe once per key and session.
+    """
+    shape = page.evaluate(_KINDS)
+    digest = hashlib.sha256("\n".join(shape["kinds"]).encode()).hexdigest()[:16]
+    width = (page.viewport_size or {}).get("width", 0)
+    return f"{url_pattern(page.url)} {width}px {shape['lang']} {digest}"

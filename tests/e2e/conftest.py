@@ -64,6 +64,8 @@ PASSWORD = "e2e-pass-2026!"  # every user the harness creates has it
 START_TIMEOUT = 90.0  # seconds for uvicorn and the worker to answer /healthz
 DEFAULT_TIMEOUT_MS = 15_000  # Playwright's wait for elements and navigations
 _session_dir = ROOT / "var" / "e2e" / str(os.getpid())
+#: The pytest-xdist worker running this session ("gw0"...), "" without xdist.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
 _names = itertools.count(1)
 _not_a_test_database: set[str] = set()  # the configured name, before set-up
 
@@ -97,10 +99,13 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-#: axe at the end of every browser test; KFA_AXE_AT_END=0 turns it off.
+#: axe at the end of every browser test, on each page state once a session
+#: (``a11y.page_state``); KFA_AXE_AT_END=every checks every page, 0 none.
 AXE_AT_END = os.environ.get("KFA_AXE_AT_END", "1") != "0"
-#: What the check at each test's end cost, for the session's summary line.
-_axe_cost = {"tests": 0, "pages": 0, "seconds": 0.0}
+AXE_EVERY_PAGE = os.environ.get("KFA_AXE_AT_END") == "every"
+#: What the check at each test's end cost, for the session's summary line:
+#: pages checked, and pages left out as a state already checked.
+_axe_cost = {"tests": 0, "pages": 0, "seconds": 0.0, "seen": 0}
 
 
 def _pages_at_end(contexts: list[Any], base_url: str) -> list[Any]:
@@ -123,17 +128,36 @@ def _pages_at_end(contexts: list[Any], base_url: str) -> list[Any]:
     return pages
 
 
-def _axe_at_end(item: pytest.Item, contexts: list[Any], base_url: str) -> None:
-    from tests.e2e.a11y import scheme_failures
+def _axe_at_end(
+    item: pytest.Item, contexts: list[Any], base_url: str, *, every: bool = False
+) -> None:
+    """axe in both schemes on each page the test left open, but not on a page
+    whose state (``a11y.page_state``: URL pattern, width, language, element
+    kinds) already passed this session, here or in a test's own
+    ``assert_accessible_in_both_schemes``, unless ``every`` (or
+    ``KFA_AXE_AT_END=every``)."""
+    from tests.e2e.a11y import PASSED, page_state, scheme_failures
 
     started = time.monotonic()
     failures: list[str] = []
     pages = _pages_at_end(contexts, base_url)
+    checked = 0
     for page in pages:
+        try:
+            state = page_state(page)
+        except Exception:  # navigating away: nothing to check
+            continue
+        if state in PASSED and not (every or AXE_EVERY_PAGE):
+            _axe_cost["seen"] += 1
+            continue
         where = page.url.removeprefix(base_url)
-        failures += scheme_failures(page, f"{where} at the test's end")
+        found = scheme_failures(page, f"{where} at the test's end")
+        checked += 1
+        if not found:
+            PASSED.add(state)
+        failures += found
     _axe_cost["tests"] += 1
-    _axe_cost["pages"] += len(pages)
+    _axe_cost["pages"] += checked
     _axe_cost["seconds"] += time.monotonic() - started
     assert not failures, (
         f"axe at the end of {item.name}: {len(failures)} serious or critical "
@@ -146,8 +170,9 @@ def pytest_runtest_call(item: pytest.Item):
     """After a browser test's body passes: axe on every page it left open.
 
     Each page the test's contexts still show (one per URL, HTML only) is
-    checked in the light and the dark scheme without motion; a serious or
-    critical violation fails the test. ``@pytest.mark.axe_at_end(False)``
+    checked in the light and the dark scheme without motion, unless a page in
+    the same state passed earlier in the session (``_axe_at_end``); a serious
+    or critical violation fails the test. ``@pytest.mark.axe_at_end(False)``
     leaves a test out.
     """
     result = yield
@@ -159,11 +184,33 @@ def pytest_runtest_call(item: pytest.Item):
     return result
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Only this run's failures under var/e2e-artifacts/ (``pytest tests/e2e``,
+    with or without xdist: the controller clears it before workers start)."""
+    if not _worker:
+        shutil.rmtree(ARTIFACTS, ignore_errors=True)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker hands its axe cost to the controller's summary."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["kfa_axe_cost"] = dict(_axe_cost)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """The controller adds up its workers' axe cost (pytest-xdist's hook)."""
+    for key, value in getattr(node, "workeroutput", {}).get("kfa_axe_cost", {}).items():
+        _axe_cost[key] += value
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if _axe_cost["tests"]:
         terminalreporter.write_line(
             "axe at the end of {tests} browser tests: {pages} pages, two schemes "
-            "each, {seconds:.1f} s".format(**_axe_cost)
+            "each, {seconds:.1f} s ({seen} pages left out: a state already "
+            "checked)".format(**_axe_cost)
         )
 
 
@@ -346,8 +393,10 @@ def e2e_server(e2e_database, django_db_blocker) -> Iterator[ArenaServer]:
         raise RuntimeError("the e2e server must never use a non-test database")
 
     _session_dir.mkdir(parents=True, exist_ok=True)
-    shutil.rmtree(ARTIFACTS, ignore_errors=True)  # only this session's failures
-    log_dir = ARTIFACTS / "logs"
+    # Only this session's failures; an xdist worker's logs go to logs/gwN/ (the
+    # controller cleared the directory before the workers started).
+    log_dir = ARTIFACTS / "logs" / _worker if _worker else ARTIFACTS / "logs"
+    shutil.rmtree(log_dir if _worker else ARTIFACTS, ignore_errors=True)
     log_dir.mkdir(parents=True, exist_ok=True)
     mail_dir = _session_dir / "mail"
     media_dir = _session_dir / "media"

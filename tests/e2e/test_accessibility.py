@@ -21,7 +21,13 @@ from playwright.sync_api import expect
 from gameplay import services
 from gameplay.models import Match
 from gameplay.services import SeatSpec
-from tests.e2e.a11y import assert_accessible_in_both_schemes, axe_failures, axe_report
+from tests.e2e import conftest as e2e_conftest
+from tests.e2e.a11y import (
+    assert_accessible_in_both_schemes,
+    axe_failures,
+    axe_report,
+    url_pattern,
+)
 from tests.e2e.conftest import _axe_at_end
 from tests.e2e.test_narrow_screens import ANONYMOUS, _content
 
@@ -148,6 +154,42 @@ def test_the_axe_check_can_fail(arena, page, request):
     assert "/ at the test's end (light): [critical] button-name" in found
     assert "/ at the test's end (dark): [serious] color-contrast" in found
     assert "(dark): [critical] button-name" not in found
+
+
+def test_the_check_at_the_end_runs_once_per_page_state(
+    arena, page, request, monkeypatch
+):
+    """A page whose state already passed this session is left out; the same
+    page with another kind of element on it, or asked for ``every`` page, is
+    checked again (conftest._axe_at_end, a11y.page_state)."""
+    monkeypatch.setattr(e2e_conftest, "AXE_EVERY_PAGE", False)
+    cost = e2e_conftest._axe_cost
+    page.goto("/")
+
+    def check(**kwargs) -> tuple[float, float]:
+        before = (cost["pages"], cost["seen"])
+        _axe_at_end(request.node, [page.context], arena.base_url, **kwargs)
+        return cost["pages"] - before[0], cost["seen"] - before[1]
+
+    check()  # checked, or seen if an earlier test left this state
+    assert check() == (0, 1)
+    page.evaluate(
+        "() => document.querySelector('main').insertAdjacentHTML("
+        "'beforeend', '<p class=\"kfa-another-kind\">another kind</p>')"
+    )
+    assert check() == (1, 0)
+    assert check() == (0, 1)
+    assert check(every=True) == (1, 0)
+
+
+def test_a_pages_url_pattern_leaves_out_what_names_one_row():
+    assert url_pattern("http://h/matches/12/replay/?seat=1") == (
+        "/matches/<n>/replay/?seat=<n>"
+    )
+    assert url_pattern("http://h/players/user4242x17/") == "/players/<n>/"
+    assert url_pattern("http://h/games/kungfu2013/?b=2&a=x") == (
+        "/games/kungfu2013/?a=x&b=<n>"
+    )
 
 
 def test_the_api_docs_pass_axe_open_tried_and_in_their_dialog(arena):

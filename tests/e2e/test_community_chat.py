@@ -56,20 +56,34 @@ def test_players_chat_spectator_chat_apart_and_mute(arena):
     _say(watcher.page, "seat one is bluffing")
     expect(lines["watcher"]).to_have_count(1)
     expect(lines["watcher"].first).to_contain_text("seat one is bluffing")
-    # Neither chat crosses over while the rated match is in play.
-    host.page.wait_for_timeout(1000)
-    expect(lines["host"]).to_have_count(1)
-    expect(lines["guest"]).to_have_count(1)
-    expect(lines["watcher"]).to_have_count(1)
+    # Neither chat crosses over while the rated match is in play. The proof
+    # waits on events, not on time: a line said in each chat after the other
+    # chat's line arrives on its pages, and the server handled the earlier
+    # line first, so had it crossed over it would be there already.
+    _say(guest.page, "your move")
+    expect(lines["host"]).to_have_count(2)
+    expect(lines["host"].last).to_contain_text("your move")
+    _say(watcher.page, "or not")
+    expect(lines["watcher"]).to_have_count(2)
+    expect(lines["watcher"].last).to_contain_text("or not")
+    expect(lines["guest"]).to_have_count(2)
+    for name in ("host", "guest"):
+        expect(lines[name].filter(has_text="bluffing")).to_have_count(0)
+    expect(lines["watcher"].filter(has_text="your move")).to_have_count(0)
 
     # The guest mutes the host: the host's earlier line goes at once, and the
-    # next one never shows, while the host still sees their own.
+    # next one never shows (the guest's own line after it arrives, it does not),
+    # while the host still sees their own.
     lines["guest"].first.get_by_role("button", name="Mute").click()
-    expect(lines["guest"]).to_have_count(0)
+    expect(lines["guest"]).to_have_count(1)
+    expect(lines["guest"].first).to_contain_text("your move")
     _say(host.page, "still there?")
-    expect(lines["host"]).to_have_count(2)
-    guest.page.wait_for_timeout(1000)
-    expect(lines["guest"]).to_have_count(0)
+    expect(lines["host"]).to_have_count(3)
+    expect(lines["host"].last).to_contain_text("still there?")
+    _say(guest.page, "muted you")
+    expect(lines["guest"]).to_have_count(2)
+    expect(lines["guest"].last).to_contain_text("muted you")
+    expect(lines["guest"].filter(has_text="still there?")).to_have_count(0)
 
     # The match ends: the spectator now reads the players' chat too.
     arena.server_side(services.match_resign, match_id=match.pk, user=guest.user)

@@ -75,10 +75,13 @@ def test_report_reaches_the_queue_and_a_mute_applies_at_once(arena):
     # The muted player's next line is refused at once, on the same page.
     _say(rude.page, "potato again")
     expect(rude.page.locator("[data-role='chat-error']")).to_contain_text("muted")
-    victim.page.wait_for_timeout(500)
-    expect(
-        victim.page.locator("[data-role='chat-lines'] li:not(.chat-system)")
-    ).to_have_count(1)
+    # It never reaches the victim: the victim's own line, said after the
+    # refusal, arrives and the refused one is not before it.
+    victim_lines = victim.page.locator("[data-role='chat-lines'] li:not(.chat-system)")
+    _say(victim.page, "thanks, staff")
+    expect(victim_lines).to_have_count(2)
+    expect(victim_lines.last).to_contain_text("thanks, staff")
+    expect(victim_lines.filter(has_text="potato again")).to_have_count(0)
     rude.page.goto("/community/standing/")
     expect(rude.page.locator("main, body").first).to_contain_text(
         "insulting an opponent"

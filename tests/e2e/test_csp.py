@@ -127,6 +127,9 @@ def test_pages_with_scripts_and_style_blocks_load_without_violations(arena):
         """() => { const s = document.createElement('script');
         s.textContent = 'window.__ran = 1'; document.body.appendChild(s); }"""
     )
-    page.wait_for_timeout(300)
+    # An allowed inline script runs as it is inserted; the report comes after.
+    page.wait_for_function(
+        "window.__cspViolations.some(v => v.startsWith('script-src'))"
+    )
     assert page.evaluate("window.__ran") is None
     assert any("script-src" in v for v in violations(page, console))

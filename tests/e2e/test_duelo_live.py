@@ -6,14 +6,51 @@ from __future__ import annotations
 import random
 import re
 import time
+from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from gameplay import services
 from gameplay.models import Match, MatchStatus
 from gameplay.rules import get_game
 
-from .duelo import RESULTS, click_a_choice, open_table
+from .duelo import CHOICES, CONFIRM, RESULTS, click_a_choice, open_table
+
+
+def _wait_for_a_turn(match: Match, pages: dict[int | None, Any]) -> None:
+    """Until a page offers its next click (or the result shows): the frame of
+    the other player's move reaching it, or a board redrawn under a click,
+    settled. Each page is waited on in turn, for short spells: which seat the
+    engine waits on can change between reading the match and the wait (a
+    move lands, a reload re-renders), and a wait fixed on one page then sits
+    out its whole timeout. An event, not a pause; the failure says where the
+    table stood."""
+    wanted = f"{CHOICES}, {CONFIRM}, {RESULTS}:not([hidden])"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for page in pages.values():
+            try:
+                page.locator(wanted).first.wait_for(timeout=1_000)
+            except PlaywrightTimeout:
+                continue
+            return
+    match.refresh_from_db()
+    actors = [] if match.is_over else get_game("duelo").actors(match.state)
+    seats = {seat.number: seat.user_id for seat in match.seats.all()}
+    status = {
+        user: (
+            page.locator("[data-role='connection']").inner_text(),
+            page.locator("#kfa-board button:not([disabled])").count(),
+            page.locator("#kfa-board .kcard-choice").count(),
+        )
+        for user, page in pages.items()
+    }
+    raise AssertionError(
+        f"no page offered a click for 60 s: version {match.version}, "
+        f"actors {actors}, seats {seats}, pages (connection, enabled buttons, "
+        f"choosable cards) {status}"
+    )
 
 
 def test_two_people_play_live_and_one_reloads_mid_game(arena):
@@ -52,7 +89,9 @@ def test_two_people_play_live_and_one_reloads_mid_game(arena):
             )
             reloaded = True
         if not moved:
-            host.page.wait_for_timeout(100)
+            _wait_for_a_turn(
+                match, {host.user.pk: host.page, guest.user.pk: guest.page}
+            )
 
     assert reloaded, "the game ended before anyone could reload"
     expect(guest.page.locator(RESULTS)).to_be_visible()

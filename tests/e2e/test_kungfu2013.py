@@ -220,11 +220,19 @@ def test_a_big_hand_stays_compact_and_the_value_tags_show(arena, viewport, max_l
         assert tag["inside"] and not tag["cut"] and not tag["covered"], tag
         assert tag["contrast"] >= 4.5, tag
     # A card in the middle of the overlapped row is still whole on hover.
+    # (Scrolled to the top first, as above: on a phone the value tags were
+    # last centred and the card can lie under the prompt's sheet or below the
+    # screen, where elementFromPoint finds nothing.)
     card = me.page.locator("[data-role='hand-red'] .kcard").nth(1)
+    card.evaluate("(el) => el.scrollIntoView({block: 'start'})")
     card.hover(position={"x": 12, "y": 40})  # on its visible strip
     box = card.bounding_box()
+    size = me.page.viewport_size
+    point = [box["x"] + box["width"] - 8, box["y"] + box["height"] / 2]
+    assert 0 <= point[0] < size["width"] and 0 <= point[1] < size["height"], box
     top = me.page.evaluate(
-        "([x, y]) => document.elementFromPoint(x, y).closest('.kcard')?.dataset.code",
-        [box["x"] + box["width"] - 8, box["y"] + box["height"] / 2],
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('.kcard')"
+        "?.dataset.code ?? null",
+        point,
     )
     assert top == card.get_attribute("data-code")

@@ -97,6 +97,7 @@ def test_a_whole_kungfu2013_game_in_german_from_the_profile_setting(arena):
     results = page.locator("[data-role='results']")
     deadline = time.monotonic() + 300
     clicks = 0
+    labels: set[str] = set()
     while not results.is_visible():
         assert time.monotonic() < deadline, f"no result after {clicks} clicks"
         page.locator(
@@ -109,19 +110,35 @@ def test_a_whole_kungfu2013_game_in_german_from_the_profile_setting(arena):
         choice = page.locator(choices).first
         if not choice.count():
             continue
+        # The choices as a person (or a screen reader) reads them.
+        labels.update(
+            page.eval_on_selector_all(
+                choices,
+                "els => els.map(e => e.getAttribute('aria-label') || e.textContent)",
+            )
+        )
         try:
             choice.click(timeout=2000, position={"x": 12, "y": 12})
             clicks += 1
         except Exception:  # the board redrew under the click (the bot moved)
             continue
     assert clicks > 0
+    # The engine's English card labels ("Attack with Tiger Claw (3->5)"), worded
+    # by the board in German: "Mit Tiger Claw (3→5) angreifen".
+    german = re.compile(r"^Mit .+ \(\d+(→\d+)?\) (angreifen|blocken)$")
+    assert any(german.match(label) for label in labels), sorted(labels)
+    assert not [x for x in labels if re.match(r"(Attack|Block|Pay) with", x)]
     expect(results.get_by_role("columnheader", name="Platz")).to_be_visible()
     # The game log in German, each sentence in the person's grammar.
     log = page.locator("[data-role='log']")
-    initiative = re.compile(r"Runde \d+: (Du hast|.+ hat) die Initiative")
+    # A game of 5 lives can end in its first battle, whose log opens with the
+    # attacker keeping the initiative rather than a round's "has" line.
+    initiative = re.compile(
+        r"(Runde \d+: (Du hast|.+ hat)|Du behältst|.+ behält) die Initiative"
+    )
     expect(log).to_contain_text(initiative)
     expect(log).to_contain_text(re.compile(r"Du (greifst|blockst|ziehst)"))
-    english = re.compile(r"has the initiative|You (attack|block)")
+    english = re.compile(r"(has|keeps) the initiative|You (attack|block)")
     expect(log).not_to_contain_text(english)
     expect(results.get_by_role("button", name="Seed prüfen")).to_be_visible()
     match = arena.wait_until(
@@ -249,3 +266,155 @@ def test_a_whole_kungfu2009_game_in_polish(arena):
         message="the match to be stored as finished",
     )
     assert finished.state["won"][0]
+
+
+def _started(arena, me, game, bots, config):
+    """A live table of ``game``: ``me`` in seat 0, built-in bots in the others."""
+    from gameplay import services
+    from gameplay.services import SeatSpec
+
+    match = arena.server_side(
+        services.match_create,
+        game=game,
+        seats=[SeatSpec(user=me.user)]
+        + [SeatSpec(agent="builtin:random") for _ in range(bots)],
+        config=config,
+        private_options=True,
+    )
+    arena.server_side(services.match_start, match_id=match.pk)
+    return match
+
+
+def test_kungfu2013_card_texts_in_german(arena):
+    # The effect texts come from the cards' codes and numbers, in the reader's words.
+    me = arena.player(locale="de-DE")
+    match = _started(arena, me, "kungfu2013", 1, {"start": 0})
+    page = me.page
+    page.goto(f"/matches/{match.public_id}/")
+    expect(page.locator("[data-role='connection']")).to_contain_text("Verbunden")
+    cards = page.locator("[data-role='card-list'] tbody tr")
+    expect(cards).to_have_count(60)
+    hook = cards.filter(has_text="Mantis Hook")
+    expect(hook).to_contain_text(
+        "wenn der Gegner Leben verliert: zwei zufällige Karten aus der Hand "
+        "deines Gegners werden abgeworfen (kostet 2 Münzen)"
+    )
+    expect(cards.filter(has_text="Lotus Kick")).to_contain_text(
+        "Wert steigt auf 3 (kostet 1 Münze)"
+    )
+    expect(page.locator("[data-role='card-list']")).not_to_contain_text(
+        re.compile(r"value rises|\(cost \d")
+    )
+
+
+def test_kungfu2019_card_texts_in_traditional_chinese(arena):
+    # A kept card's accessible name (what a screen reader reads) in Chinese.
+    me = arena.player(locale="zh-TW")
+    match = _started(arena, me, "kungfu2019", 1, {"players": 2})
+    page = me.page
+    page.goto(f"/matches/{match.public_id}/")
+    expect(page.locator("[data-role='connection']")).to_contain_text("已連線")
+    pick = page.locator("#kfa-board button[data-action^='pick:']:not([disabled])")
+    pick.first.click()
+    kept = page.locator("#kfa-board .kf19-card[role='img'][aria-label*='先攻值']")
+    # Chinese punctuation between the pieces too (full-width colon, comma, semicolon).
+    colon, comma, semicolon = (
+        "\N{FULLWIDTH COLON}",
+        "\N{FULLWIDTH COMMA}",
+        "\N{FULLWIDTH SEMICOLON}",
+    )
+    text = re.compile(
+        f"^.+{colon}先攻值 \\d{comma}加成 (HP|ATK|DEF|HIT|AVO){semicolon}.+{colon}"
+    )
+    expect(kept.first).to_have_attribute("aria-label", text)
+    expect(kept.first).not_to_have_attribute(
+        "aria-label", re.compile(r"initiative|bonus|red cross|pair|sum")
+    )
+
+
+def test_kungfu2009_card_texts_in_polish(arena):
+    # The combination cards' names, the hand's titles and the hit pile in Polish.
+    me = arena.player(locale="pl-PL")
+    match = _started(arena, me, "kungfu2009", 3, {"minutes": 5})
+    page = me.page
+    page.goto(f"/matches/{match.public_id}/")
+    expect(page.locator("[data-role='connection']")).to_contain_text("Połączono")
+    board = page.locator("#kfa-board")
+    expect(board.locator("[data-role='deck']")).to_have_text(
+        re.compile(r"^Stos ciosów: \d+ (kart|karty|karta)$")
+    )
+    easy = board.locator("[data-role='faceup-easy'] .kf09-combo[role='img']")
+    expect(easy).to_have_attribute(
+        "aria-label", re.compile(r"^E\d\d: łatwa, 1 punkt, \w+ \w+ \w+ \w+$")
+    )
+    first = board.locator("[data-role='my-hand'] [data-index='0']")
+    expect(first).to_have_attribute(
+        "title", re.compile(r"^Karta 1: \w+\. Zaznacz ją, a potem kliknij miejsce")
+    )
+
+
+def test_a_refused_step_is_explained_in_polish(arena):
+    # A race the server decides: the person accepts an offer that its player
+    # withdrew a moment before (the withdrawal's frame is held back, as on a
+    # slow line). The refusal comes from the engine as a code and is worded
+    # for this socket's reader: the Polish browser's language, the rival's name.
+    import json
+
+    from gameplay import services
+    from gameplay.services import SeatSpec
+
+    from .test_kungfu2009_live import stacked
+
+    me = arena.player(locale="pl-PL", viewport={"width": 1280, "height": 1400})
+    others = [arena.create_user(display_name=arena.unique(n)) for n in "BCD"]
+    match = arena.server_side(
+        services.match_create,
+        game="kungfu2009",
+        seats=[SeatSpec(user=me.user), *(SeatSpec(user=u) for u in others)],
+        config={
+            "deck": stacked(["DDDDT", "MCRTM", "CRTMC", "RTMCR"]),
+            "minutes": 5,
+        },
+        private_options=True,
+    )
+    arena.server_side(services.match_start, match_id=match.pk)
+    held = {"on": False}
+    errors: list[dict] = []
+
+    def through(ws):
+        server = ws.connect_to_server()
+
+        def to_page(message):
+            frame = json.loads(message) if isinstance(message, str) else {}
+            if frame.get("type") == "error":
+                errors.append(frame)
+            if not held["on"] or frame.get("type") in ("error", "ack", "pong"):
+                ws.send(message)
+
+        server.on_message(to_page)
+
+    page = me.page
+    page.route_web_socket(re.compile(r"/ws/match/"), through)
+    page.goto(f"/matches/{match.public_id}/")
+    expect(page.locator("[data-role='connection']")).to_contain_text("Połączono")
+
+    def act(seat: int, action: str) -> None:
+        services.match_act(match_id=match.pk, user=others[seat - 1], action_id=action)
+
+    for intent in ("to:all", "give:T", "send"):
+        arena.server_side(act, 1, intent)
+    accept = page.locator("[data-role='offers-to-me'] .kf09-accept")
+    expect(accept).to_be_visible()
+    held["on"] = True
+    arena.server_side(act, 1, "withdraw:1")
+    accept.click()
+    error = page.locator("[data-role='error']")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("Ten ruch nie jest teraz dozwolony.")
+    name = others[0].public_name
+    expect(error).to_contain_text(f"Oferta 1 nie jest już otwarta: wycofuje ją {name}.")
+    expect(error).not_to_contain_text("not open")
+    # Programs keep the codes: the frame the page got names the engine's reason.
+    [frame] = errors
+    assert (frame["code"], frame["reason"]) == ("illegal_action", "offer_withdrawn")
+    assert frame["params"] == {"offer": 1, "player": 1}

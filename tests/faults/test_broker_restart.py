@@ -42,6 +42,9 @@ def _client(redis: PrivateRedis) -> Celery:
     return app
 
 
+# Fault injection (a process killed, Redis stopped and started): a soak-like
+# test of 10-30 s, run in CI's PostgreSQL pass (`slow`), not in `make test`.
+@pytest.mark.slow
 def test_worker_survives_three_redis_restarts_and_runs_held_countdowns(redis, tmp_path):
     worker = Worker(env=base_env(redis, tmp_path), log=tmp_path / "worker.log")
     worker.start()

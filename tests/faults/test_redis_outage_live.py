@@ -15,6 +15,8 @@ import asyncio
 import json
 import time
 
+import pytest
+
 from tests.faults.processes import Worker
 from tests.faults.test_web_process_killed import (
     _frame,
@@ -83,6 +85,9 @@ print(services.announce_finished_matches(older_than=0))
 """
 
 
+# Fault injection (a process killed, Redis stopped and started): a soak-like
+# test of 10-30 s, run in CI's PostgreSQL pass (`slow`), not in `make test`.
+@pytest.mark.slow
 def test_moves_and_a_finish_during_a_redis_outage(world):  # noqa: F811
     env, processes, tmp, redis = world
     setup = json.loads(_python(env, SETUP_RATED))

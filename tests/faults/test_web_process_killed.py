@@ -172,6 +172,9 @@ def world(tmp_path):
     redis.stop()
 
 
+# Fault injection (a process killed, Redis stopped and started): a soak-like
+# test of 10-30 s, run in CI's PostgreSQL pass (`slow`), not in `make test`.
+@pytest.mark.slow
 def test_a_killed_web_process_leaves_no_seat_connected_forever(world):
     env, processes, tmp, _ = world
     setup = json.loads(_python(env, SETUP))
@@ -243,6 +246,9 @@ print(json.dumps({"version": match.version, "versions": versions,
 """
 
 
+# Fault injection (a process killed, Redis stopped and started): a soak-like
+# test of 10-30 s, run in CI's PostgreSQL pass (`slow`), not in `make test`.
+@pytest.mark.slow
 def test_a_killed_owner_loses_no_acknowledged_move(world):
     """Both players on process 0, which holds the match in memory and makes
     every move from it. It is SIGKILLed right after an ack and with a move in

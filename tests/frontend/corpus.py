@@ -34,7 +34,8 @@ PLAYOUTS_PER_CONFIG = 40
 
 
 def engine_samples() -> dict[str, Any]:
-    """One raw event per (type, public keys, private or not) and one action per type."""
+    """One raw event per (type, public keys, private or not), one action per type
+    and one per kind of label (tests/frontend/label_kinds.py)."""
     from gameplay.rules import get_game
 
     engine = get_game("duelo")
@@ -62,10 +63,17 @@ def engine_samples() -> dict[str, Any]:
                         bool(event["private"]),
                     )
                     events.setdefault(key, event)
+    # One action per kind of label, from the engine's catalogue of every id.
+    from gameplay.rules.duelo.engine import ACTION_INFO
+    from tests.frontend import label_kinds
+
+    labels: dict[str, dict[str, Any]] = {}
+    label_kinds.collect(labels, ACTION_INFO.values())
     return {
         "events": [events[k] for k in sorted(events)],
         "actions": [actions[k] for k in sorted(actions)],
         "phases": phases,
+        "labels": label_kinds.ordered(labels),
     }
 
 

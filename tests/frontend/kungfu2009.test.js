@@ -580,3 +580,20 @@ test("buttons' tooltips name people, not the engine's seat numbers", () => {
   assert.ok(titles.some((t) => t.startsWith("Accept offer")), "an accept button with its tooltip");
   for (const t of titles) assert.doesNotMatch(t, /\bseat \d/i, t);
 });
+
+test("a void offer says why from the engine's code, one sentence per reader", () => {
+  const ctx = (viewer) => ({ names: corpus.names, viewer });
+  const ev = corpus.events.offer_void;
+  assert.equal(ev.public.why, "traded");
+  const line = (pub, viewer) => B.formatSteps([{ version: 9, seat: 1, kind: "move", events: [{ type: "offer_void", public: pub, private: {} }] }], ctx(viewer))[0].text;
+  const id = ev.public.offer;
+  assert.equal(line(ev.public, 1), `Offer ${id} is off: you traded the cards away.`);
+  assert.equal(line(ev.public, 0), `Offer ${id} is off: ${corpus.names[1]} traded the cards away.`);
+  const claimed = Object.assign({}, ev.public, { why: "claimed", seat: 2 });
+  assert.equal(line(claimed, 0), `Offer ${id} is off: ${corpus.names[2]} put the cards down for a claim.`);
+  const out = Object.assign({}, ev.public, { why: "out_of_play", seat: 0 });
+  assert.equal(line(out, 0), `Offer ${id} is off: you are out of play.`);
+  // An event stored before the engine gave codes keeps its English reason.
+  const old = { offer: id, reason: "seat 1 traded the cards away" };
+  assert.equal(line(old, 0), `Offer ${id} is off: ${corpus.names[1]} traded the cards away.`);
+});

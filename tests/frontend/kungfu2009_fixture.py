@@ -7,7 +7,8 @@
   cheating), the pause while a claim is checked (and a second claim queued
   behind it, with cards drawn but unseen), a punished seat, a severe
   punishment choice, an impasse vote, a spectator and the end; and one event of
-  every type (a trade with innocent cheating among them). The card data the
+  every type (a trade with innocent cheating among them), and one action per
+  kind of label the games met (tests/frontend/label_kinds.py). The card data the
   board draws from is the site's own (``manage.py build_board_data``).
 
 The games are played by a simple player of this module's own (see
@@ -28,6 +29,7 @@ from typing import Any
 
 from gameplay.rules import get_game
 from gameplay.rules.kungfu2009.cards import LEVEL_ORDER, matches
+from tests.frontend import label_kinds
 
 OUT = Path(__file__).parent / "fixtures" / "kungfu2009.json"
 NAMES = ["Ana", "Bo", "Chen", "Dara", "Eli", "Fay", "Gus", "Hana"]
@@ -188,6 +190,7 @@ def build() -> dict[str, Any]:
     game = get_game("kungfu2009")
     frames: dict[str, dict[str, Any]] = {}
     events: dict[str, dict[str, Any]] = {}
+    labels: dict[str, dict[str, Any]] = {}
     configs = [
         {"players": 4, "severe": True},
         {"players": 3, "severe": True, "remove": 4},
@@ -208,6 +211,7 @@ def build() -> dict[str, Any]:
             else:
                 actors = game.actors(state)
                 seat = actors[rnd.randrange(len(actors))]
+                label_kinds.collect(labels, game.legal_actions(state, seat))
                 aid = _choose(game, state, seat, rnd)
                 if aid == "pass":
                     continue
@@ -228,7 +232,12 @@ def build() -> dict[str, Any]:
             frames["over"] = _frame(game, state, 0, version, evs)
         if set(frames) >= REQUIRED and set(events) >= EVENTS | {"trade_cheated"}:
             break
-    return {"seat_frames": frames, "events": events, "names": NAMES}
+    return {
+        "seat_frames": frames,
+        "events": events,
+        "names": NAMES,
+        "labels": label_kinds.ordered(labels),
+    }
 
 
 def main() -> None:

@@ -1,5 +1,6 @@
 """Build tests/frontend/fixtures/kungfu2013.json: real engine frames for the
-board's node tests (one seat frame per phase, and every event type).
+board's node tests (one seat frame per phase, every event type, and one action
+per kind of label: tests/frontend/label_kinds.py).
 
 Run ``python -m tests.frontend.kungfu2013_fixture`` after changing the engine's
 observation or events; tests/frontend/test_kungfu2013_fixture.py fails when the
@@ -13,6 +14,8 @@ import random
 from pathlib import Path
 
 from gameplay.rules import get_game
+from gameplay.rules.kungfu2013.engine import ACTION_INFO
+from tests.frontend import label_kinds
 
 OUT = Path(__file__).parent / "fixtures" / "kungfu2013.json"
 
@@ -47,7 +50,14 @@ def build() -> dict:
                 events.setdefault(ev["type"], ev)
         if len(frames) >= 9 and len(events) >= 24:  # every event type
             break
-    return {"seat_frames": frames, "events": events}
+    # One action per kind of label, from the engine's catalogue of every id.
+    labels: dict[str, dict] = {}
+    label_kinds.collect(labels, ACTION_INFO.values())
+    return {
+        "seat_frames": frames,
+        "events": events,
+        "labels": label_kinds.ordered(labels),
+    }
 
 
 def main() -> None:

@@ -4,7 +4,8 @@
   (tests/frontend/kungfu2019.test.js): one seat frame per decision (draft pick,
   card commit, the dice tray with and without a set being built, a die that can
   be turned), a seat waiting on the others, a spectator mid-fight, a 2-player
-  fight against the dummy, and one event of every type. The card data the board
+  fight against the dummy, one event of every type, and one action per kind of
+  label the games met (tests/frontend/label_kinds.py). The card data the board
   draws from is the site's own (``manage.py build_board_data``).
 
 Run ``python -m tests.frontend.kungfu2019_fixture`` after changing the cards,
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from gameplay.rules.kungfu2019 import KungFu2019Game
+from tests.frontend import label_kinds
 
 OUT = Path(__file__).parent / "fixtures" / "kungfu2019.json"
 NAMES = ["Ana", "Bo", "Chen", "Dara", "Eli"]
@@ -76,6 +78,7 @@ def build() -> dict[str, Any]:
     game = KungFu2019Game()  # the registered engine's class, with its take-backs
     frames: dict[str, dict[str, Any]] = {}
     events: dict[str, dict[str, Any]] = {}
+    labels: dict[str, dict[str, Any]] = {}
     configs = [{"players": 3}, {"players": 2}, {"players": 4}, {"players": 5}]
     for seed in range(40):
         config = configs[seed % len(configs)]
@@ -120,6 +123,9 @@ def build() -> dict[str, Any]:
                             )
             if n == 2 and phase == "assign" and state["dummy"]:
                 frames.setdefault("dummy", _frame(game, state, seat, version))
+            label_kinds.collect(labels, game.legal_actions(state, seat))
+            for other in range(n):
+                label_kinds.collect(labels, game.retract_actions(state, other))
             aid = _choose(rnd, phase, game.legal_action_ids(state, seat))
             # Now and then a person changes their mind (a take-back).
             sorry = [i for i in range(n) if game.retract_actions(state, i)]
@@ -134,7 +140,12 @@ def build() -> dict[str, Any]:
                 frames["over"] = _frame(game, state, 0, version, evs)
         if set(frames) >= REQUIRED | {"over"} and len(events) >= 15:  # every event type
             break
-    return {"seat_frames": frames, "events": events, "names": NAMES}
+    return {
+        "seat_frames": frames,
+        "events": events,
+        "names": NAMES,
+        "labels": label_kinds.ordered(labels),
+    }
 
 
 def main() -> None:

@@ -75,3 +75,4 @@ def test_fixture_is_a_real_corpus() -> None:
         a["type"] for a in data["actions"]
     }
     assert set(fixture["phases"]) == set(data["phases"])
+    assert fixture["labels"] == data["labels"]

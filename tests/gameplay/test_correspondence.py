@@ -131,7 +131,7 @@ def test_vacation_pauses_the_players_correspondence_clocks(players, sim):
     away = users[mover]
     seat = _seat(corr, mover)
     sim.advance(days=1)
-    vacation.vacation_start(user=away, days=5)
+    services.vacation_start(user=away, days=5)
     assert vacation.vacation_days_left(user=away) == vacation.days_per_year() - 5
     # Two days of the three are left; they run only after the vacation.
     sim.advance(days=6)
@@ -150,21 +150,21 @@ def test_vacation_shown_to_opponents_and_ended_early(players, sim):
     match = start_match(users, game="kungfu2013", time_control={"days": 1})
     mover = get_game("kungfu2013").actors(match.state)[0]
     away = users[mover]
-    vacation.vacation_start(user=away, days=3)
+    services.vacation_start(user=away, days=3)
     with pytest.raises(BadRequest, match="already on vacation"):
-        vacation.vacation_start(user=away, days=1)
+        services.vacation_start(user=away, days=1)
     match.refresh_from_db()
     shown = {s["number"]: s["away_until"] for s in frames.seats_public(match=match)}
     assert shown[mover] == (sim.now + timedelta(days=3)).isoformat()
     assert shown[1 - mover] is None
     # Back after a day and a half: two days charged, the clock runs again.
     sim.advance(hours=36)
-    vacation.vacation_end(user=away)
+    services.vacation_end(user=away)
     assert vacation.vacation_days_left(user=away) == vacation.days_per_year() - 2
     seat = _seat(match, mover)
     assert clocks.seat_time_left(match=match, seat=seat) == timedelta(days=1)
     with pytest.raises(BadRequest, match="not on vacation"):
-        vacation.vacation_end(user=away)
+        services.vacation_end(user=away)
     match.refresh_from_db()
     assert all(s["away_until"] is None for s in frames.seats_public(match=match))
 
@@ -173,17 +173,17 @@ def test_vacation_allowance_and_bad_input(players, sim):
     user = players[0]
     for bad in (0, -1, "3", True, 2.5):
         with pytest.raises(BadRequest, match="whole number"):
-            vacation.vacation_start(user=user, days=bad)
+            services.vacation_start(user=user, days=bad)
     with pytest.raises(BadRequest, match="days left this year"):
-        vacation.vacation_start(user=user, days=vacation.days_per_year() + 1)
+        services.vacation_start(user=user, days=vacation.days_per_year() + 1)
     assert not user.vacations.exists()
-    vacation.vacation_start(user=user, days=vacation.days_per_year())
+    services.vacation_start(user=user, days=vacation.days_per_year())
     sim.advance(days=vacation.days_per_year())
     with pytest.raises(BadRequest, match="0 vacation days left"):
-        vacation.vacation_start(user=user, days=1)
+        services.vacation_start(user=user, days=1)
     # A new calendar year brings a new allowance.
     sim.now = sim.now.replace(year=sim.now.year + 1, month=1, day=2)
-    vacation.vacation_start(user=user, days=1)
+    services.vacation_start(user=user, days=1)
 
 
 def test_a_competition_may_refuse_vacation(players, sim):
@@ -193,7 +193,7 @@ def test_a_competition_may_refuse_vacation(players, sim):
         users, game="kungfu2013", time_control={"days": 1}, context="test-novac:1"
     )
     mover = get_game("kungfu2013").actors(match.state)[0]
-    vacation.vacation_start(user=users[mover], days=7)
+    services.vacation_start(user=users[mover], days=7)
     sim.advance(days=1, seconds=1)
     assert services.match_expire_clocks(match_id=match.pk)
     match.refresh_from_db()

@@ -12,6 +12,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.utils import translation
 
 from gameplay import clocks, enqueue, frames, services, tasks
 from gameplay.errors import BadRequest, IllegalMove
@@ -521,8 +522,13 @@ def test_the_lobby_shows_a_timed_tables_time_limit_as_its_clock(client, players)
     page = client.get(reverse("gameplay:game_detail", args=[GAME])).content.decode()
     rows = re.findall(r"<tr><td>.*?</tr>", page, re.S)
     (row,) = [r for r in rows if "View" in r]
-    assert "5 min match" in row and ">none<" not in row
+    assert "5 min match" in row and ">untimed<" not in row
     assert clock_label(game_id=GAME, config={}, time_control={}) == "20 min match"
     per_move = clock_label(game_id="duelo", config={}, time_control={"per_move": 30})
     assert per_move == "30 s/move"
-    assert clock_label(game_id="duelo", config={}, time_control={}) == "none"
+    assert clock_label(game_id="duelo", config={}, time_control={}) == "untimed"
+    with translation.override("de"):  # people read it in their language
+        assert clock_label(game_id=GAME, config={}, time_control={}) == "20 Min. Partie"
+        assert clock_label(game_id="duelo", config={}, time_control={}) == (
+            "ohne Zeitlimit"
+        )

@@ -78,8 +78,13 @@ def test_host_starts_early_with_fewer_players(
 
 def test_start_alone_is_refused(players):
     table = lobby.table_create(host=players[0], game="duelo", players=3)
-    with pytest.raises(BadRequest, match="cannot start with 1 player"):
+    with pytest.raises(BadRequest) as refused:
         lobby.table_start(match_id=table.pk, user=players[0])
+    assert refused.value.message == "This game is for 2 to 8 players, not 1."
+    assert refused.value.extra() == {
+        "reason": "players_range",
+        "params": {"min": 2, "max": 8, "players": 1},
+    }
     table.refresh_from_db()
     assert table.status == MatchStatus.WAITING
 

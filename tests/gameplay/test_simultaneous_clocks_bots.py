@@ -10,7 +10,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bots.protocol.match import Agent, LocalHost, MatchPlayer, SeatLog
+from bots.protocol.match import Agent, LocalHost, MatchPlayer
+from bots.protocol.seat_log import SeatLog
 from gameplay import frames, services
 from gameplay.models import ActionKind, Match, MatchStatus
 from gameplay.rules import get_game

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from gameplay import contexts, vacation
+from gameplay import contexts
 from gameplay import services as gameplay_services
 from gameplay.models import MatchStatus
 from gameplay.rules import get_game
@@ -218,7 +218,7 @@ def test_a_tournament_may_refuse_vacation(
     number = engine.actors(match.state)[0]
     seat = match.seats.get(number=number)
     gameplay_services.seat_connected(match_id=match.pk, user=seat.user)
-    vacation.vacation_start(user=seat.user, days=10)
+    gameplay_services.vacation_start(user=seat.user, days=10)
     sim.advance(days=1, seconds=1)
     assert gameplay_services.match_expire_clocks(match_id=match.pk)
     match.refresh_from_db()

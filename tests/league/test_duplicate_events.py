@@ -255,8 +255,8 @@ def test_par_is_played_by_the_bots_task_and_a_bot_fills_an_odd_table(
 ):
     organiser = UserFactory(username="boss")
     event = dsvc.duplicate_event_create(
-        by=organiser, name="Odd night", game=GAME, deals=1, par_bot="heuristic"
-    )
+        by=organiser, name="Odd night", game=GAME, deals=1, par_bot="random"
+    )  # the fastest built-in bot: the test is about who plays par, not how well
     for user in people[:3]:
         dsvc.duplicate_event_join(event=event, user=user)
     with django_capture_on_commit_callbacks(execute=True):
@@ -271,7 +271,7 @@ def test_par_is_played_by_the_bots_task_and_a_bot_fills_an_odd_table(
     # The eager Celery task of the built-in bots played par to its end.
     assert par.match.status == MatchStatus.FINISHED
     assert par.match.seed == int(rnd.seeds[0])
-    assert all(s.agent == "builtin:heuristic" for s in par.match.seats.all())
+    assert all(s.agent == "builtin:random" for s in par.match.seats.all())
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.PLAYING
 

@@ -50,7 +50,17 @@ def _play(pairing) -> None:
     play_out(match)
 
 
-@pytest.mark.parametrize(("entrants", "sizes"), [(3, [3]), (5, [5]), (7, [3, 4])])
+#: Seven entrants (tables of 3 and 4: the split, two sizes in one round) in
+#: the default suite; one table of 3 and one of 5 (the game's largest) repeat
+#: its proof at other sizes, so they run with the slow set (CI's second pass).
+@pytest.mark.parametrize(
+    ("entrants", "sizes"),
+    [
+        pytest.param(3, [3], marks=pytest.mark.slow),
+        pytest.param(5, [5], marks=pytest.mark.slow),
+        (7, [3, 4]),
+    ],
+)
 def test_swiss_tables_of_three_to_five_run_to_the_end(
     entrants, sizes, users, django_capture_on_commit_callbacks
 ) -> None:
@@ -94,7 +104,11 @@ def test_swiss_tables_of_three_to_five_run_to_the_end(
     assert {e.players for e in events} == set(sizes)
 
 
-@pytest.mark.parametrize("fmt", ["single_elim", "double_elim"])
+#: The double elimination's bracket is the league's (tests/league/algorithms);
+#: with this game it repeats the single one's proof, so it runs with the slow set.
+@pytest.mark.parametrize(
+    "fmt", ["single_elim", pytest.param("double_elim", marks=pytest.mark.slow)]
+)
 def test_a_two_player_elimination_runs_to_the_end(
     fmt, users, django_capture_on_commit_callbacks
 ) -> None:

@@ -166,3 +166,28 @@ def test_a_builtin_bot_entered_in_a_league_is_rated_like_anyone() -> None:
     # The recompute agrees with the incremental history.
     pool = pool_for_league(league=league)
     assert rating_recompute_pool(pool_id=pool.pk).events_changed == 0
+
+
+def test_rankings_rows_badge_the_anchors_and_link_the_people(client) -> None:
+    """The rankings page marks the anchor with the "bot" and "fixed" badges
+    (the title explaining it) and links a person to their profile, from the
+    row's link and anchor the selector works out once per page."""
+    from django.urls import reverse
+
+    from league.ratings.selectors import ranking_page
+
+    person = UserFactory(username="rowlinked")
+    rating_apply_match(match_id=finished_match([person, "builtin:random"], [1, 2]).pk)
+    pool = pool_global(game="duelo")
+    _, rows = ranking_page(pool=pool)
+    by_key = {row.participant.key: row for row in rows}
+    assert by_key["builtin:random"].anchor == game_meta("duelo").anchors["random"]
+    assert by_key["builtin:random"].url == ""
+    profile = reverse("accounts:profile", args=["rowlinked"])
+    assert by_key[f"user:{person.pk}"].url == profile
+    assert by_key[f"user:{person.pk}"].anchor is None
+    body = client.get(reverse("league:rankings"), {"pool": pool.pk}).content.decode()
+    assert f'<a href="{profile}">' in body
+    # The legend's badge and the anchor's row, which carries the explanation.
+    assert body.count(">fixed</span>") == 2
+    assert '<span class="badge" title="A built-in bot holds a fixed' in body

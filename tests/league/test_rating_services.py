@@ -325,3 +325,54 @@ def test_concurrent_finishes_serialise_on_the_pool() -> None:
         )
         for (_, after), (before, _) in itertools.pairwise(chain):
             assert before == after
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_void_waits_for_an_application_that_read_the_match_before_it() -> None:
+    """An application that holds the pool's lock read the match as not void;
+    a void made meanwhile waits for it to commit, then finds its events and
+    takes them out, where it would otherwise find none and leave the match
+    rated for good (PostgreSQL's row locks; SQLite locks the whole file)."""
+    from django.db import transaction
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's")
+    match = finished_match([UserFactory(), UserFactory()], [1, 2])
+    pool = pool_global(game="duelo")
+    applied, release = threading.Event(), threading.Event()
+    voided: list[list[int]] = []
+    errors: list[BaseException] = []
+
+    def in_thread(body):
+        def run() -> None:
+            try:
+                body()
+            except BaseException as exc:  # reported below
+                errors.append(exc)
+            finally:
+                connection.close()
+
+        return threading.Thread(target=run)
+
+    def apply_and_hold() -> None:
+        with transaction.atomic():
+            RatingPool.objects.select_for_update().get(pk=pool.pk)
+            assert rating_apply_match(match_id=match.pk)[0].applied
+            applied.set()
+            release.wait(30)
+
+    applier = in_thread(apply_and_hold)
+    applier.start()
+    assert applied.wait(30)
+    void = in_thread(lambda: voided.append(rating_void_match(match_id=match.pk)))
+    void.start()
+    void.join(0.5)
+    still_waiting = void.is_alive()
+    release.set()
+    applier.join(30)
+    void.join(30)
+    assert not errors
+    assert still_waiting, "the void did not wait for the pool's lock"
+    assert voided == [[pool.pk]]
+    assert not RatingEvent.objects.filter(match_id=match.pk).exists()
+    assert MatchVoid.objects.filter(match_id=match.pk).exists()

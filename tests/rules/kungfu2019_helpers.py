@@ -99,3 +99,48 @@ def set_hp(state: State, seat: int, hp: int) -> State:
     s = GAME.clone(state)
     s["hp"][seat] = hp
     return s
+
+
+# Cards and positions the rules tests share (test_kungfu2019_rules.py and
+# test_kungfu2019_decisions.py).
+INIT = C.INITIATIVE
+STEP = C.TRACK_STEP
+# Cards the tests lean on, checked against the table so a retuned list fails here
+# with a clear message instead of deep inside a test.
+PAIR_ATK = "c27"  # pair: +ATK; 4/5/6: +DEF
+DEF_456 = "c07"  # 4/5/6: +ATK; 4/5/6: +DEF
+YY = "c03"  # 4/5/6: +ATK; a 1: yin-yang
+CROSS = "c17"  # red cross +ATK; red cross +DEF
+HIT_1 = "c02"  # a 1: +HIT; pair: +DEF
+HEAL = "c45"  # pair: +HP; 2 dice > 9: +DEF
+COSTLY = "c55"  # three of a kind: +ATK, -HP
+LOW = "c01"
+GUARD_CROSS = "c09"  # 5/6: +ATK; red cross +DEF
+DUMMY_CARDS = ["c72", "c73", "c74"]
+
+
+def three_hands() -> list[list[str]]:
+    return [[YY, DEF_456, HIT_1], [PAIR_ATK, "c23", "c29"], ["c53", "c57", "c60"]]
+
+
+def attack_by(
+    seat0_cards: list[str],
+    rolls: list[list[int]],
+    *,
+    others: tuple[list[str], list[str]] = (
+        ["c72", "c71", "c70"],
+        ["c69", "c68", "c66"],
+    ),
+    tracks: dict[tuple[int, str], int] | None = None,
+    hp: dict[int, int] | None = None,
+) -> dict:
+    """Three players; seat 0 (lowest initiative) attacks first with ``rolls``."""
+    hands = [seat0_cards, list(others[0]), list(others[1])]
+    s = deal(hands, dice=rolls)
+    for (seat, stat), spaces in (tracks or {}).items():
+        s = set_track(s, seat, stat, spaces)
+    for seat, value in (hp or {}).items():
+        s = set_hp(s, seat, value)
+    s, _ = commit(s, hands)
+    assert s["fight"]["a"] == 0
+    return s

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from gameplay.rules import IllegalAction, view_events
 from gameplay.rules.duelo import BASE_DECK, DOUBLE_DECK
+from tests.budget import split_examples
 from tests.rules.duelo_helpers import GAME
 from tests.rules.properties import Step, random_playout
 
@@ -172,9 +173,7 @@ SECRET_EVENT_FIELDS = {
 }
 
 
-@settings(PROPS, max_examples=120)
-@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_observations_and_events_show_nothing_hidden(
+def _observations_and_events_show_nothing_hidden(
     config: dict[str, Any], seed: int, pick: int
 ) -> None:
     rnd = random.Random(pick)
@@ -208,9 +207,15 @@ def test_observations_and_events_show_nothing_hidden(
         del state
 
 
-@settings(PROPS, max_examples=60)
-@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_determinized_states_are_playable(
+@split_examples(default=40, slow=120)
+def test_observations_and_events_show_nothing_hidden(examples: int) -> None:
+    run = given(config=configs, seed=seeds, pick=st.integers(0, 2**32))(
+        _observations_and_events_show_nothing_hidden
+    )
+    settings(PROPS, max_examples=examples)(run)()
+
+
+def _determinized_states_are_playable(
     config: dict[str, Any], seed: int, pick: int
 ) -> None:
     rnd = random.Random(pick)
@@ -225,12 +230,18 @@ def test_determinized_states_are_playable(
                 assert all_cards(det) == full_deck(config["players"])
 
 
+@split_examples(default=20, slow=60)
+def test_determinized_states_are_playable(examples: int) -> None:
+    run = given(config=configs, seed=seeds, pick=st.integers(0, 2**32))(
+        _determinized_states_are_playable
+    )
+    settings(PROPS, max_examples=examples)(run)()
+
+
 MALFORMED: list[Any] = [None, 3, b"card:1", ["card:1"], "", "card", "card:", "card:9"]
 
 
-@settings(PROPS, max_examples=80)
-@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_illegal_input_raises_and_leaves_state_unchanged(
+def _illegal_input_raises_and_leaves_state_unchanged(
     config: dict[str, Any], seed: int, pick: int
 ) -> None:
     rnd = random.Random(pick)
@@ -263,3 +274,11 @@ def test_illegal_input_raises_and_leaves_state_unchanged(
     assert final is not None
     with pytest.raises(IllegalAction, match="game is over"):
         GAME.apply(final, 0, "card:1")
+
+
+@split_examples(default=30, slow=80)
+def test_illegal_input_raises_and_leaves_state_unchanged(examples: int) -> None:
+    run = given(config=configs, seed=seeds, pick=st.integers(0, 2**32))(
+        _illegal_input_raises_and_leaves_state_unchanged
+    )
+    settings(PROPS, max_examples=examples)(run)()

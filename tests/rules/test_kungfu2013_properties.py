@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from gameplay.rules import view_events
 from gameplay.rules.kungfu2013 import engine as E
+from tests.budget import split_examples
 from tests.rules.kungfu2013_helpers import GAME
 from tests.rules.properties import Step, random_playout
 
@@ -51,12 +52,9 @@ def all_cards(s: dict[str, Any]) -> Counter:
 FULL = Counter(E.ALPHABET)
 
 
-@settings(PROPS, max_examples=1000)
-@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_games_conserve_cards_and_only_the_seat_to_act_has_a_menu(
+def _games_conserve_cards_and_only_the_seat_to_act_has_a_menu(
     config: dict, seed: int, pick: int
 ) -> None:
-    """(Termination, JSON, replays: tests/rules/test_engine_contract.py.)"""
     for state, seat, _aid, new, _events in playout(config, seed, pick):
         assert all_cards(new) == FULL
         assert seat is not None
@@ -66,6 +64,17 @@ def test_games_conserve_cards_and_only_the_seat_to_act_has_a_menu(
     assert GAME.is_over(new)
     r = GAME.result(new)
     assert r is not None and r["winners"]
+
+
+@split_examples(default=250, slow=1000)
+def test_games_conserve_cards_and_only_the_seat_to_act_has_a_menu(
+    examples: int,
+) -> None:
+    """(Termination, JSON, replays: tests/rules/test_engine_contract.py.)"""
+    run = given(config=configs, seed=seeds, pick=st.integers(0, 2**32))(
+        _games_conserve_cards_and_only_the_seat_to_act_has_a_menu
+    )
+    settings(PROPS, max_examples=examples)(run)()
 
 
 def _swap_hidden(s: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
@@ -98,9 +107,7 @@ def _swap_hidden(s: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, 
     return t
 
 
-@settings(PROPS, max_examples=150)
-@given(config=configs, seed=seeds, pick=st.integers(0, 2**32))
-def test_observations_ignore_swapped_hidden_cards_and_determinizations(
+def _observations_ignore_swapped_hidden_cards_and_determinizations(
     config: dict, seed: int, pick: int
 ) -> None:
     rnd = random.Random(pick)
@@ -130,6 +137,16 @@ def test_observations_ignore_swapped_hidden_cards_and_determinizations(
             assert set(ev["private"]) <= {str(seat), "0", "1"}
             if ev["type"] == "draw":
                 assert list(ev["private"]) == [str(ev["public"]["seat"])]
+
+
+@split_examples(default=50, slow=150)
+def test_observations_ignore_swapped_hidden_cards_and_determinizations(
+    examples: int,
+) -> None:
+    run = given(config=configs, seed=seeds, pick=st.integers(0, 2**32))(
+        _observations_ignore_swapped_hidden_cards_and_determinizations
+    )
+    settings(PROPS, max_examples=examples)(run)()
 
 
 @pytest.mark.slow  # a statistic over 300 games

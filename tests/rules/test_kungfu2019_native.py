@@ -60,7 +60,12 @@ def _both(state: dict, seed: int, max_steps: int | None = None) -> tuple[dict, i
 
 @native
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("block", range(2))
+@pytest.mark.parametrize(
+    "block",
+    # 500 seeded games per block: the first (2,000 over the table sizes) in
+    # the default suite, the next 2,000 with the slow set.
+    [0, pytest.param(1, marks=pytest.mark.slow)],
+)
 def test_native_games_end_exactly_as_python_ones(players: int, block: int) -> None:
     reasons: Counter[str] = Counter()
     for seed in range(block * 500, (block + 1) * 500):
@@ -136,6 +141,44 @@ def test_native_solver_is_solver_py(block: int) -> None:
         want = S.best_assignment(list(rolled), E._options(played), track, role)
         got = _kernel().solve(played, 0 if role == ATTACK else 1, bytes(rolled), bud)
         assert got == [(s, k, tuple(d), tuple(f)) for s, k, d, f in want]
+
+
+@native
+def test_native_solve_checked_is_the_engines_check_of_solve() -> None:
+    """``solve_checked`` (what "auto", "best" and ``determinize`` load) is the
+    engine's ``_check_assignment`` of the kernel's ``solve``: same die values,
+    closed sets, gain and spent, as lists like the state keeps them."""
+    rnd = random.Random(7)
+    kernel = _kernel()
+    for _ in range(3000):
+        played = "".join(rnd.sample(E.ALPHABET, 3))
+        role = rnd.choice([ATTACK, DEFEND])
+        rolled = [rnd.randint(1, 6) for _ in range(7)]
+        bud = rnd.choice([0, 0, 1, 2, 3, 5, 8, 12])
+        r = 0 if role == ATTACK else 1
+        sets = kernel.solve(played, r, bytes(rolled), bud)
+        want = E._check_assignment(played, role, rolled, bud, sets)
+        got = kernel.solve_checked(played, r, bytes(rolled), bud)
+        assert want is not None and got == want
+        assert type(got[0]) is list and all(type(st[2]) is list for st in got[1])
+
+
+@native
+@pytest.mark.parametrize("players", [2, 4])
+def test_games_are_the_same_with_a_kernel_without_solve_checked(
+    players: int, monkeypatch
+) -> None:
+    """A kernel built before ``solve_checked`` (the engine checks ``solve``'s
+    sets itself then) plays the same games."""
+    for seed in range(30):
+        config = _config(players, seed)
+        new = GAME.setup(config, seed)
+        steps = GAME.playout(new, uniform_chooser(seed))
+        monkeypatch.setattr(E, "_solve_checked", None)
+        old = GAME.setup(config, seed)
+        assert GAME.playout(old, uniform_chooser(seed)) == steps
+        monkeypatch.undo()
+        assert new == old
 
 
 @native

@@ -291,9 +291,15 @@ class ISMCTSBot:
             state = ctx.sample_state(rng.getrandbits(63) & MASK63)
             cur = trees[:]
             paths = [[t] for t in trees]
-            # Selection and expansion, in the acting seat's own tree.
+            # Selection and expansion, in the acting seat's own tree. At the
+            # root this seat chooses first even when others choose at the same
+            # time (hidden simultaneous commits: the order changes nothing),
+            # so its root holds its own actions whatever its seat number.
+            root = True
             while not is_over(state):
-                seat = actors(state)[0]
+                who = actors(state)
+                seat = me if root and me in who else who[0]
+                root = False
                 ids = legal_ids(state, seat)
                 if model and seat != me and len(ids) > 1:
                     # Opponents in the tree play the game's heuristic from their

@@ -23,7 +23,7 @@ from typing import Any
 
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
-from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig, param_value
 from gameplay.rules.views import LastView, Pile, PileViews
 
 RULES_VERSION = "duelo-1"
@@ -969,34 +969,63 @@ _OPTIONS = ("players", "start", "reshuffle_discard", "rounds", "deck")
 
 def _validate(config: Any) -> dict[str, Any]:
     if not isinstance(config, dict):
-        raise InvalidConfig(f"config must be a dict, not {type(config).__name__}")
+        raise InvalidConfig(
+            "config_not_object", f"config must be a dict, not {type(config).__name__}"
+        )
     unknown = sorted(str(k) for k in config if k not in _OPTIONS)
     if unknown:
         raise InvalidConfig(
-            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}"
+            "unknown_options",
+            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}",
+            options=", ".join(unknown),
+            allowed=", ".join(_OPTIONS),
         )
     players = config.get("players", 2)
     if type(players) is not int or not 2 <= players <= 8:
-        raise InvalidConfig(f"players must be an integer from 2 to 8, got {players!r}")
+        raise InvalidConfig(
+            "players_range",
+            f"players must be an integer from 2 to 8, got {players!r}",
+            min=2,
+            max=8,
+            players=param_value(players),
+        )
     start = config.get("start", "random")
     if type(start) is int:
         if not 0 <= start < players:
             raise InvalidConfig(
-                f"start seat must be from 0 to {players - 1}, got {start!r}"
+                "option_range",
+                f"start seat must be from 0 to {players - 1}, got {start!r}",
+                option="start",
+                min=0,
+                max=players - 1,
+                value=start,
             )
     elif start not in ("random", "highest_focus"):
         raise InvalidConfig(
-            f"start must be 'random', 'highest_focus' or a seat number, got {start!r}"
+            "option_choice",
+            f"start must be 'random', 'highest_focus' or a seat number, got {start!r}",
+            option="start",
+            choices=f"random, highest_focus, 0-{players - 1}",
+            value=param_value(start),
         )
     reshuffle = config.get("reshuffle_discard", False)
     if type(reshuffle) is not bool:
         raise InvalidConfig(
-            f"reshuffle_discard must be true or false, got {reshuffle!r}"
+            "option_bool",
+            f"reshuffle_discard must be true or false, got {reshuffle!r}",
+            option="reshuffle_discard",
+            value=param_value(reshuffle),
         )
     rounds = config.get("rounds", 1)
     if type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS:
         raise InvalidConfig(
-            f"rounds (round wins needed) must be from 1 to {MAX_ROUNDS}, got {rounds!r}"
+            "option_range",
+            f"rounds (round wins needed) must be from 1 to {MAX_ROUNDS}, "
+            f"got {rounds!r}",
+            option="rounds",
+            min=1,
+            max=MAX_ROUNDS,
+            value=param_value(rounds),
         )
     deck = config.get("deck")
     if deck is not None:
@@ -1005,14 +1034,18 @@ def _validate(config: Any) -> dict[str, Any]:
             type(c) is not int or not 1 <= c <= 8 for c in deck
         ):
             raise InvalidConfig(
-                "deck must be a list of card Focus values 1-8, top first"
+                "bad_deck",
+                "deck must be a list of card Focus values 1-8, top first",
+                option="deck",
             )
         if sorted(deck) != sorted(FOCUS[c] for c in full):
             raise InvalidConfig(
+                "bad_deck",
                 f"deck must hold exactly the {len(full)} cards of the "
                 f"{'doubled ' if players > 4 else ''}deck "
                 f"(counts per Focus 1-8: {[full.count(k) for k in KINDS]}), "
-                f"got counts {[deck.count(f) for f in range(1, 9)]}"
+                f"got counts {[deck.count(f) for f in range(1, 9)]}",
+                option="deck",
             )
         deck = list(deck)
     return {
@@ -1122,23 +1155,31 @@ class DueloGame(EngineBase):
             self._check(state)
         if type(action_id) is not str:
             raise IllegalAction(
+                "malformed_action",
                 f"malformed action {action_id!r}: an action is its string id, "
-                "e.g. 'card:3'"
+                "e.g. 'card:3'",
+                action=str(action_id)[:80],
             )
         actor = state["actor"]
         if actor < 0:
-            raise IllegalAction("the game is over; no more actions are accepted")
+            raise IllegalAction(
+                "game_over", "the game is over; no more actions are accepted"
+            )
         if seat != actor or type(seat) is not int:
             raise IllegalAction(
+                "not_your_turn",
                 f"seat {seat!r} may not act now: waiting for seat {actor} "
-                f"({PROMPTS[state['phase']]})"
+                f"({PROMPTS[state['phase']]})",
+                player=actor,
             )
         ids = _ids(state)
         if action_id not in ids:
             raise IllegalAction(
+                "not_legal",
                 f"action {action_id!r} is not legal for seat {seat} in phase "
                 f"{state['phase']!r} ({PROMPTS[state['phase']]}); legal: "
-                + ", ".join(ids)
+                + ", ".join(ids),
+                action=action_id,
             )
         s = self.clone(state)
         ev: list[Event] = []
@@ -1210,33 +1251,37 @@ class DueloGame(EngineBase):
         discard = state["discard"]
         start_draw = state["start_draw"]
         history = state["history"]
-        obs: dict[str, Any] = {
-            "game": self.id,
-            "rules_version": RULES_VERSION,
-            "seat": seat,
-            "players": n,
-            "round": state["round"],
-            "rounds_to_win": cfg["rounds"],
-            "markers": list(state["markers"]),
-            "turn": a,
-            "turns": state["turns"],
-            "phase": ph,
-            "actors": [] if actor < 0 else [actor],
-            "prompt": PROMPTS[ph],
-            "deck_count": len(state["deck"]),
-            "discard": [*_PILE[discard]] if discard else [],
-            "reshuffle_available": cfg["reshuffle_discard"] and not state["reshuffled"],
-            "seats": seats,
-            "hand": None if seat is None else [*_SORTED[hands[seat]]],
-            "play": None,
-            "duel": None,
-            "private": {},
-            "start_draw": (
-                [[list(d) for d in r] for r in start_draw] if start_draw else []
-            ),
-            "rounds": _ROUNDS(history) if history else [],
-            "result": self.result(state),
-        }
+        # The fields that never change in a game come from a per-table
+        # template (a dict copy is far cheaper than a literal of 23 keys);
+        # the template keeps the keys' order, so the JSON is the same.
+        obs = _OBS_BASE[seat, n, cfg["rounds"]].copy()
+        obs["round"] = state["round"]
+        obs["markers"] = list(state["markers"])
+        obs["turn"] = a
+        obs["turns"] = state["turns"]
+        obs["phase"] = ph
+        obs["actors"] = [] if actor < 0 else [actor]
+        obs["prompt"] = PROMPTS[ph]
+        obs["deck_count"] = len(state["deck"])
+        if discard:
+            obs["discard"] = [*_PILE[discard]]
+        else:
+            obs["discard"] = []
+        obs["reshuffle_available"] = (
+            cfg["reshuffle_discard"] and not state["reshuffled"]
+        )
+        obs["seats"] = seats
+        if seat is not None:
+            obs["hand"] = [*_SORTED[hands[seat]]]
+        obs["private"] = {}
+        obs["start_draw"] = (
+            [[list(d) for d in r] for r in start_draw] if start_draw else []
+        )
+        # The records are shared read-only views; the list is this
+        # observation's own, like all its lists.
+        obs["rounds"] = [*_ROUNDS(history)] if history else []
+        if state["result"] is not None:
+            obs["result"] = self.result(state)
         if ph == FACE:
             obs["play"] = {
                 "seat": a,
@@ -1377,6 +1422,41 @@ def _seat_view(key: _SeatKey) -> dict[str, Any]:
 
 
 _SEAT: PileViews[_SeatKey, dict[str, Any]] = PileViews(_seat_view)
+
+
+def _obs_base(key: tuple[int | None, int, int]) -> dict[str, Any]:
+    """An observation's template for (seat, players, rounds to win): every
+    field in its order, the fixed ones filled in, the others at their
+    default."""
+    seat, n, rounds = key
+    return {
+        "game": "duelo",
+        "rules_version": RULES_VERSION,
+        "seat": seat,
+        "players": n,
+        "round": 0,
+        "rounds_to_win": rounds,
+        "markers": None,
+        "turn": 0,
+        "turns": 0,
+        "phase": None,
+        "actors": None,
+        "prompt": None,
+        "deck_count": 0,
+        "discard": None,
+        "reshuffle_available": False,
+        "seats": None,
+        "hand": None,
+        "play": None,
+        "duel": None,
+        "private": None,
+        "start_draw": None,
+        "rounds": None,
+        "result": None,
+    }
+
+
+_OBS_BASE: PileViews[tuple[int | None, int, int], dict[str, Any]] = PileViews(_obs_base)
 _ROUNDS: LastView[list[dict[str, Any]], list[dict[str, Any]]] = LastView(
     lambda history: [_copy_record(r) for r in history]
 )

@@ -15,7 +15,8 @@ Representation, chosen for speed and a lossless JSON round trip:
 * Combination cards are codes (``E01``, ``N07``, ``D03``); each pile is a list of
   codes, top last, with its face-up card in ``up``.
 * Offers are small dicts replaced, never edited, when they change; every list the
-  engine edits in place is copied by :meth:`KungFu2009Game.clone`.
+  engine edits in place is copied by :meth:`KungFu2009Game.clone` (which every
+  handler that edits one runs first; arranging a hand copies only the hands).
 
 The pause: a "KUNG FU" claim puts the claimed cards on the table and the game in
 phase ``paused``. Nobody may act then (``actors`` is empty); trades, arrangements
@@ -32,11 +33,13 @@ in ``docs/rules/kungfu2009.md``; comments here name the reading briefly.
 
 from __future__ import annotations
 
+import operator
+import re
 from typing import Any
 
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
-from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig, param_value
 from gameplay.rules.kungfu2009.cards import (
     COMBINATIONS,
     HIT_COUNTS,
@@ -49,7 +52,7 @@ from gameplay.rules.kungfu2009.cards import (
     matches,
     removal,
 )
-from gameplay.rules.views import PileViews
+from gameplay.rules.views import Pile, PileViews
 
 RULES_VERSION = "kungfu2009-2"
 HAND = 5  # cards dealt, and the refill target after a completed combination
@@ -118,42 +121,75 @@ _OPTIONS = ("players", "remove", "severe", "impasse_limit", "minutes", "deck")
 
 def _validate(config: Any) -> dict[str, Any]:
     if not isinstance(config, dict):
-        raise InvalidConfig(f"config must be a dict, got {type(config).__name__}")
+        raise InvalidConfig(
+            "config_not_object", f"config must be a dict, got {type(config).__name__}"
+        )
     unknown = sorted(set(config) - set(_OPTIONS))
     if unknown:
         raise InvalidConfig(
+            "unknown_options",
             f"unknown option(s) {', '.join(map(str, unknown))}; "
-            f"allowed: {', '.join(_OPTIONS)}"
+            f"allowed: {', '.join(_OPTIONS)}",
+            options=", ".join(map(str, unknown)),
+            allowed=", ".join(_OPTIONS),
         )
     players = config.get("players", 4)
     if type(players) is not int or not 3 <= players <= 8:
         raise InvalidConfig(
-            f"players must be from 3 to 8 (4-8, 3 as our variant), got {players!r}"
+            "players_range",
+            f"players must be from 3 to 8 (4-8, 3 as our variant), got {players!r}",
+            min=3,
+            max=8,
+            players=param_value(players),
         )
     # Our 3-player variant plays with two 2-2-1 removals (docs/rules/kungfu2009.md).
     remove = config.get("remove", 2 if players == 3 else 0)
     if type(remove) is not int or not 0 <= remove <= 7:
         raise InvalidConfig(
-            f"remove must be from 0 to 7 units of the 2-2-1 removal, got {remove!r}"
+            "option_range",
+            f"remove must be from 0 to 7 units of the 2-2-1 removal, got {remove!r}",
+            option="remove",
+            min=0,
+            max=7,
+            value=param_value(remove),
         )
     severe = config.get("severe", False)
     if type(severe) is not bool:
-        raise InvalidConfig(f"severe must be true or false, got {severe!r}")
+        raise InvalidConfig(
+            "option_bool",
+            f"severe must be true or false, got {severe!r}",
+            option="severe",
+            value=param_value(severe),
+        )
     limit = config.get("impasse_limit", DEFAULT_IMPASSE_LIMIT)
     if type(limit) is not int or not 1 <= limit <= 50:
-        raise InvalidConfig(f"impasse_limit must be from 1 to 50, got {limit!r}")
+        raise InvalidConfig(
+            "option_range",
+            f"impasse_limit must be from 1 to 50, got {limit!r}",
+            option="impasse_limit",
+            min=1,
+            max=50,
+            value=param_value(limit),
+        )
     minutes = config.get("minutes", DEFAULT_MINUTES)
     if type(minutes) is not int or not 1 <= minutes <= 240:
         raise InvalidConfig(
-            f"minutes (the table's time limit) must be from 1 to 240, got {minutes!r}"
+            "option_range",
+            f"minutes (the table's time limit) must be from 1 to 240, got {minutes!r}",
+            option="minutes",
+            min=1,
+            max=240,
+            value=param_value(minutes),
         )
     deck = config.get("deck")
     if deck is not None and (
         not isinstance(deck, str) or sorted(deck) != sorted(FULL_DECK)
     ):
         raise InvalidConfig(
+            "bad_deck",
             "deck must be a string of all 68 hit cards (16 each of T, M, C, R "
-            "and 4 D), top card first"
+            "and 4 D), top card first",
+            option="deck",
         )
     return {
         "players": players,
@@ -238,6 +274,49 @@ _DISCARD_VIEW: PileViews[str, dict[str, int]] = PileViews(
     lambda disc: {x: disc.count(x) for x in STYLES}
 )
 _points = POINTS.__getitem__
+_not = operator.not_
+# The face-up and pile fields of an observation name the levels in this order.
+assert LEVEL_ORDER == ("easy", "normal", "difficult")
+
+
+def _obs_base(key: tuple[int | None, int, int, bool]) -> dict[str, Any]:
+    """An observation's template for (seat, players, impasse limit, severe):
+    every field in its order, the fixed ones filled in, the others at their
+    default."""
+    seat, n, impasse_limit, severe = key
+    return {
+        "game": "kungfu2009",
+        "rules_version": RULES_VERSION,
+        "seat": seat,
+        "players": n,
+        "phase": None,
+        "actors": None,
+        "hand": None,
+        "unseen": 0,
+        "draft": None,
+        "hand_sizes": None,
+        "in_play": None,
+        "owes_forfeit": None,
+        "face_up": None,
+        "piles": None,
+        "removed": 0,
+        "deck": 0,
+        "discard": None,
+        "won": None,
+        "points": None,
+        "offers": None,
+        "votes": None,
+        "impasses": 0,
+        "impasse_limit": impasse_limit,
+        "severe": severe,
+        "claims": None,
+        "result": None,
+    }
+
+
+_OBS_BASE: PileViews[tuple[int | None, int, int, bool], dict[str, Any]] = PileViews(
+    _obs_base
+)
 
 
 def _offer_public(o: dict[str, Any], viewer: int | None) -> dict[str, Any]:
@@ -258,7 +337,9 @@ def _offer_public(o: dict[str, Any], viewer: int | None) -> dict[str, Any]:
 
 def _offer_id(arg: str) -> int:
     if not arg.isdigit() or not arg.isascii() or (len(arg) > 1 and arg[0] == "0"):
-        raise IllegalAction(f"malformed offer number {arg!r}")
+        raise IllegalAction(
+            "malformed_offer", f"malformed offer number {arg!r}", offer=arg[:20]
+        )
     return int(arg)
 
 
@@ -269,20 +350,66 @@ def _find_offer(s: State, arg: str) -> dict[str, Any]:
         if o["id"] == n:
             return o
     if n >= s["next_offer"]:
-        raise IllegalAction(f"offer {n} was never made")
+        raise IllegalAction("offer_never_made", f"offer {n} was never made", offer=n)
     closed = s["closed"].get(arg)
-    why = f" ({closed})" if closed else " (closed earlier)"
-    raise IllegalAction(f"offer {n} is not open{why}")
+    raise _not_open(n, closed)
 
 
 CLOSED_KEPT = 16  # reasons kept for the latest closed offers (error messages)
 
+# Why an offer closed: its code (in ``offer_void`` events as ``why``, in the
+# refusal of a closed offer as ``offer_<why>``) and the English reason kept in
+# the state's ``closed`` map and the events' ``reason`` (bots read it).
+CLOSE_REASONS = {
+    "accepted": "accepted by seat {seat}",
+    "declined": "declined by seat {seat}",
+    "withdrawn": "withdrawn by seat {seat}",
+    "traded": "seat {seat} traded the cards away",
+    "claimed": "seat {seat} put the cards down for a claim",
+    "out_of_play": "its player is out of play",
+}
+_CLOSE_PATTERNS = [
+    (why, re.compile(re.escape(text).replace(re.escape("{seat}"), r"(\d+)") + "$"))
+    for why, text in CLOSE_REASONS.items()
+]
 
-def _close(s: State, oid: int, reason: str) -> None:
+
+def _closed_why(reason: str) -> tuple[str, int | None]:
+    """The code of a kept reason, and the seat it names (None if none)."""
+    for why, pattern in _CLOSE_PATTERNS:
+        m = pattern.match(reason)
+        if m:
+            return why, int(m.group(1)) if m.groups() else None
+    return "closed", None  # pragma: no cover - every kept reason has a code
+
+
+def _not_open(n: int, closed: str | None) -> IllegalAction:
+    """The refusal of closed offer ``n``, its code saying why it closed."""
+    why, by = _closed_why(closed) if closed else ("closed", None)
+    text = f"offer {n} is not open ({closed or 'closed earlier'})"
+    if why == "accepted":
+        return IllegalAction("offer_accepted", text, offer=n, player=by)
+    if why == "declined":
+        return IllegalAction("offer_declined", text, offer=n, player=by)
+    if why == "withdrawn":
+        return IllegalAction("offer_withdrawn", text, offer=n, player=by)
+    if why == "traded":
+        return IllegalAction("offer_traded", text, offer=n, player=by)
+    if why == "claimed":
+        return IllegalAction("offer_claimed", text, offer=n, player=by)
+    if why == "out_of_play":
+        return IllegalAction("offer_out_of_play", text, offer=n)
+    return IllegalAction("offer_closed", text, offer=n)
+
+
+def _close(s: State, oid: int, why: str, seat: int) -> str:
+    """Keep why offer ``oid`` closed (for a later refusal); returns the reason."""
+    reason = CLOSE_REASONS[why].format(seat=seat)
     closed = s["closed"]  # a private copy (clone)
     closed[str(oid)] = reason
     if len(closed) > CLOSED_KEPT:
         del closed[next(iter(closed))]
+    return reason
 
 
 # ---------------------------------------------------------------------------
@@ -316,58 +443,115 @@ def _ids(s: State, seat: int) -> list[str]:
         return []
     hand = s["hands"][seat]
     up = s["up"]
-    ids = [PASS]
-    for lv in LEVEL_ORDER:
-        if up[lv] is not None:
-            ids.append(CLAIM_ID[lv])
-    have = None
-    for lv in LEVEL_ORDER:
-        code = up[lv]
-        if code is not None:
-            if have is None:
-                have = {x: hand.count(x) for x in STYLES}
-            missing = 0
-            for x, k in NEED[code]:
-                if have[x] < k:
-                    missing += k - have[x]
-            if missing <= have[WILD]:
-                hits = HITS[code]
-                if not matches(hand[: len(hits)], hits):
-                    ids.append(FIT_ID[lv])
-    hands = s["hands"]
-    for o in s["offers"]:
-        if o["from"] == seat:
-            ids.append(f"withdraw:{o['id']}")
-        elif _addressed(o, seat):
-            if _holds(hand, o["want"]) and _holds(hands[o["from"]], o["give"]):
-                ids.append(f"accept:{o['id']}")
-            ids.append(f"decline:{o['id']}")
+    ids = [*_CLAIMS_FITS[hand, up["easy"], up["normal"], up["difficult"]]]
+    offers = s["offers"]
+    mine = 0
+    if offers:
+        hands = s["hands"]
+        for o in offers:
+            if o["from"] == seat:
+                mine += 1
+                ids.append(f"withdraw:{o['id']}")
+            elif _addressed(o, seat):
+                if _holds(hand, o["want"]) and _holds(hands[o["from"]], o["give"]):
+                    ids.append(f"accept:{o['id']}")
+                ids.append(f"decline:{o['id']}")
     d = s["drafts"][seat]
     if d is None:
-        if _my_offers(s, seat) < MAX_OFFERS:
-            out = s["out"]
-            targets = [f"to:{t}" for t in range(s["n"]) if t != seat and not out[t]]
-            if targets:
-                ids += targets
-                ids.append("to:all")
+        if mine < MAX_OFFERS:
+            ids += _TARGETS[s["n"], seat, *s["out"]]
     else:
         give = d["give"]
         if len(give) < MAX_SIDE:
-            for x in STYLES:
-                if hand.count(x) > give.count(x):
-                    ids.append(GIVE_ID[x])
-                    ids += GIVE_AS_ID[x]
+            ids += _GIVE_IDS[hand, give]
         if len(d["want"]) < MAX_SIDE:
-            for x in STYLES:
-                ids.append(WANT_ID[x])
+            ids += _WANT_IDS
         if not d["open"]:
             ids.append("open")
-        if _can_send(s, seat, d):
+        if (
+            (d["give"] or d["want"])
+            and _holds(hand, d["give"])
+            and _target_ok(s, seat, d["to"])
+            and mine < MAX_OFFERS
+        ):  # _can_send, with this seat's offers counted above
             ids.append("send")
         ids.append("cancel")
     ids += _move_ids(len(hand))
     ids.append("impasse:no" if s["votes"][seat] else "impasse")
     return ids
+
+
+def _claims_fits(
+    key: tuple[str, str | None, str | None, str | None],
+) -> tuple[str, ...]:
+    """The start of a seat's menu: ``pass``, a claim of every face-up
+    combination, and ``fit`` of each one the hand (``key[0]``) could make
+    (wilds counted) but has not arranged yet; per hand and face-up codes."""
+    hand = key[0]
+    codes = key[1:]
+    ids = [PASS]
+    for lv, code in zip(LEVEL_ORDER, codes, strict=True):
+        if code is not None:
+            ids.append(CLAIM_ID[lv])
+    wild = hand.count(WILD)
+    for lv, code in zip(LEVEL_ORDER, codes, strict=True):
+        if code is not None:
+            need, arranged = _FIT_TESTS[code]
+            missing = 0
+            for x, k in need:
+                have = hand.count(x)
+                if have < k:
+                    missing += k - have
+            if missing <= wild and arranged(hand) is None:
+                ids.append(FIT_ID[lv])
+    return tuple(ids)
+
+
+# Per combination: the cards it needs per style, and a test of whether a hand
+# starts with it arranged (``matches(hand[:len(hits)], hits)`` in one C call:
+# each hit's style or a Dragon). About half the menus in random play miss
+# the ``_CLAIMS_FITS`` cache (a ``move`` reorders the hand), so its build is
+# on the hot path.
+_FIT_TESTS = {
+    code: (
+        NEED[code],
+        re.compile("".join(f"[{re.escape(h)}{re.escape(WILD)}]" for h in hits)).match,
+    )
+    for code, hits in HITS.items()
+}
+
+
+def _targets(key: tuple[int, ...]) -> tuple[str, ...]:
+    """``to:<seat>`` for every other seat in play, then ``to:all`` (none when
+    nobody is); per (players, seat, every seat's out flag)."""
+    n, seat = key[0], key[1]
+    out = key[2:]
+    targets = [f"to:{t}" for t in range(n) if t != seat and not out[t]]
+    if targets:
+        targets.append("to:all")
+    return tuple(targets)
+
+
+def _give_ids(key: tuple[str, str]) -> tuple[str, ...]:
+    """``give:<style>`` (and its declared-as variants) for every style the
+    hand holds more of than the offer gives already; per (hand, given)."""
+    hand, give = key
+    ids: list[str] = []
+    for x in STYLES:
+        if hand.count(x) > give.count(x):
+            ids.append(GIVE_ID[x])
+            ids += GIVE_AS_ID[x]
+    return tuple(ids)
+
+
+# Parts of a seat's menu that depend on a few facts only, built once per
+# distinct facts (gameplay.rules.views); ``_ids`` joins them.
+_CLAIMS_FITS: PileViews[tuple[str, str | None, str | None, str | None], Pile] = (
+    PileViews(_claims_fits)
+)
+_TARGETS: PileViews[tuple[int, ...], Pile] = PileViews(_targets)
+_GIVE_IDS: PileViews[tuple[str, str], Pile] = PileViews(_give_ids)
+_WANT_IDS = tuple(WANT_ID[x] for x in STYLES)
 
 
 def _can_send(s: State, seat: int, d: dict[str, Any]) -> bool:
@@ -402,7 +586,7 @@ def _draw(s: State, ev: list[Event], n: int) -> str:
     return got
 
 
-def _void_offers_of(s: State, ev: list[Event], seat: int, reason: str) -> None:
+def _void_offers_of(s: State, ev: list[Event], seat: int, why: str) -> None:
     """Close every open offer of ``seat``: cards left its hand (a trade it made
     or accepted, a claim).
 
@@ -415,12 +599,21 @@ def _void_offers_of(s: State, ev: list[Event], seat: int, reason: str) -> None:
     keep = []
     for o in s["offers"]:
         if o["from"] == seat:
-            _close(s, o["id"], reason)
-            ev.append(_ev("offer_void", {"offer": o["id"], "reason": reason}))
+            _void(s, ev, o["id"], why, seat)
         else:
             keep.append(o)
     if len(keep) != len(s["offers"]):
         s["offers"] = keep
+
+
+def _void(s: State, ev: list[Event], oid: int, why: str, seat: int) -> None:
+    """Close offer ``oid`` for ``why`` (``CLOSE_REASONS``), caused by ``seat``:
+    the ``offer_void`` event carries the code and the seat (the boards word
+    them) and the English reason."""
+    reason = _close(s, oid, why, seat)
+    ev.append(
+        _ev("offer_void", {"offer": oid, "reason": reason, "why": why, "seat": seat})
+    )
 
 
 def _leave_play(s: State, ev: list[Event], seat: int) -> None:
@@ -428,9 +621,7 @@ def _leave_play(s: State, ev: list[Event], seat: int) -> None:
     keep = []
     for o in s["offers"]:
         if o["from"] == seat or o["to"] == seat:
-            reason = "its player is out of play"
-            _close(s, o["id"], reason)
-            ev.append(_ev("offer_void", {"offer": o["id"], "reason": reason}))
+            _void(s, ev, o["id"], "out_of_play", seat)
         else:
             keep.append(o)
     s["offers"] = keep
@@ -684,32 +875,50 @@ def _clone(state: State) -> State:
     return s
 
 
+def _rearranged(state: State, seat: int, hand: str) -> State:
+    """``state`` with ``seat``'s hand rearranged: a copy of the dict and the
+    hands, the other lists shared. Arranging is most of a game's intents and
+    changes nothing else; every handler that edits a list clones first, so a
+    shared list is never edited."""
+    s = state.copy()
+    hands = s["hands"] = state["hands"][:]
+    hands[seat] = hand
+    return s
+
+
 def _need_draft(state: State, seat: int) -> dict[str, Any]:
     d: dict[str, Any] | None = state["drafts"][seat]
     if d is None:
         raise IllegalAction(
-            "no offer is being built: start one with 'to:<seat>' or 'to:all'"
+            "no_draft",
+            "no offer is being built: start one with 'to:<seat>' or 'to:all'",
         )
     return d
 
 
 def _h_to(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     if state["drafts"][seat] is not None:
-        raise IllegalAction("an offer is already being built: send or cancel it first")
+        raise IllegalAction(
+            "draft_open", "an offer is already being built: send or cancel it first"
+        )
     if _my_offers(state, seat) >= MAX_OFFERS:
         raise IllegalAction(
-            f"you have {MAX_OFFERS} open offers already: withdraw one first"
+            "too_many_offers",
+            f"you have {MAX_OFFERS} open offers already: withdraw one first",
+            max=MAX_OFFERS,
         )
     if arg == "all":
         to = -1
     else:
         to = _offer_id(arg)
         if to >= state["n"] or to == seat:
-            raise IllegalAction(f"seat {to} is not another seat at this table")
+            raise IllegalAction(
+                "not_a_partner", f"seat {to} is not another seat at this table"
+            )
     if not _target_ok(state, seat, to):
-        raise IllegalAction(
-            "nobody else is in play" if to < 0 else f"seat {to} is out of play"
-        )
+        if to < 0:
+            raise IllegalAction("nobody_in_play", "nobody else is in play")
+        raise IllegalAction("partner_out", f"seat {to} is out of play", player=to)
     s = _clone(state)
     s["drafts"][seat] = {"to": to, "give": "", "say": "", "want": "", "open": False}
     return s, [_ev("draft", {}, {str(seat): {"draft": dict(s["drafts"][seat])}})]
@@ -725,15 +934,27 @@ def _h_give(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     real, sep, said = arg.partition(":")
     if sep and said == real and real in _STYLE_SET:
         raise IllegalAction(
-            f"give:{arg}: a card declared as what it is is 'give:{real}'"
+            "declared_as_itself",
+            f"give:{arg}: a card declared as what it is is 'give:{real}'",
+            action=f"give:{real}",
         )
     for x in (real, said) if sep else (real,):
         if x not in _STYLE_SET:
-            raise IllegalAction(f"unknown style {x!r}; styles: {', '.join(STYLES)}")
+            raise IllegalAction(
+                "unknown_style",
+                f"unknown style {x!r}; styles: {', '.join(STYLES)}",
+                style=x[:20],
+            )
     if len(d["give"]) >= MAX_SIDE:
-        raise IllegalAction(f"an offer gives at most {MAX_SIDE} cards")
+        raise IllegalAction(
+            "give_at_most", f"an offer gives at most {MAX_SIDE} cards", max=MAX_SIDE
+        )
     if state["hands"][seat].count(real) <= d["give"].count(real):
-        raise IllegalAction(f"you hold no other {STYLE_NAMES[real]} card to give")
+        raise IllegalAction(
+            "no_card_to_give",
+            f"you hold no other {STYLE_NAMES[real]} card to give",
+            style=STYLE_NAMES[real],
+        )
     s = _clone(state)
     s["drafts"][seat] = {
         **d,
@@ -746,9 +967,15 @@ def _h_give(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
 def _h_want(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     d = _need_draft(state, seat)
     if arg not in _STYLE_SET:
-        raise IllegalAction(f"unknown style {arg!r}; styles: {', '.join(STYLES)}")
+        raise IllegalAction(
+            "unknown_style",
+            f"unknown style {arg!r}; styles: {', '.join(STYLES)}",
+            style=arg[:20],
+        )
     if len(d["want"]) >= MAX_SIDE:
-        raise IllegalAction(f"an offer asks for at most {MAX_SIDE} cards")
+        raise IllegalAction(
+            "want_at_most", f"an offer asks for at most {MAX_SIDE} cards", max=MAX_SIDE
+        )
     s = _clone(state)
     s["drafts"][seat] = {**d, "want": d["want"] + arg}
     return s, _draft_event(s, seat)
@@ -757,7 +984,9 @@ def _h_want(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
 def _h_open(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     d = _need_draft(state, seat)
     if arg or d["open"]:
-        raise IllegalAction("the offer is already played with open cards")
+        raise IllegalAction(
+            "already_open", "the offer is already played with open cards"
+        )
     s = _clone(state)
     s["drafts"][seat] = {**d, "open": True}
     return s, _draft_event(s, seat)
@@ -766,15 +995,27 @@ def _h_open(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
 def _h_send(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     d = _need_draft(state, seat)
     if arg:
-        raise IllegalAction(f"malformed action 'send:{arg}'")
+        raise IllegalAction(
+            "malformed_action", f"malformed action 'send:{arg}'", action=f"send:{arg}"
+        )
     if not (d["give"] or d["want"]):
-        raise IllegalAction("an offer must give or ask for at least one card")
+        raise IllegalAction(
+            "empty_offer", "an offer must give or ask for at least one card"
+        )
     if not _holds(state["hands"][seat], d["give"]):
-        raise IllegalAction("you no longer hold the cards of this offer: cancel it")
+        raise IllegalAction(
+            "cards_gone", "you no longer hold the cards of this offer: cancel it"
+        )
     if not _target_ok(state, seat, d["to"]):
-        raise IllegalAction("the offer's partner is out of play: cancel it")
+        raise IllegalAction(
+            "partner_gone", "the offer's partner is out of play: cancel it"
+        )
     if _my_offers(state, seat) >= MAX_OFFERS:
-        raise IllegalAction(f"you have {MAX_OFFERS} open offers already")
+        raise IllegalAction(
+            "too_many_offers",
+            f"you have {MAX_OFFERS} open offers already",
+            max=MAX_OFFERS,
+        )
     s = _clone(state)
     oid = s["next_offer"]
     s["next_offer"] = oid + 1
@@ -797,7 +1038,11 @@ def _h_send(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
 def _h_cancel(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     _need_draft(state, seat)
     if arg:
-        raise IllegalAction(f"malformed action 'cancel:{arg}'")
+        raise IllegalAction(
+            "malformed_action",
+            f"malformed action 'cancel:{arg}'",
+            action=f"cancel:{arg}",
+        )
     s = _clone(state)
     s["drafts"][seat] = None
     return s, [_ev("draft", {}, {str(seat): {"draft": None}})]
@@ -806,21 +1051,32 @@ def _h_cancel(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
 def _h_accept(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     o = _find_offer(state, arg)
     if not _addressed(o, seat):
-        raise IllegalAction(f"offer {o['id']} is not addressed to seat {seat}")
+        raise IllegalAction(
+            "not_addressed",
+            f"offer {o['id']} is not addressed to seat {seat}",
+            offer=o["id"],
+        )
     hands = state["hands"]
     if not _holds(hands[seat], o["want"]):
         raise IllegalAction(
-            f"you do not hold the cards offer {o['id']} asks for ({o['want']})"
+            "cannot_pay",
+            f"you do not hold the cards offer {o['id']} asks for ({o['want']})",
+            offer=o["id"],
         )
     g = o["from"]
     if not _holds(hands[g], o["give"]):  # pragma: no cover - voided on change
-        raise IllegalAction(f"seat {g} can no longer honour offer {o['id']}")
+        raise IllegalAction(
+            "cannot_honour",
+            f"seat {g} can no longer honour offer {o['id']}",
+            offer=o["id"],
+            player=g,
+        )
     s = _clone(state)
     hands = s["hands"]
     hands[g] = _remove(hands[g], o["give"]) + o["want"]
     hands[seat] = _remove(hands[seat], o["want"]) + o["give"]
     s["offers"] = [x for x in s["offers"] if x is not o]
-    _close(s, o["id"], f"accepted by seat {seat}")
+    _close(s, o["id"], "accepted", seat)
     cheated = o["give"] != o["say"]
     ev = [
         _ev(
@@ -844,17 +1100,24 @@ def _h_accept(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
             },
         )
     ]
-    _void_offers_of(s, ev, g, f"seat {g} traded the cards away")
-    _void_offers_of(s, ev, seat, f"seat {seat} traded the cards away")
+    _void_offers_of(s, ev, g, "traded")
+    _void_offers_of(s, ev, seat, "traded")
     return s, ev
 
 
 def _h_decline(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     o = _find_offer(state, arg)
     if not _addressed(o, seat):
+        if seat in o["declined"]:
+            raise IllegalAction(
+                "declined_already",
+                f"offer {o['id']} is not addressed to seat {seat} (declined already)",
+                offer=o["id"],
+            )
         raise IllegalAction(
-            f"offer {o['id']} is not addressed to seat {seat}"
-            + (" (declined already)" if seat in o["declined"] else "")
+            "not_addressed",
+            f"offer {o['id']} is not addressed to seat {seat}",
+            offer=o["id"],
         )
     s = _clone(state)
     ev = [_ev("offer_declined", {"offer": o["id"], "seat": seat})]
@@ -862,7 +1125,7 @@ def _h_decline(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     if o["to"] == seat or len(declined) >= s["n"] - 1:
         # A direct offer declined, or an offer to all declined by everyone.
         s["offers"] = [x for x in s["offers"] if x is not o]
-        _close(s, o["id"], f"declined by seat {seat}")
+        _close(s, o["id"], "declined", seat)
         return s, ev
     new = {**o, "declined": declined}
     s["offers"] = [new if x is o else x for x in s["offers"]]
@@ -872,10 +1135,15 @@ def _h_decline(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
 def _h_withdraw(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     o = _find_offer(state, arg)
     if o["from"] != seat:
-        raise IllegalAction(f"offer {o['id']} is seat {o['from']}'s, not yours")
+        raise IllegalAction(
+            "not_yours",
+            f"offer {o['id']} is seat {o['from']}'s, not yours",
+            offer=o["id"],
+            player=o["from"],
+        )
     s = _clone(state)
     s["offers"] = [x for x in s["offers"] if x is not o]
-    _close(s, o["id"], f"withdrawn by seat {seat}")
+    _close(s, o["id"], "withdrawn", seat)
     return s, [_ev("offer_withdrawn", {"offer": o["id"], "seat": seat})]
 
 
@@ -886,38 +1154,47 @@ def _h_move(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     ij = _MOVE_ARG.get(arg)
     if ij is None or ij[0] >= len(hand) or ij[1] >= len(hand):
         raise IllegalAction(
+            "malformed_move",
             f"malformed move {arg!r}: 'move:<from>:<to>' with positions 0-"
-            f"{len(hand) - 1} of your hand, different"
+            f"{len(hand) - 1} of your hand, different",
         )
     i, j = ij
     card = hand[i]
     rest = hand[:i] + hand[i + 1 :]
-    s = _clone(state)
-    s["hands"][seat] = rest[:j] + card + rest[j:]
-    return s, [_ev("arrange", {"seat": seat}, {str(seat): {"hand": s["hands"][seat]}})]
+    hand = rest[:j] + card + rest[j:]
+    s = _rearranged(state, seat, hand)
+    return s, [_ev("arrange", {"seat": seat}, {str(seat): {"hand": hand}})]
 
 
 def _h_fit(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     code = state["up"].get(arg) if arg in SIZE else None
     if code is None:
-        raise IllegalAction(f"no face-up {arg!r} combination to arrange for")
+        raise IllegalAction(
+            "no_combination", f"no face-up {arg!r} combination to arrange for"
+        )
     hand = state["hands"][seat]
     hits = HITS[code]
     if not can_fit(hand, hits):
-        raise IllegalAction(f"your cards cannot make {code} ({hits})")
+        raise IllegalAction("cannot_make", f"your cards cannot make {code} ({hits})")
     if matches(hand[: len(hits)], hits):
-        raise IllegalAction(f"your hand is already arranged for {code}")
-    s = _clone(state)
-    s["hands"][seat] = fit_order(hand, hits)
-    return s, [_ev("arrange", {"seat": seat}, {str(seat): {"hand": s["hands"][seat]}})]
+        raise IllegalAction(
+            "already_arranged", f"your hand is already arranged for {code}"
+        )
+    hand = fit_order(hand, hits)
+    s = _rearranged(state, seat, hand)
+    return s, [_ev("arrange", {"seat": seat}, {str(seat): {"hand": hand}})]
 
 
 def _h_claim(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     code = state["up"].get(arg) if arg in SIZE else None
     if code is None:
-        raise IllegalAction(f"no face-up {arg!r} combination to claim")
+        raise IllegalAction(
+            "no_combination", f"no face-up {arg!r} combination to claim"
+        )
     if any(c["seat"] == seat for c in state["claims"]):
-        raise IllegalAction("your KUNG FU is already waiting to be checked")
+        raise IllegalAction(
+            "claim_waiting", "your KUNG FU is already waiting to be checked"
+        )
     s = _clone(state)
     hand = s["hands"][seat]
     fresh = s["fresh"][seat]
@@ -941,18 +1218,22 @@ def _h_claim(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
             },
         )
     ]
-    _void_offers_of(s, ev, seat, f"seat {seat} put the cards down for a claim")
+    _void_offers_of(s, ev, seat, "claimed")
     return s, ev
 
 
 def _h_impasse(state: State, seat: int, arg: str) -> tuple[State, list[Event]]:
     vote = arg == ""
     if arg not in ("", "no"):
-        raise IllegalAction(f"malformed action 'impasse:{arg}'")
-    if state["votes"][seat] == vote:
         raise IllegalAction(
-            "you already vote for an impasse" if vote else "you have not voted"
+            "malformed_action",
+            f"malformed action 'impasse:{arg}'",
+            action=f"impasse:{arg}",
         )
+    if state["votes"][seat] == vote:
+        if vote:
+            raise IllegalAction("already_voted", "you already vote for an impasse")
+        raise IllegalAction("not_voted", "you have not voted")
     s = _clone(state)
     s["votes"][seat] = vote
     ev = [_ev("impasse_vote", {"seat": seat, "vote": vote})]
@@ -1002,6 +1283,11 @@ def _menu_entry(s: State, seat: int | None, aid: str) -> Action:
     return a
 
 
+def _style_list(styles: str) -> str:
+    """Cards of an offer by their styles' names ("Tiger, Dragon"), or "nothing"."""
+    return ", ".join(STYLE_NAMES[c] for c in styles) or "nothing"
+
+
 def _label(s: State, seat: int | None, aid: str) -> Action:
     head, _, arg = aid.partition(":")
     a: Action = {"id": aid, "type": head}
@@ -1018,10 +1304,10 @@ def _label(s: State, seat: int | None, aid: str) -> Action:
         a["label"] = f"{verb} {arg} {code} ({COMBINATIONS[code]['label']})"
     elif head in ("accept", "decline", "withdraw"):
         o = next(x for x in s["offers"] if str(x["id"]) == arg)
-        a.update(offer=o["id"])
+        a.update(offer=o["id"], gives=o["say"], asks=o["want"], **{"from": o["from"]})
         a["label"] = (
             f"{head.capitalize()} offer {o['id']} from seat {o['from']}: gives "
-            f"{o['say'] or 'nothing'}, asks {o['want'] or 'nothing'}"
+            f"{_style_list(o['say'])}, asks {_style_list(o['want'])}"
         )
     elif head == "to":
         a["seat"] = None if arg == "all" else int(arg)
@@ -1061,7 +1347,8 @@ def _label(s: State, seat: int | None, aid: str) -> Action:
         )
     elif head == "forfeit":
         a["code"] = arg
-        a["label"] = f"Give up completed combination {arg} ({POINTS[arg]} points)"
+        points = f"{POINTS[arg]} point{'' if POINTS[arg] == 1 else 's'}"
+        a["label"] = f"Give up completed combination {arg} ({points})"
     else:  # pragma: no cover
         a["label"] = aid
     return a
@@ -1147,10 +1434,17 @@ class KungFu2009Game(EngineBase):
     def actors(self, state: State) -> list[int]:
         """Every seat that may act now: all seats in play, plus a punished seat
         choosing the combination it loses; nobody while a claim is checked."""
+        who: list[int] = []
         if state["phase"] != PLAY:
-            return []
-        out, owe = state["out"], state["owe"]
-        return [t for t in range(state["n"]) if not out[t] or owe[t]]
+            return who
+        # A loop, not a comprehension: on Python 3.11 a comprehension is a
+        # function call of its own, dearer than a table's few seats
+        # (``actors`` runs at every step, and again in ``observe``).
+        owe = state["owe"]
+        for t, out in enumerate(state["out"]):
+            if not out or owe[t]:
+                who.append(t)
+        return who
 
     def legal_action_ids(self, state: State, seat: int | None) -> list[str]:
         """The seat's menu; seat None is the table (``check`` while paused,
@@ -1207,51 +1501,69 @@ class KungFu2009Game(EngineBase):
             self._check(state)
         if type(action_id) is not str:
             raise IllegalAction(
+                "malformed_action",
                 f"malformed intent {action_id!r}: an intent is its string id, "
-                "e.g. 'to:2' or 'claim:easy'"
+                "e.g. 'to:2' or 'claim:easy'",
+                action=str(action_id)[:80],
             )
         phase = state["phase"]
         if phase == OVER:
-            raise IllegalAction("the game is over; no more intents are accepted")
+            raise IllegalAction(
+                "game_over", "the game is over; no more intents are accepted"
+            )
         if seat is None:
             return self._table(state, action_id)
         if type(seat) is not int or not 0 <= seat < state["n"]:
-            raise IllegalAction(f"seat {seat!r} is not a seat at this table")
+            raise IllegalAction(
+                "no_such_seat", f"seat {seat!r} is not a seat at this table"
+            )
         head, sep, arg = action_id.partition(":")
         if sep and not arg:
-            raise IllegalAction(f"malformed intent {action_id!r}")
+            raise IllegalAction(
+                "malformed_action",
+                f"malformed intent {action_id!r}",
+                action=action_id[:80],
+            )
         if phase == PAUSED and head != "claim":
             who = state["claims"][0]["seat"]
             raise IllegalAction(
+                "paused",
                 f"the game is paused while seat {who}'s KUNG FU is checked: "
-                "no trading, arranging or voting until it resumes"
+                "no trading, arranging or voting until it resumes",
+                player=who,
             )
         if state["owe"][seat]:
             if head != "forfeit":
                 raise IllegalAction(
+                    "choose_forfeit",
                     "you are out of play: choose the completed combination you "
-                    "lose (severe punishment)"
+                    "lose (severe punishment)",
                 )
             if arg not in state["won"][seat]:
-                raise IllegalAction(f"you have no completed combination {arg!r}")
+                raise IllegalAction(
+                    "no_completed", f"you have no completed combination {arg!r}"
+                )
             s = _clone(state)
             ev: list[Event] = []
             _settle_forfeit(s, ev, seat, arg, "chosen")
             return s, ev
         if state["out"][seat]:
             raise IllegalAction(
+                "out_of_play",
                 f"seat {seat} is out of play (punished) until another player "
-                "completes a combination"
+                "completes a combination",
             )
         if action_id == PASS:
             return state, []
         handler = _HANDLERS.get(head)
         if handler is None or (not arg and head not in _NO_ARG):
             raise IllegalAction(
+                "malformed_action",
                 f"unknown intent {action_id!r}; intents: pass, to:<seat>|all, "
                 "give:<style>[:<declared>], want:<style>, open, send, cancel, "
                 "accept:<offer>, decline:<offer>, withdraw:<offer>, "
-                "move:<from>:<to>, fit:<level>, claim:<level>, impasse, impasse:no"
+                "move:<from>:<to>, fit:<level>, claim:<level>, impasse, impasse:no",
+                action=action_id[:80],
             )
         return handler(state, seat, arg)
 
@@ -1266,8 +1578,10 @@ class KungFu2009Game(EngineBase):
             _finish(s, ev, "time")
         else:
             raise IllegalAction(
+                "not_legal",
                 f"the table may not {action_id!r} now; table steps: "
-                + (", ".join(self.legal_action_ids(state, None)) or "none")
+                + (", ".join(self.legal_action_ids(state, None)) or "none"),
+                action=action_id[:80],
             )
         return s, ev
 
@@ -1369,37 +1683,45 @@ class KungFu2009Game(EngineBase):
             hand = h[: len(h) - unseen]
             d = state["drafts"][seat]
             draft = None if d is None else dict(d)
-        disc = state["disc"]
         up = state["up"]
+        piles = state["piles"]
         won = state["won"]
-        return {
-            "game": self.id,
-            "rules_version": RULES_VERSION,
-            "seat": seat,
-            "players": n,
-            "phase": state["phase"],
-            "actors": self.actors(state),
-            "hand": hand,
-            "unseen": unseen,
-            "draft": draft,
-            "hand_sizes": [len(h) for h in hands],
-            "in_play": [not o for o in state["out"]],
-            "owes_forfeit": list(state["owe"]),
-            "face_up": {lv: _COMBO_VIEW[up[lv]] for lv in LEVEL_ORDER},
-            "piles": {lv: len(state["piles"][lv]) for lv in LEVEL_ORDER},
-            "removed": len(state["box"]),
-            "deck": len(state["deck"]),
-            "discard": _DISCARD_VIEW[disc].copy(),
-            "won": [list(w) for w in won],
-            "points": [sum(map(_points, w)) for w in won],
-            "offers": [_offer_public(o, seat) for o in state["offers"]],
-            "votes": list(state["votes"]),
-            "impasses": state["impasses"],
-            "impasse_limit": state["cfg"]["impasse_limit"],
-            "severe": state["cfg"]["severe"],
-            "claims": [dict(c) for c in state["claims"]],
-            "result": self.result(state),
+        offers = state["offers"]
+        cfg = state["cfg"]
+        # The fields fixed for a seat at a table come from a template copied
+        # per call (cheaper than a literal of 25 keys, same key order); maps
+        # in C (``list(map(...))``) instead of comprehensions where they fit.
+        obs = _OBS_BASE[seat, n, cfg["impasse_limit"], cfg["severe"]].copy()
+        obs["phase"] = state["phase"]
+        obs["actors"] = self.actors(state)
+        obs["hand"] = hand
+        obs["unseen"] = unseen
+        obs["draft"] = draft
+        obs["hand_sizes"] = list(map(len, hands))
+        obs["in_play"] = list(map(_not, state["out"]))
+        obs["owes_forfeit"] = list(state["owe"])
+        obs["face_up"] = {
+            "easy": _COMBO_VIEW[up["easy"]],
+            "normal": _COMBO_VIEW[up["normal"]],
+            "difficult": _COMBO_VIEW[up["difficult"]],
         }
+        obs["piles"] = {
+            "easy": len(piles["easy"]),
+            "normal": len(piles["normal"]),
+            "difficult": len(piles["difficult"]),
+        }
+        obs["removed"] = len(state["box"])
+        obs["deck"] = len(state["deck"])
+        obs["discard"] = _DISCARD_VIEW[state["disc"]].copy()
+        obs["won"] = list(map(list, won))
+        obs["points"] = [sum(map(_points, w)) if w else 0 for w in won]
+        obs["offers"] = [_offer_public(o, seat) for o in offers] if offers else []
+        obs["votes"] = list(state["votes"])
+        obs["impasses"] = state["impasses"]
+        obs["claims"] = list(map(dict, state["claims"]))
+        if state["result"] is not None:
+            obs["result"] = self.result(state)
+        return obs
 
     def determinize(self, state: State, seat: int, rng_seed: int) -> State:
         """A full state ``seat`` cannot tell apart from ``state`` right now.

@@ -61,11 +61,20 @@ def rules_rows() -> list[str]:
     lines: list[str] = []
     for colour, title in (("red", "Red attack cards"), ("blue", "Blue block cards")):
         lines += [
-            f"<h3>{title}</h3>",
+            f'<h3>{{% translate "{title}" %}}</h3>',
             '<div class="table-scroll">',
             '<table class="rules-cards">',
-            "<thead><tr><th>Card</th><th>Value</th><th>Power coins</th>"
-            "<th>Special effect (coin cost)</th></tr></thead>",
+            "<thead><tr>"
+            + "".join(
+                f'<th>{{% translate "{name}" %}}</th>'
+                for name in (
+                    "Card",
+                    "Value",
+                    "Power coins",
+                    "Special effect (coin cost)",
+                )
+            )
+            + "</tr></thead>",
             "<tbody>",
         ]
         lines += [_row(c) for c in card_entries() if c["colour"] == colour]

@@ -26,7 +26,7 @@ from typing import Any
 
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
-from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig, param_value
 from gameplay.rules.kungfu2013.cards import ATTACK_CARDS, BLOCK_CARDS, EFFECTS
 from gameplay.rules.rng import uniform_chooser
 from gameplay.rules.views import Pile, PileViews
@@ -218,15 +218,16 @@ def _action_info() -> dict[str, Action]:
                 "card": code,
                 "label": f"Block with {label}",
             }
+        coins = f"{COINS[ch]} coin{'' if COINS[ch] == 1 else 's'}"
         info[f"pay:{code}"] = {
             "type": "pay",
             "card": code,
-            "label": f"Pay with {CARDS[ch]['name']} ({COINS[ch]} coins)",
+            "label": f"Pay with {CARDS[ch]['name']} ({coins})",
         }
         info[f"target:{code}"] = {
             "type": "target",
             "card": code,
-            "label": f"Discard the opponent's {CARDS[ch]['name']} ({COINS[ch]} coins)",
+            "label": f"Discard the opponent's {CARDS[ch]['name']} ({coins})",
         }
     for aid, a in info.items():
         a["id"] = aid
@@ -942,16 +943,22 @@ def _accept_slow(state: Any, seat: Any, action_id: Any) -> _Act:
         )
     if type(action_id) is not str:
         raise IllegalAction(
+            "malformed_action",
             f"malformed action {action_id!r}: an action is its string id, "
-            "e.g. 'initiative:keep'"
+            "e.g. 'initiative:keep'",
+            action=str(action_id)[:80],
         )
     actor = state["actor"]
     if actor < 0:
-        raise IllegalAction("the game is over; no more actions are accepted")
+        raise IllegalAction(
+            "game_over", "the game is over; no more actions are accepted"
+        )
     if seat != actor or type(seat) is not int:
         raise IllegalAction(
+            "not_your_turn",
             f"seat {seat!r} may not act now: waiting for seat {actor} "
-            f"({PROMPTS[state['phase']]})"
+            f"({PROMPTS[state['phase']]})",
+            player=actor,
         )
     act = _ACT.get(action_id)
     if (
@@ -961,9 +968,11 @@ def _accept_slow(state: Any, seat: Any, action_id: Any) -> _Act:
     ):
         return act
     raise IllegalAction(
+        "not_legal",
         f"action {action_id!r} is not legal for seat {seat} in phase "
         f"{state['phase']!r} ({PROMPTS[state['phase']]}); legal: "
-        + ", ".join(_ids(state))
+        + ", ".join(_ids(state)),
+        action=action_id,
     )
 
 
@@ -1127,41 +1136,73 @@ def _stack(option: str, codes: Any, full: str, colour: str) -> str | None:
         type(c) is not str or c not in BY_CODE for c in codes
     ):
         raise InvalidConfig(
+            "bad_deck",
             f"{option} must be a list of {colour} card codes, top first "
-            f"(e.g. {CODE[full[0]]!r})"
+            f"(e.g. {CODE[full[0]]!r})",
+            option=option,
         )
     chars = [BY_CODE[c] for c in codes]
     wrong = [c for c, ch in zip(codes, chars, strict=True) if ch not in full]
     if wrong:
-        raise InvalidConfig(f"{option} may hold only {colour} cards, got {wrong}")
+        raise InvalidConfig(
+            "bad_deck",
+            f"{option} may hold only {colour} cards, got {wrong}",
+            option=option,
+        )
     if len(set(chars)) != len(chars):
-        raise InvalidConfig(f"{option} lists a card twice")
+        raise InvalidConfig("bad_deck", f"{option} lists a card twice", option=option)
     return "".join(chars)
 
 
 def _validate(config: Any) -> dict[str, Any]:
     if not isinstance(config, dict):
-        raise InvalidConfig(f"config must be a dict, not {type(config).__name__}")
+        raise InvalidConfig(
+            "config_not_object", f"config must be a dict, not {type(config).__name__}"
+        )
     unknown = sorted(str(k) for k in config if k not in _OPTIONS)
     if unknown:
         raise InvalidConfig(
-            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}"
+            "unknown_options",
+            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}",
+            options=", ".join(unknown),
+            allowed=", ".join(_OPTIONS),
         )
     players = config.get("players", 2)
     if players != 2 or type(players) is not int:
-        raise InvalidConfig(f"Kung Fu (2013) is for exactly 2 players, got {players!r}")
+        raise InvalidConfig(
+            "players_exact",
+            f"Kung Fu (2013) is for exactly 2 players, got {players!r}",
+            count=2,
+            players=param_value(players),
+        )
     start = config.get("start", "random")
     if not (start == "random" or (type(start) is int and start in (0, 1))):
-        raise InvalidConfig(f"start must be 'random', 0 or 1, got {start!r}")
+        raise InvalidConfig(
+            "option_choice",
+            f"start must be 'random', 0 or 1, got {start!r}",
+            option="start",
+            choices="random, 0, 1",
+            value=param_value(start),
+        )
     life = config.get("life", START_LIFE)
     if type(life) is not int or not 1 <= life <= LIFE_TOKENS // 2:
         raise InvalidConfig(
-            f"life must be an integer from 1 to {LIFE_TOKENS // 2}, got {life!r}"
+            "option_range",
+            f"life must be an integer from 1 to {LIFE_TOKENS // 2}, got {life!r}",
+            option="life",
+            min=1,
+            max=LIFE_TOKENS // 2,
+            value=param_value(life),
         )
     max_rounds = config.get("max_rounds", DEFAULT_MAX_ROUNDS)
     if type(max_rounds) is not int or not 1 <= max_rounds <= 10_000:
         raise InvalidConfig(
-            f"max_rounds must be an integer from 1 to 10000, got {max_rounds!r}"
+            "option_range",
+            f"max_rounds must be an integer from 1 to 10000, got {max_rounds!r}",
+            option="max_rounds",
+            min=1,
+            max=10_000,
+            value=param_value(max_rounds),
         )
     red = config.get("red_deck")
     blue = config.get("blue_deck")
@@ -1179,6 +1220,72 @@ def _validate(config: Any) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------
 # The engine object.
+
+
+def _obs_base(key: tuple[int | None, int]) -> dict[str, Any]:
+    """An observation's template for (seat, rounds): every field in its
+    order, the fixed ones filled in, the others at their default."""
+    seat, max_rounds = key
+    return {
+        "game": "kungfu2013",
+        "rules_version": RULES_VERSION,
+        "seat": seat,
+        "players": 2,
+        "round": 0,
+        "max_rounds": max_rounds,
+        "phase": None,
+        "prompt": None,
+        "actors": None,
+        "pending": None,
+        "life": None,
+        "initiative": None,
+        "starter": None,
+        "hand": None,
+        "hand_counts": None,
+        "decks": None,
+        "discards": None,
+        "front": None,
+        "coins": None,
+        "no_block_round": None,
+        "battle": None,
+        "result": None,
+    }
+
+
+_OBS_BASE: PileViews[tuple[int | None, int], dict[str, Any]] = PileViews(_obs_base)
+
+# The facts a battle's view shows: attacker, attack card, face, block card,
+# block done, discarded block, the two seats' activated effects, on-hit
+# pending, initiative changes, whether the observer is the attacker.
+_BattleKey = tuple[int, str, str, str, bool, str, bool, bool, bool, int, bool]
+
+
+def _battle_view(key: _BattleKey) -> dict[str, Any]:
+    """The battle as an observation shows it (a face-down attack card only to
+    its attacker until the block is down)."""
+    a, ac, face, bc, blocked, null, act0, act1, hit, flips, attacker = key
+    act = [act0, act1]
+    b = {"act": act}  # what ``_value`` reads
+    shown = face == "u" or blocked
+    return {
+        "attacker": a,
+        "defender": 1 - a,
+        "attack": _VIEW[ac] if ac and (shown or attacker) else None,
+        "attack_played": bool(ac) and bool(face),
+        "face": _FACE.get(face),
+        "revealed": bool(ac) and shown,
+        "block": _VIEW[bc or null] if bc or null else None,
+        "block_done": blocked,
+        "block_discarded": bool(null),
+        "activated": act,
+        "attack_value": (_value(b, ac, a) if ac and shown else None),
+        "block_value": (_value(b, bc, 1 - a) if bc else (0 if blocked else None)),
+        "on_hit_pending": hit,
+        "initiative_changes": flips,
+    }
+
+
+_BATTLES: PileViews[_BattleKey, dict[str, Any]] = PileViews(_battle_view)
 
 
 class KungFu2013Game(EngineBase):
@@ -1391,30 +1498,22 @@ class KungFu2013Game(EngineBase):
         actor = state["actor"]
         battle = None
         if ph != OVER or b["ac"]:
-            attack = None
-            if b["ac"] and (b["face"] == "u" or b["blocked"] or seat == a):
-                attack = _VIEW[b["ac"]]
-            shown = b["face"] == "u" or b["blocked"]
-            battle = {
-                "attacker": a,
-                "defender": 1 - a,
-                "attack": attack,
-                "attack_played": bool(b["ac"]) and bool(b["face"]),
-                "face": _FACE.get(b["face"]),
-                "revealed": bool(b["ac"]) and shown,
-                "block": _VIEW[b["bc"] or b["null"]] if b["bc"] or b["null"] else None,
-                "block_done": b["blocked"],
-                "block_discarded": bool(b["null"]),
-                "activated": list(b["act"]),
-                "attack_value": (_value(b, b["ac"], a) if b["ac"] and shown else None),
-                "block_value": (
-                    _value(b, b["bc"], 1 - a)
-                    if b["bc"]
-                    else (0 if b["blocked"] else None)
-                ),
-                "on_hit_pending": b["hit"],
-                "initiative_changes": len(b["flip"]),
-            }
+            # The battle's view from the facts it shows (a shared read-only
+            # dict, built once per distinct facts: gameplay.rules.views).
+            act = b["act"]
+            battle = _BATTLES[
+                a,
+                b["ac"],
+                b["face"],
+                b["bc"],
+                b["blocked"],
+                b["null"],
+                act[0],
+                act[1],
+                b["hit"],
+                len(b["flip"]),
+                seat == a,
+            ]
         pending: dict[str, Any] = {}
         if actor >= 0 and state["todo"]:
             t = state["todo"][-1]
@@ -1425,37 +1524,40 @@ class KungFu2013Game(EngineBase):
             elif ph == REWARD:
                 pending = {"difference": b["bv"] - b["av"]}
         front = state["front"]
-        return {
-            "game": self.id,
-            "rules_version": RULES_VERSION,
-            "seat": seat,
-            "players": 2,
-            "round": state["round"],
-            "max_rounds": state["cfg"]["max_rounds"],
-            "phase": ph,
-            "prompt": PROMPTS[ph],
-            "actors": [] if actor < 0 else [actor],
-            "pending": pending,
-            "life": list(state["life"]),
-            "initiative": state["init"],
-            "starter": state["starter"],
-            "hand": None if seat is None else [*_HAND_VIEWS[hands[seat]]],
-            "hand_counts": [_HAND_COUNTS[h] for h in hands],
-            "decks": {"red": len(state["rdeck"]), "blue": len(state["bdeck"])},
-            "discards": {
-                "red": [*_PILE_VIEWS[state["rdisc"]]],
-                "blue": [*_PILE_VIEWS[state["bdisc"]]],
-            },
-            "front": [[*_PILE_VIEWS[f]] for f in front],
-            "coins": [_coins(f) for f in front],
-            # The round in which each player may not block (a "no block" effect),
-            # while it is still ahead.
-            "no_block_round": [
-                n if n >= state["round"] else None for n in state["noblk"]
-            ],
-            "battle": battle,
-            "result": self.result(state),
+        # The fields fixed for a seat and game length come from a template
+        # copied per call (cheaper than a literal of 21 keys, same key order).
+        obs = _OBS_BASE[seat, state["cfg"]["max_rounds"]].copy()
+        rnd = state["round"]
+        obs["round"] = rnd
+        obs["phase"] = ph
+        obs["prompt"] = PROMPTS[ph]
+        obs["actors"] = [] if actor < 0 else [actor]
+        obs["pending"] = pending
+        obs["life"] = list(state["life"])
+        obs["initiative"] = state["init"]
+        obs["starter"] = state["starter"]
+        if seat is not None:
+            obs["hand"] = [*_HAND_VIEWS[hands[seat]]]
+        obs["hand_counts"] = [_HAND_COUNTS[hands[0]], _HAND_COUNTS[hands[1]]]
+        obs["decks"] = {"red": len(state["rdeck"]), "blue": len(state["bdeck"])}
+        obs["discards"] = {
+            "red": [*_PILE_VIEWS[state["rdisc"]]],
+            "blue": [*_PILE_VIEWS[state["bdisc"]]],
         }
+        obs["front"] = [[*_PILE_VIEWS[front[0]]], [*_PILE_VIEWS[front[1]]]]
+        obs["coins"] = [_coins(front[0]), _coins(front[1])]
+        # The round in which each player may not block (a "no block" effect),
+        # while it is still ahead.
+        # (Two seats written out: on Python 3.11 a comprehension is a call.)
+        nb0, nb1 = state["noblk"]
+        obs["no_block_round"] = [
+            nb0 if nb0 >= rnd else None,
+            nb1 if nb1 >= rnd else None,
+        ]
+        obs["battle"] = battle
+        if state["result"] is not None:
+            obs["result"] = self.result(state)
+        return obs
 
     def determinize(self, state: State, seat: int, rng_seed: int) -> State:
         """A full state ``seat`` cannot tell apart from ``state`` right now.

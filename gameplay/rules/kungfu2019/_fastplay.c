@@ -274,7 +274,10 @@ typedef struct { int pat, nd, d[DICE], next; } Node;
 
 static Opt GL[MAXOPT], GF[MAXOPT]; /* gainless (kept), gainful */
 static int NGL, NGF, CAP, SIZEMASK;
-static int MEMO_GEN[MEMO], MEMO_AT[MEMO], MEMO_LEN[MEMO];
+/* per multiset key: the generation it was computed in, where its entries
+ * start in EPOOL and how many there are (one struct: one cache line a lookup) */
+typedef struct { int gen, at, len; } Memo;
+static Memo MEMO_[MEMO];
 static int GEN = 0;
 static Entry EPOOL[POOL]; static int NE;
 static Node NPOOL[POOL]; static int NN;
@@ -288,15 +291,41 @@ static inline int mkey(const int *d, int m) {
 
 typedef struct { int value, dice, reuse, pat, nd, d[DICE], next, used; } Cand;
 
-static int front(const int *rest, int m); /* returns memo key; entries via MEMO_AT */
+/* The distinct r-element sub-multisets of the sorted values vals[0..L), as the
+ * index tuples of their first occurrences, in lexicographic order: what
+ * enumerating every r-combination of indices in lexicographic order and
+ * skipping a multiset already seen gives (the first index tuple of each
+ * multiset takes the earliest copy of each value, and for sorted values those
+ * tuples sort as the multisets do), without making the duplicates. */
+static void distinct_rec(const int *vals, int L, int r, int start, int depth, int *cur,
+                         int (*out)[DICE], int *nout) {
+    if (depth == r) {
+        if (r) memcpy(out[*nout], cur, sizeof(int) * (size_t)r);
+        (*nout)++;
+        return;
+    }
+    for (int i = start; i <= L - (r - depth); i++) {
+        if (i > start && vals[i] == vals[i - 1]) continue;
+        cur[depth] = i;
+        distinct_rec(vals, L, r, i + 1, depth + 1, cur, out, nout);
+    }
+}
+
+static int distinct_subsets(const int *vals, int L, int r, int (*out)[DICE]) {
+    int cur[DICE], n = 0;
+    distinct_rec(vals, L, r, 0, 0, cur, out, &n);
+    return n;
+}
+
+static int front(const int *rest, int m); /* returns memo key; entries via MEMO_[key].at */
 
 static int front(const int *rest, int m) {
     int key = mkey(rest, m);
-    if (MEMO_GEN[key] == GEN) return key;
+    if (MEMO_[key].gen == GEN) return key;
     if (m == 0) {
         if (NE >= POOL) { SOLVE_ERR = 1; return key; }
         EPOOL[NE] = (Entry){0, 0, 0, -1};
-        MEMO_AT[key] = NE++; MEMO_LEN[key] = 1; MEMO_GEN[key] = GEN;
+        MEMO_[key].at = NE++; MEMO_[key].len = 1; MEMO_[key].gen = GEN;
         return key;
     }
     static Cand bucket_store[8][MAXCAP + 1];
@@ -316,8 +345,8 @@ static int front(const int *rest, int m) {
         }                                                                          \
     } while (0)
     int k1 = front(rest + 1, m - 1);
-    for (int e = 0; e < MEMO_LEN[k1]; e++) {
-        Entry *x = &EPOOL[MEMO_AT[k1] + e];
+    for (int e = 0; e < MEMO_[k1].len; e++) {
+        Entry *x = &EPOOL[MEMO_[k1].at + e];
         OFFER(x->cost, x->value, x->dice, x->chain, -1, 0, rest, -1);
     }
     if (NGL) {
@@ -326,17 +355,14 @@ static int front(const int *rest, int m) {
         int L = m - 1;
         for (int r = 0; r <= L; r++) {
             if (!(SIZEMASK >> (r + 1) & 1)) continue;
-            int idx[DICE];
-            for (int i = 0; i < r; i++) idx[i] = i;
-            int seen[64]; int nseen = 0;
-            for (;;) {
+            int tuples[35][DICE]; /* at most C(6, 3) = 20 */
+            int nt = distinct_subsets(others, L, r, tuples);
+            for (int t = 0; t < nt; t++) {
+                const int *idx = tuples[t];
                 int chosen[DICE], remain[DICE], nr = 0;
                 chosen[0] = first;
                 for (int i = 0; i < r; i++) chosen[i + 1] = others[idx[i]];
-                int ck = mkey(chosen + 1, r), dup = 0;
-                for (int q = 0; q < nseen; q++) if (seen[q] == ck) { dup = 1; break; }
-                if (!dup) {
-                    if (nseen < 64) seen[nseen++] = ck;
+                {
                     int pi = 0;
                     for (int i = 0; i < L; i++) {
                         if (pi < r && idx[pi] == i) { pi++; continue; }
@@ -350,20 +376,14 @@ static int front(const int *rest, int m) {
                         int c = cached_cost(o->cb, chosen, mm, fin);
                         if (c < 0 || c > CAP) continue;
                         if (sub < 0) sub = front(remain, nr);
-                        for (int e = 0; e < MEMO_LEN[sub]; e++) {
-                            Entry *x = &EPOOL[MEMO_AT[sub] + e];
+                        for (int e = 0; e < MEMO_[sub].len; e++) {
+                            Entry *x = &EPOOL[MEMO_[sub].at + e];
                             if (x->cost + c > CAP) break;
                             OFFER(x->cost + c, x->value + o->value, x->dice + mm, -1,
                                   o->pat, mm, chosen, x->chain);
                         }
                     }
                 }
-                /* next combination of r indices out of L (lexicographic) */
-                int i = r - 1;
-                while (i >= 0 && idx[i] == L - r + i) i--;
-                if (i < 0) break;
-                idx[i]++;
-                for (int j = i + 1; j < r; j++) idx[j] = idx[j - 1] + 1;
             }
         }
     }
@@ -387,14 +407,14 @@ static int front(const int *rest, int m) {
         EPOOL[NE++] = (Entry){c, b->value, b->dice, chain};
         len++;
     }
-    MEMO_AT[key] = at; MEMO_LEN[key] = len; MEMO_GEN[key] = GEN;
+    MEMO_[key].at = at; MEMO_[key].len = len; MEMO_[key].gen = GEN;
     return key;
 }
 
 /* the front's best entry costing at most avail (-1: none) */
 static int best_within(int key, int avail) {
-    for (int e = MEMO_LEN[key] - 1; e >= 0; e--)
-        if (EPOOL[MEMO_AT[key] + e].cost <= avail) return MEMO_AT[key] + e;
+    for (int e = MEMO_[key].len - 1; e >= 0; e--)
+        if (EPOOL[MEMO_[key].at + e].cost <= avail) return MEMO_[key].at + e;
     return -1;
 }
 
@@ -457,7 +477,7 @@ static void rec(int start, const int *rest, int m, int value) {
         }
         if (ok) {
             int rk = front(rest, m);
-            int last = EPOOL[MEMO_AT[rk] + MEMO_LEN[rk] - 1].cost;
+            int last = EPOOL[MEMO_[rk].at + MEMO_[rk].len - 1].cost;
             saturated = avail >= last;
             int t = best_within(rk, avail);
             if (t >= 0) {
@@ -486,12 +506,6 @@ static void rec(int start, const int *rest, int m, int value) {
         rec(j, remain, nr, value + GF[c->opt].value);
         NCH--;
     }
-}
-
-static int memcmp_lex(const int *x, const int *y, int n) {
-    for (int i = 0; i < n; i++)
-        if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
-    return 0;
 }
 
 static int cmp_int(const void *a, const void *b) {
@@ -545,7 +559,7 @@ static int solve(const Row *played, int role, const int *rolled, int bud, Set *o
     SIZEMASK = 0;
     for (int i = 0; i < NGL; i++) SIZEMASK |= 1 << GL[i].size;
     GEN++;
-    if (GEN == 0x7FFFFFFF) { memset(MEMO_GEN, 0, sizeof MEMO_GEN); GEN = 1; }
+    if (GEN == 0x7FFFFFFF) { for (int i = 0; i < MEMO; i++) MEMO_[i].gen = 0; GEN = 1; }
     NE = NN = 0; SOLVE_ERR = 0;
     BASE_BUDGET = base_budget;
     int roll[DICE];
@@ -564,30 +578,12 @@ static int solve(const Row *played, int role, const int *rolled, int bud, Set *o
             const Combo *c = &COMBO[GF[g].cb];
             int n = GF[g].size;
             /* distinct sub-multisets of the roll with n dice, sorted */
-            int subs[128][DICE], ns = 0;
-            int idx[DICE];
-            for (int i = 0; i < n; i++) idx[i] = i;
-            if (n <= DICE && n > 0) for (;;) {
-                int cand[DICE];
-                for (int i = 0; i < n; i++) cand[i] = roll[idx[i]];
-                int dup = 0;
-                for (int q = 0; q < ns && !dup; q++)
-                    if (!memcmp(subs[q], cand, sizeof(int) * (size_t)n)) dup = 1;
-                if (!dup && ns < 128) memcpy(subs[ns++], cand, sizeof(int) * (size_t)n);
-                int i = n - 1;
-                while (i >= 0 && idx[i] == DICE - n + i) i--;
-                if (i < 0) break;
-                idx[i]++;
-                for (int j = i + 1; j < n; j++) idx[j] = idx[j - 1] + 1;
-            }
-            for (int a = 1; a < ns; a++) { /* sorted(): lexicographic */
-                int tmp[DICE], b = a;
-                memcpy(tmp, subs[a], sizeof tmp);
-                while (b > 0 && memcmp_lex(tmp, subs[b - 1], n) < 0) {
-                    memcpy(subs[b], subs[b - 1], sizeof tmp);
-                    b--;
-                }
-                memcpy(subs[b], tmp, sizeof tmp);
+            int subs[35][DICE], ns = 0; /* at most C(7, 3) = 35 */
+            if (n <= DICE && n > 0) {
+                int tuples[35][DICE];
+                ns = distinct_subsets(roll, DICE, n, tuples);
+                for (int q = 0; q < ns; q++)
+                    for (int i = 0; i < n; i++) subs[q][i] = roll[tuples[q][i]];
             }
             for (int q = 0; q < ns; q++) {
                 int fin[DICE];
@@ -1467,24 +1463,29 @@ PyDoc_STRVAR(solve_doc,
 "of card characters), ``role`` 0 attack / 1 defence, seven dice ``rolled`` and\n"
 "the whole HIT/AVO ``budget`` (track plus red crosses), for the tests.");
 
-static PyObject *py_solve(PyObject *self, PyObject *args) {
+/* solve()'s and solve_checked()'s arguments: played, role, rolled, budget. */
+static int solve_args(PyObject *args, Row *played, int *role, int *rolled, int *bud) {
     PyObject *pl;
     const char *dice;
     Py_ssize_t nd;
-    int role, bud;
-    if (!PyArg_ParseTuple(args, "Uiy#i", &pl, &role, &dice, &nd, &bud)) return NULL;
-    if (!ready) { PyErr_SetString(PyExc_RuntimeError, "_fastplay.init was not called"); return NULL; }
-    Row played;
-    if (load_row(pl, &played, PLAY)) return NULL;
-    if (nd != DICE || (role != ATT && role != DEF) || bud < 0) {
+    if (!PyArg_ParseTuple(args, "Uiy#i", &pl, role, &dice, &nd, bud)) return -1;
+    if (!ready) { PyErr_SetString(PyExc_RuntimeError, "_fastplay.init was not called"); return -1; }
+    if (load_row(pl, played, PLAY)) return -1;
+    if (nd != DICE || (*role != ATT && *role != DEF) || *bud < 0) {
         PyErr_SetString(PyExc_ValueError, "seven dice, role 0 or 1, budget >= 0");
-        return NULL;
+        return -1;
     }
-    int rolled[DICE];
     for (int i = 0; i < DICE; i++) {
         rolled[i] = (unsigned char)dice[i];
-        if (rolled[i] < 1 || rolled[i] > 6) { PyErr_SetString(PyExc_ValueError, "bad die"); return NULL; }
+        if (rolled[i] < 1 || rolled[i] > 6) { PyErr_SetString(PyExc_ValueError, "bad die"); return -1; }
     }
+    return 0;
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    Row played;
+    int role, bud, rolled[DICE];
+    if (solve_args(args, &played, &role, rolled, &bud)) return NULL;
     Set sets[DICE];
     int fin[DICE][DICE];
     int ns = solve(&played, role, rolled, bud, sets, fin);
@@ -1503,9 +1504,42 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     return out;
 }
 
+PyDoc_STRVAR(solve_checked_doc,
+"solve_checked(played, role, rolled, budget) -> (values, sets, gain, spent) | None\n\n"
+"``solve``'s answer checked by the kernel's copy of engine._check_assignment, in\n"
+"the form that check returns: the die values (a list), the closed sets\n"
+"[[slot, k, [die ids]], ...], the HIT/AVO gained and spent; None when the\n"
+"check refuses it (the engine then falls back as it does for ``solve``).");
+
+static PyObject *py_solve_checked(PyObject *self, PyObject *args) {
+    Row played;
+    int role, bud, rolled[DICE];
+    if (solve_args(args, &played, &role, rolled, &bud)) return NULL;
+    Set sets[DICE], out[DICE];
+    int fin[DICE][DICE], v[DICE], gain = 0, spent = 0;
+    int ns = solve(&played, role, rolled, bud, sets, fin);
+    if (ns < 0) { PyErr_SetString(PyExc_RuntimeError, "solver failed"); return NULL; }
+    if (!check_assignment(&played, role, rolled, bud, sets, ns, fin, v, out, &gain, &spent))
+        Py_RETURN_NONE;
+    PyObject *vs = PyList_New(DICE), *ss = PyList_New(ns);
+    if (!vs || !ss) { Py_XDECREF(vs); Py_XDECREF(ss); return NULL; }
+    for (int i = 0; i < DICE; i++) PyList_SET_ITEM(vs, i, PyLong_FromLong(v[i]));
+    for (int q = 0; q < ns; q++) {
+        PyObject *ids = PyList_New(out[q].nd);
+        if (!ids) { Py_DECREF(vs); Py_DECREF(ss); return NULL; }
+        for (int i = 0; i < out[q].nd; i++)
+            PyList_SET_ITEM(ids, i, PyLong_FromLong(out[q].d[i]));
+        PyObject *st = Py_BuildValue("[iiN]", out[q].slot, out[q].k, ids);
+        if (!st) { Py_DECREF(vs); Py_DECREF(ss); return NULL; }
+        PyList_SET_ITEM(ss, q, st);
+    }
+    return Py_BuildValue("(NNii)", vs, ss, gain, spent);
+}
+
 static PyMethodDef methods[] = {
     {"init", py_init, METH_VARARGS, init_doc},
     {"solve", py_solve, METH_VARARGS, solve_doc},
+    {"solve_checked", py_solve_checked, METH_VARARGS, solve_checked_doc},
     {"playout", py_playout, METH_VARARGS, playout_doc},
     {NULL, NULL, 0, NULL},
 };

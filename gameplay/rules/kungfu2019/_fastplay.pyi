@@ -17,6 +17,9 @@ def init(
 def solve(
     played: str, role: int, rolled: bytes, budget: int, /
 ) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]: ...
+def solve_checked(
+    played: str, role: int, rolled: bytes, budget: int, /
+) -> tuple[list[int], list[list[Any]], int, int] | None: ...
 def playout(
     fields: tuple[Any, ...], choice: int, max_steps: int, /
 ) -> tuple[tuple[Any, ...], int, int, int]: ...

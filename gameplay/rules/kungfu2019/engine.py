@@ -26,7 +26,7 @@ from typing import Any
 
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
-from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig
+from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig, param_value
 from gameplay.rules.kungfu2019 import cards as _cards
 from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, KINDS, Combo, satisfies
 from gameplay.rules.rng import uniform_chooser
@@ -111,6 +111,14 @@ WORTH: dict[str, dict[str, tuple[tuple[int, int, int, Combo], ...]]] = {
     for ch in COMBOS
 }
 STAT_INDEX = {k: i for i, k in enumerate(STAT)}
+# Per role and card: combination index -> (combination, HIT/AVO one activation
+# gains), the sets ``_check_assignment`` accepts in that role.
+SETTABLE: dict[str, dict[str, dict[int, tuple[Combo, int]]]] = {
+    role: {
+        ch: {k: (c, c.effect.gain(role)) for k, c in USABLE[ch][role]} for ch in COMBOS
+    }
+    for role in (ATTACK, DEFEND)
+}
 
 # Phases: which decision is pending.
 DRAFT = "draft"  # every seat keeps one card of its pack (simultaneous)
@@ -161,6 +169,9 @@ UNPICK = "unpick"
 REOPEN = "reopen"
 UNPLAY_ID = {ch: f"unplay:{CODE[ch]}" for ch in ALPHABET}
 UNPLAY_ARG = {v: k for k, v in UNPLAY_ID.items()}
+# Every id a take-back can have: ``apply`` asks for a seat's take-backs only
+# when the action is one of them.
+RETRACTS = frozenset((UNPICK, REOPEN, *UNPLAY_ID.values()))
 
 _OPTIONS = ("players", "draft", "deck", "dice")
 
@@ -193,13 +204,25 @@ def _used(asg: dict[str, Any]) -> set[int]:
     return used
 
 
+def _set_menu(key: tuple[str, str]) -> tuple[tuple[int, str], ...]:
+    """Every set a fighter with ``(played, role)`` may open: (dice, id)."""
+    played, role = key
+    return tuple(
+        (c.n, SET_ID[slot, k])
+        for slot, ch in enumerate(played)
+        for k, c in USABLE[ch][role]
+    )
+
+
+# The sets of three played cards in a role, listed once (the menu of every
+# assignment step of the fight offers those that fit the free dice).
+_SET_MENUS: PileViews[tuple[str, str], tuple[tuple[int, str], ...]] = PileViews(
+    _set_menu
+)
+
+
 def _set_options(played: str, role: str, free: int) -> list[str]:
-    out = []
-    for slot, ch in enumerate(played):
-        for k, c in USABLE[ch][role]:
-            if c.n <= free:
-                out.append(SET_ID[slot, k])
-    return out
+    return [sid for n, sid in _SET_MENUS[played, role] if n <= free]
 
 
 def _assign_ids(s: State, seat: int) -> list[str]:
@@ -207,20 +230,30 @@ def _assign_ids(s: State, seat: int) -> list[str]:
     asg = f["asg"][seat]
     if asg is None or asg["done"]:
         return []
-    role = _role(f, seat)
-    used = _used(asg)
     op = asg["open"]
     if op is None:
         ids = ["auto", "done", "best"]
-        if asg["sets"] or asg["spent"]:
+        sets = asg["sets"]
+        if sets or asg["spent"]:
             ids.append("reset")
-        ids += [DROP_ID[j] for j in range(len(asg["sets"])) if _droppable(s, seat, j)]
-        ids += _set_options(s["played"][seat], role, DICE - len(used))
+        if asg["spent"]:
+            ids += [DROP_ID[j] for j in range(len(sets)) if _droppable(s, seat, j)]
+        else:
+            # Nothing was paid for (gains are never negative), so no set
+            # depends on another's HIT/AVO: every closed set may be dropped.
+            ids += DROP_ID[: len(sets)]
+        in_sets = 0
+        for st in sets:
+            in_sets += len(st[2])
+        ids += _set_options(s["played"][seat], _role(f, seat), DICE - in_sets)
         return ids
+    used = _used(asg)
     ids = ["auto"]
     combo = COMBOS[s["played"][seat][op[0]]][op[1]]
     if len(op[2]) < combo.n:
-        ids += [DIE_ID[i] for i in range(DICE) if i not in used]
+        for i in range(DICE):
+            if i not in used:
+                ids.append(DIE_ID[i])
     avail = asg["bud"] + asg["gain"] - asg["spent"]
     rolled = f["dice"][seat]
     v = asg["v"]
@@ -322,42 +355,91 @@ _SORTED_CODES: PileViews[str, Pile] = PileViews(
 _TRACK_VIEWS = LastView(_track_views)
 
 
+def _obs_base(key: tuple[int | None, int]) -> dict[str, Any]:
+    """An observation's template for (seat, players): every field in its
+    order, the fixed ones filled in, the others at their default."""
+    seat, n = key
+    return {
+        "game": "kungfu2019",
+        "rules_version": RULES_VERSION,
+        "seat": seat,
+        "players": n,
+        "phase": None,
+        "prompt": None,
+        "round": 0,
+        "rounds": ROUNDS,
+        "actors": None,
+        "hp": None,
+        "eliminated": None,
+        "tracks": None,
+        "status": None,
+        "hand": None,
+        "hand_sizes": None,
+        "deck_size": 0,
+        "discard": None,
+        "draft": None,
+        "commits": None,
+        "played": None,
+        "dummy": None,
+        "order": None,
+        "attack_index": None,
+        "fight": None,
+        "result": None,
+    }
+
+
+_OBS_BASE: PileViews[tuple[int | None, int], dict[str, Any]] = PileViews(_obs_base)
+
+
 def _check_assignment(
     played: str, role: str, rolled: list[int], bud: int, sets: Any
 ) -> _Checked | None:
-    """Validate a proposed assignment; (values, sets, gain, spent) or None."""
+    """Validate a proposed assignment; (values, sets, gain, spent) or None.
+
+    A proposal (the solver's, the kernel's, a test's) is checked before it
+    becomes a state, in one pass per set: a combination usable in ``role``,
+    distinct free dice on the table, faces 1-6 (ints, not bools or floats), the
+    combination satisfied, and every change paid from the budget so far. The
+    dice in use are one bit mask (``auto`` and ``best`` run this at every
+    fight, so it stays on the hot path).
+    """
     v = list(rolled)
-    used: set[int] = set()
+    settable = SETTABLE[role]
+    used = 0  # bit i: die i is in a set already
     out: list[list[Any]] = []
     gain = spent = 0
     try:
         for slot, k, dice, finals in sets:
-            ch = played[slot]
-            combo = COMBOS[ch][k]
-            if (k, combo) not in USABLE[ch][role]:
+            if type(slot) is not int or type(k) is not int or slot < 0:
                 return None
-            dice = [int(i) for i in dice]
-            finals = [int(x) for x in finals]
+            entry = settable[played[slot]].get(k)
+            if entry is None:
+                return None
+            combo, plus = entry
             n = combo.n
-            if len(dice) != n or len(finals) != n or len(set(dice)) != n:
+            if len(dice) != n or len(finals) != n:
                 return None
-            # One pass (no generator per check): every die free and on the
-            # table, every value a face, and what the changes cost.
             cost = 0
+            mask = used
             for i, x in zip(dice, finals, strict=True):
-                if i in used or not 0 <= i < DICE or not 1 <= x <= 6:
+                if (
+                    type(i) is not int
+                    or type(x) is not int
+                    or not 0 <= i < DICE
+                    or not 1 <= x <= 6
+                    or mask >> i & 1
+                ):
                     return None
+                mask |= 1 << i
                 cost += abs(x - rolled[i])
-            if not satisfies(combo, finals):
-                return None
-            if cost > bud + gain - spent:
+            if cost > bud + gain - spent or not satisfies(combo, finals):
                 return None
             spent += cost
-            gain += combo.effect.gain(role)
-            used.update(dice)
+            gain += plus
+            used = mask
             for i, x in zip(dice, finals, strict=True):
                 v[i] = x
-            out.append([slot, k, dice])
+            out.append([slot, k, list(dice)])
     except (TypeError, ValueError, IndexError, KeyError):
         return None
     return v, out, gain, spent
@@ -431,8 +513,15 @@ def _solver() -> Any:
     return _SOLVER[0]
 
 
-def _proposal(s: State, seat: int) -> tuple[list[tuple[Any, ...]], _Checked]:
-    """The proposal and its checked form (values, sets, gain, spent)."""
+def _proposal(s: State, seat: int) -> tuple[Any, _Checked]:
+    """The proposal as the solver gave it (a sequence of ``(slot, k, dice,
+    values)``) and its checked form (values, sets, gain, spent).
+
+    Not memoized: whole answers kept per roll (about a quarter of random
+    games' calls repeat one, ``best`` then ``auto``) cost more than they
+    save, the kernel's own cost cache being warm for a repeat and a large
+    memo of lists slowing every garbage collection (docs/performance.md).
+    """
     f = s["fight"]
     role = _role(f, seat)
     played = s["played"][seat]
@@ -442,15 +531,11 @@ def _proposal(s: State, seat: int) -> tuple[list[tuple[Any, ...]], _Checked]:
         # The kernel's copy of the exact solver gives best_assignment's sets
         # (tests/rules/test_kungfu2019_native.py) about 30 times faster; the
         # solver is most of a playout's time, so search bots gain the most.
-        sets = [
-            (slot, k, list(dice), list(faces))
-            for slot, k, dice, faces in _native.solve(
-                played, 0 if role == ATTACK else 1, bytes(rolled), bud
-            )
-        ]
+        # Its sets go to the check as they come (tuples).
+        sets = _native.solve(played, 0 if role == ATTACK else 1, bytes(rolled), bud)
         checked = _check_assignment(played, role, rolled, bud, sets)
         if checked is not None:
-            return [tuple(x) for x in sets], checked
+            return sets, checked
     best = _solver()
     if best is not None:
         # The solver adds the red crosses' HIT/AVO itself: it takes the track.
@@ -458,11 +543,30 @@ def _proposal(s: State, seat: int) -> tuple[list[tuple[Any, ...]], _Checked]:
         sets = best(list(rolled), _options(played), track, role)
         checked = _check_assignment(played, role, rolled, bud, sets)
         if checked is not None:
-            return [tuple(x) for x in sets], checked
+            return sets, checked
     sets = _greedy(played, role, rolled)
     checked = _check_assignment(played, role, rolled, bud, sets)
     assert checked is not None  # unmodified dice that satisfy their combinations
     return sets, checked
+
+
+def _checked_proposal(s: State, seat: int) -> _Checked:
+    """``_proposal(s, seat)[1]``, what ``auto``, ``best`` and ``determinize``
+    load: the kernel solves and checks in one call when it is built
+    (``solve_checked``, its copy of ``_check_assignment``; the Python check
+    of the kernel's sets cost more than the solve), else ``_proposal``."""
+    if _native is not None and _solve_checked is not None:
+        f = s["fight"]
+        role = _role(f, seat)
+        checked: _Checked | None = _solve_checked(
+            s["played"][seat],
+            0 if role == ATTACK else 1,
+            bytes(f["dice"][seat]),
+            f["asg"][seat]["bud"],
+        )
+        if checked is not None:
+            return checked
+    return _proposal(s, seat)[1]
 
 
 def proposal(s: State, seat: int) -> list[tuple[Any, ...]]:
@@ -471,7 +575,10 @@ def proposal(s: State, seat: int) -> list[tuple[Any, ...]]:
     The exact solver of ``solver.py`` when present and its answer is legal, else a
     greedy assignment of unmodified dice. A list of ``(slot, k, dice, values)``.
     """
-    return _proposal(s, seat)[0]
+    return [
+        (slot, k, list(dice), list(values))
+        for slot, k, dice, values in _proposal(s, seat)[0]
+    ]
 
 
 def _assign_legal(s: State, seat: int, aid: str) -> bool:
@@ -874,10 +981,7 @@ def _h_pick(s: State, ev: list[Event], seat: int, aid: str) -> None:
         _ev(
             "draft_pass",
             {"turn": s["turn"], "pack_size": len(s["packs"][0])},
-            {
-                str(i): {"pack": [CODE[c] for c in sorted(s["packs"][i])]}
-                for i in range(n)
-            },
+            {str(i): {"pack": [*_SORTED_CODES[s["packs"][i]]]} for i in range(n)},
         )
     )
     if s["turn"] >= HAND:
@@ -910,13 +1014,13 @@ def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
     rolled = f["dice"][seat]
     private: dict[str, Any] = {"step": aid}
     if aid == "auto":
-        asg["v"], asg["sets"], asg["gain"], asg["spent"] = _proposal(s, seat)[1]
+        asg["v"], asg["sets"], asg["gain"], asg["spent"] = _checked_proposal(s, seat)
         asg["open"] = None
         asg["done"] = True
     elif aid == "done":
         asg["done"] = True
     elif aid == "best":
-        asg["v"], asg["sets"], asg["gain"], asg["spent"] = _proposal(s, seat)[1]
+        asg["v"], asg["sets"], asg["gain"], asg["spent"] = _checked_proposal(s, seat)
     elif aid == "reset":
         asg["v"] = list(rolled)
         asg["sets"] = []
@@ -1041,16 +1145,25 @@ def _is_legal(s: State, seat: int, aid: str) -> bool:
     return False
 
 
+# The draft's and the play's menus of a pack or hand (a string), built once.
+_PICK_MENUS: PileViews[str, tuple[str, ...]] = PileViews(
+    lambda pile: tuple(PICK_ID[c] for c in sorted(pile))
+)
+_PLAY_MENUS: PileViews[str, tuple[str, ...]] = PileViews(
+    lambda pile: tuple(PLAY_ID[c] for c in sorted(pile))
+)
+
+
 def _ids(s: State, seat: int) -> list[str]:
     ph = s["phase"]
     if ph == DRAFT:
         if s["picks"][seat]:
             return []
-        return [PICK_ID[c] for c in sorted(s["packs"][seat])]
+        return [*_PICK_MENUS[s["packs"][seat]]]
     if ph == PLAYING:
         if s["elim"][seat] or len(s["commit"][seat]) >= PLAY:
             return []
-        return [PLAY_ID[c] for c in sorted(s["hands"][seat])]
+        return [*_PLAY_MENUS[s["hands"][seat]]]
     if ph == ASSIGN:
         return _assign_ids(s, seat)
     return []
@@ -1083,6 +1196,9 @@ except ImportError:  # not built (no C compiler): the Python playout is used
     _native = None  # type: ignore[assignment]
 
 NATIVE = _native is not None
+# The kernel's solve-and-check (None without the kernel, or with a kernel
+# built before it had one: the engine then checks ``solve``'s sets itself).
+_solve_checked = getattr(_native, "solve_checked", None)
 
 
 def _native_tables() -> tuple[
@@ -1230,28 +1346,46 @@ def _native_store(s: State, f: tuple[Any, ...], reason: int) -> None:
 
 def _validate(config: Any) -> dict[str, Any]:
     if not isinstance(config, dict):
-        raise InvalidConfig(f"config must be a dict, not {type(config).__name__}")
+        raise InvalidConfig(
+            "config_not_object", f"config must be a dict, not {type(config).__name__}"
+        )
     unknown = sorted(str(k) for k in config if k not in _OPTIONS)
     if unknown:
         raise InvalidConfig(
-            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}"
+            "unknown_options",
+            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}",
+            options=", ".join(unknown),
+            allowed=", ".join(_OPTIONS),
         )
     players = config.get("players", 4)
     if type(players) is not int or not 2 <= players <= 5:
-        raise InvalidConfig(f"Kung Fu (2019) is for 2 to 5 players, got {players!r}")
+        raise InvalidConfig(
+            "players_range",
+            f"Kung Fu (2019) is for 2 to 5 players, got {players!r}",
+            min=2,
+            max=5,
+            players=param_value(players),
+        )
     draft = config.get("draft", True)
     if type(draft) is not bool:
-        raise InvalidConfig(f"draft must be true or false, got {draft!r}")
+        raise InvalidConfig(
+            "option_bool",
+            f"draft must be true or false, got {draft!r}",
+            option="draft",
+            value=param_value(draft),
+        )
     deck = config.get("deck")
     if deck is not None:
         if not isinstance(deck, list) or any(
             type(c) is not str or c not in BY_CODE for c in deck
         ):
             raise InvalidConfig(
-                "deck must be a list of card codes, top first (e.g. 'c01')"
+                "bad_deck",
+                "deck must be a list of card codes, top first (e.g. 'c01')",
+                option="deck",
             )
         if len(set(deck)) != len(deck):
-            raise InvalidConfig("deck lists a card twice")
+            raise InvalidConfig("bad_deck", "deck lists a card twice", option="deck")
         deck = list(deck)
     dice = config.get("dice")
     if dice is not None:
@@ -1262,7 +1396,9 @@ def _validate(config: Any) -> dict[str, Any]:
             for r in dice
         ):
             raise InvalidConfig(
-                "dice must be a list of rolls, each a list of 7 values 1-6"
+                "bad_deck",
+                "dice must be a list of rolls, each a list of 7 values 1-6",
+                option="dice",
             )
         dice = [list(r) for r in dice]
     else:
@@ -1345,18 +1481,27 @@ class KungFu2019Game(EngineBase):
 
     def actors(self, state: State) -> list[int]:
         """Every seat that still has to choose now (several at once); [] = over."""
+        # Loops, not comprehensions: on Python 3.11 a comprehension is a
+        # function call of its own, which costs more than a few seats take
+        # (``actors`` runs at every step, and again in ``observe``).
         ph = state["phase"]
-        n = state["n"]
+        who: list[int] = []
         if ph == DRAFT:
-            return [i for i in range(n) if not state["picks"][i]]
-        if ph == PLAYING:
-            elim = state["elim"]
+            for i, pick in enumerate(state["picks"]):
+                if not pick:
+                    who.append(i)
+        elif ph == PLAYING:
             commit = state["commit"]
-            return [i for i in range(n) if not elim[i] and len(commit[i]) < PLAY]
-        if ph == ASSIGN:
+            for i, out in enumerate(state["elim"]):
+                if not out and len(commit[i]) < PLAY:
+                    who.append(i)
+        elif ph == ASSIGN:
             f = state["fight"]
-            return [i for i in f["f"] if not f["asg"][i]["done"]]
-        return []
+            asg = f["asg"]
+            for i in f["f"]:
+                if not asg[i]["done"]:
+                    who.append(i)
+        return who
 
     def legal_action_ids(self, state: State, seat: int | None) -> list[str]:
         """Fast path: just the ids, the first one being the timeout default."""
@@ -1403,6 +1548,9 @@ class KungFu2019Game(EngineBase):
                 "id": aid,
                 "type": "drop",
                 "set": j,
+                "card": CODE[ch],
+                "combo": k,
+                "dice": list(dice),
                 "label": f"Take back the set on {NAME[ch]} "
                 f"({COMBOS[ch][k].label()}, dice "
                 f"{', '.join(str(i + 1) for i in dice)})",
@@ -1415,7 +1563,7 @@ class KungFu2019Game(EngineBase):
                 "up": f"Spend a point: die {i + 1} from {value} to {value + 1}",
                 "down": f"Spend a point: die {i + 1} from {value} to {value - 1}",
             }[kind]
-            return {"id": aid, "type": kind, "die": i, "label": label}
+            return {"id": aid, "type": kind, "die": i, "value": value, "label": label}
         labels = {
             "auto": "Use the best assignment and finish",
             "done": "Finish with the dice as assigned",
@@ -1435,15 +1583,19 @@ class KungFu2019Game(EngineBase):
             self._check(state)
         if type(action_id) is not str:
             raise IllegalAction(
+                "malformed_action",
                 f"malformed action {action_id!r}: an action is its string id, "
-                "e.g. 'pick:c01'"
+                "e.g. 'pick:c01'",
+                action=str(action_id)[:80],
             )
         ph = state["phase"]
         if ph == OVER:
-            raise IllegalAction("the game is over; no more actions are accepted")
+            raise IllegalAction(
+                "game_over", "the game is over; no more actions are accepted"
+            )
         if type(seat) is not int or not 0 <= seat < state["n"]:
-            raise IllegalAction(f"no seat {seat!r} in this game")
-        if action_id in _retract_ids(state, seat):
+            raise IllegalAction("no_such_seat", f"no seat {seat!r} in this game")
+        if action_id in RETRACTS and action_id in _retract_ids(state, seat):
             s = state.copy()
             ev: list[Event] = []
             _h_retract(s, ev, seat, action_id)
@@ -1452,12 +1604,15 @@ class KungFu2019Game(EngineBase):
             ids = _ids(state, seat)
             if not ids:
                 raise IllegalAction(
+                    "no_decision",
                     f"seat {seat} has no decision now (waiting for seats "
-                    f"{self.actors(state)}: {PROMPTS[ph]})"
+                    f"{self.actors(state)}: {PROMPTS[ph]})",
                 )
             raise IllegalAction(
+                "not_legal",
                 f"action {action_id!r} is not legal for seat {seat} in phase "
-                f"{ph!r} ({PROMPTS[ph]}); legal: " + ", ".join(ids)
+                f"{ph!r} ({PROMPTS[ph]}); legal: " + ", ".join(ids),
+                action=action_id,
             )
         # Copy-on-write: the handlers copy each list or record before they edit
         # it, so the top dict is all that is copied here.
@@ -1498,8 +1653,10 @@ class KungFu2019Game(EngineBase):
             aid = choose(state, seat, ids)
             if type(aid) is not str or aid not in ids:
                 raise IllegalAction(
+                    "not_legal",
                     f"action {aid!r} is not legal for seat {seat} in phase "
-                    f"{state['phase']!r}; legal: " + ", ".join(ids)
+                    f"{state['phase']!r}; legal: " + ", ".join(ids),
+                    action=str(aid)[:80],
                 )
             handlers[state["phase"]](state, ev, seat, aid)
             ev.clear()
@@ -1610,31 +1767,63 @@ class KungFu2019Game(EngineBase):
             raise GameError(f"seat must be None or 0-{n - 1}, got {seat!r}")
         ph = state["phase"]
         me = seat is not None
-        draft = None
+        # The fields fixed for a seat at a table come from a template copied
+        # per call (cheaper than a literal of 25 keys, same key order).
+        obs = _OBS_BASE[seat, n].copy()
+        obs["phase"] = ph
+        obs["prompt"] = PROMPTS[ph]
+        obs["round"] = state["round"]
+        obs["actors"] = self.actors(state)
+        obs["hp"] = list(state["hp"])
+        obs["eliminated"] = list(map(bool, state["elim"]))
+        track_views = _TRACK_VIEWS(state["tracks"])
+        obs["tracks"] = [*track_views[0]]
+        obs["status"] = [*track_views[1]]
+        hands = state["hands"]
+        if me:
+            obs["hand"] = [*_SORTED_CODES[hands[seat]]]
+        obs["hand_sizes"] = list(map(len, hands))
+        obs["deck_size"] = len(state["deck"])
+        obs["discard"] = [*_CODES[state["discard"]]]
         if ph == DRAFT:
-            draft = {
+            picks = state["picks"]
+            obs["draft"] = {
                 "turn": state["turn"],
-                "pack_sizes": [len(p) for p in state["packs"]],
-                "picked": [bool(p) for p in state["picks"]],
-                "pack": [CODE[c] for c in sorted(state["packs"][seat])] if me else None,
-                "pick": CODE[state["picks"][seat]]
-                if me and state["picks"][seat]
-                else None,
+                "pack_sizes": list(map(len, state["packs"])),
+                "picked": list(map(bool, picks)),
+                "pack": [*_SORTED_CODES[state["packs"][seat]]] if me else None,
+                "pick": CODE[picks[seat]] if me and picks[seat] else None,
             }
-        commit = None
-        if ph == PLAYING:
-            commit = {
-                "counts": [len(c) for c in state["commit"]],
-                "mine": [CODE[c] for c in state["commit"][seat]] if me else None,
+        elif ph == PLAYING:
+            commit = state["commit"]
+            obs["commits"] = {
+                "counts": list(map(len, commit)),
+                "mine": [*_CODES[commit[seat]]] if me else None,
             }
-        fight = None
+        # Loops rather than comprehensions for these short per-seat lists (see
+        # ``actors``).
+        played: list[list[str] | None] = []
+        for p in state["played"]:
+            played.append([*_CODES[p]] if p else None)
+        obs["played"] = played
+        if state["dummy"]:
+            obs["dummy"] = [CODE[c] for c in state["dummy"]]
+        order = state["order"]
+        obs["order"] = list(order)
+        if order:
+            obs["attack_index"] = state["oi"]
         f = state["fight"]
         if f is not None:
-            fight = {
+            dice: list[list[int] | None] = []
+            done: list[bool | None] = []
+            for d, a in zip(f["dice"], f["asg"], strict=True):
+                dice.append(None if d is None else [*d])
+                done.append(None if a is None else a["done"])
+            fight: dict[str, Any] = {
                 "attacker": f["a"],
                 "fighters": list(f["f"]),
-                "dice": [None if d is None else list(d) for d in f["dice"]],
-                "done": [None if a is None else a["done"] for a in f["asg"]],
+                "dice": dice,
+                "done": done,
                 "mine": None,
             }
             if seat is not None and f["asg"][seat] is not None:
@@ -1642,7 +1831,9 @@ class KungFu2019Game(EngineBase):
                 fight["mine"] = {
                     "role": _role(f, seat),
                     "values": list(asg["v"]),
-                    "sets": [[slot, k, list(d)] for slot, k, d in asg["sets"]],
+                    "sets": [[slot, k, [*d]] for slot, k, d in asg["sets"]]
+                    if asg["sets"]
+                    else [],
                     "open": None
                     if asg["open"] is None
                     else [asg["open"][0], asg["open"][1], list(asg["open"][2])],
@@ -1650,35 +1841,10 @@ class KungFu2019Game(EngineBase):
                     "spent": asg["spent"],
                     "done": asg["done"],
                 }
-        played = state["played"]
-        track_views = _TRACK_VIEWS(state["tracks"])
-        return {
-            "game": self.id,
-            "rules_version": RULES_VERSION,
-            "seat": seat,
-            "players": n,
-            "phase": ph,
-            "prompt": PROMPTS[ph],
-            "round": state["round"],
-            "rounds": ROUNDS,
-            "actors": self.actors(state),
-            "hp": list(state["hp"]),
-            "eliminated": [bool(e) for e in state["elim"]],
-            "tracks": [*track_views[0]],
-            "status": [*track_views[1]],
-            "hand": [*_SORTED_CODES[state["hands"][seat]]] if me else None,
-            "hand_sizes": [len(h) for h in state["hands"]],
-            "deck_size": len(state["deck"]),
-            "discard": [*_CODES[state["discard"]]],
-            "draft": draft,
-            "commits": commit,
-            "played": [[*_CODES[p]] if p else None for p in played],
-            "dummy": [CODE[c] for c in state["dummy"]] if state["dummy"] else None,
-            "order": list(state["order"]),
-            "attack_index": state["oi"] if state["order"] else None,
-            "fight": fight,
-            "result": self.result(state),
-        }
+            obs["fight"] = fight
+        if state["result"] is not None:
+            obs["result"] = self.result(state)
+        return obs
 
     def determinize(self, state: State, seat: int, rng_seed: int) -> State:
         """A full state ``seat`` cannot tell apart from ``state`` right now.
@@ -1687,9 +1853,10 @@ class KungFu2019Game(EngineBase):
         seats' hands, packs, draft picks and unrevealed committed cards, and the
         deck. After the draft the other seats keep as many cards of each icon as
         they had (their tracks are public). Other fighters' unfinished dice
-        assignments are reset to their rolls, finished ones replaced by a greedy
-        assignment of their roll (the real sets are not shown to the seat). The
-        RNG is reseeded, so future rolls, ties and the dummy's cards are unknown.
+        assignments are reset to their rolls, finished ones replaced by the best
+        assignment of their roll, ``auto``'s (the real sets are not shown to
+        the seat). The RNG is reseeded, so future rolls, ties and the dummy's
+        cards are unknown.
         """
         s = self.clone(state)
         n = s["n"]
@@ -1745,15 +1912,12 @@ class KungFu2019Game(EngineBase):
                     b = dict(a, v=list(f["dice"][i]), sets=[], open=None, gain=0)
                     b["spent"] = 0
                     if a["done"]:
-                        # Not the real (unseen) sets: a plausible finished one.
-                        role = _role(f, i)
-                        played = s["played"][i]
-                        sets = _greedy(played, role, f["dice"][i])
-                        checked = _check_assignment(
-                            played, role, f["dice"][i], a["bud"], sets
+                        # Not the real (unseen) sets: the best assignment of
+                        # the roll (``auto``, what the heuristic and the
+                        # timeout play), the one a good player finishes with.
+                        b["v"], b["sets"], b["gain"], b["spent"] = _checked_proposal(
+                            s, i
                         )
-                        assert checked is not None
-                        b["v"], b["sets"], b["gain"], b["spent"] = checked
                     f["asg"][i] = b
         s["rng"] = r
         return s

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from league.models import RatingPool
-from league.ratings.services import rating_recompute_pool
+from league.ratings.recompute import rating_recompute_pool
 
 
 class Command(BaseCommand):
@@ -39,8 +39,8 @@ class Command(BaseCommand):
         for pool in pools:
 
             def progress(
-                stream: Iterable[dict[int, int]], total: int, pool=pool
-            ) -> Iterable[dict[int, int]]:
+                stream: Iterable[tuple[int, int]], total: int, pool=pool
+            ) -> Iterable[tuple[int, int]]:
                 return tqdm(
                     stream,
                     total=total,

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from gameplay import services as gameplay_services
-from gameplay.errors import MatchError
+from gameplay.errors import MatchError, refusal_text
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.options import OptionError, clean_table_options
 from gameplay.rules import GameError, available_games, game_meta, get_game
@@ -125,7 +125,7 @@ def arena_create(
         config = engine.validate_config({**public, "players": smallest})
         clean_tc = gameplay_services.validate_time_control(time_control)
     except (GameError, MatchError, OptionError) as exc:
-        raise Invalid(str(exc)) from exc
+        raise Invalid(refusal_text(exc)) from exc
     if clean_tc.get("days"):
         raise Invalid(_("an arena is played live: no correspondence days per move"))
     if clean_tc and getattr(engine, "realtime", False):
@@ -271,7 +271,11 @@ def arena_pause(
         if player.withdrawn:
             raise Conflict(_("you have left this arena: join it again"))
         if player.paused == paused:
-            raise Conflict("already paused" if paused else "not paused")
+            raise Conflict(
+                _("you are already paused in this arena")
+                if paused
+                else _("you are not paused in this arena")
+            )
         player.paused = paused
         fields = ["paused"]
         if not paused and not _busy_ids(arena) & {player.pk}:

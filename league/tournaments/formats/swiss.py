@@ -77,7 +77,14 @@ _BYE_POINTS = {"half": 0.5, "full": 1.0, "zero": 0.0}
 
 
 class SwissPairingError(ValueError):
-    """No pairing satisfies the absolute rules (too many rounds for the field)."""
+    """No pairing satisfies the absolute rules (too many rounds for the field).
+
+    ``round_number`` is kept so the site can say it in the organiser's
+    language."""
+
+    def __init__(self, message: str, *, round_number: int) -> None:
+        super().__init__(message)
+        self.round_number = round_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -487,7 +494,8 @@ def _pair_with_library(
     except PairingError as exc:
         raise SwissPairingError(
             f"round {round_number}: no pairing avoids a rematch, a second bye "
-            "or an absolute colour clash"
+            "or an absolute colour clash",
+            round_number=round_number,
         ) from exc
     games = [p for p in result if p.black != 0]
     byes = [p for p in result if p.black == 0]

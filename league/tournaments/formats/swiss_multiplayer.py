@@ -30,11 +30,26 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+from league.tournaments.formats.multiplayer_seating import (
+    SEARCH_NODE_LIMIT,
+    SeatingReport,
+    _Costs,
+    _exact_search,
+    _local_search,
+    _place_groups,
+    _repeats,
+)
+from league.tournaments.formats.multiplayer_seating_repeats import (
+    REPEAT_NODE_LIMIT,
+    _fewest_repeats_seating,
+)
 
 __all__ = [
     "MultiplayerStanding",
+    "SeatingError",
     "SeatingReport",
     "Table",
     "TableResult",
@@ -45,6 +60,19 @@ __all__ = [
     "seat_multiplayer_round_report",
     "split_into_tables",
 ]
+
+
+class SeatingError(ValueError):
+    """The players cannot be split into tables of the allowed sizes; the
+    numbers are kept so the site can say it in the organiser's language."""
+
+    def __init__(self, players: int, min_size: int, max_size: int) -> None:
+        super().__init__(
+            f"{players} players cannot fill tables of {min_size}-{max_size}"
+        )
+        self.players = players
+        self.min_size = min_size
+        self.max_size = max_size
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +148,13 @@ class _Record:
         return self.byes > 0 or self.forfeit_wins > 0
 
 
+#: Scores are sums of fractions (thirds, quarters, ...) held as floats, so a
+#: score equal to the others' mean may differ from it in the last bits, one
+#: way or the other depending on the order of the sums. Closer than this
+#: (far below the smallest real difference, 1/(4*3*...)) counts as equal.
+SCORE_TIE = 1e-9
+
+
 def placement_points(placements: Mapping[Hashable, int]) -> dict[Hashable, float]:
     """Points per player: 1 for first, 0 for last, linear, ties share the average."""
     size = len(placements)
@@ -157,9 +192,7 @@ def split_into_tables(
         if best is None or key < best[0]:
             best = (key, sizes)
     if best is None:
-        raise ValueError(
-            f"{players} players cannot fill tables of {min_size}-{max_size}"
-        )
+        raise SeatingError(players, min_size, max_size)
     return best[1]
 
 
@@ -209,9 +242,9 @@ def _record_table(
         rec.tables.append(tuple(present))
         others = [before[q] for q in present if q != p]
         mean = math.fsum(others) / len(others)
-        if before[p] > mean:
+        if before[p] > mean + SCORE_TIE:
             rec.floats[res.round] = "down"
-        elif before[p] < mean:
+        elif before[p] < mean - SCORE_TIE:
             rec.floats[res.round] = "up"
 
 
@@ -287,294 +320,10 @@ def _bye_count(players: int, min_size: int, max_size: int, preferred: int) -> in
                 max_size=max_size,
                 preferred=preferred,
             )
-        except ValueError:
+        except SeatingError:
             continue
         return byes
-    raise ValueError(f"{players} players cannot fill tables of {min_size}-{max_size}")
-
-
-#: Nodes each exact search may visit per round before it settles for the best
-#: seating found (``SeatingReport.proven`` false): about a second of CPU at
-#: 80 players (bench/seating.py, docs/performance.md).
-SEARCH_NODE_LIMIT = 10_000
-_WINDOW = 16
-
-
-@dataclass(frozen=True, slots=True)
-class SeatingReport:
-    """How a round's tables were chosen (``seat_multiplayer_round_report``).
-
-    ``cost`` is the seating's cost (repeats, then repeated floats, then
-    distance from the standing's table; see ``_Costs``), ``repeats`` the pairs
-    of players who sit together again, ``local_cost`` what the swap search
-    alone reached, and ``proven`` whether the exact search finished, so no
-    seating with these table sizes costs less. ``fewest_repeats`` is the
-    fewest repeated pairs any seating of these sizes can have (exact when
-    ``bound_proven``): the lower bound the repeats are measured against.
-    """
-
-    cost: int
-    repeats: int
-    local_cost: int
-    proven: bool
-    nodes: int
-    fewest_repeats: int = 0
-    bound_proven: bool = True
-
-
-@dataclass(slots=True)
-class _Costs:
-    """The seating cost, as integers: each repeated pair of table-mates costs
-    ``pair`` (it outweighs any float and displacement change), a player moved
-    off their standing's table in the direction they floated last round costs
-    ``again`` (it outweighs any displacement), and each table moved costs 1."""
-
-    met: Counter
-    home: dict
-    last_float: dict
-    again: int
-    pair: int
-
-    def unary(self, p: Hashable, index: int) -> int:
-        home = self.home[p]
-        repeated = (index > home and self.last_float[p] == "down") or (
-            index < home and self.last_float[p] == "up"
-        )
-        return self.again * repeated + abs(index - home)
-
-    def total(self, tables: list[list[Hashable]]) -> int:
-        return sum(
-            self.unary(p, i) for i, table in enumerate(tables) for p in table
-        ) + self.pair * _repeats(tables, self.met)
-
-
-def _repeats(tables: Iterable[Sequence[Hashable]], met: Counter) -> int:
-    return sum(
-        met[frozenset((a, b))]
-        for table in tables
-        for a, b in itertools.combinations(table, 2)
-    )
-
-
-def _local_search(tables: list[list[Hashable]], costs: _Costs) -> None:
-    """Swap players between tables while a swap lowers the cost (in place)."""
-
-    def member_cost(p: Hashable, table: list[Hashable], index: int) -> int:
-        repeats = sum(costs.met[frozenset((p, q))] for q in table if q != p)
-        # Per member, each repeated pair counts at both ends: half the weight.
-        return costs.pair // 2 * repeats + costs.unary(p, index)
-
-    improved = True
-    while improved:
-        improved = False
-        for (i, ti), (j, tj) in itertools.combinations(enumerate(tables), 2):
-            for a_pos, b_pos in itertools.product(range(len(ti)), range(len(tj))):
-                a, b = ti[a_pos], tj[b_pos]
-                before = member_cost(a, ti, i) + member_cost(b, tj, j)
-                ti[a_pos], tj[b_pos] = b, a
-                after = member_cost(b, ti, i) + member_cost(a, tj, j)
-                if after < before:
-                    improved = True
-                else:
-                    ti[a_pos], tj[b_pos] = a, b
-
-
-def _exact_search(
-    players: list[Hashable],
-    sizes: list[int],
-    *,
-    unary: Callable[[Hashable, int], int],
-    pair: int,
-    met: Counter,
-    home: Mapping[Hashable, int] | None,
-    bound: int,
-    node_limit: int,
-    symmetric: bool = False,
-) -> tuple[list[list[Hashable]] | None, int, bool, int]:
-    """Depth-first branch and bound over every seating of ``players`` (in
-    standing order) into tables of ``sizes``: the cheapest seating costing
-    less than ``bound``, its cost, whether the search finished, nodes used.
-
-    A partial seating's cost only grows as players are added (every term is
-    non-negative), so a branch whose cost plus a lower bound for the players
-    still to seat reaches the best cost so far is cut (``future``: a player
-    whose standing's table, ``home``, is full must sit at another table,
-    which costs at least 1; a player who met someone seated costs at least
-    their cheapest open table). With ``symmetric`` (costs that do
-    not depend on the table index) only the first empty table of each size is
-    tried. Returns ``(None, bound, finished, nodes)`` when nothing is cheaper.
-    """
-    n, count = len(players), len(sizes)
-    conflicts: list[dict[int, int]] = [{} for _ in range(n)]
-    for i, j in itertools.combinations(range(n), 2):
-        times = met[frozenset((players[i], players[j]))]
-        if times:
-            conflicts[i][j] = conflicts[j][i] = times
-    costs = [[unary(p, t) for t in range(count)] for p in players]
-    homes = [home[p] for p in players] if home is not None else None
-    still_home = [0] * count  # players not yet seated whose home is the table
-    if homes is not None:
-        for h in homes:
-            still_home[h] += 1
-    free = list(sizes)
-    members: list[list[int]] = [[] for _ in range(count)]
-    # against[j][t]: how often player j met the players seated at table t.
-    against = [[0] * count for _ in range(n)]
-    best: list[list[int]] | None = None
-    best_cost = bound
-    nodes = 0
-    finished = True
-
-    def forced(t: int) -> int:
-        return max(0, still_home[t] - free[t])
-
-    def future(k: int, pushed: int) -> int:
-        """A lower bound on what seating players k.. adds: the players pushed
-        off full standing tables (1 each), or, if larger, the sum over the
-        next ``_WINDOW`` players (any subset bounds from below; the next ones
-        prune most) who met someone already seated of their cheapest open
-        table. The window keeps a node's work small in fields of hundreds."""
-        total = 0
-        open_tables = [t for t in range(count) if free[t]]
-        for j in range(k, min(n, k + _WINDOW)):
-            row = against[j]
-            if not any(row[t] for t in open_tables):
-                continue
-            unary_j = costs[j]
-            total += min(unary_j[t] + pair * row[t] for t in open_tables)
-        return max(pushed, total)
-
-    def dfs(k: int, cost: int, pushed: int) -> None:
-        nonlocal best, best_cost, nodes, finished
-        if k == n:
-            best, best_cost = [list(m) for m in members], cost
-            return
-        if nodes >= node_limit:
-            finished = False
-            return
-        nodes += 1
-        row = against[k]
-        options = []
-        empty_sizes: set[int] = set()
-        for t in range(count):
-            if not free[t]:
-                continue
-            if symmetric and not members[t]:
-                if sizes[t] in empty_sizes:
-                    continue
-                empty_sizes.add(sizes[t])
-            options.append((costs[k][t] + pair * row[t], t))
-        options.sort()
-        h = homes[k] if homes is not None else None
-        for step, t in options:
-            if cost + step + pushed >= best_cost:
-                break  # sorted: every later option costs as much or more
-            if h is not None:
-                before = forced(h) + (forced(t) if t != h else 0)
-                still_home[h] -= 1
-                free[t] -= 1
-                after = forced(h) + (forced(t) if t != h else 0)
-                more = pushed + after - before
-            else:
-                free[t] -= 1
-                more = pushed
-            members[t].append(k)
-            for j, times in conflicts[k].items():
-                against[j][t] += times
-            if cost + step + future(k + 1, more) < best_cost:
-                dfs(k + 1, cost + step, more)
-            for j, times in conflicts[k].items():
-                against[j][t] -= times
-            members[t].pop()
-            free[t] += 1
-            if h is not None:
-                still_home[h] += 1
-            if not finished:
-                return
-
-    dfs(0, 0, 0)
-    if best is None:
-        return None, bound, finished, nodes
-    return [[players[i] for i in m] for m in best], best_cost, finished, nodes
-
-
-def _fewest_repeats_seating(
-    players: list[Hashable],
-    met: Counter,
-    sizes: list[int],
-    *,
-    at_most: int,
-    node_limit: int,
-) -> tuple[list[list[Hashable]] | None, int, bool]:
-    """Groups of ``sizes`` with the fewest repeated pairs below ``at_most``
-    (None if none has fewer), that number, and whether the search finished."""
-    found, cost, finished, _ = _exact_search(
-        players,
-        sizes,
-        unary=lambda p, t: 0,
-        pair=1,
-        met=met,
-        home=None,
-        bound=at_most,
-        node_limit=node_limit,
-        symmetric=True,
-    )
-    return found, (cost if found is not None else at_most), finished
-
-
-def fewest_repeats(
-    players: Sequence[Hashable],
-    results: Iterable[TableResult],
-    sizes: Sequence[int],
-    *,
-    at_most: int,
-    node_limit: int = SEARCH_NODE_LIMIT,
-) -> tuple[int, bool]:
-    """The fewest repeated pairs any seating of ``players`` into tables of
-    ``sizes`` can have, searched below ``at_most`` (a seating known to reach
-    it); with whether the search finished (the number is then exact: the
-    lower bound ``bench/seating.py`` measures seatings against)."""
-    _, count, finished = _fewest_repeats_seating(
-        list(players),
-        _met(results),
-        list(sizes),
-        at_most=at_most,
-        node_limit=node_limit,
-    )
-    return count, finished
-
-
-def _place_groups(
-    groups: list[list[Hashable]], sizes: list[int], costs: _Costs
-) -> list[list[Hashable]]:
-    """Put each group at a table of its size, the cheapest way in total
-    (a minimum-cost assignment, solved as a maximum-weight matching)."""
-    import networkx as nx  # type: ignore[import-untyped]  # no stubs installed
-
-    graph = nx.Graph()
-    worst = 1 + sum(
-        costs.unary(p, t) for group in groups for p in group for t in range(len(sizes))
-    )
-    for g, group in enumerate(groups):
-        for t, size in enumerate(sizes):
-            if size == len(group):
-                cost = sum(costs.unary(p, t) for p in group)
-                graph.add_edge(("g", g), ("t", t), weight=worst - cost)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    tables: list[list[Hashable]] = [[] for _ in sizes]
-    for a, b in matching:
-        g, t = (a[1], b[1]) if a[0] == "g" else (b[1], a[1])
-        tables[t] = list(groups[g])
-    return tables
-
-
-def _met(results: Iterable[TableResult]) -> Counter:
-    met: Counter = Counter()
-    for res in results:
-        present = [q for q in res.seats if q not in res.forfeited]
-        for a, b in itertools.combinations(present, 2):
-            met[frozenset((a, b))] += 1
-    return met
+    raise SeatingError(players, min_size, max_size)
 
 
 def seat_multiplayer_round(
@@ -611,13 +360,18 @@ def seat_multiplayer_round_report(
     max_size: int = 5,
     preferred_size: int = 4,
     node_limit: int = SEARCH_NODE_LIMIT,
+    repeat_node_limit: int = REPEAT_NODE_LIMIT,
 ) -> tuple[list[Table], SeatingReport]:
     """:func:`seat_multiplayer_round` with how the tables were found.
 
     The tables are the cheapest seating of the table sizes: the swap search
     gives a good seating fast, then an exact branch and bound
     (``_exact_search``) looks for a cheaper one and proves none exists when
-    it finishes within ``node_limit`` nodes.
+    it finishes within ``node_limit`` nodes. If the seating repeats pairs,
+    the fewest-repeats searches (``multiplayer_seating_repeats``: a branch
+    and bound of ``repeat_node_limit`` nodes, and local searches where it
+    stops unfinished) look for a seating with fewer and prove the fewest
+    when the branch and bound finishes.
     """
     results = list(results)
     players = list(participants)
@@ -688,7 +442,12 @@ def seat_multiplayer_round_report(
         # of these sizes needs, take that seating's groups, each placed at
         # the table of its size where its players cost least.
         groups, fewest, bound_proven = _fewest_repeats_seating(
-            seated, met, sizes, at_most=repeats, node_limit=node_limit
+            seated,
+            _met_groups(results),
+            sizes,
+            at_most=repeats,
+            node_limit=repeat_node_limit,
+            start=tables,
         )
         if groups is not None:
             tables = _place_groups(groups, sizes, costs)
@@ -714,3 +473,45 @@ def seat_multiplayer_round_report(
         for i, p in enumerate(sorted(byes, key=lambda p: rank[p]))
     ]
     return out, report
+
+
+def _met_groups(results: Iterable[TableResult]) -> list[tuple[Hashable, ...]]:
+    """The players present together at each past table: every repeated pair
+    is a pair of one of these groups, once per group it shares."""
+    out = []
+    for res in results:
+        present = tuple(q for q in res.seats if q not in res.forfeited)
+        if len(present) > 1:
+            out.append(present)
+    return out
+
+
+def _met(results: Iterable[TableResult]) -> Counter:
+    met: Counter = Counter()
+    for res in results:
+        present = [q for q in res.seats if q not in res.forfeited]
+        for a, b in itertools.combinations(present, 2):
+            met[frozenset((a, b))] += 1
+    return met
+
+
+def fewest_repeats(
+    players: Sequence[Hashable],
+    results: Iterable[TableResult],
+    sizes: Sequence[int],
+    *,
+    at_most: int,
+    node_limit: int = REPEAT_NODE_LIMIT,
+) -> tuple[int, bool]:
+    """The fewest repeated pairs any seating of ``players`` into tables of
+    ``sizes`` can have, searched below ``at_most`` (a seating known to reach
+    it); with whether the search finished (the number is then exact: the
+    lower bound ``bench/seating.py`` measures seatings against)."""
+    _, count, finished = _fewest_repeats_seating(
+        list(players),
+        _met_groups(results),
+        list(sizes),
+        at_most=at_most,
+        node_limit=node_limit,
+    )
+    return count, finished

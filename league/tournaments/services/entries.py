@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from gameplay import services as gameplay_services
-from gameplay.errors import MatchError
+from gameplay.errors import MatchError, refusal_text
 from gameplay.moverule import is_realtime
 from gameplay.options import OptionError, clean_table_options
 from gameplay.rules import GameError, available_games, game_meta, get_game
@@ -151,7 +151,7 @@ def tournament_create(
                 )
             )
     except (GameError, MatchError, OptionError) as exc:
-        raise Invalid(str(exc)) from exc
+        raise Invalid(refusal_text(exc)) from exc
     days = TimeControl.from_json(clean_tc).days
     if days and float(round_hours) < days * 24:
         raise Invalid(

@@ -104,8 +104,9 @@ def tournament_start(
         entrants = list(tournament.entrants.select_related("participant"))
         if len(entrants) < 2:
             raise Conflict(
-                "a tournament needs at least two entrants"
-                + (" checked in" if opens is not None else "")
+                _("a tournament needs at least two entrants checked in")
+                if opens is not None
+                else _("a tournament needs at least two entrants")
             )
         if tournament.is_tables:
             low, high, _size = _table_range(tournament)
@@ -216,8 +217,14 @@ def _next_round(tournament: Tournament, starts_at: datetime) -> Round | None:
                 max_size=high,
                 preferred_size=preferred,
             )
-        except ValueError as exc:
-            raise Conflict(str(exc)) from exc
+        except swiss_multiplayer.SeatingError as exc:
+            raise Conflict(
+                _(
+                    "%(players)s players cannot be seated at tables of %(min)s to "
+                    "%(max)s"
+                )
+                % {"players": exc.players, "min": exc.min_size, "max": exc.max_size}
+            ) from exc
         rnd = _new_round(tournament, starts_at)
         for table in tables:
             # The formats hand back the ids they were given: entrant pks.
@@ -242,7 +249,14 @@ def _next_round(tournament: Tournament, starts_at: datetime) -> Round | None:
                 ratings=_entrant_ratings(tournament, entrants),
             )
         except swiss.SwissPairingError as exc:
-            raise Conflict(str(exc)) from exc
+            raise Conflict(
+                _(
+                    "round %(round)s cannot be paired: every pairing would repeat "
+                    "a game, give someone a second bye or break the first-seat "
+                    "balance"
+                )
+                % {"round": exc.round_number}
+            ) from exc
     else:
         cycles = 2 if tournament.format == TournamentFormat.DOUBLE_ROUND_ROBIN else 1
         pairings = round_robin.round_robin_rounds(ids, cycles=cycles)[played]

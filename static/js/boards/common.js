@@ -34,7 +34,7 @@ function isYou(ctx, seat) {
 /** A seat's name in the third person, never "You" (for a message's %(name)s). */
 function nameOf(ctx, seat) {
   if (seat === null || seat === undefined) return t("nobody");
-  return (ctx.names || [])[seat] || t("Seat %(n)s", { n: seat });
+  return (ctx.names || [])[seat] || t("Seat %(n)s", { n: seat + 1 });
 }
 
 /** A seat as the label of a list ("You: …", "Ana: …"). */
@@ -108,6 +108,19 @@ function endReasonText(reason) {
   return END_REASONS[reason] || t("Ended: %(reason)s.", { reason: String(reason).replace(/_/g, " ") });
 }
 
+/**
+ * The clauses of one text (a card's effects, its combinations) joined in the
+ * reader's punctuation: "a; b; c" in English, "a；b；c" in Chinese.
+ */
+function joinClauses(parts) {
+  return parts.length ? parts.reduce(function (first, next) { return t("%(first)s; %(next)s", { first: first, next: next }); }) : "";
+}
+
+/** The same for a list of short phrases: "a, b" ("a，b"). */
+function joinPhrases(parts) {
+  return parts.length ? parts.reduce(function (first, next) { return t("%(first)s, %(next)s", { first: first, next: next }); }) : "";
+}
+
 /** "no cards", or the cards named by `cardName` and joined: "Tiger, Crane". */
 function cardListText(cards, cardName) {
   if (!cards || !cards.length) return t("no cards");
@@ -130,9 +143,10 @@ function privateTag(ctx, seat) {
 /**
  * A game's formatEvent from its sentence tables. PUBLIC[type](pub, ctx) gives
  * the public sentence; PRIVATE[type](priv, pub, ctx, owner) what that seat
- * alone saw; PRIVATE_THIRD[type] (optional) the same in the third person for
- * a replay that names every seat, else thirdPerson(text, ctx, owner) rewords
- * the private sentence.
+ * alone saw; PRIVATE_THIRD[type](priv, pub, ctx, owner) the same in the third
+ * person for a replay that names every seat (messages of its own: a
+ * translation cannot be reworded), else thirdPerson(text, ctx, owner), when
+ * given, rewords the private sentence.
  *
  * A seat's own events carry `private` as that seat's part ({card: 6});
  * a full-reveal replay carries raw events whose `private` maps seat numbers
@@ -156,7 +170,9 @@ function eventFormatter(PUBLIC, PRIVATE, thirdPerson, PRIVATE_THIRD) {
     const third = PRIVATE_THIRD && PRIVATE_THIRD[type];
     const revealed = function (part, owner) {
       if (third) return third(part, pub, ctx, owner);
-      return thirdPerson(pfmt(part, pub, Object.assign({}, ctx, { viewer: owner }), owner), ctx, owner);
+      const own = pfmt(part, pub, Object.assign({}, ctx, { viewer: owner }), owner);
+      // Without a third-person message: the sentence as its owner read it, under their name.
+      return thirdPerson ? thirdPerson(own, ctx, owner) : t("%(name)s: %(text)s", { name: nameOf(ctx, owner), text: own });
     };
     if (ctx.allPrivate || isPerSeatPrivate(priv)) {
       Object.keys(priv).sort().forEach(function (key) {
@@ -407,7 +423,7 @@ function clear(el) {
 
 /** The empty place of a pile. */
 function emptyPileEl(doc) {
-  return h(doc, "div", { className: "kcard kcard-md kcard-empty", text: "empty" });
+  return h(doc, "div", { className: "kcard kcard-md kcard-empty", text: t("empty") });
 }
 
 /** A seat's connection: online, away or bot (nothing when unknown). */
@@ -662,7 +678,7 @@ function resultModel(frame, opts, game) {
   };
 }
 
-export { isYou, nameOf, seatLabel, plural, seatName, possessive, possessiveLower, objectName, namedSeats, subj, capitalize, sentence,
+export { joinClauses, joinPhrases, isYou, nameOf, seatLabel, plural, seatName, possessive, possessiveLower, objectName, namedSeats, subj, capitalize, sentence,
   END_REASONS, endReasonText, ordinal, winnersText, seatScore, resultModel, isPerSeatPrivate, privateTag, eventFormatter,
   stepsFormatter, clockRemaining, formatClock, frameBasics, platformSeat, turnStatus, modelBase, describeSeats, viewerLine, viewerPossessive,
   sha256Hex, verifySeed, h, clear, emptyPileEl, presenceEl, actionGroupEl, renderPanel, tickClocks, tickDue,

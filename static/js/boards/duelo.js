@@ -12,9 +12,9 @@
 
 import {
   actionGroupEl, cardListText, clear, describeSeats, isYou, nameOf, seatLabel, viewerLine, emptyPileEl, eventFormatter, frameBasics, h,
-  modelBase, platformSeat, plural, possessive, presenceEl,
+  modelBase, platformSeat, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
-  seatName, seatScore, stepsFormatter, subj, turnStatus, winnersText,
+  seatName, seatScore, stepsFormatter, turnStatus, winnersText,
 } from "./common.js";
 import { t, tn } from "../i18n.js";
 
@@ -424,18 +424,6 @@ const PRIVATE = {
 /** Every event type the Duelo engine emits (the tests hold the engine to it). */
 const EVENT_TYPES = Object.keys(PUBLIC).sort();
 
-/** Third-person wording of one seat's private part, for the full-reveal replay. */
-function thirdPerson(text, ctx, owner) {
-  const name = seatName(Object.assign({}, ctx, { useYou: false }), owner);
-  const third = text
-    .replace(/^Your /, possessive(Object.assign({}, ctx, { useYou: false }), owner) + " ")
-    .replace(/^You saw /, name + " saw ")
-    .replace(/^You /, name + " ")
-    .replace(/^The separated card was/, "The separated card (seen by " + name + ") was");
-  // Another language's sentence stays as the owner read it, under their name.
-  return third === text ? name + ": " + text : third;
-}
-
 /** What a seat alone saw, told about it by name (a replay naming every seat). */
 const PRIVATE_THIRD = {
   round_start: function (s, p, ctx, owner) { return t("%(name)s's hand: %(cards)s.", { name: nameOf(ctx, owner), cards: cardList(s.hand) }); },
@@ -459,7 +447,7 @@ const PRIVATE_THIRD = {
 };
 
 /** One event as log entries: the public sentence, then private ones. */
-const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson, PRIVATE_THIRD);
+const formatEvent = eventFormatter(PUBLIC, PRIVATE, null, PRIVATE_THIRD);
 
 /** Log entries for a list of steps ({version, seat, kind, events}). */
 const formatSteps = stepsFormatter(formatEvent);
@@ -472,10 +460,62 @@ const SEAT_TYPES = { target: 1, snake: 1, swap: 1, tiger: 1 };
 
 const SEAT_LABELS = {
   target: function (name, own) { return own ? t("Duel yourself") : t("Duel %(name)s", { name: name }); },
-  snake: function (name) { return t("%(name)s separates a card", { name: name }); },
+  snake: function (name, own) { return own ? t("You separate a card") : t("%(name)s separates a card", { name: name }); },
   swap: function (name, own) { return own ? t("Your own hand") : t("%(name)s's hand", { name: name }); },
-  tiger: function (name) { return t("Look at %(name)s's hand next turn", { name: name }); },
+  tiger: function (name, own) { return own ? t("Look at your own hand next turn") : t("Look at %(name)s's hand next turn", { name: name }); },
 };
+
+/*
+ * The engine's action labels in the reader's language. The engine words
+ * action.label in English (it knows no Django; bots and the API read it); the
+ * board words every label it shows from the action's type and parameters, one
+ * whole message each (card names stay English). The node test
+ * (tests/frontend/log-languages.test.js) holds every kind of label the engine
+ * makes to a message here, and the English messages to the engine's words
+ * (the seat choices' buttons name people; "swap" says only whose hand, as its
+ * group's title says the rest: LABELS_OWN_WORDS).
+ */
+const FIXED_LABELS = {
+  "face:up": N_("Play face up (discard effect)"),
+  "face:down": N_("Play face down (duel)"),
+  "reveal:no": N_("Do not reveal"),
+  "reveal:yes": N_("Reveal the card and copy it"),
+  "monkey:skip": N_("Keep your hand (Focus 5)"),
+  "monkey:use": N_("Put your hand under the deck, redraw (Focus 1)"),
+  "dragon:one": N_("Draw one card"),
+  "dragon:two": N_("Draw two cards"),
+  "guess:odd": N_("Guess ODD"),
+  "guess:even": N_("Guess EVEN"),
+  "peek:keep": N_("Leave the card on top"),
+  "peek:bottom": N_("Put the card under the deck"),
+};
+// %(card)s: the card's name and focus ("Crane Style (3)"), or its name alone.
+const CARD_LABELS = {
+  answer: [N_("Answer with %(card)s"), true],
+  bottom: [N_("Put %(card)s under the deck"), false],
+  put: [N_("Put %(card)s on top of the deck"), false],
+  separate: [N_("Separate %(card)s"), true],
+};
+const LABELS_OWN_WORDS = ["swap"];
+
+/** An engine action's words for its button, in the reader's language. */
+function actionText(action, ctx) {
+  ctx = ctx || {};
+  const type = action.type || String(action.id).split(":")[0];
+  if (FIXED_LABELS[action.id]) return t(FIXED_LABELS[action.id]);
+  // A card to play is named by the card alone (its name stays English).
+  if (type === "card") return cardName(action.card);
+  const byCard = CARD_LABELS[type];
+  if (byCard) {
+    const card = byCard[1] ? cardName(action.card) : (CARDS[action.card] || { name: t("a card") }).name;
+    return t(byCard[0], { card: card });
+  }
+  if (SEAT_LABELS[type]) {
+    const own = action.seat === ctx.viewer && ctx.useYou !== false;
+    return SEAT_LABELS[type](own ? "" : nameOf(ctx, action.seat), own);
+  }
+  return action.label || String(action.id);
+}
 
 const GROUP_TITLES = {
   card: t("Choose the card to play"),
@@ -513,13 +553,7 @@ function groupLegal(legal, ctx) {
       };
       groups.push(group);
     }
-    let text = action.label || action.id;
-    if (kind === "seats" && SEAT_LABELS[type]) {
-      const own = action.seat === ctx.viewer;
-      const name = own ? "your" : nameOf(ctx, action.seat);
-      text = SEAT_LABELS[type](name, own);
-    }
-    group.actions.push(Object.assign({}, action, { text: text }));
+    group.actions.push(Object.assign({}, action, { text: actionText(action, ctx) }));
   });
   return groups;
 }
@@ -759,7 +793,7 @@ function boardModel(frame, opts) {
       kind: "play",
       seat: p.seat,
       seatName: seatName(ctx, p.seat),
-      caption: p.face === "up" ? subj(ctx, p.seat, "played", "played") + " face up" : subj(ctx, p.seat, "are playing", "is playing"),
+      caption: playCaption(ctx, p.seat, p.face === "up"),
       face: p.face,
       card: p.card === undefined ? null : p.card,
       copied: p.copied || null,
@@ -900,7 +934,7 @@ function handEl(doc, seat, size) {
   }
   const backs = [];
   for (let i = 0; i < Math.min(seat.handCount, 8); i++) backs.push(cardBackEl(doc, "sm"));
-  return h(doc, "div", { className: "hand hand-closed", role: "img", "aria-label": plural(seat.handCount, "card", "cards") + " in hand" },
+  return h(doc, "div", { className: "hand hand-closed", role: "img", "aria-label": tn("%(n)s card in hand", "%(n)s cards in hand", seat.handCount, { n: seat.handCount }) },
     backs.concat([h(doc, "span", { className: "hand-count", text: "×" + seat.handCount })]));
 }
 
@@ -917,9 +951,9 @@ function seatEl(doc, seat, opts) {
     "data-seat": seat.seat, title: seat.clockRunning ? t("Time left for this decision") : t("Time left"),
     text: seat.clockText,
   }) : null;
-  return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + seat.seat + ": " + seat.name, "data-seat": seat.seat }, [
+  return h(doc, "section", { className: classes.join(" "), "aria-label": t("Seat %(n)s: %(name)s", { n: seat.seat + 1, name: seat.name }), "data-seat": seat.seat }, [
     h(doc, "header", { className: "seat-head" }, [
-      h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && !(opts && opts.noYou) ? " (you)" : "") }),
+      h(doc, "span", { className: "seat-name", text: seat.isYou && !(opts && opts.noYou) ? t("%(name)s (you)", { name: seat.name }) : seat.name }),
       presenceEl(doc, seat),
       clock,
     ]),
@@ -929,13 +963,26 @@ function seatEl(doc, seat, opts) {
   ]);
 }
 
+/** Who is playing the card on the table, in the reader's words. */
+function playCaption(ctx, seat, faceUp) {
+  const params = { name: nameOf(ctx, seat) };
+  if (faceUp) return isYou(ctx, seat) ? t("You played face up") : t("%(name)s played face up", params);
+  return isYou(ctx, seat) ? t("You are playing") : t("%(name)s is playing", params);
+}
+
+/** A seat named on the table: "You" for the reader, else the name. */
+function tableName(ctx, seat) {
+  return isYou(ctx, seat) ? t("You") : nameOf(ctx, seat);
+}
+
 function tableEl(doc, model) {
   const tb = model.table;
+  const ctx = { names: model.names, viewer: model.viewer, useYou: model.useYou };
   if (!tb) {
     let idle = "";
-    if (model.status === "aborted") idle = "Match called off";
-    else if (model.status === "finished" || model.phase === "over") idle = "Game over";
-    else if (model.turnName) idle = possessive({ names: model.names, viewer: model.viewer, useYou: model.useYou }, model.turn) + " turn";
+    if (model.status === "aborted") idle = t("Match called off");
+    else if (model.status === "finished" || model.phase === "over") idle = t("Game over");
+    else if (model.turnName) idle = isYou(ctx, model.turn) ? t("Your turn") : t("%(name)s's turn", { name: nameOf(ctx, model.turn) });
     return h(doc, "div", { className: "table-play empty" }, [h(doc, "span", { className: "muted", text: idle })]);
   }
   if (tb.kind === "duel") {
@@ -946,24 +993,24 @@ function tableEl(doc, model) {
       const won = tb.decided && !tb.tie && tb.winner === (idx === 0 ? tb.attacker : tb.defender);
       return h(doc, "div", { className: "duel-side" + (won ? " won" : "") }, [
         h(doc, "span", { className: "duel-name", text: name || "…" }),
-        card ? cardEl(doc, card, "md") : cardBackEl(doc, "md", "face-down card"),
+        card ? cardEl(doc, card, "md") : cardBackEl(doc, "md", t("face-down card")),
         changed ? h(doc, "span", { className: "badge", text: t("Focus %(focus)s", { focus: focus }) }) : null,
       ]);
     };
     return h(doc, "div", { className: "table-play duel", role: "group", "aria-label": t("Duel") }, [
-      side(0, tb.attackerName),
+      side(0, tableName(ctx, tb.attacker)),
       h(doc, "span", { className: "duel-vs", "aria-hidden": "true", text: "VS" }),
-      side(1, tb.defenderName || "choosing…"),
+      side(1, tb.defender === null || tb.defender === undefined ? t("choosing…") : tableName(ctx, tb.defender)),
     ]);
   }
   const extra = [];
-  if (tb.copied) extra.push("copying " + cardName(tb.copied));
-  if (tb.toPutBack) extra.push(plural(tb.toPutBack, "card", "cards") + " to put back");
-  if (tb.targetName) extra.push("target: " + tb.targetName);
-  if (tb.firstSwapName) extra.push("swapping " + tb.firstSwapName + "'s hand with…");
+  if (tb.copied) extra.push(t("copying %(card)s", { card: cardName(tb.copied) }));
+  if (tb.toPutBack) extra.push(tn("%(n)s card to put back", "%(n)s cards to put back", tb.toPutBack, { n: tb.toPutBack }));
+  if (tb.targetName) extra.push(isYou(ctx, tb.target) ? t("target: you") : t("target: %(name)s", { name: nameOf(ctx, tb.target) }));
+  if (tb.firstSwapName) extra.push(isYou(ctx, tb.firstSwap) ? t("swapping your hand with…") : t("swapping %(name)s's hand with…", { name: nameOf(ctx, tb.firstSwap) }));
   return h(doc, "div", { className: "table-play single" }, [
     h(doc, "span", { className: "duel-name", text: tb.caption }),
-    tb.card ? cardEl(doc, tb.card, "md") : cardBackEl(doc, "md", "a card, not yet revealed"),
+    tb.card ? cardEl(doc, tb.card, "md") : cardBackEl(doc, "md", t("a card, not yet revealed")),
     extra.length ? h(doc, "span", { className: "small muted", text: extra.join(" · ") }) : null,
   ]);
 }
@@ -976,15 +1023,15 @@ function centerEl(doc, model) {
   return h(doc, "div", { className: "board-center-inner" }, [
     h(doc, "div", { className: "pile deck" }, [
       h(doc, "span", { className: "pile-label", text: t("Deck") }),
-      model.deckCount ? h(doc, "div", { className: "stack" }, [cardBackEl(doc, "md", model.deckCount + " cards in the deck")]) :
+      model.deckCount ? h(doc, "div", { className: "stack" }, [cardBackEl(doc, "md", tn("%(n)s card in the deck", "%(n)s cards in the deck", model.deckCount, { n: model.deckCount }))]) :
         emptyPileEl(doc),
-      h(doc, "span", { className: "pile-count", text: plural(model.deckCount, "card", "cards") }),
+      h(doc, "span", { className: "pile-count", text: tn("%(n)s card", "%(n)s cards", model.deckCount, { n: model.deckCount }) }),
     ]),
     tableEl(doc, model),
     h(doc, "div", { className: "pile discard" }, [
       h(doc, "span", { className: "pile-label", text: t("Discard") }),
       model.discardTop ? cardEl(doc, model.discardTop, "md") : emptyPileEl(doc),
-      h(doc, "span", { className: "pile-count", text: plural(model.discard.length, "card", "cards") }),
+      h(doc, "span", { className: "pile-count", text: tn("%(n)s card", "%(n)s cards", model.discard.length, { n: model.discard.length }) }),
       discardList,
     ]),
   ]);
@@ -1137,7 +1184,7 @@ function renderBoard(root, model, opts) {
   if (builder) controls = builderEl(doc, builder, opts);
   else if (model.groups.length && opts.onAct) controls = actionsEl(doc, model, opts.onAct, !!opts.pending);
   renderPanel(root, model, opts, controls,
-    model.round ? "Round " + model.round + (model.roundsToWin > 1 ? " · first to " + model.roundsToWin + " round wins" : "") : "");
+    model.round ? roundLine(model) : "");
   return model;
 }
 
@@ -1146,7 +1193,8 @@ function resultsEl(doc, res, opts) {
   const columns = [];
   if (res.hasPoints) columns.push({ title: t("Points"), value: (row) => row.points }, { title: t("Prize Focus"), value: (row) => row.prizeFocus });
   if (res.hasMarkers) columns.push({ title: t("Rounds won"), value: (row) => row.markers });
-  const reason = [res.endReason, res.gameReason ? "Last round: " + res.gameReason + "." : ""].join(" ").trim();
+  const last = res.gameReason ? t("Last round: %(reason)s.", { reason: res.gameReason }) : "";
+  const reason = [res.endReason, last].join(" ").trim();
   return resultsPanelEl(doc, res, reason, resultsTableEl(doc, res, columns), opts || {});
 }
 
@@ -1170,9 +1218,16 @@ function renderCardReference(container, players) {
   ]));
 }
 
+/** The panel's round: its number, and how many round wins end the game. */
+function roundLine(model) {
+  const params = { number: model.round, n: model.roundsToWin };
+  return model.roundsToWin > 1 ? tn("Round %(number)s · first to %(n)s round win", "Round %(number)s · first to %(n)s round wins", model.roundsToWin, params)
+    : t("Round %(number)s", params);
+}
+
 /** The replay's first log line: what the deal does (the same at every size). */
 function dealText() {
-  return "The cards are dealt: two cards to each player, one card set aside unseen.";
+  return t("The cards are dealt: two cards to each player, one card set aside unseen.");
 }
 
 /** The table in words for the screen-reader mode: one line per fact. */
@@ -1218,6 +1273,7 @@ function describeBoard(model) {
 
 export {
   GROUP_TITLES,
+  actionText, LABELS_OWN_WORDS, PRIVATE, PRIVATE_THIRD,
   PROMPTS, PHASE_WAIT,
   describeBoard,
   CARDS,

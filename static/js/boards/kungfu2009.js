@@ -30,7 +30,7 @@
 import {
   actionGroupEl, capitalize, cardListText, isYou, nameOf, viewerLine, clear, describeSeats, emptyPileEl, eventFormatter,
   frameBasics, h, isPerSeatPrivate, modelBase, namedSeats, objectName, ordinal, platformSeat,
-  plural, possessive, presenceEl, renderPanel, resultModel as commonResultModel,
+  presenceEl, renderPanel, resultModel as commonResultModel,
   resultsPanelEl, resultsTableEl, seatName, seatScore, stepsFormatter,
   tickDue, winnersText,
 } from "./common.js";
@@ -47,7 +47,8 @@ const LEVELS = DATA.level_order; // ["easy", "normal", "difficult"]
 const LEVEL = DATA.levels;
 const COMBOS = {};
 DATA.combinations.forEach(function (c) { COMBOS[c.code] = c; });
-const BACKGROUND = { easy: "jungle", normal: "steppe", difficult: "mountains" };
+// The landscape on each level's card backs (translated where shown).
+const BACKGROUND = { easy: N_("jungle"), normal: N_("steppe"), difficult: N_("mountains") };
 
 // ---------------------------------------------------------------------------
 // Cards and combinations.
@@ -66,13 +67,35 @@ function comboInfo(code) {
 }
 
 // A pile's level as a word of a sentence (the piles' own titles are LEVEL[lv].name).
-const LEVEL_WORD = { easy: t("easy"), normal: t("normal"), difficult: t("difficult") };
+const LEVEL_WORD = { easy: N_("easy"), normal: N_("normal"), difficult: N_("difficult") };
+
+function levelWord(lv) {
+  return LEVEL_WORD[lv] ? t(LEVEL_WORD[lv]) : String(lv);
+}
+
+// A pile's own title (the card data's English LEVEL[lv].name, word for word).
+const LEVEL_TITLE = { easy: N_("Easy"), normal: N_("Normal"), difficult: N_("Difficult") };
+
+function levelTitle(lv) {
+  return LEVEL_TITLE[lv] ? t(LEVEL_TITLE[lv]) : LEVEL[lv] ? LEVEL[lv].name : String(lv);
+}
+
+/** A combination's hits left to right: "Tiger Tiger Crab Crane" (the card data's label). */
+function hitsText(hits) {
+  return hits.split("").map(styleName).join(" ");
+}
+
+/** A combination card's title: code, level, points and its hits. */
+function comboTitle(c) {
+  return tn("%(code)s: %(level)s, %(n)s point, %(hits)s", "%(code)s: %(level)s, %(n)s points, %(hits)s", c.points,
+    { code: c.code, level: levelWord(c.level), n: c.points, hits: hitsText(c.hits) });
+}
 
 function comboName(code) {
   const c = comboInfo(code);
   if (!c) return t("a combination");
   return tn("%(code)s (%(level)s, %(n)s point)", "%(code)s (%(level)s, %(n)s points)", c.points,
-    { code: c.code, level: LEVEL_WORD[c.level] || c.level, n: c.points });
+    { code: c.code, level: levelWord(c.level), n: c.points });
 }
 
 /** Do `cards`, read left to right, make `hits` (each the printed style or a Dragon)? */
@@ -135,6 +158,14 @@ function said(ctx, seat, you, other, params, table) {
 // ---------------------------------------------------------------------------
 // Events -> log sentences (one whole message per person, docs/i18n.md).
 
+/** Why an offer went off (the engine's ``offer_void`` ``why``): the reader's
+ * own sentence and another's. */
+const VOID_REASONS = {
+  traded: [N_("Offer %(id)s is off: you traded the cards away."), N_("Offer %(id)s is off: %(name)s traded the cards away.")],
+  claimed: [N_("Offer %(id)s is off: you put the cards down for a claim."), N_("Offer %(id)s is off: %(name)s put the cards down for a claim.")],
+  out_of_play: [N_("Offer %(id)s is off: you are out of play."), N_("Offer %(id)s is off: %(name)s is out of play.")],
+};
+
 const PUBLIC = {
   draft: function () { return t("An offer is being prepared."); },
   arrange: function (p, ctx) { return said(ctx, p.seat, N_("You rearrange your hand."), N_("%(name)s rearranges their hand.")); },
@@ -153,7 +184,13 @@ const PUBLIC = {
     if (p.open && p.cards !== null && p.cards !== undefined) text += " " + t("Open cards: %(cards)s.", { cards: cardList(p.cards) });
     return text;
   },
-  offer_void: function (p, ctx) { return t("Offer %(id)s is off: %(reason)s.", { id: p.offer, reason: namedReason(ctx, p.reason) }); },
+  offer_void: function (p, ctx) {
+    // The engine's code for why (``why``) and the seat that caused it; an
+    // event stored before the engine gave codes has the English reason only.
+    const words = VOID_REASONS[p.why];
+    if (words) return said(ctx, p.seat, words[0], words[1], { id: p.offer });
+    return t("Offer %(id)s is off: %(reason)s.", { id: p.offer, reason: namedReason(ctx, p.reason) });
+  },
   offer_declined: function (p, ctx) { return said(ctx, p.seat, N_("You decline offer %(id)s."), N_("%(name)s declines offer %(id)s."), { id: p.offer }); },
   offer_withdrawn: function (p, ctx) { return said(ctx, p.seat, N_("You withdraw offer %(id)s."), N_("%(name)s withdraws offer %(id)s."), { id: p.offer }); },
   trade: function (p, ctx) {
@@ -269,18 +306,37 @@ const PRIVATE = {
   resume: function (s) { return t("Your new cards: %(cards)s.", { cards: cardList(s.cards) }); },
 };
 
+// What a seat alone saw, in the third person, for a replay that names every
+// seat: messages of their own (docs/i18n.md), never the reader's sentence reworded.
+const PRIVATE_THIRD = {
+  draft: function (s, p, ctx, owner) {
+    const d = s.draft;
+    const name = nameOf(ctx, owner);
+    if (!d) return t("%(name)s dropped the offer being built.", { name: name });
+    let gives = t("nothing yet");
+    if (d.give) gives = d.say !== d.give ? t("%(cards)s (declared as %(said)s)", { cards: cardList(d.give), said: cardList(d.say) }) : cardList(d.give);
+    const third = Object.assign({}, ctx, { useYou: false });
+    const params = { name: name, to: partnerText(third, d.to < 0 ? null : d.to), gives: gives, asks: d.want ? cardList(d.want) : t("nothing yet") };
+    return d.open
+      ? t("%(name)s's offer to %(to)s so far: gives %(gives)s, asks %(asks)s, open cards.", params)
+      : t("%(name)s's offer to %(to)s so far: gives %(gives)s, asks %(asks)s.", params);
+  },
+  arrange: function (s, p, ctx, owner) { return t("%(name)s's hand, left to right: %(cards)s.", { name: nameOf(ctx, owner), cards: cardList(s.hand) }); },
+  offer: function (s, p, ctx, owner) { return t("%(name)s's offer %(id)s really hands over %(cards)s.", { name: nameOf(ctx, owner), id: p.id, cards: cardList(s.cards) }); },
+  trade: function (s, p, ctx, owner) {
+    const params = { name: nameOf(ctx, owner), received: cardList(s.received), gave: cardList(s.gave), declared: s.declared ? cardList(s.declared) : "" };
+    if (s.cheated !== undefined) {
+      if (s.cheated) return t("Innocent cheating! %(name)s received %(received)s instead of the declared %(declared)s, and gave %(gave)s.", params);
+      return t("%(name)s received %(received)s and gave %(gave)s.", params);
+    }
+    return t("%(name)s handed over %(gave)s and received %(received)s.", params);
+  },
+  resume: function (s, p, ctx, owner) { return t("%(name)s's new cards: %(cards)s.", { name: nameOf(ctx, owner), cards: cardList(s.cards) }); },
+};
+
 const EVENT_TYPES = Object.keys(PUBLIC).sort();
 
-function thirdPerson(text, ctx, owner) {
-  const third = Object.assign({}, ctx, { useYou: false });
-  const name = seatName(third, owner);
-  const poss = possessive(third, owner);
-  const out = text.replace(/\bYour\b/g, poss).replace(/\bYou\b/g, name).replace(/ your /g, " their ");
-  // Another language's sentence stays as the owner read it, under their name.
-  return out === text ? nameOf(ctx, owner) + ": " + text : out;
-}
-
-const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
+const formatEvent = eventFormatter(PUBLIC, PRIVATE, null, PRIVATE_THIRD);
 // The log leaves out the steps of building an offer and others' rearranging
 // (many a second at a busy table); the offer itself and one's own hand are logged.
 const QUIET = { draft: "public", arrange: "public" };
@@ -380,8 +436,76 @@ function describeAction(actionId, actor, ctx, fallback) {
   }
 }
 
+/*
+ * The engine's action labels in the reader's language. The engine words
+ * action.label in English (it knows no Django; bots and the API read it); the
+ * board words every label it shows from the action's type and parameters, one
+ * whole message each (card and combination names stay English), naming people
+ * instead of seat numbers. The node test
+ * (tests/frontend/log-languages.test.js) holds every kind of label the engine
+ * makes to a message here, word for word in English (one's own offer is "your
+ * offer": LABELS_OWN_WORDS).
+ */
+const FIXED_LABELS = {
+  pass: N_("Do nothing for now"),
+  check: N_("Check the claim being shown"),
+  end: N_("End the match (time is up)"),
+  open: N_("Play this offer with open cards"),
+  send: N_("Make the offer"),
+  cancel: N_("Drop the offer being built"),
+};
+const LABELS_OWN_WORDS = ["withdraw"];
+// A combination's level inside a label (translated where it is said).
+const LABEL_LEVELS = { easy: N_("easy"), normal: N_("normal"), difficult: N_("difficult") };
+
+/** The cards of an offer's terms for a label: "Tiger, Dragon", or "nothing". */
+function termsList(styles) {
+  return styles ? cardList(styles) : t("nothing");
+}
+
+/** An engine action's words for its button, in the reader's language (ctx: names, viewer). */
+function actionText(action, ctx) {
+  ctx = ctx || {};
+  const type = action.type || String(action.id).split(":")[0];
+  if (FIXED_LABELS[type]) return t(FIXED_LABELS[type]);
+  switch (type) {
+    case "claim":
+    case "fit": {
+      const c = comboInfo(action.code);
+      if (!c) break;
+      const params = { level: LABEL_LEVELS[action.level] ? t(LABEL_LEVELS[action.level]) : action.level, code: c.code, combination: c.label };
+      return type === "claim" ? t("Shout KUNG FU for %(level)s %(code)s (%(combination)s)", params)
+        : t("Arrange your hand for %(level)s %(code)s (%(combination)s)", params);
+    }
+    case "accept":
+    case "decline":
+    case "withdraw": {
+      const params = { offer: action.offer, name: nameOf(ctx, action.from), gives: termsList(action.gives), asks: termsList(action.asks) };
+      if (type === "accept") return t("Accept offer %(offer)s from %(name)s: gives %(gives)s, asks %(asks)s", params);
+      if (type === "decline") return t("Decline offer %(offer)s from %(name)s: gives %(gives)s, asks %(asks)s", params);
+      return t("Withdraw your offer %(offer)s: gives %(gives)s, asks %(asks)s", params);
+    }
+    case "to":
+      return action.seat === null || action.seat === undefined ? t("Start an offer to everyone")
+        : t("Start an offer to %(name)s", { name: nameOf(ctx, action.seat) });
+    case "give":
+      return action.declared
+        ? t("Offer a %(style)s card declared as a %(declared)s (innocent cheating)", { style: styleName(action.style), declared: styleName(action.declared) })
+        : t("Offer a %(style)s card", { style: styleName(action.style) });
+    case "want": return t("Ask for a %(style)s card", { style: styleName(action.style) });
+    case "move": return t("Move card %(from)s to position %(to)s", { from: action.from + 1, to: action.to + 1 });
+    case "impasse": return action.vote ? t("Vote for an impasse") : t("Take back your impasse vote");
+    case "forfeit": {
+      const c = comboInfo(action.code);
+      if (!c) break;
+      return tn("Give up completed combination %(code)s (%(n)s point)", "Give up completed combination %(code)s (%(n)s points)", c.points, { code: c.code, n: c.points });
+    }
+  }
+  return namedSeats(ctx, action.label || String(action.id));
+}
+
 /** The legal actions as groups by type (the board places each group itself). */
-function groupLegal(legal) {
+function groupLegal(legal, ctx) {
   const groups = [];
   const byType = {};
   (legal || []).forEach(function (action) {
@@ -391,13 +515,13 @@ function groupLegal(legal) {
       group = byType[type] = { kind: type, type: type, title: GROUP_TITLES[type] || capitalize(type), actions: [] };
       groups.push(group);
     }
-    group.actions.push(Object.assign({}, action, { text: action.label || action.id }));
+    group.actions.push(Object.assign({}, action, { text: actionText(action, ctx) }));
   });
   return groups;
 }
 
 const GROUP_TITLES = {
-  pass: t("Wait"), claim: "KUNG FU", fit: t("Arrange for a combination"), move: t("Arrange your hand"),
+  pass: t("Wait"), claim: t("Shout KUNG FU"), fit: t("Arrange for a combination"), move: t("Arrange your hand"),
   to: t("Start an offer"), give: t("Offer a card"), want: t("Ask for a card"),
   open: t("Open cards"), send: t("Make the offer"), cancel: t("Drop the offer"), accept: t("Accept an offer"),
   decline: t("Decline an offer"), withdraw: t("Withdraw your offer"), impasse: t("Impasse"), forfeit: t("Severe punishment"),
@@ -419,10 +543,11 @@ function boardModel(frame, opts) {
   const benched = !!(mine.forfeited || mine.replaced_by_bot);
   const active = b.status === "active";
   const myTurn = !!view && viewer !== null && active && !benched && b.actors.indexOf(viewer) >= 0 && !opts.readOnly;
-  // The engine's labels name seats ("Accept offer 3 from seat 1"): the buttons'
-  // tooltips and the menu say people's names instead.
+  // The engine's labels are English and name seats ("Accept offer 3 from seat
+  // 1"): the buttons' tooltips and the menu say them in the reader's language,
+  // with people's names (actionText).
   const legal = (myTurn ? frame.legal || [] : []).map(function (a) {
-    return a.label ? Object.assign({}, a, { label: namedSeats(b.ctx, a.label) }) : a;
+    return Object.assign({}, a, { label: actionText(a, b.ctx) });
   });
   const byId = {};
   legal.forEach(function (a) { byId[a.id] = a; });
@@ -448,7 +573,7 @@ function boardModel(frame, opts) {
     const c = view.face_up[lv];
     return {
       level: lv,
-      name: LEVEL[lv].name,
+      name: levelTitle(lv),
       combo: c,
       pile: view.piles[lv],
       ready: !!(c && hand && makes(hand.slice(0, c.hits.length), c.hits)),
@@ -579,6 +704,23 @@ function countdownEl(doc, model, dueIso, opts) {
   return el;
 }
 
+/**
+ * A message with elements in the places of its placeholders (a live
+ * countdown, a row of little cards): the words around them stay one message.
+ * `els` maps placeholder names to elements; a missing one stays text.
+ */
+function messageWith(text, els) {
+  const parts = String(text).split(/\uE000(\w+)\uE000/);
+  return parts.map(function (part, i) { return i % 2 ? els[part] : part; }).filter(function (part) { return part !== ""; });
+}
+
+/** The placeholders of `keys` as markers for messageWith(). */
+function markers(keys) {
+  const out = {};
+  keys.forEach(function (k) { out[k] = "\uE000" + k + "\uE000"; });
+  return out;
+}
+
 const END_WARN_MS = 60000; // the last minute: warned
 const LOW_MS = 10000;
 
@@ -623,7 +765,7 @@ function hitEl(doc, style, size, attrs) {
 }
 
 function backEl(doc) {
-  return h(doc, "span", { className: "kf09-hit kf09-md kf09-back", role: "img", "aria-label": "a card drawn during the pause, unseen" }, [
+  return h(doc, "span", { className: "kf09-hit kf09-md kf09-back", role: "img", "aria-label": t("a card drawn during the pause, unseen") }, [
     h(doc, "span", { className: "kf09-hit-icon", "aria-hidden": "true", text: "?" }),
   ]);
 }
@@ -640,7 +782,7 @@ function comboEl(doc, code, size, attrs) {
   attrs = attrs || {};
   if (!c) return h(doc, "span", { className: "kf09-combo kf09-combo-unknown", text: "?" });
   const tag = attrs.onclick ? "button" : "div";
-  const label = c.code + ": " + c.level + ", " + plural(c.points, "point", "points") + ", " + c.label;
+  const label = comboTitle(c);
   const base = {
     className: "kf09-combo kf09-combo-" + (size || "md") + " kf09-level-" + c.level + (attrs.className ? " " + attrs.className : ""),
     "data-code": c.code,
@@ -680,10 +822,10 @@ function seatEl(doc, model, seat, opts) {
   if (!seat.inPlay || seat.forfeited) classes.push("is-out");
   if (seat.claimLine) classes.push("is-claiming");
   const badges = [];
-  if (seat.claimLine) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: seat.claimLine === 1 ? "KUNG FU!" : "Waiting to claim" }));
+  if (seat.claimLine) badges.push(h(doc, "span", { className: "badge seat-badge turn", text: seat.claimLine === 1 ? "KUNG FU!" : t("Waiting to claim") }));
   if (!seat.inPlay) badges.push(h(doc, "span", { className: "badge seat-badge out", "data-role": "punished-" + seat.seat, text: seat.owes ? t("Punished · choosing a loss") : t("Punished · out of play") }));
   if (seat.voted) badges.push(h(doc, "span", { className: "badge seat-badge marker", "data-role": "vote-" + seat.seat, text: t("Impasse ✓") }));
-  if (seat.offers) badges.push(h(doc, "span", { className: "badge seat-badge", text: plural(seat.offers, "offer", "offers") }));
+  if (seat.offers) badges.push(h(doc, "span", { className: "badge seat-badge", text: tn("%(n)s offer", "%(n)s offers", seat.offers, { n: seat.offers }) }));
   if (seat.replacedByBot) badges.push(h(doc, "span", { className: "badge seat-badge", text: t("Bot plays on") }));
   else if (seat.forfeited) badges.push(h(doc, "span", { className: "badge seat-badge out", text: t("Forfeited") }));
   const clock = seat.clockText && opts.clocks ? h(doc, "span", {
@@ -692,18 +834,18 @@ function seatEl(doc, model, seat, opts) {
   }) : null;
   const backs = [];
   for (let k = 0; k < Math.min(seat.handSize, 12); k++) backs.push(h(doc, "span", { className: "kf09-back-xs", "aria-hidden": "true" }));
-  return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + (seat.seat + 1) + ": " + seat.name, "data-seat": seat.seat }, [
+  return h(doc, "section", { className: classes.join(" "), "aria-label": t("Seat %(n)s: %(name)s", { n: seat.seat + 1, name: seat.name }), "data-seat": seat.seat }, [
     h(doc, "header", { className: "seat-head" }, [
-      h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && model.useYou ? " (you)" : "") }),
+      h(doc, "span", { className: "seat-name", text: seat.isYou && model.useYou ? t("%(name)s (you)", { name: seat.name }) : seat.name }),
       presenceEl(doc, seat),
       clock,
     ]),
     h(doc, "div", { className: "kf09-seat-row" }, [
-      h(doc, "span", { className: "kf09-backs", "data-role": "hand-size-" + seat.seat, role: "group", "aria-label": plural(seat.handSize, "card", "cards") + " in hand" }, backs.concat([
+      h(doc, "span", { className: "kf09-backs", "data-role": "hand-size-" + seat.seat, role: "group", "aria-label": tn("%(n)s card in hand", "%(n)s cards in hand", seat.handSize, { n: seat.handSize }) }, backs.concat([
         h(doc, "span", { className: "small", text: " " + seat.handSize })])),
-      h(doc, "strong", { className: "kf09-points", "data-role": "points-" + seat.seat, text: plural(seat.points, "point", "points") }),
+      h(doc, "strong", { className: "kf09-points", "data-role": "points-" + seat.seat, text: tn("%(n)s point", "%(n)s points", seat.points, { n: seat.points }) }),
     ]),
-    seat.won.length ? h(doc, "div", { className: "kf09-won", "data-role": "won-" + seat.seat, role: "group", "aria-label": "Completed: " + seat.won.join(", ") },
+    seat.won.length ? h(doc, "div", { className: "kf09-won", "data-role": "won-" + seat.seat, role: "group", "aria-label": t("Completed: %(combos)s", { combos: seat.won.join(", ") }) },
       seat.won.map(function (code) { return comboEl(doc, code, "sm"); })) : null,
     h(doc, "div", { className: "seat-badges" }, badges),
   ]);
@@ -711,49 +853,57 @@ function seatEl(doc, model, seat, opts) {
 
 function offerEl(doc, model, o, onAct, disabled) {
   const ctx = ctxOf(model);
-  const from = seatName(ctx, o.from);
-  const head = o.mine ? "Your offer to " + partnerText(ctx, o.to) : from + (o.to === null ? " to everyone" : " to " + objectName(ctx, o.to));
+  const who = { name: nameOf(ctx, o.from), other: o.to === null ? "" : nameOf(ctx, o.to), to: partnerText(ctx, o.to) };
+  const head = o.mine ? t("Your offer to %(to)s", who) : o.to === null ? t("%(name)s to everyone", who)
+    : isYou(ctx, o.to) ? t("%(name)s to you", who) : t("%(name)s to %(other)s", who);
   const real = o.cards !== null && o.cards !== undefined;
   const cheat = real && o.cards !== o.declared;
   const controls = onAct ? [
-    button(doc, o.accept, "Accept", disabled, onAct, "kf09-accept"),
-    button(doc, o.decline, "Decline", disabled, onAct, "secondary kf09-decline"),
-    button(doc, o.withdraw, "Withdraw", disabled, onAct, "secondary kf09-withdraw"),
+    button(doc, o.accept, t("Accept"), disabled, onAct, "kf09-accept"),
+    button(doc, o.decline, t("Decline"), disabled, onAct, "secondary kf09-decline"),
+    button(doc, o.withdraw, t("Withdraw"), disabled, onAct, "secondary kf09-withdraw"),
   ] : [];
   let note = null;
   if (o.toMe && !o.accept && o.decline) note = h(doc, "span", { className: "small muted", text: t("You do not hold what it asks for.") });
   const answerBy = o.toMe && model.due ? model.due.answer[String(o.id)] : null;
-  const timer = answerBy ? h(doc, "p", { className: "small kf09-timer", "data-role": "answer-timer-" + o.id }, [
-    "Answer within ", countdownEl(doc, model, answerBy, { lowMs: 5000 }), ": then it is declined for you.",
-  ]) : null;
+  const timer = answerBy ? h(doc, "p", { className: "small kf09-timer", "data-role": "answer-timer-" + o.id },
+    messageWith(t("Answer within %(time)s: then it is declined for you.", markers(["time"])), { time: countdownEl(doc, model, answerBy, { lowMs: 5000 }) })) : null;
+  const number = o.open ? t("offer %(id)s · open cards", { id: o.id }) : t("offer %(id)s", { id: o.id });
   return h(doc, "li", { className: "kf09-offer" + (o.toMe ? " to-me" : "") + (o.mine ? " mine" : ""), "data-offer": o.id }, [
     h(doc, "p", { className: "kf09-offer-head" }, [
       h(doc, "strong", { text: head }),
-      h(doc, "span", { className: "small muted", text: " · offer " + o.id + (o.open ? " · open cards" : "") }),
+      h(doc, "span", { className: "small muted", text: " · " + number }),
     ]),
     h(doc, "div", { className: "kf09-offer-terms" }, [
       h(doc, "span", { className: "kf09-side" }, [h(doc, "span", { className: "pile-label", text: o.open ? t("Gives (shown)") : t("Gives (declared)") }),
-        o.declared ? hitsRowEl(doc, o.declared, "sm", "gives " + cardList(o.declared)) : h(doc, "span", { className: "small", text: "nothing" })]),
+        o.declared ? hitsRowEl(doc, o.declared, "sm", t("gives %(cards)s", { cards: cardList(o.declared) })) : h(doc, "span", { className: "small", text: t("nothing") })]),
       h(doc, "span", { className: "kf09-for", "aria-hidden": "true", text: "⇄" }),
       h(doc, "span", { className: "kf09-side" }, [h(doc, "span", { className: "pile-label", text: t("Asks for") }),
-        o.want ? hitsRowEl(doc, o.want, "sm", "asks for " + cardList(o.want)) : h(doc, "span", { className: "small", text: "nothing (a gift)" })]),
+        o.want ? hitsRowEl(doc, o.want, "sm", t("asks for %(cards)s", { cards: cardList(o.want) })) : h(doc, "span", { className: "small", text: t("nothing (a gift)") })]),
     ]),
-    o.mine && cheat ? h(doc, "p", { className: "small kf09-real", text: "Really hands over: " + cardList(o.cards) + " (innocent cheating)" }) : null,
-    o.declined.length ? h(doc, "p", { className: "small muted", text: "Declined by " + o.declined.map(function (s) { return seatName(ctx, s); }).join(", ") }) : null,
+    o.mine && cheat ? h(doc, "p", { className: "small kf09-real", text: t("Really hands over: %(cards)s (innocent cheating)", { cards: cardList(o.cards) }) }) : null,
+    o.declined.length ? h(doc, "p", { className: "small muted", text: t("Declined by %(names)s", { names: o.declined.map(function (s) { return objectName(ctx, s); }).join(", ") }) }) : null,
     controls.some(Boolean) || note ? h(doc, "div", { className: "kf09-offer-actions" }, controls.concat([note])) : null,
     timer,
   ]);
 }
 
 function faceUpEl(doc, model, f, onAct, disabled) {
-  const pile = h(doc, "span", { className: "small muted", "data-role": "pile-" + f.level, text: plural(f.pile, "card", "cards") + " left" });
+  const pile = h(doc, "span", { className: "small muted", "data-role": "pile-" + f.level, text: tn("%(n)s card left", "%(n)s cards left", f.pile, { n: f.pile }) });
   const controls = [];
-  if (onAct && f.fit) controls.push(button(doc, f.fit, "Arrange for it", disabled, onAct, "secondary small kf09-fit"));
+  if (onAct && f.fit) controls.push(button(doc, f.fit, t("Arrange for it"), disabled, onAct, "secondary small kf09-fit"));
   let hint = null;
-  if (f.combo && f.missing !== null && !f.ready) hint = h(doc, "span", { className: "small kf09-missing", text: f.missing ? plural(f.missing, "card", "cards") + " missing" : "you hold it: arrange it" });
-  if (f.ready) hint = h(doc, "span", { className: "small kf09-ready-note", text: "your first " + f.combo.hits.length + " cards make it" });
+  if (f.combo && f.missing !== null && !f.ready) {
+    hint = h(doc, "span", { className: "small kf09-missing", text: f.missing ? tn("%(n)s card missing", "%(n)s cards missing", f.missing, { n: f.missing }) : t("you hold it: arrange it") });
+  }
+  if (f.ready) {
+    const size = f.combo.hits.length;
+    hint = h(doc, "span", { className: "small kf09-ready-note", text: tn("your first %(n)s card makes it", "your first %(n)s cards make it", size, { n: size }) });
+  }
+  const points = LEVEL[f.level].points;
+  const worth = tn("%(n)s point", "%(n)s points", points, { n: points });
   return h(doc, "div", { className: "kf09-faceup kf09-level-" + f.level + (f.ready ? " ready" : ""), "data-role": "faceup-" + f.level }, [
-    h(doc, "span", { className: "pile-label", text: f.name + " · " + plural(LEVEL[f.level].points, "point", "points") + " · " + BACKGROUND[f.level] }),
+    h(doc, "span", { className: "pile-label", text: [f.name, worth, t(BACKGROUND[f.level])].join(" · ") }),
     f.combo ? comboEl(doc, f.combo.code, "lg") : emptyPileEl(doc),
     pile, hint,
     controls.length ? h(doc, "div", { className: "kf09-faceup-actions" }, controls) : null,
@@ -763,17 +913,18 @@ function faceUpEl(doc, model, f, onAct, disabled) {
 function pauseEl(doc, model) {
   if (!model.claims.length) return null;
   return h(doc, "div", { className: "kf09-pause", "data-role": "pause", role: "status" }, [
-    h(doc, "p", { className: "kf09-pause-title", text: model.paused ? "KUNG FU! The game is paused." : "Claims on the table" }),
-    model.paused && model.due.check ? h(doc, "p", { className: "small kf09-timer", "data-role": "check-timer" }, [
-      "The table checks the claim in ", countdownEl(doc, model, model.due.check), ".",
-    ]) : null,
+    h(doc, "p", { className: "kf09-pause-title", text: model.paused ? t("KUNG FU! The game is paused.") : t("Claims on the table") }),
+    model.paused && model.due.check ? h(doc, "p", { className: "small kf09-timer", "data-role": "check-timer" },
+      messageWith(t("The table checks the claim in %(time)s.", markers(["time"])), { time: countdownEl(doc, model, model.due.check) })) : null,
     h(doc, "ol", { className: "kf09-claims" }, model.claims.map(function (c) {
       return h(doc, "li", { className: "kf09-claim" + (c.checking ? " checking" : ""), "data-role": "claim-" + c.seat }, [
-        h(doc, "p", { className: "small", text: c.name + " · " + c.code + (c.taken ? " · taken first: this claim is void, the cards go back" : c.checking ? " · being checked" : " · waits its turn") }),
+        h(doc, "p", { className: "small", text: [isYou(ctxOf(model), c.seat) ? t("You") : nameOf(ctxOf(model), c.seat), c.code,
+          c.taken ? t("taken first: this claim is void, the cards go back") : c.checking ? t("being checked") : t("waits its turn")].join(" · ") }),
         h(doc, "div", { className: "kf09-claim-row" }, [
           comboEl(doc, c.code, "md"),
-          h(doc, "span", { className: "kf09-hits kf09-claim-cards", role: "group", "aria-label": "Cards put down: " + cardList(c.cards) }, c.cards.split("").map(function (s, j) {
-            return hitEl(doc, s, "sm", { className: c.marks[j] ? "fits" : "misfit", title: styleName(s) + (c.marks[j] ? " fits" : " does not fit") });
+          h(doc, "span", { className: "kf09-hits kf09-claim-cards", role: "group", "aria-label": t("Cards put down: %(cards)s", { cards: cardList(c.cards) }) }, c.cards.split("").map(function (s, j) {
+            const params = { style: styleName(s) };
+            return hitEl(doc, s, "sm", { className: c.marks[j] ? "fits" : "misfit", title: c.marks[j] ? t("%(style)s fits", params) : t("%(style)s does not fit", params) });
           })),
         ]),
       ]);
@@ -786,10 +937,10 @@ function tableInfoEl(doc, model) {
     return h(doc, "span", { className: "kf09-disc", title: styleName(s) + ": " + (model.discard[s] || 0) }, [hitEl(doc, s, "xs"), " " + (model.discard[s] || 0)]);
   });
   return h(doc, "div", { className: "kf09-table-info" }, [
-    h(doc, "span", { className: "small", "data-role": "deck", text: "Hit pile " + model.deck }),
+    h(doc, "span", { className: "small", "data-role": "deck", text: tn("Hit pile: %(n)s card", "Hit pile: %(n)s cards", model.deck, { n: model.deck }) }),
     h(doc, "span", { className: "small kf09-discard", "data-role": "discard", role: "group", "aria-label": t("Discard pile (face up)") }, [h(doc, "span", { text: t("Discards: ") })].concat(disc)),
-    model.removed ? h(doc, "span", { className: "small muted", text: model.removed + " combinations removed (face down)" }) : null,
-    h(doc, "span", { className: "small", "data-role": "impasses", text: "Impasses in a row: " + model.impasses + " of " + model.impasseLimit }),
+    model.removed ? h(doc, "span", { className: "small muted", text: tn("%(n)s combination removed (face down)", "%(n)s combinations removed (face down)", model.removed, { n: model.removed }) }) : null,
+    h(doc, "span", { className: "small", "data-role": "impasses", text: t("Impasses in a row: %(n)s of %(limit)s", { n: model.impasses, limit: model.impasseLimit }) }),
   ]);
 }
 
@@ -800,7 +951,7 @@ function centerEl(doc, model, onAct, disabled) {
     h(doc, "div", { className: "kf09-faceups", "data-role": "faceups" }, model.faceUp.map(function (f) { return faceUpEl(doc, model, f, onAct, disabled); })),
     tableInfoEl(doc, model),
     h(doc, "section", { className: "kf09-offer-board", "data-role": "offer-board", "aria-label": t("Open offers") }, [
-      h(doc, "h3", { className: "pile-label", text: "Open offers" + (model.viewer !== null ? " (yours and between others)" : "") }),
+      h(doc, "h3", { className: "pile-label", text: model.viewer !== null ? t("Open offers (yours and between others)") : t("Open offers") }),
       board.length ? h(doc, "ul", { className: "kf09-offers" }, board.map(function (o) { return offerEl(doc, model, o, onAct, disabled); }))
         : h(doc, "p", { className: "small muted", text: t("No offers on the table.") }),
     ]),
@@ -846,11 +997,13 @@ function handEl(doc, model, st, ui) {
   const cards = hand.split("").map(function (s, i) {
     const given = st.give.indexOf(i) >= 0;
     const cls = "kf09-hand-card" + (st.selected === i ? " selected" : "") + (given ? " given" : "") + (i < readyLen ? " in-combo" : "");
-    if (!canPick) return hitEl(doc, s, "lg", { className: cls, title: "Card " + (i + 1) + ": " + styleName(s) });
+    const params = { n: i + 1, style: styleName(s) };
+    if (!canPick) return hitEl(doc, s, "lg", { className: cls, title: t("Card %(n)s: %(style)s", params) });
     const el = hitEl(doc, s, "lg", {
       button: true, className: cls, disabled: ui.disabled, draggable: canMove ? "true" : null,
       "data-index": i, "aria-pressed": st.selected === i ? "true" : "false",
-      title: "Card " + (i + 1) + ": " + styleName(s) + (given ? " (in your offer)" : "") + ". Select, then click a place to move it; arrow keys move it.",
+      title: given ? t("Card %(n)s: %(style)s (in your offer). Select, then click a place to move it; arrow keys move it.", params)
+        : t("Card %(n)s: %(style)s. Select, then click a place to move it; arrow keys move it.", params),
       onclick: function () { ui.pick(i); },
     });
     el.addEventListener("keydown", function (ev) {
@@ -878,10 +1031,10 @@ function handEl(doc, model, st, ui) {
   let tools = null;
   if (sel !== null && canPick) {
     tools = h(doc, "div", { className: "kf09-hand-tools", "data-role": "hand-tools" }, [
-      h(doc, "span", { className: "small", text: styleName(hand[sel]) + " (card " + (sel + 1) + "): " }),
-      button(doc, model.moves["move:" + sel + ":" + (sel - 1)], "◀ Left", ui.disabled, ui.onAct, "secondary small"),
-      button(doc, model.moves["move:" + sel + ":" + (sel + 1)], "Right ▶", ui.disabled, ui.onAct, "secondary small"),
-      button(doc, model.moves["move:" + sel + ":0"] && sel > 1 ? model.moves["move:" + sel + ":0"] : null, "To the front", ui.disabled, ui.onAct, "secondary small"),
+      h(doc, "span", { className: "small", text: t("%(style)s (card %(n)s): ", { style: styleName(hand[sel]), n: sel + 1 }) }),
+      button(doc, model.moves["move:" + sel + ":" + (sel - 1)], t("◀ Left"), ui.disabled, ui.onAct, "secondary small"),
+      button(doc, model.moves["move:" + sel + ":" + (sel + 1)], t("Right ▶"), ui.disabled, ui.onAct, "secondary small"),
+      button(doc, model.moves["move:" + sel + ":0"] && sel > 1 ? model.moves["move:" + sel + ":0"] : null, t("To the front"), ui.disabled, ui.onAct, "secondary small"),
       model.canOffer && ui.canPlan && !model.draft ? h(doc, "button", {
         type: "button", className: "secondary small", "data-role": "give-selected", disabled: ui.disabled,
         text: st.give.indexOf(sel) >= 0 ? t("Take out of the offer") : t("Put in the offer"),
@@ -890,9 +1043,9 @@ function handEl(doc, model, st, ui) {
     ]);
   }
   return h(doc, "div", { className: "kf09-area", role: "group", "aria-label": t("Your hand") }, [
-    h(doc, "h3", { className: "pile-label", text: "Your hand, left to right" + (canMove ? " · drag or select a card to move it" : "") }),
+    h(doc, "h3", { className: "pile-label", text: canMove ? t("Your hand, left to right · drag or select a card to move it") : t("Your hand, left to right") }),
     h(doc, "div", { className: "my-hand kf09-hand", "data-role": "my-hand" }, cards.length ? cards : [h(doc, "span", { className: "muted small", text: t("Your hand is empty.") })]),
-    model.unseen ? h(doc, "p", { className: "small", "data-role": "unseen", text: plural(model.unseen, "card", "cards") + " drawn during the pause: you see " + (model.unseen === 1 ? "it" : "them") + " when play resumes." }) : null,
+    model.unseen ? h(doc, "p", { className: "small", "data-role": "unseen", text: tn("%(n)s card drawn during the pause: you see it when play resumes.", "%(n)s cards drawn during the pause: you see them when play resumes.", model.unseen, { n: model.unseen }) }) : null,
     tools,
   ]);
 }
@@ -919,13 +1072,16 @@ function composerEl(doc, model, st, ui) {
     st.give.length ? st.give.map(function (pos) {
       const real = hand[pos];
       const said = st.say[pos] || real;
-      const say = h(doc, "select", { className: "kf09-say", "aria-label": "Declare this " + styleName(real) + " as", disabled: ui.disabled, "data-pos": pos },
-        STYLES.map(function (s) { return h(doc, "option", { value: s, selected: s === said ? "selected" : null, text: s === real ? styleName(s) + " (honest)" : "say " + styleName(s) }); }));
+      const say = h(doc, "select", { className: "kf09-say", "aria-label": t("Declare this %(style)s as", { style: styleName(real) }), disabled: ui.disabled, "data-pos": pos },
+        STYLES.map(function (s) {
+          const params = { style: styleName(s) };
+          return h(doc, "option", { value: s, selected: s === said ? "selected" : null, text: s === real ? t("%(style)s (honest)", params) : t("say %(style)s", params) });
+        }));
       say.addEventListener("change", function (ev) { ui.say(pos, ev.target.value); });
       return h(doc, "span", { className: "kf09-given" + (said !== real ? " cheat" : "") }, [
         hitEl(doc, real, "sm"),
         say,
-        h(doc, "button", { type: "button", className: "kf09-take-out", "aria-label": "Take the " + styleName(real) + " out of the offer", disabled: ui.disabled, text: "×", onclick: function () { ui.toggleGive(pos); } }),
+        h(doc, "button", { type: "button", className: "kf09-take-out", "aria-label": t("Take the %(style)s out of the offer", { style: styleName(real) }), disabled: ui.disabled, text: "×", onclick: function () { ui.toggleGive(pos); } }),
       ]);
     }) : [h(doc, "span", { className: "small muted", text: t("Drag cards here, or select a card and press “Put in the offer”. Nothing given makes it a plea.") })]);
   giveZone.addEventListener("dragover", function (ev) { if (ev.preventDefault) ev.preventDefault(); });
@@ -937,15 +1093,15 @@ function composerEl(doc, model, st, ui) {
   });
   const wants = h(doc, "div", { className: "kf09-want" }, [
     h(doc, "span", { className: "kf09-want-pick", role: "group", "aria-label": t("Ask for") }, STYLES.map(function (s) {
-      return hitEl(doc, s, "sm", { button: true, className: "kf09-want-add", disabled: ui.disabled || st.want.length >= 5, "data-want": s, title: "Ask for a " + styleName(s), onclick: function () { ui.want(s); } });
+      return hitEl(doc, s, "sm", { button: true, className: "kf09-want-add", disabled: ui.disabled || st.want.length >= 5, "data-want": s, title: t("Ask for a %(style)s", { style: styleName(s) }), onclick: function () { ui.want(s); } });
     })),
     h(doc, "span", { className: "kf09-want-list", "data-role": "want-list" }, st.want ? st.want.split("").map(function (s, k) {
-      return hitEl(doc, s, "sm", { button: true, className: "kf09-want-drop", disabled: ui.disabled, title: "Stop asking for this " + styleName(s), onclick: function () { ui.unwant(k); } });
-    }) : [h(doc, "span", { className: "small muted", text: "nothing (a gift)" })]),
+      return hitEl(doc, s, "sm", { button: true, className: "kf09-want-drop", disabled: ui.disabled, title: t("Stop asking for this %(style)s", { style: styleName(s) }), onclick: function () { ui.unwant(k); } });
+    }) : [h(doc, "span", { className: "small muted", text: t("nothing (a gift)") })]),
   ]);
   const open = h(doc, "label", { className: "small kf09-open" }, [
     h(doc, "input", { type: "checkbox", checked: st.open ? "checked" : null, disabled: ui.disabled, "data-role": "open-cards" }),
-    " Open cards (the real cards are shown to everyone: no cheating)",
+    " " + t("Open cards (the real cards are shown to everyone: no cheating)"),
   ]);
   open.firstChild.addEventListener("change", function (ev) { ui.setOpen(!!ev.target.checked); });
   const plan = offerPlan(st, hand);
@@ -968,6 +1124,13 @@ function composerEl(doc, model, st, ui) {
   ]);
 }
 
+/** The terms of the offer being built, with the places of its cards marked (messageWith). */
+function draftTerms(cheat, open) {
+  const m = markers(["gives", "said", "asks"]);
+  if (cheat) return open ? t("Gives %(gives)s declared as %(said)s · asks %(asks)s · open cards", m) : t("Gives %(gives)s declared as %(said)s · asks %(asks)s", m);
+  return open ? t("Gives %(gives)s · asks %(asks)s · open cards", m) : t("Gives %(gives)s · asks %(asks)s", m);
+}
+
 /** The offer the server holds while its steps are sent (or left half-built). */
 function serverDraftEl(doc, model, ui) {
   const d = model.draft;
@@ -986,17 +1149,15 @@ function serverDraftEl(doc, model, ui) {
     return button(doc, a, text, ui.disabled, ui.onAct, a.type === "send" ? "kf09-send" : "secondary small");
   });
   return h(doc, "section", { className: "kf09-server-draft", "data-role": "server-draft" }, [
-    h(doc, "h3", { className: "pile-label", text: "Offer being made to " + partnerText(ctx, d.to < 0 ? null : d.to) }),
-    h(doc, "p", { className: "small" }, [
-      "Gives ", d.give ? hitsRowEl(doc, d.give, "xs") : "nothing",
-      cheat ? " declared as " : "", cheat ? hitsRowEl(doc, d.say, "xs") : null,
-      " · asks ", d.want ? hitsRowEl(doc, d.want, "xs") : "nothing",
-      d.open ? " · open cards" : "",
-    ]),
+    h(doc, "h3", { className: "pile-label", text: t("Offer being made to %(to)s", { to: partnerText(ctx, d.to < 0 ? null : d.to) }) }),
+    h(doc, "p", { className: "small" }, messageWith(draftTerms(cheat, d.open), {
+      gives: d.give ? hitsRowEl(doc, d.give, "xs") : t("nothing"),
+      said: cheat ? hitsRowEl(doc, d.say, "xs") : "",
+      asks: d.want ? hitsRowEl(doc, d.want, "xs") : t("nothing"),
+    })),
     items.length ? h(doc, "div", { className: "kf09-draft-steps" }, items) : null,
-    model.due.draft ? h(doc, "p", { className: "small kf09-timer", "data-role": "draft-timer" }, [
-      "Dropped in ", countdownEl(doc, model, model.due.draft, { lowMs: LOW_MS }), " unless you take a step.",
-    ]) : null,
+    model.due.draft ? h(doc, "p", { className: "small kf09-timer", "data-role": "draft-timer" },
+      messageWith(t("Dropped in %(time)s unless you take a step.", markers(["time"])), { time: countdownEl(doc, model, model.due.draft, { lowMs: LOW_MS }) })) : null,
   ]);
 }
 
@@ -1032,9 +1193,8 @@ function promptControls(doc, model, ui) {
       return comboEl(doc, a.code, "md", { onclick: function () { ui.onAct(a); }, disabled: ui.disabled, "data-action": a.id, title: a.label, className: "kf09-choice" });
     });
     if (model.due.forfeit) {
-      choices.push(h(doc, "p", { className: "small kf09-timer", "data-role": "forfeit-timer" }, [
-        "Choose within ", countdownEl(doc, model, model.due.forfeit, { lowMs: 5000 }), ": then the least valuable is lost.",
-      ]));
+      choices.push(h(doc, "p", { className: "small kf09-timer", "data-role": "forfeit-timer" },
+        messageWith(t("Choose within %(time)s: then the least valuable is lost.", markers(["time"])), { time: countdownEl(doc, model, model.due.forfeit, { lowMs: 5000 }) })));
     }
     wrap.appendChild(actionGroupEl(doc, { kind: "forfeit", title: t("Severe punishment: give up one completed combination") }, choices));
   }
@@ -1182,9 +1342,9 @@ function renderBoard(root, model, opts) {
   renderPanel(root, model, opts, prompt, model.paused ? t("Paused") : model.phase === "over" ? t("Game over") : t("Real time"));
   const round = slot("round");
   if (round && model.due.end) {
-    round.appendChild(h(doc, "span", { className: "kf09-match-clock", "data-role": "match-clock", title: "When the time is up, the game is scored as it stands" + (model.paused ? " (after the claim is checked)" : "") }, [
-      " · ", countdownEl(doc, model, model.due.end, { lowMs: END_WARN_MS }), " left",
-    ]));
+    const title = model.paused ? t("When the time is up, the game is scored as it stands (after the claim is checked)") : t("When the time is up, the game is scored as it stands");
+    const left = messageWith(t("%(time)s left", markers(["time"])), { time: countdownEl(doc, model, model.due.end, { lowMs: END_WARN_MS }) });
+    round.appendChild(h(doc, "span", { className: "kf09-match-clock", "data-role": "match-clock", title: title }, [" · "].concat(left)));
   }
   return model;
 }
@@ -1206,7 +1366,8 @@ const RESULT_COLUMNS = [
 ];
 
 function resultsEl(doc, res, opts) {
-  const reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
+  const because = res.gameReason ? t("The game ended because %(reason)s.", { reason: res.gameReason }) : "";
+  const reason = [res.endReason, because].join(" ").trim();
   return resultsPanelEl(doc, res, reason, resultsTableEl(doc, res, RESULT_COLUMNS), opts || {});
 }
 
@@ -1216,12 +1377,21 @@ function renderCardReference(container) {
   const doc = container.ownerDocument;
   clear(container);
   const rows = STYLES.map(function (s) {
-    return [hitEl(doc, s, "sm"), styleName(s) + ": " + DATA.hit_counts[s] + " cards" + (s === WILD ? ". Wild: it replaces any other hit in a combination." : ".")];
+    const n = DATA.hit_counts[s];
+    const params = { style: styleName(s), n: n };
+    return [hitEl(doc, s, "sm"), s === WILD
+      ? tn("%(style)s: %(n)s card. Wild: it replaces any other hit in a combination.", "%(style)s: %(n)s cards. Wild: it replaces any other hit in a combination.", n, params)
+      : tn("%(style)s: %(n)s card.", "%(style)s: %(n)s cards.", n, params)];
   });
   LEVELS.forEach(function (lv) {
     const L = LEVEL[lv];
     const example = DATA.combinations.filter(function (c) { return c.level === lv; })[0];
-    rows.push([comboEl(doc, example.code, "md"), L.name + " (" + BACKGROUND[lv] + "): " + plural(L.size, "hit", "hits") + ", worth " + plural(L.points, "point", "points") + ". The first " + L.size + " cards of your hand, left to right, must show its hits."]);
+    const worth = tn("%(n)s point", "%(n)s points", L.points, { n: L.points });
+    const params = { level: levelTitle(lv), background: t(BACKGROUND[lv]), n: L.size, points: worth };
+    rows.push([comboEl(doc, example.code, "md"), tn(
+      "%(level)s (%(background)s): %(n)s hit, worth %(points)s. The first %(n)s card of your hand must show its hit.",
+      "%(level)s (%(background)s): %(n)s hits, worth %(points)s. The first %(n)s cards of your hand, left to right, must show its hits.",
+      L.size, params)]);
   });
   container.appendChild(h(doc, "table", { className: "card-ref kf09-ref" }, [
     h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: t("Picture") }), h(doc, "th", { text: t("What it means") })])]),
@@ -1252,7 +1422,7 @@ function describeBoard(model) {
       else if (f.missing !== null) what = tn("%(combo)s, %(cards)s; %(n)s card missing from your hand", "%(combo)s, %(cards)s; %(n)s cards missing from your hand", f.missing, params);
       else what = t("%(combo)s, %(cards)s", params);
     }
-    lines.push(t("%(level)s combination: %(what)s.", { level: capitalize(LEVEL_WORD[f.level] || f.name), what: what }));
+    lines.push(t("%(level)s combination: %(what)s.", { level: capitalize(LEVEL_WORD[f.level] ? levelWord(f.level) : f.name), what: what }));
   });
   model.offers.forEach(function (o) {
     const params = {
@@ -1276,11 +1446,13 @@ function describeBoard(model) {
 }
 
 function dealText(players) {
-  return "Five hit cards are dealt to each of the " + players + " players and one combination of each pile is revealed.";
+  return tn("Five hit cards are dealt to each of the %(n)s player and one combination of each pile is revealed.",
+    "Five hit cards are dealt to each of the %(n)s players and one combination of each pile is revealed.", players, { n: players });
 }
 
 export {
   GROUP_TITLES,
+  actionText, LABELS_OWN_WORDS, PRIVATE, PRIVATE_THIRD,
   describeBoard,
   EVENT_TYPES,
   COMBOS,
@@ -1288,7 +1460,13 @@ export {
   styleName,
   cardList,
   comboInfo,
+  comboTitle,
+  hitsText,
+  LEVEL_TITLE,
+  BACKGROUND,
   makes,
+  messageWith,
+  markers,
   offerPlan,
   formatEvent,
   formatSteps,

@@ -12,8 +12,8 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, clear, describeSeats, isYou, nameOf, viewerLine, emptyPileEl, eventFormatter,
-  frameBasics, h, modelBase, platformSeat, plural, possessive, presenceEl,
+  actionGroupEl, capitalize, cardListText, joinClauses, clear, describeSeats, isYou, nameOf, viewerLine, emptyPileEl, eventFormatter,
+  frameBasics, h, modelBase, platformSeat, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
   seatName, seatScore, stepsFormatter, turnStatus, winnersText,
 } from "./common.js";
@@ -33,6 +33,20 @@ const EFFECT_NAMES = {
   heal2: t("Gain two life"),
 };
 
+/**
+ * The reference under the table: each effect in a whole sentence, the card
+ * data's text (held to it by a node test) with the rule notes that go with it.
+ */
+const EFFECT_HELP = {
+  nullify: N_("The opponent's block is discarded without taking effect (they must still block)."),
+  initiative: N_("The initiative changes after the outcome of the battle (once a battle, however many cards say so; the new defender draws three)."),
+  draw3: N_("Draw three cards, each from a deck of your choice."),
+  no_block: N_("Your opponent cannot play a block next round."),
+  discard2: N_("Two random cards from your opponent's hand are discarded."),
+  break_coin: N_("Discard one card with power coins in front of your opponent."),
+  heal2: N_("Gain two life tokens (at full life too)."),
+};
+
 // ---------------------------------------------------------------------------
 // Cards (engine card dicts: code, name, colour, value, rise, coins, effect,
 // cost, on_hit, text).
@@ -41,13 +55,50 @@ function valueText(card) {
   return card.rise === null || card.rise === undefined ? String(card.value) : card.value + "→" + card.rise;
 }
 
+/**
+ * What activating a card does, one message per effect code: word for word the
+ * English of the card data (`DATA.effects`, the engine's EFFECTS), which a node
+ * test holds them to, so a new effect kind fails there until it has a message.
+ */
+const EFFECT_TEXTS = {
+  nullify: N_("the opponent's block is discarded without taking effect"),
+  initiative: N_("the initiative changes after the outcome of the battle"),
+  draw3: N_("draw three cards, each from a deck of your choice"),
+  no_block: N_("your opponent cannot play a block next round"),
+  discard2: N_("two random cards from your opponent's hand are discarded"),
+  break_coin: N_("discard one card with power coins in front of your opponent"),
+  heal2: N_("gain two life tokens"),
+};
+
+/** One effect's words: the board's message (the engine's English for an unknown code). */
+function effectWords(card) {
+  const message = EFFECT_TEXTS[card.effect];
+  const words = message ? t(message) : card.text || DATA.effects[card.effect] || String(card.effect);
+  return card.on_hit ? t("if the opponent loses life: %(effect)s", { effect: words }) : words;
+}
+
+/**
+ * The card's text in the reader's language, from its codes and numbers: the
+ * value rise and effect activated together (with their coin cost), then the
+ * power coins. "" for a plain card.
+ */
 function effectText(card) {
   const parts = [];
-  if (card.rise !== null && card.rise !== undefined) parts.push("value rises to " + card.rise);
-  if (card.effect) parts.push((card.on_hit ? "if the opponent loses life: " : "") + (card.text || EFFECT_NAMES[card.effect]));
-  let out = parts.length ? parts.join(" + ") + " (cost " + card.cost + ")" : "";
-  if (card.coins) out = (out ? out + "; " : "") + plural(card.coins, "power coin", "power coins");
-  return out;
+  if (card.rise !== null && card.rise !== undefined) parts.push(t("value rises to %(value)s", { value: card.rise }));
+  if (card.effect) parts.push(effectWords(card));
+  const effects = parts.join(" + ");
+  const out = [];
+  if (parts.length) out.push(tn("%(effects)s (cost %(n)s coin)", "%(effects)s (cost %(n)s coins)", card.cost, { effects: effects, n: card.cost }));
+  if (card.coins) out.push(tn("%(n)s power coin", "%(n)s power coins", card.coins, { n: card.coins }));
+  return joinClauses(out);
+}
+
+/** A card's title (tooltip and accessible name): name, kind and value, then its text. */
+function cardTitle(card) {
+  const params = { name: card.name, value: valueText(card) };
+  const head = card.colour === "red" ? t("%(name)s (attack %(value)s)", params) : t("%(name)s (block %(value)s)", params);
+  const effect = effectText(card);
+  return effect ? t("%(card)s: %(effect)s", { card: head, effect: effect }) : head;
 }
 
 function cardName(card) {
@@ -57,6 +108,18 @@ function cardName(card) {
 
 function cardList(cards) {
   return cardListText(cards, cardName);
+}
+
+/** A side of the battle's title: who, and what they put down (the reader's own words for their side). */
+function sideTitle(ctx, seat, side, faceDown, discarded) {
+  const you = isYou(ctx, seat);
+  const params = { name: nameOf(ctx, seat) };
+  if (side === "attack") {
+    if (faceDown) return you ? t("You · attack (face down)") : t("%(name)s · attack (face down)", params);
+    return you ? t("You · attack") : t("%(name)s · attack", params);
+  }
+  if (discarded) return you ? t("You · block (discarded)") : t("%(name)s · block (discarded)", params);
+  return you ? t("You · block") : t("%(name)s · block", params);
 }
 
 // ---------------------------------------------------------------------------
@@ -188,16 +251,16 @@ const PRIVATE = {
   attack: function (s) { return t("Your face-down attack is %(card)s.", { card: cardName(s.card) }); },
 };
 
+// What a seat alone saw, in the third person, for a replay that names every
+// seat: messages of their own (docs/i18n.md), never the reader's sentence reworded.
+const PRIVATE_THIRD = {
+  draw: function (s, p, ctx, owner) { return t("%(name)s drew %(card)s.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+  attack: function (s, p, ctx, owner) { return t("%(name)s's face-down attack is %(card)s.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+};
+
 const EVENT_TYPES = Object.keys(PUBLIC).sort();
 
-function thirdPerson(text, ctx, owner) {
-  const third = Object.assign({}, ctx, { useYou: false });
-  const out = text.replace(/^Your /, possessive(third, owner) + " ").replace(/^You /, seatName(third, owner) + " ");
-  // Another language's sentence stays as the owner read it, under their name.
-  return out === text ? nameOf(ctx, owner) + ": " + text : out;
-}
-
-const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
+const formatEvent = eventFormatter(PUBLIC, PRIVATE, null, PRIVATE_THIRD);
 const formatSteps = stepsFormatter(formatEvent);
 
 // ---------------------------------------------------------------------------
@@ -217,10 +280,14 @@ const GROUP_TITLES = {
   reward: t("You won the defence: your reward"),
 };
 
-/**
- * The two-way choices' buttons in the reader's language, by action id: the
- * engine words action.label in English (it knows no Django); a node test
- * holds these to the engine's labels word for word.
+/*
+ * The engine's action labels in the reader's language. The engine words
+ * action.label in English (it knows no Django; bots and the API read it); the
+ * board words every label it shows from the action's type and parameters, one
+ * whole message each (card names stay English): the two-way choices by action
+ * id, the cards by type. The node test (tests/frontend/log-languages.test.js)
+ * holds every kind of label the engine makes to a message here, word for word
+ * in English.
  */
 const CHOICE_LABELS = {
   "initiative:keep": N_("Keep the initiative and attack"),
@@ -235,6 +302,25 @@ const CHOICE_LABELS = {
   "reward:initiative": N_("Take the initiative (your opponent draws three)"),
 };
 
+const CARD_BY_CODE = {};
+DATA.cards.forEach(function (c) { CARD_BY_CODE[c.code] = c; });
+
+/** An engine action's words for its button, in the reader's language (ctx unused: no seat is named). */
+function actionText(action) {
+  if (CHOICE_LABELS[action.id]) return t(CHOICE_LABELS[action.id]);
+  const type = action.type || String(action.id).split(":")[0];
+  const card = CARD_BY_CODE[action.card] || null;
+  const coins = card ? card.coins : 0;
+  const params = { card: card ? card.name : t("a card"), n: coins };
+  switch (type) {
+    case "attack": return t("Attack with %(card)s", { card: cardName(card) });
+    case "block": return t("Block with %(card)s", { card: cardName(card) });
+    case "pay": return tn("Pay with %(card)s (%(n)s coin)", "Pay with %(card)s (%(n)s coins)", coins, params);
+    case "target": return tn("Discard the opponent's %(card)s (%(n)s coin)", "Discard the opponent's %(card)s (%(n)s coins)", coins, params);
+    default: return action.label || String(action.id);
+  }
+}
+
 function groupLegal(legal, cardsByCode) {
   const groups = [];
   const byType = {};
@@ -247,7 +333,7 @@ function groupLegal(legal, cardsByCode) {
       groups.push(group);
     }
     group.actions.push(Object.assign({}, action, {
-      text: CHOICE_LABELS[action.id] ? t(CHOICE_LABELS[action.id]) : action.label || action.id,
+      text: actionText(action),
       cardInfo: action.card && cardsByCode ? cardsByCode[action.card] || null : null,
     }));
   });
@@ -366,6 +452,8 @@ function boardModel(frame, opts) {
       blockValue: battle.block_value,
       activated: battle.activated.slice(),
     };
+    table.attackTitle = sideTitle(ctx, battle.attacker, "attack", table.face === "down", false);
+    table.blockTitle = sideTitle(ctx, battle.defender, "block", false, table.blockDiscarded);
   }
   const pending = view ? view.pending || {} : {};
   let suffix = "";
@@ -392,7 +480,7 @@ function boardModel(frame, opts) {
 
 const RESULTS = {
   // Two seats: both placed first is a draw.
-  winnersText: (ctx, winners) => (winners.length > 1 ? "A draw" : winnersText(ctx, winners)),
+  winnersText: (ctx, winners) => (winners.length > 1 ? t("A draw") : winnersText(ctx, winners)),
   reasons: GAME_REASONS,
   columns: (scores, seat) => ({ life: seatScore(scores, "life", seat) }),
 };
@@ -411,7 +499,7 @@ function cardEl(doc, card, size, attrs) {
   const effect = effectText(card);
   const base = {
     className: "kcard kf13-card kf13-" + card.colour + " kcard-" + (size || "md") + (card.coins ? " kf13-coins" : ""),
-    title: card.name + " (" + (card.colour === "red" ? "attack" : "block") + " " + valueText(card) + ")" + (effect ? ": " + effect : ""),
+    title: cardTitle(card),
     "data-code": card.code,
   };
   if (tag === "button") base.type = "button";
@@ -457,25 +545,25 @@ function seatEl(doc, seat, opts) {
       hand = h(doc, "div", { className: "hand hand-closed kf13-hand-count", "data-role": "hand-count-" + seat.seat }, [
         cardBackEl(doc, "sm", null, "red"), h(doc, "span", { className: "hand-count", text: "×" + seat.handRed }),
         cardBackEl(doc, "sm", null, "blue"), h(doc, "span", { className: "hand-count", text: "×" + seat.handBlue }),
-        h(doc, "span", { className: "small", text: plural(seat.handCount, "card", "cards") + " in hand" }),
+        h(doc, "span", { className: "small", text: tn("%(n)s card in hand", "%(n)s cards in hand", seat.handCount, { n: seat.handCount }) }),
       ]);
     }
   }
-  return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + seat.seat + ": " + seat.name, "data-seat": seat.seat }, [
+  return h(doc, "section", { className: classes.join(" "), "aria-label": t("Seat %(n)s: %(name)s", { n: seat.seat + 1, name: seat.name }), "data-seat": seat.seat }, [
     h(doc, "header", { className: "seat-head" }, [
-      h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && !opts.noYou ? " (you)" : "") }),
+      h(doc, "span", { className: "seat-name", text: seat.isYou && !opts.noYou ? t("%(name)s (you)", { name: seat.name }) : seat.name }),
       presenceEl(doc, seat),
       clock,
     ]),
     h(doc, "div", { className: "kf13-life", "data-role": "life-" + seat.seat, role: "group", "aria-label": t("Life: %(life)s", { life: seat.life }) }, [
-      h(doc, "strong", { text: "♥ " + seat.life }), " life",
+      h(doc, "strong", { text: "♥ " + seat.life }), " " + tn("life", "life", seat.life),
     ]),
     h(doc, "div", { className: "seat-badges" }, badges),
     hand,
     h(doc, "div", { className: "prizes kf13-front", "data-role": "front-" + seat.seat }, [
       h(doc, "span", { className: "pile-label", text: tn("In front · %(n)s coin", "In front · %(n)s coins", seat.coins, { n: seat.coins }) }),
       h(doc, "div", { className: "prize-row" }, seat.front.length ? seat.front.map(function (c) { return cardEl(doc, c, "sm"); }) :
-        [h(doc, "span", { className: "muted small", text: "no coin cards" })]),
+        [h(doc, "span", { className: "muted small", text: t("no coin cards") })]),
     ]),
   ]);
 }
@@ -487,13 +575,14 @@ function pileEl(doc, model, colour) {
   return h(doc, "div", { className: "kf13-piles kf13-piles-" + colour }, [
     h(doc, "div", { className: "pile deck", "data-role": "deck-" + colour }, [
       h(doc, "span", { className: "pile-label", text: colour === "red" ? t("Attack deck") : t("Block deck") }),
-      count ? cardBackEl(doc, "md", count + " cards in the " + colour + " deck", colour) : emptyPileEl(doc),
-      h(doc, "span", { className: "pile-count", text: plural(count, "card", "cards") }),
+      count ? cardBackEl(doc, "md", colour === "red" ? tn("%(n)s card in the red deck", "%(n)s cards in the red deck", count, { n: count })
+        : tn("%(n)s card in the blue deck", "%(n)s cards in the blue deck", count, { n: count }), colour) : emptyPileEl(doc),
+      h(doc, "span", { className: "pile-count", text: tn("%(n)s card", "%(n)s cards", count, { n: count }) }),
     ]),
     h(doc, "div", { className: "pile discard", "data-role": "discard-" + colour }, [
       h(doc, "span", { className: "pile-label", text: t("Discard") }),
       top ? cardEl(doc, top, "md") : emptyPileEl(doc),
-      h(doc, "span", { className: "pile-count", text: plural(pile.length, "card", "cards") }),
+      h(doc, "span", { className: "pile-count", text: tn("%(n)s card", "%(n)s cards", pile.length, { n: pile.length }) }),
       pile.length ? h(doc, "details", { className: "discard-all" }, [
         h(doc, "summary", { text: t("All %(count)s", { count: pile.length }) }),
         h(doc, "div", { className: "discard-list" }, pile.slice().reverse().map(function (c) { return cardEl(doc, c, "sm"); })),
@@ -511,16 +600,16 @@ function battleEl(doc, model) {
   const side = function (name, card, hidden, value, note) {
     return h(doc, "div", { className: "duel-side" }, [
       h(doc, "span", { className: "duel-name", text: name }),
-      card ? cardEl(doc, card, "md") : hidden ? cardBackEl(doc, "md", "face-down attack card", "red") :
+      card ? cardEl(doc, card, "md") : hidden ? cardBackEl(doc, "md", t("face-down attack card"), "red") :
         h(doc, "div", { className: "kcard kcard-md kcard-empty", text: note || "…" }),
       value !== null && value !== undefined ? h(doc, "span", { className: "badge kf13-value", text: t("Value %(value)s", { value: value }) }) : null,
     ]);
   };
-  const blockNote = tb.blockDone ? "no block" : "waiting";
+  const blockNote = tb.blockDone ? t("no block") : t("waiting");
   return h(doc, "div", { className: "table-play duel", role: "group", "aria-label": t("Battle"), "data-role": "battle" }, [
-    side(tb.attackerName + " · attack" + (tb.face === "down" ? " (face down)" : ""), tb.attack, tb.faceDown || !tb.attack, tb.attackValue),
+    side(tb.attackTitle, tb.attack, tb.faceDown || !tb.attack, tb.attackValue),
     h(doc, "span", { className: "duel-vs", "aria-hidden": "true", text: "VS" }),
-    side(tb.defenderName + " · block" + (tb.blockDiscarded ? " (discarded)" : ""), tb.block, false, tb.blockDone ? tb.blockValue : null, blockNote),
+    side(tb.blockTitle, tb.block, false, tb.blockDone ? tb.blockValue : null, blockNote),
   ]);
 }
 
@@ -588,12 +677,13 @@ function renderBoard(root, model, opts) {
     }
   }
   const controls = model.groups.length && opts.onAct ? actionsEl(doc, model, opts.onAct, !!opts.pending) : null;
-  renderPanel(root, model, opts, controls, model.round ? "Round " + model.round : "");
+  renderPanel(root, model, opts, controls, model.round ? t("Round %(number)s", { number: model.round }) : "");
   return model;
 }
 
 function resultsEl(doc, res, opts) {
-  const reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
+  const because = res.gameReason ? t("The game ended because %(reason)s.", { reason: res.gameReason }) : "";
+  const reason = [res.endReason, because].join(" ").trim();
   return resultsPanelEl(doc, res, reason, resultsTableEl(doc, res, [{ title: t("Life"), value: (row) => row.life }]), opts || {});
 }
 
@@ -603,14 +693,12 @@ function renderCardReference(container) {
   const doc = container.ownerDocument;
   clear(container);
   const rows = [
-    ["Value rise (1→3, 3→6)", "Activated, the card's value is the higher number; a bottom-frame effect happens at the same time."],
-    ["Power coins ●", "The card stays in front of you after the battle; discard it later to pay for special effects (its value no longer counts)."],
-    ["If the opponent loses life", "The effect beside the arrow happens only if the battle costs the opponent life."],
+    [t("Value rise (1→3, 3→6)"), t("Activated, the card's value is the higher number; a bottom-frame effect happens at the same time.")],
+    [t("Power coins ●"), t("The card stays in front of you after the battle; discard it later to pay for special effects (its value no longer counts).")],
+    [t("If the opponent loses life"), t("The effect beside the arrow happens only if the battle costs the opponent life.")],
   ];
-  const notes = { nullify: " (they must still block)", initiative: " (once a battle, however many cards say so; the new defender draws three)", heal2: " (at full life too)" };
-  Object.keys(EFFECT_NAMES).forEach(function (k) {
-    const text = DATA.effects[k] || "";
-    rows.push([EFFECT_NAMES[k], capitalize(text) + (notes[k] || "") + "."]);
+  Object.keys(DATA.effects).forEach(function (k) {
+    rows.push([EFFECT_NAMES[k] || k, EFFECT_HELP[k] ? t(EFFECT_HELP[k]) : capitalize(DATA.effects[k]) + "."]);
   });
   const cell = function (text) { return h(doc, "td", { text: text }); };
   container.appendChild(h(doc, "table", { className: "card-ref" }, [
@@ -620,10 +708,10 @@ function renderCardReference(container) {
   container.appendChild(h(doc, "table", { className: "card-ref kf13-card-list", "data-role": "card-list" }, [
     h(doc, "thead", {}, [h(doc, "tr", {}, [N_("Card"), N_("Colour"), N_("Value"), N_("Coins"), N_("Special effect")].map(function (label) { return h(doc, "th", { text: t(label) }); }))]),
     h(doc, "tbody", {}, DATA.cards.map(function (c) {
-      const card = Object.assign({ text: DATA.effects[c.effect] || null }, c, { coins: 0 });
+      const card = Object.assign({}, c, { coins: 0 });
       return h(doc, "tr", {}, [
         h(doc, "td", {}, [h(doc, "strong", { text: c.name })]),
-        cell(c.colour === "red" ? "attack" : "block"),
+        cell(c.colour === "red" ? t("attack") : t("block")),
         cell(valueText(c)),
         cell(c.coins ? String(c.coins) : "—"),
         cell(effectText(card) || "—"),
@@ -633,7 +721,7 @@ function renderCardReference(container) {
 }
 
 function dealText() {
-  return "The cards are dealt: three attack and three block cards to each player; 10 life each.";
+  return t("The cards are dealt: three attack and three block cards to each player; 10 life each.");
 }
 
 /** The table in words for the screen-reader mode: one line per fact. */
@@ -655,28 +743,33 @@ function describeBoard(model) {
   lines.push(t("Decks: %(attack)s, %(block)s.", decks) + " " + t("Discarded: %(attack)s, %(block)s.", discarded));
   const tb = model.table;
   if (tb) {
+    const ctx = { names: model.names, viewer: model.viewer, useYou: model.useYou };
     const attack = tb.attack && !tb.faceDown ? cardName(tb.attack) : t("a face-down card");
     const hasAttack = tb.attackValue !== null && tb.attackValue !== undefined;
     const attackPart = hasAttack
-      ? t("%(name)s attacks with %(card)s (value %(value)s)", { name: tb.attackerName, card: attack, value: tb.attackValue })
-      : t("%(name)s attacks with %(card)s", { name: tb.attackerName, card: attack });
+      ? said(ctx, tb.attacker, N_("You attack with %(card)s (value %(value)s)"), N_("%(name)s attacks with %(card)s (value %(value)s)"), { card: attack, value: tb.attackValue })
+      : said(ctx, tb.attacker, N_("You attack with %(card)s"), N_("%(name)s attacks with %(card)s"), { card: attack });
     let block = tb.block ? cardName(tb.block) : tb.blockDone ? t("no block") : t("not blocked yet");
     if (tb.blockDone && tb.blockValue !== null && tb.blockValue !== undefined) block = t("%(block)s (value %(value)s)", { block: block, value: tb.blockValue });
-    lines.push(t("Battle: %(attack)s; %(name)s: %(block)s.", { attack: attackPart, name: tb.defenderName, block: block }));
+    const defender = isYou(ctx, tb.defender) ? t("You") : nameOf(ctx, tb.defender);
+    lines.push(t("Battle: %(attack)s; %(name)s: %(block)s.", { attack: attackPart, name: defender, block: block }));
   }
   if (model.hand) lines.push(viewerLine(model, N_("Your hand: %(cards)s."), N_("%(name)s's hand: %(cards)s."), { cards: cardList(model.hand) }));
   return lines;
 }
 
 export {
-  CHOICE_LABELS,
+  CHOICE_LABELS, actionText, PRIVATE, PRIVATE_THIRD,
   GROUP_TITLES,
   PROMPTS, PHASE_WAIT,
   describeBoard,
   EVENT_TYPES,
   EFFECT_NAMES,
+  EFFECT_TEXTS,
+  EFFECT_HELP,
   valueText,
   effectText,
+  cardTitle,
   cardName,
   cardList,
   formatEvent,

@@ -17,10 +17,10 @@
  */
 
 import {
-  actionGroupEl, capitalize, cardListText, isYou, nameOf, seatLabel, viewerLine, clear, describeSeats, eventFormatter, frameBasics, h,
-  modelBase, platformSeat, plural, possessive as commonPossessive, presenceEl,
+  actionGroupEl, capitalize, cardListText, joinClauses, joinPhrases, isYou, nameOf, seatLabel, viewerLine, clear, describeSeats, eventFormatter, frameBasics, h,
+  modelBase, platformSeat, presenceEl,
   renderPanel, resultModel as commonResultModel, resultsPanelEl, resultsTableEl,
-  seatName, seatScore, sentence, stepsFormatter, subj as commonSubj, turnStatus,
+  seatScore, stepsFormatter, turnStatus,
   winnersText,
 } from "./common.js";
 import DATA from "./data/kungfu2019-cards.js";
@@ -34,12 +34,37 @@ const STATS = DATA.icons; // ["hp", "atk", "def", "hit", "avo"]
 const STEP = DATA.track_step;
 const STAT_NAME = { hp: "HP", atk: "ATK", def: "DEF", hit: "HIT", avo: "AVO" };
 const STAT_HELP = {
-  hp: "health: most HP after three rounds wins",
-  atk: "attack value added to every attack you make",
-  def: "defence value added every time you defend",
-  hit: "points to turn your dice up or down when you attack",
-  avo: "points to turn your dice up or down when you defend",
+  hp: N_("health: most HP after three rounds wins"),
+  atk: N_("attack value added to every attack you make"),
+  def: N_("defence value added every time you defend"),
+  hit: N_("points to turn your dice up or down when you attack"),
+  avo: N_("points to turn your dice up or down when you defend"),
 };
+
+/** A track's tooltip: what it adds and how far the seat has moved it. */
+function trackTitle(k, spaces) {
+  const moved = tn("%(n)s space", "%(n)s spaces", spaces, { n: spaces });
+  const help = STAT_HELP[k] ? t(STAT_HELP[k]) : k;
+  return t("%(stat)s: %(help)s (%(spaces)s)", { stat: STAT_NAME[k] || k, help: help, spaces: moved });
+}
+
+/** The reference's line for a bonus icon: one whole message each, the step from the data. */
+function iconReference(k) {
+  const n = STEP[k];
+  switch (k) {
+    case "hp": return tn("Bonus icon: each card with it moves the HP track one space (%(n)s extra starting HP per space). Health: most HP after three rounds wins.",
+      "Bonus icon: each card with it moves the HP track one space (%(n)s extra starting HP per space). Health: most HP after three rounds wins.", n, { n: n });
+    case "atk": return tn("Bonus icon: each card with it moves the ATK track one space (%(n)s point per space). Attack value added to every attack you make.",
+      "Bonus icon: each card with it moves the ATK track one space (%(n)s points per space). Attack value added to every attack you make.", n, { n: n });
+    case "def": return tn("Bonus icon: each card with it moves the DEF track one space (%(n)s point per space). Defence value added every time you defend.",
+      "Bonus icon: each card with it moves the DEF track one space (%(n)s points per space). Defence value added every time you defend.", n, { n: n });
+    case "hit": return tn("Bonus icon: each card with it moves the HIT track one space (%(n)s point per space). Points to turn your dice up or down when you attack.",
+      "Bonus icon: each card with it moves the HIT track one space (%(n)s points per space). Points to turn your dice up or down when you attack.", n, { n: n });
+    case "avo": return tn("Bonus icon: each card with it moves the AVO track one space (%(n)s point per space). Points to turn your dice up or down when you defend.",
+      "Bonus icon: each card with it moves the AVO track one space (%(n)s points per space). Points to turn your dice up or down when you defend.", n, { n: n });
+    default: return String(k);
+  }
+}
 const CARDS = {};
 DATA.cards.forEach(function (c) { CARDS[c.code] = c; });
 
@@ -50,8 +75,64 @@ function cardInfo(code) {
   return CARDS[code] || null;
 }
 
+/** A signed amount as the cards print it ("+2", "-1"). */
+function amountText(n) {
+  return (n < 0 ? "-" : "+") + Math.abs(n);
+}
+
+/**
+ * What one activation adds, one message per effect field (the yin-yang counts
+ * with tn()); in English word for word the card data's `effect_label`, which a
+ * node test holds them to, so a new field fails there until it has a message.
+ */
+const EFFECT_TEXTS = {
+  atk: N_("%(amount)s ATK"),
+  hit: N_("%(amount)s HIT"),
+  hp: N_("%(amount)s HP"),
+  def: N_("%(amount)s DEF"),
+  avo: N_("%(amount)s AVO"),
+};
+
+/** The kinds of combination the board words (combos.py KINDS). */
+const COMBO_KINDS = ["cross", "faces", "kind", "straight", "sum_over", "sum_under"];
+
+function effectLabel(effect) {
+  const parts = [];
+  Object.keys(EFFECT_TEXTS).forEach(function (k) {
+    if (effect[k]) parts.push(t(EFFECT_TEXTS[k], { amount: amountText(effect[k]) }));
+  });
+  if (effect.yy) parts.push(tn("%(n)s yin-yang", "%(n)s yin-yang", effect.yy, { n: effect.yy }));
+  Object.keys(effect).forEach(function (k) {
+    // A field the board has no message for: the data's own English (a node test fails on it).
+    if (!EFFECT_TEXTS[k] && k !== "yy" && effect[k]) parts.push(amountText(effect[k]) + " " + k.toUpperCase());
+  });
+  return parts.length ? joinPhrases(parts) : t("nothing");
+}
+
+/** The dice a combination needs, as printed ("4/5/6", "pair", "3 dice, sum > 11"). */
+function comboNeed(combo) {
+  const n = combo.n || 0;
+  const params = { n: n, faces: (combo.faces || []).join("/"), total: combo.total };
+  switch (combo.kind) {
+    case "cross": return t("red cross");
+    case "faces": return n === 1 ? params.faces : t("%(n)s x %(faces)s", params);
+    case "kind":
+      if (params.faces) {
+        return n === 2 ? t("pair of %(faces)s", params) : n === 3 ? t("three of a kind of %(faces)s", params)
+          : n === 4 ? t("four of a kind of %(faces)s", params) : t("%(n)s of a kind of %(faces)s", params);
+      }
+      return n === 2 ? t("pair") : n === 3 ? t("three of a kind") : n === 4 ? t("four of a kind") : t("%(n)s of a kind", params);
+    case "straight": return t("straight of %(n)s", params);
+    case "sum_over":
+      return n ? tn("%(n)s die, sum > %(total)s", "%(n)s dice, sum > %(total)s", n, params) : t("sum > %(total)s", params);
+    case "sum_under": return tn("%(n)s die, sum < %(total)s", "%(n)s dice, sum < %(total)s", n, params);
+    default: return combo.label || String(combo.kind);
+  }
+}
+
+/** One combination in words: "4/5/6: +2 ATK". */
 function comboText(combo) {
-  return combo.label + ": " + combo.effect_label;
+  return t("%(need)s: %(effect)s", { need: comboNeed(combo), effect: effectLabel(combo.effect || {}) });
 }
 
 function cardName(code) {
@@ -63,11 +144,12 @@ function cardList(codes) {
   return cardListText(codes, cardName);
 }
 
+/** A card in words (its title and accessible name): name, initiative, bonus icon, combinations. */
 function cardText(code) {
   const c = cardInfo(code);
-  if (!c) return "a card";
-  return c.name + ": initiative " + c.initiative + ", bonus " + STAT_NAME[c.icon] + "; " +
-    c.combos.map(comboText).join("; ");
+  if (!c) return t("a card");
+  const head = t("%(name)s: initiative %(initiative)s, bonus %(icon)s", { name: c.name, initiative: c.initiative, icon: STAT_NAME[c.icon] || c.icon });
+  return joinClauses([head].concat(c.combos.map(comboText)));
 }
 
 function initiativeOf(codes) {
@@ -88,14 +170,6 @@ function who(ctx, seat) {
 function said(ctx, seat, you, other, params, dummy) {
   if (seat === DUMMY && dummy) return t(dummy, params);
   return isYou(ctx, seat) ? t(you, params) : t(other, Object.assign({ name: nameOf(ctx, seat) }, params));
-}
-
-function subj(ctx, seat, you, other) {
-  return seat === DUMMY ? "The dummy " + other : commonSubj(ctx, seat, you, other);
-}
-
-function possessive(ctx, seat) {
-  return seat === DUMMY ? "The dummy's" : commonPossessive(ctx, seat);
 }
 
 const GAME_REASONS = {
@@ -256,19 +330,53 @@ const PRIVATE = {
   },
 };
 
-const EVENT_TYPES = Object.keys(PUBLIC).sort();
+// A dice step in the third person (a replay that names every seat).
+const STEP_THIRD = {
+  auto: N_("%(name)s took the best assignment and finished."),
+  best: N_("%(name)s loaded the best assignment."),
+  done: N_("%(name)s finished the assignment."),
+  reset: N_("%(name)s started the assignment again from the roll."),
+  cancel: N_("%(name)s dropped the set being built."),
+  set: N_("%(name)s started a set on card %(n)s (combination %(combo)s)."),
+  die: N_("%(name)s put die %(n)s into the set."),
+  up: N_("%(name)s turned die %(n)s up by one."),
+  down: N_("%(name)s turned die %(n)s down by one."),
+  drop: N_("%(name)s took back set %(n)s."),
+};
 
-function thirdPerson(text, ctx, owner) {
-  const third = Object.assign({}, ctx, { useYou: false });
-  const name = seatName(third, owner);
-  const poss = commonPossessive(third, owner);
-  const out = text.replace(/^Your /, poss + " ").replace(/^You /, name + " ")
-    .replace(/ Your /g, " " + poss + " ").replace(/ your /g, " their ");
-  // Another language's sentence stays as the owner read it, under their name.
-  return out === text ? nameOf(ctx, owner) + ": " + text : out;
+function stepThird(step, name) {
+  const parts = String(step).split(":");
+  const message = STEP_THIRD[parts[0]] || N_("%(name)s changed the assignment.");
+  return t(message, { name: name, n: Number(parts[1]) + 1, combo: Number(parts[2]) + 1 });
 }
 
-const formatEvent = eventFormatter(PUBLIC, PRIVATE, thirdPerson);
+// What a seat alone saw, in the third person, for a replay that names every
+// seat: messages of their own (docs/i18n.md), never the reader's sentence reworded.
+const PRIVATE_THIRD = {
+  pick: function (s, p, ctx, owner) { return t("%(name)s kept %(card)s.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+  draft_pass: function (s, p, ctx, owner) {
+    const name = nameOf(ctx, owner);
+    return s.pack && s.pack.length ? t("%(name)s's new pack: %(cards)s.", { name: name, cards: cardList(s.pack) })
+      : t("%(name)s has drafted ten cards.", { name: name });
+  },
+  commit: function (s, p, ctx, owner) { return t("%(name)s committed %(card)s.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+  unpick: function (s, p, ctx, owner) { return t("%(name)s took back %(card)s.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+  uncommit: function (s, p, ctx, owner) { return t("%(name)s took back %(card)s.", { name: nameOf(ctx, owner), card: cardName(s.card) }); },
+  reopen: function (s, p, ctx, owner) { return t("%(name)s reopened the assignment to change it.", { name: nameOf(ctx, owner) }); },
+  assign: function (s, p, ctx, owner) {
+    const name = nameOf(ctx, owner);
+    let text = stepThird(s.step, name);
+    if (s.sets) {
+      const n = s.sets.length;
+      text += " " + tn("%(name)s's %(n)s set of dice is in.", "%(name)s's %(n)s sets of dice are in.", n, { name: name, n: n });
+    }
+    return text;
+  },
+};
+
+const EVENT_TYPES = Object.keys(PUBLIC).sort();
+
+const formatEvent = eventFormatter(PUBLIC, PRIVATE, null, PRIVATE_THIRD);
 const allSteps = stepsFormatter(formatEvent);
 
 /**
@@ -289,11 +397,87 @@ function formatSteps(steps, ctx) {
 // Decisions.
 
 const ASSIGN_TYPES = { auto: 1, best: 1, done: 1, reset: 1, cancel: 1, drop: 1, set: 1, die: 1, up: 1, down: 1 };
+// The tray's title ("auto"), and a title for each kind of dice step (the
+// screen-reader panel groups the steps by kind).
 const GROUP_TITLES = {
   pick: t("Keep one card of your pack"),
   play: t("Play a card (three this round, one at a time)"),
   auto: t("Your dice"),
+  best: t("Start from the best assignment"),
+  done: t("Finish the assignment"),
+  reset: t("Start the assignment again"),
+  cancel: t("The set being built"),
+  set: t("Start a set of dice on a combination"),
+  die: t("Put a die into the set"),
+  up: t("Turn a die up (spend a point)"),
+  down: t("Turn a die down (spend a point)"),
+  drop: t("Take back a set of dice"),
+  unpick: t("Take back"),
+  unplay: t("Take back"),
+  reopen: t("Take back"),
 };
+
+/*
+ * The engine's action labels in the reader's language. The engine words
+ * action.label in English (it knows no Django; bots and the API read it); the
+ * board words every label it shows from the action's type and parameters, one
+ * whole message each (card names stay English). The node test (tests/frontend/log-languages.test.js) holds every
+ * kind of label the engine makes to a message here, word for word in English.
+ */
+const FIXED_LABELS = {
+  auto: N_("Use the best assignment and finish"),
+  done: N_("Finish with the dice as assigned"),
+  reset: N_("Start the assignment again from the roll"),
+  best: N_("Load the best assignment (and keep adjusting it)"),
+  cancel: N_("Drop the set being built"),
+  reopen: N_("Change your dice assignment"),
+};
+
+/** A card's name, initiative, bonus and combinations, as a card choice says it. */
+function cardChoiceParams(code) {
+  const c = cardInfo(code);
+  if (!c) return null;
+  const combos = joinClauses(c.combos.map(comboText));
+  return { card: c.name, initiative: c.initiative, bonus: STAT_NAME[c.icon], combos: combos };
+}
+
+/** An engine action's words for its button, in the reader's language (no seat is named). */
+function actionText(action) {
+  const type = action.type || String(action.id).split(":")[0];
+  if (FIXED_LABELS[type]) return t(FIXED_LABELS[type]);
+  const card = action.card ? cardInfo(action.card) : null;
+  const name = card ? card.name : t("a card");
+  const combo = card && typeof action.combo === "number" ? card.combos[action.combo] : null;
+  const n = Number(action.die) + 1;
+  switch (type) {
+    case "pick":
+    case "play": {
+      const params = cardChoiceParams(action.card);
+      if (!params) break;
+      return type === "pick"
+        ? t("Keep %(card)s (initiative %(initiative)s, %(bonus)s; %(combos)s)", params)
+        : t("Play %(card)s (initiative %(initiative)s, %(bonus)s; %(combos)s)", params);
+    }
+    case "set":
+      if (!combo) break;
+      return t("Assign dice to %(card)s: %(combo)s (%(effect)s)", { card: name, combo: comboNeed(combo), effect: effectLabel(combo.effect || {}) });
+    case "drop": {
+      if (!combo || !action.dice) break;
+      const dice = joinPhrases(action.dice.map(function (d) { return String(d + 1); }));
+      return t("Take back the set on %(card)s (%(combo)s, dice %(dice)s)", { card: name, combo: comboNeed(combo), dice: dice });
+    }
+    case "die":
+      return t("Put die %(n)s (showing %(value)s) into the set", { n: n, value: action.value });
+    case "up":
+    case "down": {
+      const params = { n: n, from: action.value, to: action.value + (type === "up" ? 1 : -1) };
+      return t("Spend a point: die %(n)s from %(from)s to %(to)s", params);
+    }
+    case "unpick": return t("Take back %(card)s (choose again)", { card: name });
+    case "unplay": return t("Take back %(card)s", { card: name });
+  }
+  return action.label || String(action.id);
+}
 
 /** The legal actions as groups: the draft pack, the hand, or the dice tray. */
 function groupLegal(legal) {
@@ -311,7 +495,7 @@ function groupLegal(legal) {
       groups.push(group);
     }
     group.actions.push(Object.assign({}, action, {
-      text: action.label || action.id,
+      text: actionText(action),
       cardInfo: action.card ? cardInfo(action.card) : null,
     }));
   });
@@ -548,7 +732,7 @@ function boardModel(frame, opts) {
     // Take-backs of this seat's hidden commits while others still choose
     // (the server sends them beside the menu; they are sent like actions).
     retract: b.status === "active" && !opts.readOnly && !turn.benched ? (frame.retract || []).map(function (a) {
-      return Object.assign({}, a, { text: a.label || a.id, cardInfo: a.card ? cardInfo(a.card) : null });
+      return Object.assign({}, a, { text: actionText(a), cardInfo: a.card ? cardInfo(a.card) : null });
     }) : [],
   });
 }
@@ -588,7 +772,7 @@ function dieEl(doc, value, attrs, extraClass) {
     title: attrs.title || t("Die showing %(value)s", { value: value }),
   };
   if (tag === "button") base.type = "button";
-  else { base.role = "img"; base["aria-label"] = attrs.title || "die showing " + value; }
+  else { base.role = "img"; base["aria-label"] = base.title; }
   return h(doc, tag, Object.assign(base, attrs, { className: base.className + (attrs.className ? " " + attrs.className : "") }), cells);
 }
 
@@ -623,15 +807,15 @@ function cardEl(doc, code, size, attrs) {
   ]);
   const combos = size === "sm" ? null : h(doc, "span", { className: "kf19-combos" }, card.combos.map(function (c) {
     return h(doc, "span", { className: "kf19-combo kf19-role-" + (c.role || "none") + (c.kind === "cross" ? " kf19-cross" : "") }, [
-      h(doc, "span", { className: "kf19-combo-need", text: c.kind === "cross" ? "✚" : c.label }),
-      " ", h(doc, "span", { className: "kf19-combo-effect", text: c.effect_label }),
+      h(doc, "span", { className: "kf19-combo-need", text: c.kind === "cross" ? "✚" : comboNeed(c) }),
+      " ", h(doc, "span", { className: "kf19-combo-effect", text: effectLabel(c.effect || {}) }),
     ]);
   }));
   return h(doc, tag, Object.assign(base, attrs, { className: base.className + extra }), [head, combos]);
 }
 
 function cardBackEl(doc, label) {
-  return h(doc, "span", { className: "kf19-card kf19-sm kf19-back", role: "img", "aria-label": label || "a committed card, face down" }, [
+  return h(doc, "span", { className: "kf19-card kf19-sm kf19-back", role: "img", "aria-label": label || t("a committed card, face down") }, [
     h(doc, "span", { className: "kf19-back-mark", "aria-hidden": "true" }),
   ]);
 }
@@ -639,7 +823,7 @@ function cardBackEl(doc, label) {
 function hpBarEl(doc, seat) {
   const pct = Math.round(seat.hpShare * 100);
   const low = seat.hp !== null && seat.hpShare < 0.25;
-  return h(doc, "div", { className: "kf19-hp" + (low ? " low" : "") + (seat.eliminated ? " out" : ""), "data-role": "hp-" + seat.seat, role: "group", "aria-label": "HP: " + seat.hp }, [
+  return h(doc, "div", { className: "kf19-hp" + (low ? " low" : "") + (seat.eliminated ? " out" : ""), "data-role": "hp-" + seat.seat, role: "group", "aria-label": t("HP: %(hp)s", { hp: seat.hp }) }, [
     h(doc, "span", { className: "kf19-hp-bar", "aria-hidden": "true" }, [
       h(doc, "span", { className: "kf19-hp-fill", style: "width: " + pct + "%" }),
     ]),
@@ -650,10 +834,17 @@ function hpBarEl(doc, seat) {
 function tracksEl(doc, seat) {
   if (!seat.status) return null;
   return h(doc, "dl", { className: "kf19-tracks", "data-role": "tracks-" + seat.seat, "aria-label": t("Status: %(status)s", { status: statusText(seat.status) }) }, STATS.filter(function (k) { return k !== "hp"; }).map(function (k) {
-    return h(doc, "div", { className: "kf19-track kf19-track-" + k, title: STAT_NAME[k] + ": " + STAT_HELP[k] + " (" + plural(seat.tracks[k], "space", "spaces") + ")" }, [
+    return h(doc, "div", { className: "kf19-track kf19-track-" + k, title: trackTitle(k, seat.tracks[k]) }, [
       h(doc, "dt", { text: STAT_NAME[k] }), h(doc, "dd", { text: String(seat.status[k]) }),
     ]);
   }));
+}
+
+/** A seat's dice, named for the reader: "Your roll: 3, 5" / "Ana's roll: 3, 5". */
+function rollLabel(model, seat) {
+  const ctx = { names: model.names, viewer: model.viewer, useYou: model.useYou };
+  const dice = seat.dice.join(", ");
+  return isYou(ctx, seat.seat) ? t("Your roll: %(dice)s", { dice: dice }) : t("%(name)s's roll: %(dice)s", { name: nameOf(ctx, seat.seat), dice: dice });
 }
 
 /** What the seat has on the table now: draft state, commits, its three cards, its dice. */
@@ -678,7 +869,7 @@ function seatPlayEl(doc, model, seat, rolling) {
   if (seat.dice) {
     parts.push(h(doc, "div", { className: "kf19-seat-dice", "data-role": "dice-" + seat.seat }, [
       h(doc, "span", { className: "pile-label", text: (seat.attacker ? t("Attacking") : t("Defending")) + " · " + (seat.diceDone ? t("dice assigned ✓") : t("assigning…")) }),
-      diceRowEl(doc, seat.dice, rolling, possessive({ names: model.names, viewer: model.viewer, useYou: model.useYou }, seat.seat) + " roll: " + seat.dice.join(", ")),
+      diceRowEl(doc, seat.dice, rolling, rollLabel(model, seat)),
     ]));
   }
   return parts;
@@ -700,16 +891,16 @@ function seatEl(doc, model, seat, opts) {
     className: "clock" + (seat.clockRunning ? " running" : "") + (seat.clockLow ? " low" : ""),
     "data-seat": seat.seat, text: seat.clockText,
   }) : null;
-  return h(doc, "section", { className: classes.join(" "), "aria-label": "Seat " + (seat.seat + 1) + ": " + seat.name, "data-seat": seat.seat }, [
+  return h(doc, "section", { className: classes.join(" "), "aria-label": t("Seat %(n)s: %(name)s", { n: seat.seat + 1, name: seat.name }), "data-seat": seat.seat }, [
     h(doc, "header", { className: "seat-head" }, [
-      h(doc, "span", { className: "seat-name", text: seat.name + (seat.isYou && !opts.noYou ? " (you)" : "") }),
+      h(doc, "span", { className: "seat-name", text: seat.isYou && !opts.noYou ? t("%(name)s (you)", { name: seat.name }) : seat.name }),
       presenceEl(doc, seat),
       clock,
     ]),
     seat.hp === null ? null : hpBarEl(doc, seat),
     tracksEl(doc, seat),
     h(doc, "div", { className: "seat-badges" }, badges.concat([
-      h(doc, "span", { className: "small", "data-role": "hand-size-" + seat.seat, text: plural(seat.handSize, "card", "cards") + " in hand" }),
+      h(doc, "span", { className: "small", "data-role": "hand-size-" + seat.seat, text: tn("%(n)s card in hand", "%(n)s cards in hand", seat.handSize, { n: seat.handSize }) }),
     ])),
   ].concat(seatPlayEl(doc, model, seat, opts.rolling)));
 }
@@ -734,20 +925,21 @@ function lastFightEl(doc, model, fight) {
 
 function centerEl(doc, model, rolling, lastFight) {
   let phaseLine;
-  if (model.phase === "draft") phaseLine = "Draft · turn " + ((model.draftTurn || 0) + 1) + " of " + DATA.hand;
-  else if (model.phase === "over" || model.status === "finished") phaseLine = "Game over";
-  else if (model.round) phaseLine = "Round " + model.round + " of " + model.rounds + (model.phase === "play" ? " · choosing cards" : "");
+  const phase = { turn: (model.draftTurn || 0) + 1, turns: DATA.hand, round: model.round, rounds: model.rounds };
+  if (model.phase === "draft") phaseLine = t("Draft · turn %(turn)s of %(turns)s", phase);
+  else if (model.phase === "over" || model.status === "finished") phaseLine = t("Game over");
+  else if (model.round) phaseLine = model.phase === "play" ? t("Round %(round)s of %(rounds)s · choosing cards", phase) : t("Round %(round)s of %(rounds)s", phase);
   else phaseLine = "";
   const fight = model.fight;
   let fightBox = null;
   if (fight) {
     fightBox = h(doc, "div", { className: "kf19-fight", "data-role": "fight" }, [
-      h(doc, "p", { className: "kf19-fight-title", text: sentence(subjLine(model, fight.attacker)) }),
+      h(doc, "p", { className: "kf19-fight-title", text: fightTitle(model, fight.attacker) }),
       h(doc, "div", { className: "kf19-fight-dice" }, fight.fighters.map(function (s) {
         const seat = model.seats[s];
         return h(doc, "div", { className: "kf19-fighter" + (s === fight.attacker ? " is-attacker" : "") }, [
           h(doc, "span", { className: "kf19-fighter-name", text: seat.name + (s === fight.attacker ? " · ATK" : " · DEF") + (seat.diceDone ? " ✓" : "") }),
-          diceRowEl(doc, seat.dice || [], rolling, seat.name + " rolled " + (seat.dice || []).join(", ")),
+          diceRowEl(doc, seat.dice || [], rolling, t("%(name)s rolled %(dice)s", { name: seat.name, dice: (seat.dice || []).join(", ") })),
         ]);
       })),
     ]);
@@ -768,9 +960,13 @@ function centerEl(doc, model, rolling, lastFight) {
   ]);
 }
 
-function subjLine(model, seat) {
+/** The fight's heading: who attacks (the reader, another, the dummy); everyone rolls the dice. */
+function fightTitle(model, seat) {
   const ctx = { names: model.names, viewer: model.viewer, useYou: model.useYou };
-  return subj(ctx, seat, "attack", "attacks") + ": everyone rolls seven dice";
+  const params = { name: seat === DUMMY ? "" : nameOf(ctx, seat), n: DATA.dice };
+  if (seat === DUMMY) return tn("The dummy attacks: everyone rolls %(n)s die.", "The dummy attacks: everyone rolls %(n)s dice.", DATA.dice, params);
+  return isYou(ctx, seat) ? tn("You attack: everyone rolls %(n)s die.", "You attack: everyone rolls %(n)s dice.", DATA.dice, params)
+    : tn("%(name)s attacks: everyone rolls %(n)s die.", "%(name)s attacks: everyone rolls %(n)s dice.", DATA.dice, params);
 }
 
 function cardButton(doc, action, size, disabled, onAct) {
@@ -803,13 +999,16 @@ const COMMAND_TEXT = {
 function trayEl(doc, a, onAct, disabled) {
   const dice = h(doc, "div", { className: "kf19-tray-dice", role: "group", "aria-label": t("Your dice") }, a.dice.map(function (d) {
     const cls = "kf19-die-" + d.index + (d.inOpen ? " in-open" : "") + (d.set !== null ? " in-set kf19-set-" + (d.set % 6) : "") + (d.changed ? " changed" : "");
-    const title = "Die " + (d.index + 1) + ": " + d.value + (d.changed ? " (rolled " + d.rolled + ")" : "") + (d.set !== null ? ", in set " + (d.set + 1) : d.inOpen ? ", in the set being built" : "");
+    const params = { n: d.index + 1, value: d.value, rolled: d.rolled, set: d.set === null ? null : d.set + 1 };
+    const main = d.changed ? t("Die %(n)s: %(value)s (rolled %(rolled)s)", params) : t("Die %(n)s: %(value)s", params);
+    const where = d.set !== null ? t("in set %(set)s", params) : d.inOpen ? t("in the set being built") : null;
+    const title = where ? joinPhrases([main, where]) : main;
     const face = d.action ? dieEl(doc, d.value, {
       onclick: function () { onAct(d.action); }, "data-action": d.action.id, disabled: disabled, title: d.action.text, className: "kf19-choice",
     }, cls) : dieEl(doc, d.value, { title: title }, cls);
     return h(doc, "div", { className: "kf19-tray-die" }, [
       face,
-      h(doc, "span", { className: "kf19-die-note", text: d.set !== null ? "set " + (d.set + 1) : d.changed ? "was " + d.rolled : "" }),
+      h(doc, "span", { className: "kf19-die-note", text: d.set !== null ? t("set %(set)s", params) : d.changed ? t("was %(rolled)s", params) : "" }),
       d.up || d.down ? h(doc, "span", { className: "kf19-adjust" }, [
         actionButton(doc, d.up, "▲", disabled, onAct, "kf19-up"),
         actionButton(doc, d.down, "▼", disabled, onAct, "kf19-down"),
@@ -820,28 +1019,33 @@ function trayEl(doc, a, onAct, disabled) {
     return h(doc, "div", { className: "kf19-tray-card" }, [
       h(doc, "span", { className: "kf19-tray-card-name", text: c.card ? c.card.name + " (" + c.card.initiative + ")" : c.code }),
       h(doc, "span", { className: "kf19-tray-combos" }, c.combos.map(function (combo) {
-        const mark = (combo.sets ? " ×" + combo.sets : "") + (combo.cross && combo.usable ? " (always on)" : "");
-        if (combo.action) return actionButton(doc, combo.action, combo.text + mark, disabled, onAct, "kf19-set-choice" + (combo.open ? " open" : ""));
-        return h(doc, "span", { className: "kf19-combo-static" + (combo.usable ? "" : " off") + (combo.sets || (combo.cross && combo.usable) ? " active" : "") + (combo.open ? " open" : ""), title: combo.usable ? "" : "works only when " + (a.attacking ? "defending" : "attacking"), text: combo.text + mark });
+        const used = combo.text + (combo.sets ? " ×" + combo.sets : "");
+        const label = combo.cross && combo.usable ? t("%(combo)s (always on)", { combo: used }) : used;
+        if (combo.action) return actionButton(doc, combo.action, label, disabled, onAct, "kf19-set-choice" + (combo.open ? " open" : ""));
+        return h(doc, "span", { className: "kf19-combo-static" + (combo.usable ? "" : " off") + (combo.sets || (combo.cross && combo.usable) ? " active" : "") + (combo.open ? " open" : ""), title: combo.usable ? "" : a.attacking ? t("works only when defending") : t("works only when attacking"), text: label });
       })),
     ]);
   }));
   const sets = a.sets.length ? h(doc, "ul", { className: "kf19-sets", "aria-label": t("Your sets") }, a.sets.map(function (s) {
     return h(doc, "li", { className: "kf19-set-row kf19-set-" + (s.index % 6) }, [
       h(doc, "span", { text: t("Set %(number)s: %(card)s, %(text)s (dice %(dice)s)", { number: s.index + 1, card: s.cardName, text: s.text, dice: s.values.join(" ") }) }),
-      actionButton(doc, s.drop, "Take back", disabled, onAct, "small secondary"),
+      actionButton(doc, s.drop, t("Take back"), disabled, onAct, "small secondary"),
     ]);
   })) : null;
-  const open = a.open ? h(doc, "p", { className: "kf19-open small", "data-role": "open-set" }, [
-    "Building: " + a.open.cardName + ", " + a.open.text + " · " + a.open.dice.length + " of " + a.open.need + " dice. Click dice to add them; ▲▼ spend " + a.points + ".",
-  ]) : null;
-  const value = a.attacking ? "Attack so far: " + a.total + " ATK" + (a.extra ? ", " + signed(a.extra) + " HP" : "") :
-    "Defence so far: " + a.total + " DEF" + (a.extra ? ", " + plural(a.extra, "yin-yang", "yin-yangs") : "");
+  const building = a.open ? tn("Building: %(card)s, %(combo)s · %(count)s of %(n)s die. Click dice to add them; ▲▼ spend %(points)s.",
+    "Building: %(card)s, %(combo)s · %(count)s of %(n)s dice. Click dice to add them; ▲▼ spend %(points)s.", a.open.need,
+    { card: a.open.cardName, combo: a.open.text, count: a.open.dice.length, n: a.open.need, points: a.points }) : "";
+  const open = a.open ? h(doc, "p", { className: "kf19-open small", "data-role": "open-set" }, [building]) : null;
+  const sofar = { total: a.total, hp: signed(a.extra), n: a.extra };
+  let value;
+  if (a.attacking) value = a.extra ? t("Attack so far: %(total)s ATK, %(hp)s HP", sofar) : t("Attack so far: %(total)s ATK", sofar);
+  else value = a.extra ? tn("Defence so far: %(total)s DEF, %(n)s yin-yang", "Defence so far: %(total)s DEF, %(n)s yin-yangs", a.extra, sofar) : t("Defence so far: %(total)s DEF", sofar);
+  const left = t("%(points)s left:", { points: a.points });
   return h(doc, "div", { className: "kf19-tray", "data-role": "tray" }, [
     h(doc, "p", { className: "kf19-tray-head" }, [
       h(doc, "strong", { text: a.attacking ? t("You attack") : t("You defend") }),
-      " · " + a.points + " left: ",
-      h(doc, "strong", { "data-role": "points-left", text: a.left + " of " + a.budget }),
+      " · " + left + " ",
+      h(doc, "strong", { "data-role": "points-left", text: t("%(left)s of %(budget)s", { left: a.left, budget: a.budget }) }),
       " · " + value,
     ]),
     dice,
@@ -957,7 +1161,8 @@ function renderBoard(root, model, opts) {
 
 function resultsEl(doc, res, opts) {
   const table = resultsTableEl(doc, res, [{ title: "HP", value: (row) => row.hp }], (row) => (row.eliminated ? " (knocked out)" : ""));
-  const reason = [res.endReason, res.gameReason ? "The game ended because " + res.gameReason + "." : ""].join(" ").trim();
+  const because = res.gameReason ? t("The game ended because %(reason)s.", { reason: res.gameReason }) : "";
+  const reason = [res.endReason, because].join(" ").trim();
   return resultsPanelEl(doc, res, reason, table, opts || {});
 }
 
@@ -967,16 +1172,14 @@ function renderCardReference(container, players) {
   const doc = container.ownerDocument;
   clear(container);
   const start = DATA.start_hp[String(players)];
-  const rows = STATS.map(function (k) {
-    return [STAT_NAME[k], "Bonus icon: each card with it moves the " + STAT_NAME[k] + " track one space (" + STEP[k] + " " + (k === "hp" ? "extra starting HP" : "point" + (STEP[k] === 1 ? "" : "s")) + " per space). " + capitalize(STAT_HELP[k]) + "."];
-  });
-  rows.push(["Initiative", "The number on each card. Your three cards' total sets the attack order: the lowest total attacks first."]);
-  rows.push(["Combinations", "Sets of dice you assign to a card: a single face (\"4/5/6\"), pairs, three of a kind, straights, sums over or under a number. Each set activates the effect once; several sets may go on one card."]);
-  rows.push(["✚ Red cross", "Active without dice, once, when the card is played in the right role."]);
-  rows.push(["Attack / defence", "ATK, HIT and HP effects work only when you attack; DEF, AVO and the yin-yang only when you defend."]);
-  rows.push(["Yin-yang", "1 damage to the attacker (never knocks the attacker out; nothing if you are knocked out)."]);
-  rows.push(["HIT / AVO", "Each point turns one die up or down by one (a 1 into a 6 costs 5)."]);
-  if (start) rows.push(["Starting HP", start + " at " + players + " players, plus the HP track."]);
+  const rows = STATS.map(function (k) { return [STAT_NAME[k], iconReference(k)]; });
+  rows.push([t("Initiative"), t("The number on each card. Your three cards' total sets the attack order: the lowest total attacks first.")]);
+  rows.push([t("Combinations"), t("Sets of dice you assign to a card: a single face (\"4/5/6\"), pairs, three of a kind, straights, sums over or under a number. Each set activates the effect once; several sets may go on one card.")]);
+  rows.push([t("✚ Red cross"), t("Active without dice, once, when the card is played in the right role.")]);
+  rows.push([t("Attack / defence"), t("ATK, HIT and HP effects work only when you attack; DEF, AVO and the yin-yang only when you defend.")]);
+  rows.push([t("Yin-yang"), t("1 damage to the attacker (never knocks the attacker out; nothing if you are knocked out).")]);
+  rows.push([t("HIT / AVO"), t("Each point turns one die up or down by one (a 1 into a 6 costs 5).")]);
+  if (start) rows.push([t("Starting HP"), t("%(hp)s at %(players)s players, plus the HP track.", { hp: start, players: players })]);
   container.appendChild(h(doc, "table", { className: "card-ref" }, [
     h(doc, "thead", {}, [h(doc, "tr", {}, [h(doc, "th", { text: t("Symbol") }), h(doc, "th", { text: t("What it means") })])]),
     h(doc, "tbody", {}, rows.map(function (r) { return h(doc, "tr", {}, [h(doc, "td", {}, [h(doc, "strong", { text: r[0] })]), h(doc, "td", { text: r[1] })]); })),
@@ -1021,11 +1224,12 @@ function describeBoard(model) {
 }
 
 function dealText(players) {
-  return "Ten cards are dealt to each of the " + players + " players for the draft.";
+  return tn("Ten cards are dealt to each of the %(n)s player for the draft.", "Ten cards are dealt to each of the %(n)s players for the draft.", players, { n: players });
 }
 
 export {
   GROUP_TITLES,
+  actionText, PRIVATE, PRIVATE_THIRD, stepThird,
   PROMPTS, PHASE_WAIT,
   describeBoard,
   EVENT_TYPES,
@@ -1034,7 +1238,15 @@ export {
   cardInfo,
   cardName,
   cardList,
+  cardText,
+  COMBO_KINDS,
+  EFFECT_TEXTS,
+  comboNeed,
   comboText,
+  effectLabel,
+  STAT_HELP,
+  iconReference,
+  trackTitle,
   formatEvent,
   formatSteps,
   groupLegal,

@@ -309,3 +309,51 @@ def test_replay_100k_eight_player_matches_is_fast():
     mean = math.fsum(s.rating for s in replay.states.values()) / len(replay.states)
     # Not exactly zero-sum (K differs per player) but close to the start value.
     assert abs(mean - 1500) < 5
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        DEFAULT_CONFIG,
+        EloConfig(max_difference_below=None),
+        EloConfig(max_rating_difference=None),
+    ],
+)
+def test_flat_replay_kernel_equals_rating_match_by_match(config):
+    """replay_events (the recompute's kernel: the self-pairing term, the
+    no-clamp shortcut for narrow matches) equals rate_match applied match by
+    match, bit for bit, in a pool spread far enough to clamp, with elite
+    players above the cap's threshold, newcomers, anchors and 2-8 seats."""
+    from league.ratings.elo import replay_events
+
+    rng = random.Random(33)
+    people = list(range(60))
+    anchors = {0: 1250.0, 1: 2800.0}
+    states = {
+        p: PlayerState(rng.gauss(1900, 700), rng.randint(0, 40), rng.random() < 0.2)
+        for p in people[2:40]
+    }
+    initial = dict(states)
+    for p, rating in anchors.items():
+        states[p] = PlayerState(rating, 0, rating >= config.elite_threshold)
+    participants, ranks, bounds = [], [], []
+    befores, afters = [], []
+    for _ in range(400):
+        seated = rng.sample(people, rng.randint(2, 8))
+        placements = {p: rng.randint(1, len(seated)) for p in seated}
+        for p in seated:
+            states.setdefault(p, initial_state(config=config))
+        changes = rate_match(placements, states, config=config, fixed=set(anchors))
+        states = apply_changes(states, changes)
+        bounds.append((len(participants), len(participants) + len(seated)))
+        participants += seated
+        ranks += placements.values()
+        befores += [changes[p].rating_before for p in seated]
+        afters += [changes[p].rating_after for p in seated]
+    replay = replay_events(
+        participants, ranks, bounds, config=config, initial=initial, fixed=anchors
+    )
+    assert replay.befores == befores and replay.afters == afters
+    assert replay.states == states
+    clamped = [(a, b) for a, b in bounds if max(befores[a:b]) - min(befores[a:b]) > 400]
+    assert clamped  # the clamping branch ran

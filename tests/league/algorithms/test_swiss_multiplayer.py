@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from league.tournaments.formats.swiss_multiplayer import (
@@ -18,6 +20,7 @@ from league.tournaments.formats.swiss_multiplayer import (
     seat_multiplayer_round,
     split_into_tables,
 )
+from tests.budget import split_examples
 
 
 def test_placement_points():
@@ -139,18 +142,13 @@ def _floats_of_round(results, rnd_no):
                 continue
             others = [before[q] for q in present if q != p]
             mean = sum(others) / len(others)
-            out[p] = "down" if before[p] > mean else "up" if before[p] < mean else ""
+            # Equal within the product's SCORE_TIE (floats of fractions).
+            gap = before[p] - mean
+            out[p] = "down" if gap > 1e-9 else "up" if gap < -1e-9 else ""
     return out
 
 
-@given(
-    st.integers(min_value=3, max_value=23),
-    st.integers(min_value=1, max_value=6),
-    st.integers(min_value=0, max_value=2**32 - 1),
-    st.booleans(),
-)
-@settings(max_examples=80, deadline=None)
-def test_rounds_are_complete_legal_and_locally_optimal(n, rounds, seed, single):
+def _rounds_are_complete_legal_and_locally_optimal(n, rounds, seed, single):
     rnd = random.Random(seed)
     players = [f"p{i}" for i in range(n)]
     results: list[TableResult] = []
@@ -193,6 +191,21 @@ def test_rounds_are_complete_legal_and_locally_optimal(n, rounds, seed, single):
     )
     scores = [s.score for s in standings]
     assert scores == sorted(scores, reverse=True)
+
+
+@split_examples(default=25, slow=80)
+def test_rounds_are_complete_legal_and_locally_optimal(examples: int) -> None:
+    run = given(
+        st.integers(min_value=3, max_value=23),
+        st.integers(min_value=1, max_value=6),
+        st.integers(min_value=0, max_value=2**32 - 1),
+        st.booleans(),
+    )(_rounds_are_complete_legal_and_locally_optimal)
+    # Found by hypothesis: a tie of a player's score with the others' mean
+    # that the sums' rounding broke one way in the product and the other in
+    # the model.
+    run = example(23, 6, 146, False)(run)
+    settings(max_examples=examples, deadline=None)(run)()
 
 
 def test_repeat_opponents_are_avoided_when_possible():
@@ -333,7 +346,9 @@ def test_fifteen_players_round_three_seats_nobody_together_again():
             for pair in itertools.combinations(t.seats, 2)
         )
 
-    swaps_only, before = seat_multiplayer_round_report(players, results, node_limit=0)
+    swaps_only, before = seat_multiplayer_round_report(
+        players, results, node_limit=0, repeat_node_limit=0
+    )
     assert repeats(swaps_only) == 1  # what the swap search alone did
     tables, report = seat_multiplayer_round_report(players, results)
     assert sorted(len(t.seats) for t in tables) == [3, 4, 4, 4]
@@ -349,7 +364,7 @@ def test_fifteen_players_round_three_seats_nobody_together_again():
 def test_groups_are_placed_at_the_tables_where_their_players_cost_least():
     """A grouping from the fewest-repeats search goes to tables of its size by
     a minimum-cost assignment: here each group's home table."""
-    from league.tournaments.formats.swiss_multiplayer import _Costs, _place_groups
+    from league.tournaments.formats.multiplayer_seating import _Costs, _place_groups
 
     home = {
         p: t
@@ -363,3 +378,296 @@ def test_groups_are_placed_at_the_tables_where_their_players_cost_least():
     tables = _place_groups(groups, [4, 4, 3], costs)
     assert tables == [[2, 1, 4, 3], [6, 5, 8, 7], [11, 9, 10]]
     assert costs.total(tables) == 0
+
+
+def _partitions(players, sizes):
+    """Every way to split ``players`` into groups of ``sizes`` (brute force;
+    tables of one size interchangeable, so some seatings come twice)."""
+    if not sizes:
+        yield []
+        return
+    first, others = players[0], players[1:]
+    for size in set(sizes):
+        rest = list(sizes)
+        rest.remove(size)
+        for mates in itertools.combinations(others, size - 1):
+            left = [p for p in others if p not in mates]
+            for tail in _partitions(left, rest):
+                yield [[first, *mates], *tail]
+
+
+def _random_history(rnd, n, rounds):
+    """Past tables of ``rounds`` random rounds of 3-5 seats (some forfeits)."""
+    players = list(range(n))
+    results = []
+    for r in range(1, rounds + 1):
+        rnd.shuffle(players)
+        at = 0
+        for size in split_into_tables(n):
+            seats = tuple(players[at : at + size])
+            at += size
+            gone = frozenset(p for p in seats[1:] if rnd.random() < 0.1)
+            results.append(
+                TableResult(
+                    round=r,
+                    seats=seats,
+                    placements={p: rnd.randint(1, size) for p in seats},
+                    forfeited=gone,
+                )
+            )
+    return results
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_fewest_repeats_search_matches_brute_force(seed):
+    """Issue 26: the fewest-repeats search (tabu, then branch and bound)
+    finds and proves the true fewest repeated pairs, checked against every
+    seating of the sizes, and reports no seating below the fewest."""
+    from league.tournaments.formats.multiplayer_seating import _repeats
+    from league.tournaments.formats.multiplayer_seating_repeats import (
+        _fewest_repeats_seating,
+    )
+    from league.tournaments.formats.swiss_multiplayer import _met, _met_groups
+
+    rnd = random.Random(seed)
+    n = rnd.randint(6, 11)
+    results = _random_history(rnd, n, rnd.randint(2, 6))
+    sizes = sorted(
+        rnd.choice([split_into_tables(n), split_into_tables(n, preferred=3)]),
+        reverse=True,
+    )
+    met = _met(results)
+    players = list(range(n))
+    fewest = min(_repeats(p, met) for p in _partitions(players, sizes))
+    worst = sum(met.values()) + 1
+    found, count, proven = _fewest_repeats_seating(
+        players, _met_groups(results), sizes, at_most=worst, node_limit=10**6
+    )
+    assert proven and count == fewest
+    assert found is not None and _repeats(found, met) == fewest
+    assert sorted(map(len, found), reverse=True) == sizes
+    assert sorted(p for t in found for p in t) == players
+    # Asked for fewer than the fewest: nothing, and proven so.
+    none, count, proven = _fewest_repeats_seating(
+        players, _met_groups(results), sizes, at_most=fewest, node_limit=10**6
+    )
+    assert none is None and count == fewest and proven
+
+
+@pytest.mark.parametrize("kind", ["tabu", "kicked-tabu", "breakout"])
+def test_repeat_searches_lower_repeats_and_report_them_truly(kind):
+    """Each local search on repeats (the tabu search, and the kicked tabu
+    and breakout searches of unproven rounds) keeps table sizes, counts the
+    repeats of the seating it returns, never returns more than it started
+    from, and is deterministic."""
+    from league.tournaments.formats.multiplayer_seating_repeats import (
+        BREAKOUT_EVALUATIONS,
+        KICK_EVALUATIONS,
+        TABU_MOVES,
+        _breakout_repeats,
+        _kicked_tabu,
+        _tabu_repeats,
+    )
+
+    def search(weight, start, budget=True):
+        if kind == "kicked-tabu":
+            evaluations = KICK_EVALUATIONS if budget else 0
+            return _kicked_tabu(weight, start, evaluations=evaluations)
+        if kind == "breakout":
+            evaluations = BREAKOUT_EVALUATIONS if budget else 0
+            return _breakout_repeats(weight, start, evaluations=evaluations)
+        return _tabu_repeats(weight, start, moves=TABU_MOVES if budget else 0)
+
+    rnd = random.Random(7)
+    n = 24
+    results = _random_history(rnd, n, 5)
+    weight = [[0] * n for _ in range(n)]
+    for res in results:
+        present = [p for p in res.seats if p not in res.forfeited]
+        for a, b in itertools.combinations(present, 2):
+            weight[a][b] += 1
+            weight[b][a] += 1
+    start = [list(range(i, i + 4)) for i in range(0, n, 4)]
+
+    def repeats(tables):
+        return sum(
+            weight[a][b] for t in tables for a, b in itertools.combinations(t, 2)
+        )
+
+    count, tables = search(weight, start)
+    assert count == repeats(tables) < repeats(start)
+    assert [len(t) for t in tables] == [4] * 6
+    assert sorted(p for t in tables for p in t) == list(range(n))
+    assert search(weight, start) == (count, tables)
+    assert search(weight, start, budget=False) == (repeats(start), start)
+
+
+OPTIMA = Path(__file__).parent / "data" / "seating_optima.json"
+SCHEMES = {
+    "tables_3_5": {"min_size": 3, "max_size": 5, "preferred_size": 4},
+    "tables_4_8": {"min_size": 4, "max_size": 8, "preferred_size": 6},
+}
+
+
+def _optima_events():
+    events = json.loads(OPTIMA.read_text())["events"]
+    return [
+        pytest.param(e, id=f"{e['scheme']}-{e['players']}p-{i}")
+        for i, e in enumerate(events)
+    ]
+
+
+def _optima_results(event: dict) -> list[TableResult]:
+    """An event of the committed table of proven optima, as table results."""
+    return [
+        TableResult(
+            round=r,
+            seats=tuple(seats),
+            placements=dict(zip(seats, places, strict=True)),
+            forfeited=frozenset(gone),
+        )
+        for r, seats, places, gone in event["results"]
+    ]
+
+
+def test_a_forty_player_round_reaches_its_proven_fewest_repeats():
+    """Issue 26: round 5 of 40 players at tables of 4-8 (6-6-6-6-6-5-5),
+    where the branch and bound cannot prove the fewest and set partitioning
+    proves 2 repeated pairs (``data/seating_round_40p.json``). The kicked
+    tabu search alone settled at 3, one of the many seatings no swap
+    improves; the breakout search before it reaches 2."""
+    from league.tournaments.formats.multiplayer_seating import _repeats
+    from league.tournaments.formats.swiss_multiplayer import (
+        _met,
+        seat_multiplayer_round_report,
+    )
+
+    case = json.loads((OPTIMA.parent / "seating_round_40p.json").read_text())
+    results = _optima_results(case)
+    tables, report = seat_multiplayer_round_report(
+        list(range(1, case["players"] + 1)), results, **SCHEMES[case["scheme"]]
+    )
+    assert [len(t.seats) for t in tables] == [6, 6, 6, 6, 6, 5, 5]
+    assert not report.bound_proven
+    assert report.repeats == _repeats([t.seats for t in tables], _met(results))
+    assert report.repeats == case["fewest"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("event", _optima_events())
+def test_seating_reaches_the_proven_fewest_repeats_on_the_test_set(event):
+    """Issue 26: on every round of bench/seating.py's events whose fewest
+    repeated pairs is proven (by the search itself or with a larger budget,
+    ``--prove``, or by the set-partitioning model, ``--partition``), the
+    round's seating repeats no more pairs than that. The table holds each
+    event's results and was written by ``python bench/seating.py --prove N
+    --partition S --write-optima`` (docs/tournaments.md). A few minutes:
+    marked slow."""
+    from league.tournaments.formats.multiplayer_seating import _repeats
+    from league.tournaments.formats.swiss_multiplayer import (
+        _met,
+        seat_multiplayer_round_report,
+    )
+
+    results = _optima_results(event)
+    field = list(range(1, event["players"] + 1))
+    rounds = [(r, fewest, fewest) for r, fewest in event["fewest_repeats"]]
+    rounds += [tuple(entry) for entry in event.get("above_fewest", [])]
+    for round_no, fewest, seated in rounds:
+        before = [res for res in results if res.round < round_no]
+        tables, report = seat_multiplayer_round_report(
+            field, before, **SCHEMES[event["scheme"]]
+        )
+        assert report.repeats == _repeats([t.seats for t in tables], _met(before))
+        # ``above_fewest``: rounds of 40 players whose proven fewest the
+        # search does not reach (docs/tournaments.md): never worse than when
+        # the table was written, and never below a proven fewest.
+        assert fewest <= report.repeats <= seated, f"round {round_no}"
+
+
+def _bench_module(name: str):
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[3] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_highs_agrees_with_the_table_of_proven_optima():
+    """An independent check of the table: scipy's HiGHS solves each round of
+    its 9-player events as an integer program (bench/seating.py's
+    ``milp_fewest_repeats``) and proves the same fewest repeated pairs."""
+    pytest.importorskip("scipy", reason="scipy (the bench extra) not installed")
+    from league.tournaments.formats.swiss_multiplayer import _met
+
+    module = _bench_module("seating")
+    checked = 0
+    for event in json.loads(OPTIMA.read_text())["events"]:
+        if event["players"] != 9:
+            continue
+        results = _optima_results(event)
+        for round_no, fewest in event["fewest_repeats"]:
+            groups = [res.seats for res in results if res.round == round_no]
+            before = [res for res in results if res.round < round_no]
+            value, proven = module.milp_fewest_repeats(groups, _met(before), 20.0)
+            assert proven and value == fewest, (event["scheme"], round_no)
+            checked += 1
+    assert checked >= 20
+
+
+def _check_partition(event: dict, round_no: int, fewest: int) -> None:
+    """The set-partitioning proof of one round of the table: told of a
+    seating with one pair more than ``fewest``, it finds one with
+    ``fewest`` (a true seating of the round's sizes); told of one with
+    ``fewest``, it proves none has fewer."""
+    from league.tournaments.formats.multiplayer_seating import _repeats
+    from league.tournaments.formats.swiss_multiplayer import _met
+
+    partition = _bench_module("seating_partition").partition_fewest_repeats
+    results = _optima_results(event)
+    seated = [res.seats for res in results if res.round == round_no]
+    games = [seats for seats in seated if len(seats) > 1]
+    players = [p for seats in games for p in seats]
+    sizes = [len(seats) for seats in games]
+    met = _met([res for res in results if res.round < round_no])
+    value, proven, seating = partition(players, sizes, met, upper=fewest + 1)
+    assert (value, proven) == (fewest, True)
+    assert seating is not None
+    assert sorted(map(len, seating)) == sorted(sizes)
+    assert Counter(p for table in seating for p in table) == Counter(players)
+    assert _repeats(seating, met) == fewest
+    assert partition(players, sizes, met, upper=fewest) == (fewest, True, None)
+
+
+def test_set_partition_proof_agrees_with_the_table_of_proven_optima():
+    """bench/seating_partition.py, the proof behind the 40-player rounds of
+    the table, re-proves every 9-player round of it (proven there by the
+    product's branch and bound and re-proven by HiGHS's pairwise model)."""
+    pytest.importorskip("scipy", reason="scipy (the bench extra) not installed")
+    checked = 0
+    for event in json.loads(OPTIMA.read_text())["events"]:
+        if event["players"] != 9:
+            continue
+        for round_no, fewest in event["fewest_repeats"]:
+            _check_partition(event, round_no, fewest)
+            checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.slow
+def test_set_partition_proves_a_forty_player_round():
+    """The hardest rounds of the table (40 players, tables of 6 and 5,
+    rounds 5-7) are proven only by the set-partitioning model: re-prove the
+    first of them (about 10-70 s of CPU, so marked slow)."""
+    pytest.importorskip("scipy", reason="scipy (the bench extra) not installed")
+    event, round_no, fewest = next(
+        (e, entry[0], entry[1])
+        for e in json.loads(OPTIMA.read_text())["events"]
+        if e["players"] == 40
+        for entry in e["fewest_repeats"] + e.get("above_fewest", [])
+        if entry[0] >= 5
+    )
+    _check_partition(event, round_no, fewest)

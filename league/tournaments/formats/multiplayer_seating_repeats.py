@@ -1,0 +1,681 @@
+"""The fewest-repeats searches of a multiplayer Swiss round
+(``multiplayer_seating``, ``swiss_multiplayer``): groups of the round's table
+sizes with the fewest pairs of players who sat together before, on repeats
+alone (floats and distances are the cost search's).
+
+``_fewest_repeats_seating`` runs them in turn: the tabu search
+``_tabu_repeats`` finds a good seating fast; the branch and bound
+``_RepeatSearch`` looks for one with fewer repeats and, when it finishes,
+proves the fewest; where it cannot (40 players late in an event with tables
+of 4-8, mid-size fields with tables of 3-5), the kicked tabu search
+``_kicked_tabu`` and the breakout search ``_breakout_repeats`` look further.
+Every search is deterministic (fixed scan orders and seeds), so re-running a
+round gives the same tables. docs/tournaments.md explains the method and
+docs/performance.md its cost.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Hashable
+
+#: Nodes the fewest-repeats search (``_RepeatSearch``) may visit per round:
+#: about a second of CPU for 40-80 players (docs/performance.md).
+REPEAT_NODE_LIMIT = 20_000
+#: Nodes for one player's cheapest table (``_cheapest_table``) at the root.
+_TABLE_NODE_LIMIT = 2_000
+
+
+def _cheapest_table(
+    u: int, candidates: list[int], weight: list[list[int]], size: int
+) -> int:
+    """The fewest repeated pairs any table of ``size`` holding ``u`` can
+    have, its other players from ``candidates`` (0 when the search runs out
+    of nodes: a lower bound either way)."""
+    order = sorted(candidates, key=lambda v: weight[u][v])
+    best = sum(
+        weight[a][b] for a, b in itertools.combinations([u, *order[: size - 1]], 2)
+    )
+    nodes = 0
+
+    def dfs(members: list[int], start: int, cost: int) -> bool:
+        nonlocal best, nodes
+        if len(members) == size:
+            best = min(best, cost)
+            return True
+        nodes += 1
+        if nodes > _TABLE_NODE_LIMIT:
+            return False
+        need = size - len(members)
+        adds = sorted(sum(weight[v][m] for m in members) for v in order[start:])
+        if len(adds) < need or cost + sum(adds[:need]) >= best:
+            return True
+        for i in range(start, len(order) - need + 1):
+            v = order[i]
+            add = sum(weight[v][m] for m in members)
+            if cost + add < best:
+                members.append(v)
+                if not dfs(members, i + 1, cost + add):
+                    return False
+                members.pop()
+        return True
+
+    return best if dfs([u], 0, 0) else 0
+
+
+class _RepeatSearch:
+    """Branch and bound for the fewest repeated pairs: groups of ``sizes``
+    from players ``0..n-1``, a pair costing ``weight[a][b]`` (how often the
+    two met), tables of one size interchangeable.
+
+    Tables are filled one at a time. Each opens with the unseated player who
+    has the fewest unseated players they never met (the most constrained
+    first, like the choice of column in exact cover), at one of the sizes
+    left; its other players are chosen as a combination in order of what they
+    add. A node is cut when its cost plus a lower bound for the players still
+    to seat reaches the best seating found. The bound is the largest of three:
+
+    * *past tables* (pigeonhole): the players of a past table who are still to
+      be seated spread over the open places; however they spread, each one
+      placed where ``j`` of them already sit repeats ``j`` pairs, so the
+      cheapest spread (the smallest such steps first) bounds their pairs;
+    * *table-mates*: each unseated player will sit with the players already at
+      their table plus ``free - 1`` unseated ones, so with at least their
+      cheapest table-mates (the pairs between two unseated players count half
+      at each end);
+    * *cheapest tables* (at a table's opening): each table costs at least the
+      cheapest table any of its players could have (``_cheapest_table``, from
+      the whole field: a smaller field only costs more); the players with the
+      dearest such tables grouped together give the least total.
+
+    Every branch below the best cost is visited unless ``node_limit`` stops
+    the search, so a finished search proves its seating has the fewest
+    repeats of any seating of these sizes.
+    """
+
+    def __init__(
+        self,
+        weight: list[list[int]],
+        groups: list[list[int]],
+        sizes: list[int],
+        *,
+        bound: int,
+        node_limit: int,
+    ) -> None:
+        n = len(weight)
+        self.n = n
+        self.weight = weight
+        top = max((max(row) for row in weight), default=0)
+        # levels[u][k]: bit mask of the players u met exactly k times.
+        self.levels = [
+            [
+                sum(1 << v for v in range(n) if v != u and weight[u][v] == k)
+                for k in range(top + 1)
+            ]
+            for u in range(n)
+        ]
+        self.groups = [sum(1 << i for i in g) for g in groups]
+        self.sizes = Counter(sizes)
+        self.best = bound
+        self.best_tables: list[list[int]] | None = None
+        self.nodes = 0
+        self.node_limit = node_limit
+        self.finished = True
+        self.tables: list[list[int]] = []
+        smallest = min(sizes)
+        self.cheapest = (
+            [
+                _cheapest_table(u, [v for v in range(n) if v != u], weight, smallest)
+                for u in range(n)
+            ]
+            if node_limit
+            else [0] * n
+        )
+
+    def _mates(self, u: int, unseated: int, need: int) -> int:
+        """Sum of ``u``'s ``need`` cheapest pairs with unseated players."""
+        total = 0
+        for k, mask in enumerate(self.levels[u]):
+            if need <= 0:
+                break
+            count = (mask & unseated).bit_count()
+            if count >= need:
+                return total + k * need
+            total += k * count
+            need -= count
+        return total
+
+    def _pigeonhole(
+        self, unseated: int, members: int, free: int, rest: list[int]
+    ) -> int:
+        total = 0
+        for group in self.groups:
+            left = (group & unseated).bit_count()
+            if not left:
+                continue
+            here = (group & members).bit_count() if free else 0
+            step = 0
+            while left > 0:
+                places = sum(1 for s in rest if s > step)
+                if free and here <= step < here + free:
+                    places += 1
+                if places:
+                    taken = min(places, left)
+                    total += step * taken
+                    left -= taken
+                step += 1
+        return total
+
+    def _table_mates(
+        self, unseated: int, members: int, free: int, allowed: int, rest: list[int]
+    ) -> int:
+        doubled = 0
+        smallest = min(rest) if rest else 0
+        weight = self.weight
+        rest_left = unseated
+        while rest_left:
+            low = rest_left & -rest_left
+            u = low.bit_length() - 1
+            rest_left ^= low
+            best = self._mates(u, unseated, smallest - 1) if rest else None
+            if free and allowed >> u & 1:
+                row = weight[u]
+                here = 0
+                m = members
+                while m:
+                    bit = m & -m
+                    here += row[bit.bit_length() - 1]
+                    m ^= bit
+                option = 2 * here + self._mates(u, unseated, free - 1)
+                if best is None or option < best:
+                    best = option
+            if best is None:
+                return self.best  # nowhere to sit: the branch is dead
+            doubled += best
+        return (doubled + 1) // 2
+
+    def _tables_bound(self, unseated: int, rest: Counter) -> int:
+        values = []
+        left = unseated
+        while left:
+            low = left & -left
+            values.append(self.cheapest[low.bit_length() - 1])
+            left ^= low
+        values.sort(reverse=True)
+        total, at = 0, 0
+        for size in sorted(rest.elements(), reverse=True):
+            total += values[at]
+            at += size
+        return total
+
+    def run(self) -> None:
+        self._open((1 << self.n) - 1, 0)
+
+    def _open(self, unseated: int, cost: int) -> None:
+        if not unseated:
+            self.best = cost
+            self.best_tables = [list(t) for t in self.tables]
+            return
+        if cost + self._tables_bound(unseated, self.sizes) >= self.best:
+            return
+        anchor, fewest = 0, self.n + 1
+        left = unseated
+        while left:
+            low = left & -left
+            u = low.bit_length() - 1
+            left ^= low
+            free_mates = (self.levels[u][0] & unseated).bit_count()
+            if free_mates < fewest:
+                anchor, fewest = u, free_mates
+        others = unseated & ~(1 << anchor)
+        row = self.weight[anchor]
+        candidates = sorted(
+            (v for v in range(self.n) if others >> v & 1), key=lambda v: (row[v], v)
+        )
+        for size in sorted((s for s in self.sizes if self.sizes[s]), reverse=True):
+            self.sizes[size] -= 1
+            rest = list(self.sizes.elements())
+            self.tables.append([anchor])
+            self._fill(others, 1 << anchor, size - 1, candidates, 0, cost, rest)
+            self.tables.pop()
+            self.sizes[size] += 1
+            if not self.finished:
+                return
+
+    def _fill(
+        self,
+        unseated: int,
+        members: int,
+        free: int,
+        candidates: list[int],
+        start: int,
+        cost: int,
+        rest: list[int],
+    ) -> None:
+        if not free:
+            self._open(unseated, cost)
+            return
+        if self.nodes >= self.node_limit:
+            self.finished = False
+            return
+        self.nodes += 1
+        allowed = 0
+        for v in candidates[start:]:
+            allowed |= 1 << v
+        allowed &= unseated
+        if cost + self._pigeonhole(unseated, members, free, rest) >= self.best:
+            return
+        if (
+            cost + self._table_mates(unseated, members, free, allowed, rest)
+            >= self.best
+        ):
+            return
+        table = self.tables[-1]
+        for i in range(start, len(candidates) - free + 1):
+            v = candidates[i]
+            row = self.weight[v]
+            add = sum(row[m] for m in table)
+            if cost + add >= self.best:
+                continue
+            table.append(v)
+            self._fill(
+                unseated & ~(1 << v),
+                members | 1 << v,
+                free - 1,
+                candidates,
+                i + 1,
+                cost + add,
+                rest,
+            )
+            table.pop()
+            if not self.finished:
+                return
+
+
+#: Moves of the repeats-only tabu search (``_tabu_repeats``) per round.
+TABU_MOVES = 2_000
+_TABU_TENURE = 7
+
+
+def _where_of(tables: list[list[int]], n: int) -> list[int]:
+    """Each player's table (players ``0..n-1``), the local searches' state."""
+    where = [0] * n
+    for t, table in enumerate(tables):
+        for p in table:
+            where[p] = t
+    return where
+
+
+def _tables_of(where: list[int], count: int) -> list[list[int]]:
+    """The tables back from each player's table, players in number order."""
+    out: list[list[int]] = [[] for _ in range(count)]
+    for p, t in enumerate(where):
+        out[t].append(p)
+    return out
+
+
+def _tabu_repeats(
+    weight: list[list[int]], tables: list[list[int]], *, moves: int
+) -> tuple[int, list[list[int]]]:
+    """A tabu search on repeated pairs alone, from ``tables`` (players
+    ``0..n-1``): each move swaps two players of different tables, one of them
+    sitting with someone they met, choosing the swap that lowers the repeats
+    most (or raises them least). A swapped player stays put for a few moves
+    unless a swap through them beats the best seating seen, which lets the
+    search leave a seating no single swap improves. Returns the best seating
+    seen and its repeats. Deterministic: ties are broken by a fixed-seed
+    generator."""
+    n, count = len(weight), len(tables)
+    where = _where_of(tables, n)
+    # against[p][t]: the repeats p would have at table t (p itself left out).
+    against = [[0] * count for _ in range(n)]
+    for p in range(n):
+        row = weight[p]
+        for q in range(n):
+            if row[q] and q != p:
+                against[p][where[q]] += row[q]
+    cost = sum(against[p][where[p]] for p in range(n)) // 2
+    best, best_where = cost, list(where)
+    frozen_until = [0] * n
+    rnd = random.Random(26)
+    for move in range(moves):
+        if best == 0:
+            break
+        chosen: tuple[int, int] | None = None
+        delta = 0
+        for a in range(n):
+            ta = where[a]
+            row_a = against[a]
+            if not row_a[ta]:
+                continue
+            weight_a = weight[a]
+            for b in range(n):
+                tb = where[b]
+                if tb == ta:
+                    continue
+                d = (
+                    row_a[tb]
+                    - row_a[ta]
+                    + against[b][ta]
+                    - against[b][tb]
+                    - 2 * weight_a[b]
+                )
+                if (
+                    frozen_until[a] > move or frozen_until[b] > move
+                ) and cost + d >= best:
+                    continue
+                if chosen is None or d < delta or (d == delta and rnd.random() < 0.3):
+                    chosen, delta = (a, b), d
+        if chosen is None:
+            break
+        a, b = chosen
+        ta, tb = where[a], where[b]
+        for q in range(n):
+            wa, wb = weight[q][a], weight[q][b]
+            if wa:
+                against[q][ta] -= wa
+                against[q][tb] += wa
+            if wb:
+                against[q][tb] -= wb
+                against[q][ta] += wb
+        where[a], where[b] = tb, ta
+        cost += delta
+        frozen_until[a] = frozen_until[b] = move + _TABU_TENURE + rnd.randint(0, 3)
+        if cost < best:
+            best, best_where = cost, list(where)
+    return best, _tables_of(best_where, count)
+
+
+#: Swap evaluations of the kicked tabu search (``_kicked_tabu``) per round:
+#: about a second of CPU (docs/performance.md), spent only on rounds whose
+#: fewest repeats the branch and bound could not prove.
+KICK_EVALUATIONS = 3_000_000
+#: Moves without a better seating before the kicked tabu search restarts.
+_KICK_STALL = 150
+#: Random swaps that shake the best seating at each restart.
+_KICK_SWAPS = 5
+_KICK_TENURE = 5
+
+
+def _kicked_tabu(
+    weight: list[list[int]], tables: list[list[int]], *, evaluations: int
+) -> tuple[int, list[list[int]]]:
+    """An iterated tabu search on repeated pairs alone (players
+    ``0..n-1``), for the rounds ``_RepeatSearch`` leaves unproven: the
+    moves of ``_tabu_repeats``, but after ``_KICK_STALL`` moves without a
+    better seating (or when every move is tabu) it goes back to the best
+    seating seen and shakes it with ``_KICK_SWAPS`` random swaps. At 40
+    players late in an event (tables of 6 and 5, issue 26) the seatings a
+    swap search settles in are far from the fewest (two repeated pairs
+    where another seating has one, none of its swaps better); restarts
+    near the best seating reach the fewest in most such rounds, which
+    neither a longer plain tabu search nor simulated annealing did
+    (docs/tournaments.md). Stops after ``evaluations`` swaps weighed
+    (deterministic: a fixed seed). Returns the best seating and its
+    repeats."""
+    n, count = len(weight), len(tables)
+    where = _where_of(tables, n)
+    mates = [
+        [(q, w) for q, w in enumerate(weight[p]) if w and q != p] for p in range(n)
+    ]
+    against = [[0] * count for _ in range(n)]
+
+    def recount() -> int:
+        for p in range(n):
+            row = against[p]
+            row[:] = [0] * count
+            for q, w in mates[p]:
+                row[where[q]] += w
+        return sum(against[p][where[p]] for p in range(n)) // 2
+
+    def swap(a: int, b: int) -> None:
+        ta, tb = where[a], where[b]
+        for q, w in mates[a]:
+            against[q][ta] -= w
+            against[q][tb] += w
+        for q, w in mates[b]:
+            against[q][tb] -= w
+            against[q][ta] += w
+        where[a], where[b] = tb, ta
+
+    def gain(a: int, b: int) -> int:
+        ta, tb = where[a], where[b]
+        return (
+            against[a][tb]
+            - against[a][ta]
+            + against[b][ta]
+            - against[b][tb]
+            - 2 * weight[a][b]
+        )
+
+    cost = recount()
+    best, best_where = cost, list(where)
+    frozen_until = [0] * n
+    rnd = random.Random(26)
+    last_better = move = spent = 0
+    while best and spent < evaluations:
+        move += 1
+        if move - last_better > _KICK_STALL:
+            where[:] = best_where
+            cost = recount()
+            for _ in range(_KICK_SWAPS):
+                a = rnd.randrange(n)
+                b = rnd.randrange(n)
+                while where[b] == where[a]:
+                    b = rnd.randrange(n)
+                cost += gain(a, b)
+                swap(a, b)
+            frozen_until = [0] * n
+            last_better = move
+        chosen: tuple[int, int] | None = None
+        delta = ties = 0
+        for a in range(n):
+            ta = where[a]
+            row_a = against[a]
+            if not row_a[ta]:
+                continue
+            spent += n
+            weight_a = weight[a]
+            frozen_a = frozen_until[a] > move
+            for b in range(n):
+                tb = where[b]
+                if tb == ta:
+                    continue
+                d = (
+                    row_a[tb]
+                    - row_a[ta]
+                    + against[b][ta]
+                    - against[b][tb]
+                    - 2 * weight_a[b]
+                )
+                if (frozen_a or frozen_until[b] > move) and cost + d >= best:
+                    continue
+                if chosen is None or d < delta:
+                    chosen, delta, ties = (a, b), d, 1
+                elif d == delta:
+                    ties += 1
+                    if rnd.randrange(ties) == 0:  # a uniform choice among ties
+                        chosen = (a, b)
+        if chosen is None:
+            last_better = move - _KICK_STALL  # every move tabu: restart next
+            continue
+        a, b = chosen
+        swap(a, b)
+        cost += delta
+        frozen_until[a] = frozen_until[b] = move + _KICK_TENURE + rnd.randint(0, 3)
+        if cost < best:
+            best, best_where, last_better = cost, list(where), move
+    return best, _tables_of(best_where, count)
+
+
+#: Swap evaluations of the breakout search (``_breakout_repeats``) per round,
+#: spent only on rounds whose fewest repeats the branch and bound could not
+#: prove: about 0.4 s of CPU at 40 players (docs/performance.md).
+BREAKOUT_EVALUATIONS = 3_000_000
+#: Each repeated pair starts at this penalty; a local minimum adds 1 to the
+#: pairs it repeats, so a pair's penalty grows slowly against its weight.
+_BREAKOUT_SCALE = 10
+
+
+def _breakout_repeats(
+    weight: list[list[int]], tables: list[list[int]], *, evaluations: int
+) -> tuple[int, list[list[int]]]:
+    """A breakout search on repeated pairs (players ``0..n-1``): swaps of
+    two players of different tables, one of them sitting with someone they
+    met, chosen on *penalised* repeats. Each pair that met starts at
+    ``_BREAKOUT_SCALE`` times the times they met; at a seating no swap
+    improves (on the penalties), the pairs it repeats get 1 more, so the
+    search leaves it, steered away from the pairs that keep sitting
+    together (Morris's breakout method for constraint problems). Late rounds
+    of 40 players with tables of 4-8 (issue 26) have one or two repeats at
+    the fewest and a swap search settles one pair above, among many seatings
+    no swap improves; the kicked tabu search there restarts near its best
+    seating and stays in its basin, where this search wanders off it.
+    Stops after ``evaluations`` swaps weighed (deterministic: a fixed seed).
+    Returns the seating with the fewest true repeats seen and their
+    number."""
+    n, count = len(weight), len(tables)
+    where = _where_of(tables, n)
+    penalty = [[_BREAKOUT_SCALE * w for w in row] for row in weight]
+    mates = [[q for q in range(n) if weight[p][q] and q != p] for p in range(n)]
+    # true[p][t], held[p][t]: p's repeats, and their penalties, at table t.
+    true = [[0] * count for _ in range(n)]
+    held = [[0] * count for _ in range(n)]
+    for p in range(n):
+        for q in mates[p]:
+            true[p][where[q]] += weight[p][q]
+            held[p][where[q]] += penalty[p][q]
+    cost = sum(true[p][where[p]] for p in range(n)) // 2
+    best, best_where = cost, list(where)
+    rnd = random.Random(26)
+    spent = 0
+    while best and spent < evaluations:
+        chosen: tuple[int, int] | None = None
+        delta = ties = 0
+        for a in range(n):
+            ta = where[a]
+            held_a = held[a]
+            if not held_a[ta]:
+                continue
+            spent += n
+            penalty_a = penalty[a]
+            for b in range(n):
+                tb = where[b]
+                if tb == ta:
+                    continue
+                d = (
+                    held_a[tb]
+                    - held_a[ta]
+                    + held[b][ta]
+                    - held[b][tb]
+                    - 2 * penalty_a[b]
+                )
+                if chosen is None or d < delta:
+                    chosen, delta, ties = (a, b), d, 1
+                elif d == delta:
+                    ties += 1
+                    if rnd.randrange(ties) == 0:  # a uniform choice among ties
+                        chosen = (a, b)
+        if chosen is None:
+            break
+        if delta >= 0:
+            # No swap lowers the penalties: raise those of the repeated pairs.
+            for a in range(n):
+                ta = where[a]
+                if not true[a][ta]:
+                    continue
+                for q in mates[a]:
+                    if q > a and where[q] == ta:
+                        penalty[a][q] += 1
+                        penalty[q][a] += 1
+                        held[a][ta] += 1
+                        held[q][ta] += 1
+            if delta > 0:
+                continue
+        a, b = chosen
+        ta, tb = where[a], where[b]
+        cost += true[a][tb] - true[a][ta] + true[b][ta] - true[b][tb] - 2 * weight[a][b]
+        for q in mates[a]:
+            true[q][ta] -= weight[a][q]
+            true[q][tb] += weight[a][q]
+            held[q][ta] -= penalty[a][q]
+            held[q][tb] += penalty[a][q]
+        for q in mates[b]:
+            true[q][tb] -= weight[b][q]
+            true[q][ta] += weight[b][q]
+            held[q][tb] -= penalty[b][q]
+            held[q][ta] += penalty[b][q]
+        where[a], where[b] = tb, ta
+        if cost < best:
+            best, best_where = cost, list(where)
+    return best, _tables_of(best_where, count)
+
+
+def _fewest_repeats_seating(
+    players: list[Hashable],
+    groups: list[tuple[Hashable, ...]],
+    sizes: list[int],
+    *,
+    at_most: int,
+    node_limit: int,
+    start: list[list[Hashable]] | None = None,
+) -> tuple[list[list[Hashable]] | None, int, bool]:
+    """Groups of ``sizes`` with the fewest repeated pairs below ``at_most``
+    (None if none has fewer), that number, and whether that is proven the
+    fewest. ``groups`` are the past tables (``_met_groups``); ``start`` a
+    seating to begin from (default: ``players`` in order). The tabu search
+    (``_tabu_repeats``) finds a good seating fast; the branch and bound
+    (``_RepeatSearch``) then looks for one with fewer repeats and proves the
+    fewest when it finishes within ``node_limit`` nodes; if it does not, the
+    breakout search (``_breakout_repeats``) and then the kicked tabu search
+    (``_kicked_tabu``) from the best seating so far look further."""
+    index = {p: i for i, p in enumerate(players)}
+    n = len(players)
+    weight = [[0] * n for _ in range(n)]
+    seated_groups = []
+    for group in groups:
+        present = [index[p] for p in group if p in index]
+        if len(present) > 1:
+            seated_groups.append(present)
+            for a, b in itertools.combinations(present, 2):
+                weight[a][b] += 1
+                weight[b][a] += 1
+    if start is None:
+        tables, at = [], 0
+        for size in sizes:
+            tables.append(list(range(at, at + size)))
+            at += size
+    else:
+        tables = [[index[p] for p in table] for table in start]
+    best_tables: list[list[int]] | None = None
+    best = at_most
+    if node_limit:
+        found, seating = _tabu_repeats(weight, tables, moves=TABU_MOVES)
+        if found < best:
+            best, best_tables = found, seating
+    search = _RepeatSearch(
+        weight, seated_groups, sizes, bound=best, node_limit=node_limit
+    )
+    search.run()
+    if search.best_tables is not None:
+        best, best_tables = search.best, search.best_tables
+    proven = search.finished or best == 0
+    if not proven and node_limit:
+        # The breakout search leaves the basin the searches so far settled
+        # in; the kicked tabu search then looks around its best seating.
+        found, seating = _breakout_repeats(
+            weight, best_tables or tables, evaluations=BREAKOUT_EVALUATIONS
+        )
+        if found < best:
+            best, best_tables = found, seating
+        found, seating = _kicked_tabu(
+            weight, best_tables or tables, evaluations=KICK_EVALUATIONS
+        )
+        if found < best:
+            best, best_tables = found, seating
+    if best_tables is None:
+        return None, at_most, proven
+    found_tables = [[players[i] for i in table] for table in best_tables]
+    return found_tables, best, proven

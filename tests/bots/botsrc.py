@@ -30,6 +30,18 @@ kungfu_bot.run(choose)
 """.encode()
 
 
+def realtime_passer(*, game: str) -> bytes:
+    """A real-time bot that passes at every tick: asked at each one, since it
+    never claims (a claim's check pauses the table and nobody is asked)."""
+    return f"""
+import kungfu_bot
+
+GAME = "{game}"
+
+kungfu_bot.run(lambda turn: kungfu_bot.PASS)
+""".encode()
+
+
 def realtime_misbehaver(*, game: str, tick: int, fault: str) -> bytes:
     """A real-time bot that passes until ``tick``, then ``fault``s: ``hang``
     (sleeps past every limit), ``flood`` (a line over the cap) or ``illegal``

@@ -30,7 +30,7 @@ from gameplay.models import MatchStatus
 from gameplay.rules import get_game, view_events
 from gameplay.rules.ticks import PASS
 from gameplay.selectors import match_replay
-from tests.bots.botsrc import realtime_crasher, realtime_misbehaver
+from tests.bots.botsrc import realtime_crasher, realtime_misbehaver, realtime_passer
 from tests.factories import UserFactory
 from tests.waiting import wait_until
 
@@ -161,7 +161,9 @@ def test_a_refused_intent_at_a_live_table_keeps_the_engines_code():
 
 
 def test_the_first_act_tells_the_tick_the_events_and_refused_intents(store):
-    version = store(EXAMPLE.read_bytes(), "collector")
+    # A bot that only passes: the collector claims at tick 5 when the deal
+    # hands it a combination, and the claim's check leaves tick 6 unasked.
+    version = store(realtime_passer(game=GAME), "passer")
     person = UserFactory()
     match = live_table(person, version.agent, "builtin:heuristic")
     table = realtime_tables.LiveRealtimeTable(match_id=match.pk)

@@ -235,154 +235,175 @@ static int compute_cost(const Combo *c, const int *dice, int m, int *out) {
     return -1;
 }
 
+/* A multiset of dice as one int: the count of face f (1-6) in the three bits
+ * at 4 (f - 1), the nibble's top bit kept clear so that subtracting a
+ * multiset can be checked in one step (GUARD). The search walks sub-multisets
+ * of one roll, and each also carries its index in the roll's mixed-radix
+ * numbering (digit f: the count of face f, base the roll's count + 1; at most
+ * 2 * 2^5 = 96 of them, fewer with repeated faces): both are linear, so the
+ * rest left by a chosen part is a subtraction of each, and the index
+ * addresses the per-solve memo and cost tables directly. */
+#define GUARD 0x888888
+#define NIDX_MAX 128
+
+static inline int decode(int nk, int *out) { /* the dice, sorted */
+    int n = 0;
+    for (int f = 0; f < 6; f++)
+        for (int c = nk >> (4 * f) & 7; c > 0; c--) out[n++] = f + 1;
+    return n;
+}
+
 /* compute_cost's answer depends only on the combination and the dice (a
- * multiset, sorted), and the solver asks the same pairs again and again (the
- * same few dice under different rests): a direct-mapped cache of the answers,
- * keyed by the combination and the dice in order and checked against that
- * whole key, so it never changes a result. */
-#define CC_BITS 11
-typedef struct { int key, cost; int8_t fin[DICE]; } CCEntry;
+ * multiset), and solves ask the same pairs again and again (the same few dice
+ * in other rolls): a direct-mapped cache of the costs, keyed by the
+ * combination and the multiset and checked against that whole key, so it
+ * never changes a result. The search needs only the cost; the answer's few
+ * sets get their finals from compute_cost again. */
+#define CC_BITS 12
+typedef struct { uint64_t key; int cost; } CCEntry;
 static CCEntry CC[1 << CC_BITS];
 
-static int cached_cost(int cb, const int *dice, int m, int *out) {
-    int key = 0;
-    for (int i = 0; i < m; i++) key = key << 3 | dice[i]; /* m <= 7 faces 1-6 */
-    key = (key << 9 | cb) + 1; /* dice key < 2^21, cb < 2^9; 0 = empty */
-    CCEntry *e = &CC[((uint32_t)key * 2654435761u) >> (32 - CC_BITS)];
-    if (e->key == key) {
-        for (int i = 0; i < m; i++) out[i] = e->fin[i];
-        return e->cost;
-    }
-    int cost = compute_cost(&COMBO[cb], dice, m, out);
+static int cached_cost(int cb, int nk) {
+    uint64_t key = ((uint64_t)cb << 24 | (uint64_t)nk) + 1; /* 0 = empty */
+    CCEntry *e = &CC[(uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - CC_BITS))];
+    if (e->key == key) return e->cost;
+    int d[DICE], fin[DICE];
+    int m = decode(nk, d);
     e->key = key;
-    e->cost = cost;
-    if (cost >= 0)
-        for (int i = 0; i < m; i++) e->fin[i] = (int8_t)out[i];
-    return cost;
+    e->cost = compute_cost(&COMBO[cb], d, m, fin);
+    return e->cost;
 }
 
 /* ---- solver.py: the search ---------------------------------------------------- */
 
 typedef struct { int idx, cb, pat, size, value, gain; } Opt; /* idx: option */
 typedef struct { int cost, value, dice, chain; } Entry;
-typedef struct { int pat, nd, d[DICE], next; } Node;
+typedef struct { int pat, nd, nk, next; } Node; /* a gain-free set: nk its dice */
 
 #define MAXOPT 16
-#define MEMO (1 << 18)
 #define POOL 65536
 #define MAXCAP 255
 
 static Opt GL[MAXOPT], GF[MAXOPT]; /* gainless (kept), gainful */
-static int NGL, NGF, CAP, SIZEMASK;
-/* per multiset key: the generation it was computed in, where its entries
- * start in EPOOL and how many there are (one struct: one cache line a lookup) */
+static int NGL, NGF, CAP;
+static int BYSIZE[DICE + 1][MAXOPT], NBYSIZE[DICE + 1]; /* GL indexes by size, in order */
+static int SIZEWANT; /* bit r: some GL option takes r + 1 dice */
+static int W[6]; /* the mixed-radix weights of the roll's faces */
+/* per sub-multiset of the roll (by index): the generation it was computed in,
+ * where its entries start in EPOOL and how many there are */
 typedef struct { int gen, at, len; } Memo;
-static Memo MEMO_[MEMO];
+static Memo FM[NIDX_MAX];
 static int GEN = 0;
+/* per gain-free option and chosen sub-multiset (by index): its cost, -1 none,
+ * GLC_UNKNOWN not asked yet in this solve */
+#define GLC_UNKNOWN 127
+static int8_t GLC[MAXOPT][NIDX_MAX];
 static Entry EPOOL[POOL]; static int NE;
 static Node NPOOL[POOL]; static int NN;
 static int SOLVE_ERR;
 
-static inline int mkey(const int *d, int m) {
-    int key = 0;
-    for (int i = 0; i < m; i++) key += 1 << (3 * (d[i] - 1));
-    return key;
+typedef struct { int value, dice, reuse, pat, nd, nk, next, stamp; } Cand;
+static Cand BUCKET[DICE + 1][MAXCAP + 1]; /* by the size of the rest, by cost */
+static int STAMP = 0;
+
+static inline int gl_cost(int g, int nk, int ix) {
+    int8_t *p = &GLC[g][ix];
+    if (*p == GLC_UNKNOWN) *p = (int8_t)cached_cost(GL[g].cb, nk);
+    return *p;
 }
 
-typedef struct { int value, dice, reuse, pat, nd, d[DICE], next, used; } Cand;
+/* The distinct sub-multisets of nk (index ix), grouped by size, each group in
+ * the lexicographic order of the sorted dice: what enumerating every
+ * r-combination of the sorted dice's indices and skipping a multiset already
+ * seen gives (solver.py's ``combinations`` then ``seen``). A mixed-radix count
+ * down over the faces present, the smallest face the most significant digit:
+ * more copies of a smaller face come first, which is that order within each
+ * size. Only the sizes in `want` (bit r) are kept. */
+typedef struct { int n, nk[35], ix[35]; } SubList; /* at most C(7, 3) = 35 */
 
-/* The distinct r-element sub-multisets of the sorted values vals[0..L), as the
- * index tuples of their first occurrences, in lexicographic order: what
- * enumerating every r-combination of indices in lexicographic order and
- * skipping a multiset already seen gives (the first index tuple of each
- * multiset takes the earliest copy of each value, and for sorted values those
- * tuples sort as the multisets do), without making the duplicates. */
-static void distinct_rec(const int *vals, int L, int r, int start, int depth, int *cur,
-                         int (*out)[DICE], int *nout) {
-    if (depth == r) {
-        if (r) memcpy(out[*nout], cur, sizeof(int) * (size_t)r);
-        (*nout)++;
-        return;
+static void sub_multisets(int nk, int ix, int size, int want, SubList *out) {
+    int max[6], cnt[6], key[6], wt[6], nf = 0;
+    for (int r = 0; r <= size; r++) out[r].n = 0;
+    for (int f = 0; f < 6; f++) {
+        int c = nk >> (4 * f) & 7;
+        if (!c) continue;
+        max[nf] = cnt[nf] = c; key[nf] = 1 << (4 * f); wt[nf] = W[f]; nf++;
     }
-    for (int i = start; i <= L - (r - depth); i++) {
-        if (i > start && vals[i] == vals[i - 1]) continue;
-        cur[depth] = i;
-        distinct_rec(vals, L, r, i + 1, depth + 1, cur, out, nout);
+    int sk = nk, si = ix;
+    for (;;) {
+        if (want >> size & 1) {
+            SubList *o = &out[size];
+            o->nk[o->n] = sk; o->ix[o->n] = si; o->n++;
+        }
+        int j = nf - 1;
+        while (j >= 0 && cnt[j] == 0) {
+            cnt[j] = max[j];
+            sk += max[j] * key[j]; si += max[j] * wt[j]; size += max[j];
+            j--;
+        }
+        if (j < 0) return;
+        cnt[j]--; sk -= key[j]; si -= wt[j]; size--;
     }
 }
 
-static int distinct_subsets(const int *vals, int L, int r, int (*out)[DICE]) {
-    int cur[DICE], n = 0;
-    distinct_rec(vals, L, r, 0, 0, cur, out, &n);
-    return n;
-}
-
-static int front(const int *rest, int m); /* returns memo key; entries via MEMO_[key].at */
-
-static int front(const int *rest, int m) {
-    int key = mkey(rest, m);
-    if (MEMO_[key].gen == GEN) return key;
+/* solver.py's _front: the Pareto front (cost up, value strictly up) of the
+ * gain-free packings of the rest nk (index ix, m dice); returns its index,
+ * the entries at EPOOL[FM[ix].at ...]. */
+static int front(int nk, int ix, int m) {
+    Memo *me = &FM[ix];
+    if (me->gen == GEN) return ix;
     if (m == 0) {
-        if (NE >= POOL) { SOLVE_ERR = 1; return key; }
+        if (NE >= POOL) { SOLVE_ERR = 1; return ix; }
         EPOOL[NE] = (Entry){0, 0, 0, -1};
-        MEMO_[key].at = NE++; MEMO_[key].len = 1; MEMO_[key].gen = GEN;
-        return key;
+        me->at = NE++; me->len = 1; me->gen = GEN;
+        return ix;
     }
-    static Cand bucket_store[8][MAXCAP + 1];
-    /* depth = 7 - m (rest shrinks by one die at least per level) */
-    Cand *bucket = bucket_store[m];
-    for (int c = 0; c <= CAP; c++) bucket[c].used = 0;
+    if (STAMP == 0x7FFFFFFF) { memset(BUCKET, 0, sizeof BUCKET); STAMP = 0; }
+    const int stamp = ++STAMP;
+    Cand *bucket = BUCKET[m]; /* nested calls have smaller rests */
+    int hi = -1;
     /* candidates in insertion order; a bucket keeps the first of the best */
-#define OFFER(cost_, value_, dice_, reuse_, pat_, nd_, dd_, next_)                   \
+#define OFFER(cost_, value_, dice_, reuse_, pat_, nd_, nk_, next_)                   \
     do {                                                                           \
         Cand *b_ = &bucket[(cost_)];                                               \
-        if (!b_->used || (value_) > b_->value ||                                   \
+        if (b_->stamp != stamp || (value_) > b_->value ||                          \
             ((value_) == b_->value && (dice_) < b_->dice)) {                        \
-            b_->used = 1; b_->value = (value_); b_->dice = (dice_);                \
-            b_->reuse = (reuse_); b_->pat = (pat_); b_->nd = (nd_);                \
-            if (nd_) memcpy(b_->d, (dd_), sizeof(int) * (size_t)(nd_));            \
-            b_->next = (next_);                                                    \
+            if (b_->stamp != stamp) {                                              \
+                b_->stamp = stamp;                                                 \
+                if ((cost_) > hi) hi = (cost_);                                    \
+            }                                                                      \
+            b_->value = (value_); b_->dice = (dice_); b_->reuse = (reuse_);        \
+            b_->pat = (pat_); b_->nd = (nd_); b_->nk = (nk_); b_->next = (next_);  \
         }                                                                          \
     } while (0)
-    int k1 = front(rest + 1, m - 1);
-    for (int e = 0; e < MEMO_[k1].len; e++) {
-        Entry *x = &EPOOL[MEMO_[k1].at + e];
-        OFFER(x->cost, x->value, x->dice, x->chain, -1, 0, rest, -1);
+    const int f0 = __builtin_ctz((unsigned)nk) >> 2; /* the smallest die */
+    const int onk = nk - (1 << (4 * f0)), oix = ix - W[f0]; /* the others */
+    int k1 = front(onk, oix, m - 1);
+    for (int e = 0; e < FM[k1].len; e++) {
+        const Entry *x = &EPOOL[FM[k1].at + e];
+        OFFER(x->cost, x->value, x->dice, x->chain, -1, 0, 0, -1);
     }
     if (NGL) {
-        int first = rest[0];
-        const int *others = rest + 1;
-        int L = m - 1;
+        const int L = m - 1;
+        SubList subs[DICE];
+        sub_multisets(onk, oix, L, SIZEWANT, subs);
         for (int r = 0; r <= L; r++) {
-            if (!(SIZEMASK >> (r + 1) & 1)) continue;
-            int tuples[35][DICE]; /* at most C(6, 3) = 20 */
-            int nt = distinct_subsets(others, L, r, tuples);
-            for (int t = 0; t < nt; t++) {
-                const int *idx = tuples[t];
-                int chosen[DICE], remain[DICE], nr = 0;
-                chosen[0] = first;
-                for (int i = 0; i < r; i++) chosen[i + 1] = others[idx[i]];
-                {
-                    int pi = 0;
-                    for (int i = 0; i < L; i++) {
-                        if (pi < r && idx[pi] == i) { pi++; continue; }
-                        remain[nr++] = others[i];
-                    }
-                    int mm = r + 1, sub = -1;
-                    for (int g = 0; g < NGL; g++) {
-                        Opt *o = &GL[g];
-                        if (o->size != mm) continue;
-                        int fin[DICE];
-                        int c = cached_cost(o->cb, chosen, mm, fin);
-                        if (c < 0 || c > CAP) continue;
-                        if (sub < 0) sub = front(remain, nr);
-                        for (int e = 0; e < MEMO_[sub].len; e++) {
-                            Entry *x = &EPOOL[MEMO_[sub].at + e];
-                            if (x->cost + c > CAP) break;
-                            OFFER(x->cost + c, x->value + o->value, x->dice + mm, -1,
-                                  o->pat, mm, chosen, x->chain);
-                        }
-                    }
+            const int mm = r + 1;
+            if (!NBYSIZE[mm]) continue;
+            const SubList *sl = &subs[r];
+            for (int t = 0; t < sl->n; t++) {
+                const int cnk = (1 << (4 * f0)) + sl->nk[t], cix = W[f0] + sl->ix[t];
+                int sub = -1;
+                for (int q = 0; q < NBYSIZE[mm]; q++) {
+                    const int g = BYSIZE[mm][q];
+                    const int c = gl_cost(g, cnk, cix);
+                    if (c < 0 || c > CAP) continue;
+                    if (sub < 0) sub = front(onk - sl->nk[t], oix - sl->ix[t], L - r);
+                    const int val = GL[g].value, pat = GL[g].pat;
+                    const Entry *x = &EPOOL[FM[sub].at], *end = x + FM[sub].len;
+                    for (; x < end && x->cost + c <= CAP; x++)
+                        OFFER(x->cost + c, x->value + val, x->dice + mm, -1, pat, mm, cnk,
+                              x->chain);
                 }
             }
         }
@@ -390,38 +411,35 @@ static int front(const int *rest, int m) {
 #undef OFFER
     /* _prune: increasing cost, strictly increasing value */
     int at = NE, len = 0, have = 0, best = 0;
-    for (int c = 0; c <= CAP; c++) {
+    for (int c = 0; c <= hi; c++) {
         Cand *b = &bucket[c];
-        if (!b->used) continue;
+        if (b->stamp != stamp) continue;
         if (have && b->value <= best) continue;
         have = 1; best = b->value;
         if (NE >= POOL || NN >= POOL) { SOLVE_ERR = 1; break; }
         int chain = b->reuse;
         if (b->pat >= 0) {
-            Node *nd = &NPOOL[NN];
-            nd->pat = b->pat; nd->nd = b->nd;
-            memcpy(nd->d, b->d, sizeof(int) * (size_t)b->nd);
-            nd->next = b->next;
+            NPOOL[NN] = (Node){b->pat, b->nd, b->nk, b->next};
             chain = NN++;
         }
         EPOOL[NE++] = (Entry){c, b->value, b->dice, chain};
         len++;
     }
-    MEMO_[key].at = at; MEMO_[key].len = len; MEMO_[key].gen = GEN;
-    return key;
+    me->at = at; me->len = len; me->gen = GEN;
+    return ix;
 }
 
 /* the front's best entry costing at most avail (-1: none) */
 static int best_within(int key, int avail) {
-    for (int e = MEMO_[key].len - 1; e >= 0; e--)
-        if (EPOOL[MEMO_[key].at + e].cost <= avail) return MEMO_[key].at + e;
+    for (int e = FM[key].len - 1; e >= 0; e--)
+        if (EPOOL[FM[key].at + e].cost <= avail) return FM[key].at + e;
     return -1;
 }
 
-typedef struct { int opt, nd, d[DICE], cost, fin[DICE]; } GCand;
+typedef struct { int opt, nd, d[DICE], cost, fin[DICE], nk, ix; } GCand;
 #define MAXGC 1024
 static GCand GC[MAXGC]; static int NGC;
-static int ROLL[DICE], BASE_BUDGET;
+static int BASE_BUDGET;
 /* best so far */
 static int B_VALUE, B_SPENT, B_DICE, B_CHAIN, B_NG, B_SEQ[DICE];
 static int CH[DICE], NCH;
@@ -448,22 +466,9 @@ static void order_gain(const int *chosen, int nc, int *out) { /* _order */
     }
 }
 
-static int remove_dice(const int *rest, int m, const int *dice, int nd, int *out) {
-    int tmp[DICE];
-    memcpy(tmp, rest, sizeof(int) * (size_t)m);
-    int n = m;
-    for (int i = 0; i < nd; i++) {
-        int j = 0;
-        while (j < n && tmp[j] != dice[i]) j++;
-        if (j == n) return -1;
-        memmove(tmp + j, tmp + j + 1, sizeof(int) * (size_t)(n - j - 1));
-        n--;
-    }
-    memcpy(out, tmp, sizeof(int) * (size_t)n);
-    return n;
-}
-
-static void rec(int start, const int *rest, int m, int value) {
+/* solver.py's _search over the gainful sets (in GC) taken from the rest nk
+ * (index ix, m dice) */
+static void rec(int start, int nk, int ix, int m, int value) {
     int saturated = 0;
     if (SOLVE_ERR) return;
     if (NCH) {
@@ -476,8 +481,8 @@ static void rec(int start, const int *rest, int m, int value) {
             avail += GF[x->opt].gain - x->cost;
         }
         if (ok) {
-            int rk = front(rest, m);
-            int last = EPOOL[MEMO_[rk].at + MEMO_[rk].len - 1].cost;
+            int rk = front(nk, ix, m);
+            int last = EPOOL[FM[rk].at + FM[rk].len - 1].cost;
             saturated = avail >= last;
             int t = best_within(rk, avail);
             if (t >= 0) {
@@ -498,18 +503,12 @@ static void rec(int start, const int *rest, int m, int value) {
     for (int j = start; j < NGC; j++) {
         GCand *c = &GC[j];
         if (saturated && GF[c->opt].value <= 0) continue;
-        int remain[DICE];
-        int nr = remove_dice(rest, m, c->d, c->nd, remain);
-        if (nr < 0) continue;
+        if ((((nk | GUARD) - c->nk) & GUARD) != GUARD) continue; /* not in the rest */
         if (NCH >= DICE) { SOLVE_ERR = 1; return; }
         CH[NCH++] = j;
-        rec(j, remain, nr, value + GF[c->opt].value);
+        rec(j, nk - c->nk, ix - c->ix, m - c->nd, value + GF[c->opt].value);
         NCH--;
     }
-}
-
-static int cmp_int(const void *a, const void *b) {
-    return *(const int *)a - *(const int *)b;
 }
 
 /* solver.best_assignment(rolled, _options(played), track, role): the sets in
@@ -556,17 +555,27 @@ static int solve(const Row *played, int role, const int *rolled, int bud, Set *o
     for (int i = 0; i < NGF; i++) if (GF[i].gain > max_gain) max_gain = GF[i].gain;
     CAP = base_budget + max_gain * DICE;
     if (CAP > MAXCAP || CAP < 0) return -1;
-    SIZEMASK = 0;
-    for (int i = 0; i < NGL; i++) SIZEMASK |= 1 << GL[i].size;
+    memset(NBYSIZE, 0, sizeof NBYSIZE);
+    SIZEWANT = 0;
+    for (int i = 0; i < NGL; i++) {
+        BYSIZE[GL[i].size][NBYSIZE[GL[i].size]++] = i;
+        SIZEWANT |= 1 << (GL[i].size - 1);
+    }
     GEN++;
-    if (GEN == 0x7FFFFFFF) { for (int i = 0; i < MEMO; i++) MEMO_[i].gen = 0; GEN = 1; }
+    if (GEN == 0x7FFFFFFF) { memset(FM, 0, sizeof FM); GEN = 1; }
     NE = NN = 0; SOLVE_ERR = 0;
     BASE_BUDGET = base_budget;
-    int roll[DICE];
-    memcpy(roll, rolled, sizeof roll);
-    qsort(roll, DICE, sizeof(int), cmp_int);
-    memcpy(ROLL, roll, sizeof roll);
-    int rk = front(roll, DICE);
+    /* the roll as a multiset: its key, the faces' mixed-radix weights, and its
+     * index (the largest: every die) */
+    int counts[6] = {0}, nk = 0, nidx = 1;
+    for (int i = 0; i < DICE; i++) counts[rolled[i] - 1]++;
+    for (int f = 0; f < 6; f++) {
+        nk |= counts[f] << (4 * f);
+        W[f] = nidx;
+        nidx *= counts[f] + 1;
+    }
+    for (int g = 0; g < NGL; g++) memset(GLC[g], GLC_UNKNOWN, (size_t)nidx);
+    int rk = front(nk, nidx - 1, DICE);
     if (SOLVE_ERR) return -1;
     int t = best_within(rk, base_budget);
     if (t < 0) return -1;
@@ -578,27 +587,25 @@ static int solve(const Row *played, int role, const int *rolled, int bud, Set *o
             const Combo *c = &COMBO[GF[g].cb];
             int n = GF[g].size;
             /* distinct sub-multisets of the roll with n dice, sorted */
-            int subs[35][DICE], ns = 0; /* at most C(7, 3) = 35 */
-            if (n <= DICE && n > 0) {
-                int tuples[35][DICE];
-                ns = distinct_subsets(roll, DICE, n, tuples);
-                for (int q = 0; q < ns; q++)
-                    for (int i = 0; i < n; i++) subs[q][i] = roll[tuples[q][i]];
-            }
+            SubList subs[DICE + 1];
+            if (n <= DICE && n > 0) sub_multisets(nk, nidx - 1, DICE, 1 << n, subs);
+            const int ns = n <= DICE && n > 0 ? subs[n].n : 0;
+            const int *subk = subs[n].nk, *subi = subs[n].ix;
             for (int q = 0; q < ns; q++) {
-                int fin[DICE];
-                int cost = compute_cost(c, subs[q], n, fin);
+                int fin[DICE], dq[DICE];
+                decode(subk[q], dq);
+                int cost = compute_cost(c, dq, n, fin);
                 if (cost < 0 || cost > CAP) continue;
                 if (GF[g].value <= 0 && GF[g].gain <= cost) continue;
                 if (NGC >= MAXGC) return -1;
                 GCand *x = &GC[NGC++];
-                x->opt = g; x->nd = n; x->cost = cost;
-                memcpy(x->d, subs[q], sizeof(int) * (size_t)n);
+                x->opt = g; x->nd = n; x->cost = cost; x->nk = subk[q]; x->ix = subi[q];
+                memcpy(x->d, dq, sizeof(int) * (size_t)n);
                 memcpy(x->fin, fin, sizeof(int) * (size_t)n);
             }
         }
         NCH = 0;
-        rec(0, roll, DICE, 0);
+        rec(0, nk, nidx - 1, DICE, 0);
         if (SOLVE_ERR) return -1;
     }
     /* the sets: gain sets in order, then the gain-free chain */
@@ -621,7 +628,7 @@ static int solve(const Row *played, int role, const int *rolled, int bud, Set *o
             while (g < NGL && GL[g].pat != nd_->pat) g++;
             if (g == NGL) return -1;
             opt = GL[g].idx; nd = nd_->nd; /* index_of[pattern] */
-            memcpy(d, nd_->d, sizeof d);
+            decode(nd_->nk, d);
             if (compute_cost(&COMBO[ocb[opt]], d, nd, fin) < 0) return -1;
         }
         out[ns].slot = oslot[opt]; out[ns].k = ok_[opt]; out[ns].nd = nd;

@@ -312,37 +312,43 @@ static inline int gl_cost(int g, int nk, int ix) {
     return *p;
 }
 
-/* The distinct sub-multisets of nk (index ix), grouped by size, each group in
- * the lexicographic order of the sorted dice: what enumerating every
- * r-combination of the sorted dice's indices and skipping a multiset already
- * seen gives (solver.py's ``combinations`` then ``seen``). A mixed-radix count
- * down over the faces present, the smallest face the most significant digit:
- * more copies of a smaller face come first, which is that order within each
- * size. Only the sizes in `want` (bit r) are kept. */
-typedef struct { int n, nk[35], ix[35]; } SubList; /* at most C(7, 3) = 35 */
+/* The distinct sub-multisets of nk with at most `most` dice, grouped by size,
+ * each group in the lexicographic order of the sorted dice: what enumerating
+ * every r-combination of the sorted dice's indices and skipping a multiset
+ * already seen gives (solver.py's ``combinations`` then ``seen``). That order
+ * is a mixed-radix count down over the faces present, the smallest face the
+ * most significant digit (more copies of a smaller face first); this counts
+ * up instead, skipping past a digit as soon as the size would pass `most`,
+ * and fills each group from its end. Only the sizes in `want` (bit r) are
+ * kept; group r is out[r].nk/ix[out[r].at ... SUBMAX). */
+#define SUBMAX 35 /* at most C(7, 3) = 35 of one size */
+typedef struct { int at, nk[SUBMAX], ix[SUBMAX]; } SubList;
 
-static void sub_multisets(int nk, int ix, int size, int want, SubList *out) {
+static void sub_multisets(int nk, int most, int want, SubList *out) {
     int max[6], cnt[6], key[6], wt[6], nf = 0;
-    for (int r = 0; r <= size; r++) out[r].n = 0;
+    for (int r = 0; r <= most; r++) out[r].at = SUBMAX;
     for (int f = 0; f < 6; f++) {
         int c = nk >> (4 * f) & 7;
         if (!c) continue;
-        max[nf] = cnt[nf] = c; key[nf] = 1 << (4 * f); wt[nf] = W[f]; nf++;
+        max[nf] = c; cnt[nf] = 0; key[nf] = 1 << (4 * f); wt[nf] = W[f]; nf++;
     }
-    int sk = nk, si = ix;
+    int sk = 0, si = 0, size = 0;
     for (;;) {
         if (want >> size & 1) {
             SubList *o = &out[size];
-            o->nk[o->n] = sk; o->ix[o->n] = si; o->n++;
+            o->at--;
+            o->nk[o->at] = sk; o->ix[o->at] = si;
         }
         int j = nf - 1;
-        while (j >= 0 && cnt[j] == 0) {
-            cnt[j] = max[j];
-            sk += max[j] * key[j]; si += max[j] * wt[j]; size += max[j];
+        for (;;) {
+            if (j < 0) return;
+            if (cnt[j] < max[j] && size < most) {
+                cnt[j]++; sk += key[j]; si += wt[j]; size++;
+                break;
+            }
+            sk -= cnt[j] * key[j]; si -= cnt[j] * wt[j]; size -= cnt[j]; cnt[j] = 0;
             j--;
         }
-        if (j < 0) return;
-        cnt[j]--; sk -= key[j]; si -= wt[j]; size--;
     }
 }
 
@@ -383,15 +389,17 @@ static int front(int nk, int ix, int m) {
         const Entry *x = &EPOOL[FM[k1].at + e];
         OFFER(x->cost, x->value, x->dice, x->chain, -1, 0, 0, -1);
     }
-    if (NGL) {
-        const int L = m - 1;
+    /* the sizes some gain-free option takes, from the first die and r others */
+    const int want = SIZEWANT & ((2 << (m - 1)) - 1);
+    if (want) {
+        const int L = m - 1, most = 31 - __builtin_clz((unsigned)want);
         SubList subs[DICE];
-        sub_multisets(onk, oix, L, SIZEWANT, subs);
-        for (int r = 0; r <= L; r++) {
+        sub_multisets(onk, most, want, subs);
+        for (int r = 0; r <= most; r++) {
             const int mm = r + 1;
             if (!NBYSIZE[mm]) continue;
             const SubList *sl = &subs[r];
-            for (int t = 0; t < sl->n; t++) {
+            for (int t = sl->at; t < SUBMAX; t++) {
                 const int cnk = (1 << (4 * f0)) + sl->nk[t], cix = W[f0] + sl->ix[t];
                 int sub = -1;
                 for (int q = 0; q < NBYSIZE[mm]; q++) {
@@ -557,7 +565,8 @@ static int solve(const Row *played, int role, const int *rolled, int bud, Set *o
     if (CAP > MAXCAP || CAP < 0) return -1;
     memset(NBYSIZE, 0, sizeof NBYSIZE);
     SIZEWANT = 0;
-    for (int i = 0; i < NGL; i++) {
+    for (int i = 0; i < NGL; i++) { /* (a set of no dice is never chosen: size 1-7) */
+        if (GL[i].size < 1) continue;
         BYSIZE[GL[i].size][NBYSIZE[GL[i].size]++] = i;
         SIZEWANT |= 1 << (GL[i].size - 1);
     }
@@ -588,10 +597,10 @@ static int solve(const Row *played, int role, const int *rolled, int bud, Set *o
             int n = GF[g].size;
             /* distinct sub-multisets of the roll with n dice, sorted */
             SubList subs[DICE + 1];
-            if (n <= DICE && n > 0) sub_multisets(nk, nidx - 1, DICE, 1 << n, subs);
-            const int ns = n <= DICE && n > 0 ? subs[n].n : 0;
+            if (n <= DICE && n > 0) sub_multisets(nk, n, 1 << n, subs);
+            const int from = n <= DICE && n > 0 ? subs[n].at : SUBMAX;
             const int *subk = subs[n].nk, *subi = subs[n].ix;
-            for (int q = 0; q < ns; q++) {
+            for (int q = from; q < SUBMAX; q++) {
                 int fin[DICE], dq[DICE];
                 decode(subk[q], dq);
                 int cost = compute_cost(c, dq, n, fin);

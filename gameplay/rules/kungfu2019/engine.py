@@ -1438,7 +1438,8 @@ class KungFu2019Game(EngineBase):
         n = cfg["players"]
         r = _rng.seed_state(seed)
         top = "".join(BY_CODE[c] for c in cfg["deck"] or [])
-        rest = "".join(c for c in FULL_DECK if c not in top)
+        # (a stacked deck only in tests and tools: the usual setup skips the scan)
+        rest = "".join(c for c in FULL_DECK if c not in top) if top else FULL_DECK
         r, rest = _rng.shuffled(r, rest)
         deck = rest + top[::-1]  # bottom -> top; the first listed is on top
         dealt = []

@@ -30,7 +30,7 @@ from gameplay.rules.bots.base import MASK63, decision_context
 from gameplay.rules.bots.ismcts import ISMCTSBot
 
 #: Bump when the method or budget changes: results are stored per version.
-ANALYSIS_VERSION = 2
+ANALYSIS_VERSION = 3
 #: ISMCTS iterations per decision (at least ``MIN_PER_ACTION`` per legal action).
 DEFAULT_ITERATIONS = 200
 MIN_PER_ACTION = 12

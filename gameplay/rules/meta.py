@@ -50,7 +50,12 @@ class GameMeta:
     heuristic bot's strategy); ``rollout`` a module with ``policy(state, seat, ids,
     rng) -> action id`` (ISMCTS playouts); ``evaluate`` a module with
     ``evaluate(state) -> {seat: share}``, the estimate ISMCTS backs up when a
-    playout is cut off after ``max_rollout_steps``. ``ismcts`` holds the game's
+    playout is cut off after ``max_rollout_steps``. ``playout`` names a module
+    with ``playout(state, seed, max_steps) -> decisions``: the game's policy
+    played on a state in place for a whole playout per call (natively when the
+    game's kernel is built), its choices drawn from a stream seeded ``seed``;
+    when set, ISMCTS plays the policy part of its playouts through it instead
+    of calling ``rollout``'s ``policy`` per decision. ``ismcts`` holds the game's
     defaults for the ISMCTS options a caller leaves unset (``max_rollout_steps``,
     ``heuristic_plies``). Modules are named, not imported, so a game's bot code
     loads only when a bot plays it. ``tables`` is (smallest, largest,
@@ -80,6 +85,7 @@ class GameMeta:
     table_options: tuple[TableOption, ...] = ()
     heuristic: str | None = None
     rollout: str | None = None
+    playout: str | None = None
     evaluate: str | None = None
     ismcts: dict[str, int] = field(default_factory=dict)
     tables: tuple[int, int, int] | None = None

@@ -48,6 +48,27 @@ def randbelow(state: str, bound: int) -> tuple[str, int]:
     return state, x % bound
 
 
+def below_stream(seed: int) -> Callable[[int], int]:
+    """``below(n)``: successive ``randbelow`` draws of the stream seeded
+    ``seed_state(seed)``, with the counter kept as an int.
+
+    The Python side of a native policy playout's choice stream: a policy that
+    draws through it makes exactly the kernel's choices, and playouts call it
+    a few times per decision, where the hex-string state would cost more than
+    the policy itself."""
+    c = _mix(seed & MASK64)
+
+    def below(n: int) -> int:
+        nonlocal c
+        c = (c + GAMMA) & MASK64
+        z = c
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return (z ^ (z >> 31)) % n
+
+    return below
+
+
 def uniform_chooser(seed: int) -> Callable[[Any, int, Sequence[str]], str]:
     """A ``playout`` chooser picking ``ids[randbelow(stream, len(ids))]``, the
     stream seeded ``seed_state(seed)``: the choice stream the native playout

@@ -56,7 +56,7 @@ def _engine_files() -> list[Path]:
     for game_id in gameplay.rules.available_games():
         package = gameplay.rules._PACKAGES[game_id]
         meta = gameplay.rules.game_meta(game_id)
-        helpers = {meta.heuristic, meta.rollout, meta.evaluate}
+        helpers = {meta.heuristic, meta.rollout, meta.playout, meta.evaluate}
         folder = RULES_DIR / package.rsplit(".", 1)[1]
         for path in sorted(folder.glob("*.py")):
             if f"{package}.{path.stem}" not in helpers:

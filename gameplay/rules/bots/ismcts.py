@@ -12,7 +12,9 @@ Cowling, Powley and Whitehouse (2012). Each iteration:
 4. *roll out* to the end of the game: the first ``heuristic_plies`` decisions by
    the game's heuristic strategy (each seat reading only its own observation of the
    sample), the rest by a cheap per-game policy (uniform random for games without
-   one);
+   one), cut off after ``max_rollout_steps`` decisions and scored by the game's
+   estimate; a game with a whole-playout hook (``META.playout``) plays the
+   policy's part in one call, natively when its kernel is built;
 5. *back up*: every edge earns the reward of the seat that chose it (a win shared
    by k players is worth 1/k), so each player maximizes its own share.
 
@@ -55,6 +57,8 @@ from gameplay.rules.bots.heuristic import Strategy, strategy_for
 
 RolloutPolicy = Callable[[State, int, list[str], random.Random], str]
 Evaluator = Callable[[State], dict[int, float]]
+#: ``playout(state, seed, max_steps) -> decisions made`` (``META.playout``).
+Playout = Callable[[State, int, int], int]
 
 
 def _uniform(state: State, seat: int, ids: list[str], rng: random.Random) -> str:
@@ -82,6 +86,16 @@ def rollout_policy_for(game_id: str) -> RolloutPolicy:
         return _uniform
     policy: RolloutPolicy = importlib.import_module(module).policy
     return policy
+
+
+def playout_for(game_id: str) -> Playout | None:
+    """The game's whole-playout policy (``META.playout``), or None: its
+    playouts then call the per-decision policy (``META.rollout``)."""
+    module = game_meta(game_id).playout
+    if module is None:
+        return None
+    playout: Playout = importlib.import_module(module).playout
+    return playout
 
 
 class Node:
@@ -241,6 +255,7 @@ class ISMCTSBot:
         game = ctx.game
         rng = make_rng(ctx.seed)
         rollout = rollout_policy_for(game.id)
+        fast = playout_for(game.id)
         # Options left unset take the game's tuning (META.ismcts), then the
         # global defaults: playouts that suit one game can be far too long or
         # too short for another.
@@ -355,6 +370,12 @@ class ISMCTSBot:
             # only its own observation of the sample), the rest by the cheap policy.
             steps = 0
             while not is_over(state) and steps < max_steps:
+                if fast is not None and steps >= plies:
+                    # The policy's part in one call (in C when the game's
+                    # kernel is built), forced decisions counted as here, on
+                    # a choice stream seeded from this search's generator.
+                    steps += fast(state, rng.getrandbits(63), max_steps - steps)
+                    break
                 seat = actors(state)[0]
                 ids = legal_ids(state, seat)
                 if len(ids) == 1:

@@ -37,7 +37,9 @@ META = GameMeta(
         ),
     ),
     heuristic="gameplay.rules.kungfu2013.heuristic",
-    rollout="gameplay.rules.kungfu2013.rollout",
+    # The playout policy runs a whole playout per call, in C when the kernel
+    # is built (rollout.py); no per-decision ``rollout`` policy is needed.
+    playout="gameplay.rules.kungfu2013.rollout",
     evaluate="gameplay.rules.kungfu2013.rollout",
     catalogue="gameplay.rules.kungfu2013.catalogue",
     # A game to the end is ~150 decisions under the playout policy; a few

@@ -399,8 +399,20 @@ static int colour_sorted(const Row *hand, int red, char *out) {
     return n;
 }
 
-/* One decision of the actor: menu index ``randbelow(choice, len(menu))``. */
-static void decide(St *s, uint64_t *choice) {
+/* A policy decision among n > 0 entries that the policy leaves to chance: a
+ * forced move (one entry) takes no draw, as in ISMCTS's playout loop. */
+static inline int pick(uint64_t *choice, int n) {
+    return n == 1 ? 0 : randbelow(choice, n);
+}
+
+/* One decision of the actor. Uniform (``policy`` 0): menu index
+ * ``randbelow(choice, len(menu))``. Policy (``policy`` 1): rollout.py's
+ * ``choose`` on the same stream, entry by entry (its docstring says why):
+ * keep the initiative 17 times in 20, the stronger of two uniform attacks,
+ * the weakest block that stops a face-up attack (else the strongest), always
+ * use an effect, draw the difference when it is two or more; the rest uniform.
+ * Every fixed menu has two entries, so only the hand and coin menus can force. */
+static void decide(St *s, uint64_t *choice, int policy) {
     int seat = s->actor;
     Task *top = &s->todo[s->ntodo - 1];
     char menu[MAXC];
@@ -418,7 +430,7 @@ static void decide(St *s, uint64_t *choice) {
         break;
     }
     case P_INITIATIVE: /* _h_initiative */
-        j = randbelow(choice, 2);
+        j = policy ? randbelow(choice, 20) >= 17 : randbelow(choice, 2);
         if (j == 0) {
             s->ntodo--;
             pushtask(s, T_ATTACK, 0, 0);
@@ -429,7 +441,16 @@ static void decide(St *s, uint64_t *choice) {
     case P_ATTACK: { /* _menu_attack, _h_attack */
         n = colour_sorted(&s->hand[seat], 1, menu);
         if (!n) { s->error = 1; return; }
-        char card = menu[randbelow(choice, n)];
+        if (policy) {
+            j = pick(choice, n);
+            if (n > 1) {
+                int k = randbelow(choice, n);
+                if (k > j) j = k;
+            }
+        } else {
+            j = randbelow(choice, n);
+        }
+        char card = menu[j];
         remove_card(&s->hand[seat], card);
         s->ac = card;
         top->kind = T_FACE;
@@ -459,7 +480,12 @@ static void decide(St *s, uint64_t *choice) {
                 }
             }
         }
-        char card = menu[randbelow(choice, n)];
+        if (!policy) j = randbelow(choice, n);
+        else if (n == 1) j = 0;
+        else if (s->face == 'u') /* menu[0]: the weakest that stops it, if any */
+            j = VALUE[(int)menu[0]] >= VALUE[(int)s->ac] ? 0 : n - 1;
+        else j = randbelow(choice, n);
+        char card = menu[j];
         remove_card(&s->hand[seat], card);
         s->bc = card;
         s->ntodo--;
@@ -467,7 +493,7 @@ static void decide(St *s, uint64_t *choice) {
         break;
     }
     case P_EFFECT: /* _h_effect */
-        j = randbelow(choice, 2);
+        j = policy ? 1 : randbelow(choice, 2);
         s->ntodo--;
         if (j == 1) {
             char mine = seat == s->a ? s->ac : s->bc;
@@ -494,7 +520,7 @@ static void decide(St *s, uint64_t *choice) {
             }
             menu[k] = c;
         }
-        char card = menu[randbelow(choice, n)];
+        char card = menu[policy ? pick(choice, n) : randbelow(choice, n)];
         if (s->phase == P_PAY) {
             int due = top->n;
             s->ntodo--;
@@ -506,7 +532,7 @@ static void decide(St *s, uint64_t *choice) {
         break;
     }
     case P_REWARD: /* _h_reward */
-        j = randbelow(choice, 2);
+        j = policy ? s->bv - s->av < 2 : randbelow(choice, 2);
         s->ntodo--;
         if (j == 0) pushtask(s, T_DRAW, seat, s->bv - s->av);
         else if (s->init != seat) change_initiative(s);
@@ -619,7 +645,15 @@ PyDoc_STRVAR(playout_doc,
 "``randbelow(choice, len(menu))`` of the engine's menu. Returns the new field\n"
 "tuple, the choice stream's new counter and the number of decisions.");
 
-static PyObject *py_playout(PyObject *self, PyObject *args) {
+PyDoc_STRVAR(policy_playout_doc,
+"policy_playout(fields, choice, max_steps) -> (fields, choice, steps)\n\n"
+"``playout`` with rollout.py's playout policy instead of uniform choices: what\n"
+"ISMCTS's playouts and the post-game analysis run after their heuristic plies.\n"
+"Each decision is rollout.py's ``choose`` on the choice stream, so the state\n"
+"ends exactly as rollout.py's Python twin ends it.");
+
+/* playout and policy_playout: parse, play, build the answer. */
+static PyObject *play(PyObject *args, int policy) {
     PyObject *f;
     unsigned long long choice;
     long long max_steps;
@@ -709,7 +743,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     long long steps = 0;
     while (s.actor >= 0 && steps != max_steps && !s.error) {
         if (!s.ntodo) { s.error = 1; break; }
-        decide(&s, &ch);
+        decide(&s, &ch, policy);
         steps++;
     }
     if (s.error) {
@@ -739,15 +773,25 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NKL)", out, (unsigned long long)ch, steps);
 }
 
+static PyObject *py_playout(PyObject *self, PyObject *args) {
+    return play(args, 0);
+}
+
+static PyObject *py_policy_playout(PyObject *self, PyObject *args) {
+    return play(args, 1);
+}
+
 static PyMethodDef methods[] = {
     {"init", py_init, METH_VARARGS, init_doc},
     {"playout", py_playout, METH_VARARGS, playout_doc},
+    {"policy_playout", py_policy_playout, METH_VARARGS, policy_playout_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_fastplay",
-    "Kung Fu (2013) native random playouts (see engine.py's random_playout).", -1,
+    "Kung Fu (2013) native playouts: uniform random (engine.py's random_playout)\n"
+"and by the playout policy (rollout.py's playout).", -1,
     methods,
 };
 

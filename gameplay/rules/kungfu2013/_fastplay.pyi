@@ -17,3 +17,6 @@ def init(
 def playout(
     fields: tuple[Any, ...], choice: int, max_steps: int, /
 ) -> tuple[tuple[Any, ...], int, int]: ...
+def policy_playout(
+    fields: tuple[Any, ...], choice: int, max_steps: int, /
+) -> tuple[tuple[Any, ...], int, int]: ...

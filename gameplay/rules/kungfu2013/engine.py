@@ -1452,11 +1452,33 @@ class KungFu2013Game(EngineBase):
         """
         if _native is None:
             return self.playout(state, uniform_chooser(seed), max_steps)
+        return self._native_playout(_native.playout, state, seed, max_steps)
+
+    def native_policy_playout(
+        self, state: State, seed: int, max_steps: int | None = None
+    ) -> int:
+        """The playout policy of rollout.py played in C (``NATIVE`` only).
+
+        Exactly ``playout(state, rollout.policy_chooser(seed), max_steps)``
+        (rollout.py's ``playout`` picks between the two); the policy's rules
+        live in rollout.py, the kernel only repeats them.
+        """
+        if _native is None:
+            raise RuntimeError("the kungfu2013 kernel _fastplay is not built")
+        return self._native_playout(_native.policy_playout, state, seed, max_steps)
+
+    def _native_playout(
+        self,
+        kernel: Callable[[tuple[Any, ...], int, int], tuple[tuple[Any, ...], int, int]],
+        state: State,
+        seed: int,
+        max_steps: int | None,
+    ) -> int:
         if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
             self._check(state)
         if state["actor"] < 0 or max_steps == 0:
             return 0
-        fields, _, steps = _native.playout(
+        fields, _, steps = kernel(
             _native_fields(state),
             int(_rng.seed_state(seed), 16),
             -1 if max_steps is None else max_steps,

@@ -10,22 +10,40 @@ except for choices whose random versions made playouts misjudge positions:
   strongest (a random block throws away life for nothing);
 * activate an affordable effect, and draw the difference as a winning defender
   when it is two or more.
+
+ISMCTS plays the policy through :func:`playout` (``META.playout``): a whole
+playout per call, in the C kernel (``_fastplay.policy_playout``) when it is
+built, else in Python by :func:`policy_chooser`. Both draw from the same
+SplitMix64 choice stream (``rng.below_stream``) and decide alike, so a playout
+ends identically either way (tests/rules/test_kungfu2013_policy_native.py) and
+a search or an analysis does not depend on whether the kernel was compiled.
 """
 
 from __future__ import annotations
 
 import math
-import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from gameplay.rules.kungfu2013.engine import BY_CODE, VALUE
+from gameplay.rules.kungfu2013 import engine as _engine
+from gameplay.rules.kungfu2013.engine import BY_CODE, VALUE, KungFu2013Game
+from gameplay.rules.rng import below_stream
+
+_GAME = KungFu2013Game()
 
 
-def policy(state: dict[str, Any], seat: int, ids: list[str], rng: random.Random) -> str:
-    """A playout move for ``seat`` among ``ids`` (the engine's legal ids)."""
+def choose(
+    state: dict[str, Any], ids: Sequence[str], below: Callable[[int], int]
+) -> str:
+    """The policy's move among ``ids`` (the engine's menu, two or more entries),
+    ``below(n)`` drawing a uniform number in ``range(n)``.
+
+    ``_fastplay.c``'s ``decide`` repeats this entry by entry, draws included:
+    change one, change the other.
+    """
     phase = state["phase"]
     if phase == "initiative":
-        return "initiative:keep" if rng.random() < 0.85 else "initiative:pass"
+        return "initiative:keep" if below(20) < 17 else "initiative:pass"
     if phase == "block":
         b = state["b"]
         if b["face"] == "u":
@@ -34,7 +52,7 @@ def policy(state: dict[str, Any], seat: int, ids: list[str], rng: random.Random)
             if VALUE[BY_CODE[ids[0][6:]]] >= VALUE[b["ac"]]:
                 return ids[0]
             return ids[-1]
-        return ids[int(rng.random() * len(ids))]
+        return ids[below(len(ids))]
     if phase == "effect":
         return "effect:use"
     if phase == "reward":
@@ -43,8 +61,35 @@ def policy(state: dict[str, Any], seat: int, ids: list[str], rng: random.Random)
     if phase == "attack":
         # Menus run weakest to strongest: lean to the stronger of two picks.
         n = len(ids)
-        return ids[max(int(rng.random() * n), int(rng.random() * n))]
-    return ids[int(rng.random() * len(ids))]
+        first = below(n)
+        return ids[max(first, below(n))]
+    return ids[below(len(ids))]
+
+
+def policy_chooser(seed: int) -> Callable[[dict[str, Any], int, Sequence[str]], str]:
+    """A ``playout`` chooser playing the policy on the stream seeded ``seed``.
+
+    A forced move (one legal id) takes no draw, as in ISMCTS's own playout
+    loop, so the stream is spent only on real choices.
+    """
+    below = below_stream(seed)
+
+    def chooser(state: dict[str, Any], seat: int, ids: Sequence[str]) -> str:
+        return ids[0] if len(ids) == 1 else choose(state, ids, below)
+
+    return chooser
+
+
+def playout(state: dict[str, Any], seed: int, max_steps: int | None = None) -> int:
+    """Play ``state`` on in place by the policy for at most ``max_steps``
+    decisions (forced ones included) or to the end; returns the decisions made.
+
+    In C when the kernel is built (``engine.NATIVE``), else in Python: the same
+    decisions on the same stream either way.
+    """
+    if _engine.NATIVE:
+        return _GAME.native_policy_playout(state, seed, max_steps)
+    return _GAME.playout(state, policy_chooser(seed), max_steps)
 
 
 def evaluate(state: dict[str, Any]) -> dict[int, float]:

@@ -25,7 +25,10 @@ from gameplay.rules.kungfu2013 import engine as E
 from gameplay.rules.kungfu2013 import rollout
 from tests.rules.kungfu2013_helpers import GAME, make_state
 
-native = pytest.mark.skipif(not E.NATIVE, reason="the C kernel _fastplay is not built")
+native = pytest.mark.skipif(
+    not E.native_policy(),
+    reason="the C kernel _fastplay (with the policy) is not built",
+)
 CONFIGS: list[dict[str, Any]] = [
     {},
     {"start": 1, "life": 5},
@@ -169,9 +172,28 @@ def _blocking(blues: list[str], *, attack: str, face: str) -> dict[str, Any]:
     return state
 
 
+class _OldKernel:
+    """A kernel built before ``policy_playout`` existed (not rebuilt)."""
+
+    playout = staticmethod(lambda fields, choice, max_steps: (fields, choice, 0))
+
+
+def test_a_kernel_without_the_policy_falls_back_to_python(monkeypatch) -> None:
+    """An extension not rebuilt since the policy was added: ISMCTS's
+    playouts still run, in Python, with the same results."""
+    state = GAME.setup({}, 4)
+    expected = copy.deepcopy(state)
+    steps = GAME.playout(expected, rollout.policy_chooser(4), 36)
+    monkeypatch.setattr(E, "_native", _OldKernel())
+    assert not E.native_policy()
+    assert rollout.playout(state, 4, 36) == steps
+    assert state == expected
+
+
 def test_python_fallback_plays_the_same_twin(monkeypatch) -> None:
     """Without the kernel ``rollout.playout`` is the Python twin."""
     monkeypatch.setattr(E, "NATIVE", False)
+    assert not E.native_policy()
     for seed in range(20):
         a = GAME.setup(CONFIGS[seed % len(CONFIGS)], seed)
         b = copy.deepcopy(a)
@@ -202,5 +224,6 @@ def test_search_is_the_same_with_or_without_the_kernel(monkeypatch, seed) -> Non
 
     native_stats = stats()
     monkeypatch.setattr(E, "NATIVE", False)
+    assert not E.native_policy()
     assert stats() == native_stats
     assert len(native_stats) > 1

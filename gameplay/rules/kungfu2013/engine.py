@@ -1000,6 +1000,17 @@ except ImportError:  # not built (no C compiler): the Python playout is used
 NATIVE = _native is not None
 
 
+def native_policy() -> bool:
+    """Whether the kernel plays the playout policy (``native_policy_playout``).
+
+    False without the kernel, and with one built before it had the policy (a
+    checkout whose extension was not rebuilt): rollout.py then plays its
+    Python twin, the same choices, only slower. Read per call, so switching
+    ``NATIVE`` off (tests, ``bench/ismcts.py --no-native``) takes effect.
+    """
+    return NATIVE and hasattr(_native, "policy_playout")
+
+
 def _native_card(ch: str) -> tuple[str, bool, int, int, int, int, int, bool]:
     """One card as the kernel's ``init`` row (-1 or 0 for "none")."""
     rise, effect, cost = RISE[ch], EFFECT[ch], COST[ch]
@@ -1457,14 +1468,14 @@ class KungFu2013Game(EngineBase):
     def native_policy_playout(
         self, state: State, seed: int, max_steps: int | None = None
     ) -> int:
-        """The playout policy of rollout.py played in C (``NATIVE`` only).
+        """The playout policy of rollout.py played in C (``native_policy()``).
 
         Exactly ``playout(state, rollout.policy_chooser(seed), max_steps)``
         (rollout.py's ``playout`` picks between the two); the policy's rules
         live in rollout.py, the kernel only repeats them.
         """
-        if _native is None:
-            raise RuntimeError("the kungfu2013 kernel _fastplay is not built")
+        if not native_policy():
+            raise RuntimeError("the kungfu2013 kernel has no policy_playout")
         return self._native_playout(_native.policy_playout, state, seed, max_steps)
 
     def _native_playout(

@@ -84,10 +84,10 @@ def playout(state: dict[str, Any], seed: int, max_steps: int | None = None) -> i
     """Play ``state`` on in place by the policy for at most ``max_steps``
     decisions (forced ones included) or to the end; returns the decisions made.
 
-    In C when the kernel is built (``engine.NATIVE``), else in Python: the same
-    decisions on the same stream either way.
+    In C when the kernel is built with the policy (``engine.native_policy``),
+    else in Python: the same decisions on the same stream either way.
     """
-    if _engine.NATIVE:
+    if _engine.native_policy():
         return _GAME.native_policy_playout(state, seed, max_steps)
     return _GAME.playout(state, policy_chooser(seed), max_steps)
 

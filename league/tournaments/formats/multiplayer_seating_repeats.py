@@ -7,8 +7,9 @@ alone (floats and distances are the cost search's).
 ``_tabu_repeats`` finds a good seating fast; the branch and bound
 ``_RepeatSearch`` looks for one with fewer repeats and, when it finishes,
 proves the fewest; where it cannot (40 players late in an event with tables
-of 4-8, mid-size fields with tables of 3-5), the kicked tabu search
-``_kicked_tabu`` and the breakout search ``_breakout_repeats`` look further.
+of 4-8, mid-size fields with tables of 3-5), the breakout search
+``_breakout_repeats`` and the kicked tabu search ``_kicked_tabu`` look
+further, and ``_resplit_pairs`` re-seats every two tables as their best split.
 Every search is deterministic (fixed scan orders and seeds), so re-running a
 round gives the same tables. docs/tournaments.md explains the method and
 docs/performance.md its cost.
@@ -613,6 +614,78 @@ def _breakout_repeats(
     return best, _tables_of(best_where, count)
 
 
+def _best_split(
+    weight: list[list[int]], first: list[int], second: list[int]
+) -> tuple[int, list[int], list[int]]:
+    """The two tables of ``first``'s and ``second``'s sizes, from their
+    players, with the fewest repeated pairs: each player in turn joins one
+    side (the first player the first side when the sizes are equal, the two
+    sides then being interchangeable), a branch cut when its repeats reach
+    the best split found (at first the tables as they are). Returns the
+    repeats and the two tables."""
+    players = sorted(first + second)
+    size = len(first), len(second)
+    best = sum(
+        weight[a][b] for t in (first, second) for a, b in itertools.combinations(t, 2)
+    )
+    found: list[tuple[int, ...]] = []
+    sides: tuple[list[int], list[int]] = ([], [])
+
+    def dfs(k: int, cost: int) -> None:
+        nonlocal best
+        if k == len(players):
+            best = cost
+            found[:] = [tuple(sides[0]), tuple(sides[1])]
+            return
+        p = players[k]
+        row = weight[p]
+        for side in (0, 1) if k or size[0] != size[1] else (0,):
+            members = sides[side]
+            if len(members) == size[side]:
+                continue
+            add = cost + sum(row[q] for q in members)
+            if add < best:
+                members.append(p)
+                dfs(k + 1, add)
+                members.pop()
+
+    dfs(0, 0)
+    if not found:
+        return best, first, second
+    return best, list(found[0]), list(found[1])
+
+
+def _resplit_pairs(
+    weight: list[list[int]], tables: list[list[int]]
+) -> tuple[int, list[list[int]]]:
+    """Re-seat every two tables, one of them repeating a pair, as the best
+    split of their players (``_best_split``: every exchange of any number of
+    players between the two, not one swap at a time), until no two tables
+    can do better; returns the repeats and the tables (players ``0..n-1``).
+    The swap searches end at seatings no single swap improves; at 40 players
+    late in an event with tables of 4-8 (issue 26) some of those lose a pair
+    that an exchange of two or three players between two tables wins back.
+    Deterministic: tables in a fixed order, no randomness."""
+    tables = [list(t) for t in tables]
+
+    def within(table: list[int]) -> int:
+        return sum(weight[a][b] for a, b in itertools.combinations(table, 2))
+
+    cost = [within(t) for t in tables]
+    improved = True
+    while improved:
+        improved = False
+        for i, j in itertools.combinations(range(len(tables)), 2):
+            if not cost[i] + cost[j]:
+                continue
+            total, first, second = _best_split(weight, tables[i], tables[j])
+            if total < cost[i] + cost[j]:
+                tables[i], tables[j] = first, second
+                cost[i], cost[j] = within(first), within(second)
+                improved = True
+    return sum(cost), tables
+
+
 def _fewest_repeats_seating(
     players: list[Hashable],
     groups: list[tuple[Hashable, ...]],
@@ -630,7 +703,9 @@ def _fewest_repeats_seating(
     (``_RepeatSearch``) then looks for one with fewer repeats and proves the
     fewest when it finishes within ``node_limit`` nodes; if it does not, the
     breakout search (``_breakout_repeats``) and then the kicked tabu search
-    (``_kicked_tabu``) from the best seating so far look further."""
+    (``_kicked_tabu``) from the best seating so far look further, and every
+    two tables of the best are re-seated as their best split
+    (``_resplit_pairs``)."""
     index = {p: i for i, p in enumerate(players)}
     n = len(players)
     weight = [[0] * n for _ in range(n)]
@@ -673,6 +748,9 @@ def _fewest_repeats_seating(
         found, seating = _kicked_tabu(
             weight, best_tables or tables, evaluations=KICK_EVALUATIONS
         )
+        if found < best:
+            best, best_tables = found, seating
+        found, seating = _resplit_pairs(weight, best_tables or tables)
         if found < best:
             best, best_tables = found, seating
     if best_tables is None:

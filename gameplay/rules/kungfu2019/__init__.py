@@ -39,7 +39,9 @@ META = GameMeta(
         ),
     ),
     heuristic="gameplay.rules.kungfu2019.heuristic",
-    rollout="gameplay.rules.kungfu2019.rollout",
+    # The playout policy runs a whole playout per call, in C when the kernel
+    # is built (rollout.py); no per-decision ``rollout`` policy is needed.
+    playout="gameplay.rules.kungfu2019.rollout",
     evaluate="gameplay.rules.kungfu2019.rollout",
     # A whole game under the playout policy is ~100 steps (one `auto` per
     # fighter and fight), so playouts run to the end; the heuristic's draft and

@@ -1000,7 +1000,28 @@ static void load_proposal(St *s, int seat) { /* _proposal(...)[1] */
     g->nsets = g->pnsets; g->gain = g->pgain; g->spent = g->pspent;
 }
 
-static void decide(St *s, uint64_t *choice) {
+/* rollout.py's card values by player count and card: worth (draft) and
+ * play_value (commit), set by init_policy. */
+static int policy_ready = 0;
+static double PWORTH[MAXP + 1][128], PPLAY[MAXP + 1][128];
+
+/* rollout.py's ``choose`` for a card among the sorted row srt (the engine's
+ * menu order), k > 1 of them: 3 times in 4 the first of the best by `value`,
+ * else uniform. A forced move (k == 1) takes no draw, as in ISMCTS's loop. */
+static int policy_card(uint64_t *choice, const char *srt, int k, const double *value) {
+    if (k == 1) return 0;
+    if (randbelow(choice, 4) >= 3) return randbelow(choice, k);
+    int best = 0;
+    for (int i = 1; i < k; i++)
+        if (value[(int)srt[i]] > value[(int)srt[best]]) best = i;
+    return best;
+}
+
+/* One decision of the first actor. Uniform (``policy`` 0): menu index
+ * ``randbelow(choice, len(menu))``. Policy (``policy`` 1): rollout.py's
+ * ``choose`` on the same stream: ``auto`` for every dice decision, cards by
+ * policy_card. */
+static void decide(St *s, uint64_t *choice, int policy) {
     int seat = -1, n = s->n;
     Act menu[64];
     int nm = 0;
@@ -1010,7 +1031,8 @@ static void decide(St *s, uint64_t *choice) {
         char srt[MAXC];
         int k = sorted_row(&s->packs[seat], srt);
         if (!k) { s->error = 1; return; }
-        char ch = srt[randbelow(choice, k)];
+        char ch = srt[policy ? policy_card(choice, srt, k, PWORTH[n])
+                             : (int)randbelow(choice, k)];
         remove_card(&s->packs[seat], ch);
         s->picks[seat].c[0] = ch; s->picks[seat].n = 1;
         for (int i = 0; i < n; i++) if (!s->picks[i].n) return;
@@ -1031,7 +1053,8 @@ static void decide(St *s, uint64_t *choice) {
         char srt[MAXC];
         int k = sorted_row(&s->hands[seat], srt);
         if (!k) { s->error = 1; return; }
-        char ch = srt[randbelow(choice, k)];
+        char ch = srt[policy ? policy_card(choice, srt, k, PPLAY[n])
+                             : (int)randbelow(choice, k)];
         remove_card(&s->hands[seat], ch);
         push(s, &s->commit[seat], ch);
         for (int i = 0; i < n; i++)
@@ -1043,8 +1066,11 @@ static void decide(St *s, uint64_t *choice) {
     for (int q = 0; q < s->nf; q++)
         if (!s->asg[s->ff[q]].done) { seat = s->ff[q]; break; }
     if (seat < 0) { s->error = 1; return; }
-    nm = assign_menu(s, seat, menu);
-    Act a = menu[randbelow(choice, nm)];
+    Act a = {A_AUTO, 0, 0}; /* the policy's: every menu here starts with auto */
+    if (!policy) {
+        nm = assign_menu(s, seat, menu);
+        a = menu[randbelow(choice, nm)];
+    }
     Asg *g = &s->asg[seat];
     const int *rolled = s->dice[seat];
     switch (a.kind) {
@@ -1301,7 +1327,15 @@ PyDoc_STRVAR(playout_doc,
 "new field tuple, the choice stream's counter, the number of decisions and how\n"
 "the game ended (0 not over, 1 rounds, 2 last standing, 3 all eliminated).");
 
-static PyObject *py_playout(PyObject *self, PyObject *args) {
+PyDoc_STRVAR(policy_playout_doc,
+"policy_playout(fields, choice, max_steps) -> (fields, choice, steps, reason)\n\n"
+"``playout`` with rollout.py's playout policy instead of uniform choices (what\n"
+"ISMCTS's playouts and the post-game analysis run after their heuristic plies):\n"
+"each decision is rollout.py's ``choose`` on the choice stream, so the state\n"
+"ends exactly as rollout.py's Python twin ends it. Needs ``init_policy``.");
+
+/* playout and policy_playout: parse, play, build the answer. */
+static PyObject *play(PyObject *args, int policy) {
     PyObject *f;
     unsigned long long choice;
     long long max_steps;
@@ -1413,7 +1447,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     uint64_t ch = (uint64_t)choice;
     long long steps = 0;
     while (steps != max_steps && !s.error && first_actor(&s) >= 0) {
-        decide(&s, &ch);
+        decide(&s, &ch, policy);
         steps++;
     }
     if (s.error) {
@@ -1471,6 +1505,52 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
         (const char *)s.stack, (Py_ssize_t)(DICE * s.nstack), fa, ff, dice, asg);
     if (!out) return NULL;
     return Py_BuildValue("(NKLi)", out, (unsigned long long)ch, steps, s.reason);
+}
+
+static PyObject *py_playout(PyObject *self, PyObject *args) {
+    return play(args, 0);
+}
+
+static PyObject *py_policy_playout(PyObject *self, PyObject *args) {
+    if (!policy_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastplay.init_policy was not called");
+        return NULL;
+    }
+    return play(args, 1);
+}
+
+PyDoc_STRVAR(init_policy_doc,
+"init_policy(worth, play)\n\n"
+"rollout.py's card values for ``policy_playout``: ``worth`` and ``play`` each\n"
+"hold, for every player count 0-5, a tuple of 128 floats indexed by the card's\n"
+"character code (heuristic.worth and heuristic.play_value; 0.0 elsewhere).");
+
+static int load_values(PyObject *rows, double out[MAXP + 1][128]) {
+    if (!PyTuple_Check(rows) || PyTuple_GET_SIZE(rows) != MAXP + 1) {
+        PyErr_SetString(PyExc_ValueError, "expected a tuple per player count 0-5");
+        return -1;
+    }
+    for (int n = 0; n <= MAXP; n++) {
+        PyObject *row = PyTuple_GET_ITEM(rows, n);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 128) {
+            PyErr_SetString(PyExc_ValueError, "expected 128 values per player count");
+            return -1;
+        }
+        for (int c = 0; c < 128; c++) {
+            double v = PyFloat_AsDouble(PyTuple_GET_ITEM(row, c));
+            if (v == -1.0 && PyErr_Occurred()) return -1;
+            out[n][c] = v;
+        }
+    }
+    return 0;
+}
+
+static PyObject *py_init_policy(PyObject *self, PyObject *args) {
+    PyObject *worth, *play_;
+    if (!PyArg_ParseTuple(args, "OO", &worth, &play_)) return NULL;
+    if (load_values(worth, PWORTH) || load_values(play_, PPLAY)) return NULL;
+    policy_ready = 1;
+    Py_RETURN_NONE;
 }
 
 PyDoc_STRVAR(solve_doc,
@@ -1557,12 +1637,15 @@ static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, solve_doc},
     {"solve_checked", py_solve_checked, METH_VARARGS, solve_checked_doc},
     {"playout", py_playout, METH_VARARGS, playout_doc},
+    {"init_policy", py_init_policy, METH_VARARGS, init_policy_doc},
+    {"policy_playout", py_policy_playout, METH_VARARGS, policy_playout_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_fastplay",
-    "Kung Fu (2019) native random playouts (see engine.py's random_playout).", -1,
+    "Kung Fu (2019) native playouts: uniform random (engine.py's random_playout)\n"
+    "and by the playout policy (rollout.py's playout).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 

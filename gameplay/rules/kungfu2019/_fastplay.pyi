@@ -23,3 +23,9 @@ def solve_checked(
 def playout(
     fields: tuple[Any, ...], choice: int, max_steps: int, /
 ) -> tuple[tuple[Any, ...], int, int, int]: ...
+def init_policy(
+    worth: tuple[tuple[float, ...], ...], play: tuple[tuple[float, ...], ...], /
+) -> None: ...
+def policy_playout(
+    fields: tuple[Any, ...], choice: int, max_steps: int, /
+) -> tuple[tuple[Any, ...], int, int, int]: ...

@@ -1196,6 +1196,28 @@ except ImportError:  # not built (no C compiler): the Python playout is used
     _native = None  # type: ignore[assignment]
 
 NATIVE = _native is not None
+
+
+def native_policy() -> bool:
+    """Whether the kernel plays the playout policy (``native_policy_playout``).
+
+    False without the kernel, and with one built before it had the policy (a
+    checkout whose extension was not rebuilt): rollout.py then plays its
+    Python twin, the same choices, only slower. Read per call, so switching
+    ``NATIVE`` off (tests, ``bench/ismcts.py --no-native``) takes effect.
+    """
+    return NATIVE and hasattr(_native, "policy_playout")
+
+
+def native_policy_values(
+    worth: tuple[tuple[float, ...], ...], play: tuple[tuple[float, ...], ...]
+) -> None:
+    """Hand the kernel rollout.py's card values for ``policy_playout``: per
+    player count 0-5, 128 floats by card character (``native_policy()`` only;
+    the policy itself lives in rollout.py, which calls this on first use)."""
+    _native.init_policy(worth, play)
+
+
 # The kernel's solve-and-check (None without the kernel, or with a kernel
 # built before it had one: the engine then checks ``solve``'s sets itself).
 _solve_checked = getattr(_native, "solve_checked", None)
@@ -1678,11 +1700,36 @@ class KungFu2019Game(EngineBase):
         """
         if _native is None:
             return self.playout(state, uniform_chooser(seed), max_steps)
+        return self._native_playout(_native.playout, state, seed, max_steps)
+
+    def native_policy_playout(
+        self, state: State, seed: int, max_steps: int | None = None
+    ) -> int:
+        """The playout policy of rollout.py played in C (``native_policy()``).
+
+        Exactly ``playout(state, rollout.policy_chooser(seed), max_steps)``
+        (rollout.py's ``playout`` picks between the two, and hands the kernel
+        the policy's card values when it is imported); the policy's rules live
+        in rollout.py, the kernel only repeats them.
+        """
+        if not native_policy():
+            raise RuntimeError("the kungfu2019 kernel has no policy_playout")
+        return self._native_playout(_native.policy_playout, state, seed, max_steps)
+
+    def _native_playout(
+        self,
+        kernel: Callable[
+            [tuple[Any, ...], int, int], tuple[tuple[Any, ...], int, int, int]
+        ],
+        state: State,
+        seed: int,
+        max_steps: int | None,
+    ) -> int:
         if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
             self._check(state)
         if state["phase"] == OVER or max_steps == 0:
             return 0
-        fields, _, steps, reason = _native.playout(
+        fields, _, steps, reason = kernel(
             _native_fields(state),
             int(_rng.seed_state(seed), 16),
             -1 if max_steps is None else max_steps,

@@ -7,35 +7,97 @@ policy reads the raw state and the menu ids, never an observation:
   walk through the assignment steps (open a set, add dice, spend points) would
   take dozens of steps per fight and waste most rolls, which says nothing about
   the position;
-* draft and play: the heuristic's card values (:mod:`.heuristic`) most of the
-  time, a uniform pick otherwise, so playouts are plausible but varied.
+* draft and play: the heuristic's card values (:mod:`.heuristic`) 3 times in
+  4, a uniform pick otherwise, so playouts are plausible but varied.
+
+ISMCTS plays the policy through :func:`playout` (``META.playout``): a whole
+playout per call, in the C kernel (``_fastplay.policy_playout``) when it is
+built, else in Python by :func:`policy_chooser`. Both draw from the same
+SplitMix64 choice stream (``rng.below_stream``) and decide alike, so a playout
+ends identically either way (tests/rules/test_kungfu2019_policy_native.py) and
+a search or an analysis does not depend on whether the kernel was compiled.
 """
 
 from __future__ import annotations
 
 import math
-import random
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
+from gameplay.rules.kungfu2019 import engine as _engine
+from gameplay.rules.kungfu2019.engine import BY_CODE, KungFu2019Game
 from gameplay.rules.kungfu2019.heuristic import play_value, worth
+from gameplay.rules.rng import below_stream
 
-GREEDY = 0.75  # share of playout card choices made by the heuristic's values
 TEMPERATURE = 6.0  # HP per factor e in the cut-off estimate
 
+_GAME = KungFu2019Game()
 
-def policy(state: dict[str, Any], seat: int, ids: list[str], rng: random.Random) -> str:
-    """A playout move for ``seat`` among ``ids`` (the engine's legal ids)."""
+
+def choose(
+    state: dict[str, Any], ids: Sequence[str], below: Callable[[int], int]
+) -> str:
+    """The policy's move among ``ids`` (the engine's menu, two or more entries),
+    ``below(n)`` drawing a uniform number in ``range(n)``.
+
+    ``_fastplay.c``'s ``decide`` (``policy_card``) repeats this draw by draw:
+    change one, change the other.
+    """
     phase = state["phase"]
     if phase == "assign":
         return "auto" if "auto" in ids else ids[0]
-    if rng.random() >= GREEDY:
-        return ids[int(rng.random() * len(ids))]
+    if below(4) >= 3:
+        return ids[below(len(ids))]
     n = state["n"]
     if phase == "draft":
         return max(ids, key=lambda a: worth(a[5:], n))
     if phase == "play":
         return max(ids, key=lambda a: play_value(a[5:], n))
-    return ids[int(rng.random() * len(ids))]
+    return ids[below(len(ids))]
+
+
+def policy_chooser(seed: int) -> Callable[[dict[str, Any], int, Sequence[str]], str]:
+    """A ``playout`` chooser playing the policy on the stream seeded ``seed``.
+
+    A forced move (one legal id) takes no draw, as in ISMCTS's own playout
+    loop, so the stream is spent only on real choices.
+    """
+    below = below_stream(seed)
+
+    def chooser(state: dict[str, Any], seat: int, ids: Sequence[str]) -> str:
+        return ids[0] if len(ids) == 1 else choose(state, ids, below)
+
+    return chooser
+
+
+@lru_cache(maxsize=1)
+def _kernel_values() -> bool:
+    """Hand the kernel the card values ``choose`` uses (once, on first use:
+    computing them takes a fraction of a second)."""
+    worth_rows, play_rows = [], []
+    for n in range(6):
+        wrow, prow = [0.0] * 128, [0.0] * 128
+        if n >= 2:
+            for code, ch in BY_CODE.items():
+                wrow[ord(ch)] = worth(code, n)
+                prow[ord(ch)] = play_value(code, n)
+        worth_rows.append(tuple(wrow))
+        play_rows.append(tuple(prow))
+    _engine.native_policy_values(tuple(worth_rows), tuple(play_rows))
+    return True
+
+
+def playout(state: dict[str, Any], seed: int, max_steps: int | None = None) -> int:
+    """Play ``state`` on in place by the policy for at most ``max_steps``
+    decisions (forced ones included) or to the end; returns the decisions made.
+
+    In C when the kernel is built with the policy (``engine.native_policy``),
+    else in Python: the same decisions on the same stream either way.
+    """
+    if _engine.native_policy() and _kernel_values():
+        return _GAME.native_policy_playout(state, seed, max_steps)
+    return _GAME.playout(state, policy_chooser(seed), max_steps)
 
 
 def evaluate(state: dict[str, Any]) -> dict[int, float]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from gameplay.rules import game_meta, get_game
@@ -17,7 +15,8 @@ GAME = get_game("kungfu2019")
 def test_meta_names_the_bot_modules():
     meta = game_meta("kungfu2019")
     assert meta.heuristic == "gameplay.rules.kungfu2019.heuristic"
-    assert meta.rollout == meta.evaluate == "gameplay.rules.kungfu2019.rollout"
+    assert meta.playout == meta.evaluate == "gameplay.rules.kungfu2019.rollout"
+    assert meta.rollout is None  # ISMCTS plays whole playouts through ``playout``
 
 
 def test_card_values_cover_every_card_and_both_sides():
@@ -71,12 +70,12 @@ def test_heuristic_beats_random():
 
 
 def test_rollout_policy_is_legal_and_uses_the_solver():
-    rng = random.Random(1)
+    chooser = rollout.policy_chooser(1)
     state = GAME.setup({"players": 4}, 2)
     while not GAME.is_over(state):
         seat = GAME.actors(state)[0]
         ids = GAME.legal_action_ids(state, seat)
-        aid = rollout.policy(state, seat, ids, rng)
+        aid = chooser(state, seat, ids)
         assert aid in ids
         if state["phase"] == "assign":
             assert aid == "auto"

@@ -77,3 +77,37 @@ def test_the_key_tells_apart_what_only_the_labels_read() -> None:
     assert GAME.legal_action_ids(changed, 0) == ids and "claim:easy" in ids
     assert GAME.legal_actions(changed, 0) != GAME.legal_actions(state, 0)
     assert KEYED.menu_key(changed, 0) != KEYED.menu_key(state, 0)
+
+
+@pytest.mark.parametrize("players,seed", [(4, 6), (8, 7), (8, 8)])
+def test_the_key_changes_only_when_the_menu_does(players: int, seed: int) -> None:
+    # The key is what spares a live table's frames a rebuild: one that also
+    # changed with what the menu does not show (another seat's hand being
+    # rearranged while it has an offer out, an offer to someone else) made
+    # every seat's menu be built again for most steps.
+    last: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+    steps_with_a_change = 0
+    for state in _playout(players, seed, steps=300):
+        for seat in range(players):
+            key = KEYED.menu_key(state, seat)
+            menu = GAME.legal_actions(state, seat)
+            before = last.get(seat)
+            if before is not None:
+                assert (before[0] != key) == (before[1] != menu), (seat, menu)
+                steps_with_a_change += before[1] != menu
+            last[seat] = (key, menu)
+    assert steps_with_a_change > 0
+
+
+def test_another_seats_rearranging_keeps_the_key() -> None:
+    # Seat 1 has an offer out to everyone; it moving its own cards changes
+    # nothing seat 0 may do with that offer, so seat 0's key stays.
+    state = GAME.setup({"players": 4}, 12)
+    for action in ("to:all", "give:" + state["hands"][1][0], "send"):
+        state, _ = GAME.apply(state, 1, action)
+    assert any(o["from"] == 1 for o in state["offers"])
+    key = KEYED.menu_key(state, 0)
+    moved, _ = GAME.apply(state, 1, "move:0:1")
+    assert moved["hands"][1] != state["hands"][1]
+    assert GAME.legal_actions(moved, 0) == GAME.legal_actions(state, 0)
+    assert KEYED.menu_key(moved, 0) == key

@@ -112,3 +112,23 @@ def test_editing_an_observations_lists_changes_no_later_one(game_id: str) -> Non
         for value in first.values():
             scribble(value)
         assert game.observe(state, seat) == expected
+
+
+@pytest.mark.parametrize("game_id", available_games())
+def test_observations_in_play_order_are_what_a_fresh_build_shows(
+    game_id: str,
+) -> None:
+    """Engines may memo a view while the state's parts are the same objects
+    (Duelo's seats while its copy-on-write per-seat lists are unchanged): in
+    play order, each step's observations hit such memos, and must still show
+    exactly what a fresh build from a JSON copy shows."""
+    game = get_game(game_id)
+    states = _states(game_id, 11)
+    seen = []
+    for state in states:
+        players = game.observe(state, None)["players"]
+        for seat in [None, *range(players)]:
+            seen.append((state, seat, json.dumps(game.observe(state, seat))))
+    for state, seat, shown in seen:
+        fresh = game.observe(json.loads(json.dumps(state)), seat)
+        assert json.loads(shown) == fresh, (game_id, seat)

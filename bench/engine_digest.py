@@ -7,8 +7,8 @@ size, every seat's observation (and the spectator's), the acting seat's menu
 (``legal_actions``), the events, the state after ``apply`` and the result, all
 as canonical JSON. Equal digests say the two versions behaved identically on
 those games; one line per table size shows where they differ. It also checks
-that observations share no list or dict with the state or with each other
-(an observation is a value the caller may edit).
+that no two observations of a step share a list (an observation's lists are
+its own: docs/engine.md, "Observations").
 """
 
 from __future__ import annotations
@@ -26,19 +26,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gameplay.rules import available_games, get_game
 
 
-def _containers(value: Any, out: dict[int, Any]) -> None:
-    """The lists an observation must own (docs/engine.md, "Observations"), by
-    identity: its lists, lists in them and the lists of its own dicts. A dict
-    that is an item of a list (a card, a seat's public part) may be a shared
-    read-only view, so what it holds is not collected."""
-    if isinstance(value, list):
-        out[id(value)] = value
-        for v in value:
-            if isinstance(v, list):
-                _containers(v, out)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _containers(v, out)
+def _lists(obs: dict[str, Any]) -> list[list[Any]]:
+    """The lists an observation must own (docs/engine.md, "Observations"): its
+    top-level lists and the lists inside them. Dicts below the top level (a
+    card, a seat's public part, a battle) may be shared read-only views, so
+    what they hold is not collected."""
+    out: list[list[Any]] = []
+    todo = [v for v in obs.values() if isinstance(v, list)]
+    while todo:
+        value = todo.pop()
+        out.append(value)
+        todo.extend(v for v in value if isinstance(v, list))
+    return out
 
 
 def digest_game(
@@ -57,16 +56,15 @@ def digest_game(
             if not who and (not realtime or game.is_over(state)):
                 break
             seat = who[int(rnd.random() * len(who))] if who else None
-            seen: dict[int, Any] = {}
-            for x in [*range(players), None]:
-                obs = game.observe(state, x)
+            # Every seat's observation (kept alive, so that no id is reused)
+            # and its own lists: none may be another observation's.
+            shown = [game.observe(state, x) for x in [*range(players), None]]
+            owners: dict[int, int] = {}
+            for k, obs in enumerate(shown):
                 h.update(dump(obs).encode())
-                mine: dict[int, Any] = {}
-                _containers(obs, mine)
-                shared = mine.keys() & seen.keys()
-                if shared:
-                    raise SystemExit(f"{game_id}: observations share a list: {shared}")
-                seen.update(mine)
+                for lst in _lists(obs):
+                    if owners.setdefault(id(lst), k) != k:
+                        raise SystemExit(f"{game_id}: observations share a list")
             h.update(dump(game.legal_actions(state, seat)).encode())
             ids = game.legal_action_ids(state, seat)
             h.update(dump(ids).encode())

@@ -199,6 +199,8 @@ def _menu(prefix: str, hand: str) -> tuple[str, ...]:
 
 
 _RINGS = [[tuple((a + i) % n for i in range(1, n)) for a in range(n)] for n in range(9)]
+# Every seat from ``a`` clockwise, ``a`` first.
+_CYCLES = [[(a, *ring) for a, ring in enumerate(rings)] for rings in _RINGS]
 _SEAT_IDS = {p: [f"{p}{o}" for o in range(8)] for p in ("target:", "snake:", "swap:")}
 _SEAT_IDS["tiger:"] = [f"tiger:{o}" for o in range(8)]
 _FIXED = {
@@ -438,7 +440,7 @@ def _end_turn(s: State, ev: list[Event]) -> None:
     n = s["n"]
     alive = s["alive"]
     hands = s["hands"]
-    for x in (a, *_RINGS[n][a]):
+    for x in _CYCLES[n][a]:
         if alive[x] and not hands[x]:
             _eliminate(s, ev, x, "no_cards")
     alive = s["alive"]  # a new list if someone was eliminated (copy-on-write)
@@ -1255,7 +1257,7 @@ class DueloGame(EngineBase):
         """Fast path: just the ids, first one being the timeout default."""
         if seat != state["actor"] or state["actor"] < 0:
             return []
-        return list(_ids(state))
+        return list(_IDS[state["phase"]](state))
 
     def legal_actions(self, state: State, seat: int | None) -> list[Action]:
         """The menu for ``seat`` ([] when it is not that seat's decision)."""
@@ -1292,7 +1294,7 @@ class DueloGame(EngineBase):
                 f"({PROMPTS[state['phase']]})",
                 player=actor,
             )
-        ids = _ids(state)
+        ids = _IDS[state["phase"]](state)  # _ids(), without a call
         if action_id not in ids:
             raise IllegalAction(
                 "not_legal",

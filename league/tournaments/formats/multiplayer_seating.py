@@ -24,6 +24,16 @@ from dataclasses import dataclass
 #: 80 players (bench/seating.py, docs/performance.md).
 SEARCH_NODE_LIMIT = 10_000
 _WINDOW = 16
+#: Fields of more players than this give both branches and bounds (this
+#: module's cost search and ``multiplayer_seating_repeats``' fewest-repeats
+#: search) a tenth of their budget (``swiss_multiplayer``): on
+#: bench/seating.py's 360 rounds (both table schemes, fields of 9, 15, 24, 40
+#: and 80) neither proved anything there beyond a small tree (the cost
+#: search finished within 640 nodes; the fewest-repeats search only by
+#: finding a seating with no repeat, which the local searches after it find
+#: too), while each spent a second or two of CPU in every 40-player round
+#: with repeats. Fields of 24 needed their whole budgets for their proofs.
+PROOF_FIELD = 32
 
 
 @dataclass(frozen=True, slots=True)

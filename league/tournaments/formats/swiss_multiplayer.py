@@ -34,6 +34,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from league.tournaments.formats.multiplayer_seating import (
+    PROOF_FIELD,
     SEARCH_NODE_LIMIT,
     SeatingReport,
     _Costs,
@@ -418,8 +419,14 @@ def seat_multiplayer_round_report(
     local_cost = costs.total(tables)
     # Without a repeat left only the floats and distances can improve: a
     # small budget then (a field of hundreds would spend the whole one on
-    # proving its last table move).
-    budget = node_limit if _repeats(tables, met) else node_limit // 10
+    # proving its last table move); a large field with repeats gets the same
+    # (``PROOF_FIELD``): the search does not finish there, and the
+    # fewest-repeats searches below take the repeats down.
+    budget = (
+        node_limit
+        if _repeats(tables, met) and len(seated) <= PROOF_FIELD
+        else node_limit // 10
+    )
     found, _, finished, nodes = _exact_search(
         seated,
         sizes,
@@ -446,7 +453,11 @@ def seat_multiplayer_round_report(
             _met_groups(results),
             sizes,
             at_most=repeats,
-            node_limit=repeat_node_limit,
+            node_limit=(
+                repeat_node_limit
+                if len(seated) <= PROOF_FIELD
+                else repeat_node_limit // 10
+            ),
             start=tables,
         )
         if groups is not None:

@@ -535,8 +535,14 @@ def test_a_forty_player_round_reaches_its_proven_fewest_repeats():
     where the branch and bound cannot prove the fewest and set partitioning
     proves 2 repeated pairs (``data/seating_round_40p.json``). The kicked
     tabu search alone settled at 3, one of the many seatings no swap
-    improves; the breakout search before it reaches 2."""
-    from league.tournaments.formats.multiplayer_seating import _repeats
+    improves; the breakout search before it reaches 2. A field of 40 is
+    above ``PROOF_FIELD``: the cost search, which cannot finish there, gets a
+    tenth of its nodes (the round took 3.2-3.5 s of CPU with the whole)."""
+    from league.tournaments.formats.multiplayer_seating import (
+        PROOF_FIELD,
+        SEARCH_NODE_LIMIT,
+        _repeats,
+    )
     from league.tournaments.formats.swiss_multiplayer import (
         _met,
         seat_multiplayer_round_report,
@@ -551,6 +557,8 @@ def test_a_forty_player_round_reaches_its_proven_fewest_repeats():
     assert not report.bound_proven
     assert report.repeats == _repeats([t.seats for t in tables], _met(results))
     assert report.repeats == case["fewest"]
+    assert case["players"] > PROOF_FIELD
+    assert report.nodes <= SEARCH_NODE_LIMIT // 10
 
 
 def test_a_late_forty_player_round_reaches_its_proven_fewest_repeats():

@@ -163,7 +163,17 @@ DOWN_ID = [f"down:{i}" for i in range(DICE)]
 SET_ID = {(s, k): f"set:{s}:{k}" for s in range(PLAY) for k in range(4)}
 assert all(len(cs) <= 4 for cs in COMBOS.values())  # SET_ID covers k < 4
 DROP_ID = [f"drop:{j}" for j in range(DICE)]
-DROP_ARG = {str(j): j for j in range(DICE)}
+# Every dice-assignment id with an argument, parsed once: (kind, first, second)
+# (``set``: slot and combination; the others: the set or die index, 0). The
+# assignment steps are most of a game's steps, and a lookup costs less than
+# splitting the id and converting its numbers at each of them.
+STEP_ARG: dict[str, tuple[str, int, int]] = {
+    **{sid: ("set", slot, k) for (slot, k), sid in SET_ID.items()},
+    **{aid: ("drop", j, 0) for j, aid in enumerate(DROP_ID)},
+    **{aid: ("die", i, 0) for i, aid in enumerate(DIE_ID)},
+    **{aid: ("up", i, 0) for i, aid in enumerate(UP_ID)},
+    **{aid: ("down", i, 0) for i, aid in enumerate(DOWN_ID)},
+}
 # Take-backs of a hidden commit while others still choose (``retract_actions``).
 UNPICK = "unpick"
 REOPEN = "reopen"
@@ -174,6 +184,10 @@ UNPLAY_ARG = {v: k for k, v in UNPLAY_ID.items()}
 RETRACTS = frozenset((UNPICK, REOPEN, *UNPLAY_ID.values()))
 
 _OPTIONS = ("players", "draft", "deck", "dice")
+
+
+# A seat's key in an event's private part (``str(seat)`` once, not per event).
+SEAT_KEY = tuple(str(i) for i in range(5))  # five players at most
 
 
 def _ev(
@@ -197,10 +211,19 @@ def _role(fight: dict[str, Any], seat: int) -> str:
     return ATTACK if seat == fight["a"] else DEFEND
 
 
-def _used(asg: dict[str, Any]) -> set[int]:
-    used = {i for st in asg["sets"] for i in st[2]}
-    if asg["open"] is not None:
-        used.update(asg["open"][2])
+def _used_mask(asg: dict[str, Any]) -> int:
+    """The dice in a set (closed or open) as a bit mask, bit i for die i: the
+    menus ask which dice are free at every assignment step, and a mask built
+    with loops costs less than a set built by a comprehension (a call of its
+    own on Python 3.11)."""
+    used = 0
+    for st in asg["sets"]:
+        for i in st[2]:
+            used |= 1 << i
+    op = asg["open"]
+    if op is not None:
+        for i in op[2]:
+            used |= 1 << i
     return used
 
 
@@ -225,6 +248,13 @@ def _set_options(played: str, role: str, free: int) -> list[str]:
     return [sid for n, sid in _SET_MENUS[played, role] if n <= free]
 
 
+# The same per number of free dice, listed once: ``_assign_ids`` runs at every
+# step of a fight, and a lookup costs less than the comprehension's filter.
+_SET_OPTIONS: PileViews[tuple[str, str, int], tuple[str, ...]] = PileViews(
+    lambda key: tuple(_set_options(*key))
+)
+
+
 def _assign_ids(s: State, seat: int) -> list[str]:
     f = s["fight"]
     asg = f["asg"][seat]
@@ -245,15 +275,12 @@ def _assign_ids(s: State, seat: int) -> list[str]:
         in_sets = 0
         for st in sets:
             in_sets += len(st[2])
-        ids += _set_options(s["played"][seat], _role(f, seat), DICE - in_sets)
+        ids += _SET_OPTIONS[s["played"][seat], _role(f, seat), DICE - in_sets]
         return ids
-    used = _used(asg)
     ids = ["auto"]
     combo = COMBOS[s["played"][seat][op[0]]][op[1]]
     if len(op[2]) < combo.n:
-        for i in range(DICE):
-            if i not in used:
-                ids.append(DIE_ID[i])
+        ids += _FREE_DIE_IDS[_used_mask(asg)]
     avail = asg["bud"] + asg["gain"] - asg["spent"]
     rolled = f["dice"][seat]
     v = asg["v"]
@@ -265,6 +292,13 @@ def _assign_ids(s: State, seat: int) -> list[str]:
             ids.append(DOWN_ID[i])
     ids.append("cancel")
     return ids
+
+
+# Per mask of dice in sets: the ``die:i`` ids of the free dice, in order.
+_FREE_DIE_IDS = tuple(
+    tuple(DIE_ID[i] for i in range(DICE) if not mask >> i & 1)
+    for mask in range(1 << DICE)
+)
 
 
 def _without(s: State, seat: int, j: int) -> _Checked | None:
@@ -598,32 +632,27 @@ def _assign_legal(s: State, seat: int, aid: str) -> bool:
         return op is None and bool(asg["sets"] or asg["spent"])
     if aid == "cancel":
         return op is not None
-    kind, _, rest = aid.partition(":")
+    parsed = STEP_ARG.get(aid)
+    if parsed is None:
+        return False
+    kind, i, k = parsed
     played = s["played"][seat]
     if kind == "drop":
-        if op is not None or rest not in DROP_ARG:
-            return False
-        j = DROP_ARG[rest]
-        return j < len(asg["sets"]) and _droppable(s, seat, j)
+        return op is None and i < len(asg["sets"]) and _droppable(s, seat, i)
     if kind == "set":
         if op is not None:
             return False
-        slot, _, k_arg = rest.partition(":")
-        if slot not in ("0", "1", "2") or k_arg not in ("0", "1", "2", "3"):
-            return False
-        ch = played[int(slot)]
-        k = int(k_arg)
+        ch = played[i]
         for kk, c in USABLE[ch][_role(f, seat)]:
             if kk == k:
-                return c.n <= DICE - len(_used(asg))
+                return c.n <= DICE - _used_mask(asg).bit_count()
         return False
-    if op is None or len(rest) != 1 or not "0" <= rest <= "6":
+    if op is None:
         return False
-    i = int(rest)
     if kind == "die":
         combo = COMBOS[played[op[0]]][op[1]]
-        return len(op[2]) < combo.n and i not in _used(asg)
-    if kind not in ("up", "down") or i not in op[2]:
+        return len(op[2]) < combo.n and not _used_mask(asg) >> i & 1
+    if i not in op[2]:
         return False
     x: int = asg["v"][i]
     r: int = f["dice"][seat][i]
@@ -967,7 +996,13 @@ def _h_pick(s: State, ev: list[Event], seat: int, aid: str) -> None:
     s["picks"] = s["picks"][:]
     s["packs"][seat] = s["packs"][seat].replace(ch, "")
     s["picks"][seat] = ch
-    ev.append(_ev("pick", {"seat": seat}, {str(seat): {"card": CODE[ch]}}))
+    ev.append(
+        {
+            "type": "pick",
+            "public": {"seat": seat},
+            "private": {SEAT_KEY[seat]: {"card": CODE[ch]}},
+        }
+    )
     if any(not p for p in s["picks"]):
         return
     n = s["n"]
@@ -995,11 +1030,11 @@ def _h_play(s: State, ev: list[Event], seat: int, aid: str) -> None:
     s["hands"][seat] = s["hands"][seat].replace(ch, "")
     s["commit"][seat] += ch
     ev.append(
-        _ev(
-            "commit",
-            {"seat": seat, "count": len(s["commit"][seat])},
-            {str(seat): {"card": CODE[ch]}},
-        )
+        {
+            "type": "commit",
+            "public": {"seat": seat, "count": len(s["commit"][seat])},
+            "private": {SEAT_KEY[seat]: {"card": CODE[ch]}},
+        }
     )
     if all(len(s["commit"][i]) == PLAY for i in _alive(s)):
         _reveal(s, ev)
@@ -1034,20 +1069,18 @@ def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
         asg["v"] = v
         asg["open"] = None
     else:
-        kind, _, rest = aid.partition(":")
+        kind, i, k = STEP_ARG[aid]
         if kind == "set":
-            slot, k = rest.split(":")
-            asg["open"] = [int(slot), int(k), []]
+            asg["open"] = [i, k, []]
         elif kind == "drop":
-            checked = _without(s, seat, int(rest))
+            checked = _without(s, seat, i)
             assert checked is not None
             asg["v"], asg["sets"], asg["gain"], asg["spent"] = checked
         elif kind == "die":
             op = asg["open"]
-            asg["open"] = [op[0], op[1], op[2] + [int(rest)]]
+            asg["open"] = [op[0], op[1], op[2] + [i]]
             _maybe_close(s, seat, asg)
         else:  # up / down
-            i = int(rest)
             v = asg["v"][:]
             before = abs(v[i] - rolled[i])
             v[i] += 1 if kind == "up" else -1
@@ -1060,11 +1093,11 @@ def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
             [slot, k, list(d), [asg["v"][i] for i in d]] for slot, k, d in asg["sets"]
         ]
     ev.append(
-        _ev(
-            "assign",
-            {"seat": seat, "done": asg["done"]},
-            {str(seat): private},
-        )
+        {
+            "type": "assign",
+            "public": {"seat": seat, "done": asg["done"]},
+            "private": {SEAT_KEY[seat]: private},
+        }
     )
     if asg["done"] and all(f["asg"][i]["done"] for i in f["f"]):
         _resolve(s, ev)
@@ -1811,7 +1844,11 @@ class KungFu2019Game(EngineBase):
         finished fight.
         """
         n = state["n"]
-        if type(seat) is bool or (seat is not None and seat not in range(n)):
+        if (
+            seat is not None
+            and not (type(seat) is int and 0 <= seat < n)
+            and (type(seat) is bool or seat not in range(n))
+        ):
             raise GameError(f"seat must be None or 0-{n - 1}, got {seat!r}")
         ph = state["phase"]
         me = seat is not None
@@ -1874,17 +1911,19 @@ class KungFu2019Game(EngineBase):
                 "done": done,
                 "mine": None,
             }
-            if seat is not None and f["asg"][seat] is not None:
-                asg = f["asg"][seat]
+            asg = None if seat is None else f["asg"][seat]
+            if asg is not None:
+                # A loop and the role inline: no calls of their own (see
+                # ``actors``), this part being built at every dice step.
+                sets: list[list[Any]] = []
+                for slot, k, d in asg["sets"]:
+                    sets.append([slot, k, [*d]])
+                op = asg["open"]
                 fight["mine"] = {
-                    "role": _role(f, seat),
-                    "values": list(asg["v"]),
-                    "sets": [[slot, k, [*d]] for slot, k, d in asg["sets"]]
-                    if asg["sets"]
-                    else [],
-                    "open": None
-                    if asg["open"] is None
-                    else [asg["open"][0], asg["open"][1], list(asg["open"][2])],
+                    "role": ATTACK if seat == f["a"] else DEFEND,
+                    "values": [*asg["v"]],
+                    "sets": sets,
+                    "open": None if op is None else [op[0], op[1], [*op[2]]],
                     "budget": asg["bud"] + asg["gain"],
                     "spent": asg["spent"],
                     "done": asg["done"],

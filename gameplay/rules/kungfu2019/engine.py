@@ -1044,7 +1044,7 @@ def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
     s["fight"] = f = s["fight"].copy()
     f["asg"] = f["asg"][:]
     old = f["asg"][seat]
-    asg = dict(old)
+    asg = old.copy()
     f["asg"][seat] = asg
     rolled = f["dice"][seat]
     private: dict[str, Any] = {"step": aid}

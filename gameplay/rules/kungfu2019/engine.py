@@ -1563,6 +1563,8 @@ class KungFu2019Game(EngineBase):
         """Fast path: just the ids, the first one being the timeout default."""
         if type(seat) is not int or not 0 <= seat < state["n"]:
             return []
+        if state["phase"] == ASSIGN:  # most steps: one call less
+            return _assign_ids(state, seat)
         return _ids(state, seat)
 
     def legal_actions(self, state: State, seat: int | None) -> list[Action]:
@@ -1656,7 +1658,12 @@ class KungFu2019Game(EngineBase):
             ev: list[Event] = []
             _h_retract(s, ev, seat, action_id)
             return s, ev
-        if not _is_legal(state, seat, action_id):
+        # The dice steps (most steps) ask their check directly: one call less.
+        if not (
+            _assign_legal(state, seat, action_id)
+            if ph == ASSIGN
+            else _is_legal(state, seat, action_id)
+        ):
             ids = _ids(state, seat)
             if not ids:
                 raise IllegalAction(

@@ -1540,9 +1540,16 @@ class KungFu2019Game(EngineBase):
         # Loops, not comprehensions: on Python 3.11 a comprehension is a
         # function call of its own, which costs more than a few seats take
         # (``actors`` runs at every step, and again in ``observe``).
+        # The dice assignment first: most steps are in it.
         ph = state["phase"]
         who: list[int] = []
-        if ph == DRAFT:
+        if ph == ASSIGN:
+            f = state["fight"]
+            asg = f["asg"]
+            for i in f["f"]:
+                if not asg[i]["done"]:
+                    who.append(i)
+        elif ph == DRAFT:
             for i, pick in enumerate(state["picks"]):
                 if not pick:
                     who.append(i)
@@ -1550,12 +1557,6 @@ class KungFu2019Game(EngineBase):
             commit = state["commit"]
             for i, out in enumerate(state["elim"]):
                 if not out and len(commit[i]) < PLAY:
-                    who.append(i)
-        elif ph == ASSIGN:
-            f = state["fight"]
-            asg = f["asg"]
-            for i in f["f"]:
-                if not asg[i]["done"]:
                     who.append(i)
         return who
 

@@ -69,6 +69,24 @@ def below_stream(seed: int) -> Callable[[int], int]:
     return below
 
 
+def policy_chooser(
+    choose: Callable[[Any, Sequence[str], Callable[[int], int]], str], seed: int
+) -> Callable[[Any, int, Sequence[str]], str]:
+    """A ``playout`` chooser playing a game's playout policy ``choose(state,
+    ids, below)`` on the stream seeded ``seed`` (:func:`below_stream`): the
+    Python twin of a native policy playout.
+
+    A forced move (one legal id) takes no draw, as in ISMCTS's own playout
+    loop, so the stream is spent only on real choices, as in the kernels.
+    """
+    below = below_stream(seed)
+
+    def chooser(state: Any, seat: int, ids: Sequence[str]) -> str:
+        return ids[0] if len(ids) == 1 else choose(state, ids, below)
+
+    return chooser
+
+
 def uniform_chooser(seed: int) -> Callable[[Any, int, Sequence[str]], str]:
     """A ``playout`` chooser picking ``ids[randbelow(stream, len(ids))]``, the
     stream seeded ``seed_state(seed)``: the choice stream the native playout

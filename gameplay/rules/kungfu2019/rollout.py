@@ -28,7 +28,7 @@ from typing import Any
 from gameplay.rules.kungfu2019 import engine as _engine
 from gameplay.rules.kungfu2019.engine import BY_CODE, KungFu2019Game
 from gameplay.rules.kungfu2019.heuristic import play_value, worth
-from gameplay.rules.rng import below_stream
+from gameplay.rules.rng import policy_chooser as _policy_chooser
 
 TEMPERATURE = 6.0  # HP per factor e in the cut-off estimate
 
@@ -58,17 +58,9 @@ def choose(
 
 
 def policy_chooser(seed: int) -> Callable[[dict[str, Any], int, Sequence[str]], str]:
-    """A ``playout`` chooser playing the policy on the stream seeded ``seed``.
-
-    A forced move (one legal id) takes no draw, as in ISMCTS's own playout
-    loop, so the stream is spent only on real choices.
-    """
-    below = below_stream(seed)
-
-    def chooser(state: dict[str, Any], seat: int, ids: Sequence[str]) -> str:
-        return ids[0] if len(ids) == 1 else choose(state, ids, below)
-
-    return chooser
+    """A ``playout`` chooser playing :func:`choose` on the stream seeded
+    ``seed`` (``rng.policy_chooser``: a forced move takes no draw)."""
+    return _policy_chooser(choose, seed)
 
 
 @lru_cache(maxsize=1)

@@ -16,12 +16,14 @@ import json
 import random
 
 from gameplay.rules import get_game
+from gameplay.rules.kungfu2019.engine import KungFu2019Game
 
 
 def digest(games: int) -> str:
     """The blake2b digest of ``games`` random games at 2, 3, 4 and 5 players
     (with and without the draft), every seat's view at every step."""
     game = get_game("kungfu2019")
+    assert isinstance(game, KungFu2019Game)  # take-backs are this engine's
     h = hashlib.blake2b(digest_size=16)
 
     def put(x: object) -> None:

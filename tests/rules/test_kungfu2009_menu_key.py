@@ -46,9 +46,9 @@ def _playout(players: int, seed: int, steps: int = 500) -> list[dict[str, Any]]:
 def test_one_key_one_menu_and_a_changed_menu_changes_the_key(
     players: int, seed: int
 ) -> None:
-    menus: dict[str, list[dict[str, Any]]] = {}
+    menus: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     kinds: set[str] = set()
-    last: dict[int, tuple[str, list[dict[str, Any]]]] = {}
+    last: dict[int, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
     changed = 0
     for state in _playout(players, seed):
         for seat in range(players):

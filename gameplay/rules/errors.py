@@ -95,6 +95,35 @@ def param_value(value: object) -> Param:
     return repr(value)
 
 
+def int_option(
+    config: Mapping[str, object],
+    option: str,
+    default: int,
+    *,
+    low: int,
+    high: int,
+    detail: str,
+) -> int:
+    """The whole-number table option ``option`` (``default`` when absent),
+    refused with ``option_range`` unless an int from ``low`` to ``high``.
+
+    Every engine checks its number options this way; ``detail`` is the English
+    message's start (``"<what> must be from <low> to <high>"``), to which the
+    refused value is added. A bool is not a number here (``type(...) is int``).
+    """
+    value = config.get(option, default)
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidConfig(
+            "option_range",
+            f"{detail}, got {value!r}",
+            option=option,
+            min=low,
+            max=high,
+            value=param_value(value),
+        )
+    return value
+
+
 # Codes every engine may raise, with the text a player reads.
 COMMON_TEXTS: dict[str, str] = {
     "malformed_action": N_("'%(action)s' is not a move of this game."),

@@ -23,7 +23,13 @@ from typing import Any
 
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
-from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig, param_value
+from gameplay.rules.errors import (
+    GameError,
+    IllegalAction,
+    InvalidConfig,
+    int_option,
+    param_value,
+)
 from gameplay.rules.views import LastView, Pile, PileViews
 
 RULES_VERSION = "duelo-1"
@@ -1138,17 +1144,14 @@ def _validate(config: Any) -> dict[str, Any]:
             option="reshuffle_discard",
             value=param_value(reshuffle),
         )
-    rounds = config.get("rounds", 1)
-    if type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS:
-        raise InvalidConfig(
-            "option_range",
-            f"rounds (round wins needed) must be from 1 to {MAX_ROUNDS}, "
-            f"got {rounds!r}",
-            option="rounds",
-            min=1,
-            max=MAX_ROUNDS,
-            value=param_value(rounds),
-        )
+    rounds = int_option(
+        config,
+        "rounds",
+        1,
+        low=1,
+        high=MAX_ROUNDS,
+        detail=f"rounds (round wins needed) must be from 1 to {MAX_ROUNDS}",
+    )
     deck = config.get("deck")
     if deck is not None:
         full = DOUBLE_DECK if players > 4 else BASE_DECK

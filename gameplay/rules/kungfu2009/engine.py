@@ -39,7 +39,13 @@ from typing import Any
 
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
-from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig, param_value
+from gameplay.rules.errors import (
+    GameError,
+    IllegalAction,
+    InvalidConfig,
+    int_option,
+    param_value,
+)
 from gameplay.rules.kungfu2009.cards import (
     COMBINATIONS,
     HIT_COUNTS,
@@ -143,16 +149,14 @@ def _validate(config: Any) -> dict[str, Any]:
             players=param_value(players),
         )
     # Our 3-player variant plays with two 2-2-1 removals (docs/rules/kungfu2009.md).
-    remove = config.get("remove", 2 if players == 3 else 0)
-    if type(remove) is not int or not 0 <= remove <= 7:
-        raise InvalidConfig(
-            "option_range",
-            f"remove must be from 0 to 7 units of the 2-2-1 removal, got {remove!r}",
-            option="remove",
-            min=0,
-            max=7,
-            value=param_value(remove),
-        )
+    remove = int_option(
+        config,
+        "remove",
+        2 if players == 3 else 0,
+        low=0,
+        high=7,
+        detail="remove must be from 0 to 7 units of the 2-2-1 removal",
+    )
     severe = config.get("severe", False)
     if type(severe) is not bool:
         raise InvalidConfig(
@@ -161,26 +165,22 @@ def _validate(config: Any) -> dict[str, Any]:
             option="severe",
             value=param_value(severe),
         )
-    limit = config.get("impasse_limit", DEFAULT_IMPASSE_LIMIT)
-    if type(limit) is not int or not 1 <= limit <= 50:
-        raise InvalidConfig(
-            "option_range",
-            f"impasse_limit must be from 1 to 50, got {limit!r}",
-            option="impasse_limit",
-            min=1,
-            max=50,
-            value=param_value(limit),
-        )
-    minutes = config.get("minutes", DEFAULT_MINUTES)
-    if type(minutes) is not int or not 1 <= minutes <= 240:
-        raise InvalidConfig(
-            "option_range",
-            f"minutes (the table's time limit) must be from 1 to 240, got {minutes!r}",
-            option="minutes",
-            min=1,
-            max=240,
-            value=param_value(minutes),
-        )
+    limit = int_option(
+        config,
+        "impasse_limit",
+        DEFAULT_IMPASSE_LIMIT,
+        low=1,
+        high=50,
+        detail="impasse_limit must be from 1 to 50",
+    )
+    minutes = int_option(
+        config,
+        "minutes",
+        DEFAULT_MINUTES,
+        low=1,
+        high=240,
+        detail="minutes (the table's time limit) must be from 1 to 240",
+    )
     deck = config.get("deck")
     if deck is not None and (
         not isinstance(deck, str) or sorted(deck) != sorted(FULL_DECK)

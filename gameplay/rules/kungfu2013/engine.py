@@ -26,7 +26,13 @@ from typing import Any
 
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
-from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig, param_value
+from gameplay.rules.errors import (
+    GameError,
+    IllegalAction,
+    InvalidConfig,
+    int_option,
+    param_value,
+)
 from gameplay.rules.kungfu2013.cards import ATTACK_CARDS, BLOCK_CARDS, EFFECTS
 from gameplay.rules.rng import uniform_chooser
 from gameplay.rules.views import Pile, PileViews
@@ -1195,26 +1201,22 @@ def _validate(config: Any) -> dict[str, Any]:
             choices="random, 0, 1",
             value=param_value(start),
         )
-    life = config.get("life", START_LIFE)
-    if type(life) is not int or not 1 <= life <= LIFE_TOKENS // 2:
-        raise InvalidConfig(
-            "option_range",
-            f"life must be an integer from 1 to {LIFE_TOKENS // 2}, got {life!r}",
-            option="life",
-            min=1,
-            max=LIFE_TOKENS // 2,
-            value=param_value(life),
-        )
-    max_rounds = config.get("max_rounds", DEFAULT_MAX_ROUNDS)
-    if type(max_rounds) is not int or not 1 <= max_rounds <= 10_000:
-        raise InvalidConfig(
-            "option_range",
-            f"max_rounds must be an integer from 1 to 10000, got {max_rounds!r}",
-            option="max_rounds",
-            min=1,
-            max=10_000,
-            value=param_value(max_rounds),
-        )
+    life = int_option(
+        config,
+        "life",
+        START_LIFE,
+        low=1,
+        high=LIFE_TOKENS // 2,
+        detail=f"life must be an integer from 1 to {LIFE_TOKENS // 2}",
+    )
+    max_rounds = int_option(
+        config,
+        "max_rounds",
+        DEFAULT_MAX_ROUNDS,
+        low=1,
+        high=10_000,
+        detail="max_rounds must be an integer from 1 to 10000",
+    )
     red = config.get("red_deck")
     blue = config.get("blue_deck")
     _stack("red_deck", red, RED_DECK, "red")

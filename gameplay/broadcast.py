@@ -43,16 +43,24 @@ def match_group(public_id: Any) -> str:
     return f"match.{public_id}"
 
 
+# Where a ``match.frames`` message's frame text takes the seats' public part
+# (``shared``): a NUL, which orjson never writes (it escapes U+0000 in
+# strings), so nothing a player names or sends can stand for it.
+SHARED_MARK = "\x00"
+_SHARED_FRAGMENT = orjson.Fragment(SHARED_MARK.encode())
+
+
 def frame_for(message: dict[str, Any], seat: int | None) -> str:
     """The encoded frame of ``seat`` (None: a spectator) in a ``match.frames``
     message. A seat without its own frame there (it resigned or was left while
     the match goes on) gets the public one, as does any seat number the
-    message does not know."""
+    message does not know. The seats' public part, which every frame of the
+    message shares, travels once (``shared``) and is put back here."""
+    text = message["public"]
     if seat is not None:
-        text = message["frames"].get(str(seat))
-        if text is not None:
-            return text
-    return message["public"]
+        text = message["frames"].get(str(seat), text)
+    shared = message.get("shared")
+    return text if shared is None else text.replace(SHARED_MARK, shared, 1)
 
 
 # (group, channel-layer message) pairs that a listener adds to a broadcast.
@@ -132,12 +140,13 @@ def match_messages(
     ``match`` must carry its seats (and their users) prefetched. One
     ``match.frames`` message to the match's group: ``frames`` maps each seat's
     number (as text) to that seat's own encoded frame, ``public`` is the
-    spectators' (see ``frame_for``). It also carries the version, and, when the
-    frames came from a fresh read (presence, seats, results), the status and
-    the seats' changeable fields (``seat_rows``): other processes' owners
-    (``gameplay.live``) use them to notice that the match moved on without
-    them, or to take the seats' new presence over without reading the match
-    again. Listeners' messages (other sockets: the players' own, a table's
+    spectators', ``shared`` the seats' public part that all of them carry,
+    once (read a frame with ``frame_for``). It also carries the version, and,
+    when the frames came from a fresh read (presence, seats, results), the
+    status and the seats' changeable fields (``seat_rows``): other processes'
+    owners (``gameplay.live``) use them to notice that the match moved on
+    without them, or to take the seats' new presence over without reading the
+    match again. Listeners' messages (other sockets: the players' own, a table's
     watchers) follow it.
 
     A step's seat frame leaves out its menu (``legal``) when this process
@@ -163,6 +172,10 @@ def match_messages(
     sent = _menus_sent(match) if events is not None else {}
     digests: dict[int, str] = {}
     encoded: dict[str, str] = {}
+    # The seats' public part is the same list in every frame, and half of a
+    # Kung Fu (2009) seat frame's bytes: encoded once, carried once in the
+    # message (``shared``), put back into each socket's text (``frame_for``).
+    shared = base["seats"]
     actors = frames.frame_actors(match=match)  # the same in every seat's frame
     for seat in seats:
         if seat.forfeited and active:
@@ -181,13 +194,16 @@ def match_messages(
             if frame["legal"] and sent.get(seat.number) == digest:
                 del frame["legal"]
         # Encoded once here, not per socket: the group may hold many.
-        encoded[str(seat.number)] = encode(frame)
+        encoded[str(seat.number)] = _encode_sharing(frame, shared)
     _remember_menus(match, digests if active else None)
     message: dict[str, Any] = {
         "type": "match.frames",
         "version": match.version,
         "frames": encoded,
-        "public": encode(public),
+        # A delayed spectators' frame has seats of its own (no clocks): then
+        # its text is whole.
+        "public": _encode_sharing(public, shared),
+        "shared": encode_json(shared),
     }
     if reread:
         # Read afresh: the seats as committed, for owners to take over in place.
@@ -328,6 +344,20 @@ def encode(frame: dict[str, Any]) -> str:
     view's dicts, hence ``OPT_NON_STR_KEYS``; the text is UTF-8, not escaped.
     """
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def encode_json(value: Any) -> str:
+    """Any part of a frame as ``encode`` writes it."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _encode_sharing(frame: dict[str, Any], shared: list[Any]) -> str:
+    """``frame`` encoded with ``SHARED_MARK`` where its seats are, when they
+    are the broadcast's ``shared`` list itself; else whole."""
+    if frame.get("seats") is not shared:
+        return encode(frame)
+    frame["seats"] = _SHARED_FRAGMENT  # the caller's own copy of the base
+    return encode(frame)
 
 
 async def _send_all(

@@ -44,7 +44,10 @@ def held(match_id: int) -> Match:
 
 def frames_of(match: Match, **kwargs) -> dict[int, dict]:
     (_, message), *_ = broadcast.match_messages(match=match, **kwargs)
-    return {int(seat): json.loads(text) for seat, text in message["frames"].items()}
+    return {
+        int(seat): json.loads(broadcast.frame_for(message, int(seat)))
+        for seat in message["frames"]
+    }
 
 
 def menu(state: dict, seat: int) -> list[dict]:

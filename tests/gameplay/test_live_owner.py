@@ -13,7 +13,7 @@ from django.db import connection
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
-from gameplay import moverule, selectors, services
+from gameplay import broadcast, moverule, selectors, services
 from gameplay.errors import Forbidden, NotActive, StaleVersion
 from gameplay.live import copies, owner, store
 from gameplay.models import Match, MatchAction, MatchStatus
@@ -270,7 +270,7 @@ def test_the_finishing_frames_read_nothing_that_cannot_exist_yet(players, monkey
         assert "rematch_of_id" not in sql and "ratingevent" not in sql
         assert live.finishes == 1 and live.match.just_finished is False
         ((_group, message), *_rest) = applied.messages
-        frame = json.loads(message["frames"][str(seat)])
+        frame = json.loads(broadcast.frame_for(message, seat))
         assert frame["status"] == "finished" and frame["rematch"] is None
         assert frame["rating_changes"] == []
         assert frame["result"] == Match.objects.get(pk=match.pk).result

@@ -1,0 +1,140 @@
+"""A broadcast carries the seats' public part once (``broadcast.match_messages``).
+
+Every frame of a step (eight seats' and the spectators') holds the same
+``seats`` list, about half of a Kung Fu (2009) seat frame's bytes. The
+message now carries it once (``shared``) and each frame's text marks its
+place; ``broadcast.frame_for`` puts it back for the socket. What a socket
+sends must stay byte for byte the frame a fresh build gives, and the shared
+part must be the public one every seat and spectator already received.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime
+
+import pytest
+from django.db.models import Prefetch
+
+from gameplay import broadcast, frames, selectors, services
+from gameplay.models import Match, Seat
+from gameplay.rules import get_game, view_events
+from tests.gameplay.conftest import first_legal, start_match
+
+GAME = "kungfu2009"
+ENGINE = get_game(GAME)
+NOW = datetime(2026, 12, 5, 7, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch):
+    """One instant for every build, so frames compare byte for byte."""
+    monkeypatch.setattr(frames.timezone, "now", lambda: NOW)
+    broadcast._menus.clear()
+    frames._seat_menus.clear()
+    yield
+    broadcast._menus.clear()
+    frames._seat_menus.clear()
+
+
+def held(match_id: int) -> Match:
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    return Match.objects.prefetch_related(seats).get(pk=match_id)
+
+
+def message_of(match: Match, **kwargs) -> dict:
+    (_, message), *_ = broadcast.match_messages(match=match, **kwargs)
+    return message
+
+
+@pytest.mark.django_db
+def test_the_seats_part_travels_once_and_each_socket_sends_the_whole_frame(
+    players,
+):
+    match = held(start_match(players, game=GAME).pk)
+    message = message_of(match)
+    shared = message["shared"]
+    assert json.loads(shared) == frames.seats_public(match=match)
+    for seat in range(8):
+        text = message["frames"][str(seat)]
+        assert text.count(broadcast.SHARED_MARK) == 1 and shared not in text
+        # What the socket sends: a fresh build of the seat's frame, exactly.
+        fresh = broadcast.encode(frames.seat_frame(match=match, seat=seat))
+        assert broadcast.frame_for(message, seat) == fresh
+    assert broadcast.frame_for(message, None) == broadcast.encode(
+        frames.spectator_frame(match=match)
+    )
+    # A seat number the message does not know gets the public frame.
+    assert broadcast.frame_for(message, 99) == broadcast.frame_for(message, None)
+
+
+def random_step(match: Match, rnd: random.Random) -> tuple[list, dict]:
+    """One applied intent of some seat (never a pass or a claim), in memory."""
+    for _ in range(200):
+        seat = rnd.randrange(8)
+        ids = [
+            i
+            for i in ENGINE.legal_action_ids(match.state, seat)
+            if i != "pass" and not i.startswith("claim:")
+        ]
+        if not ids:
+            continue
+        state, events = ENGINE.apply(match.state, seat, rnd.choice(ids))
+        if state is not match.state:
+            match.state, match.version = state, match.version + 1
+            return events, {"kind": "move", "seat": seat}
+    raise AssertionError("no seat could act")
+
+
+@pytest.mark.django_db
+def test_a_step_message_carries_one_copy_and_its_frames_are_whole(players):
+    match = held(start_match(players, game=GAME).pk)
+    message_of(match)  # the connect's frames: every menu sent
+    rnd = random.Random(3)
+    for _ in range(10):
+        events, step = random_step(match, rnd)
+        message = message_of(match, events=events, step=step)
+        whole = [broadcast.frame_for(message, s) for s in range(8)]
+        carried = sum(map(len, message["frames"].values())) + len(message["shared"])
+        # Eight copies of the seats became one.
+        assert carried == sum(map(len, whole)) - 7 * len(message["shared"]) + 8
+        for s, text in enumerate(whole):
+            frame = json.loads(text)
+            assert frame["seats"] == frames.seats_public(match=match)
+            assert frame["version"] == match.version and frame["seat"] == s
+            assert frame["events"] == json.loads(
+                broadcast.encode_json(view_events(events, s))
+            )
+
+
+@pytest.mark.django_db
+def test_nothing_a_player_is_named_can_stand_for_the_mark(players):
+    match = held(start_match(players, game=GAME).pk)
+    seat = selectors.seats_of(match)[2]
+    # A NUL in a name is escaped in the JSON text, never the raw mark.
+    seat.user.username = "a\x00b"
+    seat.user.first_name = "x\x00y"
+    message = message_of(match)
+    for s in [*range(8), None]:
+        text = broadcast.frame_for(message, s)
+        assert broadcast.SHARED_MARK not in text
+        assert json.loads(text)["seats"] == frames.seats_public(match=match)
+    names = [s["username"] for s in json.loads(message["shared"])]
+    assert "a\x00b" in names
+
+
+@pytest.mark.django_db
+def test_a_delayed_spectators_frame_keeps_its_own_seats(players):
+    # The spectators' frame held back by the delay has no clocks in its
+    # seats (a copy): it is sent whole, not given the live table's part.
+    match = start_match(players[:2], spectator_delay=2)
+    for _ in range(4):
+        seat, action = first_legal(match)
+        services.match_act(match_id=match.pk, user=players[seat], action_id=action)
+    message = message_of(held(match.pk))
+    assert broadcast.SHARED_MARK not in message["public"]
+    public = json.loads(broadcast.frame_for(message, None))
+    assert public["delayed_by"] == 2
+    assert all(s["clock_ms"] is None and s["deadline"] is None for s in public["seats"])
+    assert broadcast.SHARED_MARK in message["frames"]["0"]  # players are not delayed

@@ -64,27 +64,32 @@ def seats_public(*, match: Match) -> list[dict[str, Any]]:
         else {}
     )
     now = timezone.now()  # one instant for every seat's presence
+    active = match.status == MatchStatus.ACTIVE
     for seat in seats:
         bot = seat.is_bot  # a property: read once
+        user = seat.user
+        present = bot or seat_is_present(seat, now)
         deadline = (
             seat_deadline(match=match, seat=seat, actors=actors) if actors else None
         )
         # When the claim rules let the others claim against this absent seat
         # (a player who never connected counts from the start): the table's
-        # "Claim win" countdown runs to it, on the server's clock.
+        # "Claim win" countdown runs to it, on the server's clock. A person
+        # present now is not absent (``clocks._absent_since``): not asked,
+        # which was half of a seat's part on every step of a live table.
         claimable = (
             absent_until_claimable(match=match, seat=seat)
-            if match.status == MatchStatus.ACTIVE
+            if active and (bot or not present)
             else None
         )
         out.append(
             {
                 "number": seat.number,
                 "name": seat.display_name,
-                "username": seat.user.username if seat.user is not None else None,
+                "username": user.username if user is not None else None,
                 "is_bot": bot,
                 "agent": seat.agent or None,
-                "connected": bot or seat_is_present(seat, now),
+                "connected": present,
                 "disconnected_at": (
                     seat.disconnected_at.isoformat()
                     if seat.disconnected_at and not bot

@@ -138,3 +138,28 @@ def test_a_delayed_spectators_frame_keeps_its_own_seats(players):
     assert public["delayed_by"] == 2
     assert all(s["clock_ms"] is None and s["deadline"] is None for s in public["seats"])
     assert broadcast.SHARED_MARK in message["frames"]["0"]  # players are not delayed
+
+
+@pytest.mark.django_db
+def test_the_claim_rules_are_asked_only_of_seats_not_present(players, monkeypatch):
+    # ``seats_public`` runs for every step of a live table: a person present
+    # now cannot be claimed against, so the claim rules are not asked.
+    match = held(start_match(players, game=GAME).pk)
+    seats = selectors.seats_of(match)
+    for seat in seats:
+        seat.connected, seat.seen_at = 1, NOW
+    asked: list[int] = []
+    real = frames.absent_until_claimable
+
+    def counted(*, match, seat):
+        asked.append(seat.number)
+        return real(match=match, seat=seat)
+
+    monkeypatch.setattr(frames, "absent_until_claimable", counted)
+    assert all(s["claimable_at"] is None for s in frames.seats_public(match=match))
+    assert asked == []
+    seats[3].connected, seats[3].disconnected_at = 0, NOW
+    shown = frames.seats_public(match=match)
+    assert asked == [3]
+    assert shown[3]["connected"] is False
+    assert shown[3]["claimable_at"] == real(match=match, seat=seats[3]).isoformat()

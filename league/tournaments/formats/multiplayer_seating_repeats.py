@@ -389,9 +389,10 @@ def _tabu_repeats(
     return best, _tables_of(best_where, count)
 
 
-#: Swap evaluations of the kicked tabu search (``_kicked_tabu``) per round:
-#: about a second of CPU (docs/performance.md), spent only on rounds whose
-#: fewest repeats the branch and bound could not prove.
+#: Swap evaluations of the kicked tabu search (``_kicked_tabu``) per round
+#: (its moves to a smaller table, a few per player, come on top): about half
+#: a second of CPU at 40 players (docs/performance.md), spent only on rounds
+#: whose fewest repeats the branch and bound could not prove.
 KICK_EVALUATIONS = 3_000_000
 #: Moves without a better seating before the kicked tabu search restarts.
 _KICK_STALL = 150
@@ -422,7 +423,7 @@ def _kicked_tabu(
     with swaps alone; docs/tournaments.md). A swap keeps each table's
     size, so the swaps cannot leave a seating none of them improves by
     changing which players share the smaller tables; a move does that in
-    a step. Stops after ``evaluations`` moves weighed (deterministic: a fixed
+    a step. Stops after ``evaluations`` swaps weighed (deterministic: a fixed
     seed). Returns the best seating and its repeats; its tables may come
     back in another order of sizes (the callers place groups by size)."""
     n, count = len(weight), len(tables)

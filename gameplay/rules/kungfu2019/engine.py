@@ -111,6 +111,11 @@ WORTH: dict[str, dict[str, tuple[tuple[int, int, int, Combo], ...]]] = {
     for ch in COMBOS
 }
 STAT_INDEX = {k: i for i, k in enumerate(STAT)}
+# A fighter's HIT (attacking) or AVO (defending) track: (position, points a step).
+BUDGET_TRACK = {
+    ATTACK: (STAT_INDEX["hit"], STEP["hit"]),
+    DEFEND: (STAT_INDEX["avo"], STEP["avo"]),
+}
 # Per role and card: combination index -> (combination, HIT/AVO one activation
 # gains), the sets ``_check_assignment`` accepts in that role.
 SETTABLE: dict[str, dict[str, dict[int, tuple[Combo, int]]]] = {
@@ -262,25 +267,35 @@ def _assign_ids(s: State, seat: int) -> list[str]:
         return []
     op = asg["open"]
     if op is None:
-        ids = ["auto", "done", "best"]
         sets = asg["sets"]
-        if sets or asg["spent"]:
-            ids.append("reset")
-        if asg["spent"]:
-            ids += [DROP_ID[j] for j in range(len(sets)) if _droppable(s, seat, j)]
+        if not sets and not asg["spent"]:
+            ids = ["auto", "done", "best"]
+        elif asg["spent"]:
+            ids = ["auto", "done", "best", "reset"]
+            for j in range(len(sets)):
+                if _droppable(s, seat, j):
+                    ids.append(DROP_ID[j])
         else:
             # Nothing was paid for (gains are never negative), so no set
             # depends on another's HIT/AVO: every closed set may be dropped.
-            ids += DROP_ID[: len(sets)]
+            ids = ["auto", "done", "best", "reset", *DROP_ID[: len(sets)]]
         in_sets = 0
         for st in sets:
             in_sets += len(st[2])
-        ids += _SET_OPTIONS[s["played"][seat], _role(f, seat), DICE - in_sets]
+        role = ATTACK if seat == f["a"] else DEFEND
+        ids += _SET_OPTIONS[s["played"][seat], role, DICE - in_sets]
         return ids
     ids = ["auto"]
-    combo = COMBOS[s["played"][seat][op[0]]][op[1]]
-    if len(op[2]) < combo.n:
-        ids += _FREE_DIE_IDS[_used_mask(asg)]
+    dice = op[2]
+    if len(dice) < COMBOS[s["played"][seat][op[0]]][op[1]].n:
+        # The dice in sets, closed or open, as a bit mask (``_used_mask``).
+        used = 0
+        for st in asg["sets"]:
+            for i in st[2]:
+                used |= 1 << i
+        for i in dice:
+            used |= 1 << i
+        ids += _FREE_DIE_IDS[used]
     avail = asg["bud"] + asg["gain"] - asg["spent"]
     rolled = f["dice"][seat]
     v = asg["v"]
@@ -327,13 +342,12 @@ def _droppable(s: State, seat: int, j: int) -> bool:
     """
     f = s["fight"]
     asg = f["asg"][seat]
-    sets = asg["sets"]
-    role = _role(f, seat)
+    settable = SETTABLE[ATTACK if seat == f["a"] else DEFEND]
     rolled = f["dice"][seat]
     v = asg["v"]
     played = s["played"][seat]
     avail = asg["bud"]
-    for n, (slot, k, dice) in enumerate(sets):
+    for n, (slot, k, dice) in enumerate(asg["sets"]):
         if n == j:
             continue
         cost = 0
@@ -341,19 +355,50 @@ def _droppable(s: State, seat: int, j: int) -> bool:
             cost += abs(v[i] - rolled[i])
         if cost > avail:
             return False
-        avail += COMBOS[played[slot]][k].effect.gain(role) - cost
+        avail += settable[played[slot]][k][1] - cost
     return True
 
 
-def _maybe_close(s: State, seat: int, asg: dict[str, Any]) -> None:
+def _dropped(s: State, seat: int, j: int) -> _Checked:
+    """The assignment with closed set ``j`` dropped, for a ``drop:j`` that
+    ``_droppable`` allowed: what ``_without`` gives then, computed directly.
+
+    With no set open, a die outside the closed sets shows its roll (``cancel``
+    and ``reset`` put dice back, ``up``/``down`` move only the open set's), so
+    dropping ``j`` puts its dice back to the roll and keeps the others' values;
+    the other sets keep their order, gains and costs. Checking the whole
+    assignment again (``_without``) cost about a drop step's half.
+    """
+    f = s["fight"]
+    asg = f["asg"][seat]
+    settable = SETTABLE[ATTACK if seat == f["a"] else DEFEND]
+    rolled = f["dice"][seat]
+    played = s["played"][seat]
+    v = asg["v"][:]
+    sets: list[list[Any]] = []
+    gain = spent = 0
+    for n, (slot, k, dice) in enumerate(asg["sets"]):
+        if n == j:
+            for i in dice:
+                v[i] = rolled[i]
+            continue
+        for i in dice:
+            spent += abs(v[i] - rolled[i])
+        gain += settable[played[slot]][k][1]
+        sets.append([slot, k, [*dice]])
+    return v, sets, gain, spent
+
+
+def _maybe_close(s: State, seat: int, asg: dict[str, Any], role: str) -> None:
     """Close the open set once it has its dice and they satisfy its combination."""
     op = asg["open"]
-    combo = COMBOS[s["played"][seat][op[0]]][op[1]]
+    # Only a set usable in the role is ever opened, so it is in SETTABLE.
+    combo, plus = SETTABLE[role][s["played"][seat][op[0]]][op[1]]
     dice = op[2]
-    if len(dice) == combo.n and satisfies(combo, [asg["v"][i] for i in dice]):
+    if len(dice) == combo.n and satisfies(combo, list(map(asg["v"].__getitem__, dice))):
         asg["sets"] = asg["sets"] + [op]
         asg["open"] = None
-        asg["gain"] += combo.effect.gain(_role(s["fight"], seat))
+        asg["gain"] += plus
 
 
 def _options(played: str) -> list[tuple[int, int, Combo]]:
@@ -389,17 +434,17 @@ _SORTED_CODES: PileViews[str, Pile] = PileViews(
 _TRACK_VIEWS = LastView(_track_views)
 
 
-def _obs_base(key: tuple[int | None, int]) -> dict[str, Any]:
-    """An observation's template for (seat, players): every field in its
-    order, the fixed ones filled in, the others at their default."""
-    seat, n = key
+def _obs_base(key: tuple[int | None, int, str]) -> dict[str, Any]:
+    """An observation's template for (seat, players, phase): every field in
+    its order, the fixed ones filled in, the others at their default."""
+    seat, n, phase = key
     return {
         "game": "kungfu2019",
         "rules_version": RULES_VERSION,
         "seat": seat,
         "players": n,
-        "phase": None,
-        "prompt": None,
+        "phase": phase,
+        "prompt": PROMPTS[phase],
         "round": 0,
         "rounds": ROUNDS,
         "actors": None,
@@ -422,7 +467,7 @@ def _obs_base(key: tuple[int | None, int]) -> dict[str, Any]:
     }
 
 
-_OBS_BASE: PileViews[tuple[int | None, int], dict[str, Any]] = PileViews(_obs_base)
+_OBS_BASE: PileViews[tuple[int | None, int, str], dict[str, Any]] = PileViews(_obs_base)
 
 
 def _check_assignment(
@@ -765,12 +810,24 @@ def _roll(s: State) -> list[int]:
         s["di"] += 1
         return list(stack[s["di"] - 1])
     s["rng"], (x,) = _rng.draw(s["rng"], 1)
+    # The 7 dice are the base-6 digits of x mod 6^7, lowest first: the first
+    # four are those of x mod 6^4, the last three of the quotient.
     x %= 6**DICE
+    return [*_ROLL_LOW[x % 1296], *_ROLL_HIGH[x // 1296]]
+
+
+def _digits(x: int, n: int) -> tuple[int, ...]:
+    """The ``n`` lowest base-6 digits of ``x``, lowest first, each plus 1."""
     out = []
-    for _ in range(DICE):
+    for _ in range(n):
         x, d = divmod(x, 6)
         out.append(d + 1)
-    return out
+    return tuple(out)
+
+
+# Rolls read from tables (a roll's seven divisions cost more than two lookups).
+_ROLL_LOW = tuple(_digits(x, 4) for x in range(6**4))
+_ROLL_HIGH = tuple(_digits(x, DICE - 4) for x in range(6 ** (DICE - 4)))
 
 
 def _next_fight(s: State, ev: list[Event]) -> None:
@@ -788,23 +845,29 @@ def _next_fight(s: State, ev: list[Event]) -> None:
 
 def _start_fight(s: State, ev: list[Event], a: int) -> None:
     n = s["n"]
-    alive = _alive(s)
-    fighters = [i for i in alive if i != a] if a == DUMMY else list(alive)
-    fighters.sort()
+    # Every living seat fights (the dummy attacks them all), in seat order.
+    fighters = _alive(s)
     dice: list[list[int] | None] = [None] * n
     asg: list[dict[str, Any] | None] = [None] * n
     for seat in fighters:
         dice[seat] = _roll(s)
-    s["fight"] = f = {"a": a, "f": fighters, "dice": dice, "asg": asg}
+    s["fight"] = {"a": a, "f": fighters, "dice": dice, "asg": asg}
     done_now = []
+    tracks = s["tracks"]
     for seat in fighters:
         rolled = dice[seat]
         assert rolled is not None  # every fighter rolled above
-        role = _role(f, seat)
         played = s["played"][seat]
-        stat = "hit" if role == ATTACK else "avo"
-        bud = _status(s, seat, stat) + sum(CROSS[c][role][1] for c in played)
-        usable = any(USABLE[c][role] for c in played)
+        # Loops, not generators (see ``actors``): HIT/AVO from the track and
+        # the red crosses, and whether any combination needs dice.
+        role = ATTACK if seat == a else DEFEND
+        track, step = BUDGET_TRACK[role]
+        bud = tracks[seat][track] * step
+        usable = False
+        for c in played:
+            bud += CROSS[c][role][1]
+            if USABLE[c][role]:
+                usable = True
         asg[seat] = {
             "v": list(rolled),
             "sets": [],
@@ -877,16 +940,19 @@ def _resolve(s: State, ev: list[Event]) -> None:
     s["nfight"] += 1
     seq = s["nfight"]
     shown = []
+    # Loops and ``map``, not comprehensions (see ``actors``): once a fight.
     for seat in f["f"]:
         asg = f["asg"][seat]
+        v = asg["v"]
+        pick = v.__getitem__
+        sets = []
+        for slot, k, d in asg["sets"]:
+            sets.append([slot, k, [*d], list(map(pick, d))])
         shown.append(
             {
                 "seat": seat,
-                "values": list(asg["v"]),
-                "sets": [
-                    [slot, k, list(d), [asg["v"][i] for i in d]]
-                    for slot, k, d in asg["sets"]
-                ],
+                "values": [*v],
+                "sets": sets,
                 "spent": asg["spent"],
             }
         )
@@ -939,8 +1005,9 @@ def _resolve(s: State, ev: list[Event]) -> None:
     )
     for seat in out:
         ev.append(_ev("eliminated", {"seat": seat, "hp": hp[seat]}))
-    if len(_alive(s)) <= 1:
-        _finish(s, ev, "last_standing" if _alive(s) else "all_eliminated")
+    alive = s["elim"].count(0)
+    if alive <= 1:
+        _finish(s, ev, "last_standing" if alive else "all_eliminated")
         return
     s["oi"] += 1
     _next_fight(s, ev)
@@ -992,10 +1059,10 @@ def _finish(s: State, ev: list[Event], reason: str) -> None:
 
 def _h_pick(s: State, ev: list[Event], seat: int, aid: str) -> None:
     ch = ARG[aid]
-    s["packs"] = s["packs"][:]
-    s["picks"] = s["picks"][:]
-    s["packs"][seat] = s["packs"][seat].replace(ch, "")
-    s["picks"][seat] = ch
+    packs = s["packs"] = s["packs"][:]
+    picks = s["picks"] = s["picks"][:]
+    packs[seat] = packs[seat].replace(ch, "")
+    picks[seat] = ch
     ev.append(
         {
             "type": "pick",
@@ -1003,21 +1070,29 @@ def _h_pick(s: State, ev: list[Event], seat: int, aid: str) -> None:
             "private": {SEAT_KEY[seat]: {"card": CODE[ch]}},
         }
     )
-    if any(not p for p in s["picks"]):
+    # A pick that leaves another seat to choose is most draft steps: the test
+    # is one search in C (no generator).
+    if "" in picks:
         return
     n = s["n"]
-    s["hands"] = [h + p for h, p in zip(s["hands"], s["picks"], strict=True)]
+    hands = s["hands"][:]
+    for i in range(n):
+        hands[i] += picks[i]
+    s["hands"] = hands
     # Learning phase 1-1: the rest passes to the player on the left (seat + 1).
     packs = s["packs"]
-    s["packs"] = [packs[(i - 1) % n] for i in range(n)]
+    packs = s["packs"] = packs[-1:] + packs[:-1]
     s["picks"] = [""] * n
     s["turn"] += 1
+    private: dict[str, Any] = {}
+    for i in range(n):
+        private[SEAT_KEY[i]] = {"pack": [*_SORTED_CODES[packs[i]]]}
     ev.append(
-        _ev(
-            "draft_pass",
-            {"turn": s["turn"], "pack_size": len(s["packs"][0])},
-            {str(i): {"pack": [*_SORTED_CODES[s["packs"][i]]]} for i in range(n)},
-        )
+        {
+            "type": "draft_pass",
+            "public": {"turn": s["turn"], "pack_size": len(packs[0])},
+            "private": private,
+        }
     )
     if s["turn"] >= HAND:
         _start_status(s, ev)
@@ -1025,27 +1100,28 @@ def _h_pick(s: State, ev: list[Event], seat: int, aid: str) -> None:
 
 def _h_play(s: State, ev: list[Event], seat: int, aid: str) -> None:
     ch = ARG[aid]
-    s["hands"] = s["hands"][:]
-    s["commit"] = s["commit"][:]
-    s["hands"][seat] = s["hands"][seat].replace(ch, "")
-    s["commit"][seat] += ch
+    hands = s["hands"] = s["hands"][:]
+    commit = s["commit"] = s["commit"][:]
+    hands[seat] = hands[seat].replace(ch, "")
+    commit[seat] += ch
     ev.append(
         {
             "type": "commit",
-            "public": {"seat": seat, "count": len(s["commit"][seat])},
+            "public": {"seat": seat, "count": len(commit[seat])},
             "private": {SEAT_KEY[seat]: {"card": CODE[ch]}},
         }
     )
-    if all(len(s["commit"][i]) == PLAY for i in _alive(s)):
-        _reveal(s, ev)
+    # Loops, not a generator over ``_alive`` (see ``actors``): at every play.
+    for i, out in enumerate(s["elim"]):
+        if not out and len(commit[i]) != PLAY:
+            return
+    _reveal(s, ev)
 
 
 def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
     s["fight"] = f = s["fight"].copy()
-    f["asg"] = f["asg"][:]
-    old = f["asg"][seat]
-    asg = old.copy()
-    f["asg"][seat] = asg
+    f["asg"] = asgs = f["asg"][:]
+    asgs[seat] = asg = asgs[seat].copy()
     rolled = f["dice"][seat]
     private: dict[str, Any] = {"step": aid}
     if aid == "auto":
@@ -1073,33 +1149,39 @@ def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
         if kind == "set":
             asg["open"] = [i, k, []]
         elif kind == "drop":
-            checked = _without(s, seat, i)
-            assert checked is not None
-            asg["v"], asg["sets"], asg["gain"], asg["spent"] = checked
+            asg["v"], asg["sets"], asg["gain"], asg["spent"] = _dropped(s, seat, i)
         elif kind == "die":
             op = asg["open"]
             asg["open"] = [op[0], op[1], op[2] + [i]]
-            _maybe_close(s, seat, asg)
+            _maybe_close(s, seat, asg, ATTACK if seat == f["a"] else DEFEND)
         else:  # up / down
             v = asg["v"][:]
             before = abs(v[i] - rolled[i])
             v[i] += 1 if kind == "up" else -1
             asg["spent"] += abs(v[i] - rolled[i]) - before
             asg["v"] = v
-            asg["open"] = [asg["open"][0], asg["open"][1], list(asg["open"][2])]
-            _maybe_close(s, seat, asg)
-    if asg["done"]:
-        private["sets"] = [
-            [slot, k, list(d), [asg["v"][i] for i in d]] for slot, k, d in asg["sets"]
-        ]
+            op = asg["open"]
+            asg["open"] = [op[0], op[1], [*op[2]]]
+            _maybe_close(s, seat, asg, ATTACK if seat == f["a"] else DEFEND)
+    done = asg["done"]
+    if done:
+        # Loops and ``map``, not comprehensions (see ``actors``).
+        shown: list[list[Any]] = []
+        pick = asg["v"].__getitem__
+        for slot, k, d in asg["sets"]:
+            shown.append([slot, k, [*d], list(map(pick, d))])
+        private["sets"] = shown
     ev.append(
         {
             "type": "assign",
-            "public": {"seat": seat, "done": asg["done"]},
+            "public": {"seat": seat, "done": done},
             "private": {SEAT_KEY[seat]: private},
         }
     )
-    if asg["done"] and all(f["asg"][i]["done"] for i in f["f"]):
+    if done:
+        for i in f["f"]:
+            if not asgs[i]["done"]:
+                return
         _resolve(s, ev)
 
 
@@ -1179,11 +1261,13 @@ def _is_legal(s: State, seat: int, aid: str) -> bool:
 
 
 # The draft's and the play's menus of a pack or hand (a string), built once.
+# (Random hands rarely repeat, so these are built at most play and draft steps:
+# ``map`` rather than a generator, which resumes a frame per card.)
 _PICK_MENUS: PileViews[str, tuple[str, ...]] = PileViews(
-    lambda pile: tuple(PICK_ID[c] for c in sorted(pile))
+    lambda pile: tuple(map(PICK_ID.__getitem__, sorted(pile)))
 )
 _PLAY_MENUS: PileViews[str, tuple[str, ...]] = PileViews(
-    lambda pile: tuple(PLAY_ID[c] for c in sorted(pile))
+    lambda pile: tuple(map(PLAY_ID.__getitem__, sorted(pile)))
 )
 
 
@@ -1860,22 +1944,21 @@ class KungFu2019Game(EngineBase):
             raise GameError(f"seat must be None or 0-{n - 1}, got {seat!r}")
         ph = state["phase"]
         me = seat is not None
-        # The fields fixed for a seat at a table come from a template copied
-        # per call (cheaper than a literal of 25 keys, same key order).
-        obs = _OBS_BASE[seat, n].copy()
-        obs["phase"] = ph
-        obs["prompt"] = PROMPTS[ph]
+        # The fields fixed for a seat at a table in a phase come from a template
+        # copied per call (cheaper than a literal of 25 keys, same key order).
+        # ``[*x]`` rather than ``list(x)`` for the fresh lists: no call.
+        obs = _OBS_BASE[seat, n, ph].copy()
         obs["round"] = state["round"]
         obs["actors"] = self.actors(state)
-        obs["hp"] = list(state["hp"])
-        obs["eliminated"] = list(map(bool, state["elim"]))
+        obs["hp"] = [*state["hp"]]
+        obs["eliminated"] = [*map(bool, state["elim"])]
         track_views = _TRACK_VIEWS(state["tracks"])
         obs["tracks"] = [*track_views[0]]
         obs["status"] = [*track_views[1]]
         hands = state["hands"]
         if me:
             obs["hand"] = [*_SORTED_CODES[hands[seat]]]
-        obs["hand_sizes"] = list(map(len, hands))
+        obs["hand_sizes"] = [*map(len, hands)]
         obs["deck_size"] = len(state["deck"])
         obs["discard"] = [*_CODES[state["discard"]]]
         if ph == DRAFT:
@@ -1902,19 +1985,23 @@ class KungFu2019Game(EngineBase):
         if state["dummy"]:
             obs["dummy"] = [CODE[c] for c in state["dummy"]]
         order = state["order"]
-        obs["order"] = list(order)
+        obs["order"] = [*order]
         if order:
             obs["attack_index"] = state["oi"]
         f = state["fight"]
         if f is not None:
             dice: list[list[int] | None] = []
             done: list[bool | None] = []
-            for d, a in zip(f["dice"], f["asg"], strict=True):
+            # (``zip(..., strict=True)`` is a keyword call; both lists have a
+            # slot per seat.)
+            asgs = f["asg"]
+            for i, d in enumerate(f["dice"]):
+                a = asgs[i]
                 dice.append(None if d is None else [*d])
                 done.append(None if a is None else a["done"])
             fight: dict[str, Any] = {
                 "attacker": f["a"],
-                "fighters": list(f["f"]),
+                "fighters": [*f["f"]],
                 "dice": dice,
                 "done": done,
                 "mine": None,

@@ -22,6 +22,7 @@ Every reading of an ambiguous rule, quoting the rulebook, is listed in
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from gameplay.rules import rng as _rng
@@ -432,6 +433,8 @@ _SORTED_CODES: PileViews[str, Pile] = PileViews(
     lambda cards: tuple(map(CODE.__getitem__, sorted(cards)))
 )
 _TRACK_VIEWS = LastView(_track_views)
+# A fighter's assignment record's "done" flag (a C call for ``map``).
+_DONE = itemgetter("done")
 
 
 def _obs_base(key: tuple[int | None, int, str]) -> dict[str, Any]:
@@ -687,16 +690,27 @@ def _assign_legal(s: State, seat: int, aid: str) -> bool:
     if kind == "set":
         if op is not None:
             return False
-        ch = played[i]
-        for kk, c in USABLE[ch][_role(f, seat)]:
-            if kk == k:
-                return c.n <= DICE - _used_mask(asg).bit_count()
-        return False
+        entry = SETTABLE[ATTACK if seat == f["a"] else DEFEND][played[i]].get(k)
+        if entry is None:
+            return False
+        # With no set open the dice in use are the closed sets' (disjoint).
+        free = DICE
+        for st in asg["sets"]:
+            free -= len(st[2])
+        return entry[0].n <= free
     if op is None:
         return False
     if kind == "die":
-        combo = COMBOS[played[op[0]]][op[1]]
-        return len(op[2]) < combo.n and not _used_mask(asg) >> i & 1
+        dice = op[2]
+        if len(dice) >= COMBOS[played[op[0]]][op[1]].n or i in dice:
+            return False
+        # A loop, not ``all`` over a generator (see ``actors``).
+        in_use = False
+        for st in asg["sets"]:
+            if i in st[2]:
+                in_use = True
+                break
+        return not in_use
     if i not in op[2]:
         return False
     x: int = asg["v"][i]
@@ -1976,11 +1990,19 @@ class KungFu2019Game(EngineBase):
                 "counts": list(map(len, commit)),
                 "mine": [*_CODES[commit[seat]]] if me else None,
             }
-        # Loops rather than comprehensions for these short per-seat lists (see
-        # ``actors``).
-        played: list[list[str] | None] = []
-        for p in state["played"]:
-            played.append([*_CODES[p]] if p else None)
+        # The per-seat lists: ``map`` to ``list`` (C calls, a fresh list per
+        # seat) where every seat has one, which is most steps; else loops
+        # rather than comprehensions (see ``actors``).
+        plays = state["played"]
+        played: list[list[str] | None]
+        if "" not in plays:  # everyone's cards face up: the fights
+            played = [*map(list, map(_CODES.__getitem__, plays))]
+        elif plays.count("") == n:  # nothing revealed yet this round
+            played = [None] * n
+        else:
+            played = []
+            for p in plays:
+                played.append([*_CODES[p]] if p else None)
         obs["played"] = played
         if state["dummy"]:
             obs["dummy"] = [CODE[c] for c in state["dummy"]]
@@ -1990,15 +2012,22 @@ class KungFu2019Game(EngineBase):
             obs["attack_index"] = state["oi"]
         f = state["fight"]
         if f is not None:
-            dice: list[list[int] | None] = []
-            done: list[bool | None] = []
-            # (``zip(..., strict=True)`` is a keyword call; both lists have a
-            # slot per seat.)
+            dice: list[list[int] | None]
+            done: list[bool | None]
             asgs = f["asg"]
-            for i, d in enumerate(f["dice"]):
-                a = asgs[i]
-                dice.append(None if d is None else [*d])
-                done.append(None if a is None else a["done"])
+            rolls = f["dice"]
+            if None not in rolls and None not in asgs:  # every seat fights
+                dice = [*map(list, rolls)]
+                done = [*map(_DONE, asgs)]
+            else:
+                dice = []
+                done = []
+                # (``zip(..., strict=True)`` is a keyword call; both lists have
+                # a slot per seat.)
+                for i, d in enumerate(rolls):
+                    a = asgs[i]
+                    dice.append(None if d is None else [*d])
+                    done.append(None if a is None else a["done"])
             fight: dict[str, Any] = {
                 "attacker": f["a"],
                 "fighters": [*f["f"]],

@@ -1346,7 +1346,22 @@ class DueloGame(EngineBase):
         only secrets that appear are those an effect shows this seat right now:
         the card a Disciple or Dragon is looking at, and the card this seat
         separated for Snake Style. Earlier private sights arrive as events.
+
+        Built in C when the optional ``_fastplay`` extension is there (it was
+        about 44% of a step of the public API in Python, issue 33 §2): the
+        same fields from the same allow-list as :meth:`_observe_py`, the
+        reference, which builds it otherwise and whenever the C code declines
+        (a finished or malformed state, an invalid seat: the errors are
+        raised there). tests/rules/test_duelo_native.py holds the two equal.
         """
+        if _native_observe is not None:
+            obs = _native_observe(state, seat)
+            if obs is not None:
+                return obs
+        return self._observe_py(state, seat)
+
+    def _observe_py(self, state: State, seat: int | None) -> dict[str, Any]:
+        """:meth:`observe` in Python: the reference the C code follows."""
         n = state["n"]
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
             raise GameError(f"seat must be None or 0..{n - 1}, got {seat!r}")
@@ -1632,3 +1647,30 @@ def _copy_record(r: dict[str, Any]) -> dict[str, Any]:
         else:
             out[k] = v
     return out
+
+
+def _start_draw_view(start_draw: list[list[list[int]]]) -> list[list[list[int]]]:
+    """An observation's copy of the start draws (the C code's, when any)."""
+    return [[list(d) for d in r] for r in start_draw]
+
+
+# ``observe`` in C, when the optional extension ``_fastplay.c`` is built
+# (setup.py). It follows ``_observe_py`` field by field and declines (None)
+# whatever it does not handle; tests/rules/test_duelo_native.py compares the
+# two for every seat at every step of seeded games.
+try:
+    from gameplay.rules.duelo import _fastplay as _native
+except ImportError:  # not built (no C compiler): observe runs in Python
+    # mypy types the name as the module (the stub _fastplay.pyi) and has no
+    # way to say "or None"; every use checks it.
+    _native = None  # type: ignore[assignment]
+
+if _native is not None and (*PHASES, OVER) != _native.PHASES:
+    # A build of another version of the C code: not used (a test fails).
+    _native = None  # type: ignore[assignment]
+
+NATIVE = _native is not None
+_native_observe: Callable[[State, int | None], dict[str, Any] | None] | None = None
+if _native is not None:
+    _native.init(RULES_VERSION, PROMPTS, _ROUNDS, _start_draw_view)
+    _native_observe = _native.observe

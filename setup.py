@@ -1,11 +1,12 @@
 """Build hook for the optional C extensions; everything else is in pyproject.toml.
 
-Every ``gameplay/rules/<game>/_fastplay.c`` is a game's native random-playout
-kernel, built as ``gameplay.rules.<game>._fastplay`` (found by the glob below,
-so adding a kernel touches no shared file; ``gameplay/rules/splitmix.h``, the
-C side of ``rng.py``, is what they share). Each is optional: without a C
-compiler (or Python headers) the build skips it with a warning and the game's
-Python playout is used instead.
+Every ``gameplay/rules/<game>/_fastplay.c`` is a game's native code (a
+random-playout kernel, or a hot path of its public API such as building
+observations), built as ``gameplay.rules.<game>._fastplay`` (found by the glob
+below, so adding one touches no shared file; ``gameplay/rules/splitmix.h``,
+the C side of ``rng.py``, is what the kernels share). Each is optional:
+without a C compiler (or Python headers) the build skips it with a warning and
+the game's Python code is used instead.
 """
 
 from pathlib import Path

@@ -1445,9 +1445,7 @@ class DueloGame(EngineBase):
         if seat is not None:
             obs["hand"] = [*_SORTED[hands[seat]]]
         obs["private"] = {}
-        obs["start_draw"] = (
-            [[list(d) for d in r] for r in start_draw] if start_draw else []
-        )
+        obs["start_draw"] = _start_draw_view(start_draw) if start_draw else []
         # The records are shared read-only views; the list is this
         # observation's own, like all its lists.
         obs["rounds"] = [*_ROUNDS(history)] if history else []

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -349,12 +350,34 @@ def match_record(*, match: Match) -> dict[str, Any]:
     }
 
 
+def _has_open_rematch(match_pk: int, statuses: list[MatchStatus]) -> bool:
+    """Whether ``match_pk`` has a rematch in one of ``statuses``: one bare
+    SELECT, written as SQL. Every socket that closes on a finished table
+    broadcasts its frames, and most finished tables have no rematch: the full
+    query (the host joined, the seats prefetched) was about half of such a
+    close's Python calls (2,600 of 4,700), and even the ORM's ``exists()``
+    built for it cost 900."""
+    meta = Match._meta
+    column = meta.get_field("rematch_of").column
+    status = meta.get_field("status").column
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {meta.db_table} WHERE {column} = %s "
+            f"AND {status} IN ({', '.join(['%s'] * len(statuses))}) LIMIT 1",
+            [match_pk, *(str(value) for value in statuses)],
+        )
+        return cursor.fetchone() is not None
+
+
 def rematch_info(*, match: Match) -> dict[str, object] | None:
     """What a finished match's frame says about its rematch, if one is open."""
     if match.just_finished:  # none can exist yet (``Match.just_finished``)
         return None
+    open_statuses = [MatchStatus.WAITING, MatchStatus.ACTIVE]
+    if not _has_open_rematch(match.pk, open_statuses):
+        return None
     rematch = (
-        match.rematches.filter(status__in=[MatchStatus.WAITING, MatchStatus.ACTIVE])
+        match.rematches.filter(status__in=open_statuses)
         .select_related("host")
         .prefetch_related("seats__user")
         .order_by("created_at")

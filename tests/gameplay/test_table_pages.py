@@ -190,6 +190,26 @@ def test_rematch_with_people_keeps_their_seats_open_until_they_join(
     assert not Match.objects.filter(rematch_of=rematch).exists()
 
 
+def test_a_finished_match_without_a_rematch_asks_one_bare_exists(players) -> None:
+    """Every socket closing on a finished table broadcasts its frames: without
+    an open rematch (the common case) the rematch is looked for with one
+    cheap EXISTS, not the full query with its join and prefetch."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from gameplay import selectors
+    from gameplay.models import Match
+
+    match = start_match(players[:2])
+    play_to_end(match, players[:2])
+    match = Match.objects.get(pk=match.pk)
+    with CaptureQueriesContext(connection) as queries:
+        assert selectors.rematch_info(match=match) is None
+    assert len(queries) == 1
+    sql = queries[0]["sql"].upper()
+    assert "JOIN" not in sql and "LIMIT 1" in sql
+
+
 def test_profile_shows_results_with_game_and_opponent_names(players, client) -> None:
     match = start_match(players[:2])
     live = start_match([players[0], players[2]])

@@ -12,10 +12,11 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -138,22 +139,23 @@ def notifications_resolve(
     """
     if not user_ids or not (keys or prefix):
         return 0
-    from django.db.models import Q
-
-    about = Q(key__in=keys) if keys else Q()
-    if prefix:
-        about |= Q(key__startswith=prefix)
-    unread = Notification.objects.filter(
-        about, user_id__in=user_ids, read_at__isnull=True
-    )
     if len(user_ids) == 1:
         # One player (a socket connecting): one UPDATE, nothing read first.
         touched = list(user_ids)
+        changed = _resolve_one(user_ids[0], keys=keys, prefix=prefix)
     else:
+        from django.db.models import Q
+
+        about = Q(key__in=keys) if keys else Q()
+        if prefix:
+            about |= Q(key__startswith=prefix)
+        unread = Notification.objects.filter(
+            about, user_id__in=user_ids, read_at__isnull=True
+        )
         touched = sorted(set(unread.values_list("user_id", flat=True)))
         if not touched:
             return 0
-    changed = unread.update(read_at=timezone.now())
+        changed = unread.update(read_at=timezone.now())
     if not changed:
         return 0
 
@@ -168,6 +170,41 @@ def notifications_resolve(
 
     transaction.on_commit(push)
     return changed
+
+
+def _resolve_one(user_id: int, *, keys: tuple[str, ...], prefix: str) -> int:
+    """``notifications_resolve``'s UPDATE for one player, written as SQL: every
+    live socket's connect runs it (``on_match_opened``), and the ORM building
+    it (a ``Q`` of ``IN`` or ``LIKE``) was about 1,000 Python calls of a
+    connect that finds nothing to mark. The statement the ORM made: the
+    prefix escaped for ``LIKE`` as ``startswith`` does."""
+    from django.db.models import Field
+
+    ops = connection.ops
+    meta = Notification._meta
+
+    def column(name: str) -> str:
+        field = meta.get_field(name)
+        assert isinstance(field, Field) and field.column  # a concrete column
+        return ops.quote_name(field.column)
+
+    table = ops.quote_name(meta.db_table)
+    key, read_at, user = column("key"), column("read_at"), column("user")
+    about = []
+    params: list[Any] = [ops.adapt_datetimefield_value(timezone.now()), user_id]
+    if keys:
+        about.append(f"{key} IN ({', '.join(['%s'] * len(keys))})")
+        params.extend(keys)
+    if prefix:
+        about.append(f"{key} LIKE %s ESCAPE '\\'")
+        params.append(ops.prep_for_like_query(prefix) + "%")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {read_at} = %s WHERE {user} = %s "
+            f"AND {read_at} IS NULL AND ({' OR '.join(about)})",
+            params,
+        )
+        return cursor.rowcount
 
 
 def wants_round_emails(user: User) -> bool:

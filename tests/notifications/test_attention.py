@@ -125,3 +125,55 @@ def test_an_answered_challenge_stops_counting(
     with django_capture_on_commit_callbacks(execute=True):
         lobby.challenge_decline(challenge_id=again.pk, user=a)  # withdrawn
     assert unread_count(user_id=b.pk) == 0
+
+
+def test_one_players_news_settles_by_key_and_literal_prefix(
+    players, pushed, django_capture_on_commit_callbacks
+):
+    """A socket's connect settles its player's news with one hand-written
+    UPDATE: the keys exactly, the prefix literally (its ``_`` matches only
+    itself, as the ORM's ``startswith`` escapes it), unread news
+    of that player only, and the pages learn the new count."""
+    from notifications.services import notifications_resolve
+
+    a, b = players[:2]
+    keys = [
+        "game_started:7",
+        "your_move:7:1",
+        "your_move:7:2",
+        "yourXmove:7:3",  # "_" is no wildcard
+        "your_move:70:1",  # another game
+        "challenge:7",
+    ]
+    notifications_create(
+        drafts=[
+            Draft(user_id=user.pk, kind=NotificationKind.YOUR_MOVE, key=key, title="t")
+            for user in (a, b)
+            for key in keys
+        ],
+        push=False,
+    )
+    Notification.objects.filter(user=a, key="your_move:7:2").update(
+        read_at="2026-01-01T00:00:00Z"
+    )
+    pushed.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        changed = notifications_resolve(
+            user_ids=[a.pk], keys=("game_started:7",), prefix="your_move:7:"
+        )
+    assert changed == 2  # game_started:7 and your_move:7:1 (7:2 was read)
+    unread = set(
+        Notification.objects.filter(user=a, read_at__isnull=True).values_list(
+            "key", flat=True
+        )
+    )
+    assert unread == {"yourXmove:7:3", "your_move:70:1", "challenge:7"}
+    assert unread_count(user_id=b.pk) == len(keys)  # the other player's stay
+    assert pushed == [(a.pk, {"type": "unread", "count": 3})]
+    # Nothing left to settle: no UPDATE counted, no push.
+    pushed.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert (
+            notifications_resolve(user_ids=[a.pk], keys=(), prefix="your_move:7:") == 0
+        )
+    assert pushed == []

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from gameplay import turns
+from gameplay import selectors, turns
 from gameplay.catalog import game_name
 from gameplay.models import Challenge, Match, MatchStatus, Seat
 from gameplay.timecontrol import TimeControl
@@ -299,7 +299,9 @@ def turn_messages(match: Match) -> live.Messages:
     messages: live.Messages = []
     absent_to_move: list[Seat] = []
     active = match.status == MatchStatus.ACTIVE
-    seats = list(match.seats.all())
+    # Every move of every match comes here: the prefetched seats as they are
+    # (``match.seats.all()`` built a manager and a queryset each time).
+    seats = selectors.seats_of(match)
     # Alone with bots outside a competition: the person started the game and
     # is on the way to it (``on_match_started``), so the bots' first moves
     # before they ever reach the table are nobody's news.

@@ -46,3 +46,14 @@ def test_every_database_thread_closes_its_connection(monkeypatch):
         assert copies._pool is None  # the next move starts them again
         assert copies.executor() is not pool
         copies.close_threads()
+
+
+def test_thread_count_follows_the_setting():
+    """``threads()`` is kept between moves, never past a change of the setting."""
+    default = copies.threads()
+    with override_settings(LIVE_DB_THREADS=3):
+        assert copies.threads() == 3
+        with override_settings(LIVE_DB_THREADS=0):
+            assert copies.threads() == 0
+        assert copies.threads() == 3
+    assert copies.threads() == default

@@ -21,7 +21,9 @@ to take one move and hand its frames to the channel layer, without sockets:
   tens of microseconds. Each socket's connect is measured apart
   (``cpu_ms_connect_median``: from the handshake through its first state
   frame: the match and seat lookup, the seat counted, the read, the frame,
-  the table's presence broadcast).
+  the table's presence broadcast), and so is its close at the end of a game
+  (``cpu_ms_close_median``, closes of finished games: through the end of its
+  consumer: the seat counted out, the table's broadcast built and sent).
 
 Both run the same seeded games on the same database and Redis, interleaved in
 blocks so that the machine's load falls on both alike; CPU is the process's
@@ -72,7 +74,8 @@ COUNT_CALLS = os.environ.get("LIVE_MOVE_COUNT_CALLS", "") == "1"
 # path's single moves to (summed; the top 300, "calls module:function" per
 # line, "(moves)" their number), to see which code a change removed; the last
 # moves of games (the finish) go to the same name with ".last" appended, the
-# sockets' connects (through the first state frame) to ".connect".
+# sockets' connects (through the first state frame) to ".connect", their
+# closes to ".close".
 CALLS_BY = os.environ.get("LIVE_MOVE_CALLS_BY", "")
 _next_call = itertools.count().__next__
 # The current move's calls per function (None: not in a move, not counted).
@@ -80,6 +83,7 @@ _calls_by: list[Counter | None] = [None]
 _single_calls_by: Counter = Counter()  # summed over the single moves
 _last_calls_by: Counter = Counter()  # summed over the last moves of games
 _connect_calls_by: Counter = Counter()  # summed over the sockets' connects
+_close_calls_by: Counter = Counter()  # summed over the sockets' closes
 
 
 def _count_call(frame, event, arg) -> None:
@@ -147,8 +151,10 @@ def measure() -> dict:
     # mean, and the last move of a game (the locked service, the finish) costs
     # many times an ordinary one, so it is reported apart as well.
     single: dict[tuple[str, bool], list[float]] = defaultdict(list)
-    # The sockets path's connects (CPU of one socket's connect and first frame).
+    # The sockets path's connects (CPU of one socket's connect and first frame)
+    # and closes (through the end of its consumer).
     connects: list[float] = []
+    closes: list[float] = []
 
     def play(path: str, moves: int) -> tuple[float, float, int]:
         if path == "sockets":
@@ -270,8 +276,21 @@ def measure() -> dict:
                         into.update(move_calls)
                         into["(moves)"] += 1
                     done += 1
+                over = not engine.actors(state)
                 for comm in socks:
+                    # A socket's close, through the end of its consumer: the
+                    # seat counted out and the table's broadcast built and sent.
+                    # Counted for finished games only (as players leave them;
+                    # a block that ends mid-game closes on the locked path).
+                    _calls_by[0] = Counter() if CALLS_BY and over else None
+                    c0 = cpu_clock()
                     await comm.disconnect()
+                    if over:
+                        closes.append(cpu_clock() - c0)
+                    close_calls, _calls_by[0] = _calls_by[0], None
+                    if close_calls is not None:
+                        _close_calls_by.update(close_calls)
+                        _close_calls_by["(closes)"] += 1
         await database_sync_to_async(
             Match.objects.filter(status=MatchStatus.ACTIVE).update
         )(status=MatchStatus.ABORTED)
@@ -304,9 +323,10 @@ def measure() -> dict:
                 (CALLS_BY, _single_calls_by),
                 (CALLS_BY + ".last", _last_calls_by),
                 (CALLS_BY + ".connect", _connect_calls_by),
+                (CALLS_BY + ".close", _close_calls_by),
             ):
                 with open(path, "w") as out_file:
-                    top = None if by is _connect_calls_by else 300
+                    top = None if by in (_connect_calls_by, _close_calls_by) else 300
                     for name, calls in by.most_common(top):
                         out_file.write(f"{calls} {name.replace(prefix, '')}\n")
     out: dict[str, Any] = {"moves_per_block": MOVES_PER_BLOCK, "blocks": BLOCKS}
@@ -330,6 +350,8 @@ def measure() -> dict:
             connects[len(connects) // 10 :]
         )
         out["sockets"]["connects"] = len(connects)
+        out["sockets"]["cpu_ms_close_median"] = _median_ms(closes[len(closes) // 10 :])
+        out["sockets"]["closes"] = len(closes)
     if "owner" in per and "locked" in per:
         out["cpu_ratio_owner_over_locked"] = round(
             out["owner"]["cpu_ms_per_move_median"]

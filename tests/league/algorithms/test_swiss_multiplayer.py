@@ -594,6 +594,31 @@ def test_late_forty_player_rounds_reach_their_proven_fewest_repeats(event, fewes
     assert report.repeats == report.fewest_repeats == fewest
 
 
+@pytest.mark.parametrize(("round_no", "fewest"), [(5, 2), (6, 7)])
+def test_fresh_forty_player_rounds_reach_their_proven_fewest_repeats(round_no, fewest):
+    """Issue 26: two rounds of a fresh event (``bench/seating.py --players 40
+    --rounds 5,7 --seed 27 --schemes tables_4_8``, the test set's event 58)
+    that the kicked tabu search, run once after the breakout search, seated
+    a pair above the fewest set partitioning proves (3 where 2, 8 where 7).
+    Its two runs, from the seating before the breakout search and from the
+    breakout's, reach the fewest in both."""
+    from league.tournaments.formats.multiplayer_seating import _repeats
+    from league.tournaments.formats.swiss_multiplayer import (
+        _met,
+        seat_multiplayer_round_report,
+    )
+
+    event = json.loads(OPTIMA.read_text())["events"][58]
+    assert event["players"] == 40 and [round_no, fewest] in event["fewest_repeats"]
+    before = [res for res in _optima_results(event) if res.round < round_no]
+    tables, report = seat_multiplayer_round_report(
+        list(range(1, 41)), before, **SCHEMES[event["scheme"]]
+    )
+    assert not report.bound_proven
+    assert report.repeats == _repeats([t.seats for t in tables], _met(before))
+    assert report.repeats == fewest
+
+
 def test_kicked_tabu_moves_keep_the_sizes_and_reach_the_fewest():
     """The kicked tabu search's moves (a player to a table of a seat fewer,
     the two tables trading sizes) keep the round's multiset of table sizes,

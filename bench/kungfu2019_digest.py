@@ -14,6 +14,12 @@ import argparse
 import hashlib
 import json
 import random
+import sys
+from pathlib import Path
+
+# The checkout this script sits in, not whichever the editable install names:
+# a before/after comparison run from a second worktree must hash its own code.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gameplay.rules import get_game
 from gameplay.rules.kungfu2019.engine import KungFu2019Game

@@ -568,8 +568,10 @@ def _legal_ids(s: State, seat: int | None) -> list[str]:
             ids += _WANT_IDS
         if not d["open"]:
             ids.append("open")
-        # _can_send, with this seat's offers counted above; this seat is in
-        # play, so an offer to all has a partner when another seat is.
+        # "send" needs something given or asked, the given cards in hand,
+        # a target in play and fewer than MAX_OFFERS of this seat's offers
+        # open (counted above); this seat is in play, so an offer to all has
+        # a partner when another seat is.
         if (give or d["want"]) and holds and mine < MAX_OFFERS:
             to = d["to"]
             if (
@@ -669,15 +671,6 @@ _FITS: PileViews[str, frozenset[str]] = PileViews(_fits)
 _TARGETS: PileViews[tuple[int, ...], Pile] = PileViews(_targets)
 _GIVE_IDS: PileViews[tuple[str, str], tuple[Pile, bool]] = PileViews(_give_ids)
 _WANT_IDS = tuple(WANT_ID[x] for x in STYLES)
-
-
-def _can_send(s: State, seat: int, d: dict[str, Any]) -> bool:
-    return (
-        bool(d["give"] or d["want"])
-        and _holds(s["hands"][seat], d["give"])
-        and _target_ok(s, seat, d["to"])
-        and _my_offers(s, seat) < MAX_OFFERS
-    )
 
 
 # ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import random
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 from gameplay.rules import IllegalAction, get_game
 from gameplay.rules.kungfu2013 import KungFu2013Game
+from gameplay.rules.rng import uniform_chooser
 
 _GAME = get_game("kungfu2013")
 assert isinstance(_GAME, KungFu2013Game)  # the fast paths are beside the protocol
@@ -90,3 +92,35 @@ def test_fast_paths_refuse_like_apply_and_change_nothing() -> None:
     with pytest.raises(IllegalAction, match="not legal"):
         GAME.playout(state, lambda s, seat, ids: "draw:green")
     assert state == before
+
+
+@pytest.mark.parametrize("mode", ["apply_in_place", "playout", "random_playout"])
+def test_in_place_play_on_a_state_from_apply_leaves_earlier_states(mode: str) -> None:
+    """``apply`` shares ``life``, ``front`` and ``noblk`` with the state before
+    (copy-on-write), so the in-place paths must replace those lists, never edit
+    them: every state of the game so far keeps its JSON."""
+    for seed in range(12):
+        rnd = random.Random(seed)
+        state = GAME.setup(CONFIGS[seed % len(CONFIGS)], seed)
+        kept = [(state, json.dumps(state, sort_keys=True))]
+        # Half the game through apply (damage, coins and effects included) ...
+        for _ in range(130):
+            if not GAME.actors(state):
+                break
+            (seat,) = GAME.actors(state)
+            ids = GAME.legal_action_ids(state, seat)
+            state, _ = GAME.apply(state, seat, ids[int(rnd.random() * len(ids))])
+            kept.append((state, json.dumps(state, sort_keys=True)))
+        # ... the rest in place on the last state apply returned.
+        if mode == "apply_in_place":
+            while GAME.actors(state):
+                (seat,) = GAME.actors(state)
+                ids = GAME.legal_action_ids(state, seat)
+                GAME.apply_in_place(state, seat, ids[int(rnd.random() * len(ids))])
+        elif mode == "playout":
+            GAME.playout(state, uniform_chooser(seed))
+        else:
+            GAME.random_playout(state, seed)
+        assert GAME.is_over(state)
+        for earlier, dumped in kept[:-1]:
+            assert json.dumps(earlier, sort_keys=True) == dumped

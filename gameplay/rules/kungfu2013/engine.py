@@ -143,18 +143,23 @@ _VIEW = {ch: c.copy() for ch, c in CARDS.items()}
 _PILE_VIEWS: PileViews[str, Pile] = PileViews(
     lambda cards: tuple(map(_VIEW.__getitem__, cards))
 )
+# A card's view by the byte value of its character: a hand is sorted as bytes
+# (small ints compare several times faster than one-character strings, and a
+# random game's hands hold 20 cards or more).
+_VIEW_OF_BYTE: list[Any] = [None] * 128
+for _ch in ALPHABET:
+    _VIEW_OF_BYTE[ord(_ch)] = _VIEW[_ch]
+del _ch
 _HAND_VIEWS: PileViews[str, Pile] = PileViews(
-    lambda cards: tuple(map(_VIEW.__getitem__, sorted(cards)))
+    lambda cards: tuple(map(_VIEW_OF_BYTE.__getitem__, sorted(cards.encode())))
 )
 
-
-def _hand_counts(hand: str) -> dict[str, int]:
-    r = _nred(hand)
-    return {"red": r, "blue": len(hand) - r}
-
-
-# A hand's size per colour (public: the decks' backs differ), read-only.
-_HAND_COUNTS: PileViews[str, dict[str, int]] = PileViews(_hand_counts)
+# A hand's size per colour (public: the decks' backs differ), read-only:
+# ``_HAND_COUNTS[len(hand)][reds]``. Looked up, not cached per hand: most
+# steps change a hand, and a cache miss costs more than counting the reds.
+_HAND_COUNTS: list[list[dict[str, int]]] = [
+    [{"red": r, "blue": n - r} for r in range(n + 1)] for n in range(61)
+]
 _FACE = {"u": "up", "d": "down"}
 
 
@@ -283,25 +288,27 @@ def _has_blue(hand: str) -> bool:
     return bool(hand.strip(RED_DECK))
 
 
+# Every red card's byte -> 0, every other byte -> 1. ``translate`` with a table
+# and no bytes to delete is one pass over the hand (deleting bytes first builds
+# a 256-entry table, per call), and ``count(0)`` one more: about a third of
+# the instructions of ``len(hand.encode().translate(None, _BLUE_BYTES))``.
+_RED_AS_ZERO = bytes(0 if chr(i) in RED_DECK else 1 for i in range(256))
+
+
 def _nred(hand: str) -> int:
     """How many red cards ``hand`` holds."""
-    return len(hand.encode().translate(None, _BLUE_BYTES))
+    return hand.encode().translate(_RED_AS_ZERO).count(0)
 
 
 def _can_draw(s: State) -> bool:
     return bool(s["rdeck"] or s["bdeck"] or s["rdisc"] or s["bdisc"])
 
 
-_COIN_SUM: dict[str, int] = {}
-
-
-def _coins(front: str) -> int:
-    n = _COIN_SUM.get(front)
-    if n is None:
-        if len(_COIN_SUM) > _CACHE_LIMIT:
-            _COIN_SUM.clear()
-        n = _COIN_SUM[front] = sum(COINS[c] for c in front)
-    return n
+# The coins of a row of coin cards (few distinct rows; a row changes a few
+# times a game): ``_COIN_SUMS[front]``, a dict lookup where it hits.
+_COIN_SUMS: PileViews[str, int] = PileViews(
+    lambda front: sum(map(COINS.__getitem__, front))
+)
 
 
 # ---------------------------------------------------------------------------
@@ -327,7 +334,7 @@ _TARGET_MENU: dict[str, tuple[str, ...]] = {}
 def _menu_draw(s: State) -> tuple[str, ...]:
     # Default: the colour you hold fewer of (ties: blue, the cautious colour).
     hand = s["hands"][s["actor"]]
-    if 2 * len(hand.encode().translate(None, _BLUE_BYTES)) < len(hand):  # _nred, inline
+    if 2 * hand.encode().translate(_RED_AS_ZERO).count(0) < len(hand):  # _nred
         return _DRAW_RED_FIRST
     return _DRAW_BLUE_FIRST
 
@@ -407,12 +414,14 @@ def _ids(s: State) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------
 # Helpers that change the state (``s`` is a private clone, or the caller's own
 # state in the playout mode).
-
-
-def _ev(
-    type_: str, public: dict[str, Any], private: dict[str, Any] | None = None
-) -> Event:
-    return {"type": type_, "public": public, "private": private or {}}
+#
+# Copy-on-write: ``apply`` shares the state's ``life``, ``front`` and ``noblk``
+# lists with the state before (they change a few times a game), so a rule that
+# changes one replaces the list, in every mode, never edits it.
+#
+# Events are dict literals ({"type", "public", "private"}) and a card in them
+# is ``CARDS[c].copy()`` (``view``) written out: a random game builds about
+# 1.6 events a step, and a helper's call per event cost more than the dict.
 
 
 def _draw_one(s: State, ev: Events, seat: int, colour: str) -> None:
@@ -427,17 +436,23 @@ def _draw_one(s: State, ev: Events, seat: int, colour: str) -> None:
         s["rng"], deck = _rng.shuffled(s["rng"], pile)
         s[dp] = ""
         if ev is not None:
-            ev.append(_ev("reshuffle", {"deck": colour, "cards": len(deck)}))
+            ev.append(
+                {
+                    "type": "reshuffle",
+                    "public": {"deck": colour, "cards": len(deck)},
+                    "private": {},
+                }
+            )
     card = deck[-1]
     s[dk] = deck[:-1]
     s["hands"][seat] += card
     if ev is not None:
         ev.append(
-            _ev(
-                "draw",
-                {"seat": seat, "deck": colour},
-                {KEY[seat]: {"card": view(card)}},
-            )
+            {
+                "type": "draw",
+                "public": {"seat": seat, "deck": colour},
+                "private": {KEY[seat]: {"card": CARDS[card].copy()}},
+            }
         )
 
 
@@ -453,7 +468,13 @@ def _change_initiative(s: State, ev: Events, reason: str) -> None:
     old = s["init"]
     s["init"] = 1 - old
     if ev is not None:
-        ev.append(_ev("initiative", {"from": old, "to": 1 - old, "reason": reason}))
+        ev.append(
+            {
+                "type": "initiative",
+                "public": {"from": old, "to": 1 - old, "reason": reason},
+                "private": {},
+            }
+        )
     s["todo"].append(["draw", old, 3])
 
 
@@ -480,10 +501,11 @@ def _finish(s: State, ev: Events, reason: str) -> None:
     s["todo"] = []
     if ev is not None:
         ev.append(
-            _ev(
-                "game_over",
-                {"winners": winners, "life": list(life), "reason": reason},
-            )
+            {
+                "type": "game_over",
+                "public": {"winners": winners, "life": list(life), "reason": reason},
+                "private": {},
+            }
         )
 
 
@@ -510,11 +532,17 @@ def _resolve_effect(s: State, ev: Events, seat: int, effect: str) -> None:
     if effect == "draw3":
         s["todo"].append(["draw", seat, 3])
     elif effect == "heal2":
-        life = s["life"]
+        s["life"] = life = s["life"][:]  # copy-on-write
         # Reading 14: "you immediately get two life tokens", at full life too.
         life[seat] += 2
         if ev is not None:
-            ev.append(_ev("heal", {"seat": seat, "gain": 2, "life": life[seat]}))
+            ev.append(
+                {
+                    "type": "heal",
+                    "public": {"seat": seat, "gain": 2, "life": life[seat]},
+                    "private": {},
+                }
+            )
     elif effect == "discard2":
         hand = s["hands"][opp]
         gone = []
@@ -526,10 +554,16 @@ def _resolve_effect(s: State, ev: Events, seat: int, effect: str) -> None:
             hand = hand[:j] + hand[j + 1 :]
             _discard(s, card)
             if ev is not None:
-                gone.append(view(card))
+                gone.append(CARDS[card].copy())
         s["hands"][opp] = hand
         if ev is not None:
-            ev.append(_ev("hand_discard", {"seat": opp, "cards": gone}))
+            ev.append(
+                {
+                    "type": "hand_discard",
+                    "public": {"seat": opp, "cards": gone},
+                    "private": {},
+                }
+            )
     elif effect == "break_coin":
         front = s["front"][opp]
         if len(front) > 1:
@@ -538,11 +572,24 @@ def _resolve_effect(s: State, ev: Events, seat: int, effect: str) -> None:
             _break_coin(s, ev, opp, front)
         else:
             if ev is not None:
-                ev.append(_ev("effect_ignored", {"seat": seat, "effect": effect}))
+                ev.append(
+                    {
+                        "type": "effect_ignored",
+                        "public": {"seat": seat, "effect": effect},
+                        "private": {},
+                    }
+                )
     elif effect == "no_block":
-        s["noblk"][opp] = s["round"] + 1
+        s["noblk"] = noblk = s["noblk"][:]  # copy-on-write
+        noblk[opp] = s["round"] + 1
         if ev is not None:
-            ev.append(_ev("no_block", {"seat": opp, "round": s["round"] + 1}))
+            ev.append(
+                {
+                    "type": "no_block",
+                    "public": {"seat": opp, "round": s["round"] + 1},
+                    "private": {},
+                }
+            )
     elif effect == "nullify":
         b = s["b"]
         if b["bc"]:
@@ -550,19 +597,38 @@ def _resolve_effect(s: State, ev: Events, seat: int, effect: str) -> None:
             b["bc"] = ""
             _discard(s, card)
             if ev is not None:
-                ev.append(_ev("block_discarded", {"seat": opp, "card": view(card)}))
+                ev.append(
+                    {
+                        "type": "block_discarded",
+                        "public": {"seat": opp, "card": CARDS[card].copy()},
+                        "private": {},
+                    }
+                )
         else:
             if ev is not None:
-                ev.append(_ev("effect_ignored", {"seat": seat, "effect": effect}))
+                ev.append(
+                    {
+                        "type": "effect_ignored",
+                        "public": {"seat": seat, "effect": effect},
+                        "private": {},
+                    }
+                )
     elif effect == "initiative":
         s["b"]["flip"] = s["b"]["flip"] + [seat]
 
 
 def _break_coin(s: State, ev: Events, owner: int, card: str) -> None:
-    s["front"][owner] = s["front"][owner].replace(card, "")
+    s["front"] = front = s["front"][:]  # copy-on-write
+    front[owner] = front[owner].replace(card, "")
     _discard(s, card)
     if ev is not None:
-        ev.append(_ev("coin_card_discarded", {"seat": owner, "card": view(card)}))
+        ev.append(
+            {
+                "type": "coin_card_discarded",
+                "public": {"seat": owner, "card": CARDS[card].copy()},
+                "private": {},
+            }
+        )
 
 
 def _run(s: State, ev: Events) -> None:
@@ -596,7 +662,13 @@ def _run(s: State, ev: Events) -> None:
             s["round"] += 1
             s["b"] = _new_battle(s["init"])
             if ev is not None:
-                ev.append(_ev("round", {"round": s["round"], "initiative": s["init"]}))
+                ev.append(
+                    {
+                        "type": "round",
+                        "public": {"round": s["round"], "initiative": s["init"]},
+                        "private": {},
+                    }
+                )
             todo.append(["init"])
         elif kind == "init":
             h = s["init"]
@@ -629,14 +701,20 @@ def _run(s: State, ev: Events) -> None:
             todo.pop()
             reason = "no_block_card" if not _has_blue(hands[d]) else "no_block_effect"
             if ev is not None:
-                ev.append(_ev("no_block_played", {"seat": d, "reason": reason}))
+                ev.append(
+                    {
+                        "type": "no_block_played",
+                        "public": {"seat": d, "reason": reason},
+                        "private": {},
+                    }
+                )
             _after_block(s, ev)
         elif kind == "effect":
             seat = t[1]
             b = s["b"]
             card = b["ac"] if seat == b["a"] else b["bc"]
             cost = COST[card] if card else None
-            if cost is None or _coins(s["front"][seat]) < cost:
+            if cost is None or _COIN_SUMS[s["front"][seat]] < cost:
                 todo.pop()
                 continue
             s["phase"], s["actor"] = EFFECT_PHASE, seat
@@ -672,7 +750,13 @@ def _run(s: State, ev: Events) -> None:
             if b["hit"] and b["dmg"] > 0:
                 a = b["a"]
                 if ev is not None:
-                    ev.append(_ev("on_hit", {"seat": a, "card": view(b["ac"])}))
+                    ev.append(
+                        {
+                            "type": "on_hit",
+                            "public": {"seat": a, "card": CARDS[b["ac"]].copy()},
+                            "private": {},
+                        }
+                    )
                 _resolve_effect(s, ev, a, EFFECT[b["ac"]])
         elif kind == "cleanup":
             todo.pop()
@@ -686,16 +770,33 @@ def _after_block(s: State, ev: Events) -> None:
     b = s["b"]
     b["blocked"] = True
     if b["face"] == "d" and ev is not None:
-        ev.append(_ev("reveal", {"seat": b["a"], "card": view(b["ac"])}))
+        ev.append(
+            {
+                "type": "reveal",
+                "public": {"seat": b["a"], "card": CARDS[b["ac"]].copy()},
+                "private": {},
+            }
+        )
     d = 1 - b["a"]
     s["todo"] += [["cleanup"], ["hit"], ["outcome"], ["effect", d], ["effect", b["a"]]]
 
 
 def _pay(s: State, ev: Events, seat: int, card: str, due: int) -> None:
-    s["front"][seat] = s["front"][seat].replace(card, "")
+    s["front"] = front = s["front"][:]  # copy-on-write
+    front[seat] = front[seat].replace(card, "")
     _discard(s, card)
     if ev is not None:
-        ev.append(_ev("pay", {"seat": seat, "card": view(card), "coins": COINS[card]}))
+        ev.append(
+            {
+                "type": "pay",
+                "public": {
+                    "seat": seat,
+                    "card": CARDS[card].copy(),
+                    "coins": COINS[card],
+                },
+                "private": {},
+            }
+        )
     if due - COINS[card] > 0:
         s["todo"].append(["pay", seat, due - COINS[card]])
 
@@ -707,7 +808,13 @@ def _activate(s: State, ev: Events, seat: int) -> None:
     b["act"] = b["act"][:]
     b["act"][seat] = True
     if ev is not None:
-        ev.append(_ev("activate", {"seat": seat, "card": view(card)}))
+        ev.append(
+            {
+                "type": "activate",
+                "public": {"seat": seat, "card": CARDS[card].copy()},
+                "private": {},
+            }
+        )
     effect = EFFECT[card]
     if effect is not None:
         if ON_HIT[card]:
@@ -732,29 +839,48 @@ def _outcome(s: State, ev: Events) -> bool:
     bv = _value(b, b["bc"], d) if b["bc"] else 0
     b["av"], b["bv"] = av, bv
     if av > bv:
-        life = s["life"]
+        s["life"] = life = s["life"][:]  # copy-on-write
         dmg = min(av - bv, life[d])
         life[d] -= dmg
         b["dmg"] = dmg
         if ev is not None:
             ev.append(
-                _ev(
-                    "outcome",
-                    {"winner": a, "attack": av, "defence": bv, "damage": dmg},
-                )
+                {
+                    "type": "outcome",
+                    "public": {"winner": a, "attack": av, "defence": bv, "damage": dmg},
+                    "private": {},
+                }
             )
         if ev is not None:
-            ev.append(_ev("damage", {"seat": d, "amount": dmg, "life": life[d]}))
+            ev.append(
+                {
+                    "type": "damage",
+                    "public": {"seat": d, "amount": dmg, "life": life[d]},
+                    "private": {},
+                }
+            )
         if life[d] <= 0:
             _finish(s, ev, "knockout")
             return True
         return False
     if av == bv:
         if ev is not None:
-            ev.append(_ev("outcome", {"winner": None, "attack": av, "defence": bv}))
+            ev.append(
+                {
+                    "type": "outcome",
+                    "public": {"winner": None, "attack": av, "defence": bv},
+                    "private": {},
+                }
+            )
         return False
     if ev is not None:
-        ev.append(_ev("outcome", {"winner": d, "attack": av, "defence": bv}))
+        ev.append(
+            {
+                "type": "outcome",
+                "public": {"winner": d, "attack": av, "defence": bv},
+                "private": {},
+            }
+        )
     s["phase"], s["actor"] = REWARD, d
     s["todo"].append(["reward"])
     return True
@@ -772,15 +898,22 @@ def _cleanup(s: State, ev: Events) -> None:
         if not card:
             continue
         if COINS[card]:
-            s["front"][seat] += card
+            s["front"] = front = s["front"][:]  # copy-on-write
+            front[seat] += card
             if ev is not None:
-                kept.append([seat, view(card)])
+                kept.append([seat, CARDS[card].copy()])
         else:
             _discard(s, card)
             if ev is not None:
-                gone.append(view(card))
+                gone.append(CARDS[card].copy())
     if ev is not None:
-        ev.append(_ev("cleanup", {"discarded": gone, "to_front": kept}))
+        ev.append(
+            {
+                "type": "cleanup",
+                "public": {"discarded": gone, "to_front": kept},
+                "private": {},
+            }
+        )
     b["ac"] = b["bc"] = b["null"] = ""
     s["todo"].append(["round"])
     # Reading 12: every after-battle change ("the initiative changes after the
@@ -811,7 +944,9 @@ def _h_initiative(s: State, ev: Events, seat: int, card: str | None, aid: str) -
         s["todo"].pop()
         s["todo"].append(["attack"])
         if ev is not None:
-            ev.append(_ev("keep_initiative", {"seat": seat}))
+            ev.append(
+                {"type": "keep_initiative", "public": {"seat": seat}, "private": {}}
+            )
     else:
         _change_initiative(s, ev, "pass")
 
@@ -832,17 +967,25 @@ def _h_face(s: State, ev: Events, seat: int, card: str | None, aid: str) -> None
         b["face"] = "u"
         if ev is not None:
             ev.append(
-                _ev("attack", {"seat": seat, "face": "up", "card": view(b["ac"])})
+                {
+                    "type": "attack",
+                    "public": {
+                        "seat": seat,
+                        "face": "up",
+                        "card": CARDS[b["ac"]].copy(),
+                    },
+                    "private": {},
+                }
             )
     else:
         b["face"] = "d"
         if ev is not None:
             ev.append(
-                _ev(
-                    "attack",
-                    {"seat": seat, "face": "down", "card": None},
-                    {KEY[seat]: {"card": view(b["ac"])}},
-                )
+                {
+                    "type": "attack",
+                    "public": {"seat": seat, "face": "down", "card": None},
+                    "private": {KEY[seat]: {"card": CARDS[b["ac"]].copy()}},
+                }
             )
         todo.append(["draw", 1 - seat, 1])
 
@@ -853,7 +996,13 @@ def _h_block(s: State, ev: Events, seat: int, card: str | None, aid: str) -> Non
     s["b"]["bc"] = card
     s["todo"].pop()
     if ev is not None:
-        ev.append(_ev("block", {"seat": seat, "card": view(card)}))
+        ev.append(
+            {
+                "type": "block",
+                "public": {"seat": seat, "card": CARDS[card].copy()},
+                "private": {},
+            }
+        )
     _after_block(s, ev)
 
 
@@ -861,7 +1010,9 @@ def _h_effect(s: State, ev: Events, seat: int, card: str | None, aid: str) -> No
     s["todo"].pop()
     if aid == "effect:skip":
         if ev is not None:
-            ev.append(_ev("effect_skipped", {"seat": seat}))
+            ev.append(
+                {"type": "effect_skipped", "public": {"seat": seat}, "private": {}}
+            )
         return
     b = s["b"]
     mine = b["ac"] if seat == b["a"] else b["bc"]
@@ -886,7 +1037,13 @@ def _h_reward(s: State, ev: Events, seat: int, card: str | None, aid: str) -> No
     s["todo"].pop()
     b = s["b"]
     if ev is not None:
-        ev.append(_ev("reward", {"seat": seat, "choice": aid[7:]}))
+        ev.append(
+            {
+                "type": "reward",
+                "public": {"seat": seat, "choice": aid[7:]},
+                "private": {},
+            }
+        )
     if aid == "reward:draw":
         s["todo"].append(["draw", seat, b["bv"] - b["av"]])
     else:
@@ -1103,12 +1260,13 @@ def _native_fields(s: State) -> tuple[Any, ...]:
 def _native_store(s: State, f: tuple[Any, ...]) -> None:
     """Write the kernel's fields back into ``s`` (in place, like ``playout``)."""
     s["rng"] = format(f[0], "016x")
-    s["life"][:] = f[1:3]
-    s["hands"][:] = f[3:5]
+    # New lists: the state's may be shared with the state before (copy-on-write).
+    s["life"] = list(f[1:3])
+    s["hands"] = list(f[3:5])
     s["rdeck"], s["bdeck"], s["rdisc"], s["bdisc"] = f[5:9]
-    s["front"][:] = f[9:11]
+    s["front"] = list(f[9:11])
     s["init"], s["round"] = f[11], f[12]
-    s["noblk"][:] = f[13:15]
+    s["noblk"] = list(f[13:15])
     s["b"] = {
         "a": f[16],
         "ac": f[17],
@@ -1395,7 +1553,12 @@ class KungFu2013Game(EngineBase):
         nothing and leaves the caller's state exactly as it was.
         """
         act = _accept(state, seat, action_id)
-        s = self.clone(state)
+        # ``clone`` without copying ``life``, ``front`` and ``noblk``: the rules
+        # replace those lists when they change them (copy-on-write, above).
+        s = state.copy()
+        s["hands"] = state["hands"][:]
+        s["todo"] = state["todo"][:]
+        s["b"] = state["b"].copy()
         ev: list[Event] = []
         act[4](s, ev, seat, act[3], action_id)
         _run(s, ev)
@@ -1573,14 +1736,18 @@ class KungFu2013Game(EngineBase):
         obs["starter"] = state["starter"]
         if seat is not None:
             obs["hand"] = [*_HAND_VIEWS[hands[seat]]]
-        obs["hand_counts"] = [_HAND_COUNTS[hands[0]], _HAND_COUNTS[hands[1]]]
+        h0, h1 = hands
+        obs["hand_counts"] = [
+            _HAND_COUNTS[len(h0)][h0.encode().translate(_RED_AS_ZERO).count(0)],
+            _HAND_COUNTS[len(h1)][h1.encode().translate(_RED_AS_ZERO).count(0)],
+        ]
         obs["decks"] = {"red": len(state["rdeck"]), "blue": len(state["bdeck"])}
         obs["discards"] = {
             "red": [*_PILE_VIEWS[state["rdisc"]]],
             "blue": [*_PILE_VIEWS[state["bdisc"]]],
         }
         obs["front"] = [[*_PILE_VIEWS[front[0]]], [*_PILE_VIEWS[front[1]]]]
-        obs["coins"] = [_coins(front[0]), _coins(front[1])]
+        obs["coins"] = [_COIN_SUMS[front[0]], _COIN_SUMS[front[1]]]
         # The round in which each player may not block (a "no block" effect),
         # while it is still ahead.
         # (Two seats written out: on Python 3.11 a comprehension is a call.)

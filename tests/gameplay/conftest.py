@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from gameplay import services
@@ -32,6 +34,28 @@ def first_legal(match: Match) -> tuple[int, str]:
     engine = get_game(match.game)
     seat = engine.actors(match.state)[0]
     return seat, engine.legal_action_ids(match.state, seat)[0]
+
+
+def step_in_memory(match: Match, rnd: random.Random) -> tuple[list, dict]:
+    """One applied intent of a random seat of a real-time table, put on
+    ``match`` in memory (never a pass, nor a claim: a claim's pause would stop
+    the table until its timer); the events and the step's description."""
+    engine = get_game(match.game)
+    seats = match.seats.count()
+    for _ in range(200):
+        seat = rnd.randrange(seats)
+        ids = [
+            i
+            for i in engine.legal_action_ids(match.state, seat)
+            if i != "pass" and not i.startswith("claim:")
+        ]
+        if not ids:
+            continue
+        state, events = engine.apply(match.state, seat, rnd.choice(ids))
+        if state is not match.state:
+            match.state, match.version = state, match.version + 1
+            return events, {"kind": "move", "seat": seat}
+    raise AssertionError("no seat could act")
 
 
 def play_to_end(match: Match, users, max_steps: int = 2000) -> int:

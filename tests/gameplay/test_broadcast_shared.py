@@ -20,7 +20,7 @@ from django.db.models import Prefetch
 from gameplay import broadcast, frames, selectors, services
 from gameplay.models import Match, Seat
 from gameplay.rules import get_game, view_events
-from tests.gameplay.conftest import first_legal, start_match
+from tests.gameplay.conftest import first_legal, start_match, step_in_memory
 
 GAME = "kungfu2009"
 ENGINE = get_game(GAME)
@@ -69,31 +69,13 @@ def test_the_seats_part_travels_once_and_each_socket_sends_the_whole_frame(
     assert broadcast.frame_for(message, 99) == broadcast.frame_for(message, None)
 
 
-def random_step(match: Match, rnd: random.Random) -> tuple[list, dict]:
-    """One applied intent of some seat (never a pass or a claim), in memory."""
-    for _ in range(200):
-        seat = rnd.randrange(8)
-        ids = [
-            i
-            for i in ENGINE.legal_action_ids(match.state, seat)
-            if i != "pass" and not i.startswith("claim:")
-        ]
-        if not ids:
-            continue
-        state, events = ENGINE.apply(match.state, seat, rnd.choice(ids))
-        if state is not match.state:
-            match.state, match.version = state, match.version + 1
-            return events, {"kind": "move", "seat": seat}
-    raise AssertionError("no seat could act")
-
-
 @pytest.mark.django_db
 def test_a_step_message_carries_one_copy_and_its_frames_are_whole(players):
     match = held(start_match(players, game=GAME).pk)
     message_of(match)  # the connect's frames: every menu sent
     rnd = random.Random(3)
     for _ in range(10):
-        events, step = random_step(match, rnd)
+        events, step = step_in_memory(match, rnd)
         message = message_of(match, events=events, step=step)
         whole = [broadcast.frame_for(message, s) for s in range(8)]
         carried = sum(map(len, message["frames"].values())) + len(message["shared"])

@@ -20,7 +20,7 @@ from django.db.models import Prefetch
 from gameplay import broadcast, frames
 from gameplay.models import Match, Seat
 from gameplay.rules import get_game
-from tests.gameplay.conftest import start_match
+from tests.gameplay.conftest import start_match, step_in_memory
 from tests.gameplay.live import connect, next_reply, receive, wait_for_version
 
 GAME = "kungfu2009"
@@ -52,25 +52,6 @@ def frames_of(match: Match, **kwargs) -> dict[int, dict]:
 
 def menu(state: dict, seat: int) -> list[dict]:
     return ENGINE.legal_actions(state, seat) if seat in ENGINE.actors(state) else []
-
-
-def step_in_memory(match: Match, rnd: random.Random) -> tuple[list, dict]:
-    """One applied intent of some seat (not a no-op, never a claim: its pause
-    would stop the table until the timer), put on ``match``."""
-    for _ in range(200):
-        seat = rnd.randrange(8)
-        ids = [
-            i
-            for i in ENGINE.legal_action_ids(match.state, seat)
-            if i != "pass" and not i.startswith("claim:")
-        ]
-        if not ids:
-            continue
-        state, events = ENGINE.apply(match.state, seat, rnd.choice(ids))
-        if state is not match.state:
-            match.state, match.version = state, match.version + 1
-            return events, {"kind": "move", "seat": seat}
-    raise AssertionError("no seat could act")
 
 
 @pytest.mark.django_db

@@ -460,7 +460,7 @@ def test_repeat_searches_lower_repeats_and_report_them_truly(kind):
     and breakout searches of unproven rounds) keeps table sizes, counts the
     repeats of the seating it returns, never returns more than it started
     from, and is deterministic."""
-    from league.tournaments.formats.multiplayer_seating_repeats import (
+    from league.tournaments.formats.multiplayer_seating_local import (
         BREAKOUT_EVALUATIONS,
         KICK_EVALUATIONS,
         TABU_MOVES,
@@ -624,7 +624,7 @@ def test_kicked_tabu_moves_keep_the_sizes_and_reach_the_fewest():
     the two tables trading sizes) keep the round's multiset of table sizes,
     and on small fields with mixed sizes it reaches the fewest repeated
     pairs of every seating (brute force), from the tables in order."""
-    from league.tournaments.formats.multiplayer_seating_repeats import (
+    from league.tournaments.formats.multiplayer_seating_local import (
         _kicked_tabu,
     )
 
@@ -662,7 +662,7 @@ def test_best_split_of_two_tables_matches_brute_force():
     """``_best_split`` against every split of two tables' players, on random
     histories (sizes equal and unequal), and ``_resplit_pairs`` never
     raises the repeats or changes the table sizes."""
-    from league.tournaments.formats.multiplayer_seating_repeats import (
+    from league.tournaments.formats.multiplayer_seating_local import (
         _best_split,
         _resplit_pairs,
     )

@@ -36,6 +36,30 @@ def first_legal(match: Match) -> tuple[int, str]:
     return seat, engine.legal_action_ids(match.state, seat)[0]
 
 
+@pytest.fixture
+def no_live_memory():
+    """The test starts as a process that has broadcast nothing yet: no menu
+    remembered as sent (``broadcast._menus``, ``frames._seat_menus``)."""
+    from gameplay import broadcast, frames
+
+    broadcast._menus.clear()
+    frames._seat_menus.clear()
+    yield
+    broadcast._menus.clear()
+    frames._seat_menus.clear()
+
+
+def held(match_id: int) -> Match:
+    """The match with its seats and their users prefetched, as a live
+    broadcast holds it."""
+    from django.db.models import Prefetch
+
+    from gameplay.models import Seat
+
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    return Match.objects.prefetch_related(seats).get(pk=match_id)
+
+
 def step_in_memory(match: Match, rnd: random.Random) -> tuple[list, dict]:
     """One applied intent of a random seat of a real-time table, put on
     ``match`` in memory (never a pass, nor a claim: a claim's pause would stop

@@ -15,12 +15,16 @@ import random
 from datetime import UTC, datetime
 
 import pytest
-from django.db.models import Prefetch
 
 from gameplay import broadcast, frames, selectors, services
-from gameplay.models import Match, Seat
+from gameplay.models import Match
 from gameplay.rules import get_game, view_events
-from tests.gameplay.conftest import first_legal, start_match, step_in_memory
+from tests.gameplay.conftest import (
+    first_legal,
+    held,
+    start_match,
+    step_in_memory,
+)
 
 GAME = "kungfu2009"
 ENGINE = get_game(GAME)
@@ -28,19 +32,9 @@ NOW = datetime(2026, 12, 5, 7, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
-def fixed_clock(monkeypatch):
+def fixed_clock(monkeypatch, no_live_memory):
     """One instant for every build, so frames compare byte for byte."""
     monkeypatch.setattr(frames.timezone, "now", lambda: NOW)
-    broadcast._menus.clear()
-    frames._seat_menus.clear()
-    yield
-    broadcast._menus.clear()
-    frames._seat_menus.clear()
-
-
-def held(match_id: int) -> Match:
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    return Match.objects.prefetch_related(seats).get(pk=match_id)
 
 
 def message_of(match: Match, **kwargs) -> dict:

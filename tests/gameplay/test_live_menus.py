@@ -15,31 +15,18 @@ import json
 import random
 
 import pytest
-from django.db.models import Prefetch
 
 from gameplay import broadcast, frames
-from gameplay.models import Match, Seat
+from gameplay.models import Match
 from gameplay.rules import get_game
-from tests.gameplay.conftest import start_match, step_in_memory
+from tests.gameplay.conftest import held, start_match, step_in_memory
 from tests.gameplay.live import connect, next_reply, receive, wait_for_version
 
 GAME = "kungfu2009"
 ENGINE = get_game(GAME)
 
 
-@pytest.fixture(autouse=True)
-def no_memory():
-    """Each test starts as a process that has broadcast nothing yet."""
-    broadcast._menus.clear()
-    frames._seat_menus.clear()
-    yield
-    broadcast._menus.clear()
-    frames._seat_menus.clear()
-
-
-def held(match_id: int) -> Match:
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    return Match.objects.prefetch_related(seats).get(pk=match_id)
+pytestmark = pytest.mark.usefixtures("no_live_memory")
 
 
 def frames_of(match: Match, **kwargs) -> dict[int, dict]:

@@ -14,9 +14,9 @@ NPM_STAMP := node_modules/.installed-stamp
 
 .PHONY: run test install lint lint-js lint-templates typecheck format bench clean
 
-# setup.py builds the optional C kernels gameplay/rules/*/_fastplay.c (each
+# setup.py builds the optional C kernels gameplay/rules/*/_fast*.c (each
 # skipped without a compiler); a change to one reinstalls, which recompiles them.
-$(STAMP): pyproject.toml setup.py gameplay/rules/splitmix.h $(wildcard gameplay/rules/*/_fastplay.c)
+$(STAMP): pyproject.toml setup.py gameplay/rules/splitmix.h $(wildcard gameplay/rules/*/_fast*.c)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

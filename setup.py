@@ -1,9 +1,9 @@
 """Build hook for the optional C extensions; everything else is in pyproject.toml.
 
-Every ``gameplay/rules/<game>/_fastplay.c`` is a game's native code (a
+Every ``gameplay/rules/<game>/_fast<part>.c`` is a game's native code (a
 random-playout kernel, or a hot path of its public API such as building
-observations), built as ``gameplay.rules.<game>._fastplay`` (found by the glob
-below, so adding one touches no shared file; ``gameplay/rules/splitmix.h``,
+observations), built as the module ``gameplay.rules.<game>._fast<part>`` (found
+by the glob below, so adding one touches no shared file; ``gameplay/rules/splitmix.h``,
 the C side of ``rng.py``, is what the kernels share). Each is optional:
 without a C compiler (or Python headers) the build skips it with a warning and
 the game's Python code is used instead.
@@ -13,12 +13,12 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 
-KERNELS = sorted(Path("gameplay/rules").glob("*/_fastplay.c"))
+KERNELS = sorted(Path("gameplay/rules").glob("*/_fast*.c"))
 
 setup(
     ext_modules=[
         Extension(
-            f"gameplay.rules.{path.parent.name}._fastplay",
+            f"gameplay.rules.{path.parent.name}.{path.stem}",
             sources=[path.as_posix()],
             depends=["gameplay/rules/splitmix.h"],  # rng.py in C, shared
             optional=True,

@@ -1329,6 +1329,35 @@ except ImportError:  # not built (no C compiler): the Python playout is used
 NATIVE = _native is not None
 
 
+# ``observe`` in C, when the optional extension ``_fastobserve.c`` is built
+# (setup.py). It follows ``_observe_py`` field by field and declines (None)
+# whatever it does not handle; tests/rules/test_kungfu2019_observe.py compares
+# the two for every seat at every step of seeded games.
+try:
+    import gameplay.rules.kungfu2019._fastobserve as _native_obs
+except ImportError:  # not built (no C compiler): observe runs in Python
+    # (typed as the module by the stub _fastobserve.pyi; every use checks it)
+    _native_obs = None  # type: ignore[assignment]
+
+if _native_obs is not None and PHASES != _native_obs.PHASES:
+    # A build of another version of the C code: not used (a test fails).
+    _native_obs = None  # type: ignore[assignment]
+
+_native_observe: Callable[[State, int | None], dict[str, Any] | None] | None = None
+if _native_obs is not None:
+    _native_obs.init(
+        RULES_VERSION,
+        PROMPTS,
+        tuple(CODE.get(chr(c)) for c in range(128)),
+        STAT,
+        tuple(STEP[k] for k in STAT),
+        ATTACK,
+        DEFEND,
+        ROUNDS,
+    )
+    _native_observe = _native_obs.observe
+
+
 def native_policy() -> bool:
     """Whether the kernel plays the playout policy (``native_policy_playout``).
 
@@ -1948,7 +1977,22 @@ class KungFu2019Game(EngineBase):
         Public: the status tracks and HP (the boards are on the table), hand and
         pack sizes, who has chosen, the revealed plays, the dice rolled and every
         finished fight.
+
+        Built in C when the optional ``_fastobserve`` extension is there (it was
+        about 43% of a step of the public API in Python, issue 33 §2): the same
+        fields from the same allow-list as :meth:`_observe_py`, the reference,
+        which builds it otherwise and whenever the C code declines (a finished
+        or malformed state, an invalid seat: the errors are raised there).
+        tests/rules/test_kungfu2019_observe.py holds the two equal.
         """
+        if _native_observe is not None:
+            obs = _native_observe(state, seat)
+            if obs is not None:
+                return obs
+        return self._observe_py(state, seat)
+
+    def _observe_py(self, state: State, seat: int | None) -> dict[str, Any]:
+        """:meth:`observe` in Python: the reference the C code follows."""
         n = state["n"]
         if (
             seat is not None

@@ -1,0 +1,621 @@
+/* Kung Fu (2019): observe() in C (optional CPython extension, a sibling of
+ * the kernel _fastplay.c).
+ *
+ * Why: a seat's observation is asked at every decision (a bot is handed it,
+ * the live server sends every seat its view after every step), and built in
+ * Python it was about 43% of a step of the public API (issue 33 §2: about
+ * 45,900 of 106,900 instructions, callgrind). Here the same dict is built
+ * field by field from the same allow-list as engine.py's ``_observe_py``,
+ * whose docstring and comments are the reference: what a seat may see, in
+ * which order, and why. The only views kept between calls are a seat's two
+ * status-track dicts, shared read-only while its track positions stay the
+ * same (as engine.py's ``_TRACK_VIEWS`` shares them); every list is the
+ * observation's own.
+ *
+ * ``observe(state, seat)`` returns the observation, or None when it declines:
+ * for anything but a well-formed state in play (a malformed or finished
+ * state, an invalid seat, an unexpected type anywhere) engine.py builds it in
+ * Python instead, which raises the documented errors. Equal results for every
+ * seat at every step of seeded games: tests/rules/test_kungfu2019_observe.py.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define MAXN 8    /* seats at most (engine.py allows 2-5) */
+#define NSTAT 5   /* engine.py's STAT: hp atk def hit avo */
+#define PLAY 3    /* engine.py's PLAY: cards played per round */
+
+/* Phases, in engine.py's PHASES order (exported as PHASES; the engine checks
+ * that they match before it uses this module). */
+enum { P_DRAFT = 0, P_PLAYING, P_ASSIGN, P_OVER, P_COUNT };
+static const char *PHASE_NAMES[] = {"draft", "play", "assign", "over"};
+
+/* Interned strings: the keys read and written. */
+#define STRINGS(X)                                                             \
+    X(game) X(rules_version) X(seat) X(players) X(phase) X(prompt) X(round)   \
+    X(rounds) X(actors) X(hp) X(eliminated) X(tracks) X(status) X(hand)        \
+    X(hand_sizes) X(deck_size) X(discard) X(draft) X(commits) X(played)        \
+    X(dummy) X(order) X(attack_index) X(fight) X(result) X(n) X(turn) X(deck)  \
+    X(packs) X(picks) X(hands) X(elim) X(commit) X(oi) X(pack_sizes)           \
+    X(picked) X(pack) X(pick) X(counts) X(mine) X(a) X(f) X(dice) X(asg)       \
+    X(attacker) X(fighters) X(done) X(v) X(sets) X(open) X(bud) X(gain)        \
+    X(spent) X(role) X(values) X(budget) X(kungfu2019)
+#define DECLARE(name) static PyObject *S_##name;
+STRINGS(DECLARE)
+#undef DECLARE
+
+static PyObject *PHASE_CODES;   /* phase name -> its code (a Python int) */
+static PyObject *PROMPTS;       /* from init(): engine.py's PROMPTS */
+static PyObject *CODES;         /* from init(): 128 card codes by character */
+static PyObject *CODE[128];     /* borrowed from CODES; NULL: not a card */
+static PyObject *STATS[NSTAT];  /* from init(): engine.py's STAT */
+static long STEPS[NSTAT];       /* from init(): STEP per stat */
+static PyObject *ATTACK, *DEFEND; /* from init(): combos.py's roles */
+static PyObject *OBS_TEMPLATE;  /* every key in order, the fixed ones set */
+static PyObject *DRAFT_TEMPLATE, *COMMITS_TEMPLATE, *FIGHT_TEMPLATE,
+    *MINE_TEMPLATE;
+
+/* A seat's track views as last built: its positions, the dicts of the
+ * positions and of the values they give (strong references). */
+typedef struct {
+    long t[NSTAT];
+    PyObject *pos, *val;
+} TrackMemo;
+static TrackMemo TRACK_MEMO[MAXN];
+
+/* A dict's item, borrowed; NULL (no exception set) when missing. */
+static inline PyObject *get(PyObject *d, PyObject *key) {
+    return PyDict_GetItemWithError(d, key);
+}
+
+/* Set d[key] = value and drop the reference to value; -1 on error or on a
+ * NULL value (a decline or an error of whatever built it). */
+static inline int put(PyObject *d, PyObject *key, PyObject *value) {
+    if (value == NULL) return -1;
+    int r = PyDict_SetItem(d, key, value);
+    Py_DECREF(value);
+    return r;
+}
+
+/* A checked exact int's value, or 0 (the fallback flag). */
+static inline int as_long(PyObject *o, long *out) {
+    if (o == NULL || !PyLong_CheckExact(o)) return 0;
+    int overflow;
+    long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* A pile (a string of card characters) checked: its characters, else -1. */
+static Py_ssize_t pile_chars(PyObject *s, const unsigned char **chars) {
+    if (s == NULL || !PyUnicode_CheckExact(s) || !PyUnicode_IS_ASCII(s)) return -1;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(s);
+    const unsigned char *c = PyUnicode_1BYTE_DATA(s);
+    for (Py_ssize_t i = 0; i < len; i++)
+        if (CODE[c[i]] == NULL) return -1;
+    *chars = c;
+    return len;
+}
+
+/* A pile's card codes as a new list, in order or sorted (by character, which
+ * sorts by code); NULL without an exception: not a pile. */
+static PyObject *codes(PyObject *pile, int sorted) {
+    const unsigned char *c;
+    Py_ssize_t len = pile_chars(pile, &c);
+    if (len < 0) return NULL;
+    PyObject *out = PyList_New(len);
+    if (!out) return NULL;
+    if (sorted) {
+        Py_ssize_t count[128] = {0}, k = 0;
+        for (Py_ssize_t i = 0; i < len; i++) count[c[i]]++;
+        for (int ch = 0; ch < 128 && k < len; ch++)
+            for (Py_ssize_t j = 0; j < count[ch]; j++) {
+                Py_INCREF(CODE[ch]);
+                PyList_SET_ITEM(out, k++, CODE[ch]);
+            }
+    } else {
+        for (Py_ssize_t i = 0; i < len; i++) {
+            Py_INCREF(CODE[c[i]]);
+            PyList_SET_ITEM(out, i, CODE[c[i]]);
+        }
+    }
+    return out;
+}
+
+/* Per string of a list, its length or its truth (a bool), as a new list;
+ * NULL without an exception: not a list of strings. */
+static PyObject *per_pile(PyObject *piles, int truth) {
+    if (piles == NULL || !PyList_CheckExact(piles)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(piles);
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *p = PyList_GET_ITEM(piles, i), *x;
+        if (!PyUnicode_CheckExact(p)) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_ssize_t len = PyUnicode_GET_LENGTH(p);
+        if (truth) {
+            x = len ? Py_True : Py_False;
+            Py_INCREF(x);
+        } else if (!(x = PyLong_FromSsize_t(len))) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
+/* A fresh copy of a list (the observation's own); NULL without an exception:
+ * not a list. */
+static PyObject *list_copy(PyObject *x) {
+    if (x == NULL || !PyList_CheckExact(x)) return NULL;
+    return PyList_GetSlice(x, 0, PyList_GET_SIZE(x));
+}
+
+/* Seat i's track views (engine.py's ``_track_views``), new references: the
+ * memo's while its positions are the same, else built and kept. */
+static int track_views(Py_ssize_t i, PyObject *track, PyObject **pos,
+                       PyObject **val) {
+    if (!PyList_CheckExact(track) || PyList_GET_SIZE(track) != NSTAT) return 0;
+    long t[NSTAT];
+    for (int k = 0; k < NSTAT; k++)
+        if (!as_long(PyList_GET_ITEM(track, k), &t[k])) return 0;
+    TrackMemo *m = &TRACK_MEMO[i];
+    if (m->pos == NULL || memcmp(m->t, t, sizeof t) != 0) {
+        PyObject *p = PyDict_New(), *v = PyDict_New();
+        if (!p || !v) goto fail;
+        for (int k = 0; k < NSTAT; k++) {
+            if (PyDict_SetItem(p, STATS[k], PyList_GET_ITEM(track, k)) ||
+                put(v, STATS[k], PyLong_FromLong(t[k] * STEPS[k])))
+                goto fail;
+        }
+        Py_XSETREF(m->pos, p);
+        Py_XSETREF(m->val, v);
+        memcpy(m->t, t, sizeof t);
+        goto done;
+    fail:
+        Py_XDECREF(p);
+        Py_XDECREF(v);
+        return -1;
+    }
+done:
+    Py_INCREF(m->pos);
+    Py_INCREF(m->val);
+    *pos = m->pos;
+    *val = m->val;
+    return 1;
+}
+
+/* engine.py's ``actors``; NULL without an exception: malformed. */
+static PyObject *actors(PyObject *state, int ph, Py_ssize_t n, PyObject *fight) {
+    PyObject *who = PyList_New(0);
+    if (!who) return NULL;
+    if (ph == P_ASSIGN) {
+        PyObject *fs = get(fight, S_f), *asg = get(fight, S_asg);
+        if (!fs || !asg || !PyList_CheckExact(fs) || !PyList_CheckExact(asg))
+            goto decline;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(fs); j++) {
+            PyObject *i = PyList_GET_ITEM(fs, j);
+            long k;
+            if (!as_long(i, &k) || k < 0 || k >= PyList_GET_SIZE(asg)) goto decline;
+            PyObject *a = PyList_GET_ITEM(asg, k);
+            if (!PyDict_CheckExact(a)) goto decline;
+            PyObject *done = get(a, S_done);
+            if (!done) goto decline;
+            int r = PyObject_IsTrue(done);
+            if (r < 0 || (!r && PyList_Append(who, i))) goto decline;
+        }
+    } else if (ph == P_DRAFT) {
+        PyObject *picks = get(state, S_picks);
+        if (!picks || !PyList_CheckExact(picks) || PyList_GET_SIZE(picks) != n)
+            goto decline;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *p = PyList_GET_ITEM(picks, i);
+            if (!PyUnicode_CheckExact(p)) goto decline;
+            if (!PyUnicode_GET_LENGTH(p)) {
+                PyObject *x = PyLong_FromSsize_t(i);
+                if (!x || PyList_Append(who, x)) {
+                    Py_XDECREF(x);
+                    goto decline;
+                }
+                Py_DECREF(x);
+            }
+        }
+    } else if (ph == P_PLAYING) {
+        PyObject *commit = get(state, S_commit), *elim = get(state, S_elim);
+        if (!commit || !elim || !PyList_CheckExact(commit) ||
+            !PyList_CheckExact(elim) || PyList_GET_SIZE(elim) != n ||
+            PyList_GET_SIZE(commit) != n)
+            goto decline;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *c = PyList_GET_ITEM(commit, i);
+            int out = PyObject_IsTrue(PyList_GET_ITEM(elim, i));
+            if (out < 0 || !PyUnicode_CheckExact(c)) goto decline;
+            if (!out && PyUnicode_GET_LENGTH(c) < PLAY) {
+                PyObject *x = PyLong_FromSsize_t(i);
+                if (!x || PyList_Append(who, x)) {
+                    Py_XDECREF(x);
+                    goto decline;
+                }
+                Py_DECREF(x);
+            }
+        }
+    }
+    return who;
+decline:
+    Py_DECREF(who);
+    return NULL;
+}
+
+/* A new list [x[0], x[1], [*x[2]]] of a closed or open set (slot, k, dice);
+ * NULL without an exception: malformed. */
+static PyObject *set_view(PyObject *x) {
+    if (!(PyList_CheckExact(x) || PyTuple_CheckExact(x)) || PySequence_Fast_GET_SIZE(x) != 3)
+        return NULL;
+    PyObject **items = PySequence_Fast_ITEMS(x);
+    PyObject *dice = items[2];
+    if (!PyList_CheckExact(dice) && !PyTuple_CheckExact(dice)) return NULL;
+    PyObject *d = PySequence_List(dice);
+    if (!d) return NULL;
+    PyObject *out = PyList_New(3);
+    if (!out) {
+        Py_DECREF(d);
+        return NULL;
+    }
+    Py_INCREF(items[0]);
+    Py_INCREF(items[1]);
+    PyList_SET_ITEM(out, 0, items[0]);
+    PyList_SET_ITEM(out, 1, items[1]);
+    PyList_SET_ITEM(out, 2, d);
+    return out;
+}
+
+/* The seat's own unfinished-or-finished assignment (``fight["mine"]``), a
+ * new dict; NULL without an exception: malformed. */
+static PyObject *mine_view(PyObject *asg, long seat, PyObject *attacker) {
+    long a;
+    PyObject *v = get(asg, S_v), *sets = get(asg, S_sets), *op = get(asg, S_open),
+             *bud = get(asg, S_bud), *gain = get(asg, S_gain),
+             *spent = get(asg, S_spent), *done = get(asg, S_done);
+    if (!v || !sets || !op || !bud || !gain || !spent || !done ||
+        !PyList_CheckExact(v) || !PyList_CheckExact(sets) || !PyLong_CheckExact(bud) ||
+        !PyLong_CheckExact(gain) || !as_long(attacker, &a))
+        return NULL;
+    PyObject *m = PyDict_Copy(MINE_TEMPLATE);
+    if (!m) return NULL;
+    if (PyDict_SetItem(m, S_role, seat == a ? ATTACK : DEFEND) ||
+        put(m, S_values, list_copy(v)))
+        goto fail;
+    Py_ssize_t ns = PyList_GET_SIZE(sets);
+    PyObject *sv = PyList_New(ns);
+    if (put(m, S_sets, sv)) goto fail; /* m holds it: filled below */
+    for (Py_ssize_t i = 0; i < ns; i++) {
+        PyObject *x = set_view(PyList_GET_ITEM(sets, i));
+        if (!x) goto fail;
+        PyList_SET_ITEM(sv, i, x);
+    }
+    if ((op != Py_None && put(m, S_open, set_view(op))) ||
+        put(m, S_budget, PyNumber_Add(bud, gain)) ||
+        PyDict_SetItem(m, S_spent, spent) || PyDict_SetItem(m, S_done, done))
+        goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}
+
+/* ``obs["fight"]``, a new dict; NULL without an exception: malformed. */
+static PyObject *fight_view(PyObject *f, PyObject *seat) {
+    PyObject *a = get(f, S_a), *fs = get(f, S_f), *rolls = get(f, S_dice),
+             *asgs = get(f, S_asg);
+    if (!a || !fs || !rolls || !asgs || !PyList_CheckExact(rolls) ||
+        !PyList_CheckExact(asgs) || PyList_GET_SIZE(asgs) != PyList_GET_SIZE(rolls))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(rolls);
+    PyObject *view = PyDict_Copy(FIGHT_TEMPLATE);
+    if (!view) return NULL;
+    PyObject *dice = PyList_New(n);
+    if (put(view, S_dice, dice)) goto fail; /* view holds them: filled below */
+    PyObject *done = PyList_New(n);
+    if (put(view, S_done, done)) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *d = PyList_GET_ITEM(rolls, i), *x = PyList_GET_ITEM(asgs, i);
+        if (d != Py_None) {
+            if (!(d = list_copy(d))) goto fail;
+        } else {
+            Py_INCREF(d);
+        }
+        PyList_SET_ITEM(dice, i, d);
+        if (x != Py_None) {
+            if (!PyDict_CheckExact(x) || !(x = get(x, S_done))) goto fail;
+        }
+        Py_INCREF(x);
+        PyList_SET_ITEM(done, i, x);
+    }
+    if (PyDict_SetItem(view, S_attacker, a) || put(view, S_fighters, list_copy(fs)))
+        goto fail;
+    if (seat != Py_None) {
+        long s = PyLong_AsLong(seat); /* checked by the caller */
+        if (s >= n) goto fail;
+        PyObject *asg = PyList_GET_ITEM(asgs, s);
+        if (asg != Py_None) {
+            if (!PyDict_CheckExact(asg) || put(view, S_mine, mine_view(asg, s, a)))
+                goto fail;
+        }
+    }
+    return view;
+fail:
+    Py_DECREF(view);
+    return NULL;
+}
+
+/* The parts of the observation after the fixed fields; 0 on success, -1 on
+ * a decline (no exception) or an error. */
+static int fill(PyObject *obs, PyObject *state, PyObject *seat, long me, int ph,
+                Py_ssize_t n) {
+    PyObject *x, *hands = get(state, S_hands), *elim = get(state, S_elim),
+                 *tracks = get(state, S_tracks), *hp = get(state, S_hp),
+                 *deck = get(state, S_deck), *fight = get(state, S_fight),
+                 *round = get(state, S_round);
+    if (!hands || !elim || !tracks || !hp || !deck || !fight || !round ||
+        !PyList_CheckExact(elim) || !PyList_CheckExact(tracks) ||
+        PyList_GET_SIZE(tracks) != n || !PyUnicode_CheckExact(deck) ||
+        !PyList_CheckExact(hands) || (ph == P_ASSIGN && !PyDict_CheckExact(fight)))
+        return -1;
+    if (PyDict_SetItem(obs, S_round, round) ||
+        put(obs, S_actors, actors(state, ph, n, fight)) ||
+        put(obs, S_hp, list_copy(hp)))
+        return -1;
+    Py_ssize_t ne = PyList_GET_SIZE(elim);
+    PyObject *el = PyList_New(ne);
+    if (put(obs, S_eliminated, el)) return -1;
+    for (Py_ssize_t i = 0; i < ne; i++) {
+        int r = PyObject_IsTrue(PyList_GET_ITEM(elim, i));
+        if (r < 0) return -1;
+        x = r ? Py_True : Py_False;
+        Py_INCREF(x);
+        PyList_SET_ITEM(el, i, x);
+    }
+    PyObject *tp = PyList_New(n);
+    if (put(obs, S_tracks, tp)) return -1; /* obs holds them: filled below */
+    PyObject *tv = PyList_New(n);
+    if (put(obs, S_status, tv)) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *p, *v;
+        if (track_views(i, PyList_GET_ITEM(tracks, i), &p, &v) <= 0) return -1;
+        PyList_SET_ITEM(tp, i, p);
+        PyList_SET_ITEM(tv, i, v);
+    }
+    if (me >= 0) {
+        if (me >= PyList_GET_SIZE(hands) ||
+            put(obs, S_hand, codes(PyList_GET_ITEM(hands, me), 1)))
+            return -1;
+    }
+    if (put(obs, S_hand_sizes, per_pile(hands, 0)) ||
+        put(obs, S_deck_size, PyLong_FromSsize_t(PyUnicode_GET_LENGTH(deck))) ||
+        put(obs, S_discard, codes(get(state, S_discard), 0)))
+        return -1;
+    if (ph == P_DRAFT) {
+        PyObject *turn = get(state, S_turn), *packs = get(state, S_packs),
+                 *picks = get(state, S_picks);
+        if (!turn || !packs || !picks) return -1;
+        PyObject *d = PyDict_Copy(DRAFT_TEMPLATE);
+        if (put(obs, S_draft, d) || PyDict_SetItem(d, S_turn, turn) ||
+            put(d, S_pack_sizes, per_pile(packs, 0)) ||
+            put(d, S_picked, per_pile(picks, 1)))
+            return -1;
+        if (me >= 0) { /* per_pile checked both lists of strings */
+            if (me >= PyList_GET_SIZE(packs) || me >= PyList_GET_SIZE(picks) ||
+                put(d, S_pack, codes(PyList_GET_ITEM(packs, me), 1)))
+                return -1;
+            PyObject *pick = PyList_GET_ITEM(picks, me);
+            Py_ssize_t len = PyUnicode_GET_LENGTH(pick);
+            if (len) {
+                const unsigned char *c;
+                if (len != 1 || pile_chars(pick, &c) != 1 ||
+                    PyDict_SetItem(d, S_pick, CODE[c[0]]))
+                    return -1;
+            }
+        }
+    } else if (ph == P_PLAYING) {
+        PyObject *commit = get(state, S_commit);
+        PyObject *d = PyDict_Copy(COMMITS_TEMPLATE);
+        if (put(obs, S_commits, d) || put(d, S_counts, per_pile(commit, 0)))
+            return -1;
+        if (me >= 0 && (me >= PyList_GET_SIZE(commit) ||
+                        put(d, S_mine, codes(PyList_GET_ITEM(commit, me), 0))))
+            return -1;
+    }
+    PyObject *plays = get(state, S_played);
+    if (!plays || !PyList_CheckExact(plays) || PyList_GET_SIZE(plays) != n) return -1;
+    PyObject *pl = PyList_New(n);
+    if (put(obs, S_played, pl)) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *p = PyList_GET_ITEM(plays, i);
+        if (!PyUnicode_CheckExact(p)) return -1;
+        if (PyUnicode_GET_LENGTH(p)) {
+            if (!(x = codes(p, 0))) return -1;
+        } else {
+            x = Py_None;
+            Py_INCREF(x);
+        }
+        PyList_SET_ITEM(pl, i, x);
+    }
+    PyObject *dummy = get(state, S_dummy), *order = get(state, S_order);
+    if (!dummy || !order || !PyUnicode_CheckExact(dummy) || !PyList_CheckExact(order))
+        return -1;
+    if (PyUnicode_GET_LENGTH(dummy) && put(obs, S_dummy, codes(dummy, 0))) return -1;
+    if (put(obs, S_order, list_copy(order))) return -1;
+    if (PyList_GET_SIZE(order)) {
+        PyObject *oi = get(state, S_oi);
+        if (!oi || PyDict_SetItem(obs, S_attack_index, oi)) return -1;
+    }
+    if (fight != Py_None) {
+        if (!PyDict_CheckExact(fight) || put(obs, S_fight, fight_view(fight, seat)))
+            return -1;
+    }
+    return 0;
+}
+
+static PyObject *py_observe(PyObject *self, PyObject *args) {
+    PyObject *state, *seat;
+    if (!PyArg_UnpackTuple(args, "observe", 2, 2, &state, &seat)) return NULL;
+    if (PROMPTS == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastobserve.init() was not called");
+        return NULL;
+    }
+    if (!PyDict_CheckExact(state)) Py_RETURN_NONE;
+    long n, me = -1;
+    PyObject *phase = get(state, S_phase), *result = get(state, S_result), *code;
+    if (!as_long(get(state, S_n), &n) || n < 1 || n > MAXN || !phase || !result ||
+        result != Py_None || !PyUnicode_CheckExact(phase) ||
+        !(code = get(PHASE_CODES, phase)))
+        goto decline;
+    if (seat != Py_None && (!as_long(seat, &me) || me < 0 || me >= n)) goto decline;
+    PyObject *prompt = get(PROMPTS, phase);
+    if (!prompt) goto decline;
+    PyObject *nn = PyLong_FromLong(n);
+    PyObject *obs = PyDict_Copy(OBS_TEMPLATE);
+    if (!obs || put(obs, S_players, nn) || PyDict_SetItem(obs, S_seat, seat) ||
+        PyDict_SetItem(obs, S_phase, phase) || PyDict_SetItem(obs, S_prompt, prompt) ||
+        fill(obs, state, seat, me, (int)PyLong_AsLong(code), n)) {
+        Py_XDECREF(obs);
+        goto decline;
+    }
+    return obs;
+decline:
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_init(PyObject *self, PyObject *args) {
+    PyObject *rules_version, *prompts, *codes, *stats, *steps, *attack, *defend;
+    long rounds;
+    if (!PyArg_ParseTuple(args, "UO!O!O!O!UUl:init", &rules_version, &PyDict_Type,
+                          &prompts, &PyTuple_Type, &codes, &PyTuple_Type, &stats,
+                          &PyTuple_Type, &steps, &attack, &defend, &rounds))
+        return NULL;
+    if (PyTuple_GET_SIZE(codes) != 128 || PyTuple_GET_SIZE(stats) != NSTAT ||
+        PyTuple_GET_SIZE(steps) != NSTAT) {
+        PyErr_SetString(PyExc_ValueError, "init: 128 codes, 5 stats and 5 steps");
+        return NULL;
+    }
+    for (int k = 0; k < NSTAT; k++) {
+        STEPS[k] = PyLong_AsLong(PyTuple_GET_ITEM(steps, k));
+        if (STEPS[k] == -1 && PyErr_Occurred()) return NULL;
+    }
+    PyObject *t = PyDict_New();
+    if (!t) return NULL;
+    PyObject *keys[] = {S_game, S_rules_version, S_seat, S_players, S_phase,
+                        S_prompt, S_round, S_rounds, S_actors, S_hp,
+                        S_eliminated, S_tracks, S_status, S_hand, S_hand_sizes,
+                        S_deck_size, S_discard, S_draft, S_commits, S_played,
+                        S_dummy, S_order, S_attack_index, S_fight, S_result};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (PyDict_SetItem(t, keys[i], Py_None)) goto fail;
+    PyObject *zero = PyLong_FromLong(0);
+    if (PyDict_SetItem(t, S_game, S_kungfu2019) ||
+        PyDict_SetItem(t, S_rules_version, rules_version) ||
+        put(t, S_round, PyLong_FromLong(0)) || put(t, S_rounds, PyLong_FromLong(rounds)) ||
+        put(t, S_deck_size, zero))
+        goto fail;
+    Py_XSETREF(OBS_TEMPLATE, t);
+    Py_INCREF(prompts);
+    Py_XSETREF(PROMPTS, prompts);
+    Py_INCREF(codes);
+    Py_XSETREF(CODES, codes);
+    for (int c = 0; c < 128; c++) {
+        PyObject *x = PyTuple_GET_ITEM(codes, c);
+        CODE[c] = x == Py_None ? NULL : x;
+    }
+    for (int k = 0; k < NSTAT; k++) {
+        PyObject *s = PyTuple_GET_ITEM(stats, k);
+        Py_INCREF(s);
+        Py_XSETREF(STATS[k], s);
+    }
+    for (int i = 0; i < MAXN; i++) { /* views of the old stats: built again */
+        Py_CLEAR(TRACK_MEMO[i].pos);
+        Py_CLEAR(TRACK_MEMO[i].val);
+    }
+    Py_INCREF(attack);
+    Py_XSETREF(ATTACK, attack);
+    Py_INCREF(defend);
+    Py_XSETREF(DEFEND, defend);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(t);
+    return NULL;
+}
+
+PyDoc_STRVAR(observe_doc,
+"observe(state, seat, /) -> dict | None\n\n"
+"engine.py's observation of ``state`` for ``seat`` (None: a spectator), or\n"
+"None when this declines (anything but a well-formed state in play and a\n"
+"valid seat): the engine then builds it in Python.");
+PyDoc_STRVAR(init_doc,
+"init(rules_version, prompts, codes, stats, steps, attack, defend, rounds, /)\n\n"
+"The engine's RULES_VERSION and PROMPTS, the card code of each of the 128\n"
+"characters (None: not a card), STAT and each stat's track STEP, the roles'\n"
+"names and ROUNDS.");
+
+static PyMethodDef methods[] = {
+    {"init", py_init, METH_VARARGS, init_doc},
+    {"observe", py_observe, METH_VARARGS, observe_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fastobserve",
+    "Kung Fu (2019): a seat's observation built in C (engine.py's observe).", -1,
+    methods,
+};
+
+/* A dict of ``keys`` in order, each value None (inserted one by one into an
+ * empty dict, which keeps CPython's compact table of str keys). */
+static PyObject *template(PyObject **keys, int n) {
+    PyObject *d = PyDict_New();
+    for (int i = 0; d && i < n; i++)
+        if (PyDict_SetItem(d, keys[i], Py_None)) Py_CLEAR(d);
+    return d;
+}
+
+PyMODINIT_FUNC PyInit__fastobserve(void) {
+#define INTERN(name) \
+    if (!(S_##name = PyUnicode_InternFromString(#name))) return NULL;
+    STRINGS(INTERN)
+#undef INTERN
+    PHASE_CODES = PyDict_New();
+    PyObject *phases = PyTuple_New(P_COUNT);
+    if (!PHASE_CODES || !phases) return NULL;
+    for (int i = 0; i < P_COUNT; i++) {
+        PyObject *name = PyUnicode_InternFromString(PHASE_NAMES[i]);
+        PyObject *code = PyLong_FromLong(i);
+        if (!name || !code || PyDict_SetItem(PHASE_CODES, name, code)) return NULL;
+        Py_DECREF(code);
+        PyTuple_SET_ITEM(phases, i, name);
+    }
+    PyObject *draft_keys[] = {S_turn, S_pack_sizes, S_picked, S_pack, S_pick};
+    PyObject *commits_keys[] = {S_counts, S_mine};
+    PyObject *fight_keys[] = {S_attacker, S_fighters, S_dice, S_done, S_mine};
+    PyObject *mine_keys[] = {S_role, S_values, S_sets, S_open, S_budget, S_spent,
+                             S_done};
+    if (!(DRAFT_TEMPLATE = template(draft_keys, 5)) ||
+        !(COMMITS_TEMPLATE = template(commits_keys, 2)) ||
+        !(FIGHT_TEMPLATE = template(fight_keys, 5)) ||
+        !(MINE_TEMPLATE = template(mine_keys, 7)))
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddObject(m, "PHASES", phases)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

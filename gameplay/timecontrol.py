@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 
 #: The days per move a correspondence game may give (issue 30; lichess and
 #: Board Game Arena offer the same steps).
@@ -220,5 +220,34 @@ def time_control_of(data: Mapping[str, Any] | None) -> TimeControl:
     return TimeControl.from_json(data)
 
 
+# Labels worded so far, by language and time control: every live frame carries
+# its match's label, and wording one (the lazy "untimed", the catalogue's
+# lookup) was about 45 Python calls of each move's frames. Bounded: cleared
+# when full (time controls are few; a miss only words the label again).
+LABELS_KEPT = 1024
+_labels: dict[tuple[Any, ...], str] = {}
+
+
 def time_control_label(data: Mapping[str, Any] | None) -> str:
-    return TimeControl.from_json(data).label
+    language = get_language()
+    key = (
+        (
+            language,
+            data.get("per_move"),
+            data.get("total"),
+            data.get("increment"),
+            data.get("days"),
+        )
+        if data
+        else (language,)
+    )
+    try:
+        return _labels[key]
+    except KeyError:
+        pass
+    except TypeError:  # a value that is no number: worded, not kept
+        return TimeControl.from_json(data).label
+    label = _labels[key] = TimeControl.from_json(data).label
+    if len(_labels) > LABELS_KEPT:
+        _labels.clear()
+    return label

@@ -64,3 +64,23 @@ def test_move_limits_and_increment():
     assert (live.total_ms, live.increment_ms) == (300_000, 5_000)
     assert TimeControl.parse({"days": 2}).pool_suffix == CORRESPONDENCE
     assert live.pool_suffix == ""
+
+
+@pytest.mark.parametrize(
+    "data",
+    [None, {}, {"per_move": 30}, {"total": 300, "increment": 5}, {"days": 3}],
+)
+def test_kept_labels_follow_the_language(data):
+    """``time_control_label`` keeps each label it words, per language: asked
+    again, in any order of languages, it says what ``TimeControl`` says."""
+    from django.utils import translation
+
+    from gameplay.timecontrol import time_control_label
+
+    for language in ("en", "de", "en", "de"):
+        with translation.override(language):
+            assert time_control_label(data) == TimeControl.from_json(data).label
+    with translation.override("de"):
+        assert time_control_label({}) == "ohne Zeitlimit"
+    with translation.override("en"):
+        assert time_control_label(None) == "untimed"

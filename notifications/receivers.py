@@ -295,7 +295,9 @@ def turn_messages(match: Match) -> live.Messages:
         # every intent would otherwise send each seated player a frame.
         return []
     actors = turns.actors_of(match)
-    url = turns.match_url(match)
+    # The match page's path, worded only for a frame or a notice: most
+    # broadcasts of a live move tell nobody (no player socket open).
+    url = ""
     messages: live.Messages = []
     absent_to_move: list[Seat] = []
     active = match.status == MatchStatus.ACTIVE
@@ -322,6 +324,7 @@ def turn_messages(match: Match) -> live.Messages:
             absent_to_move.append(seat)
         if not sockets.is_listening(seat.user_id):
             continue  # no player socket open anywhere: nobody to tell
+        url = url or turns.match_url(match)
         frame = {
             "type": "turn",
             "match": str(match.public_id),
@@ -333,6 +336,7 @@ def turn_messages(match: Match) -> live.Messages:
         }
         messages.append(live.message(seat.user_id, frame))
     if absent_to_move:
+        url = url or turns.match_url(match)
         messages.extend(_your_move_notifications(match, absent_to_move, url))
         # A correspondence game: e-mail and push, once per move (a task).
         reminders.turn_reminders_create(match=match, seats=absent_to_move)

@@ -16,7 +16,7 @@ NPM_STAMP := node_modules/.installed-stamp
 
 # setup.py builds the optional C kernels gameplay/rules/*/_fast*.c (each
 # skipped without a compiler); a change to one reinstalls, which recompiles them.
-$(STAMP): pyproject.toml setup.py gameplay/rules/splitmix.h $(wildcard gameplay/rules/*/_fast*.c)
+$(STAMP): pyproject.toml setup.py $(wildcard gameplay/rules/*.h gameplay/rules/*/_fast*.c)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

@@ -4,7 +4,8 @@ Every ``gameplay/rules/<game>/_fast<part>.c`` is a game's native code (a
 random-playout kernel, or a hot path of its public API such as building
 observations), built as the module ``gameplay.rules.<game>._fast<part>`` (found
 by the glob below, so adding one touches no shared file; ``gameplay/rules/splitmix.h``,
-the C side of ``rng.py``, is what the kernels share). Each is optional:
+the C side of ``rng.py``, is what the kernels share, ``observe.h`` what the C
+builds of ``observe`` share). Each is optional:
 without a C compiler (or Python headers) the build skips it with a warning and
 the game's Python code is used instead.
 """
@@ -20,7 +21,8 @@ setup(
         Extension(
             f"gameplay.rules.{path.parent.name}.{path.stem}",
             sources=[path.as_posix()],
-            depends=["gameplay/rules/splitmix.h"],  # rng.py in C, shared
+            # rng.py in C, and the helpers of the C observes: shared
+            depends=["gameplay/rules/splitmix.h", "gameplay/rules/observe.h"],
             optional=True,
         )
         for path in KERNELS

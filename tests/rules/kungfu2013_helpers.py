@@ -66,6 +66,28 @@ def make_state(
     return s
 
 
+def corner_states() -> list[dict[str, Any]]:
+    """Hand-made corners for the native tests: piles to reshuffle, coin cards
+    to pay and target, a one-sided or empty draw supply, one card to attack or
+    block with (a forced move takes no draw)."""
+    return [
+        make_state(
+            (["r01", "b01"], ["r02", "b02"]),
+            red_discard=["r03", "r04", "r05"],
+            blue_discard=["b03", "b04"],
+        ),
+        make_state(
+            (["r26", "r30", "b27", "b28"], ["r24", "b10", "b22"]),
+            red=["r04", "r05"],
+            blue=["b05"],
+            front=(["r09", "r10", "b11"], ["b12", "b13", "r13"]),
+        ),
+        make_state((["r08"], ["b09"]), life=(1, 1)),
+        make_state((["b09"], ["b01"])),
+        make_state((["r28", "r29"], ["b01", "b02", "b30"]), red=["r01"], blue=["b03"]),
+    ]
+
+
 def play(
     state: dict[str, Any], *actions: str
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -9,6 +9,7 @@ for all four engines.
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -98,3 +99,36 @@ def native_matches_python(
     assert n_fast == n_slow
     assert fast == slow
     return fast, n_fast
+
+
+def states_in_play(
+    game: Any, configs: list[dict[str, Any]], count: int, seed: int
+) -> Iterator[dict[str, Any]]:
+    """Every state of ``count`` seeded uniform random games of a turn-based
+    engine, in play order (game ``i`` with ``configs[i % len(configs)]``): what
+    the tests of a C ``observe`` compare with the Python one."""
+    rnd = random.Random(seed)
+    for index in range(count):
+        state = game.setup(configs[index % len(configs)], seed * 1000 + index)
+        while True:
+            yield state
+            who = game.actors(state)
+            if not who:
+                break
+            ids = game.legal_action_ids(state, who[0])
+            state, _ = game.apply(state, who[0], ids[int(rnd.random() * len(ids))])
+
+
+def observe_as_python(game: Any, state: Any, seat: Any) -> None:
+    """``game.observe`` does with ``state`` what its Python reference
+    ``_observe_py`` does (an engine whose C ``observe`` declined it): the same
+    observation as JSON, or an error of the same type."""
+    import pytest
+
+    try:
+        expected = json.dumps(game._observe_py(state, seat))
+    except Exception as exc:  # the reference's error, whatever it is
+        with pytest.raises(type(exc)):
+            game.observe(state, seat)
+    else:
+        assert json.dumps(game.observe(state, seat)) == expected

@@ -16,7 +16,7 @@ import pytest
 
 from gameplay.rules.kungfu2013 import engine as E
 from gameplay.rules.rng import uniform_chooser
-from tests.rules.kungfu2013_helpers import GAME, make_state
+from tests.rules.kungfu2013_helpers import GAME, corner_states
 from tests.rules.properties import native_matches_python
 
 native = pytest.mark.skipif(not E.NATIVE, reason="the C kernel _fastplay is not built")
@@ -78,23 +78,8 @@ def test_native_playout_from_every_kind_of_mid_game_state(block: int) -> None:
 
 @native
 def test_native_stacked_positions_match() -> None:
-    """Hand-made corners: empty decks with piles to reshuffle, coin cards to pay
-    and target, a one-sided or empty draw supply."""
-    positions = [
-        make_state(
-            (["r01", "b01"], ["r02", "b02"]),
-            red_discard=["r03", "r04", "r05"],
-            blue_discard=["b03", "b04"],
-        ),
-        make_state(
-            (["r26", "r30", "b27", "b28"], ["r24", "b10", "b22"]),
-            red=["r04", "r05"],
-            blue=["b05"],
-            front=(["r09", "r10", "b11"], ["b12", "b13", "r13"]),
-        ),
-        make_state((["r08"], ["b09"]), life=(1, 1)),
-        make_state((["b09"], ["b01"])),
-    ]
+    """Hand-made corners (``corner_states``)."""
+    positions = corner_states()
     for i, state in enumerate(positions):
         for seed in range(200):
             _both(state, seed * 31 + i)

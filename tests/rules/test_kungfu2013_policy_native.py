@@ -23,7 +23,7 @@ from gameplay.rules.bots import decision_context
 from gameplay.rules.bots.ismcts import ISMCTSBot, playout_for
 from gameplay.rules.kungfu2013 import engine as E
 from gameplay.rules.kungfu2013 import rollout
-from tests.rules.kungfu2013_helpers import GAME, make_state
+from tests.rules.kungfu2013_helpers import GAME, corner_states, make_state
 
 native = pytest.mark.skipif(
     not E.native_policy(),
@@ -107,23 +107,8 @@ def test_native_policy_from_every_kind_of_mid_game_state(block: int) -> None:
 
 @native
 def test_native_policy_stacked_positions_match() -> None:
-    """Hand-made corners: piles to reshuffle, coin cards to pay and target, one
-    card to attack or block with (a forced move takes no draw)."""
-    positions = [
-        make_state(
-            (["r01", "b01"], ["r02", "b02"]),
-            red_discard=["r03", "r04", "r05"],
-            blue_discard=["b03", "b04"],
-        ),
-        make_state(
-            (["r26", "r30", "b27", "b28"], ["r24", "b10", "b22"]),
-            red=["r04", "r05"],
-            blue=["b05"],
-            front=(["r09", "r10", "b11"], ["b12", "b13", "r13"]),
-        ),
-        make_state((["r08"], ["b09"]), life=(1, 1)),
-        make_state((["r28", "r29"], ["b01", "b02", "b30"]), red=["r01"], blue=["b03"]),
-    ]
+    """Hand-made corners (``corner_states``)."""
+    positions = corner_states()
     for i, state in enumerate(positions):
         for seed in range(200):
             _both(state, seed * 31 + i, CUTS[seed % len(CUTS)])

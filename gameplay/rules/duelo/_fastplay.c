@@ -20,6 +20,8 @@
 #include <Python.h>
 #include <string.h>
 
+#include "../observe.h" /* get, put, as_long, template */
+
 #define MAXN 8 /* seats at most (engine.py's max_players) */
 
 /* Phases, in engine.py's PHASES order then OVER (exported as PHASES; the
@@ -69,10 +71,8 @@ static PyObject *PROMPTS;       /* from init(): engine.py's PROMPTS */
 static PyObject *ROUNDS_VIEW;   /* from init(): the finished rounds' records */
 static PyObject *START_DRAW_VIEW; /* from init(): the start draws' copy */
 
-/* Templates: every key in its order, each value None. A copy keeps the
- * template's compact table of str keys, and setting a key it holds replaces a
- * value in place: cheaper than inserting into a new dict, whose presized table
- * (``_PyDict_NewPresized``) is the slower general kind in CPython 3.11. */
+/* Templates: every key in its order, each value None (observe.h's
+ * ``template`` says why). */
 static PyObject *OBS_TEMPLATE, *SEAT_TEMPLATE, *DUEL_TEMPLATE;
 
 /* Each seat's public part as last built, shared read-only by the
@@ -85,11 +85,6 @@ typedef struct {
     long tiger;
 } SeatMemo;
 static SeatMemo SEAT_MEMO[MAXN];
-
-/* A dict's item, borrowed; NULL (no exception set) when missing. */
-static inline PyObject *get(PyObject *d, PyObject *key) {
-    return PyDict_GetItemWithError(d, key);
-}
 
 /* A pile held as a string of card characters: ASCII digits only (what
  * engine.py's ``int`` of a character gives for a card), else -1. */
@@ -130,27 +125,8 @@ static PyObject *pile_list(const char *c, Py_ssize_t len, int sorted) {
     return out; /* small ints are cached: PyLong_FromLong cannot fail here */
 }
 
-/* Set d[key] = value and drop the reference to value; -1 on error. */
-static inline int put(PyObject *d, PyObject *key, PyObject *value) {
-    if (value == NULL) return -1;
-    int r = PyDict_SetItem(d, key, value);
-    Py_DECREF(value);
-    return r;
-}
 static inline int put_borrowed(PyObject *d, PyObject *key, PyObject *value) {
     return PyDict_SetItem(d, key, value);
-}
-
-/* A checked exact int's value, or the fallback flag. */
-static inline int as_long(PyObject *o, long *out) {
-    if (o == NULL || !PyLong_CheckExact(o)) return 0;
-    long v = PyLong_AsLong(o);
-    if (v == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return 0;
-    }
-    *out = v;
-    return 1;
 }
 
 /* Equal checked piles (ASCII strings). */
@@ -533,15 +509,6 @@ static struct PyModuleDef module = {
     "Duelo: Kung Fu: a seat's observation built in C (engine.py's observe).", -1,
     methods,
 };
-
-/* A dict of ``keys`` in order, each value None (inserted one by one into an
- * empty dict, which keeps CPython's compact table of str keys). */
-static PyObject *template(PyObject **keys, int n) {
-    PyObject *d = PyDict_New();
-    for (int i = 0; d && i < n; i++)
-        if (PyDict_SetItem(d, keys[i], Py_None)) Py_CLEAR(d);
-    return d;
-}
 
 PyMODINIT_FUNC PyInit__fastplay(void) {
 #define INTERN(name) \

@@ -1219,6 +1219,22 @@ if _native is not None:
     _COUNTED = frozenset(("draw", "pay"))
 
 
+# ``observe`` in C, when the optional extension ``_fastobserve.c`` is built
+# (setup.py). It follows ``_observe_py`` field by field and declines (None)
+# whatever it does not handle; tests/rules/test_kungfu2013_observe.py compares
+# the two for every seat at every step of seeded games.
+try:
+    import gameplay.rules.kungfu2013._fastobserve as _native_obs
+except ImportError:  # not built (no C compiler): observe runs in Python
+    # (typed as the module by the stub _fastobserve.pyi; every use checks it)
+    _native_obs = None  # type: ignore[assignment]
+
+_native_observe: Callable[[State, int | None], dict[str, Any] | None] | None = None
+if _native_obs is not None:
+    _native_obs.init(RULES_VERSION, PROMPTS, _VIEW_OF_BYTE, _HAND_COUNTS)
+    _native_observe = _native_obs.observe
+
+
 def _native_fields(s: State) -> tuple[Any, ...]:
     """The state as the kernel's flat tuple of fields (see _fastplay.c)."""
     b = s["b"]
@@ -1698,6 +1714,21 @@ class KungFu2013Game(EngineBase):
     # -- information ---------------------------------------------------------
 
     def observe(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know now: see :meth:`_observe_py`.
+
+        Built in C when the optional extension is there (``_native_observe``):
+        the same fields from the same allow-list, keys in the same order; it
+        declines a finished game, an invalid seat and anything malformed, which
+        ``_observe_py`` then handles (its errors raised there).
+        tests/rules/test_kungfu2013_observe.py holds the two equal.
+        """
+        if _native_observe is not None:
+            obs = _native_observe(state, seat)
+            if obs is not None:
+                return obs
+        return self._observe_py(state, seat)
+
+    def _observe_py(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know now, built field by field from an allow-list.
 
         Hidden: the opponent's hand (its size per colour is public, since the

@@ -1,7 +1,8 @@
 /* Helpers the C builds of ``observe`` share (gameplay/rules/duelo/_fastplay.c,
- * gameplay/rules/kungfu2013/_fastobserve.c): reading a state dict that may be
- * malformed (each read checked, a surprise declined rather than raised) and
- * building dicts from key-ordered templates. Include after <Python.h>. */
+ * gameplay/rules/kungfu2013/_fastobserve.c and kungfu2019/_fastobserve.c):
+ * reading a state dict that may be malformed (each read checked, a surprise
+ * declined rather than raised) and building dicts from key-ordered templates.
+ * Include after <Python.h>. */
 #ifndef KFA_OBSERVE_H
 #define KFA_OBSERVE_H
 
@@ -10,7 +11,8 @@ static inline PyObject *get(PyObject *d, PyObject *key) {
     return PyDict_GetItemWithError(d, key);
 }
 
-/* Set d[key] = value and drop the reference to value; -1 on error. */
+/* Set d[key] = value and drop the reference to value; -1 on error or on a
+ * NULL value (a decline or an error of whatever built it). */
 static inline int put(PyObject *d, PyObject *key, PyObject *value) {
     if (value == NULL) return -1;
     int r = PyDict_SetItem(d, key, value);
@@ -18,11 +20,12 @@ static inline int put(PyObject *d, PyObject *key, PyObject *value) {
     return r;
 }
 
-/* A checked exact int's value, or the fallback flag (0). */
+/* A checked exact int's value, or 0 (the fallback flag). */
 static inline int as_long(PyObject *o, long *out) {
     if (o == NULL || !PyLong_CheckExact(o)) return 0;
-    long v = PyLong_AsLong(o);
-    if (v == -1 && PyErr_Occurred()) {
+    int overflow;
+    long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
         PyErr_Clear();
         return 0;
     }

@@ -21,6 +21,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "../observe.h" /* get, put, as_long, template */
+
 #define MAXN 8    /* seats at most (engine.py allows 2-5) */
 #define NSTAT 5   /* engine.py's STAT: hp atk def hit avo */
 #define PLAY 3    /* engine.py's PLAY: cards played per round */
@@ -62,33 +64,6 @@ typedef struct {
     PyObject *pos, *val;
 } TrackMemo;
 static TrackMemo TRACK_MEMO[MAXN];
-
-/* A dict's item, borrowed; NULL (no exception set) when missing. */
-static inline PyObject *get(PyObject *d, PyObject *key) {
-    return PyDict_GetItemWithError(d, key);
-}
-
-/* Set d[key] = value and drop the reference to value; -1 on error or on a
- * NULL value (a decline or an error of whatever built it). */
-static inline int put(PyObject *d, PyObject *key, PyObject *value) {
-    if (value == NULL) return -1;
-    int r = PyDict_SetItem(d, key, value);
-    Py_DECREF(value);
-    return r;
-}
-
-/* A checked exact int's value, or 0 (the fallback flag). */
-static inline int as_long(PyObject *o, long *out) {
-    if (o == NULL || !PyLong_CheckExact(o)) return 0;
-    int overflow;
-    long v = PyLong_AsLongAndOverflow(o, &overflow);
-    if (overflow || (v == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
 
 /* A pile (a string of card characters) checked: its characters, else -1. */
 static Py_ssize_t pile_chars(PyObject *s, const unsigned char **chars) {
@@ -576,15 +551,6 @@ static struct PyModuleDef module = {
     "Kung Fu (2019): a seat's observation built in C (engine.py's observe).", -1,
     methods,
 };
-
-/* A dict of ``keys`` in order, each value None (inserted one by one into an
- * empty dict, which keeps CPython's compact table of str keys). */
-static PyObject *template(PyObject **keys, int n) {
-    PyObject *d = PyDict_New();
-    for (int i = 0; d && i < n; i++)
-        if (PyDict_SetItem(d, keys[i], Py_None)) Py_CLEAR(d);
-    return d;
-}
 
 PyMODINIT_FUNC PyInit__fastobserve(void) {
 #define INTERN(name) \

@@ -112,6 +112,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # the largest single cost per live move (docs/performance.md, "Live play").
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The same backend, its health check at most once a second per connection:
+    # a ping before each database call was a round trip in four of a live
+    # socket's connect and close (config/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: REDIS_URL when given, otherwise the embedded server (see README).

@@ -66,7 +66,7 @@ def test_production_loads_with_complete_environment() -> None:
     assert result.returncode == 0, result.stderr
     debug, engine, broker = result.stdout.split()
     assert debug == "False"
-    assert engine == "django.db.backends.postgresql"
+    assert engine == "config.postgresql"
     assert broker == "redis://redis:6379/0"
 
 

@@ -1,0 +1,2 @@
+"""Django's PostgreSQL backend with a health check at most once a second per
+connection (``base.DatabaseWrapper``)."""

@@ -275,7 +275,11 @@ function startAnalysis(win, B) {
       body = b;
       render();
     }).catch(function (err) {
+      if (want !== perspective) return;
       statusLine.textContent = err.message || String(err);
+      // A poll that failed (the server busy or restarting) is tried again
+      // while the analysis runs: the page must not stop short of its end.
+      if (body && (body.status === "queued" || body.status === "running")) timer = win.setTimeout(load, POLL_MS);
     });
   }
 

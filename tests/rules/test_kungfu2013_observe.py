@@ -1,11 +1,12 @@
-"""Kung Fu (2013): ``observe`` built in C (``_fastobserve.c``) is exactly the
-Python reference (``_observe_py``): for both seats and the spectator at every
-step of seeded random games, with every config the kernel tests use, the same
-JSON, keys in the same order; for a JSON copy of each state too, and for states
-the kernel wrote back (``random_playout`` cut short). Whatever the C code does
-not handle (a finished game, an invalid seat, a malformed state) it declines,
-and ``observe`` then gives the Python result or error. Skipped only when the
-optional extension is not built."""
+"""Kung Fu (2013): ``observe`` and ``legal_action_ids`` built in C
+(``_fastobserve.c``) are exactly the Python references (``_observe_py``,
+``_legal_action_ids_py``): for both seats and the spectator at every step of
+seeded random games, with every config the kernel tests use, the same JSON,
+keys in the same order, the same menus; for a JSON copy of each state too, and
+for states the kernel wrote back (``random_playout`` cut short). Whatever the C
+code does not handle (a finished game's observation, an invalid seat, a
+malformed state) it declines, and the engine then gives the Python result or
+error. Skipped only when the optional extension is not built."""
 
 from __future__ import annotations
 
@@ -38,10 +39,18 @@ def _c(state: Any, seat: Any) -> Any:
     return E._native_observe(state, seat)
 
 
+def _legal(state: Any, seat: Any) -> Any:
+    assert E._native_legal is not None
+    return E._native_legal(state, seat)
+
+
 def _same(state: dict[str, Any]) -> None:
     """C and Python agree for every seat, on the state and on a JSON copy."""
     copy = json.loads(json.dumps(state))
     for seat in (None, 0, 1):
+        menu = GAME._legal_action_ids_py(state, seat)
+        assert _legal(state, seat) == menu == _legal(copy, seat), seat
+        assert GAME.legal_action_ids(state, seat) == menu
         expected = json.dumps(GAME._observe_py(state, seat))
         if state["result"] is not None:  # a finished game's result: Python's
             assert _c(state, seat) is None
@@ -59,6 +68,7 @@ def test_the_c_code_is_the_engines_observe() -> None:
     from gameplay.rules.kungfu2013 import _fastobserve
 
     assert E._native_observe is _fastobserve.observe
+    assert E._native_legal is _fastobserve.legal_action_ids
 
 
 @native
@@ -108,6 +118,9 @@ def test_the_battles_shared_view_follows_the_state_not_the_last_call() -> None:
 def test_an_invalid_seat_is_declined_and_python_decides(seat: Any) -> None:
     state = GAME.setup({}, 3)
     assert _c(state, seat) is None
+    # (a menu for any seat: [] but the actor's; only a non-int is declined)
+    assert _legal(state, seat) == ([] if type(seat) is int else None)
+    assert GAME.legal_action_ids(state, seat) == GAME._legal_action_ids_py(state, seat)
     if seat != 1.0:  # 1.0 == 1: Python's seat check lets it by
         with pytest.raises(GameError):
             GAME.observe(state, seat)
@@ -145,14 +158,51 @@ def test_a_malformed_state_is_declined(edit: Any) -> None:
     observe_as_python(GAME, state, 0)
 
 
+@native
+@pytest.mark.parametrize(
+    "phase, edit",
+    [
+        (E.DRAW, lambda s: s.pop("hands")),
+        (E.DRAW, lambda s: s.__setitem__("hands", ("", ""))),
+        (E.ATTACK, lambda s: s["hands"].__setitem__(0, "0!")),
+        (E.BLOCK, lambda s: s["b"].__setitem__("face", None)),
+        (E.BLOCK, lambda s: s["b"].update(face="u", ac="")),
+        (E.PAY, lambda s: s["front"].__setitem__(0, 3)),
+        (E.TARGET, lambda s: s["front"].pop()),
+        (E.INITIATIVE, lambda s: s.__setitem__("phase", "nowhere")),
+        (E.INITIATIVE, lambda s: s.__setitem__("actor", None)),
+        (E.INITIATIVE, lambda s: s.__setitem__("actor", "0")),
+    ],
+)
+def test_a_malformed_state_has_its_menu_from_python(phase: str, edit: Any) -> None:
+    """Every menu built in C for the state before the edit; declined after it,
+    and ``legal_action_ids`` then runs the reference: its error or its menu."""
+    state = GAME.clone(GAME.setup({}, 3))
+    state["phase"], state["actor"] = phase, 0
+    state["front"] = ["9A", "BC"]  # coin cards of both seats, for pay and target
+    assert _legal(state, 0) == GAME._legal_action_ids_py(state, 0)
+    edit(state)
+    seat = 0
+    assert _legal(state, seat) is None
+    try:
+        expected = GAME._legal_action_ids_py(state, seat)
+    except Exception as exc:  # the reference's error, whatever it is
+        with pytest.raises(type(exc)):
+            GAME.legal_action_ids(state, seat)
+    else:
+        assert GAME.legal_action_ids(state, seat) == expected
+
+
 def test_without_the_extension_observe_is_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Not built (or built before it had ``observe``): the reference runs."""
     monkeypatch.setattr(E, "_native_observe", None)
+    monkeypatch.setattr(E, "_native_legal", None)
     states = list(_games(2, 1))
     assert all(
         GAME.observe(state, seat) == GAME._observe_py(state, seat)
+        and GAME.legal_action_ids(state, seat) == GAME._legal_action_ids_py(state, seat)
         for state in states
         for seat in (None, 0, 1)
     )

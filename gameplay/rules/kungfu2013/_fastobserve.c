@@ -1,23 +1,26 @@
-/* Kung Fu (2013): observe() in C (optional CPython extension, beside the
- * playout kernel _fastplay.c).
+/* Kung Fu (2013): observe() and legal_action_ids() in C (optional CPython
+ * extension, beside the playout kernel _fastplay.c).
  *
- * Why: a seat's observation is asked at every decision (a bot is handed it,
- * the live server sends every seat its view after every step), and built in
- * Python it was about 40% of a step of the public API (issue 33 §2: about
- * 30,000 of 76,000 instructions, callgrind). Here the same dict is built
- * field by field from the same allow-list as engine.py's ``_observe_py``,
- * whose docstring and comments are the reference: what a seat may see, in
- * which order, and why. The observation's lists and dicts are its own; the
- * card views (engine.py's ``_VIEW``), the hand counts (``_HAND_COUNTS``) and
- * the battle's view are shared read-only, as the Python ones are: a battle's
- * view is kept per the facts it shows (compared by value) in a small table.
+ * Why: a seat's observation and its menu are asked at every decision (a bot
+ * is handed both, the live server sends every seat its view after every
+ * step), and built in Python they were about half of a step of the public
+ * API (issue 33 §2: about 39,000 and 7,000 of 76,000 instructions,
+ * callgrind). Here the same dict is built field by field from the same
+ * allow-list as engine.py's ``_observe_py``, and the same menus as its
+ * ``_menu_*``: their docstrings and comments are the reference: what a seat
+ * may see, in which order, and why. The observation's lists and dicts are its
+ * own; the card views (engine.py's ``_VIEW``), the hand counts
+ * (``_HAND_COUNTS``) and the battle's view are shared read-only, as the
+ * Python ones are: a battle's view is kept per the facts it shows (compared
+ * by value) in a small table.
  *
- * ``observe(state, seat)`` returns the observation, or None when it declines:
- * for anything but a well-formed state in play (a malformed or finished
- * state, an invalid seat, an unexpected type anywhere) engine.py builds it in
- * Python instead, which raises the documented errors. Equal results for every
- * seat at every step of seeded games: tests/rules/test_kungfu2013_observe.py
- * and bench/engine_digest.py.
+ * ``observe(state, seat)`` returns the observation and
+ * ``legal_action_ids(state, seat)`` the menu, or None when they decline: for
+ * anything but a well-formed state (a malformed state, an invalid seat, an
+ * unexpected type anywhere; for ``observe`` a finished game too) engine.py
+ * builds it in Python instead, which raises the documented errors. Equal
+ * results for every seat at every step of seeded games:
+ * tests/rules/test_kungfu2013_observe.py and bench/engine_digest.py.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -47,7 +50,8 @@ STRINGS(DECLARE)
 #define MAXP 16
 static PyObject *PHASE_INDEX;    /* phase name -> its index (a Python int) */
 static PyObject *PROMPT[MAXP];   /* strong references */
-static int PH_DRAW = -1, PH_PAY = -1, PH_REWARD = -1, PH_OVER = -1;
+static int PH_DRAW = -1, PH_PAY = -1, PH_REWARD = -1, PH_OVER = -1, PH_ATTACK = -1,
+           PH_BLOCK = -1, PH_TARGET = -1;
 static PyObject *RULES_VERSION;  /* engine.py's RULES_VERSION */
 static PyObject *HAND_COUNTS;    /* engine.py's _HAND_COUNTS */
 
@@ -367,6 +371,184 @@ fail:
     return NULL;
 }
 
+/* -- legal_action_ids: the menus of engine.py's ``_menu_*`` */
+
+/* From init_menus(): each phase's fixed menu (engine.py's ``_FIXED``, NULL
+ * for the others), the draw menus, and per card byte its attack or block id
+ * (``_ID_BY_BYTE``), its pay id and its target id. Strong references. */
+static PyObject *FIXED[MAXP], *DRAW_RED_FIRST, *DRAW_BLUE_FIRST;
+static PyObject *HAND_ID[128], *PAY_ID[128], *TARGET_ID[128];
+
+/* A new list of the ids of ``n`` card bytes, in that order. */
+static PyObject *id_list(PyObject **table, const unsigned char *c, Py_ssize_t n) {
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *id = table[c[i]];
+        Py_INCREF(id);
+        PyList_SET_ITEM(out, i, id);
+    }
+    return out;
+}
+
+/* A row's card bytes of one colour (red: 1, blue: 0), sorted by byte. */
+static Py_ssize_t colour_sorted(const unsigned char *c, Py_ssize_t n, int red,
+                                unsigned char *out) {
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (IS_RED[c[i]] != red) continue;
+        Py_ssize_t j = k++;
+        for (; j > 0 && out[j - 1] > c[i]; j--) out[j] = out[j - 1];
+        out[j] = c[i];
+    }
+    return k;
+}
+
+/* A row of coin cards sorted by (coins, byte), or by (-coins, byte). */
+static void coin_sorted(const unsigned char *c, Py_ssize_t n, int richest_first,
+                        unsigned char *out) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int x = richest_first ? -COINS[c[i]] : COINS[c[i]];
+        Py_ssize_t j = i;
+        for (; j > 0; j--) {
+            int y = richest_first ? -COINS[out[j - 1]] : COINS[out[j - 1]];
+            if (y < x || (y == x && out[j - 1] < c[i])) break;
+            out[j] = out[j - 1];
+        }
+        out[j] = c[i];
+    }
+}
+
+static PyObject *py_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError,
+                        "legal_action_ids(state, seat) takes 2 arguments");
+        return NULL;
+    }
+    if (DRAW_RED_FIRST == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastobserve.init_menus was not called");
+        return NULL;
+    }
+    PyObject *state = args[0], *seat = args[1];
+    if (!PyDict_CheckExact(state)) Py_RETURN_NONE;
+    long s, actor;
+    if (!as_long(get(state, S_actor), &actor)) DECLINE();
+    /* engine.py: ``seat != state["actor"] or state["actor"] < 0``: no menu */
+    if (seat == Py_None) return PyList_New(0);
+    if (!as_long(seat, &s)) DECLINE();
+    if (s != actor || actor < 0) return PyList_New(0);
+    if (actor > 1) DECLINE();
+    PyObject *ph = get(state, S_phase);
+    PyObject *index = ph ? get(PHASE_INDEX, ph) : NULL;
+    if (index == NULL) DECLINE();
+    int p = (int)PyLong_AsLong(index);
+    if (FIXED[p]) return PySequence_List(FIXED[p]);
+    if (p == PH_OVER) return PyList_New(0);
+    PyObject *rows = get(state, p == PH_PAY || p == PH_TARGET ? S_front : S_hands);
+    if (!rows || !PyList_CheckExact(rows) || PyList_GET_SIZE(rows) != 2) DECLINE();
+    const unsigned char *c;
+    Py_ssize_t n = pile(PyList_GET_ITEM(rows, p == PH_TARGET ? 1 - actor : actor), &c);
+    if (n < 0 || n > 128) DECLINE();
+    unsigned char buf[128];
+    if (p == PH_DRAW) {
+        /* the colour you hold fewer of first (ties: blue) */
+        PyObject *menu = 2 * reds(c, n) < n ? DRAW_RED_FIRST : DRAW_BLUE_FIRST;
+        return PySequence_List(menu);
+    }
+    if (p == PH_ATTACK) return id_list(HAND_ID, buf, colour_sorted(c, n, 1, buf));
+    if (p == PH_BLOCK) {
+        PyObject *b = get(state, S_b), *face;
+        if (!b || !PyDict_CheckExact(b) || !(face = get(b, S_face)) ||
+            !PyUnicode_CheckExact(face))
+            DECLINE();
+        Py_ssize_t k = colour_sorted(c, n, 0, buf);
+        if (PyUnicode_GET_LENGTH(face) == 1 && PyUnicode_READ_CHAR(face, 0) == 'u') {
+            /* the weakest block that stops the face-up attack first */
+            int ac = one_card(get(b, S_ac));
+            if (ac <= 0) DECLINE();
+            for (Py_ssize_t i = 0; i < k; i++) {
+                if (VALUE[buf[i]] >= VALUE[ac]) {
+                    unsigned char x = buf[i];
+                    memmove(buf + 1, buf, (size_t)i);
+                    buf[0] = x;
+                    break;
+                }
+            }
+        }
+        return id_list(HAND_ID, buf, k);
+    }
+    if (p == PH_PAY || p == PH_TARGET) {
+        coin_sorted(c, n, p == PH_TARGET, buf);
+        return id_list(p == PH_PAY ? PAY_ID : TARGET_ID, buf, n);
+    }
+    DECLINE(); /* a phase engine.py does not have */
+}
+
+/* table[c] = ids[chr(c)] for every card byte (a new reference each). */
+static int id_table(PyObject *ids, PyObject **table) {
+    for (int c = 0; c < 128; c++) {
+        Py_CLEAR(table[c]);
+        if (VIEW[c] == NULL) continue;
+        char ch = (char)c;
+        PyObject *key = PyUnicode_FromStringAndSize(&ch, 1);
+        PyObject *id = key ? PyDict_GetItemWithError(ids, key) : NULL;
+        Py_XDECREF(key);
+        if (!id || !PyUnicode_CheckExact(id)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card has no id");
+            return -1;
+        }
+        Py_INCREF(id);
+        table[c] = id;
+    }
+    return 0;
+}
+
+static PyObject *py_init_menus(PyObject *self, PyObject *args) {
+    PyObject *fixed, *red_first, *blue_first, *hand_ids, *pay_ids, *target_ids;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!:init_menus", &PyDict_Type, &fixed,
+                          &PyTuple_Type, &red_first, &PyTuple_Type, &blue_first,
+                          &PyList_Type, &hand_ids, &PyDict_Type, &pay_ids,
+                          &PyDict_Type, &target_ids))
+        return NULL;
+    if (PHASE_INDEX == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastobserve.init was not called");
+        return NULL;
+    }
+    if (PyList_GET_SIZE(hand_ids) != 128) {
+        PyErr_SetString(PyExc_ValueError, "hand ids: one per byte, 128");
+        return NULL;
+    }
+    for (int p = 0; p < MAXP; p++) Py_CLEAR(FIXED[p]);
+    PyObject *key, *menu;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(fixed, &pos, &key, &menu)) {
+        PyObject *index = PyDict_GetItemWithError(PHASE_INDEX, key);
+        if (!index || !PyTuple_CheckExact(menu)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad fixed menu");
+            return NULL;
+        }
+        Py_INCREF(menu);
+        FIXED[PyLong_AsLong(index)] = menu;
+    }
+    for (int c = 0; c < 128; c++) {
+        PyObject *id = PyList_GET_ITEM(hand_ids, c);
+        Py_CLEAR(HAND_ID[c]);
+        if (VIEW[c] == NULL) continue;
+        if (!PyUnicode_CheckExact(id)) {
+            PyErr_SetString(PyExc_ValueError, "a card has no attack or block id");
+            return NULL;
+        }
+        Py_INCREF(id);
+        HAND_ID[c] = id;
+    }
+    if (id_table(pay_ids, PAY_ID) || id_table(target_ids, TARGET_ID)) return NULL;
+    Py_INCREF(red_first);
+    Py_XSETREF(DRAW_RED_FIRST, red_first);
+    Py_INCREF(blue_first);
+    Py_XSETREF(DRAW_BLUE_FIRST, blue_first);
+    Py_RETURN_NONE;
+}
+
 /* An int field of a card's view (None: -1). */
 static int card_int(PyObject *view, PyObject *key, int *out) {
     PyObject *o = PyDict_GetItemWithError(view, key);
@@ -429,6 +611,9 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
         else if (!strcmp(name, "pay")) PH_PAY = i;
         else if (!strcmp(name, "reward")) PH_REWARD = i;
         else if (!strcmp(name, "over")) PH_OVER = i;
+        else if (!strcmp(name, "attack")) PH_ATTACK = i;
+        else if (!strcmp(name, "block")) PH_BLOCK = i;
+        else if (!strcmp(name, "target")) PH_TARGET = i;
         i++;
     }
     if (!index) return NULL;
@@ -456,8 +641,22 @@ PyDoc_STRVAR(init_doc,
 "cards' views by byte (_VIEW_OF_BYTE, None for a byte that is no card) and\n"
 "_HAND_COUNTS (per hand size, per number of reds).");
 
+PyDoc_STRVAR(legal_doc,
+"legal_action_ids(state, seat, /) -> list[str] | None\n\n"
+"What engine.py's ``_legal_action_ids_py(state, seat)`` returns (the seat's\n"
+"menu, [] when it is not that seat's decision); None for a state it does not\n"
+"read as the engine writes it or a seat that is not an int or None.");
+PyDoc_STRVAR(init_menus_doc,
+"init_menus(fixed, draw_red_first, draw_blue_first, hand_ids, pay_ids,\n"
+"           target_ids, /)\n\n"
+"engine.py's _FIXED, _DRAW_RED_FIRST, _DRAW_BLUE_FIRST, _ID_BY_BYTE, PAY_ID\n"
+"and TARGET_ID (after init()).");
+
 static PyMethodDef methods[] = {
     {"init", py_init, METH_VARARGS, init_doc},
+    {"init_menus", py_init_menus, METH_VARARGS, init_menus_doc},
+    {"legal_action_ids", (PyCFunction)(void (*)(void))py_legal, METH_FASTCALL,
+     legal_doc},
     {"observe", (PyCFunction)(void (*)(void))py_observe, METH_FASTCALL, observe_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -1,6 +1,7 @@
 # The interface of the optional C extension _fastobserve.c (its docstrings say
 # more). mypy cannot read a compiled module; this file is what it checks
 # engine.py against.
+from collections.abc import Mapping
 from typing import Any
 
 def init(
@@ -11,3 +12,15 @@ def init(
     /,
 ) -> None: ...
 def observe(state: dict[str, Any], seat: int | None, /) -> dict[str, Any] | None: ...
+def init_menus(
+    fixed: Mapping[str, tuple[str, ...]],
+    draw_red_first: tuple[str, ...],
+    draw_blue_first: tuple[str, ...],
+    hand_ids: list[str],
+    pay_ids: dict[str, str],
+    target_ids: dict[str, str],
+    /,
+) -> None: ...
+def legal_action_ids(
+    state: dict[str, Any], seat: int | None, /
+) -> list[str] | None: ...

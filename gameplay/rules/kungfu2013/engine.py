@@ -1230,9 +1230,15 @@ except ImportError:  # not built (no C compiler): observe runs in Python
     _native_obs = None  # type: ignore[assignment]
 
 _native_observe: Callable[[State, int | None], dict[str, Any] | None] | None = None
+# ``legal_action_ids`` likewise (the menus of ``_menu_*``).
+_native_legal: Callable[[State, int | None], list[str] | None] | None = None
 if _native_obs is not None:
     _native_obs.init(RULES_VERSION, PROMPTS, _VIEW_OF_BYTE, _HAND_COUNTS)
+    _native_obs.init_menus(
+        _FIXED, _DRAW_RED_FIRST, _DRAW_BLUE_FIRST, _ID_BY_BYTE, PAY_ID, TARGET_ID
+    )
     _native_observe = _native_obs.observe
+    _native_legal = _native_obs.legal_action_ids
 
 
 def _native_fields(s: State) -> tuple[Any, ...]:
@@ -1563,7 +1569,20 @@ class KungFu2013Game(EngineBase):
         return [] if a < 0 else [a]
 
     def legal_action_ids(self, state: State, seat: int | None) -> list[str]:
-        """Fast path: just the ids, the first one being the timeout default."""
+        """Fast path: just the ids, the first one being the timeout default.
+
+        Built in C when the optional extension is there (``_native_legal``),
+        the same menus as :meth:`_legal_action_ids_py`, which runs for what
+        it declines; tests/rules/test_kungfu2013_observe.py holds the two equal.
+        """
+        if _native_legal is not None:
+            ids = _native_legal(state, seat)
+            if ids is not None:
+                return ids
+        return self._legal_action_ids_py(state, seat)
+
+    def _legal_action_ids_py(self, state: State, seat: int | None) -> list[str]:
+        """The menu of ``seat`` ([] when it is not that seat's decision)."""
         if seat != state["actor"] or state["actor"] < 0:
             return []
         phase = state["phase"]

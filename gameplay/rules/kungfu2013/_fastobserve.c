@@ -64,6 +64,11 @@ static int VALUE[128], RISE[128], COINS[128], IS_RED[128];
 /* Templates: every key in its order, each value None (observe.h's
  * ``template`` says why). */
 static PyObject *OBS_TEMPLATE, *BATTLE_TEMPLATE, *COLOURS_TEMPLATE;
+/* The observation's template per seat (None, 0, 1) with the fields fixed for
+ * the seat and the game's length filled in (engine.py's ``_OBS_BASE``), for
+ * the ``max_rounds`` of the states last observed. */
+static PyObject *OBS_BASE[3];
+static long OBS_BASE_ROUNDS;
 
 /* The battle's views, shared read-only per the facts they show (engine.py's
  * ``_BATTLES``): a direct-mapped table, a fact key (``battle_key``) each. */
@@ -113,6 +118,42 @@ static PyObject *views(const unsigned char *c, Py_ssize_t n, int sorted) {
     return out;
 }
 
+/* A new list of two items, from two new references (NULL: an error, either
+ * reference dropped). */
+static PyObject *pair(PyObject *x, PyObject *y) {
+    PyObject *out = x && y ? PyList_New(2) : NULL;
+    if (!out) {
+        Py_XDECREF(x);
+        Py_XDECREF(y);
+        return NULL;
+    }
+    PyList_SET_ITEM(out, 0, x);
+    PyList_SET_ITEM(out, 1, y);
+    return out;
+}
+static inline PyObject *new_ref(PyObject *o) {
+    Py_INCREF(o);
+    return o;
+}
+
+/* OBS_BASE for a game of ``max_rounds`` rounds (engine.py's ``_obs_base``). */
+static int obs_bases(PyObject *max_rounds, long rounds) {
+    for (int i = 0; i < 3; i++) {
+        PyObject *d = PyDict_Copy(OBS_TEMPLATE);
+        PyObject *seat = i ? PyLong_FromLong(i - 1) : new_ref(Py_None);
+        if (!d || PyDict_SetItem(d, S_game, S_kungfu2013) ||
+            PyDict_SetItem(d, S_rules_version, RULES_VERSION) || put(d, S_seat, seat) ||
+            put(d, S_players, PyLong_FromLong(2)) ||
+            PyDict_SetItem(d, S_max_rounds, max_rounds)) {
+            Py_XDECREF(d);
+            return -1;
+        }
+        Py_XSETREF(OBS_BASE[i], d);
+    }
+    OBS_BASE_ROUNDS = rounds;
+    return 0;
+}
+
 /* A checked pile's reds (engine.py's ``_nred``) and coins (``_COIN_SUMS``). */
 static Py_ssize_t reds(const unsigned char *c, Py_ssize_t n) {
     Py_ssize_t r = 0;
@@ -155,7 +196,7 @@ static PyObject *battle_view(const Battle *t) {
     int shown_card = t->bc ? t->bc : t->null_;
     PyObject *v = PyDict_Copy(BATTLE_TEMPLATE);
     if (!v) return NULL;
-    PyObject *activated = Py_BuildValue("[OO]", flag(t->act[0]), flag(t->act[1]));
+    PyObject *activated = pair(new_ref(flag(t->act[0])), new_ref(flag(t->act[1])));
     if (put(v, S_attacker, PyLong_FromLong(t->a)) ||
         put(v, S_defender, PyLong_FromLong(1 - t->a)) ||
         PyDict_SetItem(v, S_attack,
@@ -219,7 +260,7 @@ static PyObject *py_observe(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (!PyDict_CheckExact(state)) Py_RETURN_NONE;
 
     /* -- read and check everything first: decline before building anything */
-    long s = -1, actor, rnd, nb[2];
+    long s = -1, actor, rnd, nb[2], rounds;
     int has_seat = seat != Py_None;
     if (has_seat && (!as_long(seat, &s) || s < 0 || s > 1)) DECLINE();
     PyObject *ph = get(state, S_phase);
@@ -236,7 +277,7 @@ static PyObject *py_observe(PyObject *self, PyObject *const *args, Py_ssize_t na
     PyObject *life = get(state, S_life), *init = get(state, S_init);
     PyObject *starter = get(state, S_starter), *todo = get(state, S_todo);
     PyObject *rdeck = get(state, S_rdeck), *bdeck = get(state, S_bdeck);
-    if (!max_rounds || !life || !PyList_CheckExact(life) || !init || !starter ||
+    if (!as_long(max_rounds, &rounds) || !life || !PyList_CheckExact(life) || !init || !starter ||
         !todo || !PyList_CheckExact(todo) || !rdeck || !PyUnicode_CheckExact(rdeck) ||
         !bdeck || !PyUnicode_CheckExact(bdeck))
         DECLINE();
@@ -305,14 +346,13 @@ static PyObject *py_observe(PyObject *self, PyObject *const *args, Py_ssize_t na
         bv = battle(&t);
         if (!bv) return NULL;
     }
-    PyObject *obs = PyDict_Copy(OBS_TEMPLATE), *x, *y;
+    if ((OBS_BASE[0] == NULL || OBS_BASE_ROUNDS != rounds) &&
+        obs_bases(max_rounds, rounds))
+        return NULL;
+    PyObject *obs = PyDict_Copy(OBS_BASE[s + 1]), *x, *y;
     if (!obs) return NULL;
-    if (PyDict_SetItem(obs, S_game, S_kungfu2013) ||
-        PyDict_SetItem(obs, S_rules_version, RULES_VERSION) ||
-        (has_seat && PyDict_SetItem(obs, S_seat, seat)) ||
-        put(obs, S_players, PyLong_FromLong(2)) || PyDict_SetItem(obs, S_round, round) ||
-        PyDict_SetItem(obs, S_max_rounds, max_rounds) ||
-        PyDict_SetItem(obs, S_phase, ph) || PyDict_SetItem(obs, S_prompt, PROMPT[p]))
+    if (PyDict_SetItem(obs, S_round, round) || PyDict_SetItem(obs, S_phase, ph) ||
+        PyDict_SetItem(obs, S_prompt, PROMPT[p]))
         goto fail;
     x = actor < 0 ? PyList_New(0) : PyList_New(1);
     if (x && actor >= 0) {
@@ -330,10 +370,10 @@ static PyObject *py_observe(PyObject *self, PyObject *const *args, Py_ssize_t na
         PyDict_SetItem(obs, S_initiative, init) || PyDict_SetItem(obs, S_starter, starter) ||
         (has_seat && put(obs, S_hand, views(hand_c[s], hand_n[s], 1))))
         goto fail;
-    x = Py_BuildValue(
-        "[OO]",
-        PyList_GET_ITEM(PyList_GET_ITEM(HAND_COUNTS, hand_n[0]), reds(hand_c[0], hand_n[0])),
-        PyList_GET_ITEM(PyList_GET_ITEM(HAND_COUNTS, hand_n[1]), reds(hand_c[1], hand_n[1])));
+    x = pair(new_ref(PyList_GET_ITEM(PyList_GET_ITEM(HAND_COUNTS, hand_n[0]),
+                                     reds(hand_c[0], hand_n[0]))),
+             new_ref(PyList_GET_ITEM(PyList_GET_ITEM(HAND_COUNTS, hand_n[1]),
+                                     reds(hand_c[1], hand_n[1]))));
     if (put(obs, S_hand_counts, x)) goto fail;
     x = PyDict_Copy(COLOURS_TEMPLATE);
     if (!x || put(x, S_red, PyLong_FromSsize_t(PyUnicode_GET_LENGTH(rdeck))) ||
@@ -351,9 +391,9 @@ static PyObject *py_observe(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (put(obs, S_discards, x)) goto fail;
     x = views(front_c[0], front_n[0], 0);
     y = x ? views(front_c[1], front_n[1], 0) : NULL;
-    if (put(obs, S_front, y ? Py_BuildValue("[NN]", x, y) : (Py_XDECREF(x), NULL)) ||
-        put(obs, S_coins, Py_BuildValue("[ll]", coins(front_c[0], front_n[0]),
-                                        coins(front_c[1], front_n[1]))))
+    if (put(obs, S_front, pair(x, y)) ||
+        put(obs, S_coins, pair(PyLong_FromLong(coins(front_c[0], front_n[0])),
+                               PyLong_FromLong(coins(front_c[1], front_n[1])))))
         goto fail;
     /* The round in which each player may not block, while it is still ahead. */
     x = PyList_New(2);
@@ -618,6 +658,7 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
     }
     if (!index) return NULL;
     Py_XSETREF(PHASE_INDEX, index);
+    for (int k = 0; k < 3; k++) Py_CLEAR(OBS_BASE[k]);
     for (int k = 0; k < MEMO; k++) {
         Py_CLEAR(BATTLES[k].view);
         BATTLES[k].key = 0;

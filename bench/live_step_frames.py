@@ -17,7 +17,12 @@ on a loaded machine indicative only). ``LIVE_STEP_STEPS`` (default 300),
 ``LIVE_STEP_SEEDS`` (default 3 tables). ``--no-menu-key``: the engine's
 ``menu_key`` hidden, so every seat's menu is built for every step (the
 behaviour before ``frames.seat_menu``), for the A/B in one checkout.
-``LIVE_STEP_CALLS_BY=<file>``: calls per function, top 150. The last stdout
+``LIVE_STEP_CALLS_BY=<file>``: calls per function, top 150. The steps are
+built as the live owner builds its own intents' (``quiet``: a seat the step
+changed nothing for is sent no frame); ``--no-quiet`` builds every seat's
+frame (the behaviour before, and still that of the services' broadcasts).
+``seat_frames_per_step_mean``: the seat frames a step sends, each one a
+socket write at a table whose eight seats are all connected. The last stdout
 line is one JSON object.
 """
 
@@ -42,6 +47,7 @@ STEPS = int(os.environ.get("LIVE_STEP_STEPS", "300"))
 SEEDS = int(os.environ.get("LIVE_STEP_SEEDS", "3"))
 CALLS_BY = os.environ.get("LIVE_STEP_CALLS_BY", "")
 NO_MENU_KEY = "--no-menu-key" in sys.argv[1:]
+QUIET = "--no-quiet" not in sys.argv[1:]
 # "1": CPU time only, no call counting (the profile hook's own cost would
 # swamp the difference).
 CPU_ONLY = os.environ.get("LIVE_STEP_CPU", "") == "1"
@@ -88,6 +94,7 @@ def measure() -> dict[str, Any]:
     users = [User.objects.create(username=f"step{i}") for i in range(8)]
     calls: list[float] = []
     cpu: list[float] = []
+    sent: list[int] = []
     profile = _count_by if CALLS_BY else _count
     for seed in range(SEEDS):
         rnd = random.Random(seed)
@@ -118,8 +125,11 @@ def measure() -> dict[str, Any]:
             c0, n0 = time.process_time(), _next_call()
             if not CPU_ONLY:
                 sys.setprofile(profile)
-            broadcast.match_messages(match=match, events=events, step=step)
+            (_, message), *_ = broadcast.match_messages(
+                match=match, events=events, step=step, quiet=QUIET
+            )
             sys.setprofile(None)
+            sent.append(sum(1 for text in message["frames"].values() if text))
             calls.append(_next_call() - n0 - 1)
             cpu.append(time.process_time() - c0)
     if CALLS_BY:
@@ -132,10 +142,12 @@ def measure() -> dict[str, Any]:
         "game": "kungfu2009",
         "seats": 8,
         "menu_key": not NO_MENU_KEY,
+        "quiet": QUIET,
         "steps": len(calls),
         "calls_per_step_median": None if CPU_ONLY else statistics.median(calls),
         "calls_per_step_mean": None if CPU_ONLY else round(statistics.fmean(calls), 1),
         "cpu_ms_per_step_median": round(1000 * statistics.median(cpu), 3),
+        "seat_frames_per_step_mean": round(statistics.fmean(sent), 2),
     }
 
 

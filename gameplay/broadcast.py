@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import uuid
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -30,6 +31,7 @@ from channels.layers import get_channel_layer
 from gameplay import frames, selectors
 from gameplay.live.reader import read_match
 from gameplay.models import Match, MatchStatus, Seat
+from gameplay.rules import get_game
 
 logger = logging.getLogger(__name__)
 
@@ -52,13 +54,17 @@ _SHARED_FRAGMENT = orjson.Fragment(SHARED_MARK.encode())
 
 def frame_for(message: dict[str, Any], seat: int | None) -> str:
     """The encoded frame of ``seat`` (None: a spectator) in a ``match.frames``
-    message. A seat without its own frame there (it resigned or was left while
-    the match goes on) gets the public one, as does any seat number the
-    message does not know. The seats' public part, which every frame of the
-    message shares, travels once (``shared``) and is put back here."""
+    message; empty when the step sends that seat nothing (a quiet step,
+    ``match_messages``). A seat without its own frame there (it resigned or
+    was left while the match goes on) gets the public one, as does any seat
+    number the message does not know. The seats' public part, which every
+    frame of the message shares, travels once (``shared``) and is put back
+    here."""
     text = message["public"]
     if seat is not None:
         text = message["frames"].get(str(seat), text)
+        if not text:
+            return text
     shared = message.get("shared")
     return text if shared is None else text.replace(SHARED_MARK, shared, 1)
 
@@ -134,6 +140,7 @@ def match_messages(
     events: list[dict[str, Any]] | None = None,
     step: dict[str, Any] | None = None,
     reread: bool = False,
+    quiet: bool = False,
 ) -> Messages:
     """The channel-layer messages of one broadcast, built from ``match`` as given.
 
@@ -141,13 +148,13 @@ def match_messages(
     ``match.frames`` message to the match's group: ``frames`` maps each seat's
     number (as text) to that seat's own encoded frame, ``public`` is the
     spectators', ``shared`` the seats' public part that all of them carry,
-    once (read a frame with ``frame_for``). It also carries the version, and,
-    when the frames came from a fresh read (presence, seats, results), the
-    status and the seats' changeable fields (``seat_rows``): other processes'
-    owners (``gameplay.live``) use them to notice that the match moved on
-    without them, or to take the seats' new presence over without reading the
-    match again. Listeners' messages (other sockets: the players' own, a table's
-    watchers) follow it.
+    once (read a frame with ``frame_for``). It also carries the version and
+    this process's ``origin``, and, when the frames came from a fresh read
+    (presence, seats, results), the status and the seats' changeable fields
+    (``seat_rows``): other processes' owners (``gameplay.live``) use them to
+    notice that the match moved on without them, or to take the seats' new
+    presence over without reading the match again. Listeners' messages
+    (other sockets: the players' own, a table's watchers) follow it.
 
     A step's seat frame leaves out its menu (``legal``) when this process
     sent that seat the same menu (same ``legal_digest``) in the frames of
@@ -155,6 +162,16 @@ def match_messages(
     seats' menus, and eight ~30-entry menus were the largest part of its
     frames. The frame still names the menu by digest; the client keeps the
     last one and resyncs when it holds none of that digest.
+
+    ``quiet`` (the live owner's own intents): a seat for whom the step
+    changed nothing is sent no frame at all (its entry in ``frames`` is
+    empty): its view, menu, timers and the seats' part are what this process
+    sent it last, and the step's events are, for it, only the engine's
+    ``quiet_events`` of another seat (Kung Fu (2009): rearranging a hand,
+    building an offer). The seat's next frame names the last version it was
+    sent (``since``), so its client knows it missed nothing in between.
+    Most intents of a real-time table are such, and each frame was a socket
+    write.
     """
     seats = selectors.seats_of(match)
     # The part every frame shares (the seats' public part, a finished match's
@@ -165,45 +182,83 @@ def match_messages(
     # own (``frame_for`` gives it the public one): its old owner's socket must
     # not receive the bot's private events.
     active = match.status == MatchStatus.ACTIVE
-    # The menus this process put in the previous version's frames: a step's
-    # frame leaves out a seat's menu that has not changed since
-    # (``legal_digest`` names it). Other frames (presence, seats) are rare
-    # and carry every menu.
-    sent = _menus_sent(match) if events is not None else {}
-    digests: dict[int, str] = {}
-    encoded: dict[str, str] = {}
     # The seats' public part is the same list in every frame, and half of a
     # Kung Fu (2009) seat frame's bytes: encoded once, carried once in the
     # message (``shared``), put back into each socket's text (``frame_for``).
     shared = base["seats"]
+    shared_text = encode_json(shared)
+    # What this process sent each seat up to the previous version: a step's
+    # frame leaves out a seat's menu that has not changed since (``legal_digest``
+    # names it), and a quiet step sends an unchanged seat nothing. Other frames
+    # (presence, seats: the same version again) are rare and carry every menu;
+    # they too name the version of a seat's last frame (``since``).
+    prior = _menus.get(match.pk)
+    after = events is not None and prior is not None and prior[0] == match.version - 1
+    again = events is None and prior is not None and prior[0] == match.version
+    kept = prior[2] if prior is not None and (after or again) else {}
+    quiet_types = _quiet_types(match, events, step) if quiet and active else None
+    skip = (
+        after
+        and quiet_types is not None
+        and prior is not None
+        and prior[1] == shared_text
+    )
+    # The version of a seat's frame for the step before this one, or of this
+    # frame's own version when it carries no step's events.
+    previous = match.version - 1 if events is not None else match.version
+    mover = step.get("seat") if step is not None else None
+    record: dict[int, tuple[int, tuple[Any, ...], str | None]] = {}
+    encoded: dict[str, str] = {}
     actors = frames.frame_actors(match=match)  # the same in every seat's frame
     for seat in seats:
+        number = seat.number
         if seat.forfeited and active:
             continue
         frame = frames.seat_frame(
             match=match,
-            seat=seat.number,
+            seat=number,
             events=events,
             step=step,
             base=base,
             actors=actors,
         )
         digest = frame.get("legal_digest")
-        if digest is not None:
-            digests[seat.number] = digest
-            if frame["legal"] and sent.get(seat.number) == digest:
+        seen = (
+            frame["view"],
+            frame["actors"],
+            digest,
+            frame.get("timers"),
+            frame.get("retract"),
+        )
+        last = kept.get(number)
+        if (
+            skip
+            and last is not None
+            and number != mover
+            and last[1] == seen
+            and _quiet_for(frame["events"], quiet_types)
+        ):
+            encoded[str(number)] = ""  # nothing new for this seat
+            record[number] = last
+            continue
+        if last is not None:
+            if after and frame["legal"] and last[2] == digest:
                 del frame["legal"]
+            if last[0] < previous:
+                frame["since"] = last[0]  # the steps between were quiet for it
+        record[number] = (match.version, seen, digest)
         # Encoded once here, not per socket: the group may hold many.
-        encoded[str(seat.number)] = _encode_sharing(frame, shared)
-    _remember_menus(match, digests if active else None)
+        encoded[str(number)] = _encode_sharing(frame, shared)
+    _remember_sent(match, (match.version, shared_text, record) if active else None)
     message: dict[str, Any] = {
         "type": "match.frames",
         "version": match.version,
+        "origin": ORIGIN,
         "frames": encoded,
         # A delayed spectators' frame has seats of its own (no clocks): then
         # its text is whole.
         "public": _encode_sharing(public, shared),
-        "shared": encode_json(shared),
+        "shared": shared_text,
     }
     if reread:
         # Read afresh: the seats as committed, for owners to take over in place.
@@ -214,35 +269,62 @@ def match_messages(
     return messages
 
 
-# Writer-side memory of the menus in the seats' frames this process last
-# built, per match: {match pk: (version, {seat: menu digest})}. Only a hint: a
-# frame that leaves a menu out names it by digest, and a client that does not
-# hold a menu of that digest (it missed the frame that carried it, or another
-# process wrote the versions between) asks for a full frame, so stale or
+def _quiet_types(
+    match: Match, events: list[dict[str, Any]] | None, step: dict[str, Any] | None
+) -> frozenset[str] | None:
+    """The engine's ``quiet_events`` when this broadcast is one seat's own
+    step (a timeout or a table's step is told to everyone: the log names
+    it); else None."""
+    if events is None or step is None or step.get("kind") != "move":
+        return None
+    return getattr(get_game(match.game), "quiet_events", None)
+
+
+def _quiet_for(seen: list[dict[str, Any]], quiet_types: frozenset[str] | None) -> bool:
+    """Whether a seat's events of a step (``view_events``) tell it nothing:
+    each one quiet and without a private part of its own."""
+    assert quiet_types is not None
+    return all(ev["type"] in quiet_types and not ev["private"] for ev in seen)
+
+
+# This process's name in the messages it builds: a process that sees a
+# match's message from another process forgets what it sent there
+# (``heard``), since those frames replaced what its own sockets' clients hold.
+ORIGIN = uuid.uuid4().hex[:12]
+
+# Writer-side memory of the seats' frames this process last built, per match:
+# {match pk: (version, the seats' part as sent, {seat: (version of the seat's
+# last frame, what that frame showed it, its menu digest)})}. Only a hint: a
+# frame that leaves a menu out names it by digest, and a client that does
+# not hold a menu of that digest (it missed the frame that carried it, or
+# another process wrote the versions between) asks for a full frame; a frame
+# after quiet steps names the version of the seat's last frame (``since``),
+# and a client that has not got that far asks for the history. So stale or
 # missing memory costs bytes or a resync, never a wrong menu. Bounded.
 MENUS_KEPT = 4096
-_menus: dict[int, tuple[int, dict[int, str]]] = {}
+Sent = tuple[int, str, dict[int, tuple[int, tuple[Any, ...], str | None]]]
+_menus: dict[int, Sent] = {}
 _menus_lock = threading.Lock()
 
 
-def _menus_sent(match: Match) -> dict[int, str]:
-    """The seats' menu digests this process sent at the version before this
-    one (the frame a client following the match holds), else none."""
-    kept = _menus.get(match.pk)
-    if kept is None or kept[0] != match.version - 1:
-        return {}
-    return kept[1]
-
-
-def _remember_menus(match: Match, digests: dict[int, str] | None) -> None:
-    """Keep this broadcast's menu digests (None: the match is over, forget)."""
+def _remember_sent(match: Match, sent: Sent | None) -> None:
+    """Keep this broadcast's record (None: the match is over, forget)."""
     with _menus_lock:
         _menus.pop(match.pk, None)
-        if digests is None:
+        if sent is None:
             return
-        _menus[match.pk] = (match.version, digests)
+        _menus[match.pk] = sent
         while len(_menus) > MENUS_KEPT:  # the least recently broadcast first
             _menus.pop(next(iter(_menus)))
+
+
+def heard(match_pk: int, message: dict[str, Any]) -> None:
+    """A ``match.frames`` message reached this process: one built by another
+    process may have replaced what the seats' clients hold (a presence
+    frame at the same version), so what this process sent is forgotten."""
+    if message.get("origin") != ORIGIN and match_pk in _menus:
+        with _menus_lock:
+            _menus.pop(match_pk, None)
 
 
 SEAT_FIELDS = (

@@ -87,6 +87,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     seat_number: int | None
     seat_pk: int | None
     groups_joined: list[str]
+    shown: int
+    through: int
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` per message.
@@ -110,6 +112,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.attached = False
         self.seat_number = None
         self.seat_pk = None
+        # The newest version whose state frame went to the client, and the
+        # version up to which every broadcast reached this socket (``through``:
+        # what a ``beat`` must not call missed).
+        self.shown = self.through = 0
         self.user = _unwrapped(self.scope.get("user"))
         # Its refusals are worded in the reader's language, chosen as a
         # page's is (docs/i18n.md); codes stay as they are for programs.
@@ -275,9 +281,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def match_frames(self, event: dict[str, Any]) -> None:
         # A version written elsewhere, or a re-read frame: the copy is stale.
         owner.saw(self.match_pk, event)
+        broadcast.heard(self.match_pk, event)
+        version = event["version"]
+        if version == self.through + 1:
+            self.through = version  # every version so far sent, or quiet for us
         # The socket's seat is fixed at connect (the signed-in user's seat):
         # only that seat's frame, or the public one, ever leaves for the client.
-        await self.send(text_data=broadcast.frame_for(event, self.seat_number))
+        text = broadcast.frame_for(event, self.seat_number)
+        if text:  # empty: the step changed nothing this seat sees
+            self.shown = max(self.shown, version)
+            await self.send(text_data=text)
 
     async def match_extension(self, event: dict[str, Any]) -> None:
         event_filter = _event_filters.get(str(event.get("kind")))
@@ -298,7 +311,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
         )
 
     async def send_beat(self, version: int) -> None:
-        """The version this socket should be at (``gameplay.presence``)."""
+        """The version this socket should be at (``gameplay.presence``).
+
+        A seat sent no frame for quiet steps (``broadcast.match_messages``)
+        holds an older version than the match's, and is not behind: when
+        this socket got every version up to ``version`` (sent, or quiet for
+        it), the beat names the newest frame it sent."""
+        if self.seat_number is not None and self.through >= version:
+            version = min(version, self.shown)
         await self._send({"type": "beat", "version": version})
 
     async def _send_state(self, *, after_version: int | None) -> None:
@@ -312,6 +332,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._send(frame)
 
     async def _send(self, frame: dict[str, Any]) -> None:
+        if frame["type"] == "state":
+            # A whole state (connect, ``sync``): the client is at its version.
+            self.shown = max(self.shown, frame["version"])
+            self.through = max(self.through, frame["version"])
         await self.send(text_data=broadcast.encode(frame))
 
     async def _error(

@@ -273,6 +273,7 @@ def _act_sync(
                 match=match,
                 events=step.events,
                 step={"kind": str(ActionKind.MOVE), "seat": step.seat},
+                quiet=True,
             )
         except Exception:  # the move is committed: its ack must not be lost
             logger.exception(

@@ -47,7 +47,9 @@ function socketUrl(path, loc) {
  * Keeps `frame` (the newest state) and `loggedVersion` (the last version
  * whose events were passed to onSteps). A state frame that skips a version,
  * or advances without its events, means something was missed: the client
- * asks for the history since `loggedVersion` (sync) and carries on.
+ * asks for the history since `loggedVersion` (sync) and carries on. Unless
+ * the frame names the version of the last frame we were sent (`since`) and
+ * we have logged that far: the steps in between had nothing for us.
  */
 function LiveClient(opts) {
   this.opts = opts;
@@ -309,14 +311,24 @@ LiveClient.prototype._history = function (frame) {
   // at most, so a server that cannot answer is not asked forever).
   const buffered = this.buffered;
   this.buffered = {};
-  while (buffered[this.loggedVersion + 1]) {
-    this._log([buffered[this.loggedVersion + 1]]);
-  }
+  const self = this;
+  Object.keys(buffered).map(Number).sort(function (a, b) { return a - b; }).forEach(function (v) {
+    if (v > self.loggedVersion && self._follows(v, buffered[v].since)) self._log([buffered[v].step]);
+  });
   if (this.loggedVersion > before) this.resyncs = 0;
   if (this.frame && this.frame.version > this.loggedVersion && this.resyncs < 3) {
     this.resyncs += 1;
     this.sync();
   }
+};
+
+/**
+ * Whether the step of version `v` comes right after the logged ones: the
+ * next version, or one whose frame says the steps since `since` (the last
+ * frame we were sent) were quiet for us.
+ */
+LiveClient.prototype._follows = function (v, since) {
+  return v === this.loggedVersion + 1 || (since !== null && since <= this.loggedVersion);
 };
 
 /** Remember the menu a frame carries, by its digest. */
@@ -359,6 +371,10 @@ LiveClient.prototype._state = function (frame) {
     // events is null when the frame does not carry its step's events
     // (connect, presence); an array, even empty, is that step's own.
     const known = Array.isArray(frame.events);
+    // `since`: the version of the last frame this seat was sent; the steps
+    // after it whose events this frame does not carry had nothing for us
+    // (another seat rearranging its hand, say), so they leave no gap.
+    const since = typeof frame.since === "number" ? frame.since : null;
     // The frame names who made its step and how (a timeout's default choice).
     const made = frame.step || {};
     const step = {
@@ -368,9 +384,12 @@ LiveClient.prototype._state = function (frame) {
       events: frame.events || [],
     };
     if (this.syncing) {
-      if (known) this.buffered[v] = step;
-    } else if (v === this.loggedVersion + 1 && known) {
+      if (known) this.buffered[v] = { step: step, since: since };
+    } else if (this._follows(v, since) && known) {
       this._log([step]);
+    } else if (since !== null && since <= this.loggedVersion) {
+      // No events of its own, and every step up to it was quiet for us.
+      this.loggedVersion = v;
     } else {
       this.sync();
     }

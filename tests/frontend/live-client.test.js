@@ -340,3 +340,36 @@ test("a left-out menu the client does not hold is never guessed: no choices, and
   h.ws().receive(state(4, E(4), { seat: 3, legal_digest: "bb" }));
   assert.deepEqual(h.client.frame.legal, []);
 });
+
+test("a frame after steps that were quiet for us names its last frame (since): no gap, no resync", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive({ type: "history", after_version: 0, steps: [1, 2].map((v) => ({ version: v, seat: 0, kind: "move", events: E(v) })) });
+  // Versions 3 and 4 were another seat rearranging its hand: not sent to us.
+  h.ws().receive(state(5, E(5), { since: 2 }));
+  assert.equal(h.ws().sent.length, 1, "nothing missed: no sync");
+  assert.deepEqual(h.seen.steps.map((s) => s.version), [1, 2, 5]);
+  assert.equal(h.client.loggedVersion, 5);
+  // A presence frame after quiet steps: nothing to log, nothing missed.
+  h.ws().receive(state(7, null, { since: 5 }));
+  assert.equal(h.ws().sent.length, 1);
+  assert.equal(h.client.loggedVersion, 7);
+  assert.equal(h.client.frame.version, 7);
+  // A frame whose last one we never got (since beyond what we logged) is a gap.
+  h.ws().receive(state(10, E(10), { since: 8 }));
+  assert.deepEqual(h.ws().sent[1], { type: "sync", version: 7 });
+  assert.deepEqual(h.seen.steps.map((s) => s.version), [1, 2, 5]);
+});
+
+test("a frame with since that arrives during a sync is logged once the history reaches its last frame", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive(state(3));
+  h.ws().receive(state(6, E(6), { since: 3 }));
+  h.ws().receive(state(9, E(9), { since: 7 }));
+  h.ws().receive({ type: "history", after_version: 0, steps: [1, 2, 3].map((v) => ({ version: v, seat: 0, kind: "move", events: E(v) })) });
+  assert.deepEqual(h.seen.steps.map((s) => s.version), [1, 2, 3, 6], "6 follows 3; 9's last frame (7) was never seen");
+  assert.deepEqual(h.ws().sent[h.ws().sent.length - 1], { type: "sync", version: 6 });
+});

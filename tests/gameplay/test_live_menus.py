@@ -20,7 +20,7 @@ from gameplay import broadcast, frames
 from gameplay.models import Match
 from gameplay.rules import get_game
 from tests.gameplay.conftest import held, start_match, step_in_memory
-from tests.gameplay.live import connect, next_reply, receive, wait_for_version
+from tests.gameplay.live import connect, receive, wait_for_version
 
 GAME = "kungfu2009"
 ENGINE = get_game(GAME)
@@ -152,7 +152,7 @@ def test_after_a_gap_another_writer_or_the_end_every_menu_is_sent_in_full(player
     match.version += 1
     assert all("legal" in f for f in frames_of(match, events=[]).values())
     # A finished match is forgotten.
-    broadcast._remember_menus(match, None)
+    broadcast._remember_sent(match, None)
     assert match.pk not in broadcast._menus
 
 
@@ -175,22 +175,34 @@ async def test_over_the_socket_a_held_menu_is_left_out_and_sync_sends_it_again(
 
     match = await database_sync_to_async(start_match)(players, game=GAME)
     mover, watcher = await connect(match, players[0]), await connect(match, players[1])
-    hello = await wait_for_version(watcher, 0, [])
-    await wait_for_version(mover, 0, [])
+    await wait_for_version(watcher, 0, [])
+    hello = await wait_for_version(mover, 0, [])
     assert hello["legal"] and hello["legal_digest"]
-    # Seat 0 starts an offer to everybody: seat 1's menu does not change.
-    await mover.send_json_to({"type": "act", "action": "to:all", "version": 0})
-    assert (await next_reply(mover))["type"] == "ack"
-    frame = await wait_for_version(watcher, 1, [], raw=True)
+    # Seat 0 rearranges its hand in a way that leaves its menu as it was.
+    state = match.state
+    action = next(
+        a["id"]
+        for a in hello["legal"]
+        if a["id"].startswith("move:")
+        and menu(ENGINE.apply(state, 0, a["id"])[0], 0) == hello["legal"]
+    )
+    await mover.send_json_to({"type": "act", "action": action, "version": 0})
+    acked = frame = None
+    while acked is None or frame is None:  # the frame may come before the ack
+        got = await receive(mover, raw=True)
+        if got["type"] == "ack":
+            acked = got
+        elif got["type"] == "state" and got["version"] == 1:
+            frame = got
     fresh = await database_sync_to_async(held)(match.pk)
-    assert menu(fresh.state, 1) == hello["legal"]
+    assert menu(fresh.state, 0) == hello["legal"]
     assert "legal" not in frame
     assert frame["legal_digest"] == hello["legal_digest"]
     # A client that lost the frame holding its menu asks for the state: the
     # answer carries the whole menu.
-    await watcher.send_json_to({"type": "sync", "version": 1})
+    await mover.send_json_to({"type": "sync", "version": 1})
     for _ in range(10):  # a presence frame may come first; never wait for ever
-        answer = await receive(watcher)
+        answer = await receive(mover)
         if answer["type"] == "state":
             break
     assert answer["version"] == 1 and answer["legal"] == hello["legal"]

@@ -1523,6 +1523,10 @@ class KungFu2009Game(EngineBase):
     #: Real time: every seat in ``actors`` may act at once, "pass" heads every
     #: menu, and the table (seat None) checks claims. Drivers read this flag.
     realtime = True
+    #: Events whose public part the other seats' tables leave out (another
+    #: seat rearranging its hand or building an offer): a live table sends
+    #: no frame to a seat for whom a step made only these (docs/engine.md).
+    quiet_events = frozenset({"arrange", "draft"})
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Normalized config (every option present) or InvalidConfig."""

@@ -283,6 +283,7 @@ def summarise(
     errors: list[tuple[float, str]],
     window: tuple[float, float],
     cpu: dict[str, float],
+    frame_times: list[float] | None = None,
 ) -> dict[str, Any]:
     w0, w1 = window
     inside = [i for i in intents if w0 <= i[0] < w1]
@@ -314,6 +315,14 @@ def summarise(
             for kind, rtts in sorted(_answers_by_kind(inside, censored).items())
         },
         "errors_in_window": sum(1 for t, _ in errors if w0 <= t < w1),
+        # The seats' state frames received per intent (each one a socket
+        # write of the server's; eight per intent when every step went to
+        # every seat).
+        "state_frames_per_intent": (
+            round(sum(1 for t in frame_times if w0 <= t < w1) / len(inside), 2)
+            if inside and frame_times is not None
+            else None
+        ),
         **cpu,
     }
     if inside and "server_cpu_pct" in cpu:
@@ -547,7 +556,8 @@ def main() -> None:
     for r in results:
         acked.update(r["acked"])
         late.update(r["late"])
-    summary = summarise(intents, errors, window, cpu)
+    frame_times = [t for r in results for t in r["frames"]]
+    summary = summarise(intents, errors, window, cpu, frame_times)
     if TRACE:
         write_trace(intents, window)
     acked_not_logged = sum(max(0, n - logged.get(m, 0)) for m, n in acked.items())

@@ -167,6 +167,8 @@ class Client:
         # (sent, answer ms, ack ms, outcome, intent kind, error code)
         self.intents: list[tuple[float, float | None, float | None, str, str, str]] = []
         self.errors: list[tuple[float, str]] = []
+        # When each state frame came (a socket write of the server's each).
+        self.frame_times: list[float] = []
         self.late: Counter[str] = Counter()  # answers after the timeout
         self.acked: Counter[str] = Counter()
         self.connected = 0
@@ -188,6 +190,7 @@ class Client:
             {
                 "intents": self.intents,
                 "errors": self.errors,
+                "frames": self.frame_times,
                 "acked": dict(self.acked),
                 "late": dict(self.late),
                 "tables_done": self.tables_done,
@@ -245,6 +248,7 @@ class Client:
                         await seat.ws.send('{"type":"sync"}')
                     version = frame["version"]
                     seat.frames.append((version, now))
+                    self.frame_times.append(now)
                     if seat.latest is None or version >= seat.latest["version"]:
                         seat.latest = frame
                     if (

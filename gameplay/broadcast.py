@@ -207,12 +207,25 @@ def match_messages(
     # frame's own version when it carries no step's events.
     previous = match.version - 1 if events is not None else match.version
     mover = step.get("seat") if step is not None else None
+    # A step made only of the mover's quiet events changes nothing another
+    # seat sees (the engine's word: docs/engine.md, ``quiet_events``): the
+    # others' frames are not even built.
+    mine = None if mover is None else _SEAT_KEYS.get(mover, str(mover))
+    quiet_set = quiet_types or frozenset()
+    others_unchanged = skip and all(
+        ev["type"] in quiet_set and ev["private"].keys() <= {mine}
+        for ev in events or ()
+    )
     record: dict[int, tuple[int, tuple[Any, ...], str | None]] = {}
     encoded: dict[str, str] = {}
     actors = frames.frame_actors(match=match)  # the same in every seat's frame
     for seat in seats:
         number = seat.number
         if seat.forfeited and active:
+            continue
+        if others_unchanged and number != mover and number in kept:
+            encoded[str(number)] = ""  # nothing new for this seat
+            record[number] = kept[number]
             continue
         frame = frames.seat_frame(
             match=match,
@@ -267,6 +280,9 @@ def match_messages(
     messages: Messages = [(match_group(match.public_id), message)]
     messages.extend(_listener_messages(match))
     return messages
+
+
+_SEAT_KEYS = {n: str(n) for n in range(16)}  # events' private parts' keys
 
 
 def _quiet_types(

@@ -27,6 +27,10 @@ together, and logs a failure (there is nobody left to tell). Callers that
 wait get the failure raised, as before. Order per process is call order
 whether or not the caller waited.
 
+A hook (``set_local_hook``) may take a message meant for a local member
+before it is queued: waking a consumer for a message it would drop costs
+Channels' dispatch (a task wake-up, ``asyncio.wait`` over its receives).
+
 Delivery is otherwise channels_redis's pub/sub (at most once, in order per
 sender): a member in another process gets a message when Redis held its
 subscription at the publish, and a message lost with Redis is made good by
@@ -41,6 +45,7 @@ import asyncio
 import logging
 import uuid
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from channels_redis.pubsub import (
@@ -57,6 +62,18 @@ _ORIGIN = 16
 _HEADER = len(MAGIC) + _ORIGIN
 
 logger = logging.getLogger(__name__)
+
+# Takes a group message meant for a local member before it is queued for
+# its consumer: ``hook(channel, message)`` returns True when it has dealt
+# with the message (the consumer then never wakes for it). The live sockets
+# use it for the steps that send their seat nothing (gameplay.consumers).
+LocalHook = Callable[[str, dict[str, Any]], bool]
+_local_hook: LocalHook | None = None
+
+
+def set_local_hook(hook: LocalHook | None) -> None:
+    global _local_hook
+    _local_hook = hook
 
 
 class LocalFirstShard(RedisSingleShardConnection):
@@ -157,9 +174,12 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
         members = self.groups.get(group_channel)
         if not members:
             return
+        hook = _local_hook
         for channel in members:
             queue = self.channels.get(channel)
             if queue is not None:
+                if hook is not None and hook(channel, message):
+                    continue
                 # The consumer's receive copies it (``deserialize``).
                 queue.put_nowait(message)
                 self.delivered_locally += 1

@@ -23,6 +23,7 @@ from django.utils.functional import empty
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as N_
 
+from config.channel_layer import set_local_hook
 from gameplay import broadcast, presence, services
 from gameplay.errors import BadRequest, MatchError
 from gameplay.live import owner
@@ -71,6 +72,29 @@ def register_extension(
     """Route client frames of ``frame_type`` and group events of ``event_kind``."""
     _frame_handlers[frame_type] = handler
     _event_filters[event_kind] = event_filter
+
+
+# This process's live match sockets by channel name, for the channel
+# layer's hook below.
+_sockets: dict[str, MatchConsumer] = {}
+
+
+def _take_quiet(channel: str, message: dict[str, Any]) -> bool:
+    """The channel layer's local hook (``config.channel_layer``): a step's
+    message that sends this socket's seat nothing (``broadcast.match_messages``,
+    quiet steps: most of a real-time table's) is dealt with here, without
+    waking the consumer; the version it reached is noted for the beats."""
+    if message.get("type") != "match.frames":
+        return False
+    socket = _sockets.get(channel)
+    if socket is None:
+        return False
+    socket.heard(message["version"])
+    seat = socket.seat_number
+    return seat is not None and message["frames"].get(str(seat)) == ""
+
+
+set_local_hook(_take_quiet)
 
 
 def _unwrapped(user: Any) -> Any:
@@ -157,6 +181,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.match_pk = opened.match_pk
         self.seat_number, self.seat_pk = opened.seat_number, opened.seat_pk
+        _sockets[self.channel_name] = self
         # This process now holds the match for its sockets (gameplay.live).
         self.attached = True
         # This process now vouches for the seat and beats the version to it.
@@ -165,6 +190,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._send(frame)
 
     async def disconnect(self, code: int) -> None:
+        _sockets.pop(self.channel_name, None)
         presence.unregister(self)
         if getattr(self, "attached", False):
             owner.detach(self.match_pk)
@@ -283,8 +309,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         owner.saw(self.match_pk, event)
         broadcast.heard(self.match_pk, event)
         version = event["version"]
-        if version == self.through + 1:
-            self.through = version  # every version so far sent, or quiet for us
+        self.heard(version)
         # The socket's seat is fixed at connect (the signed-in user's seat):
         # only that seat's frame, or the public one, ever leaves for the client.
         text = broadcast.frame_for(event, self.seat_number)
@@ -309,6 +334,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             seat_number=self.seat_number,
             language=self.language,
         )
+
+    def heard(self, version: int) -> None:
+        """A broadcast of ``version`` reached this socket (sent to the client,
+        or quiet for its seat): ``through`` moves on when nothing is missing."""
+        if version == self.through + 1:
+            self.through = version
 
     async def send_beat(self, version: int) -> None:
         """The version this socket should be at (``gameplay.presence``).

@@ -20,7 +20,7 @@ import random
 
 import pytest
 
-from gameplay import broadcast, frames, presence
+from gameplay import broadcast, consumers, frames, presence
 from gameplay.models import Match
 from gameplay.rules import get_game, view_events
 from gameplay.rules.kungfu2009 import KungFu2009Game
@@ -116,10 +116,20 @@ def test_without_quiet_or_after_another_process_every_seat_gets_its_frame(player
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_over_the_socket_a_quiet_step_sends_the_others_nothing_and_beats_agree(
-    players,
+    players, monkeypatch
 ):
     from channels.db import database_sync_to_async
 
+    # Which consumers were woken for which versions: a socket whose seat a
+    # step sends nothing is not even woken (the channel layer's hook).
+    woken: list[tuple[int | None, int]] = []
+    real = consumers.MatchConsumer.match_frames
+
+    async def counted(self, event):
+        woken.append((self.seat_number, event["version"]))
+        await real(self, event)
+
+    monkeypatch.setattr(consumers.MatchConsumer, "match_frames", counted)
     match = await database_sync_to_async(start_match)(players, game=GAME)
     mover, watcher = await connect(match, players[0]), await connect(match, players[1])
     hello = await wait_for_version(watcher, 0, [])
@@ -137,6 +147,7 @@ async def test_over_the_socket_a_quiet_step_sends_the_others_nothing_and_beats_a
         assert frame.get("version") == 0, "a quiet step sent seat 1 a frame"
         if frame["type"] == "beat":
             break
+    assert (0, 1) in woken and (1, 1) not in woken
     # The beat names the version seat 1 was last sent: nothing is missing.
     assert frame["version"] == hello["version"] == 0
     # Seat 0 starts an offer to seat 1 (quiet), then sends it: seat 1's

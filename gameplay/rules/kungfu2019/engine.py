@@ -1343,6 +1343,47 @@ if _native_obs is not None and PHASES != _native_obs.PHASES:
     # A build of another version of the C code: not used (a test fails).
     _native_obs = None  # type: ignore[assignment]
 
+# The dice-assignment menu and simple steps in C, when the optional extension
+# ``_fastassign.c`` is built: ``_assign_ids`` and, for a legal set, die, up,
+# down, cancel or reset step, ``apply``; None when it declines (anything else:
+# Python does it). tests/rules/test_kungfu2019_assign.py compares the two.
+try:
+    import gameplay.rules.kungfu2019._fastassign as _native_asg
+except ImportError:  # not built (no C compiler): the Python steps
+    _native_asg = None  # type: ignore[assignment]
+
+_native_assign_ids: Callable[[State, int], list[str] | None] | None = None
+_native_assign_step: (
+    Callable[[State, int | None, str], tuple[State, list[Event]] | None] | None
+) = None
+if _native_asg is not None:
+    _native_asg.init(
+        RULES_VERSION,
+        ASSIGN,
+        tuple(
+            tuple(
+                (
+                    KINDS.index(c.kind),
+                    c.n,
+                    sum(1 << x for x in c.faces),
+                    c.total,
+                    *(
+                        SETTABLE[role][chr(o)][k][1]
+                        if k in SETTABLE[role][chr(o)]
+                        else -1
+                        for role in (ATTACK, DEFEND)
+                    ),
+                )
+                for k, c in enumerate(COMBOS[chr(o)])
+            )
+            if chr(o) in COMBOS
+            else None
+            for o in range(128)
+        ),
+    )
+    _native_assign_ids = _native_asg.assign_ids
+    _native_assign_step = _native_asg.assign_step
+
 _native_observe: Callable[[State, int | None], dict[str, Any] | None] | None = None
 if _native_obs is not None:
     _native_obs.init(
@@ -1692,6 +1733,10 @@ class KungFu2019Game(EngineBase):
         if type(seat) is not int or not 0 <= seat < state["n"]:
             return []
         if state["phase"] == ASSIGN:  # most steps: one call less
+            if _native_assign_ids is not None:
+                ids = _native_assign_ids(state, seat)
+                if ids is not None:
+                    return ids
             return _assign_ids(state, seat)
         return _ids(state, seat)
 
@@ -1765,6 +1810,10 @@ class KungFu2019Game(EngineBase):
         self, state: State, seat: int | None, action_id: str
     ) -> tuple[State, list[Event]]:
         """Apply one seat's decision; never mutates ``state``."""
+        if _native_assign_step is not None:  # the simple dice steps, in C
+            done = _native_assign_step(state, seat, action_id)
+            if done is not None:
+                return done
         if type(state) is not dict or state.get("rules_version") != RULES_VERSION:
             self._check(state)
         if type(action_id) is not str:

@@ -1,0 +1,590 @@
+/* Kung Fu (2019): the dice-assignment steps in C (optional CPython
+ * extension, a sibling of the kernel _fastplay.c).
+ *
+ * Why: about two thirds of a random game's steps are dice steps, and the
+ * Python menu (engine.py's ``_assign_ids``) and the simple steps' ``apply``
+ * (``_assign_legal`` then ``_h_assign`` for set, die, up, down, cancel and
+ * reset) were each mostly the interpreter's own cost: 13,000-34,000
+ * instructions a call (issue 33 §2, callgrind). The same rules here, read
+ * from the same state; engine.py's functions stay the reference.
+ *
+ * ``assign_ids(state, seat)``: ``_assign_ids``'s list, or None when this
+ * declines. ``assign_step(state, seat, action_id)``: ``apply``'s
+ * ``(state, events)`` for a legal set, die, up, down, cancel or reset step
+ * in a fight, or None for anything else (another step, an illegal one, a
+ * malformed state): engine.py then does it in Python, errors included.
+ * Equal results for every seat at every step of seeded games:
+ * tests/rules/test_kungfu2019_assign.py.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "../observe.h" /* get, put */
+
+#define DICE 7   /* engine.py's DICE */
+#define PLAY 3   /* engine.py's PLAY: cards (set slots) per fighter */
+#define MAXK 4   /* combinations a card has at most (SET_ID covers k < 4) */
+
+enum { K_CROSS = 0, K_FACES, K_KIND, K_STRAIGHT, K_SUM_OVER, K_SUM_UNDER };
+enum { A_AUTO = 0, A_DONE, A_BEST, A_RESET, A_CANCEL, A_SET, A_DROP, A_DIE, A_UP,
+       A_DOWN };
+
+/* Per card character and combination: engine.py's COMBOS (kind, n, faces as
+ * a bit mask, total) and SETTABLE's gain per role (-1: not settable). */
+typedef struct {
+    int kind, n, faces, total;
+    int gain[2];
+} Combo;
+static Combo COMBO[128][MAXK];
+static int NCOMBO[128]; /* -1: not a card */
+
+static PyObject *S_fight, *S_asg, *S_dice, *S_a, *S_played, *S_v, *S_sets,
+    *S_open, *S_bud, *S_gain, *S_spent, *S_done, *S_phase, *S_rules_version,
+    *S_n, *S_type, *S_public, *S_private, *S_seat, *S_step, *S_assign;
+static PyObject *RULES_VERSION, *ASSIGN; /* from init() */
+static PyObject *ID_AUTO, *ID_DONE, *ID_BEST, *ID_RESET, *ID_CANCEL;
+static PyObject *DROP_ID[DICE], *DIE_ID[DICE], *UP_ID[DICE], *DOWN_ID[DICE];
+static PyObject *SET_ID[PLAY][MAXK];
+static PyObject *SEAT_KEY[8];
+static PyObject *STEP_CODE; /* action id -> kind << 8 | i << 4 | k */
+
+/* A small exact int's value (|v| < 2**30, one digit), else 0. */
+static inline int small(PyObject *o, long *out) {
+    if (o == NULL || !PyLong_CheckExact(o)) return 0;
+    Py_ssize_t size = Py_SIZE(o);
+    if (size < -1 || size > 1) return 0;
+    *out = size * (long)((PyLongObject *)o)->ob_digit[0];
+    return 1;
+}
+
+/* A set [slot, k, dice] as read. */
+typedef struct {
+    int slot, k, nd;
+    int d[DICE];
+} Set;
+
+/* A fighter's assignment record and what its menu and steps read. */
+typedef struct {
+    PyObject *fight, *asgs, *asg, *rolled_obj, *v_obj, *sets_obj, *open_obj;
+    const unsigned char *played;
+    int nplayed, role, nsets, has_open, done;
+    long v[DICE], rolled[DICE], bud, gain, spent;
+    Set sets[DICE], op;
+} Asg;
+
+static int read_ints(PyObject *x, long *out) {
+    if (!PyList_CheckExact(x) || PyList_GET_SIZE(x) != DICE) return 0;
+    for (int i = 0; i < DICE; i++)
+        if (!small(PyList_GET_ITEM(x, i), &out[i])) return 0;
+    return 1;
+}
+
+static int read_set(PyObject *x, Set *s) {
+    if (!(PyList_CheckExact(x) || PyTuple_CheckExact(x)) ||
+        PySequence_Fast_GET_SIZE(x) != 3)
+        return 0;
+    PyObject **it = PySequence_Fast_ITEMS(x);
+    long slot, k;
+    if (!small(it[0], &slot) || !small(it[1], &k) || slot < 0 || slot >= PLAY ||
+        k < 0 || k >= MAXK)
+        return 0;
+    PyObject *d = it[2];
+    if (!(PyList_CheckExact(d) || PyTuple_CheckExact(d))) return 0;
+    Py_ssize_t nd = PySequence_Fast_GET_SIZE(d);
+    if (nd > DICE) return 0;
+    for (Py_ssize_t j = 0; j < nd; j++) {
+        long i;
+        if (!small(PySequence_Fast_ITEMS(d)[j], &i) || i < 0 || i >= DICE) return 0;
+        s->d[j] = (int)i;
+    }
+    s->slot = (int)slot;
+    s->k = (int)k;
+    s->nd = (int)nd;
+    return 1;
+}
+
+/* Read seat's record: 1, 0 to decline, 2 when it has none or is done (no
+ * decision: an empty menu). */
+static int read_asg(PyObject *state, long seat, Asg *a) {
+    PyObject *f = get(state, S_fight);
+    if (!f || !PyDict_CheckExact(f)) return 0;
+    PyObject *asgs = get(f, S_asg), *rolls = get(f, S_dice), *att = get(f, S_a),
+             *played = get(state, S_played);
+    long attacker;
+    if (!asgs || !rolls || !played || !PyList_CheckExact(asgs) ||
+        !PyList_CheckExact(rolls) || !PyList_CheckExact(played) ||
+        seat >= PyList_GET_SIZE(asgs) || seat >= PyList_GET_SIZE(played) ||
+        seat >= PyList_GET_SIZE(rolls) || !small(att, &attacker))
+        return 0;
+    PyObject *asg = PyList_GET_ITEM(asgs, seat);
+    a->fight = f;
+    a->asgs = asgs;
+    a->asg = asg;
+    if (asg == Py_None) return 2;
+    if (!PyDict_CheckExact(asg)) return 0;
+    PyObject *done = get(asg, S_done);
+    if (!done) return 0;
+    int r = PyObject_IsTrue(done);
+    if (r < 0) return 0;
+    if (r) return 2;
+    PyObject *p = PyList_GET_ITEM(played, seat);
+    if (!PyUnicode_CheckExact(p) || !PyUnicode_IS_ASCII(p) ||
+        PyUnicode_GET_LENGTH(p) > PLAY)
+        return 0;
+    a->played = PyUnicode_1BYTE_DATA(p);
+    a->nplayed = (int)PyUnicode_GET_LENGTH(p);
+    for (int j = 0; j < a->nplayed; j++)
+        if (NCOMBO[a->played[j]] < 0) return 0;
+    a->role = seat == attacker ? 0 : 1;
+    a->rolled_obj = PyList_GET_ITEM(rolls, seat);
+    a->v_obj = get(asg, S_v);
+    a->sets_obj = get(asg, S_sets);
+    a->open_obj = get(asg, S_open);
+    if (!a->v_obj || !a->sets_obj || !a->open_obj || !read_ints(a->v_obj, a->v) ||
+        !read_ints(a->rolled_obj, a->rolled) || !PyList_CheckExact(a->sets_obj) ||
+        PyList_GET_SIZE(a->sets_obj) > DICE || !small(get(asg, S_bud), &a->bud) ||
+        !small(get(asg, S_gain), &a->gain) || !small(get(asg, S_spent), &a->spent))
+        return 0;
+    a->nsets = (int)PyList_GET_SIZE(a->sets_obj);
+    for (int j = 0; j < a->nsets; j++)
+        if (!read_set(PyList_GET_ITEM(a->sets_obj, j), &a->sets[j])) return 0;
+    a->has_open = a->open_obj != Py_None;
+    if (a->has_open && !read_set(a->open_obj, &a->op)) return 0;
+    /* every set's card is played and has that combination */
+    for (int j = 0; j <= a->nsets; j++) {
+        Set *s = j < a->nsets ? &a->sets[j] : a->has_open ? &a->op : NULL;
+        if (s && (s->slot >= a->nplayed || s->k >= NCOMBO[a->played[s->slot]]))
+            return 0;
+    }
+    return 1;
+}
+
+static inline Combo *combo_of(Asg *a, Set *s) {
+    return &COMBO[a->played[s->slot]][s->k];
+}
+
+/* engine.py's ``_droppable``. */
+static int droppable(Asg *a, int j) {
+    long avail = a->bud;
+    for (int n = 0; n < a->nsets; n++) {
+        if (n == j) continue;
+        Set *s = &a->sets[n];
+        long cost = 0;
+        for (int t = 0; t < s->nd; t++) cost += labs(a->v[s->d[t]] - a->rolled[s->d[t]]);
+        if (cost > avail) return 0;
+        avail += combo_of(a, s)->gain[a->role] - cost;
+    }
+    return 1;
+}
+
+static int append(PyObject *list, PyObject *x) { return PyList_Append(list, x); }
+
+/* The menu (``_assign_ids``) of a record read with no decline. */
+static PyObject *menu(Asg *a) {
+    PyObject *ids = PyList_New(0);
+    if (!ids) return NULL;
+    if (!a->has_open) {
+        if (append(ids, ID_AUTO) || append(ids, ID_DONE) || append(ids, ID_BEST))
+            goto fail;
+        if (a->nsets || a->spent) {
+            if (append(ids, ID_RESET)) goto fail;
+            for (int j = 0; j < a->nsets; j++)
+                if ((!a->spent || droppable(a, j)) && append(ids, DROP_ID[j])) goto fail;
+        }
+        int free = DICE;
+        for (int j = 0; j < a->nsets; j++) free -= a->sets[j].nd;
+        for (int slot = 0; slot < a->nplayed; slot++) {
+            int ch = a->played[slot];
+            for (int k = 0; k < NCOMBO[ch]; k++) {
+                Combo *c = &COMBO[ch][k];
+                if (c->gain[a->role] >= 0 && c->n <= free && append(ids, SET_ID[slot][k]))
+                    goto fail;
+            }
+        }
+        return ids;
+    }
+    if (append(ids, ID_AUTO)) goto fail;
+    if (a->op.nd < combo_of(a, &a->op)->n) {
+        int used = 0;
+        for (int j = 0; j < a->nsets; j++)
+            for (int t = 0; t < a->sets[j].nd; t++) used |= 1 << a->sets[j].d[t];
+        for (int t = 0; t < a->op.nd; t++) used |= 1 << a->op.d[t];
+        for (int i = 0; i < DICE; i++)
+            if (!(used >> i & 1) && append(ids, DIE_ID[i])) goto fail;
+    }
+    long avail = a->bud + a->gain - a->spent;
+    for (int t = 0; t < a->op.nd; t++) {
+        int i = a->op.d[t];
+        long x = a->v[i], r = a->rolled[i];
+        if (x < 6 && (x < r || avail > 0) && append(ids, UP_ID[i])) goto fail;
+        if (x > 1 && (x > r || avail > 0) && append(ids, DOWN_ID[i])) goto fail;
+    }
+    if (append(ids, ID_CANCEL)) goto fail;
+    return ids;
+fail:
+    Py_DECREF(ids);
+    return NULL;
+}
+
+#define DECLINE()                         \
+    do {                                  \
+        if (PyErr_Occurred()) return NULL; \
+        Py_RETURN_NONE;                   \
+    } while (0)
+
+static int check_seat(PyObject *state, PyObject *seat, long *me) {
+    long n;
+    return PyDict_CheckExact(state) && small(get(state, S_n), &n) &&
+           small(seat, me) && *me >= 0 && *me < n && *me < 8;
+}
+
+static PyObject *py_assign_ids(PyObject *self, PyObject *args) {
+    PyObject *state, *seat;
+    if (!PyArg_UnpackTuple(args, "assign_ids", 2, 2, &state, &seat)) return NULL;
+    long me;
+    Asg a;
+    if (!RULES_VERSION || !check_seat(state, seat, &me)) DECLINE();
+    int r = read_asg(state, me, &a);
+    if (r == 2) return PyList_New(0);
+    if (r != 1) DECLINE();
+    return menu(&a);
+}
+
+/* engine.py's ``satisfies`` for a settable combination (a fixed n > 0). */
+static int satisfies(Combo *c, const long *x, int size) {
+    if (c->kind == K_CROSS) return size == 0;
+    if (size != c->n) return 0;
+    long sum = 0;
+    for (int t = 0; t < size; t++) sum += x[t];
+    switch (c->kind) {
+    case K_SUM_OVER:
+        return size > 0 && sum > c->total;
+    case K_SUM_UNDER:
+        return sum < c->total;
+    case K_FACES:
+        for (int t = 0; t < size; t++)
+            if (x[t] < 0 || x[t] > 30 || !(c->faces >> x[t] & 1)) return 0;
+        return 1;
+    case K_KIND:
+        for (int t = 1; t < size; t++)
+            if (x[t] != x[0]) return 0;
+        return !c->faces || (x[0] >= 0 && x[0] <= 30 && (c->faces >> x[0] & 1));
+    default: { /* straight: sorted, each one more than the last */
+        long s[DICE];
+        for (int t = 0; t < size; t++) {
+            int u = t;
+            while (u > 0 && s[u - 1] > x[t]) {
+                s[u] = s[u - 1];
+                u--;
+            }
+            s[u] = x[t];
+        }
+        for (int t = 0; t + 1 < size; t++)
+            if (s[t + 1] != s[t] + 1) return 0;
+        return 1;
+    }
+    }
+}
+
+/* ``_assign_legal`` for the kinds done here. */
+static int legal(Asg *a, int kind, int i, int k) {
+    switch (kind) {
+    case A_RESET:
+        return !a->has_open && (a->nsets || a->spent);
+    case A_CANCEL:
+        return a->has_open;
+    case A_SET: {
+        if (a->has_open || i >= a->nplayed) return 0;
+        int ch = a->played[i];
+        if (k >= NCOMBO[ch] || COMBO[ch][k].gain[a->role] < 0) return 0;
+        int free = DICE;
+        for (int j = 0; j < a->nsets; j++) free -= a->sets[j].nd;
+        return COMBO[ch][k].n <= free;
+    }
+    case A_DIE:
+        if (!a->has_open || a->op.nd >= combo_of(a, &a->op)->n) return 0;
+        for (int t = 0; t < a->op.nd; t++)
+            if (a->op.d[t] == i) return 0;
+        for (int j = 0; j < a->nsets; j++)
+            for (int t = 0; t < a->sets[j].nd; t++)
+                if (a->sets[j].d[t] == i) return 0;
+        return 1;
+    default: { /* up, down */
+        if (!a->has_open) return 0;
+        int in = 0;
+        for (int t = 0; t < a->op.nd; t++) in |= a->op.d[t] == i;
+        if (!in) return 0;
+        long x = a->v[i], r = a->rolled[i], avail = a->bud + a->gain - a->spent;
+        if (kind == A_UP) return x < 6 && (x < r || avail > 0);
+        return x > 1 && (x > r || avail > 0);
+    }
+    }
+}
+
+static PyObject *int_list(const long *x, int n) {
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int t = 0; t < n; t++) {
+        PyObject *o = PyLong_FromLong(x[t]);
+        if (!o) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, t, o);
+    }
+    return out;
+}
+
+/* A new open set [slot, k, dice] (its slot and k the old one's objects). */
+static PyObject *open_set(Asg *a, int extra) {
+    PyObject **it = PySequence_Fast_ITEMS(a->open_obj);
+    long d[DICE + 1];
+    for (int t = 0; t < a->op.nd; t++) d[t] = a->op.d[t];
+    int nd = a->op.nd;
+    if (extra >= 0) d[nd++] = extra;
+    PyObject *dice = int_list(d, nd);
+    if (!dice) return NULL;
+    PyObject *out = PyList_New(3);
+    if (!out) {
+        Py_DECREF(dice);
+        return NULL;
+    }
+    Py_INCREF(it[0]);
+    Py_INCREF(it[1]);
+    PyList_SET_ITEM(out, 0, it[0]);
+    PyList_SET_ITEM(out, 1, it[1]);
+    PyList_SET_ITEM(out, 2, dice);
+    return out;
+}
+
+/* ``_maybe_close`` on the new record, whose open set is ``op`` (dice as
+ * read plus ``extra``) and values ``v``. */
+static int maybe_close(Asg *a, PyObject *asg, PyObject *op, const long *v, int extra) {
+    Combo *c = combo_of(a, &a->op);
+    long x[DICE + 1];
+    int nd = 0;
+    for (int t = 0; t < a->op.nd; t++) x[nd++] = v[a->op.d[t]];
+    if (extra >= 0) x[nd++] = v[extra];
+    if (nd != c->n || !satisfies(c, x, nd)) return 0;
+    PyObject *sets = PyList_GetSlice(a->sets_obj, 0, a->nsets);
+    if (!sets || PyList_Append(sets, op)) {
+        Py_XDECREF(sets);
+        return -1;
+    }
+    if (put(asg, S_sets, sets) || PyDict_SetItem(asg, S_open, Py_None) ||
+        put(asg, S_gain, PyLong_FromLong(a->gain + c->gain[a->role])))
+        return -1;
+    return 0;
+}
+
+/* The step on the new record ``asg`` (a copy of the old). */
+static int step(Asg *a, PyObject *asg, int kind, int i, int k) {
+    long v[DICE];
+    memcpy(v, a->v, sizeof v);
+    switch (kind) {
+    case A_RESET:
+        return put(asg, S_v, PySequence_List(a->rolled_obj)) ||
+               put(asg, S_sets, PyList_New(0)) ||
+               put(asg, S_gain, PyLong_FromLong(0)) ||
+               put(asg, S_spent, PyLong_FromLong(0));
+    case A_CANCEL: {
+        long spent = a->spent;
+        for (int t = 0; t < a->op.nd; t++) {
+            int d = a->op.d[t];
+            spent -= labs(v[d] - a->rolled[d]);
+            v[d] = a->rolled[d];
+        }
+        return put(asg, S_spent, PyLong_FromLong(spent)) ||
+               put(asg, S_v, int_list(v, DICE)) || PyDict_SetItem(asg, S_open, Py_None);
+    }
+    case A_SET: {
+        PyObject *op = Py_BuildValue("[ii[]]", i, k);
+        return put(asg, S_open, op);
+    }
+    case A_DIE: {
+        PyObject *op = open_set(a, i);
+        if (!op || PyDict_SetItem(asg, S_open, op)) {
+            Py_XDECREF(op);
+            return -1;
+        }
+        int r = maybe_close(a, asg, op, v, i);
+        Py_DECREF(op);
+        return r;
+    }
+    default: { /* up, down */
+        long before = labs(v[i] - a->rolled[i]);
+        v[i] += kind == A_UP ? 1 : -1;
+        if (put(asg, S_spent, PyLong_FromLong(a->spent + labs(v[i] - a->rolled[i]) - before)) ||
+            put(asg, S_v, int_list(v, DICE)))
+            return -1;
+        PyObject *op = open_set(a, -1);
+        if (!op || PyDict_SetItem(asg, S_open, op)) {
+            Py_XDECREF(op);
+            return -1;
+        }
+        int r = maybe_close(a, asg, op, v, -1);
+        Py_DECREF(op);
+        return r;
+    }
+    }
+}
+
+static PyObject *py_assign_step(PyObject *self, PyObject *args) {
+    PyObject *state, *seat, *aid;
+    if (!PyArg_UnpackTuple(args, "assign_step", 3, 3, &state, &seat, &aid)) return NULL;
+    long me;
+    Asg a;
+    if (!RULES_VERSION || !PyUnicode_CheckExact(aid) || !check_seat(state, seat, &me))
+        DECLINE();
+    PyObject *rv = get(state, S_rules_version), *ph = get(state, S_phase);
+    PyObject *code = get(STEP_CODE, aid);
+    long c;
+    if (!rv || !ph || !code || !small(code, &c) || !PyUnicode_CheckExact(rv) ||
+        !PyUnicode_CheckExact(ph) || PyUnicode_Compare(rv, RULES_VERSION) != 0 ||
+        PyUnicode_Compare(ph, ASSIGN) != 0)
+        DECLINE();
+    int kind = (int)(c >> 8), i = (int)(c >> 4 & 15), k = (int)(c & 15);
+    if (kind < A_RESET || kind == A_DROP || read_asg(state, me, &a) != 1 ||
+        !legal(&a, kind, i, k))
+        DECLINE();
+    PyObject *s = PyDict_Copy(state), *f = NULL, *asgs = NULL, *asg = NULL,
+             *ev = NULL;
+    if (!s || !(f = PyDict_Copy(a.fight)) || PyDict_SetItem(s, S_fight, f) ||
+        !(asgs = PyList_GetSlice(a.asgs, 0, PyList_GET_SIZE(a.asgs))) ||
+        PyDict_SetItem(f, S_asg, asgs) || !(asg = PyDict_Copy(a.asg)))
+        goto fail;
+    PyList_SET_ITEM(asgs, me, asg); /* the list's reference; the old one: */
+    Py_DECREF(a.asg);
+    Py_INCREF(asg);
+    if (step(&a, asg, kind, i, k)) goto fail;
+    PyObject *done = get(asg, S_done);
+    if (!done) goto fail;
+    ev = Py_BuildValue("[{OO OO OO}]", S_type, S_assign, S_public, Py_None,
+                       S_private, Py_None);
+    if (!ev) goto fail;
+    PyObject *e = PyList_GET_ITEM(ev, 0);
+    PyObject *pub = Py_BuildValue("{OO OO}", S_seat, seat, S_done, done);
+    PyObject *priv = Py_BuildValue("{O{OO}}", SEAT_KEY[me], S_step, aid);
+    if (put(e, S_public, pub) || put(e, S_private, priv)) goto fail;
+    Py_DECREF(f);
+    Py_DECREF(asgs);
+    Py_DECREF(asg);
+    return Py_BuildValue("(NN)", s, ev);
+fail:
+    Py_XDECREF(s);
+    Py_XDECREF(f);
+    Py_XDECREF(asgs);
+    Py_XDECREF(asg);
+    Py_XDECREF(ev);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *intern(const char *fmt, int i, int k) {
+    char buf[32];
+    snprintf(buf, sizeof buf, fmt, i, k);
+    return PyUnicode_InternFromString(buf);
+}
+
+static PyObject *py_init(PyObject *self, PyObject *args) {
+    PyObject *rules_version, *assign, *combos;
+    if (!PyArg_ParseTuple(args, "UUO!:init", &rules_version, &assign, &PyTuple_Type,
+                          &combos))
+        return NULL;
+    if (PyTuple_GET_SIZE(combos) != 128) {
+        PyErr_SetString(PyExc_ValueError, "init: the combinations of 128 characters");
+        return NULL;
+    }
+    for (int ch = 0; ch < 128; ch++) {
+        PyObject *row = PyTuple_GET_ITEM(combos, ch);
+        NCOMBO[ch] = -1;
+        if (row == Py_None) continue;
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) > MAXK) {
+            PyErr_SetString(PyExc_ValueError, "init: at most 4 combinations a card");
+            return NULL;
+        }
+        for (int k = 0; k < PyTuple_GET_SIZE(row); k++) {
+            Combo *c = &COMBO[ch][k];
+            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(row, k), "iiiiii", &c->kind, &c->n,
+                                  &c->faces, &c->total, &c->gain[0], &c->gain[1]))
+                return NULL;
+        }
+        NCOMBO[ch] = (int)PyTuple_GET_SIZE(row);
+    }
+    Py_INCREF(rules_version);
+    Py_XSETREF(RULES_VERSION, rules_version);
+    Py_INCREF(assign);
+    Py_XSETREF(ASSIGN, assign);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(assign_ids_doc,
+"assign_ids(state, seat, /) -> list[str] | None\n\n"
+"engine.py's ``_assign_ids(state, seat)`` in a fight, or None when this\n"
+"declines (a malformed state): the engine then builds it in Python.");
+PyDoc_STRVAR(assign_step_doc,
+"assign_step(state, seat, action_id, /) -> tuple[dict, list] | None\n\n"
+"``apply``'s (state, events) for a legal set, die, up, down, cancel or reset\n"
+"step, or None for anything else (the engine then applies it in Python).");
+PyDoc_STRVAR(init_doc,
+"init(rules_version, assign, combos, /)\n\n"
+"The engine's RULES_VERSION and ASSIGN phase, and per character (None: not a\n"
+"card) its combinations as (kind index, n, faces mask, total, attack gain,\n"
+"defence gain), a gain -1 where the combination is not settable.");
+
+static PyMethodDef methods[] = {
+    {"init", py_init, METH_VARARGS, init_doc},
+    {"assign_ids", py_assign_ids, METH_VARARGS, assign_ids_doc},
+    {"assign_step", py_assign_step, METH_VARARGS, assign_step_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fastassign",
+    "Kung Fu (2019): the dice-assignment menu and steps in C (engine.py's).", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__fastassign(void) {
+#define S(name) \
+    if (!(S_##name = PyUnicode_InternFromString(#name))) return NULL;
+    S(fight) S(asg) S(dice) S(a) S(played) S(v) S(sets) S(open) S(bud) S(gain)
+    S(spent) S(done) S(phase) S(rules_version) S(n) S(type) S(public) S(private)
+    S(seat) S(step) S(assign)
+#undef S
+    if (!(ID_AUTO = PyUnicode_InternFromString("auto")) ||
+        !(ID_DONE = PyUnicode_InternFromString("done")) ||
+        !(ID_BEST = PyUnicode_InternFromString("best")) ||
+        !(ID_RESET = PyUnicode_InternFromString("reset")) ||
+        !(ID_CANCEL = PyUnicode_InternFromString("cancel")) ||
+        !(STEP_CODE = PyDict_New()))
+        return NULL;
+    PyObject *plain[] = {ID_AUTO, ID_DONE, ID_BEST, ID_RESET, ID_CANCEL};
+    for (int j = 0; j < 5; j++) {
+        PyObject *code = PyLong_FromLong((long)j << 8);
+        if (!code || PyDict_SetItem(STEP_CODE, plain[j], code)) return NULL;
+        Py_DECREF(code);
+    }
+    for (int i = 0; i < DICE; i++) {
+        PyObject **ids[] = {&DROP_ID[i], &DIE_ID[i], &UP_ID[i], &DOWN_ID[i]};
+        const char *fmt[] = {"drop:%d", "die:%d", "up:%d", "down:%d"};
+        for (int j = 0; j < 4; j++) {
+            PyObject *code = PyLong_FromLong((long)(A_DROP + j) << 8 | i << 4);
+            if (!(*ids[j] = intern(fmt[j], i, 0)) || !code ||
+                PyDict_SetItem(STEP_CODE, *ids[j], code))
+                return NULL;
+            Py_DECREF(code);
+        }
+    }
+    for (int slot = 0; slot < PLAY; slot++)
+        for (int k = 0; k < MAXK; k++) {
+            PyObject *code = PyLong_FromLong((long)A_SET << 8 | slot << 4 | k);
+            if (!(SET_ID[slot][k] = intern("set:%d:%d", slot, k)) || !code ||
+                PyDict_SetItem(STEP_CODE, SET_ID[slot][k], code))
+                return NULL;
+            Py_DECREF(code);
+        }
+    for (int i = 0; i < 8; i++)
+        if (!(SEAT_KEY[i] = intern("%d", i, 0))) return NULL;
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,16 @@
+# The interface of the optional C extension _fastassign.c (its docstrings say
+# more). mypy cannot read a compiled module; this file is what it checks
+# engine.py against.
+from collections.abc import Sequence
+from typing import Any
+
+def init(
+    rules_version: str,
+    assign: str,
+    combos: tuple[Sequence[tuple[int, ...]] | None, ...],
+    /,
+) -> None: ...
+def assign_ids(state: dict[str, Any], seat: int, /) -> list[str] | None: ...
+def assign_step(
+    state: dict[str, Any], seat: int | None, action_id: str, /
+) -> tuple[dict[str, Any], list[dict[str, Any]]] | None: ...

@@ -59,6 +59,7 @@ def test_the_c_code_knows_the_engines_phases() -> None:
 
     assert E.PHASES == _fastobserve.PHASES
     assert E._native_observe is _fastobserve.observe
+    assert E._native_actors is _fastobserve.actors
 
 
 @native
@@ -84,6 +85,24 @@ def test_c_observation_is_the_python_one(draft: bool, players: int) -> None:
         steps += 1
     assert steps > 4 * 50
     assert retracted  # some seats were in the middle of assigning dice
+
+
+@native
+@pytest.mark.parametrize("players", range(2, 6))
+def test_c_actors_are_the_python_ones(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    c_actors = E._native_actors
+    assert c_actors is not None
+    monkeypatch.setattr(E, "_native_actors", None)  # GAME.actors: Python's
+    phases = set()
+    for state in _games({}, players, 2, players + 10):
+        assert c_actors(state) == GAME.actors(state)
+        phases.add(state["phase"])
+    assert phases == set(E.PHASES)
+    state["fight"] = {"f": [0], "asg": [None]}  # malformed: declined
+    state["phase"] = E.ASSIGN
+    assert c_actors(state) is None
 
 
 @native

@@ -85,13 +85,25 @@ static PyObject *codes(PyObject *pile, int sorted) {
     PyObject *out = PyList_New(len);
     if (!out) return NULL;
     if (sorted) {
-        Py_ssize_t count[128] = {0}, k = 0;
-        for (Py_ssize_t i = 0; i < len; i++) count[c[i]]++;
-        for (int ch = 0; ch < 128 && k < len; ch++)
-            for (Py_ssize_t j = 0; j < count[ch]; j++) {
-                Py_INCREF(CODE[ch]);
-                PyList_SET_ITEM(out, k++, CODE[ch]);
+        /* an insertion sort of the list's items by character: a pile is
+         * short (a hand, a pack: ten cards at most) */
+        unsigned char s[128];
+        if (len > 128) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < len; i++) {
+            Py_ssize_t j = i;
+            while (j > 0 && s[j - 1] > c[i]) {
+                s[j] = s[j - 1];
+                j--;
             }
+            s[j] = c[i];
+        }
+        for (Py_ssize_t i = 0; i < len; i++) {
+            Py_INCREF(CODE[s[i]]);
+            PyList_SET_ITEM(out, i, CODE[s[i]]);
+        }
     } else {
         for (Py_ssize_t i = 0; i < len; i++) {
             Py_INCREF(CODE[c[i]]);
@@ -540,9 +552,32 @@ PyDoc_STRVAR(init_doc,
 "characters (None: not a card), STAT and each stat's track STEP, the roles'\n"
 "names and ROUNDS.");
 
+static PyObject *py_actors(PyObject *self, PyObject *state) {
+    long n;
+    PyObject *phase, *code, *fight = NULL;
+    if (!PyDict_CheckExact(state) || !as_long(get(state, S_n), &n) ||
+        !(phase = get(state, S_phase)) || !PyUnicode_CheckExact(phase) ||
+        !(code = get(PHASE_CODES, phase)))
+        goto decline;
+    int ph = (int)PyLong_AsLong(code);
+    if (ph == P_ASSIGN && (!(fight = get(state, S_fight)) || !PyDict_CheckExact(fight)))
+        goto decline;
+    PyObject *who = actors(state, ph, n, fight);
+    if (who) return who;
+decline:
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(actors_doc,
+"actors(state, /) -> list[int] | None\n\n"
+"engine.py's ``actors(state)``, or None when this declines (a malformed\n"
+"state): the engine then lists them in Python.");
+
 static PyMethodDef methods[] = {
     {"init", py_init, METH_VARARGS, init_doc},
     {"observe", py_observe, METH_VARARGS, observe_doc},
+    {"actors", py_actors, METH_O, actors_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1385,6 +1385,8 @@ if _native_asg is not None:
     _native_assign_step = _native_asg.assign_step
 
 _native_observe: Callable[[State, int | None], dict[str, Any] | None] | None = None
+# ``actors`` in C (the same module): None when it declines (a malformed state).
+_native_actors: Callable[[State], list[int] | None] | None = None
 if _native_obs is not None:
     _native_obs.init(
         RULES_VERSION,
@@ -1397,6 +1399,7 @@ if _native_obs is not None:
         ROUNDS,
     )
     _native_observe = _native_obs.observe
+    _native_actors = _native_obs.actors
 
 
 def native_policy() -> bool:
@@ -1709,6 +1712,10 @@ class KungFu2019Game(EngineBase):
         # function call of its own, which costs more than a few seats take
         # (``actors`` runs at every step, and again in ``observe``).
         # The dice assignment first: most steps are in it.
+        if _native_actors is not None:  # the same list, built in C
+            c_who = _native_actors(state)
+            if c_who is not None:
+                return c_who
         ph = state["phase"]
         who: list[int] = []
         if ph == ASSIGN:

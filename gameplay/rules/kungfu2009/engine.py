@@ -1818,7 +1818,23 @@ class KungFu2009Game(EngineBase):
         the real cards of other seats' offers not played open, the order of the
         hit pile and of the combination piles, the removed combinations, and the
         RNG state. The discard pile is face up.
+
+        Built in C when the optional ``_fastplay`` extension is there (it was
+        about a third of a step of the public API in Python, issue 33 §2):
+        the same fields from the same allow-list as :meth:`_observe_py`, the
+        reference, which builds it otherwise and whenever the C code declines
+        (a finished or malformed state, an invalid seat: the errors are
+        raised there). tests/rules/test_kungfu2009_native.py holds the two
+        equal.
         """
+        if _native_observe is not None:
+            obs = _native_observe(state, seat)
+            if obs is not None:
+                return obs
+        return self._observe_py(state, seat)
+
+    def _observe_py(self, state: State, seat: int | None) -> dict[str, Any]:
+        """:meth:`observe` in Python: the reference the C code follows."""
         n = state["n"]
         if type(seat) is bool or (
             seat is not None and (type(seat) is not int or not 0 <= seat < n)
@@ -1963,3 +1979,20 @@ class KungFu2009Game(EngineBase):
 _NO_ARG = frozenset({"open", "send", "cancel", "impasse"})
 #: A seat's key in an event's private parts.
 _SEAT_KEY = tuple(str(t) for t in range(9))
+
+# ``observe`` in C, when the optional extension ``_fastplay.c`` is built
+# (setup.py). It follows ``_observe_py`` field by field, reads the same shared
+# views, and declines (None) whatever it does not handle;
+# tests/rules/test_kungfu2009_native.py compares the two.
+try:
+    from gameplay.rules.kungfu2009 import _fastplay as _native
+except ImportError:  # not built: the Python reference
+    # mypy types the name as the module (the stub _fastplay.pyi) and has no
+    # other way to say "or None".
+    _native = None  # type: ignore[assignment]
+
+NATIVE = _native is not None
+_native_observe: Callable[[State, int | None], dict[str, Any] | None] | None = None
+if _native is not None:
+    _native.init(RULES_VERSION, POINTS, _FACE_UP, _PILE_SIZES, _DISCARD_VIEW)
+    _native_observe = _native.observe

@@ -153,6 +153,23 @@ def test_the_views_kept_follow_the_state_not_the_last_call() -> None:
 
 
 @native
+def test_a_state_with_its_fields_in_another_order_reads_the_same() -> None:
+    """The C code reads a state's fields in one pass when they are in
+    ``setup``'s order, else one by one: both give the same observation."""
+    for state in _games({"severe": True}, 5, 1, 3):
+        if state["offers"] and any(state["won"]):
+            break
+    shuffled = dict(sorted(state.items()))
+    extra = {**state, "note": 1}
+    del extra["closed"]
+    for seat in [None, *range(5)]:
+        expected = json.dumps(GAME._observe_py(state, seat))
+        assert json.dumps(_c(state, seat)) == expected
+        assert json.dumps(_c(shuffled, seat)) == expected
+        assert json.dumps(_c(extra, seat)) == expected
+
+
+@native
 @pytest.mark.parametrize("seat", [4, -1, True, 1.0, "0", 9])
 def test_an_invalid_seat_is_declined_and_python_raises(seat: Any) -> None:
     state = GAME.setup({"players": 4}, 3)

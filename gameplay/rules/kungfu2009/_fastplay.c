@@ -20,6 +20,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 
 #define MAXN 8 /* seats at most (engine.py's max_players) */
 
@@ -31,7 +32,8 @@
     X(result) X(game) X(rules_version) X(seat) X(players) X(actors) X(hand)   \
     X(unseen) X(draft) X(hand_sizes) X(in_play) X(owes_forfeit) X(face_up)    \
     X(removed) X(discard) X(points) X(id) X(from) X(to) X(declared) X(want)   \
-    X(open) X(declined) X(cards) X(say) X(give) X(play) X(kungfu2009)
+    X(open) X(declined) X(cards) X(say) X(give) X(play) X(kungfu2009)    \
+    X(rng) X(closed) X(next_offer)
 #define DECLARE(name) static PyObject *S_##name;
 STRINGS(DECLARE)
 #undef DECLARE
@@ -52,17 +54,6 @@ static inline PyObject *get(PyObject *d, PyObject *key) {
     return PyDict_GetItemWithError(d, key);
 }
 
-/* Set d[key] = value and drop the reference to value; -1 on error. */
-static inline int put(PyObject *d, PyObject *key, PyObject *value) {
-    if (value == NULL) return -1;
-    int r = PyDict_SetItem(d, key, value);
-    Py_DECREF(value);
-    return r;
-}
-static inline int put_borrowed(PyObject *d, PyObject *key, PyObject *value) {
-    return PyDict_SetItem(d, key, value);
-}
-
 /* A checked exact int's value (not a bool: its type is not exact int), or
  * the fallback flag. */
 static inline int as_long(PyObject *o, long *out) {
@@ -78,13 +69,13 @@ static inline int as_long(PyObject *o, long *out) {
 
 static inline int is_bool(PyObject *o) { return o == Py_True || o == Py_False; }
 
-/* A list of n exact bools, else NULL. */
-static PyObject *bool_list(PyObject *state, PyObject *key, long n) {
-    PyObject *l = get(state, key);
-    if (!l || !PyList_CheckExact(l) || PyList_GET_SIZE(l) != n) return NULL;
+/* A list of n exact bools (engine.py's views are kept per equal flags, and
+ * 1 == True: only bools give one answer either way). */
+static int bools(PyObject *l, long n) {
+    if (!l || !PyList_CheckExact(l) || PyList_GET_SIZE(l) != n) return 0;
     for (long i = 0; i < n; i++)
-        if (!is_bool(PyList_GET_ITEM(l, i))) return NULL;
-    return l;
+        if (!is_bool(PyList_GET_ITEM(l, i))) return 0;
+    return 1;
 }
 
 /* The last view looked up in one of engine.py's PileViews, kept with the key
@@ -140,6 +131,72 @@ static PyObject *view_of(Memo *m, PyObject *views, PyObject **parts, int k) {
     return view;
 }
 
+/* -- building a dict from its template ------------------------------------
+ *
+ * An observation (and an offer in it) is a copy of its template (every key in
+ * order, each value None) with every value then set. PyDict_SetItem finds a
+ * key by hashing and probing, about 200 instructions a key here (callgrind),
+ * and a step's observation sets about 25. In CPython 3.11 the copy of a
+ * template of str keys is a compact table whose entries are the template's
+ * keys in order, so the values are written into their entries directly; each
+ * entry's key is checked first, and any other layout (another CPython, an
+ * unexpected table) takes PyDict_SetItem. */
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#define Py_BUILD_CORE
+#include "internal/pycore_dict.h"
+#undef Py_BUILD_CORE
+#define DIRECT_ENTRIES 1
+#endif
+
+/* A copy of ``template`` (its ``n`` keys ``keys``, in order) with
+ * ``values[i]`` for ``keys[i]``. Steals every value; a NULL value is an error
+ * already raised (the others are then dropped). */
+static PyObject *build(PyObject *template, PyObject *const *keys,
+                       PyObject **values, int n) {
+    PyObject *d = PyDict_Copy(template);
+    int i = 0;
+    if (d == NULL) goto error;
+#ifdef DIRECT_ENTRIES
+    PyDictObject *mp = (PyDictObject *)d;
+    PyDictKeysObject *dk = mp->ma_keys;
+    if (mp->ma_values == NULL && DK_IS_UNICODE(dk) && dk->dk_nentries == n) {
+        PyDictUnicodeEntry *e = DK_UNICODE_ENTRIES(dk);
+        for (; i < n && e[i].me_key == keys[i]; i++) {
+            if (values[i] == NULL) goto error;
+            PyObject *old = e[i].me_value;
+            e[i].me_value = values[i];
+            values[i] = NULL;
+            Py_DECREF(old);
+        }
+    }
+#endif
+    for (; i < n; i++) {
+        if (values[i] == NULL || PyDict_SetItem(d, keys[i], values[i])) goto error;
+        Py_CLEAR(values[i]);
+    }
+    return d;
+error:
+    Py_XDECREF(d);
+    for (; i < n; i++) Py_XDECREF(values[i]);
+    return NULL;
+}
+
+static inline PyObject *ref(PyObject *o) {
+    Py_INCREF(o);
+    return o;
+}
+
+/* engine.py's _offer_public and _obs_base: the keys in their order. */
+enum { OF_id, OF_from, OF_to, OF_declared, OF_want, OF_open, OF_declined,
+       OF_cards, OF_COUNT };
+static PyObject *OFFER_KEYS[OF_COUNT];
+enum { O_game, O_rules_version, O_seat, O_players, O_phase, O_actors, O_hand,
+       O_unseen, O_draft, O_hand_sizes, O_in_play, O_owes_forfeit, O_face_up,
+       O_piles, O_removed, O_deck, O_discard, O_won, O_points, O_offers,
+       O_votes, O_impasses, O_impasse_limit, O_severe, O_claims, O_result,
+       O_COUNT };
+static PyObject *OBS_KEYS[O_COUNT];
+
 /* engine.py's ``_offer_public(o, viewer)``, or NULL without an exception
  * when the offer is not what the engine makes (the caller declines). */
 static PyObject *offer_public(PyObject *o, int has_seat, long s) {
@@ -152,22 +209,55 @@ static PyObject *offer_public(PyObject *o, int has_seat, long s) {
         !is_bool(open) || !declined || !PyList_CheckExact(declined) || !give)
         return NULL;
     int shown = open == Py_True || (has_seat && s == f);
-    PyObject *v = PyDict_Copy(OFFER_TEMPLATE);
-    if (!v) return NULL;
-    if (put_borrowed(v, S_id, id) || put_borrowed(v, S_from, from) ||
-        put_borrowed(v, S_to, t < 0 ? Py_None : to) ||
-        put_borrowed(v, S_declared, say) || put_borrowed(v, S_want, want) ||
-        put_borrowed(v, S_open, open) ||
-        put(v, S_declined, PyList_GetSlice(declined, 0, PyList_GET_SIZE(declined))) ||
-        put_borrowed(v, S_cards, shown ? give : Py_None)) {
-        Py_DECREF(v);
-        return NULL;
-    }
-    return v;
+    PyObject *v[OF_COUNT] = {
+        ref(id), ref(from), ref(t < 0 ? Py_None : to), ref(say), ref(want),
+        ref(open), PyList_GetSlice(declined, 0, PyList_GET_SIZE(declined)),
+        ref(shown ? give : Py_None)};
+    return build(OFFER_TEMPLATE, OFFER_KEYS, v, OF_COUNT);
 }
 
 static inline PyObject *copy_list(PyObject *l) {
     return PyList_GetSlice(l, 0, PyList_GET_SIZE(l));
+}
+
+/* The state's fields, in the order engine.py's ``setup`` makes them (every
+ * later state is a copy that replaces values, so it keeps that order). */
+enum { F_game, F_rules_version, F_cfg, F_rng, F_n, F_hands, F_fresh, F_out,
+       F_owe, F_won, F_deck, F_disc, F_piles, F_up, F_box, F_offers, F_closed,
+       F_drafts, F_next_offer, F_votes, F_impasses, F_claims, F_phase,
+       F_result, F_COUNT };
+static PyObject *STATE_KEYS[F_COUNT];
+
+/* Every field's value (borrowed; NULL when missing): in one pass over the
+ * entries when they are the keys in setup's order (the same interned
+ * strings), else looked up one by one (a JSON copy, a state built by hand).
+ * -1 on error. */
+static int read_state(PyObject *state, PyObject **v) {
+    int i = 0;
+#ifdef DIRECT_ENTRIES
+    /* The entries of a compact table of str keys with none deleted (a copy
+     * of a state, which every state is), read as PyDict_Next would. */
+    PyDictObject *mp = (PyDictObject *)state;
+    PyDictKeysObject *dk = mp->ma_keys;
+    if (mp->ma_values == NULL && DK_IS_UNICODE(dk) && mp->ma_used == F_COUNT &&
+        dk->dk_nentries == F_COUNT) {
+        PyDictUnicodeEntry *e = DK_UNICODE_ENTRIES(dk);
+        for (; i < F_COUNT && e[i].me_key == STATE_KEYS[i]; i++) v[i] = e[i].me_value;
+        if (i == F_COUNT) return 0;
+    }
+#else
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    if (PyDict_GET_SIZE(state) == F_COUNT) {
+        while (PyDict_Next(state, &pos, &key, &value) && key == STATE_KEYS[i]) {
+            v[i] = value;
+            if (++i == F_COUNT) return 0;
+        }
+    }
+#endif
+    for (i = 0; i < F_COUNT; i++)
+        if (!(v[i] = get(state, STATE_KEYS[i])) && PyErr_Occurred()) return -1;
+    return 0;
 }
 
 #define DECLINE()                         \
@@ -186,42 +276,42 @@ static PyObject *py_observe(PyObject *self, PyObject *args) {
     if (!PyDict_CheckExact(state)) Py_RETURN_NONE;
 
     /* -- read and check everything first: decline before building anything */
+    PyObject *f[F_COUNT];
+    if (read_state(state, f)) return NULL;
     long n, s = -1, unseen = 0;
-    PyObject *n_o = get(state, S_n);
+    PyObject *n_o = f[F_n];
     if (!as_long(n_o, &n) || n < 1 || n > MAXN) DECLINE();
     int has_seat = seat != Py_None;
     if (has_seat && (!as_long(seat, &s) || s < 0 || s >= n)) DECLINE();
-    PyObject *result = get(state, S_result);
-    if (result != Py_None) DECLINE(); /* a finished game: Python's result() */
-    PyObject *cfg = get(state, S_cfg);
+    if (f[F_result] != Py_None) DECLINE(); /* a finished game: Python's result() */
+    PyObject *cfg = f[F_cfg];
     if (!cfg || !PyDict_CheckExact(cfg)) DECLINE();
     PyObject *limit = get(cfg, S_impasse_limit), *severe = get(cfg, S_severe);
     long unused;
     /* engine.py's template is kept per (seat, n, limit, severe): only values
      * of one type give one answer there either way. */
     if (!as_long(limit, &unused) || !is_bool(severe)) DECLINE();
-    PyObject *hands = get(state, S_hands), *fresh = get(state, S_fresh),
-             *drafts = get(state, S_drafts), *phase = get(state, S_phase),
-             *up = get(state, S_up), *piles = get(state, S_piles),
-             *box = get(state, S_box), *deck = get(state, S_deck),
-             *disc = get(state, S_disc), *won = get(state, S_won),
-             *offers = get(state, S_offers), *votes = get(state, S_votes),
-             *impasses = get(state, S_impasses), *claims = get(state, S_claims);
-    PyObject *out = bool_list(state, S_out, n), *owe = bool_list(state, S_owe, n);
+    PyObject *hands = f[F_hands], *fresh = f[F_fresh], *drafts = f[F_drafts],
+             *phase = f[F_phase], *up = f[F_up], *piles = f[F_piles],
+             *box = f[F_box], *deck = f[F_deck], *disc = f[F_disc],
+             *won = f[F_won], *offers = f[F_offers], *votes = f[F_votes],
+             *impasses = f[F_impasses], *claims = f[F_claims], *out = f[F_out],
+             *owe = f[F_owe];
     if (!hands || !PyList_CheckExact(hands) || PyList_GET_SIZE(hands) != n ||
         !fresh || !PyList_CheckExact(fresh) || PyList_GET_SIZE(fresh) != n ||
         !drafts || !PyList_CheckExact(drafts) || PyList_GET_SIZE(drafts) != n ||
-        !phase || !PyUnicode_CheckExact(phase) || !out || !owe || !up ||
-        !PyDict_CheckExact(up) || !piles || !PyDict_CheckExact(piles) || !box ||
-        !PyList_CheckExact(box) || !deck || !PyUnicode_CheckExact(deck) ||
-        !disc || !PyUnicode_CheckExact(disc) || !won || !PyList_CheckExact(won) ||
-        PyList_GET_SIZE(won) != n || !offers || !PyList_CheckExact(offers) ||
-        !votes || !PyList_CheckExact(votes) || !impasses || !claims ||
+        !phase || !PyUnicode_CheckExact(phase) || !bools(out, n) ||
+        !bools(owe, n) || !up || !PyDict_CheckExact(up) || !piles ||
+        !PyDict_CheckExact(piles) || !box || !PyList_CheckExact(box) || !deck ||
+        !PyUnicode_CheckExact(deck) || !disc || !PyUnicode_CheckExact(disc) ||
+        !won || !PyList_CheckExact(won) || PyList_GET_SIZE(won) != n ||
+        !offers || !PyList_CheckExact(offers) || !votes ||
+        !PyList_CheckExact(votes) || !impasses || !claims ||
         !PyList_CheckExact(claims))
         DECLINE();
     for (long i = 0; i < n; i++)
         if (!PyUnicode_CheckExact(PyList_GET_ITEM(hands, i))) DECLINE();
-    PyObject *hand = NULL, *draft = NULL;
+    PyObject *hand = NULL, *draft = Py_None;
     if (has_seat) {
         hand = PyList_GET_ITEM(hands, s);
         if (!as_long(PyList_GET_ITEM(fresh, s), &unseen) || unseen < 0 ||
@@ -260,112 +350,94 @@ static PyObject *py_observe(PyObject *self, PyObject *args) {
     if (cmp == -1 && PyErr_Occurred()) return NULL;
     int playing = cmp == 0;
 
-    /* -- build */
-    PyObject *obs = PyDict_Copy(OBS_TEMPLATE), *x;
-    if (!obs) return NULL;
-    if (put_borrowed(obs, S_game, S_kungfu2009) ||
-        put_borrowed(obs, S_rules_version, RULES_VERSION) ||
-        put_borrowed(obs, S_seat, seat) || put_borrowed(obs, S_players, n_o))
-        goto fail;
-    if (has_seat) {
-        if (unseen) {
-            x = PyUnicode_Substring(hand, 0, PyUnicode_GET_LENGTH(hand) - unseen);
-            if (put(obs, S_hand, x) ||
-                put_borrowed(obs, S_unseen, PyList_GET_ITEM(fresh, s)))
-                goto fail;
-        } else if (put_borrowed(obs, S_hand, hand)) {
-            goto fail;
-        }
-        if (draft != Py_None && put(obs, S_draft, PyDict_Copy(draft))) goto fail;
-    }
-    if (put_borrowed(obs, S_phase, phase)) goto fail;
+    /* -- build the values, in the observation's key order (new references;
+     * a NULL is an error, and build() then drops the others) */
+    PyObject *v[O_COUNT], *x;
+    v[O_game] = ref(S_kungfu2009);
+    v[O_rules_version] = ref(RULES_VERSION);
+    v[O_seat] = ref(seat);
+    v[O_players] = ref(n_o);
+    v[O_phase] = ref(phase);
     /* actors and in_play (engine.py's _SEAT_FACTS, or every seat) */
-    PyObject *actors = PyList_New(0), *in_play = PyList_New(n);
-    if (put(obs, S_actors, actors)) {
-        Py_XDECREF(in_play);
-        goto fail;
-    }
-    if (put(obs, S_in_play, in_play)) goto fail;
-    for (long i = 0; i < n; i++) {
-        PyObject *o = PyList_GET_ITEM(out, i);
-        PyObject *flag = o == Py_True ? Py_False : Py_True;
-        Py_INCREF(flag);
-        PyList_SET_ITEM(in_play, i, flag);
-        if (playing && (o == Py_False || PyList_GET_ITEM(owe, i) == Py_True)) {
-            PyObject *t = PyLong_FromLong(i);
-            if (!t || PyList_Append(actors, t)) {
-                Py_XDECREF(t);
-                goto fail;
-            }
-            Py_DECREF(t);
+    PyObject *actors = PyList_New(n), *in_play = PyList_New(n);
+    Py_ssize_t acting = 0;
+    if (actors && in_play) {
+        for (long i = 0; i < n; i++) {
+            PyObject *o = PyList_GET_ITEM(out, i);
+            PyList_SET_ITEM(in_play, i, ref(o == Py_True ? Py_False : Py_True));
+            if (playing && (o == Py_False || PyList_GET_ITEM(owe, i) == Py_True))
+                PyList_SET_ITEM(actors, acting++, PyLong_FromLong(i)); /* small */
         }
+        Py_SET_SIZE(actors, acting); /* the slots past it were never set */
     }
-    if (put(obs, S_owes_forfeit, copy_list(owe))) goto fail;
-    x = PyList_New(n);
-    if (put(obs, S_hand_sizes, x)) goto fail;
-    for (long i = 0; i < n; i++) {
+    v[O_actors] = actors;
+    v[O_in_play] = in_play;
+    if (has_seat) {
+        v[O_hand] = unseen ? PyUnicode_Substring(hand, 0, PyUnicode_GET_LENGTH(hand) - unseen)
+                           : ref(hand);
+        v[O_unseen] = ref(PyList_GET_ITEM(fresh, s)); /* 0 when nothing is unseen */
+        v[O_draft] = draft == Py_None ? ref(draft) : PyDict_Copy(draft);
+    } else {
+        v[O_hand] = ref(Py_None);
+        v[O_unseen] = PyLong_FromLong(0);
+        v[O_draft] = ref(Py_None);
+    }
+    v[O_owes_forfeit] = copy_list(owe);
+    x = v[O_hand_sizes] = PyList_New(n);
+    for (long i = 0; x && i < n; i++) {
         PyObject *size = PyLong_FromSsize_t(PyUnicode_GET_LENGTH(PyList_GET_ITEM(hands, i)));
-        if (!size) goto fail;
         PyList_SET_ITEM(x, i, size);
+        if (!size) Py_CLEAR(v[O_hand_sizes]);
     }
-    if (put(obs, S_face_up, view_of(&FACE_MEMO, FACE_UP, ups, 3))) goto fail;
-    PyObject *sizes[3] = {NULL, NULL, NULL};
-    int bad = 0;
-    for (int k = 0; k < 3; k++)
-        if (!(sizes[k] = PyLong_FromSsize_t(PyList_GET_SIZE(pile_lists[k])))) bad = 1;
-    x = bad ? NULL : view_of(&PILES_MEMO, PILE_SIZES, sizes, 3);
-    for (int k = 0; k < 3; k++) Py_XDECREF(sizes[k]);
-    if (put(obs, S_piles, x) ||
-        put(obs, S_removed, PyLong_FromSsize_t(PyList_GET_SIZE(box))) ||
-        put(obs, S_deck, PyLong_FromSsize_t(PyUnicode_GET_LENGTH(deck))) ||
-        put(obs, S_discard, view_of(&DISCARD_MEMO, DISCARD_VIEW, &disc, 1)))
-        goto fail;
+    v[O_face_up] = view_of(&FACE_MEMO, FACE_UP, ups, 3);
+    PyObject *sizes[3];
+    for (int k = 0; k < 3; k++) /* small ints: these cannot fail */
+        sizes[k] = PyLong_FromSsize_t(PyList_GET_SIZE(pile_lists[k]));
+    v[O_piles] = view_of(&PILES_MEMO, PILE_SIZES, sizes, 3);
+    for (int k = 0; k < 3; k++) Py_DECREF(sizes[k]);
+    v[O_removed] = PyLong_FromSsize_t(PyList_GET_SIZE(box));
+    v[O_deck] = PyLong_FromSsize_t(PyUnicode_GET_LENGTH(deck));
+    v[O_discard] = view_of(&DISCARD_MEMO, DISCARD_VIEW, &disc, 1);
     /* won and points: every seat's own lists */
-    PyObject *won_l = PyList_New(n), *points_l = PyList_New(n);
-    if (put(obs, S_won, won_l)) {
-        Py_XDECREF(points_l);
-        goto fail;
-    }
-    if (put(obs, S_points, points_l)) goto fail;
-    for (long i = 0; i < n; i++) {
-        PyObject *w = any_won ? copy_list(PyList_GET_ITEM(won, i)) : PyList_New(0);
-        PyObject *p = PyLong_FromLong(points[i]);
-        if (!w || !p) {
-            Py_XDECREF(w);
-            Py_XDECREF(p);
-            goto fail;
+    PyObject *won_l = v[O_won] = PyList_New(n), *points_l = v[O_points] = PyList_New(n);
+    for (long i = 0; won_l && points_l && i < n; i++) {
+        PyList_SET_ITEM(won_l, i,
+                        any_won ? copy_list(PyList_GET_ITEM(won, i)) : PyList_New(0));
+        PyList_SET_ITEM(points_l, i, PyLong_FromLong(points[i]));
+        if (!PyList_GET_ITEM(won_l, i) || !PyList_GET_ITEM(points_l, i)) {
+            Py_CLEAR(v[O_won]);
+            break;
         }
-        PyList_SET_ITEM(won_l, i, w);
-        PyList_SET_ITEM(points_l, i, p);
     }
-    x = PyList_New(n_offers);
-    if (put(obs, S_offers, x)) goto fail;
-    for (Py_ssize_t j = 0; j < n_offers; j++) {
-        PyObject *v = offer_public(PyList_GET_ITEM(offers, j), has_seat, s);
-        if (!v) {
-            if (PyErr_Occurred()) goto fail;
-            Py_DECREF(obs); /* not an offer the engine makes: Python's */
-            Py_RETURN_NONE;
+    int declined = 0;
+    x = v[O_offers] = PyList_New(n_offers);
+    for (Py_ssize_t j = 0; x && j < n_offers; j++) {
+        PyObject *view = offer_public(PyList_GET_ITEM(offers, j), has_seat, s);
+        PyList_SET_ITEM(x, j, view);
+        if (!view) {
+            declined = !PyErr_Occurred(); /* not an offer the engine makes */
+            Py_CLEAR(v[O_offers]);
+            break;
         }
-        PyList_SET_ITEM(x, j, v);
     }
-    if (put(obs, S_votes, copy_list(votes)) ||
-        put_borrowed(obs, S_impasses, impasses) ||
-        put_borrowed(obs, S_impasse_limit, limit) ||
-        put_borrowed(obs, S_severe, severe))
-        goto fail;
-    x = PyList_New(n_claims);
-    if (put(obs, S_claims, x)) goto fail;
-    for (Py_ssize_t j = 0; j < n_claims; j++) {
+    v[O_votes] = copy_list(votes);
+    v[O_impasses] = ref(impasses);
+    v[O_impasse_limit] = ref(limit);
+    v[O_severe] = ref(severe);
+    x = v[O_claims] = PyList_New(n_claims);
+    for (Py_ssize_t j = 0; x && j < n_claims; j++) {
         PyObject *c = PyDict_Copy(PyList_GET_ITEM(claims, j));
-        if (!c) goto fail;
         PyList_SET_ITEM(x, j, c);
+        if (!c) Py_CLEAR(v[O_claims]);
     }
-    return obs; /* result: the template's None */
-
-fail:
-    Py_DECREF(obs);
-    return NULL;
+    v[O_result] = ref(Py_None);
+    PyObject *obs = build(OBS_TEMPLATE, OBS_KEYS, v, O_COUNT);
+    if (declined) { /* Python's to build */
+        PyErr_Clear();
+        Py_XDECREF(obs);
+        Py_RETURN_NONE;
+    }
+    return obs;
 }
 
 static PyObject *py_init(PyObject *self, PyObject *args) {
@@ -417,7 +489,7 @@ static struct PyModuleDef module = {
 
 /* A dict of ``keys`` in order, each value None (inserted one by one into an
  * empty dict, which keeps CPython's compact table of str keys). */
-static PyObject *template(PyObject **keys, int n) {
+static PyObject *template(PyObject *const *keys, int n) {
     PyObject *d = PyDict_New();
     for (int i = 0; d && i < n; i++)
         if (PyDict_SetItem(d, keys[i], Py_None)) Py_CLEAR(d);
@@ -429,19 +501,22 @@ PyMODINIT_FUNC PyInit__fastplay(void) {
     if (!(S_##name = PyUnicode_InternFromString(#name))) return NULL;
     STRINGS(INTERN)
 #undef INTERN
-    /* engine.py's _obs_base and _offer_public, keys in their order */
-    PyObject *obs_keys[] = {
+    PyObject *obs_keys[O_COUNT] = {
         S_game, S_rules_version, S_seat, S_players, S_phase, S_actors, S_hand,
         S_unseen, S_draft, S_hand_sizes, S_in_play, S_owes_forfeit, S_face_up,
         S_piles, S_removed, S_deck, S_discard, S_won, S_points, S_offers,
         S_votes, S_impasses, S_impasse_limit, S_severe, S_claims, S_result};
-    PyObject *offer_keys[] = {S_id, S_from, S_to, S_declared, S_want, S_open,
-                              S_declined, S_cards};
-    if (!(OBS_TEMPLATE = template(obs_keys, 26)) ||
-        !(OFFER_TEMPLATE = template(offer_keys, 8)))
+    PyObject *offer_keys[OF_COUNT] = {S_id, S_from, S_to, S_declared, S_want,
+                                      S_open, S_declined, S_cards};
+    PyObject *state_keys[F_COUNT] = {
+        S_game, S_rules_version, S_cfg, S_rng, S_n, S_hands, S_fresh, S_out,
+        S_owe, S_won, S_deck, S_disc, S_piles, S_up, S_box, S_offers, S_closed,
+        S_drafts, S_next_offer, S_votes, S_impasses, S_claims, S_phase, S_result};
+    memcpy(OBS_KEYS, obs_keys, sizeof obs_keys);
+    memcpy(OFFER_KEYS, offer_keys, sizeof offer_keys);
+    memcpy(STATE_KEYS, state_keys, sizeof state_keys);
+    if (!(OBS_TEMPLATE = template(OBS_KEYS, O_COUNT)) ||
+        !(OFFER_TEMPLATE = template(OFFER_KEYS, OF_COUNT)))
         return NULL;
-    PyObject *zero = PyLong_FromLong(0);
-    if (!zero || PyDict_SetItem(OBS_TEMPLATE, S_unseen, zero)) return NULL;
-    Py_DECREF(zero);
     return PyModule_Create(&module);
 }

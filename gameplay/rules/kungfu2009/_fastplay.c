@@ -22,6 +22,8 @@
 #include <Python.h>
 #include <string.h>
 
+#include "../observe.h" /* get, as_long, template */
+
 #define MAXN 8 /* seats at most (engine.py's max_players) */
 
 /* Interned strings: the keys read and written. */
@@ -46,26 +48,9 @@ static PyObject *DISCARD_VIEW;  /* from init(): engine.py's _DISCARD_VIEW */
 
 /* The observation's template: every key in engine.py's order, each value
  * None. A copy keeps the template's compact table of str keys, and setting a
- * key it holds replaces a value in place (see duelo/_fastplay.c). */
+ * key it holds replaces a value in place (../observe.h), or build() below
+ * writes it. */
 static PyObject *OBS_TEMPLATE, *OFFER_TEMPLATE;
-
-/* A dict's item, borrowed; NULL (no exception set) when missing. */
-static inline PyObject *get(PyObject *d, PyObject *key) {
-    return PyDict_GetItemWithError(d, key);
-}
-
-/* A checked exact int's value (not a bool: its type is not exact int), or
- * the fallback flag. */
-static inline int as_long(PyObject *o, long *out) {
-    if (o == NULL || !PyLong_CheckExact(o)) return 0;
-    long v = PyLong_AsLong(o);
-    if (v == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
 
 static inline int is_bool(PyObject *o) { return o == Py_True || o == Py_False; }
 
@@ -148,12 +133,12 @@ static PyObject *view_of(Memo *m, PyObject *views, PyObject **parts, int k) {
 #define DIRECT_ENTRIES 1
 #endif
 
-/* A copy of ``template`` (its ``n`` keys ``keys``, in order) with
+/* A copy of ``tmpl`` (its ``n`` keys ``keys``, in order) with
  * ``values[i]`` for ``keys[i]``. Steals every value; a NULL value is an error
  * already raised (the others are then dropped). */
-static PyObject *build(PyObject *template, PyObject *const *keys,
+static PyObject *build(PyObject *tmpl, PyObject *const *keys,
                        PyObject **values, int n) {
-    PyObject *d = PyDict_Copy(template);
+    PyObject *d = PyDict_Copy(tmpl);
     int i = 0;
     if (d == NULL) goto error;
 #ifdef DIRECT_ENTRIES
@@ -486,15 +471,6 @@ static struct PyModuleDef module = {
     "Kung Fu (2009): a seat's observation built in C (engine.py's observe).", -1,
     methods,
 };
-
-/* A dict of ``keys`` in order, each value None (inserted one by one into an
- * empty dict, which keeps CPython's compact table of str keys). */
-static PyObject *template(PyObject *const *keys, int n) {
-    PyObject *d = PyDict_New();
-    for (int i = 0; d && i < n; i++)
-        if (PyDict_SetItem(d, keys[i], Py_None)) Py_CLEAR(d);
-    return d;
-}
 
 PyMODINIT_FUNC PyInit__fastplay(void) {
 #define INTERN(name) \

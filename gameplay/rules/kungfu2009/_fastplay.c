@@ -212,36 +212,39 @@ enum { F_game, F_rules_version, F_cfg, F_rng, F_n, F_hands, F_fresh, F_out,
        F_drafts, F_next_offer, F_votes, F_impasses, F_claims, F_phase,
        F_result, F_COUNT };
 static PyObject *STATE_KEYS[F_COUNT];
+static PyObject *LEVEL_KEYS[3]; /* engine.py's LEVEL_ORDER */
 
-/* Every field's value (borrowed; NULL when missing): in one pass over the
- * entries when they are the keys in setup's order (the same interned
- * strings), else looked up one by one (a JSON copy, a state built by hand).
- * -1 on error. */
-static int read_state(PyObject *state, PyObject **v) {
+/* The values (borrowed; NULL when missing) of a dict's ``count`` fields
+ * ``keys``: in one pass over its entries when they are those keys in that
+ * order (the same interned strings: a state and the piles' and face-up dicts
+ * are made by engine.py in one order, and every later one is a copy that
+ * replaces values), else looked up one by one (a JSON copy, a state built by
+ * hand). -1 on error. */
+static int read_fields(PyObject *d, PyObject *const *keys, int count, PyObject **v) {
     int i = 0;
 #ifdef DIRECT_ENTRIES
-    /* The entries of a compact table of str keys with none deleted (a copy
-     * of a state, which every state is), read as PyDict_Next would. */
-    PyDictObject *mp = (PyDictObject *)state;
+    /* The entries of a compact table of str keys with none deleted, read as
+     * PyDict_Next would. */
+    PyDictObject *mp = (PyDictObject *)d;
     PyDictKeysObject *dk = mp->ma_keys;
-    if (mp->ma_values == NULL && DK_IS_UNICODE(dk) && mp->ma_used == F_COUNT &&
-        dk->dk_nentries == F_COUNT) {
+    if (mp->ma_values == NULL && DK_IS_UNICODE(dk) && mp->ma_used == count &&
+        dk->dk_nentries == count) {
         PyDictUnicodeEntry *e = DK_UNICODE_ENTRIES(dk);
-        for (; i < F_COUNT && e[i].me_key == STATE_KEYS[i]; i++) v[i] = e[i].me_value;
-        if (i == F_COUNT) return 0;
+        for (; i < count && e[i].me_key == keys[i]; i++) v[i] = e[i].me_value;
+        if (i == count) return 0;
     }
 #else
     Py_ssize_t pos = 0;
     PyObject *key, *value;
-    if (PyDict_GET_SIZE(state) == F_COUNT) {
-        while (PyDict_Next(state, &pos, &key, &value) && key == STATE_KEYS[i]) {
+    if (PyDict_GET_SIZE(d) == count) {
+        while (PyDict_Next(d, &pos, &key, &value) && key == keys[i]) {
             v[i] = value;
-            if (++i == F_COUNT) return 0;
+            if (++i == count) return 0;
         }
     }
 #endif
-    for (i = 0; i < F_COUNT; i++)
-        if (!(v[i] = get(state, STATE_KEYS[i])) && PyErr_Occurred()) return -1;
+    for (i = 0; i < count; i++)
+        if (!(v[i] = get(d, keys[i])) && PyErr_Occurred()) return -1;
     return 0;
 }
 
@@ -262,7 +265,7 @@ static PyObject *py_observe(PyObject *self, PyObject *args) {
 
     /* -- read and check everything first: decline before building anything */
     PyObject *f[F_COUNT];
-    if (read_state(state, f)) return NULL;
+    if (read_fields(state, STATE_KEYS, F_COUNT, f)) return NULL;
     long n, s = -1, unseen = 0;
     PyObject *n_o = f[F_n];
     if (!as_long(n_o, &n) || n < 1 || n > MAXN) DECLINE();
@@ -305,9 +308,9 @@ static PyObject *py_observe(PyObject *self, PyObject *args) {
         draft = PyList_GET_ITEM(drafts, s);
         if (draft != Py_None && !PyDict_CheckExact(draft)) DECLINE();
     }
-    PyObject *ups[3] = {get(up, S_easy), get(up, S_normal), get(up, S_difficult)};
-    PyObject *pile_lists[3] = {get(piles, S_easy), get(piles, S_normal),
-                               get(piles, S_difficult)};
+    PyObject *ups[3], *pile_lists[3];
+    if (read_fields(up, LEVEL_KEYS, 3, ups) || read_fields(piles, LEVEL_KEYS, 3, pile_lists))
+        return NULL;
     for (int k = 0; k < 3; k++)
         if (!ups[k] || (ups[k] != Py_None && !PyUnicode_CheckExact(ups[k])) ||
             !pile_lists[k] || !PyList_CheckExact(pile_lists[k]))
@@ -491,6 +494,9 @@ PyMODINIT_FUNC PyInit__fastplay(void) {
     memcpy(OBS_KEYS, obs_keys, sizeof obs_keys);
     memcpy(OFFER_KEYS, offer_keys, sizeof offer_keys);
     memcpy(STATE_KEYS, state_keys, sizeof state_keys);
+    LEVEL_KEYS[0] = S_easy;
+    LEVEL_KEYS[1] = S_normal;
+    LEVEL_KEYS[2] = S_difficult;
     if (!(OBS_TEMPLATE = template(OBS_KEYS, O_COUNT)) ||
         !(OFFER_TEMPLATE = template(OFFER_KEYS, OF_COUNT)))
         return NULL;

@@ -71,7 +71,10 @@ came within 5 s, plus intents with neither ack nor error within 5 s (the
 seat then goes on; an answer that comes later is counted in
 ``late_answers``, not as an error); after the run the match logs are
 checked too: every acknowledged intent must be a logged move
-(``acked_not_logged``, which must be 0).
+(``acked_not_logged``, which must be 0). ``state_frames_per_intent``: the
+state frames the seats received in the window per intent, each one a
+socket write of the server's (eight when every step went to every seat;
+fewer since a quiet step sends the others nothing).
 
 Knobs (environment variables, for development): ``LIVE_RT_WINDOW_S``
 (measured window, default 30), ``LIVE_RT_SETTLE_S`` (from the last table's

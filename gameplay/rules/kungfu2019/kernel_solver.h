@@ -202,19 +202,24 @@ static inline int gl_cost(int g, int nk, int ix) {
     return *p;
 }
 
-/* The distinct sub-multisets of nk with at most `most` dice, grouped by size,
- * each group in the lexicographic order of the sorted dice: what enumerating
- * every r-combination of the sorted dice's indices and skipping a multiset
- * already seen gives (solver.py's ``combinations`` then ``seen``). That order
- * is a mixed-radix count down over the faces present, the smallest face the
- * most significant digit (more copies of a smaller face first); this counts
- * up instead, skipping past a digit as soon as the size would pass `most`,
- * and fills each group from its end. Only the sizes in `want` (bit r) are
- * kept; group r is out[r].nk/ix[out[r].at ... SUBMAX). */
+/* The distinct sub-multisets of the roll nk, grouped by size, each group in
+ * the lexicographic order of the sorted dice: what enumerating every
+ * r-combination of the sorted dice's indices and skipping a multiset already
+ * seen gives (solver.py's ``combinations`` then ``seen``). That order is a
+ * mixed-radix count down over the faces present, the smallest face the most
+ * significant digit (more copies of a smaller face first); this counts up
+ * instead, skipping past a digit as soon as the size would pass `most`, and
+ * fills each group from its end: group r is SUBS[r].nk/ix[SUBS[r].at ...
+ * SUBMAX), kept for the sizes in `want` (bit r). Made once a solve; the subsets of a
+ * part of the roll are those of the roll that fit in it, in the same order,
+ * and as the order is by the smallest die first, those whose smallest die is
+ * face f + 1 or more start at SUBS[r].from[f]. */
 #define SUBMAX 35 /* at most C(7, 3) = 35 of one size */
-typedef struct { int at, nk[SUBMAX], ix[SUBMAX]; } SubList;
+typedef struct { int at, nk[SUBMAX], ix[SUBMAX], from[7]; } SubList;
+static SubList SUBS[DICE + 1];
 
-static void sub_multisets(int nk, int most, int want, SubList *out) {
+static void sub_multisets(int nk, int most, int want) {
+    SubList *out = SUBS;
     int max[6], cnt[6], key[6], wt[6], nf = 0;
     for (int r = 0; r <= most; r++) out[r].at = SUBMAX;
     for (int f = 0; f < 6; f++) {
@@ -231,7 +236,7 @@ static void sub_multisets(int nk, int most, int want, SubList *out) {
         }
         int j = nf - 1;
         for (;;) {
-            if (j < 0) return;
+            if (j < 0) goto done;
             if (cnt[j] < max[j] && size < most) {
                 cnt[j]++; sk += key[j]; si += wt[j]; size++;
                 break;
@@ -240,14 +245,30 @@ static void sub_multisets(int nk, int most, int want, SubList *out) {
             j--;
         }
     }
+done:
+    for (int r = 0; r <= most; r++) { /* (the empty set, r = 0, fits anywhere) */
+        if (!(want >> r & 1)) continue;
+        SubList *o = &out[r];
+        int t = o->at;
+        for (int f = 0; f < 7; f++) {
+            while (r && t < SUBMAX && __builtin_ctz((unsigned)o->nk[t]) >> 2 < f) t++;
+            o->from[f] = t;
+        }
+    }
 }
+
+static int front_build(int nk, int ix, int m);
 
 /* solver.py's _front: the Pareto front (cost up, value strictly up) of the
  * gain-free packings of the rest nk (index ix, m dice); returns its index,
- * the entries at EPOOL[FM[ix].at ...]. */
-static int front(int nk, int ix, int m) {
+ * the entries at EPOOL[FM[ix].at ...]. Most calls find it made already. */
+static inline int front(int nk, int ix, int m) {
+    if (FM[ix].gen == GEN) return ix;
+    return front_build(nk, ix, m);
+}
+
+static __attribute__((noinline)) int front_build(int nk, int ix, int m) {
     Memo *me = &FM[ix];
-    if (me->gen == GEN) return ix;
     if (m == 0) {
         if (NE >= POOL) { SOLVE_ERR = 1; return ix; }
         EPOOL[NE] = (Entry){0, 0, 0, -1};
@@ -274,22 +295,25 @@ static int front(int nk, int ix, int m) {
     } while (0)
     const int f0 = __builtin_ctz((unsigned)nk) >> 2; /* the smallest die */
     const int onk = nk - (1 << (4 * f0)), oix = ix - W[f0]; /* the others */
+    /* the first die left out: the others' front, each entry in a bucket of
+     * its own (their costs differ) */
     int k1 = front(onk, oix, m - 1);
     for (int e = 0; e < FM[k1].len; e++) {
         const Entry *x = &EPOOL[FM[k1].at + e];
-        OFFER(x->cost, x->value, x->dice, x->chain, -1, 0, 0, -1);
+        bucket[x->cost] = (Cand){x->value, x->dice, x->chain, -1, 0, 0, -1, stamp};
+        hi = x->cost;
     }
     /* the sizes some gain-free option takes, from the first die and r others */
     const int want = SIZEWANT & ((2 << (m - 1)) - 1);
     if (want) {
         const int L = m - 1, most = 31 - __builtin_clz((unsigned)want);
-        SubList subs[DICE];
-        sub_multisets(onk, most, want, subs);
         for (int r = 0; r <= most; r++) {
             const int mm = r + 1;
             if (!NBYSIZE[mm]) continue;
-            const SubList *sl = &subs[r];
-            for (int t = sl->at; t < SUBMAX; t++) {
+            const SubList *sl = &SUBS[r];
+            /* the roll's parts of r dice in the others, none below the first */
+            for (int t = sl->from[f0]; t < SUBMAX; t++) {
+                if ((((onk | GUARD) - sl->nk[t]) & GUARD) != GUARD) continue;
                 const int cnk = (1 << (4 * f0)) + sl->nk[t], cix = W[f0] + sl->ix[t];
                 int sub = -1;
                 for (int q = 0; q < NBYSIZE[mm]; q++) {
@@ -474,6 +498,12 @@ static int solve(const Row *played, int role, const int *rolled, int bud, Set *o
         nidx *= counts[f] + 1;
     }
     for (int g = 0; g < NGL; g++) memset(GLC[g], GLC_UNKNOWN, (size_t)nidx);
+    /* the parts of the roll the search takes: of r + 1 dice for a gain-free
+     * option (a front adds its first die), of n dice for a gainful one */
+    int want = SIZEWANT;
+    for (int g = 0; g < NGF; g++)
+        if (GF[g].size > 0 && GF[g].size <= DICE) want |= 1 << GF[g].size;
+    if (want) sub_multisets(nk, 31 - __builtin_clz((unsigned)want), want);
     int rk = front(nk, nidx - 1, DICE);
     if (SOLVE_ERR) return -1;
     int t = best_within(rk, base_budget);
@@ -486,10 +516,8 @@ static int solve(const Row *played, int role, const int *rolled, int bud, Set *o
             const Combo *c = &COMBO[GF[g].cb];
             int n = GF[g].size;
             /* distinct sub-multisets of the roll with n dice, sorted */
-            SubList subs[DICE + 1];
-            if (n <= DICE && n > 0) sub_multisets(nk, n, 1 << n, subs);
-            const int from = n <= DICE && n > 0 ? subs[n].at : SUBMAX;
-            const int *subk = subs[n].nk, *subi = subs[n].ix;
+            const int from = n <= DICE && n > 0 ? SUBS[n].at : SUBMAX;
+            const int *subk = SUBS[n].nk, *subi = SUBS[n].ix;
             for (int q = from; q < SUBMAX; q++) {
                 int fin[DICE], dq[DICE];
                 decode(subk[q], dq);

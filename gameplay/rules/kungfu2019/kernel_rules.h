@@ -247,6 +247,30 @@ static int without(const St *s, int seat, int j, int *v, Set *out, int *nout, in
                             rest, nr, fin, v, out, gain, spent);
 }
 
+/* The closed sets _without may drop (bit j): for each j, check_assignment of
+ * the others, each set's own checks (set_alone) made once for all j. */
+static int droppable(const St *s, int seat) {
+    const Asg *g = &s->asg[seat];
+    const int role = role_of(s, seat), *rolled = s->dice[seat];
+    int mask[DICE], cost[DICE], gain[DICE], out = 0;
+    for (int q = 0; q < g->nsets; q++) {
+        const Set *st = &g->sets[q];
+        int fin[DICE];
+        for (int i = 0; i < st->nd; i++) fin[i] = g->v[st->d[i]];
+        mask[q] = set_alone(&s->played[seat], role, rolled, st, fin, &cost[q], &gain[q]);
+    }
+    for (int j = 0; j < g->nsets; j++) {
+        int used = 0, gn = 0, sp = 0, q = 0;
+        for (; q < g->nsets; q++) {
+            if (q == j) continue;
+            if (mask[q] < 0 || !set_fits(mask[q], cost[q], g->bud, used, gn, sp)) break;
+            sp += cost[q]; gn += gain[q]; used |= mask[q];
+        }
+        if (q == g->nsets) out |= 1 << j;
+    }
+    return out;
+}
+
 static int assign_menu(const St *s, int seat, Act *m) {
     const Asg *g = &s->asg[seat];
     int role = role_of(s, seat), n = 0;
@@ -257,10 +281,9 @@ static int assign_menu(const St *s, int seat, Act *m) {
         m[n++] = (Act){A_DONE, 0, 0};
         m[n++] = (Act){A_BEST, 0, 0};
         if (g->nsets || g->spent) m[n++] = (Act){A_RESET, 0, 0};
-        for (int j = 0; j < g->nsets; j++) {
-            int v[DICE], gn, sp, no; Set out[DICE];
-            if (without(s, seat, j, v, out, &no, &gn, &sp)) m[n++] = (Act){A_DROP, j, 0};
-        }
+        const int drop = g->nsets ? droppable(s, seat) : 0;
+        for (int j = 0; j < g->nsets; j++)
+            if (drop >> j & 1) m[n++] = (Act){A_DROP, j, 0};
         int freec = DICE - popcount7(used);
         for (int slot = 0; slot < pl->n; slot++) {
             char ch = pl->c[slot];

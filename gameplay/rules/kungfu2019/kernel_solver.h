@@ -572,6 +572,38 @@ static int solve(const Row *played, int role, const int *rolled, int bud, Set *o
 
 /* ---- engine.py: _check_assignment --------------------------------------------- */
 
+/* The checks of one set that do not depend on the others: its card's
+ * combination, usable in the role, its number of dice, distinct dice ids, the
+ * finals' faces and the combination met. Returns the set's dice as a mask
+ * (-1: it fails) with its cost and gain. */
+static int set_alone(const Row *played, int role, const int *rolled, const Set *st,
+                     const int *fin, int *cost_, int *gain_) {
+    if (st->slot < 0 || st->slot >= played->n) return -1;
+    char ch = played->c[st->slot];
+    if (st->k < 0 || st->k >= NCB[(int)ch] || !usable_k(ch, role, st->k)) return -1;
+    const Combo *c = combo_of(ch, st->k);
+    if (st->nd != c->n) return -1;
+    int mask = 0;
+    for (int i = 0; i < st->nd; i++) {
+        int d = st->d[i];
+        if (d < 0 || d >= DICE || (mask >> d & 1)) return -1;
+        mask |= 1 << d;
+    }
+    for (int i = 0; i < st->nd; i++)
+        if (fin[i] < 1 || fin[i] > 6) return -1;
+    if (!satisfies(c, fin, st->nd)) return -1;
+    int cost = 0;
+    for (int i = 0; i < st->nd; i++) cost += abs(fin[i] - rolled[st->d[i]]);
+    *cost_ = cost; *gain_ = c->eff[3 * role + 1];
+    return mask;
+}
+
+/* a set after those before it: no die of theirs, and its cost within the
+ * budget left (the dice spent so far and the gains so far) */
+static inline int set_fits(int mask, int cost, int bud, int used, int gain, int spent) {
+    return !(used & mask) && cost <= bud + gain - spent;
+}
+
 static int check_assignment(const Row *played, int role, const int *rolled, int bud,
                             const Set *sets, int nsets, int finals[][DICE], int *v,
                             Set *out, int *gain_, int *spent_) {
@@ -579,25 +611,11 @@ static int check_assignment(const Row *played, int role, const int *rolled, int 
     for (int i = 0; i < DICE; i++) v[i] = rolled[i];
     for (int q = 0; q < nsets; q++) {
         const Set *st = &sets[q];
-        if (st->slot < 0 || st->slot >= played->n) return 0;
-        char ch = played->c[st->slot];
-        if (st->k < 0 || st->k >= NCB[(int)ch] || !usable_k(ch, role, st->k)) return 0;
-        const Combo *c = combo_of(ch, st->k);
-        if (st->nd != c->n) return 0;
-        int mask = 0;
-        for (int i = 0; i < st->nd; i++) {
-            int d = st->d[i];
-            if (d < 0 || d >= DICE || (used >> d & 1) || (mask >> d & 1)) return 0;
-            mask |= 1 << d;
-        }
-        for (int i = 0; i < st->nd; i++)
-            if (finals[q][i] < 1 || finals[q][i] > 6) return 0;
-        if (!satisfies(c, finals[q], st->nd)) return 0;
-        int cost = 0;
-        for (int i = 0; i < st->nd; i++) cost += abs(finals[q][i] - rolled[st->d[i]]);
-        if (cost > bud + gain - spent) return 0;
+        int cost, g;
+        const int mask = set_alone(played, role, rolled, st, finals[q], &cost, &g);
+        if (mask < 0 || !set_fits(mask, cost, bud, used, gain, spent)) return 0;
         spent += cost;
-        gain += c->eff[3 * role + 1];
+        gain += g;
         used |= mask;
         for (int i = 0; i < st->nd; i++) v[st->d[i]] = finals[q][i];
         out[q] = *st;

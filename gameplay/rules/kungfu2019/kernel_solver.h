@@ -88,12 +88,16 @@ static int compute_cost(const Combo *c, const int *dice, int m, int *out) {
         return cost;
     }
     if (kind == K_KIND) {
-        int best = -1, bv = 0;
+        /* cc: the cost of making every die v, stepped on from v to v + 1 (each
+         * die at most v one more, each above one less; the dice are sorted) */
+        int best = -1, bv = 0, cc = sum - m, at = 0;
         for (int v = 1; v <= 6; v++) {
-            if (c->faces && !(c->faces >> v & 1)) continue;
-            int cc = 0;
-            for (int i = 0; i < m; i++) cc += abs(dice[i] - v);
-            if (best < 0 || cc < best) { best = cc; bv = v; }
+            if (!(c->faces && !(c->faces >> v & 1)) && (best < 0 || cc < best)) {
+                best = cc;
+                bv = v;
+            }
+            while (at < m && dice[at] == v) at++;
+            cc += at - (m - at);
         }
         for (int i = 0; i < m; i++) out[i] = bv;
         return best;

@@ -279,6 +279,15 @@ static __attribute__((noinline)) int front_build(int nk, int ix, int m) {
         me->at = NE++; me->len = 1; me->gen = GEN;
         return ix;
     }
+    const int f0 = __builtin_ctz((unsigned)nk) >> 2; /* the smallest die */
+    const int onk = nk - (1 << (4 * f0)), oix = ix - W[f0]; /* the others */
+    const int k1 = front(onk, oix, m - 1); /* the first die left out */
+    /* the sizes some gain-free option takes, from the first die and r others */
+    const int want = SIZEWANT & ((2 << (m - 1)) - 1);
+    if (!want) { /* no set fits: the others' front (pruned already), shared */
+        me->at = FM[k1].at; me->len = FM[k1].len; me->gen = GEN;
+        return ix;
+    }
     if (STAMP == 0x7FFFFFFF) { memset(BUCKET, 0, sizeof BUCKET); STAMP = 0; }
     const int stamp = ++STAMP;
     Cand *bucket = BUCKET[m]; /* nested calls have smaller rests */
@@ -297,40 +306,33 @@ static __attribute__((noinline)) int front_build(int nk, int ix, int m) {
             b_->pat = (pat_); b_->nd = (nd_); b_->nk = (nk_); b_->next = (next_);  \
         }                                                                          \
     } while (0)
-    const int f0 = __builtin_ctz((unsigned)nk) >> 2; /* the smallest die */
-    const int onk = nk - (1 << (4 * f0)), oix = ix - W[f0]; /* the others */
-    /* the first die left out: the others' front, each entry in a bucket of
-     * its own (their costs differ) */
-    int k1 = front(onk, oix, m - 1);
+    /* the others' front, each entry in a bucket of its own (their costs
+     * differ) */
     for (int e = 0; e < FM[k1].len; e++) {
         const Entry *x = &EPOOL[FM[k1].at + e];
         bucket[x->cost] = (Cand){x->value, x->dice, x->chain, -1, 0, 0, -1, stamp};
         hi = x->cost;
     }
-    /* the sizes some gain-free option takes, from the first die and r others */
-    const int want = SIZEWANT & ((2 << (m - 1)) - 1);
-    if (want) {
-        const int L = m - 1, most = 31 - __builtin_clz((unsigned)want);
-        for (int r = 0; r <= most; r++) {
-            const int mm = r + 1;
-            if (!NBYSIZE[mm]) continue;
-            const SubList *sl = &SUBS[r];
-            /* the roll's parts of r dice in the others, none below the first */
-            for (int t = sl->from[f0]; t < SUBMAX; t++) {
-                if ((((onk | GUARD) - sl->nk[t]) & GUARD) != GUARD) continue;
-                const int cnk = (1 << (4 * f0)) + sl->nk[t], cix = W[f0] + sl->ix[t];
-                int sub = -1;
-                for (int q = 0; q < NBYSIZE[mm]; q++) {
-                    const int g = BYSIZE[mm][q];
-                    const int c = gl_cost(g, cnk, cix);
-                    if (c < 0 || c > CAP) continue;
-                    if (sub < 0) sub = front(onk - sl->nk[t], oix - sl->ix[t], L - r);
-                    const int val = GL[g].value, pat = GL[g].pat;
-                    const Entry *x = &EPOOL[FM[sub].at], *end = x + FM[sub].len;
-                    for (; x < end && x->cost + c <= CAP; x++)
-                        OFFER(x->cost + c, x->value + val, x->dice + mm, -1, pat, mm, cnk,
-                              x->chain);
-                }
+    const int L = m - 1, most = 31 - __builtin_clz((unsigned)want);
+    for (int r = 0; r <= most; r++) {
+        const int mm = r + 1;
+        if (!NBYSIZE[mm]) continue;
+        const SubList *sl = &SUBS[r];
+        /* the roll's parts of r dice in the others, none below the first */
+        for (int t = sl->from[f0]; t < SUBMAX; t++) {
+            if ((((onk | GUARD) - sl->nk[t]) & GUARD) != GUARD) continue;
+            const int cnk = (1 << (4 * f0)) + sl->nk[t], cix = W[f0] + sl->ix[t];
+            int sub = -1;
+            for (int q = 0; q < NBYSIZE[mm]; q++) {
+                const int g = BYSIZE[mm][q];
+                const int c = gl_cost(g, cnk, cix);
+                if (c < 0 || c > CAP) continue;
+                if (sub < 0) sub = front(onk - sl->nk[t], oix - sl->ix[t], L - r);
+                const int val = GL[g].value, pat = GL[g].pat;
+                const Entry *x = &EPOOL[FM[sub].at], *end = x + FM[sub].len;
+                for (; x < end && x->cost + c <= CAP; x++)
+                    OFFER(x->cost + c, x->value + val, x->dice + mm, -1, pat, mm, cnk,
+                          x->chain);
             }
         }
     }

@@ -142,8 +142,11 @@ static int compute_cost(const Combo *c, const int *dice, int m, int *out) {
 
 static inline int decode(int nk, int *out) { /* the dice, sorted */
     int n = 0;
-    for (int f = 0; f < 6; f++)
-        for (int c = nk >> (4 * f) & 7; c > 0; c--) out[n++] = f + 1;
+    /* bit b of nk: 2^(b % 4) dice of face b / 4 + 1, the bits in increasing order */
+    for (unsigned x = (unsigned)nk; x; x &= x - 1) {
+        const int b = __builtin_ctz(x);
+        for (int c = 1 << (b & 3); c > 0; c--) out[n++] = (b >> 2) + 1;
+    }
     return n;
 }
 

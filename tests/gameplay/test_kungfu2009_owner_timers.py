@@ -163,16 +163,18 @@ async def test_the_loop_fires_the_timers_at_their_due_time(players, monkeypatch)
             live.match.timers[key]["due"] = soon.isoformat()
             timers.fire_at(live, soon)
             assert live.fire_due == soon
+            # The step is counted on a database thread, and the next firing
+            # armed back on the loop after the broadcast: wait for both.
             await wait_until_async(
-                lambda: live.timer_steps,
+                lambda: live.timer_steps and live.fire_handle is not None,
                 timeout=5.0,
                 interval=0.05,
-                message="the owner to fire the timer it holds",
+                message="the owner to fire the timer it holds and arm the next",
             )
             assert live.timer_steps == 1
             # The next earliest due time (the table's time limit) is next.
             end = live.match.timers["end"]["due"]
-            assert live.fire_handle is not None and live.fire_due.isoformat() == end
+            assert live.fire_due.isoformat() == end
             stored = await database_sync_to_async(Match.objects.get)(pk=match.pk)
             assert stored.version == version + 1
             assert not handed  # the owner fires them: no worker check armed

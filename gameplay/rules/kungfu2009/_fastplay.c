@@ -22,7 +22,7 @@
 #include <Python.h>
 #include <string.h>
 
-#include "../observe.h" /* get, as_long, template */
+#include "../observe.h" /* get, as_long, template, build, read_fields */
 
 #define MAXN 8 /* seats at most (engine.py's max_players) */
 
@@ -48,7 +48,7 @@ static PyObject *DISCARD_VIEW;  /* from init(): engine.py's _DISCARD_VIEW */
 
 /* The observation's template: every key in engine.py's order, each value
  * None. A copy keeps the template's compact table of str keys, and setting a
- * key it holds replaces a value in place (../observe.h), or build() below
+ * key it holds replaces a value in place (../observe.h), or build() there
  * writes it. */
 static PyObject *OBS_TEMPLATE, *OFFER_TEMPLATE;
 
@@ -116,56 +116,6 @@ static PyObject *view_of(Memo *m, PyObject *views, PyObject **parts, int k) {
     return view;
 }
 
-/* -- building a dict from its template ------------------------------------
- *
- * An observation (and an offer in it) is a copy of its template (every key in
- * order, each value None) with every value then set. PyDict_SetItem finds a
- * key by hashing and probing, about 200 instructions a key here (callgrind),
- * and a step's observation sets about 25. In CPython 3.11 the copy of a
- * template of str keys is a compact table whose entries are the template's
- * keys in order, so the values are written into their entries directly; each
- * entry's key is checked first, and any other layout (another CPython, an
- * unexpected table) takes PyDict_SetItem. */
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
-#define Py_BUILD_CORE
-#include "internal/pycore_dict.h"
-#undef Py_BUILD_CORE
-#define DIRECT_ENTRIES 1
-#endif
-
-/* A copy of ``tmpl`` (its ``n`` keys ``keys``, in order) with
- * ``values[i]`` for ``keys[i]``. Steals every value; a NULL value is an error
- * already raised (the others are then dropped). */
-static PyObject *build(PyObject *tmpl, PyObject *const *keys,
-                       PyObject **values, int n) {
-    PyObject *d = PyDict_Copy(tmpl);
-    int i = 0;
-    if (d == NULL) goto error;
-#ifdef DIRECT_ENTRIES
-    PyDictObject *mp = (PyDictObject *)d;
-    PyDictKeysObject *dk = mp->ma_keys;
-    if (mp->ma_values == NULL && DK_IS_UNICODE(dk) && dk->dk_nentries == n) {
-        PyDictUnicodeEntry *e = DK_UNICODE_ENTRIES(dk);
-        for (; i < n && e[i].me_key == keys[i]; i++) {
-            if (values[i] == NULL) goto error;
-            PyObject *old = e[i].me_value;
-            e[i].me_value = values[i];
-            values[i] = NULL;
-            Py_DECREF(old);
-        }
-    }
-#endif
-    for (; i < n; i++) {
-        if (values[i] == NULL || PyDict_SetItem(d, keys[i], values[i])) goto error;
-        Py_CLEAR(values[i]);
-    }
-    return d;
-error:
-    Py_XDECREF(d);
-    for (; i < n; i++) Py_XDECREF(values[i]);
-    return NULL;
-}
-
 static inline PyObject *ref(PyObject *o) {
     Py_INCREF(o);
     return o;
@@ -213,40 +163,6 @@ enum { F_game, F_rules_version, F_cfg, F_rng, F_n, F_hands, F_fresh, F_out,
        F_result, F_COUNT };
 static PyObject *STATE_KEYS[F_COUNT];
 static PyObject *LEVEL_KEYS[3]; /* engine.py's LEVEL_ORDER */
-
-/* The values (borrowed; NULL when missing) of a dict's ``count`` fields
- * ``keys``: in one pass over its entries when they are those keys in that
- * order (the same interned strings: a state and the piles' and face-up dicts
- * are made by engine.py in one order, and every later one is a copy that
- * replaces values), else looked up one by one (a JSON copy, a state built by
- * hand). -1 on error. */
-static int read_fields(PyObject *d, PyObject *const *keys, int count, PyObject **v) {
-    int i = 0;
-#ifdef DIRECT_ENTRIES
-    /* The entries of a compact table of str keys with none deleted, read as
-     * PyDict_Next would. */
-    PyDictObject *mp = (PyDictObject *)d;
-    PyDictKeysObject *dk = mp->ma_keys;
-    if (mp->ma_values == NULL && DK_IS_UNICODE(dk) && mp->ma_used == count &&
-        dk->dk_nentries == count) {
-        PyDictUnicodeEntry *e = DK_UNICODE_ENTRIES(dk);
-        for (; i < count && e[i].me_key == keys[i]; i++) v[i] = e[i].me_value;
-        if (i == count) return 0;
-    }
-#else
-    Py_ssize_t pos = 0;
-    PyObject *key, *value;
-    if (PyDict_GET_SIZE(d) == count) {
-        while (PyDict_Next(d, &pos, &key, &value) && key == keys[i]) {
-            v[i] = value;
-            if (++i == count) return 0;
-        }
-    }
-#endif
-    for (i = 0; i < count; i++)
-        if (!(v[i] = get(d, keys[i])) && PyErr_Occurred()) return -1;
-    return 0;
-}
 
 #define DECLINE()                         \
     do {                                  \

@@ -21,6 +21,12 @@ static inline int put(PyObject *d, PyObject *key, PyObject *value) {
     return r;
 }
 
+/* A new reference to o. */
+static inline PyObject *ref(PyObject *o) {
+    Py_INCREF(o);
+    return o;
+}
+
 /* A checked exact int's value, or 0 (the fallback flag). */
 static inline int as_long(PyObject *o, long *out) {
     if (o == NULL || !PyLong_CheckExact(o)) return 0;

@@ -22,7 +22,7 @@
 #include <Python.h>
 #include <string.h>
 
-#include "../observe.h" /* get, as_long, template, build, read_fields */
+#include "../observe.h" /* get, as_long, template, build, read_fields, ref */
 
 #define MAXN 8 /* seats at most (engine.py's max_players) */
 
@@ -114,11 +114,6 @@ static PyObject *view_of(Memo *m, PyObject *views, PyObject **parts, int k) {
     Py_INCREF(view);
     Py_XSETREF(m->view, view);
     return view;
-}
-
-static inline PyObject *ref(PyObject *o) {
-    Py_INCREF(o);
-    return o;
 }
 
 /* engine.py's _offer_public and _obs_base: the keys in their order. */

@@ -20,8 +20,9 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 
-#include "../observe.h" /* get, put, as_long, template */
+#include "../observe.h" /* get, put, as_long, template, build, read_fields, ref */
 
 #define MAXN 8    /* seats at most (engine.py allows 2-5) */
 #define NSTAT 5   /* engine.py's STAT: hp atk def hit avo */
@@ -41,7 +42,8 @@ static const char *PHASE_NAMES[] = {"draft", "play", "assign", "over"};
     X(packs) X(picks) X(hands) X(elim) X(commit) X(oi) X(pack_sizes)           \
     X(picked) X(pack) X(pick) X(counts) X(mine) X(a) X(f) X(dice) X(asg)       \
     X(attacker) X(fighters) X(done) X(v) X(sets) X(open) X(bud) X(gain)        \
-    X(spent) X(role) X(values) X(budget) X(kungfu2019)
+    X(spent) X(role) X(values) X(budget) X(kungfu2019) X(cfg) X(rng)          \
+    X(nfight) X(di)
 #define DECLARE(name) static PyObject *S_##name;
 STRINGS(DECLARE)
 #undef DECLARE
@@ -53,9 +55,9 @@ static PyObject *CODE[128];     /* borrowed from CODES; NULL: not a card */
 static PyObject *STATS[NSTAT];  /* from init(): engine.py's STAT */
 static long STEPS[NSTAT];       /* from init(): STEP per stat */
 static PyObject *ATTACK, *DEFEND; /* from init(): combos.py's roles */
-static PyObject *OBS_TEMPLATE;  /* every key in order, the fixed ones set */
-static PyObject *DRAFT_TEMPLATE, *COMMITS_TEMPLATE, *FIGHT_TEMPLATE,
-    *MINE_TEMPLATE;
+static PyObject *RULES_VERSION, *ROUNDS; /* from init(): engine.py's */
+static PyObject *OBS_TEMPLATE, *DRAFT_TEMPLATE, *COMMITS_TEMPLATE,
+    *FIGHT_TEMPLATE, *MINE_TEMPLATE; /* every key in order, each value None */
 
 /* A seat's track views as last built: its positions, the dicts of the
  * positions and of the values they give (strong references). */
@@ -180,8 +182,24 @@ done:
     return 1;
 }
 
-/* engine.py's ``actors``; NULL without an exception: malformed. */
-static PyObject *actors(PyObject *state, int ph, Py_ssize_t n, PyObject *fight) {
+/* The state's fields, in the order engine.py's ``setup`` makes them (every
+ * later state is a copy that replaces values, so it keeps that order). */
+enum { F_game, F_rules_version, F_cfg, F_rng, F_n, F_phase, F_round, F_turn,
+       F_deck, F_packs, F_picks, F_hands, F_tracks, F_hp, F_elim, F_nfight,
+       F_commit, F_played, F_dummy, F_discard, F_order, F_oi, F_fight, F_di,
+       F_result, F_COUNT };
+static PyObject *STATE_KEYS[F_COUNT];
+/* engine.py's observation: the keys in its order. */
+enum { O_game, O_rules_version, O_seat, O_players, O_phase, O_prompt, O_round,
+       O_rounds, O_actors, O_hp, O_eliminated, O_tracks, O_status, O_hand,
+       O_hand_sizes, O_deck_size, O_discard, O_draft, O_commits, O_played,
+       O_dummy, O_order, O_attack_index, O_fight, O_result, O_COUNT };
+static PyObject *OBS_KEYS[O_COUNT];
+
+/* engine.py's ``actors`` of a state's fields ``f`` (read_fields);
+ * NULL without an exception: malformed. */
+static PyObject *actors(PyObject **f, int ph, Py_ssize_t n) {
+    PyObject *fight = f[F_fight];
     PyObject *who = PyList_New(0);
     if (!who) return NULL;
     if (ph == P_ASSIGN) {
@@ -200,7 +218,7 @@ static PyObject *actors(PyObject *state, int ph, Py_ssize_t n, PyObject *fight) 
             if (r < 0 || (!r && PyList_Append(who, i))) goto decline;
         }
     } else if (ph == P_DRAFT) {
-        PyObject *picks = get(state, S_picks);
+        PyObject *picks = f[F_picks];
         if (!picks || !PyList_CheckExact(picks) || PyList_GET_SIZE(picks) != n)
             goto decline;
         for (Py_ssize_t i = 0; i < n; i++) {
@@ -216,7 +234,7 @@ static PyObject *actors(PyObject *state, int ph, Py_ssize_t n, PyObject *fight) 
             }
         }
     } else if (ph == P_PLAYING) {
-        PyObject *commit = get(state, S_commit), *elim = get(state, S_elim);
+        PyObject *commit = f[F_commit], *elim = f[F_elim];
         if (!commit || !elim || !PyList_CheckExact(commit) ||
             !PyList_CheckExact(elim) || PyList_GET_SIZE(elim) != n ||
             PyList_GET_SIZE(commit) != n)
@@ -343,58 +361,50 @@ fail:
     return NULL;
 }
 
-/* The parts of the observation after the fixed fields; 0 on success, -1 on
- * a decline (no exception) or an error. */
-static int fill(PyObject *obs, PyObject *state, PyObject *seat, long me, int ph,
+/* The observation's values from a state's fields ``f`` after the fixed ones
+ * (new references in ``v``, each NULL before; a key the observation leaves
+ * None stays NULL). 0 on success, -1 on a decline (no exception) or an error:
+ * the caller drops what was set. */
+static int fill(PyObject **v, PyObject **f, PyObject *seat, long me, int ph,
                 Py_ssize_t n) {
-    PyObject *x, *hands = get(state, S_hands), *elim = get(state, S_elim),
-                 *tracks = get(state, S_tracks), *hp = get(state, S_hp),
-                 *deck = get(state, S_deck), *fight = get(state, S_fight),
-                 *round = get(state, S_round);
+    PyObject *x, *hands = f[F_hands], *elim = f[F_elim], *tracks = f[F_tracks],
+                 *hp = f[F_hp], *deck = f[F_deck], *fight = f[F_fight],
+                 *round = f[F_round];
     if (!hands || !elim || !tracks || !hp || !deck || !fight || !round ||
         !PyList_CheckExact(elim) || !PyList_CheckExact(tracks) ||
         PyList_GET_SIZE(tracks) != n || !PyUnicode_CheckExact(deck) ||
         !PyList_CheckExact(hands) || (ph == P_ASSIGN && !PyDict_CheckExact(fight)))
         return -1;
-    if (PyDict_SetItem(obs, S_round, round) ||
-        put(obs, S_actors, actors(state, ph, n, fight)) ||
-        put(obs, S_hp, list_copy(hp)))
-        return -1;
+    v[O_round] = ref(round);
+    if (!(v[O_actors] = actors(f, ph, n)) || !(v[O_hp] = list_copy(hp))) return -1;
     Py_ssize_t ne = PyList_GET_SIZE(elim);
-    PyObject *el = PyList_New(ne);
-    if (put(obs, S_eliminated, el)) return -1;
+    PyObject *el = v[O_eliminated] = PyList_New(ne);
+    if (!el) return -1;
     for (Py_ssize_t i = 0; i < ne; i++) {
         int r = PyObject_IsTrue(PyList_GET_ITEM(elim, i));
         if (r < 0) return -1;
-        x = r ? Py_True : Py_False;
-        Py_INCREF(x);
-        PyList_SET_ITEM(el, i, x);
+        PyList_SET_ITEM(el, i, ref(r ? Py_True : Py_False));
     }
-    PyObject *tp = PyList_New(n);
-    if (put(obs, S_tracks, tp)) return -1; /* obs holds them: filled below */
-    PyObject *tv = PyList_New(n);
-    if (put(obs, S_status, tv)) return -1;
+    PyObject *tp = v[O_tracks] = PyList_New(n), *tv = v[O_status] = PyList_New(n);
+    if (!tp || !tv) return -1;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *p, *v;
-        if (track_views(i, PyList_GET_ITEM(tracks, i), &p, &v) <= 0) return -1;
+        PyObject *p, *t;
+        if (track_views(i, PyList_GET_ITEM(tracks, i), &p, &t) <= 0) return -1;
         PyList_SET_ITEM(tp, i, p);
-        PyList_SET_ITEM(tv, i, v);
+        PyList_SET_ITEM(tv, i, t);
     }
-    if (me >= 0) {
-        if (me >= PyList_GET_SIZE(hands) ||
-            put(obs, S_hand, codes(PyList_GET_ITEM(hands, me), 1)))
-            return -1;
-    }
-    if (put(obs, S_hand_sizes, per_pile(hands, 0)) ||
-        put(obs, S_deck_size, PyLong_FromSsize_t(PyUnicode_GET_LENGTH(deck))) ||
-        put(obs, S_discard, codes(get(state, S_discard), 0)))
+    if (me >= 0 && (me >= PyList_GET_SIZE(hands) ||
+                    !(v[O_hand] = codes(PyList_GET_ITEM(hands, me), 1))))
+        return -1;
+    if (!(v[O_hand_sizes] = per_pile(hands, 0)) ||
+        !(v[O_deck_size] = PyLong_FromSsize_t(PyUnicode_GET_LENGTH(deck))) ||
+        !(v[O_discard] = codes(f[F_discard], 0)))
         return -1;
     if (ph == P_DRAFT) {
-        PyObject *turn = get(state, S_turn), *packs = get(state, S_packs),
-                 *picks = get(state, S_picks);
+        PyObject *turn = f[F_turn], *packs = f[F_packs], *picks = f[F_picks];
         if (!turn || !packs || !picks) return -1;
-        PyObject *d = PyDict_Copy(DRAFT_TEMPLATE);
-        if (put(obs, S_draft, d) || PyDict_SetItem(d, S_turn, turn) ||
+        PyObject *d = v[O_draft] = PyDict_Copy(DRAFT_TEMPLATE);
+        if (!d || PyDict_SetItem(d, S_turn, turn) ||
             put(d, S_pack_sizes, per_pile(packs, 0)) ||
             put(d, S_picked, per_pile(picks, 1)))
             return -1;
@@ -412,40 +422,38 @@ static int fill(PyObject *obs, PyObject *state, PyObject *seat, long me, int ph,
             }
         }
     } else if (ph == P_PLAYING) {
-        PyObject *commit = get(state, S_commit);
-        PyObject *d = PyDict_Copy(COMMITS_TEMPLATE);
-        if (put(obs, S_commits, d) || put(d, S_counts, per_pile(commit, 0)))
-            return -1;
+        PyObject *commit = f[F_commit];
+        PyObject *d = v[O_commits] = PyDict_Copy(COMMITS_TEMPLATE);
+        if (!d || put(d, S_counts, per_pile(commit, 0))) return -1;
         if (me >= 0 && (me >= PyList_GET_SIZE(commit) ||
                         put(d, S_mine, codes(PyList_GET_ITEM(commit, me), 0))))
             return -1;
     }
-    PyObject *plays = get(state, S_played);
+    PyObject *plays = f[F_played];
     if (!plays || !PyList_CheckExact(plays) || PyList_GET_SIZE(plays) != n) return -1;
-    PyObject *pl = PyList_New(n);
-    if (put(obs, S_played, pl)) return -1;
+    PyObject *pl = v[O_played] = PyList_New(n);
+    if (!pl) return -1;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *p = PyList_GET_ITEM(plays, i);
         if (!PyUnicode_CheckExact(p)) return -1;
         if (PyUnicode_GET_LENGTH(p)) {
             if (!(x = codes(p, 0))) return -1;
         } else {
-            x = Py_None;
-            Py_INCREF(x);
+            x = ref(Py_None);
         }
         PyList_SET_ITEM(pl, i, x);
     }
-    PyObject *dummy = get(state, S_dummy), *order = get(state, S_order);
+    PyObject *dummy = f[F_dummy], *order = f[F_order];
     if (!dummy || !order || !PyUnicode_CheckExact(dummy) || !PyList_CheckExact(order))
         return -1;
-    if (PyUnicode_GET_LENGTH(dummy) && put(obs, S_dummy, codes(dummy, 0))) return -1;
-    if (put(obs, S_order, list_copy(order))) return -1;
+    if (PyUnicode_GET_LENGTH(dummy) && !(v[O_dummy] = codes(dummy, 0))) return -1;
+    if (!(v[O_order] = list_copy(order))) return -1;
     if (PyList_GET_SIZE(order)) {
-        PyObject *oi = get(state, S_oi);
-        if (!oi || PyDict_SetItem(obs, S_attack_index, oi)) return -1;
+        if (!f[F_oi]) return -1;
+        v[O_attack_index] = ref(f[F_oi]);
     }
     if (fight != Py_None) {
-        if (!PyDict_CheckExact(fight) || put(obs, S_fight, fight_view(fight, seat)))
+        if (!PyDict_CheckExact(fight) || !(v[O_fight] = fight_view(fight, seat)))
             return -1;
     }
     return 0;
@@ -459,24 +467,32 @@ static PyObject *py_observe(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (!PyDict_CheckExact(state)) Py_RETURN_NONE;
+    PyObject *f[F_COUNT];
+    if (read_fields(state, STATE_KEYS, F_COUNT, f)) return NULL;
     long n, me = -1;
-    PyObject *phase = get(state, S_phase), *result = get(state, S_result), *code;
-    if (!as_long(get(state, S_n), &n) || n < 1 || n > MAXN || !phase || !result ||
-        result != Py_None || !PyUnicode_CheckExact(phase) ||
-        !(code = get(PHASE_CODES, phase)))
+    PyObject *phase = f[F_phase], *code, *prompt;
+    if (!as_long(f[F_n], &n) || n < 1 || n > MAXN || !phase ||
+        f[F_result] != Py_None || !PyUnicode_CheckExact(phase) ||
+        !(code = get(PHASE_CODES, phase)) || !(prompt = get(PROMPTS, phase)))
         goto decline;
     if (seat != Py_None && (!as_long(seat, &me) || me < 0 || me >= n)) goto decline;
-    PyObject *prompt = get(PROMPTS, phase);
-    if (!prompt) goto decline;
-    PyObject *nn = PyLong_FromLong(n);
-    PyObject *obs = PyDict_Copy(OBS_TEMPLATE);
-    if (!obs || put(obs, S_players, nn) || PyDict_SetItem(obs, S_seat, seat) ||
-        PyDict_SetItem(obs, S_phase, phase) || PyDict_SetItem(obs, S_prompt, prompt) ||
-        fill(obs, state, seat, me, (int)PyLong_AsLong(code), n)) {
-        Py_XDECREF(obs);
+    PyObject *v[O_COUNT] = {NULL};
+    v[O_game] = ref(S_kungfu2019);
+    v[O_rules_version] = ref(RULES_VERSION);
+    v[O_seat] = ref(seat);
+    v[O_players] = ref(f[F_n]);
+    v[O_phase] = ref(phase);
+    v[O_prompt] = ref(prompt);
+    v[O_rounds] = ref(ROUNDS);
+    v[O_result] = ref(Py_None);
+    if (fill(v, f, seat, me, (int)PyLong_AsLong(code), n)) {
+        for (int i = 0; i < O_COUNT; i++) Py_XDECREF(v[i]);
         goto decline;
     }
-    return obs;
+    for (int i = 0; i < O_COUNT; i++) /* the keys the observation leaves None */
+        if (v[i] == NULL) v[i] = ref(Py_None);
+    PyObject *obs = build(OBS_TEMPLATE, OBS_KEYS, v, O_COUNT);
+    if (obs) return obs;
 decline:
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
@@ -498,22 +514,11 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
         STEPS[k] = PyLong_AsLong(PyTuple_GET_ITEM(steps, k));
         if (STEPS[k] == -1 && PyErr_Occurred()) return NULL;
     }
-    PyObject *t = PyDict_New();
-    if (!t) return NULL;
-    PyObject *keys[] = {S_game, S_rules_version, S_seat, S_players, S_phase,
-                        S_prompt, S_round, S_rounds, S_actors, S_hp,
-                        S_eliminated, S_tracks, S_status, S_hand, S_hand_sizes,
-                        S_deck_size, S_discard, S_draft, S_commits, S_played,
-                        S_dummy, S_order, S_attack_index, S_fight, S_result};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (PyDict_SetItem(t, keys[i], Py_None)) goto fail;
-    PyObject *zero = PyLong_FromLong(0);
-    if (PyDict_SetItem(t, S_game, S_kungfu2019) ||
-        PyDict_SetItem(t, S_rules_version, rules_version) ||
-        put(t, S_round, PyLong_FromLong(0)) || put(t, S_rounds, PyLong_FromLong(rounds)) ||
-        put(t, S_deck_size, zero))
-        goto fail;
-    Py_XSETREF(OBS_TEMPLATE, t);
+    PyObject *rounds_o = PyLong_FromLong(rounds);
+    if (!rounds_o) return NULL;
+    Py_XSETREF(ROUNDS, rounds_o);
+    Py_INCREF(rules_version);
+    Py_XSETREF(RULES_VERSION, rules_version);
     Py_INCREF(prompts);
     Py_XSETREF(PROMPTS, prompts);
     Py_INCREF(codes);
@@ -536,9 +541,6 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
     Py_INCREF(defend);
     Py_XSETREF(DEFEND, defend);
     Py_RETURN_NONE;
-fail:
-    Py_DECREF(t);
-    return NULL;
 }
 
 PyDoc_STRVAR(observe_doc,
@@ -554,15 +556,16 @@ PyDoc_STRVAR(init_doc,
 
 static PyObject *py_actors(PyObject *self, PyObject *state) {
     long n;
-    PyObject *phase, *code, *fight = NULL;
-    if (!PyDict_CheckExact(state) || !as_long(get(state, S_n), &n) ||
-        !(phase = get(state, S_phase)) || !PyUnicode_CheckExact(phase) ||
-        !(code = get(PHASE_CODES, phase)))
+    PyObject *f[F_COUNT], *phase, *code;
+    if (!PyDict_CheckExact(state)) Py_RETURN_NONE;
+    if (read_fields(state, STATE_KEYS, F_COUNT, f)) return NULL;
+    if (!as_long(f[F_n], &n) || !(phase = f[F_phase]) ||
+        !PyUnicode_CheckExact(phase) || !(code = get(PHASE_CODES, phase)))
         goto decline;
     int ph = (int)PyLong_AsLong(code);
-    if (ph == P_ASSIGN && (!(fight = get(state, S_fight)) || !PyDict_CheckExact(fight)))
+    if (ph == P_ASSIGN && (!f[F_fight] || !PyDict_CheckExact(f[F_fight])))
         goto decline;
-    PyObject *who = actors(state, ph, n, fight);
+    PyObject *who = actors(f, ph, n);
     if (who) return who;
 decline:
     if (PyErr_Occurred()) return NULL;
@@ -607,7 +610,20 @@ PyMODINIT_FUNC PyInit__fastobserve(void) {
     PyObject *fight_keys[] = {S_attacker, S_fighters, S_dice, S_done, S_mine};
     PyObject *mine_keys[] = {S_role, S_values, S_sets, S_open, S_budget, S_spent,
                              S_done};
-    if (!(DRAFT_TEMPLATE = template(draft_keys, 5)) ||
+    PyObject *state_keys[F_COUNT] = {
+        S_game, S_rules_version, S_cfg, S_rng, S_n, S_phase, S_round, S_turn,
+        S_deck, S_packs, S_picks, S_hands, S_tracks, S_hp, S_elim, S_nfight,
+        S_commit, S_played, S_dummy, S_discard, S_order, S_oi, S_fight, S_di,
+        S_result};
+    PyObject *obs_keys[O_COUNT] = {
+        S_game, S_rules_version, S_seat, S_players, S_phase, S_prompt, S_round,
+        S_rounds, S_actors, S_hp, S_eliminated, S_tracks, S_status, S_hand,
+        S_hand_sizes, S_deck_size, S_discard, S_draft, S_commits, S_played,
+        S_dummy, S_order, S_attack_index, S_fight, S_result};
+    memcpy(STATE_KEYS, state_keys, sizeof state_keys);
+    memcpy(OBS_KEYS, obs_keys, sizeof obs_keys);
+    if (!(OBS_TEMPLATE = template(OBS_KEYS, O_COUNT)) ||
+        !(DRAFT_TEMPLATE = template(draft_keys, 5)) ||
         !(COMMITS_TEMPLATE = template(commits_keys, 2)) ||
         !(FIGHT_TEMPLATE = template(fight_keys, 5)) ||
         !(MINE_TEMPLATE = template(mine_keys, 7)))

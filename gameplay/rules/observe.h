@@ -1,6 +1,5 @@
-/* Helpers the C builds of ``observe`` share (gameplay/rules/duelo/_fastplay.c,
- * kungfu2009/_fastplay.c, kungfu2013/_fastobserve.c and
- * kungfu2019/_fastobserve.c):
+/* Helpers the games' C builds of ``observe`` share (any
+ * ``gameplay/rules/<game>/_fast*.c`` may include it):
  * reading a state dict that may be malformed (each read checked, a surprise
  * declined rather than raised) and building dicts from key-ordered templates.
  * Include after <Python.h>. */

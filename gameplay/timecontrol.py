@@ -242,12 +242,11 @@ def time_control_label(data: Mapping[str, Any] | None) -> str:
         else (language,)
     )
     try:
-        return _labels[key]
-    except KeyError:
-        pass
+        label = _labels.get(key)
     except TypeError:  # a value that is no number: worded, not kept
         return TimeControl.from_json(data).label
-    label = _labels[key] = TimeControl.from_json(data).label
+    if label is None:
+        label = _labels[key] = TimeControl.from_json(data).label
     if len(_labels) > LABELS_KEPT:
         _labels.clear()
     return label

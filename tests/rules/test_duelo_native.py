@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from gameplay.rules.duelo import engine as E
+from gameplay.rules.duelo import native as C
 from gameplay.rules.errors import GameError
 from tests.rules.properties import observe_as_python, states_in_play
 
@@ -33,8 +34,8 @@ def _games(config: dict[str, Any], players: int, count: int, seed: int) -> Any:
 
 
 def _c(state: Any, seat: Any) -> Any:
-    assert E._native_observe is not None
-    return E._native_observe(state, seat)
+    assert C._native_observe is not None
+    return C._native_observe(state, seat)
 
 
 @native
@@ -42,7 +43,7 @@ def test_the_c_code_knows_the_engines_phases() -> None:
     from gameplay.rules.duelo import _fastplay
 
     assert (*E.PHASES, E.OVER) == _fastplay.PHASES
-    assert E._native_observe is _fastplay.observe
+    assert C._native_observe is _fastplay.observe
 
 
 @native
@@ -129,6 +130,7 @@ def test_observe_without_the_c_code_is_the_python_reference(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The fallback when the extension is not built (or declines)."""
+    # ``observe`` reads the engine module's own name (a global, for speed).
     monkeypatch.setattr(E, "_native_observe", None)
     for state in _games({}, 3, 2, 1):
         for seat in (None, 0, 1, 2):

@@ -1,9 +1,10 @@
 """Duelo: Kung Fu (Mandala Jogos, 2016), 2-8 players.
 
-The package holds everything about this one game: the engine (:mod:`.engine`),
-the heuristic bot's strategy (:mod:`.heuristic`), the ISMCTS playout policy
-(:mod:`.rollout`) and :data:`META`, the page and public-table metadata the
-platform reads through :func:`gameplay.rules.game_meta`.
+The package holds everything about this one game: the engine (:mod:`.engine`,
+with the rules beside it by topic), the heuristic bot's strategy
+(:mod:`.heuristic`), the ISMCTS playout policy (:mod:`.rollout`) and
+:data:`META`, the page and public-table metadata the platform reads through
+:func:`gameplay.rules.game_meta`.
 """
 
 from __future__ import annotations

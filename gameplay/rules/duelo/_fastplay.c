@@ -4,14 +4,15 @@
  * the live server sends every seat its view after every step), and built in
  * Python it was about 44% of a step of the public API (issue 33 §2: about
  * 32,000 of 73,000 instructions, callgrind). Here the same dict is built
- * field by field from the same allow-list as engine.py's ``_observe_py``,
- * whose docstring and comments are the reference: what a seat may see, in
- * which order, and why. Nothing is cached between calls: every observation is
- * built from the state it is given, with lists and dicts of its own.
+ * field by field from the same allow-list as observation.py's ``observe_py``
+ * (the engine's ``_observe_py``), whose docstring and comments are the
+ * reference: what a seat may see, in which order, and why. Nothing is
+ * cached between calls: every observation is built from the state it is
+ * given, with lists and dicts of its own.
  *
  * ``observe(state, seat)`` returns the observation, or None when it declines:
  * for anything but a well-formed state in play (a malformed or finished
- * state, an invalid seat, an unexpected type anywhere) engine.py builds it in
+ * state, an invalid seat, an unexpected type anywhere) the engine builds it in
  * Python instead, which raises the documented errors. Equal results for every
  * seat at every step of seeded games: tests/rules/test_duelo_native.py and
  * bench/engine_digest.py.
@@ -24,8 +25,8 @@
 
 #define MAXN 8 /* seats at most (engine.py's max_players) */
 
-/* Phases, in engine.py's PHASES order then OVER (exported as PHASES; the
- * engine checks that they match before it uses this module). */
+/* Phases, in phases.py's PHASES order then OVER (exported as PHASES;
+ * native.py checks that they match before it uses this module). */
 enum { P_CARD = 0, P_FACE, P_TARGET, P_ANSWER, P_C_DISCIPLE, P_C_MONKEY,
        P_C_MONKEY_ORDER, P_DRAGON_DRAW, P_U_DISCIPLE, P_DRUNK_PUT, P_SNAKE_TARGET,
        P_SNAKE_SEPARATE, P_SNAKE_GUESS, P_MONKEY_A, P_MONKEY_B, P_TIGER_TARGET,
@@ -36,7 +37,7 @@ static const char *PHASE_NAMES[] = {
     "snake_separate", "snake_guess", "monkey_a", "monkey_b", "tiger_target",
     "dragon_peek", "over"};
 
-/* engine.py's _UP_PHASES, _DUEL_PHASES and _PEEK_PHASES. */
+/* phases.py's _UP_PHASES, _DUEL_PHASES and _PEEK_PHASES. */
 #define BIT(p) (1u << (p))
 static const unsigned UP_PHASES =
     BIT(P_U_DISCIPLE) | BIT(P_DRUNK_PUT) | BIT(P_SNAKE_TARGET) |
@@ -66,8 +67,8 @@ STRINGS(DECLARE)
 #undef DECLARE
 
 static PyObject *PHASE_CODES;  /* phase name -> its code (a Python int) */
-static PyObject *RULES_VERSION; /* from init(): engine.py's RULES_VERSION */
-static PyObject *PROMPTS;       /* from init(): engine.py's PROMPTS */
+static PyObject *RULES_VERSION; /* from init(): phases.py's RULES_VERSION */
+static PyObject *PROMPTS;       /* from init(): phases.py's PROMPTS */
 static PyObject *ROUNDS_VIEW;   /* from init(): the finished rounds' records */
 static PyObject *START_DRAW_VIEW; /* from init(): the start draws' copy */
 
@@ -76,8 +77,9 @@ static PyObject *START_DRAW_VIEW; /* from init(): the start draws' copy */
 static PyObject *OBS_TEMPLATE, *SEAT_TEMPLATE, *DUEL_TEMPLATE;
 
 /* Each seat's public part as last built, shared read-only by the
- * observations that show the same facts, as engine.py's ``_SEAT`` views are
- * (docs/engine.md, "Observations"): the view and the facts it shows. */
+ * observations that show the same facts, as observation.py's ``_SEAT``
+ * views are (docs/engine.md, "Observations"): the view and the facts it
+ * shows. */
 typedef struct {
     PyObject *view, *prizes, *hidden; /* strong references */
     PyObject *alive, *crane;          /* Py_True or Py_False */
@@ -87,7 +89,7 @@ typedef struct {
 static SeatMemo SEAT_MEMO[MAXN];
 
 /* A pile held as a string of card characters: ASCII digits only (what
- * engine.py's ``int`` of a character gives for a card), else -1. */
+ * observation.py's ``int`` of a character gives for a card), else -1. */
 static Py_ssize_t pile_chars(PyObject *s, const char **chars) {
     if (!PyUnicode_CheckExact(s) || !PyUnicode_IS_ASCII(s)) return -1;
     Py_ssize_t len = PyUnicode_GET_LENGTH(s);
@@ -98,7 +100,7 @@ static Py_ssize_t pile_chars(PyObject *s, const char **chars) {
     return len;
 }
 
-/* engine.py's FOCUS[c] for a one-card string: 1..8, else 0. */
+/* cards.py's FOCUS[c] for a one-card string: 1..8, else 0. */
 static int focus_of(PyObject *s) {
     if (s == NULL || !PyUnicode_CheckExact(s) || PyUnicode_GET_LENGTH(s) != 1 ||
         !PyUnicode_IS_ASCII(s))
@@ -137,7 +139,7 @@ static inline int same_pile(PyObject *x, PyObject *y) {
            memcmp(PyUnicode_1BYTE_DATA(x), PyUnicode_1BYTE_DATA(y), (size_t)n) == 0;
 }
 
-/* Seat i's public part (engine.py's ``_seat_view``), a new reference: the
+/* Seat i's public part (observation.py's ``_seat_view``), a new reference: the
  * memo's when it shows the same facts, else built and kept. */
 static PyObject *seat_view(long i, PyObject *alive, Py_ssize_t count,
                            PyObject *prizes, const char *prize_c,
@@ -225,7 +227,7 @@ static PyObject *py_observe(PyObject *self, PyObject *args) {
     Py_ssize_t hand_n[MAXN], prize_n[MAXN], hidden_n[MAXN];
     for (long i = 0; i < n; i++) {
         PyObject *al = PyList_GET_ITEM(alive, i), *cr = PyList_GET_ITEM(crane, i);
-        /* Exactly True or False: engine.py's views are cached by equal keys,
+        /* Exactly True or False: observation.py's views are cached by equal keys,
          * and 1 == True, so only bools give one answer either way. */
         if ((al != Py_True && al != Py_False) || (cr != Py_True && cr != Py_False) ||
             !as_long(PyList_GET_ITEM(tiger, i), &tg[i]) ||
@@ -326,7 +328,7 @@ static PyObject *py_observe(PyObject *self, PyObject *args) {
         } else if (PyErr_Occurred()) goto error;
     }
 
-    /* -- build, in the order of engine.py's _obs_base */
+    /* -- build, in the order of observation.py's _obs_base */
     PyObject *obs = PyDict_Copy(OBS_TEMPLATE), *x;
     if (!obs) return NULL;
     if (put_borrowed(obs, S_game, S_duelo) ||

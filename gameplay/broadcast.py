@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.core.exceptions import SynchronousOnlyOperation
 
 from gameplay import frames, selectors
 from gameplay.live.reader import read_match
@@ -92,6 +93,11 @@ def _listener_messages(match: Match) -> Messages:
     for listener in _listeners:
         try:
             messages.extend(listener(match))
+        except SynchronousOnlyOperation:
+            # Built on the event loop (``gameplay.live.owner``), a listener
+            # that reads or writes the database: the caller builds the whole
+            # broadcast again on a database thread.
+            raise
         except Exception:  # one listener's fault must not silence the match
             logger.exception("broadcast listener %r failed", listener)
     return messages

@@ -15,9 +15,10 @@ import asyncio
 import contextlib
 import logging
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.signals import setting_changed
@@ -27,11 +28,13 @@ from django.utils.translation import gettext_noop as N_
 
 from gameplay import agents, broadcast, enqueue, moverule, selectors, services
 from gameplay.errors import MatchNotFound
-from gameplay.live import reader
+from gameplay.live import pgasync, reader
 from gameplay.models import Match
 from gameplay.rules import Game
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 # A move refused by a compare-and-set is retried against a fresh read this
 # many times (another writer moved in between) before the client is told.
@@ -52,6 +55,7 @@ class LiveMatch:
     # Counters, for tests and the benchmark's profile.
     reads: int = 0
     fast_moves: int = 0
+    loop_moves: int = 0  # of those, made on the event loop (``owner._act_in_loop``)
     finishes: int = 0  # matches this copy finished (the last move made here)
     timer_arms: int = 0  # times a step asked to arm a timer check
     timer_steps: int = 0  # timer steps this copy applied (``timers.fire_timers``)
@@ -107,6 +111,14 @@ def needs_full_path(match: Match, engine: Game) -> bool:
     return False
 
 
+def fits_loop(match: Match) -> bool:
+    """Whether a move of ``match`` may be made on the event loop (its append
+    awaited there, ``owner``): nothing after its step waits on Redis or the
+    broker (a real-time table's built-in bots' tick chain does: such a
+    table's moves keep the database thread)."""
+    return not any(agents.plays_builtin(seat) for seat in selectors.seats_of(match))
+
+
 def after_step(live: LiveMatch, match: Match) -> Any:
     """What follows a committed step, decided from the copy (no read): the
     bots' tick chain of a real-time table kept running, and the due time
@@ -159,7 +171,7 @@ def arm_soon(live: LiveMatch, due: Any) -> None:
     _arm_pool.submit(arm, live, due)
 
 
-def guarded(live: LiveMatch, work: Any, *args: Any) -> Applied:
+def guarded(live: LiveMatch, work: Callable[..., T], *args: Any) -> T:
     """``work(*args)`` on a move thread: a database error drops the copy and
     a broken connection, so the next call reads and reconnects."""
     try:
@@ -202,10 +214,30 @@ def threads() -> int:
     return count
 
 
+# ``in_loop()``'s answer, kept likewise.
+_in_loop: list[bool] = []
+
+
+def in_loop() -> bool:
+    """Whether moves append from the event loop (``owner``, ``pgasync``): on
+    PostgreSQL with move threads, unless ``LIVE_LOOP_APPENDS`` is False (then
+    every move takes a database thread, the path before)."""
+    if _in_loop:
+        return _in_loop[0]
+    answer = (
+        threads() > 0
+        and connection.vendor == "postgresql"
+        and bool(getattr(settings, "LIVE_LOOP_APPENDS", True))
+    )
+    _in_loop[:] = [answer]
+    return answer
+
+
 @receiver(setting_changed)
 def _threads_setting_changed(*, setting: str, **kwargs: Any) -> None:
-    if setting in ("LIVE_DB_THREADS", "DATABASES"):
+    if setting in ("LIVE_DB_THREADS", "DATABASES", "LIVE_LOOP_APPENDS"):
         _threads.clear()
+        _in_loop.clear()
 
 
 def executor() -> ThreadPoolExecutor:
@@ -228,6 +260,7 @@ def close_threads(*, timeout: float = 10.0) -> None:
     """
     global _pool
     pool, _pool = _pool, None
+    pgasync.close_all()
     if pool is None:
         return
     count = _pool_size

@@ -6,7 +6,10 @@ by the move rule (``gameplay.moverule``, which ``services.match_act`` applies
 under the row lock), appended to the log in one round trip (``store.append``:
 a compare-and-set on the version under the row lock), and broadcast from
 memory: no re-read of the match, its seats or its state, no ORM query
-building, one hop to the database thread and back.
+building. On PostgreSQL the common move is made on the event loop, its
+append awaited there (``_act_in_loop``, ``pgasync``); the rest (a copy to
+read, a refusal to confirm, a lost compare-and-set, a finish) goes to a
+database thread (``_act_sync``) and back.
 
 Who owns: whoever holds the current version. Two processes may hold one match
 (its players' sockets landed on different processes); each writes only
@@ -67,6 +70,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import InterfaceError, OperationalError, connection
 from django.utils import timezone
 from django.utils.translation import gettext_noop as N_
@@ -74,7 +78,7 @@ from django.utils.translation import gettext_noop as N_
 from gameplay import broadcast, clocks, enqueue, frames, moverule, selectors, services
 from gameplay.contexts import match_is_sealed
 from gameplay.errors import MatchError, MatchNotFound, StaleVersion, refused
-from gameplay.live import copies, reader, store, timers
+from gameplay.live import copies, pgasync, reader, store, timers
 from gameplay.live.copies import Applied, LiveMatch
 from gameplay.models import ActionKind, Match, MatchStatus
 from gameplay.rules import Game, GameError, get_game
@@ -171,10 +175,13 @@ def _decide(
     action_id: str,
     expected_version: int | None,
     seat_number: Any,
+    stepped_since: moverule.SteppedSince | None = None,
 ) -> moverule.Step:
     """The move rule (``moverule.decide_move``, as ``services.match_act``
     applies it under the row lock) against the copy; a refusal raises."""
     seats = selectors.seats_of(match)
+    if stepped_since is None:
+        stepped_since = selectors.stepped_since(match.pk)
     decided = moverule.decide_move(
         engine=engine,
         active=match.status == MatchStatus.ACTIVE,
@@ -184,7 +191,7 @@ def _decide(
         user_id=user.pk if user is not None and user.is_authenticated else None,
         action_id=action_id,
         expected_version=expected_version,
-        stepped_since=selectors.stepped_since(match.pk),
+        stepped_since=stepped_since,
         seat_number=seat_number,
     )
     if isinstance(decided, moverule.Refusal):
@@ -225,68 +232,131 @@ def _act_sync(
             # Changes nothing (a real-time "pass"): logged nowhere, answered
             # with the version it met, as ``services.match_act`` does.
             return Applied(version=match.version, messages=[])
-        now = timezone.now()
-        finish = _finish_of(match, step.state, now) if step.over else None
-        timers = None
-        if finish is None and getattr(engine, "timers", None) is not None:
-            # Server timers (engine ``timers``) move with the step, in the
-            # same compare-and-set: a committed step never leaves them behind.
-            timers = clocks.timers_after(
-                engine=engine, state=step.state, old=match.timers, now=now
-            )
-            if timers == match.timers:
-                timers = None  # unchanged: the column stays as it is
-        mover_seat = step.seat
-        assert mover_seat is not None  # a person's move is made at their seat
-        written = _append(
-            match_id=match.pk,
-            from_version=match.version,
-            steps=[store.Logged(step.seat, action_id, ActionKind.MOVE, step.events)],
-            state=step.state,
-            now=now,
-            snapshots={step.version: step.state} if step.snapshot else {},
-            timers=timers,
-            mover=store.Mover(seat=mover_seat, user_id=user.pk),
-            finish=finish,
-        )
-        if not written:
+        applied = _write_sync(live, match, engine, step, user, action_id)
+        if applied is None:
             # Someone else wrote first: read, and decide again on fresh data.
             live.match = None
             if attempt == copies.MAX_ATTEMPTS - 1:
                 raise StaleVersion(N_("the match moved on; resync"))
             continue
-        match.state = step.state
-        match.version = version = step.version
-        match.turn_started_at = now
-        if timers is not None:
-            match.timers = timers
-        live.fast_moves += 1
-        arm = None
-        if finish is not None:
-            _finished(live, match, finish)
-        else:
-            arm = copies.after_step(live, match)
-        try:
-            if finish is not None:
-                match.just_finished = True  # nothing hangs off it yet
-            messages = broadcast.match_messages(
-                match=match,
-                events=step.events,
-                step={"kind": str(ActionKind.MOVE), "seat": step.seat},
-                quiet=True,
-            )
-        except Exception:  # the move is committed: its ack must not be lost
-            logger.exception(
-                "broadcast of match %s version %s failed", match.pk, version
-            )
-            live.match = None
-            messages = []
-        finally:
-            match.just_finished = False
-        if finish is not None:
-            _announce(match)
-        return Applied(version=version, messages=messages, arm=arm)
+        return applied
     raise StaleVersion(N_("the match moved on; resync"))
+
+
+def _write_sync(
+    live: LiveMatch,
+    match: Match,
+    engine: Game,
+    step: moverule.Step,
+    user: Any,
+    action_id: str,
+) -> Applied | None:
+    """Append the decided ``step`` (with the finish, when it ends the match)
+    and build its broadcast; None: the compare-and-set was refused, nothing
+    written (in the database thread)."""
+    now = timezone.now()
+    finish = _finish_of(match, step.state, now) if step.over else None
+    timers = None if finish is not None else _timers_of(match, engine, step, now)
+    if not _append(**_append_args(match, user, action_id, step, now, timers, finish)):
+        return None
+    arm = _committed(live, match, step, now, timers, finish)
+    messages = _messages(live, match, step, finish)
+    if finish is not None:
+        _announce(match)
+    return Applied(version=match.version, messages=messages, arm=arm)
+
+
+def _timers_of(
+    match: Match, engine: Game, step: moverule.Step, now: Any
+) -> dict[str, Any] | None:
+    """Server timers (engine ``timers``) after ``step``, to move with it in the
+    same compare-and-set (a committed step never leaves them behind); None:
+    no timers, or unchanged (the column stays as it is)."""
+    if getattr(engine, "timers", None) is None:
+        return None
+    timers = clocks.timers_after(
+        engine=engine, state=step.state, old=match.timers, now=now
+    )
+    return None if timers == match.timers else timers
+
+
+def _append_args(
+    match: Match,
+    user: Any,
+    action_id: str,
+    step: moverule.Step,
+    now: Any,
+    timers: dict[str, Any] | None,
+    finish: store.Finish | None,
+) -> dict[str, Any]:
+    """``store.append``'s arguments for a person's move ``step`` of ``match``."""
+    mover_seat = step.seat
+    assert mover_seat is not None  # a person's move is made at their seat
+    return {
+        "match_id": match.pk,
+        "from_version": match.version,
+        "steps": [store.Logged(step.seat, action_id, ActionKind.MOVE, step.events)],
+        "state": step.state,
+        "now": now,
+        "snapshots": {step.version: step.state} if step.snapshot else {},
+        "timers": timers,
+        "mover": store.Mover(seat=mover_seat, user_id=user.pk),
+        "finish": finish,
+    }
+
+
+def _committed(
+    live: LiveMatch,
+    match: Match,
+    step: moverule.Step,
+    now: Any,
+    timers: dict[str, Any] | None,
+    finish: store.Finish | None,
+) -> Any:
+    """The copy moved to the committed step; returns the due time of a timer
+    check to arm (``copies.after_step``). Never raises: the move is
+    committed and its ack must go out."""
+    match.state = step.state
+    match.version = step.version
+    match.turn_started_at = now
+    if timers is not None:
+        match.timers = timers
+    live.fast_moves += 1
+    if finish is not None:
+        _finished(live, match, finish)
+        return None
+    return copies.after_step(live, match)
+
+
+def _broadcast_of(
+    match: Match, step: moverule.Step, finish: store.Finish | None
+) -> broadcast.Messages:
+    try:
+        if finish is not None:
+            match.just_finished = True  # nothing hangs off it yet
+        return broadcast.match_messages(
+            match=match,
+            events=step.events,
+            step={"kind": str(ActionKind.MOVE), "seat": step.seat},
+            quiet=True,
+        )
+    finally:
+        match.just_finished = False
+
+
+def _messages(
+    live: LiveMatch, match: Match, step: moverule.Step, finish: store.Finish | None
+) -> broadcast.Messages:
+    """The committed step's broadcast. Never raises (the ack must go out):
+    a broadcast that fails drops the copy, and the clients resync."""
+    try:
+        return _broadcast_of(match, step, finish)
+    except Exception:
+        logger.exception(
+            "broadcast of match %s version %s failed", match.pk, match.version
+        )
+        live.match = None
+        return []
 
 
 def _finish_of(match: Match, state: dict[str, Any], now: Any) -> store.Finish:
@@ -557,6 +627,109 @@ async def state_frames(
     return await _frames_in_db_thread(live, user, seated, after_version)
 
 
+class _OnTheThread(Exception):
+    """The move needs what the event loop must not do (read the log): the
+    database thread makes it (``_act_sync``)."""
+
+
+def _ask_the_thread(seat: int, version: int) -> bool:
+    raise _OnTheThread
+
+
+async def _act_in_loop(
+    live: LiveMatch,
+    user: Any,
+    action_id: str,
+    expected_version: int | None,
+    seat_number: Any,
+) -> Applied | None:
+    """The common move on PostgreSQL, made on the event loop (``copies.in_loop``):
+    decided against the copy, appended by awaiting one round trip on one of
+    the loop's connections (``pgasync``), the broadcast built here. The
+    database thread's hand-offs each way cost more CPU than the move rule
+    and the frames do on their own (docs/performance.md, "The move's path in
+    the event loop"); both are CPU-only and short.
+
+    None: the move is the database thread's (``_act_sync``), unchanged: no
+    copy, a copy whose refusal a read must confirm, a compare-and-set lost
+    to another writer (read and decide again), a move at an older version
+    (the rule asks the log), matches with clocks or bots. Nothing is
+    written then. The move that ends the match is decided here and written
+    on the thread (``_write_sync``: the result, the announcement).
+    """
+    match = live.match
+    assert match is not None
+    engine = get_game(match.game)
+    if copies.needs_full_path(match, engine) or not copies.fits_loop(match):
+        return None
+    try:
+        step = _decide(
+            match,
+            engine,
+            user,
+            action_id,
+            expected_version,
+            seat_number,
+            stepped_since=_ask_the_thread,
+        )
+    except MatchError:
+        live.match = None  # a refusal from the copy is confirmed by a read
+        return None
+    except (GameError, _OnTheThread):
+        return None
+    if not step.changed:
+        return Applied(version=match.version, messages=[])
+    if step.over:
+        # The finish (its result, the announcement, the finishing frames'
+        # reads) is written on the thread, from the step decided here.
+        loop = asyncio.get_running_loop()
+        finished = await loop.run_in_executor(
+            copies.executor(),
+            copies.guarded,
+            live,
+            _write_sync,
+            live,
+            match,
+            engine,
+            step,
+            user,
+            action_id,
+        )
+        if finished is None:
+            live.match = None  # another writer first: the thread reads, decides again
+        return finished
+    now = timezone.now()
+    timers = _timers_of(match, engine, step, now)
+    args = _append_args(match, user, action_id, step, now, timers, None)
+    try:
+        async with pgasync.connection(copies.threads()) as conn:
+            written = await store.append_async(conn, **args)
+    except BaseException:
+        # Broken or cancelled: committed or not, the next move reads.
+        live.match = None
+        raise
+    if not written:
+        live.match = None  # another writer first: the thread reads, decides again
+        return None
+    arm = _committed(live, match, step, now, timers, None)
+    live.loop_moves += 1
+    try:
+        messages = _broadcast_of(match, step, None)
+    except SynchronousOnlyOperation:
+        # A listener reads or writes the database: built again on a thread.
+        loop = asyncio.get_running_loop()
+        messages = await loop.run_in_executor(
+            copies.executor(), _messages, live, match, step, None
+        )
+    except Exception:  # committed: the ack must go out; the clients resync
+        logger.exception(
+            "broadcast of match %s version %s failed", match.pk, match.version
+        )
+        live.match = None
+        messages = []
+    return Applied(version=match.version, messages=messages, arm=arm)
+
+
 # Moves run on the copies' database threads (``copies.threads``); with none
 # (SQLite), on Channels' single database thread.
 _single_thread = sync_to_async(_run_sync, thread_sensitive=True)
@@ -595,9 +768,15 @@ async def act(
     if live is None:
         live = copies.matches[match_pk] = LiveMatch(pk=match_pk)
     async with live.lock:
-        applied = await _in_db_thread(
-            live, user, action_id, expected_version, seat_number
-        )
+        applied = None
+        if live.match is not None and copies.in_loop():
+            applied = await _act_in_loop(
+                live, user, action_id, expected_version, seat_number
+            )
+        if applied is None:
+            applied = await _in_db_thread(
+                live, user, action_id, expected_version, seat_number
+            )
         if applied is FULL_PATH:
             outcome = await _full_path_in_db_thread(
                 user, match_pk, action_id, expected_version, seat_number

@@ -122,7 +122,29 @@ def _ints(values: list[int]) -> str:
     return ",".join(str(int(v)) for v in values)
 
 
-def _append_postgresql(
+def _append_postgresql(**kwargs: Any) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(*postgresql_append(**kwargs))
+        if not cursor.nextset():  # the first result is the lock's row
+            return False
+        (written,) = cursor.fetchone()
+    return written == len(kwargs["steps"])
+
+
+async def append_async(conn: Any, **kwargs: Any) -> bool:
+    """``append`` on PostgreSQL through ``conn``, a psycopg ``AsyncConnection``
+    in autocommit with client-side binding (``gameplay.live.pgasync``): the
+    same statement, the same one round trip, awaited on the event loop
+    instead of a thread's."""
+    async with conn.cursor() as cursor:
+        await cursor.execute(*postgresql_append(**kwargs))
+        if not cursor.nextset():  # the first result is the lock's row
+            return False
+        row = await cursor.fetchone()
+    return bool(row is not None and row[0] == len(kwargs["steps"]))
+
+
+def postgresql_append(
     *,
     match_id: int,
     from_version: int,
@@ -130,10 +152,12 @@ def _append_postgresql(
     state: dict[str, Any],
     now: datetime,
     snapshots: dict[int, dict[str, Any]],
-    timers: dict[str, Any] | None,
-    mover: Mover | None,
-    finish: Finish | None,
-) -> bool:
+    timers: dict[str, Any] | None = None,
+    mover: Mover | None = None,
+    finish: Finish | None = None,
+) -> tuple[str, dict[str, Any]]:
+    """The statement of ``append`` on PostgreSQL and its parameters, bound
+    client-side (so its two statements go as one simple-query message)."""
     # Statement 1 takes the row lock (waiting for any writer holding it).
     # Statement 2 runs in a snapshot taken after that, so it sees every
     # committed resignation or takeover of the seat, and writes only if the
@@ -226,12 +250,7 @@ def _append_postgresql(
         f"AS v(version, seat, action, kind, events) RETURNING id){snaps}{placed} "
         f"SELECT count(*) FROM logged"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        if not cursor.nextset():  # the first result is the lock's row
-            return False
-        (written,) = cursor.fetchone()
-    return written == len(steps)
+    return sql, params
 
 
 def _append_orm(

@@ -1,0 +1,126 @@
+"""The live owner's PostgreSQL connections on the event loop: a move's append
+awaited there (``owner``'s path in the loop), not on a database thread.
+
+A move that went to a ``live-db`` thread for its one round trip paid a hand-off
+each way (the executor's queue and a futex to wake the thread, the loop's
+wake-up to take the answer back, the GIL passed between them) on top of the
+round trip itself: in isolation (one connection, the append's shape) about
+50-90 µs of CPU a move more than awaiting the same statement on an
+``AsyncConnection`` in the loop (docs/performance.md, "The move's path in the
+event loop").
+
+A few connections per event loop (as many as ``copies.threads()``: moves of
+different matches overlap their round trips; one match's moves are already in
+order, its lock), kept open, reused last-in first-out so the busy ones stay
+warm. Health as ``config.postgresql`` keeps Django's: a connection idle for
+longer than ``HEALTH_CHECK_EVERY_S`` is pinged before its next statement and
+replaced when dead; one that breaks under a statement fails that move (it may
+have committed: it is not retried, and the owner's copy is dropped, so the
+next move reads and its compare-and-set sees what happened) and is closed, so
+the next move opens a new one. A move cancelled while its statement is out
+closes its connection too: its state is unknown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import psycopg
+from django.db import connections
+
+from config.postgresql.base import HEALTH_CHECK_EVERY_S
+
+
+class _Pool:
+    """The connections of one event loop (tests run a loop per test)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, size: int) -> None:
+        self.loop = loop
+        self.slots = asyncio.Semaphore(size)
+        # (connection, when it was last known healthy: monotonic seconds)
+        self.idle: list[tuple[psycopg.AsyncConnection[Any], float]] = []
+        self.opened = 0  # connections opened, for tests and the benchmark
+
+
+_pools: list[_Pool] = []
+
+
+def _pool(size: int) -> _Pool:
+    loop = asyncio.get_running_loop()
+    if _pools and _pools[0].loop is loop:
+        return _pools[0]
+    close_all()  # a new loop (a test's): the old one's connections are dead weight
+    pool = _Pool(loop, size)
+    _pools[:] = [pool]
+    return pool
+
+
+async def _open() -> psycopg.AsyncConnection[Any]:
+    """A connection as Django's settings describe it (the test database in
+    tests), in autocommit, binding client-side as Django's cursor does."""
+    params = connections["default"].get_connection_params()
+    params.pop("cursor_factory", None)
+    return await psycopg.AsyncConnection.connect(
+        autocommit=True, cursor_factory=psycopg.AsyncClientCursor, **params
+    )
+
+
+async def _healthy(conn: psycopg.AsyncConnection[Any], checked_at: float) -> bool:
+    if conn.closed or conn.broken:
+        return False
+    if time.monotonic() - checked_at < HEALTH_CHECK_EVERY_S:
+        return True
+    try:
+        await conn.execute("SELECT 1")
+    except psycopg.Error:
+        await conn.close()
+        return False
+    return True
+
+
+@asynccontextmanager
+async def connection(size: int) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+    """One of this loop's connections, for one statement; at most ``size``
+    in use at once."""
+    pool = _pool(size)
+    async with pool.slots:
+        conn = None
+        while pool.idle:
+            candidate, checked_at = pool.idle.pop()
+            if await _healthy(candidate, checked_at):
+                conn = candidate
+                break
+        if conn is None:
+            conn = await _open()
+            pool.opened += 1
+        try:
+            yield conn
+        except BaseException:
+            # Broken, or cancelled with the statement out: its state is unknown.
+            await conn.close()
+            raise
+        if conn.broken or conn.closed:
+            await conn.close()
+        elif pool.loop is asyncio.get_running_loop() and _pools[:1] == [pool]:
+            pool.idle.append((conn, time.monotonic()))
+        else:
+            await conn.close()
+
+
+def opened() -> int:
+    """Connections this loop's pool opened (tests)."""
+    return _pools[0].opened if _pools else 0
+
+
+def close_all() -> None:
+    """Close every kept connection, without a loop (a test session before it
+    drops its database; ``copies.close_threads``)."""
+    for pool in _pools:
+        for conn, _checked_at in pool.idle:
+            conn.pgconn.finish()
+        pool.idle.clear()
+    _pools.clear()

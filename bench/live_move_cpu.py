@@ -12,18 +12,21 @@ to take one move and hand its frames to the channel layer, without sockets:
   (from a fresh event loop per call: ``async_to_sync`` starts a thread each
   time, which the server does not).
 * ``sockets``: what the server does for a move end to end, in one event loop:
-  both players' sockets are the real ``MatchConsumer`` (Channels'
-  ``WebsocketCommunicator``, the user in the scope), the actor sends ``act``,
+  both players' sockets are the real ``MatchConsumer`` behind the server's
+  WebSocket stack (Channels' ``WebsocketCommunicator`` with the page's
+  Origin and the player's session cookie), the actor sends ``act``,
   and the move counts once its ``ack`` and both seats' state frames have
   reached the sockets' output queues: the owner's move, the publishes, the
   channel layer's receive and fan-out, each consumer's send. The clients'
   share (encoding ``act``, decoding the frames) is in the figure too, a few
   tens of microseconds. Each socket's connect is measured apart
   (``cpu_ms_connect_median``: from the handshake through its first state
-  frame: the match and seat lookup, the seat counted, the read, the frame,
-  the table's presence broadcast), and so is its close at the end of a game
-  (``cpu_ms_close_median``, closes of finished games: through the end of its
-  consumer: the seat counted out, the table's broadcast built and sent).
+  frame: the origin check, the session cookie's user (since 2026-12-05;
+  before, the user was put in the scope), the match and seat lookup, the
+  seat counted, the read, the frame, the table's presence broadcast), and so
+  is its close at the end of a game (``cpu_ms_close_median``, closes of
+  finished games: through the end of its consumer: the seat counted out,
+  the table's broadcast built and sent).
 
 Both run the same seeded games on the same database and Redis, interleaved in
 blocks so that the machine's load falls on both alike; CPU is the process's
@@ -59,7 +62,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.live_harness import log, run_in_process  # noqa: E402
+from bench.live_harness import log, run_in_process, users_with_sessions  # noqa: E402
 
 BLOCKS = int(os.environ.get("LIVE_MOVE_BLOCKS", "12"))
 MOVES_PER_BLOCK = 40
@@ -122,7 +125,6 @@ def measure() -> dict:
     from asgiref.sync import async_to_sync
     from django.utils import timezone
 
-    from accounts.models import User
     from gameplay import broadcast, services
     from gameplay.live import owner
     from gameplay.models import Match, MatchStatus, Seat
@@ -130,7 +132,9 @@ def measure() -> dict:
     from gameplay.services import SeatSpec
 
     engine = get_game("duelo")
-    users = [User.objects.create(username=f"cpu{i}") for i in range(2)]
+    # Each with a session: the sockets path connects through the server's
+    # own WebSocket stack (origin check, the session cookie's user).
+    users, session_keys = users_with_sessions("cpu", 2)
     rnd = random.Random(1)
     send = async_to_sync(broadcast.send_messages)
 
@@ -200,13 +204,14 @@ def measure() -> dict:
         from unittest import mock
 
         from channels.db import database_sync_to_async
-        from channels.routing import URLRouter
         from channels.testing import WebsocketCommunicator
 
+        from config.asgi import application
         from gameplay import consumers
-        from gameplay.routing import websocket_urlpatterns
 
-        app = URLRouter(websocket_urlpatterns)  # type: ignore[arg-type]
+        # The server's WebSocket stack: origin check, the session cookie's
+        # user, the router (its HTTP side is not used).
+        app = application.application_mapping["websocket"]
 
         async def state_at(comm, version: int) -> None:
             while True:
@@ -233,13 +238,20 @@ def measure() -> dict:
             while done < moves:
                 match = await database_sync_to_async(new_match)()
                 socks = []
-                for user in users:
+                for key in session_keys:
                     # A socket's connect, through its first state frame (the
                     # other socket's presence frame is not waited for).
                     _calls_by[0] = Counter() if CALLS_BY else None
                     c0 = cpu_clock()
-                    comm = WebsocketCommunicator(app, f"/ws/match/{match.public_id}/")
-                    comm.scope["user"] = user  # type: ignore[typeddict-unknown-key]
+                    comm = WebsocketCommunicator(
+                        app,
+                        f"/ws/match/{match.public_id}/",
+                        headers=[
+                            (b"host", b"127.0.0.1"),
+                            (b"origin", b"http://127.0.0.1"),
+                            (b"cookie", f"sessionid={key}".encode()),
+                        ],
+                    )
                     connected, _ = await comm.connect()
                     assert connected
                     await state_at(comm, 0)

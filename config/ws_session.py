@@ -1,5 +1,9 @@
 """Sessions for WebSockets: the session in the scope, the sends left alone.
 
+The sockets' stack with a session engine other than Django's database one
+(``config.ws_auth.socket_auth_stack``; with the database engine, the
+project's setting, ``config.ws_auth`` reads the session and the user itself).
+
 Channels' ``SessionMiddleware`` wraps ``send`` so that an HTTP response
 saves a modified session and sets its cookie. A socket never sends such a
 message (its types are ``websocket.*``), yet the wrapper still asks the lazy

@@ -9,75 +9,33 @@ and compiling the same two queries again; at 400 games the connects of new
 matches queued behind each other for longer than clients wait. Here the two
 SELECTs are written once per process and their rows become model instances
 through ``Model.from_db`` with the database's own value converters (what the
-ORM applies), so the instances are the ones the ORM would build.
+ORM applies: ``config.rows``), so the instances are the ones the ORM would
+build.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, models
+from django.db import connection
 
+from config.rows import Columns, columns_of
 from gameplay.models import Match, Seat
-
-M = TypeVar("M", bound=models.Model)
-
-
-@dataclass(frozen=True)
-class _Columns(Generic[M]):
-    """How one model's rows are selected and turned into instances."""
-
-    model: type[M]
-    sql: str  # the quoted table.column list
-    attnames: list[str]
-    converters: list[tuple[int, list[Callable[..., Any]], Any]]
-
-    def build(self, values: list[Any]) -> M:
-        for index, converters, expression in self.converters:
-            value = values[index]
-            for convert in converters:
-                value = convert(value, expression, connection)
-            values[index] = value
-        return self.model.from_db(connection.alias, self.attnames, values)
-
-
-def _columns_of(model: type[M], skip: tuple[str, ...] = ()) -> _Columns[M]:
-    """``skip``: fields left out (deferred in the instance, as ``defer``)."""
-    quote = connection.ops.quote_name
-    table = model._meta.db_table
-    fields = [f for f in model._meta.concrete_fields if f.attname not in skip]
-    converters = []
-    for index, field in enumerate(fields):
-        expression = field.get_col(table)
-        # Field.get_db_converters exists (the ORM calls it); the stubs omit it.
-        found = connection.ops.get_db_converters(expression) + field.get_db_converters(  # type: ignore[attr-defined]
-            connection
-        )
-        if found:
-            converters.append((index, found, expression))
-    return _Columns(
-        model=model,
-        sql=", ".join(f"{quote(table)}.{quote(f.column)}" for f in fields),
-        attnames=[f.attname for f in fields],
-        converters=converters,
-    )
 
 
 @cache
 def _read_plan(
     vendor: str, with_state: bool
-) -> tuple[_Columns[Match], _Columns[Seat], _Columns[Any], str, str]:
+) -> tuple[Columns[Match], Columns[Seat], Columns[Any], str, str]:
     """The columns and the two SELECTs, per database vendor and with or
     without the state column (built once per process; the converters do not
     depend on the connection they were found on)."""
     skip = () if with_state else ("state",)
-    match = _columns_of(Match, skip)
-    seat, user = _columns_of(Seat), _columns_of(get_user_model())
+    match = columns_of(Match, skip)
+    seat, user = columns_of(Seat), columns_of(get_user_model())
     quote = connection.ops.quote_name
     m, s = quote(Match._meta.db_table), quote(Seat._meta.db_table)
     u = quote(get_user_model()._meta.db_table)

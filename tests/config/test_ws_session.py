@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
 from django.test import Client, override_settings
 
+from config.ws_auth import socket_auth_stack
 from config.ws_session import SocketSessionMiddleware
 from tests.factories import UserFactory
 from tests.gameplay.conftest import start_match
@@ -61,13 +62,20 @@ async def test_other_scopes_are_refused():
 
 
 @override_settings(ALLOWED_HOSTS=["arena.example"], CSRF_TRUSTED_ORIGINS=[])
-async def test_a_signed_in_seat_gets_its_own_frame_through_the_application():
-    from config.asgi import application
+async def test_a_signed_in_seat_gets_its_own_frame_through_the_stack():
+    from channels.routing import URLRouter
 
-    # The sockets' stack: origin check, cookies, this session middleware.
-    cookies = application.application_mapping["websocket"].application
-    assert isinstance(cookies, CookieMiddleware)
-    assert isinstance(cookies.inner, SocketSessionMiddleware)
+    from config.routing import websocket_urlpatterns
+    from config.ws_security import SameOriginValidator
+
+    # The sockets' stack with a session engine other than the database's
+    # (config.ws_auth.socket_auth_stack): origin check, cookies, this session
+    # middleware, Channels' auth.
+    with override_settings(SESSION_ENGINE="django.contrib.sessions.backends.cache"):
+        stack = socket_auth_stack(URLRouter(websocket_urlpatterns))
+    assert isinstance(stack, CookieMiddleware)
+    assert isinstance(stack.inner, SocketSessionMiddleware)
+    application = SameOriginValidator(stack)
 
     users = [
         await database_sync_to_async(UserFactory)(username=f"sockseat{i}")

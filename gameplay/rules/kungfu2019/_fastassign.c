@@ -398,7 +398,15 @@ static int step(Asg *a, PyObject *asg, int kind, int i, int k) {
                put(asg, S_v, int_list(v, DICE)) || PyDict_SetItem(asg, S_open, Py_None);
     }
     case A_SET: {
-        PyObject *op = Py_BuildValue("[ii[]]", i, k);
+        PyObject *op = PyList_New(3), *dice = PyList_New(0);
+        if (!op || !dice) {
+            Py_XDECREF(op);
+            Py_XDECREF(dice);
+            return -1;
+        }
+        PyList_SET_ITEM(op, 0, PyLong_FromLong(i)); /* small ints: cached */
+        PyList_SET_ITEM(op, 1, PyLong_FromLong(k));
+        PyList_SET_ITEM(op, 2, dice);
         return put(asg, S_open, op);
     }
     case A_DIE: {
@@ -427,6 +435,26 @@ static int step(Asg *a, PyObject *asg, int kind, int i, int k) {
         return r;
     }
     }
+}
+
+/* Templates (observe.h's ``build()``): an event, an assign event's public
+ * part, a step's private part, and per seat the private part's outer dict. */
+static PyObject *EV_T, *PUB_T, *STEP_T, *PRIV_T[8];
+static PyObject *EV_KEYS[3], *PUB_KEYS[2];
+
+/* {"type": "assign", "public": {"seat": seat, "done": done}, "private":
+ * {SEAT_KEY[me]: {"step": aid}}}: dicts copied from templates, their values
+ * written in place (Py_BuildValue parsed its format at every step: about
+ * 4,600 instructions of an 11,500 step). */
+static PyObject *assign_event(long me, PyObject *seat, PyObject *done,
+                              PyObject *aid) {
+    PyObject *pv[2] = {ref(seat), ref(done)};
+    PyObject *sv[1] = {ref(aid)};
+    PyObject *inner = build(STEP_T, &S_step, sv, 1);
+    PyObject *ov[1] = {inner};
+    PyObject *ev[3] = {ref(S_assign), build(PUB_T, PUB_KEYS, pv, 2),
+                       build(PRIV_T[me], &SEAT_KEY[me], ov, 1)};
+    return build(EV_T, EV_KEYS, ev, 3);
 }
 
 static PyObject *py_assign_step(PyObject *self, PyObject *args) {
@@ -459,13 +487,10 @@ static PyObject *py_assign_step(PyObject *self, PyObject *args) {
     if (step(&a, asg, kind, i, k)) goto fail;
     PyObject *done = get(asg, S_done);
     if (!done) goto fail;
-    ev = Py_BuildValue("[{OO OO OO}]", S_type, S_assign, S_public, Py_None,
-                       S_private, Py_None);
-    if (!ev) goto fail;
-    PyObject *e = PyList_GET_ITEM(ev, 0);
-    PyObject *pub = Py_BuildValue("{OO OO}", S_seat, seat, S_done, done);
-    PyObject *priv = Py_BuildValue("{O{OO}}", SEAT_KEY[me], S_step, aid);
-    if (put(e, S_public, pub) || put(e, S_private, priv)) goto fail;
+    if (!(ev = PyList_New(1))) goto fail;
+    PyObject *e = assign_event(me, seat, done, aid);
+    if (!e) goto fail;
+    PyList_SET_ITEM(ev, 0, e);
     Py_DECREF(f);
     Py_DECREF(asgs);
     Py_DECREF(asg);
@@ -585,6 +610,16 @@ PyMODINIT_FUNC PyInit__fastassign(void) {
             Py_DECREF(code);
         }
     for (int i = 0; i < 8; i++)
-        if (!(SEAT_KEY[i] = intern("%d", i, 0))) return NULL;
+        if (!(SEAT_KEY[i] = intern("%d", i, 0)) ||
+            !(PRIV_T[i] = template(&SEAT_KEY[i], 1)))
+            return NULL;
+    EV_KEYS[0] = S_type;
+    EV_KEYS[1] = S_public;
+    EV_KEYS[2] = S_private;
+    PUB_KEYS[0] = S_seat;
+    PUB_KEYS[1] = S_done;
+    if (!(EV_T = template(EV_KEYS, 3)) || !(PUB_T = template(PUB_KEYS, 2)) ||
+        !(STEP_T = template(&S_step, 1)))
+        return NULL;
     return PyModule_Create(&module);
 }

@@ -1,11 +1,13 @@
-"""Kung Fu (2019): the dice-assignment menu and simple steps built in C
+"""Kung Fu (2019): the dice-assignment menu and steps built in C
 (``_fastassign.c``) are exactly the Python reference: at every fight step of
 seeded random games at every table size, for every seat, ``assign_ids`` is
-``_assign_ids``, and every set, die, up, down, cancel and reset step the C
-code applies gives the state and events Python's ``apply`` gives (the same
-JSON), leaving the state it was given as it was; one it declines is illegal
-(Python raises). Whatever else (another step, a malformed state) it declines.
-Skipped only when the optional extension is not built."""
+``_assign_ids``, and every dice step the C code applies (``auto`` and
+``done`` with the fight's end, fight.h, when they finish it) gives the state
+and events Python's ``apply`` gives (the same JSON), leaving the state it was
+given as it was; a step other than ``auto`` or ``done`` (which it declines
+when the game ends) that it declines is illegal (Python raises). Whatever
+else (another phase's step, a malformed state) it declines. Skipped only when
+the optional extension is not built."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ native = pytest.mark.skipif(
     E._native_assign_step is None, reason="the C extension is not built"
 )
 STEPS = ("auto", "done", "best", "reset", "cancel", *E.STEP_ARG)
-SIMPLE = {"set", "die", "up", "down", "cancel", "reset"}
+SIMPLE = {"set", "die", "up", "down", "cancel", "reset", "best", "drop"}
 
 
 def _fights(players: int, count: int, seed: int) -> Iterator[Any]:
@@ -58,7 +60,7 @@ def test_c_menu_and_steps_are_the_python_ones(
     players: int, c_code: tuple[Any, Any]
 ) -> None:
     c_ids, c_step = c_code
-    applied = declined = 0
+    applied = declined = ended = 0
     for state in _fights(players, 2, players):
         for seat in range(players):
             assert c_ids(state, seat) == E._assign_ids(state, seat)
@@ -70,11 +72,12 @@ def test_c_menu_and_steps_are_the_python_ones(
                     applied += 1
                     expected = GAME.apply(state, seat, aid)
                     assert json.dumps(done) == json.dumps(expected), aid
+                    ended += done[1][-1]["type"] != "assign"
                 elif aid.split(":")[0] in SIMPLE:
                     declined += 1
                     with pytest.raises(IllegalAction):
                         GAME.apply(state, seat, aid)
-    assert applied > 100 and declined > 100
+    assert applied > 100 and declined > 100 and ended > 10
 
 
 @native
@@ -139,5 +142,5 @@ def test_an_invalid_seat_or_step_is_declined(seat: Any) -> None:
     state = _fighting()
     assert E._native_assign_step is not None
     assert E._native_assign_step(state, seat, "cancel") is None
-    assert E._native_assign_step(state, 0, "auto") is None  # Python's step
+    assert E._native_assign_step(state, 0, "pick:c01") is None  # not a dice step
     assert E._native_assign_step(state, 0, "cancel:0") is None

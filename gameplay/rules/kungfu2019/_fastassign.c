@@ -289,6 +289,13 @@ static int satisfies(Combo *c, const long *x, int size) {
 /* ``_assign_legal`` for the kinds done here. */
 static int legal(Asg *a, int kind, int i, int k) {
     switch (kind) {
+    case A_AUTO:
+        return 1;
+    case A_DONE:
+    case A_BEST:
+        return !a->has_open;
+    case A_DROP:
+        return !a->has_open && i < a->nsets && droppable(a, i);
     case A_RESET:
         return !a->has_open && (a->nsets || a->spent);
     case A_CANCEL:
@@ -377,11 +384,126 @@ static int maybe_close(Asg *a, PyObject *asg, PyObject *op, const long *v, int e
     return 0;
 }
 
-/* The step on the new record ``asg`` (a copy of the old). */
-static int step(Asg *a, PyObject *asg, int kind, int i, int k) {
+static PyObject *SOLVE; /* from init_fight(): _fastplay.solve_checked, or None */
+
+/* ``_checked_proposal``'s answer loaded into ``asg`` (``auto``, ``best``):
+ * 0, 1 to decline (no kernel answer: Python's fallbacks), -1 an error. */
+static int load_proposal(Asg *a, PyObject *asg, PyObject *state, long me) {
+    if (!SOLVE || SOLVE == Py_None) return 1;
+    char rolled[DICE];
+    for (int t = 0; t < DICE; t++) {
+        if (a->rolled[t] < 0 || a->rolled[t] > 255) return 1;
+        rolled[t] = (char)a->rolled[t];
+    }
+    PyObject *played = PyList_GET_ITEM(get(state, S_played), me);
+    PyObject *r = PyObject_CallFunction(SOLVE, "OiNO", played, a->role,
+                                        PyBytes_FromStringAndSize(rolled, DICE),
+                                        get(a->asg, S_bud));
+    if (!r) return -1;
+    if (!PyTuple_CheckExact(r) || PyTuple_GET_SIZE(r) != 4) {
+        Py_DECREF(r);
+        return 1;
+    }
+    PyObject *keys[4] = {S_v, S_sets, S_gain, S_spent};
+    for (int t = 0; t < 4; t++)
+        if (PyDict_SetItem(asg, keys[t], PyTuple_GET_ITEM(r, t))) {
+            Py_DECREF(r);
+            return -1;
+        }
+    Py_DECREF(r);
+    return 0;
+}
+
+/* ``_dropped``: closed set j dropped (its dice back to the roll). */
+static int drop(Asg *a, PyObject *asg, int j) {
+    long v[DICE], gain = 0, spent = 0;
+    memcpy(v, a->v, sizeof v);
+    PyObject *sets = PyList_New(0);
+    if (!sets) return -1;
+    for (int n = 0; n < a->nsets; n++) {
+        Set *st = &a->sets[n];
+        if (n == j) {
+            for (int t = 0; t < st->nd; t++) v[st->d[t]] = a->rolled[st->d[t]];
+            continue;
+        }
+        for (int t = 0; t < st->nd; t++) spent += labs(v[st->d[t]] - a->rolled[st->d[t]]);
+        gain += combo_of(a, st)->gain[a->role];
+        PyObject **it = PySequence_Fast_ITEMS(PyList_GET_ITEM(a->sets_obj, n));
+        long d[DICE];
+        for (int t = 0; t < st->nd; t++) d[t] = st->d[t];
+        PyObject *row = PyList_New(3), *dice = int_list(d, st->nd);
+        if (!row || !dice || PyList_Append(sets, row)) {
+            Py_XDECREF(row);
+            Py_XDECREF(dice);
+            Py_DECREF(sets);
+            return -1;
+        }
+        PyList_SET_ITEM(row, 0, ref(it[0]));
+        PyList_SET_ITEM(row, 1, ref(it[1]));
+        PyList_SET_ITEM(row, 2, dice);
+        Py_DECREF(row);
+    }
+    return put(asg, S_v, int_list(v, DICE)) || put(asg, S_sets, sets) ||
+                   put(asg, S_gain, PyLong_FromLong(gain)) ||
+                   put(asg, S_spent, PyLong_FromLong(spent))
+               ? -1
+               : 0;
+}
+
+/* The closed sets as a finished assignment's event shows them: [slot, k,
+ * dice, their values] each (``_h_assign``); NULL to decline or on error. */
+static PyObject *shown_sets(PyObject *asg) {
+    PyObject *sets = get(asg, S_sets);
+    long v[DICE];
+    if (!sets || !PyList_CheckExact(sets) || !read_ints(get(asg, S_v), v)) return NULL;
+    PyObject *out = PyList_New(PyList_GET_SIZE(sets));
+    if (!out) return NULL;
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(sets); j++) {
+        Set st;
+        PyObject *row;
+        if (!read_set(PyList_GET_ITEM(sets, j), &st) || !(row = PyList_New(4))) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, j, row);
+        PyObject **it = PySequence_Fast_ITEMS(PyList_GET_ITEM(sets, j));
+        long d[DICE], x[DICE];
+        for (int t = 0; t < st.nd; t++) {
+            d[t] = st.d[t];
+            x[t] = v[st.d[t]];
+        }
+        PyObject *dice = int_list(d, st.nd), *vals = int_list(x, st.nd);
+        PyList_SET_ITEM(row, 0, ref(it[0]));
+        PyList_SET_ITEM(row, 1, ref(it[1]));
+        PyList_SET_ITEM(row, 2, dice ? dice : ref(Py_None));
+        PyList_SET_ITEM(row, 3, vals ? vals : ref(Py_None));
+        if (!dice || !vals) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* The step on the new record ``asg`` (a copy of the old): 0, 1 to decline,
+ * -1 an error. */
+static int step(Asg *a, PyObject *asg, int kind, int i, int k, PyObject *state,
+                long me) {
     long v[DICE];
     memcpy(v, a->v, sizeof v);
     switch (kind) {
+    case A_AUTO: {
+        int r = load_proposal(a, asg, state, me);
+        if (r) return r;
+        return PyDict_SetItem(asg, S_open, Py_None) ||
+               PyDict_SetItem(asg, S_done, Py_True);
+    }
+    case A_BEST:
+        return load_proposal(a, asg, state, me);
+    case A_DONE:
+        return PyDict_SetItem(asg, S_done, Py_True);
+    case A_DROP:
+        return drop(a, asg, i);
     case A_RESET:
         return put(asg, S_v, PySequence_List(a->rolled_obj)) ||
                put(asg, S_sets, PyList_New(0)) ||
@@ -439,23 +561,27 @@ static int step(Asg *a, PyObject *asg, int kind, int i, int k) {
 
 /* Templates (observe.h's ``build()``): an event, an assign event's public
  * part, a step's private part, and per seat the private part's outer dict. */
-static PyObject *EV_T, *PUB_T, *STEP_T, *PRIV_T[8];
-static PyObject *EV_KEYS[3], *PUB_KEYS[2];
+static PyObject *EV_T, *PUB_T, *STEP_T, *STEP_SETS_T, *PRIV_T[8];
+static PyObject *EV_KEYS[3], *PUB_KEYS[2], *STEP_SETS_KEYS[2];
 
 /* {"type": "assign", "public": {"seat": seat, "done": done}, "private":
- * {SEAT_KEY[me]: {"step": aid}}}: dicts copied from templates, their values
+ * {SEAT_KEY[me]: {"step": aid}}}, and "sets" after "step" when ``sets`` (a
+ * new reference, stolen) is not NULL: dicts copied from templates, their values
  * written in place (Py_BuildValue parsed its format at every step: about
  * 4,600 instructions of an 11,500 step). */
 static PyObject *assign_event(long me, PyObject *seat, PyObject *done,
-                              PyObject *aid) {
+                              PyObject *aid, PyObject *sets) {
     PyObject *pv[2] = {ref(seat), ref(done)};
-    PyObject *sv[1] = {ref(aid)};
-    PyObject *inner = build(STEP_T, &S_step, sv, 1);
+    PyObject *sv[2] = {ref(aid), sets};
+    PyObject *inner = sets ? build(STEP_SETS_T, STEP_SETS_KEYS, sv, 2)
+                           : build(STEP_T, &S_step, sv, 1);
     PyObject *ov[1] = {inner};
     PyObject *ev[3] = {ref(S_assign), build(PUB_T, PUB_KEYS, pv, 2),
                        build(PRIV_T[me], &SEAT_KEY[me], ov, 1)};
     return build(EV_T, EV_KEYS, ev, 3);
 }
+
+#include "fight.h" /* resolve(), after the templates and readers above */
 
 static PyObject *py_assign_step(PyObject *self, PyObject *args) {
     PyObject *state, *seat, *aid;
@@ -472,9 +598,7 @@ static PyObject *py_assign_step(PyObject *self, PyObject *args) {
         PyUnicode_Compare(ph, ASSIGN) != 0)
         DECLINE();
     int kind = (int)(c >> 8), i = (int)(c >> 4 & 15), k = (int)(c & 15);
-    if (kind < A_RESET || kind == A_DROP || read_asg(state, me, &a) != 1 ||
-        !legal(&a, kind, i, k))
-        DECLINE();
+    if (read_asg(state, me, &a) != 1 || !legal(&a, kind, i, k)) DECLINE();
     PyObject *s = PyDict_Copy(state), *f = NULL, *asgs = NULL, *asg = NULL,
              *ev = NULL;
     if (!s || !(f = PyDict_Copy(a.fight)) || PyDict_SetItem(s, S_fight, f) ||
@@ -484,13 +608,30 @@ static PyObject *py_assign_step(PyObject *self, PyObject *args) {
     PyList_SET_ITEM(asgs, me, asg); /* the list's reference; the old one: */
     Py_DECREF(a.asg);
     Py_INCREF(asg);
-    if (step(&a, asg, kind, i, k)) goto fail;
-    PyObject *done = get(asg, S_done);
-    if (!done) goto fail;
-    if (!(ev = PyList_New(1))) goto fail;
-    PyObject *e = assign_event(me, seat, done, aid);
+    if (step(&a, asg, kind, i, k, state, me)) goto fail;
+    PyObject *done = get(asg, S_done), *shown = NULL;
+    int finished;
+    if (!done || (finished = PyObject_IsTrue(done)) < 0 ||
+        (finished && !(shown = shown_sets(asg))) || !(ev = PyList_New(1)))
+        goto fail;
+    PyObject *e = assign_event(me, seat, done, aid, shown);
     if (!e) goto fail;
     PyList_SET_ITEM(ev, 0, e);
+    if (finished) { /* the last fighter done settles the fight */
+        PyObject *fs = get(f, S_f);
+        if (!fs || !PyList_CheckExact(fs)) goto fail;
+        int all = 1;
+        for (Py_ssize_t j = 0; all && j < PyList_GET_SIZE(fs); j++) {
+            long seat_j;
+            PyObject *x, *d;
+            if (!small(PyList_GET_ITEM(fs, j), &seat_j) || seat_j < 0 ||
+                seat_j >= PyList_GET_SIZE(asgs) ||
+                !PyDict_CheckExact(x = PyList_GET_ITEM(asgs, seat_j)) ||
+                !(d = get(x, S_done)) || (all = PyObject_IsTrue(d)) < 0)
+                goto fail;
+        }
+        if (all && resolve(s, ev) != 1) goto fail;
+    }
     Py_DECREF(f);
     Py_DECREF(asgs);
     Py_DECREF(asg);
@@ -549,8 +690,19 @@ PyDoc_STRVAR(assign_ids_doc,
 "declines (a malformed state): the engine then builds it in Python.");
 PyDoc_STRVAR(assign_step_doc,
 "assign_step(state, seat, action_id, /) -> tuple[dict, list] | None\n\n"
-"``apply``'s (state, events) for a legal set, die, up, down, cancel or reset\n"
-"step, or None for anything else (the engine then applies it in Python).");
+"``apply``'s (state, events) for a legal dice step (with the fight's end\n"
+"when it is the last, fight.h), or None for anything else or anything\n"
+"declined (the engine then applies it in Python).");
+PyDoc_STRVAR(init_fight_doc,
+"init_fight(table, steps, rounds, playing, solve, /)\n\n"
+"What the fight's end reads (fight.h): per character (None: not a card)\n"
+"(initiative, attack crosses (main, gain, extra), defence crosses, usable\n"
+"attacking, usable defending, per combination ((atk, hp), (def, yy))); STEP\n"
+"per stat; ROUNDS; the PLAYING phase; the kernel's solve_checked (or None).");
+PyDoc_STRVAR(resolve_doc,
+"resolve(state, events, /) -> bool\n\n"
+"engine.py's ``_resolve(state, events)`` on a state the caller owns: True\n"
+"when done, False when it declines, having changed neither.");
 PyDoc_STRVAR(init_doc,
 "init(rules_version, assign, combos, /)\n\n"
 "The engine's RULES_VERSION and ASSIGN phase, and per character (None: not a\n"
@@ -561,6 +713,8 @@ static PyMethodDef methods[] = {
     {"init", py_init, METH_VARARGS, init_doc},
     {"assign_ids", py_assign_ids, METH_VARARGS, assign_ids_doc},
     {"assign_step", py_assign_step, METH_VARARGS, assign_step_doc},
+    {"init_fight", py_init_fight, METH_VARARGS, init_fight_doc},
+    {"resolve", py_resolve, METH_VARARGS, resolve_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -618,8 +772,11 @@ PyMODINIT_FUNC PyInit__fastassign(void) {
     EV_KEYS[2] = S_private;
     PUB_KEYS[0] = S_seat;
     PUB_KEYS[1] = S_done;
+    STEP_SETS_KEYS[0] = S_step;
+    STEP_SETS_KEYS[1] = S_sets;
     if (!(EV_T = template(EV_KEYS, 3)) || !(PUB_T = template(PUB_KEYS, 2)) ||
-        !(STEP_T = template(&S_step, 1)))
+        !(STEP_T = template(&S_step, 1)) ||
+        !(STEP_SETS_T = template(STEP_SETS_KEYS, 2)) || fight_module_init())
         return NULL;
     return PyModule_Create(&module);
 }

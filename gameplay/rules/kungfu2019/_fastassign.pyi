@@ -1,7 +1,7 @@
 # The interface of the optional C extension _fastassign.c (its docstrings say
 # more). mypy cannot read a compiled module; this file is what it checks
 # engine.py against.
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 def init(
@@ -14,3 +14,12 @@ def assign_ids(state: dict[str, Any], seat: int, /) -> list[str] | None: ...
 def assign_step(
     state: dict[str, Any], seat: int | None, action_id: str, /
 ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None: ...
+def init_fight(
+    table: tuple[tuple[Any, ...] | None, ...],
+    steps: tuple[int, ...],
+    rounds: int,
+    playing: str,
+    solve: Callable[..., Any] | None,
+    /,
+) -> None: ...
+def resolve(state: dict[str, Any], events: list[dict[str, Any]], /) -> bool: ...

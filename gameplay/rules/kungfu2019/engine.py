@@ -29,6 +29,7 @@ from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
 from gameplay.rules.errors import GameError, IllegalAction, InvalidConfig, param_value
 from gameplay.rules.kungfu2019 import cards as _cards
+from gameplay.rules.kungfu2019 import fasttables as _tables
 from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, KINDS, Combo, satisfies
 from gameplay.rules.rng import uniform_chooser
 from gameplay.rules.views import LastView, Pile, PileViews
@@ -1343,10 +1344,11 @@ if _native_obs is not None and PHASES != _native_obs.PHASES:
     # A build of another version of the C code: not used (a test fails).
     _native_obs = None  # type: ignore[assignment]
 
-# The dice-assignment menu and simple steps in C, when the optional extension
-# ``_fastassign.c`` is built: ``_assign_ids`` and, for a legal set, die, up,
-# down, cancel or reset step, ``apply``; None when it declines (anything else:
-# Python does it). tests/rules/test_kungfu2019_assign.py compares the two.
+# The dice-assignment menu and steps in C, when the optional extension
+# ``_fastassign.c`` is built: ``_assign_ids`` and, for a legal dice step,
+# ``apply``, the fight's end included (its fight.h); None when it declines
+# (anything else: Python does it). tests/rules/test_kungfu2019_assign.py and
+# test_kungfu2019_fight.py compare the two.
 try:
     import gameplay.rules.kungfu2019._fastassign as _native_asg
 except ImportError:  # not built (no C compiler): the Python steps
@@ -1357,29 +1359,14 @@ _native_assign_step: (
     Callable[[State, int | None, str], tuple[State, list[Event]] | None] | None
 ) = None
 if _native_asg is not None:
-    _native_asg.init(
-        RULES_VERSION,
-        ASSIGN,
-        tuple(
-            tuple(
-                (
-                    KINDS.index(c.kind),
-                    c.n,
-                    sum(1 << x for x in c.faces),
-                    c.total,
-                    *(
-                        SETTABLE[role][chr(o)][k][1]
-                        if k in SETTABLE[role][chr(o)]
-                        else -1
-                        for role in (ATTACK, DEFEND)
-                    ),
-                )
-                for k, c in enumerate(COMBOS[chr(o)])
-            )
-            if chr(o) in COMBOS
-            else None
-            for o in range(128)
-        ),
+    # (the tables: fasttables.py; a fight's end in C also needs the solver)
+    _native_asg.init(RULES_VERSION, ASSIGN, _tables.combo_table(COMBOS, SETTABLE))
+    _native_asg.init_fight(
+        _tables.fight_table(COMBOS, INIT, CROSS, USABLE),
+        tuple(STEP[k] for k in STAT),
+        ROUNDS,
+        PLAYING,
+        getattr(_native, "solve_checked", None),
     )
     _native_assign_ids = _native_asg.assign_ids
     _native_assign_step = _native_asg.assign_step

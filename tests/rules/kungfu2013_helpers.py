@@ -7,6 +7,7 @@ from typing import Any
 from gameplay.rules import get_game
 from gameplay.rules.kungfu2013 import KungFu2013Game
 from gameplay.rules.kungfu2013 import engine as E
+from gameplay.rules.kungfu2013.rounds import _new_battle, _run
 
 _GAME = get_game("kungfu2013")
 assert isinstance(_GAME, KungFu2013Game)  # the playouts are beside the protocol
@@ -56,13 +57,13 @@ def make_state(
         "starter": init,
         "round": round_,
         "noblk": list(no_block),
-        "b": E._new_battle(init),
+        "b": _new_battle(init),
         "todo": [["init"]],
         "phase": E.INITIATIVE,
         "actor": init,
         "result": None,
     }
-    E._run(s, [])
+    _run(s, [])
     return s
 
 

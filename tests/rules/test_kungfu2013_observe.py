@@ -20,12 +20,13 @@ import pytest
 
 from gameplay.rules.errors import GameError
 from gameplay.rules.kungfu2013 import engine as E
+from gameplay.rules.kungfu2013 import native as C
 from tests.rules.kungfu2013_helpers import GAME, corner_states
 from tests.rules.properties import observe_as_python, states_in_play
 from tests.rules.test_kungfu2013_native import CONFIGS
 
 native = pytest.mark.skipif(
-    E._native_observe is None, reason="the C extension _fastobserve is not built"
+    C._native_observe is None, reason="the C extension _fastobserve is not built"
 )
 
 
@@ -35,13 +36,13 @@ def _games(count: int, seed: int) -> Iterator[dict[str, Any]]:
 
 
 def _c(state: Any, seat: Any) -> Any:
-    assert E._native_observe is not None
-    return E._native_observe(state, seat)
+    assert C._native_observe is not None
+    return C._native_observe(state, seat)
 
 
 def _legal(state: Any, seat: Any) -> Any:
-    assert E._native_legal is not None
-    return E._native_legal(state, seat)
+    assert C._native_legal is not None
+    return C._native_legal(state, seat)
 
 
 def _same(state: dict[str, Any]) -> None:
@@ -67,8 +68,8 @@ def _same(state: dict[str, Any]) -> None:
 def test_the_c_code_is_the_engines_observe() -> None:
     from gameplay.rules.kungfu2013 import _fastobserve
 
-    assert E._native_observe is _fastobserve.observe
-    assert E._native_legal is _fastobserve.legal_action_ids
+    assert C._native_observe is _fastobserve.observe
+    assert C._native_legal is _fastobserve.legal_action_ids
 
 
 @native
@@ -197,6 +198,7 @@ def test_without_the_extension_observe_is_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Not built (or built before it had ``observe``): the reference runs."""
+    # ``observe`` and ``legal_action_ids`` read the engine module's own names.
     monkeypatch.setattr(E, "_native_observe", None)
     monkeypatch.setattr(E, "_native_legal", None)
     states = list(_games(2, 1))

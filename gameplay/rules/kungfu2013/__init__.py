@@ -1,9 +1,10 @@
 """Kung Fu (White Goblin Games, 2013), 2 players: attack and block.
 
 The package holds everything about this one game: the card list (:mod:`.cards`,
-our design), the engine (:mod:`.engine`), the heuristic bot's strategy
-(:mod:`.heuristic`), the ISMCTS playout policy (:mod:`.rollout`) and :data:`META`,
-which the platform reads through :func:`gameplay.rules.game_meta`.
+our design), the engine (:mod:`.engine`, with the rules beside it by topic), the
+heuristic bot's strategy (:mod:`.heuristic`), the ISMCTS playout policy
+(:mod:`.rollout`) and :data:`META`, which the platform reads through
+:func:`gameplay.rules.game_meta`.
 """
 
 from __future__ import annotations

@@ -6,10 +6,11 @@
  * step), and built in Python they were about half of a step of the public
  * API (issue 33 §2: about 39,000 and 7,000 of 76,000 instructions,
  * callgrind). Here the same dict is built field by field from the same
- * allow-list as engine.py's ``_observe_py``, and the same menus as its
- * ``_menu_*``: their docstrings and comments are the reference: what a seat
- * may see, in which order, and why. The observation's lists and dicts are its
- * own; the card views (engine.py's ``_VIEW``), the hand counts
+ * allow-list as observation.py's ``observe_py`` (the engine's
+ * ``_observe_py``), and the same menus as menus.py's ``_menu_*``: their
+ * docstrings and comments are the reference: what a seat may see, in which
+ * order, and why. The observation's lists and dicts are its own; the card
+ * views (observation.py's ``_VIEW``), the hand counts
  * (``_HAND_COUNTS``) and the battle's view are shared read-only, as the
  * Python ones are: a battle's view is kept per the facts it shows (compared
  * by value) in a small table.
@@ -17,7 +18,7 @@
  * ``observe(state, seat)`` returns the observation and
  * ``legal_action_ids(state, seat)`` the menu, or None when they decline: for
  * anything but a well-formed state (a malformed state, an invalid seat, an
- * unexpected type anywhere; for ``observe`` a finished game too) engine.py
+ * unexpected type anywhere; for ``observe`` a finished game too) the engine
  * builds it in Python instead, which raises the documented errors. Equal
  * results for every seat at every step of seeded games:
  * tests/rules/test_kungfu2013_observe.py and bench/engine_digest.py.
@@ -45,19 +46,19 @@
 STRINGS(DECLARE)
 #undef DECLARE
 
-/* Phases as init() gives them (engine.py's PROMPTS, in its order): name ->
+/* Phases as init() gives them (phases.py's PROMPTS, in its order): name ->
  * index, the prompt per index, and the indices the observation tells apart. */
 #define MAXP 16
 static PyObject *PHASE_INDEX;    /* phase name -> its index (a Python int) */
 static PyObject *PROMPT[MAXP];   /* strong references */
 static int PH_DRAW = -1, PH_PAY = -1, PH_REWARD = -1, PH_OVER = -1, PH_ATTACK = -1,
            PH_BLOCK = -1, PH_TARGET = -1;
-static PyObject *RULES_VERSION;  /* engine.py's RULES_VERSION */
-static PyObject *HAND_COUNTS;    /* engine.py's _HAND_COUNTS */
+static PyObject *RULES_VERSION;  /* phases.py's RULES_VERSION */
+static PyObject *HAND_COUNTS;    /* observation.py's _HAND_COUNTS */
 
 /* The card table by the card's character (a byte): its shared view
- * (engine.py's ``_VIEW``, NULL for a byte that is no card), value, rise (-1:
- * none), coins, and whether it is red. */
+ * (observation.py's ``_VIEW``, NULL for a byte that is no card), value,
+ * rise (-1: none), coins, and whether it is red. */
 static PyObject *VIEW[128];
 static int VALUE[128], RISE[128], COINS[128], IS_RED[128];
 
@@ -65,13 +66,14 @@ static int VALUE[128], RISE[128], COINS[128], IS_RED[128];
  * ``template`` says why). */
 static PyObject *OBS_TEMPLATE, *BATTLE_TEMPLATE, *COLOURS_TEMPLATE;
 /* The observation's template per seat (None, 0, 1) with the fields fixed for
- * the seat and the game's length filled in (engine.py's ``_OBS_BASE``), for
+ * the seat and the game's length filled in (observation.py's ``_OBS_BASE``), for
  * the ``max_rounds`` of the states last observed. */
 static PyObject *OBS_BASE[3];
 static long OBS_BASE_ROUNDS;
 
-/* The battle's views, shared read-only per the facts they show (engine.py's
- * ``_BATTLES``): a direct-mapped table, a fact key (``battle_key``) each. */
+/* The battle's views, shared read-only per the facts they show
+ * (observation.py's ``_BATTLES``): a direct-mapped table, a fact key
+ * (``battle_key``) each. */
 #define MEMO 1024
 static struct { uint64_t key; PyObject *view; } BATTLES[MEMO];
 
@@ -96,7 +98,7 @@ static int one_card(PyObject *s) {
 }
 
 /* The views of a pile's cards as a new list, in order or sorted by byte
- * (the hand: engine.py's ``sorted(hand.encode())``). */
+ * (the hand: observation.py's ``sorted(hand.encode())``). */
 static PyObject *views(const unsigned char *c, Py_ssize_t n, int sorted) {
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
@@ -136,7 +138,7 @@ static inline PyObject *new_ref(PyObject *o) {
     return o;
 }
 
-/* OBS_BASE for a game of ``max_rounds`` rounds (engine.py's ``_obs_base``). */
+/* OBS_BASE for a game of ``max_rounds`` rounds (observation.py's ``_obs_base``). */
 static int obs_bases(PyObject *max_rounds, long rounds) {
     for (int i = 0; i < 3; i++) {
         PyObject *d = PyDict_Copy(OBS_TEMPLATE);
@@ -154,7 +156,7 @@ static int obs_bases(PyObject *max_rounds, long rounds) {
     return 0;
 }
 
-/* A checked pile's reds (engine.py's ``_nred``) and coins (``_COIN_SUMS``). */
+/* A checked pile's reds (alphabet.py's ``_nred``) and coins (``_COIN_SUMS``). */
 static Py_ssize_t reds(const unsigned char *c, Py_ssize_t n) {
     Py_ssize_t r = 0;
     for (Py_ssize_t i = 0; i < n; i++) r += IS_RED[c[i]];
@@ -166,13 +168,13 @@ static long coins(const unsigned char *c, Py_ssize_t n) {
     return sum;
 }
 
-/* engine.py's ``_value``: a card's value for the seat, its rise when the
+/* rounds.py's ``_value``: a card's value for the seat, its rise when the
  * seat activated its effect. */
 static inline int value_of(int card, int activated) {
     return activated && RISE[card] >= 0 ? RISE[card] : VALUE[card];
 }
 
-/* The facts a battle's view shows (engine.py's ``_BattleKey``), packed. */
+/* The facts a battle's view shows (observation.py's ``_BattleKey``), packed. */
 typedef struct {
     int a, ac, face, bc, blocked, null_, act[2], hit, attacker; /* face: 0, 'u', 'd' */
     Py_ssize_t flips;
@@ -190,7 +192,7 @@ static uint64_t battle_key(const Battle *t) {
 static inline PyObject *flag(int x) { return x ? Py_True : Py_False; }
 static inline PyObject *or_none(PyObject *x) { return x ? x : Py_None; }
 
-/* engine.py's ``_battle_view``, a new dict. */
+/* observation.py's ``_battle_view``, a new dict. */
 static PyObject *battle_view(const Battle *t) {
     int shown = t->face == 'u' || t->blocked;
     int shown_card = t->bc ? t->bc : t->null_;
@@ -235,8 +237,8 @@ static PyObject *battle(const Battle *t) {
     return v;
 }
 
-/* An exact True or False as 1 or 0, else -1: engine.py's views are cached by
- * equal keys, and 1 == True, so only bools give one answer either way. */
+/* An exact True or False as 1 or 0, else -1: observation.py's views are
+ * cached by equal keys, and 1 == True, so only bools give one answer either way. */
 static inline int as_flag(PyObject *o) {
     return o == Py_True ? 1 : o == Py_False ? 0 : -1;
 }
@@ -340,7 +342,7 @@ static PyObject *py_observe(PyObject *self, PyObject *const *args, Py_ssize_t na
         }
     }
 
-    /* -- build, in the order of engine.py's _obs_base */
+    /* -- build, in the order of observation.py's _obs_base */
     PyObject *bv = Py_None;
     if (p != PH_OVER || t.ac) {
         bv = battle(&t);
@@ -411,9 +413,9 @@ fail:
     return NULL;
 }
 
-/* -- legal_action_ids: the menus of engine.py's ``_menu_*`` */
+/* -- legal_action_ids: the menus of menus.py's ``_menu_*`` */
 
-/* From init_menus(): each phase's fixed menu (engine.py's ``_FIXED``, NULL
+/* From init_menus(): each phase's fixed menu (menus.py's ``_FIXED``, NULL
  * for the others), the draw menus, and per card byte its attack or block id
  * (``_ID_BY_BYTE``), its pay id and its target id. Strong references. */
 static PyObject *FIXED[MAXP], *DRAW_RED_FIRST, *DRAW_BLUE_FIRST;
@@ -521,7 +523,7 @@ static PyObject *py_legal(PyObject *self, PyObject *const *args, Py_ssize_t narg
         coin_sorted(c, n, p == PH_TARGET, buf);
         return id_list(p == PH_PAY ? PAY_ID : TARGET_ID, buf, n);
     }
-    DECLINE(); /* a phase engine.py does not have */
+    DECLINE(); /* a phase phases.py does not have */
 }
 
 /* table[c] = ids[chr(c)] for every card byte (a new reference each). */
@@ -678,9 +680,9 @@ PyDoc_STRVAR(observe_doc,
 "``_observe_py``.");
 PyDoc_STRVAR(init_doc,
 "init(rules_version, prompts, views, hand_counts, /)\n\n"
-"engine.py's RULES_VERSION, PROMPTS (phase -> prompt, every phase), the\n"
-"cards' views by byte (_VIEW_OF_BYTE, None for a byte that is no card) and\n"
-"_HAND_COUNTS (per hand size, per number of reds).");
+"phases.py's RULES_VERSION, PROMPTS (phase -> prompt, every phase), the\n"
+"cards' views by byte (observation.py's _VIEW_OF_BYTE, None for a byte that\n"
+"is no card) and _HAND_COUNTS (per hand size, per number of reds).");
 
 PyDoc_STRVAR(legal_doc,
 "legal_action_ids(state, seat, /) -> list[str] | None\n\n"
@@ -690,7 +692,7 @@ PyDoc_STRVAR(legal_doc,
 PyDoc_STRVAR(init_menus_doc,
 "init_menus(fixed, draw_red_first, draw_blue_first, hand_ids, pay_ids,\n"
 "           target_ids, /)\n\n"
-"engine.py's _FIXED, _DRAW_RED_FIRST, _DRAW_BLUE_FIRST, _ID_BY_BYTE, PAY_ID\n"
+"menus.py's _FIXED, _DRAW_RED_FIRST, _DRAW_BLUE_FIRST, _ID_BY_BYTE, PAY_ID\n"
 "and TARGET_ID (after init()).");
 
 static PyMethodDef methods[] = {

@@ -1,7 +1,8 @@
 /* Kung Fu (2013): a native random-playout kernel (optional CPython extension).
  *
- * It plays exactly the rules of engine.py (the task loop ``_run``, the decision
- * handlers ``_h_*``, the menus ``_menu_*``), with the same SplitMix64 generator
+ * It plays exactly the rules of the engine (the task loop ``_run`` of
+ * rounds.py, the decision handlers ``_h_*`` of handlers.py, the menus
+ * ``_menu_*`` of menus.py), with the same SplitMix64 generator
  * and the same mixed-radix Fisher-Yates shuffle as gameplay/rules/rng.py, so a
  * state played on here ends exactly as engine.py's ``playout`` ends it when
  * that is fed the same choices. Every decision picks index
@@ -9,8 +10,8 @@
  * the choice stream being a second SplitMix64 counter (rng.py's ``randbelow``).
  *
  * The card data are not written here: ``init`` receives them from cards.py
- * (through engine.py) when the engine is imported. The state travels as a flat
- * tuple of fields (engine.py's ``_native_fields`` / ``_native_store``).
+ * (through native.py) when the engine is imported. The state travels as a flat
+ * tuple of fields (native.py's ``_native_fields`` / ``_native_store``).
  * Comments name the Python function each block mirrors; the rules and their
  * readings are documented there and in docs/rules/kungfu2013.md.
  */
@@ -40,7 +41,7 @@ enum { T_DRAW = 0, T_ROUND, T_INIT, T_ATTACK, T_FACE, T_BLOCK, T_EFFECT, T_PAY,
 static const char *TASK_NAMES[] = {"draw", "round", "init", "attack", "face",
                                    "block", "effect", "pay", "resolve", "target",
                                    "reward", "outcome", "hit", "cleanup"};
-/* How a game ended (engine.py's _finish reasons). */
+/* How a game ended (rounds.py's _finish reasons). */
 enum { R_NONE = 0, R_ROUND_LIMIT, R_NO_ATTACK, R_KNOCKOUT };
 
 /* Card table, indexed by the card's character (a byte). */
@@ -57,7 +58,7 @@ typedef struct {
     int life[2];
     Row hand[2], rdeck, bdeck, rdisc, bdisc, front[2];
     int init, round, noblk[2], max_rounds;
-    /* the battle (engine.py's _new_battle) */
+    /* the battle (rounds.py's _new_battle) */
     int a; char ac, face, bc; int blocked; char null_; int act[2];
     int av, bv, hit, dmg; int flip[4]; int nflip;
     Task todo[MAXT]; int ntodo;
@@ -110,7 +111,7 @@ static inline int can_draw(const St *s) {
     return s->rdeck.n || s->bdeck.n || s->rdisc.n || s->bdisc.n;
 }
 
-/* ---- helpers that change the state (engine.py) --------------------------- */
+/* ---- helpers that change the state (rounds.py) --------------------------- */
 
 static void draw_one(St *s, int seat, int red) { /* _draw_one */
     Row *deck = red ? &s->rdeck : &s->bdeck;
@@ -376,7 +377,7 @@ static void run(St *s) {
     }
 }
 
-/* ---- menus (engine.py's _menu_*) and decisions (_h_*) --------------------- */
+/* ---- menus (menus.py's _menu_*) and decisions (handlers.py's _h_*) -------- */
 
 static int cmp_byte(const void *x, const void *y) {
     return (int)*(const unsigned char *)x - (int)*(const unsigned char *)y;
@@ -640,7 +641,7 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(playout_doc,
 "playout(fields, choice, max_steps) -> (fields, choice, steps)\n\n"
-"Play the state given as engine.py's flat field tuple on to the end (or\n"
+"Play the state given as native.py's flat field tuple on to the end (or\n"
 "``max_steps`` decisions, -1 for no limit), each decision taking index\n"
 "``randbelow(choice, len(menu))`` of the engine's menu. Returns the new field\n"
 "tuple, the choice stream's new counter and the number of decisions.");

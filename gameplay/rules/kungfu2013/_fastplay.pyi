@@ -1,6 +1,6 @@
 # The interface of the optional C kernel _fastplay.c (its docstrings say more).
-# mypy cannot read a compiled module; this file is what it checks engine.py
-# against. The flat field tuples are engine.py's _native_fields layout.
+# mypy cannot read a compiled module; this file is what it checks engine.py and
+# native.py against. The flat field tuples are native.py's _native_fields layout.
 from collections.abc import Sequence
 from typing import Any
 

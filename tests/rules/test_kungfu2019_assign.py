@@ -23,7 +23,7 @@ from gameplay.rules.kungfu2019 import engine as E
 
 GAME = E.KungFu2019Game()
 native = pytest.mark.skipif(
-    E._native_assign_step is None, reason="the C extension is not built"
+    E._native_step is None, reason="the C extension is not built"
 )
 STEPS = ("auto", "done", "best", "reset", "cancel", *E.STEP_ARG)
 SIMPLE = {"set", "die", "up", "down", "cancel", "reset", "best", "drop"}
@@ -48,10 +48,11 @@ def _fights(players: int, count: int, seed: int) -> Iterator[Any]:
 @pytest.fixture
 def c_code(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
     """The C functions, the engine's Python ones left in place."""
-    ids, step = E._native_assign_ids, E._native_assign_step
+    from gameplay.rules.kungfu2019 import _fastassign
+
     monkeypatch.setattr(E, "_native_assign_ids", None)
-    monkeypatch.setattr(E, "_native_assign_step", None)
-    return ids, step
+    monkeypatch.setattr(E, "_native_step", None)
+    return _fastassign.assign_ids, _fastassign.assign_step
 
 
 @native
@@ -85,7 +86,7 @@ def test_the_engine_uses_the_c_code() -> None:
     from gameplay.rules.kungfu2019 import _fastassign
 
     assert E._native_assign_ids is _fastassign.assign_ids
-    assert E._native_assign_step is _fastassign.assign_step
+    assert E._native_step is _fastassign.step
 
 
 def _fighting() -> Any:
@@ -117,30 +118,30 @@ def _fighting() -> Any:
 )
 def test_a_malformed_state_is_declined(edit: Any) -> None:
     state = _fighting()
-    assert E._native_assign_ids is not None and E._native_assign_step is not None
+    assert E._native_assign_ids is not None and E._native_step is not None
     ids = E._native_assign_ids(state, 0)
     assert ids is not None
     aid = ids[-1]  # cancel
-    assert E._native_assign_step(state, 0, aid) is not None
+    assert E._native_step(state, 0, aid) is not None
     edit(state)
     assert E._native_assign_ids(state, 0) is None
-    assert E._native_assign_step(state, 0, aid) is None
+    assert E._native_step(state, 0, aid) is None
 
 
 @native
 def test_a_state_of_other_rules_is_pythons_to_apply() -> None:
     """(``apply`` checks the rules version first; the menu does not.)"""
     state = _fighting()
-    assert E._native_assign_step is not None
+    assert E._native_step is not None
     state["rules_version"] = "kungfu2019-0"
-    assert E._native_assign_step(state, 0, "cancel") is None
+    assert E._native_step(state, 0, "cancel") is None
 
 
 @native
 @pytest.mark.parametrize("seat", [-1, 4, True, 0.0, None])
 def test_an_invalid_seat_or_step_is_declined(seat: Any) -> None:
     state = _fighting()
-    assert E._native_assign_step is not None
-    assert E._native_assign_step(state, seat, "cancel") is None
-    assert E._native_assign_step(state, 0, "pick:c01") is None  # not a dice step
-    assert E._native_assign_step(state, 0, "cancel:0") is None
+    assert E._native_step is not None
+    assert E._native_step(state, seat, "cancel") is None
+    assert E._native_step(state, 0, "pick:c01") is None  # not a dice step
+    assert E._native_step(state, 0, "cancel:0") is None

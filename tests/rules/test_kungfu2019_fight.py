@@ -20,7 +20,7 @@ from gameplay.rules.kungfu2019 import engine as E
 
 GAME = E.KungFu2019Game()
 native = pytest.mark.skipif(
-    E._native_assign_step is None, reason="the C extension is not built"
+    E._native_step is None, reason="the C extension is not built"
 )
 
 
@@ -85,7 +85,7 @@ def _checking(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
                 assert json.dumps(ev_c) == ev_before
 
     monkeypatch.setattr(E, "_resolve", checked)
-    monkeypatch.setattr(E, "_native_assign_step", None)
+    monkeypatch.setattr(E, "_native_step", None)
     return counts
 
 
@@ -114,8 +114,8 @@ def test_the_engine_settles_fights_in_c() -> None:
     gives them without ``_resolve``), the game's end excepted."""
     from gameplay.rules.kungfu2019 import _fastassign
 
-    c_step = E._native_assign_step
-    assert c_step is _fastassign.assign_step
+    c_step = E._native_step
+    assert c_step is _fastassign.step
     state = GAME.setup({"players": 4}, 3)
     fights = 0
     while GAME.actors(state):

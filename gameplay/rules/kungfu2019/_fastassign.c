@@ -583,9 +583,7 @@ static PyObject *assign_event(long me, PyObject *seat, PyObject *done,
 
 #include "fight.h" /* resolve(), after the templates and readers above */
 
-static PyObject *py_assign_step(PyObject *self, PyObject *args) {
-    PyObject *state, *seat, *aid;
-    if (!PyArg_UnpackTuple(args, "assign_step", 3, 3, &state, &seat, &aid)) return NULL;
+static PyObject *assign_step(PyObject *state, PyObject *seat, PyObject *aid) {
     long me;
     Asg a;
     if (!RULES_VERSION || !PyUnicode_CheckExact(aid) || !check_seat(state, seat, &me))
@@ -646,6 +644,14 @@ fail:
     Py_RETURN_NONE;
 }
 
+static PyObject *py_assign_step(PyObject *self, PyObject *args) {
+    PyObject *state, *seat, *aid;
+    if (!PyArg_UnpackTuple(args, "assign_step", 3, 3, &state, &seat, &aid)) return NULL;
+    return assign_step(state, seat, aid);
+}
+
+#include "commit.h" /* step(): the draft's and the play's steps, then these */
+
 static PyObject *intern(const char *fmt, int i, int k) {
     char buf[32];
     snprintf(buf, sizeof buf, fmt, i, k);
@@ -699,6 +705,17 @@ PyDoc_STRVAR(init_fight_doc,
 "(initiative, attack crosses (main, gain, extra), defence crosses, usable\n"
 "attacking, usable defending, per combination ((atk, hp), (def, yy))); STEP\n"
 "per stat; ROUNDS; the PLAYING phase; the kernel's solve_checked (or None).");
+PyDoc_STRVAR(init_commit_doc,
+"init_commit(codes, pick_arg, play_arg, draft, hand, /)\n\n"
+"What the draft's and the play's steps read (commit.h): per character its\n"
+"card code (None: no card), engine.py's PICK_ARG and PLAY_ARG, its DRAFT\n"
+"phase and HAND.");
+PyDoc_STRVAR(step_doc,
+"step(state, seat, action_id, /) -> tuple[dict, list] | None\n\n"
+"``apply``'s (state, events) for a legal draft, play or dice step (the\n"
+"dice ones as assign_step), or None for anything else or anything declined\n"
+"(commit.h: the draft's last pass, a tie at the reveal): the engine then\n"
+"applies it in Python.");
 PyDoc_STRVAR(resolve_doc,
 "resolve(state, events, /) -> bool\n\n"
 "engine.py's ``_resolve(state, events)`` on a state the caller owns: True\n"
@@ -714,6 +731,8 @@ static PyMethodDef methods[] = {
     {"assign_ids", py_assign_ids, METH_VARARGS, assign_ids_doc},
     {"assign_step", py_assign_step, METH_VARARGS, assign_step_doc},
     {"init_fight", py_init_fight, METH_VARARGS, init_fight_doc},
+    {"init_commit", py_init_commit, METH_VARARGS, init_commit_doc},
+    {"step", (PyCFunction)(void (*)(void))py_step, METH_FASTCALL, step_doc},
     {"resolve", py_resolve, METH_VARARGS, resolve_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -776,7 +795,8 @@ PyMODINIT_FUNC PyInit__fastassign(void) {
     STEP_SETS_KEYS[1] = S_sets;
     if (!(EV_T = template(EV_KEYS, 3)) || !(PUB_T = template(PUB_KEYS, 2)) ||
         !(STEP_T = template(&S_step, 1)) ||
-        !(STEP_SETS_T = template(STEP_SETS_KEYS, 2)) || fight_module_init())
+        !(STEP_SETS_T = template(STEP_SETS_KEYS, 2)) || fight_module_init() ||
+        commit_module_init())
         return NULL;
     return PyModule_Create(&module);
 }

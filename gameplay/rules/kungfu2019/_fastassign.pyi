@@ -23,3 +23,14 @@ def init_fight(
     /,
 ) -> None: ...
 def resolve(state: dict[str, Any], events: list[dict[str, Any]], /) -> bool: ...
+def init_commit(
+    codes: tuple[str | None, ...],
+    pick_arg: dict[str, str],
+    play_arg: dict[str, str],
+    draft: str,
+    hand: int,
+    /,
+) -> None: ...
+def step(
+    state: dict[str, Any], seat: int | None, action_id: str, /
+) -> tuple[dict[str, Any], list[dict[str, Any]]] | None: ...

@@ -1344,18 +1344,18 @@ if _native_obs is not None and PHASES != _native_obs.PHASES:
     # A build of another version of the C code: not used (a test fails).
     _native_obs = None  # type: ignore[assignment]
 
-# The dice-assignment menu and steps in C, when the optional extension
-# ``_fastassign.c`` is built: ``_assign_ids`` and, for a legal dice step,
-# ``apply``, the fight's end included (its fight.h); None when it declines
-# (anything else: Python does it). tests/rules/test_kungfu2019_assign.py and
-# test_kungfu2019_fight.py compare the two.
+# The dice-assignment menu and the steps in C, when the optional extension
+# ``_fastassign.c`` is built: ``_assign_ids`` and, for a legal draft, play or
+# dice step, ``apply``, a fight's end included (its commit.h and fight.h);
+# None when it declines (anything else: Python does it). tests/rules/
+# test_kungfu2019_assign.py, _fight.py and _commit.py compare the two.
 try:
     import gameplay.rules.kungfu2019._fastassign as _native_asg
 except ImportError:  # not built (no C compiler): the Python steps
     _native_asg = None  # type: ignore[assignment]
 
 _native_assign_ids: Callable[[State, int], list[str] | None] | None = None
-_native_assign_step: (
+_native_step: (
     Callable[[State, int | None, str], tuple[State, list[Event]] | None] | None
 ) = None
 if _native_asg is not None:
@@ -1369,7 +1369,10 @@ if _native_asg is not None:
         getattr(_native, "solve_checked", None),
     )
     _native_assign_ids = _native_asg.assign_ids
-    _native_assign_step = _native_asg.assign_step
+    _native_asg.init_commit(
+        tuple(CODE.get(chr(o)) for o in range(128)), PICK_ARG, PLAY_ARG, DRAFT, HAND
+    )
+    _native_step = _native_asg.step
 
 _native_observe: Callable[[State, int | None], dict[str, Any] | None] | None = None
 # ``actors`` in C (the same module): None when it declines (a malformed state).
@@ -1804,8 +1807,8 @@ class KungFu2019Game(EngineBase):
         self, state: State, seat: int | None, action_id: str
     ) -> tuple[State, list[Event]]:
         """Apply one seat's decision; never mutates ``state``."""
-        if _native_assign_step is not None:  # the simple dice steps, in C
-            done = _native_assign_step(state, seat, action_id)
+        if _native_step is not None:  # most steps, in C
+            done = _native_step(state, seat, action_id)
             if done is not None:
                 return done
         if type(state) is not dict or state.get("rules_version") != RULES_VERSION:

@@ -165,6 +165,8 @@ typedef struct {
     uint64_t rng;
 } End;
 
+static int plan_fight(PyObject **fl, End *e);
+
 /* Read and settle; 1, or 0 to decline. */
 static int settle(PyObject **fl, End *e) {
     long n;
@@ -261,7 +263,14 @@ static int settle(PyObject **fl, End *e) {
         break;
     }
     if (e->next == 2 * DUMMY) return e->round < ROUNDS_MAX; /* _end_round */
-    /* _start_fight: stacked dice are Python's */
+    return plan_fight(fl, e);
+}
+
+/* ``_start_fight``'s rolls and records for the attacker ``e->next`` (the
+ * fighters every seat not in ``e->elim``, their cards ``e->played``): 1, or
+ * 0 to decline (dice stacked by the config: Python's; nobody with dice to
+ * assign: Python resolves that fight at once; a malformed state). */
+static int plan_fight(PyObject **fl, End *e) {
     PyObject *cfg = fl[F_cfg], *stack;
     long di;
     if (!cfg || !PyDict_CheckExact(cfg) || !(stack = get(cfg, S_dice)) ||
@@ -271,7 +280,7 @@ static int settle(PyObject **fl, End *e) {
         return 0;
     e->nnf = 0;
     e->nauto = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = 0; i < e->n; i++) {
         if (e->elim[i]) continue;
         int j = e->nnf++;
         e->nf_seat[j] = (int)i;

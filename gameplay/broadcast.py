@@ -147,6 +147,7 @@ def match_messages(
     step: dict[str, Any] | None = None,
     reread: bool = False,
     quiet: bool = False,
+    base: dict[str, Any] | None = None,
 ) -> Messages:
     """The channel-layer messages of one broadcast, built from ``match`` as given.
 
@@ -178,11 +179,15 @@ def match_messages(
     sent (``since``), so its client knows it missed nothing in between.
     Most intents of a real-time table are such, and each frame was a socket
     write.
+
+    ``base``: the match's ``frames.frame_base``, when the caller built it
+    for a frame of its own too (a socket's connect).
     """
     seats = selectors.seats_of(match)
     # The part every frame shares (the seats' public part, a finished match's
     # result, rematch and rating changes) is the same in every frame: built once.
-    base = frames.frame_base(match=match)
+    if base is None:
+        base = frames.frame_base(match=match)
     public = frames.spectator_frame(match=match, events=events, step=step, base=base)
     # A seat that resigned or was left (a bot plays on) has no frame of its
     # own (``frame_for`` gives it the public one): its old owner's socket must

@@ -77,11 +77,12 @@ from django.utils.translation import gettext_noop as N_
 
 from gameplay import broadcast, clocks, enqueue, frames, moverule, selectors, services
 from gameplay.contexts import match_is_sealed
-from gameplay.errors import MatchError, MatchNotFound, StaleVersion, refused
+from gameplay.errors import MatchError, StaleVersion, refused
 from gameplay.live import copies, pgasync, reader, store, timers
 from gameplay.live.copies import Applied, LiveMatch
 from gameplay.models import ActionKind, Match, MatchStatus
 from gameplay.rules import Game, GameError, get_game
+from gameplay.services import connections
 
 logger = logging.getLogger(__name__)
 
@@ -471,9 +472,14 @@ def _run_sync(
 
 
 def _frames_of(
-    match: Match, user: Any, seated: bool, after_version: int | None
+    match: Match,
+    user: Any,
+    seated: bool,
+    after_version: int | None,
+    base: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """A socket's own frames from ``match`` as just read."""
+    """A socket's own frames from ``match`` as just read (``base``: its
+    ``frames.frame_base``, when the caller built it for a broadcast too)."""
     out: list[dict[str, Any]] = []
     # A seat that resigned or was left sees only the public view from then on.
     seat = selectors.viewer_seat(match=match, user=user) if seated else None
@@ -483,9 +489,9 @@ def _frames_of(
         )
         out.append({"type": "history", "after_version": after_version, "steps": steps})
     if seat is None:
-        out.append(frames.spectator_frame(match=match))
+        out.append(frames.spectator_frame(match=match, base=base))
     else:
-        out.append(frames.seat_frame(match=match, seat=seat))
+        out.append(frames.seat_frame(match=match, seat=seat, base=base))
     return out
 
 
@@ -514,24 +520,30 @@ class Opened:
 
 
 def _open_sync(public_id: str, user: Any) -> Opened | None:
-    """A socket opened on ``public_id``: find the match, count the user's seat
-    (if they have one), and read the match once, after the count, for the
-    socket's own frame, the table's broadcast and this process's copy.
+    """A socket opened on ``public_id``: count the user's seat (if they have
+    one) and read the match, after the count, for the socket's own frame,
+    the table's broadcast and this process's copy.
 
-    One call on the database thread (one connection check) instead of one for
-    the lookup and one for the rest; the seat is taken from the read's seats.
+    One call on the database thread, and on PostgreSQL one round trip: the
+    count (by the match's public id) and the read go as one message
+    (``reader.read_match_after``); the seat is taken from the read's seats.
     None: no such match.
     """
-    match_pk = reader.match_pk_of(public_id)
-    if match_pk is None:
-        return None
-    if user is not None and user.is_authenticated:
+    counting = user is not None and user.is_authenticated
+    statement = None
+    if counting:
         # No row for a user without a seat: then nothing is counted.
-        services.seat_connected(match_id=match_pk, user=user, announce=False)
-    try:
-        match = copies.read(LiveMatch(pk=match_pk))
-    except MatchNotFound:  # deleted meanwhile
+        statement = connections.seat_connected_statement(
+            user=user,
+            now=timezone.now(),
+            match=(reader.match_id_sql(), [reader.public_id_param(public_id)]),
+        )
+    counted, match = reader.read_match_after(statement, public_id=public_id)
+    if match is None:
         return None
+    match_pk = match.pk
+    if counted:
+        connections.seat_counted_in(match_id=match_pk, user=user, announce=False)
     seat = selectors.user_seat(match=match, user=user)
     seated = seat is not None
     if not seated and match_is_sealed(match):
@@ -544,11 +556,14 @@ def _open_sync(public_id: str, user: Any) -> Opened | None:
             messages=[],
             sealed=True,
         )
-    frames = _frames_of(match, user, seated, None)
+    # The part every frame shares, built once for the socket's own frame and
+    # the table's broadcast.
+    base = frames.frame_base(match=match)
+    own = _frames_of(match, user, seated, None, base)
     messages: broadcast.Messages = []
     if seated:
         try:
-            messages = broadcast.match_messages(match=match, reread=True)
+            messages = broadcast.match_messages(match=match, reread=True, base=base)
         except Exception:  # the socket still gets its own frame
             logger.exception("connect broadcast of match %s failed", match_pk)
     return Opened(
@@ -556,7 +571,7 @@ def _open_sync(public_id: str, user: Any) -> Opened | None:
         seat_number=seat.number if seat is not None else None,
         seat_pk=seat.pk if seat is not None else None,
         match=match,
-        frames=frames,
+        frames=own,
         messages=messages,
     )
 
@@ -564,11 +579,28 @@ def _open_sync(public_id: str, user: Any) -> Opened | None:
 def _close_sync(match_pk: int, user: Any) -> broadcast.Messages:
     """A seated socket closed: the seat counted out (and the grace check armed
     when it was the last), and the table's broadcast of who is connected now,
-    built here from a fresh read and sent by the event loop (``close_socket``)."""
-    if not services.seat_disconnected(match_id=match_pk, user=user, announce=False):
+    built here from a fresh read and sent by the event loop (``close_socket``).
+
+    A finished match's (every finished game closes its players' sockets):
+    the count and the read as one round trip on PostgreSQL
+    (``reader.read_match_after``); a match in play's: the seat's locked
+    count-out (``connections.seat_disconnected_in_play``), then the read."""
+    if user is None or not user.is_authenticated:
         return []  # no seat: nothing changed at the table
+    now = timezone.now()
+    statement = connections.counted_out_after_the_end_statement(
+        match_id=match_pk, user=user, now=now
+    )
+    counted, match = reader.read_match_after(statement, match_id=match_pk)
+    if not counted:
+        if not connections.seat_disconnected_in_play(
+            match_id=match_pk, user=user, now=now, announce=False
+        ):
+            return []  # no seat: nothing changed at the table
+        match = None
     try:
-        match = copies.read(LiveMatch(pk=match_pk))
+        if match is None:
+            match = copies.read(LiveMatch(pk=match_pk))
         return broadcast.match_messages(match=match, reread=True)
     except Exception:  # counted out; the others learn it from the next beat
         logger.exception("disconnect broadcast of match %s failed", match_pk)

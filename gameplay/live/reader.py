@@ -25,37 +25,86 @@ from django.db import connection
 from config.rows import Columns, columns_of
 from gameplay.models import Match, Seat
 
+# A statement and its parameters (``%s`` placeholders).
+Statement = tuple[str, list[Any]]
+
 
 @cache
 def _read_plan(
-    vendor: str, with_state: bool
+    vendor: str, with_state: bool, by_public_id: bool = False
 ) -> tuple[Columns[Match], Columns[Seat], Columns[Any], str, str]:
-    """The columns and the two SELECTs, per database vendor and with or
-    without the state column (built once per process; the converters do not
-    depend on the connection they were found on)."""
+    """The columns and the two SELECTs, per database vendor, with or without
+    the state column, the match named by its id or its public id (built once
+    per process; the converters do not depend on the connection they were
+    found on)."""
     skip = () if with_state else ("state",)
     match = columns_of(Match, skip)
     seat, user = columns_of(Seat), columns_of(get_user_model())
     quote = connection.ops.quote_name
     m, s = quote(Match._meta.db_table), quote(Seat._meta.db_table)
     u = quote(get_user_model()._meta.db_table)
-    match_sql = f"SELECT {match.sql} FROM {m} WHERE {m}.id = %s"
+    key = "public_id" if by_public_id else "id"
+    match_sql = f"SELECT {match.sql} FROM {m} WHERE {m}.{key} = %s"
+    of_match = match_id_sql() if by_public_id else "%s"
     seats_sql = (
         f"SELECT {seat.sql}, {user.sql} FROM {s} LEFT OUTER JOIN {u} "
-        f"ON {u}.id = {s}.user_id WHERE {s}.match_id = %s ORDER BY {s}.number"
+        f"ON {u}.id = {s}.user_id WHERE {s}.match_id = {of_match} "
+        f"ORDER BY {s}.number"
     )
     return match, seat, user, match_sql, seats_sql
 
 
+def match_id_sql() -> str:
+    """SQL for the id of the match whose public id is the one parameter
+    (``public_id_param``): for statements sent before the match is known."""
+    table = connection.ops.quote_name(Match._meta.db_table)
+    return f"(SELECT id FROM {table} WHERE public_id = %s)"
+
+
+def public_id_param(public_id: str) -> Any:
+    """``public_id`` (canonical UUID text) as the database takes it."""
+    field = Match._meta.get_field("public_id")
+    return field.get_db_prep_value(uuid.UUID(public_id), connection)
+
+
+def _results(statements: list[Statement], *, write_first: bool) -> list[Any]:
+    """Each statement's rows, in order; ``write_first``: the first statement
+    is a write, its result the number of rows it changed. On PostgreSQL all
+    in one message, one round trip (Django's cursor binds client-side, as
+    ``store.append`` relies on), run as one implicit transaction: each
+    statement sees the writes before it, and an error undoes them all.
+    Elsewhere one execute each."""
+    out: list[Any] = []
+    with connection.cursor() as wrapper:
+        if connection.vendor != "postgresql":
+            for index, (sql, params) in enumerate(statements):
+                wrapper.execute(sql, params)
+                write = write_first and index == 0
+                out.append(wrapper.rowcount if write else wrapper.fetchall())
+            return out
+        wrapper.execute(
+            "; ".join(sql for sql, _params in statements),
+            [param for _sql, params in statements for param in params],
+        )
+        # psycopg's own cursor: each attribute read through Django's wrapper
+        # is a Python call more (and ``description``, which would tell a
+        # write's result from a read's, builds every column's description).
+        cursor = wrapper.cursor
+        out.append(cursor.rowcount if write_first else cursor.fetchall())
+        while cursor.nextset():
+            out.append(cursor.fetchall())
+    return out
+
+
 def match_pk_of(public_id: str) -> int | None:
     """The primary key of the match with ``public_id`` (canonical UUID text),
-    or None: one SELECT without building a queryset (every connect asks)."""
-    field = Match._meta.get_field("public_id")
-    value = field.get_db_prep_value(uuid.UUID(public_id), connection)
+    or None: one SELECT without building a queryset."""
     quote = connection.ops.quote_name
     table = quote(Match._meta.db_table)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id FROM {table} WHERE public_id = %s", [value])
+        cursor.execute(
+            f"SELECT id FROM {table} WHERE public_id = %s", [public_id_param(public_id)]
+        )
         row = cursor.fetchone()
     return None if row is None else row[0]
 
@@ -67,18 +116,58 @@ def read_match(match_id: int, *, with_state: bool = True) -> Match | None:
     the prefetch cache (``selectors.seats_of``, ``match.seats.all()``), each
     seat's match and user cached. ``with_state=False``: the state column (the
     largest) is not read, as ``defer("state")``. None: no such match. Two
-    queries."""
-    match_columns, seat_columns, user_columns, match_sql, seats_sql = _read_plan(
-        connection.vendor, with_state
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(match_sql, [match_id])
-        row = cursor.fetchone()
-        if row is None:
-            return None
-        cursor.execute(seats_sql, [match_id])
-        seat_rows = cursor.fetchall()
-    match = match_columns.build(list(row))
+    SELECTs, one round trip on PostgreSQL."""
+    plan = _read_plan(connection.vendor, with_state)
+    _match, _seat, _user, match_sql, seats_sql = plan
+    if connection.vendor == "postgresql":
+        found, seat_rows = _results(
+            [(match_sql, [match_id]), (seats_sql, [match_id])], write_first=False
+        )
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(match_sql, [match_id])
+            found = cursor.fetchall()
+            if not found:
+                return None  # the seats are not asked for
+            cursor.execute(seats_sql, [match_id])
+            seat_rows = cursor.fetchall()
+    return _built(plan, found, seat_rows)
+
+
+def read_match_after(
+    statement: Statement | None,
+    *,
+    match_id: int | None = None,
+    public_id: str | None = None,
+) -> tuple[int, Match | None]:
+    """``statement`` (a write, or None), then the match (by ``match_id``, or
+    by its public id, canonical UUID text) read as ``read_match`` reads it,
+    seeing that write: one round trip on PostgreSQL (a socket's connect
+    counts its seat in and reads the match; its close counts it out and
+    reads). Returns the rows the statement changed (0 without one) and the
+    match (None: no such match)."""
+    plan = _read_plan(connection.vendor, True, public_id is not None)
+    _match, _seat, _user, match_sql, seats_sql = plan
+    key = match_id if public_id is None else public_id_param(public_id)
+    reads: list[Statement] = [(match_sql, [key]), (seats_sql, [key])]
+    if statement is None:
+        results = _results(reads, write_first=False)
+    else:
+        results = _results([statement, *reads], write_first=True)
+    changed = 0 if statement is None else results.pop(0)
+    return changed, _built(plan, *results)
+
+
+def _built(
+    plan: tuple[Columns[Match], Columns[Seat], Columns[Any], str, str],
+    found: list[Any],
+    seat_rows: list[Any],
+) -> Match | None:
+    """The match of ``found`` (its row, or none) with ``seat_rows``."""
+    if not found:
+        return None
+    match_columns, seat_columns, user_columns, _match_sql, _seats_sql = plan
+    match = match_columns.build(list(found[0]))
     width = len(seat_columns.attnames)
     match_field, user_field = Seat.match.field, Seat.user.field
     seats = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Q
@@ -48,31 +49,51 @@ def seat_connected(*, match_id: int, user: User, announce: bool = True) -> bool:
     """
     if user is None or not user.is_authenticated:
         return False
-    now = timezone.now()
+    sql, params = seat_connected_statement(
+        user=user, now=timezone.now(), match=("%s", [match_id])
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        counted = cursor.rowcount
+    if counted:
+        seat_counted_in(match_id=match_id, user=user, announce=announce)
+    return bool(counted)
+
+
+def seat_connected_statement(
+    *, user: User, now: datetime, match: tuple[str, list[Any]]
+) -> tuple[str, list[Any]]:
+    """``seat_connected``'s UPDATE (SQL and parameters), for a caller that
+    sends it with other statements in one round trip (the live socket's
+    open, with the match's read); it counts a row when the user has a seat,
+    and then the caller calls ``seat_counted_in``. ``match``: SQL for the
+    match's id and its parameters (a placeholder, or a subquery by public
+    id)."""
     # Written as SQL, not built by the ORM: every socket's connect runs it,
     # and building this UPDATE (a Case with two conditions) was about 2,000
     # Python calls of a connect's ~10,500. Same statement the ORM made.
     adapt = connection.ops.adapt_datetimefield_value
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {Seat._meta.db_table} SET connected = CASE "
-            "WHEN connected > 0 AND seen_at > %s THEN connected + 1 ELSE 1 END, "
-            "seen_at = %s, disconnected_at = NULL "
-            "WHERE match_id = %s AND user_id = %s",
-            [adapt(now - presence_ttl()), adapt(now), match_id, user.pk],
-        )
-        counted = cursor.rowcount
-    if counted and announce:
+    match_sql, match_params = match
+    return (
+        f"UPDATE {Seat._meta.db_table} SET connected = CASE "
+        "WHEN connected > 0 AND seen_at > %s THEN connected + 1 ELSE 1 END, "
+        "seen_at = %s, disconnected_at = NULL "
+        f"WHERE match_id = {match_sql} AND user_id = %s",
+        [adapt(now - presence_ttl()), adapt(now), *match_params, user.pk],
+    )
+
+
+def seat_counted_in(*, match_id: int, user: User, announce: bool = True) -> None:
+    """What follows a seat counted in (``seat_connected``): the table told
+    (``announce``), and the news that called the player here marked seen."""
+    if announce:
         transaction.on_commit(lambda: broadcast.match_changed(match_id=match_id))
-    if counted:
-        # The player is at the table: the news that called them here is seen.
-        user_pk = user.pk
-        transaction.on_commit(
-            lambda: match_opened.send_robust(
-                sender=Match, match_id=match_id, user_id=user_pk
-            )
+    user_pk = user.pk
+    transaction.on_commit(
+        lambda: match_opened.send_robust(
+            sender=Match, match_id=match_id, user_id=user_pk
         )
-    return bool(counted)
+    )
 
 
 def _arm_grace(*, match_id: int, seat: Seat, now: datetime) -> None:
@@ -117,10 +138,28 @@ def seat_disconnected(*, match_id: int, user: User, announce: bool = True) -> bo
     if user is None or not user.is_authenticated:
         return False
     now = timezone.now()
-    if _seat_counted_out_after_the_end(match_id=match_id, user=user, now=now):
+    sql, params = counted_out_after_the_end_statement(
+        match_id=match_id, user=user, now=now
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        counted = cursor.rowcount > 0
+    if counted:
         if announce:
             broadcast.match_changed(match_id=match_id)
         return True
+    return seat_disconnected_in_play(
+        match_id=match_id, user=user, now=now, announce=announce
+    )
+
+
+def seat_disconnected_in_play(
+    *, match_id: int, user: User, now: datetime, announce: bool = True
+) -> bool:
+    """``seat_disconnected`` of a match not over (not counted out by
+    ``counted_out_after_the_end_statement``): under the seat's row lock, the
+    grace check armed when that was the seat's last connection. False: no
+    seat of ``user``."""
     with transaction.atomic():
         seat = _locked_seat_of(match_id=match_id, user=user)
         if seat is None:
@@ -138,39 +177,44 @@ def seat_disconnected(*, match_id: int, user: User, announce: bool = True) -> bo
     return True
 
 
-def _seat_counted_out_after_the_end(
+def counted_out_after_the_end_statement(
     *, match_id: int, user: User, now: datetime
-) -> bool:
-    """``seat_disconnected``'s count and stamp as one statement, made only if
-    the match is finished or aborted (a match never leaves those): False when
-    it is not (or the user has no seat), and nothing is written.
+) -> tuple[str, list[Any]]:
+    """``seat_disconnected``'s count and stamp as one UPDATE (SQL and
+    parameters), which changes a row only if the match is finished or aborted
+    (a match never leaves those) and the user has a seat there; with none
+    changed, ``seat_disconnected_in_play`` counts the seat out. Sent alone,
+    or with the match's read in one round trip (the live socket's close).
 
     The same rule as the locked path: a seat vouched for within the TTL loses
     one count and turns absent now when that was its last; one nobody vouched
     for turns absent at its last vouching (``seat_is_present``).
     """
     adapt = connection.ops.adapt_datetimefield_value
-    present = "(connected > 0 AND seen_at > %(cutoff)s)"
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {Seat._meta.db_table} SET "
-            f"connected = CASE WHEN {present} THEN connected - 1 ELSE 0 END, "
-            f"disconnected_at = CASE WHEN {present} AND connected > 1 "
-            f"THEN disconnected_at WHEN {present} THEN %(now)s "
-            f"ELSE COALESCE(seen_at, %(now)s) END "
-            f"WHERE match_id = %(match)s AND user_id = %(user)s "
-            f"AND EXISTS (SELECT 1 FROM {Match._meta.db_table} "
-            f"WHERE id = %(match)s AND status IN (%(finished)s, %(aborted)s))",
-            {
-                "cutoff": adapt(now - presence_ttl()),
-                "now": adapt(now),
-                "match": match_id,
-                "user": user.pk,
-                "finished": MatchStatus.FINISHED.value,
-                "aborted": MatchStatus.ABORTED.value,
-            },
-        )
-        return cursor.rowcount > 0
+    cutoff, stamp = adapt(now - presence_ttl()), adapt(now)
+    present = "(connected > 0 AND seen_at > %s)"
+    return (
+        f"UPDATE {Seat._meta.db_table} SET "
+        f"connected = CASE WHEN {present} THEN connected - 1 ELSE 0 END, "
+        f"disconnected_at = CASE WHEN {present} AND connected > 1 "
+        f"THEN disconnected_at WHEN {present} THEN %s "
+        f"ELSE COALESCE(seen_at, %s) END "
+        f"WHERE match_id = %s AND user_id = %s "
+        f"AND EXISTS (SELECT 1 FROM {Match._meta.db_table} "
+        f"WHERE id = %s AND status IN (%s, %s))",
+        [
+            cutoff,
+            cutoff,
+            cutoff,
+            stamp,
+            stamp,
+            match_id,
+            user.pk,
+            match_id,
+            MatchStatus.FINISHED.value,
+            MatchStatus.ABORTED.value,
+        ],
+    )
 
 
 def seats_seen(*, seat_ids: list[int], now: datetime | None = None) -> list[int]:

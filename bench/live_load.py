@@ -336,6 +336,13 @@ class Client:
                     if latest is None or frame["version"] >= latest["version"]:
                         conn.latest = frame
                     if (
+                        frame.get("ack") is True
+                        and pending is not None
+                        and frame.get("request_id") == pending.rid
+                    ):
+                        pending.acked = now
+                        pending.ack_version = frame["version"]
+                    if (
                         pending is not None
                         and pending.shown is None
                         and frame["version"] > pending.version
@@ -408,6 +415,9 @@ class Client:
             "action": action,
             "version": frame["version"],
             "request_id": rid,
+            # The ack folded into the state frame when the server can (as the
+            # browser's client asks: docs/protocol/live.md).
+            "ack": "state",
         }
         conn.done.clear()
         pending = conn.pending = Pending(rid, frame["version"], time.monotonic())

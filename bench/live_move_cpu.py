@@ -222,14 +222,17 @@ def measure() -> dict:
                 if frame["type"] == "state" and frame["version"] >= version:
                     return
 
-        async def ack(comm) -> None:
+        async def ack(comm) -> bool:
+            """Whether the ack came folded into the mover's state frame."""
             while True:
                 message = await asyncio.wait_for(comm.output_queue.get(), 30)
                 frame = json.loads(message["text"])
                 if frame["type"] == "error":
                     raise RuntimeError(f"move refused: {frame}")
                 if frame["type"] == "ack":
-                    return
+                    return False
+                if frame["type"] == "state" and frame.get("ack") is True:
+                    return True
 
         done = 0
         cpu = wall = 0.0
@@ -269,13 +272,19 @@ def measure() -> dict:
                     c0, w0 = cpu_clock(), time.perf_counter()
                     await socks[seat].send_to(
                         text_data=json.dumps(
-                            {"type": "act", "action": action, "version": version}
+                            {
+                                "type": "act",
+                                "action": action,
+                                "version": version,
+                                "ack": "state",
+                            }
                         )
                     )
-                    await ack(socks[seat])
+                    folded = await ack(socks[seat])
                     version += 1
-                    for comm in socks:
-                        await state_at(comm, version)
+                    for number, comm in enumerate(socks):
+                        if not (folded and number == seat):
+                            await state_at(comm, version)
                     spent = cpu_clock() - c0
                     cpu += spent
                     wall += time.perf_counter() - w0

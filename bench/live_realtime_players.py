@@ -252,6 +252,20 @@ class Client:
                     if seat.latest is None or version >= seat.latest["version"]:
                         seat.latest = frame
                     if (
+                        frame.get("ack") is True
+                        and pending is not None
+                        and frame.get("request_id") == pending.rid
+                    ):
+                        pending.acked = now
+                        pending.ack_version = version
+                    elif (
+                        frame.get("ack") is True
+                        and frame["request_id"] in seat.given_up
+                    ):
+                        seat.given_up.discard(frame["request_id"])
+                        self.late["ack"] += 1
+                        self.acked[seat.match_id] += 1
+                    if (
                         pending is not None
                         and pending.ack_version is not None
                         and pending.shown is None
@@ -324,8 +338,11 @@ class Client:
     async def send(self, seat: Seat, action: str, version: int) -> None:
         self.request += 1
         rid = f"{os.getpid()}-{self.request}"
+        # The ack folded into the state frame when the server can (as the
+        # browser's client asks: docs/protocol/live.md).
         message = {"type": "act", "action": action, "version": version}
         message["request_id"] = rid
+        message["ack"] = "state"
         seat.done.clear()
         sent = time.monotonic()
         pending = seat.pending = Pending(rid, sent, len(seat.frames))

@@ -70,6 +70,14 @@ def frame_for(message: dict[str, Any], seat: int | None) -> str:
     return text if shared is None else text.replace(SHARED_MARK, shared, 1)
 
 
+def with_ack(text: str, request_id: Any) -> str:
+    """An encoded state frame that also acknowledges the ``act`` that made
+    its version (``"ack": true`` and the act's ``request_id``): the mover's
+    socket sends one frame for its intent, not an ack and then the frame
+    (docs/protocol/live.md, ``act`` with ``"ack": "state"``)."""
+    return '{"ack":true,"request_id":' + encode_json(request_id) + "," + text[1:]
+
+
 # (group, channel-layer message) pairs that a listener adds to a broadcast.
 Messages = list[tuple[str, dict[str, Any]]]
 _listeners: list[Callable[[Match], Messages]] = []

@@ -91,9 +91,15 @@ def _take_quiet(channel: str, message: dict[str, Any]) -> bool:
     socket = _sockets.get(channel)
     if socket is None:
         return False
-    socket.heard(message["version"])
+    version = message["version"]
+    socket.heard(version)
     seat = socket.seat_number
-    return seat is not None and message["frames"].get(str(seat)) == ""
+    if seat is not None and message["frames"].get(str(seat)) == "":
+        return True
+    # A frame of ``version`` for this socket now waits in its queue: an ``act``
+    # that made ``version`` may have its ack folded into it (``on_act``).
+    socket.queued = version
+    return False
 
 
 set_local_hook(_take_quiet)
@@ -155,6 +161,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # version up to which every broadcast reached this socket (``through``:
         # what a ``beat`` must not call missed).
         self.shown = self.through = 0
+        # The newest version whose frame the layer's hook queued for this
+        # socket, and the acks waiting to go out folded into a queued frame
+        # ({version: request id}; ``on_act``).
+        self.queued = 0
+        self.folded_acks: dict[int, Any] = {}
         self.user = _unwrapped(self.scope.get("user"))
         # Its refusals are worded in the reader's language, chosen as a
         # page's is (docs/i18n.md); codes stay as they are for programs.
@@ -288,6 +299,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
             expected_version=message.get("version"),
             seat_number=message.get("seat"),
         )
+        if message.get("ack") == "state" and self.queued == version > self.shown:
+            # The client takes its ack in the state frame of ``version``, and
+            # that frame waits in this socket's queue (the hook saw it go in,
+            # and none of that version has been sent since): it carries the ack
+            # (``match_frames``), one socket write for the intent instead of two.
+            self.folded_acks[version] = request_id
+            return
         await self._send({"type": "ack", "version": version, "request_id": request_id})
 
     async def on_sync(self, message: dict[str, Any], request_id: Any) -> None:
@@ -328,9 +346,27 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # The socket's seat is fixed at connect (the signed-in user's seat):
         # only that seat's frame, or the public one, ever leaves for the client.
         text = broadcast.frame_for(event, self.seat_number)
+        if self.folded_acks:
+            text = await self._fold_acks(version, text)
         if text:  # empty: the step changed nothing this seat sees
             self.shown = max(self.shown, version)
             await self.send(text_data=text)
+
+    async def _fold_acks(self, version: int, text: str) -> str:
+        """``text`` (the frame of ``version``) with the ack of the intent that
+        made ``version`` folded in; the acks of any older version still
+        waiting go out on their own first (not expected: the frame each
+        waits for is queued ahead of this one)."""
+        acks = self.folded_acks
+        for acked in sorted(v for v in acks if v <= version):
+            request_id = acks.pop(acked)
+            if acked == version and text:
+                text = broadcast.with_ack(text, request_id)
+            else:
+                await self._send(
+                    {"type": "ack", "version": acked, "request_id": request_id}
+                )
+        return text
 
     async def match_extension(self, event: dict[str, Any]) -> None:
         event_filter = _event_filters.get(str(event.get("kind")))

@@ -226,7 +226,9 @@ LiveClient.prototype.sync = function () {
 LiveClient.prototype.act = function (actionId, version) {
   const v = version === undefined ? (this.frame ? this.frame.version : null) : version;
   const requestId = "a" + this.nextRequest++;
-  if (!this.send({ type: "act", action: actionId, version: v, request_id: requestId })) {
+  // "ack": "state": the server may acknowledge it inside the state frame of
+  // the version it made (one frame instead of two; docs/protocol/live.md).
+  if (!this.send({ type: "act", action: actionId, version: v, request_id: requestId, ack: "state" })) {
     if (this.opts.onError) this.opts.onError({ code: "offline", message: t("Not connected; your choice was not sent. Wait for the connection to come back.") });
     return null;
   }
@@ -271,14 +273,14 @@ LiveClient.prototype._log = function (steps) {
 
 LiveClient.prototype.handle = function (frame) {
   switch (frame.type) {
-    case "state": return this._state(frame);
+    case "state":
+      // An act's ack folded into the frame of the version it made.
+      if (frame.ack === true) this._ack({ type: "ack", version: frame.version, request_id: frame.request_id });
+      return this._state(frame);
     case "history":
       return this._history(frame);
     case "ack":
-      delete this.pending[frame.request_id];
-      if (typeof frame.version === "number" && frame.version > this.ackedVersion) this.ackedVersion = frame.version;
-      if (this.opts.onAck) this.opts.onAck(frame);
-      return;
+      return this._ack(frame);
     case "error":
       if (frame.request_id !== null && frame.request_id !== undefined) delete this.pending[frame.request_id];
       if (frame.code === "stale_version") this.sync();
@@ -299,6 +301,12 @@ LiveClient.prototype.handle = function (frame) {
       if (this.opts.onOther) this.opts.onOther(frame);
       return;
   }
+};
+
+LiveClient.prototype._ack = function (frame) {
+  delete this.pending[frame.request_id];
+  if (typeof frame.version === "number" && frame.version > this.ackedVersion) this.ackedVersion = frame.version;
+  if (this.opts.onAck) this.opts.onAck(frame);
 };
 
 LiveClient.prototype._history = function (frame) {

@@ -142,7 +142,7 @@ test("act sends the version the choice was made at, and the ack clears it", () =
   h.client.connect();
   h.ws().open();
   const id = h.client.act("card:3", 4);
-  assert.deepEqual(h.ws().sent[1], { type: "act", action: "card:3", version: 4, request_id: id });
+  assert.deepEqual(h.ws().sent[1], { type: "act", action: "card:3", version: 4, request_id: id, ack: "state" });
   assert.equal(h.client.hasPending(), true);
   h.ws().receive({ type: "ack", version: 5, request_id: id });
   assert.equal(h.client.hasPending(), false);
@@ -154,6 +154,31 @@ test("act sends the version the choice was made at, and the ack clears it", () =
   const implicit = h.client.act("face:up");
   assert.equal(h.ws().sent[2].version, 4, "defaults to the shown frame's version");
   assert.equal(h.ws().sent[2].request_id, implicit);
+});
+
+test("an ack folded into the state frame clears the act and shows the frame", () => {
+  const h = harness();
+  h.client.connect();
+  h.ws().open();
+  h.ws().receive(state(4, E(4)));
+  const id = h.client.act("card:3", 4);
+  const other = h.client.act("card:4", 4);
+  assert.equal(h.client.isBusy(), true);
+  h.ws().receive(state(5, E(5), { ack: true, request_id: id }));
+  assert.deepEqual(h.seen.acks, [{ type: "ack", version: 5, request_id: id }]);
+  assert.equal(h.client.ackedVersion, 5);
+  assert.equal(h.client.frame.version, 5, "the frame is shown as any state frame");
+  assert.deepEqual(h.seen.frames.map((f) => f.version), [4, 5]);
+  assert.equal(h.client.isBusy(), true, "the other act is still in flight");
+  // A state frame without "ack": true (another seat's step) acknowledges nothing,
+  // whatever request_id it might carry.
+  h.ws().receive(state(6, E(6), { request_id: other }));
+  assert.equal(h.client.isBusy(), true);
+  // The separate form still works for the same client.
+  h.ws().receive({ type: "ack", version: 7, request_id: other });
+  h.ws().receive(state(7, E(7)));
+  assert.equal(h.client.isBusy(), false);
+  assert.equal(h.seen.acks.length, 2);
 });
 
 test("a stale_version error is shown and triggers a resync", () => {

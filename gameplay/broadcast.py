@@ -55,17 +55,17 @@ _SHARED_FRAGMENT = orjson.Fragment(SHARED_MARK.encode())
 
 def frame_for(message: dict[str, Any], seat: int | None) -> str:
     """The encoded frame of ``seat`` (None: a spectator) in a ``match.frames``
-    message; empty when the step sends that seat nothing (a quiet step,
-    ``match_messages``). A seat without its own frame there (it resigned or
-    was left while the match goes on) gets the public one, as does any seat
-    number the message does not know. The seats' public part, which every
-    frame of the message shares, travels once (``shared``) and is put back
-    here."""
+    message; empty when the step sends that seat (or the spectators)
+    nothing (a quiet step, ``match_messages``). A seat without its own
+    frame there (it resigned or was left while the match goes on) gets the
+    public one, as does any seat number the message does not know. The
+    seats' public part, which every frame of the message shares, travels
+    once (``shared``) and is put back here."""
     text = message["public"]
     if seat is not None:
         text = message["frames"].get(str(seat), text)
-        if not text:
-            return text
+    if not text:
+        return text
     shared = message.get("shared")
     return text if shared is None else text.replace(SHARED_MARK, shared, 1)
 
@@ -186,7 +186,9 @@ def match_messages(
     building an offer). The seat's next frame names the last version it was
     sent (``since``), so its client knows it missed nothing in between.
     Most intents of a real-time table are such, and each frame was a socket
-    write.
+    write. A step that sends no other seat anything sends the spectators
+    nothing either (``public`` empty; not while a delay holds their frames
+    back), with the same ``since`` in their next frame.
 
     ``base``: the match's ``frames.frame_base``, when the caller built it
     for a frame of its own too (a socket's connect).
@@ -196,7 +198,6 @@ def match_messages(
     # result, rematch and rating changes) is the same in every frame: built once.
     if base is None:
         base = frames.frame_base(match=match)
-    public = frames.spectator_frame(match=match, events=events, step=step, base=base)
     # A seat that resigned or was left (a bot plays on) has no frame of its
     # own (``frame_for`` gives it the public one): its old owner's socket must
     # not receive the bot's private events.
@@ -236,6 +237,33 @@ def match_messages(
         for ev in events or ()
     )
     record: dict[int, tuple[int, tuple[Any, ...], str | None]] = {}
+    # The spectators' frame (and that of a seat that left): a step that
+    # changed nothing another seat sees changed nothing public either, and
+    # the spectators are sent nothing too, unless their frame is held back
+    # by a delay (then each step shows them an older one). Their next frame
+    # names the version of their last one (``since``), as a seat's does.
+    last_public = kept.get(SPECTATORS)
+    if (
+        others_unchanged
+        and last_public is not None
+        and selectors.spectator_version(match=match) == match.version
+    ):
+        public_text = ""
+        record[SPECTATORS] = last_public
+    else:
+        public = frames.spectator_frame(
+            match=match, events=events, step=step, base=base
+        )
+        if (
+            last_public is not None
+            and last_public[0] < previous
+            and public.get("version") == match.version
+        ):
+            public["since"] = last_public[0]
+        record[SPECTATORS] = (match.version, (), None)
+        # A delayed spectators' frame has seats of its own (no clocks): then
+        # its text is whole.
+        public_text = _encode_sharing(public, shared)
     encoded: dict[str, str] = {}
     actors = frames.frame_actors(match=match)  # the same in every seat's frame
     for seat in seats:
@@ -287,9 +315,7 @@ def match_messages(
         "version": match.version,
         "origin": ORIGIN,
         "frames": encoded,
-        # A delayed spectators' frame has seats of its own (no clocks): then
-        # its text is whole.
-        "public": _encode_sharing(public, shared),
+        "public": public_text,
         "shared": shared_text,
     }
     if reread:
@@ -302,6 +328,8 @@ def match_messages(
 
 
 _SEAT_KEYS = {n: str(n) for n in range(16)}  # events' private parts' keys
+# The spectators' entry in what a process remembers sending (``_menus``).
+SPECTATORS = -1
 
 
 def _quiet_types(

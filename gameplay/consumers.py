@@ -94,7 +94,9 @@ def _take_quiet(channel: str, message: dict[str, Any]) -> bool:
     version = message["version"]
     socket.heard(version)
     seat = socket.seat_number
-    if seat is not None and message["frames"].get(str(seat)) == "":
+    # As ``broadcast.frame_for`` picks: the seat's own frame, else the public.
+    text = message["frames"].get(str(seat)) if seat is not None else None
+    if (message["public"] if text is None else text) == "":
         return True
     # A frame of ``version`` for this socket now waits in its queue: an ``act``
     # that made ``version`` may have its ack folded into it (``on_act``).
@@ -398,8 +400,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         A seat sent no frame for quiet steps (``broadcast.match_messages``)
         holds an older version than the match's, and is not behind: when
         this socket got every version up to ``version`` (sent, or quiet for
-        it), the beat names the newest frame it sent."""
-        if self.seat_number is not None and self.through >= version:
+        it), the beat names the newest frame it sent. The same for a
+        spectator, sent no frame for steps that changed nothing public."""
+        if self.through >= version:
             version = min(version, self.shown)
         await self._send({"type": "beat", "version": version})
 

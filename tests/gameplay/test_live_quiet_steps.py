@@ -47,8 +47,10 @@ def test_quiet_steps_skip_unchanged_seats_and_every_client_stays_exact(players):
     message = message_of(match)  # the connect's frames
     clients = {s: json.loads(broadcast.frame_for(message, s)) for s in range(8)}
     last_sent = dict.fromkeys(range(8), match.version)
+    spectator = json.loads(broadcast.frame_for(message, None))
+    spectator_sent = match.version
     rnd = random.Random(11)
-    skipped = sent = 0
+    skipped = sent = spectator_skipped = 0
     for _ in range(150):
         events, step = step_in_memory(match, rnd)
         message = message_of(match, events=events, step=step, quiet=True)
@@ -78,9 +80,25 @@ def test_quiet_steps_skip_unchanged_seats_and_every_client_stays_exact(players):
             expected = json.loads(broadcast.encode(fresh))
             for key in SHOWN:
                 assert clients[seat][key] == expected[key], (seat, key)
+        # The spectators likewise: nothing when no other seat was sent anything.
+        text = broadcast.frame_for(message, None)
+        if not text:
+            spectator_skipped += 1
+            others = [broadcast.frame_for(message, s) for s in range(8)]
+            assert [s for s in range(8) if others[s]] == [step["seat"]]
+        else:
+            frame = json.loads(text)
+            assert frame.get("since", match.version - 1) == spectator_sent
+            spectator, spectator_sent = frame, match.version
+        fresh = frames.spectator_frame(match=match, events=events, step=step)
+        expected = json.loads(broadcast.encode(fresh))
+        for key in SHOWN:
+            if key not in ("legal_digest",):
+                assert spectator.get(key) == expected.get(key), ("spectator", key)
     # Most seats are left out of most steps (every step writes a frame to
     # the mover only, plus those whose view it changed).
     assert skipped > sent > 150
+    assert 150 > spectator_skipped > 50
 
 
 @pytest.mark.django_db
@@ -133,6 +151,9 @@ async def test_over_the_socket_a_quiet_step_sends_the_others_nothing_and_beats_a
     match = await database_sync_to_async(start_match)(players, game=GAME)
     mover, watcher = await connect(match, players[0]), await connect(match, players[1])
     hello = await wait_for_version(watcher, 0, [])
+    # A spectator is sent nothing for it either (the public view is unchanged).
+    spectator = await connect(match, None)
+    await wait_for_version(spectator, 0, [])
     hand = (await wait_for_version(mover, 0, []))["view"]["hand"]
     # Seat 0 rearranges its hand: nothing seat 1 sees changes.
     await mover.send_json_to({"type": "act", "action": "move:0:1", "version": 0})
@@ -147,9 +168,12 @@ async def test_over_the_socket_a_quiet_step_sends_the_others_nothing_and_beats_a
         assert frame.get("version") == 0, "a quiet step sent seat 1 a frame"
         if frame["type"] == "beat":
             break
-    assert (0, 1) in woken and (1, 1) not in woken
+    assert (0, 1) in woken and (1, 1) not in woken and (None, 1) not in woken
     # The beat names the version seat 1 was last sent: nothing is missing.
     assert frame["version"] == hello["version"] == 0
+    while (seen := await receive(spectator))["type"] != "beat":
+        assert seen.get("version") == 0, "a quiet step sent the spectator a frame"
+    assert seen["version"] == 0
     # Seat 0 starts an offer to seat 1 (quiet), then sends it: seat 1's
     # frame names the last version it was sent.
     for action in ("to:1", f"give:{hand[0]}"):
@@ -158,5 +182,8 @@ async def test_over_the_socket_a_quiet_step_sends_the_others_nothing_and_beats_a
     frame = await wait_for_version(watcher, 1, [])
     assert frame["version"] == 4 and frame["since"] == 0
     assert frame["step"] == {"kind": "move", "seat": 0}
-    for comm in (mover, watcher):
+    public = await wait_for_version(spectator, 1, [])
+    assert public["version"] == 4 and public["since"] == 0
+    assert public["seat"] is None and public["step"] == {"kind": "move", "seat": 0}
+    for comm in (mover, watcher, spectator):
         await comm.disconnect()

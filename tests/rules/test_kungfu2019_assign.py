@@ -46,25 +46,26 @@ def _fights(players: int, count: int, seed: int) -> Iterator[Any]:
 
 
 @pytest.fixture
-def c_code(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+def c_code(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, Any]:
     """The C functions, the engine's Python ones left in place."""
     from gameplay.rules.kungfu2019 import _fastassign
 
-    monkeypatch.setattr(E, "_native_assign_ids", None)
+    monkeypatch.setattr(E, "_native_ids", None)
     monkeypatch.setattr(E, "_native_step", None)
-    return _fastassign.assign_ids, _fastassign.assign_step
+    return _fastassign.assign_ids, _fastassign.assign_step, _fastassign.ids
 
 
 @native
 @pytest.mark.parametrize("players", range(2, 6))
 def test_c_menu_and_steps_are_the_python_ones(
-    players: int, c_code: tuple[Any, Any]
+    players: int, c_code: tuple[Any, Any, Any]
 ) -> None:
-    c_ids, c_step = c_code
+    c_ids, c_step, c_menu = c_code
     applied = declined = ended = 0
     for state in _fights(players, 2, players):
         for seat in range(players):
             assert c_ids(state, seat) == E._assign_ids(state, seat)
+            assert c_menu(state, seat) == E._assign_ids(state, seat)
             for aid in STEPS:
                 before = json.dumps(state)
                 done = c_step(state, seat, aid)
@@ -85,7 +86,7 @@ def test_c_menu_and_steps_are_the_python_ones(
 def test_the_engine_uses_the_c_code() -> None:
     from gameplay.rules.kungfu2019 import _fastassign
 
-    assert E._native_assign_ids is _fastassign.assign_ids
+    assert E._native_ids is _fastassign.ids
     assert E._native_step is _fastassign.step
 
 
@@ -118,13 +119,13 @@ def _fighting() -> Any:
 )
 def test_a_malformed_state_is_declined(edit: Any) -> None:
     state = _fighting()
-    assert E._native_assign_ids is not None and E._native_step is not None
-    ids = E._native_assign_ids(state, 0)
+    assert E._native_ids is not None and E._native_step is not None
+    ids = E._native_ids(state, 0)
     assert ids is not None
     aid = ids[-1]  # cancel
     assert E._native_step(state, 0, aid) is not None
     edit(state)
-    assert E._native_assign_ids(state, 0) is None
+    assert E._native_ids(state, 0) is None
     assert E._native_step(state, 0, aid) is None
 
 

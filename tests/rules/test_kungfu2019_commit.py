@@ -1,5 +1,6 @@
-"""Kung Fu (2019): the draft's and the play's steps built in C
-(``_fastassign.c``'s commit.h, ``step``) are exactly Python's ``apply``: at
+"""Kung Fu (2019): the draft's and the play's steps and menus built in C
+(``_fastassign.c``'s commit.h, ``step`` and ``ids``) are exactly Python's
+``apply`` and ``_ids``: the menus for every seat, and at
 every draft and play state of seeded random games at every table size (with
 and without the draft; 2 players with the dummy), for every seat and every
 card's pick and play id, the C step either gives the state and events
@@ -61,14 +62,15 @@ def _check(
 ) -> dict[str, int]:
     from gameplay.rules.kungfu2019 import _fastassign
 
-    c_step = _fastassign.step
+    c_step, c_ids = _fastassign.step, _fastassign.ids
     monkeypatch.setattr(E, "_native_step", None)  # apply: the Python steps
     counts = {"applied": 0, "reveals": 0, "passes": 0, "declined": 0, "illegal": 0}
     players = config["players"]
     for state in _states(config, 2, seed):
         before = json.dumps(state)
         for seat in range(players):
-            legal = set(GAME.legal_action_ids(state, seat))
+            assert c_ids(state, seat) == E._ids(state, seat)
+            legal = set(E._ids(state, seat))
             for aid in IDS:
                 done = c_step(state, seat, aid)
                 assert json.dumps(state) == before
@@ -141,5 +143,7 @@ def test_a_malformed_state_is_declined(edit: Any) -> None:
 @pytest.mark.parametrize("seat", [-1, 4, True, 0.0, None])
 def test_an_invalid_seat_is_declined(seat: Any) -> None:
     state = GAME.setup({"players": 4}, 8)
-    assert E._native_step is not None
+    assert E._native_step is not None and E._native_ids is not None
     assert E._native_step(state, seat, GAME.legal_action_ids(state, 0)[0]) is None
+    assert E._native_ids(state, seat) is None
+    assert GAME.legal_action_ids(state, seat) == []

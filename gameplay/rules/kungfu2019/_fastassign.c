@@ -710,6 +710,11 @@ PyDoc_STRVAR(init_commit_doc,
 "What the draft's and the play's steps read (commit.h): per character its\n"
 "card code (None: no card), engine.py's PICK_ARG and PLAY_ARG, its DRAFT\n"
 "phase and HAND.");
+PyDoc_STRVAR(ids_doc,
+"ids(state, seat, /) -> list[str] | None\n\n"
+"``legal_action_ids(state, seat)`` in the draft, the play or a fight (there\n"
+"as assign_ids), or None when this declines (an invalid seat, another phase,\n"
+"a malformed state): the engine then builds it in Python.");
 PyDoc_STRVAR(step_doc,
 "step(state, seat, action_id, /) -> tuple[dict, list] | None\n\n"
 "``apply``'s (state, events) for a legal draft, play or dice step (the\n"
@@ -733,6 +738,7 @@ static PyMethodDef methods[] = {
     {"init_fight", py_init_fight, METH_VARARGS, init_fight_doc},
     {"init_commit", py_init_commit, METH_VARARGS, init_commit_doc},
     {"step", (PyCFunction)(void (*)(void))py_step, METH_FASTCALL, step_doc},
+    {"ids", (PyCFunction)(void (*)(void))py_ids, METH_FASTCALL, ids_doc},
     {"resolve", py_resolve, METH_VARARGS, resolve_doc},
     {NULL, NULL, 0, NULL},
 };

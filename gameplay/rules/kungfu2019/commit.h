@@ -367,6 +367,74 @@ static PyObject *py_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     NOPE();
 }
 
+/* Per card character its pick and play ids (the keys of PICK_ARG_D and
+ * PLAY_ARG_D, borrowed: those dicts are kept). */
+static PyObject *PICK_ID_OF[128], *PLAY_ID_OF[128];
+
+/* The menu of a pack or hand (``_PICK_MENUS``, ``_PLAY_MENUS``): its cards'
+ * ids by card, a new list; None (a new reference) to decline. */
+static PyObject *pile_ids(PyObject *pile, PyObject **ids_of) {
+    const unsigned char *c;
+    Py_ssize_t n;
+    unsigned char k[HAND_MAX];
+    if (!(c = cards(pile, HAND_MAX, &n))) NOPE();
+    for (Py_ssize_t j = 0; j < n; j++) {
+        Py_ssize_t u = j;
+        while (u > 0 && k[u - 1] > c[j]) {
+            k[u] = k[u - 1];
+            u--;
+        }
+        k[u] = c[j];
+        if (!ids_of[c[j]]) NOPE();
+    }
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t j = 0; j < n; j++) PyList_SET_ITEM(out, j, ref(ids_of[k[j]]));
+    return out;
+}
+
+/* ids(state, seat): ``legal_action_ids``, or None to decline. */
+static PyObject *py_ids(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    PyObject *fl[F_COUNT];
+    long me, n, x;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "ids(state, seat)");
+        return NULL;
+    }
+    PyObject *state = args[0], *seat = args[1];
+    if (!DRAFT_PH || !check_seat(state, seat, &me)) NOPE();
+    if (read_fields(state, STATE_KEYS, F_COUNT, fl)) return NULL;
+    PyObject *ph = fl[F_phase];
+    if (!small(fl[F_n], &n) || n < 2 || n > MAXN || !ph || !PyUnicode_CheckExact(ph))
+        NOPE();
+    if (ph == ASSIGN || PyUnicode_Compare(ph, ASSIGN) == 0) {
+        Asg a;
+        int r = read_asg(state, me, &a);
+        if (r == 2) return PyList_New(0);
+        if (r != 1) NOPE();
+        return menu(&a);
+    }
+    if (PyUnicode_Compare(ph, DRAFT_PH) == 0) {
+        PyObject *picks = fl[F_picks], *packs = fl[F_packs];
+        if (!card_strs(picks, n, 1) || !packs || !PyList_CheckExact(packs) ||
+            PyList_GET_SIZE(packs) != n)
+            NOPE();
+        if (PyUnicode_GET_LENGTH(PyList_GET_ITEM(picks, me))) return PyList_New(0);
+        return pile_ids(PyList_GET_ITEM(packs, me), PICK_ID_OF);
+    }
+    if (PyUnicode_Compare(ph, PLAYING) == 0) {
+        PyObject *elim = fl[F_elim], *commit = fl[F_commit], *hands = fl[F_hands];
+        if (!elim || !PyList_CheckExact(elim) || PyList_GET_SIZE(elim) != n ||
+            !small(PyList_GET_ITEM(elim, me), &x) || !card_strs(commit, n, HAND_MAX) ||
+            !hands || !PyList_CheckExact(hands) || PyList_GET_SIZE(hands) != n)
+            NOPE();
+        if (x || PyUnicode_GET_LENGTH(PyList_GET_ITEM(commit, me)) >= PLAY)
+            return PyList_New(0);
+        return pile_ids(PyList_GET_ITEM(hands, me), PLAY_ID_OF);
+    }
+    NOPE(); /* over, or another phase: Python's */
+}
+
 /* init_commit(codes, pick_arg, play_arg, draft, hand). */
 static PyObject *py_init_commit(PyObject *self, PyObject *args) {
     PyObject *codes_t, *pick_arg, *play_arg, *draft;
@@ -397,6 +465,13 @@ static PyObject *py_init_commit(PyObject *self, PyObject *args) {
                 PyErr_SetString(PyExc_ValueError, "init_commit: an id of no card");
                 return NULL;
             }
+    }
+    for (int j = 0; j < 2; j++) {
+        PyObject **ids_of = j ? PLAY_ID_OF : PICK_ID_OF;
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        memset(ids_of, 0, 128 * sizeof(PyObject *));
+        while (PyDict_Next(dicts[j], &pos, &k, &v)) ids_of[PyUnicode_READ_CHAR(v, 0)] = k;
     }
     Py_INCREF(pick_arg);
     Py_XSETREF(PICK_ARG_D, pick_arg);

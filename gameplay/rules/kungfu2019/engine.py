@@ -1354,10 +1354,10 @@ try:
 except ImportError:  # not built (no C compiler): the Python steps
     _native_asg = None  # type: ignore[assignment]
 
-_native_assign_ids: Callable[[State, int], list[str] | None] | None = None
 _native_step: (
     Callable[[State, int | None, str], tuple[State, list[Event]] | None] | None
 ) = None
+_native_ids: Callable[[State, int | None], list[str] | None] | None = None
 if _native_asg is not None:
     # (the tables: fasttables.py; a fight's end in C also needs the solver)
     _native_asg.init(RULES_VERSION, ASSIGN, _tables.combo_table(COMBOS, SETTABLE))
@@ -1368,11 +1368,11 @@ if _native_asg is not None:
         PLAYING,
         getattr(_native, "solve_checked", None),
     )
-    _native_assign_ids = _native_asg.assign_ids
     _native_asg.init_commit(
         tuple(CODE.get(chr(o)) for o in range(128)), PICK_ARG, PLAY_ARG, DRAFT, HAND
     )
     _native_step = _native_asg.step
+    _native_ids = _native_asg.ids
 
 _native_observe: Callable[[State, int | None], dict[str, Any] | None] | None = None
 # ``actors`` in C (the same module): None when it declines (a malformed state).
@@ -1727,13 +1727,13 @@ class KungFu2019Game(EngineBase):
 
     def legal_action_ids(self, state: State, seat: int | None) -> list[str]:
         """Fast path: just the ids, the first one being the timeout default."""
+        if _native_ids is not None:  # every phase's menu, in C
+            ids = _native_ids(state, seat)
+            if ids is not None:
+                return ids
         if type(seat) is not int or not 0 <= seat < state["n"]:
             return []
-        if state["phase"] == ASSIGN:  # most steps: one call less
-            if _native_assign_ids is not None:
-                ids = _native_assign_ids(state, seat)
-                if ids is not None:
-                    return ids
+        if state["phase"] == ASSIGN:
             return _assign_ids(state, seat)
         return _ids(state, seat)
 

@@ -58,6 +58,8 @@ static PyObject *ATTACK, *DEFEND; /* from init(): combos.py's roles */
 static PyObject *RULES_VERSION, *ROUNDS; /* from init(): engine.py's */
 static PyObject *OBS_TEMPLATE, *DRAFT_TEMPLATE, *COMMITS_TEMPLATE,
     *FIGHT_TEMPLATE, *MINE_TEMPLATE; /* every key in order, each value None */
+/* Their keys, in order (build() writes a copy's values in place). */
+static PyObject *DRAFT_KEYS[5], *COMMITS_KEYS[2], *FIGHT_KEYS[5], *MINE_KEYS[7];
 
 /* A seat's track views as last built: its positions, the dicts of the
  * positions and of the values they give (strong references). */
@@ -293,27 +295,21 @@ static PyObject *mine_view(PyObject *asg, long seat, PyObject *attacker) {
         !PyList_CheckExact(v) || !PyList_CheckExact(sets) || !PyLong_CheckExact(bud) ||
         !PyLong_CheckExact(gain) || !as_long(attacker, &a))
         return NULL;
-    PyObject *m = PyDict_Copy(MINE_TEMPLATE);
-    if (!m) return NULL;
-    if (PyDict_SetItem(m, S_role, seat == a ? ATTACK : DEFEND) ||
-        put(m, S_values, list_copy(v)))
-        goto fail;
     Py_ssize_t ns = PyList_GET_SIZE(sets);
     PyObject *sv = PyList_New(ns);
-    if (put(m, S_sets, sv)) goto fail; /* m holds it: filled below */
+    if (!sv) return NULL;
     for (Py_ssize_t i = 0; i < ns; i++) {
         PyObject *x = set_view(PyList_GET_ITEM(sets, i));
-        if (!x) goto fail;
+        if (!x) {
+            Py_DECREF(sv); /* (its unset items are NULL) */
+            return NULL;
+        }
         PyList_SET_ITEM(sv, i, x);
     }
-    if ((op != Py_None && put(m, S_open, set_view(op))) ||
-        put(m, S_budget, PyNumber_Add(bud, gain)) ||
-        PyDict_SetItem(m, S_spent, spent) || PyDict_SetItem(m, S_done, done))
-        goto fail;
-    return m;
-fail:
-    Py_DECREF(m);
-    return NULL;
+    PyObject *mv[7] = {ref(seat == a ? ATTACK : DEFEND), list_copy(v), sv,
+                       op != Py_None ? set_view(op) : ref(Py_None),
+                       PyNumber_Add(bud, gain), ref(spent), ref(done)};
+    return build(MINE_TEMPLATE, MINE_KEYS, mv, 7);
 }
 
 /* ``obs["fight"]``, a new dict; NULL without an exception: malformed. */
@@ -324,12 +320,8 @@ static PyObject *fight_view(PyObject *f, PyObject *seat) {
         !PyList_CheckExact(asgs) || PyList_GET_SIZE(asgs) != PyList_GET_SIZE(rolls))
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(rolls);
-    PyObject *view = PyDict_Copy(FIGHT_TEMPLATE);
-    if (!view) return NULL;
-    PyObject *dice = PyList_New(n);
-    if (put(view, S_dice, dice)) goto fail; /* view holds them: filled below */
-    PyObject *done = PyList_New(n);
-    if (put(view, S_done, done)) goto fail;
+    PyObject *dice = PyList_New(n), *done = PyList_New(n), *mine = NULL;
+    if (!dice || !done) goto fail;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *d = PyList_GET_ITEM(rolls, i), *x = PyList_GET_ITEM(asgs, i);
         if (d != Py_None) {
@@ -344,20 +336,22 @@ static PyObject *fight_view(PyObject *f, PyObject *seat) {
         Py_INCREF(x);
         PyList_SET_ITEM(done, i, x);
     }
-    if (PyDict_SetItem(view, S_attacker, a) || put(view, S_fighters, list_copy(fs)))
-        goto fail;
+    mine = ref(Py_None);
     if (seat != Py_None) {
         long s = PyLong_AsLong(seat); /* checked by the caller */
         if (s >= n) goto fail;
         PyObject *asg = PyList_GET_ITEM(asgs, s);
         if (asg != Py_None) {
-            if (!PyDict_CheckExact(asg) || put(view, S_mine, mine_view(asg, s, a)))
-                goto fail;
+            Py_DECREF(mine);
+            if (!PyDict_CheckExact(asg) || !(mine = mine_view(asg, s, a))) goto fail;
         }
     }
-    return view;
+    PyObject *fv[5] = {ref(a), list_copy(fs), dice, done, mine};
+    return build(FIGHT_TEMPLATE, FIGHT_KEYS, fv, 5);
 fail:
-    Py_DECREF(view);
+    Py_XDECREF(dice);
+    Py_XDECREF(done);
+    Py_XDECREF(mine);
     return NULL;
 }
 
@@ -403,31 +397,32 @@ static int fill(PyObject **v, PyObject **f, PyObject *seat, long me, int ph,
     if (ph == P_DRAFT) {
         PyObject *turn = f[F_turn], *packs = f[F_packs], *picks = f[F_picks];
         if (!turn || !packs || !picks) return -1;
-        PyObject *d = v[O_draft] = PyDict_Copy(DRAFT_TEMPLATE);
-        if (!d || PyDict_SetItem(d, S_turn, turn) ||
-            put(d, S_pack_sizes, per_pile(packs, 0)) ||
-            put(d, S_picked, per_pile(picks, 1)))
-            return -1;
-        if (me >= 0) { /* per_pile checked both lists of strings */
-            if (me >= PyList_GET_SIZE(packs) || me >= PyList_GET_SIZE(picks) ||
-                put(d, S_pack, codes(PyList_GET_ITEM(packs, me), 1)))
-                return -1;
-            PyObject *pick = PyList_GET_ITEM(picks, me);
-            Py_ssize_t len = PyUnicode_GET_LENGTH(pick);
-            if (len) {
-                const unsigned char *c;
-                if (len != 1 || pile_chars(pick, &c) != 1 ||
-                    PyDict_SetItem(d, S_pick, CODE[c[0]]))
-                    return -1;
+        PyObject *dv[5] = {ref(turn), per_pile(packs, 0), NULL, ref(Py_None),
+                           ref(Py_None)};
+        dv[2] = dv[1] ? per_pile(picks, 1) : NULL;
+        if (dv[2] && me >= 0) { /* per_pile checked both lists of strings */
+            if (me >= PyList_GET_SIZE(packs) || me >= PyList_GET_SIZE(picks)) {
+                Py_CLEAR(dv[2]);
+            } else {
+                Py_SETREF(dv[3], codes(PyList_GET_ITEM(packs, me), 1));
+                PyObject *pick = PyList_GET_ITEM(picks, me);
+                Py_ssize_t len = PyUnicode_GET_LENGTH(pick);
+                if (len) {
+                    const unsigned char *c;
+                    if (len != 1 || pile_chars(pick, &c) != 1) Py_CLEAR(dv[4]);
+                    else Py_SETREF(dv[4], ref(CODE[c[0]]));
+                }
             }
         }
+        if (!(v[O_draft] = build(DRAFT_TEMPLATE, DRAFT_KEYS, dv, 5))) return -1;
     } else if (ph == P_PLAYING) {
         PyObject *commit = f[F_commit];
-        PyObject *d = v[O_commits] = PyDict_Copy(COMMITS_TEMPLATE);
-        if (!d || put(d, S_counts, per_pile(commit, 0))) return -1;
-        if (me >= 0 && (me >= PyList_GET_SIZE(commit) ||
-                        put(d, S_mine, codes(PyList_GET_ITEM(commit, me), 0))))
-            return -1;
+        PyObject *cv[2] = {per_pile(commit, 0), ref(Py_None)};
+        if (cv[0] && me >= 0) {
+            if (me >= PyList_GET_SIZE(commit)) Py_CLEAR(cv[1]);
+            else Py_SETREF(cv[1], codes(PyList_GET_ITEM(commit, me), 0));
+        }
+        if (!(v[O_commits] = build(COMMITS_TEMPLATE, COMMITS_KEYS, cv, 2))) return -1;
     }
     PyObject *plays = f[F_played];
     if (!plays || !PyList_CheckExact(plays) || PyList_GET_SIZE(plays) != n) return -1;
@@ -621,6 +616,10 @@ PyMODINIT_FUNC PyInit__fastobserve(void) {
         S_hand_sizes, S_deck_size, S_discard, S_draft, S_commits, S_played,
         S_dummy, S_order, S_attack_index, S_fight, S_result};
     memcpy(STATE_KEYS, state_keys, sizeof state_keys);
+    memcpy(DRAFT_KEYS, draft_keys, sizeof draft_keys);
+    memcpy(COMMITS_KEYS, commits_keys, sizeof commits_keys);
+    memcpy(FIGHT_KEYS, fight_keys, sizeof fight_keys);
+    memcpy(MINE_KEYS, mine_keys, sizeof mine_keys);
     memcpy(OBS_KEYS, obs_keys, sizeof obs_keys);
     if (!(OBS_TEMPLATE = template(OBS_KEYS, O_COUNT)) ||
         !(DRAFT_TEMPLATE = template(draft_keys, 5)) ||

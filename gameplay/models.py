@@ -103,6 +103,11 @@ class Match(models.Model):
     # the announcement queues after those frames), so result extras skip
     # their reads. Their later writers broadcast the match again, afresh.
     just_finished = False
+    # Not a column. Whether the match has an open rematch, on an in-memory
+    # match read together with that answer in one round trip (a live socket's
+    # close: ``gameplay.live.owner``), so its frames do not ask again; None:
+    # not known, asked when a frame needs it (``selectors.rematch_info``).
+    open_rematch: bool | None = None
 
     def __str__(self) -> str:
         return f"{self.game} match {self.public_id}"

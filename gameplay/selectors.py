@@ -350,22 +350,32 @@ def match_record(*, match: Match) -> dict[str, Any]:
     }
 
 
-def _has_open_rematch(match_pk: int, statuses: list[MatchStatus]) -> bool:
-    """Whether ``match_pk`` has a rematch in one of ``statuses``: one bare
-    SELECT, written as SQL. Every socket that closes on a finished table
-    broadcasts its frames, and most finished tables have no rematch: the full
-    query (the host joined, the seats prefetched) was about half of such a
-    close's Python calls (2,600 of 4,700), and even the ORM's ``exists()``
-    built for it cost 900."""
+def open_rematch_statement(match_pk: int) -> tuple[str, list[Any]]:
+    """One bare SELECT (SQL and parameters) of a row when ``match_pk`` has an
+    open rematch (waiting or active), none when not: to send with other
+    statements in one round trip (a live socket's close sets
+    ``Match.open_rematch`` from it)."""
     meta = Match._meta
     column = meta.get_field("rematch_of").column
     status = meta.get_field("status").column
+    statuses = (MatchStatus.WAITING, MatchStatus.ACTIVE)
+    return (
+        f"SELECT 1 FROM {meta.db_table} WHERE {column} = %s "
+        f"AND {status} IN ({', '.join(['%s'] * len(statuses))}) LIMIT 1",
+        [match_pk, *(str(value) for value in statuses)],
+    )
+
+
+def _has_open_rematch(match_pk: int) -> bool:
+    """Whether ``match_pk`` has an open rematch: one bare SELECT, written as
+    SQL. Every socket that closes on a finished table broadcasts its frames,
+    and most finished tables have no rematch: the full query (the host
+    joined, the seats prefetched) was about half of such a close's Python
+    calls (2,600 of 4,700), and even the ORM's ``exists()`` built for it
+    cost 900."""
+    sql, params = open_rematch_statement(match_pk)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT 1 FROM {meta.db_table} WHERE {column} = %s "
-            f"AND {status} IN ({', '.join(['%s'] * len(statuses))}) LIMIT 1",
-            [match_pk, *(str(value) for value in statuses)],
-        )
+        cursor.execute(sql, params)
         return cursor.fetchone() is not None
 
 
@@ -373,9 +383,10 @@ def rematch_info(*, match: Match) -> dict[str, object] | None:
     """What a finished match's frame says about its rematch, if one is open."""
     if match.just_finished:  # none can exist yet (``Match.just_finished``)
         return None
-    open_statuses = [MatchStatus.WAITING, MatchStatus.ACTIVE]
-    if not _has_open_rematch(match.pk, open_statuses):
+    known = match.open_rematch  # read with the match (``Match.open_rematch``)
+    if known is False or (known is None and not _has_open_rematch(match.pk)):
         return None
+    open_statuses = [MatchStatus.WAITING, MatchStatus.ACTIVE]
     rematch = (
         match.rematches.filter(status__in=open_statuses)
         .select_related("host")

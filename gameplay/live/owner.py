@@ -538,7 +538,7 @@ def _open_sync(public_id: str, user: Any) -> Opened | None:
             now=timezone.now(),
             match=(reader.match_id_sql(), [reader.public_id_param(public_id)]),
         )
-    counted, match = reader.read_match_after(statement, public_id=public_id)
+    counted, match, _also = reader.read_match_after(statement, public_id=public_id)
     if match is None:
         return None
     match_pk = match.pk
@@ -582,16 +582,23 @@ def _close_sync(match_pk: int, user: Any) -> broadcast.Messages:
     built here from a fresh read and sent by the event loop (``close_socket``).
 
     A finished match's (every finished game closes its players' sockets):
-    the count and the read as one round trip on PostgreSQL
-    (``reader.read_match_after``); a match in play's: the seat's locked
-    count-out (``connections.seat_disconnected_in_play``), then the read."""
+    the count, the read and the rematch's question (its frames carry the
+    rematch) as one round trip on PostgreSQL (``reader.read_match_after``);
+    a match in play's: the seat's locked count-out
+    (``connections.seat_disconnected_in_play``), then the read."""
     if user is None or not user.is_authenticated:
         return []  # no seat: nothing changed at the table
     now = timezone.now()
     statement = connections.counted_out_after_the_end_statement(
         match_id=match_pk, user=user, now=now
     )
-    counted, match = reader.read_match_after(statement, match_id=match_pk)
+    counted, match, rematch = reader.read_match_after(
+        statement,
+        match_id=match_pk,
+        also=selectors.open_rematch_statement(match_pk),
+    )
+    if counted and match is not None:
+        match.open_rematch = bool(rematch)
     if not counted:
         if not connections.seat_disconnected_in_play(
             match_id=match_pk, user=user, now=now, announce=False

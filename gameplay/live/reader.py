@@ -139,23 +139,27 @@ def read_match_after(
     *,
     match_id: int | None = None,
     public_id: str | None = None,
-) -> tuple[int, Match | None]:
+    also: Statement | None = None,
+) -> tuple[int, Match | None, list[Any] | None]:
     """``statement`` (a write, or None), then the match (by ``match_id``, or
     by its public id, canonical UUID text) read as ``read_match`` reads it,
-    seeing that write: one round trip on PostgreSQL (a socket's connect
-    counts its seat in and reads the match; its close counts it out and
-    reads). Returns the rows the statement changed (0 without one) and the
-    match (None: no such match)."""
+    seeing that write, then ``also`` (a SELECT, or None): one round trip on
+    PostgreSQL (a socket's connect counts its seat in and reads the match;
+    its close counts it out, reads, and asks for a rematch). Returns the rows
+    the statement changed (0 without one), the match (None: no such match)
+    and the rows of ``also`` (None without one)."""
     plan = _read_plan(connection.vendor, True, public_id is not None)
     _match, _seat, _user, match_sql, seats_sql = plan
     key = match_id if public_id is None else public_id_param(public_id)
-    reads: list[Statement] = [(match_sql, [key]), (seats_sql, [key])]
-    if statement is None:
-        results = _results(reads, write_first=False)
-    else:
-        results = _results([statement, *reads], write_first=True)
+    statements: list[Statement] = [(match_sql, [key]), (seats_sql, [key])]
+    if statement is not None:
+        statements.insert(0, statement)
+    if also is not None:
+        statements.append(also)
+    results = _results(statements, write_first=statement is not None)
     changed = 0 if statement is None else results.pop(0)
-    return changed, _built(plan, *results)
+    also_rows = None if also is None else results.pop()
+    return changed, _built(plan, *results), also_rows
 
 
 def _built(

@@ -12,6 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from gameplay import frames, selectors, services
@@ -48,10 +49,10 @@ def test_the_count_in_and_the_read_by_public_id(players):
         match=(reader.match_id_sql(), [reader.public_id_param(str(match.public_id))]),
     )
     with CaptureQueriesContext(connection) as queries:
-        counted, got = reader.read_match_after(
+        counted, got, also = reader.read_match_after(
             statement, public_id=str(match.public_id)
         )
-    assert counted == 1
+    assert counted == 1 and also is None
     assert got is not None and got.pk == match.pk
     # The read sees the count made before it.
     seat = selectors.seats_of(got)[1]
@@ -60,7 +61,7 @@ def test_the_count_in_and_the_read_by_public_id(players):
     assert len(queries) == (1 if connection.vendor == "postgresql" else 3)
     # Without a statement: the read alone; an unknown public id: no match.
     assert reader.read_match_after(None, public_id=str(match.public_id))[0] == 0
-    assert reader.read_match_after(None, public_id=str(uuid.uuid4())) == (0, None)
+    assert reader.read_match_after(None, public_id=str(uuid.uuid4())) == (0, None, None)
 
 
 def test_a_user_without_a_seat_counts_nothing(players):
@@ -70,7 +71,9 @@ def test_a_user_without_a_seat_counts_nothing(players):
         now=timezone.now(),
         match=(reader.match_id_sql(), [reader.public_id_param(str(match.public_id))]),
     )
-    counted, got = reader.read_match_after(statement, public_id=str(match.public_id))
+    counted, got, _also = reader.read_match_after(
+        statement, public_id=str(match.public_id)
+    )
     assert counted == 0 and got is not None
     assert not Seat.objects.filter(match=match, connected__gt=0).exists()
 
@@ -82,8 +85,10 @@ def test_the_count_out_after_the_end_changes_only_a_finished_match(players):
     statement = connections.counted_out_after_the_end_statement(
         match_id=match.pk, user=players[1], now=timezone.now()
     )
-    counted, got = reader.read_match_after(statement, match_id=match.pk)
-    assert counted == 1 and got is not None
+    counted, got, rematch = reader.read_match_after(
+        statement, match_id=match.pk, also=selectors.open_rematch_statement(match.pk)
+    )
+    assert counted == 1 and got is not None and rematch == []
     assert selectors.seats_of(got)[1].connected == 0
     assert selectors.seats_of(got)[1].disconnected_at is not None
 
@@ -92,7 +97,7 @@ def test_the_count_out_after_the_end_changes_only_a_finished_match(players):
     statement = connections.counted_out_after_the_end_statement(
         match_id=active.pk, user=players[2], now=timezone.now()
     )
-    counted, got = reader.read_match_after(statement, match_id=active.pk)
+    counted, got, _also = reader.read_match_after(statement, match_id=active.pk)
     assert counted == 0 and got is not None
     assert _seat_of(active, players[2]).connected == 1  # nothing written
 
@@ -109,15 +114,27 @@ def test_a_count_out_unvouched_turns_absent_at_the_last_vouching(players):
 
 
 @POSTGRESQL
-def test_a_finished_match_closes_in_two_round_trips(players):
-    """The count-out with the read, then the rematch asked: two (they were
-    four: the count-out, the match, its seats, the rematch)."""
+def test_a_finished_match_closes_in_one_round_trip(players):
+    """The count-out, the read and the rematch's question in one message
+    (they were four: the count-out, the match, its seats, the rematch)."""
     match = _finished(players)
     with CaptureQueriesContext(connection) as queries:
         messages = owner._close_sync(match.pk, players[1])
-    assert len(queries) == 2
+    assert len(queries) == 1
     assert messages and messages[0][1]["status"] == MatchStatus.FINISHED
     assert _seat_of(match, players[1]).connected == 0
+
+
+def test_a_close_tells_of_an_open_rematch_as_the_frames_did(players, client):
+    match = _finished(players)
+    quiet = owner._close_sync(match.pk, players[1])
+    assert '"rematch":null' in quiet[0][1]["public"]
+    client.force_login(players[0])
+    client.post(reverse("gameplay:rematch", args=[match.public_id]))
+    rematch = Match.objects.get(rematch_of=match)
+    told = owner._close_sync(match.pk, players[0])
+    assert str(rematch.public_id) in told[0][1]["public"]
+    assert '"rematch":null' not in told[0][1]["public"]
 
 
 def test_a_match_in_play_closes_under_the_seat_lock(players):

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from gameplay.rules.kungfu2009 import engine as E
+from gameplay.rules.kungfu2009.menus import _FITS, _FITTABLE
+from gameplay.rules.kungfu2009.observation import _FACE_UP, _PILE_SIZES, _SEAT_FACTS
 from tests.rules.kungfu2009_helpers import GAME, make_state
 
 
@@ -65,7 +66,7 @@ def test_observations_and_menus_in_play_order_match_a_fresh_build(seed: int) -> 
         for state in states
         for seat in [None, *range(state["n"])]
     ]
-    for memo in (E._FITS, E._FITTABLE, E._SEAT_FACTS, E._FACE_UP, E._PILE_SIZES):
+    for memo in (_FITS, _FITTABLE, _SEAT_FACTS, _FACE_UP, _PILE_SIZES):
         memo.clear()
     for state, seat, obs, ids in shown:
         copy = json.loads(json.dumps(state))

@@ -18,6 +18,7 @@ import pytest
 
 from gameplay.rules.errors import GameError, IllegalAction
 from gameplay.rules.kungfu2009 import engine as E
+from gameplay.rules.kungfu2009 import native as C
 from gameplay.rules.kungfu2009.cards import LEVEL_ORDER
 from tests.rules.kungfu2009_helpers import make_state
 from tests.rules.properties import observe_as_python
@@ -66,15 +67,15 @@ def _games(
 
 
 def _c(state: Any, seat: Any) -> Any:
-    assert E._native_observe is not None
-    return E._native_observe(state, seat)
+    assert C._native_observe is not None
+    return C._native_observe(state, seat)
 
 
 @native
 def test_the_engine_uses_the_c_code() -> None:
     from gameplay.rules.kungfu2009 import _fastplay
 
-    assert E._native_observe is _fastplay.observe
+    assert C._native_observe is _fastplay.observe
 
 
 @native
@@ -212,6 +213,7 @@ def test_observe_without_the_c_code_is_the_python_reference(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The fallback when the extension is not built (or declines)."""
+    # ``observe`` reads the engine module's own name (a global, for speed).
     monkeypatch.setattr(E, "_native_observe", None)
     for state in _games({}, 4, 1, 1):
         for seat in (None, 0, 1, 2, 3):

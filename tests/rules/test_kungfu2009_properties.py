@@ -25,6 +25,7 @@ from gameplay.rules import IllegalAction, ticks, view_events
 from gameplay.rules.bots import get_bot
 from gameplay.rules.kungfu2009 import engine as E
 from gameplay.rules.kungfu2009.cards import COMBINATIONS, LEVEL_ORDER, STYLES
+from gameplay.rules.kungfu2009.hands import _holds
 from gameplay.rules.kungfu2009.strategies import STRATEGIES
 from tests.rules.kungfu2009_helpers import (
     FULL_COMBINATIONS,
@@ -88,7 +89,7 @@ def check_invariants(s: dict[str, Any]) -> None:
     assert all_cards(s) == FULL_DECK
     assert all_combinations(s) == FULL_COMBINATIONS
     for o in s["offers"]:
-        assert E._holds(s["hands"][o["from"]], o["give"])
+        assert _holds(s["hands"][o["from"]], o["give"])
         assert not s["out"][o["from"]]
     for t in range(s["n"]):
         assert sum(o["from"] == t for o in s["offers"]) <= E.MAX_OFFERS
@@ -247,7 +248,7 @@ def _other_real_cards(s: dict[str, Any], o: dict[str, Any]) -> str | None:
             if x == o["give"][k]:
                 continue
             alt = o["give"][:k] + x + o["give"][k + 1 :]
-            if E._holds(hand, alt):
+            if _holds(hand, alt):
                 return alt
     return None
 

@@ -2,10 +2,11 @@
 
 The package holds everything about this one game: the hit cards and the 52
 combination cards (:mod:`.cards`, the combinations are our design), the engine
-(:mod:`.engine`), the built-in strategies (:mod:`.strategies`: random trader,
-greedy collector, planner; the planner is the heuristic bot's strategy) and
-:data:`META`, which the platform reads through :func:`gameplay.rules.game_meta`.
-Bot matches run on the virtual clock of :mod:`gameplay.rules.ticks`.
+(:mod:`.engine`, with the rules beside it by topic), the built-in strategies
+(:mod:`.strategies`: random trader, greedy collector, planner; the planner is
+the heuristic bot's strategy) and :data:`META`, which the platform reads
+through :func:`gameplay.rules.game_meta`. Bot matches run on the virtual clock
+of :mod:`gameplay.rules.ticks`.
 """
 
 from __future__ import annotations

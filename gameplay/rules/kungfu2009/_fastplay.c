@@ -5,15 +5,16 @@
  * Python it was about a third of a step of the public API (issue 33 §2:
  * about 25,000 of 72,000 instructions, callgrind; in CPU time 3.0 of 8.4 µs).
  * Here the same dict is built field by field from the same allow-list as
- * engine.py's ``_observe_py``, whose docstring and comments are the
- * reference: what a seat may see, in which order, and why. The shared
- * read-only views (face-up combinations, pile sizes, the discard's styles)
- * are engine.py's own, looked up in its PileViews; every list and dict the
+ * observation.py's ``observe_py`` (the engine's ``_observe_py``), whose
+ * docstring and comments are the reference: what a seat may see, in which
+ * order, and why. The shared read-only views (face-up combinations, pile
+ * sizes, the discard's styles) are observation.py's own, looked up in its
+ * PileViews; every list and dict the
  * observation owns is built here from the state it is given.
  *
  * ``observe(state, seat)`` returns the observation, or None when it declines:
  * for anything but a well-formed state in play or paused (a malformed or
- * finished state, an invalid seat, an unexpected type anywhere) engine.py
+ * finished state, an invalid seat, an unexpected type anywhere) the engine
  * builds it in Python instead, which raises the documented errors. Equal
  * results for every seat at every step of seeded games:
  * tests/rules/test_kungfu2009_native.py and bench/engine_digest.py.
@@ -40,13 +41,13 @@
 STRINGS(DECLARE)
 #undef DECLARE
 
-static PyObject *RULES_VERSION; /* from init(): engine.py's RULES_VERSION */
+static PyObject *RULES_VERSION; /* from init(): constants.py's RULES_VERSION */
 static PyObject *POINTS;        /* from init(): combination code -> points */
-static PyObject *FACE_UP;       /* from init(): engine.py's _FACE_UP views */
-static PyObject *PILE_SIZES;    /* from init(): engine.py's _PILE_SIZES views */
-static PyObject *DISCARD_VIEW;  /* from init(): engine.py's _DISCARD_VIEW */
+static PyObject *FACE_UP;       /* from init(): observation.py's _FACE_UP views */
+static PyObject *PILE_SIZES;    /* from init(): observation.py's _PILE_SIZES */
+static PyObject *DISCARD_VIEW;  /* from init(): observation.py's _DISCARD_VIEW */
 
-/* The observation's template: every key in engine.py's order, each value
+/* The observation's template: every key in observation.py's order, each value
  * None. A copy keeps the template's compact table of str keys, and setting a
  * key it holds replaces a value in place (../observe.h), or build() there
  * writes it. */
@@ -54,7 +55,7 @@ static PyObject *OBS_TEMPLATE, *OFFER_TEMPLATE;
 
 static inline int is_bool(PyObject *o) { return o == Py_True || o == Py_False; }
 
-/* A list of n exact bools (engine.py's views are kept per equal flags, and
+/* A list of n exact bools (observation.py's views are kept per equal flags, and
  * 1 == True: only bools give one answer either way). */
 static int bools(PyObject *l, long n) {
     if (!l || !PyList_CheckExact(l) || PyList_GET_SIZE(l) != n) return 0;
@@ -63,10 +64,10 @@ static int bools(PyObject *l, long n) {
     return 1;
 }
 
-/* The last view looked up in one of engine.py's PileViews, kept with the key
- * parts it was looked up with: the same parts (compared by value, never by
- * object identity alone, so a state edited in place shows its edit) give the
- * same view without building a key. */
+/* The last view looked up in one of observation.py's PileViews, kept with
+ * the key parts it was looked up with: the same parts (compared by value,
+ * never by object identity alone, so a state edited in place shows its edit)
+ * give the same view without building a key. */
 typedef struct {
     PyObject *parts[3]; /* strong references, or NULL */
     PyObject *view;     /* strong reference, or NULL */
@@ -116,7 +117,8 @@ static PyObject *view_of(Memo *m, PyObject *views, PyObject **parts, int k) {
     return view;
 }
 
-/* engine.py's _offer_public and _obs_base: the keys in their order. */
+/* offers.py's _offer_public and observation.py's _obs_base: the keys in their
+ * order. */
 enum { OF_id, OF_from, OF_to, OF_declared, OF_want, OF_open, OF_declined,
        OF_cards, OF_COUNT };
 static PyObject *OFFER_KEYS[OF_COUNT];
@@ -127,7 +129,7 @@ enum { O_game, O_rules_version, O_seat, O_players, O_phase, O_actors, O_hand,
        O_COUNT };
 static PyObject *OBS_KEYS[O_COUNT];
 
-/* engine.py's ``_offer_public(o, viewer)``, or NULL without an exception
+/* offers.py's ``_offer_public(o, viewer)``, or NULL without an exception
  * when the offer is not what the engine makes (the caller declines). */
 static PyObject *offer_public(PyObject *o, int has_seat, long s) {
     if (!PyDict_CheckExact(o)) return NULL;
@@ -157,7 +159,7 @@ enum { F_game, F_rules_version, F_cfg, F_rng, F_n, F_hands, F_fresh, F_out,
        F_drafts, F_next_offer, F_votes, F_impasses, F_claims, F_phase,
        F_result, F_COUNT };
 static PyObject *STATE_KEYS[F_COUNT];
-static PyObject *LEVEL_KEYS[3]; /* engine.py's LEVEL_ORDER */
+static PyObject *LEVEL_KEYS[3]; /* cards.py's LEVEL_ORDER */
 
 #define DECLINE()                         \
     do {                                  \
@@ -187,7 +189,7 @@ static PyObject *py_observe(PyObject *self, PyObject *args) {
     if (!cfg || !PyDict_CheckExact(cfg)) DECLINE();
     PyObject *limit = get(cfg, S_impasse_limit), *severe = get(cfg, S_severe);
     long unused;
-    /* engine.py's template is kept per (seat, n, limit, severe): only values
+    /* observation.py's template is kept per (seat, n, limit, severe): only values
      * of one type give one answer there either way. */
     if (!as_long(limit, &unused) || !is_bool(severe)) DECLINE();
     PyObject *hands = f[F_hands], *fresh = f[F_fresh], *drafts = f[F_drafts],
@@ -257,7 +259,7 @@ static PyObject *py_observe(PyObject *self, PyObject *args) {
     v[O_seat] = ref(seat);
     v[O_players] = ref(n_o);
     v[O_phase] = ref(phase);
-    /* actors and in_play (engine.py's _SEAT_FACTS, or every seat) */
+    /* actors and in_play (observation.py's _SEAT_FACTS, or every seat) */
     PyObject *actors = PyList_New(n), *in_play = PyList_New(n);
     Py_ssize_t acting = 0;
     if (actors && in_play) {

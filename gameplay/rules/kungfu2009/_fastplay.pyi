@@ -1,5 +1,5 @@
 # The interface of the optional C extension _fastplay.c (its docstrings say more).
-# mypy cannot read a compiled module; this file is what it checks engine.py
+# mypy cannot read a compiled module; this file is what it checks native.py
 # against.
 from typing import Any
 

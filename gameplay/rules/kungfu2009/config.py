@@ -1,0 +1,90 @@
+"""Kung Fu (2009)'s table options, checked and normalised before a game is set up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gameplay.rules.errors import InvalidConfig, int_option, param_value
+from gameplay.rules.kungfu2009.constants import (
+    DEFAULT_IMPASSE_LIMIT,
+    DEFAULT_MINUTES,
+    FULL_DECK,
+)
+
+_OPTIONS = ("players", "remove", "severe", "impasse_limit", "minutes", "deck")
+
+
+def _validate(config: Any) -> dict[str, Any]:
+    if not isinstance(config, dict):
+        raise InvalidConfig(
+            "config_not_object", f"config must be a dict, got {type(config).__name__}"
+        )
+    unknown = sorted(set(config) - set(_OPTIONS))
+    if unknown:
+        raise InvalidConfig(
+            "unknown_options",
+            f"unknown option(s) {', '.join(map(str, unknown))}; "
+            f"allowed: {', '.join(_OPTIONS)}",
+            options=", ".join(map(str, unknown)),
+            allowed=", ".join(_OPTIONS),
+        )
+    players = config.get("players", 4)
+    if type(players) is not int or not 3 <= players <= 8:
+        raise InvalidConfig(
+            "players_range",
+            f"players must be from 3 to 8 (4-8, 3 as our variant), got {players!r}",
+            min=3,
+            max=8,
+            players=param_value(players),
+        )
+    # Our 3-player variant plays with two 2-2-1 removals (docs/rules/kungfu2009.md).
+    remove = int_option(
+        config,
+        "remove",
+        2 if players == 3 else 0,
+        low=0,
+        high=7,
+        detail="remove must be from 0 to 7 units of the 2-2-1 removal",
+    )
+    severe = config.get("severe", False)
+    if type(severe) is not bool:
+        raise InvalidConfig(
+            "option_bool",
+            f"severe must be true or false, got {severe!r}",
+            option="severe",
+            value=param_value(severe),
+        )
+    limit = int_option(
+        config,
+        "impasse_limit",
+        DEFAULT_IMPASSE_LIMIT,
+        low=1,
+        high=50,
+        detail="impasse_limit must be from 1 to 50",
+    )
+    minutes = int_option(
+        config,
+        "minutes",
+        DEFAULT_MINUTES,
+        low=1,
+        high=240,
+        detail="minutes (the table's time limit) must be from 1 to 240",
+    )
+    deck = config.get("deck")
+    if deck is not None and (
+        not isinstance(deck, str) or sorted(deck) != sorted(FULL_DECK)
+    ):
+        raise InvalidConfig(
+            "bad_deck",
+            "deck must be a string of all 68 hit cards (16 each of T, M, C, R "
+            "and 4 D), top card first",
+            option="deck",
+        )
+    return {
+        "players": players,
+        "remove": remove,
+        "severe": severe,
+        "impasse_limit": limit,
+        "minutes": minutes,
+        "deck": deck,
+    }

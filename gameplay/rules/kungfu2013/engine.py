@@ -36,6 +36,7 @@ from typing import Any
 
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
+from gameplay.rules.kungfu2013 import menus as _menus
 from gameplay.rules.kungfu2013.alphabet import (
     ALPHABET,
     BLUE_DECK,
@@ -64,7 +65,6 @@ from gameplay.rules.kungfu2013.config import (
 )
 from gameplay.rules.kungfu2013.handlers import _ACT, _accept, _accept_slow
 from gameplay.rules.kungfu2013.menus import (
-    _FIXED,
     _MENUS,
     ACTION_INFO,
     ARG,
@@ -100,6 +100,12 @@ from gameplay.rules.kungfu2013.phases import (
 )
 from gameplay.rules.kungfu2013.rounds import _new_battle, _run
 from gameplay.rules.rng import uniform_chooser
+
+# Assigned, not imported: CPython 3.11 compiles ``NAME.method(...)`` on a name
+# the module imports as an attribute load and a call (a bound method made per
+# call), and on any other name as a method call (none);
+# ``_legal_action_ids_py`` runs ``_FIXED.get`` at every menu it builds.
+_FIXED = _menus._FIXED
 
 # The names other code imports from here, wherever they are defined now.
 __all__ = [

@@ -7,7 +7,6 @@ are built once and shared read-only between observations.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -101,7 +100,6 @@ _DISCARD_VIEW: PileViews[str, dict[str, int]] = PileViews(
     lambda disc: {x: disc.count(x) for x in STYLES}
 )
 _points = POINTS.__getitem__
-_not = operator.not_
 _FACE_UP: PileViews[tuple[str | None, str | None, str | None], dict[str, Any]] = (
     PileViews(
         lambda key: dict(zip(LEVEL_ORDER, map(_COMBO_VIEW.get, key), strict=True))

@@ -1,20 +1,23 @@
-/* Kung Fu (2019): the dice-assignment steps in C (optional CPython
+/* Kung Fu (2019): the public API's steps and menus in C (optional CPython
  * extension, a sibling of the kernel _fastplay.c).
  *
  * Why: about two thirds of a random game's steps are dice steps, and the
- * Python menu (engine.py's ``_assign_ids``) and the simple steps' ``apply``
- * (``_assign_legal`` then ``_h_assign`` for set, die, up, down, cancel and
- * reset) were each mostly the interpreter's own cost: 13,000-34,000
- * instructions a call (issue 33 §2, callgrind). The same rules here, read
- * from the same state; engine.py's functions stay the reference.
+ * Python menu (engine.py's ``_assign_ids``) and the steps' ``apply``
+ * (``_assign_legal`` then ``_h_assign``) were each mostly the interpreter's
+ * own cost: 13,000-34,000 instructions a call, a fight's end 150,000 (issue
+ * 33 §2, callgrind). The same rules here, read from the same state;
+ * engine.py's functions stay the reference.
  *
- * ``assign_ids(state, seat)``: ``_assign_ids``'s list, or None when this
- * declines. ``assign_step(state, seat, action_id)``: ``apply``'s
- * ``(state, events)`` for a legal set, die, up, down, cancel or reset step
- * in a fight, or None for anything else (another step, an illegal one, a
- * malformed state): engine.py then does it in Python, errors included.
- * Equal results for every seat at every step of seeded games:
- * tests/rules/test_kungfu2019_assign.py.
+ * ``step(state, seat, action_id)``: ``apply``'s ``(state, events)`` for a
+ * legal draft, play or dice step (commit.h for the first two; the dice steps
+ * here, a fight's end in fight.h), or None for anything else or anything
+ * declined (an illegal step, a malformed state, the rare cases the headers
+ * name): engine.py then does it in Python, errors included. ``ids(state,
+ * seat)``: ``legal_action_ids``, or None. ``assign_ids``, ``assign_step``
+ * and ``resolve``: the dice menu, a dice step and a fight's end alone (the
+ * tests compare them with Python's). Equal results for every seat at every
+ * step of seeded games: tests/rules/test_kungfu2019_assign.py, _fight.py,
+ * _commit.py.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

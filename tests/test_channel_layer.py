@@ -183,3 +183,30 @@ async def test_an_unwaited_publish_that_fails_is_logged_not_raised(caplog):
     finally:
         del shard.publish_many
         await layer.flush()
+
+
+async def test_a_consumers_own_channel_is_its_loops_alone():
+    """``new_channel`` subscribes nothing in Redis: a group message still
+    reaches the channel (its group is subscribed), this layer's own ``send``
+    to it is delivered here, and another layer's is refused, not lost."""
+    here, there = new_layer(), new_layer()
+    try:
+        mine = await here.new_channel()
+        theirs = await there.new_channel()
+        shards = here._get_layer()._shards + there._get_layer()._shards
+        assert not any(
+            channel in shard._subscribed_to
+            for shard in shards
+            for channel in (mine, theirs)
+        )
+        await here.send(mine, {"type": "x", "n": 1})
+        assert await received(here, mine, 0.2) == [{"type": "x", "n": 1}]
+        with pytest.raises(ValueError):
+            await here.send(theirs, {"type": "x", "n": 2})
+        await here.group_add("own.g", mine)
+        await subscribed("own.g", layers=1)
+        await there.group_send("own.g", {"type": "x", "n": 3})
+        assert await received(here, mine) == [{"type": "x", "n": 3}]
+    finally:
+        await here.flush()
+        await there.flush()

@@ -116,7 +116,10 @@ def fits_loop(match: Match) -> bool:
     awaited there, ``owner``): nothing after its step waits on Redis or the
     broker (a real-time table's built-in bots' tick chain does: such a
     table's moves keep the database thread)."""
-    return not any(agents.plays_builtin(seat) for seat in selectors.seats_of(match))
+    for seat in selectors.seats_of(match):
+        if (seat.agent or seat.replaced_by_bot) and agents.plays_builtin(seat):
+            return False
+    return True
 
 
 def after_step(live: LiveMatch, match: Match) -> Any:

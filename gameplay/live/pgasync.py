@@ -79,6 +79,9 @@ async def _healthy(conn: psycopg.AsyncConnection[Any], checked_at: float) -> boo
     except psycopg.Error:
         await conn.close()
         return False
+    except BaseException:  # cancelled mid-ping: its state is unknown
+        await conn.close()
+        raise
     return True
 
 

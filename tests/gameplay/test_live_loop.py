@@ -6,6 +6,7 @@ that needs the database still end as the thread's path would."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
@@ -238,4 +239,46 @@ async def test_a_game_played_to_its_end_on_the_loop(players, postgresql, sent):
     stored, versions = await _stored(match)
     assert stored.status == MatchStatus.FINISHED and stored.result
     assert versions == list(range(1, moves + 1))
+    owner.detach(match.pk)
+
+
+async def test_a_move_cancelled_with_its_statement_out_leaves_no_connection(
+    players, postgresql, sent
+):
+    """The socket's task is cancelled while its append waits for the row
+    lock: the connection (in an unknown state) is closed, not kept, the copy
+    dropped; whatever the server made of the statement, the next moves read
+    and the log stays whole."""
+    users = players[:2]
+    match = await database_sync_to_async(start_match)(users)
+    live = await _held(match)
+    assert await _move(live, users) == 1
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    blocker = await psycopg.AsyncConnection.connect(**params)
+    try:
+        await blocker.execute(
+            "SELECT 1 FROM gameplay_match WHERE id = %s FOR UPDATE", [match.pk]
+        )
+        moving = asyncio.ensure_future(_move(live, users))
+        waiting = 0
+        while not waiting:  # until the append waits for the row lock
+            cursor = await blocker.execute(
+                "SELECT count(*) FROM pg_locks WHERE NOT granted AND pid IN "
+                "(SELECT pid FROM pg_stat_activity "
+                "WHERE datname = current_database())"
+            )
+            (waiting,) = await cursor.fetchone()
+        moving.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await moving
+        assert live.match is None
+        assert not pgasync._pools[0].idle
+    finally:
+        await blocker.rollback()
+        await blocker.close()
+    version = await _move(live, users)  # the thread reads first
+    assert await _move(live, users) == version + 1  # the loop, a new connection
+    _stored_match, versions = await _stored(match)
+    assert versions == list(range(1, version + 2))
     owner.detach(match.pk)

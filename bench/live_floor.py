@@ -27,16 +27,23 @@ the real path:
   as the live owner makes it: on one of four threads with their own psycopg
   connections, one statement that inserts the log row (a 510-byte jsonb, a
   real Duelo state's size) and bumps the version with a compare-and-set.
+* ``channels_db_loop``: as ``channels_db``, but the statement awaited on the
+  event loop over psycopg's ``AsyncConnection`` (four, kept open), with no
+  thread hop: the shape of the owner's common move since session 28
+  (``gameplay.live.pgasync``). Issue 33's target is a ratio to
+  ``channels_db``; this mode says what the same trick saves the bare stack,
+  so the ratio to it shows how much of the gain is the stack's, not ours.
 
 Redis: ``REDIS_URL`` at logical database 15 (else an embedded Redis);
-``channels_db`` needs ``DATABASE_URL`` (PostgreSQL; a dedicated database is
-created and dropped), and is skipped without it. Clients run in two separate
-processes, as in ``live_load``. Server CPU is the web process's own, from
-``/proc``, over a 20-second window after a 4-second ramp and 4 seconds of
-settling. The last stdout line is one JSON object; progress goes to stderr.
+``channels_db`` and ``channels_db_loop`` need ``DATABASE_URL`` (PostgreSQL;
+a dedicated database is created and dropped), and are skipped without it.
+Clients run in two separate processes, as in ``live_load``. Server CPU is
+the web process's own, from ``/proc``, over a 20-second window after a
+4-second ramp and 4 seconds of settling. The last stdout line is one JSON
+object; progress goes to stderr.
 
-Knobs: ``LIVE_FLOOR_MODES`` ("asgi,channels,channels_db"), ``LIVE_FLOOR_GAMES``
-(400), ``LIVE_FLOOR_WINDOW_S`` (20).
+Knobs: ``LIVE_FLOOR_MODES`` ("asgi,channels,channels_db,channels_db_loop"),
+``LIVE_FLOOR_GAMES`` (400), ``LIVE_FLOOR_WINDOW_S`` (20).
 """
 
 from __future__ import annotations
@@ -62,7 +69,9 @@ sys.path.insert(0, str(ROOT))
 from bench import live_client, live_harness  # noqa: E402
 
 MODES = tuple(
-    os.environ.get("LIVE_FLOOR_MODES", "asgi,channels,channels_db").split(",")
+    os.environ.get(
+        "LIVE_FLOOR_MODES", "asgi,channels,channels_db,channels_db_loop"
+    ).split(",")
 )
 GAMES = int(os.environ.get("LIVE_FLOOR_GAMES", "400"))
 RAMP_S = 4.0
@@ -73,6 +82,12 @@ MOVE_TIMEOUT_S = 5.0
 FRAME_BYTES = 1650
 STATE_BYTES = 510
 DB_THREADS = 4  # as gameplay.live.owner.DEFAULT_THREADS_POSTGRESQL
+DB_MODES = ("channels_db", "channels_db_loop")
+APPEND_SQL = (
+    "WITH logged AS (INSERT INTO floor_log (pair, version, state) "
+    "VALUES (%s, %s, %s::jsonb)) UPDATE floor_pair SET version = "
+    "version + 1 WHERE id = %s AND version = %s RETURNING version"
+)
 
 
 def log(message: str) -> None:
@@ -96,11 +111,19 @@ class _Versions:
     """Each pair's version, in memory (the ``asgi`` and ``channels`` modes) or
     in PostgreSQL by compare-and-set (``channels_db``)."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, *, on_loop: bool = False) -> None:
         self.memory: dict[int, int] = {}
         self.database_url = database_url
-        self.pool = ThreadPoolExecutor(DB_THREADS) if database_url else None
+        self.on_loop = bool(database_url) and on_loop
+        self.pool = (
+            ThreadPoolExecutor(DB_THREADS)
+            if database_url and not self.on_loop
+            else None
+        )
         self.local = None
+        # channels_db_loop: the loop's connections, at most DB_THREADS in use.
+        self.idle: list[Any] = []
+        self.slots: asyncio.Semaphore | None = None
 
     def _connection(self):
         import threading
@@ -117,18 +140,36 @@ class _Versions:
     def _append(self, pair: int, version: int, state: str) -> bool:
         row = (
             self._connection()
-            .execute(
-                "WITH logged AS (INSERT INTO floor_log (pair, version, state) "
-                "VALUES (%s, %s, %s::jsonb)) UPDATE floor_pair SET version = "
-                "version + 1 WHERE id = %s AND version = %s RETURNING version",
-                (pair, version + 1, state, pair, version),
-            )
+            .execute(APPEND_SQL, (pair, version + 1, state, pair, version))
             .fetchone()
         )
         return row is not None
 
+    async def _append_on_loop(self, pair: int, version: int, state: str) -> bool:
+        import psycopg
+
+        if self.slots is None:
+            self.slots = asyncio.Semaphore(DB_THREADS)
+        async with self.slots:
+            if self.idle:
+                conn = self.idle.pop()
+            else:
+                conn = await psycopg.AsyncConnection.connect(
+                    self.database_url, autocommit=True
+                )
+            cursor = await conn.execute(
+                APPEND_SQL, (pair, version + 1, state, pair, version)
+            )
+            row = await cursor.fetchone()
+            self.idle.append(conn)
+        return row is not None
+
     async def advance(self, pair: int, version: int) -> int | None:
         """The new version, or None when ``version`` is not the current one."""
+        if self.on_loop:
+            state = json.dumps({"v": version, "pad": "y" * (STATE_BYTES - 20)})
+            ok = await self._append_on_loop(pair, version, state)
+            return version + 1 if ok else None
         if self.pool is None:
             if self.memory.get(pair, 0) != version:
                 return None
@@ -147,7 +188,8 @@ def _the_versions() -> _Versions:
     global _versions
     if _versions is None:
         url = os.environ.get("LIVE_FLOOR_DB", "")
-        _versions = _Versions(url)
+        mode = os.environ.get("LIVE_FLOOR_MODE", "")
+        _versions = _Versions(url, on_loop=mode == "channels_db_loop")
     return _versions
 
 
@@ -364,11 +406,21 @@ def _database(run_dir: Path) -> live_harness.Database | None:
     return db
 
 
+def _reset(db: live_harness.Database) -> None:
+    """Every pair back at version 0 with an empty log: each database mode
+    starts as the clients do (their first frame says version 0)."""
+    import psycopg
+
+    with psycopg.connect(db.url.replace("postgres://", "postgresql://")) as conn:
+        conn.execute("UPDATE floor_pair SET version = 0")
+        conn.execute("TRUNCATE floor_log")
+
+
 def run_mode(mode: str, run_dir: Path, redis_url: str, db_url: str) -> dict:
     port = live_harness.free_port()
     env = {
         "LIVE_FLOOR_MODE": mode,
-        "LIVE_FLOOR_DB": db_url if mode == "channels_db" else "",
+        "LIVE_FLOOR_DB": db_url if mode in DB_MODES else "",
         "DJANGO_SETTINGS_MODULE": live_harness.SETTINGS_MODULE,
         "DEBUG": "0",
         "DATABASE_URL": f"sqlite:///{run_dir / 'unused.sqlite3'}",
@@ -462,12 +514,14 @@ def main() -> None:
     db = None
     modes = []
     try:
-        if "channels_db" in MODES:
+        if any(mode in DB_MODES for mode in MODES):
             db = _database(run_dir)
         for mode in MODES:
-            if mode == "channels_db" and db is None:
-                log("channels_db skipped: DATABASE_URL (PostgreSQL) is not set")
+            if mode in DB_MODES and db is None:
+                log(f"{mode} skipped: DATABASE_URL (PostgreSQL) is not set")
                 continue
+            if mode in DB_MODES:
+                _reset(db)
             log(f"{mode}: starting")
             result = run_mode(mode, run_dir, redis_url, db.url if db else "")
             log(

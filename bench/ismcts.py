@@ -8,7 +8,8 @@ the search is timed), from the deciding seat's information set. CPU time by
 ``time.process_time`` (one core; the load inflates wall time, not this).
 
 ``--no-native`` hides the game's compiled kernel (the engine module's
-``NATIVE``/``_native``), so the same run shows the Python fallback's cost.
+``NATIVE``/``_native``, and ``_native`` wherever the package's rule modules
+hold it), so the same run shows the Python fallback's cost.
 Prints one JSON line; docs/performance.md and docs/bots-builtin.md record
 the figures. Run old and new trees in alternating paired runs:
 
@@ -63,7 +64,16 @@ def main() -> None:
     # Any: the kernel's names differ by game and Duelo has none.
     engine: Any = importlib.import_module(type(game).__module__)
     if args.no_native:
-        # Whatever the engine: the flag and the module its playouts check.
+        # Whatever the engine: the flag and the module its playouts check,
+        # in every module of the game's package that holds that kernel (the
+        # engine, and rule modules beside it such as kungfu2019's assignment.py,
+        # which asks the kernel's solver for "auto" and "best").
+        kernel = getattr(engine, "_native", None)
+        package = engine.__name__.rpartition(".")[0] + "."
+        for name, module in list(sys.modules.items()):
+            held: Any = module
+            if name.startswith(package) and getattr(held, "_native", 0) is kernel:
+                held._native = None
         engine.NATIVE = False
         engine._native = None
     todo = positions(args.game, args.games, args.every)

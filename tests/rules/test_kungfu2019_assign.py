@@ -19,11 +19,13 @@ from typing import Any
 import pytest
 
 from gameplay.rules.errors import IllegalAction
+from gameplay.rules.kungfu2019 import assignment as A
 from gameplay.rules.kungfu2019 import engine as E
+from gameplay.rules.kungfu2019 import native as N
 
 GAME = E.KungFu2019Game()
 native = pytest.mark.skipif(
-    E._native_step is None, reason="the C extension is not built"
+    N._native_step is None, reason="the C extension is not built"
 )
 STEPS = ("auto", "done", "best", "reset", "cancel", *E.STEP_ARG)
 SIMPLE = {"set", "die", "up", "down", "cancel", "reset", "best", "drop"}
@@ -64,8 +66,8 @@ def test_c_menu_and_steps_are_the_python_ones(
     applied = declined = ended = 0
     for state in _fights(players, 2, players):
         for seat in range(players):
-            assert c_ids(state, seat) == E._assign_ids(state, seat)
-            assert c_menu(state, seat) == E._assign_ids(state, seat)
+            assert c_ids(state, seat) == A._assign_ids(state, seat)
+            assert c_menu(state, seat) == A._assign_ids(state, seat)
             for aid in STEPS:
                 before = json.dumps(state)
                 done = c_step(state, seat, aid)
@@ -86,8 +88,8 @@ def test_c_menu_and_steps_are_the_python_ones(
 def test_the_engine_uses_the_c_code() -> None:
     from gameplay.rules.kungfu2019 import _fastassign
 
-    assert E._native_ids is _fastassign.ids
-    assert E._native_step is _fastassign.step
+    assert N._native_ids is _fastassign.ids
+    assert N._native_step is _fastassign.step
 
 
 def _fighting() -> Any:
@@ -119,30 +121,30 @@ def _fighting() -> Any:
 )
 def test_a_malformed_state_is_declined(edit: Any) -> None:
     state = _fighting()
-    assert E._native_ids is not None and E._native_step is not None
-    ids = E._native_ids(state, 0)
+    assert N._native_ids is not None and N._native_step is not None
+    ids = N._native_ids(state, 0)
     assert ids is not None
     aid = ids[-1]  # cancel
-    assert E._native_step(state, 0, aid) is not None
+    assert N._native_step(state, 0, aid) is not None
     edit(state)
-    assert E._native_ids(state, 0) is None
-    assert E._native_step(state, 0, aid) is None
+    assert N._native_ids(state, 0) is None
+    assert N._native_step(state, 0, aid) is None
 
 
 @native
 def test_a_state_of_other_rules_is_pythons_to_apply() -> None:
     """(``apply`` checks the rules version first; the menu does not.)"""
     state = _fighting()
-    assert E._native_step is not None
+    assert N._native_step is not None
     state["rules_version"] = "kungfu2019-0"
-    assert E._native_step(state, 0, "cancel") is None
+    assert N._native_step(state, 0, "cancel") is None
 
 
 @native
 @pytest.mark.parametrize("seat", [-1, 4, True, 0.0, None])
 def test_an_invalid_seat_or_step_is_declined(seat: Any) -> None:
     state = _fighting()
-    assert E._native_step is not None
-    assert E._native_step(state, seat, "cancel") is None
-    assert E._native_step(state, 0, "pick:c01") is None  # not a dice step
-    assert E._native_step(state, 0, "cancel:0") is None
+    assert N._native_step is not None
+    assert N._native_step(state, seat, "cancel") is None
+    assert N._native_step(state, 0, "pick:c01") is None  # not a dice step
+    assert N._native_step(state, 0, "cancel:0") is None

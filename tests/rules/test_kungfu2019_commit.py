@@ -21,10 +21,12 @@ import pytest
 
 from gameplay.rules.errors import IllegalAction
 from gameplay.rules.kungfu2019 import engine as E
+from gameplay.rules.kungfu2019 import handlers as H
+from gameplay.rules.kungfu2019 import native as N
 
 GAME = E.KungFu2019Game()
 native = pytest.mark.skipif(
-    E._native_step is None, reason="the C extension is not built"
+    N._native_step is None, reason="the C extension is not built"
 )
 IDS = sorted({*E.PICK_ID.values(), *E.PLAY_ID.values()})
 
@@ -69,8 +71,8 @@ def _check(
     for state in _states(config, 2, seed):
         before = json.dumps(state)
         for seat in range(players):
-            assert c_ids(state, seat) == E._ids(state, seat)
-            legal = set(E._ids(state, seat))
+            assert c_ids(state, seat) == H._ids(state, seat)
+            legal = set(H._ids(state, seat))
             for aid in IDS:
                 done = c_step(state, seat, aid)
                 assert json.dumps(state) == before
@@ -132,18 +134,18 @@ def test_stacked_dice_are_declined_at_the_reveal(
 )
 def test_a_malformed_state_is_declined(edit: Any) -> None:
     state = GAME.setup({"players": 4, "draft": False}, 8)
-    assert E._native_step is not None
+    assert N._native_step is not None
     aid = GAME.legal_action_ids(state, 0)[0]
-    assert E._native_step(state, 0, aid) is not None
+    assert N._native_step(state, 0, aid) is not None
     edit(state)
-    assert E._native_step(state, 0, aid) is None
+    assert N._native_step(state, 0, aid) is None
 
 
 @native
 @pytest.mark.parametrize("seat", [-1, 4, True, 0.0, None])
 def test_an_invalid_seat_is_declined(seat: Any) -> None:
     state = GAME.setup({"players": 4}, 8)
-    assert E._native_step is not None and E._native_ids is not None
-    assert E._native_step(state, seat, GAME.legal_action_ids(state, 0)[0]) is None
-    assert E._native_ids(state, seat) is None
+    assert N._native_step is not None and N._native_ids is not None
+    assert N._native_step(state, seat, GAME.legal_action_ids(state, 0)[0]) is None
+    assert N._native_ids(state, seat) is None
     assert GAME.legal_action_ids(state, seat) == []

@@ -13,8 +13,10 @@ from collections import Counter
 import pytest
 
 from gameplay.rules import IllegalAction, InvalidConfig
+from gameplay.rules.kungfu2019 import assignment as A
 from gameplay.rules.kungfu2019 import cards as C
 from gameplay.rules.kungfu2019 import engine as E
+from gameplay.rules.kungfu2019 import rounds as R
 from tests.rules.kungfu2019_helpers import (
     CROSS,
     DEF_456,
@@ -127,7 +129,7 @@ def test_auto_uses_the_exact_solver_with_the_track_budget() -> None:
         tracks={(1, "avo"): 2},
     )
     assert s["fight"]["asg"][1]["bud"] == 2 * STEP["avo"] + 1
-    options = E._options(s["played"][1])
+    options = A._options(s["played"][1])
     expected = solver.best_assignment(rolls[1], options, 2 * STEP["avo"], "def")
     assert E.proposal(s, 1) == [tuple(x) for x in expected]
 
@@ -142,15 +144,15 @@ def test_the_solver_answers_are_legal_assignments_in_real_fights() -> None:
             if s["phase"] == "assign":
                 f = s["fight"]
                 for i in f["f"]:
-                    role = E._role(f, i)
+                    role = A._role(f, i)
                     played = s["played"][i]
                     track = f["asg"][i]["bud"] - sum(
                         E.CROSS[c][role][1] for c in played
                     )
                     sets = solver.best_assignment(
-                        f["dice"][i], E._options(played), track, role
+                        f["dice"][i], A._options(played), track, role
                     )
-                    assert E._check_assignment(
+                    assert A._check_assignment(
                         played, role, f["dice"][i], f["asg"][i]["bud"], sets
                     ), (played, f["dice"][i], sets)
                     checked += 1
@@ -226,8 +228,8 @@ def test_the_greedy_fallback_is_always_a_legal_assignment() -> None:
         played = "".join(rnd.sample(E.ALPHABET, 3))
         role = rnd.choice(["atk", "def"])
         rolled = [rnd.randint(1, 6) for _ in range(7)]
-        sets = E._greedy(played, role, rolled)
-        assert E._check_assignment(played, role, rolled, 0, sets) is not None
+        sets = A._greedy(played, role, rolled)
+        assert A._check_assignment(played, role, rolled, 0, sets) is not None
         used = [i for _, _, dice, _ in sets for i in dice]
         # Greedy stops only when no usable combination fits the free dice.
         free = [i for i in range(7) if i not in used]
@@ -235,7 +237,7 @@ def test_the_greedy_fallback_is_always_a_legal_assignment() -> None:
             for _k, c in E.USABLE[ch][role]:
                 e = c.effect
                 if (e.atk + e.hp if role == "atk" else e.def_ + e.yy) > 0:
-                    assert E._find(c, rolled, free) is None
+                    assert A._find(c, rolled, free) is None
 
 
 def test_best_loads_the_proposal_to_adjust_and_drop_takes_a_set_back() -> None:
@@ -289,13 +291,13 @@ def test_a_drop_gives_what_the_full_check_of_the_other_sets_gives() -> None:
                 asg = s["fight"]["asg"][seat]
                 if asg["open"] is None:
                     for j in range(len(asg["sets"])):
-                        reference = E._without(s, seat, j)
-                        if not E._droppable(s, seat, j):
+                        reference = A._without(s, seat, j)
+                        if not A._droppable(s, seat, j):
                             assert reference is None
                             continue
                         seen += 1
                         assert reference is not None
-                        assert E._dropped(s, seat, j) == reference
+                        assert A._dropped(s, seat, j) == reference
             ids = GAME.legal_action_ids(s, seat)
             # Prefer the steps that build and pay for sets, so that fights
             # hold several closed sets, some bought with HIT/AVO.
@@ -321,4 +323,4 @@ def test_the_roll_tables_read_seven_base_six_digits_lowest_first() -> None:
         for _ in range(E.DICE):
             y, d = divmod(y, 6)
             digits.append(d + 1)
-        assert [*E._ROLL_LOW[x % 1296], *E._ROLL_HIGH[x // 1296]] == digits
+        assert [*R._ROLL_LOW[x % 1296], *R._ROLL_HIGH[x // 1296]] == digits

@@ -17,10 +17,13 @@ from typing import Any
 import pytest
 
 from gameplay.rules.kungfu2019 import engine as E
+from gameplay.rules.kungfu2019 import handlers as H
+from gameplay.rules.kungfu2019 import native as N
+from gameplay.rules.kungfu2019 import rounds as R
 
 GAME = E.KungFu2019Game()
 native = pytest.mark.skipif(
-    E._native_step is None, reason="the C extension is not built"
+    N._native_step is None, reason="the C extension is not built"
 )
 
 
@@ -60,7 +63,7 @@ def _must_decline(new_events: list[Any], stacked: bool) -> bool:
 def _checking(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Every ``_resolve`` checked against the C one; every step in Python
     (the C steps would settle most fights themselves)."""
-    python = E._resolve
+    python = R._resolve
     counts = {"done": 0, "declined": 0}
 
     def checked(s: dict[str, Any], ev: list[Any]) -> None:
@@ -84,7 +87,10 @@ def _checking(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
                 assert json.dumps(given) == before
                 assert json.dumps(ev_c) == ev_before
 
-    monkeypatch.setattr(E, "_resolve", checked)
+    # (called where a fight starts, in rounds.py, and where its last fighter
+    # finishes, in handlers.py: each module's own global)
+    monkeypatch.setattr(R, "_resolve", checked)
+    monkeypatch.setattr(H, "_resolve", checked)
     monkeypatch.setattr(E, "_native_step", None)
     return counts
 
@@ -114,7 +120,7 @@ def test_the_engine_settles_fights_in_c() -> None:
     gives them without ``_resolve``), the game's end excepted."""
     from gameplay.rules.kungfu2019 import _fastassign
 
-    c_step = E._native_step
+    c_step = N._native_step
     assert c_step is _fastassign.step
     state = GAME.setup({"players": 4}, 3)
     fights = 0

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from gameplay.rules.errors import IllegalAction
+from gameplay.rules.kungfu2019 import assignment as A
 from gameplay.rules.kungfu2019 import engine as E
 from gameplay.rules.kungfu2019 import solver as S
 from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND
@@ -138,7 +139,7 @@ def test_native_solver_is_solver_py(block: int) -> None:
         rolled = [rnd.randint(1, 6) for _ in range(7)]
         track = rnd.choice([0, 0, 1, 2, 3, 5, 8, 12])
         bud = track + sum(E.CROSS[c][role][1] for c in played)
-        want = S.best_assignment(list(rolled), E._options(played), track, role)
+        want = S.best_assignment(list(rolled), A._options(played), track, role)
         got = _kernel().solve(played, 0 if role == ATTACK else 1, bytes(rolled), bud)
         assert got == [(s, k, tuple(d), tuple(f)) for s, k, d, f in want]
 
@@ -157,7 +158,7 @@ def test_native_solve_checked_is_the_engines_check_of_solve() -> None:
         bud = rnd.choice([0, 0, 1, 2, 3, 5, 8, 12])
         r = 0 if role == ATTACK else 1
         sets = kernel.solve(played, r, bytes(rolled), bud)
-        want = E._check_assignment(played, role, rolled, bud, sets)
+        want = A._check_assignment(played, role, rolled, bud, sets)
         got = kernel.solve_checked(played, r, bytes(rolled), bud)
         assert want is not None and got == want
         assert type(got[0]) is list and all(type(st[2]) is list for st in got[1])
@@ -174,7 +175,7 @@ def test_games_are_the_same_with_a_kernel_without_solve_checked(
         config = _config(players, seed)
         new = GAME.setup(config, seed)
         steps = GAME.playout(new, uniform_chooser(seed))
-        monkeypatch.setattr(E, "_solve_checked", None)
+        monkeypatch.setattr(A, "_solve_checked", None)
         old = GAME.setup(config, seed)
         assert GAME.playout(old, uniform_chooser(seed)) == steps
         monkeypatch.undo()
@@ -223,8 +224,8 @@ def test_engine_dice_proposals_are_the_same_with_and_without_the_kernel(
         config = _config(players, seed)
         with_kernel = GAME.setup(config, seed)
         steps = GAME.playout(with_kernel, uniform_chooser(seed))
-        monkeypatch.setattr(E, "_native", None)
+        monkeypatch.setattr(A, "_native", None)
         without = GAME.setup(config, seed)
         assert GAME.playout(without, uniform_chooser(seed)) == steps
-        monkeypatch.setattr(E, "_native", kernel)
+        monkeypatch.setattr(A, "_native", kernel)
         assert with_kernel == without

@@ -18,11 +18,12 @@ import pytest
 
 from gameplay.rules.errors import GameError
 from gameplay.rules.kungfu2019 import engine as E
+from gameplay.rules.kungfu2019 import native as N
 from tests.rules.properties import observe_as_python
 
 GAME = E.KungFu2019Game()
 native = pytest.mark.skipif(
-    E._native_observe is None, reason="the C extension is not built"
+    N._native_observe is None, reason="the C extension is not built"
 )
 
 
@@ -50,8 +51,8 @@ def _games(
 
 
 def _c(state: Any, seat: Any) -> Any:
-    assert E._native_observe is not None
-    return E._native_observe(state, seat)
+    assert N._native_observe is not None
+    return N._native_observe(state, seat)
 
 
 @native
@@ -59,8 +60,8 @@ def test_the_c_code_knows_the_engines_phases() -> None:
     from gameplay.rules.kungfu2019 import _fastobserve
 
     assert E.PHASES == _fastobserve.PHASES
-    assert E._native_observe is _fastobserve.observe
-    assert E._native_actors is _fastobserve.actors
+    assert N._native_observe is _fastobserve.observe
+    assert N._native_actors is _fastobserve.actors
 
 
 @native
@@ -93,7 +94,7 @@ def test_c_observation_is_the_python_one(draft: bool, players: int) -> None:
 def test_c_actors_are_the_python_ones(
     players: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    c_actors = E._native_actors
+    c_actors = N._native_actors
     assert c_actors is not None
     monkeypatch.setattr(E, "_native_actors", None)  # GAME.actors: Python's
     phases = set()

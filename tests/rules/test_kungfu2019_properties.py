@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from gameplay.rules import view_events
 from gameplay.rules.kungfu2019 import engine as E
+from gameplay.rules.kungfu2019 import handlers as H
 from tests.rules.kungfu2019_helpers import GAME
 from tests.rules.properties import (
     Step,
@@ -110,7 +111,7 @@ def test_the_fast_legality_check_agrees_with_the_menus(
         for seat in range(new["n"]):
             ids = GAME.legal_action_ids(new, seat)
             for aid in {*CANDIDATES, *ids}:
-                assert E._is_legal(new, seat, aid) == (aid in ids), (seat, aid)
+                assert H._is_legal(new, seat, aid) == (aid in ids), (seat, aid)
     r = GAME.result(new)
     assert r is not None
     assert r is not None and r["winners"]

@@ -14,6 +14,7 @@ import pytest
 from gameplay.rules import view_events
 from gameplay.rules.kungfu2019 import cards as C
 from gameplay.rules.kungfu2019 import engine as E
+from gameplay.rules.kungfu2019 import rounds as R
 from tests.rules.kungfu2019_helpers import (
     COSTLY,
     CROSS,
@@ -509,7 +510,7 @@ def test_after_three_rounds_the_most_hp_wins_and_ties_share() -> None:
     assert r["winners"] == [i for i in range(3) if s["hp"][i] == best]
     tied = GAME.clone(s)
     tied["hp"] = [7, 9, 9]
-    E._finish(tied, [], "rounds")
+    R._finish(tied, [], "rounds")
     assert tied["result"]["winners"] == [1, 2]
     assert tied["result"]["placements"] == [3, 1, 1]
 

@@ -2,7 +2,9 @@
 
 The package holds everything about this one game: the card list (:mod:`.cards`,
 our design), the dice combinations and their effects (:mod:`.combos`), the engine
-(:mod:`.engine`), the dice-assignment solver and the bot helpers, and
+(:mod:`.engine`, with the rules beside it by topic: :mod:`.assignment`,
+:mod:`.rounds`, :mod:`.handlers`, :mod:`.observation`, ...), the dice-assignment
+solver and the bot helpers, and
 :data:`META`, which the platform reads through :func:`gameplay.rules.game_meta`.
 The platform offers it (``_PACKAGES``): live play carries several seats choosing
 at once; the page is ``templates/gameplay/boards/kungfu2019.html`` with

@@ -2,17 +2,18 @@
  * extension, a sibling of the kernel _fastplay.c).
  *
  * Why: about two thirds of a random game's steps are dice steps, and the
- * Python menu (engine.py's ``_assign_ids``) and the steps' ``apply``
+ * Python menu (assignment.py's ``_assign_ids``) and the steps' ``apply``
  * (``_assign_legal`` then ``_h_assign``) were each mostly the interpreter's
  * own cost: 13,000-34,000 instructions a call, a fight's end 150,000 (issue
  * 33 §2, callgrind). The same rules here, read from the same state;
- * engine.py's functions stay the reference.
+ * the Python functions (assignment.py, handlers.py, rounds.py) stay the
+ * reference.
  *
  * ``step(state, seat, action_id)``: ``apply``'s ``(state, events)`` for a
  * legal draft, play or dice step (commit.h for the first two; the dice steps
  * here, a fight's end in fight.h), or None for anything else or anything
  * declined (an illegal step, a malformed state, the rare cases the headers
- * name): engine.py then does it in Python, errors included. ``ids(state,
+ * name): the engine then does it in Python, errors included. ``ids(state,
  * seat)``: ``legal_action_ids``, or None. ``assign_ids``, ``assign_step``
  * and ``resolve``: the dice menu, a dice step and a fight's end alone (the
  * tests compare them with Python's). Equal results for every seat at every
@@ -24,15 +25,15 @@
 
 #include "../observe.h" /* get, put */
 
-#define DICE 7   /* engine.py's DICE */
-#define PLAY 3   /* engine.py's PLAY: cards (set slots) per fighter */
+#define DICE 7   /* alphabet.py's DICE */
+#define PLAY 3   /* alphabet.py's PLAY: cards (set slots) per fighter */
 #define MAXK 4   /* combinations a card has at most (SET_ID covers k < 4) */
 
 enum { K_CROSS = 0, K_FACES, K_KIND, K_STRAIGHT, K_SUM_OVER, K_SUM_UNDER };
 enum { A_AUTO = 0, A_DONE, A_BEST, A_RESET, A_CANCEL, A_SET, A_DROP, A_DIE, A_UP,
        A_DOWN };
 
-/* Per card character and combination: engine.py's COMBOS (kind, n, faces as
+/* Per card character and combination: alphabet.py's COMBOS (kind, n, faces as
  * a bit mask, total) and SETTABLE's gain per role (-1: not settable). */
 typedef struct {
     int kind, n, faces, total;
@@ -166,7 +167,7 @@ static inline Combo *combo_of(Asg *a, Set *s) {
     return &COMBO[a->played[s->slot]][s->k];
 }
 
-/* engine.py's ``_droppable``. */
+/* assignment.py's ``_droppable``. */
 static int droppable(Asg *a, int j) {
     long avail = a->bud;
     for (int n = 0; n < a->nsets; n++) {
@@ -253,7 +254,7 @@ static PyObject *py_assign_ids(PyObject *self, PyObject *args) {
     return menu(&a);
 }
 
-/* engine.py's ``satisfies`` for a settable combination (a fixed n > 0). */
+/* combos.py's ``satisfies`` for a settable combination (a fixed n > 0). */
 static int satisfies(Combo *c, const long *x, int size) {
     if (c->kind == K_CROSS) return size == 0;
     if (size != c->n) return 0;
@@ -695,7 +696,7 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(assign_ids_doc,
 "assign_ids(state, seat, /) -> list[str] | None\n\n"
-"engine.py's ``_assign_ids(state, seat)`` in a fight, or None when this\n"
+"assignment.py's ``_assign_ids(state, seat)`` in a fight, or None when this\n"
 "declines (a malformed state): the engine then builds it in Python.");
 PyDoc_STRVAR(assign_step_doc,
 "assign_step(state, seat, action_id, /) -> tuple[dict, list] | None\n\n"
@@ -711,7 +712,7 @@ PyDoc_STRVAR(init_fight_doc,
 PyDoc_STRVAR(init_commit_doc,
 "init_commit(codes, pick_arg, play_arg, draft, hand, /)\n\n"
 "What the draft's and the play's steps read (commit.h): per character its\n"
-"card code (None: no card), engine.py's PICK_ARG and PLAY_ARG, its DRAFT\n"
+"card code (None: no card), actions.py's PICK_ARG and PLAY_ARG, its DRAFT\n"
 "phase and HAND.");
 PyDoc_STRVAR(ids_doc,
 "ids(state, seat, /) -> list[str] | None\n\n"
@@ -726,7 +727,7 @@ PyDoc_STRVAR(step_doc,
 "applies it in Python.");
 PyDoc_STRVAR(resolve_doc,
 "resolve(state, events, /) -> bool\n\n"
-"engine.py's ``_resolve(state, events)`` on a state the caller owns: True\n"
+"rounds.py's ``_resolve(state, events)`` on a state the caller owns: True\n"
 "when done, False when it declines, having changed neither.");
 PyDoc_STRVAR(init_doc,
 "init(rules_version, assign, combos, /)\n\n"
@@ -748,7 +749,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_fastassign",
-    "Kung Fu (2019): the dice-assignment menu and steps in C (engine.py's).", -1,
+    "Kung Fu (2019): the dice-assignment menu and steps in C (assignment.py's).", -1,
     methods,
 };
 

@@ -5,16 +5,16 @@
  * the live server sends every seat its view after every step), and built in
  * Python it was about 43% of a step of the public API (issue 33 §2: about
  * 45,900 of 106,900 instructions, callgrind). Here the same dict is built
- * field by field from the same allow-list as engine.py's ``_observe_py``,
+ * field by field from the same allow-list as observation.py's ``observe_py``,
  * whose docstring and comments are the reference: what a seat may see, in
  * which order, and why. The only views kept between calls are a seat's two
  * status-track dicts, shared read-only while its track positions stay the
- * same (as engine.py's ``_TRACK_VIEWS`` shares them); every list is the
+ * same (as observation.py's ``_TRACK_VIEWS`` shares them); every list is the
  * observation's own.
  *
  * ``observe(state, seat)`` returns the observation, or None when it declines:
  * for anything but a well-formed state in play (a malformed or finished
- * state, an invalid seat, an unexpected type anywhere) engine.py builds it in
+ * state, an invalid seat, an unexpected type anywhere) observation.py builds it in
  * Python instead, which raises the documented errors. Equal results for every
  * seat at every step of seeded games: tests/rules/test_kungfu2019_observe.py.
  */
@@ -24,11 +24,11 @@
 
 #include "../observe.h" /* get, put, as_long, template, build, read_fields, ref */
 
-#define MAXN 8    /* seats at most (engine.py allows 2-5) */
-#define NSTAT 5   /* engine.py's STAT: hp atk def hit avo */
-#define PLAY 3    /* engine.py's PLAY: cards played per round */
+#define MAXN 8    /* seats at most (config.py allows 2-5) */
+#define NSTAT 5   /* alphabet.py's STAT: hp atk def hit avo */
+#define PLAY 3    /* alphabet.py's PLAY: cards played per round */
 
-/* Phases, in engine.py's PHASES order (exported as PHASES; the engine checks
+/* Phases, in phases.py's PHASES order (exported as PHASES; the engine checks
  * that they match before it uses this module). */
 enum { P_DRAFT = 0, P_PLAYING, P_ASSIGN, P_OVER, P_COUNT };
 static const char *PHASE_NAMES[] = {"draft", "play", "assign", "over"};
@@ -49,13 +49,13 @@ STRINGS(DECLARE)
 #undef DECLARE
 
 static PyObject *PHASE_CODES;   /* phase name -> its code (a Python int) */
-static PyObject *PROMPTS;       /* from init(): engine.py's PROMPTS */
+static PyObject *PROMPTS;       /* from init(): phases.py's PROMPTS */
 static PyObject *CODES;         /* from init(): 128 card codes by character */
 static PyObject *CODE[128];     /* borrowed from CODES; NULL: not a card */
-static PyObject *STATS[NSTAT];  /* from init(): engine.py's STAT */
+static PyObject *STATS[NSTAT];  /* from init(): alphabet.py's STAT */
 static long STEPS[NSTAT];       /* from init(): STEP per stat */
 static PyObject *ATTACK, *DEFEND; /* from init(): combos.py's roles */
-static PyObject *RULES_VERSION, *ROUNDS; /* from init(): engine.py's */
+static PyObject *RULES_VERSION, *ROUNDS; /* from init(): alphabet.py's */
 static PyObject *OBS_TEMPLATE, *DRAFT_TEMPLATE, *COMMITS_TEMPLATE,
     *FIGHT_TEMPLATE, *MINE_TEMPLATE; /* every key in order, each value None */
 /* Their keys, in order (build() writes a copy's values in place). */
@@ -150,7 +150,7 @@ static PyObject *list_copy(PyObject *x) {
     return PyList_GetSlice(x, 0, PyList_GET_SIZE(x));
 }
 
-/* Seat i's track views (engine.py's ``_track_views``), new references: the
+/* Seat i's track views (observation.py's ``_track_views``), new references: the
  * memo's while its positions are the same, else built and kept. */
 static int track_views(Py_ssize_t i, PyObject *track, PyObject **pos,
                        PyObject **val) {
@@ -191,7 +191,7 @@ enum { F_game, F_rules_version, F_cfg, F_rng, F_n, F_phase, F_round, F_turn,
        F_commit, F_played, F_dummy, F_discard, F_order, F_oi, F_fight, F_di,
        F_result, F_COUNT };
 static PyObject *STATE_KEYS[F_COUNT];
-/* engine.py's observation: the keys in its order. */
+/* observation.py's observation: the keys in its order. */
 enum { O_game, O_rules_version, O_seat, O_players, O_phase, O_prompt, O_round,
        O_rounds, O_actors, O_hp, O_eliminated, O_tracks, O_status, O_hand,
        O_hand_sizes, O_deck_size, O_discard, O_draft, O_commits, O_played,
@@ -540,7 +540,7 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(observe_doc,
 "observe(state, seat, /) -> dict | None\n\n"
-"engine.py's observation of ``state`` for ``seat`` (None: a spectator), or\n"
+"observation.py's observation of ``state`` for ``seat`` (None: a spectator), or\n"
 "None when this declines (anything but a well-formed state in play and a\n"
 "valid seat): the engine then builds it in Python.");
 PyDoc_STRVAR(init_doc,
@@ -581,7 +581,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_fastobserve",
-    "Kung Fu (2019): a seat's observation built in C (engine.py's observe).", -1,
+    "Kung Fu (2019): a seat's observation built in C (observation.py's observe_py).", -1,
     methods,
 };
 

@@ -1,6 +1,6 @@
 # The interface of the optional C extension _fastobserve.c (its docstrings say
 # more). mypy cannot read a compiled module; this file is what it checks
-# engine.py against.
+# native.py and the engine against.
 from typing import Any
 
 PHASES: tuple[str, ...]

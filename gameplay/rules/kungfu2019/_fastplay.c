@@ -1,7 +1,7 @@
 /* Kung Fu (2019), the dice game: a native random-playout kernel (optional
  * CPython extension), following the pattern of kungfu2013/_fastplay.c.
  *
- * It plays exactly the rules of engine.py (the draft ``_h_pick``, the commits
+ * It plays exactly the rules of handlers.py and rounds.py (the draft ``_h_pick``, the commits
  * ``_h_play``, ``_reveal`` with its tie-break shuffle and the 2-player dummy,
  * ``_start_fight`` and its rolls, every small dice decision of ``_h_assign``
  * with the menu ``_assign_ids``, ``_resolve``, ``_end_round``), with the same
@@ -14,9 +14,9 @@
  * stream being a second SplitMix64 counter (engine.py's ``uniform_chooser``).
  *
  * No card data are written here: ``init`` receives the card and combination
- * tables from cards.py (through engine.py) when the engine is imported. The
- * state travels as a flat tuple of fields (engine.py's ``_native_fields`` /
- * ``_native_store``); the result (placements) is built by engine.py's
+ * tables from cards.py (through native.py) when the engine is imported. The
+ * state travels as a flat tuple of fields (fields.py's ``_native_fields`` /
+ * ``_native_store``); the result (placements) is built by rounds.py's
  * ``_finish`` from the HP and eliminations the kernel returns.
  */
 #define PY_SSIZE_T_CLEAN
@@ -210,7 +210,7 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(playout_doc,
 "playout(fields, choice, max_steps) -> (fields, choice, steps, reason)\n\n"
-"Play the state given as engine.py's flat field tuple on to the end (or\n"
+"Play the state given as fields.py's flat field tuple on to the end (or\n"
 "``max_steps`` decisions, -1 for no limit): the first actor decides each time,\n"
 "taking index ``randbelow(choice, len(menu))`` of the engine's menu. Returns the\n"
 "new field tuple, the choice stream's counter, the number of decisions and how\n"
@@ -491,7 +491,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(solve_checked_doc,
 "solve_checked(played, role, rolled, budget) -> (values, sets, gain, spent) | None\n\n"
-"``solve``'s answer checked by the kernel's copy of engine._check_assignment, in\n"
+"``solve``'s answer checked by the kernel's copy of assignment._check_assignment, in\n"
 "the form that check returns: the die values (a list), the closed sets\n"
 "[[slot, k, [die ids]], ...], the HIT/AVO gained and spent; None when the\n"
 "check refuses it (the engine then falls back as it does for ``solve``).");

@@ -1,6 +1,7 @@
 # The interface of the optional C kernel _fastplay.c (its docstrings say more).
-# mypy cannot read a compiled module; this file is what it checks engine.py
-# against. The flat field tuples are engine.py's _native_fields layout.
+# mypy cannot read a compiled module; this file is what it checks native.py,
+# assignment.py and the engine against. The flat field tuples are fields.py's
+# _native_fields layout.
 from collections.abc import Sequence
 from typing import Any
 

@@ -6,7 +6,7 @@
  * and in Python (engine.py's ``apply``, ``_is_legal`` then ``_h_pick`` or
  * ``_h_play``) they cost 23,500 and 37,300 instructions a step (callgrind),
  * a fifth of all a game's, most of it the interpreter's own. The same rules
- * here, engine.py's functions being the reference for every field and event
+ * here, handlers.py's and rounds.py's functions being the reference for every field and event
  * in their order: ``_h_pick`` (the draft's pass of the packs when the last
  * seat has kept its card), ``_h_play`` and, when the last card is in,
  * ``_reveal`` and ``_next_fight``.
@@ -17,11 +17,11 @@
  * assign, a malformed state. Held equal to Python's ``apply`` by
  * tests/rules/test_kungfu2019_commit.py. */
 
-#define HAND_MAX 16 /* cards a pack or hand holds at most (engine.py's HAND) */
+#define HAND_MAX 16 /* cards a pack or hand holds at most (alphabet.py's HAND) */
 
 static PyObject *CODE_OF[128];    /* from init_commit(): a card's code */
 static PyObject *PICK_ARG_D, *PLAY_ARG_D, *DRAFT_PH; /* from init_commit() */
-static long HAND_N;               /* from init_commit(): engine.py's HAND */
+static long HAND_N;               /* from init_commit(): alphabet.py's HAND */
 
 static PyObject *S_pick, *S_commit_ev, *S_draft_pass, *S_reveal, *S_card,
     *S_count, *S_turn, *S_pack_size, *S_pack, *S_packs, *S_picks, *S_hands,

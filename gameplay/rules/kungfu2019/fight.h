@@ -2,11 +2,11 @@
  * its readers (read_set, small) and templates (EV_T, build).
  *
  * Why: when the last fighter finishes its dice (about one ``auto`` or
- * ``done`` in three), engine.py's ``_resolve`` settles the fight and
+ * ``done`` in three), rounds.py's ``_resolve`` settles the fight and
  * ``_next_fight`` rolls the next one or ``_end_round`` opens the next round:
  * about 150,000 instructions in Python (callgrind), 4% of a random game's
  * steps but a tenth of all its instructions (issue 33 §2). The same rules
- * here, engine.py's functions (``_resolve``, ``_effects``, ``_next_fight``,
+ * here, rounds.py's functions (``_resolve``, ``_effects``, ``_next_fight``,
  * ``_start_fight``, ``_roll``, ``_end_round``, ``_new_round``) being the
  * reference for every field and event, in their order.
  *
@@ -15,14 +15,14 @@
  * declines (0) having changed neither: a game that ends (``_finish``), dice
  * stacked by the config (tests and tools), a next fight in which no fighter
  * has dice to assign (``_start_fight`` resolves it at once), a malformed
- * state. The caller then runs engine.py's ``_resolve``. Held equal to it by
+ * state. The caller then runs rounds.py's ``_resolve``. Held equal to it by
  * tests/rules/test_kungfu2019_fight.py. */
 
 #include <stdint.h>
 
-#define MAXN 8            /* seats at most (engine.py allows 2-5) */
-#define NSTAT 5           /* engine.py's STAT: hp atk def hit avo */
-#define DUMMY (-1)        /* engine.py's DUMMY attacker */
+#define MAXN 8            /* seats at most (config.py allows 2-5) */
+#define NSTAT 5           /* alphabet.py's STAT: hp atk def hit avo */
+#define DUMMY (-1)        /* phases.py's DUMMY attacker */
 #define SIX7 279936UL     /* 6 ** DICE */
 
 /* The state's fields, in the order engine.py's ``setup`` makes them (as in
@@ -45,7 +45,7 @@ static PyObject *STATE_KEYS[F_COUNT];
 static int INIT_OF[128], CROSS_OF[128][2][3], USABLE_OF[128][2];
 static int EFFECT_OF[128][MAXK][2][2];
 static long STAT_STEP[NSTAT], ROUNDS_MAX;
-static PyObject *PLAYING; /* engine.py's PLAYING phase */
+static PyObject *PLAYING; /* phases.py's PLAYING phase */
 
 static PyObject *S_fight_ev, *S_eliminated_ev, *S_round_end, *S_round, *S_attack,
     *S_oi, *S_order, *S_elim, *S_hp, *S_nfight, *S_tracks, *S_rng, *S_cfg,
@@ -55,7 +55,7 @@ static PyObject *S_fight_ev, *S_eliminated_ev, *S_round_end, *S_round, *S_attack
     *S_yin_yang, *S_damage, *S_eliminated, *S_alive;
 static PyObject *EMPTY_STR;
 
-/* Templates of the dicts built here (keys in engine.py's order). */
+/* Templates of the dicts built here (keys in rounds.py's order). */
 static PyObject *FIGHT_PUB_T, *SHOWN_T, *DEFENDER_T, *ELIM_T, *ROUND_END_T,
     *ROUND_T, *ATTACK_T, *ASG_T, *FIGHT_T;
 static PyObject *FIGHT_PUB_K[8], *SHOWN_K[4], *DEFENDER_K[6], *ELIM_K[2],
@@ -108,7 +108,7 @@ static const unsigned char *cards(PyObject *x, Py_ssize_t max, Py_ssize_t *len) 
     return c;
 }
 
-/* engine.py's ``_effects``: (main, extra) of a fighter in a role. */
+/* rounds.py's ``_effects``: (main, extra) of a fighter in a role. */
 static void effects(const unsigned char *played, Py_ssize_t np, const long *track,
                     const Done *d, int role, long *main, long *extra) {
     int stat = role == 0 ? 1 : 2; /* atk, def */
@@ -125,7 +125,7 @@ static void effects(const unsigned char *played, Py_ssize_t np, const long *trac
     }
 }
 
-/* SplitMix64, engine.py's rng.py ``draw``: the counter advanced, its mix. */
+/* SplitMix64, rng.py's ``draw``: the counter advanced, its mix. */
 static uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
@@ -482,7 +482,7 @@ static int new_round(End *e, PyObject **fl, PyObject *s, PyObject *ev) {
     return append_event(ev, S_round, ROUND_T, ROUND_K, nv, 2);
 }
 
-/* engine.py's ``_resolve(s, ev)``: 1 done, 0 declined (s and ev as they
+/* rounds.py's ``_resolve(s, ev)``: 1 done, 0 declined (s and ev as they
  * were), -1 an error raised (s and ev may be part done: the caller drops
  * both). */
 static int resolve(PyObject *s, PyObject *ev) {

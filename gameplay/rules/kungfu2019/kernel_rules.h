@@ -1,6 +1,7 @@
 /* Kung Fu (2019) kernel, part of _fastplay.c (included there, not built on its
- * own): the game flow of engine.py (rounds, reveal, fights, rolls, resolve) and
- * the decisions of a playout (the menus of engine.py, uniform or by policy).
+ * own): the game flow of rounds.py (rounds, reveal, fights, rolls, resolve) and
+ * the decisions of a playout (the menus of handlers.py and assignment.py,
+ * uniform or by policy).
  */
 #ifndef KUNGFU2019_KERNEL_RULES_H
 #define KUNGFU2019_KERNEL_RULES_H
@@ -8,7 +9,7 @@
 #include "kernel_solver.h"
 #include "kernel_state.h"
 
-/* ---- flow (engine.py) --------------------------------------------------------- */
+/* ---- flow (rounds.py) --------------------------------------------------------- */
 
 static inline int role_of(const St *s, int seat) { return seat == s->fa ? ATT : DEF; }
 

@@ -1,7 +1,7 @@
 /* Kung Fu (2019) kernel, part of _fastplay.c (included there, not built on its
  * own): combos.satisfies and solver.py's exact dice solver ("auto", "best"),
  * reproduced step by step (the same enumeration orders, so the same answer among
- * equally good assignments), and engine.py's _check_assignment.
+ * equally good assignments), and assignment.py's _check_assignment.
  */
 #ifndef KUNGFU2019_KERNEL_SOLVER_H
 #define KUNGFU2019_KERNEL_SOLVER_H
@@ -579,7 +579,7 @@ static int solve(const Row *played, int role, const int *rolled, int bud, Set *o
     return ns;
 }
 
-/* ---- engine.py: _check_assignment --------------------------------------------- */
+/* ---- assignment.py: _check_assignment ------------------------------------- */
 
 /* The checks of one set that do not depend on the others: its card's
  * combination, usable in the role, its number of dice, distinct dice ids, the

@@ -1,0 +1,76 @@
+"""Kung Fu (2019)'s table options: validated and normalized."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gameplay.rules.errors import InvalidConfig, param_value
+from gameplay.rules.kungfu2019.alphabet import BY_CODE, DICE
+
+_OPTIONS = ("players", "draft", "deck", "dice")
+
+
+# ---------------------------------------------------------------------------
+# Configuration.
+
+
+def _validate(config: Any) -> dict[str, Any]:
+    if not isinstance(config, dict):
+        raise InvalidConfig(
+            "config_not_object", f"config must be a dict, not {type(config).__name__}"
+        )
+    unknown = sorted(str(k) for k in config if k not in _OPTIONS)
+    if unknown:
+        raise InvalidConfig(
+            "unknown_options",
+            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}",
+            options=", ".join(unknown),
+            allowed=", ".join(_OPTIONS),
+        )
+    players = config.get("players", 4)
+    if type(players) is not int or not 2 <= players <= 5:
+        raise InvalidConfig(
+            "players_range",
+            f"Kung Fu (2019) is for 2 to 5 players, got {players!r}",
+            min=2,
+            max=5,
+            players=param_value(players),
+        )
+    draft = config.get("draft", True)
+    if type(draft) is not bool:
+        raise InvalidConfig(
+            "option_bool",
+            f"draft must be true or false, got {draft!r}",
+            option="draft",
+            value=param_value(draft),
+        )
+    deck = config.get("deck")
+    if deck is not None:
+        if not isinstance(deck, list) or any(
+            type(c) is not str or c not in BY_CODE for c in deck
+        ):
+            raise InvalidConfig(
+                "bad_deck",
+                "deck must be a list of card codes, top first (e.g. 'c01')",
+                option="deck",
+            )
+        if len(set(deck)) != len(deck):
+            raise InvalidConfig("bad_deck", "deck lists a card twice", option="deck")
+        deck = list(deck)
+    dice = config.get("dice")
+    if dice is not None:
+        if not isinstance(dice, list) or any(
+            not isinstance(r, list)
+            or len(r) != DICE
+            or any(type(x) is not int or not 1 <= x <= 6 for x in r)
+            for r in dice
+        ):
+            raise InvalidConfig(
+                "bad_deck",
+                "dice must be a list of rolls, each a list of 7 values 1-6",
+                option="dice",
+            )
+        dice = [list(r) for r in dice]
+    else:
+        dice = []
+    return {"players": players, "draft": draft, "deck": deck, "dice": dice}

@@ -11,7 +11,7 @@
  * orders, so the same answer among equally good assignments). The seat that acts is the
  * first of ``actors`` and every decision picks index
  * ``randbelow(choice_state, len(menu))`` of the engine's menu, the choice
- * stream being a second SplitMix64 counter (engine.py's ``uniform_chooser``).
+ * stream being a second SplitMix64 counter (rng.py's ``uniform_chooser``).
  *
  * No card data are written here: ``init`` receives the card and combination
  * tables from cards.py (through native.py) when the engine is imported. The

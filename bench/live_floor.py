@@ -517,10 +517,10 @@ def main() -> None:
         if any(mode in DB_MODES for mode in MODES):
             db = _database(run_dir)
         for mode in MODES:
-            if mode in DB_MODES and db is None:
-                log(f"{mode} skipped: DATABASE_URL (PostgreSQL) is not set")
-                continue
             if mode in DB_MODES:
+                if db is None:
+                    log(f"{mode} skipped: DATABASE_URL (PostgreSQL) is not set")
+                    continue
                 _reset(db)
             log(f"{mode}: starting")
             result = run_mode(mode, run_dir, redis_url, db.url if db else "")

@@ -28,7 +28,7 @@ from django.utils.translation import gettext_noop as N_
 from config.channel_layer import set_local_hook
 from gameplay import broadcast, presence, services
 from gameplay.errors import BadRequest, MatchError
-from gameplay.live import owner
+from gameplay.live import owner, sockets
 from languages.middleware import connection_language
 
 logger = logging.getLogger(__name__)
@@ -199,7 +199,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # One database call: the match and the user's seat found, the seat
         # counted, the match read once for this socket's frame, the table's
         # presence broadcast and this process's copy (``gameplay.live``).
-        opened = await owner.open_socket(public_id=public_id, user=self.user)
+        opened = await sockets.open_socket(public_id=public_id, user=self.user)
         if opened is None:
             await self.close(code=4404)
             return
@@ -229,7 +229,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             except Exception:  # Redis away: the seat must still be let go
                 logger.warning("group discard failed for %s", group, exc_info=True)
         if getattr(self, "seat_number", None) is not None:
-            await owner.close_socket(match_pk=self.match_pk, user=self.user)
+            await sockets.close_socket(match_pk=self.match_pk, user=self.user)
 
     async def receive(self, text_data: str | None = None, bytes_data=None) -> None:
         if text_data is None or len(text_data) > MAX_FRAME_BYTES:
@@ -407,7 +407,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "beat", "version": version})
 
     async def _send_state(self, *, after_version: int | None) -> None:
-        frames = await owner.state_frames(
+        frames = await sockets.state_frames(
             match_pk=self.match_pk,
             user=self.user,
             seated=self.seat_number is not None,

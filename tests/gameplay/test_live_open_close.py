@@ -1,4 +1,4 @@
-"""A live socket's open and close (``gameplay.live.owner``): the seat counted
+"""A live socket's open and close (``gameplay.live.sockets``): the seat counted
 in or out and the match read after it in one round trip on PostgreSQL
 (``reader.read_match_after``), the frames' shared part built once per open,
 and no database hop after a close beyond the count-out's own."""
@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gameplay import frames, selectors, services
-from gameplay.live import owner, reader
+from gameplay.live import reader, sockets
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.services import connections
 from tests.gameplay.conftest import start_match
@@ -108,7 +108,7 @@ def test_a_count_out_unvouched_turns_absent_at_the_last_vouching(players):
     match = _finished(players)
     seen = timezone.now() - timedelta(hours=2)
     Seat.objects.filter(match=match, user=players[1]).update(connected=2, seen_at=seen)
-    assert owner._close_sync(match.pk, players[1]) != []
+    assert sockets._close_sync(match.pk, players[1]) != []
     seat = _seat_of(match, players[1])
     assert seat.connected == 0 and seat.disconnected_at == seen
 
@@ -119,7 +119,7 @@ def test_a_finished_match_closes_in_one_round_trip(players):
     (they were four: the count-out, the match, its seats, the rematch)."""
     match = _finished(players)
     with CaptureQueriesContext(connection) as queries:
-        messages = owner._close_sync(match.pk, players[1])
+        messages = sockets._close_sync(match.pk, players[1])
     assert len(queries) == 1
     assert messages and messages[0][1]["status"] == MatchStatus.FINISHED
     assert _seat_of(match, players[1]).connected == 0
@@ -127,12 +127,12 @@ def test_a_finished_match_closes_in_one_round_trip(players):
 
 def test_a_close_tells_of_an_open_rematch_as_the_frames_did(players, client):
     match = _finished(players)
-    quiet = owner._close_sync(match.pk, players[1])
+    quiet = sockets._close_sync(match.pk, players[1])
     assert '"rematch":null' in quiet[0][1]["public"]
     client.force_login(players[0])
     client.post(reverse("gameplay:rematch", args=[match.public_id]))
     rematch = Match.objects.get(rematch_of=match)
-    told = owner._close_sync(match.pk, players[0])
+    told = sockets._close_sync(match.pk, players[0])
     assert str(rematch.public_id) in told[0][1]["public"]
     assert '"rematch":null' not in told[0][1]["public"]
 
@@ -141,14 +141,14 @@ def test_a_match_in_play_closes_under_the_seat_lock(players):
     match = start_match(players[:2])
     for user in players[:2]:
         services.seat_connected(match_id=match.pk, user=user, announce=False)
-    messages = owner._close_sync(match.pk, players[0])
+    messages = sockets._close_sync(match.pk, players[0])
     seat = _seat_of(match, players[0])
     assert seat.connected == 0 and seat.disconnected_at is not None
     rows = {row[0]: row for row in messages[0][1]["seats"]}
     assert rows[seat.pk][1] == 0  # the broadcast shows the seat gone
     # No seat, nothing to tell; nobody signed in, likewise.
-    assert owner._close_sync(match.pk, players[5]) == []
-    assert owner._close_sync(match.pk, None) == []
+    assert sockets._close_sync(match.pk, players[5]) == []
+    assert sockets._close_sync(match.pk, None) == []
 
 
 def test_an_open_counts_the_seat_and_builds_the_shared_part_once(players, monkeypatch):
@@ -162,7 +162,7 @@ def test_an_open_counts_the_seat_and_builds_the_shared_part_once(players, monkey
 
     monkeypatch.setattr(frames, "frame_base", counting)
     with CaptureQueriesContext(connection) as queries:
-        opened = owner._open_sync(str(match.public_id), players[1])
+        opened = sockets._open_sync(str(match.public_id), players[1])
     assert opened is not None and opened.seat_number == 1
     assert built == [match.pk]
     assert _seat_of(match, players[1]).connected == 1
@@ -175,10 +175,10 @@ def test_an_open_counts_the_seat_and_builds_the_shared_part_once(players, monkey
         counted = [q["sql"] for q in queries if q["sql"].startswith("UPDATE")]
         assert "SELECT" in counted[0]  # the count and the read: one message
     # A spectator counts nothing; an unknown match is None.
-    watching = owner._open_sync(str(match.public_id), players[5])
+    watching = sockets._open_sync(str(match.public_id), players[5])
     assert watching is not None and watching.seat_number is None
     assert watching.messages == []
-    assert owner._open_sync(str(uuid.uuid4()), players[1]) is None
+    assert sockets._open_sync(str(uuid.uuid4()), players[1]) is None
 
 
 @pytest.mark.asyncio

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 from gameplay.rules.meta import N_
 
@@ -93,6 +94,28 @@ def param_value(value: object) -> Param:
     if value is None or isinstance(value, str | int | bool):
         return value
     return repr(value)
+
+
+def config_object(config: object, allowed: tuple[str, ...]) -> dict[str, Any]:
+    """``config`` as the table options' dict, refused with
+    ``config_not_object`` unless a dict, or ``unknown_options`` when it names
+    an option not in ``allowed``.
+
+    Every engine's options check starts this way; the options that follow
+    are each game's own."""
+    if not isinstance(config, dict):
+        raise InvalidConfig(
+            "config_not_object", f"config must be a dict, not {type(config).__name__}"
+        )
+    unknown = sorted(str(k) for k in config if k not in allowed)
+    if unknown:
+        raise InvalidConfig(
+            "unknown_options",
+            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}",
+            options=", ".join(unknown),
+            allowed=", ".join(allowed),
+        )
+    return config
 
 
 def int_option(

@@ -5,24 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from gameplay.rules.duelo.cards import BASE_DECK, DOUBLE_DECK, FOCUS, KINDS, MAX_ROUNDS
-from gameplay.rules.errors import InvalidConfig, int_option, param_value
+from gameplay.rules.errors import InvalidConfig, config_object, int_option, param_value
 
 _OPTIONS = ("players", "start", "reshuffle_discard", "rounds", "deck")
 
 
 def _validate(config: Any) -> dict[str, Any]:
-    if not isinstance(config, dict):
-        raise InvalidConfig(
-            "config_not_object", f"config must be a dict, not {type(config).__name__}"
-        )
-    unknown = sorted(str(k) for k in config if k not in _OPTIONS)
-    if unknown:
-        raise InvalidConfig(
-            "unknown_options",
-            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}",
-            options=", ".join(unknown),
-            allowed=", ".join(_OPTIONS),
-        )
+    config = config_object(config, _OPTIONS)
     players = config.get("players", 2)
     if type(players) is not int or not 2 <= players <= 8:
         raise InvalidConfig(

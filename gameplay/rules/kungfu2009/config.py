@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gameplay.rules.errors import InvalidConfig, int_option, param_value
+from gameplay.rules.errors import InvalidConfig, config_object, int_option, param_value
 from gameplay.rules.kungfu2009.constants import (
     DEFAULT_IMPASSE_LIMIT,
     DEFAULT_MINUTES,
@@ -15,19 +15,7 @@ _OPTIONS = ("players", "remove", "severe", "impasse_limit", "minutes", "deck")
 
 
 def _validate(config: Any) -> dict[str, Any]:
-    if not isinstance(config, dict):
-        raise InvalidConfig(
-            "config_not_object", f"config must be a dict, got {type(config).__name__}"
-        )
-    unknown = sorted(set(config) - set(_OPTIONS))
-    if unknown:
-        raise InvalidConfig(
-            "unknown_options",
-            f"unknown option(s) {', '.join(map(str, unknown))}; "
-            f"allowed: {', '.join(_OPTIONS)}",
-            options=", ".join(map(str, unknown)),
-            allowed=", ".join(_OPTIONS),
-        )
+    config = config_object(config, _OPTIONS)
     players = config.get("players", 4)
     if type(players) is not int or not 3 <= players <= 8:
         raise InvalidConfig(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gameplay.rules.errors import InvalidConfig, int_option, param_value
+from gameplay.rules.errors import InvalidConfig, config_object, int_option, param_value
 from gameplay.rules.kungfu2013.alphabet import BLUE_DECK, BY_CODE, CODE, RED_DECK
 
 START_LIFE = 10
@@ -42,18 +42,7 @@ def _stack(option: str, codes: Any, full: str, colour: str) -> str | None:
 
 
 def _validate(config: Any) -> dict[str, Any]:
-    if not isinstance(config, dict):
-        raise InvalidConfig(
-            "config_not_object", f"config must be a dict, not {type(config).__name__}"
-        )
-    unknown = sorted(str(k) for k in config if k not in _OPTIONS)
-    if unknown:
-        raise InvalidConfig(
-            "unknown_options",
-            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}",
-            options=", ".join(unknown),
-            allowed=", ".join(_OPTIONS),
-        )
+    config = config_object(config, _OPTIONS)
     players = config.get("players", 2)
     if players != 2 or type(players) is not int:
         raise InvalidConfig(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gameplay.rules.errors import InvalidConfig, param_value
+from gameplay.rules.errors import InvalidConfig, config_object, param_value
 from gameplay.rules.kungfu2019.alphabet import BY_CODE, DICE
 
 _OPTIONS = ("players", "draft", "deck", "dice")
@@ -15,18 +15,7 @@ _OPTIONS = ("players", "draft", "deck", "dice")
 
 
 def _validate(config: Any) -> dict[str, Any]:
-    if not isinstance(config, dict):
-        raise InvalidConfig(
-            "config_not_object", f"config must be a dict, not {type(config).__name__}"
-        )
-    unknown = sorted(str(k) for k in config if k not in _OPTIONS)
-    if unknown:
-        raise InvalidConfig(
-            "unknown_options",
-            f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(_OPTIONS)}",
-            options=", ".join(unknown),
-            allowed=", ".join(_OPTIONS),
-        )
+    config = config_object(config, _OPTIONS)
     players = config.get("players", 4)
     if type(players) is not int or not 2 <= players <= 5:
         raise InvalidConfig(

@@ -25,7 +25,7 @@ from django.db import connection
 from config.rows import Columns, columns_of
 from gameplay.models import Match, Seat
 
-# A statement and its parameters (``%s`` placeholders).
+# An SQL statement and the values bound to its ``%s`` markers.
 Statement = tuple[str, list[Any]]
 
 

@@ -67,7 +67,7 @@ def seat_connected_statement(
     sends it with other statements in one round trip (the live socket's
     open, with the match's read); it counts a row when the user has a seat,
     and then the caller calls ``seat_counted_in``. ``match``: SQL for the
-    match's id and its parameters (a placeholder, or a subquery by public
+    match's id and the values it binds (``%s`` with the id, or a subquery by public
     id)."""
     # Written as SQL, not built by the ORM: every socket's connect runs it,
     # and building this UPDATE (a Case with two conditions) was about 2,000

@@ -447,7 +447,9 @@ static int drop(Asg *a, PyObject *asg, int j) {
         PyList_SET_ITEM(row, 2, dice);
         Py_DECREF(row);
     }
-    return put(asg, S_v, int_list(v, DICE)) || put(asg, S_sets, sets) ||
+    /* sets (built already) first: put() takes it even when it fails, and the
+     * values after it are built only when reached */
+    return put(asg, S_sets, sets) || put(asg, S_v, int_list(v, DICE)) ||
                    put(asg, S_gain, PyLong_FromLong(gain)) ||
                    put(asg, S_spent, PyLong_FromLong(spent))
                ? -1

@@ -131,7 +131,9 @@ static PyObject *pick_step(PyObject *state, PyObject **fl, long n, long me,
     PyObject *pv[1] = {ref(seat)};
     PyObject *ev[2] = {card_event(S_pick, build(SEAT_T, SEAT_K, pv, 1), me, ch), NULL};
     if (!last) {
-        if (put(s, S_packs, np) || put(s, S_picks, nk)) {
+        int bad = put(s, S_packs, np); /* takes np either way; nk is ours */
+        if (bad) Py_DECREF(nk);
+        if (bad || put(s, S_picks, nk)) {
             Py_XDECREF(ev[0]);
             Py_DECREF(s);
             return NULL;
@@ -166,7 +168,9 @@ static PyObject *pick_step(PyObject *state, PyObject **fl, long n, long me,
     PyObject *tv[2] = {num(turn + 1), num(PyUnicode_GET_LENGTH(PyList_GET_ITEM(rot, 0)))};
     PyObject *v[3] = {ref(S_draft_pass), build(PASS_T, PASS_K, tv, 2), priv};
     ev[1] = build(EV_T, EV_KEYS, v, 3);
-    if (put(s, S_hands, hands) || put(s, S_packs, rot) ||
+    bad = put(s, S_hands, hands); /* takes hands either way; rot is ours */
+    if (bad) Py_DECREF(rot);
+    if (bad || put(s, S_packs, rot) ||
         put(s, S_picks, repeat(EMPTY_STR, n)) || put(s, S_turn, num(turn + 1))) {
         Py_XDECREF(ev[0]);
         Py_XDECREF(ev[1]);

@@ -231,6 +231,9 @@ static PyObject *play_step(PyObject *state, PyObject **fl, long n, long me,
             last = 0;
     last &= PyUnicode_GET_LENGTH(mine) + 1 == PLAY;
     long totals[MAXN] = {0}, dummy_total = 0;
+    /* this seat's cards with ch last: e.played[me] points here, so it lives
+     * as long as e */
+    unsigned char last_cards[PLAY];
     const unsigned char *deck = NULL;
     Py_ssize_t ndeck = 0;
     PyObject *played = NULL;
@@ -273,7 +276,6 @@ static PyObject *play_step(PyObject *state, PyObject **fl, long n, long me,
         e.oi = 0;
         e.ndummy = 0;
         /* the fighters' cards: the commits, the last one with ch */
-        unsigned char last_cards[PLAY];
         memcpy(last_cards, PyUnicode_1BYTE_DATA(mine), PLAY - 1);
         last_cards[PLAY - 1] = (unsigned char)ch;
         e.played[me] = last_cards;

@@ -48,11 +48,11 @@ static long STAT_STEP[NSTAT], ROUNDS_MAX;
 static PyObject *PLAYING; /* phases.py's PLAYING phase */
 
 static PyObject *S_fight_ev, *S_eliminated_ev, *S_round_end, *S_round, *S_attack,
-    *S_oi, *S_order, *S_elim, *S_hp, *S_nfight, *S_tracks, *S_rng, *S_cfg,
-    *S_di, *S_dummy, *S_discard, *S_commit, *S_f, *S_attacker, *S_fighters,
-    *S_auto_done, *S_attack_k, *S_attacker_hp_change, *S_yin_yang_damage,
-    *S_attacker_hp, *S_assignments, *S_defenders, *S_values, *S_defence,
-    *S_yin_yang, *S_damage, *S_eliminated, *S_alive;
+    *S_oi, *S_order, *S_elim, *S_hp, *S_nfight, *S_rng, *S_dummy, *S_discard,
+    *S_commit, *S_f, *S_attacker, *S_fighters, *S_auto_done, *S_attack_k,
+    *S_attacker_hp_change, *S_yin_yang_damage, *S_attacker_hp, *S_assignments,
+    *S_defenders, *S_values, *S_defence, *S_yin_yang, *S_damage, *S_eliminated,
+    *S_alive;
 static PyObject *EMPTY_STR;
 
 /* Templates of the dicts built here (keys in rounds.py's order). */
@@ -568,8 +568,8 @@ static int fight_module_init(void) {
     S(S_fight_ev, "fight") S(S_eliminated_ev, "eliminated")
     S(S_round_end, "round_end") S(S_round, "round") S(S_attack, "attack")
     S(S_oi, "oi") S(S_order, "order") S(S_elim, "elim") S(S_hp, "hp")
-    S(S_nfight, "nfight") S(S_tracks, "tracks") S(S_rng, "rng") S(S_cfg, "cfg")
-    S(S_di, "di") S(S_dummy, "dummy") S(S_discard, "discard")
+    S(S_nfight, "nfight") S(S_rng, "rng") S(S_dummy, "dummy")
+    S(S_discard, "discard")
     S(S_commit, "commit") S(S_f, "f") S(S_attacker, "attacker")
     S(S_fighters, "fighters") S(S_auto_done, "auto_done")
     S(S_attack_k, "attack") S(S_attacker_hp_change, "attacker_hp_change")

@@ -206,7 +206,7 @@ static PyObject *reveal_event(End *e, PyObject *played, const long *totals,
     int has = PyUnicode_GET_LENGTH(dummy) > 0;
     PyObject *v[7] = {num(e->round), pl, tl, has ? codes(dummy, 0) : ref(Py_None),
                       has ? num(dummy_total) : ref(Py_None),
-                      ints(e->order, (int)e->norder), ref(Py_None)};
+                      int_list(e->order, (int)e->norder), ref(Py_None)};
     return event(S_reveal, build(REVEAL_T, REVEAL_K, v, 7));
 }
 
@@ -323,8 +323,8 @@ static PyObject *play_step(PyObject *state, PyObject **fl, long n, long me,
     ev[1] = reveal_event(&e, played, totals, dummy, dummy_total);
     Py_DECREF(dummy);
     if (!ev[1] || put(s, S_played, ref(played)) ||
-        put(s, S_commit, repeat(EMPTY_STR, n)) || put(s, S_order, ints(e.order, (int)e.norder)) ||
-        put(s, S_oi, num(0)))
+        put(s, S_commit, repeat(EMPTY_STR, n)) ||
+        put(s, S_order, int_list(e.order, (int)e.norder)) || put(s, S_oi, num(0)))
         goto fail;
     PyObject *rest_ev = PyList_New(0);
     if (!rest_ev || start_fight(&e, s, rest_ev)) {

@@ -67,9 +67,6 @@ static PyObject *event(PyObject *type, PyObject *public) {
     return build(EV_T, EV_KEYS, v, 3);
 }
 
-/* A new list of n small ints. */
-static PyObject *ints(const long *x, int n) { return int_list(x, n); }
-
 /* A new list of n ints read through idx. */
 static PyObject *picked(const long *v, const int *idx, int n) {
     long x[DICE];
@@ -325,7 +322,7 @@ static int fight_events(End *e, PyObject *ev) {
                 goto fail;
             }
             PyList_SET_ITEM(sets, t, row);
-            PyObject *items[4] = {num(st->slot), num(st->k), ints(dice, st->nd),
+            PyObject *items[4] = {num(st->slot), num(st->k), int_list(dice, st->nd),
                                   picked(d->v, st->d, st->nd)};
             int bad = 0;
             for (int u = 0; u < 4; u++) {
@@ -337,7 +334,7 @@ static int fight_events(End *e, PyObject *ev) {
                 goto fail;
             }
         }
-        PyObject *v[4] = {num(seat), ints(d->v, DICE), sets, num(d->spent)};
+        PyObject *v[4] = {num(seat), int_list(d->v, DICE), sets, num(d->spent)};
         PyObject *one = build(SHOWN_T, SHOWN_K, v, 4);
         if (!one) goto fail;
         PyList_SET_ITEM(shown, j, one);
@@ -414,7 +411,7 @@ static int start_fight(End *e, PyObject *s, PyObject *ev) {
         if (!x) goto fail;
         PyList_SET_ITEM(fighters, j, x);
         if (e->nf_done[j] && PyList_Append(auto_done, x)) goto fail;
-        PyObject *r = ints(e->rolls[j], DICE), *r2 = ints(e->rolls[j], DICE);
+        PyObject *r = int_list(e->rolls[j], DICE), *r2 = int_list(e->rolls[j], DICE);
         if (!r || !r2) {
             Py_XDECREF(r);
             Py_XDECREF(r2);
@@ -422,7 +419,7 @@ static int start_fight(End *e, PyObject *s, PyObject *ev) {
         }
         PyList_SetItem(dice, seat, r); /* steals r, drops the None */
         PyList_SetItem(shown, seat, r2);
-        PyObject *v[7] = {ints(e->rolls[j], DICE), PyList_New(0), ref(Py_None),
+        PyObject *v[7] = {int_list(e->rolls[j], DICE), PyList_New(0), ref(Py_None),
                           num(e->bud[j]), num(0), num(0),
                           ref(e->nf_done[j] ? Py_True : Py_False)};
         PyObject *one = build(ASG_T, ASG_K, v, 7);
@@ -454,7 +451,7 @@ fail:
 
 /* The round's end and the next round (``_end_round``, ``_new_round``). */
 static int new_round(End *e, PyObject **fl, PyObject *s, PyObject *ev) {
-    PyObject *hp = ints(e->hp, (int)e->n);
+    PyObject *hp = int_list(e->hp, (int)e->n);
     PyObject *rv[2] = {num(e->round), hp};
     if (append_event(ev, S_round_end, ROUND_END_T, ROUND_END_K, rv, 2)) return -1;
     /* discard + the played cards + the dummy's */
@@ -478,7 +475,7 @@ static int new_round(End *e, PyObject **fl, PyObject *s, PyObject *ev) {
         PyDict_SetItem(s, S_dummy, EMPTY_STR) || put(s, S_order, PyList_New(0)) ||
         put(s, S_oi, num(0)) || PyDict_SetItem(s, S_fight, Py_None))
         return -1;
-    PyObject *nv[2] = {num(e->round + 1), ints(alive, nalive)};
+    PyObject *nv[2] = {num(e->round + 1), int_list(alive, nalive)};
     return append_event(ev, S_round, ROUND_T, ROUND_K, nv, 2);
 }
 
@@ -497,8 +494,9 @@ static int resolve(PyObject *s, PyObject *ev) {
     Py_INCREF(discard);
     int r = fight_events(&e, ev);
     if (!r)
-        r = put(s, S_hp, ints(e.hp, (int)e.n)) || put(s, S_elim, ints(e.elim, (int)e.n)) ||
-            put(s, S_nfight, num(e.nfight)) || PyDict_SetItem(s, S_fight, Py_None);
+        r = put(s, S_hp, int_list(e.hp, (int)e.n)) ||
+            put(s, S_elim, int_list(e.elim, (int)e.n)) || put(s, S_nfight, num(e.nfight)) ||
+            PyDict_SetItem(s, S_fight, Py_None);
     if (!r) {
         fl[F_discard] = discard;
         r = e.next == 2 * DUMMY ? new_round(&e, fl, s, ev) : start_fight(&e, s, ev);

@@ -174,11 +174,20 @@ def announce_finished() -> int:
 
 
 @shared_task(
-    name="gameplay.announce_match_finished", time_limit=120, soft_time_limit=110
+    name="gameplay.announce_match_finished",
+    time_limit=120,
+    soft_time_limit=110,
+    ignore_result=True,
 )
 def announce_match_finished(match_id: int) -> bool:
     """A match just finished: announce it (services.match_announce_finished;
-    idempotent: a match is announced once, a repeat finds nothing owed)."""
+    idempotent: a match is announced once, a repeat finds nothing owed).
+
+    No result is kept: nothing reads it, and with the Redis result backend
+    every send of a task that keeps one subscribes its sender to the
+    result's channel (and unsubscribes when it is stored): two more Redis
+    round trips in the web process that took a game's last move, ten games
+    ending a second at 400 games (docs/performance.md)."""
     return services.match_announce_finished(match_id=match_id)
 
 

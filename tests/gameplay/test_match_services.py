@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from celery import current_app
 
 from gameplay import services
 from gameplay.errors import (
@@ -125,6 +126,12 @@ def test_finished_announcement_is_sent_once(
         assert received == [match.pk]
     finally:
         match_finished.disconnect(receiver)
+
+
+def test_finished_announcement_keeps_no_result() -> None:
+    # Queued by the web process that took the last move: a task that keeps a
+    # result has its sender subscribe to the result's channel (Redis backend).
+    assert current_app.tasks["gameplay.announce_match_finished"].ignore_result
 
 
 def test_resign_two_players_ends_match(players) -> None:

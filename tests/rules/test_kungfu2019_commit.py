@@ -149,3 +149,28 @@ def test_an_invalid_seat_is_declined(seat: Any) -> None:
     assert N._native_step(state, seat, GAME.legal_action_ids(state, 0)[0]) is None
     assert N._native_ids(state, seat) is None
     assert GAME.legal_action_ids(state, seat) == []
+
+
+class _Refuses:
+    """A value whose truth raises: a malformed record's ``done``."""
+
+    def __bool__(self) -> bool:
+        raise ZeroDivisionError("no truth")
+
+
+@native
+def test_an_error_raised_reading_the_state_is_raised_not_declined() -> None:
+    # (a None returned with the error still set would be a SystemError)
+    state = GAME.setup({"players": 3, "draft": False}, 8)
+    while state["phase"] != E.ASSIGN:
+        seat = GAME.actors(state)[0]
+        state, _ = GAME.apply(state, seat, GAME.legal_action_ids(state, seat)[0])
+    seat = GAME.actors(state)[0]
+    fight = dict(state["fight"], asg=state["fight"]["asg"][:])
+    fight["asg"][seat] = dict(fight["asg"][seat], done=_Refuses())
+    state = dict(state, fight=fight)
+    assert N._native_step is not None and N._native_ids is not None
+    with pytest.raises(ZeroDivisionError):
+        N._native_ids(state, seat)
+    with pytest.raises(ZeroDivisionError):
+        N._native_step(state, seat, "done")

@@ -230,6 +230,8 @@ fail:
     return NULL;
 }
 
+/* Return None (Python does it), or NULL when a check on the way raised: a
+ * None returned with an exception set would be a SystemError. */
 #define DECLINE()                         \
     do {                                  \
         if (PyErr_Occurred()) return NULL; \

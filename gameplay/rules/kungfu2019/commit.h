@@ -97,8 +97,6 @@ static PyObject *result(PyObject *s, PyObject **ev, int n) {
     return Py_BuildValue("(NN)", s, l);
 }
 
-#define NOPE() return ref(Py_None)
-
 /* ``_h_pick``: a draft pick (and the pass when it is the last). */
 static PyObject *pick_step(PyObject *state, PyObject **fl, long n, long me,
                            PyObject *seat, PyObject *aid) {
@@ -106,16 +104,16 @@ static PyObject *pick_step(PyObject *state, PyObject **fl, long n, long me,
     long turn;
     if (!chs || !card_strs(packs, n, HAND_MAX) || !card_strs(picks, n, 1) ||
         !small(fl[F_turn], &turn) || !card_strs(fl[F_hands], n, HAND_MAX - 1))
-        NOPE();
+        DECLINE();
     int ch = PyUnicode_1BYTE_DATA(chs)[0];
     PyObject *mine = PyList_GET_ITEM(packs, me);
     if (PyUnicode_GET_LENGTH(PyList_GET_ITEM(picks, me)) ||
         !memchr(PyUnicode_1BYTE_DATA(mine), ch, PyUnicode_GET_LENGTH(mine)))
-        NOPE();
+        DECLINE();
     int last = 1;
     for (long i = 0; i < n; i++)
         if (i != me && !PyUnicode_GET_LENGTH(PyList_GET_ITEM(picks, i))) last = 0;
-    if (last && turn + 1 >= HAND_N) NOPE(); /* _start_status: Python's */
+    if (last && turn + 1 >= HAND_N) DECLINE(); /* _start_status: Python's */
     PyObject *s = PyDict_Copy(state);
     PyObject *np = PyList_GetSlice(packs, 0, n), *nk = PyList_GetSlice(picks, 0, n);
     PyObject *rest = without(mine, ch);
@@ -219,12 +217,12 @@ static PyObject *play_step(PyObject *state, PyObject **fl, long n, long me,
     e.n = n;
     if (!chs || !card_strs(hands, n, HAND_MAX) || !card_strs(commit, n, PLAY) ||
         !read_longs(fl[F_elim], e.elim, n, n, NULL) || e.elim[me])
-        NOPE();
+        DECLINE();
     int ch = PyUnicode_1BYTE_DATA(chs)[0];
     PyObject *hand = PyList_GET_ITEM(hands, me), *mine = PyList_GET_ITEM(commit, me);
     if (PyUnicode_GET_LENGTH(mine) >= PLAY ||
         !memchr(PyUnicode_1BYTE_DATA(hand), ch, PyUnicode_GET_LENGTH(hand)))
-        NOPE();
+        DECLINE();
     int last = 1;
     for (long i = 0; i < n; i++)
         if (i != me && !e.elim[i] && PyUnicode_GET_LENGTH(PyList_GET_ITEM(commit, i)) != PLAY)
@@ -241,11 +239,11 @@ static PyObject *play_step(PyObject *state, PyObject **fl, long n, long me,
         if (!small(fl[F_round], &e.round) || !fl[F_tracks] ||
             !PyList_CheckExact(fl[F_tracks]) || PyList_GET_SIZE(fl[F_tracks]) != n ||
             (n == 2 && (!(deck = cards(fl[F_deck], 128, &ndeck)) || ndeck < PLAY)))
-            NOPE();
+            DECLINE();
         for (long i = 0; i < n; i++) {
             if (!read_longs(PyList_GET_ITEM(fl[F_tracks], i), e.tracks[i], NSTAT, NSTAT,
                             NULL))
-                NOPE();
+                DECLINE();
             PyObject *p = PyList_GET_ITEM(commit, i);
             e.played[i] = PyUnicode_1BYTE_DATA(p);
             e.nplayed[i] = e.elim[i] ? 0 : PyUnicode_GET_LENGTH(p);
@@ -258,7 +256,7 @@ static PyObject *play_step(PyObject *state, PyObject **fl, long n, long me,
             if (e.elim[i]) continue;
             Py_ssize_t u = e.norder++;
             while (u > 0 && totals[e.order[u - 1]] >= totals[i]) {
-                if (totals[e.order[u - 1]] == totals[i]) NOPE(); /* a tie */
+                if (totals[e.order[u - 1]] == totals[i]) DECLINE(); /* a tie */
                 e.order[u] = e.order[u - 1];
                 u--;
             }
@@ -279,7 +277,7 @@ static PyObject *play_step(PyObject *state, PyObject **fl, long n, long me,
         memcpy(last_cards, PyUnicode_1BYTE_DATA(mine), PLAY - 1);
         last_cards[PLAY - 1] = (unsigned char)ch;
         e.played[me] = last_cards;
-        if (!plan_fight(fl, &e)) NOPE();
+        if (!plan_fight(fl, &e)) DECLINE();
     }
     PyObject *s = PyDict_Copy(state), *nh = PyList_GetSlice(hands, 0, n),
              *nc = PyList_GetSlice(commit, 0, n), *rest = without(hand, ch),
@@ -357,20 +355,20 @@ static PyObject *py_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     }
     PyObject *state = args[0], *seat = args[1], *aid = args[2];
     if (!DRAFT_PH || !PyUnicode_CheckExact(aid) || !check_seat(state, seat, &me))
-        NOPE();
+        DECLINE();
     if (read_fields(state, STATE_KEYS, F_COUNT, fl)) return NULL;
     PyObject *rv = fl[F_rules_version], *ph = fl[F_phase];
     if (!small(fl[F_n], &n) || n < 2 || n > MAXN || !rv || !ph ||
         !PyUnicode_CheckExact(rv) || PyUnicode_Compare(rv, RULES_VERSION) != 0 ||
         !PyUnicode_CheckExact(ph))
-        NOPE();
+        DECLINE();
     if (ph == ASSIGN || PyUnicode_Compare(ph, ASSIGN) == 0)
         return assign_step(state, seat, aid);
     if (PyUnicode_Compare(ph, DRAFT_PH) == 0)
         return pick_step(state, fl, n, me, seat, aid);
     if (PyUnicode_Compare(ph, PLAYING) == 0)
         return play_step(state, fl, n, me, seat, aid);
-    NOPE();
+    DECLINE();
 }
 
 /* Per card character its pick and play ids (the keys of PICK_ARG_D and
@@ -378,12 +376,12 @@ static PyObject *py_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 static PyObject *PICK_ID_OF[128], *PLAY_ID_OF[128];
 
 /* The menu of a pack or hand (``_PICK_MENUS``, ``_PLAY_MENUS``): its cards'
- * ids by card, a new list; None (a new reference) to decline. */
+ * ids by card, a new list; None to decline. */
 static PyObject *pile_ids(PyObject *pile, PyObject **ids_of) {
     const unsigned char *c;
     Py_ssize_t n;
     unsigned char k[HAND_MAX];
-    if (!(c = cards(pile, HAND_MAX, &n))) NOPE();
+    if (!(c = cards(pile, HAND_MAX, &n))) DECLINE();
     for (Py_ssize_t j = 0; j < n; j++) {
         Py_ssize_t u = j;
         while (u > 0 && k[u - 1] > c[j]) {
@@ -391,7 +389,7 @@ static PyObject *pile_ids(PyObject *pile, PyObject **ids_of) {
             u--;
         }
         k[u] = c[j];
-        if (!ids_of[c[j]]) NOPE();
+        if (!ids_of[c[j]]) DECLINE();
     }
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
@@ -408,23 +406,23 @@ static PyObject *py_ids(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *state = args[0], *seat = args[1];
-    if (!DRAFT_PH || !check_seat(state, seat, &me)) NOPE();
+    if (!DRAFT_PH || !check_seat(state, seat, &me)) DECLINE();
     if (read_fields(state, STATE_KEYS, F_COUNT, fl)) return NULL;
     PyObject *ph = fl[F_phase];
     if (!small(fl[F_n], &n) || n < 2 || n > MAXN || !ph || !PyUnicode_CheckExact(ph))
-        NOPE();
+        DECLINE();
     if (ph == ASSIGN || PyUnicode_Compare(ph, ASSIGN) == 0) {
         Asg a;
         int r = read_asg(state, me, &a);
         if (r == 2) return PyList_New(0);
-        if (r != 1) NOPE();
+        if (r != 1) DECLINE();
         return menu(&a);
     }
     if (PyUnicode_Compare(ph, DRAFT_PH) == 0) {
         PyObject *picks = fl[F_picks], *packs = fl[F_packs];
         if (!card_strs(picks, n, 1) || !packs || !PyList_CheckExact(packs) ||
             PyList_GET_SIZE(packs) != n)
-            NOPE();
+            DECLINE();
         if (PyUnicode_GET_LENGTH(PyList_GET_ITEM(picks, me))) return PyList_New(0);
         return pile_ids(PyList_GET_ITEM(packs, me), PICK_ID_OF);
     }
@@ -433,12 +431,12 @@ static PyObject *py_ids(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (!elim || !PyList_CheckExact(elim) || PyList_GET_SIZE(elim) != n ||
             !small(PyList_GET_ITEM(elim, me), &x) || !card_strs(commit, n, HAND_MAX) ||
             !hands || !PyList_CheckExact(hands) || PyList_GET_SIZE(hands) != n)
-            NOPE();
+            DECLINE();
         if (x || PyUnicode_GET_LENGTH(PyList_GET_ITEM(commit, me)) >= PLAY)
             return PyList_New(0);
         return pile_ids(PyList_GET_ITEM(hands, me), PLAY_ID_OF);
     }
-    NOPE(); /* over, or another phase: Python's */
+    DECLINE(); /* over, or another phase: Python's */
 }
 
 /* init_commit(codes, pick_arg, play_arg, draft, hand). */

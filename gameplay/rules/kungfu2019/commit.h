@@ -3,21 +3,23 @@
  * uses).
  *
  * Why: a draft pick and a card played are a third of a random game's steps,
- * and in Python (engine.py's ``apply``, ``_is_legal`` then ``_h_pick`` or
- * ``_h_play``) they cost 23,500 and 37,300 instructions a step (callgrind),
- * a fifth of all a game's, most of it the interpreter's own. The same rules
- * here, handlers.py's and rounds.py's functions being the reference for every field and event
- * in their order: ``_h_pick`` (the draft's pass of the packs when the last
- * seat has kept its card), ``_h_play`` and, when the last card is in,
- * ``_reveal`` and ``_next_fight``.
+ * and in Python (engine.py's ``apply``: handlers.py's ``_is_legal`` then
+ * ``_h_pick`` or ``_h_play``) they cost 23,500 and 37,300 instructions a step
+ * (callgrind), a fifth of all a game's, most of it the interpreter's own. The
+ * same rules here, handlers.py's and rounds.py's functions being the
+ * reference for every field and event in their order: ``_h_pick`` (the
+ * draft's pass of the packs when the last seat has kept its card),
+ * ``_h_play`` and, when the last card is in, ``_reveal`` and ``_next_fight``.
  *
- * ``commit_step`` declines (None) whatever else: an illegal step (Python
- * raises), the draft's last pass (``_start_status``), tied initiative totals
- * (a shuffle breaks the tie), a first fight with dice stacked or nobody to
- * assign, a malformed state. Held equal to Python's ``apply`` by
+ * ``step`` (``pick_step``, ``play_step``) declines (None) whatever else: an
+ * illegal step (Python raises), the draft's last pass (``_start_status``),
+ * tied initiative totals (a shuffle breaks the tie), a first fight with dice
+ * stacked or nobody to assign, a malformed state. Held equal to Python's ``apply`` by
  * tests/rules/test_kungfu2019_commit.py. */
 
-#define HAND_MAX 16 /* cards a pack or hand holds at most (alphabet.py's HAND) */
+/* Cards a pack or hand holds at most: a bound on alphabet.py's HAND
+ * (init_commit() refuses a larger one), the size of the buffers here. */
+#define HAND_MAX 16
 
 static PyObject *CODE_OF[128];    /* from init_commit(): a card's code */
 static PyObject *PICK_ARG_D, *PLAY_ARG_D, *DRAFT_PH; /* from init_commit() */

@@ -69,7 +69,7 @@ def _end_round(s: State, ev: list[Event], reason: str) -> None:
     s["ctx"] = {}
     alive = s["alive"]
     hands = s["hands"]
-    hidden = s["hidden"] = s["hidden"][:]  # copy-on-write, see clone()
+    hidden = s["hidden"] = s["hidden"][:]  # copy-on-write: engine.py's clone()
     prizes = s["prizes"]
     record: dict[str, Any] = {"round": s["round"], "reason": reason}
     if reason == "deck_out":

@@ -222,7 +222,7 @@ def _give_ids(key: tuple[str, str]) -> tuple[tuple[str, ...], bool]:
 
 
 # Parts of a seat's menu that depend on a few facts only, built once per
-# distinct facts (gameplay.rules.views); ``_ids`` joins them.
+# distinct facts (gameplay.rules.views); ``_legal_ids`` joins them.
 _FITTABLE: PileViews[str, tuple[tuple[str, Any], ...]] = PileViews(_fittable)
 _FITS: PileViews[str, frozenset[str]] = PileViews(_fits)
 _TARGETS: PileViews[tuple[int, ...], Pile] = PileViews(_targets)

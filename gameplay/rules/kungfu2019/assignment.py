@@ -473,7 +473,7 @@ def _assign_legal(s: State, seat: int, aid: str) -> bool:
         dice = op[2]
         if len(dice) >= COMBOS[played[op[0]]][op[1]].n or i in dice:
             return False
-        # A loop, not ``all`` over a generator (see ``actors``).
+        # A loop, not ``all`` over a generator (see engine.py's ``actors``).
         in_use = False
         for st in asg["sets"]:
             if i in st[2]:

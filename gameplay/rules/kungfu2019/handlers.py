@@ -100,7 +100,8 @@ def _h_play(s: State, ev: list[Event], seat: int, aid: str) -> None:
             "private": {SEAT_KEY[seat]: {"card": CODE[ch]}},
         }
     )
-    # Loops, not a generator over ``_alive`` (see ``actors``): at every play.
+    # Loops, not a generator over ``_alive`` (see engine.py's ``actors``):
+    # at every play.
     for i, out in enumerate(s["elim"]):
         if not out and len(commit[i]) != PLAY:
             return
@@ -154,7 +155,7 @@ def _h_assign(s: State, ev: list[Event], seat: int, aid: str) -> None:
             _maybe_close(s, seat, asg, ATTACK if seat == f["a"] else DEFEND)
     done = asg["done"]
     if done:
-        # Loops and ``map``, not comprehensions (see ``actors``).
+        # Loops and ``map``, not comprehensions (see engine.py's ``actors``).
         shown: list[list[Any]] = []
         pick = asg["v"].__getitem__
         for slot, k, d in asg["sets"]:

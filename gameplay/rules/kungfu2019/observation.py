@@ -124,7 +124,7 @@ def observe_py(game: Game, state: State, seat: int | None) -> dict[str, Any]:
         }
     # The per-seat lists: ``map`` to ``list`` (C calls, a fresh list per
     # seat) where every seat has one, which is most steps; else loops
-    # rather than comprehensions (see ``actors``).
+    # rather than comprehensions (see engine.py's ``actors``).
     plays = state["played"]
     played: list[list[str] | None]
     if "" not in plays:  # everyone's cards face up: the fights

@@ -179,8 +179,8 @@ def _start_fight(s: State, ev: list[Event], a: int) -> None:
         rolled = dice[seat]
         assert rolled is not None  # every fighter rolled above
         played = s["played"][seat]
-        # Loops, not generators (see ``actors``): HIT/AVO from the track and
-        # the red crosses, and whether any combination needs dice.
+        # Loops, not generators (see engine.py's ``actors``): HIT/AVO from the
+        # track and the red crosses, and whether any combination needs dice.
         role = ATTACK if seat == a else DEFEND
         track, step = BUDGET_TRACK[role]
         bud = tracks[seat][track] * step
@@ -261,7 +261,8 @@ def _resolve(s: State, ev: list[Event]) -> None:
     s["nfight"] += 1
     seq = s["nfight"]
     shown = []
-    # Loops and ``map``, not comprehensions (see ``actors``): once a fight.
+    # Loops and ``map``, not comprehensions (see engine.py's ``actors``):
+    # once a fight.
     for seat in f["f"]:
         asg = f["asg"][seat]
         v = asg["v"]

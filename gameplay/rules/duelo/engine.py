@@ -32,14 +32,7 @@ from typing import Any
 
 from gameplay.rules import rng as _rng
 from gameplay.rules.base import Action, EngineBase, Event, State
-from gameplay.rules.duelo.cards import (
-    BASE_DECK,
-    DOUBLE_DECK,
-    FOCUS,
-    KINDS,
-    MAX_ROUNDS,
-    NAMES,
-)
+from gameplay.rules.duelo.cards import BASE_DECK, DOUBLE_DECK, FOCUS
 from gameplay.rules.duelo.config import _validate
 from gameplay.rules.duelo.effects import _HANDLERS, _peek, _RoundOver
 from gameplay.rules.duelo.menus import _IDS, ACTION_ARG, ACTION_INFO
@@ -48,64 +41,28 @@ from gameplay.rules.duelo.observation import observe_py
 from gameplay.rules.duelo.phases import (
     _PEEK_PHASES,
     ANSWER,
-    C_DISCIPLE,
-    C_MONKEY,
     C_MONKEY_ORDER,
-    CARD,
-    DRAGON_DRAW,
-    DRAGON_PEEK,
     DRUNK_PUT,
     FACE,
-    KEY,
-    MONKEY_A,
-    MONKEY_B,
     OVER,
     PHASES,
     PROMPTS,
     RULES_VERSION,
     SNAKE_GUESS,
-    SNAKE_SEPARATE,
-    SNAKE_TARGET,
     TARGET,
-    TIGER_TARGET,
-    U_DISCIPLE,
 )
 from gameplay.rules.duelo.rounds import _end_round, _start_round
 from gameplay.rules.errors import IllegalAction
 
 # The names other code imports from here, wherever they are defined now.
 __all__ = [
-    "ACTION_ARG",
     "ACTION_INFO",
-    "ANSWER",
     "BASE_DECK",
-    "CARD",
-    "C_DISCIPLE",
-    "C_MONKEY",
-    "C_MONKEY_ORDER",
     "DOUBLE_DECK",
-    "DRAGON_DRAW",
-    "DRAGON_PEEK",
-    "DRUNK_PUT",
-    "FACE",
-    "FOCUS",
-    "KEY",
-    "KINDS",
-    "MAX_ROUNDS",
-    "MONKEY_A",
-    "MONKEY_B",
-    "NAMES",
     "NATIVE",
     "OVER",
     "PHASES",
-    "PROMPTS",
     "RULES_VERSION",
-    "SNAKE_GUESS",
-    "SNAKE_SEPARATE",
-    "SNAKE_TARGET",
-    "TARGET",
-    "TIGER_TARGET",
-    "U_DISCIPLE",
     "DueloGame",
 ]
 

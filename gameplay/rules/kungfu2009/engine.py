@@ -57,22 +57,14 @@ from gameplay.rules.kungfu2009.constants import (
     ANSWER_S,
     BUILD_S,
     CHECK,
-    CLAIM_ID,
-    DEFAULT_IMPASSE_LIMIT,
-    DEFAULT_MINUTES,
     END,
-    FIT_ID,
     FORFEIT_ID,
     FORFEIT_S,
     FULL_DECK,
-    GIVE_AS_ID,
-    GIVE_ID,
     HAND,
     HITS,
     LEVEL_OF,
     MAX_OFFERS,
-    MAX_SIDE,
-    NEED,
     OVER,
     PASS,
     PAUSED,
@@ -80,15 +72,12 @@ from gameplay.rules.kungfu2009.constants import (
     POINTS,
     RULES_VERSION,
     SHOW_CLAIM_S,
-    SIZE,
-    WANT_ID,
 )
 from gameplay.rules.kungfu2009.handlers import _clone
-from gameplay.rules.kungfu2009.hands import _remove, can_fit, distance, fit_order
+from gameplay.rules.kungfu2009.hands import _remove, can_fit, distance
 from gameplay.rules.kungfu2009.menus import _addressed, _legal_ids, _menu_entry
 from gameplay.rules.kungfu2009.native import NATIVE, _native_observe
 from gameplay.rules.kungfu2009.observation import _SEAT_FACTS, _SEATS, observe_py
-from gameplay.rules.kungfu2009.offers import CLOSE_REASONS, CLOSED_KEPT
 from gameplay.rules.kungfu2009.table import _check, _finish, _settle_forfeit
 
 # Assigned, not imported: CPython 3.11 compiles ``NAME.method(...)`` on a name
@@ -99,41 +88,15 @@ _HANDLERS = _handlers._HANDLERS
 
 # The names other code imports from here, wherever they are defined now.
 __all__ = [
-    "ANSWER_S",
-    "BUILD_S",
-    "CHECK",
-    "CLAIM_ID",
-    "CLOSED_KEPT",
-    "CLOSE_REASONS",
-    "DEFAULT_IMPASSE_LIMIT",
-    "DEFAULT_MINUTES",
-    "END",
-    "FIT_ID",
-    "FORFEIT_ID",
-    "FORFEIT_S",
     "FULL_DECK",
-    "GIVE_AS_ID",
-    "GIVE_ID",
-    "HAND",
     "HITS",
-    "LEVEL_OF",
     "MAX_OFFERS",
-    "MAX_SIDE",
     "NATIVE",
-    "NEED",
-    "OVER",
-    "PASS",
     "PAUSED",
-    "PLAY",
-    "POINTS",
     "RULES_VERSION",
-    "SHOW_CLAIM_S",
-    "SIZE",
-    "WANT_ID",
     "KungFu2009Game",
     "can_fit",
     "distance",
-    "fit_order",
 ]
 
 

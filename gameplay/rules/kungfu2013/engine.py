@@ -43,7 +43,6 @@ from gameplay.rules.kungfu2013.alphabet import (
     BY_CODE,
     CARDS,
     CODE,
-    COINS,
     COST,
     EFFECT,
     FIRST_BLUE,
@@ -54,25 +53,10 @@ from gameplay.rules.kungfu2013.alphabet import (
     _blues,
     _reds,
     view,
-    views,
 )
-from gameplay.rules.kungfu2013.config import (
-    DEFAULT_MAX_ROUNDS,
-    LIFE_TOKENS,
-    START_LIFE,
-    _stack,
-    _validate,
-)
+from gameplay.rules.kungfu2013.config import _stack, _validate
 from gameplay.rules.kungfu2013.handlers import _ACT, _accept, _accept_slow
-from gameplay.rules.kungfu2013.menus import (
-    _MENUS,
-    ACTION_INFO,
-    ARG,
-    ATTACK_ID,
-    BLOCK_ID,
-    PAY_ID,
-    TARGET_ID,
-)
+from gameplay.rules.kungfu2013.menus import _MENUS, ACTION_INFO
 from gameplay.rules.kungfu2013.native import (
     NATIVE,
     _native,
@@ -86,17 +70,12 @@ from gameplay.rules.kungfu2013.phases import (
     ATTACK,
     BLOCK,
     DRAW,
-    EFFECT_PHASE,
-    FACE,
     INITIATIVE,
-    KEY,
     OVER,
     PAY,
     PROMPTS,
-    REWARD,
     RULES_VERSION,
     TARGET,
-    Events,
 )
 from gameplay.rules.kungfu2013.rounds import _new_battle, _run
 from gameplay.rules.rng import uniform_chooser
@@ -111,45 +90,28 @@ _FIXED = _menus._FIXED
 __all__ = [
     "ACTION_INFO",
     "ALPHABET",
-    "ARG",
     "ATTACK",
-    "ATTACK_ID",
     "BLOCK",
-    "BLOCK_ID",
-    "BLUE_DECK",
     "BY_CODE",
     "CARDS",
     "CODE",
-    "COINS",
     "COST",
-    "DEFAULT_MAX_ROUNDS",
     "DRAW",
     "EFFECT",
-    "EFFECT_PHASE",
-    "FACE",
     "FIRST_BLUE",
     "INITIATIVE",
-    "KEY",
-    "LIFE_TOKENS",
     "NATIVE",
     "ON_HIT",
     "OVER",
     "PAY",
-    "PAY_ID",
     "PROMPTS",
-    "RED_DECK",
-    "REWARD",
     "RISE",
     "RULES_VERSION",
-    "START_LIFE",
     "TARGET",
-    "TARGET_ID",
     "VALUE",
-    "Events",
     "KungFu2013Game",
     "native_policy",
     "view",
-    "views",
 ]
 
 

@@ -488,20 +488,14 @@ static int resolve(PyObject *s, PyObject *ev) {
     if (!PyDict_CheckExact(s) || !PyList_CheckExact(ev)) return 0;
     if (read_fields(s, STATE_KEYS, F_COUNT, fl)) return -1;
     if (!settle(fl, &e)) return PyErr_Occurred() ? -1 : 0;
-    /* the fields read are borrowed from s: what new_round reads of them
-     * (discard) is read before it is replaced */
-    PyObject *discard = fl[F_discard];
-    Py_INCREF(discard);
+    /* fl and e's card strings stay borrowed from s: nothing here replaces
+     * discard, played or dummy before new_round has copied them */
     int r = fight_events(&e, ev);
     if (!r)
         r = put(s, S_hp, int_list(e.hp, (int)e.n)) ||
             put(s, S_elim, int_list(e.elim, (int)e.n)) || put(s, S_nfight, num(e.nfight)) ||
             PyDict_SetItem(s, S_fight, Py_None);
-    if (!r) {
-        fl[F_discard] = discard;
-        r = e.next == 2 * DUMMY ? new_round(&e, fl, s, ev) : start_fight(&e, s, ev);
-    }
-    Py_DECREF(discard);
+    if (!r) r = e.next == 2 * DUMMY ? new_round(&e, fl, s, ev) : start_fight(&e, s, ev);
     return r ? -1 : 1;
 }
 

@@ -1,5 +1,5 @@
 """Kung Fu (2019): a fight's end built in C (``_fastassign.c``'s fight.h,
-``resolve``) is exactly engine.py's ``_resolve``: every time Python settles a
+``resolve``) is exactly rounds.py's ``_resolve``: every time Python settles a
 fight in seeded random games at every table size (with and without the
 draft, with dice stacked by the config), the C code, given a copy of the
 same state (and a JSON copy of it), either gives the same state and events

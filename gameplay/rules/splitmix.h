@@ -1,6 +1,8 @@
-/* The C side of gameplay/rules/rng.py, shared by every native playout kernel
- * (gameplay/rules/<game>/_fastplay.c). It must draw exactly what rng.py draws:
- * the kernels' tests compare whole games against the Python engines. */
+/* The C side of gameplay/rules/rng.py, shared by every native code that
+ * draws: the playout kernels (gameplay/rules/<game>/_fastplay.c) and any C
+ * step of a game's public API that rolls or shuffles. It must draw exactly
+ * what rng.py draws: their tests compare whole games and steps against the
+ * Python engines. */
 #ifndef KFA_SPLITMIX_H
 #define KFA_SPLITMIX_H
 

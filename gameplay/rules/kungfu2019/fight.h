@@ -18,7 +18,7 @@
  * state. The caller then runs rounds.py's ``_resolve``. Held equal to it by
  * tests/rules/test_kungfu2019_fight.py. */
 
-#include <stdint.h>
+#include "../splitmix.h" /* gameplay/rules/rng.py in C: next64 */
 
 #define MAXN 8            /* seats at most (config.py allows 2-5) */
 #define NSTAT 5           /* alphabet.py's STAT: hp atk def hit avo */
@@ -120,13 +120,6 @@ static void effects(const unsigned char *played, Py_ssize_t np, const long *trac
         *main += e[0];
         *extra += e[1];
     }
-}
-
-/* SplitMix64, rng.py's ``draw``: the counter advanced, its mix. */
-static uint64_t mix64(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
 }
 
 /* The state's rng (16 lower-case hex digits) as its counter, or 0. */
@@ -281,8 +274,7 @@ static int plan_fight(PyObject **fl, End *e) {
         if (e->elim[i]) continue;
         int j = e->nnf++;
         e->nf_seat[j] = (int)i;
-        e->rng += 0x9E3779B97F4A7C15ULL;
-        uint64_t x = mix64(e->rng) % SIX7;
+        uint64_t x = next64(&e->rng) % SIX7; /* _roll: one draw */
         for (int t = 0; t < DICE; t++) {
             e->rolls[j][t] = (long)(x % 6) + 1;
             x /= 6;

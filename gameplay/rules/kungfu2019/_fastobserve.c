@@ -34,16 +34,14 @@ enum { P_DRAFT = 0, P_PLAYING, P_ASSIGN, P_OVER, P_COUNT };
 static const char *PHASE_NAMES[] = {"draft", "play", "assign", "over"};
 
 /* Interned strings: the keys read and written. */
-#define STRINGS(X)                                                             \
-    X(game) X(rules_version) X(seat) X(players) X(phase) X(prompt) X(round)   \
-    X(rounds) X(actors) X(hp) X(eliminated) X(tracks) X(status) X(hand)        \
-    X(hand_sizes) X(deck_size) X(discard) X(draft) X(commits) X(played)        \
-    X(dummy) X(order) X(attack_index) X(fight) X(result) X(n) X(turn) X(deck)  \
-    X(packs) X(picks) X(hands) X(elim) X(commit) X(oi) X(pack_sizes)           \
-    X(picked) X(pack) X(pick) X(counts) X(mine) X(a) X(f) X(dice) X(asg)       \
-    X(attacker) X(fighters) X(done) X(v) X(sets) X(open) X(bud) X(gain)        \
-    X(spent) X(role) X(values) X(budget) X(kungfu2019) X(cfg) X(rng)          \
-    X(nfight) X(di)
+#define STRINGS(X)                                                          \
+    X(game) X(rules_version) X(seat) X(players) X(phase) X(prompt) X(round) \
+    X(rounds) X(actors) X(hp) X(eliminated) X(tracks) X(status) X(hand)     \
+    X(hand_sizes) X(deck_size) X(discard) X(draft) X(commits) X(played)     \
+    X(dummy) X(order) X(attack_index) X(fight) X(result) X(turn)            \
+    X(pack_sizes) X(picked) X(pack) X(pick) X(counts) X(mine) X(a) X(f)     \
+    X(dice) X(asg) X(attacker) X(fighters) X(done) X(v) X(sets) X(open)     \
+    X(bud) X(gain) X(spent) X(role) X(values) X(budget) X(kungfu2019)
 #define DECLARE(name) static PyObject *S_##name;
 STRINGS(DECLARE)
 #undef DECLARE
@@ -184,13 +182,7 @@ done:
     return 1;
 }
 
-/* The state's fields, in the order engine.py's ``setup`` makes them (every
- * later state is a copy that replaces values, so it keeps that order). */
-enum { F_game, F_rules_version, F_cfg, F_rng, F_n, F_phase, F_round, F_turn,
-       F_deck, F_packs, F_picks, F_hands, F_tracks, F_hp, F_elim, F_nfight,
-       F_commit, F_played, F_dummy, F_discard, F_order, F_oi, F_fight, F_di,
-       F_result, F_COUNT };
-static PyObject *STATE_KEYS[F_COUNT];
+#include "state_fields.h" /* F_*, STATE_KEYS: the state's fields */
 /* observation.py's observation: the keys in its order. */
 enum { O_game, O_rules_version, O_seat, O_players, O_phase, O_prompt, O_round,
        O_rounds, O_actors, O_hp, O_eliminated, O_tracks, O_status, O_hand,
@@ -605,23 +597,17 @@ PyMODINIT_FUNC PyInit__fastobserve(void) {
     PyObject *fight_keys[] = {S_attacker, S_fighters, S_dice, S_done, S_mine};
     PyObject *mine_keys[] = {S_role, S_values, S_sets, S_open, S_budget, S_spent,
                              S_done};
-    PyObject *state_keys[F_COUNT] = {
-        S_game, S_rules_version, S_cfg, S_rng, S_n, S_phase, S_round, S_turn,
-        S_deck, S_packs, S_picks, S_hands, S_tracks, S_hp, S_elim, S_nfight,
-        S_commit, S_played, S_dummy, S_discard, S_order, S_oi, S_fight, S_di,
-        S_result};
     PyObject *obs_keys[O_COUNT] = {
         S_game, S_rules_version, S_seat, S_players, S_phase, S_prompt, S_round,
         S_rounds, S_actors, S_hp, S_eliminated, S_tracks, S_status, S_hand,
         S_hand_sizes, S_deck_size, S_discard, S_draft, S_commits, S_played,
         S_dummy, S_order, S_attack_index, S_fight, S_result};
-    memcpy(STATE_KEYS, state_keys, sizeof state_keys);
     memcpy(DRAFT_KEYS, draft_keys, sizeof draft_keys);
     memcpy(COMMITS_KEYS, commits_keys, sizeof commits_keys);
     memcpy(FIGHT_KEYS, fight_keys, sizeof fight_keys);
     memcpy(MINE_KEYS, mine_keys, sizeof mine_keys);
     memcpy(OBS_KEYS, obs_keys, sizeof obs_keys);
-    if (!(OBS_TEMPLATE = template(OBS_KEYS, O_COUNT)) ||
+    if (state_keys_init() || !(OBS_TEMPLATE = template(OBS_KEYS, O_COUNT)) ||
         !(DRAFT_TEMPLATE = template(draft_keys, 5)) ||
         !(COMMITS_TEMPLATE = template(commits_keys, 2)) ||
         !(FIGHT_TEMPLATE = template(fight_keys, 5)) ||

@@ -25,18 +25,7 @@
 #define DUMMY (-1)        /* phases.py's DUMMY attacker */
 #define SIX7 279936UL     /* 6 ** DICE */
 
-/* The state's fields, in the order engine.py's ``setup`` makes them (as in
- * _fastobserve.c; read_fields() reads them in one pass). */
-enum { F_game, F_rules_version, F_cfg, F_rng, F_n, F_phase, F_round, F_turn,
-       F_deck, F_packs, F_picks, F_hands, F_tracks, F_hp, F_elim, F_nfight,
-       F_commit, F_played, F_dummy, F_discard, F_order, F_oi, F_fight, F_di,
-       F_result, F_COUNT };
-static const char *STATE_NAMES[F_COUNT] = {
-    "game", "rules_version", "cfg", "rng", "n", "phase", "round", "turn",
-    "deck", "packs", "picks", "hands", "tracks", "hp", "elim", "nfight",
-    "commit", "played", "dummy", "discard", "order", "oi", "fight", "di",
-    "result"};
-static PyObject *STATE_KEYS[F_COUNT];
+#include "state_fields.h" /* F_*, STATE_KEYS: the state's fields */
 
 /* Per card character, from init_fight(): its initiative; per role (0 attack,
  * 1 defence) its red crosses' (main, gain, extra), whether a combination of
@@ -562,8 +551,8 @@ static int fight_module_init(void) {
     S(S_values, "values") S(S_defence, "defence") S(S_yin_yang, "yin_yang")
     S(S_damage, "damage") S(S_eliminated, "eliminated") S(S_alive, "alive")
     S(EMPTY_STR, "")
-    for (int i = 0; i < F_COUNT; i++) S(STATE_KEYS[i], STATE_NAMES[i])
 #undef S
+    if (state_keys_init()) return -1;
     PyObject *fight_pub[8] = {S_round, S_attacker, S_attack_k, S_attacker_hp_change,
                               S_yin_yang_damage, S_attacker_hp, S_assignments,
                               S_defenders};

@@ -493,10 +493,11 @@ static PyObject *shown_sets(PyObject *asg) {
     return out;
 }
 
-/* The step on the new record ``asg`` (a copy of the old): 0, 1 to decline,
- * -1 an error. */
-static int step(Asg *a, PyObject *asg, int kind, int i, int k, PyObject *state,
-                long me) {
+/* A dice step (``_h_assign``'s) on the new record ``asg`` (a copy of the
+ * old): 0, 1 to decline, -1 an error. Not the module's ``step()``
+ * (commit.h's py_step), which calls it through assign_step. */
+static int dice_step(Asg *a, PyObject *asg, int kind, int i, int k, PyObject *state,
+                     long me) {
     long v[DICE];
     memcpy(v, a->v, sizeof v);
     switch (kind) {
@@ -614,7 +615,7 @@ static PyObject *assign_step(PyObject *state, PyObject *seat, PyObject *aid) {
     PyList_SET_ITEM(asgs, me, asg); /* the list's reference; the old one: */
     Py_DECREF(a.asg);
     Py_INCREF(asg);
-    if (step(&a, asg, kind, i, k, state, me)) goto fail;
+    if (dice_step(&a, asg, kind, i, k, state, me)) goto fail;
     PyObject *done = get(asg, S_done), *shown = NULL;
     int finished;
     if (!done || (finished = PyObject_IsTrue(done)) < 0 ||

@@ -1,5 +1,5 @@
 """Kung Fu (2019): the dice-assignment menu and steps built in C
-(``_fastassign.c``) are exactly the Python reference: at every fight step of
+(``_fastassign.c``, its dice.h) are exactly the Python reference: at every fight step of
 seeded random games at every table size, for every seat, ``assign_ids`` is
 ``_assign_ids``, and every dice step the C code applies (``auto`` and
 ``done`` with the fight's end, fight.h, when they finish it) gives the state

@@ -1,11 +1,11 @@
 """The card tables given to Kung Fu (2019)'s optional C steps at import.
 
-``_fastassign.c`` (the dice steps) and its ``fight.h`` (a fight's end) read
-the rules data as flat tables indexed by card character (0-127, None where a
-character is no card). They are built here from the rules' own tables
-(alphabet.py's), so the C code and the Python reference read one source
-(``cards.py`` by way of alphabet.py), and native.py, which hands them over,
-does not grow with the C paths' plumbing.
+``_fastassign.c`` (its ``dice.h``: the dice steps; ``fight.h``: a fight's
+end) read the rules data as flat tables indexed by card character (0-127,
+None where a character is no card). They are built here from the rules' own
+tables (alphabet.py's), so the C code and the Python reference read one
+source (``cards.py`` by way of alphabet.py), and native.py, which hands them
+over, does not grow with the C paths' plumbing.
 """
 
 from __future__ import annotations

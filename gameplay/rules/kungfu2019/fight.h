@@ -1,5 +1,6 @@
 /* Kung Fu (2019): the end of a fight in C, included by _fastassign.c after
- * its readers (read_set, small) and templates (EV_T, build).
+ * dice.h's readers (read_set, small) and its own templates (EV_T; observe.h's
+ * build).
  *
  * Why: when the last fighter finishes its dice (about one ``auto`` or
  * ``done`` in three), rounds.py's ``_resolve`` settles the fight and

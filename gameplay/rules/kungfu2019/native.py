@@ -86,7 +86,8 @@ if _native_obs is not None and PHASES != _native_obs.PHASES:
 
 # The dice-assignment menu and the steps in C, when the optional extension
 # ``_fastassign.c`` is built: ``_assign_ids`` and, for a legal draft, play or
-# dice step, ``apply``, a fight's end included (its commit.h and fight.h);
+# dice step, ``apply``, a fight's end included (its dice.h, commit.h and
+# fight.h);
 # None when it declines (anything else: Python does it). tests/rules/
 # test_kungfu2019_assign.py, _fight.py and _commit.py compare the two.
 try:

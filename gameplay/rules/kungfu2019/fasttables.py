@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, KINDS, Combo
-
-ROLES = (ATTACK, DEFEND)
+from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, KINDS, ROLES, Combo
 
 
 def combo_table(

@@ -16,6 +16,13 @@ from typing import Any
 from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, KINDS, ROLES, Combo
 
 
+def combo_shape(c: Combo) -> tuple[int, int, int, int]:
+    """What the C code checks dice against: (kind index in ``KINDS``, n,
+    faces as a bit mask, total); the kernel's rows (native.py) and
+    ``combo_table``'s start with it."""
+    return KINDS.index(c.kind), c.n, sum(1 << x for x in c.faces), c.total
+
+
 def combo_table(
     combos: Mapping[str, tuple[Combo, ...]],
     settable: Mapping[str, Mapping[str, Mapping[int, tuple[Combo, int]]]],
@@ -26,10 +33,7 @@ def combo_table(
     return tuple(
         tuple(
             (
-                KINDS.index(c.kind),
-                c.n,
-                sum(1 << x for x in c.faces),
-                c.total,
+                *combo_shape(c),
                 *(
                     settable[role][chr(o)][k][1] if k in settable[role][chr(o)] else -1
                     for role in ROLES

@@ -30,7 +30,7 @@ from gameplay.rules.kungfu2019.alphabet import (
     STEP,
     USABLE,
 )
-from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND, KINDS
+from gameplay.rules.kungfu2019.combos import ATTACK, DEFEND
 from gameplay.rules.kungfu2019.phases import ASSIGN, DRAFT, PHASES, PLAYING, PROMPTS
 
 # What the engine and assignment.py import (the engine's as globals of its
@@ -153,10 +153,7 @@ def _native_tables() -> tuple[
             ids.append(len(combos))
             combos.append(
                 (
-                    KINDS.index(c.kind),
-                    c.n,
-                    sum(1 << f for f in c.faces),
-                    c.total,
+                    *_tables.combo_shape(c),
                     e.atk,
                     e.hit,
                     e.hp,

@@ -27,6 +27,14 @@ together, and logs a failure (there is nobody left to tell). Callers that
 wait get the failure raised, as before. Order per process is call order
 whether or not the caller waited.
 
+A message its sender marks ``PUBLISH_IF_SHARED`` (the live owner's quiet
+steps: only the mover's frame in it) is published, by a process in the
+group, only when another process is known to be in it too: each process
+says hello to a group when it subscribes, every process already there
+answers, and any other message heard on the group counts too. A match
+whose sockets all sit in one process then costs Redis nothing for such
+steps (neither the publish nor reading back its echo).
+
 A hook (``set_local_hook``) may take a message meant for a local member
 before it is queued: waking a consumer for a message it would drop costs
 Channels' dispatch (a task wake-up, ``asyncio.wait`` over its receives).
@@ -67,6 +75,17 @@ _ORIGIN = 16
 _HEADER = len(MAGIC) + _ORIGIN
 
 logger = logging.getLogger(__name__)
+
+# A group message with this key set is published only when another process
+# is known to hold members of the group (``LocalFirstLoopLayer.shared``): its
+# sender vouches that a member elsewhere that misses it loses nothing it would
+# show (the live owner's quiet steps, ``gameplay.broadcast.match_messages``).
+PUBLISH_IF_SHARED = "publish_if_shared"
+# The bodies of the tagged messages by which processes learn of each other in
+# a group: ``HELLO`` when a process subscribes to it, ``HERE`` the answer of
+# every process already subscribed. Never delivered to members.
+HELLO = b""
+HERE = b"\xc1"
 
 # Takes a group message meant for a local member before it is queued for
 # its consumer: ``hook(channel, message)`` returns True when it has dealt
@@ -136,11 +155,47 @@ class LocalFirstShard(RedisSingleShardConnection):
         if message is None:
             return
         data = message["data"]
-        if isinstance(data, bytes) and data.startswith(MAGIC):
-            if data[len(MAGIC) : _HEADER] == self.channel_layer.origin:
+        layer = self.channel_layer
+        tagged = isinstance(data, bytes) and data.startswith(MAGIC)
+        if tagged:
+            if data[len(MAGIC) : _HEADER] == layer.origin:
                 return  # our own: its local members already have it
-            message = {**message, "data": data[_HEADER:]}
+            data = data[_HEADER:]
+            message = {**message, "data": data}
+        # Any other publisher on a group held here: from now on every
+        # message of the group is published (``PUBLISH_IF_SHARED``).
+        name = message["channel"]
+        if isinstance(name, bytes):
+            name = name.decode()
+        if name in layer.groups:
+            layer.shared.add(name)
+            if tagged and data == HELLO:
+                self.queue_publishes([(name, layer._tag + HERE)], wait=False)
+        if tagged and data in (HELLO, HERE):
+            return
         super()._receive_message(message)
+
+    async def subscribe(self, channel: str) -> None:
+        """channels_redis's subscribe; the first to a group also says hello
+        to the group's other processes, each of which answers (``HERE``):
+        both sides then publish every message of the group.
+
+        The hello leaves after the SUBSCRIBE was written (on the subscriber
+        connection), so an answer, a round trip through another process
+        later, finds this subscription in place. Until a newcomer's hello
+        arrives, a process may skip a ``PUBLISH_IF_SHARED`` message the
+        newcomer's members would have got: what that costs them is said
+        where the flag is set."""
+        new = channel not in self._subscribed_to
+        await super().subscribe(channel)
+        if new and channel in self.channel_layer.groups:
+            self.queue_publishes(
+                [(channel, self.channel_layer._tag + HELLO)], wait=False
+            )
+
+    async def unsubscribe(self, channel: str) -> None:
+        await super().unsubscribe(channel)
+        self.channel_layer.shared.discard(channel)
 
     async def flush(self) -> None:
         """Publish what is queued, then close as channels_redis does."""
@@ -174,6 +229,10 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
         ]
         # Messages handed to local members, for tests and the benchmark.
         self.delivered_locally = 0
+        # The groups (their Redis channels) another process publishes to or
+        # holds members of, as far as this layer has heard since it
+        # subscribed: their ``PUBLISH_IF_SHARED`` messages are published.
+        self.shared: set[str] = set()
 
     async def new_channel(self, prefix: str = "specific.") -> str:
         """A consumer's own channel: a queue of this loop's layer, not
@@ -237,6 +296,12 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
         for group, message in messages:
             group_channel = self._get_group_channel_name(group)
             self._deliver_locally(group_channel, message)
+            if (
+                message.get(PUBLISH_IF_SHARED)
+                and group_channel in self.groups
+                and group_channel not in self.shared
+            ):
+                continue  # in the group, and no other process heard of in it
             shard = self._get_shard(group_channel)
             by_shard.setdefault(shard, []).append(
                 (group_channel, self._tag + serialize(message))

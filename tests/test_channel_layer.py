@@ -12,7 +12,11 @@ import asyncio
 import pytest
 from django.conf import settings
 
-from config.channel_layer import MAGIC, LocalFirstPubSubChannelLayer
+from config.channel_layer import (
+    MAGIC,
+    PUBLISH_IF_SHARED,
+    LocalFirstPubSubChannelLayer,
+)
 from tests.waiting import wait_until_async
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.services]
@@ -110,8 +114,12 @@ async def test_a_message_from_a_process_with_no_local_members_arrives_once():
         await listener.group_add("player.7", channel)
         await subscribed("player.7", layers=1)
         await sender.group_send("player.7", {"type": "player.frame", "text": "{}"})
+        # A sender outside the group knows nothing of its members: published.
+        flagged = {"type": "player.frame", "text": "[]", PUBLISH_IF_SHARED: True}
+        await sender.group_send("player.7", flagged)
         assert await received(listener, channel) == [
-            {"type": "player.frame", "text": "{}"}
+            {"type": "player.frame", "text": "{}"},
+            flagged,
         ]
     finally:
         await sender.flush()
@@ -164,6 +172,7 @@ async def test_an_unwaited_publish_that_fails_is_logged_not_raised(caplog):
         local = await layer.new_channel()
         await layer.group_add("g", local)
         shard = layer._get_layer()._shards[0]
+        await shard._drain_task  # the group's hello, published before Redis goes
 
         async def redis_away(publishes):
             raise ConnectionError("Redis is away")
@@ -207,6 +216,93 @@ async def test_a_consumers_own_channel_is_its_loops_alone():
         await subscribed("own.g", layers=1)
         await there.group_send("own.g", {"type": "x", "n": 3})
         assert await received(here, mine) == [{"type": "x", "n": 3}]
+    finally:
+        await here.flush()
+        await there.flush()
+
+
+async def _shared(layer, group: str) -> None:
+    loop_layer = layer._get_layer()
+    channel = loop_layer._get_group_channel_name(group)
+    await wait_until_async(
+        lambda: channel in loop_layer.shared,
+        timeout=10,
+        interval=0.01,
+        message=f"another process heard of in {group}",
+    )
+
+
+async def test_a_message_published_if_shared_stays_local_while_the_group_is_not():
+    """A ``PUBLISH_IF_SHARED`` message reaches the local members and not
+    Redis while no other process has said hello in the group; any other
+    message is published. (The probe is a plain Redis subscriber: no layer,
+    no hello.)"""
+    layer = new_layer()
+    probe = new_layer()._get_layer()._shards[0]
+    probe._ensure_redis()
+    pubsub = probe._redis.pubsub()
+    try:
+        local = await layer.new_channel()
+        await layer.group_add("match.alone", local)
+        group_channel = layer._get_layer()._get_group_channel_name("match.alone")
+        await pubsub.subscribe(group_channel)
+        await subscribed("match.alone", layers=2)
+        flagged = {"type": "match.frames", "n": 1, PUBLISH_IF_SHARED: True}
+        await layer.group_send_many([("match.alone", flagged)])
+        await layer.group_send("match.alone", {"type": "match.frames", "n": 2})
+        assert [m["n"] for m in await received(layer, local, 0.2)] == [1, 2]
+        published = []
+        deadline = asyncio.get_running_loop().time() + 0.5
+        while asyncio.get_running_loop().time() < deadline:
+            got = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+            body = None if got is None else got["data"][len(MAGIC) + 16 :]
+            if body:  # not the layer's hello (empty)
+                published.append(layer.deserialize(body))
+        assert published == [{"type": "match.frames", "n": 2}]
+        assert group_channel not in layer._get_layer().shared
+    finally:
+        await pubsub.aclose()
+        await probe.flush()
+        await layer.flush()
+
+
+async def test_processes_in_a_group_learn_of_each_other_and_publish_everything():
+    """Whichever joins first, each layer hears of the other (the newcomer's
+    hello, the answer), neither delivers those to its members, and then a
+    ``PUBLISH_IF_SHARED`` message reaches the other process's members."""
+    first, second = new_layer(), new_layer()
+    try:
+        a = await first.new_channel()
+        await first.group_add("match.both", a)
+        await subscribed("match.both", layers=1)
+        b = await second.new_channel()
+        await second.group_add("match.both", b)
+        await _shared(first, "match.both")  # the hello
+        await _shared(second, "match.both")  # the answer
+        for n, sender in enumerate((first, second)):
+            await sender.group_send_many(
+                [("match.both", {"type": "match.frames", "n": n, PUBLISH_IF_SHARED: 1})]
+            )
+        assert [m["n"] for m in await received(first, a)] == [0, 1]
+        assert [m["n"] for m in await received(second, b)] == [0, 1]
+    finally:
+        await first.flush()
+        await second.flush()
+
+
+async def test_a_group_left_and_joined_again_says_hello_again():
+    here, there = new_layer(), new_layer()
+    try:
+        mine, theirs = await here.new_channel(), await there.new_channel()
+        await there.group_add("match.again", theirs)
+        await subscribed("match.again", layers=1)
+        await here.group_add("match.again", mine)
+        await _shared(here, "match.again")
+        await here.group_discard("match.again", mine)
+        group_channel = here._get_layer()._get_group_channel_name("match.again")
+        assert group_channel not in here._get_layer().shared
+        await here.group_add("match.again", mine)
+        await _shared(here, "match.again")
     finally:
         await here.flush()
         await there.flush()

@@ -20,6 +20,7 @@ import random
 
 import pytest
 
+from config.channel_layer import PUBLISH_IF_SHARED
 from gameplay import broadcast, consumers, frames, presence
 from gameplay.models import Match
 from gameplay.rules import get_game, view_events
@@ -82,6 +83,9 @@ def test_quiet_steps_skip_unchanged_seats_and_every_client_stays_exact(players):
                 assert clients[seat][key] == expected[key], (seat, key)
         # The spectators likewise: nothing when no other seat was sent anything.
         text = broadcast.frame_for(message, None)
+        # Then only the mover's frame is in the message, which other web
+        # processes get only when they hold sockets of the match.
+        assert message.get(PUBLISH_IF_SHARED, False) is (not text)
         if not text:
             spectator_skipped += 1
             others = [broadcast.frame_for(message, s) for s in range(8)]

@@ -4,7 +4,7 @@ Every decision is its own small menu, and the state records whose decision it
 is in ``phase``/``actor``/``ctx``. These names, the rules version and the
 keys of events' private parts are shared by the menus (:mod:`.menus`), the
 handlers (:mod:`.effects`), the observation (:mod:`.observation`) and the C
-code, which checks :data:`PHASES` on import.
+code, whose phases :mod:`.native` checks against :data:`PHASES` on import.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_noop as N_
 
 from gameplay import broadcast
 from gameplay.models import Match, Seat
+from gameplay.selectors import seats_of
 from gameplay.turns import match_url
 from gameplay.watching import WatchConsumer
 
@@ -44,7 +45,7 @@ def table_frame(*, match: Match) -> dict[str, Any]:
                 "is_bot": bool(seat.agent),
                 "open": seat.is_open,
             }
-            for seat in match.seats.all()
+            for seat in seats_of(match)
         ],
     }
 

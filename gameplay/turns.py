@@ -9,6 +9,7 @@ nor is a seat at a real-time table (no turns).
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -105,16 +106,24 @@ def is_correspondence(match: Match) -> bool:
     return control.is_correspondence and has_turns(match.game)
 
 
+# The match page's path of a placeholder id, per script prefix (``match_url``).
+_URL_PLACEHOLDER = str(uuid.UUID(int=0))
+_url_templates: dict[str, tuple[str, str]] = {}
+
+
 def match_url(match: Match) -> str:
-    """The match page's path. Kept on the instance (per script prefix): a live
-    match's copy is broadcast on every move, and ``reverse`` is not cheap."""
+    """The match page's path. ``reverse`` is not cheap (about a hundred
+    Python calls) and a live table asks for it at every socket's connect
+    (its watchers' frame, ``table_watch``) from a match just read: the path
+    is reversed once per script prefix with a placeholder id, and each
+    match's id is put in its place."""
     prefix = get_script_prefix()
-    cached = match.__dict__.get("_match_url")
-    if cached is not None and cached[0] == prefix and cached[1] == match.public_id:
-        return cached[2]
-    url = reverse("gameplay:match", args=[match.public_id])
-    match.__dict__["_match_url"] = (prefix, match.public_id, url)
-    return url
+    parts = _url_templates.get(prefix)
+    if parts is None:
+        path = reverse("gameplay:match", args=[_URL_PLACEHOLDER])
+        head, _, tail = path.rpartition(_URL_PLACEHOLDER)
+        parts = _url_templates[prefix] = (head, tail)
+    return f"{parts[0]}{match.public_id}{parts[1]}"
 
 
 def in_play(*, user: User) -> list[tuple[Match, bool]]:

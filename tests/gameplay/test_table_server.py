@@ -6,9 +6,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+from django.urls import reverse, set_script_prefix
 from django.utils import timezone
 
-from gameplay import clocks, frames, services
+from gameplay import clocks, frames, services, turns
 from gameplay.errors import Forbidden
 from gameplay.models import MatchStatus
 from tests.gameplay.conftest import first_legal, start_match
@@ -159,3 +160,15 @@ def test_match_start_arms_the_no_show_checks(
     with django_capture_on_commit_callbacks(execute=True):
         services.match_start(match_id=match.pk)
     assert armed == [((match.pk, 0, ""), clocks.GRACE_SECONDS + 1)]
+
+
+def test_the_match_path_is_reversed_under_any_script_prefix(players) -> None:
+    match = start_match(players[:2])
+    try:
+        for prefix in ("/", "/kfa/", "/"):
+            set_script_prefix(prefix)
+            expected = reverse("gameplay:match", args=[match.public_id])
+            assert turns.match_url(match) == expected
+            assert expected.startswith(prefix)
+    finally:
+        set_script_prefix("/")

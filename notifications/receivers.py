@@ -294,20 +294,17 @@ def turn_messages(match: Match) -> live.Messages:
         # play" stays right until the match ends (that broadcast is sent);
         # every intent would otherwise send each seated player a frame.
         return []
-    actors = turns.actors_of(match)
-    # The match page's path, worded only for a frame or a notice: most
-    # broadcasts of a live move tell nobody (no player socket open).
+    # The match page's path and the seats to act, worked out only for a
+    # frame or a notice: most broadcasts of a live move tell nobody (the
+    # players are at the table, with no player socket open).
     url = ""
+    actors: set[int] | None = None
     messages: live.Messages = []
     absent_to_move: list[Seat] = []
     active = match.status == MatchStatus.ACTIVE
     # Every move of every match comes here: the prefetched seats as they are
     # (``match.seats.all()`` built a manager and a queryset each time).
     seats = selectors.seats_of(match)
-    # Alone with bots outside a competition: the person started the game and
-    # is on the way to it (``on_match_started``), so the bots' first moves
-    # before they ever reach the table are nobody's news.
-    self_started = sum(1 for s in seats if s.user_id) == 1 and not match.context
     for seat in seats:
         if seat.user_id is None:
             continue
@@ -318,11 +315,20 @@ def turn_messages(match: Match) -> live.Messages:
             # match is no longer in its player's games (``turns.in_play``);
             # the end, public, is told.
             continue
+        absent = (
+            seat.connected == 0
+            and match.version > 0
+            and not _on_the_way(match, seats, seat)
+        )
+        listening = sockets.is_listening(seat.user_id)
+        if not (absent or listening):
+            continue  # at the table, no player socket open: nobody to tell
+        if actors is None:
+            actors = turns.actors_of(match)
         your_move = turns.seat_to_move(seat, actors)
-        on_the_way = self_started and seat.seen_at is None
-        if your_move and seat.connected == 0 and match.version > 0 and not on_the_way:
+        if your_move and absent:
             absent_to_move.append(seat)
-        if not sockets.is_listening(seat.user_id):
+        if not listening:
             continue  # no player socket open anywhere: nobody to tell
         url = url or turns.match_url(match)
         frame = {
@@ -341,6 +347,18 @@ def turn_messages(match: Match) -> live.Messages:
         # A correspondence game: e-mail and push, once per move (a task).
         reminders.turn_reminders_create(match=match, seats=absent_to_move)
     return messages
+
+
+def _on_the_way(match: Match, seats: list[Seat], seat: Seat) -> bool:
+    """Alone with bots outside a competition, never at the table yet: the
+    person started the game and is on the way to it (``on_match_started``),
+    so the bots' first moves before they ever reach the table are nobody's
+    news."""
+    return (
+        seat.seen_at is None
+        and not match.context
+        and sum(1 for s in seats if s.user_id) == 1
+    )
 
 
 def _your_move_notifications(

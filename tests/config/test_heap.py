@@ -10,11 +10,13 @@ import sys
 import weakref
 from pathlib import Path
 
+from config import heap
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_asgi_application_freezes_the_loaded_heap():
-    code = "import gc, config.asgi; print(gc.get_freeze_count())"
+    code = "import gc, config.asgi; print(gc.get_threshold()[0], gc.get_freeze_count())"
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -25,10 +27,11 @@ def test_the_asgi_application_freezes_the_loaded_heap():
         timeout=120,
         check=True,
     )
-    frozen = int(done.stdout.split()[-1])
+    young, frozen = (int(word) for word in done.stdout.split()[-2:])
     # Django, Channels and the apps: well over a hundred thousand objects
     # here; a few thousand would mean the freeze ran before they loaded.
     assert frozen > 50_000
+    assert young == heap.YOUNG_THRESHOLD
 
 
 class _Node:
@@ -38,8 +41,7 @@ class _Node:
 
 def test_settle_collects_garbage_before_freezing():
     """Garbage frozen would never be freed: settle collects first."""
-    from config import heap
-
+    threshold = gc.get_threshold()
     gc.unfreeze()
     try:
         node = _Node()
@@ -54,5 +56,7 @@ def test_settle_collects_garbage_before_freezing():
             gc.enable()
         assert gone() is None
         assert frozen == gc.get_freeze_count() > 0
+        assert gc.get_threshold()[0] == heap.YOUNG_THRESHOLD
     finally:
         gc.unfreeze()
+        gc.set_threshold(*threshold)

@@ -20,9 +20,10 @@ difference grows slowly while every object made since the last pass is
 still walked: at 400 live games a young pass came about three times a
 second and walked the match states made since the one before, which live
 until their match's next move (a second or two) and so were walked again
-in the middle generation. With ten times the threshold a pass comes every
-few seconds and walks mostly each match's latest state, once
-(docs/performance.md, "Where a move's CPU goes at 400 games").
+in the middle generation. With the threshold at 20,000 a pass comes every
+ten seconds or so and walks mostly each match's latest state, once: a
+pause of about 30 ms there, against the default's 3 ms three times a
+second (docs/performance.md, "Where a move's CPU goes at 400 games").
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from django.urls import get_resolver
 
 # The youngest generation's threshold (CPython's default 700); the older
 # generations keep theirs.
-YOUNG_THRESHOLD = 7000
+YOUNG_THRESHOLD = 20_000
 
 
 def settle() -> int:

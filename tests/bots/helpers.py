@@ -29,6 +29,15 @@ def stored_version(
     return version
 
 
+def assert_validates_to(version_id: int, expected: str) -> None:
+    """Run the version's validation and check the status it ends in; a wrong
+    one fails with the version's ``status_detail``, which says why (a refused
+    sandbox, a forfeited game, a compile error)."""
+    status = services.bot_version_validate(version_id=version_id)
+    detail = BotVersion.objects.get(pk=version_id).status_detail
+    assert status == expected, f"validation ended {status!r}: {detail}"
+
+
 def bot_match(*agents: str, context: str = "test") -> Match:
     """A waiting match with the given seat agents (``bot:<id>``, ``builtin:x``)."""
     return match_create(

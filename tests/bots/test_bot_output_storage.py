@@ -16,7 +16,7 @@ from django.db import DataError
 from bots import services
 from bots.models import BotMatchLog, BotVersion, VersionStatus
 from bots.protocol.transport import storable_text
-from tests.bots.helpers import bot_match, stored_version
+from tests.bots.helpers import assert_validates_to, bot_match, stored_version
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_storable_text_keeps_what_it_can() -> None:
 @pytest.mark.sandbox
 def test_nul_in_stderr_is_stored_after_validation(owner, fast_time) -> None:
     version = stored_version(owner, NOISY, name="noisy", active=False)
-    assert services.bot_version_validate(version_id=version.pk) == "active"
+    assert_validates_to(version.pk, "active")
     version.refresh_from_db()
     assert "nul:\u2400 bad:" in version.validation_stderr
     assert "\x00" not in version.validation_stderr
@@ -73,7 +73,7 @@ def test_nul_in_stderr_of_a_crash_fails_the_version_not_sticks(
     owner, fast_time
 ) -> None:
     version = stored_version(owner, NOISY_CRASH, name="crashy", active=False)
-    assert services.bot_version_validate(version_id=version.pk) == "failed"
+    assert_validates_to(version.pk, "failed")
     version.refresh_from_db()
     assert version.status == VersionStatus.FAILED
     assert "dying\u2400\u2400 now" in version.validation_stderr
@@ -119,7 +119,7 @@ def test_a_validation_that_cannot_be_stored_fails_instead_of_sticking(
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(BotVersion, "save", refuse_once)
-    assert services.bot_version_validate(version_id=version.pk) == "failed"
+    assert_validates_to(version.pk, "failed")
     version.refresh_from_db()
     assert version.status == VersionStatus.FAILED
     assert "could not be stored" in version.status_detail
@@ -137,7 +137,7 @@ def test_a_validation_that_breaks_fails_instead_of_sticking(owner, monkeypatch) 
         raise RecursionError("maximum recursion depth exceeded")
 
     monkeypatch.setattr(services, "_play_validation_games", broken)
-    assert services.bot_version_validate(version_id=version.pk) == "failed"
+    assert_validates_to(version.pk, "failed")
     version.refresh_from_db()
     assert version.status == VersionStatus.FAILED
     assert "RecursionError" in version.status_detail

@@ -21,6 +21,7 @@ from gameplay.rules import get_game
 from gameplay.selectors import match_replay
 from gameplay.services import SeatSpec, match_create
 from tests.bots.botsrc import realtime_crasher
+from tests.bots.helpers import assert_validates_to
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sandbox]
 
@@ -106,7 +107,7 @@ def test_a_crashing_bot_forfeits_and_the_match_goes_on(store):
 def test_the_example_bot_validates_at_the_smallest_table(store, fast_time):
     version = store(EXAMPLE.read_bytes(), "validated")
     BotVersion.objects.filter(pk=version.pk).update(status=VersionStatus.VALIDATING)
-    assert services.bot_version_validate(version_id=version.pk) == "active"
+    assert_validates_to(version.pk, "active")
     version.refresh_from_db()
     games = version.validation_report["games"]
     assert [g["seat"] for g in games] == [0, 1]  # three seats, two random bots

@@ -11,6 +11,7 @@ import pytest
 from bots import enqueue, ladder, services
 from bots.models import BotStatus, VersionStatus
 from gameplay.models import Match
+from tests.bots.helpers import assert_validates_to
 from tests.factories import BotFactory, BotVersionFactory
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +28,7 @@ def test_the_example_bot_validates_and_becomes_active(owner, fast_time, monkeypa
         filename="kf13.py",
         data=EXAMPLE.read_bytes(),
     )
-    assert services.bot_version_validate(version_id=version.pk) == "active"
+    assert_validates_to(version.pk, "active")
     version.refresh_from_db()
     assert version.status == VersionStatus.ACTIVE
     games = version.validation_report["games"]

@@ -6,11 +6,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bots import enqueue, ladder, services, tasks
+from bots import enqueue, ladder, tasks
 from bots.models import BotStatus
 from gameplay.models import Match, MatchStatus
 from tests.bots import botsrc
-from tests.bots.helpers import stored_version
+from tests.bots.helpers import assert_validates_to, stored_version
 from tests.factories import BotFactory, BotVersionFactory
 
 pytestmark = pytest.mark.django_db
@@ -99,7 +99,7 @@ def test_activation_queues_the_debut(
     monkeypatch.setattr(tasks.debut_games, "delay", debuts.append)
     version = stored_version(owner, botsrc.FIRST_LEGAL, name="fresh", active=False)
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.bot_version_validate(version_id=version.pk) == "active"
+        assert_validates_to(version.pk, "active")
     assert debuts == [version.pk]
 
 

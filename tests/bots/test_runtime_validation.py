@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from bots import services
 from bots.models import VersionStatus
+from tests.bots.helpers import assert_validates_to
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,7 @@ def test_compile_error_fails_the_version_and_shows_only_to_the_owner(
         filename="bot.c",
         data=BROKEN_C,
     )
-    assert services.bot_version_validate(version_id=version.pk) == "failed"
+    assert_validates_to(version.pk, "failed")
     version.refresh_from_db()
     assert version.status == VersionStatus.FAILED
     assert version.status_detail.startswith("Compile error: main.c does not compile")
@@ -66,7 +67,7 @@ def test_cpp_example_validates_and_activates(owner, fast_time):
         filename="duelo_random.cpp",
         data=(EXAMPLES / "duelo_random.cpp").read_bytes(),
     )
-    assert services.bot_version_validate(version_id=version.pk) == "active"
+    assert_validates_to(version.pk, "active")
     version.refresh_from_db()
     assert version.validation_report["build"]["ok"] is True
     assert all(not game["fault"] for game in version.validation_report["games"])
@@ -102,7 +103,7 @@ def test_data_is_wiped_with_a_new_version_unless_kept(
             keep_data=keep,
         )
         with django_capture_on_commit_callbacks(execute=True):
-            assert services.bot_version_validate(version_id=version.pk) == "active"
+            assert_validates_to(version.pk, "active")
 
     first = services.bot_create(
         owner=owner,
@@ -115,7 +116,7 @@ def test_data_is_wiped_with_a_new_version_unless_kept(
     )
     bot_id = first.bot_id
     with django_capture_on_commit_callbacks(execute=True):
-        services.bot_version_validate(version_id=first.pk)
+        assert_validates_to(first.pk, "active")
     kept = bot_data_dir(bot_id)
     kept.mkdir(parents=True, exist_ok=True)  # debut games may have made it
     (kept / "book").write_text("learned")

@@ -8,7 +8,7 @@ from bots import services
 from bots.models import BotStatus, BotVersion, VersionStatus
 from bots.sandbox import SandboxStatus
 from tests.bots.botsrc import CRASHER, FIRST_LEGAL, ILLEGAL
-from tests.bots.helpers import stored_version
+from tests.bots.helpers import assert_validates_to, stored_version
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.sandbox
 def test_good_version_becomes_active_and_retires_the_previous(owner, fast_time):
     first = stored_version(owner, FIRST_LEGAL, name="v", active=False)
-    assert services.bot_version_validate(version_id=first.pk) == "active"
+    assert_validates_to(first.pk, "active")
     first.refresh_from_db()
     bot = first.bot
     bot.refresh_from_db()
@@ -29,13 +29,13 @@ def test_good_version_becomes_active_and_retires_the_previous(owner, fast_time):
     second = services.bot_version_upload(
         bot_id=bot.pk, user=owner, filename="v2.py", data=FIRST_LEGAL + b"# v2\n"
     )
-    assert services.bot_version_validate(version_id=second.pk) == "active"
+    assert_validates_to(second.pk, "active")
     first.refresh_from_db()
     bot.refresh_from_db()
     assert first.status == VersionStatus.RETIRED
     assert bot.active_version_id == second.pk
     # Idempotent: validating again changes nothing.
-    assert services.bot_version_validate(version_id=second.pk) == "active"
+    assert_validates_to(second.pk, "active")
 
 
 @pytest.mark.sandbox
@@ -44,7 +44,7 @@ def test_good_version_becomes_active_and_retires_the_previous(owner, fast_time):
 )
 def test_failing_version_shows_reason_and_stderr(owner, fast_time, source, words):
     version = stored_version(owner, source, name="bad", active=False)
-    assert services.bot_version_validate(version_id=version.pk) == "failed"
+    assert_validates_to(version.pk, "failed")
     version.refresh_from_db()
     assert version.status == VersionStatus.FAILED
     assert version.status_detail.startswith("Game 1 (seat 0) was forfeited: " + words)
@@ -62,7 +62,7 @@ def test_without_a_sandbox_the_version_waits_with_the_reason(owner, monkeypatch)
         "sandbox_available",
         lambda config: SandboxStatus(ok=False, reason="bubblewrap not found"),
     )
-    assert services.bot_version_validate(version_id=version.pk) == "validating"
+    assert_validates_to(version.pk, "validating")
     version.refresh_from_db()
     assert version.status == VersionStatus.VALIDATING
     assert "bubblewrap not found" in version.status_detail

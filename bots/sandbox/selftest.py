@@ -157,7 +157,16 @@ def _host_uids(pid: int) -> set[int]:
     return uids
 
 
-def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStatus:
+#: How long the probe may take to report. It reports in about 0.25 s on an
+#: idle machine, but a worker on a loaded machine (two test runs on 2 cores)
+#: starts its interpreter far slower, and a slow start is not a missing
+#: sandbox. Within the heartbeat's 55 s, which may run the self-test.
+PROBE_TIMEOUT_S = 30.0
+
+
+def run_selftest(
+    config: SandboxConfig, *, timeout: float = PROBE_TIMEOUT_S
+) -> SandboxStatus:
     """Run the probe and return the verdict (never raises for a broken sandbox)."""
     started = time.monotonic()
 
@@ -220,7 +229,10 @@ def run_selftest(config: SandboxConfig, *, timeout: float = 15.0) -> SandboxStat
         checks: dict[str, Any] = json.loads(line)
     except ValueError:
         tail = stderr.decode(errors="replace")[-2000:]
-        return verdict(False, f"probe gave no report: {tail or 'no output'}")
+        return verdict(
+            False,
+            f"probe gave no report within {timeout:g} s: {tail or 'no output'}",
+        )
     # Not the worker's network namespace (matters with per-slot namespaces, which
     # bwrap joins with --share-net: a failed join must never mean host network).
     checks["own_network_namespace"] = checks.pop("netns", "") not in (
@@ -283,18 +295,29 @@ def _read_probe(
     return bytes(out.split(b"\n", 1)[0]), bytes(err)
 
 
-_cache: dict[SandboxConfig, SandboxStatus] = {}
+#: How long a failed verdict stands before the self-test runs again. A pass
+#: is kept for the worker's life; a failure is not: a probe that a busy machine
+#: slowed past its time, or a host fixed meanwhile, must not keep the worker
+#: refusing bots (and new versions waiting) until it restarts. A re-run is a
+#: whole self-test, so a sandbox that really leaks fails again.
+FAILED_VERDICT_S = 60.0
+
+_cache: dict[SandboxConfig, tuple[SandboxStatus, float]] = {}
 _cache_lock = threading.Lock()
 
 
 def sandbox_available(config: SandboxConfig | None = None) -> SandboxStatus:
-    """Return the cached self-test verdict for ``config`` (running it once)."""
+    """Return the cached self-test verdict for ``config`` (running it once, and
+    again when a failed verdict is ``FAILED_VERDICT_S`` old)."""
     config = config or SandboxConfig()
     with _cache_lock:
-        status = _cache.get(config)
-        if status is None:
-            status = run_selftest(config)
-            _cache[config] = status
+        cached = _cache.get(config)
+        if cached is not None:
+            status, at = cached
+            if status.ok or time.monotonic() - at < FAILED_VERDICT_S:
+                return status
+        status = run_selftest(config)
+        _cache[config] = (status, time.monotonic())
         return status
 
 
@@ -305,7 +328,9 @@ def reset_sandbox_cache() -> None:
 
 
 __all__ = [
+    "FAILED_VERDICT_S",
     "PROBE",
+    "PROBE_TIMEOUT_S",
     "SandboxStatus",
     "reset_sandbox_cache",
     "run_selftest",

@@ -10,6 +10,7 @@ import pytest
 from bots.protocol.transport import BotProcess, TimeControl
 from bots.sandbox import (
     SandboxConfig,
+    SandboxStatus,
     SandboxUnavailable,
     run_selftest,
     sandbox_available,
@@ -84,6 +85,33 @@ def test_missing_bwrap_refuses_uploaded_bots(tmp_path: Path) -> None:
     bot_dir = write_bot(tmp_path / "bot", ECHO)
     with pytest.raises(SandboxUnavailable, match="uploaded bots are refused"):
         BotProcess.start(bot_dir, config=config)
+
+
+def test_a_failed_verdict_is_checked_again_a_passed_one_is_kept(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """A probe that a busy machine slowed past its time must not keep the
+    worker refusing bots until it restarts: a failure stands for a while."""
+    from bots.sandbox import selftest
+
+    verdicts = iter([False, True])
+    runs: list[SandboxConfig] = []
+
+    def run(config: SandboxConfig) -> SandboxStatus:
+        runs.append(config)
+        ok = next(verdicts)
+        return SandboxStatus(ok=ok, reason="verified" if ok else "no report")
+
+    monkeypatch.setattr(selftest, "run_selftest", run)
+    config = SandboxConfig(bwrap_path=str(tmp_path / "bwrap"))
+    monkeypatch.setattr(selftest, "FAILED_VERDICT_S", 3600.0)
+    assert sandbox_available(config).reason == "no report"
+    assert sandbox_available(config).reason == "no report"  # still standing
+    assert len(runs) == 1
+    monkeypatch.setattr(selftest, "FAILED_VERDICT_S", 0.0)  # it has stood long
+    assert sandbox_available(config).ok
+    assert sandbox_available(config).ok  # a pass is kept
+    assert len(runs) == 2
 
 
 def test_dev_override_runs_unsandboxed_only_when_asked(tmp_path: Path) -> None:

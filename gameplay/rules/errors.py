@@ -147,6 +147,50 @@ def int_option(
     return value
 
 
+def players_option(
+    config: Mapping[str, object], default: int, *, low: int, high: int, detail: str
+) -> int:
+    """The table's ``players`` (``default`` when absent), refused with
+    ``players_range`` unless an int from ``low`` to ``high``, or with
+    ``players_exact`` when the game has one size (``low == high``).
+
+    Every engine checks its player count this way; ``detail`` is the English
+    message's start, to which the refused value is added. A bool is not a
+    count here (``type(...) is int``).
+    """
+    players = config.get("players", default)
+    if type(players) is int and low <= players <= high:
+        return players
+    if low == high:
+        raise InvalidConfig(
+            "players_exact",
+            f"{detail}, got {players!r}",
+            count=low,
+            players=param_value(players),
+        )
+    raise InvalidConfig(
+        "players_range",
+        f"{detail}, got {players!r}",
+        min=low,
+        max=high,
+        players=param_value(players),
+    )
+
+
+def bool_option(config: Mapping[str, object], option: str, default: bool) -> bool:
+    """The yes-or-no table option ``option`` (``default`` when absent),
+    refused with ``option_bool`` unless a bool (not 0 or 1)."""
+    value = config.get(option, default)
+    if type(value) is not bool:
+        raise InvalidConfig(
+            "option_bool",
+            f"{option} must be true or false, got {value!r}",
+            option=option,
+            value=param_value(value),
+        )
+    return value
+
+
 # Codes every engine may raise, with the text a player reads.
 COMMON_TEXTS: dict[str, str] = {
     "malformed_action": N_("'%(action)s' is not a move of this game."),

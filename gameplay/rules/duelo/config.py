@@ -5,22 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from gameplay.rules.duelo.cards import BASE_DECK, DOUBLE_DECK, FOCUS, KINDS, MAX_ROUNDS
-from gameplay.rules.errors import InvalidConfig, config_object, int_option, param_value
+from gameplay.rules.errors import (
+    InvalidConfig,
+    bool_option,
+    config_object,
+    int_option,
+    param_value,
+    players_option,
+)
 
 _OPTIONS = ("players", "start", "reshuffle_discard", "rounds", "deck")
 
 
 def _validate(config: Any) -> dict[str, Any]:
     config = config_object(config, _OPTIONS)
-    players = config.get("players", 2)
-    if type(players) is not int or not 2 <= players <= 8:
-        raise InvalidConfig(
-            "players_range",
-            f"players must be an integer from 2 to 8, got {players!r}",
-            min=2,
-            max=8,
-            players=param_value(players),
-        )
+    players = players_option(
+        config, 2, low=2, high=8, detail="players must be an integer from 2 to 8"
+    )
     start = config.get("start", "random")
     if type(start) is int:
         if not 0 <= start < players:
@@ -40,14 +41,7 @@ def _validate(config: Any) -> dict[str, Any]:
             choices=f"random, highest_focus, 0-{players - 1}",
             value=param_value(start),
         )
-    reshuffle = config.get("reshuffle_discard", False)
-    if type(reshuffle) is not bool:
-        raise InvalidConfig(
-            "option_bool",
-            f"reshuffle_discard must be true or false, got {reshuffle!r}",
-            option="reshuffle_discard",
-            value=param_value(reshuffle),
-        )
+    reshuffle = bool_option(config, "reshuffle_discard", False)
     rounds = int_option(
         config,
         "rounds",

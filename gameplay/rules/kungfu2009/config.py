@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from gameplay.rules.errors import InvalidConfig, config_object, int_option, param_value
+from gameplay.rules.errors import (
+    InvalidConfig,
+    bool_option,
+    config_object,
+    int_option,
+    players_option,
+)
 from gameplay.rules.kungfu2009.constants import (
     DEFAULT_IMPASSE_LIMIT,
     DEFAULT_MINUTES,
@@ -16,15 +22,13 @@ _OPTIONS = ("players", "remove", "severe", "impasse_limit", "minutes", "deck")
 
 def _validate(config: Any) -> dict[str, Any]:
     config = config_object(config, _OPTIONS)
-    players = config.get("players", 4)
-    if type(players) is not int or not 3 <= players <= 8:
-        raise InvalidConfig(
-            "players_range",
-            f"players must be from 3 to 8 (4-8, 3 as our variant), got {players!r}",
-            min=3,
-            max=8,
-            players=param_value(players),
-        )
+    players = players_option(
+        config,
+        4,
+        low=3,
+        high=8,
+        detail="players must be from 3 to 8 (4-8, 3 as our variant)",
+    )
     # Our 3-player variant plays with two 2-2-1 removals (docs/rules/kungfu2009.md).
     remove = int_option(
         config,
@@ -34,14 +38,7 @@ def _validate(config: Any) -> dict[str, Any]:
         high=7,
         detail="remove must be from 0 to 7 units of the 2-2-1 removal",
     )
-    severe = config.get("severe", False)
-    if type(severe) is not bool:
-        raise InvalidConfig(
-            "option_bool",
-            f"severe must be true or false, got {severe!r}",
-            option="severe",
-            value=param_value(severe),
-        )
+    severe = bool_option(config, "severe", False)
     limit = int_option(
         config,
         "impasse_limit",

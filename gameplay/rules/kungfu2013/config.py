@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from gameplay.rules.errors import InvalidConfig, config_object, int_option, param_value
+from gameplay.rules.errors import (
+    InvalidConfig,
+    config_object,
+    int_option,
+    param_value,
+    players_option,
+)
 from gameplay.rules.kungfu2013.alphabet import BLUE_DECK, BY_CODE, CODE, RED_DECK
 
 START_LIFE = 10
@@ -43,14 +49,9 @@ def _stack(option: str, codes: Any, full: str, colour: str) -> str | None:
 
 def _validate(config: Any) -> dict[str, Any]:
     config = config_object(config, _OPTIONS)
-    players = config.get("players", 2)
-    if players != 2 or type(players) is not int:
-        raise InvalidConfig(
-            "players_exact",
-            f"Kung Fu (2013) is for exactly 2 players, got {players!r}",
-            count=2,
-            players=param_value(players),
-        )
+    players_option(
+        config, 2, low=2, high=2, detail="Kung Fu (2013) is for exactly 2 players"
+    )
     start = config.get("start", "random")
     if not (start == "random" or (type(start) is int and start in (0, 1))):
         raise InvalidConfig(

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from gameplay.rules.errors import InvalidConfig, config_object, param_value
+from gameplay.rules.errors import (
+    InvalidConfig,
+    bool_option,
+    config_object,
+    players_option,
+)
 from gameplay.rules.kungfu2019.alphabet import BY_CODE, DICE
 
 _OPTIONS = ("players", "draft", "deck", "dice")
@@ -16,23 +21,10 @@ _OPTIONS = ("players", "draft", "deck", "dice")
 
 def _validate(config: Any) -> dict[str, Any]:
     config = config_object(config, _OPTIONS)
-    players = config.get("players", 4)
-    if type(players) is not int or not 2 <= players <= 5:
-        raise InvalidConfig(
-            "players_range",
-            f"Kung Fu (2019) is for 2 to 5 players, got {players!r}",
-            min=2,
-            max=5,
-            players=param_value(players),
-        )
-    draft = config.get("draft", True)
-    if type(draft) is not bool:
-        raise InvalidConfig(
-            "option_bool",
-            f"draft must be true or false, got {draft!r}",
-            option="draft",
-            value=param_value(draft),
-        )
+    players = players_option(
+        config, 4, low=2, high=5, detail="Kung Fu (2019) is for 2 to 5 players"
+    )
+    draft = bool_option(config, "draft", True)
     deck = config.get("deck")
     if deck is not None:
         if not isinstance(deck, list) or any(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from rest_framework.test import APIClient
 
 from gameplay import services
 from gameplay.models import Match
@@ -26,6 +27,14 @@ def start_match(users, *, game="duelo", config=None, **kwargs) -> Match:
         **kwargs,
     )
     return services.match_start(match_id=match.pk)
+
+
+def api_for(user) -> APIClient:
+    """An API client signed in as ``user`` (anonymous for None)."""
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
 
 
 def first_legal(match: Match) -> tuple[int, str]:

@@ -6,20 +6,12 @@ import hashlib
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from gameplay.models import MatchStatus
 from gameplay.rules import get_game
-from tests.gameplay.conftest import first_legal, play_to_end, start_match
+from tests.gameplay.conftest import api_for, first_legal, play_to_end, start_match
 
 pytestmark = pytest.mark.django_db
-
-
-def api_for(user) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def test_api_state_is_the_callers_view(players) -> None:

@@ -7,26 +7,17 @@ import random
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from gameplay import lobby, selectors, services
-from gameplay.catalog import game_catalog, table_options
 from gameplay.models import MatchStatus
 from gameplay.rules import get_game
 from gameplay.rules.kungfu2013.engine import CARDS
 from gameplay.services import SeatSpec
-from tests.gameplay.conftest import start_match
+from tests.gameplay.conftest import api_for, start_match
 
 pytestmark = pytest.mark.django_db
 GAME = "kungfu2013"
 ENGINE = get_game(GAME)
-
-
-def api_for(user) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def play_random(match, users, seed: int = 1, max_steps: int = 3000) -> int:
@@ -44,13 +35,6 @@ def play_random(match, users, seed: int = 1, max_steps: int = 3000) -> int:
             expected_version=match.version,
         )
     raise AssertionError("match did not end")
-
-
-def test_catalogue_lists_the_game_with_its_package_metadata() -> None:
-    info = {g.id: g for g in game_catalog()}[GAME]
-    assert info.name == "Kung Fu (2013)" and info.publisher.startswith("White Goblin")
-    assert (info.min_players, info.max_players) == (2, 2)
-    assert [o.key for o in table_options(GAME)] == ["life"]
 
 
 def test_a_full_match_finishes_with_a_result_and_replays(players, client) -> None:
@@ -156,17 +140,6 @@ def test_bot_only_match_plays_to_the_end(django_capture_on_commit_callbacks) -> 
         services.match_start(match_id=match.pk)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED, match.status
-
-
-def test_challenge_and_quick_play(players) -> None:
-    challenge = lobby.challenge_create(
-        challenger=players[0], challenged=players[1], game=GAME, options={"life": 5}
-    )
-    match = lobby.challenge_accept(challenge_id=challenge.pk, user=players[1])
-    assert match.game == GAME and match.state["life"] == [5, 5]
-    assert lobby.queue_join(user=players[2], game=GAME) is None
-    quick = lobby.queue_join(user=players[3], game=GAME)
-    assert quick is not None and quick.game == GAME
 
 
 def test_pages_render_the_games_board_and_rules(client, players) -> None:

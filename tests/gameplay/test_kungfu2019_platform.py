@@ -11,27 +11,18 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from gameplay import frames, lobby, selectors, services
-from gameplay.catalog import game_catalog, table_options
 from gameplay.models import MatchStatus
 from gameplay.rules import get_game
 from gameplay.rules.kungfu2019.cards import NAME
 from gameplay.rules.kungfu2019.engine import CODE
 from gameplay.services import SeatSpec
-from tests.gameplay.conftest import start_match
+from tests.gameplay.conftest import api_for, start_match
 
 pytestmark = pytest.mark.django_db
 GAME = "kungfu2019"
 ENGINE = get_game(GAME)
-
-
-def api_for(user) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def _hidden_from(state: dict, seat: int | None) -> set[str]:
@@ -79,13 +70,6 @@ def play_random(match, users, seed: int = 1, max_steps: int = 3000, check=False)
             expected_version=match.version,
         )
     raise AssertionError("match did not end")
-
-
-def test_catalogue_lists_the_game_with_its_package_metadata() -> None:
-    info = {g.id: g for g in game_catalog()}[GAME]
-    assert info.name == "Kung Fu (2019)" and info.publisher.startswith("Good Game")
-    assert (info.min_players, info.max_players) == (2, 5)
-    assert [o.key for o in table_options(GAME)] == ["draft"]
 
 
 def test_a_full_three_player_match_hides_what_it_must_and_replays(
@@ -173,17 +157,6 @@ def test_bots_fill_a_table_and_a_bot_only_match_plays_to_the_end(
         services.match_start(match_id=match.pk)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED, match.status
-
-
-def test_challenge_and_quick_play(players) -> None:
-    challenge = lobby.challenge_create(
-        challenger=players[0], challenged=players[1], game=GAME
-    )
-    match = lobby.challenge_accept(challenge_id=challenge.pk, user=players[1])
-    assert match.game == GAME and match.state["n"] == 2
-    assert lobby.queue_join(user=players[2], game=GAME) is None
-    quick = lobby.queue_join(user=players[3], game=GAME)
-    assert quick is not None and quick.game == GAME
 
 
 def test_pages_render_the_games_board_and_rules(client, players) -> None:

@@ -32,12 +32,14 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import itertools
 import os
 import secrets
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -168,9 +170,30 @@ def load(kept: Path, point: Path, host_uid: int | None) -> None:
     _copy_tree(kept, point, limit=1 << 62, owner=host_uid)
 
 
+@contextlib.contextmanager
+def _kept_lock(kept: Path) -> Iterator[None]:
+    """Hold ``kept``'s lock: one bot may end several runs at once (both seats
+    of a match against itself, matches on several workers), and two swaps
+    into one directory at the same time fail (the second rename finds the
+    first's tree in place). ``flock`` on a file beside it, so threads and
+    worker processes alike take turns."""
+    fd = os.open(
+        kept.with_name(f".{kept.name}.lock"),
+        os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
+        0o600,
+    )
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 def save(point: Path, kept: Path, *, limit: int) -> bool:
     """Copy the slot's tmpfs back into ``kept`` (replacing it); False, and
-    the kept copy unchanged, if the tree is over ``limit`` or unreadable."""
+    the kept copy unchanged, if the tree is over ``limit`` or unreadable.
+    Runs that end at once each replace the whole tree, one after the other:
+    the last one's stays."""
     kept.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     fresh = kept.with_name(f".{kept.name}.new.{secrets.token_hex(6)}")
     shutil.rmtree(fresh, ignore_errors=True)
@@ -181,16 +204,20 @@ def save(point: Path, kept: Path, *, limit: int) -> bool:
         shutil.rmtree(fresh, ignore_errors=True)
         return False
     old = kept.with_name(f".{kept.name}.old.{secrets.token_hex(6)}")
-    if kept.exists():
-        os.rename(kept, old)
-    os.rename(fresh, kept)
+    with _kept_lock(kept):
+        if kept.exists():
+            os.rename(kept, old)
+        os.rename(fresh, kept)
     shutil.rmtree(old, ignore_errors=True)
     return True
 
 
 def wipe(kept: Path) -> None:
     """Forget a bot's data (a new version, unless its owner keeps it)."""
-    shutil.rmtree(kept, ignore_errors=True)
+    if not kept.parent.is_dir():
+        return  # the bot never kept anything
+    with _kept_lock(kept):
+        shutil.rmtree(kept, ignore_errors=True)
 
 
 def _copy_tree(source: Path, dest: Path, *, limit: int, owner: int | None) -> None:

@@ -149,3 +149,30 @@ def test_a_worker_that_cannot_mount_plays_without_data(
     probe = 'read()\nanswer({"exists": os.path.exists("/home/bot/data")})\nread()\n'
     report = run_once(bots, probe, tmp_path / "kept", sandbox_config)
     assert report == {"exists": False}
+
+
+def test_runs_that_end_at_once_replace_the_kept_copy_in_turn(tmp_path):
+    """Both seats of a match against itself (or two workers' matches) end
+    with one kept directory: a save waits while another one swaps its tree
+    in, instead of failing on the tree the other put in place."""
+    import threading
+
+    from bots.sandbox import datadir
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "book").write_text("second")
+    kept = tmp_path / "kept" / "7"
+    kept.mkdir(parents=True)
+    (kept / "book").write_text("first")
+    saved: list[bool] = []
+    with datadir._kept_lock(kept):  # another run's save is swapping
+        saving = threading.Thread(
+            target=lambda: saved.append(datadir.save(run, kept, limit=1 << 20))
+        )
+        saving.start()
+        saving.join(timeout=0.2)
+        assert saving.is_alive() and (kept / "book").read_text() == "first"
+    saving.join()
+    assert saved == [True] and (kept / "book").read_text() == "second"
+    assert sorted(p.name for p in kept.parent.iterdir()) == [".7.lock", "7"]

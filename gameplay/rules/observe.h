@@ -69,8 +69,10 @@ static inline PyObject *template(PyObject **keys, int n) {
 #endif
 
 /* A copy of ``tmpl`` (its ``n`` keys ``keys``, in order) with
- * ``values[i]`` for ``keys[i]``. Steals every value; a NULL value is an error
- * already raised (the others are then dropped). */
+ * ``values[i]`` for ``keys[i]``. Steals every value. A NULL value (an error
+ * already raised, or a reader's decline, which raises none) makes it return
+ * NULL, the other values dropped: the caller tells the two apart by
+ * PyErr_Occurred(), as the observes' declines do. */
 static inline PyObject *build(PyObject *tmpl, PyObject *const *keys,
                               PyObject **values, int n) {
     PyObject *d = PyDict_Copy(tmpl);

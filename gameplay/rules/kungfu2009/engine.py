@@ -62,7 +62,6 @@ from gameplay.rules.kungfu2009.constants import (
     FORFEIT_S,
     FULL_DECK,
     HAND,
-    HITS,
     LEVEL_OF,
     MAX_OFFERS,
     OVER,
@@ -74,7 +73,7 @@ from gameplay.rules.kungfu2009.constants import (
     SHOW_CLAIM_S,
 )
 from gameplay.rules.kungfu2009.handlers import _clone
-from gameplay.rules.kungfu2009.hands import _remove, can_fit, distance
+from gameplay.rules.kungfu2009.hands import _remove
 from gameplay.rules.kungfu2009.menus import _addressed, _legal_ids, _menu_entry
 from gameplay.rules.kungfu2009.native import NATIVE, _native_observe
 from gameplay.rules.kungfu2009.observation import _SEAT_FACTS, _SEATS, observe_py
@@ -89,14 +88,11 @@ _HANDLERS = _handlers._HANDLERS
 # The names other code imports from here, wherever they are defined now.
 __all__ = [
     "FULL_DECK",
-    "HITS",
     "MAX_OFFERS",
     "NATIVE",
     "PAUSED",
     "RULES_VERSION",
     "KungFu2009Game",
-    "can_fit",
-    "distance",
 ]
 
 

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from gameplay.rules.base import Game
-from gameplay.rules.kungfu2009.engine import HITS, can_fit, distance
+from gameplay.rules.kungfu2009.constants import HITS
+from gameplay.rules.kungfu2009.hands import can_fit, distance
 
 #: A chance open this long without a claim is a missed claim (seconds).
 WINDOW_S = 5.0

@@ -27,7 +27,8 @@ from typing import Any
 
 from gameplay.rules.bots.base import Bot, DecisionContext, make_rng
 from gameplay.rules.kungfu2009.cards import LEVEL_ORDER, WILD, matches
-from gameplay.rules.kungfu2009.engine import MAX_OFFERS, distance
+from gameplay.rules.kungfu2009.constants import MAX_OFFERS
+from gameplay.rules.kungfu2009.hands import distance
 
 PASS = "pass"
 

@@ -27,7 +27,7 @@ import random
 from typing import Any
 
 from gameplay.rules.bots.base import DecisionContext
-from gameplay.rules.kungfu2013.engine import CARDS
+from gameplay.rules.kungfu2013.alphabet import CARDS
 
 ALL_RED = [c for c in CARDS.values() if c["colour"] == "red"]
 ALL_BLUE = [c for c in CARDS.values() if c["colour"] == "blue"]

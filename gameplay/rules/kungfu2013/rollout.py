@@ -26,10 +26,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gameplay.rules.kungfu2013 import engine as _engine
-from gameplay.rules.kungfu2013.engine import BY_CODE, VALUE, KungFu2013Game
+from gameplay.rules.kungfu2013.alphabet import BY_CODE, VALUE
 from gameplay.rules.rng import policy_chooser as _policy_chooser
 
-_GAME = KungFu2013Game()
+_GAME = _engine.KungFu2013Game()
 
 
 def choose(

@@ -27,13 +27,24 @@ together, and logs a failure (there is nobody left to tell). Callers that
 wait get the failure raised, as before. Order per process is call order
 whether or not the caller waited.
 
-A message its sender marks ``PUBLISH_IF_SHARED`` (the live owner's quiet
-steps: only the mover's frame in it) is published, by a process in the
-group, only when another process is known to be in it too: each process
-says hello to a group when it subscribes, every process already there
-answers, and any other message heard on the group counts too. A match
-whose sockets all sit in one process then costs Redis nothing for such
-steps (neither the publish nor reading back its echo).
+A message its sender marks ``PUBLISH_IF_SHARED`` (the live owner's steps)
+is published, by a process in the group, only when another process is
+known to be in it too. A match whose sockets all sit in one process
+(routing by match) then costs Redis nothing a step: neither the publish
+nor reading back its echo. What makes that safe is the join: a process
+subscribing to a group says hello on it (``HELLO``) and waits, before
+``group_add`` returns and so before its socket reads the match, for an
+answer (``HERE``) from every other process the hello reached (PUBLISH
+says how many subscribers it reached; the hello's own echo says whether
+that count included this process). A process answers only after marking
+the group shared, so from the answer on it publishes every message of
+the group, and whatever it skipped before was committed before the
+joiner's read. Any other message heard on the group counts as sharing
+too. A peer that does not answer within ``JOIN_WAIT_S`` (hung, not dead:
+a dead one's subscriptions die with its connection) is not waited for
+longer; a step it then skips before it reads the hello reaches the
+joiner's sockets only by their resync (version beats), and that wait
+is logged.
 
 A hook (``set_local_hook``) may take a message meant for a local member
 before it is queued: waking a consumer for a message it would drop costs
@@ -77,15 +88,19 @@ _HEADER = len(MAGIC) + _ORIGIN
 logger = logging.getLogger(__name__)
 
 # A group message with this key set is published only when another process
-# is known to hold members of the group (``LocalFirstLoopLayer.shared``): its
-# sender vouches that a member elsewhere that misses it loses nothing it would
-# show (the live owner's quiet steps, ``gameplay.broadcast.match_messages``).
+# is known to hold members of the group (``LocalFirstLoopLayer.shared``); the
+# join (``LocalFirstShard.subscribe``) makes sure a newcomer is known before
+# it reads (the live owner's steps, ``gameplay.broadcast.match_messages``).
 PUBLISH_IF_SHARED = "publish_if_shared"
 # The bodies of the tagged messages by which processes learn of each other in
 # a group: ``HELLO`` when a process subscribes to it, ``HERE`` the answer of
 # every process already subscribed. Never delivered to members.
 HELLO = b""
 HERE = b"\xc1"
+# How long a joining process waits for the answers to its hello: far above
+# a round trip through Redis and a busy event loop (milliseconds), short
+# enough that a hung peer delays a socket's open by a second, not forever.
+JOIN_WAIT_S = 1.0
 
 # Takes a group message meant for a local member before it is queued for
 # its consumer: ``hook(channel, message)`` returns True when it has dealt
@@ -98,6 +113,40 @@ _local_hook: LocalHook | None = None
 def set_local_hook(hook: LocalHook | None) -> None:
     global _local_hook
     _local_hook = hook
+
+
+class _Join:
+    """A hello of this layer's on a group, waiting for its answers."""
+
+    def __init__(self) -> None:
+        self.done = asyncio.Event()
+        self.answers: set[bytes] = set()  # the answering layers' origins
+        self.counted_itself = False  # its own echo came: PUBLISH counted it
+        self.receivers: int | None = None  # PUBLISH's reply
+
+    def others(self) -> int:
+        """Other processes the hello reached (so far as the echo has told)."""
+        if self.receivers is None:
+            return 0
+        return self.receivers - 1 if self.counted_itself else self.receivers
+
+    def reached(self, receivers: int) -> None:
+        self.receivers = receivers
+        self._check()
+
+    def heard_itself(self) -> None:
+        self.counted_itself = True
+        self._check()
+
+    def answered_by(self, origin: bytes) -> None:
+        self.answers.add(origin)
+        self._check()
+
+    def _check(self) -> None:
+        # Without its echo yet, the hello may have reached one more process
+        # than answers came from: wait for the echo or for that answer.
+        if self.receivers is not None and len(self.answers) >= self.others():
+            self.done.set()
 
 
 class LocalFirstShard(RedisSingleShardConnection):
@@ -156,42 +205,72 @@ class LocalFirstShard(RedisSingleShardConnection):
             return
         data = message["data"]
         layer = self.channel_layer
-        tagged = isinstance(data, bytes) and data.startswith(MAGIC)
-        if tagged:
-            if data[len(MAGIC) : _HEADER] == layer.origin:
-                return  # our own: its local members already have it
-            data = data[_HEADER:]
-            message = {**message, "data": data}
-        # Any other publisher on a group held here: from now on every
-        # message of the group is published (``PUBLISH_IF_SHARED``).
         name = message["channel"]
         if isinstance(name, bytes):
             name = name.decode()
+        tagged = isinstance(data, bytes) and data.startswith(MAGIC)
+        if tagged:
+            origin = data[len(MAGIC) : _HEADER]
+            data = data[_HEADER:]
+            joining = layer.joins.get(name)
+            if origin == layer.origin:
+                if joining is not None and data == HELLO:
+                    joining.heard_itself()
+                return  # our own: its local members already have it
+            if joining is not None and data == HERE:
+                joining.answered_by(origin)
+            message = {**message, "data": data}
+        # Any other publisher on a group held here: from now on every
+        # message of the group is published (``PUBLISH_IF_SHARED``).
         if name in layer.groups:
             layer.shared.add(name)
-            if tagged and data == HELLO:
-                self.queue_publishes([(name, layer._tag + HERE)], wait=False)
+        if tagged and data == HELLO:
+            # Answered after the group is marked shared. A process leaving
+            # the group (no members left, its unsubscribe under way) answers
+            # too: outside a group every message to it is published.
+            self.queue_publishes([(name, layer._tag + HERE)], wait=False)
         if tagged and data in (HELLO, HERE):
             return
         super()._receive_message(message)
 
     async def subscribe(self, channel: str) -> None:
-        """channels_redis's subscribe; the first to a group also says hello
-        to the group's other processes, each of which answers (``HERE``):
-        both sides then publish every message of the group.
+        """channels_redis's subscribe; the first to a group also joins it:
+        says hello to the group's other processes and waits (at most
+        ``JOIN_WAIT_S``) until each one the hello reached has answered
+        (``HERE``), that is, has marked the group shared and publishes
+        every message of it from then on.
 
-        The hello leaves after the SUBSCRIBE was written (on the subscriber
-        connection), so an answer, a round trip through another process
-        later, finds this subscription in place. Until a newcomer's hello
-        arrives, a process may skip a ``PUBLISH_IF_SHARED`` message the
-        newcomer's members would have got: what that costs them is said
-        where the flag is set."""
+        The hello is published after the SUBSCRIBE was written, on another
+        connection, so Redis may count this process among the hello's
+        receivers or not: its own echo says which. Both sides end up
+        publishing every message of the group."""
         new = channel not in self._subscribed_to
         await super().subscribe(channel)
         if new and channel in self.channel_layer.groups:
-            self.queue_publishes(
-                [(channel, self.channel_layer._tag + HELLO)], wait=False
-            )
+            await self._join(channel)
+
+    async def _join(self, channel: str) -> None:
+        layer = self.channel_layer
+        joining = layer.joins[channel] = _Join()
+        try:
+            async with self._lock:
+                self._ensure_redis()
+                reached = await self._redis.publish(channel, layer._tag + HELLO)
+            joining.reached(reached)
+            try:
+                await asyncio.wait_for(joining.done.wait(), JOIN_WAIT_S)
+            except TimeoutError:
+                logger.warning(
+                    "joined %s with %d of %d other processes answering in %.1f s",
+                    channel,
+                    len(joining.answers),
+                    joining.others(),
+                    JOIN_WAIT_S,
+                )
+        finally:
+            layer.joins.pop(channel, None)
+        if joining.answers or joining.others():
+            layer.shared.add(channel)
 
     async def unsubscribe(self, channel: str) -> None:
         await super().unsubscribe(channel)
@@ -233,6 +312,8 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
         # holds members of, as far as this layer has heard since it
         # subscribed: their ``PUBLISH_IF_SHARED`` messages are published.
         self.shared: set[str] = set()
+        # The groups this layer is joining, waiting for its hello's answers.
+        self.joins: dict[str, _Join] = {}
 
     async def new_channel(self, prefix: str = "specific.") -> str:
         """A consumer's own channel: a queue of this loop's layer, not

@@ -191,18 +191,13 @@ def match_messages(
     nothing either (``public`` empty; not while a delay holds their frames
     back), with the same ``since`` in their next frame.
 
-    Such a step's message (only the mover's frame in it) goes to Redis
-    only when another process is known to hold sockets of the match
-    (``config.channel_layer.PUBLISH_IF_SHARED``: each process says hello to
-    a group it joins, and the others answer). A match whose sockets all sit
-    in the owner's process (routing by match) so costs no publish, nor its
-    echo, for three intents in four at a real-time table. Until a joining
-    process's hello arrives (a round trip after its socket read the match)
-    its sockets may miss such steps: a socket of another seat loses nothing
-    it shows (the step was quiet for it), and its next beat, naming a
-    version it did not hear, makes its client resync once; a socket of the
-    mover's own seat (the same player in a second tab) finds the gap in its
-    next frame (``since``) or beat and resyncs.
+    The message goes to Redis only when another process is known to hold
+    sockets of the match (``config.channel_layer.PUBLISH_IF_SHARED``): a
+    process joining the match's group says hello and waits for every other
+    process in it to answer before its socket reads the match, and each
+    answers only once it publishes every message of the group. A match whose
+    sockets all sit in the owner's process (routing by match) so costs no
+    publish, nor its echo, a step.
 
     ``base``: the match's ``frames.frame_base``, when the caller built it
     for a frame of its own too (a socket's connect).
@@ -332,12 +327,9 @@ def match_messages(
         "public": public_text,
         "shared": shared_text,
     }
-    if not public_text and all(
-        not text for number, text in encoded.items() if number != mine
-    ):
-        # Only the mover's own frame: not published unless another process
-        # is known to hold sockets of the match (``PUBLISH_IF_SHARED``).
-        message[PUBLISH_IF_SHARED] = True
+    # Not published unless another process is known to hold sockets of the
+    # match (``PUBLISH_IF_SHARED``).
+    message[PUBLISH_IF_SHARED] = True
     if reread:
         # Read afresh: the seats as committed, for owners to take over in place.
         message["status"] = match.status

@@ -12,6 +12,7 @@ import asyncio
 import pytest
 from django.conf import settings
 
+from config import channel_layer
 from config.channel_layer import (
     MAGIC,
     PUBLISH_IF_SHARED,
@@ -172,7 +173,6 @@ async def test_an_unwaited_publish_that_fails_is_logged_not_raised(caplog):
         local = await layer.new_channel()
         await layer.group_add("g", local)
         shard = layer._get_layer()._shards[0]
-        await shard._drain_task  # the group's hello, published before Redis goes
 
         async def redis_away(publishes):
             raise ConnectionError("Redis is away")
@@ -277,8 +277,11 @@ async def test_processes_in_a_group_learn_of_each_other_and_publish_everything()
         await subscribed("match.both", layers=1)
         b = await second.new_channel()
         await second.group_add("match.both", b)
-        await _shared(first, "match.both")  # the hello
-        await _shared(second, "match.both")  # the answer
+        # The join waited for the answer: the first process publishes every
+        # message of the group before the newcomer's socket could read.
+        channel = first._get_layer()._get_group_channel_name("match.both")
+        assert channel in first._get_layer().shared
+        assert channel in second._get_layer().shared
         for n, sender in enumerate((first, second)):
             await sender.group_send_many(
                 [("match.both", {"type": "match.frames", "n": n, PUBLISH_IF_SHARED: 1})]
@@ -306,3 +309,45 @@ async def test_a_group_left_and_joined_again_says_hello_again():
     finally:
         await here.flush()
         await there.flush()
+
+
+async def test_a_join_waits_for_a_peer_that_does_not_answer_only_so_long(
+    caplog, monkeypatch
+):
+    """A subscriber that never answers (a plain Redis subscriber here, as a
+    hung process would be) is counted among the hello's receivers: the join
+    waits ``JOIN_WAIT_S`` for it, says so in the log, and publishes every
+    message of the group from then on."""
+    monkeypatch.setattr(channel_layer, "JOIN_WAIT_S", 0.3)
+    layer = new_layer()
+    probe = new_layer()._get_layer()._shards[0]
+    probe._ensure_redis()
+    pubsub = probe._redis.pubsub()
+    try:
+        group_channel = layer._get_layer()._get_group_channel_name("match.hung")
+        await pubsub.subscribe(group_channel)
+        await subscribed("match.hung", layers=1)
+        local = await layer.new_channel()
+        began = asyncio.get_running_loop().time()
+        await layer.group_add("match.hung", local)
+        assert asyncio.get_running_loop().time() - began >= 0.3
+        assert "with 0 of 1 other processes answering" in caplog.text
+        assert group_channel in layer._get_layer().shared
+    finally:
+        await pubsub.aclose()
+        await probe.flush()
+        await layer.flush()
+
+
+async def test_a_join_with_nobody_else_in_the_group_does_not_wait():
+    layer = new_layer()
+    try:
+        local = await layer.new_channel()
+        began = asyncio.get_running_loop().time()
+        await layer.group_add("match.first", local)
+        assert asyncio.get_running_loop().time() - began < channel_layer.JOIN_WAIT_S
+        group_channel = layer._get_layer()._get_group_channel_name("match.first")
+        assert group_channel not in layer._get_layer().shared
+        assert not layer._get_layer().joins
+    finally:
+        await layer.flush()

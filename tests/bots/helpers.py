@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+from pathlib import Path
+
 from bots import enqueue, services
 from bots.models import Bot, BotStatus, BotVersion, VersionStatus
+from bots.sandbox import processes_of_uid
 from gameplay.models import Match
 from gameplay.services import SeatSpec, match_create
 
@@ -46,3 +51,23 @@ def bot_match(*agents: str, context: str = "test") -> Match:
         config={},
         context=context,
     )
+
+
+def survivors_of(uid: int, lock_dir: str) -> list[int]:
+    """The processes left under a closed bot's slot ``uid`` (none, when the
+    close did its job), looked at while holding the slot's lock.
+
+    Other test sessions on this machine (the other xdist worker first: all
+    take the lowest free slot) use the same slot uids, and one that takes the
+    slot as soon as the close frees it runs its own bot under the uid: a slot
+    taken meanwhile is not looked at, its processes are not this bot's.
+    """
+    fd = os.open(Path(lock_dir) / f"uid-{uid}.lock", os.O_RDWR)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return []
+        return processes_of_uid(uid)
+    finally:
+        os.close(fd)

@@ -6,15 +6,10 @@ bot process survives, and the same worker goes on to play the next match.
 
 from __future__ import annotations
 
-import fcntl
-import os
-from pathlib import Path
-
 import pytest
 
 from bots import services
 from bots.models import BotMatchLog
-from bots.sandbox import processes_of_uid
 from gameplay.models import Match, MatchStatus
 from gameplay.selectors import match_replay
 from tests.bots.botsrc import (
@@ -27,7 +22,7 @@ from tests.bots.botsrc import (
     NO_HELLO,
     SLEEPER,
 )
-from tests.bots.helpers import bot_match, stored_version
+from tests.bots.helpers import bot_match, stored_version, survivors_of
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sandbox]
@@ -38,42 +33,22 @@ def good(owner):
     return stored_version(owner, FIRST_LEGAL, name="good")
 
 
-def _locked_at_once(fd: int) -> bool:
-    """Whether the lock of ``fd`` was free (now taken; closing frees it)."""
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-
 @pytest.fixture(autouse=True)
 def survivors(monkeypatch):
-    """Right after each bot is closed, list what is left of it (must be nothing).
-
-    Checked per bot at close time, holding the slot's lock: other test
-    sessions on this machine (the other xdist worker first: both take the
-    lowest free slot) use the same slot uids, and one that takes the slot as
-    soon as the close frees it runs its own bot under the uid. A slot taken
-    meanwhile is not looked at: its processes are not this bot's.
-    """
+    """Right after each bot is closed, list what is left of it (must be
+    nothing): ``survivors_of`` its slot uid."""
     from bots import conf
     from bots.protocol.match import ProcessAgent
 
     left: list[int] = []
     original = ProcessAgent.close
-    lock_dir = Path(conf.sandbox_config().lock_dir)
+    lock_dir = conf.sandbox_config().lock_dir
 
     def close(self):
         original(self)
         proc = self.process.process if self.process is not None else None
         if proc is not None and proc.host_uid is not None:
-            fd = os.open(lock_dir / f"uid-{proc.host_uid}.lock", os.O_RDWR)
-            try:
-                if _locked_at_once(fd):
-                    left.extend(processes_of_uid(proc.host_uid))
-            finally:
-                os.close(fd)
+            left.extend(survivors_of(proc.host_uid, lock_dir))
         if proc is not None and proc.popen.poll() is None:
             left.append(proc.pid)  # bwrap itself still running
 

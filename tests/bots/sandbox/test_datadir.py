@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bots.protocol.transport import BotProcess, TimeControl
-from bots.sandbox import processes_of_uid
+from tests.bots.helpers import survivors_of
 from tests.bots.sandbox.conftest import needs_bwrap, write_bot
 
 pytestmark = [pytest.mark.sandbox, needs_bwrap]
@@ -37,7 +37,7 @@ def run_once(tmp_path: Path, source: str, data: Path, config) -> dict:
         bot.close()
         uid = bot.process.host_uid
         if uid is not None:
-            assert processes_of_uid(uid) == []
+            assert survivors_of(uid, config.lock_dir) == []
 
 
 @pytest.fixture

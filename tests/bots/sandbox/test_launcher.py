@@ -12,6 +12,7 @@ import pytest
 
 from bots.protocol.transport import BotFault, BotProcess, TimeControl
 from bots.sandbox import SandboxConfig, processes_of_uid
+from tests.bots.helpers import survivors_of
 from tests.waiting import wait_until
 
 from .conftest import needs_bwrap, write_bot
@@ -55,7 +56,7 @@ def test_bots_started_and_closed_from_several_threads(
     for closer in closers:
         closer.join(timeout=30)
     for uid in uids:
-        assert uid is not None and processes_of_uid(uid) == []
+        assert uid is not None and survivors_of(uid, sandbox_config.lock_dir) == []
     assert all(bot.exit_status is not None for bot in bots.values())
 
 

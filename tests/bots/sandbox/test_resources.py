@@ -11,6 +11,7 @@ import pytest
 
 from bots.protocol.transport import BotFault, TimeControl
 from bots.sandbox import SandboxConfig, SandboxLimits, processes_of_uid
+from tests.bots.helpers import survivors_of
 from tests.waiting import wait_until
 
 from .conftest import BWRAP, StartBot, needs_bwrap
@@ -23,7 +24,9 @@ while (msg := read()) is not None:
 """
 
 
-def test_fork_bomb_is_capped_and_fully_killed(start_bot: StartBot) -> None:
+def test_fork_bomb_is_capped_and_fully_killed(
+    start_bot: StartBot, sandbox_config: SandboxConfig
+) -> None:
     neighbour = start_bot(ECHO)
     neighbour.handshake({"n": 0})
     bomb = start_bot(
@@ -54,7 +57,7 @@ def test_fork_bomb_is_capped_and_fully_killed(start_bot: StartBot) -> None:
     for n in range(1, 20):
         assert neighbour.request({"n": n}) == {"echo": {"n": n}}
     bomb.close()
-    assert processes_of_uid(uid) == []
+    assert survivors_of(uid, sandbox_config.lock_dir) == []
     assert neighbour.request({"n": 99}) == {"echo": {"n": 99}}
 
 
@@ -209,7 +212,7 @@ def test_five_thousand_open_files_are_refused(start_bot: StartBot) -> None:
 
 @pytest.mark.parametrize("main_exits", [False, True], ids=["bot-alive", "bot-exited"])
 def test_detached_daemon_does_not_survive(
-    start_bot: StartBot, main_exits: bool
+    start_bot: StartBot, sandbox_config: SandboxConfig, main_exits: bool
 ) -> None:
     bot = start_bot(
         """
@@ -239,4 +242,4 @@ def test_detached_daemon_does_not_survive(
         bot.send({"exit": True})
         bot.process.popen.wait(timeout=5)
     bot.close()
-    assert processes_of_uid(uid) == []
+    assert survivors_of(uid, sandbox_config.lock_dir) == []

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from bots.protocol.transport import TimeControl
-from bots.sandbox import SandboxConfig, SandboxLimits, process, processes_of_uid, uids
+from bots.sandbox import SandboxConfig, SandboxLimits, process, uids
+from tests.bots.helpers import survivors_of
 
 from .conftest import StartBot, needs_bwrap
 
@@ -57,7 +58,9 @@ def test_close_returns_only_when_the_slot_is_empty(
     assert uid is not None, "the sandboxed bot runs as a slot's uid"
     started = time.monotonic()
     bot.close()
-    assert processes_of_uid(uid) == [], "a process of the slot outlived close()"
+    assert survivors_of(uid, sandbox_config.lock_dir) == [], (
+        "a process of the slot outlived close()"
+    )
     assert time.monotonic() - started < uids.SLOT_DRAIN_S
     lock = Path(sandbox_config.lock_dir) / f"uid-{uid}.lock"
     assert lock.read_bytes() == b"clean\n"

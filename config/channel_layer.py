@@ -39,12 +39,12 @@ says how many subscribers it reached; the hello's own echo says whether
 that count included this process). A process answers only after marking
 the group shared, so from the answer on it publishes every message of
 the group, and whatever it skipped before was committed before the
-joiner's read. Any other message heard on the group counts as sharing
-too. A peer that does not answer within ``JOIN_WAIT_S`` (hung, not dead:
-a dead one's subscriptions die with its connection) is not waited for
-longer; a step it then skips before it reads the hello reaches the
-joiner's sockets only by their resync (version beats), and that wait
-is logged.
+joiner's read. Only members say hello and answer; a message from a
+publisher outside the group (a Celery worker's step) shares nothing. A
+peer that does not answer within ``JOIN_WAIT_S`` (hung, not dead: a dead
+one's subscriptions die with its connection) is not waited for longer; a
+step it then skips before it reads the hello reaches the joiner's
+sockets only by their resync (version beats), and that wait is logged.
 
 A hook (``set_local_hook``) may take a message meant for a local member
 before it is queued: waking a consumer for a message it would drop costs
@@ -220,16 +220,18 @@ class LocalFirstShard(RedisSingleShardConnection):
             if joining is not None and data == HERE:
                 joining.answered_by(origin)
             message = {**message, "data": data}
-        # Any other publisher on a group held here: from now on every
-        # message of the group is published (``PUBLISH_IF_SHARED``).
-        if name in layer.groups:
-            layer.shared.add(name)
-        if tagged and data == HELLO:
-            # Answered after the group is marked shared. A process leaving
-            # the group (no members left, its unsubscribe under way) answers
-            # too: outside a group every message to it is published.
-            self.queue_publishes([(name, layer._tag + HERE)], wait=False)
         if tagged and data in (HELLO, HERE):
+            # Another process holding members of a group held here: from now
+            # on every message of the group is published. A message from a
+            # publisher outside the group (a Celery worker's step) says
+            # nothing of members and leaves the group as it was.
+            if name in layer.groups:
+                layer.shared.add(name)
+            if data == HELLO:
+                # Answered after the group is marked shared. A process leaving
+                # the group (no members left, its unsubscribe under way)
+                # answers too: outside a group every message to it is published.
+                self.queue_publishes([(name, layer._tag + HERE)], wait=False)
             return
         super()._receive_message(message)
 

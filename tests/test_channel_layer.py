@@ -122,6 +122,10 @@ async def test_a_message_from_a_process_with_no_local_members_arrives_once():
             {"type": "player.frame", "text": "{}"},
             flagged,
         ]
+        # ...and a publisher outside the group (a worker) holds no members:
+        # the listener's own flagged messages still stay in its process.
+        group_channel = listener._get_layer()._get_group_channel_name("player.7")
+        assert group_channel not in listener._get_layer().shared
     finally:
         await sender.flush()
         await listener.flush()

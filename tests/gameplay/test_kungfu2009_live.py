@@ -58,6 +58,9 @@ def act(match, user, action_id, version=None):
 
 
 def later(match, seconds: float):
+    """``seconds`` after the match's last step as ``match`` holds it: refresh
+    it after a step, or the time counts from an earlier one (the timers count
+    from the step itself, which a loaded machine makes later than the start)."""
     return match.turn_started_at + timedelta(seconds=seconds)
 
 
@@ -222,6 +225,7 @@ def test_severe_punishment_choice_defaults_after_fifteen_seconds(players):
     # combination with T C R C R: wrong, and it owes one combination.
     match = table(players, FOUR, rest="CRCR", severe=True)
     act(match, players[0], "claim:easy")
+    match.refresh_from_db()
     services.match_apply_timers(match_id=match.pk, now=later(match, 2.1))
     match.refresh_from_db()
     won = list(match.state["won"][0])
@@ -263,6 +267,7 @@ def test_a_punished_seat_gets_the_engines_reason_not_a_turn_error(players):
     # Three Tigers and two Monkeys make no difficult card (4 of one style).
     match = table(players, ["TMTMT", "TMCRT", "MCRTM", "CRTMC"])
     act(match, players[0], "claim:difficult")
+    match.refresh_from_db()
     services.match_apply_timers(match_id=match.pk, now=later(match, 2.1))
     match.refresh_from_db()
     assert match.state["out"][0]

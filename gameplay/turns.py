@@ -106,8 +106,9 @@ def is_correspondence(match: Match) -> bool:
     return control.is_correspondence and has_turns(match.game)
 
 
-# The match page's path of a placeholder id, per script prefix (``match_url``).
-_URL_PLACEHOLDER = str(uuid.UUID(int=0))
+# The match page's path around a marker id (the nil UUID, which no match
+# has), split once per script prefix (``match_url``).
+_URL_MARKER = str(uuid.UUID(int=0))
 _url_templates: dict[str, tuple[str, str]] = {}
 
 
@@ -115,13 +116,13 @@ def match_url(match: Match) -> str:
     """The match page's path. ``reverse`` is not cheap (about a hundred
     Python calls) and a live table asks for it at every socket's connect
     (its watchers' frame, ``table_watch``) from a match just read: the path
-    is reversed once per script prefix with a placeholder id, and each
-    match's id is put in its place."""
+    is reversed once per script prefix around a marker id, and each
+    match's id is put where the marker stood."""
     prefix = get_script_prefix()
     parts = _url_templates.get(prefix)
     if parts is None:
-        path = reverse("gameplay:match", args=[_URL_PLACEHOLDER])
-        head, _, tail = path.rpartition(_URL_PLACEHOLDER)
+        path = reverse("gameplay:match", args=[_URL_MARKER])
+        head, _, tail = path.rpartition(_URL_MARKER)
         parts = _url_templates[prefix] = (head, tail)
     return f"{parts[0]}{match.public_id}{parts[1]}"
 

@@ -326,10 +326,10 @@ def match_messages(
         "frames": encoded,
         "public": public_text,
         "shared": shared_text,
+        # Not published unless another process is known to hold sockets of
+        # the match.
+        PUBLISH_IF_SHARED: True,
     }
-    # Not published unless another process is known to hold sockets of the
-    # match (``PUBLISH_IF_SHARED``).
-    message[PUBLISH_IF_SHARED] = True
     if reread:
         # Read afresh: the seats as committed, for owners to take over in place.
         message["status"] = match.status

@@ -48,10 +48,14 @@ def test_playing_a_bot_brings_no_notice_but_the_page_still_goes(
 def test_a_competition_game_against_a_bot_is_told(
     players, django_capture_on_commit_callbacks
 ):
+    # The person moves first: a bot that moved first could end a Duelo round
+    # (and so the game, whose end settles its news) with its one move.
     with django_capture_on_commit_callbacks(execute=True):
         match = services.match_create(
             game="duelo",
             seats=[SeatSpec(user=players[0]), SeatSpec(agent="builtin:random")],
+            config={"start": 0},
+            private_options=True,
             context="league:1",
         )
         services.match_start(match_id=match.pk)

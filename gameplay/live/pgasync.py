@@ -31,6 +31,7 @@ from typing import Any
 
 import psycopg
 from django.db import connections
+from psycopg import errors, pq
 
 from config.postgresql.base import HEALTH_CHECK_EVERY_S
 
@@ -112,6 +113,84 @@ async def connection(size: int) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
             pool.idle.append((conn, time.monotonic()))
         else:
             await conn.close()
+
+
+async def execute_simple(
+    conn: psycopg.AsyncConnection[Any], query: bytes
+) -> list[pq.abc.PGresult]:
+    """Send ``query`` (already bound: one simple-query message, any number of
+    statements) on ``conn`` and return each statement's result.
+
+    What ``AsyncCursor.execute`` does for such a message, without its
+    generators: psycopg's wait adds and removes the socket's reader for each
+    thing it waits for (the flush, then each result), and the cursor wraps
+    every result; here the loop watches the socket once for the whole
+    exchange. About 40 µs less CPU an append on this machine (115 → 77 µs,
+    docs/performance.md, "Kung Fu (2009) live intents"), on the path of
+    every live move. The caller owns ``conn`` for the call (``connection``);
+    an error result raises its psycopg error class, as a cursor would; a
+    cancelled call leaves the connection in an unknown state, which
+    ``connection`` closes.
+    """
+    pgconn = conn.pgconn
+    loop = asyncio.get_running_loop()
+    pgconn.send_query(query)
+    fd = pgconn.socket
+    while pgconn.flush():  # the message did not fit the socket's buffer
+        await _writable(loop, fd)
+    results: list[pq.abc.PGresult] = []
+    done = loop.create_future()
+
+    def readable() -> None:
+        if done.done():
+            return
+        try:
+            pgconn.consume_input()
+            while not pgconn.is_busy():
+                result = pgconn.get_result()
+                if result is None:
+                    done.set_result(None)
+                    break
+                results.append(result)
+        except Exception as exc:  # the connection broke under the statement
+            done.set_exception(exc)
+        if done.done():
+            loop.remove_reader(fd)
+
+    loop.add_reader(fd, readable)
+    try:
+        await done
+    finally:
+        loop.remove_reader(fd)
+    for result in results:
+        if result.status == pq.ExecStatus.FATAL_ERROR:
+            raise _error_of(result, conn)
+    return results
+
+
+async def _writable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
+    writable = loop.create_future()
+
+    def ready() -> None:
+        if not writable.done():
+            writable.set_result(None)
+
+    loop.add_writer(fd, ready)
+    try:
+        await writable
+    finally:
+        loop.remove_writer(fd)
+
+
+def _error_of(result: pq.abc.PGresult, conn: psycopg.AsyncConnection[Any]) -> Exception:
+    """The psycopg error a cursor raises for this error result."""
+    state = (result.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
+    message = (result.error_message or b"").decode(conn.info.encoding, "replace")
+    try:
+        error_class = errors.lookup(state)
+    except KeyError:
+        error_class = psycopg.DatabaseError
+    return error_class(message.strip())
 
 
 def opened() -> int:

@@ -31,6 +31,7 @@ from typing import Any
 from django.db import connection, transaction
 
 from gameplay import broadcast
+from gameplay.live import pgasync
 from gameplay.models import Match, MatchAction, MatchSnapshot, MatchStatus, Seat
 
 
@@ -133,15 +134,17 @@ def _append_postgresql(**kwargs: Any) -> bool:
 
 async def append_async(conn: Any, **kwargs: Any) -> bool:
     """``append`` on PostgreSQL through ``conn``, a psycopg ``AsyncConnection``
-    in autocommit with client-side binding (``gameplay.live.pgasync``): the
-    same statement, the same one round trip, awaited on the event loop
-    instead of a thread's."""
-    async with conn.cursor() as cursor:
-        await cursor.execute(*postgresql_append(**kwargs))
-        if not cursor.nextset():  # the first result is the lock's row
-            return False
-        row = await cursor.fetchone()
-    return bool(row is not None and row[0] == len(kwargs["steps"]))
+    in autocommit (``gameplay.live.pgasync``): the same statement, bound
+    client-side as Django's cursor binds it, the same one round trip,
+    awaited on the event loop instead of a thread's."""
+    sql, params = postgresql_append(**kwargs)
+    query = conn.cursor().mogrify(sql, params).encode(conn.info.encoding)
+    results = await pgasync.execute_simple(conn, query)
+    if len(results) < 2:  # the first result is the lock's row
+        return False
+    counted = results[1]
+    written = counted.get_value(0, 0) if counted.ntuples else None
+    return written is not None and int(written) == len(kwargs["steps"])
 
 
 def postgresql_append(

@@ -24,6 +24,7 @@ closes its connection too: its state is unknown.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -34,6 +35,11 @@ from django.db import connections
 from psycopg import errors, pq
 
 from config.postgresql.base import HEALTH_CHECK_EVERY_S
+
+logger = logging.getLogger(__name__)
+
+# How long a cancelled append waits for the server to cancel its statement.
+CANCEL_WAIT_S = 5.0
 
 
 class _Pool:
@@ -159,13 +165,33 @@ async def execute_simple(
 
     loop.add_reader(fd, readable)
     try:
-        await done
+        # Shielded: a cancelled caller leaves ``done`` to tell when the
+        # statement is over (``_stop_statement``).
+        await asyncio.shield(done)
+    except asyncio.CancelledError:
+        if not done.done():
+            await _stop_statement(conn, done)
+        raise
     finally:
         loop.remove_reader(fd)
     for result in results:
         if result.status == pq.ExecStatus.FATAL_ERROR:
             raise _error_of(result, conn)
     return results
+
+
+async def _stop_statement(conn: psycopg.AsyncConnection[Any], done: Any) -> None:
+    """The caller was cancelled with the statement out: ask the server to
+    cancel it and wait (``CANCEL_WAIT_S`` at most) until it is over, as
+    psycopg's cursor does. A move's append cancelled while it waits for the
+    row lock must not commit later, after the owner dropped its copy and
+    the next move read the match. (``connection`` closes the connection
+    afterwards either way: its state is unknown.)"""
+    try:
+        await conn.cancel_safe(timeout=CANCEL_WAIT_S)
+        await asyncio.wait_for(asyncio.shield(done), CANCEL_WAIT_S)
+    except (psycopg.Error, TimeoutError) as exc:
+        logger.warning("cancelling a live append's statement failed: %s", exc)
 
 
 async def _writable(loop: asyncio.AbstractEventLoop, fd: int) -> None:

@@ -246,9 +246,10 @@ async def test_a_move_cancelled_with_its_statement_out_leaves_no_connection(
     players, postgresql, sent
 ):
     """The socket's task is cancelled while its append waits for the row
-    lock: the connection (in an unknown state) is closed, not kept, the copy
-    dropped; whatever the server made of the statement, the next moves read
-    and the log stays whole."""
+    lock: the statement is cancelled in the server (it never commits behind
+    the next move's read), the connection (in an unknown state) is closed,
+    not kept, the copy dropped; the next moves read and the log stays
+    whole."""
     users = players[:2]
     match = await database_sync_to_async(start_match)(users)
     live = await _held(match)
@@ -274,6 +275,14 @@ async def test_a_move_cancelled_with_its_statement_out_leaves_no_connection(
             await moving
         assert live.match is None
         assert not pgasync._pools[0].idle
+        # The server cancelled the statement before the cancel came back: it
+        # no longer waits for the lock, so it cannot commit once the lock goes.
+        cursor = await blocker.execute(
+            "SELECT count(*) FROM pg_locks WHERE NOT granted AND pid IN "
+            "(SELECT pid FROM pg_stat_activity "
+            "WHERE datname = current_database())"
+        )
+        assert await cursor.fetchone() == (0,)
     finally:
         await blocker.rollback()
         await blocker.close()

@@ -131,12 +131,13 @@ async def execute_simple(
     generators: psycopg's wait adds and removes the socket's reader for each
     thing it waits for (the flush, then each result), and the cursor wraps
     every result; here the loop watches the socket once for the whole
-    exchange. About 40 µs less CPU an append on this machine (115 → 77 µs,
-    docs/performance.md, "Kung Fu (2009) live intents"), on the path of
-    every live move. The caller owns ``conn`` for the call (``connection``);
-    an error result raises its psycopg error class, as a cursor would; a
-    cancelled call leaves the connection in an unknown state, which
-    ``connection`` closes.
+    exchange. About 15-20 µs less CPU an append on this machine (psycopg's
+    cursor 115-158 µs, this 98-101 µs: docs/performance.md, "Kung Fu (2009)
+    live intents"), on the path of every live move. The caller owns
+    ``conn`` for the call (``connection``); an error result raises its
+    psycopg error class, as a cursor would; a cancelled call cancels the
+    statement in the server first (``_stop_statement``) and leaves the
+    connection in an unknown state, which ``connection`` closes.
     """
     pgconn = conn.pgconn
     loop = asyncio.get_running_loop()

@@ -151,6 +151,11 @@ class SandboxedProcess:
     _data: tuple[datadir.DataMount, Path] | None = field(default=None, repr=False)
     _data_bytes: int = field(default=0, repr=False)
     _killed: bool = field(default=False, repr=False)
+    #: After :meth:`kill`: whether nothing of the bot was left (its slot uid
+    #: empty, its cgroup empty) when the slot was handed on. Judged while the
+    #: slot is still held: afterwards another worker may run its own bot
+    #: under the same uid at once.
+    nothing_left: bool | None = field(default=None, repr=False)
 
     @property
     def pid(self) -> int:
@@ -217,6 +222,7 @@ class SandboxedProcess:
         if self.cgroup is not None:
             gone = gone and self.cgroup.empty()
             self.cgroup.remove()
+        self.nothing_left = gone
         if self._staged is not None:
             shutil.rmtree(self._staged, ignore_errors=True)
             self._staged = None

@@ -58,6 +58,9 @@ def test_fork_bomb_is_capped_and_fully_killed(
         assert neighbour.request({"n": n}) == {"echo": {"n": n}}
     bomb.close()
     assert survivors_of(uid, sandbox_config.lock_dir) == []
+    # The kill saw the slot empty before it handed the slot on (what the
+    # self-test's "nothing_survives" reads).
+    assert bomb.process.nothing_left is True
     assert neighbour.request({"n": 99}) == {"echo": {"n": 99}}
 
 

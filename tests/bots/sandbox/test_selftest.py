@@ -61,6 +61,8 @@ def test_selftest_proves_every_layer(sandbox_config: SandboxConfig) -> None:
     }
     if os.geteuid() == 0:
         expected.add("tmpfs_inodes_limited")
+    if status.per_slot_uid:
+        expected |= {"host_uid_is_slot_uid", "nothing_survives"}
     assert expected <= set(status.checks)
     assert all(status.checks.values())
     assert status.bwrap_version.startswith("bubblewrap")

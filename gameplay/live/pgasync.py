@@ -161,8 +161,6 @@ async def execute_simple(
                 results.append(result)
         except Exception as exc:  # the connection broke under the statement
             done.set_exception(exc)
-        if done.done():
-            loop.remove_reader(fd)
 
     loop.add_reader(fd, readable)
     try:
@@ -177,7 +175,8 @@ async def execute_simple(
         loop.remove_reader(fd)
     for result in results:
         if result.status == pq.ExecStatus.FATAL_ERROR:
-            raise _error_of(result, conn)
+            # The error a cursor raises for it (its class, message and diag).
+            raise errors.error_from_result(result, encoding=conn.info.encoding)
     return results
 
 
@@ -207,17 +206,6 @@ async def _writable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
         await writable
     finally:
         loop.remove_writer(fd)
-
-
-def _error_of(result: pq.abc.PGresult, conn: psycopg.AsyncConnection[Any]) -> Exception:
-    """The psycopg error a cursor raises for this error result."""
-    state = (result.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
-    message = (result.error_message or b"").decode(conn.info.encoding, "replace")
-    try:
-        error_class = errors.lookup(state)
-    except KeyError:
-        error_class = psycopg.DatabaseError
-    return error_class(message.strip())
 
 
 def opened() -> int:

@@ -24,6 +24,7 @@ announcement to beat's sweep: it is never lost and made once.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -135,10 +136,11 @@ def _append_postgresql(**kwargs: Any) -> bool:
 async def append_async(conn: Any, **kwargs: Any) -> bool:
     """``append`` on PostgreSQL through ``conn``, a psycopg ``AsyncConnection``
     in autocommit (``gameplay.live.pgasync``): the same statement, bound
-    client-side as Django's cursor binds it, the same one round trip,
-    awaited on the event loop instead of a thread's."""
+    client-side (``pgasync.Statement``: each value a literal, as Django's
+    cursor binds it), the same one round trip, awaited on the event loop
+    instead of a thread's."""
     sql, params = postgresql_append(**kwargs)
-    query = conn.cursor().mogrify(sql, params).encode(conn.info.encoding)
+    query = pgasync.statement(sql).bind(conn, params)
     results = await pgasync.execute_simple(conn, query)
     if len(results) < 2:  # the first result is the lock's row
         return False
@@ -161,6 +163,52 @@ def postgresql_append(
 ) -> tuple[str, dict[str, Any]]:
     """The statement of ``append`` on PostgreSQL and its parameters, bound
     client-side (so its two statements go as one simple-query message)."""
+    params: dict[str, Any] = {
+        "id": match_id,
+        "old": from_version,
+        "new": from_version + len(steps),
+        "active": MatchStatus.ACTIVE.value,
+        "state": _dumps(state),
+        "now": now,
+    }
+    if timers is not None:
+        params["timers"] = _dumps(timers)
+    if mover is not None:
+        params.update(seat=mover.seat, user=mover.user_id)
+    if finish is not None:
+        params.update(
+            finished=MatchStatus.FINISHED.value,
+            result=_dumps(finish.result),
+            reason=finish.reason,
+            finished_at=finish.finished_at,
+            forfeited=_ints(finish.forfeited),
+            placements=_ints(finish.placements),
+        )
+    for i, step in enumerate(steps):
+        params[f"v{i}"] = from_version + 1 + i
+        params[f"s{i}"] = step.seat
+        params[f"a{i}"] = step.action_id
+        params[f"k{i}"] = str(step.kind)
+        params[f"e{i}"] = _dumps(step.events)
+    for j, (version, snapped) in enumerate(sorted(snapshots.items())):
+        params[f"sv{j}"], params[f"ss{j}"] = version, _dumps(snapped)
+    sql = _append_sql(
+        steps=len(steps),
+        snapshots=len(snapshots),
+        timers=timers is not None,
+        mover=mover is not None,
+        finish=finish is not None,
+    )
+    return sql, params
+
+
+@functools.lru_cache(maxsize=64)
+def _append_sql(
+    *, steps: int, snapshots: int, timers: bool, mover: bool, finish: bool
+) -> str:
+    """The text of ``postgresql_append``'s statement for one shape (how many
+    steps and snapshots, which optional parts): the same few texts for every
+    move, so each is written once (and ``pgasync.statement`` splits it once)."""
     # Statement 1 takes the row lock (waiting for any writer holding it).
     # Statement 2 runs in a snapshot taken after that, so it sees every
     # committed resignation or takeover of the seat, and writes only if the
@@ -173,26 +221,16 @@ def postgresql_append(
         Seat._meta.db_table,
         MatchSnapshot._meta.db_table,
     )
-    params: dict[str, Any] = {
-        "id": match_id,
-        "old": from_version,
-        "new": from_version + len(steps),
-        "active": MatchStatus.ACTIVE.value,
-        "state": _dumps(state),
-        "now": now,
-    }
     set_more = guard = placed = ""
-    if timers is not None:
+    if timers:
         set_more = ", timers = %(timers)s::jsonb"
-        params["timers"] = _dumps(timers)
-    if mover is not None:
+    if mover:
         guard = (
             f"AND EXISTS (SELECT 1 FROM {s} WHERE match_id = %(id)s "
             f"AND number = %(seat)s AND user_id = %(user)s "
             f"AND NOT forfeited AND NOT replaced_by_bot) "
         )
-        params.update(seat=mover.seat, user=mover.user_id)
-    if finish is not None:
+    if finish:
         # The finish: the row's end, and only if the committed forfeits are
         # the copy's (the result placed those seats last).
         set_more = (
@@ -210,36 +248,16 @@ def postgresql_append(
             f"(string_to_array(%(placements)s, ',')::int[])[number + 1] "
             f"WHERE match_id = (SELECT id FROM moved))"
         )
-        params.update(
-            finished=MatchStatus.FINISHED.value,
-            result=_dumps(finish.result),
-            reason=finish.reason,
-            finished_at=finish.finished_at,
-            forfeited=_ints(finish.forfeited),
-            placements=_ints(finish.placements),
-        )
-    rows = []
-    for i, step in enumerate(steps):
-        rows.append(
-            f"(%(v{i})s::int, %(s{i})s::int, %(a{i})s, %(k{i})s, %(e{i})s::jsonb)"
-        )
-        params.update(
-            {
-                f"v{i}": from_version + 1 + i,
-                f"s{i}": step.seat,
-                f"a{i}": step.action_id,
-                f"k{i}": str(step.kind),
-                f"e{i}": _dumps(step.events),
-            }
-        )
-    snaps = ""
-    for j, (version, snapped) in enumerate(sorted(snapshots.items())):
-        params[f"sv{j}"], params[f"ss{j}"] = version, _dumps(snapped)
-        snaps += (
-            f", snap{j} AS (INSERT INTO {n} (match_id, version, state) "
-            f"SELECT id, %(sv{j})s, %(ss{j})s::jsonb FROM moved)"
-        )
-    sql = (
+    rows = ", ".join(
+        f"(%(v{i})s::int, %(s{i})s::int, %(a{i})s, %(k{i})s, %(e{i})s::jsonb)"
+        for i in range(steps)
+    )
+    snaps = "".join(
+        f", snap{j} AS (INSERT INTO {n} (match_id, version, state) "
+        f"SELECT id, %(sv{j})s, %(ss{j})s::jsonb FROM moved)"
+        for j in range(snapshots)
+    )
+    return (
         f"SELECT 1 FROM {m} WHERE id = %(id)s FOR UPDATE; "
         f"WITH moved AS ("
         f"UPDATE {m} SET state = %(state)s::jsonb, version = %(new)s, "
@@ -249,11 +267,10 @@ def postgresql_append(
         f"logged AS (INSERT INTO {a} "
         f"(match_id, version, seat, action_id, kind, events, created_at) "
         f"SELECT moved.id, v.version, v.seat, v.action, v.kind, v.events, %(now)s "
-        f"FROM moved, (VALUES {', '.join(rows)}) "
+        f"FROM moved, (VALUES {rows}) "
         f"AS v(version, seat, action, kind, events) RETURNING id){snaps}{placed} "
         f"SELECT count(*) FROM logged"
     )
-    return sql, params
 
 
 def _append_orm(

@@ -28,9 +28,11 @@ import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.exceptions import SynchronousOnlyOperation
+from django.utils import timezone
 
 from config.channel_layer import PUBLISH_IF_SHARED
 from gameplay import frames, selectors
+from gameplay.clocks import seat_is_present
 from gameplay.live.reader import read_match
 from gameplay.models import Match, MatchStatus, Seat
 from gameplay.rules import get_game
@@ -205,17 +207,19 @@ def match_messages(
     seats = selectors.seats_of(match)
     # The part every frame shares (the seats' public part, a finished match's
     # result, rematch and rating changes) is the same in every frame: built once.
+    # The seats' public part is the same list in every frame, and half of a
+    # Kung Fu (2009) seat frame's bytes: encoded once, carried once in the
+    # message (``shared``), put back into each socket's text (``frame_for``).
     if base is None:
-        base = frames.frame_base(match=match)
+        shared, shared_text = seats_part(match)
+        base = frames.frame_base(match=match, seats=shared)
+    else:
+        shared = base["seats"]
+        shared_text = encode_json(shared)
     # A seat that resigned or was left (a bot plays on) has no frame of its
     # own (``frame_for`` gives it the public one): its old owner's socket must
     # not receive the bot's private events.
     active = match.status == MatchStatus.ACTIVE
-    # The seats' public part is the same list in every frame, and half of a
-    # Kung Fu (2009) seat frame's bytes: encoded once, carried once in the
-    # message (``shared``), put back into each socket's text (``frame_for``).
-    shared = base["seats"]
-    shared_text = encode_json(shared)
     # What this process sent each seat up to the previous version: a step's
     # frame leaves out a seat's menu that has not changed since (``legal_digest``
     # names it), and a quiet step sends an unchanged seat nothing. Other frames
@@ -337,6 +341,72 @@ def match_messages(
     messages: Messages = [(match_group(match.public_id), message)]
     messages.extend(_listener_messages(match))
     return messages
+
+
+# The seats' public part each match's last broadcast carried, with what it
+# was built from: {match pk: (the seats list, its key, the part, its text)}.
+# A step of a live table mostly leaves the seats as they were, and the part
+# (every seat's name, presence, flags) with its encoding was about a tenth of
+# a Kung Fu (2009) intent's server CPU (docs/performance.md, "Kung Fu (2009)
+# live intents"). Bounded; a miss only builds it again.
+SEAT_PARTS_KEPT = 4096
+_seat_parts: dict[int, tuple[list[Seat], tuple[Any, ...], list[Any], str]] = {}
+_seat_parts_lock = threading.Lock()
+
+
+def seats_part(match: Match) -> tuple[list[dict[str, Any]], str]:
+    """``frames.seats_public(match)`` and its text (``encode_json``), kept
+    for the next broadcast of the match while the seats stay as they are.
+
+    Kept only where the part is a function of the seats' own fields and
+    nothing else: no time control (deadlines and clocks run with the time,
+    and a correspondence player's vacation shows), and every seat a person
+    present now (an absent seat's or a bot's claim countdown reads the
+    match). Presence runs with the time too (a seat not vouched for within
+    the presence window is shown away), so the key holds each seat's
+    presence as of now, not the time it was last vouched for; a part built
+    with anyone shown away is never kept. The seats must be the very list
+    the copy holds (``selectors.seats_of``): a copy read again is a miss.
+    """
+    seats = selectors.seats_of(match)
+    key = _seats_key(match, seats)
+    if key is not None:
+        kept = _seat_parts.get(match.pk)
+        if kept is not None and kept[0] is seats and kept[1] == key:
+            return kept[2], kept[3]
+    part = frames.seats_public(match=match)
+    text = encode_json(part)
+    if key is not None and all(seat["connected"] for seat in part):
+        with _seat_parts_lock:
+            _seat_parts[match.pk] = (seats, key, part, text)
+            if len(_seat_parts) > SEAT_PARTS_KEPT:
+                _seat_parts.pop(next(iter(_seat_parts)))
+    return part, text
+
+
+def _seats_key(match: Match, seats: list[Seat]) -> tuple[Any, ...] | None:
+    """Every field of the seats that ``frames.seats_public`` shows when each
+    seat is a person present now (None: the part depends on more)."""
+    if match.time_control or match.pk is None:
+        return None
+    now = timezone.now()
+    key = []
+    for seat in seats:
+        if seat.agent or seat.replaced_by_bot or not seat_is_present(seat, now):
+            return None
+        key.append(
+            (
+                seat.number,
+                seat.label,
+                seat.user_id,
+                seat.disconnected_at,
+                seat.forfeited,
+                seat.forfeit_reason,
+                seat.clock_ms,
+                seat.placement,
+            )
+        )
+    return (match.status, *key)
 
 
 _SEAT_KEYS = {n: str(n) for n in range(16)}  # events' private parts' keys

@@ -48,13 +48,16 @@ def first_legal(match: Match) -> tuple[int, str]:
 @pytest.fixture
 def no_live_memory():
     """The test starts as a process that has broadcast nothing yet: no menu
-    remembered as sent (``broadcast._menus``, ``frames._seat_menus``)."""
+    remembered as sent (``broadcast._menus``, ``frames._seat_menus``), no
+    seats' part kept (``broadcast._seat_parts``)."""
     from gameplay import broadcast, frames
 
     broadcast._menus.clear()
+    broadcast._seat_parts.clear()
     frames._seat_menus.clear()
     yield
     broadcast._menus.clear()
+    broadcast._seat_parts.clear()
     frames._seat_menus.clear()
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from gameplay import broadcast, frames, selectors, services
+from gameplay import broadcast, clocks, frames, selectors, services
 from gameplay.models import Match
 from gameplay.rules import get_game, view_events
 from tests.gameplay.conftest import (
@@ -139,3 +139,60 @@ def test_the_claim_rules_are_asked_only_of_seats_not_present(players, monkeypatc
     assert asked == [3]
     assert shown[3]["connected"] is False
     assert shown[3]["claimable_at"] == real(match=match, seat=seats[3]).isoformat()
+
+
+@pytest.mark.django_db
+def test_the_seats_part_is_kept_only_while_it_is_what_a_fresh_build_gives(
+    players, monkeypatch
+):
+    """``broadcast.seats_part`` keeps a table's seats' part between steps
+    while every seat is a person present now; each change of what the part
+    shows, and presence running out with the time, gives a fresh build."""
+    match = held(start_match(players, game=GAME).pk)
+    seats = selectors.seats_of(match)
+    for seat in seats:
+        seat.connected, seat.seen_at = 1, NOW
+    built: list[int] = []
+    real = frames.seats_public
+
+    def counted(*, match):
+        built.append(match.pk)
+        return real(match=match)
+
+    monkeypatch.setattr(frames, "seats_public", counted)
+
+    def shown() -> list:
+        part, text = broadcast.seats_part(match)
+        assert json.loads(text) == part == real(match=match)
+        return part
+
+    first = shown()
+    rnd = random.Random(5)
+    for _ in range(5):
+        events, step = step_in_memory(match, rnd)
+        message = message_of(match, events=events, step=step)
+        assert json.loads(message["shared"]) == real(match=match)
+    assert shown() is first and len(built) == 1  # kept through the steps
+    seats[2].forfeited = True
+    assert shown()[2]["forfeited"] is True and len(built) == 2
+    seats[5].label = "Guest"
+    assert shown()[5]["name"] == "Guest" and len(built) == 3
+    seats[1].disconnected_at = NOW
+    kept = shown()
+    assert kept[1]["disconnected_at"] == NOW.isoformat() and len(built) == 4
+    # Seat 4 not vouched for within the presence window: shown away, and a
+    # part that shows someone away is not kept.
+    later = NOW + clocks.presence_ttl() + timedelta(seconds=1)
+    monkeypatch.setattr(frames.timezone, "now", lambda: later)
+    for seat in seats:
+        if seat.number != 4:
+            seat.seen_at = later
+    assert shown()[4]["connected"] is False
+    assert shown()[4]["connected"] is False and len(built) == 6
+    seats[4].seen_at = later  # vouched for again: the part kept is what shows
+    assert shown() is kept and len(built) == 6
+    # A bot at the table: its claim countdown reads the match, never kept.
+    seats[6].replaced_by_bot = True
+    shown()
+    shown()
+    assert len(built) == 8

@@ -249,10 +249,18 @@ def next_timer_due(*, match: Match) -> datetime | None:
         return None
     engine = get_game(match.game)
     dues = [(datetime.fromisoformat(t["due"]), t) for t in match.timers.values()]
-    for due, timer in sorted(dues, key=lambda pair: pair[0]):
+    # The earliest is legal at most steps: found without sorting them all.
+    due, timer = min(dues, key=_first)
+    if _timer_legal(engine, match.state, timer):
+        return due
+    for due, timer in sorted(dues, key=_first):
         if _timer_legal(engine, match.state, timer):
             return due
     return None
+
+
+def _first(pair: tuple[datetime, Any]) -> datetime:
+    return pair[0]
 
 
 MAX_TIMER_STEPS = 50  # steps one timer check applies at most (then re-armed)

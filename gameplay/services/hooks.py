@@ -64,13 +64,16 @@ def after_step(
     """
     if match.status != MatchStatus.ACTIVE:
         return None
-    if any(plays_builtin(seat) for seat in seats):
-        if is_realtime(get_game(match.game)):
-            enqueue.schedule_realtime_bots(match=match)
-        else:
-            enqueue.schedule_bot_turns(match_id=match.pk)
-    if any(is_uploaded_bot(seat) for seat in seats):
-        enqueue.schedule_uploaded_bot_turns(match_id=match.pk)
+    # Either kind of bot plays a seat with an agent or a takeover bot: a table
+    # of people alone (most live steps) skips both questions of every seat.
+    if any(seat.agent or seat.replaced_by_bot for seat in seats):
+        if any(plays_builtin(seat) for seat in seats):
+            if is_realtime(get_game(match.game)):
+                enqueue.schedule_realtime_bots(match=match)
+            else:
+                enqueue.schedule_bot_turns(match_id=match.pk)
+        if any(is_uploaded_bot(seat) for seat in seats):
+            enqueue.schedule_uploaded_bot_turns(match_id=match.pk)
     if match.time_control:
         enqueue.schedule_clock_check(match_id=match.pk)
     due = next_timer_due(match=match) if match.timers else None

@@ -122,7 +122,7 @@ def fits_loop(match: Match) -> bool:
     return True
 
 
-def after_step(live: LiveMatch, match: Match) -> Any:
+def after_step(live: LiveMatch, match: Match, *, timers_stand: bool = False) -> Any:
     """What follows a committed step, decided from the copy (no read): the
     bots' tick chain of a real-time table kept running, and the due time
     whose timer check is to be armed (returned; None: nothing to arm), only
@@ -133,10 +133,17 @@ def after_step(live: LiveMatch, match: Match) -> Any:
     Never raises: the step is committed and its ack must go out. A check
     that could not be armed (broker or cache away) is beat's sweep's
     (``tasks.sweep_timers``), from the timers committed with the step.
+
+    ``timers_stand``: the step left the timers and their actions' legality
+    as they were (the engine's ``timer_quiet_events``), so the due time
+    found at the step before still holds and is not worked out again.
     """
     try:
         seats = selectors.seats_of(match)
-        due = services.after_step(match=match, seats=seats, arm_timers=False)
+        standing = live.armed_due if timers_stand else None
+        due = services.after_step(
+            match=match, seats=seats, arm_timers=False, due_standing=standing
+        )
         to_arm = None
         if due is not None and due != live.armed_due:
             live.timer_arms += 1

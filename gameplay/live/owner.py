@@ -270,12 +270,21 @@ def _timers_of(
     """Server timers (engine ``timers``) after ``step``, to move with it in the
     same compare-and-set (a committed step never leaves them behind); None:
     no timers, or unchanged (the column stays as it is)."""
-    if getattr(engine, "timers", None) is None:
+    if getattr(engine, "timers", None) is None or _timers_stand(engine, step):
         return None
     timers = clocks.timers_after(
         engine=engine, state=step.state, old=match.timers, now=now
     )
     return None if timers == match.timers else timers
+
+
+def _timers_stand(engine: Game, step: moverule.Step) -> bool:
+    """The step's events are all the engine's ``timer_quiet_events``: its
+    timers, and whether each one's action is legal, are what they were."""
+    quiet = getattr(engine, "timer_quiet_events", None)
+    return bool(quiet and step.events) and all(
+        event["type"] in quiet for event in step.events
+    )
 
 
 def _append_args(
@@ -323,7 +332,8 @@ def _committed(
     if finish is not None:
         _finished(live, match, finish)
         return None
-    return copies.after_step(live, match)
+    stand = _timers_stand(get_game(match.game), step)
+    return copies.after_step(live, match, timers_stand=stand)
 
 
 def _broadcast_of(

@@ -49,7 +49,11 @@ def after_change(match_id: int) -> None:
 
 
 def after_step(
-    *, match: Match, seats: list[Seat], arm_timers: bool = True
+    *,
+    match: Match,
+    seats: list[Seat],
+    arm_timers: bool = True,
+    due_standing: datetime | None = None,
 ) -> datetime | None:
     """After a committed step, from the match as committed and its seats:
     only the hooks the match has work for run, and the timers' check is
@@ -61,6 +65,9 @@ def after_step(
     Bots: built-in seats of a real-time table act on ticks (the chain is
     started or found running: a cache read); of a turn-based one their turn
     is queued; uploaded bots' turns are announced; a clock's check is armed.
+
+    ``due_standing``: the earliest due time as the caller found it before a
+    step that left the timers as they were (None: work it out).
     """
     if match.status != MatchStatus.ACTIVE:
         return None
@@ -76,7 +83,10 @@ def after_step(
             enqueue.schedule_uploaded_bot_turns(match_id=match.pk)
     if match.time_control:
         enqueue.schedule_clock_check(match_id=match.pk)
-    due = next_timer_due(match=match) if match.timers else None
+    if due_standing is not None:
+        due: datetime | None = due_standing
+    else:
+        due = next_timer_due(match=match) if match.timers else None
     if arm_timers:
         enqueue.arm_timer_check(match_id=match.pk, due=due)
     return due

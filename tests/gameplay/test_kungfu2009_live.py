@@ -16,7 +16,7 @@ from django.utils import translation
 
 from gameplay import clocks, enqueue, frames, services, tasks
 from gameplay.errors import BadRequest, IllegalMove
-from gameplay.models import ActionKind, MatchAction, MatchStatus
+from gameplay.models import ActionKind, Match, MatchAction, MatchStatus
 from gameplay.rules import get_game
 from gameplay.services import SeatSpec
 
@@ -537,3 +537,49 @@ def test_the_lobby_shows_a_timed_tables_time_limit_as_its_clock(client, players)
         assert clock_label(game_id="duelo", config={}, time_control={}) == (
             "ohne Zeitlimit"
         )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rearranged_hand_keeps_the_timers_without_working_them_out(
+    players, monkeypatch
+):
+    """The live owner leaves the timers, and the due time it armed, as they
+    were after a step of the engine's ``timer_quiet_events`` (rearranging a
+    hand), and works them out after any other step."""
+    from django.test import override_settings
+
+    from gameplay.live import owner
+    from gameplay.services import hooks
+
+    with override_settings(CHANNEL_LAYERS={}):
+        match = table(players, FOUR, minutes=30)
+        live = owner.LiveMatch(pk=match.pk)
+        worked: list[str] = []
+        real_after, real_due = clocks.timers_after, hooks.next_timer_due
+        monkeypatch.setattr(
+            clocks,
+            "timers_after",
+            lambda **kw: worked.append("timers") or real_after(**kw),
+        )
+        monkeypatch.setattr(
+            hooks,
+            "next_timer_due",
+            lambda **kw: worked.append("due") or real_due(**kw),
+        )
+        # An offer to seat 2 starts its idle timer; the due time is armed.
+        version = owner.act_sync(live, players[1], "to:2", 0).version
+        assert worked == ["timers", "due"]
+        timers, armed = dict(live.match.timers), live.armed_due
+        assert any(key.startswith("cancel:1:") for key in timers)
+        worked.clear()
+        version = owner.act_sync(live, players[1], "move:0:4", version).version
+        version = owner.act_sync(live, players[3], "move:1:2", version).version
+        assert worked == []  # two rearranged hands: nothing worked out
+        assert live.match.timers == timers and live.armed_due == armed
+        stored = Match.objects.get(pk=match.pk)
+        assert stored.version == version and stored.timers == timers
+        assert stored.state["hands"][1] != match.state["hands"][1]
+        # Building the offer further moves its timer on.
+        owner.act_sync(live, players[1], "give:T", version)
+        assert worked == ["timers", "due"]
+        assert live.match.timers != timers

@@ -115,6 +115,11 @@ class KungFu2009Game(EngineBase):
     #: seat rearranging its hand or building an offer): a live table sends
     #: no frame to a seat for whom a step made only these (docs/engine.md).
     quiet_events = frozenset({"arrange", "draft"})
+    #: Events after which the server's timers and whether each one's action
+    #: is legal stand as they were (rearranging a hand: a third of the
+    #: intents at the benchmark's tables): the live owner skips working them
+    #: out again for such a step (docs/engine.md).
+    timer_quiet_events = frozenset({"arrange"})
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """Normalized config (every option present) or InvalidConfig."""

@@ -366,7 +366,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             text = await self._fold_acks(version, text)
         if text:  # empty: the step changed nothing this seat sees
             self.shown = max(self.shown, version)
-            await self.send(text_data=text)
+            await self.base_send({"type": "websocket.send", "text": text})
 
     async def _fold_acks(self, version: int, text: str) -> str:
         """``text`` (the frame of ``version``) with the ack of the intent that
@@ -435,7 +435,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # A whole state (connect, ``sync``): the client is at its version.
             self.shown = max(self.shown, frame["version"])
             self.through = max(self.through, frame["version"])
-        await self.send(text_data=broadcast.encode(frame))
+        # The server's send itself: Channels' ``send(text_data=...)`` only
+        # builds this message, through two more coroutines, for each of the
+        # three frames or so an intent sends.
+        text = broadcast.encode(frame)
+        await self.base_send({"type": "websocket.send", "text": text})
 
     async def _error(
         self,

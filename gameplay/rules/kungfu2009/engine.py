@@ -74,7 +74,12 @@ from gameplay.rules.kungfu2009.constants import (
 )
 from gameplay.rules.kungfu2009.handlers import _clone
 from gameplay.rules.kungfu2009.hands import _remove
-from gameplay.rules.kungfu2009.menus import _addressed, _legal_ids, _menu_entry
+from gameplay.rules.kungfu2009.menus import (
+    _STATIC_LABELS,
+    _addressed,
+    _legal_ids,
+    _menu_entry,
+)
 from gameplay.rules.kungfu2009.native import NATIVE, _native_observe
 from gameplay.rules.kungfu2009.observation import _SEAT_FACTS, _SEATS, observe_py
 from gameplay.rules.kungfu2009.table import _check, _finish, _settle_forfeit
@@ -200,7 +205,17 @@ class KungFu2009Game(EngineBase):
     legal_action_ids = staticmethod(_legal_ids)
 
     def legal_actions(self, state: State, seat: int | None) -> list[Action]:
-        return [_menu_entry(state, seat, a) for a in self.legal_action_ids(state, seat)]
+        # Most entries are the same for every state (``_STATIC_LABELS``):
+        # copied here, without a call per entry (a live table builds a
+        # changed menu of about forty entries at most steps).
+        static = _STATIC_LABELS.get
+        menu: list[Action] = []
+        for aid in self.legal_action_ids(state, seat):
+            entry = static(aid)
+            menu.append(
+                entry.copy() if entry is not None else _menu_entry(state, seat, aid)
+            )
+        return menu
 
     def menu_key(self, state: State, seat: int) -> tuple[Any, ...]:
         """What ``legal_actions(state, seat)`` gives, named cheaply: two

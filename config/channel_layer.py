@@ -334,6 +334,17 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
         self.channels[channel] = asyncio.Queue()
         return channel
 
+    def inbox(self, channel: str) -> asyncio.Queue[Any]:
+        """The queue of ``channel`` (``new_channel``'s): a consumer may read it
+        itself and put its client's messages in it too (one inbox in arrival
+        order; ``gameplay.consumers.MatchConsumer``)."""
+        return self.channels[channel]
+
+    def close_channel(self, channel: str) -> None:
+        """Forget ``channel`` (``new_channel``'s: nothing to unsubscribe), as
+        channels_redis's ``receive`` does when its reader is cancelled."""
+        self.channels.pop(channel, None)
+
     async def send(self, channel: str, message: dict[str, Any]) -> None:
         """To a channel of this loop's: queued here (the consumer's receive
         copies it, ``deserialize``). To another process's own channel

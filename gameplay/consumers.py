@@ -7,6 +7,9 @@ seat, so a forged seat is refused. No rules live here.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
 import json
 import logging
 import time
@@ -21,6 +24,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.utils import translation
 from django.utils.functional import empty
 from django.utils.translation import gettext
@@ -121,6 +125,24 @@ def _parse_frame(text: str) -> Any:
         return json.loads(text)
 
 
+# Put in a consumer's inbox when its client's receive failed.
+_PUMP_FAILED = object()
+
+
+async def _pump(receive: Any, inbox: asyncio.Queue[Any]) -> None:
+    """The client's messages into the consumer's inbox, until it is gone."""
+    while True:
+        message = await receive()
+        inbox.put_nowait(message)
+        if message["type"] == "websocket.disconnect":
+            return
+
+
+def _pump_ended(inbox: asyncio.Queue[Any], pump: asyncio.Future[None]) -> None:
+    if not pump.cancelled() and pump.exception() is not None:
+        inbox.put_nowait(_PUMP_FAILED)
+
+
 def _unwrapped(user: Any) -> Any:
     """The user behind Channels' lazy ``scope["user"]`` (resolved by the auth
     middleware before the consumer runs): every move reads the user's id and
@@ -137,6 +159,49 @@ class MatchConsumer(AsyncWebsocketConsumer):
     groups_joined: list[str]
     shown: int
     through: int
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Channels' consumer with one inbox: its channel's queue, into which
+        a task puts the client's messages as they arrive.
+
+        Channels waits on the client's receive and the channel's with
+        ``asyncio.wait`` for every message, and starts a new task for the
+        next receive after each: about forty Python calls a message, four
+        messages an intent at a real-time table (its frame, the step's
+        frames), a tenth of the calls of the server's whole intent
+        (docs/performance.md, "Kung Fu (2009) live intents"). Here the
+        consumer awaits its one queue, messages are dispatched in the order
+        they arrived, and each message reaches the handler as Channels hands
+        it (the layer's ``deserialize``). A layer without an inbox (another
+        backend) gets Channels' own loop.
+        """
+        layer = get_channel_layer(self.channel_layer_alias)
+        if layer is None or not hasattr(layer, "inbox"):
+            await super().__call__(scope, receive, send)
+            return
+        self.scope = scope
+        self.channel_layer = layer
+        self.channel_name = await layer.new_channel()
+        self.channel_receive = functools.partial(layer.receive, self.channel_name)
+        self.base_send = send
+        inbox = layer.inbox(self.channel_name)
+        pump = asyncio.ensure_future(_pump(receive, inbox))
+        pump.add_done_callback(functools.partial(_pump_ended, inbox))
+        deserialize = layer.deserialize
+        dispatch = self.dispatch
+        try:
+            while True:
+                message = await inbox.get()
+                if message is _PUMP_FAILED:
+                    pump.result()  # the client's receive failed: raised here
+                await dispatch(deserialize(message))
+        except StopConsumer:
+            pass
+        finally:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pump
+            layer.close_channel(self.channel_name)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` per message.

@@ -162,3 +162,52 @@ async def test_two_conflicting_actions_at_once_apply_exactly_one(players):
     assert final.version == 1
     await tab_a.disconnect()
     await tab_b.disconnect()
+
+
+async def test_one_inbox_in_arrival_order_and_the_channel_closed_at_the_end(players):
+    """``MatchConsumer`` reads one inbox, its channel's queue, into which its
+    client's messages are put as they arrive: whatever reaches the inbox is
+    handled in that order, and the socket's channel is forgotten when the
+    socket closes."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    match = await db_start(players[:2])
+    sock = await connect(match, players[0])
+    await receive(sock)  # the state frame
+    (channel,) = layer._get_layer().channels
+
+    async def pong() -> int:
+        while (frame := await sock.receive_json_from())["type"] != "pong":
+            pass  # the table's presence frames meanwhile
+        return frame["request_id"]
+
+    await sock.send_json_to({"type": "ping", "request_id": 1})
+    assert await pong() == 1
+    # A message put in the inbox directly is handled before a client frame
+    # that arrives after it.
+    layer.inbox(channel).put_nowait(
+        {"type": "websocket.receive", "text": '{"type": "ping", "request_id": 2}'}
+    )
+    await sock.send_json_to({"type": "ping", "request_id": 3})
+    assert await pong() == 2
+    assert await pong() == 3
+    await sock.disconnect()
+    assert channel not in layer._get_layer().channels
+
+
+async def test_a_failed_client_receive_reaches_the_consumer():
+    """The client's receive failing (a server error) is raised in the
+    consumer's loop, not left waiting on its inbox."""
+    from gameplay import consumers
+
+    inbox: asyncio.Queue = asyncio.Queue()
+
+    async def broken():
+        raise ConnectionError("the server's receive failed")
+
+    pump = asyncio.ensure_future(consumers._pump(broken, inbox))
+    pump.add_done_callback(lambda task: consumers._pump_ended(inbox, task))
+    assert await inbox.get() is consumers._PUMP_FAILED
+    with pytest.raises(ConnectionError):
+        pump.result()

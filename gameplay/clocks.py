@@ -8,6 +8,7 @@ live owner all ask the same questions the same way, so a deadline or a
 
 from __future__ import annotations
 
+import operator
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -250,17 +251,16 @@ def next_timer_due(*, match: Match) -> datetime | None:
     engine = get_game(match.game)
     dues = [(datetime.fromisoformat(t["due"]), t) for t in match.timers.values()]
     # The earliest is legal at most steps: found without sorting them all.
-    due, timer = min(dues, key=_first)
+    due, timer = min(dues, key=_FIRST)
     if _timer_legal(engine, match.state, timer):
         return due
-    for due, timer in sorted(dues, key=_first):
+    for due, timer in sorted(dues, key=_FIRST):
         if _timer_legal(engine, match.state, timer):
             return due
     return None
 
 
-def _first(pair: tuple[datetime, Any]) -> datetime:
-    return pair[0]
+_FIRST = operator.itemgetter(0)
 
 
 MAX_TIMER_STEPS = 50  # steps one timer check applies at most (then re-armed)

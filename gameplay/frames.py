@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import operator
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -154,6 +155,9 @@ def frame_base(
     return frame
 
 
+_DUE_THEN_ACTION = operator.itemgetter("due", "action")
+
+
 def running_timers(*, match: Match, seat: int | None) -> list[dict[str, Any]]:
     """The server timers (engine ``timers``) now running that ``seat`` may
     know of, earliest first: ``{"action", "seat", "due"}``.
@@ -172,7 +176,7 @@ def running_timers(*, match: Match, seat: int | None) -> list[dict[str, Any]]:
         for t in match.timers.values()
         if t["seat"] is None or (seat is not None and t["seat"] == seat)
     ]
-    return sorted(shown, key=lambda t: (t["due"], t["action"]))
+    return sorted(shown, key=_DUE_THEN_ACTION)
 
 
 def seat_frame(
@@ -266,11 +270,11 @@ def seat_menu(*, engine: Game, match: Match, seat: int) -> tuple[list[Any], str]
     byte for byte either way."""
     state = match.state
     key_of = getattr(engine, "menu_key", None)
-    if key_of is None or match.pk is None:
+    if key_of is None or match.id is None:
         legal = engine.legal_actions(state, seat)
         return legal, menu_digest(legal)
     key = key_of(state, seat)
-    slot = (match.game, match.pk, seat)
+    slot = (match.game, match.id, seat)
     kept = _seat_menus.get(slot)
     if kept is not None and kept[0] == key:
         return kept[1], kept[2]

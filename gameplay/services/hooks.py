@@ -73,7 +73,7 @@ def after_step(
         return None
     # Either kind of bot plays a seat with an agent or a takeover bot: a table
     # of people alone (most live steps) skips both questions of every seat.
-    if any(seat.agent or seat.replaced_by_bot for seat in seats):
+    if _has_bot_seat(seats):
         if any(plays_builtin(seat) for seat in seats):
             if is_realtime(get_game(match.game)):
                 enqueue.schedule_realtime_bots(match=match)
@@ -90,6 +90,14 @@ def after_step(
     if arm_timers:
         enqueue.arm_timer_check(match_id=match.pk, due=due)
     return due
+
+
+def _has_bot_seat(seats: list[Seat]) -> bool:
+    # A loop, not any(...): asked at every live step.
+    for seat in seats:  # noqa: SIM110
+        if seat.agent or seat.replaced_by_bot:
+            return True
+    return False
 
 
 def _may_have_work_after_change(match: Match, seats: list[Seat]) -> bool:

@@ -76,7 +76,6 @@ from gameplay.rules.kungfu2009.handlers import _clone
 from gameplay.rules.kungfu2009.hands import _remove
 from gameplay.rules.kungfu2009.menus import (
     _STATIC_LABELS,
-    _addressed,
     _legal_ids,
     _menu_entry,
 )
@@ -378,8 +377,14 @@ class KungFu2009Game(EngineBase):
         out_of_play = state["out"]
         for o in state["offers"]:
             oid = o["id"]
-            for t in range(n):
-                if not out_of_play[t] and _addressed(o, t):
+            to, declined = o["to"], o["declined"]
+            # ``_addressed`` for every seat, spelt out: asked at every step.
+            for t in range(n) if to < 0 else (to,) if to < n else ():
+                if (
+                    t != o["from"]
+                    and not out_of_play[t]
+                    and (to >= 0 or t not in declined)
+                ):
                     out.append(
                         {
                             "key": f"decline:{oid}:{t}",

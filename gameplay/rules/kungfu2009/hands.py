@@ -13,7 +13,11 @@ def _holds(hand: str, cards: str) -> bool:
     """Does ``hand`` contain every card of ``cards`` (as a multiset)?"""
     if len(cards) <= 1:
         return not cards or cards in hand
-    return all(hand.count(c) >= cards.count(c) for c in set(cards))
+    # A loop, not all(...): asked for every offer at every step.
+    for c in set(cards):  # noqa: SIM110
+        if hand.count(c) < cards.count(c):
+            return False
+    return True
 
 
 def _remove(hand: str, cards: str) -> str:

@@ -253,7 +253,7 @@ def _menu_entry(s: State, seat: int | None, aid: str) -> Action:
 
 def _style_list(styles: str) -> str:
     """Cards of an offer by their styles' names ("Tiger, Dragon"), or "nothing"."""
-    return ", ".join(STYLE_NAMES[c] for c in styles) or "nothing"
+    return ", ".join(map(STYLE_NAMES.__getitem__, styles)) or "nothing"
 
 
 def _label(s: State, seat: int | None, aid: str) -> Action:

@@ -175,6 +175,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         they arrived, and each message reaches the handler as Channels hands
         it (the layer's ``deserialize``). A layer without an inbox (another
         backend) gets Channels' own loop.
+
+        The inbox is read in a task of its own (``_read_inbox``): run here,
+        under the server's and the middlewares' coroutines, every wake-up of
+        the consumer (each message, each database round trip) resumed all
+        seven of them too.
         """
         layer = get_channel_layer(self.channel_layer_alias)
         if layer is None or not hasattr(layer, "inbox"):
@@ -188,7 +193,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         inbox = layer.inbox(self.channel_name)
         pump = asyncio.ensure_future(_pump(receive, inbox))
         pump.add_done_callback(functools.partial(_pump_ended, inbox))
-        deserialize = layer.deserialize
+        try:
+            # Cancelling this coroutine (the server's) cancels the task too.
+            await asyncio.ensure_future(self._read_inbox(inbox, pump))
+        finally:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pump
+            layer.close_channel(self.channel_name)
+
+    async def _read_inbox(self, inbox: asyncio.Queue[Any], pump: Any) -> None:
+        deserialize = self.channel_layer.deserialize
         dispatch = self.dispatch
         try:
             while True:
@@ -198,11 +213,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await dispatch(deserialize(message))
         except StopConsumer:
             pass
-        finally:
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pump
-            layer.close_channel(self.channel_name)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` per message.

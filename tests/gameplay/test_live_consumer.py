@@ -211,3 +211,30 @@ async def test_a_failed_client_receive_reaches_the_consumer():
     assert await inbox.get() is consumers._PUMP_FAILED
     with pytest.raises(ConnectionError):
         pump.result()
+
+
+async def test_cancelling_the_socket_cancels_its_inbox_reader(players):
+    """The inbox is read in a task of its own: the server cancelling the
+    socket's application (a shutdown) ends that task and frees the channel."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    match = await db_start(players[:2])
+    sock = await connect(match, players[0])
+    await receive(sock)
+    (channel,) = layer._get_layer().channels
+
+    def readers() -> list[asyncio.Task]:
+        return [
+            task
+            for task in asyncio.all_tasks()
+            if "_read_inbox" in repr(task.get_coro()) and not task.done()
+        ]
+
+    assert len(readers()) == 1
+    sock.future.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await sock.future
+    await asyncio.sleep(0)
+    assert readers() == []
+    assert channel not in layer._get_layer().channels

@@ -281,10 +281,10 @@ def _timers_of(
 def _timers_stand(engine: Game, step: moverule.Step) -> bool:
     """The step's events are all the engine's ``timer_quiet_events``: its
     timers, and whether each one's action is legal, are what they were."""
-    quiet = getattr(engine, "timer_quiet_events", None)
-    return bool(quiet and step.events) and all(
-        event["type"] in quiet for event in step.events
-    )
+    quiet: frozenset[str] | None = getattr(engine, "timer_quiet_events", None)
+    if not quiet or not step.events:
+        return False
+    return all(event["type"] in quiet for event in step.events)
 
 
 def _append_args(

@@ -264,7 +264,7 @@ def statement(sql: str) -> Statement:
     return Statement(sql)
 
 
-def _literal(escaping: pq.Escaping, encoding: str, value: Any) -> bytes:
+def _literal(escaping: pq.abc.Escaping, encoding: str, value: Any) -> bytes:
     kind = type(value)
     if kind is str:
         if "\x00" in value:

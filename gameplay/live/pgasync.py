@@ -215,7 +215,7 @@ _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 class Statement:
-    """A statement with ``%(name)s`` placeholders (``%%`` for a percent
+    """A statement with ``%(name)s`` parameter marks (``%%`` for a percent
     sign, as a cursor takes it), split once into its text and its
     parameters' names, then bound to literals for each call (``bind``).
 
@@ -236,7 +236,7 @@ class Statement:
         parts = _PLACEHOLDER.split(sql)
         for text in parts[0::2]:
             if "%" in text.replace("%%", ""):
-                raise ValueError(f"only %(name)s placeholders are bound: {sql!r}")
+                raise ValueError(f"only %(name)s parameter marks are bound: {sql!r}")
         self.texts = [text.replace("%%", "%").encode() for text in parts[0::2]]
         self.names = parts[1::2]
 

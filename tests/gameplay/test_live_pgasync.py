@@ -125,5 +125,5 @@ async def test_binding_refuses_what_it_cannot_quote_safely(postgresql):
             statement.bind(conn, {"x": datetime(2026, 12, 5)})  # naive: no zone
         with pytest.raises(KeyError):
             statement.bind(conn, {})
-    with pytest.raises(ValueError, match="placeholders"):
+    with pytest.raises(ValueError, match="parameter marks"):
         pgasync.Statement("SELECT %s")

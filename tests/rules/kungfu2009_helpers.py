@@ -77,3 +77,25 @@ def all_combinations(s: dict[str, Any]) -> Counter:
 
 FULL_DECK = Counter(E.FULL_DECK)
 FULL_COMBINATIONS = Counter(list(COMBINATIONS))
+
+
+def random_seat_steps(state, rng, steps):
+    """Seeded random play of a real-time table: yields (state, seat, after,
+    events) for each seat's step (never ``pass``), the table's checks during
+    a claim's pause applied in between; stops when the game is over."""
+    for _ in range(steps):
+        if GAME.is_over(state):
+            return
+        actors = GAME.actors(state)
+        if not actors:  # a claim's pause: the table's check
+            ids = GAME.legal_action_ids(state, None)
+            if ids:
+                state, _ = GAME.apply(state, None, rng.choice(ids))
+            continue
+        seat = rng.choice(actors)
+        ids = [a for a in GAME.legal_action_ids(state, seat) if a != "pass"]
+        if not ids:
+            continue
+        after, events = GAME.apply(state, seat, rng.choice(ids))
+        yield state, seat, after, events
+        state = after

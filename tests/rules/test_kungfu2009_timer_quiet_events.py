@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from gameplay.rules.kungfu2009 import KungFu2009Game
-from tests.rules.kungfu2009_helpers import GAME
+from tests.rules.kungfu2009_helpers import GAME, random_seat_steps
 
 assert isinstance(GAME, KungFu2009Game)
 QUIET = KungFu2009Game.timer_quiet_events
@@ -42,27 +42,13 @@ def test_a_timer_quiet_step_leaves_the_timers_as_they_were(
     players: int, seed: int
 ) -> None:
     rng = random.Random(seed)
-    state = GAME.setup({"players": players, "minutes": 30}, seed)
+    start = GAME.setup({"players": players, "minutes": 30}, seed)
     quiet = with_timers = 0
-    for _ in range(800):
-        if GAME.is_over(state):
-            break
-        actors = GAME.actors(state)
-        if not actors:  # a claim's pause: the table's check
-            ids = GAME.legal_action_ids(state, None)
-            if ids:
-                state, _ = GAME.apply(state, None, rng.choice(ids))
-            continue
-        seat = rng.choice(actors)
-        ids = [a for a in GAME.legal_action_ids(state, seat) if a != "pass"]
-        if not ids:
-            continue
-        after, events = GAME.apply(state, seat, rng.choice(ids))
+    for state, _seat, after, events in random_seat_steps(start, rng, 800):
         if events and all(e["type"] in QUIET for e in events):
             quiet += 1
             before = _timers(state)
             with_timers += len(before) > 1  # more than the match's end
             assert _timers(after) == before, events
-        state = after
     # The property was put to the test, with offers or drafts running.
     assert quiet >= 50 and with_timers >= 10, (quiet, with_timers)
